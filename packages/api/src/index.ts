@@ -1,0 +1,2 @@
+// @oooi/api — public entry. See README.md.
+export {};

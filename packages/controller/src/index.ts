@@ -1,0 +1,2 @@
+// @oooi/controller — public entry. See README.md.
+export {};

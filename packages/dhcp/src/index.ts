@@ -1,0 +1,2 @@
+// @oooi/dhcp — public entry. See README.md.
+export {};

@@ -1,0 +1,2 @@
+// @oooi/kube — public entry. See README.md.
+export {};

@@ -1,0 +1,2 @@
+// Shared fakes for tests of packages that stand on @oooi/kube.
+export {};

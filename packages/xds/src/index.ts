@@ -1,0 +1,2 @@
+// @oooi/xds — public entry. See README.md.
+export {};

@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Runs every test of the project (the README's test command; .ci/run calls exactly this).
+# On a fresh machine it installs everything it needs first: pnpm and the workspace (scripts/bootstrap.sh),
+# then the rig's real peers (kube-apiserver, etcd, CoreDNS, Envoy, DHCP/DNS clients; cached by version).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+step() { printf '\n== %s\n' "$*"; }
+step bootstrap;               scripts/bootstrap.sh
+step 'generated files in sync'; pnpm --silent generate:check
+step lint;                    pnpm --silent lint
+step typecheck;               pnpm --silent typecheck
+step bundle;                  pnpm --silent bundle
+step 'unit tests';            pnpm --silent test:unit
+step 'rig install';           pnpm --silent rig install
+step 'e2e tests';             pnpm --silent test:e2e
