@@ -1,2 +1,129 @@
-// @oooi/kube — public entry. See README.md.
-export {};
+// @oooi/kube — the small controller runtime every oooi process stands on. See README.md.
+export { backoffDelay, KeyedBackoff, type BackoffPolicy } from './backoff';
+export {
+  kubeTime,
+  microTime,
+  sleep,
+  systemClock,
+  systemRandom,
+  type Clock,
+  type Random,
+  type TimerHandle,
+} from './clock';
+export {
+  apiVersionOf,
+  controllerOf,
+  controllerReference,
+  kindLabel,
+  objectKey,
+  parseRequestKey,
+  refersToKind,
+  requestFor,
+  requestKey,
+  resourcePath,
+  type KindDescriptor,
+  type Request,
+  type ResourcePathOptions,
+} from './kinds';
+export {
+  deepFreeze,
+  type Condition,
+  type KubeObject,
+  type ManagedFieldsEntry,
+  type ObjectMeta,
+  type OwnerReference,
+} from './object';
+export {
+  KubeMetrics,
+  reconcileResults,
+  type KubeMetricsOptions,
+  type ReconcileResultLabel,
+  type WatchRestartReason,
+} from './metrics';
+export {
+  ApiError,
+  isApiError,
+  type HttpMethod,
+  type QueryParams,
+  type RestClient,
+  type RestRequest,
+  type Status,
+  type StatusCause,
+  type WatchEvent,
+  type WatchEventType,
+  type WatchHandle,
+  type WatchRequest,
+} from './rest/rest';
+export { KubeConfigRest, loadKubeConfig, type KubeConfigRestOptions } from './rest/kubeconfig-rest';
+export { IndexedStore, IndexNamespace, IndexOwner, type Indexer, type StoreDelta } from './cache/store';
+export {
+  CacheSyncTimeoutError,
+  ListWatchCache,
+  type EventHandler,
+  type ListWatchCacheOptions,
+} from './cache/list-watch-cache';
+export type { ReflectorStats } from './cache/reflector';
+export { WorkQueue, type WorkQueueOptions } from './queue/work-queue';
+export {
+  isTerminalError,
+  TerminalError,
+  type ReconcileContext,
+  type Reconciler,
+  type ReconcileResult,
+} from './controller/reconcile';
+export {
+  dedupeRequests,
+  generationChanged,
+  requestsForMap,
+  requestsForObject,
+  requestsForOwner,
+  type MapFn,
+  type ObjectEvent,
+  type Predicate,
+} from './controller/handlers';
+export {
+  ControllerBuilder,
+  type CacheProvider,
+  type CacheScope,
+  type ControllerDeps,
+  type ControllerOptions,
+  type WatchOptions,
+} from './controller/builder';
+export { Controller, type WatchSource } from './controller/controller';
+export {
+  findCondition,
+  isConditionTrue,
+  removeCondition,
+  setCondition,
+  type ConditionUpdate,
+} from './write/conditions';
+export { canonicalJson, isSubset } from './write/canonical';
+export { ApplyMemo, type SkipVerdict } from './write/apply-memo';
+export { ApplyConflictError, parseConflict, type ConflictTarget } from './write/conflict';
+export {
+  ApplyPatchContentType,
+  KubeClient,
+  MergePatchContentType,
+  type ApplyOptions,
+  type ApplyOutcome,
+  type KubeClientOptions,
+  type ObjectRef,
+  type WriteVerb,
+} from './write/client';
+export {
+  EventKind,
+  EventRecorder,
+  referenceTo,
+  type EventInput,
+  type EventRecorderOptions,
+  type ObjectReference,
+} from './events/recorder';
+export {
+  LeaseElector,
+  LeaseKind,
+  type LeaseElectorOptions,
+  type LeaseSpec,
+  type StoppedLeading,
+} from './leader/lease-elector';
+export { HealthServer, type HealthCheck, type HealthServerOptions } from './server/health-server';
+export { Manager, type CacheDefaults, type LeaderElectionOptions, type ManagerOptions } from './manager';

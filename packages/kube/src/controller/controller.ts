@@ -1,0 +1,222 @@
+// One controller: its sources feed a keyed work queue; workers start only after every source cache has synced and
+// take keys one at a time. Whether and when a key comes back is decided in one place, `settle()`:
+// error -> rate-limited re-add; TerminalError -> recorded, forgotten; requeueAfter -> delayed re-add; success -> forget.
+import type { Logger } from 'pino';
+import type { BackoffPolicy } from '../backoff';
+import type { ListWatchCache } from '../cache/list-watch-cache';
+import { sleep, type Clock, type Random } from '../clock';
+import { parseRequestKey, requestKey, type Request } from '../kinds';
+import type { KubeMetrics } from '../metrics';
+import type { KubeObject } from '../object';
+import { WorkQueue } from '../queue/work-queue';
+import type { ObjectEvent, Predicate } from './handlers';
+import { isTerminalError, type Reconciler, type ReconcileResult } from './reconcile';
+
+/** A cache plus how its events become requests. */
+export interface WatchSource {
+  /** e.g. `owns(ConfigMap)`; used in errors and logs. */
+  label: string;
+  cache: ListWatchCache<KubeObject>;
+  toRequests: (event: ObjectEvent) => Request[];
+  predicate?: Predicate;
+}
+
+export interface ControllerConfig {
+  name: string;
+  reconciler: Reconciler;
+  sources: WatchSource[];
+  maxConcurrentReconciles: number;
+  cacheSyncTimeoutMs?: number;
+  drainTimeoutMs?: number;
+  backoff?: BackoffPolicy;
+  log: Logger;
+  metrics: KubeMetrics;
+  clock: Clock;
+  random: Random;
+  newReconcileID: () => string;
+}
+
+type Outcome =
+  | { result: 'success' }
+  | { result: 'requeue_after'; delayMs: number }
+  | { result: 'error' | 'terminal'; err: unknown };
+
+export class Controller {
+  readonly name: string;
+  readonly queue: WorkQueue;
+  private readonly c: ControllerConfig;
+  private readonly log: Logger;
+  private readonly unsubscribe: Array<() => void> = [];
+  private workers: Array<Promise<void>> = [];
+  private stopped: Promise<void> | undefined;
+  private running = false;
+
+  constructor(config: ControllerConfig) {
+    this.c = config;
+    this.name = config.name;
+    this.log = config.log.child({ controller: config.name });
+    this.queue = new WorkQueue({
+      name: config.name,
+      backoff: config.backoff,
+      clock: config.clock,
+      random: config.random,
+      metrics: config.metrics,
+    });
+  }
+
+  /**
+   * Subscribes to every source, waits (bounded) for their caches to sync, then starts the workers. Resolves once
+   * workers run; rejects with an error naming the source that did not sync. Workers stop and drain when `signal`
+   * aborts; {@link whenStopped} resolves after that.
+   */
+  async start(signal: AbortSignal): Promise<void> {
+    if (this.stopped) throw new Error(`controller ${this.name} started twice`);
+    this.c.metrics.initController(this.name);
+    let stopDone!: () => void;
+    this.stopped = new Promise((resolve) => (stopDone = resolve));
+    const onAbort = (): void => void this.shutdown().then(stopDone);
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+    for (const source of this.c.sources) this.unsubscribe.push(this.subscribe(source));
+    this.log.info({ sources: this.c.sources.map((s) => s.label) }, 'Starting event sources');
+    await this.waitForSync(signal);
+    if (signal.aborted) return;
+    this.log.info({ workers: this.c.maxConcurrentReconciles }, 'Starting workers');
+    this.running = true;
+    for (let i = 0; i < this.c.maxConcurrentReconciles; i++) this.workers.push(this.worker(signal));
+  }
+
+  /** For probes: workers are running. */
+  ready(): boolean {
+    return this.running;
+  }
+
+  /** Resolves once the controller has stopped and drained. */
+  whenStopped(): Promise<void> {
+    return this.stopped ?? Promise.resolve();
+  }
+
+  /** Queues a request directly (for external triggers and tests). */
+  enqueue(req: Request): void {
+    this.queue.add(requestKey(req));
+  }
+
+  private async waitForSync(signal: AbortSignal): Promise<void> {
+    const timeoutMs = this.c.cacheSyncTimeoutMs ?? 120_000;
+    await Promise.all(
+      this.c.sources.map(async (source) => {
+        try {
+          await source.cache.waitForSync(timeoutMs, signal);
+        } catch (err) {
+          const why = err instanceof Error ? err.message : String(err);
+          throw new Error(
+            `controller ${this.name}: source ${source.label} did not sync within ${timeoutMs} ms: ${why}`,
+            { cause: err },
+          );
+        }
+      }),
+    );
+  }
+
+  private subscribe(source: WatchSource): () => void {
+    const handle = (event: ObjectEvent): void => {
+      try {
+        if (source.predicate && !source.predicate(event)) return;
+        for (const req of source.toRequests(event)) this.queue.add(requestKey(req));
+      } catch (err) {
+        this.c.metrics.handlerErrors.inc({ source: `${this.name}:${source.label}` });
+        this.log.error({ err, source: source.label }, 'Event handler failed');
+      }
+    };
+    return source.cache.addHandler({
+      onAdd: (obj) => handle({ type: 'add', obj }),
+      onUpdate: (old, obj) => handle({ type: 'update', old, obj }),
+      onDelete: (obj) => handle({ type: 'delete', obj }),
+    });
+  }
+
+  private async worker(signal: AbortSignal): Promise<void> {
+    for (;;) {
+      const key = await this.queue.get();
+      if (key === undefined) return;
+      try {
+        await this.process(key, signal);
+      } finally {
+        this.queue.done(key);
+      }
+    }
+  }
+
+  private async process(key: string, signal: AbortSignal): Promise<void> {
+    const req = parseRequestKey(key);
+    const reconcileID = this.c.newReconcileID();
+    const log = this.log.child({ namespace: req.namespace, name: req.name, reconcileID });
+    const started = this.c.clock.now();
+    let outcome: Outcome;
+    try {
+      const result = await this.c.reconciler.reconcile(req, {
+        log,
+        reconcileID,
+        controller: this.name,
+        signal,
+      });
+      outcome = this.classify(result, log);
+    } catch (err) {
+      outcome = { result: isTerminalError(err) ? 'terminal' : 'error', err };
+    }
+    const labels = { controller: this.name, result: outcome.result };
+    this.c.metrics.reconcileTotal.inc(labels);
+    this.c.metrics.reconcileDuration.observe(labels, (this.c.clock.now() - started) / 1000);
+    this.settle(key, outcome, log);
+  }
+
+  private classify(result: ReconcileResult | undefined, log: Logger): Outcome {
+    const delayMs = result?.requeueAfterMs;
+    if (delayMs === undefined || delayMs === 0) return { result: 'success' };
+    if (!Number.isFinite(delayMs) || delayMs < 0) {
+      log.warn({ requeueAfterMs: delayMs }, 'Ignoring invalid requeueAfterMs');
+      return { result: 'success' };
+    }
+    return { result: 'requeue_after', delayMs };
+  }
+
+  /** The one place that decides what happens to a key after a pass. */
+  private settle(key: string, outcome: Outcome, log: Logger): void {
+    switch (outcome.result) {
+      case 'success':
+        this.queue.forget(key);
+        log.debug('Reconciled');
+        return;
+      case 'requeue_after':
+        this.queue.forget(key);
+        this.queue.addAfter(key, outcome.delayMs);
+        log.debug({ requeueAfterMs: outcome.delayMs }, 'Reconciled, requeue scheduled');
+        return;
+      case 'terminal':
+        this.queue.forget(key);
+        log.error({ err: outcome.err }, 'Reconciler error, terminal, not retried');
+        return;
+      case 'error': {
+        const delayMs = this.queue.addRateLimited(key);
+        log.error({ err: outcome.err, retries: this.queue.retries(key), delayMs }, 'Reconciler error');
+        return;
+      }
+    }
+  }
+
+  private async shutdown(): Promise<void> {
+    for (const off of this.unsubscribe.splice(0)) off();
+    this.running = false;
+    const timeoutMs = this.c.drainTimeoutMs ?? 30_000;
+    this.log.info({ inFlight: this.queue.inFlight(), timeoutMs }, 'Stopping workers');
+    const giveUp = new AbortController();
+    const drained = await Promise.race([
+      Promise.all([this.queue.drain(), ...this.workers]).then(() => true),
+      sleep(this.c.clock, timeoutMs, giveUp.signal).then(() => false),
+    ]);
+    giveUp.abort();
+    if (drained) this.log.info('All workers finished');
+    else
+      this.log.warn({ inFlight: this.queue.inFlight() }, 'Workers did not finish within the drain timeout');
+  }
+}

@@ -1,0 +1,272 @@
+// Lease-based leader election (coordination.k8s.io/v1) with client-go semantics: a standby judges expiry by when it
+// *observed* the lease change (never by comparing clocks), writes carry the resourceVersion they read (optimistic
+// concurrency: a lost race is a 409, not a split brain), the leader gives up when it cannot renew within
+// renewDeadline, and releases the lease on graceful shutdown so a standby takes over at once.
+import { pino, type Logger } from 'pino';
+import { Registry } from 'prom-client';
+import { microTime, sleep, systemClock, systemRandom, type Clock, type Random } from '../clock';
+import type { KindDescriptor } from '../kinds';
+import { KubeMetrics } from '../metrics';
+import type { KubeObject } from '../object';
+import { isApiError } from '../rest/rest';
+import { canonicalJson } from '../write/canonical';
+import type { KubeClient } from '../write/client';
+
+export const LeaseKind: KindDescriptor = {
+  group: 'coordination.k8s.io',
+  version: 'v1',
+  plural: 'leases',
+  kind: 'Lease',
+};
+
+export interface LeaseSpec {
+  holderIdentity?: string;
+  leaseDurationSeconds?: number;
+  acquireTime?: string;
+  renewTime?: string;
+  leaseTransitions?: number;
+}
+
+type Lease = KubeObject & { spec?: LeaseSpec };
+
+/** Why leading ended. `lost`: renewal failed past the deadline (exit now); `released`: graceful shutdown. */
+export type StoppedLeading = { reason: 'lost' | 'released' };
+
+export interface LeaseElectorOptions {
+  client: KubeClient;
+  namespace: string;
+  name: string;
+  /** Unique per process, e.g. the pod name plus a random suffix. */
+  identity: string;
+  /** How long a lease is valid after its last observed renewal. Default 15 s. */
+  leaseDurationMs?: number;
+  /** The leader stops if it could not renew for this long. Default 10 s; must be below leaseDurationMs. */
+  renewDeadlineMs?: number;
+  /** Time between attempts. Default 2 s (acquire attempts are jittered up to ×2.2). */
+  retryPeriodMs?: number;
+  /** Give the lease up on graceful shutdown. Default true. */
+  releaseOnCancel?: boolean;
+  onStartedLeading?: () => void;
+  /** Called once when leading ends; on `lost` the process entry should exit. */
+  onStoppedLeading?: (why: StoppedLeading) => void;
+  onNewLeader?: (identity: string) => void;
+  clock?: Clock;
+  random?: Random;
+  log?: Logger;
+  metrics?: KubeMetrics;
+}
+
+export class LeaseElector {
+  private readonly o: LeaseElectorOptions;
+  private readonly clock: Clock;
+  private readonly random: Random;
+  private readonly log: Logger;
+  private readonly metrics: KubeMetrics;
+  private readonly leaseMs: number;
+  private readonly renewMs: number;
+  private readonly retryMs: number;
+  private observed: { spec: string; at: number; holder: string; rv: string; transitions: number } | undefined;
+  private leader = false;
+  private running = false;
+  private loop: Promise<void> | undefined;
+  private leadWaiters: Array<() => void> = [];
+
+  constructor(options: LeaseElectorOptions) {
+    this.o = options;
+    this.clock = options.clock ?? systemClock();
+    this.random = options.random ?? systemRandom();
+    this.log = (options.log ?? pino({ level: 'silent' })).child({
+      lease: `${options.namespace}/${options.name}`,
+      identity: options.identity,
+    });
+    this.metrics = options.metrics ?? new KubeMetrics({ registry: new Registry(), component: 'kube' });
+    this.leaseMs = options.leaseDurationMs ?? 15_000;
+    this.renewMs = options.renewDeadlineMs ?? 10_000;
+    this.retryMs = options.retryPeriodMs ?? 2_000;
+    if (!(this.renewMs < this.leaseMs) || !(this.retryMs < this.renewMs)) {
+      throw new Error('lease elector: need retryPeriodMs < renewDeadlineMs < leaseDurationMs');
+    }
+  }
+
+  /** Starts contending in the background and resolves at once (a standby is ready too). */
+  start(signal: AbortSignal): Promise<void> {
+    if (this.loop) throw new Error('lease elector started twice');
+    this.running = true;
+    this.metrics.leader.set({ lease: this.o.name }, 0);
+    this.loop = this.run(signal)
+      .catch((err: unknown) => this.log.error({ err }, 'Lease elector failed'))
+      .finally(() => {
+        this.running = false;
+      });
+    return Promise.resolve();
+  }
+
+  /** For probes: contending or leading (leader or standby). */
+  ready(): boolean {
+    return this.running;
+  }
+
+  isLeader(): boolean {
+    return this.leader;
+  }
+
+  /** Resolves when this process becomes leader (at once if it is). */
+  leading(): Promise<void> {
+    if (this.leader) return Promise.resolve();
+    return new Promise((resolve) => this.leadWaiters.push(resolve));
+  }
+
+  /** Resolves when the loop has ended (after release on graceful shutdown). */
+  whenStopped(): Promise<void> {
+    return this.loop ?? Promise.resolve();
+  }
+
+  private async run(signal: AbortSignal): Promise<void> {
+    while (!signal.aborted && !(await this.attempt(signal, this.retryMs))) {
+      await sleep(this.clock, this.retryMs * (1 + 1.2 * this.random()), signal);
+    }
+    if (signal.aborted) return;
+    this.setLeader(true);
+    let lastRenew = this.clock.now();
+    while (!signal.aborted) {
+      await sleep(this.clock, this.retryMs, signal);
+      if (signal.aborted) break;
+      const renewed = await this.renewUntil(lastRenew + this.renewMs, signal);
+      if (renewed) lastRenew = this.clock.now();
+      else if (!signal.aborted) return this.stopLeading('lost');
+    }
+    if (this.o.releaseOnCancel !== false) await this.release();
+    this.stopLeading('released');
+  }
+
+  /** Retries every retryPeriod until a renewal succeeds or the deadline passes. */
+  private async renewUntil(deadline: number, signal: AbortSignal): Promise<boolean> {
+    for (;;) {
+      const left = deadline - this.clock.now();
+      if (left <= 0 || signal.aborted) return false;
+      if (await this.attempt(signal, left)) return true;
+      await sleep(this.clock, Math.min(this.retryMs, Math.max(deadline - this.clock.now(), 0)), signal);
+    }
+  }
+
+  /** One tryAcquireOrRenew, bounded by `budgetMs`. Errors count as "not acquired". */
+  private async attempt(signal: AbortSignal, budgetMs: number): Promise<boolean> {
+    const bounded = new AbortController();
+    const onAbort = (): void => bounded.abort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    const timer = this.clock.setTimeout(onAbort, budgetMs);
+    try {
+      return await this.tryAcquireOrRenew(bounded.signal);
+    } catch (err) {
+      this.log.warn({ err }, 'Lease attempt failed');
+      return false;
+    } finally {
+      this.clock.clearTimeout(timer);
+      signal.removeEventListener('abort', onAbort);
+    }
+  }
+
+  private async tryAcquireOrRenew(signal: AbortSignal): Promise<boolean> {
+    const now = this.clock.now();
+    const ref = { namespace: this.o.namespace, name: this.o.name };
+    const lease = await this.o.client.get<Lease>(LeaseKind, ref, signal);
+    if (!lease) return this.write('create', this.desired(undefined, now), signal);
+    this.observe(lease, now);
+    const spec = lease.spec ?? {};
+    const holder = spec.holderIdentity ?? '';
+    const validMs = (spec.leaseDurationSeconds ?? this.leaseMs / 1000) * 1000;
+    if (holder !== '' && holder !== this.o.identity && this.observed && this.observed.at + validMs > now)
+      return false;
+    return this.write('update', this.desired(lease, now), signal);
+  }
+
+  private desired(lease: Lease | undefined, now: number): Lease {
+    const spec = lease?.spec ?? {};
+    const mine = spec.holderIdentity === this.o.identity;
+    return {
+      apiVersion: 'coordination.k8s.io/v1',
+      kind: 'Lease',
+      metadata: {
+        namespace: this.o.namespace,
+        name: this.o.name,
+        resourceVersion: lease?.metadata?.resourceVersion,
+      },
+      spec: {
+        holderIdentity: this.o.identity,
+        leaseDurationSeconds: Math.ceil(this.leaseMs / 1000),
+        acquireTime: mine && spec.acquireTime ? spec.acquireTime : microTime(now),
+        renewTime: microTime(now),
+        leaseTransitions: lease ? (spec.leaseTransitions ?? 0) + (mine ? 0 : 1) : 0,
+      },
+    };
+  }
+
+  private async write(verb: 'create' | 'update', lease: Lease, signal: AbortSignal): Promise<boolean> {
+    try {
+      const written =
+        verb === 'create'
+          ? await this.o.client.create<Lease>(LeaseKind, lease, signal)
+          : await this.o.client.update<Lease>(LeaseKind, lease, signal);
+      this.observe(written, this.clock.now());
+      return true;
+    } catch (err) {
+      if (isApiError(err, 409)) return false;
+      throw err;
+    }
+  }
+
+  private observe(lease: Lease, now: number): void {
+    const spec = canonicalJson(lease.spec ?? {});
+    const holder = lease.spec?.holderIdentity ?? '';
+    const rv = lease.metadata?.resourceVersion ?? '';
+    if (this.observed?.spec !== spec) {
+      if (this.observed?.holder !== holder && holder !== '') {
+        this.log.info({ holder }, 'New leader observed');
+        this.o.onNewLeader?.(holder);
+      }
+      this.observed = { spec, at: now, holder, rv, transitions: lease.spec?.leaseTransitions ?? 0 };
+    } else if (this.observed) {
+      this.observed.rv = rv;
+    }
+  }
+
+  /** Gives the lease up (holder cleared, 1 s duration) if we still hold it at the version we last wrote. */
+  private async release(): Promise<void> {
+    if (!this.observed || this.observed.holder !== this.o.identity) return;
+    const now = this.clock.now();
+    const body: Lease = {
+      apiVersion: 'coordination.k8s.io/v1',
+      kind: 'Lease',
+      metadata: { namespace: this.o.namespace, name: this.o.name, resourceVersion: this.observed.rv },
+      spec: {
+        leaseDurationSeconds: 1,
+        acquireTime: microTime(now),
+        renewTime: microTime(now),
+        leaseTransitions: this.observed.transitions,
+      },
+    };
+    try {
+      await this.o.client.update(LeaseKind, body);
+      this.log.info('Lease released');
+    } catch (err) {
+      this.log.warn({ err }, 'Lease release failed');
+    }
+  }
+
+  private setLeader(leader: boolean): void {
+    this.leader = leader;
+    this.metrics.leader.set({ lease: this.o.name }, leader ? 1 : 0);
+    this.metrics.leaderTransitions.inc({ lease: this.o.name });
+    if (!leader) return;
+    this.log.info('Started leading');
+    for (const wake of this.leadWaiters.splice(0)) wake();
+    this.o.onStartedLeading?.();
+  }
+
+  private stopLeading(reason: StoppedLeading['reason']): void {
+    this.setLeader(false);
+    if (reason === 'lost') this.log.error('Leader election lost');
+    else this.log.info('Stopped leading');
+    this.o.onStoppedLeading?.({ reason });
+  }
+}

@@ -1,0 +1,210 @@
+// The Manager wires one process: shared caches, controllers, the field-managed client, events, the lease and the
+// health server. Order of start: health server listens; caches start and sync (bounded); the elector starts; once
+// the lease is held (at once without leader election) controllers start. Losing the lease stops the controllers and
+// calls `onStoppedLeading`, where the process entry exits (controller-runtime pkg/manager/internal.go).
+import { randomUUID } from 'node:crypto';
+import type { Logger } from 'pino';
+import type { Registry } from 'prom-client';
+import { ListWatchCache, type ListWatchCacheOptions } from './cache/list-watch-cache';
+import { systemClock, systemRandom, type Clock, type Random } from './clock';
+import type { Controller } from './controller/controller';
+import { ControllerBuilder, type CacheProvider, type CacheScope } from './controller/builder';
+import { EventRecorder } from './events/recorder';
+import type { KindDescriptor } from './kinds';
+import { LeaseElector, type LeaseElectorOptions, type StoppedLeading } from './leader/lease-elector';
+import { KubeMetrics } from './metrics';
+import type { KubeObject } from './object';
+import type { RestClient } from './rest/rest';
+import { HealthServer } from './server/health-server';
+import { KubeClient } from './write/client';
+
+/** Cache tuning shared by every cache of the manager. */
+export type CacheDefaults = Pick<
+  ListWatchCacheOptions<KubeObject>,
+  'pageSize' | 'watchTimeoutSeconds' | 'stallTimeoutMs' | 'backoff' | 'syncTimeoutMs'
+>;
+
+export type LeaderElectionOptions = Pick<
+  LeaseElectorOptions,
+  | 'namespace'
+  | 'name'
+  | 'identity'
+  | 'leaseDurationMs'
+  | 'renewDeadlineMs'
+  | 'retryPeriodMs'
+  | 'releaseOnCancel'
+>;
+
+export interface ManagerOptions {
+  rest: RestClient;
+  /** Lowercase component for metric names and logs: `controller`, `dhcp`, `xds`. */
+  component: string;
+  /** The one field manager of this process. */
+  fieldManager: string;
+  registry: Registry;
+  log: Logger;
+  /** Contend for a Lease before starting controllers; omit to run controllers at once. */
+  leaderElection?: LeaderElectionOptions;
+  /** Called once when leading ends; with `lost`, exit the process. */
+  onStoppedLeading?: (why: StoppedLeading) => void;
+  /** Called when a part fails after start() resolved (controllers that could not start on gaining the lease). */
+  onFatal?: (err: unknown) => void;
+  /** Serve /healthz, /readyz and /metrics. */
+  health?: { port: number; host?: string };
+  cacheDefaults?: CacheDefaults;
+  clock?: Clock;
+  random?: Random;
+  newReconcileID?: () => string;
+}
+
+export class Manager implements CacheProvider {
+  readonly client: KubeClient;
+  readonly metrics: KubeMetrics;
+  readonly log: Logger;
+  readonly health: HealthServer | undefined;
+  private readonly o: ManagerOptions;
+  private readonly clock: Clock;
+  private readonly random: Random;
+  private readonly caches = new Map<string, ListWatchCache<KubeObject>>();
+  private readonly controllers: Controller[] = [];
+  private elector: LeaseElector | undefined;
+  private started = false;
+  private controllersStarted = false;
+
+  constructor(options: ManagerOptions) {
+    this.o = options;
+    this.clock = options.clock ?? systemClock();
+    this.random = options.random ?? systemRandom();
+    this.log = options.log.child({ component: options.component });
+    this.metrics = new KubeMetrics({ registry: options.registry, component: options.component });
+    this.client = new KubeClient({
+      rest: options.rest,
+      fieldManager: options.fieldManager,
+      metrics: this.metrics,
+      log: this.log,
+    });
+    this.health = options.health
+      ? new HealthServer({
+          ...options.health,
+          registry: options.registry,
+          log: this.log,
+          readyz: [{ name: 'manager', check: () => this.ready() }],
+        })
+      : undefined;
+  }
+
+  /** The shared cache for `kind` in `scope`, created on first use. */
+  cacheFor<T extends KubeObject>(kind: KindDescriptor, scope: CacheScope = {}): ListWatchCache<T> {
+    const key = JSON.stringify([
+      kind.group,
+      kind.version,
+      kind.plural,
+      scope.namespace ?? '',
+      scope.labelSelector ?? '',
+      scope.fieldSelector ?? '',
+    ]);
+    let cache = this.caches.get(key);
+    if (!cache) {
+      if (this.started) throw new Error(`cache for ${kind.kind} requested after the manager started`);
+      cache = new ListWatchCache<KubeObject>({
+        ...this.o.cacheDefaults,
+        ...scope,
+        rest: this.o.rest,
+        kind,
+        clock: this.clock,
+        random: this.random,
+        log: this.log,
+        metrics: this.metrics,
+      });
+      this.caches.set(key, cache);
+    }
+    return cache as unknown as ListWatchCache<T>;
+  }
+
+  /** Declares a controller; `complete(reconciler)` registers it with this manager. */
+  controller(name?: string): ControllerBuilder {
+    const builder = new ControllerBuilder({
+      caches: this,
+      log: this.log,
+      metrics: this.metrics,
+      clock: this.clock,
+      random: this.random,
+      newReconcileID: this.o.newReconcileID ?? (() => randomUUID()),
+      register: (controller) => {
+        if (this.started) throw new Error(`controller ${controller.name} added after the manager started`);
+        this.controllers.push(controller);
+      },
+    });
+    return name ? builder.named(name) : builder;
+  }
+
+  /** An event recorder writing through this manager's client. */
+  eventRecorder(reportingController: string, reportingInstance: string): EventRecorder {
+    return new EventRecorder({
+      client: this.client,
+      reportingController,
+      reportingInstance,
+      clock: this.clock,
+      random: this.random,
+      log: this.log,
+    });
+  }
+
+  /** Ready when every cache has synced and the process is leader or standby. */
+  ready(): boolean {
+    const cachesReady = [...this.caches.values()].every((cache) => cache.ready());
+    return this.started && cachesReady && (this.elector ? this.elector.ready() : this.controllersStarted);
+  }
+
+  isLeader(): boolean {
+    return this.elector ? this.elector.isLeader() : true;
+  }
+
+  /**
+   * Starts everything (see the file comment). Resolves once caches are synced and the elector runs; controllers
+   * start when the lease is held. Rejects naming the part that failed to come up.
+   */
+  async start(signal: AbortSignal): Promise<void> {
+    if (this.started) throw new Error('manager started twice');
+    this.started = true;
+    await this.health?.start(signal);
+    await Promise.all([...this.caches.values()].map((cache) => cache.start(signal)));
+    const work = new AbortController();
+    signal.addEventListener('abort', () => work.abort(), { once: true });
+    if (!this.o.leaderElection) return this.startControllers(work.signal);
+    const elector = new LeaseElector({
+      ...this.o.leaderElection,
+      client: this.client,
+      clock: this.clock,
+      random: this.random,
+      log: this.log,
+      metrics: this.metrics,
+      onStoppedLeading: (why) => {
+        work.abort();
+        this.o.onStoppedLeading?.(why);
+      },
+      onStartedLeading: () =>
+        void this.startControllers(work.signal).catch((err: unknown) => this.failed(err)),
+    });
+    this.elector = elector;
+    await elector.start(signal);
+  }
+
+  /** Resolves when controllers have drained, the lease is released and caches have stopped. */
+  async whenStopped(): Promise<void> {
+    await Promise.all(this.controllers.map((c) => c.whenStopped()));
+    await this.elector?.whenStopped();
+    await Promise.all([...this.caches.values()].map((cache) => cache.stop()));
+    await this.health?.close();
+  }
+
+  private async startControllers(signal: AbortSignal): Promise<void> {
+    await Promise.all(this.controllers.map((c) => c.start(signal)));
+    this.controllersStarted = true;
+  }
+
+  private failed(err: unknown): void {
+    this.log.error({ err }, 'Controllers failed to start');
+    this.o.onFatal?.(err);
+  }
+}
