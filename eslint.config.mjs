@@ -55,7 +55,7 @@ export default tseslint.config(
   },
   {
     files: pureFolders,
-    ignores: ['**/*.test.ts', '**/scripts/**'],
+    ignores: ['**/*.test.ts', '**/scripts/**', '**/testing/**'],
     rules: {
       'no-restricted-imports': [
         'error',

@@ -1,2 +1,41 @@
-// @oooi/api — public entry. See README.md.
-export {};
+// @oooi/api — the five kinds of hostedcluster.densityops.com/v1alpha1: schemas (one source of truth for
+// crds/ and the docs), static types, defaults, and validation (single-object and cross-object).
+export { GROUP, VERSION, API_VERSION, kinds, kindInfo } from './kinds';
+export type { KindInfo, KindName, PrinterColumn } from './kinds';
+export type {
+  Infra,
+  InfraClusterAttachment,
+  DHCPServer,
+  DNSServer,
+  ProxyServer,
+  OooiObject,
+  ObjectMeta,
+  OwnerReference,
+} from './types';
+export type { InfraSpec, InfraStatus } from './schema/infra';
+export type {
+  InfraClusterAttachmentSpec,
+  InfraClusterAttachmentStatus,
+} from './schema/infra-cluster-attachment';
+export type { DhcpServerSpec, DhcpServerStatus } from './schema/dhcp-server';
+export type { DnsServerSpec, DnsServerStatus } from './schema/dns-server';
+export type { ProxyBackend, ProxyServerSpec, ProxyServerStatus } from './schema/proxy-server';
+export type { Condition } from './schema/status';
+export { toCrd } from './crd/crd';
+export { applyDefaults } from './defaults';
+export { validateObject } from './validate/validate-object';
+export { formatFieldError } from './validate/field-error';
+export type { FieldError, ValidationResult } from './validate/field-error';
+export {
+  parseIPv4,
+  isIPv4,
+  formatIPv4,
+  parseCidrV4,
+  cidrContains,
+  netmaskOf,
+  parseAddressRange,
+  rangesOverlap,
+  formatRange,
+  parseGoDuration,
+} from './ipv4';
+export type { CidrV4, IPv4Range } from './ipv4';

@@ -1,0 +1,203 @@
+// CEL admission rules and their TypeScript twins, built from one description so that the CRD's
+// `x-kubernetes-validations` and `validateObject()` can never disagree on a rule or its message.
+// Rules follow the Kubernetes CEL libraries available from 1.31 (ip, cidr, isIP, isCIDR, strings ext).
+import { parseCidrV4, parseIPv4, cidrContains, parseGoDuration, goDurationPattern } from '../ipv4';
+
+/** One `x-kubernetes-validations` entry plus the same check in TS (true = valid). */
+export interface CelRule {
+  readonly rule: string;
+  readonly message: string;
+  /** Relative JSON path (from the node the rule sits on) the apiserver reports the error at. */
+  readonly fieldPath?: string;
+  readonly check: (self: unknown) => boolean;
+}
+
+/** A field reached from the node a rule sits on, e.g. `self.networkConfig.cidr`. */
+export interface FieldRef {
+  readonly segments: readonly string[];
+  /** Full path for messages, e.g. `spec.networkConfig.cidr`. */
+  readonly display: string;
+}
+
+/** `ref('spec')('networkConfig', 'cidr')` names spec.networkConfig.cidr relative to a rule on `spec`. */
+export function refs(nodePath: string): (...segments: string[]) => FieldRef {
+  return (...segments) => ({ segments, display: [nodePath, ...segments].join('.') });
+}
+
+const celPath = (f: FieldRef): string => ['self', ...f.segments].join('.');
+const hasTerms = (f: FieldRef): string[] =>
+  f.segments.map((_, i) => `has(self.${f.segments.slice(0, i + 1).join('.')})`);
+const celHas = (f: FieldRef): string => hasTerms(f).join(' && ');
+const celIPv4 = (f: FieldRef): string => `isIP(${celPath(f)}) && ip(${celPath(f)}).family() == 4`;
+const celCidrV4 = (f: FieldRef): string => `isCIDR(${celPath(f)}) && cidr(${celPath(f)}).ip().family() == 4`;
+const celIPInt = (f: FieldRef): string => {
+  const p = celPath(f);
+  return `(int(${p}.split('.')[0]) * 16777216 + int(${p}.split('.')[1]) * 65536 + int(${p}.split('.')[2]) * 256 + int(${p}.split('.')[3]))`;
+};
+
+function get(self: unknown, f: FieldRef): unknown {
+  let v: unknown = self;
+  for (const s of f.segments) {
+    if (v === null || typeof v !== 'object') return undefined;
+    v = (v as Record<string, unknown>)[s];
+  }
+  return v;
+}
+const getString = (self: unknown, f: FieldRef): string | undefined => {
+  const v = get(self, f);
+  return typeof v === 'string' ? v : undefined;
+};
+const ipOf = (self: unknown, f: FieldRef): number | undefined => {
+  const s = getString(self, f);
+  return s === undefined ? undefined : parseIPv4(s);
+};
+const relative = (f: FieldRef): string => '.' + f.segments.join('.');
+
+/** Guard: every operand present and well-formed; otherwise the rule passes (the syntax rules report). */
+function guarded(ips: readonly FieldRef[], cidrs: readonly FieldRef[], body: string): string {
+  const present = [...new Set([...ips, ...cidrs].flatMap(hasTerms))];
+  const guards = [...present, ...ips.map(celIPv4), ...cidrs.map(celCidrV4)];
+  return `!(${guards.join(' && ')}) || ${body}`;
+}
+
+// ---- rules on a string field itself (self is the string) ----
+
+export function ipv4Syntax(display: string): CelRule {
+  return {
+    rule: 'isIP(self) && ip(self).family() == 4',
+    message: `${display} must be an IPv4 address such as 198.51.100.10`,
+    check: (self) => typeof self === 'string' && parseIPv4(self) !== undefined,
+  };
+}
+
+export function cidrSyntax(display: string): CelRule[] {
+  return [
+    {
+      rule: 'isCIDR(self) && cidr(self).ip().family() == 4',
+      message: `${display} must be an IPv4 CIDR such as 198.51.100.0/24`,
+      check: (self) => typeof self === 'string' && parseCidrV4(self) !== undefined,
+    },
+    {
+      rule: '!isCIDR(self) || cidr(self) == cidr(self).masked()',
+      message: `${display} must be a network address with its host bits zero (for example 198.51.100.0/24, not 198.51.100.7/24)`,
+      check: (self) => {
+        const c = typeof self === 'string' ? parseCidrV4(self) : undefined;
+        return c === undefined || c.address === c.network;
+      },
+    },
+  ];
+}
+
+export function ipv4OrLiteral(display: string, literal: string): CelRule {
+  return {
+    rule: `self == '${literal}' || (isIP(self) && ip(self).family() == 4)`,
+    message: `${display} entries must be IPv4 addresses or the literal "${literal}"`,
+    check: (self) => self === literal || (typeof self === 'string' && parseIPv4(self) !== undefined),
+  };
+}
+
+export function matches(display: string, pattern: string, what: string): CelRule {
+  const re = new RegExp(pattern);
+  return {
+    rule: `self.matches('${pattern.replace(/\\/g, '\\\\')}')`,
+    message: `${display} must be ${what}`,
+    check: (self) => typeof self === 'string' && re.test(self),
+  };
+}
+
+export function goDuration(display: string, minimum: string, minimumMs: number): CelRule[] {
+  return [
+    matches(display, goDurationPattern, 'a Go duration such as 30m, 1h or 24h'),
+    {
+      rule: `!self.matches('${goDurationPattern}') || duration(self) >= duration('${minimum}')`,
+      message: `${display} must be at least ${minimum}`,
+      check: (self) => {
+        const ms = typeof self === 'string' ? parseGoDuration(self) : undefined;
+        return ms === undefined || ms >= minimumMs;
+      },
+    },
+  ];
+}
+
+// ---- rules relating several fields of an object ----
+
+export function ipInCidr(ip: FieldRef, cidr: FieldRef): CelRule {
+  return {
+    rule: guarded([ip], [cidr], `cidr(${celPath(cidr)}).containsIP(${celPath(ip)})`),
+    message: `${ip.display} must lie inside ${cidr.display}`,
+    fieldPath: relative(ip),
+    check: (self) => {
+      const c = parseCidrV4(getString(self, cidr) ?? '');
+      const a = ipOf(self, ip);
+      return c === undefined || a === undefined || cidrContains(c, a);
+    },
+  };
+}
+
+export function ipNotGreater(start: FieldRef, end: FieldRef): CelRule {
+  return {
+    rule: guarded([start, end], [], `${celIPInt(start)} <= ${celIPInt(end)}`),
+    message: `${start.display} must not be greater than ${end.display}`,
+    fieldPath: relative(start),
+    check: (self) => {
+      const [a, b] = [ipOf(self, start), ipOf(self, end)];
+      return a === undefined || b === undefined || a <= b;
+    },
+  };
+}
+
+export function ipsDistinct(a: FieldRef, b: FieldRef): CelRule {
+  return {
+    rule: guarded([a, b], [], `${celPath(a)} != ${celPath(b)}`),
+    message: `${a.display} must differ from ${b.display}`,
+    fieldPath: relative(a),
+    check: (self) => {
+      const [x, y] = [ipOf(self, a), ipOf(self, b)];
+      return x === undefined || y === undefined || x !== y;
+    },
+  };
+}
+
+export function ipOutsideRange(ip: FieldRef, start: FieldRef, end: FieldRef): CelRule {
+  const [i, s, e] = [celIPInt(ip), celIPInt(start), celIPInt(end)];
+  return {
+    rule: guarded([ip, start, end], [], `${i} < ${s} || ${i} > ${e}`),
+    message: `${ip.display} must lie outside the pool ${start.display}..${end.display}`,
+    fieldPath: relative(ip),
+    check: (self) => {
+      const [x, lo, hi] = [ipOf(self, ip), ipOf(self, start), ipOf(self, end)];
+      return x === undefined || lo === undefined || hi === undefined || x < lo || x > hi;
+    },
+  };
+}
+
+export function setTogether(a: FieldRef, b: FieldRef): CelRule {
+  return {
+    rule: `(${celHas(a)}) == (${celHas(b)})`,
+    message: `${a.display} and ${b.display} must be set together`,
+    check: (self) => (get(self, a) === undefined) === (get(self, b) === undefined),
+  };
+}
+
+/** When `flag` is true, `field` must be set (and non-empty). */
+export function requiredWhen(flag: FieldRef, field: FieldRef): CelRule {
+  return {
+    rule: `!(${celHas(flag)}) || !${celPath(flag)} || ((${celHas(field)}) && size(${celPath(field)}) > 0)`,
+    message: `${field.display} is required when ${flag.display} is true`,
+    fieldPath: relative(field),
+    check: (self) => get(self, flag) !== true || (getString(self, field) ?? '') !== '',
+  };
+}
+
+/** Two integer fields must differ. */
+export function intsDistinct(a: FieldRef, b: FieldRef): CelRule {
+  return {
+    rule: `!(${celHas(a)} && ${celHas(b)}) || ${celPath(a)} != ${celPath(b)}`,
+    message: `${a.display} must differ from ${b.display}`,
+    fieldPath: relative(a),
+    check: (self) => {
+      const [x, y] = [get(self, a), get(self, b)];
+      return x === undefined || y === undefined || x !== y;
+    },
+  };
+}

@@ -1,0 +1,119 @@
+// DNSServer: the complete record set of both views of one CoreDNS workload (written by the Infra, or standalone).
+import { Type } from '@sinclair/typebox';
+import type { Static } from '@sinclair/typebox';
+import { ipv4OrLiteral } from './cel';
+import { hostname, image, ipv4, port } from './fields';
+import { childNetworkProperties, childNetworkRules } from './child-network';
+import { conditions, observedGeneration } from './status';
+
+export function dnsRecords(view: string) {
+  return Type.Array(
+    Type.Object(
+      {
+        name: hostname(
+          `spec.views.${view}.records[*].name`,
+          'Fully qualified name without the trailing dot; may start with a "*." wildcard label (RFC 4592) or be a single label such as kubernetes.',
+        ),
+        ip: ipv4(`spec.views.${view}.records[*].ip`, 'The A record.'),
+      },
+      { description: 'One A record.' },
+    ),
+    {
+      description: 'A records of this view. A name appears once.',
+      maxItems: 4096,
+      'x-kubernetes-list-type': 'map',
+      'x-kubernetes-list-map-keys': ['name'],
+    },
+  );
+}
+
+export const DnsServerSpec = Type.Object(
+  {
+    networkConfig: Type.Object(
+      {
+        ...childNetworkProperties('CoreDNS'),
+        dnsPort: Type.Optional(port('Port CoreDNS serves on.', 53)),
+      },
+      {
+        description: 'The VLAN; clients inside cidr get the vlan view.',
+        'x-kubernetes-validations': childNetworkRules(),
+      },
+    ),
+    views: Type.Optional(
+      Type.Object(
+        {
+          vlan: Type.Optional(
+            Type.Object(
+              { records: Type.Optional(dnsRecords('vlan')) },
+              { description: 'Answers for clients whose source address is inside networkConfig.cidr.' },
+            ),
+          ),
+          podNetwork: Type.Optional(
+            Type.Object(
+              { records: Type.Optional(dnsRecords('podNetwork')) },
+              {
+                description:
+                  'Answers for every other client (pods through the Service). Empty: forward only.',
+              },
+            ),
+          ),
+        },
+        { description: 'The two views. A name not in a view is forwarded to upstreams, in both views.' },
+      ),
+    ),
+    upstreams: Type.Optional(
+      Type.Array(
+        Type.String({
+          maxLength: 15,
+          description: 'An IPv4 address or resolv.conf.',
+          'x-kubernetes-validations': [ipv4OrLiteral('spec.upstreams', 'resolv.conf')],
+        }),
+        {
+          description:
+            'Where every other name is forwarded: IPv4 addresses, or "resolv.conf" for the node\'s resolvers. Empty: the server answers its records only and reports NoUpstream.',
+          maxItems: 8,
+        },
+      ),
+    ),
+    image: Type.Optional(image('The CoreDNS image (upstream CoreDNS with the view plugin).')),
+    reloadInterval: Type.Optional(
+      Type.String({
+        description: 'How often CoreDNS checks its Corefile for changes (reload plugin), at least 2s.',
+        default: '2s',
+        maxLength: 8,
+        pattern: '^[0-9]+(s|m)$',
+      }),
+    ),
+    cacheTTL: Type.Optional(
+      Type.String({
+        description: 'Maximum TTL of the response cache (cache plugin).',
+        default: '30s',
+        maxLength: 8,
+        pattern: '^[0-9]+(s|m|h)$',
+      }),
+    ),
+  },
+  { description: 'A split-horizon CoreDNS server on the VLAN.' },
+);
+
+export const DnsServerStatus = Type.Object(
+  {
+    conditions: conditions('Ready (provisioned), Available (workload), and upstream problems (NoUpstream).'),
+    observedGeneration,
+    configMapName: Type.Optional(
+      Type.String({ description: 'ConfigMap holding the Corefile and zone files.', maxLength: 253 }),
+    ),
+    deploymentName: Type.Optional(Type.String({ description: 'The CoreDNS workload.', maxLength: 253 })),
+    serviceName: Type.Optional(
+      Type.String({ description: 'The ClusterIP Service (UDP and TCP 53).', maxLength: 253 }),
+    ),
+    serviceClusterIP: Type.Optional(
+      Type.String({ description: 'Its ClusterIP: give it to a DNS operator forwarder.', maxLength: 64 }),
+    ),
+    recordCount: Type.Optional(Type.Integer({ description: 'Records served, both views.', minimum: 0 })),
+  },
+  { description: 'Observed state.' },
+);
+
+export type DnsServerSpec = Static<typeof DnsServerSpec>;
+export type DnsServerStatus = Static<typeof DnsServerStatus>;

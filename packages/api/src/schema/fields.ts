@@ -1,0 +1,112 @@
+// TypeBox builders for the field shapes the five kinds share. Every builder takes the field's full path
+// (for rule messages) and its description (for `kubectl explain` and docs/crd-reference.md).
+import { Type } from '@sinclair/typebox';
+import type { TSchema, TString, TUnsafe, TInteger } from '@sinclair/typebox';
+import { cidrSyntax, ipv4Syntax, matches } from './cel';
+import type { CelRule } from './cel';
+
+export const dnsLabelPattern = '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$';
+export const dnsSubdomainPattern = '^[a-z0-9]([-a-z0-9]*[a-z0-9])?([.][a-z0-9]([-a-z0-9]*[a-z0-9])?)*$';
+export const domainPattern = '^[a-z0-9]([-a-z0-9]*[a-z0-9])?([.][a-z0-9]([-a-z0-9]*[a-z0-9])?)+$';
+/** A host name as a TLS SNI or a DNS record: one or more labels, optionally led by a `*.` wildcard label. */
+export const hostnamePattern = '^([*][.])?[a-z0-9]([-a-z0-9]*[a-z0-9])?([.][a-z0-9]([-a-z0-9]*[a-z0-9])?)*$';
+
+const rules = (list: CelRule[]) => ({ 'x-kubernetes-validations': list });
+
+export function text(description: string, extra: Record<string, unknown> = {}): TString {
+  return Type.String({ description, maxLength: 253, ...extra });
+}
+
+export function ipv4(path: string, description: string): TString {
+  return Type.String({ description, maxLength: 15, ...rules([ipv4Syntax(path)]) });
+}
+
+export function cidrV4(path: string, description: string): TString {
+  return Type.String({ description, maxLength: 18, ...rules(cidrSyntax(path)) });
+}
+
+export function dnsLabel(path: string, description: string, extra: Record<string, unknown> = {}): TString {
+  return Type.String({
+    description,
+    maxLength: 63,
+    ...extra,
+    ...rules([
+      matches(
+        path,
+        dnsLabelPattern,
+        "a DNS label: lower-case letters, digits and '-', starting and ending with a letter or digit",
+      ),
+    ]),
+  });
+}
+
+export function objectName(path: string, description: string, extra: Record<string, unknown> = {}): TString {
+  return Type.String({
+    description,
+    maxLength: 253,
+    ...extra,
+    ...rules([
+      matches(path, dnsSubdomainPattern, "a Kubernetes object name: lower-case letters, digits, '-' and '.'"),
+    ]),
+  });
+}
+
+export function domain(path: string, description: string): TString {
+  return Type.String({
+    description,
+    maxLength: 253,
+    ...rules([
+      matches(path, domainPattern, 'a DNS domain of two or more lower-case labels, such as example.com'),
+    ]),
+  });
+}
+
+export function hostname(path: string, description: string): TString {
+  return Type.String({
+    description,
+    maxLength: 253,
+    ...rules([
+      matches(
+        path,
+        hostnamePattern,
+        "a lower-case host name, optionally starting with a '*.' wildcard label",
+      ),
+    ]),
+  });
+}
+
+export function enumOf<T extends string>(values: readonly T[], description: string, def?: T): TUnsafe<T> {
+  return Type.Unsafe<T>({ type: 'string', enum: [...values], description, ...(def ? { default: def } : {}) });
+}
+
+export function port(description: string, def?: number): TInteger {
+  return Type.Integer({ description, minimum: 1, maximum: 65535, ...(def ? { default: def } : {}) });
+}
+
+export function optionalFlag(description: string, def: boolean) {
+  return Type.Optional(Type.Boolean({ description, default: def }));
+}
+
+export function stringMap(description: string): TUnsafe<Record<string, string>> {
+  return Type.Unsafe<Record<string, string>>({
+    type: 'object',
+    description,
+    additionalProperties: { type: 'string' },
+  });
+}
+
+/** An image reference; empty means the operator's default (controller flag / Helm value). No schema default. */
+export function image(description: string): TString {
+  return Type.String({
+    description: `${description} Empty means the operator's default image, set by the controller's flags (and the Helm chart's values).`,
+    maxLength: 512,
+  });
+}
+
+export function stringList(
+  items: TSchema,
+  description: string,
+  maxItems: number,
+): ReturnType<typeof Type.Array> {
+  return Type.Array(items, { description, maxItems });
+}

@@ -1,0 +1,131 @@
+// ProxyServer: the complete routing table of one Envoy + oooi-xds workload (written by the Infra, or standalone).
+import { Type } from '@sinclair/typebox';
+import type { Static } from '@sinclair/typebox';
+import { cidrV4, dnsLabel, enumOf, hostname, image, port, text } from './fields';
+import { childNetworkProperties, childNetworkRules } from './child-network';
+import { conditions, observedGeneration } from './status';
+
+export const ProxyBackend = Type.Object(
+  {
+    name: dnsLabel(
+      'spec.backends[*].name',
+      'Unique backend name (a DNS label); names the Envoy cluster and the filter chain.',
+      { minLength: 1 },
+    ),
+    hostname: hostname(
+      'spec.backends[*].hostname',
+      'Primary SNI server name matched on the listener; may be a "*." wildcard, or kubernetes for source-scoped aliases.',
+    ),
+    alternateHostnames: Type.Optional(
+      Type.Array(hostname('spec.backends[*].alternateHostnames[*]', 'An extra SNI server name.'), {
+        description: 'Extra SNI server names routed to the same target.',
+        maxItems: 16,
+      }),
+    ),
+    port: port('Envoy listener port this backend is served on.'),
+    targetService: text(
+      'Target: a Service name in targetNamespace, or an IPv4 address or host name (apps VIPs).',
+      { minLength: 1 },
+    ),
+    targetPort: port('Target port.'),
+    targetNamespace: dnsLabel('spec.backends[*].targetNamespace', 'Namespace of the target Service.', {
+      minLength: 1,
+    }),
+    protocol: Type.Optional(
+      enumOf(
+        ['TCP', 'UDP'] as const,
+        'Transport. Only TCP (TLS passthrough) is served; a UDP backend is reported invalid on the status, not silently dropped.',
+        'TCP',
+      ),
+    ),
+    timeoutSeconds: Type.Optional(
+      Type.Integer({
+        description: 'Upstream connect timeout in seconds.',
+        minimum: 1,
+        maximum: 3600,
+        default: 30,
+      }),
+    ),
+    sourcePrefixRanges: Type.Optional(
+      Type.Array(cidrV4('spec.backends[*].sourcePrefixRanges[*]', 'A client source range.'), {
+        description:
+          'Client source CIDRs this backend is restricted to (source-scoped aliases). Empty: any source. A routing selector, not authentication.',
+        maxItems: 256,
+      }),
+    ),
+  },
+  { description: 'One route: SNI (and optionally source range) on a listener port to a target.' },
+);
+
+export const ProxyServerSpec = Type.Object(
+  {
+    networkConfig: Type.Object(childNetworkProperties('Envoy'), {
+      description: 'The VLAN Envoy listens on.',
+      'x-kubernetes-validations': childNetworkRules(),
+    }),
+    backends: Type.Optional(
+      Type.Array(ProxyBackend, {
+        description: 'The complete routing table. May be empty: Envoy then runs with no routes.',
+        maxItems: 2048,
+        'x-kubernetes-list-type': 'map',
+        'x-kubernetes-list-map-keys': ['name'],
+      }),
+    ),
+    proxyImage: Type.Optional(image('The Envoy image.')),
+    managerImage: Type.Optional(image('The oooi-xds sidecar image.')),
+    port: Type.Optional(port('Main TLS listener port (the Service port named proxy).', 443)),
+    xdsPort: Type.Optional(port('Loopback port of the xDS sidecar.', 18000)),
+    adminPort: Type.Optional(port('Envoy admin port, bound to 127.0.0.1 inside the pod only.', 9901)),
+    logLevel: Type.Optional(
+      enumOf(['trace', 'debug', 'info', 'warning', 'error', 'critical'] as const, 'Envoy log level.', 'info'),
+    ),
+  },
+  { description: 'An L4 SNI-passthrough Envoy on the VLAN, configured over xDS by its sidecar.' },
+);
+
+export const ProxyServerStatus = Type.Object(
+  {
+    conditions: conditions(
+      'Ready (provisioned), Available (workload) from the controller; ConfigAccepted from oooi-xds.',
+    ),
+    observedGeneration,
+    configMapName: Type.Optional(
+      Type.String({ description: 'ConfigMap holding the Envoy bootstrap.', maxLength: 253 }),
+    ),
+    deploymentName: Type.Optional(Type.String({ description: 'The Envoy workload.', maxLength: 253 })),
+    serviceName: Type.Optional(Type.String({ description: 'The ClusterIP Service.', maxLength: 253 })),
+    serviceIP: Type.Optional(
+      Type.String({ description: 'Its ClusterIP (what internalProxyService points at).', maxLength: 64 }),
+    ),
+    backendCount: Type.Optional(Type.Integer({ description: 'Backends in the spec.', minimum: 0 })),
+    xds: Type.Optional(
+      Type.Object(
+        {
+          desiredVersion: Type.Optional(
+            Type.String({
+              description: 'Content hash of the configuration the sidecar serves.',
+              maxLength: 128,
+            }),
+          ),
+          ackedVersion: Type.Optional(
+            Type.String({ description: 'Last version Envoy acknowledged.', maxLength: 128 }),
+          ),
+          ackedAt: Type.Optional(
+            Type.String({ description: 'When it was acknowledged.', format: 'date-time' }),
+          ),
+          nackedVersion: Type.Optional(
+            Type.String({ description: 'Last version Envoy rejected.', maxLength: 128 }),
+          ),
+          nackMessage: Type.Optional(Type.String({ description: "Envoy's error for it.", maxLength: 32768 })),
+          nackedAt: Type.Optional(Type.String({ description: 'When it was rejected.', format: 'date-time' })),
+        },
+        { description: 'What Envoy accepted (written by oooi-xds).' },
+      ),
+    ),
+  },
+  { description: 'Observed state.' },
+);
+
+export type ProxyBackend = Static<typeof ProxyBackend>;
+export type ProxyServerSpec = Static<typeof ProxyServerSpec>;
+export type ProxyServerStatus = Static<typeof ProxyServerStatus>;

@@ -1,0 +1,138 @@
+import { alpha, dhcp, dns, errorsOf, proxy, set } from '../testing/fixtures';
+
+describe('validateObject rejects the other kinds with the exact message', () => {
+  test.each<{ name: string; input: unknown; want: string[] }>([
+    {
+      name: 'an attachment without infraRef',
+      input: set(alpha, 'spec.infraRef', undefined),
+      want: ['spec.infraRef: Required value'],
+    },
+    {
+      name: 'an attachment with an empty infra name',
+      input: set(alpha, 'spec.infraRef.name', ''),
+      want: [
+        'spec.infraRef.name: Invalid value: "": spec.infraRef.name in body should be at least 1 chars long',
+        "spec.infraRef.name must be a Kubernetes object name: lower-case letters, digits, '-' and '.'",
+      ],
+    },
+    {
+      name: 'a clusterName with a dot',
+      input: set(alpha, 'spec.dns.clusterName', 'alpha.one'),
+      want: [
+        "spec.dns.clusterName must be a DNS label: lower-case letters, digits and '-', starting and ending with a letter or digit",
+      ],
+    },
+    {
+      name: 'a clusterName of 64 characters',
+      input: set(alpha, 'spec.dns.clusterName', 'a'.repeat(64)),
+      want: ['spec.dns.clusterName: Too long: may not be more than 63 bytes'],
+    },
+    {
+      name: 'a baseDomain with a trailing dot',
+      input: set(alpha, 'spec.dns.baseDomain', 'example.com.'),
+      want: [
+        'spec.dns.baseDomain must be a DNS domain of two or more lower-case labels, such as example.com',
+      ],
+    },
+    {
+      name: 'apps enabled without a pool name',
+      input: set(alpha, 'spec.appsIngress.metallb.addressPoolName', undefined),
+      want: ['spec.appsIngress.metallb.addressPoolName is required when spec.appsIngress.enabled is true'],
+    },
+    {
+      name: 'a MetalLB range of three parts',
+      input: set(alpha, 'spec.appsIngress.metallb.ipAddressPoolRange', '198.51.100.1-2-3'),
+      want: [
+        'spec.appsIngress.metallb.ipAddressPoolRange must be an IPv4 CIDR or an ordered range "start-end" such as 198.51.100.200-198.51.100.209',
+      ],
+    },
+    {
+      name: 'an https port of 0',
+      input: set(alpha, 'spec.appsIngress.ports', { https: 0 }),
+      want: [
+        'spec.appsIngress.ports.https: Invalid value: 0: spec.appsIngress.ports.https in body should be greater than or equal to 1',
+      ],
+    },
+    {
+      name: 'equal apps ports',
+      input: set(alpha, 'spec.appsIngress.ports', { http: 443 }),
+      want: ['spec.appsIngress.ports.http must differ from spec.appsIngress.ports.https'],
+    },
+    {
+      name: 'a DHCPServer without a pool',
+      input: set(dhcp, 'spec.leaseConfig', undefined),
+      want: ['spec.leaseConfig: Required value'],
+    },
+    {
+      name: 'a DHCPServer serving its own address',
+      input: set(dhcp, 'spec.networkConfig.serverIP', '198.51.100.20'),
+      want: [
+        'spec.networkConfig.serverIP must lie outside the pool spec.leaseConfig.rangeStart..spec.leaseConfig.rangeEnd',
+      ],
+    },
+    {
+      name: 'a DHCPServer handing out a hostname resolver',
+      input: set(dhcp, 'spec.networkConfig.dnsServers', ['ns1']),
+      want: [
+        'spec.networkConfig.dnsServers[0]: spec.networkConfig.dnsServers[*] must be an IPv4 address such as 198.51.100.10',
+      ],
+    },
+    {
+      name: 'a DHCP option code 255',
+      input: set(dhcp, 'spec.options', [{ code: 255, value: 'x' }]),
+      want: [
+        'spec.options[0].code: Invalid value: 255: spec.options[0].code in body should be less than or equal to 254',
+      ],
+    },
+    {
+      name: 'a proxy outside its cidr',
+      input: set(proxy, 'spec.networkConfig.serverIP', '203.0.113.4'),
+      want: ['spec.networkConfig.serverIP must lie inside spec.networkConfig.cidr'],
+    },
+    {
+      name: 'a backend without a target',
+      input: set(proxy, 'spec.backends', [{ ...proxy.spec.backends[0], targetService: undefined }]),
+      want: ['spec.backends[0].targetService: Required value'],
+    },
+    {
+      name: 'a backend source range with host bits',
+      input: set(proxy, 'spec.backends', [
+        { ...proxy.spec.backends[0], sourcePrefixRanges: ['198.51.100.7/24'] },
+      ]),
+      want: [
+        'spec.backends[0].sourcePrefixRanges[0]: spec.backends[*].sourcePrefixRanges[*] must be a network address with its host bits zero (for example 198.51.100.0/24, not 198.51.100.7/24)',
+      ],
+    },
+    {
+      name: 'a log level of verbose',
+      input: set(proxy, 'spec.logLevel', 'verbose'),
+      want: [
+        'spec.logLevel: Unsupported value: "verbose": supported values: "trace", "debug", "info", "warning", "error", "critical"',
+      ],
+    },
+    {
+      name: 'a record name with a double wildcard',
+      input: set(dns, 'spec.views.podNetwork.records', [
+        { name: '*.*.apps.c.example.com', ip: '203.0.113.10' },
+      ]),
+      want: [
+        "spec.views.podNetwork.records[0].name: spec.views.podNetwork.records[*].name must be a lower-case host name, optionally starting with a '*.' wildcard label",
+      ],
+    },
+    {
+      name: 'a record name twice',
+      input: set(dns, 'spec.views.vlan.records', [
+        { name: 'a.b.c', ip: '198.51.100.4' },
+        { name: 'a.b.c', ip: '198.51.100.5' },
+      ]),
+      want: ['spec.views.vlan.records[1]: Duplicate value: map[string]interface {}{"name":"a.b.c"}'],
+    },
+    {
+      name: 'a reload interval in ms',
+      input: set(dns, 'spec.reloadInterval', '500ms'),
+      want: [
+        `spec.reloadInterval: Invalid value: "500ms": spec.reloadInterval in body should match '^[0-9]+(s|m)$'`,
+      ],
+    },
+  ])('$name', ({ input, want }) => expect(errorsOf(input)).toEqual(want));
+});

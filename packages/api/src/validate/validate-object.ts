@@ -1,0 +1,54 @@
+// Everything the apiserver checks on one object of ours, offline: apiVersion/kind, metadata.name, the
+// structural schema with its defaults, and every CEL rule (through its TS twin, with the same message).
+import { applyDefaults } from '../defaults';
+import { API_VERSION, kindInfo } from '../kinds';
+import { isPlainObject } from '../schema/schema-node';
+import type { SchemaNode } from '../schema/schema-node';
+import type { OooiObject } from '../types';
+import { compareFieldErrors } from './field-error';
+import type { FieldError, ValidationResult } from './field-error';
+import { validateSchema } from './validate-schema';
+
+const dnsSubdomain = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?([.][a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+
+/** Validates (and defaults) one object of the five kinds as the apiserver would on create. */
+export function validateObject(obj: unknown): ValidationResult<OooiObject> {
+  if (!isPlainObject(obj)) return fail([{ path: '', message: 'Invalid value: an object is required' }]);
+  const info = typeof obj.kind === 'string' ? kindInfo(obj.kind) : undefined;
+  if (obj.apiVersion !== API_VERSION || !info) {
+    return fail([
+      {
+        path: 'kind',
+        message: `Unsupported value: ${JSON.stringify(`${String(obj.apiVersion)}, Kind=${String(obj.kind)}`)}: expected ${API_VERSION} Infra, InfraClusterAttachment, DHCPServer, DNSServer or ProxyServer`,
+      },
+    ]);
+  }
+  const errors: FieldError[] = [...validateMetadata(obj.metadata)];
+  const spec = info.spec as SchemaNode;
+  const defaulted: Record<string, unknown> = { ...obj, spec: applyDefaults(spec, obj.spec) };
+  if (defaulted.spec === undefined) errors.push({ path: 'spec', message: 'Required value' });
+  else errors.push(...validateSchema(spec, defaulted.spec, 'spec'));
+  if (errors.length > 0) return fail(errors);
+  const value = { ...defaulted, ...(obj.status !== undefined ? { status: obj.status } : {}) };
+  if (value.status === undefined) delete value.status;
+  return { ok: true, value: value as unknown as OooiObject };
+}
+
+function validateMetadata(metadata: unknown): FieldError[] {
+  if (!isPlainObject(metadata) || typeof metadata.name !== 'string' || metadata.name === '') {
+    return [{ path: 'metadata.name', message: 'Required value: name or generateName is required' }];
+  }
+  if (metadata.name.length > 253 || !dnsSubdomain.test(metadata.name)) {
+    return [
+      {
+        path: 'metadata.name',
+        message: `Invalid value: "${metadata.name}": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character`,
+      },
+    ];
+  }
+  return [];
+}
+
+function fail(errors: FieldError[]): ValidationResult<OooiObject> {
+  return { ok: false, errors: [...errors].sort(compareFieldErrors) };
+}
