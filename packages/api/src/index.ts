@@ -25,6 +25,14 @@ export { toCrd } from './crd/crd';
 export { applyDefaults } from './defaults';
 export { validateObject } from './validate/validate-object';
 export { formatFieldError } from './validate/field-error';
+export {
+  validateCross,
+  findDuplicateAttachments,
+  checkAppsRanges,
+  hostedClusterKey,
+  attachmentDomain,
+} from './validate/validate-cross';
+export type { CrossProblem, CrossReason, ObjectField } from './validate/validate-cross';
 export type { FieldError, ValidationResult } from './validate/field-error';
 export {
   parseIPv4,

@@ -11,7 +11,7 @@ export const load = (file: string): Record<string, unknown>[] =>
     (d) => d.toJS() as Record<string, unknown>,
   );
 export const [infra] = load('infra.yaml') as [Record<string, unknown>];
-export const [alpha] = load('attachments.yaml') as [Record<string, unknown>];
+export const [alpha, bravo] = load('attachments.yaml') as [Record<string, unknown>, Record<string, unknown>];
 export const [dhcp] = load('dhcpserver.yaml') as [Record<string, unknown>];
 export const proxy = {
   apiVersion: 'hostedcluster.densityops.com/v1alpha1',
