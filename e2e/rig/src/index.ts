@@ -1,2 +1,53 @@
-// @oooi/rig — the real-cluster rig (see README.md). Filled in by the rig issue.
-export {};
+// @oooi/rig — the real-cluster rig (README.md). The CLI (cli.ts) and the e2e tests share this API.
+export { rigUp, rigRestart, type Rig, type RigUpOptions } from './up';
+export {
+  rigDown,
+  rigDownAll,
+  rigStatus,
+  listRuns,
+  type DownResult,
+  type RigStatus,
+  type ComponentStatus,
+} from './down';
+export { rigBin, rigInstall, findBin, knownBins, installPieces, type InstallPiece } from './bins';
+export { cacheDir, runDir, repoRoot, versions, type Versions } from './config';
+export { defaultCrdDirs, readCrds } from './crds';
+export { FAKE_NODE } from './components';
+export { componentNames, isComponentName, readState, type ComponentName, type RunState } from './state';
+export { freePort, freePorts } from './ports';
+export { isAlive, stopProcess, waitFor, run, runOk, sleep, type ProcRef, type RunResult } from './proc';
+export { e2eEnv, type E2eEnv } from './jest/env';
+export { e2eKubeConfig, k8s } from './jest/kube';
+export { sweepStaleE2eRuns, isStaleE2eRun } from './jest/sweep';
+export {
+  openNetScope,
+  type NetScope,
+  type Netns,
+  type Network,
+  type NetworkOptions,
+  type AttachOptions,
+  type SpawnOptions,
+  type TrackedProc,
+} from './net/scope';
+export { listNetns, netnsPrefix } from './net/netns';
+export { bridgeLoopbackPort, exposePort } from './net/forward';
+export { dig, dhcpLease, type DigAnswer, type DigQuery, type Lease, type LeaseRequest } from './net/clients';
+export { VLAN_CIDR, POD_CIDR, ALLOWED_CIDRS, cidrContains, hostOf } from './net/addr';
+export { trackedNetns, trackedPids } from './tracked';
+export { runPod, type RunPodOptions, type RunningPod, type RunningContainer } from './pod-runner/runner';
+export {
+  defaultImageMap,
+  containerArgv,
+  oooiEntrypoint,
+  type ImageRule,
+  type ImageMap,
+} from './pod-runner/images';
+export { planPod, rewritePaths, volumeFiles, type PathMapping } from './pod-runner/plan';
+export {
+  parseNetworksAnnotation,
+  expandVars,
+  MULTUS_ANNOTATION,
+  type ConfigMapLike,
+  type DeploymentLike,
+} from './pod-runner/spec';
+export { writeAtomicDir } from './pod-runner/atomic';

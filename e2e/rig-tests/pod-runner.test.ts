@@ -1,0 +1,106 @@
+// The pod runner runs a hand-written CoreDNS Deployment: the image maps to the rig's CoreDNS, the ConfigMap
+// volume becomes files (mount path remapped in args and in the Corefile), the pod holds its Multus static IP
+// on net1 on the VLAN, and updateConfigMap() swaps the files atomically so CoreDNS picks up the change.
+import { existsSync, readlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  dig,
+  e2eEnv,
+  openNetScope,
+  runPod,
+  waitFor,
+  type ConfigMapLike,
+  type NetScope,
+  type RunningPod,
+} from '../rig/src/index';
+
+const deployment = {
+  apiVersion: 'apps/v1',
+  kind: 'Deployment',
+  metadata: { name: 'dns-test', namespace: 'oooi-system' },
+  spec: {
+    replicas: 1,
+    selector: { matchLabels: { app: 'dns-test' } },
+    template: {
+      metadata: {
+        labels: { app: 'dns-test' },
+        annotations: {
+          'k8s.v1.cni.cncf.io/networks': JSON.stringify([
+            { name: 'vlan-nad', namespace: 'oooi-system', ips: ['198.51.100.3/24'] },
+          ]),
+        },
+      },
+      spec: {
+        containers: [
+          {
+            name: 'coredns',
+            image: 'registry.k8s.io/coredns/coredns:v1.14.7',
+            args: ['-conf', '/etc/coredns/Corefile'],
+            env: [{ name: 'POD_NAME', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } }],
+            volumeMounts: [{ name: 'config', mountPath: '/etc/coredns', readOnly: true }],
+          },
+        ],
+        volumes: [{ name: 'config', configMap: { name: 'dns-test-config' } }],
+      },
+    },
+  },
+};
+
+function configMap(ip: string): ConfigMapLike {
+  return {
+    metadata: { name: 'dns-test-config', namespace: 'oooi-system' },
+    data: {
+      Corefile: '.:53 {\n    hosts /etc/coredns/records.hosts {\n        reload 1s\n    }\n    errors\n}\n',
+      'records.hosts': `${ip} api.c1.example.test\n`,
+    },
+  };
+}
+
+describe('pod runner', () => {
+  let scope: NetScope | undefined;
+  let pod: RunningPod | undefined;
+  afterAll(async () => {
+    await pod?.dispose();
+    await scope?.dispose();
+  });
+
+  it('runs a CoreDNS Deployment on its Multus IP and follows ConfigMap updates', async () => {
+    scope = openNetScope(e2eEnv().rig);
+    const vlan = await scope.createNetwork({ label: 'vlan', kind: 'vlan' });
+    const vm = await scope.createNamespace('vm');
+    await vlan.attach(vm, { address: '198.51.100.10/24' });
+
+    pod = await runPod(scope, { deployment, configMaps: [configMap('198.51.100.80')], vlan });
+    const c = pod.container('coredns');
+    const vol = join(pod.dir, 'volumes', 'config');
+    expect(c.argv.slice(1)).toEqual(['-conf', join(vol, 'Corefile')]);
+    expect(c.env.POD_NAME).toBe('dns-test-rig');
+    expect(await pod.netns.addresses('net1')).toEqual(['198.51.100.3/24']);
+    expect(pod.podIP).toBe('198.51.100.3');
+
+    const ask = () => dig(vm, { server: '198.51.100.3', name: 'api.c1.example.test', tries: 1 });
+    await waitFor(
+      'CoreDNS in the pod to answer',
+      async () => {
+        if (!c.proc.alive()) throw new Error(`coredns exited:\n${c.proc.log()}`);
+        return (await ask()).answers[0] === '198.51.100.80';
+      },
+      { timeoutMs: 10_000, everyMs: 200 },
+    );
+
+    const before = readlinkSync(join(vol, '..data'));
+    await pod.updateConfigMap(configMap('198.51.100.81'));
+    const after = readlinkSync(join(vol, '..data'));
+    expect(after).not.toBe(before);
+    expect(existsSync(join(vol, before))).toBe(false);
+    await waitFor(
+      'CoreDNS to serve the updated records',
+      async () => (await ask()).answers[0] === '198.51.100.81',
+      {
+        timeoutMs: 10_000,
+        everyMs: 200,
+      },
+    );
+    expect(c.proc.alive()).toBe(true);
+  });
+});

@@ -1,0 +1,131 @@
+// Unit tests of the rig's pure parts (they live under e2e/ because the unit project only covers packages/).
+import { checkInterfaceAddress, cidrContains, cidrWithin, hostOf } from '../rig/src/net/addr';
+import { containerArgv, defaultImageMap } from '../rig/src/pod-runner/images';
+import { planPod, rewritePaths, volumeFiles } from '../rig/src/pod-runner/plan';
+import { expandVars, parseNetworksAnnotation } from '../rig/src/pod-runner/spec';
+import { parseEnvFile } from '../rig/src/config';
+
+describe('addresses', () => {
+  it('accepts only addresses inside the test ranges and the network', () => {
+    expect(checkInterfaceAddress('198.51.100.3/24', '198.51.100.0/24')).toBe('198.51.100.3/24');
+    expect(() => checkInterfaceAddress('192.0.2.5/24', '192.0.2.0/24')).toThrow(/outside the test ranges/);
+    expect(() => checkInterfaceAddress('203.0.113.5/24', '198.51.100.0/24')).toThrow(/not in network/);
+    expect(() => checkInterfaceAddress('198.51.100.255/24', '198.51.100.0/24')).toThrow(/broadcast/);
+    expect(() => checkInterfaceAddress('198.51.100.7/25', '198.51.100.0/24')).toThrow(/prefix length/);
+    expect(cidrContains('198.51.100.0/24', '198.51.100.200')).toBe(true);
+    expect(cidrContains('198.51.100.0/24', '198.51.101.1')).toBe(false);
+    expect(cidrWithin('198.51.100.128/25', '198.51.100.0/24')).toBe(true);
+    expect(hostOf('203.0.113.9/24')).toBe('203.0.113.9');
+  });
+});
+
+describe('pod runner planning', () => {
+  const mappings = [
+    { from: '/etc/coredns', to: '/tmp/p/vol' },
+    { from: '/etc/coredns/zones', to: '/tmp/p/zones' },
+  ];
+
+  it('rewrites whole mount paths only, longest first', () => {
+    expect(rewritePaths('-conf /etc/coredns/Corefile', mappings)).toBe('-conf /tmp/p/vol/Corefile');
+    expect(rewritePaths('--conf=/etc/coredns', mappings)).toBe('--conf=/tmp/p/vol');
+    expect(rewritePaths('file /etc/coredns/zones/db.x', mappings)).toBe('file /tmp/p/zones/db.x');
+    expect(rewritePaths('/etc/corednsx/y /opt/etc/coredns', mappings)).toBe(
+      '/etc/corednsx/y /opt/etc/coredns',
+    );
+  });
+
+  it('parses the Multus annotation in both forms', () => {
+    expect(parseNetworksAnnotation('[{"name":"vlan","namespace":"ns","ips":["198.51.100.3/24"]}]')).toEqual([
+      { name: 'vlan', namespace: 'ns', ips: ['198.51.100.3/24'] },
+    ]);
+    expect(parseNetworksAnnotation('ns/vlan@net2, other')).toEqual([
+      { name: 'vlan', namespace: 'ns', ips: [], interface: 'net2' },
+      { name: 'other', ips: [] },
+    ]);
+    expect(parseNetworksAnnotation(undefined)).toEqual([]);
+  });
+
+  it('expands $(VAR) as the kubelet does', () => {
+    const env = new Map([['IP', '198.51.100.3']]);
+    expect(expandVars('--addr=$(IP):53 $(NOPE) $$(IP)', env)).toBe('--addr=198.51.100.3:53 $(NOPE) $(IP)');
+  });
+
+  it('maps images to programs and keeps commands that run something else', () => {
+    const [coredns, envoy, dhcp] = defaultImageMap();
+    expect(coredns!.match('registry.k8s.io/coredns/coredns:v1.14.7')).toBe(true);
+    expect(envoy!.match('docker.io/envoyproxy/envoy:v1.36.4')).toBe(true);
+    expect(dhcp!.match('ghcr.io/x/oooi-dhcp:v1')).toBe(true);
+    expect(dhcp!.match('ghcr.io/x/oooi-dhcpx:v1')).toBe(false);
+    expect(containerArgv(coredns!, ['/c/coredns'], { command: ['/coredns'], args: ['-conf', 'x'] })).toEqual([
+      '/c/coredns',
+      '-conf',
+      'x',
+    ]);
+    expect(containerArgv(envoy!, ['/e/envoy'], { args: ['-c', '/etc/envoy/envoy.yaml'] })).toEqual([
+      '/e/envoy',
+      '-c',
+      '/etc/envoy/envoy.yaml',
+      '--disable-hot-restart',
+    ]);
+    expect(containerArgv(envoy!, ['/e/envoy'], { command: ['sh', '-c', 'true'], args: [] })).toEqual([
+      'sh',
+      '-c',
+      'true',
+      '--disable-hot-restart',
+    ]);
+    expect(
+      containerArgv(dhcp!, ['node', 'd.js'], { command: ['node', '/app/oooi-dhcp.js'], args: ['--x'] }),
+    ).toEqual(['node', 'd.js', '--x']);
+  });
+
+  it('plans env, volumes and rejects what it cannot run', () => {
+    const cm = { metadata: { name: 'cfg' }, data: { a: '1', b: '2' } };
+    const d = {
+      metadata: { name: 'p', namespace: 'ns' },
+      spec: {
+        template: {
+          spec: {
+            containers: [
+              {
+                name: 'c',
+                image: 'coredns',
+                env: [
+                  { name: 'IP', valueFrom: { fieldRef: { fieldPath: 'status.podIP' } } },
+                  { name: 'A', valueFrom: { configMapKeyRef: { name: 'cfg', key: 'a' } } },
+                ],
+                volumeMounts: [{ name: 'v', mountPath: '/etc/x' }],
+              },
+            ],
+            volumes: [{ name: 'v', configMap: { name: 'cfg', items: [{ key: 'b', path: 'sub/b.txt' }] } }],
+          },
+        },
+      },
+    };
+    const plan = planPod(d, [cm], { podIP: '198.51.100.3', nodeName: 'n' });
+    expect(plan.containers[0]!.env).toEqual([
+      ['IP', '198.51.100.3'],
+      ['A', '1'],
+    ]);
+    const v = plan.volumes[0]!;
+    if (v.kind !== 'configMap') throw new Error('want a configMap volume');
+    expect([...volumeFiles(v, cm).keys()]).toEqual(['sub/b.txt']);
+    const secretVol = {
+      ...d,
+      spec: { template: { spec: { ...d.spec.template.spec, volumes: [{ name: 'v', secret: {} }] } } },
+    };
+    expect(() => planPod(secretVol, [cm], { podIP: '', nodeName: '' })).toThrow(
+      /only configMap and emptyDir/,
+    );
+  });
+});
+
+describe('versions.env', () => {
+  it('parses KEY=VALUE lines', () => {
+    expect(parseEnvFile('# c\nA=1\n\nB="x y"\n')).toEqual(
+      new Map([
+        ['A', '1'],
+        ['B', 'x y'],
+      ]),
+    );
+  });
+});

@@ -1,0 +1,65 @@
+// Low-level network-namespace operations through iproute2. Every command names a namespace of ours with
+// `ip -n` (or `ip netns exec`); nothing here configures the root namespace.
+import { randomBytes } from 'node:crypto';
+import { findBin } from '../bins';
+import { runOk, type RunResult } from '../proc';
+
+const IP_TIMEOUT_MS = 10_000;
+
+/** Every namespace of run OWNER is named `oooi-<owner>-…`; sweeps only touch names with that prefix. */
+export function netnsPrefix(owner: string): string {
+  return `oooi-${owner}-`;
+}
+
+function ipBin(): string {
+  const ip = findBin('ip');
+  if (ip === undefined) throw new Error('rig: iproute2 `ip` is missing (run `pnpm rig install apt`)');
+  return ip;
+}
+
+function assertOurs(ns: string): void {
+  if (!/^oooi-[a-z0-9-]+$/.test(ns)) throw new Error(`rig: refusing to touch netns "${ns}" (not ours)`);
+}
+
+/** `ip -n NS ARGS…` */
+export function ipIn(ns: string, args: readonly string[]): Promise<RunResult> {
+  assertOurs(ns);
+  return runOk([ipBin(), '-n', ns, ...args], { timeoutMs: IP_TIMEOUT_MS });
+}
+
+/** The names in `ip netns list`. */
+export async function listNetns(): Promise<string[]> {
+  const res = await runOk([ipBin(), 'netns', 'list'], { timeoutMs: IP_TIMEOUT_MS });
+  return res.stdout
+    .split('\n')
+    .map((l) => l.trim().split(' ')[0] ?? '')
+    .filter((n) => n !== '');
+}
+
+/** A fresh namespace name for OWNER: `oooi-<owner>-<label>-<4 hex>`. */
+export function newNetnsName(owner: string, label: string): string {
+  if (!/^[a-z0-9][a-z0-9-]{0,23}$/.test(label)) throw new Error(`rig: bad namespace label "${label}"`);
+  return `${netnsPrefix(owner)}${label}-${randomBytes(2).toString('hex')}`;
+}
+
+/** `ip netns add NS` with loopback up. The caller records NS first (see tracked.ts). */
+export async function addNetns(ns: string): Promise<void> {
+  assertOurs(ns);
+  await runOk([ipBin(), 'netns', 'add', ns], { timeoutMs: IP_TIMEOUT_MS });
+  await ipIn(ns, ['link', 'set', 'lo', 'up']);
+}
+
+/** Deletes NS if it exists and carries OWNER's prefix (its veth ends go with it). */
+export async function deleteNetns(owner: string, ns: string): Promise<void> {
+  if (!ns.startsWith(netnsPrefix(owner)))
+    throw new Error(`rig: refusing to delete netns "${ns}" (not of ${owner})`);
+  assertOurs(ns);
+  if (!(await listNetns()).includes(ns)) return;
+  await runOk([ipBin(), 'netns', 'del', ns], { timeoutMs: IP_TIMEOUT_MS });
+}
+
+/** The argv prefix that runs a command inside NS (`ip netns exec` execs it: the PID is the command's). */
+export function netnsExecArgv(ns: string, argv: readonly string[]): string[] {
+  assertOurs(ns);
+  return [ipBin(), 'netns', 'exec', ns, ...argv];
+}

@@ -1,0 +1,250 @@
+// The pod runner: runs the containers of a Deployment's pod template as local processes inside one network
+// namespace that holds the Multus static IP(s) the pod asks for, with its ConfigMap volumes materialised as
+// files (and swapped atomically on updateConfigMap, as the kubelet does). See README.md "Pod runner".
+import { cp, mkdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { FAKE_NODE } from '../components';
+import { hostOf } from '../net/addr';
+import { bridgeLoopbackPort } from '../net/forward';
+import { ipIn } from '../net/netns';
+import type { NetScope, Netns, Network, TrackedProc } from '../net/scope';
+import { writeAtomicDir } from './atomic';
+import { containerArgv, defaultImageMap, type ImageMap } from './images';
+import { planPod, rewritePaths, volumeFiles, type PathMapping } from './plan';
+import {
+  expandVars,
+  MULTUS_ANNOTATION,
+  parseNetworksAnnotation,
+  type ConfigMapLike,
+  type ContainerPlan,
+  type DeploymentLike,
+  type PodPlan,
+} from './spec';
+
+export interface RunPodOptions {
+  /** The Deployment (apps/v1, as JSON) whose pod template to run. */
+  readonly deployment: unknown;
+  /** The ConfigMaps its volumes and env refer to. */
+  readonly configMaps?: readonly ConfigMapLike[];
+  /** The network every attachment of the Multus annotation joins (interface `net1`, `net2`… or as named). */
+  readonly vlan?: Network;
+  /** Also give the pod `eth0` on a pod network with this address. */
+  readonly podNetwork?: { readonly network: Network; readonly address: string };
+  /** A kubeconfig for the containers (set as KUBECONFIG); its loopback apiserver port is bridged into the pod. */
+  readonly kubeconfig?: string;
+  /** Image → program rules (default `defaultImageMap()`); first match wins. */
+  readonly images?: ImageMap;
+  /** Rewrite mount paths inside ConfigMap file contents too (default true; see README). */
+  readonly rewriteFileContents?: boolean;
+}
+
+export interface RunningContainer {
+  readonly name: string;
+  readonly argv: readonly string[];
+  readonly env: Readonly<Record<string, string>>;
+  readonly proc: TrackedProc;
+}
+
+export interface RunningPod {
+  readonly name: string;
+  readonly namespace: string;
+  readonly netns: Netns;
+  readonly dir: string;
+  readonly podIP: string;
+  readonly containers: readonly RunningContainer[];
+  container(name: string): RunningContainer;
+  /** Replaces the files of every volume that mounts this ConfigMap (atomic `..data` swap). */
+  updateConfigMap(cm: ConfigMapLike): Promise<void>;
+  /** Stops the containers (by PID) and deletes the pod's namespace. */
+  dispose(): Promise<void>;
+}
+
+interface PodCtx {
+  readonly scope: NetScope;
+  readonly opts: RunPodOptions;
+  readonly plan: PodPlan;
+  readonly dir: string;
+  readonly ns: Netns;
+  readonly configMaps: Map<string, ConfigMapLike>;
+  readonly helpers: TrackedProc[];
+}
+
+function volDir(ctx: Pick<PodCtx, 'dir'>, vol: string): string {
+  return join(ctx.dir, 'volumes', vol);
+}
+
+/** Mount path → host path for every mount of every container (used to rewrite file contents). */
+function podMappings(ctx: PodCtx): PathMapping[] {
+  return ctx.plan.containers.flatMap((c) => c.mounts.map((m, i) => mountMapping(ctx, c, i)));
+}
+
+function mountMapping(ctx: Pick<PodCtx, 'dir'>, c: ContainerPlan, i: number): PathMapping {
+  const m = c.mounts[i];
+  if (m === undefined) throw new Error('rig: no such mount');
+  const to = m.subPath !== undefined ? join(ctx.dir, 'subpaths', c.name, String(i)) : volDir(ctx, m.volume);
+  return { from: m.mountPath.replace(/\/+$/, ''), to };
+}
+
+async function writeVolumes(ctx: PodCtx, only?: string): Promise<void> {
+  const mappings = podMappings(ctx);
+  const rewrite = ctx.opts.rewriteFileContents ?? true;
+  for (const v of ctx.plan.volumes) {
+    if (v.kind === 'emptyDir') {
+      if (only === undefined) await mkdir(volDir(ctx, v.name), { recursive: true });
+      continue;
+    }
+    if (only !== undefined && v.configMap !== only) continue;
+    const files = volumeFiles(v, ctx.configMaps.get(v.configMap));
+    if (rewrite) {
+      for (const [p, f] of files) {
+        const text = f.data.toString('utf8');
+        if (Buffer.from(text, 'utf8').equals(f.data)) {
+          files.set(p, { ...f, data: Buffer.from(rewritePaths(text, mappings), 'utf8') });
+        }
+      }
+    }
+    await writeAtomicDir(volDir(ctx, v.name), files);
+  }
+}
+
+/** subPath mounts are copied once at start (the kubelet does not update them either). */
+async function copySubPaths(ctx: PodCtx): Promise<void> {
+  for (const c of ctx.plan.containers) {
+    for (const [i, m] of c.mounts.entries()) {
+      if (m.subPath === undefined) continue;
+      const to = mountMapping(ctx, c, i).to;
+      await mkdir(join(to, '..'), { recursive: true });
+      await cp(join(volDir(ctx, m.volume), m.subPath), to, { recursive: true, dereference: true });
+    }
+  }
+}
+
+async function startContainer(ctx: PodCtx, c: ContainerPlan): Promise<RunningContainer> {
+  const images = ctx.opts.images ?? defaultImageMap();
+  const rule = images.find((r) => r.match(c.image));
+  if (rule === undefined) {
+    throw new Error(`rig: no image rule runs ${c.image} (container ${c.name}); pass RunPodOptions.images`);
+  }
+  const mappings = c.mounts.map((_m, i) => mountMapping(ctx, c, i));
+  const env = new Map<string, string>();
+  for (const [k, v] of c.env) env.set(k, rewritePaths(expandVars(v, env), mappings));
+  if (ctx.opts.kubeconfig !== undefined && !env.has('KUBECONFIG')) env.set('KUBECONFIG', ctx.opts.kubeconfig);
+  const fix = (s: string): string => rewritePaths(expandVars(s, env), mappings);
+  const argv = containerArgv(rule, await rule.entrypoint(), c).map(fix);
+  const cwd = c.workingDir !== undefined ? fix(c.workingDir) : join(ctx.dir, 'rootfs');
+  await mkdir(cwd.startsWith(ctx.dir) ? cwd : join(ctx.dir, 'rootfs'), { recursive: true });
+  const fullEnv = {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    HOME: join(ctx.dir, 'rootfs'),
+    HOSTNAME: ctx.plan.name,
+  };
+  const proc = ctx.ns.spawn(argv, {
+    label: `${ctx.plan.name}-${c.name}`.slice(0, 60),
+    logFile: join(ctx.dir, `${c.name}.log`),
+    env: { ...fullEnv, ...Object.fromEntries(env) },
+    cwd,
+  });
+  return { name: c.name, argv, env: Object.fromEntries(env), proc };
+}
+
+async function attachNetworks(ctx: PodCtx): Promise<void> {
+  const { plan, opts, ns } = ctx;
+  for (const [i, net] of plan.networks.entries()) {
+    if (opts.vlan === undefined)
+      throw new Error(`rig: pod ${plan.name} asks for network ${net.name}; pass vlan`);
+    if (net.ips.length === 0)
+      throw new Error(`rig: pod ${plan.name}: network ${net.name} has no static "ips"`);
+    await opts.vlan.attach(ns, { ifname: net.interface ?? `net${i + 1}`, address: net.ips[0] });
+    for (const extra of net.ips.slice(1)) {
+      await ipIn(ns.name, ['addr', 'add', extra, 'dev', net.interface ?? `net${i + 1}`]);
+    }
+  }
+  if (opts.podNetwork !== undefined) {
+    await opts.podNetwork.network.attach(ns, { ifname: 'eth0', address: opts.podNetwork.address });
+  }
+  if (opts.kubeconfig !== undefined) {
+    const port = await loopbackApiPort(opts.kubeconfig);
+    if (port !== undefined) ctx.helpers.push(...(await bridgeLoopbackPort(ctx.scope, ns, port)));
+  }
+}
+
+/** The port of a kubeconfig's current server when it is on loopback (so it must be bridged into the pod). */
+async function loopbackApiPort(kubeconfig: string): Promise<number | undefined> {
+  const kc = parseYaml(await readFile(kubeconfig, 'utf8')) as {
+    'current-context'?: string;
+    contexts?: { name: string; context: { cluster: string } }[];
+    clusters?: { name: string; cluster: { server: string } }[];
+  };
+  const ctxName = kc['current-context'];
+  const clusterName = kc.contexts?.find((c) => c.name === ctxName)?.context.cluster;
+  const server = kc.clusters?.find((c) => c.name === clusterName)?.cluster.server;
+  if (server === undefined) return undefined;
+  const u = new URL(server);
+  if (!['127.0.0.1', 'localhost'].includes(u.hostname)) return undefined;
+  return Number(u.port || '443');
+}
+
+function firstIp(opts: RunPodOptions, plan: { networks: { ips: readonly string[] }[] }): string {
+  if (opts.podNetwork !== undefined) return hostOf(opts.podNetwork.address);
+  const ip = plan.networks.find((n) => n.ips.length > 0)?.ips[0];
+  return ip !== undefined ? hostOf(ip) : '127.0.0.1';
+}
+
+function nsLabel(name: string): string {
+  const clean = name
+    .toLowerCase()
+    .replace(/[^a-z0-9-]+/g, '-')
+    .replace(/^-+/, '');
+  return `pod-${clean.slice(0, 18).replace(/-+$/, '') || 'x'}`;
+}
+
+/** Runs the Deployment's pod (one replica) inside a fresh namespace of SCOPE. */
+export async function runPod(scope: NetScope, opts: RunPodOptions): Promise<RunningPod> {
+  const d = opts.deployment as DeploymentLike;
+  const networks = parseNetworksAnnotation(d.spec?.template?.metadata?.annotations?.[MULTUS_ANNOTATION]);
+  const configMaps = new Map((opts.configMaps ?? []).map((c) => [c.metadata?.name ?? '', c]));
+  const plan = planPod(d, [...configMaps.values()], {
+    podIP: firstIp(opts, { networks }),
+    nodeName: FAKE_NODE,
+  });
+  const dir = join(scope.dir, 'pods', plan.name);
+  await mkdir(dir, { recursive: true });
+  const ns = await scope.createNamespace(nsLabel(plan.name));
+  const ctx: PodCtx = { scope, opts, plan, dir, ns, configMaps, helpers: [] };
+  const containers: RunningContainer[] = [];
+  const dispose = async (): Promise<void> => {
+    await Promise.all(containers.splice(0).map((c) => c.proc.stop()));
+    await Promise.all(ctx.helpers.splice(0).map((h) => h.stop()));
+    await scope.deleteNamespace(ns);
+  };
+  try {
+    await attachNetworks(ctx);
+    await writeVolumes(ctx);
+    await copySubPaths(ctx);
+    for (const c of plan.containers) containers.push(await startContainer(ctx, c));
+  } catch (err) {
+    await dispose();
+    throw err;
+  }
+  return {
+    name: plan.name,
+    namespace: plan.namespace,
+    netns: ns,
+    dir,
+    podIP: firstIp(opts, { networks }),
+    containers,
+    container: (name) => {
+      const c = containers.find((x) => x.name === name);
+      if (c === undefined) throw new Error(`rig: pod ${plan.name} has no container ${name}`);
+      return c;
+    },
+    updateConfigMap: async (cm) => {
+      const name = cm.metadata?.name;
+      if (name === undefined) throw new Error('rig: updateConfigMap: metadata.name missing');
+      configMaps.set(name, cm);
+      await writeVolumes(ctx, name);
+    },
+    dispose,
+  };
+}

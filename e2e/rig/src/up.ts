@@ -1,0 +1,209 @@
+// `rig up`: a throw-away control plane on loopback — PKI, etcd, kube-apiserver, the CRDs (before the
+// controller-manager, whose garbage collector learns resource types only every 30 s), controller-manager,
+// scheduler, kwok and one fake node — returning when all of it is ready.
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { rigBin } from './bins';
+import { componentSpec, FAKE_NODE, fakeNode, type ComponentInputs } from './components';
+import { runDir } from './config';
+import { defaultCrdDirs, installCrds } from './crds';
+import { probe } from './health';
+import { applyObject, getJson, type ApiTarget } from './kubeapi';
+import { adminKubeconfig, makePki, pkiPaths } from './pki';
+import { freePorts } from './ports';
+import { isAlive, spawnDaemon, stopProcess, waitFor, type ProcRef } from './proc';
+import { downUnlocked } from './down';
+import {
+  allAlive,
+  readState,
+  withComponent,
+  withRunLock,
+  writeState,
+  type ComponentName,
+  type RunState,
+} from './state';
+
+/** A running control plane. */
+export interface Rig {
+  readonly name: string;
+  /** Its state directory ($CACHE/run/<name>): logs, PKI, etcd data, state.json. */
+  readonly dir: string;
+  /** Admin kubeconfig (certificates embedded). */
+  readonly kubeconfig: string;
+  /** https://127.0.0.1:PORT */
+  readonly server: string;
+}
+
+export interface RigUpOptions {
+  readonly name: string;
+  /** Directories of CRD YAML to install; default `defaultCrdDirs()` (the repo's crds/ + e2e/third-party-crds). */
+  readonly crdDirs?: readonly string[];
+  /** The process this run belongs to (the e2e sweep stops runs whose owner is gone). */
+  readonly owner?: ProcRef;
+  /** Progress lines (default: none). */
+  readonly log?: (line: string) => void;
+}
+
+const READY_TIMEOUT_MS = 60_000;
+
+export function rigOf(s: RunState): Rig {
+  return { name: s.name, dir: s.dir, kubeconfig: s.kubeconfig, server: s.server };
+}
+
+/** The target for the rig's own API calls. */
+export function apiTarget(s: RunState): ApiTarget {
+  return { server: s.server, pki: pkiPaths(join(s.dir, 'pki')) };
+}
+
+function logTail(file: string, lines = 15): string {
+  if (!existsSync(file)) return '(no log)';
+  return readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
+}
+
+/** Starts one recorded component and waits until it is healthy (or alive, for kwok). */
+export async function startComponent(s: RunState, name: ComponentName): Promise<RunState> {
+  const c = s.components[name];
+  if (c === undefined) throw new Error(`rig: ${s.name} has no ${name} recorded`);
+  const proc = spawnDaemon({ argv: c.argv, logFile: c.logFile, cwd: s.dir });
+  const next = withComponent(s, name, { ...c, proc });
+  const pki = pkiPaths(join(s.dir, 'pki'));
+  const healthy = async (): Promise<boolean> => {
+    if (!isAlive(proc)) throw new Error(`rig: ${name} exited; its log ends:\n${logTail(c.logFile)}`);
+    return c.healthUrl === undefined || (await probe(c.healthUrl, pki, s.server));
+  };
+  try {
+    await waitFor(`${name} healthy`, healthy, { timeoutMs: READY_TIMEOUT_MS });
+  } catch (err) {
+    const msg = err instanceof Error ? err.message : String(err);
+    throw new Error(msg.includes('log ends') ? msg : `${msg}; its log ends:\n${logTail(c.logFile)}`, {
+      cause: err,
+    });
+  }
+  return next;
+}
+
+async function prepare(opts: RigUpOptions): Promise<RunState> {
+  const dir = runDir(opts.name);
+  await mkdir(dir, { recursive: true });
+  const [bins, pki, ports] = await Promise.all([
+    resolveBins(),
+    makePki(join(dir, 'pki')),
+    freePorts(5).then(([etcd, etcdPeer, apiserver, controllerManager, scheduler]) => ({
+      etcd: etcd ?? 0,
+      etcdPeer: etcdPeer ?? 0,
+      apiserver: apiserver ?? 0,
+      controllerManager: controllerManager ?? 0,
+      scheduler: scheduler ?? 0,
+    })),
+  ]);
+  const server = `https://127.0.0.1:${ports.apiserver}`;
+  const kubeconfig = join(dir, 'kubeconfig');
+  await writeFile(kubeconfig, await adminKubeconfig(pki, server, `oooi-rig-${opts.name}`), { mode: 0o600 });
+  const inputs: ComponentInputs = { dir, ports, pki, kubeconfig, bins };
+  const components = {
+    etcd: componentSpec('etcd', inputs),
+    apiserver: componentSpec('apiserver', inputs),
+    'controller-manager': componentSpec('controller-manager', inputs),
+    scheduler: componentSpec('scheduler', inputs),
+    kwok: componentSpec('kwok', inputs),
+  };
+  const state: RunState = {
+    name: opts.name,
+    dir,
+    kubeconfig,
+    server,
+    ports: { ...ports },
+    components,
+    ...(opts.owner !== undefined ? { owner: opts.owner } : {}),
+    createdAt: new Date().toISOString(),
+  };
+  writeState(state);
+  return state;
+}
+
+async function resolveBins(): Promise<ComponentInputs['bins']> {
+  const etcd = await rigBin('etcd');
+  const apiserver = await rigBin('kube-apiserver');
+  const kcm = await rigBin('kube-controller-manager');
+  const scheduler = await rigBin('kube-scheduler');
+  const kwok = await rigBin('kwok');
+  const stages = await rigBin('kwok-stages');
+  return { etcd, apiserver, kcm, scheduler, kwok, stages };
+}
+
+function nodeReady(node: unknown): boolean {
+  const conds = (node as { status?: { conditions?: { type?: string; status?: string }[] } } | undefined)
+    ?.status?.conditions;
+  return (conds ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
+}
+
+async function boot(s0: RunState, opts: RigUpOptions, t0: number): Promise<RunState> {
+  const log = (m: string): void =>
+    opts.log?.(`rig ${opts.name}: ${m} (${((Date.now() - t0) / 1000).toFixed(1)}s)`);
+  let s = await startComponent(s0, 'etcd');
+  s = await startComponent(s, 'apiserver');
+  log(`apiserver ready at ${s.server}`);
+  const t = apiTarget(s);
+  const crds = await installCrds(t, opts.crdDirs ?? defaultCrdDirs());
+  log(`${crds.length} CRDs established`);
+  for (const n of ['controller-manager', 'scheduler', 'kwok'] as const) s = await startComponent(s, n);
+  await applyObject(t, `/api/v1/nodes/${FAKE_NODE}`, fakeNode(FAKE_NODE));
+  await waitFor(
+    `node ${FAKE_NODE} Ready`,
+    async () => nodeReady(await getJson(t, `/api/v1/nodes/${FAKE_NODE}`)),
+    {
+      timeoutMs: READY_TIMEOUT_MS,
+    },
+  );
+  const sa = '/api/v1/namespaces/default/serviceaccounts/default';
+  await waitFor('the default ServiceAccount', async () => (await getJson(t, sa)) !== undefined, {
+    timeoutMs: READY_TIMEOUT_MS,
+  });
+  log('ready');
+  return s;
+}
+
+/**
+ * Starts control plane NAME, or returns it when it is already running. A run with dead components is torn
+ * down and started afresh. Ports are chosen now; everything listens on 127.0.0.1.
+ */
+export function rigUp(opts: RigUpOptions): Promise<Rig> {
+  return withRunLock(opts.name, async () => {
+    const existing = readState(opts.name);
+    if (existing !== undefined && allAlive(existing)) return rigOf(existing);
+    if (existing !== undefined || existsSync(runDir(opts.name))) {
+      opts.log?.(`rig ${opts.name}: found a stale run; removing it first`);
+      await downUnlocked(opts.name);
+    }
+    const t0 = Date.now();
+    const s = await prepare(opts);
+    try {
+      return rigOf(await boot(s, opts, t0));
+    } catch (err) {
+      await downUnlocked(opts.name);
+      throw err;
+    }
+  });
+}
+
+/** Restarts one component of a running control plane with its recorded command line (same ports and flags). */
+export function rigRestart(name: string, component: ComponentName): Promise<void> {
+  return withRunLock(name, async () => {
+    const s = readState(name);
+    if (s === undefined) throw new Error(`rig: no run named "${name}"`);
+    const c = s.components[component];
+    if (c?.proc !== undefined) await stopProcess(c.proc);
+    await startComponent(s, component);
+    if (component === 'kwok') {
+      const t = apiTarget(s);
+      await waitFor(
+        'fake node Ready',
+        async () => nodeReady(await getJson(t, `/api/v1/nodes/${FAKE_NODE}`)),
+        {
+          timeoutMs: READY_TIMEOUT_MS,
+        },
+      );
+    }
+  });
+}
