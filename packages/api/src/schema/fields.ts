@@ -110,3 +110,17 @@ export function stringList(
 ): ReturnType<typeof Type.Array> {
   return Type.Array(items, { description, maxItems });
 }
+
+const octet = '(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])';
+/** IPv4 CIDR syntax as an OpenAPI pattern: for list items inside large lists, where a CEL rule per item would exceed the cost budget. */
+export const cidrV4Pattern = `^(${octet}[.]){3}${octet}/([0-9]|[12][0-9]|3[0-2])$`;
+
+/** A CIDR checked by OpenAPI pattern only (no CEL): used inside large lists (the CEL cost budget). */
+export function cidrV4ByPattern(description: string): TString {
+  return Type.String({ description, maxLength: 18, pattern: cidrV4Pattern });
+}
+
+/** A host name checked by OpenAPI pattern only (no CEL): used inside large lists (the CEL cost budget). */
+export function hostnameByPattern(description: string): TString {
+  return Type.String({ description, maxLength: 253, pattern: hostnamePattern });
+}

@@ -1,7 +1,7 @@
 // ProxyServer: the complete routing table of one Envoy + oooi-xds workload (written by the Infra, or standalone).
 import { Type } from '@sinclair/typebox';
 import type { Static } from '@sinclair/typebox';
-import { cidrV4, dnsLabel, enumOf, hostname, image, port, text } from './fields';
+import { cidrV4ByPattern, dnsLabel, enumOf, hostname, hostnameByPattern, image, port, text } from './fields';
 import { childNetworkProperties, childNetworkRules } from './child-network';
 import { conditions, observedGeneration } from './status';
 
@@ -17,7 +17,7 @@ export const ProxyBackend = Type.Object(
       'Primary SNI server name matched on the listener; may be a "*." wildcard, or kubernetes for source-scoped aliases.',
     ),
     alternateHostnames: Type.Optional(
-      Type.Array(hostname('spec.backends[*].alternateHostnames[*]', 'An extra SNI server name.'), {
+      Type.Array(hostnameByPattern('An extra SNI server name.'), {
         description: 'Extra SNI server names routed to the same target.',
         maxItems: 16,
       }),
@@ -47,7 +47,7 @@ export const ProxyBackend = Type.Object(
       }),
     ),
     sourcePrefixRanges: Type.Optional(
-      Type.Array(cidrV4('spec.backends[*].sourcePrefixRanges[*]', 'A client source range.'), {
+      Type.Array(cidrV4ByPattern('A client source range (IPv4 CIDR).'), {
         description:
           'Client source CIDRs this backend is restricted to (source-scoped aliases). Empty: any source. A routing selector, not authentication.',
         maxItems: 256,

@@ -5,7 +5,11 @@ import { isPlainObject } from '../schema/schema-node';
 import type { SchemaNode } from '../schema/schema-node';
 import type { FieldError } from './field-error';
 
-type Emit = (path: string, message: string) => void;
+type Report = (path: string, message: string) => void;
+interface Emit {
+  readonly schema: Report;
+  readonly cel: Report;
+}
 
 const typeOf = (v: unknown): string =>
   Array.isArray(v)
@@ -18,16 +22,28 @@ const typeOf = (v: unknown): string =>
           ? 'number'
           : typeof v;
 
+/**
+ * Like the apiserver, CEL rules are only reported when the value passed the structural schema: with any
+ * schema error, the CEL results are dropped ("some validation rules were not checked because the object was
+ * invalid").
+ */
 export function validateSchema(schema: TSchema | SchemaNode, value: unknown, path: string): FieldError[] {
-  const errors: FieldError[] = [];
-  walk(schema, value, path, (p, message) => errors.push({ path: p, message }));
-  return errors;
+  const structural: FieldError[] = [];
+  const cel: FieldError[] = [];
+  walk(schema as SchemaNode, value, path, {
+    schema: (p, message) => structural.push({ path: p, message }),
+    cel: (p, message) => cel.push({ path: p, message }),
+  });
+  return structural.length > 0 ? structural : cel;
 }
 
 function walk(schema: SchemaNode, value: unknown, path: string, emit: Emit): void {
   const actual = typeOf(value);
   if (schema.type && actual !== schema.type) {
-    emit(path, `Invalid value: "${actual}": ${path} in body must be of type ${schema.type}: "${actual}"`);
+    emit.schema(
+      path,
+      `Invalid value: "${actual}": ${path} in body must be of type ${schema.type}: "${actual}"`,
+    );
     return;
   }
   if (schema.type === 'string') checkString(schema, value as string, path, emit);
@@ -35,47 +51,50 @@ function walk(schema: SchemaNode, value: unknown, path: string, emit: Emit): voi
   if (schema.type === 'object') checkObject(schema, value as Record<string, unknown>, path, emit);
   if (schema.type === 'array') checkArray(schema, value as unknown[], path, emit);
   for (const rule of schema['x-kubernetes-validations'] ?? []) {
-    if (!rule.check(value)) emit(path + (rule.fieldPath ?? ''), rule.message);
+    if (!rule.check(value)) emit.cel(path + (rule.fieldPath ?? ''), rule.message);
   }
 }
 
 function checkString(schema: SchemaNode, value: string, path: string, emit: Emit): void {
   if (schema.enum && !schema.enum.includes(value)) {
-    emit(
+    emit.schema(
       path,
       `Unsupported value: "${value}": supported values: ${schema.enum.map((e) => `"${e}"`).join(', ')}`,
     );
   }
   if (schema.maxLength !== undefined && Buffer.byteLength(value) > schema.maxLength) {
-    emit(path, `Too long: may not be more than ${schema.maxLength} bytes`);
+    emit.schema(path, `Too long: may not be more than ${schema.maxLength} bytes`);
   }
   if (schema.minLength !== undefined && value.length < schema.minLength) {
-    emit(
+    emit.schema(
       path,
       `Invalid value: "${value}": ${path} in body should be at least ${schema.minLength} chars long`,
     );
   }
   if (schema.pattern !== undefined && !new RegExp(schema.pattern).test(value)) {
-    emit(path, `Invalid value: "${value}": ${path} in body should match '${schema.pattern}'`);
+    emit.schema(path, `Invalid value: "${value}": ${path} in body should match '${schema.pattern}'`);
   }
 }
 
 function checkInteger(schema: SchemaNode, value: number, path: string, emit: Emit): void {
   if (schema.minimum !== undefined && value < schema.minimum) {
-    emit(
+    emit.schema(
       path,
       `Invalid value: ${value}: ${path} in body should be greater than or equal to ${schema.minimum}`,
     );
   }
   if (schema.maximum !== undefined && value > schema.maximum) {
-    emit(path, `Invalid value: ${value}: ${path} in body should be less than or equal to ${schema.maximum}`);
+    emit.schema(
+      path,
+      `Invalid value: ${value}: ${path} in body should be less than or equal to ${schema.maximum}`,
+    );
   }
 }
 
 function checkObject(schema: SchemaNode, value: Record<string, unknown>, path: string, emit: Emit): void {
   const props = schema.properties ?? {};
   for (const key of schema.required ?? []) {
-    if (value[key] === undefined) emit(`${path}.${key}`, 'Required value');
+    if (value[key] === undefined) emit.schema(`${path}.${key}`, 'Required value');
   }
   for (const [key, child] of Object.entries(value)) {
     if (child === undefined) continue;
@@ -83,16 +102,16 @@ function checkObject(schema: SchemaNode, value: Record<string, unknown>, path: s
     if (prop) walk(prop, child, `${path}.${key}`, emit);
     else if (typeof schema.additionalProperties === 'object')
       walk(schema.additionalProperties, child, `${path}.${key}`, emit);
-    else if (schema.properties) emit(`${path}.${key}`, `unknown field "${path}.${key}"`);
+    else if (schema.properties) emit.schema(`${path}.${key}`, `unknown field "${path}.${key}"`);
   }
 }
 
 function checkArray(schema: SchemaNode, value: unknown[], path: string, emit: Emit): void {
   if (schema.maxItems !== undefined && value.length > schema.maxItems) {
-    emit(path, `Too many: ${value.length}: must have at most ${schema.maxItems} items`);
+    emit.schema(path, `Too many: ${value.length}: must have at most ${schema.maxItems} items`);
   }
   if (schema.minItems !== undefined && value.length < schema.minItems) {
-    emit(
+    emit.schema(
       path,
       `Invalid value: ${value.length}: ${path} in body should have at least ${schema.minItems} items`,
     );
@@ -103,7 +122,7 @@ function checkArray(schema: SchemaNode, value: unknown[], path: string, emit: Em
     if (schema.items) walk(schema.items, item, `${path}[${i}]`, emit);
     if (keys.length === 0 || !isPlainObject(item)) return;
     const identity = keys.map((k) => `${JSON.stringify(k)}:${JSON.stringify(item[k])}`).join(', ');
-    if (seen.has(identity)) emit(`${path}[${i}]`, `Duplicate value: map[string]interface {}{${identity}}`);
+    if (seen.has(identity)) emit.schema(`${path}[${i}]`, `Duplicate value: {${identity}}`);
     seen.add(identity);
   });
 }
