@@ -30,7 +30,7 @@ const typeOf = (v: unknown): string =>
 export function validateSchema(schema: TSchema | SchemaNode, value: unknown, path: string): FieldError[] {
   const structural: FieldError[] = [];
   const cel: FieldError[] = [];
-  walk(schema as SchemaNode, value, path, {
+  walk(schema, value, path, {
     schema: (p, message) => structural.push({ path: p, message }),
     cel: (p, message) => cel.push({ path: p, message }),
   });
