@@ -7,7 +7,7 @@ const transform = {
 };
 const common = {
   transform,
-  transformIgnorePatterns: [`/node_modules/(?!(\\.pnpm/)?(${esmDeps.join('|')}))`],
+  transformIgnorePatterns: [`/node_modules/(?!(\\.pnpm|${esmDeps.join('|')})/)`],
   moduleFileExtensions: ['ts', 'js', 'mjs', 'cjs', 'json'],
   testEnvironment: 'node',
 };
