@@ -11,6 +11,9 @@ here=$(cd "$(dirname "$0")" && pwd)
 CACHE=${OOOI_RIG_CACHE:-$HOME/.cache/oooi-rig}
 export GOMODCACHE=$CACHE/go/mod GOCACHE=$CACHE/go/build CGO_ENABLED=0 GOFLAGS=-mod=mod GOTOOLCHAIN=local
 mkdir -p "$CACHE"
+# one install at a time per cache (the jest setup, `rig bin` and a manual `rig install` may race)
+exec 9>"$CACHE/.install.lock"
+flock 9
 
 now() { date +%s.%N; }
 timed() { # timed NAME CMD... — run CMD, print "rig install: NAME <secs>s"

@@ -49,7 +49,7 @@ function apiserver(i: ComponentInputs): ComponentState {
       '--service-account-issuer=https://kubernetes.default.svc.cluster.local',
       `--service-account-key-file=${pki.saPub}`, `--service-account-signing-key-file=${pki.saKey}`,
       `--service-cluster-ip-range=${SERVICE_CIDR}`, '--authorization-mode=RBAC',
-      '--endpoint-reconciler-type=none', '--profiling=false', '--shutdown-delay-duration=0s',
+      '--endpoint-reconciler-type=none', '--profiling=false', '--shutdown-delay-duration=0s', '--shutdown-watch-termination-grace-period=3s',
     ], // prettier-ignore
     logFile: join(i.dir, 'apiserver.log'),
     healthUrl: `https://127.0.0.1:${i.ports.apiserver}/readyz`,

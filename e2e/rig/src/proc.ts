@@ -128,7 +128,11 @@ export function run(argv: readonly string[], opts: RunOptions = {}): Promise<Run
   if (cmd === undefined) return Promise.reject(new Error('rig: empty argv'));
   return new Promise((resolveRun, reject) => {
     const stdin = opts.input !== undefined ? 'pipe' : 'ignore';
-    const child = spawn(cmd, args, { env: opts.env ?? process.env, cwd: opts.cwd, stdio: [stdin, 'pipe', 'pipe'] });
+    const child = spawn(cmd, args, {
+      env: opts.env ?? process.env,
+      cwd: opts.cwd,
+      stdio: [stdin, 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout?.on('data', (b: Buffer) => {

@@ -61,26 +61,41 @@ function logTail(file: string, lines = 15): string {
   return readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
 }
 
-/** Starts one recorded component and waits until it is healthy (or alive, for kwok). */
-export async function startComponent(s: RunState, name: ComponentName): Promise<RunState> {
+/** Starts one recorded component (records its PID; does not wait). */
+function spawnComponent(s: RunState, name: ComponentName): RunState {
   const c = s.components[name];
   if (c === undefined) throw new Error(`rig: ${s.name} has no ${name} recorded`);
   const proc = spawnDaemon({ argv: c.argv, logFile: c.logFile, cwd: s.dir });
-  const next = withComponent(s, name, { ...c, proc });
+  return withComponent(s, name, { ...c, proc });
+}
+
+/** Waits until a started component is healthy (or, for kwok, merely alive); fails fast when it exits. */
+async function waitHealthy(s: RunState, name: ComponentName): Promise<void> {
+  const c = s.components[name];
+  if (c?.proc === undefined) throw new Error(`rig: ${s.name} has no ${name} running`);
+  const { proc } = c;
   const pki = pkiPaths(join(s.dir, 'pki'));
   const healthy = async (): Promise<boolean> => {
     if (!isAlive(proc)) throw new Error(`rig: ${name} exited; its log ends:\n${logTail(c.logFile)}`);
     return c.healthUrl === undefined || (await probe(c.healthUrl, pki, s.server));
   };
   try {
-    await waitFor(`${name} healthy`, healthy, { timeoutMs: READY_TIMEOUT_MS });
+    await waitFor(`${name} healthy`, healthy, { timeoutMs: READY_TIMEOUT_MS, everyMs: 50 });
   } catch (err) {
     const msg = err instanceof Error ? err.message : String(err);
     throw new Error(msg.includes('log ends') ? msg : `${msg}; its log ends:\n${logTail(c.logFile)}`, {
       cause: err,
     });
   }
-  return next;
+}
+
+/** Starts components in order (recording each PID), then waits until all are healthy. */
+async function startComponents(s0: RunState, names: readonly ComponentName[]): Promise<RunState> {
+  let s = s0;
+  for (const n of names) s = spawnComponent(s, n);
+  const started = s;
+  await Promise.all(names.map((n) => waitHealthy(started, n)));
+  return s;
 }
 
 async function prepare(opts: RigUpOptions): Promise<RunState> {
@@ -141,13 +156,13 @@ function nodeReady(node: unknown): boolean {
 async function boot(s0: RunState, opts: RigUpOptions, t0: number): Promise<RunState> {
   const log = (m: string): void =>
     opts.log?.(`rig ${opts.name}: ${m} (${((Date.now() - t0) / 1000).toFixed(1)}s)`);
-  let s = await startComponent(s0, 'etcd');
-  s = await startComponent(s, 'apiserver');
+  let s = await startComponents(s0, ['etcd']);
+  s = await startComponents(s, ['apiserver']);
   log(`apiserver ready at ${s.server}`);
   const t = apiTarget(s);
   const crds = await installCrds(t, opts.crdDirs ?? defaultCrdDirs());
   log(`${crds.length} CRDs established`);
-  for (const n of ['controller-manager', 'scheduler', 'kwok'] as const) s = await startComponent(s, n);
+  s = await startComponents(s, ['controller-manager', 'scheduler', 'kwok']);
   await applyObject(t, `/api/v1/nodes/${FAKE_NODE}`, fakeNode(FAKE_NODE));
   await waitFor(
     `node ${FAKE_NODE} Ready`,
@@ -194,7 +209,7 @@ export function rigRestart(name: string, component: ComponentName): Promise<void
     if (s === undefined) throw new Error(`rig: no run named "${name}"`);
     const c = s.components[component];
     if (c?.proc !== undefined) await stopProcess(c.proc);
-    await startComponent(s, component);
+    await startComponents(s, [component]);
     if (component === 'kwok') {
       const t = apiTarget(s);
       await waitFor(
