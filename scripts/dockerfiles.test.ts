@@ -24,8 +24,11 @@ function parseDockerfile(text: string): Instruction[] {
 }
 
 function bundleOutput(pkg: string): string {
-  const scripts = (JSON.parse(readFileSync(join(root, 'packages', pkg, 'package.json'), 'utf8')) as { scripts: Record<string, string> })
-    .scripts;
+  const scripts = (
+    JSON.parse(readFileSync(join(root, 'packages', pkg, 'package.json'), 'utf8')) as {
+      scripts: Record<string, string>;
+    }
+  ).scripts;
   const out = /bundle\.mjs \S+ (\S+)$/.exec(scripts.bundle ?? '')?.[1];
   if (!out) throw new Error(`packages/${pkg} has no bundle script`);
   return `packages/${pkg}/${out}`;
