@@ -1,9 +1,12 @@
 // RestClient over a client-node KubeConfig: plain requests go through node:http(s) with the agent and headers that
 // KubeConfig.applyToHTTPSOptions prepares (so every auth mode client-node knows works); watches use client-node's
 // low-level Watch. Neither retries: retry is the caller's decision.
+//
+// client-node is ESM-only and is loaded on first use (dynamic import), so code and tests that only use the
+// RestClient interface (with the fake in ../testing) never load it.
 import http from 'node:http';
 import https from 'node:https';
-import { KubeConfig, Watch } from '@kubernetes/client-node';
+import type { KubeConfig, Watch } from '@kubernetes/client-node';
 import {
   ApiError,
   type RestClient,
@@ -16,7 +19,8 @@ import {
 } from './rest';
 
 /** Loads a kubeconfig from a file path, or from the in-cluster service account when no path is given. */
-export function loadKubeConfig(file?: string): KubeConfig {
+export async function loadKubeConfig(file?: string): Promise<KubeConfig> {
+  const { KubeConfig } = await import('@kubernetes/client-node');
   const kc = new KubeConfig();
   if (file) kc.loadFromFile(file);
   else kc.loadFromCluster();
@@ -32,12 +36,11 @@ export interface KubeConfigRestOptions {
 /** The production {@link RestClient}. */
 export class KubeConfigRest implements RestClient {
   private readonly kc: KubeConfig;
-  private readonly watcher: Watch;
+  private watcher: Watch | undefined;
   private readonly timeoutMs: number;
 
   constructor(options: KubeConfigRestOptions) {
     this.kc = options.kubeConfig;
-    this.watcher = new Watch(options.kubeConfig);
     this.timeoutMs = options.requestTimeoutMs ?? 30_000;
   }
 
@@ -68,6 +71,10 @@ export class KubeConfigRest implements RestClient {
     onEvent: (event: WatchEvent) => void,
     onDone: (err: unknown) => void,
   ): Promise<WatchHandle> {
+    if (!this.watcher) {
+      const { Watch } = await import('@kubernetes/client-node');
+      this.watcher = new Watch(this.kc);
+    }
     const controller = await this.watcher.watch(
       req.path,
       req.query,

@@ -1,2 +1,3 @@
 // Shared fakes for tests of packages that stand on @oooi/kube.
-export {};
+export { FakeRest, type FakeRestOptions } from './fake-rest';
+export { matchesLabels, parseApiPath, type ParsedPath } from './fake-paths';

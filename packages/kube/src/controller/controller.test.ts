@@ -1,0 +1,364 @@
+import { pino, type Logger } from 'pino';
+import { Registry } from 'prom-client';
+import { ListWatchCache } from '../cache/list-watch-cache';
+import { systemClock } from '../clock';
+import { requestKey, resourcePath, type KindDescriptor, type Request } from '../kinds';
+import { KubeMetrics } from '../metrics';
+import type { KubeObject } from '../object';
+import { ApiError } from '../rest/rest';
+import { FakeRest } from '../testing/fake-rest';
+import { ControllerBuilder, type CacheProvider, type CacheScope } from './builder';
+import { TerminalError, type ReconcileContext, type ReconcileResult } from './reconcile';
+
+const widgets: KindDescriptor = { group: 'example.io', version: 'v1', plural: 'widgets', kind: 'Widget' };
+const configMaps: KindDescriptor = { group: '', version: 'v1', plural: 'configmaps', kind: 'ConfigMap' };
+
+class Caches implements CacheProvider {
+  readonly made = new Map<string, ListWatchCache<KubeObject>>();
+  constructor(
+    private readonly rest: FakeRest,
+    private readonly metrics: KubeMetrics,
+  ) {}
+  cacheFor<T extends KubeObject>(kind: KindDescriptor, scope: CacheScope = {}): ListWatchCache<T> {
+    const key = `${kind.plural}/${scope.namespace ?? ''}`;
+    let cache = this.made.get(key);
+    if (!cache) {
+      cache = new ListWatchCache({
+        rest: this.rest,
+        kind,
+        ...scope,
+        clock: systemClock(),
+        random: () => 0,
+        metrics: this.metrics,
+        syncTimeoutMs: 1000,
+      });
+      this.made.set(key, cache);
+    }
+    return cache as unknown as ListWatchCache<T>;
+  }
+  async startAll(signal: AbortSignal): Promise<void> {
+    await Promise.all([...this.made.values()].map((c) => c.start(signal)));
+  }
+}
+
+interface Harness {
+  rest: FakeRest;
+  caches: Caches;
+  registry: Registry;
+  builder: ControllerBuilder;
+  lines: Array<Record<string, unknown>>;
+  stop: AbortController;
+}
+
+function harness(): Harness {
+  const rest = new FakeRest();
+  const registry = new Registry();
+  const metrics = new KubeMetrics({ registry, component: 'test' });
+  const caches = new Caches(rest, metrics);
+  const lines: Array<Record<string, unknown>> = [];
+  const log: Logger = pino(
+    { level: 'debug' },
+    { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) },
+  );
+  let id = 0;
+  const builder = new ControllerBuilder({
+    caches,
+    log,
+    metrics,
+    clock: systemClock(),
+    random: () => 0,
+    newReconcileID: () => `r${++id}`,
+  });
+  return { rest, caches, registry, builder, lines, stop: new AbortController() };
+}
+
+/** A reconciler whose answers are scripted per call and that records every call. */
+class Scripted {
+  readonly calls: Array<{ key: string; at: number; ctx: ReconcileContext }> = [];
+  constructor(private readonly script: (call: number, req: Request) => Promise<ReconcileResult>) {}
+  reconcile(req: Request, ctx: ReconcileContext): Promise<ReconcileResult> {
+    this.calls.push({ key: requestKey(req), at: Date.now(), ctx });
+    return this.script(this.calls.length, req);
+  }
+}
+
+const widget = (name: string): KubeObject => ({
+  apiVersion: 'example.io/v1',
+  kind: 'Widget',
+  metadata: { name, namespace: 'ns' },
+});
+
+beforeEach(() => jest.useFakeTimers({ now: 0 }));
+afterEach(() => jest.useRealTimers());
+
+describe('Controller retry is decided in one place', () => {
+  test.each<{
+    name: string;
+    script: (call: number) => Promise<ReconcileResult>;
+    runMs: number;
+    wantCallsAt: number[];
+    wantResults: Record<string, number>;
+  }>([
+    {
+      name: 'success is done',
+      script: () => Promise.resolve({}),
+      runMs: 60_000,
+      wantCallsAt: [0],
+      wantResults: { success: 1 },
+    },
+    {
+      name: 'errors retry with per-key backoff, then success forgets',
+      script: (call) => (call <= 3 ? Promise.reject(new Error('flaky')) : Promise.resolve({})),
+      runMs: 60_000,
+      wantCallsAt: [0, 5, 15, 35],
+      wantResults: { error: 3, success: 1 },
+    },
+    {
+      name: 'terminal error is recorded, not retried',
+      script: () => Promise.reject(new TerminalError('bad spec')),
+      runMs: 60_000,
+      wantCallsAt: [0],
+      wantResults: { terminal: 1 },
+    },
+    {
+      name: 'requeueAfter comes back after exactly that delay',
+      script: (call) => Promise.resolve(call === 1 ? { requeueAfterMs: 30_000 } : {}),
+      runMs: 60_000,
+      wantCallsAt: [0, 30_000],
+      wantResults: { requeue_after: 1, success: 1 },
+    },
+    {
+      name: 'requeueAfter after errors resets the backoff',
+      script: (call) =>
+        call === 1
+          ? Promise.reject(new Error('x'))
+          : Promise.resolve(call === 2 ? { requeueAfterMs: 1000 } : {}),
+      runMs: 60_000,
+      wantCallsAt: [0, 5, 1005],
+      wantResults: { error: 1, requeue_after: 1, success: 1 },
+    },
+  ])('$name', async ({ script, runMs, wantCallsAt, wantResults }) => {
+    const h = harness();
+    h.rest.seed(resourcePath(widgets, { namespace: 'ns', name: 'w' }), widget('w'));
+    const reconciler = new Scripted(script);
+    const controller = h.builder
+      .for(widgets)
+      .withOptions({ backoff: { baseMs: 5, capMs: 1000, jitter: 0 } })
+      .complete(reconciler);
+    await h.caches.startAll(h.stop.signal);
+    await controller.start(h.stop.signal);
+    await jest.advanceTimersByTimeAsync(runMs);
+    expect(reconciler.calls.map((c) => c.at)).toEqual(wantCallsAt);
+    const text = await h.registry.metrics();
+    for (const result of ['success', 'error', 'terminal', 'requeue_after']) {
+      expect(text).toContain(
+        `oooi_test_reconcile_total{controller="widget",result="${result}"} ${wantResults[result] ?? 0}`,
+      );
+    }
+    h.stop.abort();
+    await controller.whenStopped();
+  });
+});
+
+describe('Controller workers', () => {
+  test('start only after caches sync, and fail naming the source that did not', async () => {
+    const h = harness();
+    h.rest.failNext((r) => r.path.includes('configmaps'), new ApiError(403, { message: 'forbidden' }), 1000);
+    const reconciler = new Scripted(() => Promise.resolve({}));
+    const controller = h.builder
+      .for(widgets)
+      .owns(configMaps)
+      .withOptions({ cacheSyncTimeoutMs: 2000 })
+      .complete(reconciler);
+    h.rest.seed(resourcePath(widgets, { namespace: 'ns', name: 'w' }), widget('w'));
+    for (const cache of h.caches.made.values()) void cache.start(h.stop.signal).catch(() => undefined);
+    const started = controller.start(h.stop.signal);
+    const check = expect(started).rejects.toThrow(
+      'controller widget: source owns(ConfigMap) did not sync within 2000 ms',
+    );
+    await jest.advanceTimersByTimeAsync(2000);
+    await check;
+    expect(reconciler.calls).toEqual([]);
+    expect(controller.ready()).toBe(false);
+    h.stop.abort();
+  });
+
+  test('never two workers on one key; other keys run in parallel', async () => {
+    const h = harness();
+    for (const name of ['a', 'b'])
+      h.rest.seed(resourcePath(widgets, { namespace: 'ns', name }), widget(name));
+    let running = new Map<string, number>();
+    let maxPerKey = 0;
+    let maxTotal = 0;
+    const reconciler = new Scripted(async (_call, req) => {
+      const key = requestKey(req);
+      running.set(key, (running.get(key) ?? 0) + 1);
+      maxPerKey = Math.max(maxPerKey, running.get(key) ?? 0);
+      maxTotal = Math.max(
+        maxTotal,
+        [...running.values()].reduce((x, y) => x + y, 0),
+      );
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      running.set(key, (running.get(key) ?? 1) - 1);
+      return {};
+    });
+    const controller = h.builder
+      .for(widgets)
+      .withOptions({ maxConcurrentReconciles: 4 })
+      .complete(reconciler);
+    await h.caches.startAll(h.stop.signal);
+    await controller.start(h.stop.signal);
+    await jest.advanceTimersByTimeAsync(10);
+    controller.enqueue({ namespace: 'ns', name: 'a' });
+    controller.enqueue({ namespace: 'ns', name: 'a' });
+    await jest.advanceTimersByTimeAsync(5000);
+    expect(maxPerKey).toBe(1);
+    expect(maxTotal).toBe(2);
+    expect(reconciler.calls.map((c) => `${c.key}@${c.at}`)).toEqual(['ns/a@0', 'ns/b@0', 'ns/a@1000']);
+    running = new Map();
+    h.stop.abort();
+    await controller.whenStopped();
+  });
+
+  test('owned children and mapped objects request their targets', async () => {
+    const h = harness();
+    h.rest.seed(resourcePath(widgets, { namespace: 'ns', name: 'w' }), widget('w'));
+    const reconciler = new Scripted(() => Promise.resolve({}));
+    const controller = h.builder
+      .for(widgets)
+      .owns(configMaps)
+      .watches({ group: '', version: 'v1', plural: 'secrets', kind: 'Secret' }, (o) =>
+        o.metadata?.labels?.widget ? [{ namespace: 'ns', name: o.metadata.labels.widget }] : [],
+      )
+      .complete(reconciler);
+    await h.caches.startAll(h.stop.signal);
+    await controller.start(h.stop.signal);
+    await jest.advanceTimersByTimeAsync(10);
+    h.rest.seed(resourcePath(configMaps, { namespace: 'ns', name: 'child' }), {
+      metadata: {
+        name: 'child',
+        namespace: 'ns',
+        ownerReferences: [
+          { apiVersion: 'example.io/v1', kind: 'Widget', name: 'w', uid: 'u', controller: true },
+        ],
+      },
+    });
+    await jest.advanceTimersByTimeAsync(10);
+    h.rest.seed('/api/v1/namespaces/ns/secrets/s', {
+      metadata: { name: 's', namespace: 'ns', labels: { widget: 'other' } },
+    });
+    await jest.advanceTimersByTimeAsync(10);
+    h.rest.seed('/api/v1/namespaces/ns/secrets/s', {
+      metadata: { name: 's', namespace: 'ns', labels: { widget: 'third' } },
+    });
+    await jest.advanceTimersByTimeAsync(10);
+    expect(reconciler.calls.map((c) => c.key)).toEqual(['ns/w', 'ns/w', 'ns/other', 'ns/other', 'ns/third']);
+    h.stop.abort();
+    await controller.whenStopped();
+  });
+
+  test('each pass logs with controller, namespace, name and a fresh reconcileID; messages are fixed', async () => {
+    const h = harness();
+    h.rest.seed(resourcePath(widgets, { namespace: 'ns', name: 'w' }), widget('w'));
+    const reconciler = new Scripted((call) => {
+      reconciler.calls.at(-1)?.ctx.log.info('Pass');
+      return call === 1 ? Promise.reject(new Error('boom')) : Promise.resolve({});
+    });
+    const controller = h.builder
+      .for(widgets)
+      .withOptions({ backoff: { baseMs: 5, capMs: 5, jitter: 0 } })
+      .complete(reconciler);
+    await h.caches.startAll(h.stop.signal);
+    await controller.start(h.stop.signal);
+    await jest.advanceTimersByTimeAsync(100);
+    const passes = h.lines.filter((l) => l.msg === 'Pass');
+    expect(passes.map((l) => [l.controller, l.namespace, l.name, l.reconcileID])).toEqual([
+      ['widget', 'ns', 'w', 'r1'],
+      ['widget', 'ns', 'w', 'r2'],
+    ]);
+    const failure = h.lines.find((l) => l.msg === 'Reconciler error');
+    expect(failure).toMatchObject({
+      controller: 'widget',
+      name: 'w',
+      reconcileID: 'r1',
+      retries: 1,
+      delayMs: 5,
+    });
+    expect((failure?.err as { message: string }).message).toBe('boom');
+    h.stop.abort();
+    await controller.whenStopped();
+  });
+
+  test('shutdown drains the pass in progress and takes no new keys', async () => {
+    const h = harness();
+    h.rest.seed(resourcePath(widgets, { namespace: 'ns', name: 'w' }), widget('w'));
+    let finished = 0;
+    const reconciler = new Scripted(async () => {
+      await new Promise((resolve) => setTimeout(resolve, 3000));
+      finished += 1;
+      return {};
+    });
+    const controller = h.builder.for(widgets).complete(reconciler);
+    await h.caches.startAll(h.stop.signal);
+    await controller.start(h.stop.signal);
+    await jest.advanceTimersByTimeAsync(1000);
+    h.stop.abort();
+    controller.enqueue({ namespace: 'ns', name: 'late' });
+    let stopped = false;
+    void controller.whenStopped().then(() => (stopped = true));
+    await jest.advanceTimersByTimeAsync(1000);
+    expect(stopped).toBe(false);
+    await jest.advanceTimersByTimeAsync(1000);
+    expect(stopped).toBe(true);
+    expect(finished).toBe(1);
+    expect(reconciler.calls.map((c) => c.key)).toEqual(['ns/w']);
+  });
+});
+
+describe('ControllerBuilder declaration errors', () => {
+  test.each<{ name: string; build: (b: ControllerBuilder) => unknown; wantError: string }>([
+    {
+      name: 'for twice',
+      build: (b) =>
+        b
+          .for(widgets)
+          .for(configMaps)
+          .complete(new Scripted(() => Promise.resolve({}))),
+      wantError: 'for() called twice (Widget.example.io, then ConfigMap)',
+    },
+    {
+      name: 'no for',
+      build: (b) =>
+        b
+          .named('x')
+          .owns(configMaps)
+          .complete(new Scripted(() => Promise.resolve({}))),
+      wantError: 'controller "x": for() was never called',
+    },
+    {
+      name: 'bad worker count',
+      build: (b) =>
+        b
+          .for(widgets)
+          .withOptions({ maxConcurrentReconciles: 0 })
+          .complete(new Scripted(() => Promise.resolve({}))),
+      wantError: 'maxConcurrentReconciles must be a positive integer',
+    },
+  ])('$name', ({ build, wantError }) => {
+    expect(() => build(harness().builder)).toThrow(wantError);
+  });
+
+  test('name defaults to the for kind in lowercase; named() overrides', () => {
+    expect(
+      harness()
+        .builder.for(widgets)
+        .complete(new Scripted(() => Promise.resolve({}))).name,
+    ).toBe('widget');
+    expect(
+      harness()
+        .builder.named('custom')
+        .for(widgets)
+        .complete(new Scripted(() => Promise.resolve({}))).name,
+    ).toBe('custom');
+  });
+});
