@@ -2,7 +2,11 @@
 // Deployments Available through kwok, server-side apply conflicts between field managers.
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { defaultCrdDirs, e2eKubeConfig, k8s, readCrds, repoRoot, waitFor } from '../rig/src/index';
+import * as k8s from '@kubernetes/client-node';
+import { defaultCrdDirs, e2eKubeConfig, readCrds, repoRoot, waitFor } from '@oooi/rig';
+
+// the e2e project's testTimeout is a global option jest ignores per project: set it here
+jest.setTimeout(120_000);
 
 const kc = e2eKubeConfig();
 const core = kc.makeApiClient(k8s.CoreV1Api);

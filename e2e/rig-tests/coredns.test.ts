@@ -2,7 +2,10 @@
 // a client on the VLAN (198.51.100.0/24) and one on the pod network (203.0.113.0/24) ask the same name.
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { dig, e2eEnv, openNetScope, rigBin, waitFor, type NetScope } from '../rig/src/index';
+import { dig, e2eEnv, openNetScope, rigBin, waitFor, type NetScope } from '@oooi/rig';
+
+// the e2e project's testTimeout is a global option jest ignores per project: set it here
+jest.setTimeout(120_000);
 
 const corefile = `
 .:53 {

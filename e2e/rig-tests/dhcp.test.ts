@@ -1,15 +1,10 @@
 // Real DHCP across namespaces: dnsmasq serves a range on the VLAN; busybox udhcpc and ISC dhclient in another
 // namespace each get a lease, and the hook sets the address inside the client's namespace only.
 import { join } from 'node:path';
-import {
-  cidrContains,
-  dhcpLease,
-  e2eEnv,
-  openNetScope,
-  rigBin,
-  sleep,
-  type NetScope,
-} from '../rig/src/index';
+import { cidrContains, dhcpLease, e2eEnv, openNetScope, rigBin, sleep, type NetScope } from '@oooi/rig';
+
+// the e2e project's testTimeout is a global option jest ignores per project: set it here
+jest.setTimeout(120_000);
 
 describe('DHCP clients against dnsmasq', () => {
   let scope: NetScope | undefined;

@@ -4,7 +4,10 @@ import { get } from 'node:http';
 import { connect } from 'node:tls';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { e2eEnv, freePorts, openNetScope, rigBin, runOk, waitFor, type NetScope } from '../rig/src/index';
+import { e2eEnv, freePorts, openNetScope, rigBin, runOk, waitFor, type NetScope } from '@oooi/rig';
+
+// the e2e project's testTimeout is a global option jest ignores per project: set it here
+jest.setTimeout(120_000);
 
 function httpGet(url: string): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {

@@ -3,11 +3,11 @@
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import * as k8s from '@kubernetes/client-node';
 import {
   e2eEnv,
   e2eKubeConfig,
   isAlive,
-  k8s,
   listNetns,
   netnsPrefix,
   openNetScope,
@@ -19,7 +19,10 @@ import {
   run,
   runDir,
   type RunState,
-} from '../rig/src/index';
+} from '@oooi/rig';
+
+// the e2e project's testTimeout is a global option jest ignores per project: set it here
+jest.setTimeout(120_000);
 
 function portFree(port: number): Promise<boolean> {
   return new Promise((resolve) => {

@@ -12,7 +12,10 @@ import {
   type ConfigMapLike,
   type NetScope,
   type RunningPod,
-} from '../rig/src/index';
+} from '@oooi/rig';
+
+// the e2e project's testTimeout is a global option jest ignores per project: set it here
+jest.setTimeout(120_000);
 
 const deployment = {
   apiVersion: 'apps/v1',

@@ -1,9 +1,18 @@
 // Unit tests of the rig's pure parts (they live under e2e/ because the unit project only covers packages/).
-import { checkInterfaceAddress, cidrContains, cidrWithin, hostOf } from '../rig/src/net/addr';
-import { containerArgv, defaultImageMap } from '../rig/src/pod-runner/images';
-import { planPod, rewritePaths, volumeFiles } from '../rig/src/pod-runner/plan';
-import { expandVars, parseNetworksAnnotation } from '../rig/src/pod-runner/spec';
-import { parseEnvFile } from '../rig/src/config';
+import {
+  checkInterfaceAddress,
+  cidrContains,
+  cidrWithin,
+  containerArgv,
+  defaultImageMap,
+  expandVars,
+  hostOf,
+  parseEnvFile,
+  parseNetworksAnnotation,
+  planPod,
+  rewritePaths,
+  volumeFiles,
+} from '@oooi/rig';
 
 describe('addresses', () => {
   it('accepts only addresses inside the test ranges and the network', () => {

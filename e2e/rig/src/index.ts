@@ -10,7 +10,7 @@ export {
   type ComponentStatus,
 } from './down';
 export { rigBin, rigInstall, findBin, knownBins, installPieces, type InstallPiece } from './bins';
-export { cacheDir, runDir, repoRoot, versions, type Versions } from './config';
+export { cacheDir, runDir, repoRoot, versions, parseEnvFile, type Versions } from './config';
 export { defaultCrdDirs, readCrds } from './crds';
 export { FAKE_NODE } from './components';
 export { componentNames, isComponentName, readState, type ComponentName, type RunState } from './state';
@@ -32,7 +32,15 @@ export {
 export { listNetns, netnsPrefix } from './net/netns';
 export { bridgeLoopbackPort, exposePort } from './net/forward';
 export { dig, dhcpLease, type DigAnswer, type DigQuery, type Lease, type LeaseRequest } from './net/clients';
-export { VLAN_CIDR, POD_CIDR, ALLOWED_CIDRS, cidrContains, hostOf } from './net/addr';
+export {
+  VLAN_CIDR,
+  POD_CIDR,
+  ALLOWED_CIDRS,
+  cidrContains,
+  cidrWithin,
+  checkInterfaceAddress,
+  hostOf,
+} from './net/addr';
 export { trackedNetns, trackedPids } from './tracked';
 export { runPod, type RunPodOptions, type RunningPod, type RunningContainer } from './pod-runner/runner';
 export {
