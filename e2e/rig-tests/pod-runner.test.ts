@@ -2,11 +2,14 @@
 // volume becomes files (mount path remapped in args and in the Corefile), the pod holds its Multus static IP
 // on net1 on the VLAN, and updateConfigMap() swaps the files atomically so CoreDNS picks up the change.
 import { existsSync, readlinkSync } from 'node:fs';
+import { get } from 'node:http';
 import { join } from 'node:path';
 import {
   dig,
   e2eEnv,
+  exposePort,
   openNetScope,
+  rigBin,
   runPod,
   waitFor,
   type ConfigMapLike,
@@ -49,11 +52,21 @@ const deployment = {
   },
 };
 
+function httpStatus(url: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    get(url, { timeout: 5_000 }, (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    }).on('error', reject);
+  });
+}
+
 function configMap(ip: string): ConfigMapLike {
   return {
     metadata: { name: 'dns-test-config', namespace: 'oooi-system' },
     data: {
-      Corefile: '.:53 {\n    hosts /etc/coredns/records.hosts {\n        reload 1s\n    }\n    errors\n}\n',
+      Corefile:
+        '.:53 {\n    hosts /etc/coredns/records.hosts {\n        reload 1s\n    }\n    health 127.0.0.1:8080\n    errors\n}\n',
       'records.hosts': `${ip} api.c1.example.test\n`,
     },
   };
@@ -73,11 +86,13 @@ describe('pod runner', () => {
     const vm = await scope.createNamespace('vm');
     await vlan.attach(vm, { address: '198.51.100.10/24' });
 
-    pod = await runPod(scope, { deployment, configMaps: [configMap('198.51.100.80')], vlan });
+    const { kubeconfig } = e2eEnv();
+    pod = await runPod(scope, { deployment, configMaps: [configMap('198.51.100.80')], vlan, kubeconfig });
     const c = pod.container('coredns');
     const vol = join(pod.dir, 'volumes', 'config');
     expect(c.argv.slice(1)).toEqual(['-conf', join(vol, 'Corefile')]);
     expect(c.env.POD_NAME).toBe('dns-test-rig');
+    expect(c.env.KUBECONFIG).toBe(kubeconfig);
     expect(await pod.netns.addresses('net1')).toEqual(['198.51.100.3/24']);
     expect(pod.podIP).toBe('198.51.100.3');
 
@@ -90,6 +105,15 @@ describe('pod runner', () => {
       },
       { timeoutMs: 10_000, everyMs: 200 },
     );
+
+    // the pod reaches the rig's apiserver at the kubeconfig's loopback address, through the bridge
+    const kubectl = await pod.netns.exec([await rigBin('kubectl'), 'get', 'nodes', '-o', 'name'], {
+      env: { ...process.env, KUBECONFIG: kubeconfig },
+    });
+    expect(kubectl.stdout.trim()).toBe('node/kwok-node-0');
+    // and a test reaches a port on the pod's loopback (CoreDNS's health endpoint) from the root namespace
+    const exposed = await exposePort(scope, pod.netns, { host: '127.0.0.1', port: 8080 });
+    expect(await httpStatus(`http://127.0.0.1:${exposed.port}/health`)).toBe(200);
 
     const before = readlinkSync(join(vol, '..data'));
     await pod.updateConfigMap(configMap('198.51.100.81'));

@@ -1,4 +1,7 @@
 // Unit tests of the rig's pure parts (they live under e2e/ because the unit project only covers packages/).
+import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import {
   checkInterfaceAddress,
   cidrContains,
@@ -7,6 +10,7 @@ import {
   defaultImageMap,
   expandVars,
   hostOf,
+  oooiEntrypoint,
   parseEnvFile,
   parseNetworksAnnotation,
   planPod,
@@ -125,6 +129,28 @@ describe('pod runner planning', () => {
     expect(() => planPod(secretVol, [cm], { podIP: '', nodeName: '' })).toThrow(
       /only configMap and emptyDir/,
     );
+  });
+});
+
+describe('oooi entrypoints', () => {
+  it('runs the bundle only when it is newer than every source file', () => {
+    const root = mkdtempSync(join(tmpdir(), 'rig-entry-'));
+    try {
+      const src = join(root, 'packages', 'dhcp', 'src');
+      const dist = join(root, 'packages', 'dhcp', 'dist', 'oooi-dhcp.js');
+      mkdirSync(join(src, 'server'), { recursive: true });
+      writeFileSync(join(src, 'main.ts'), '');
+      writeFileSync(join(src, 'server', 'a.ts'), '');
+      expect(oooiEntrypoint('dhcp', root).slice(-1)).toEqual([join(src, 'main.ts')]);
+      mkdirSync(join(dist, '..'));
+      writeFileSync(dist, '');
+      expect(oooiEntrypoint('dhcp', root)).toEqual([process.execPath, dist]);
+      const later = new Date(Date.now() + 60_000);
+      utimesSync(join(src, 'server', 'a.ts'), later, later);
+      expect(oooiEntrypoint('dhcp', root)).toContain('--import');
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });
 
