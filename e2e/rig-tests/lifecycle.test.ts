@@ -18,6 +18,7 @@ import {
   rigUp,
   run,
   runDir,
+  waitFor,
   type RunState,
 } from '@oooi/rig';
 
@@ -77,6 +78,34 @@ describe('rig lifecycle', () => {
     expect(await new k8s.Health(kc).readyz({})).toBe(true);
     const ns = await kc.makeApiClient(k8s.CoreV1Api).readNamespace({ name: 'only-in-b' });
     expect(ns.metadata?.name).toBe('only-in-b');
+  });
+
+  it('restarts kwok, which takes the fake node over at once (pods of a new Deployment run)', async () => {
+    await rigRestart(second, 'kwok');
+    const kc = e2eKubeConfig(readState(second)!.kubeconfig);
+    const apps = kc.makeApiClient(k8s.AppsV1Api);
+    await apps.createNamespacedDeployment({
+      namespace: 'only-in-b',
+      body: {
+        metadata: { name: 'after-restart' },
+        spec: {
+          replicas: 1,
+          selector: { matchLabels: { app: 'x' } },
+          template: {
+            metadata: { labels: { app: 'x' } },
+            spec: { containers: [{ name: 'x', image: 'registry.invalid/x:1' }] },
+          },
+        },
+      },
+    });
+    await waitFor(
+      'Deployment Available after the kwok restart',
+      async () => {
+        const d = await apps.readNamespacedDeployment({ name: 'after-restart', namespace: 'only-in-b' });
+        return d.status?.availableReplicas === 1;
+      },
+      { timeoutMs: 15_000, everyMs: 100 },
+    );
   });
 
   it('rigDown stops every recorded process, frees the ports, deletes the namespaces and the directory', async () => {

@@ -9,7 +9,7 @@ import { componentSpec, FAKE_NODE, fakeNode, type ComponentInputs } from './comp
 import { runDir } from './config';
 import { defaultCrdDirs, installCrds } from './crds';
 import { probe } from './health';
-import { applyObject, getJson, type ApiTarget } from './kubeapi';
+import { apiCall, applyObject, getJson, type ApiTarget } from './kubeapi';
 import { adminKubeconfig, makePki, pkiPaths } from './pki';
 import { freePorts } from './ports';
 import { isAlive, spawnDaemon, stopProcess, waitFor, type ProcRef } from './proc';
@@ -179,6 +179,16 @@ async function boot(s0: RunState, opts: RigUpOptions, t0: number): Promise<RunSt
   return s;
 }
 
+async function dropNodeLease(t: ApiTarget): Promise<void> {
+  const path = `/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/${FAKE_NODE}`;
+  const res = await apiCall(t, { method: 'DELETE', path });
+  if (res.status !== 200 && res.status !== 404) {
+    throw new Error(
+      `rig: deleting the lease of ${FAKE_NODE} answered ${res.status}: ${res.body.slice(0, 300)}`,
+    );
+  }
+}
+
 /**
  * Starts control plane NAME, or returns it when it is already running. A run with dead components is torn
  * down and started afresh. Ports are chosen now; everything listens on 127.0.0.1.
@@ -209,6 +219,9 @@ export function rigRestart(name: string, component: ComponentName): Promise<void
     if (s === undefined) throw new Error(`rig: no run named "${name}"`);
     const c = s.components[component];
     if (c?.proc !== undefined) await stopProcess(c.proc);
+    // a new kwok (new holder identity) would wait for the dead one's node lease to expire (40 s) before it
+    // manages the node again: the old holder is gone, so drop its lease
+    if (component === 'kwok') await dropNodeLease(apiTarget(s));
     await startComponents(s, [component]);
     if (component === 'kwok') {
       const t = apiTarget(s);
