@@ -1,0 +1,64 @@
+// One Infra's attachments, fully aggregated: exclusions, apps endpoints, source-scoped aliases with the shared
+// /32s removed, and every conflict. Everything the children and both statuses are computed from.
+import type { Infra, InfraClusterAttachment } from '@oooi/api';
+import { aggregateAttachments, targetOf } from './attachments';
+import type { AttachmentTarget, Conflict } from './attachments';
+import { appsEndpointOf } from './apps-ingress';
+import type { AppsEndpoint } from './apps-ingress';
+import { removeDuplicateSources } from './duplicate-sources';
+import { resolveSourceRanges } from './source-ranges';
+import type { SourceRanges } from './source-ranges';
+
+/** An attachment that routes. */
+export interface MemberView {
+  readonly attachment: InfraClusterAttachment;
+  readonly target: AttachmentTarget;
+  readonly apps: AppsEndpoint | undefined;
+  /** What discovery found, before shared /32s were removed. */
+  readonly sources: SourceRanges;
+  /** The /32s its alias backends carry: discovery minus the shared ones. Empty: no aliases. */
+  readonly sourceRanges: readonly string[];
+}
+
+export interface AggregatedInfra {
+  /** Non-terminating attachments naming the Infra, name order. */
+  readonly members: readonly InfraClusterAttachment[];
+  /** Members that route, name order. */
+  readonly views: readonly MemberView[];
+  /** Duplicate HostedCluster/domain conflicts, then DuplicateSourceIP conflicts. */
+  readonly conflicts: readonly Conflict[];
+}
+
+export interface AggregateInputs {
+  readonly infra: Infra;
+  readonly attachments: readonly InfraClusterAttachment[];
+  readonly nodePools: readonly unknown[];
+  readonly machines: readonly unknown[];
+}
+
+export function aggregateInfra(input: AggregateInputs): AggregatedInfra {
+  const agg = aggregateAttachments(input.infra, input.attachments);
+  const found = agg.included.map((attachment) => {
+    const target = targetOf(attachment);
+    const sources = resolveSourceRanges({
+      cidr: input.infra.spec.networkConfig.cidr,
+      target,
+      nodePools: input.nodePools,
+      machines: input.machines,
+    });
+    return { attachment, target, sources, apps: appsEndpointOf(attachment) };
+  });
+  const verdict = removeDuplicateSources(
+    found.map((f) => ({
+      attachment: f.target.name,
+      ranges: f.sources.state === 'known' ? f.sources.ranges : [],
+    })),
+  );
+  const views = found.map((f) => ({ ...f, sourceRanges: verdict.ranges.get(f.target.name) ?? [] }));
+  return { members: agg.members, views, conflicts: [...agg.conflicts, ...verdict.conflicts] };
+}
+
+/** Attachments whose aliases are pending (KubeVirt NodePools without a usable Machine address). */
+export function pendingAliases(agg: AggregatedInfra): string[] {
+  return agg.views.filter((v) => v.sources.state === 'pending').map((v) => v.target.name);
+}

@@ -1,0 +1,53 @@
+// Condition types and reasons this controller writes, in one place (STYLE §2.12). Every reason is CamelCase and is
+// exactly what `kubectl get -o yaml` shows; messages are built next to the decision that picks the reason.
+
+export const ConditionType = {
+  /** Infra: the declared components are provisioned (children written). Attachment: aggregation + apps ingress. */
+  Ready: 'Ready',
+  /** Infra: aggregated from the children's own `Available` conditions (their workloads). */
+  Available: 'Available',
+  /** Attachment: its routes are part of the Infra's DNS and proxy. */
+  Aggregated: 'Aggregated',
+} as const;
+
+export const Reason = {
+  // Success.
+  ReconciliationSucceeded: 'ReconciliationSucceeded',
+  Aggregated: 'Aggregated',
+  SourceAliasesPending: 'SourceAliasesPending',
+  AppsIngressReady: 'AppsIngressReady',
+  AppsIngressPending: 'AppsIngressPending',
+  AppsIngressUnknown: 'AppsIngressUnknown',
+  // Conflicts among attachments (the reference's reasons).
+  DuplicateHostedCluster: 'DuplicateHostedCluster',
+  DuplicateHostname: 'DuplicateHostname',
+  DuplicateSourceIP: 'DuplicateSourceIP',
+  InfraNotFound: 'InfraNotFound',
+  // An enabled component that cannot be created: the reason names the missing field.
+  DHCPServerIPMissing: 'DHCPServerIPMissing',
+  DHCPRangeMissing: 'DHCPRangeMissing',
+  DNSServerIPMissing: 'DNSServerIPMissing',
+  ProxyServerIPMissing: 'ProxyServerIPMissing',
+  // The pod-network DNS view cannot answer.
+  InternalProxyServiceInvalid: 'InternalProxyServiceInvalid',
+  InternalProxyServiceUnresolved: 'InternalProxyServiceUnresolved',
+  // A child of that name exists and another object (or nobody) controls it.
+  ChildNotControlled: 'ChildNotControlled',
+  // The apiserver refused a child (422); the message is the apiserver's.
+  ChildRejected: 'ChildRejected',
+  // Available.
+  ChildrenAvailable: 'ChildrenAvailable',
+  ChildUnavailable: 'ChildUnavailable',
+  AvailabilityUnknown: 'AvailabilityUnknown',
+  NoComponents: 'NoComponents',
+} as const;
+
+export type ReasonName = (typeof Reason)[keyof typeof Reason];
+
+/** A condition as a decision states it; the status writer adds observedGeneration and lastTransitionTime. */
+export interface ConditionSpec {
+  readonly type: string;
+  readonly status: 'True' | 'False' | 'Unknown';
+  readonly reason: string;
+  readonly message: string;
+}

@@ -1,0 +1,152 @@
+// The status the controller writes on each attachment (better than the Go version, whose attachments stayed
+// Ready while the Infra excluded them): the resolved domain and control-plane namespace, `Aggregated` with the
+// conflict's reason and the other attachment's name, and `Ready` = aggregation plus MetalLB range checks plus the
+// apps-ingress state.
+import type { CrossProblem, InfraClusterAttachment } from '@oooi/api';
+import type { MemberView } from '../aggregate/aggregate-infra';
+import { describeConflict, targetOf } from '../aggregate/attachments';
+import type { Conflict } from '../aggregate/attachments';
+import { ConditionType, Reason } from '../conditions';
+import type { ConditionSpec } from '../conditions';
+
+export interface AttachmentStatusPlan {
+  readonly namespace: string;
+  readonly name: string;
+  readonly generation: number;
+  readonly domain: string;
+  readonly controlPlaneNamespace: string;
+  /** Aggregated, then Ready. */
+  readonly conditions: readonly ConditionSpec[];
+}
+
+export interface AttachmentFacts {
+  readonly infraName: string;
+  /** Its routing view, when it routes. */
+  readonly view: MemberView | undefined;
+  /** Conflicts naming it (exclusions and shared source addresses). */
+  readonly conflicts: readonly Conflict[];
+  /** Cross-object problems naming it (MetalLB ranges). */
+  readonly problems: readonly CrossProblem[];
+}
+
+function aggregated(a: InfraClusterAttachment, facts: AttachmentFacts): ConditionSpec {
+  const type = ConditionType.Aggregated;
+  if (facts.conflicts.length > 0) {
+    return {
+      type,
+      status: 'False',
+      reason: facts.conflicts[0]!.reason,
+      message: facts.conflicts.map(describeConflict).join('; '),
+    };
+  }
+  const into = `aggregated into Infra "${facts.infraName}"`;
+  const sources = facts.view?.sources;
+  if (sources?.state === 'pending') {
+    return {
+      type,
+      status: 'True',
+      reason: Reason.SourceAliasesPending,
+      message: `${into}; the kubernetes aliases wait for a Machine address inside the Infra's CIDR from NodePool ${sources.nodePools.join(', ')}`,
+    };
+  }
+  const cut =
+    sources?.state === 'known' && sources.dropped > 0
+      ? `; ${sources.dropped} Machine addresses beyond the cap of 256 source ranges were left out`
+      : '';
+  return { type, status: 'True', reason: Reason.Aggregated, message: `${into}${cut}` };
+}
+
+function appsReady(a: InfraClusterAttachment): ConditionSpec {
+  const type = ConditionType.Ready;
+  if (!a.spec.appsIngress?.enabled) {
+    return {
+      type,
+      status: 'True',
+      reason: Reason.ReconciliationSucceeded,
+      message: 'Attachment aggregated into shared infrastructure',
+    };
+  }
+  const s = a.status?.appsIngressStatus;
+  switch (s?.phase) {
+    case 'Ready': {
+      const endpoint = s.externalIP || s.externalHostname || '';
+      return {
+        type,
+        status: 'True',
+        reason: Reason.AppsIngressReady,
+        message: `Apps ingress ready at endpoint ${endpoint}`,
+      };
+    }
+    case 'Pending':
+      return {
+        type,
+        status: 'False',
+        reason: s.reason || Reason.AppsIngressPending,
+        message: s.message || 'apps ingress is pending',
+      };
+    case 'Degraded':
+      return {
+        type,
+        status: 'False',
+        reason: s.reason || Reason.AppsIngressUnknown,
+        message: s.message || 'apps ingress is degraded',
+      };
+    default:
+      return {
+        type,
+        status: 'False',
+        reason: Reason.AppsIngressPending,
+        message: 'apps ingress has not reported a phase yet',
+      };
+  }
+}
+
+function ready(a: InfraClusterAttachment, agg: ConditionSpec, facts: AttachmentFacts): ConditionSpec {
+  if (agg.status === 'False') return { ...agg, type: ConditionType.Ready };
+  if (facts.problems.length > 0) {
+    return {
+      type: ConditionType.Ready,
+      status: 'False',
+      reason: facts.problems[0]!.reason,
+      message: facts.problems.map((p) => p.message).join('; '),
+    };
+  }
+  return appsReady(a);
+}
+
+function plan(a: InfraClusterAttachment, conditions: ConditionSpec[]): AttachmentStatusPlan {
+  const t = targetOf(a);
+  return {
+    namespace: t.namespace,
+    name: t.name,
+    generation: a.metadata.generation ?? 0,
+    domain: t.domain,
+    controlPlaneNamespace: t.controlPlaneNamespace,
+    conditions,
+  };
+}
+
+export function desiredAttachmentStatus(
+  a: InfraClusterAttachment,
+  facts: AttachmentFacts,
+): AttachmentStatusPlan {
+  const agg = aggregated(a, facts);
+  return plan(a, [agg, ready(a, agg, facts)]);
+}
+
+/** An attachment whose Infra does not exist (in its namespace). */
+export function attachmentStatusWithoutInfra(a: InfraClusterAttachment): AttachmentStatusPlan {
+  const t = targetOf(a);
+  const message = `Infra "${a.spec.infraRef.name}" not found in namespace "${t.namespace}"`;
+  const agg: ConditionSpec = {
+    type: ConditionType.Aggregated,
+    status: 'False',
+    reason: Reason.InfraNotFound,
+    message,
+  };
+  return plan(a, [agg, { ...agg, type: ConditionType.Ready }]);
+}
+
+export function isReady(p: AttachmentStatusPlan): boolean {
+  return p.conditions.some((c) => c.type === ConditionType.Ready && c.status === 'True');
+}

@@ -1,0 +1,23 @@
+// MemberView builders for the renderer tests (a view is what aggregation hands the child builders).
+import type { MemberView } from '../aggregate/aggregate-infra';
+import { targetOf } from '../aggregate/attachments';
+import type { AppsEndpoint } from '../aggregate/apps-ingress';
+import { attachment } from './fixtures';
+import type { AttachmentOptions } from './fixtures';
+
+export function view(
+  name: string,
+  o: AttachmentOptions & { sources?: readonly string[]; appsAt?: Partial<AppsEndpoint> } = {},
+): MemberView {
+  const a = attachment(name, o);
+  const ranges = o.sources ?? [];
+  return {
+    attachment: a,
+    target: targetOf(a),
+    apps: o.appsAt
+      ? { endpoint: '198.51.100.200', dnsIP: '198.51.100.200', httpPort: 80, httpsPort: 443, ...o.appsAt }
+      : undefined,
+    sources: ranges.length > 0 ? { state: 'known', nodePools: [], ranges, dropped: 0 } : { state: 'none' },
+    sourceRanges: ranges,
+  };
+}
