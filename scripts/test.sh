@@ -5,11 +5,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 step() { printf '\n== %s\n' "$*"; }
+reports=$(mktemp -d)
+trap 'node scripts/test-summary.mjs "$reports"/*.json; rm -rf "$reports"' EXIT
 step bootstrap;               scripts/bootstrap.sh
 step 'generated files in sync'; pnpm --silent generate:check
 step lint;                    pnpm --silent lint
 step typecheck;               pnpm --silent typecheck
 step bundle;                  pnpm --silent bundle
-step 'unit tests';            pnpm --silent test:unit
+step 'unit tests';            pnpm --silent test:unit --json --outputFile="$reports/unit.json"
 step 'rig install';           pnpm --silent rig install
-step 'e2e tests';             pnpm --silent test:e2e
+step 'e2e tests';             pnpm --silent test:e2e --json --outputFile="$reports/e2e.json"
