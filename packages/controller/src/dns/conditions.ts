@@ -1,0 +1,29 @@
+// Condition types and reasons of DNSServer status (STYLE §2.12). Ready keeps the seed's meaning (the children are
+// provisioned); Available comes from the Deployment; Forwarding says whether other names have somewhere to go.
+
+export const DnsConditionType = {
+  Ready: 'Ready',
+  Available: 'Available',
+  Forwarding: 'Forwarding',
+} as const;
+
+export const DnsReason = {
+  /** Ready=True: ServiceAccount, ConfigMap, Service and Deployment applied. */
+  Provisioned: 'Provisioned',
+  /** Ready=False: the spec cannot be rendered (the message lists every problem with its field path). */
+  InvalidSpec: 'InvalidSpec',
+  /** Ready=False: a child's name is taken by an object this DNSServer does not control. */
+  NameConflict: 'NameConflict',
+  /** Available=True. */
+  DeploymentAvailable: 'DeploymentAvailable',
+  /** Available=False: the Deployment has no available replica (its own condition's message is quoted). */
+  DeploymentUnavailable: 'DeploymentUnavailable',
+  /** Available=False: the Deployment controller has not yet seen the current spec. */
+  RolloutPending: 'RolloutPending',
+  /** Available=False: no Deployment (not yet created, or not created because Ready is False). */
+  DeploymentMissing: 'DeploymentMissing',
+  /** Forwarding=True. */
+  UpstreamsConfigured: 'UpstreamsConfigured',
+  /** Forwarding=False: spec.upstreams is empty; names outside the records get SERVFAIL. */
+  NoUpstream: 'NoUpstream',
+} as const;

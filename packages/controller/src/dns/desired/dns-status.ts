@@ -1,0 +1,133 @@
+// The status the controller writes for a DNSServer, computed from what the pass saw (pure; `now` passed in).
+import { formatFieldError, type DNSServer, type DnsServerStatus, type ValidationResult } from '@oooi/api';
+import { setCondition, type Condition, type ConditionUpdate, type KubeObject } from '@oooi/kube';
+import { DnsConditionType, DnsReason } from '../conditions';
+import { dnsChildNames } from './names';
+import type { RenderedDnsServer } from './render-dns-server';
+
+export interface DnsStatusInput {
+  readonly dns: DNSServer;
+  readonly rendered: ValidationResult<RenderedDnsServer>;
+  /** Children not applied because their name belongs to an object this DNSServer does not control (`Kind/name`). */
+  readonly conflicts: readonly string[];
+  /** The live Service and Deployment after this pass's applies (absent when not there). */
+  readonly service?: KubeObject;
+  readonly deployment?: KubeObject;
+  readonly now: number;
+}
+
+type Verdict = Pick<ConditionUpdate, 'status' | 'reason' | 'message'>;
+
+/** At most 10 problems in a message, the rest counted (STYLE §2.8: capped and sorted). */
+function listed(items: readonly string[]): string {
+  const shown = items.slice(0, 10).join('; ');
+  return items.length > 10 ? `${shown}; and ${items.length - 10} more` : shown;
+}
+
+function readiness(input: DnsStatusInput): Verdict {
+  const { rendered, conflicts } = input;
+  if (!rendered.ok) {
+    return {
+      status: 'False',
+      reason: DnsReason.InvalidSpec,
+      message: `not rendered, the running configuration is kept: ${listed(rendered.errors.map(formatFieldError))}`,
+    };
+  }
+  if (conflicts.length > 0) {
+    return {
+      status: 'False',
+      reason: DnsReason.NameConflict,
+      message: `exists and is not controlled by this DNSServer (rename or delete it): ${listed(conflicts)}`,
+    };
+  }
+  const [vlan, pod] = rendered.value.config.model.views;
+  return {
+    status: 'True',
+    reason: DnsReason.Provisioned,
+    message: `ServiceAccount, ConfigMap, Service and Deployment applied; serving ${vlan.records.length} vlan and ${pod.records.length} pod-network records`,
+  };
+}
+
+interface DeploymentShape {
+  metadata?: { generation?: number };
+  spec?: { replicas?: number };
+  status?: {
+    observedGeneration?: number;
+    availableReplicas?: number;
+    conditions?: { type: string; status: string; message?: string }[];
+  };
+}
+
+/** Available from the Deployment: its own Available condition, for the generation it has observed. */
+export function deploymentAvailability(deployment: KubeObject | undefined): Verdict {
+  if (!deployment)
+    return { status: 'False', reason: DnsReason.DeploymentMissing, message: 'no Deployment yet' };
+  const d = deployment as DeploymentShape;
+  const generation = d.metadata?.generation ?? 0;
+  const observed = d.status?.observedGeneration ?? 0;
+  if (observed < generation) {
+    return {
+      status: 'False',
+      reason: DnsReason.RolloutPending,
+      message: `the Deployment controller has observed generation ${observed} of ${generation}`,
+    };
+  }
+  const available = d.status?.availableReplicas ?? 0;
+  const cond = d.status?.conditions?.find((c) => c.type === 'Available');
+  if (cond?.status === 'True' && available > 0) {
+    return {
+      status: 'True',
+      reason: DnsReason.DeploymentAvailable,
+      message: `${available}/${d.spec?.replicas ?? 1} replicas available`,
+    };
+  }
+  return {
+    status: 'False',
+    reason: DnsReason.DeploymentUnavailable,
+    message: cond?.message ?? `${available} replicas available`,
+  };
+}
+
+function forwarding(input: DnsStatusInput): Verdict {
+  const upstreams = input.rendered.ok
+    ? input.rendered.value.config.model.upstreams
+    : (input.dns.spec.upstreams ?? []);
+  if (upstreams.length === 0) {
+    return {
+      status: 'False',
+      reason: DnsReason.NoUpstream,
+      message: 'spec.upstreams is empty: only the records are answered, every other name gets SERVFAIL',
+    };
+  }
+  return {
+    status: 'True',
+    reason: DnsReason.UpstreamsConfigured,
+    message: `other names are forwarded to ${upstreams.join(', ')}`,
+  };
+}
+
+/** The status to apply: the three conditions (transition times kept unless the status changes) and the fields. */
+export function desiredDnsStatus(input: DnsStatusInput): DnsServerStatus {
+  const { dns, rendered, service, now } = input;
+  const observedGeneration = dns.metadata.generation ?? 0;
+  let conditions: Condition[] = dns.status?.conditions ?? [];
+  const verdicts: [string, Verdict][] = [
+    [DnsConditionType.Ready, readiness(input)],
+    [DnsConditionType.Available, deploymentAvailability(input.deployment)],
+    [DnsConditionType.Forwarding, forwarding(input)],
+  ];
+  for (const [type, v] of verdicts)
+    conditions = setCondition(conditions, { type, ...v, observedGeneration }, now);
+  const names = dnsChildNames(dns.metadata.name);
+  const clusterIP = (service?.spec as { clusterIP?: string } | undefined)?.clusterIP;
+  const recordCount = rendered.ok ? rendered.value.config.recordCount : dns.status?.recordCount;
+  return {
+    conditions: conditions.filter((c) => verdicts.some(([type]) => type === c.type)),
+    observedGeneration,
+    configMapName: names.configMap,
+    deploymentName: names.workload,
+    serviceName: names.workload,
+    ...(clusterIP && clusterIP !== 'None' ? { serviceClusterIP: clusterIP } : {}),
+    ...(recordCount !== undefined ? { recordCount } : {}),
+  };
+}

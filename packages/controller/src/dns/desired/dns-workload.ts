@@ -1,0 +1,197 @@
+// The children of a DNSServer as server-side apply bodies: only the fields we own, nothing defaulted.
+//
+// Low port without root (ARCHITECTURE "Ports 53 and 67 without root"): the pod sets the namespaced safe sysctl
+// net.ipv4.ip_unprivileged_port_start to the DNS port, so CoreDNS binds it as UID 65532 whatever the runtime does
+// with capabilities (a non-root process gets no ambient capabilities, so an added NET_BIND_SERVICE alone does not
+// reach a binary without a file capability). The container drops every capability but keeps NET_BIND_SERVICE in
+// its bounding set: the upstream image's /coredns carries that file capability, and the kernel refuses to exec a
+// binary whose file capabilities exceed the bounding set (measured: exit 126 with drop ALL alone). No privilege
+// escalation, read-only root, RuntimeDefault seccomp: the "restricted" Pod Security Standard. e2e/dns/nonroot.test.ts
+// runs real CoreDNS under this context.
+//
+// No config-hash annotation on the pod template: the reload plugin applies every ConfigMap change in place
+// (render/corefile.ts); whatever needs a restart (image, port, network) is a Deployment field and rolls out.
+import { API_VERSION, parseCidrV4, type DNSServer } from '@oooi/api';
+import type { KubeObject, OwnerReference } from '@oooi/kube';
+import type { DnsModel } from '../render/dns-model';
+import { HEALTH_PORT, METRICS_PORT, READY_PORT } from '../render/corefile';
+import type { DnsChildNames } from './names';
+
+/** The operator's default CoreDNS image (upstream, with the view plugin); the controller's flag overrides it. */
+export const DEFAULT_COREDNS_IMAGE = 'coredns/coredns:1.14.7';
+/** The upstream image's non-root user (distroless `nonroot`). */
+export const COREDNS_UID = 65532;
+/** Where the ConfigMap is mounted; also the container's working directory, so the Corefile's relative names work. */
+export const CONFIG_MOUNT = '/etc/coredns';
+export const MULTUS_NETWORKS_ANNOTATION = 'k8s.v1.cni.cncf.io/networks';
+export const UNPRIVILEGED_PORT_SYSCTL = 'net.ipv4.ip_unprivileged_port_start';
+/** The Service's port, whatever spec.networkConfig.dnsPort the pod listens on (forwarders expect 53). */
+export const SERVICE_DNS_PORT = 53;
+
+function owner(dns: DNSServer): OwnerReference[] | undefined {
+  const uid = dns.metadata.uid;
+  if (!uid) return undefined;
+  return [
+    {
+      apiVersion: API_VERSION,
+      kind: 'DNSServer',
+      name: dns.metadata.name,
+      uid,
+      controller: true,
+      blockOwnerDeletion: true,
+    },
+  ];
+}
+
+function meta(dns: DNSServer, name: string, names: DnsChildNames): KubeObject['metadata'] {
+  const ownerReferences = owner(dns);
+  return {
+    name,
+    namespace: dns.metadata.namespace ?? 'default',
+    labels: { ...names.labels },
+    ...(ownerReferences ? { ownerReferences } : {}),
+  };
+}
+
+export function desiredDnsServiceAccount(dns: DNSServer, names: DnsChildNames): KubeObject {
+  return {
+    apiVersion: 'v1',
+    kind: 'ServiceAccount',
+    metadata: meta(dns, names.workload, names),
+    automountServiceAccountToken: false,
+  };
+}
+
+/** FILES are the Corefile and zone files, flat keys (render/dns-config.ts). */
+export function desiredDnsConfigMap(
+  dns: DNSServer,
+  names: DnsChildNames,
+  files: Readonly<Record<string, string>>,
+): KubeObject {
+  return {
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: meta(dns, names.configMap, names),
+    data: { ...files },
+  };
+}
+
+export function desiredDnsService(dns: DNSServer, names: DnsChildNames): KubeObject {
+  return {
+    apiVersion: 'v1',
+    kind: 'Service',
+    metadata: meta(dns, names.workload, names),
+    spec: {
+      type: 'ClusterIP',
+      selector: { ...names.selector },
+      ports: [
+        { name: 'dns', protocol: 'UDP', port: SERVICE_DNS_PORT, targetPort: 'dns' },
+        { name: 'dns-tcp', protocol: 'TCP', port: SERVICE_DNS_PORT, targetPort: 'dns-tcp' },
+      ],
+    },
+  };
+}
+
+/** The Multus static IP (`<serverIP>/<prefix of cidr>`), or undefined without a NetworkAttachmentDefinition. */
+export function multusNetworks(dns: DNSServer): string | undefined {
+  const net = dns.spec.networkConfig;
+  if (!net.networkAttachmentName) return undefined;
+  const prefix = parseCidrV4(net.cidr)?.prefixLength ?? 32;
+  return JSON.stringify([
+    {
+      name: net.networkAttachmentName,
+      namespace: net.networkAttachmentNamespace || (dns.metadata.namespace ?? 'default'),
+      ips: [`${net.serverIP}/${prefix}`],
+    },
+  ]);
+}
+
+/** Pod-level security: non-root, RuntimeDefault seccomp, and the low-port sysctl when the port needs it. */
+export function podSecurityContext(port: number): Record<string, unknown> {
+  return {
+    runAsNonRoot: true,
+    runAsUser: COREDNS_UID,
+    runAsGroup: COREDNS_UID,
+    seccompProfile: { type: 'RuntimeDefault' },
+    ...(port < 1024 ? { sysctls: [{ name: UNPRIVILEGED_PORT_SYSCTL, value: String(port) }] } : {}),
+  };
+}
+
+export const containerSecurityContext = {
+  allowPrivilegeEscalation: false,
+  capabilities: { drop: ['ALL'], add: ['NET_BIND_SERVICE'] },
+  readOnlyRootFilesystem: true,
+} as const;
+
+function corednsContainer(model: DnsModel, image: string): Record<string, unknown> {
+  const probe = (path: string, port: string) => ({ httpGet: { path, port, scheme: 'HTTP' } });
+  return {
+    name: 'coredns',
+    image,
+    args: ['-conf', 'Corefile'],
+    workingDir: CONFIG_MOUNT,
+    ports: [
+      { name: 'dns', containerPort: model.port, protocol: 'UDP' },
+      { name: 'dns-tcp', containerPort: model.port, protocol: 'TCP' },
+      { name: 'metrics', containerPort: METRICS_PORT, protocol: 'TCP' },
+      { name: 'health', containerPort: HEALTH_PORT, protocol: 'TCP' },
+      { name: 'ready', containerPort: READY_PORT, protocol: 'TCP' },
+    ],
+    livenessProbe: {
+      ...probe('/health', 'health'),
+      initialDelaySeconds: 10,
+      periodSeconds: 10,
+      timeoutSeconds: 5,
+      failureThreshold: 5,
+    },
+    readinessProbe: { ...probe('/ready', 'ready'), periodSeconds: 5, timeoutSeconds: 3, failureThreshold: 3 },
+    resources: { requests: { cpu: '100m', memory: '70Mi' }, limits: { memory: '256Mi' } },
+    securityContext: containerSecurityContext,
+    volumeMounts: [{ name: 'config', mountPath: CONFIG_MOUNT, readOnly: true }],
+  };
+}
+
+export interface DeploymentInput {
+  readonly dns: DNSServer;
+  readonly names: DnsChildNames;
+  readonly model: DnsModel;
+  /** spec.image, or the operator's default when empty. */
+  readonly image: string;
+}
+
+/**
+ * One replica. With a Multus static IP the strategy is Recreate: two pods holding one VLAN address at once would
+ * answer ARP for it both; without one, a rolling update keeps the Service answering.
+ */
+export function desiredDnsDeployment({ dns, names, model, image }: DeploymentInput): KubeObject {
+  const networks = multusNetworks(dns);
+  const strategy = networks
+    ? { type: 'Recreate' }
+    : { type: 'RollingUpdate', rollingUpdate: { maxSurge: 1, maxUnavailable: 0 } };
+  return {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: meta(dns, names.workload, names),
+    spec: {
+      replicas: 1,
+      revisionHistoryLimit: 3,
+      selector: { matchLabels: { ...names.selector } },
+      strategy,
+      template: {
+        metadata: {
+          labels: { ...names.labels },
+          ...(networks ? { annotations: { [MULTUS_NETWORKS_ANNOTATION]: networks } } : {}),
+        },
+        spec: {
+          serviceAccountName: names.workload,
+          automountServiceAccountToken: false,
+          dnsPolicy: 'Default',
+          enableServiceLinks: false,
+          securityContext: podSecurityContext(model.port),
+          containers: [corednsContainer(model, image)],
+          volumes: [{ name: 'config', configMap: { name: names.configMap } }],
+        },
+      },
+    },
+  };
+}

@@ -1,0 +1,69 @@
+// The one pure entry for a DNSServer: its CoreDNS files and its four children, as the reconciler applies them and
+// as `oooi render` writes them (`<kind>-<namespace>-<name>.yaml` per object, and the files under `fileDir`).
+import type { DNSServer, ValidationResult } from '@oooi/api';
+import type { KubeObject } from '@oooi/kube';
+import { renderDnsConfig, type DnsConfig } from '../render/dns-config';
+import { dnsChildNames, type DnsChildNames } from './names';
+import {
+  DEFAULT_COREDNS_IMAGE,
+  desiredDnsConfigMap,
+  desiredDnsDeployment,
+  desiredDnsService,
+  desiredDnsServiceAccount,
+} from './dns-workload';
+
+export interface RenderDnsServerOptions {
+  /** The operator's default CoreDNS image, used when spec.image is empty. Default {@link DEFAULT_COREDNS_IMAGE}. */
+  readonly defaultImage?: string;
+}
+
+export interface DnsChildren {
+  readonly serviceAccount: KubeObject;
+  readonly configMap: KubeObject;
+  readonly service: KubeObject;
+  readonly deployment: KubeObject;
+}
+
+export interface RenderedDnsServer {
+  readonly config: DnsConfig;
+  readonly names: DnsChildNames;
+  /** The ConfigMap's data: `Corefile` and the zone files (equal to `files`). */
+  readonly configMapData: Readonly<Record<string, string>>;
+  /** Where `oooi render` writes `files`, relative to its output directory: `dns/<namespace>-<name>`. */
+  readonly fileDir: string;
+  /** Runnable as is: `coredns -conf Corefile` in `fileDir` serves what the Deployment serves. */
+  readonly files: Readonly<Record<string, string>>;
+  readonly children: DnsChildren;
+  /** The children in apply order: ServiceAccount, ConfigMap, Service, Deployment. */
+  readonly objects: readonly KubeObject[];
+}
+
+/** Renders everything a DNSServer produces, or every problem that prevents it (nothing is applied then). */
+export function renderDnsServer(
+  dns: DNSServer,
+  options: RenderDnsServerOptions = {},
+): ValidationResult<RenderedDnsServer> {
+  const config = renderDnsConfig(dns);
+  if (!config.ok) return config;
+  const { model, files } = config.value;
+  const names = dnsChildNames(model.name);
+  const image = dns.spec.image || options.defaultImage || DEFAULT_COREDNS_IMAGE;
+  const children: DnsChildren = {
+    serviceAccount: desiredDnsServiceAccount(dns, names),
+    configMap: desiredDnsConfigMap(dns, names, files),
+    service: desiredDnsService(dns, names),
+    deployment: desiredDnsDeployment({ dns, names, model, image }),
+  };
+  return {
+    ok: true,
+    value: {
+      config: config.value,
+      names,
+      configMapData: files,
+      fileDir: `dns/${model.namespace}-${model.name}`,
+      files,
+      children,
+      objects: [children.serviceAccount, children.configMap, children.service, children.deployment],
+    },
+  };
+}

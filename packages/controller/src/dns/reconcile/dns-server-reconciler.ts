@@ -1,0 +1,145 @@
+// DnsServerReconciler (STYLE §2.9): read the DNSServer from the cache (absent or terminating: done, the garbage
+// collector removes the children), render everything with the pure renderer, apply the four children by
+// server-side apply (skipped when unchanged), then write status once. A spec that cannot be rendered leaves the
+// children as they are (the running configuration keeps serving) and says why in Ready.
+import { API_VERSION, type DNSServer } from '@oooi/api';
+import {
+  controllerOf,
+  type Clock,
+  type Condition,
+  type EventRecorder,
+  type KindDescriptor,
+  type KubeClient,
+  type KubeObject,
+  type ReconcileContext,
+  type Reconciler,
+  type ReconcileResult,
+  type Request,
+} from '@oooi/kube';
+import { DnsConditionType } from '../conditions';
+import { desiredDnsStatus } from '../desired/dns-status';
+import { dnsChildNames } from '../desired/names';
+import {
+  renderDnsServer,
+  type RenderDnsServerOptions,
+  type RenderedDnsServer,
+} from '../desired/render-dns-server';
+import { ConfigMapKind, DeploymentKind, DnsServerKind, ServiceAccountKind, ServiceKind } from './kinds';
+
+/** Reads one object from a cache (a ListWatchCache is one). */
+export interface ObjectReader<T extends KubeObject = KubeObject> {
+  get(namespace: string, name: string): T | undefined;
+}
+
+export interface DnsChildReaders {
+  readonly serviceAccounts: ObjectReader;
+  readonly configMaps: ObjectReader;
+  readonly services: ObjectReader;
+  readonly deployments: ObjectReader;
+}
+
+export interface DnsServerReconcilerOptions {
+  /** The write path (one field manager). */
+  readonly client: KubeClient;
+  readonly dnsServers: ObjectReader<DNSServer & KubeObject>;
+  /** Caches of the children (scoped to the DNS_SERVER_LABEL label is enough). */
+  readonly children: DnsChildReaders;
+  readonly clock: Clock;
+  /** The operator's default image. */
+  readonly render?: RenderDnsServerOptions;
+  readonly events?: EventRecorder;
+}
+
+interface Applied {
+  readonly conflicts: string[];
+  readonly service?: KubeObject;
+  readonly deployment?: KubeObject;
+}
+
+type Step = readonly [KindDescriptor, KubeObject, ObjectReader];
+
+export class DnsServerReconciler implements Reconciler {
+  constructor(private readonly o: DnsServerReconcilerOptions) {}
+
+  async reconcile(req: Request, ctx: ReconcileContext): Promise<ReconcileResult> {
+    const dns = this.o.dnsServers.get(req.namespace, req.name);
+    if (!dns || dns.metadata.deletionTimestamp) return {};
+    const rendered = renderDnsServer(dns, this.o.render);
+    const applied = rendered.ok ? await this.applyChildren(dns, rendered.value, ctx) : this.asTheyAre(dns);
+    const status = desiredDnsStatus({ dns, rendered, ...applied, now: this.o.clock.now() });
+    const ready = status.conditions?.find((c) => c.type === DnsConditionType.Ready);
+    if (ready?.status === 'False') this.warn(dns, ready);
+    await this.o.client.applyStatus(
+      DnsServerKind,
+      {
+        apiVersion: API_VERSION,
+        kind: 'DNSServer',
+        metadata: { name: req.name, namespace: req.namespace },
+        status,
+      },
+      { current: dns, force: true, signal: ctx.signal },
+    );
+    return {};
+  }
+
+  /** The live Service and Deployment, for a pass that applies nothing. */
+  private asTheyAre(dns: DNSServer): Applied {
+    const ns = dns.metadata.namespace ?? '';
+    const { workload } = dnsChildNames(dns.metadata.name);
+    return {
+      conflicts: [],
+      service: this.o.children.services.get(ns, workload),
+      deployment: this.o.children.deployments.get(ns, workload),
+    };
+  }
+
+  private async applyChildren(dns: DNSServer, r: RenderedDnsServer, ctx: ReconcileContext): Promise<Applied> {
+    const c = this.o.children;
+    const steps: Step[] = [
+      [ServiceAccountKind, r.children.serviceAccount, c.serviceAccounts],
+      [ConfigMapKind, r.children.configMap, c.configMaps],
+      [ServiceKind, r.children.service, c.services],
+      [DeploymentKind, r.children.deployment, c.deployments],
+    ];
+    const conflicts: string[] = [];
+    const live = new Map<string, KubeObject>();
+    for (const [kind, body, reader] of steps) {
+      const name = body.metadata?.name ?? '';
+      const current = await this.ownedCurrent(dns, [kind, body, reader], ctx.signal);
+      if (current === 'foreign') {
+        conflicts.push(`${kind.kind}/${name}`);
+        continue;
+      }
+      const out = await this.o.client.apply(kind, body, { force: true, current, signal: ctx.signal });
+      if (out.sent) ctx.log.info({ kind: kind.kind, child: name }, 'Applied');
+      live.set(kind.kind, out.object);
+    }
+    return { conflicts, service: live.get('Service'), deployment: live.get('Deployment') };
+  }
+
+  /**
+   * The live child; 'foreign' when its name is taken by an object this DNSServer does not control (it is never
+   * taken over); undefined when there is none. A cache miss costs one GET, because the caches hold only our
+   * children (label-scoped) and a foreign object would not be in them.
+   */
+  private async ownedCurrent(
+    dns: DNSServer,
+    [kind, body, reader]: Step,
+    signal: AbortSignal,
+  ): Promise<KubeObject | 'foreign' | undefined> {
+    const ref = { namespace: body.metadata?.namespace ?? '', name: body.metadata?.name ?? '' };
+    const current = reader.get(ref.namespace, ref.name) ?? (await this.o.client.get(kind, ref, signal));
+    if (!current) return undefined;
+    const uid = controllerOf(current)?.uid;
+    return uid !== undefined && uid === dns.metadata.uid ? current : 'foreign';
+  }
+
+  private warn(dns: DNSServer & KubeObject, ready: Condition): void {
+    this.o.events?.event(dns, {
+      type: 'Warning',
+      reason: ready.reason,
+      action: 'Reconcile',
+      note: ready.message,
+    });
+  }
+}
