@@ -28,7 +28,8 @@ module.exports = {
       testMatch: ['<rootDir>/e2e/**/*.test.ts'],
       globalSetup: '<rootDir>/e2e/rig/src/jest/global-setup.ts',
       globalTeardown: '<rootDir>/e2e/rig/src/jest/global-teardown.ts',
-      testTimeout: 120000,
+      // testTimeout is a global option (ignored inside a project): the setup file sets 120 s per test.
+      setupFilesAfterEnv: ['<rootDir>/e2e/rig/src/jest/timeout.ts'],
     },
   ],
 };
