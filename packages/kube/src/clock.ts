@@ -22,11 +22,9 @@ export type Random = () => number;
 export function systemClock(): Clock {
   return {
     now: () => Date.now(),
-    setTimeout: (fn, ms) => {
-      const handle = setTimeout(fn, ms);
-      handle.unref?.();
-      return handle;
-    },
+    // Timers keep the process alive on purpose: a standby elector or a cache backing off may have nothing else
+    // pending, and must not let the process exit. Stop the parts (abort their signal) to let it end.
+    setTimeout: (fn, ms) => setTimeout(fn, ms),
     clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
   };
 }

@@ -98,7 +98,7 @@ export {
   type ConditionUpdate,
 } from './write/conditions';
 export { canonicalJson, isSubset } from './write/canonical';
-export { ApplyMemo, type SkipVerdict } from './write/apply-memo';
+export { ApplyMemo, type AppliedWrite, type SkipVerdict } from './write/apply-memo';
 export { ApplyConflictError, parseConflict, type ConflictTarget } from './write/conflict';
 export {
   ApplyPatchContentType,

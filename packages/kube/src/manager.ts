@@ -3,7 +3,7 @@
 // the lease is held (at once without leader election) controllers start. Losing the lease stops the controllers and
 // calls `onStoppedLeading`, where the process entry exits (controller-runtime pkg/manager/internal.go).
 import { randomUUID } from 'node:crypto';
-import type { Logger } from 'pino';
+import { pino, type Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import { ListWatchCache, type ListWatchCacheOptions } from './cache/list-watch-cache';
 import { systemClock, systemRandom, type Clock, type Random } from './clock';
@@ -41,8 +41,10 @@ export interface ManagerOptions {
   component: string;
   /** The one field manager of this process. */
   fieldManager: string;
-  registry: Registry;
-  log: Logger;
+  /** The process registry (created once in main.ts). Default: a fresh one, at `manager.metrics.registry`. */
+  registry?: Registry;
+  /** Default: silent. */
+  log?: Logger;
   /** Contend for a Lease before starting controllers; omit to run controllers at once. */
   leaderElection?: LeaderElectionOptions;
   /** Called once when leading ends; with `lost`, exit the process. */
@@ -75,7 +77,7 @@ export class Manager implements CacheProvider {
     this.o = options;
     this.clock = options.clock ?? systemClock();
     this.random = options.random ?? systemRandom();
-    this.log = options.log.child({ component: options.component });
+    this.log = (options.log ?? pino({ level: 'silent' })).child({ component: options.component });
     this.metrics = new KubeMetrics({ registry: options.registry, component: options.component });
     this.client = new KubeClient({
       rest: options.rest,
@@ -86,7 +88,7 @@ export class Manager implements CacheProvider {
     this.health = options.health
       ? new HealthServer({
           ...options.health,
-          registry: options.registry,
+          registry: this.metrics.registry,
           log: this.log,
           readyz: [{ name: 'manager', check: () => this.ready() }],
         })

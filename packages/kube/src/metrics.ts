@@ -1,10 +1,10 @@
 // Every series this package exports, declared in one place (STYLE §2.16). Names are
 // `oooi_<component>_<what>_<unit|total>`; the component ("controller", "dhcp", "xds") is given by the process.
-import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 export interface KubeMetricsOptions {
-  /** The process registry, created once in main.ts. */
-  registry: Registry;
+  /** The process registry, created once in main.ts. Default: a fresh registry owned by this instance. */
+  registry?: Registry;
   /** Lowercase component name used in every metric name, e.g. `controller`. */
   component: string;
 }
@@ -40,6 +40,8 @@ class MetricFactory {
 
 /** Metric handles shared by every part of one process. Create one per registry. */
 export class KubeMetrics {
+  /** The registry the series live in (serve it on /metrics; tests read it). */
+  readonly registry: Registry;
   readonly reconcileTotal: Counter<'controller' | 'result'>;
   readonly reconcileDuration: Histogram<'controller' | 'result'>;
   readonly queueDepth: Gauge<'queue'>;
@@ -59,7 +61,8 @@ export class KubeMetrics {
   readonly handlerErrors: Counter<'source'>;
 
   constructor(options: KubeMetricsOptions) {
-    const m = new MetricFactory(`oooi_${options.component}_`, options.registry);
+    this.registry = options.registry ?? new Registry();
+    const m = new MetricFactory(`oooi_${options.component}_`, this.registry);
     const ctrl = ['controller', 'result'] as const;
     this.reconcileTotal = m.counter('reconcile_total', 'Reconciles by controller and result.', ctrl);
     this.reconcileDuration = m.histogram('reconcile_duration_seconds', 'Reconcile duration.', ctrl);

@@ -2,7 +2,6 @@
 // with event handlers, `hasSynced`, and a bounded wait for the first sync. Built on raw list calls and client-node's
 // low-level Watch, not on makeInformer (which stops for good on most errors; libraries.md §1).
 import { pino, type Logger } from 'pino';
-import { Registry } from 'prom-client';
 import type { BackoffPolicy } from '../backoff';
 import { systemClock, systemRandom, type Clock, type Random } from '../clock';
 import { apiVersionOf, kindLabel, objectKey, requestKey, resourcePath, type KindDescriptor } from '../kinds';
@@ -71,7 +70,7 @@ export class ListWatchCache<T extends KubeObject = KubeObject> {
     this.label = kindLabel(options.kind) + (options.namespace ? `/${options.namespace}` : '');
     this.clock = options.clock ?? systemClock();
     this.log = (options.log ?? pino({ level: 'silent' })).child({ cache: this.label });
-    this.metrics = options.metrics ?? new KubeMetrics({ registry: new Registry(), component: 'kube' });
+    this.metrics = options.metrics ?? new KubeMetrics({ component: 'kube' });
     this.store = new IndexedStore<T>(options.indexers, (index, err) =>
       this.handlerError(`indexer:${index}`, err),
     );

@@ -3,7 +3,6 @@
 // concurrency: a lost race is a 409, not a split brain), the leader gives up when it cannot renew within
 // renewDeadline, and releases the lease on graceful shutdown so a standby takes over at once.
 import { pino, type Logger } from 'pino';
-import { Registry } from 'prom-client';
 import { microTime, sleep, systemClock, systemRandom, type Clock, type Random } from '../clock';
 import type { KindDescriptor } from '../kinds';
 import { KubeMetrics } from '../metrics';
@@ -79,7 +78,7 @@ export class LeaseElector {
       lease: `${options.namespace}/${options.name}`,
       identity: options.identity,
     });
-    this.metrics = options.metrics ?? new KubeMetrics({ registry: new Registry(), component: 'kube' });
+    this.metrics = options.metrics ?? new KubeMetrics({ component: 'kube' });
     this.leaseMs = options.leaseDurationMs ?? 15_000;
     this.renewMs = options.renewDeadlineMs ?? 10_000;
     this.retryMs = options.retryPeriodMs ?? 2_000;

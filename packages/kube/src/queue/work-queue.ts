@@ -1,7 +1,6 @@
 // A keyed work queue with client-go semantics: a key waits at most once (dedupe), a key being processed is never
 // handed to a second worker (a re-add while processing marks it dirty and it is queued again on done()),
 // delayed adds keep the earliest deadline, and failures back off per key (capped, jittered) until forgotten.
-import { Registry } from 'prom-client';
 import { KeyedBackoff, type BackoffPolicy } from '../backoff';
 import { systemClock, systemRandom, type Clock, type Random, type TimerHandle } from '../clock';
 import { KubeMetrics } from '../metrics';
@@ -38,7 +37,7 @@ export class WorkQueue {
   constructor(options: WorkQueueOptions) {
     this.name = options.name;
     this.clock = options.clock ?? systemClock();
-    this.metrics = options.metrics ?? new KubeMetrics({ registry: new Registry(), component: 'kube' });
+    this.metrics = options.metrics ?? new KubeMetrics({ component: 'kube' });
     this.failures = new KeyedBackoff(
       options.backoff ?? { baseMs: 5, capMs: 300_000, jitter: 0.1 },
       options.random ?? systemRandom(),

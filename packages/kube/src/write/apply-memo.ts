@@ -1,53 +1,86 @@
-// The write-skipping rule, kept in one small pure class so it can be tested row by row.
+// The write-skipping rule, kept in one small class so it can be tested row by row.
 //
-// Rule: an apply of `body` to an object is skipped when (1) this process already applied a canonically equal body
-// to the same object and subresource, and (2) the live object (from the cache) is known to still hold it: its
-// resourceVersion is the one our last apply returned, or every field of `body` has the same value in it
-// (isSubset). Condition (1) guarantees we do not owe the server a removal (SSA removes fields we stop applying);
-// condition (2) catches anyone else changing our fields. Without a live object, or after a restart (empty memo),
-// the apply is sent: the server treats an unchanged apply as a no-op (no new resourceVersion, no watch event), and
-// the memo then lets every later pass with nothing changed send zero requests.
+// Rule: an apply of `body` to one part (the object, or its status) of an object is skipped when
+//   (1) this process's last apply to that part was a canonically equal body, and
+//   (2) the live object (from the cache) is known to hold it:
+//       (a) its resourceVersion is one our own applies to this object produced, or the one it had when we sent
+//           them: the cache is at or behind our own writes (it lags them by a watch event), or
+//       (b) every field of `body` has the same value in it (isSubset): someone else wrote, but not our fields.
+// (1) guarantees we owe the server no removal (SSA removes fields we stop applying); (2b) catches anyone else
+// changing our fields; (2a) keeps a pass that runs before the watch event of our own write from writing again.
+// Without a live object, or after a restart (empty memo), the apply is sent: the server treats an unchanged
+// apply as a no-op (no new resourceVersion, no watch event), and from then on every pass with nothing changed
+// sends zero requests.
 import { createHash } from 'node:crypto';
 import type { KubeObject } from '../object';
 import { canonicalJson, isSubset } from './canonical';
 
-interface Applied {
-  digest: string;
-  resourceVersion: string;
+/** How many of our own resourceVersions are remembered per object. */
+const knownVersions = 16;
+
+interface ObjectMemo {
+  /** resourceVersions our applies produced or were sent against, newest last. */
+  known: string[];
+  /** Digest of the last body applied, per part ('' or 'status'). */
+  digests: Map<string, string>;
+}
+
+/** One successful apply: the body, the live object it was sent against, and the server's answer. */
+export interface AppliedWrite {
+  body: KubeObject;
+  sentOn: KubeObject | undefined;
+  result: KubeObject | undefined;
+}
+
+/** One successful apply: the body, the live object it was sent against, and the server's answer. */
+export interface AppliedWrite {
+  body: KubeObject;
+  sentOn: KubeObject | undefined;
+  result: KubeObject | undefined;
 }
 
 export type SkipVerdict =
-  { skip: true; why: 'same-resource-version' | 'live-matches' } | { skip: false; why: string };
+  | { skip: true; why: 'live-is-ours' | 'live-matches' }
+  | { skip: false; why: 'not-applied-yet' | 'body-changed' | 'no-live-object' | 'live-differs' };
 
 export class ApplyMemo {
-  private readonly applied = new Map<string, Applied>();
+  private readonly objects = new Map<string, ObjectMemo>();
 
-  /** Decides whether applying `body` (as `part`: the object or its status) to `key` can be skipped. */
-  verdict(key: string, body: KubeObject, live: KubeObject | undefined): SkipVerdict {
-    const last = this.applied.get(key);
-    if (!last) return { skip: false, why: 'not-applied-yet' };
-    if (last.digest !== digest(body)) return { skip: false, why: 'body-changed' };
+  /** Decides whether applying `body` to `part` of object `key` can be skipped, given the live object. */
+  verdict(key: string, part: string, body: KubeObject, live: KubeObject | undefined): SkipVerdict {
+    const memo = this.objects.get(key);
+    const last = memo?.digests.get(part);
+    if (!memo || last === undefined) return { skip: false, why: 'not-applied-yet' };
+    if (last !== digest(body)) return { skip: false, why: 'body-changed' };
     if (!live) return { skip: false, why: 'no-live-object' };
-    if (live.metadata?.resourceVersion === last.resourceVersion)
-      return { skip: true, why: 'same-resource-version' };
+    const rv = live.metadata?.resourceVersion;
+    if (rv && memo.known.includes(rv)) return { skip: true, why: 'live-is-ours' };
     return isSubset(comparable(body), live)
       ? { skip: true, why: 'live-matches' }
       : { skip: false, why: 'live-differs' };
   }
 
-  /** Records a successful apply of `body` that returned `result`. */
-  remember(key: string, body: KubeObject, result: KubeObject | undefined): void {
-    this.applied.set(key, { digest: digest(body), resourceVersion: result?.metadata?.resourceVersion ?? '' });
+  /** Records a successful apply of `body` to `part`, sent against `sentOn` and answered with `result`. */
+  remember(key: string, part: string, applied: AppliedWrite): void {
+    const { body, sentOn, result } = applied;
+    let memo = this.objects.get(key);
+    if (!memo) this.objects.set(key, (memo = { known: [], digests: new Map() }));
+    memo.digests.set(part, digest(body));
+    for (const rv of [sentOn?.metadata?.resourceVersion, result?.metadata?.resourceVersion]) {
+      if (rv && !memo.known.includes(rv)) memo.known.push(rv);
+    }
+    memo.known.splice(0, Math.max(0, memo.known.length - knownVersions));
   }
 
-  /** Forgets an object (after a failed apply or a delete). */
-  forget(keyPrefix: string): void {
-    for (const key of [...this.applied.keys()])
-      if (key === keyPrefix || key.startsWith(`${keyPrefix}|`)) this.applied.delete(key);
+  /** Forgets one part (after a failed apply) or the whole object (after a delete). */
+  forget(key: string, part?: string): void {
+    if (part === undefined) this.objects.delete(key);
+    else this.objects.get(key)?.digests.delete(part);
   }
 
+  /** Objects remembered. */
   size(): number {
-    return this.applied.size;
+    return this.objects.size;
   }
 }
 

@@ -123,6 +123,15 @@ describe('KubeClient write skipping', () => {
       expect(text).toContain('oooi_test_api_writes_skipped_total{verb="apply",kind="ConfigMap"} 1');
   });
 
+  test('a pass that runs before the cache saw our own write sends nothing', async () => {
+    const { rest, client } = setup();
+    rest.seed(cmPath, desired({ a: '0' }));
+    const stale = rest.peek(cmPath);
+    await client.apply(configMaps, desired({ a: '1' }), { current: stale });
+    await client.apply(configMaps, desired({ a: '1' }), { current: stale });
+    expect(rest.writes()).toHaveLength(1);
+  });
+
   test('without the live object the apply is always sent', async () => {
     const { rest, client } = setup();
     await client.apply(configMaps, desired({ a: '1' }));

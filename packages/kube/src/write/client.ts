@@ -3,7 +3,6 @@
 // /status under the same manager, writes that would change nothing are skipped (rule in apply-memo.ts), and every
 // write is counted by verb and kind.
 import { pino, type Logger } from 'pino';
-import { Registry } from 'prom-client';
 import { apiVersionOf, kindLabel, resourcePath, type KindDescriptor } from '../kinds';
 import { KubeMetrics } from '../metrics';
 import type { KubeObject } from '../object';
@@ -51,7 +50,7 @@ export class KubeClient {
     if (!options.fieldManager) throw new Error('KubeClient needs a field manager');
     this.rest = options.rest;
     this.fieldManager = options.fieldManager;
-    this.metrics = options.metrics ?? new KubeMetrics({ registry: new Registry(), component: 'kube' });
+    this.metrics = options.metrics ?? new KubeMetrics({ component: 'kube' });
     this.log = (options.log ?? pino({ level: 'silent' })).child({ fieldManager: options.fieldManager });
   }
 
@@ -139,8 +138,8 @@ export class KubeClient {
   ): Promise<ApplyOutcome<T>> {
     const ref = checkApplyBody(kind, body);
     const verb: WriteVerb = subresource ? 'apply_status' : 'apply';
-    const key = memoKey(kind, ref, subresource);
-    const verdict = this.memo.verdict(key, body, options.current);
+    const key = objectMemoKey(kind, ref);
+    const verdict = this.memo.verdict(key, subresource, body, options.current);
     if (verdict.skip && options.current) {
       this.metrics.apiWritesSkipped.inc({ verb, kind: kindLabel(kind) });
       this.log.debug(
@@ -160,10 +159,10 @@ export class KubeClient {
         contentType: ApplyPatchContentType,
         signal: options.signal,
       });
-      this.memo.remember(key, body, object);
+      this.memo.remember(key, subresource, { body, sentOn: options.current, result: object });
       return { sent: true, object };
     } catch (err) {
-      this.memo.forget(key);
+      this.memo.forget(key, subresource);
       if (isApiError(err, 409))
         throw new ApplyConflictError(
           {
@@ -193,10 +192,6 @@ export class KubeClient {
 
 function objectMemoKey(kind: KindDescriptor, ref: ObjectRef): string {
   return `${apiVersionOf(kind)}/${kind.kind}/${ref.namespace ?? ''}/${ref.name}`;
-}
-
-function memoKey(kind: KindDescriptor, ref: ObjectRef, subresource: string): string {
-  return `${objectMemoKey(kind, ref)}|${subresource}`;
 }
 
 /** Apply bodies must name themselves fully; a mismatch is a programmer error. */
