@@ -27,8 +27,8 @@ export type {
   DnsServerReconcilerOptions,
   ObjectReader,
 } from './reconcile/dns-server-reconciler';
-export { dnsServerWatches, registerDnsServerController } from './reconcile/dns-server-controller';
-export type { DnsServerControllerOptions } from './reconcile/dns-server-controller';
+export { dnsServerWatches, setupDnsServerController } from './reconcile/dns-server-controller';
+export type { DnsServerControllerSetup } from './reconcile/dns-server-controller';
 export {
   DnsServerKind,
   DeploymentKind,

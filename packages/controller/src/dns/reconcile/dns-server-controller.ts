@@ -1,17 +1,16 @@
 // The DNSServer controller's watches (STYLE §2.10) and its registration with a Manager. Children are owned through
 // their controller owner reference; their caches hold only objects carrying DNS_SERVER_LABEL.
 import type { DNSServer } from '@oooi/api';
-import {
-  systemClock,
-  type Clock,
-  type Controller,
-  type EventRecorder,
-  type KindDescriptor,
-  type KubeObject,
-  type Manager,
+import type {
+  CacheScope,
+  Clock,
+  Controller,
+  EventRecorder,
+  KindDescriptor,
+  KubeObject,
+  Manager,
 } from '@oooi/kube';
 import { DNS_SERVER_LABEL } from '../desired/names';
-import type { RenderDnsServerOptions } from '../desired/render-dns-server';
 import { DnsServerReconciler } from './dns-server-reconciler';
 import { ConfigMapKind, DeploymentKind, DnsServerKind, ServiceAccountKind, ServiceKind } from './kinds';
 
@@ -23,42 +22,38 @@ export const dnsServerWatches = {
   ownedSelector: DNS_SERVER_LABEL,
 } as const satisfies { for: KindDescriptor; owns: readonly KindDescriptor[]; ownedSelector: string };
 
-export interface DnsServerControllerOptions {
-  /** Watch one namespace only; all namespaces when omitted. */
-  readonly namespace?: string;
-  /** The operator's default CoreDNS image (controller flag / Helm value). */
-  readonly render?: RenderDnsServerOptions;
+/**
+ * What the setup needs; the controller's ReconcilerSetup (src/reconcilers.ts) has all of it, so the registration
+ * list takes `{ name: 'dnsserver', setup: setupDnsServerController }` as it is.
+ */
+export interface DnsServerControllerSetup {
+  readonly manager: Manager;
+  /** Scope of our kinds: one namespace, or every namespace. */
+  readonly scope: CacheScope;
+  /** The operator's default images; `dns` is used when a DNSServer's spec.image is empty. */
+  readonly images: { readonly dns: string };
+  readonly clock: Clock;
   readonly events?: EventRecorder;
-  readonly maxConcurrentReconciles?: number;
-  /** Default: the system clock. */
-  readonly clock?: Clock;
 }
 
-/** Declares the `dnsserver` controller on MANAGER (before it starts) and returns it. */
-export function registerDnsServerController(
-  manager: Manager,
-  options: DnsServerControllerOptions = {},
-): Controller {
-  const scope = { namespace: options.namespace };
-  const owned = { ...scope, labelSelector: dnsServerWatches.ownedSelector };
-  const reader = (kind: KindDescriptor) => manager.cacheFor(kind, owned);
+/** Declares the `dnsserver` controller on the manager (before it starts) and returns it. */
+export function setupDnsServerController(s: DnsServerControllerSetup): Controller {
+  const owned: CacheScope = { ...s.scope, labelSelector: dnsServerWatches.ownedSelector };
+  const reader = (kind: KindDescriptor) => s.manager.cacheFor(kind, owned);
   const reconciler = new DnsServerReconciler({
-    client: manager.client,
-    dnsServers: manager.cacheFor<DNSServer & KubeObject>(DnsServerKind, scope),
+    client: s.manager.client,
+    dnsServers: s.manager.cacheFor<DNSServer & KubeObject>(DnsServerKind, s.scope),
     children: {
       serviceAccounts: reader(ServiceAccountKind),
       configMaps: reader(ConfigMapKind),
       services: reader(ServiceKind),
       deployments: reader(DeploymentKind),
     },
-    clock: options.clock ?? systemClock(),
-    render: options.render,
-    events: options.events,
+    clock: s.clock,
+    render: { defaultImage: s.images.dns },
+    events: s.events,
   });
-  let builder = manager
-    .controller('dnsserver')
-    .for(DnsServerKind, scope)
-    .withOptions({ maxConcurrentReconciles: options.maxConcurrentReconciles ?? 1 });
+  let builder = s.manager.controller('dnsserver').for(DnsServerKind, s.scope);
   for (const kind of dnsServerWatches.owns) builder = builder.owns(kind, owned);
   return builder.complete(reconciler);
 }

@@ -1,0 +1,183 @@
+import { pino } from 'pino';
+import type { DNSServer } from '@oooi/api';
+import {
+  KubeClient,
+  resourcePath,
+  type KindDescriptor,
+  type KubeObject,
+  type ReconcileContext,
+} from '@oooi/kube';
+import { FakeRest } from '@oooi/kube/testing';
+import { exampleDnsServer } from '../testing/fixtures';
+import { DnsServerReconciler, type ObjectReader } from './dns-server-reconciler';
+import { ConfigMapKind, DeploymentKind, DnsServerKind, ServiceAccountKind, ServiceKind } from './kinds';
+
+const MANAGER = 'oooi-controller';
+const NS = 'clusters';
+const NAME = 'vlan100-dns';
+
+function world(initial: DNSServer) {
+  const fake = new FakeRest({ fieldManager: MANAGER });
+  const pathOf = (kind: KindDescriptor, name: string) => resourcePath(kind, { namespace: NS, name });
+  const reader = <T extends KubeObject>(kind: KindDescriptor): ObjectReader<T> => ({
+    get: (namespace, name) => fake.peek(resourcePath(kind, { namespace, name })) as T | undefined,
+  });
+  fake.seed(pathOf(DnsServerKind, NAME), initial as unknown as KubeObject);
+  let now = Date.parse('2026-11-30T12:00:00Z');
+  const reconciler = new DnsServerReconciler({
+    client: new KubeClient({ rest: fake, fieldManager: MANAGER }),
+    dnsServers: reader<DNSServer & KubeObject>(DnsServerKind),
+    children: {
+      serviceAccounts: reader(ServiceAccountKind),
+      configMaps: reader(ConfigMapKind),
+      services: reader(ServiceKind),
+      deployments: reader(DeploymentKind),
+    },
+    clock: { now: () => now, setTimeout: () => 0, clearTimeout: () => undefined },
+    render: { defaultImage: 'coredns/coredns:1.14.7' },
+  });
+  const ctx: ReconcileContext = {
+    log: pino({ level: 'silent' }),
+    reconcileID: 'test',
+    controller: 'dnsserver',
+    signal: new AbortController().signal,
+  };
+  const dns = () => fake.peek(pathOf(DnsServerKind, NAME)) as unknown as DNSServer;
+  return {
+    fake,
+    pathOf,
+    dns,
+    tick: (ms: number) => (now += ms),
+    pass: async () => {
+      const before = fake.writes().length;
+      await reconciler.reconcile({ namespace: NS, name: NAME }, ctx);
+      return fake.writes().slice(before);
+    },
+    /** Changes the DNSServer's spec as a user would (generation goes up). */
+    edit: (spec: Partial<DNSServer['spec']>) => {
+      const cur = dns();
+      fake.seed(pathOf(DnsServerKind, NAME), {
+        ...cur,
+        spec: { ...cur.spec, ...spec },
+      } as unknown as KubeObject);
+    },
+    condition: (type: string) => dns().status?.conditions?.find((c) => c.type === type),
+  };
+}
+
+const kindsOf = (writes: { path: string }[]) => writes.map((w) => w.path.split('/').slice(-2).join('/'));
+
+describe('DnsServerReconciler', () => {
+  test('first pass applies the four children and writes status once', async () => {
+    const w = world(exampleDnsServer());
+    const writes = await w.pass();
+    expect(kindsOf(writes)).toEqual([
+      'serviceaccounts/vlan100-dns',
+      'configmaps/vlan100-dns-config',
+      'services/vlan100-dns',
+      'deployments/vlan100-dns',
+      'vlan100-dns/status',
+    ]);
+    expect(w.fake.violations).toEqual([]);
+    const status = w.dns().status;
+    expect(status).toMatchObject({
+      configMapName: 'vlan100-dns-config',
+      deploymentName: 'vlan100-dns',
+      serviceName: 'vlan100-dns',
+      recordCount: 32,
+      observedGeneration: 1,
+    });
+    expect(w.condition('Ready')).toMatchObject({ status: 'True', reason: 'Provisioned' });
+    expect(w.condition('Forwarding')).toMatchObject({ status: 'True', reason: 'UpstreamsConfigured' });
+    expect(w.condition('Available')).toMatchObject({ status: 'False' });
+    const cm = w.fake.peek(w.pathOf(ConfigMapKind, 'vlan100-dns-config'));
+    expect(Object.keys(cm?.data as object)).toEqual(['Corefile', 'vlan.zone', 'pod-network.zone']);
+  });
+
+  test('a second pass with nothing changed sends no writes', async () => {
+    const w = world(exampleDnsServer());
+    await w.pass();
+    w.tick(60_000);
+    expect(await w.pass()).toEqual([]);
+  });
+
+  test('a record change rewrites only the ConfigMap (and status); the Deployment stays', async () => {
+    const w = world(exampleDnsServer());
+    await w.pass();
+    const fewer = exampleDnsServer({ clusters: ['alpha'] }).spec.views;
+    w.edit({ views: fewer });
+    expect(kindsOf(await w.pass())).toEqual(['configmaps/vlan100-dns-config', 'vlan100-dns/status']);
+    expect(w.dns().status?.recordCount).toBe(20);
+  });
+
+  test('an image change rolls the Deployment out', async () => {
+    const w = world(exampleDnsServer());
+    await w.pass();
+    w.edit({ image: 'mirror.example.com/coredns/coredns:1.14.7' });
+    const writes = await w.pass();
+    expect(kindsOf(writes)).toContain('deployments/vlan100-dns');
+    const dep = w.fake.peek(w.pathOf(DeploymentKind, 'vlan100-dns')) as {
+      spec: { template: { spec: { containers: { image: string }[] } } };
+    };
+    expect(dep.spec.template.spec.containers[0]?.image).toBe('mirror.example.com/coredns/coredns:1.14.7');
+  });
+
+  test('Available follows the Deployment; lastTransitionTime moves only on a transition', async () => {
+    const w = world(exampleDnsServer());
+    await w.pass();
+    const readySince = w.condition('Ready')?.lastTransitionTime;
+    const dep = w.fake.peek(w.pathOf(DeploymentKind, 'vlan100-dns'))!;
+    w.fake.seed(w.pathOf(DeploymentKind, 'vlan100-dns'), {
+      ...dep,
+      status: {
+        observedGeneration: dep.metadata?.generation,
+        availableReplicas: 1,
+        conditions: [{ type: 'Available', status: 'True', message: 'has minimum availability' }],
+      },
+    });
+    w.tick(5_000);
+    expect(kindsOf(await w.pass())).toEqual(['vlan100-dns/status']);
+    expect(w.condition('Available')).toMatchObject({ status: 'True', reason: 'DeploymentAvailable' });
+    expect(w.condition('Available')?.lastTransitionTime).toBe('2026-11-30T12:00:05Z');
+    expect(w.condition('Ready')?.lastTransitionTime).toBe(readySince);
+  });
+
+  test('no upstream: Forwarding=False/NoUpstream, still provisioned', async () => {
+    const w = world(exampleDnsServer({ upstreams: [] }));
+    await w.pass();
+    expect(w.condition('Forwarding')).toMatchObject({ status: 'False', reason: 'NoUpstream' });
+    expect(w.condition('Ready')).toMatchObject({ status: 'True' });
+  });
+
+  test('a spec CoreDNS would refuse leaves the children alone and says why', async () => {
+    const w = world(exampleDnsServer());
+    await w.pass();
+    w.edit({ reloadInterval: '1s' });
+    expect(kindsOf(await w.pass())).toEqual(['vlan100-dns/status']);
+    expect(w.condition('Ready')).toMatchObject({ status: 'False', reason: 'InvalidSpec' });
+    expect(w.condition('Ready')?.message).toContain('spec.reloadInterval');
+    expect(w.dns().status?.recordCount).toBe(32);
+  });
+
+  test('a child name taken by a foreign object is reported, never taken over', async () => {
+    const w = world(exampleDnsServer());
+    const foreign = {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'vlan100-dns', namespace: NS },
+      spec: { replicas: 3 },
+    };
+    w.fake.seed(w.pathOf(DeploymentKind, 'vlan100-dns'), foreign);
+    const writes = await w.pass();
+    expect(kindsOf(writes)).not.toContain('deployments/vlan100-dns');
+    expect(w.condition('Ready')).toMatchObject({ status: 'False', reason: 'NameConflict' });
+    expect(w.condition('Ready')?.message).toContain('Deployment/vlan100-dns');
+    expect(w.fake.peek(w.pathOf(DeploymentKind, 'vlan100-dns'))?.spec).toEqual({ replicas: 3 });
+  });
+
+  test('a DNSServer that is gone or terminating is left to the garbage collector', async () => {
+    const w = world(exampleDnsServer());
+    w.fake.remove(w.pathOf(DnsServerKind, NAME));
+    expect(await w.pass()).toEqual([]);
+  });
+});
