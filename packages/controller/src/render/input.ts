@@ -117,8 +117,22 @@ function duplicates(docs: readonly SourceDocument[]): string[] {
   return errors;
 }
 
-/** Sorts documents into the render input, or lists every problem (documents that are null, like a trailing `---`, are skipped). */
-export function readRenderInput(docs: readonly SourceDocument[]): ReadResult {
+/** Where each object came from (`Kind namespace/name` → file), for messages about it. */
+export type Origins = ReadonlyMap<string, string>;
+
+export function originKey(kind: string, namespace: string, name: string): string {
+  return `${kind} ${namespace}/${name}`;
+}
+
+/**
+ * Sorts documents into the render input, keeping every valid object and listing every problem (documents that
+ * are null, like a trailing `---`, are skipped).
+ */
+export function readDocuments(docs: readonly SourceDocument[]): {
+  input: RenderInput;
+  errors: string[];
+  origins: Origins;
+} {
   const present = docs.filter((d) => d.value !== null && d.value !== undefined);
   const buckets: Buckets = {
     infras: [],
@@ -132,13 +146,22 @@ export function readRenderInput(docs: readonly SourceDocument[]): ReadResult {
     hostedClusters: [],
   };
   const errors: string[] = [];
+  const origins = new Map<string, string>();
   for (const doc of present) {
-    if (field(doc.value, 'kind') === undefined && typeof doc.value !== 'object') {
+    if (typeof doc.value !== 'object' || Array.isArray(doc.value)) {
       errors.push(`${where(doc)}: an object is required`);
       continue;
     }
+    const id = identityOf(doc.value);
+    origins.set(originKey(String(field(doc.value, 'kind')), id.namespace, id.name), doc.file);
     addDocument(doc, buckets, errors);
   }
   errors.push(...duplicates(present));
-  return errors.length > 0 ? { ok: false, errors } : { ok: true, input: buckets as unknown as RenderInput };
+  return { input: buckets as unknown as RenderInput, errors, origins };
+}
+
+/** The render input, or every problem with it. */
+export function readRenderInput(docs: readonly SourceDocument[]): ReadResult {
+  const { input, errors } = readDocuments(docs);
+  return errors.length > 0 ? { ok: false, errors } : { ok: true, input };
 }

@@ -1,0 +1,76 @@
+import { parseAddress, parseControllerCommand } from './controller-command';
+
+describe('parseControllerCommand', () => {
+  test('defaults', () => {
+    const r = parseControllerCommand([], { POD_NAMESPACE: 'oooi-system', POD_NAME: 'oooi-0' }, 'host-x');
+    expect(r).toEqual({
+      ok: true,
+      config: {
+        kubeconfig: undefined,
+        namespace: undefined,
+        leaderElection: { namespace: 'oooi-system', name: 'oooi-controller' },
+        identity: 'oooi-0',
+        health: { host: '0.0.0.0', port: 8081 },
+        metrics: { host: '0.0.0.0', port: 8080 },
+        images: {
+          dhcp: 'oooi-dhcp:0.1.0',
+          dns: 'coredns/coredns:1.14.7',
+          proxy: 'envoyproxy/envoy:v1.36.4',
+          xds: 'oooi-xds:0.1.0',
+        },
+        logLevel: 'info',
+      },
+    });
+  });
+
+  test('flags win over the environment', () => {
+    const r = parseControllerCommand(
+      [
+        '--kubeconfig=/k',
+        '--namespace=clusters',
+        '--no-leader-elect',
+        '--health-address=127.0.0.1:9000',
+        '--metrics-address=0',
+        '--dns-image=mirror/coredns:1.14.7',
+        '--log-level=debug',
+      ],
+      { KUBECONFIG: '/other', WATCH_NAMESPACE: 'x' },
+      'host-x',
+    );
+    expect(r.ok && r.config).toMatchObject({
+      kubeconfig: '/k',
+      namespace: 'clusters',
+      leaderElection: undefined,
+      identity: 'host-x',
+      health: { host: '127.0.0.1', port: 9000 },
+      metrics: undefined,
+      images: { dns: 'mirror/coredns:1.14.7' },
+      logLevel: 'debug',
+    });
+  });
+
+  test.each([
+    { name: 'leader election without a namespace', argv: [], wantError: 'leader election needs a namespace' },
+    {
+      name: 'a bad address',
+      argv: ['--namespace=a', '--health-address=nope'],
+      wantError: '--health-address',
+    },
+    { name: 'a bad log level', argv: ['--namespace=a', '--log-level=loud'], wantError: 'loud' },
+    { name: 'an unknown flag', argv: ['--namespace=a', '--frobnicate'], wantError: 'unknown option' },
+  ])('$name', ({ argv, wantError }) => {
+    const r = parseControllerCommand(argv, {}, 'h');
+    expect(r.ok).toBe(false);
+    expect(!r.ok && r.exitCode).toBe(2);
+    expect(!r.ok && r.message).toContain(wantError);
+  });
+
+  test.each([
+    { input: ':8080', want: { host: '0.0.0.0', port: 8080 } },
+    { input: '[::1]:8080', want: { host: '::1', port: 8080 } },
+    { input: '0', want: undefined },
+    { input: 'x:99999', want: 'invalid' },
+  ])('address $input', ({ input, want }) => {
+    expect(parseAddress(input)).toEqual(want);
+  });
+});

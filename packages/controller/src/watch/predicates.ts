@@ -1,0 +1,38 @@
+// Event filters for the third-party kinds: Machines and NodePools update their status often (conditions, heartbeat
+// fields) in ways that cannot change a route; only the fields in their routing keys can. Adds and deletes pass.
+// Blind spot, stated: an update that changes nothing in the key is never seen, which is the point.
+import type { KubeObject, ObjectEvent, Predicate } from '@oooi/kube';
+import { machineRoutingKey, nodePoolRoutingKey } from './map-requests';
+import { field, serviceClusterIP } from '../aggregate/third-party';
+
+function keyChanged(key: (obj: unknown) => string): Predicate<KubeObject> {
+  return (event: ObjectEvent<KubeObject>) => event.type !== 'update' || key(event.old) !== key(event.obj);
+}
+
+export const machineRoutingChanged = keyChanged(machineRoutingKey);
+export const nodePoolRoutingChanged = keyChanged(nodePoolRoutingKey);
+export const serviceClusterIPChanged = keyChanged((svc) => serviceClusterIP(svc) ?? '');
+
+/**
+ * What of an attachment its Infra reads: the spec (generation), whether it is terminating, and the apps-ingress
+ * status (the apps endpoint). Its conditions — which this controller writes — are left out, so writing them does
+ * not re-queue the Infra.
+ */
+export const attachmentRoutingChanged = keyChanged((a) =>
+  JSON.stringify([
+    field(a, 'metadata', 'generation') ?? null,
+    field(a, 'metadata', 'deletionTimestamp') ?? null,
+    field(a, 'status', 'appsIngressStatus') ?? null,
+  ]),
+);
+
+/** What of an attachment its siblings' verdicts depend on: spec and terminating (not its status). */
+export const attachmentSpecChanged = keyChanged((a) =>
+  JSON.stringify([
+    field(a, 'metadata', 'generation') ?? null,
+    field(a, 'metadata', 'deletionTimestamp') ?? null,
+  ]),
+);
+
+/** What of an Infra its attachments' verdicts depend on: its spec. */
+export const infraSpecChanged = keyChanged((i) => JSON.stringify(field(i, 'metadata', 'generation') ?? null));
