@@ -30,6 +30,8 @@ export interface InfraStatusPlan {
   readonly attachments: { readonly total: number; readonly ready: number };
   /** Ready, then Available. */
   readonly conditions: readonly ConditionSpec[];
+  /** Everything that keeps Ready False, in the order the message lists it (for Events). */
+  readonly problems: readonly Problem[];
 }
 
 /** The outcome a plan has when applying succeeds (what `oooi render` assumes). */
@@ -130,6 +132,7 @@ export function desiredInfraStatus(
 ): InfraStatusPlan {
   const proxyBackends =
     plan.children.proxy.action === 'apply' ? (plan.children.proxy.object.spec.backends?.length ?? 0) : 0;
+  const problems = readyProblems(plan, outcomes);
   return {
     generation: plan.infra.metadata.generation ?? 0,
     componentStatus: {
@@ -138,6 +141,7 @@ export function desiredInfraStatus(
       proxyReady: outcomes.proxy.state === 'applied' && proxyBackends > 0,
     },
     attachments: { total: plan.attachments.length, ready: plan.attachments.filter(isReady).length },
-    conditions: [readyCondition(readyProblems(plan, outcomes)), availableCondition(plan, outcomes, live)],
+    conditions: [readyCondition(problems), availableCondition(plan, outcomes, live)],
+    problems,
   };
 }
