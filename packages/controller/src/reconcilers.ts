@@ -3,6 +3,7 @@
 import type { CacheScope, Clock, Controller, EventRecorder, Manager } from '@oooi/kube';
 import { setupAttachmentController } from './attachment/attachment-controller';
 import type { DefaultImages } from './desired/images';
+import { setupDnsServerController } from './dns';
 import { setupInfraController } from './infra/infra-controller';
 import type { ControllerMetrics } from './metrics';
 import type { ControllerCaches } from './run/controller-caches';
@@ -30,4 +31,5 @@ export interface ReconcilerEntry {
 export const reconcilers: readonly ReconcilerEntry[] = [
   { name: 'infra', setup: setupInfraController },
   { name: 'infraclusterattachment', setup: setupAttachmentController },
+  { name: 'dnsserver', setup: setupDnsServerController },
 ];
