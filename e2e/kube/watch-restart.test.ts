@@ -1,7 +1,7 @@
 // A cache survives a kube-apiserver restart on its own control plane: nothing written before, during or after the
 // restart is missed (every add, update and delete reaches the handler and the cache ends equal to the server),
 // and the cache relists at most once (a resume from the last resourceVersion, or one relist on 410).
-import { KubeClient, KubeMetrics, ListWatchCache, resourcePath, type KubeObject } from '@oooi/kube';
+import { KubeClient, KubeMetrics, ListWatchCache } from '@oooi/kube';
 import { rigDown, rigRestart, rigUp, type Rig } from '@oooi/rig';
 import { ConfigMapKind, configMap, makeNamespace, restFor, sleep, testLabel, until } from './support';
 
@@ -75,12 +75,8 @@ test('a watch survives an apiserver restart without losing an event, relisting a
     await persist(() => user.delete(ConfigMapKind, { namespace: ns, name: 'before-1' }));
 
     const truth = async (): Promise<Map<string, string>> => {
-      const list = await rest.request<{ items: KubeObject[] }>({
-        method: 'GET',
-        path: resourcePath(ConfigMapKind, { namespace: ns }),
-        query: { labelSelector: testLabel },
-      });
-      return new Map(list.items.map((o) => [o.metadata?.name ?? '', o.metadata?.resourceVersion ?? '']));
+      const items = await user.list(ConfigMapKind, { namespace: ns, labelSelector: testLabel });
+      return new Map(items.map((o) => [o.metadata?.name ?? '', o.metadata?.resourceVersion ?? '']));
     };
     const want = await truth();
     await until('the cache to match the server', () => {

@@ -107,6 +107,7 @@ export {
   type ApplyOptions,
   type ApplyOutcome,
   type KubeClientOptions,
+  type ListOptions,
   type ObjectRef,
   type WriteVerb,
 } from './write/client';

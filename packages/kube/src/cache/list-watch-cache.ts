@@ -32,7 +32,11 @@ export interface ListWatchCacheOptions<T extends KubeObject> {
   pageSize?: number;
   /** Server-side watch timeout; each watch draws from [t, 2t). Default 300 s. */
   watchTimeoutSeconds?: number;
-  /** Restart a watch that delivered nothing, not even a bookmark, for this long. Default 150 s. */
+  /**
+   * Restart a watch that delivered nothing, not even a bookmark, for this long. Default 240 s: kube-apiserver 1.34
+   * sent an idle watch its first bookmark after 120 s and then one every 60 s (measured on the rig), so this is
+   * twice the longest healthy silence seen.
+   */
   stallTimeoutMs?: number;
   /** Reconnect backoff. Default 500 ms doubling to 30 s, jitter 0.5. */
   backoff?: BackoffPolicy;
@@ -171,7 +175,7 @@ export class ListWatchCache<T extends KubeObject = KubeObject> {
       selectors: { labelSelector: o.labelSelector, fieldSelector: o.fieldSelector },
       pageSize: o.pageSize ?? 500,
       watchTimeoutSeconds: o.watchTimeoutSeconds ?? 300,
-      stallTimeoutMs: o.stallTimeoutMs ?? 150_000,
+      stallTimeoutMs: o.stallTimeoutMs ?? 240_000,
       backoff: o.backoff ?? { baseMs: 500, capMs: 30_000, jitter: 0.5 },
       clock: this.clock,
       random: o.random ?? systemRandom(),

@@ -78,8 +78,26 @@ describe('KubeClient.apply request shape', () => {
     await client.delete(configMaps, { namespace: 'ns', name: 'c' });
     expect(await client.delete(configMaps, { namespace: 'ns', name: 'c' })).toBe(false);
     expect(await client.get(configMaps, { namespace: 'ns', name: 'c' })).toBeUndefined();
+    await client.create(configMaps, {
+      ...desired({}),
+      metadata: { name: 'd', namespace: 'ns', labels: { app: 'y' } },
+    });
+    await client.create(configMaps, { ...desired({}), metadata: { name: 'e', namespace: 'other' } });
+    expect((await client.list(configMaps, { namespace: 'ns' })).map((o) => o.metadata?.name)).toEqual(['d']);
+    expect((await client.list(configMaps, { labelSelector: 'app=y' })).map((o) => o.metadata?.name)).toEqual([
+      'd',
+    ]);
+    expect(await client.list(configMaps)).toHaveLength(2);
     expect(rest.violations).toEqual([]);
-    expect(rest.writes().map((r) => r.method)).toEqual(['POST', 'PUT', 'PATCH', 'DELETE', 'DELETE']);
+    expect(rest.writes().map((r) => r.method)).toEqual([
+      'POST',
+      'PUT',
+      'PATCH',
+      'DELETE',
+      'DELETE',
+      'POST',
+      'POST',
+    ]);
   });
 });
 

@@ -34,6 +34,13 @@ export interface ApplyOptions {
 /** What an apply did: sent (with the server's answer) or skipped (nothing would change). */
 export type ApplyOutcome<T> = { sent: true; object: T } | { sent: false; object: KubeObject };
 
+export interface ListOptions {
+  namespace?: string;
+  labelSelector?: string;
+  fieldSelector?: string;
+  signal?: AbortSignal;
+}
+
 export interface ObjectRef {
   namespace?: string;
   name: string;
@@ -87,6 +94,28 @@ export class KubeClient {
       if (isApiError(err, 404)) return undefined;
       throw err;
     }
+  }
+
+  /** LIST objects (all pages) of a namespace, or of all namespaces. Reads are not counted. */
+  async list<T extends KubeObject>(kind: KindDescriptor, options: ListOptions = {}): Promise<T[]> {
+    const items: T[] = [];
+    let cont: string | undefined;
+    do {
+      const page = await this.rest.request<{ items?: T[]; metadata?: { continue?: string } }>({
+        method: 'GET',
+        path: resourcePath(kind, { namespace: options.namespace }),
+        query: {
+          labelSelector: options.labelSelector,
+          fieldSelector: options.fieldSelector,
+          limit: 500,
+          continue: cont,
+        },
+        signal: options.signal,
+      });
+      items.push(...(page.items ?? []));
+      cont = page.metadata?.continue || undefined;
+    } while (cont);
+    return items;
   }
 
   /** POST a new object. */
