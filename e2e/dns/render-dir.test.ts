@@ -1,0 +1,89 @@
+// `oooi render` writes, per DNSServer, `dns/<namespace>-<name>/` holding exactly the ConfigMap's keys. This runs
+// real CoreDNS the documented way — `coredns -conf Corefile` started in that directory, nothing else — next to the
+// Deployment as the pod runner runs it, and asks both every row of the reference table from both views: the same
+// answers, from the same view and version (NSID), and the table's answers.
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { e2eEnv, rigBin, type Netns, type RunningPod, type TrackedProc } from '@oooi/rig';
+import { renderDnsServer, type RenderedDnsServer } from './dns-api';
+import { ask, openDnsLab, runDnsPod, UPSTREAM_IP, type DnsLab } from './lab';
+import { answeredRows, dnsServerFor, forwardedRows } from './reference';
+
+jest.setTimeout(300_000);
+
+const RENDERED_VLAN = '198.51.100.5';
+const RENDERED_POD = '203.0.113.5';
+const POD_VLAN = '198.51.100.3';
+const POD_POD = '203.0.113.3';
+
+let lab: DnsLab | undefined;
+let pod: RunningPod | undefined;
+let local: TrackedProc | undefined;
+let rendered: RenderedDnsServer;
+
+beforeAll(async () => {
+  const r = renderDnsServer(
+    dnsServerFor({ namespace: 'clusters', clusters: ['alpha', 'bravo'], upstream: UPSTREAM_IP }),
+  );
+  if (!r.ok) throw new Error(JSON.stringify(r.errors));
+  rendered = r.value;
+  lab = await openDnsLab(e2eEnv().rig);
+  // what `oooi render -o OUT` leaves in OUT/dns/<namespace>-<name>/
+  const dir = join(lab.scope.dir, 'render-out', rendered.fileDir);
+  await mkdir(dir, { recursive: true });
+  for (const [name, text] of Object.entries(rendered.files)) await writeFile(join(dir, name), text);
+  const host = await lab.scope.createNamespace('rendered');
+  await lab.vlan.attach(host, { ifname: 'net1', address: `${RENDERED_VLAN}/24` });
+  await lab.pod.attach(host, { address: `${RENDERED_POD}/24` });
+  local = host.spawn([await rigBin('coredns'), '-conf', 'Corefile'], { label: 'rendered-dir', cwd: dir });
+  pod = await runDnsPod(lab, rendered.children.deployment, rendered.children.configMap);
+  await waitAnswering(host);
+});
+
+afterAll(async () => {
+  await local?.stop();
+  await pod?.dispose();
+  await lab?.dispose();
+});
+
+async function waitAnswering(ns: Netns): Promise<void> {
+  for (let i = 0; i < 75; i++) {
+    if (!local?.alive()) throw new Error(`coredns in the rendered directory exited:\n${local?.log() ?? ''}`);
+    if ((await ask(ns, '127.0.0.1', 'probe.invalid')).status !== 'TIMEOUT') return;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error('coredns in the rendered directory did not answer within 15 s');
+}
+
+const rows = [...answeredRows(['alpha', 'bravo']), ...forwardedRows(['alpha', 'bravo'])];
+
+describe.each([
+  {
+    view: 'vlan',
+    client: () => lab!.vlanClient,
+    servers: [RENDERED_VLAN, POD_VLAN] as const,
+    want: 'vlan' as const,
+  },
+  {
+    view: 'pod-network',
+    client: () => lab!.podClient,
+    servers: [RENDERED_POD, POD_POD] as const,
+    want: 'pod' as const,
+  },
+])('from a $view source address', ({ client, servers, want }) => {
+  it.each(rows)('the rendered directory and the Deployment answer $name alike', async (row) => {
+    const [fromDir, fromPod] = await Promise.all(servers.map((s) => ask(client(), s, row.name)));
+    expect(fromDir).toEqual(fromPod);
+    expect(fromDir).toMatchObject({ status: 'NOERROR', answers: [row[want]] });
+  });
+});
+
+it('serves the rendered serials (NSID) from the directory as from the pod', async () => {
+  const { serials } = rendered.config;
+  expect((await ask(lab!.vlanClient, RENDERED_VLAN, 'api.alpha.example.com')).nsid).toBe(
+    `oooi clusters/vlan100-dns vlan ${serials.vlan}`,
+  );
+  expect((await ask(lab!.podClient, RENDERED_POD, 'api.alpha.example.com')).nsid).toBe(
+    `oooi clusters/vlan100-dns pod-network ${serials['pod-network']}`,
+  );
+});
