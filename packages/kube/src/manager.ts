@@ -69,6 +69,7 @@ export class Manager implements CacheProvider {
   private readonly random: Random;
   private readonly caches = new Map<string, ListWatchCache<KubeObject>>();
   private readonly controllers: Controller[] = [];
+  private readonly recorders: EventRecorder[] = [];
   private elector: LeaseElector | undefined;
   private started = false;
   private controllersStarted = false;
@@ -142,7 +143,7 @@ export class Manager implements CacheProvider {
 
   /** An event recorder writing through this manager's client. */
   eventRecorder(reportingController: string, reportingInstance: string): EventRecorder {
-    return new EventRecorder({
+    const recorder = new EventRecorder({
       client: this.client,
       reportingController,
       reportingInstance,
@@ -150,6 +151,8 @@ export class Manager implements CacheProvider {
       random: this.random,
       log: this.log,
     });
+    this.recorders.push(recorder);
+    return recorder;
   }
 
   /** Ready when every cache has synced and the process is leader or standby. */
@@ -195,6 +198,7 @@ export class Manager implements CacheProvider {
   /** Resolves when controllers have drained, the lease is released and caches have stopped. */
   async whenStopped(): Promise<void> {
     await Promise.all(this.controllers.map((c) => c.whenStopped()));
+    await Promise.all(this.recorders.map((r) => r.close()));
     await this.elector?.whenStopped();
     await Promise.all([...this.caches.values()].map((cache) => cache.stop()));
     await this.health?.close();

@@ -10,13 +10,15 @@ export interface KubeMetricsOptions {
 }
 
 /** The results a reconcile can end with; each gets a zeroed series per controller at start. */
-export const reconcileResults = ['success', 'error', 'terminal', 'requeue_after'] as const;
+export const reconcileResults = Object.freeze(['success', 'error', 'terminal', 'requeue_after'] as const);
 export type ReconcileResultLabel = (typeof reconcileResults)[number];
 
 /** Why a watch was re-opened. */
 export type WatchRestartReason = 'closed' | 'error' | 'gone' | 'stalled';
 
-const secondsBuckets = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
+const secondsBuckets: readonly number[] = Object.freeze([
+  0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60,
+]);
 
 class MetricFactory {
   constructor(
@@ -33,7 +35,7 @@ class MetricFactory {
   }
 
   histogram<L extends string>(what: string, help: string, labelNames: readonly L[]): Histogram<L> {
-    const buckets = secondsBuckets;
+    const buckets = [...secondsBuckets];
     return new Histogram({ name: this.prefix + what, help, labelNames, buckets, registers: [this.registry] });
   }
 }

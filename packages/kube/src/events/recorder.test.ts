@@ -112,6 +112,17 @@ describe('EventRecorder', () => {
     expect(rest.writes().map((w) => w.method)).toEqual(['POST']);
   });
 
+  test('close sends the pending series, cancels its timer and drops later events', async () => {
+    const { rest, recorder } = setup();
+    recorder.event(widget, failed);
+    recorder.event(widget, failed);
+    await recorder.close();
+    recorder.event(widget, { ...failed, note: 'after close' });
+    await jest.advanceTimersByTimeAsync(120_000);
+    expect(summary(rest)).toEqual(['create etcd down', 'series 2']);
+    expect(jest.getTimerCount()).toBe(0);
+  });
+
   test('cluster-scoped objects get their events in default', async () => {
     const { rest, recorder } = setup();
     recorder.event({ apiVersion: 'v1', kind: 'Node', name: 'n1' }, failed);

@@ -10,12 +10,12 @@ import { isApiError } from '../rest/rest';
 import { canonicalJson } from '../write/canonical';
 import type { KubeClient } from '../write/client';
 
-export const EventKind: KindDescriptor = {
+export const EventKind: Readonly<KindDescriptor> = Object.freeze({
   group: 'events.k8s.io',
   version: 'v1',
   plural: 'events',
   kind: 'Event',
-};
+});
 
 /** What an Event is about. */
 export interface ObjectReference {
@@ -87,6 +87,7 @@ export class EventRecorder {
   private readonly log: Logger;
   private readonly tracked = new Map<string, Tracked>();
   private readonly inFlight = new Set<Promise<unknown>>();
+  private closed = false;
 
   constructor(options: EventRecorderOptions) {
     this.o = options;
@@ -97,6 +98,7 @@ export class EventRecorder {
 
   /** Records an event about `regarding` (an object or a reference). Returns at once; the write is in the background. */
   event(regarding: KubeObject | ObjectReference, input: EventInput): void {
+    if (this.closed) return;
     const ref = isReference(regarding) ? regarding : referenceTo(regarding);
     const now = this.clock.now();
     const key = canonicalJson({ ref: { ...ref, resourceVersion: undefined }, ...input });
@@ -122,6 +124,12 @@ export class EventRecorder {
       this.sendSeries(key, entry);
     }
     while (this.inFlight.size > 0) await Promise.all([...this.inFlight]);
+  }
+
+  /** Sends pending series updates, waits for writes in flight, and drops events recorded after this. */
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.flush();
   }
 
   private create(key: string, ref: ObjectReference, input: EventInput, now: number): void {

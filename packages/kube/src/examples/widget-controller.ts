@@ -2,8 +2,8 @@
 import { controllerReference, setCondition } from '../index';
 import type { Condition, KubeObject, Manager, ReconcileContext, ReconcileResult, Request } from '../index';
 
-export const Widget = { group: 'example.io', version: 'v1', plural: 'widgets', kind: 'Widget' };
-export const ConfigMap = { group: '', version: 'v1', plural: 'configmaps', kind: 'ConfigMap' };
+export const Widget = { group: 'example.io', version: 'v1', plural: 'widgets', kind: 'Widget' } as const;
+export const ConfigMap = { group: '', version: 'v1', plural: 'configmaps', kind: 'ConfigMap' } as const;
 type WidgetObject = KubeObject & { spec?: { message?: string }; status?: { conditions?: Condition[] } };
 
 export function setupWidgetController(mgr: Manager, now: () => number): void {

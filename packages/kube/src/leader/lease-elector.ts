@@ -11,12 +11,12 @@ import { isApiError } from '../rest/rest';
 import { canonicalJson } from '../write/canonical';
 import type { KubeClient } from '../write/client';
 
-export const LeaseKind: KindDescriptor = {
+export const LeaseKind: Readonly<KindDescriptor> = Object.freeze({
   group: 'coordination.k8s.io',
   version: 'v1',
   plural: 'leases',
   kind: 'Lease',
-};
+});
 
 export interface LeaseSpec {
   holderIdentity?: string;
