@@ -15,7 +15,8 @@ export const fieldManager = 'oooi-controller';
 
 export interface WireOptions {
   readonly manager: Manager;
-  readonly registry: Registry;
+  /** The process registry; default: the manager's. */
+  readonly registry?: Registry;
   /** Watch one namespace only; every namespace when omitted. */
   readonly namespace?: string;
   readonly images: DefaultImages;
@@ -36,7 +37,7 @@ export function wireControllers(o: WireOptions): Controller[] {
     images: o.images,
     events: o.manager.eventRecorder(reportingController, o.instance),
     clock: o.clock,
-    metrics: new ControllerMetrics(o.registry),
+    metrics: new ControllerMetrics(o.registry ?? o.manager.metrics.registry),
   };
   return reconcilers.map((entry) => entry.setup(setup));
 }
