@@ -31,6 +31,7 @@ export {
   checkAppsRanges,
   hostedClusterKey,
   attachmentDomain,
+  findHostedClusterAcrossInfras,
 } from './validate/validate-cross';
 export type { CrossProblem, CrossReason, ObjectField } from './validate/validate-cross';
 export type { FieldError, ValidationResult } from './validate/field-error';

@@ -77,8 +77,8 @@ export function parseAddressRange(text: string): IPv4Range | undefined {
   if (cidr) return { start: cidr.network, end: cidr.broadcast };
   const parts = text.split('-');
   if (parts.length !== 2) return undefined;
-  const start = parseIPv4(parts[0]!.trim());
-  const end = parseIPv4(parts[1]!.trim());
+  const start = parseIPv4(parts[0]!);
+  const end = parseIPv4(parts[1]!);
   if (start === undefined || end === undefined || start > end) return undefined;
   return { start, end };
 }
@@ -99,12 +99,17 @@ const durationUnitsMs: Readonly<Record<string, number>> = {
   h: 3_600_000,
 };
 
-/** The Go duration syntax accepted by CEL's `duration()` and by the reference ("30m", "1h", "1h30m", "1.5h"). */
-export const goDurationPattern = '^([0-9]+([.][0-9]+)?(ns|us|µs|ms|s|m|h))+$';
+/**
+ * The duration syntax of lease times: Go duration syntax ("30m", "1h", "1h30m", "1.5h") restricted to hours,
+ * minutes and seconds, in that order, with bounded digits — so CEL's `duration()` can never overflow (Go's
+ * limit is about 2562047h) on anything the pattern admits. The empty string matches; rules reject it.
+ */
+export const durationPattern =
+  '^([0-9]{1,5}([.][0-9]{1,3})?h)?([0-9]{1,6}([.][0-9]{1,3})?m)?([0-9]{1,7}([.][0-9]{1,3})?s)?$';
 
-/** Parses a Go duration string into milliseconds, or returns undefined. */
+/** Parses a duration of `durationPattern` into milliseconds, or returns undefined (also for ""). */
 export function parseGoDuration(text: string): number | undefined {
-  if (!new RegExp(goDurationPattern).test(text)) return undefined;
+  if (text === '' || !new RegExp(durationPattern).test(text)) return undefined;
   let total = 0;
   for (const match of text.matchAll(/([0-9]+(?:\.[0-9]+)?)(ns|us|µs|ms|s|m|h)/g)) {
     total += Number(match[1]) * durationUnitsMs[match[2]!]!;

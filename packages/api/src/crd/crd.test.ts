@@ -59,11 +59,6 @@ describe.each(kinds.map((k) => ({ kind: k.kind })))('the $kind CRD', ({ kind }) 
     expect(rules.filter((r) => !/^spec\.[A-Za-z0-9.[\]*]+ /.test(r.message))).toEqual([]);
     expect(rules.every((r) => !('check' in r))).toBe(true);
   });
-
-  test('is rendered byte-identically every time', () => {
-    const info = kinds.find((k) => k.kind === kind)!;
-    expect(JSON.stringify(toCrd(info))).toBe(JSON.stringify(toCrd(info)));
-  });
 });
 
 test('short names and printer columns match the reference', () => {
@@ -79,6 +74,8 @@ test('short names and printer columns match the reference', () => {
   expect(columns('InfraClusterAttachment')).toEqual(
     expect.arrayContaining(['Infra', 'HostedCluster', 'Domain', 'Ready', 'Age']),
   );
+  expect(columns('DHCPServer')).toEqual(expect.arrayContaining(['Ready', 'Active Leases', 'Age']));
+  expect(columns('DNSServer')).toEqual(expect.arrayContaining(['ServerIP', 'Ready', 'Age']));
   expect(columns('ProxyServer')).toEqual(
     expect.arrayContaining(['ServerIP', 'Port', 'Backends', 'Ready', 'Age']),
   );

@@ -1,7 +1,7 @@
 // CEL admission rules and their TypeScript twins, built from one description so that the CRD's
 // `x-kubernetes-validations` and `validateObject()` can never disagree on a rule or its message.
 // Rules follow the Kubernetes CEL libraries available from 1.31 (ip, cidr, isIP, isCIDR, strings ext).
-import { parseCidrV4, parseIPv4, cidrContains, parseGoDuration, goDurationPattern } from '../ipv4';
+import { parseCidrV4, parseIPv4, cidrContains, parseGoDuration, durationPattern } from '../ipv4';
 
 /** One `x-kubernetes-validations` entry plus the same check in TS (true = valid). */
 export interface CelRule {
@@ -30,10 +30,12 @@ const hasTerms = (f: FieldRef): string[] =>
 const celHas = (f: FieldRef): string => hasTerms(f).join(' && ');
 const celIPv4 = (f: FieldRef): string => `isIP(${celPath(f)}) && ip(${celPath(f)}).family() == 4`;
 const celCidrV4 = (f: FieldRef): string => `isCIDR(${celPath(f)}) && cidr(${celPath(f)}).ip().family() == 4`;
-const celIPInt = (f: FieldRef): string => {
-  const p = celPath(f);
-  return `(int(${p}.split('.')[0]) * 16777216 + int(${p}.split('.')[1]) * 65536 + int(${p}.split('.')[2]) * 256 + int(${p}.split('.')[3]))`;
-};
+/** The uint32 value of a dotted-quad string expression (CEL has no IP ordering; arithmetic stays in budget). */
+const celIPIntOf = (p: string): string =>
+  `(int(${p}.split('.')[0]) * 16777216 + int(${p}.split('.')[1]) * 65536 + int(${p}.split('.')[2]) * 256 + int(${p}.split('.')[3]))`;
+const celIPInt = (f: FieldRef): string => celIPIntOf(celPath(f));
+/** 2^(32-n) for n = 0..32, as a CEL list literal (CEL has no shifts). */
+const celBlockSizes = `[${Array.from({ length: 33 }, (_, n) => 2 ** (32 - n)).join(', ')}]`;
 
 function get(self: unknown, f: FieldRef): unknown {
   let v: unknown = self;
@@ -78,6 +80,14 @@ export function cidrSyntax(display: string): CelRule[] {
       check: (self) => typeof self === 'string' && parseCidrV4(self) !== undefined,
     },
     {
+      rule: '!isCIDR(self) || (cidr(self).prefixLength() >= 8 && cidr(self).prefixLength() <= 30)',
+      message: `${display} must have a prefix length between /8 and /30 (room for a gateway, servers and a pool)`,
+      check: (self) => {
+        const c = typeof self === 'string' ? parseCidrV4(self) : undefined;
+        return c === undefined || (c.prefixLength >= 8 && c.prefixLength <= 30);
+      },
+    },
+    {
       rule: '!isCIDR(self) || cidr(self) == cidr(self).masked()',
       message: `${display} must be a network address with its host bits zero (for example 198.51.100.0/24, not 198.51.100.7/24)`,
       check: (self) => {
@@ -105,15 +115,25 @@ export function matches(display: string, pattern: string, what: string): CelRule
   };
 }
 
-export function goDuration(display: string, minimum: string, minimumMs: number): CelRule[] {
+/** A lease-style duration: hours/minutes/seconds syntax (see durationPattern) between `min` and `max`. */
+export function duration(display: string, min: string, max: string): CelRule[] {
+  const re = new RegExp(durationPattern);
+  const valid = (v: unknown): v is string => typeof v === 'string' && v !== '' && re.test(v);
+  const [minMs, maxMs] = [parseGoDuration(min)!, parseGoDuration(max)!];
+  const syntax = `self != '' && self.matches('${durationPattern}')`;
   return [
-    matches(display, goDurationPattern, 'a Go duration such as 30m, 1h or 24h'),
     {
-      rule: `!self.matches('${goDurationPattern}') || duration(self) >= duration('${minimum}')`,
-      message: `${display} must be at least ${minimum}`,
+      rule: syntax,
+      message: `${display} must be a duration in hours, minutes and seconds such as 30m, 1h or 24h`,
+      check: valid,
+    },
+    {
+      rule: `!(${syntax}) || (duration(self) >= duration('${min}') && duration(self) <= duration('${max}'))`,
+      message: `${display} must be between ${min} and ${max}`,
       check: (self) => {
-        const ms = typeof self === 'string' ? parseGoDuration(self) : undefined;
-        return ms === undefined || ms >= minimumMs;
+        if (!valid(self)) return true;
+        const ms = parseGoDuration(self)!;
+        return ms >= minMs && ms <= maxMs;
       },
     },
   ];
@@ -130,6 +150,33 @@ export function ipInCidr(ip: FieldRef, cidr: FieldRef): CelRule {
       const c = parseCidrV4(getString(self, cidr) ?? '');
       const a = ipOf(self, ip);
       return c === undefined || a === undefined || cidrContains(c, a);
+    },
+  };
+}
+
+/** `ip` is neither the network nor the broadcast address of `cidr` (checked once the CIDR is canonical). */
+export function ipNotNetworkOrBroadcast(ip: FieldRef, cidr: FieldRef): CelRule {
+  const c = celPath(cidr);
+  const net = celIPIntOf(`${c}.split('/')[0]`);
+  const i = celIPInt(ip);
+  return {
+    rule: guarded(
+      [ip],
+      [cidr],
+      `cidr(${c}) != cidr(${c}).masked() || cidr(${c}).prefixLength() > 30 || (${i} != ${net} && ${i} != ${net} + ${celBlockSizes}[cidr(${c}).prefixLength()] - 1)`,
+    ),
+    message: `${ip.display} must not be the network or broadcast address of ${cidr.display}`,
+    fieldPath: relative(ip),
+    check: (self) => {
+      const n = parseCidrV4(getString(self, cidr) ?? '');
+      const a = ipOf(self, ip);
+      return (
+        n === undefined ||
+        a === undefined ||
+        n.address !== n.network ||
+        n.prefixLength > 30 ||
+        (a !== n.network && a !== n.broadcast)
+      );
     },
   };
 }

@@ -1,7 +1,7 @@
 // The VLAN attachment every child workload shares: a Multus static IP whose prefix comes from the CIDR.
 import { Type } from '@sinclair/typebox';
 import { cidrV4, dnsLabel, ipv4, objectName } from './fields';
-import { ipInCidr, refs } from './cel';
+import { ipInCidr, ipNotNetworkOrBroadcast, refs } from './cel';
 import type { CelRule } from './cel';
 
 export function childNetworkProperties(kind: string) {
@@ -33,5 +33,5 @@ export function childNetworkProperties(kind: string) {
 /** The Multus static IP must lie inside the VLAN (rule on spec.networkConfig). */
 export function childNetworkRules(): CelRule[] {
   const r = refs('spec.networkConfig');
-  return [ipInCidr(r('serverIP'), r('cidr'))];
+  return [ipInCidr(r('serverIP'), r('cidr')), ipNotNetworkOrBroadcast(r('serverIP'), r('cidr'))];
 }

@@ -1,7 +1,15 @@
 // DHCPServer: the complete DHCP configuration of one oooi-dhcp workload (written by the Infra, or standalone).
 import { Type } from '@sinclair/typebox';
 import type { Static } from '@sinclair/typebox';
-import { goDuration, ipInCidr, ipNotGreater, ipOutsideRange, ipsDistinct, refs } from './cel';
+import {
+  duration,
+  ipInCidr,
+  ipNotGreater,
+  ipNotNetworkOrBroadcast,
+  ipOutsideRange,
+  ipsDistinct,
+  refs,
+} from './cel';
 import type { CelRule } from './cel';
 import { image, ipv4 } from './fields';
 import { childNetworkProperties, childNetworkRules } from './child-network';
@@ -18,6 +26,7 @@ export const dhcpServerSpecRules: CelRule[] = [
   ipInCidr(gateway, cidr),
   ipInCidr(start, cidr),
   ipInCidr(end, cidr),
+  ...[gateway, start, end].map((ip) => ipNotNetworkOrBroadcast(ip, cidr)),
   ipNotGreater(start, end),
   ipOutsideRange(serverIP, start, end),
   ipOutsideRange(gateway, start, end),
@@ -63,10 +72,11 @@ export const DhcpServerSpec = Type.Object(
         rangeEnd: ipv4('spec.leaseConfig.rangeEnd', 'Last address of the inclusive pool.'),
         leaseTime: Type.Optional(
           Type.String({
-            description: 'Lease duration in Go duration syntax (30m, 1h, 24h); at least 1m.',
+            description:
+              'Lease duration in Go duration syntax with hours, minutes and seconds (30m, 1h, 24h); between 1m and 8760h.',
             default: '1h',
             maxLength: 32,
-            'x-kubernetes-validations': goDuration('spec.leaseConfig.leaseTime', '1m', 60_000),
+            'x-kubernetes-validations': duration('spec.leaseConfig.leaseTime', '1m', '8760h'),
           }),
         ),
       },

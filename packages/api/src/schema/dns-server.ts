@@ -78,10 +78,21 @@ export const DnsServerSpec = Type.Object(
     image: Type.Optional(image('The CoreDNS image (upstream CoreDNS with the view plugin).')),
     reloadInterval: Type.Optional(
       Type.String({
-        description: 'How often CoreDNS checks its Corefile for changes (reload plugin), at least 2s.',
+        description:
+          "How often CoreDNS checks its Corefile for changes (reload plugin); at least 2s, the plugin's minimum.",
         default: '2s',
         maxLength: 8,
-        pattern: '^[0-9]+(s|m)$',
+        pattern: '^[0-9]{1,4}(s|m)$',
+        'x-kubernetes-validations': [
+          {
+            rule: "!self.matches('^[0-9]{1,4}(s|m)$') || duration(self) >= duration('2s')",
+            message: "spec.reloadInterval must be at least 2s (the reload plugin's minimum)",
+            check: (self: unknown) => {
+              const m = typeof self === 'string' ? /^([0-9]{1,4})(s|m)$/.exec(self) : null;
+              return m === null || Number(m[1]) * (m[2] === 'm' ? 60 : 1) >= 2;
+            },
+          },
+        ],
       }),
     ),
     cacheTTL: Type.Optional(
@@ -89,7 +100,7 @@ export const DnsServerSpec = Type.Object(
         description: 'Maximum TTL of the response cache (cache plugin).',
         default: '30s',
         maxLength: 8,
-        pattern: '^[0-9]+(s|m|h)$',
+        pattern: '^[0-9]{1,5}(s|m|h)$',
       }),
     ),
   },

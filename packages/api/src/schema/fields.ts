@@ -5,11 +5,17 @@ import type { TSchema, TString, TUnsafe, TInteger } from '@sinclair/typebox';
 import { cidrSyntax, ipv4Syntax, matches } from './cel';
 import type { CelRule } from './cel';
 
-export const dnsLabelPattern = '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$';
-export const dnsSubdomainPattern = '^[a-z0-9]([-a-z0-9]*[a-z0-9])?([.][a-z0-9]([-a-z0-9]*[a-z0-9])?)*$';
-export const domainPattern = '^[a-z0-9]([-a-z0-9]*[a-z0-9])?([.][a-z0-9]([-a-z0-9]*[a-z0-9])?)+$';
+/** One DNS label (RFC 1123): at most 63 characters. */
+export const labelRegex = '[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?';
+const label = labelRegex;
+const octet = '(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])';
+/** A dotted-quad IPv4 address (no leading zeros), unanchored. */
+export const ipv4Regex = `(${octet}[.]){3}${octet}`;
+export const dnsLabelPattern = `^${label}$`;
+export const dnsSubdomainPattern = `^${label}([.]${label})*$`;
+export const domainPattern = `^${label}([.]${label})+$`;
 /** A host name as a TLS SNI or a DNS record: one or more labels, optionally led by a `*.` wildcard label. */
-export const hostnamePattern = '^([*][.])?[a-z0-9]([-a-z0-9]*[a-z0-9])?([.][a-z0-9]([-a-z0-9]*[a-z0-9])?)*$';
+export const hostnamePattern = `^([*][.])?${label}([.]${label})*$`;
 
 const rules = (list: CelRule[]) => ({ 'x-kubernetes-validations': list });
 
@@ -111,9 +117,8 @@ export function stringList(
   return Type.Array(items, { description, maxItems });
 }
 
-const octet = '(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])';
 /** IPv4 CIDR syntax as an OpenAPI pattern: for list items inside large lists, where a CEL rule per item would exceed the cost budget. */
-export const cidrV4Pattern = `^(${octet}[.]){3}${octet}/([0-9]|[12][0-9]|3[0-2])$`;
+export const cidrV4Pattern = `^${ipv4Regex}/([0-9]|[12][0-9]|3[0-2])$`;
 
 /** A CIDR checked by OpenAPI pattern only (no CEL): used inside large lists (the CEL cost budget). */
 export function cidrV4ByPattern(description: string): TString {

@@ -120,6 +120,22 @@ export const ExternalService = Type.Object(
   },
 );
 
+/** api-int.<clusterName>.<baseDomain> (the longest name oooi serves) must fit the 253-character DNS limit. */
+const domainLengthRule: CelRule = {
+  rule: '!has(self.clusterName) || !has(self.baseDomain) || size(self.clusterName) + size(self.baseDomain) <= 244',
+  message:
+    'spec.dns.baseDomain together with spec.dns.clusterName must not exceed 244 characters, so that api-int.<clusterName>.<baseDomain> fits in 253',
+  fieldPath: '.baseDomain',
+  check: (self) => {
+    const d = self as { clusterName?: unknown; baseDomain?: unknown };
+    return (
+      typeof d.clusterName !== 'string' ||
+      typeof d.baseDomain !== 'string' ||
+      [...d.clusterName].length + [...d.baseDomain].length <= 244
+    );
+  },
+};
+
 const r = refs('spec');
 export const attachmentSpecRules: CelRule[] = [
   requiredWhen(r('appsIngress', 'enabled'), r('appsIngress', 'metallb', 'addressPoolName')),
@@ -151,7 +167,10 @@ export const InfraClusterAttachmentSpec = Type.Object(
         ),
         baseDomain: domain('spec.dns.baseDomain', 'Base domain, e.g. example.com.'),
       },
-      { description: 'Builds the cluster FQDNs served on the shared DNS and proxy.' },
+      {
+        description: 'Builds the cluster FQDNs served on the shared DNS and proxy.',
+        'x-kubernetes-validations': [domainLengthRule],
+      },
     ),
     controlPlaneNamespace: Type.Optional(
       dnsLabel(

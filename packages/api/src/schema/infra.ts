@@ -7,12 +7,14 @@ import {
   ipOutsideRange,
   ipsDistinct,
   ipv4OrLiteral,
-  goDuration,
+  duration,
+  ipNotNetworkOrBroadcast,
+  matches,
   refs,
   setTogether,
 } from './cel';
 import type { CelRule } from './cel';
-import { cidrV4, dnsLabel, optionalFlag, image, ipv4, objectName, text } from './fields';
+import { cidrV4, dnsLabel, optionalFlag, image, ipv4, ipv4Regex, labelRegex, objectName } from './fields';
 import { conditions, observedGeneration } from './status';
 
 export const NetworkConfig = Type.Object(
@@ -54,6 +56,12 @@ export const NetworkConfig = Type.Object(
   { description: 'The secondary network (VLAN) the components are attached to through Multus. Required.' },
 );
 
+const internalProxyServiceRule: CelRule = matches(
+  'spec.infraComponents.proxy.internalProxyService',
+  `^(${ipv4Regex}|${labelRegex}[.]${labelRegex}([.]svc([.]${labelRegex})*)?)$`,
+  'an IPv4 address or a Service name <service>.<namespace>[.svc[.<cluster domain>]]',
+);
+
 export const DhcpComponent = Type.Object(
   {
     enabled: optionalFlag(
@@ -80,10 +88,11 @@ export const DhcpComponent = Type.Object(
     ),
     leaseTime: Type.Optional(
       Type.String({
-        description: 'Lease duration in Go duration syntax (30m, 1h, 24h); at least 1m.',
+        description:
+          'Lease duration in Go duration syntax with hours, minutes and seconds (30m, 1h, 24h); between 1m and 8760h.',
         default: '1h',
         maxLength: 32,
-        'x-kubernetes-validations': goDuration('spec.infraComponents.dhcp.leaseTime', '1m', 60_000),
+        'x-kubernetes-validations': duration('spec.infraComponents.dhcp.leaseTime', '1m', '8760h'),
       }),
     ),
     image: Type.Optional(image('Override the DHCP server image (oooi-dhcp), e.g. from a mirror registry.')),
@@ -126,9 +135,12 @@ export const ProxyComponent = Type.Object(
       ),
     ),
     internalProxyService: Type.Optional(
-      text(
-        'DNS name (<service>.<namespace>[.svc[.cluster.local]]) or ClusterIP of the proxy Service, used for the pod-network DNS view. Omit to hide hosted control-plane names from pods. Example: <infra>-proxy.clusters.svc.cluster.local.',
-      ),
+      Type.String({
+        description:
+          'DNS name (<service>.<namespace>[.svc[.<cluster domain>]]) or ClusterIP of the proxy Service, used for the pod-network DNS view. Omit to hide hosted control-plane names from pods. Example: <infra>-proxy.clusters.svc.cluster.local.',
+        maxLength: 253,
+        'x-kubernetes-validations': [internalProxyServiceRule],
+      }),
     ),
     proxyImage: Type.Optional(image('Envoy image (upstream envoyproxy/envoy).')),
     managerImage: Type.Optional(image('xDS manager sidecar image (oooi-xds).')),
@@ -163,6 +175,7 @@ export const infraSpecRules: CelRule[] = [
   ...statics.map((ip) => ipInCidr(ip, cidr)),
   ipInCidr(start, cidr),
   ipInCidr(end, cidr),
+  ...[gateway, ...statics, start, end].map((ip) => ipNotNetworkOrBroadcast(ip, cidr)),
   setTogether(start, end),
   ipNotGreater(start, end),
   ...[gateway, ...statics].map((ip) => ipOutsideRange(ip, start, end)),

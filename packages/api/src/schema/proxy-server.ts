@@ -3,6 +3,7 @@ import { Type } from '@sinclair/typebox';
 import type { Static } from '@sinclair/typebox';
 import { cidrV4ByPattern, dnsLabel, enumOf, hostname, hostnameByPattern, image, port, text } from './fields';
 import { childNetworkProperties, childNetworkRules } from './child-network';
+import { intsDistinct, refs } from './cel';
 import { conditions, observedGeneration } from './status';
 
 export const ProxyBackend = Type.Object(
@@ -80,7 +81,10 @@ export const ProxyServerSpec = Type.Object(
       enumOf(['trace', 'debug', 'info', 'warning', 'error', 'critical'] as const, 'Envoy log level.', 'info'),
     ),
   },
-  { description: 'An L4 SNI-passthrough Envoy on the VLAN, configured over xDS by its sidecar.' },
+  {
+    description: 'An L4 SNI-passthrough Envoy on the VLAN, configured over xDS by its sidecar.',
+    'x-kubernetes-validations': [intsDistinct(refs('spec')('xdsPort'), refs('spec')('adminPort'))],
+  },
 );
 
 export const ProxyServerStatus = Type.Object(

@@ -121,6 +121,22 @@ describe('validateCross', () => {
       ],
     },
     {
+      name: 'one HostedCluster attached to two Infras',
+      input: [
+        infra,
+        set(infra, 'metadata.name', 'vlan200'),
+        alpha,
+        set(
+          set(set(bravo, 'spec.infraRef.name', 'vlan200'), 'spec.hostedClusterRef.name', 'alpha'),
+          'spec.appsIngress.enabled',
+          false,
+        ),
+      ],
+      want: [
+        'DuplicateHostedCluster: attachments "clusters/alpha" (Infra "vlan100") and "clusters/bravo" (Infra "vlan200") reference HostedCluster clusters/alpha',
+      ],
+    },
+    {
       name: 'an attachment whose Infra does not exist',
       input: [infra, set(alpha, 'spec.infraRef.name', 'vlan300')],
       want: [

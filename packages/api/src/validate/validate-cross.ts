@@ -190,6 +190,7 @@ export function validateCross(objects: readonly OooiObject[]): CrossProblem[] {
     );
     problems.push(...findDuplicateAttachments(mine), ...checkAppsRanges(infra, mine));
   }
+  problems.push(...findHostedClusterAcrossInfras(attachments));
   for (const a of [...attachments].sort(byNamespaceName)) {
     if (infras.some((i) => nsOf(i) === nsOf(a) && i.metadata.name === a.spec.infraRef.name)) continue;
     problems.push({
@@ -197,6 +198,32 @@ export function validateCross(objects: readonly OooiObject[]): CrossProblem[] {
       message: `spec.infraRef.name of attachment "${a.metadata.name}": Infra "${a.spec.infraRef.name}" not found in namespace "${nsOf(a)}"`,
       objects: [at(a, 'spec.infraRef.name')],
     });
+  }
+  return problems;
+}
+
+/**
+ * "One attachment per HostedCluster" across Infras too: an attachment whose HostedCluster is already attached
+ * to another Infra (in namespace/name order) is reported with that first owner. Duplicates within one Infra are
+ * reported by findDuplicateAttachments.
+ */
+export function findHostedClusterAcrossInfras(
+  attachments: readonly InfraClusterAttachment[],
+): CrossProblem[] {
+  const owner = new Map<string, InfraClusterAttachment>();
+  const problems: CrossProblem[] = [];
+  const infraOf = (a: InfraClusterAttachment) => `${nsOf(a)}/${a.spec.infraRef.name}`;
+  for (const a of [...attachments].sort(byNamespaceName)) {
+    const hc = hostedClusterKey(a);
+    const first = owner.get(hc);
+    if (!first) owner.set(hc, a);
+    else if (infraOf(first) !== infraOf(a)) {
+      problems.push({
+        reason: 'DuplicateHostedCluster',
+        message: `attachments "${nsOf(first)}/${first.metadata.name}" (Infra "${first.spec.infraRef.name}") and "${nsOf(a)}/${a.metadata.name}" (Infra "${a.spec.infraRef.name}") reference HostedCluster ${hc}`,
+        objects: [at(first, 'spec.hostedClusterRef'), at(a, 'spec.hostedClusterRef')],
+      });
+    }
   }
   return problems;
 }

@@ -62,7 +62,7 @@ function checkString(schema: SchemaNode, value: string, path: string, emit: Emit
       `Unsupported value: "${value}": supported values: ${schema.enum.map((e) => `"${e}"`).join(', ')}`,
     );
   }
-  if (schema.maxLength !== undefined && Buffer.byteLength(value) > schema.maxLength) {
+  if (schema.maxLength !== undefined && [...value].length > schema.maxLength) {
     emit.schema(path, `Too long: may not be more than ${schema.maxLength} bytes`);
   }
   if (schema.minLength !== undefined && value.length < schema.minLength) {

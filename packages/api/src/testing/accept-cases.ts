@@ -1,0 +1,60 @@
+// Valid objects (edge cases included), shared by the unit and e2e tests.
+import type { Case } from './case';
+import { alpha, dhcp, dns, infra, proxy, set } from './fixtures';
+
+export const acceptCases: Case[] = [
+  { name: 'the example Infra', input: infra },
+  { name: 'the example attachment', input: alpha },
+  { name: 'the standalone DHCPServer', input: dhcp },
+  { name: 'a ProxyServer', input: proxy },
+  { name: 'a ProxyServer with no backends', input: set(proxy, 'spec.backends', []) },
+  { name: 'a DNSServer with no records', input: dns },
+  { name: 'an Infra with only its network', input: set(infra, 'spec.infraComponents', undefined) },
+  {
+    name: 'an Infra with a disabled DHCP and no pool',
+    input: set(
+      set(
+        set(infra, 'spec.infraComponents.dhcp.rangeStart', undefined),
+        'spec.infraComponents.dhcp.rangeEnd',
+        undefined,
+      ),
+      'spec.infraComponents.dhcp.enabled',
+      false,
+    ),
+  },
+  {
+    name: 'a MetalLB range given as a CIDR',
+    input: set(alpha, 'spec.appsIngress.metallb.ipAddressPoolRange', '198.51.100.208/29'),
+  },
+  { name: 'a 1h30m lease', input: set(infra, 'spec.infraComponents.dhcp.leaseTime', '1h30m') },
+  {
+    name: 'a wildcard record',
+    input: set(dns, 'spec.views.vlan.records', [{ name: '*.apps.c.example.com', ip: '198.51.100.200' }]),
+  },
+  {
+    name: 'a /8 VLAN',
+    input: set(set(infra, 'spec.networkConfig.cidr', '198.0.0.0/8'), 'spec.appsIngress', undefined),
+  },
+  {
+    name: 'a /29 standalone DHCPServer',
+    input: set(
+      set(
+        set(dhcp, 'spec.networkConfig.cidr', '198.51.100.0/29'),
+        'spec.leaseConfig.rangeStart',
+        '198.51.100.3',
+      ),
+      'spec.leaseConfig.rangeEnd',
+      '198.51.100.6',
+    ),
+  },
+  {
+    name: 'an internalProxyService given as a ClusterIP',
+    input: set(infra, 'spec.infraComponents.proxy.internalProxyService', '10.96.0.10'),
+  },
+  {
+    name: 'an internalProxyService of service.namespace',
+    input: set(infra, 'spec.infraComponents.proxy.internalProxyService', 'vlan100-proxy.clusters'),
+  },
+  { name: 'a lease of 8760h', input: set(infra, 'spec.infraComponents.dhcp.leaseTime', '8760h') },
+  { name: 'a 90s lease', input: set(infra, 'spec.infraComponents.dhcp.leaseTime', '1m30s') },
+];

@@ -1,0 +1,190 @@
+// Broken objects of the other kinds and the exact messages they get, shared by the unit and e2e tests.
+import type { Case } from './case';
+import { alpha, dhcp, dns, errorsOf, proxy, set } from './fixtures';
+import { cidrV4Pattern } from '../schema/fields';
+
+export const childRejectCases: Case[] = [
+  {
+    name: 'an attachment without infraRef',
+    input: set(alpha, 'spec.infraRef', undefined),
+    want: ['spec.infraRef: Required value'],
+  },
+  {
+    name: 'an attachment with an empty infra name',
+    input: set(alpha, 'spec.infraRef.name', ''),
+    want: [
+      'spec.infraRef.name: Invalid value: "": spec.infraRef.name in body should be at least 1 chars long',
+    ],
+  },
+  {
+    name: 'a clusterName with a dot',
+    input: set(alpha, 'spec.dns.clusterName', 'alpha.one'),
+    want: [
+      "spec.dns.clusterName must be a DNS label: lower-case letters, digits and '-', starting and ending with a letter or digit",
+    ],
+  },
+  {
+    name: 'a clusterName of 64 characters',
+    input: set(alpha, 'spec.dns.clusterName', 'a'.repeat(64)),
+    want: ['spec.dns.clusterName: Too long: may not be more than 63 bytes'],
+  },
+  {
+    name: 'a baseDomain with a trailing dot',
+    input: set(alpha, 'spec.dns.baseDomain', 'example.com.'),
+    want: ['spec.dns.baseDomain must be a DNS domain of two or more lower-case labels, such as example.com'],
+  },
+  {
+    name: 'apps enabled without a pool name',
+    input: set(alpha, 'spec.appsIngress.metallb.addressPoolName', undefined),
+    want: ['spec.appsIngress.metallb.addressPoolName is required when spec.appsIngress.enabled is true'],
+  },
+  {
+    name: 'a MetalLB range of three parts',
+    input: set(alpha, 'spec.appsIngress.metallb.ipAddressPoolRange', '198.51.100.1-2-3'),
+    want: [
+      'spec.appsIngress.metallb.ipAddressPoolRange must be an IPv4 CIDR or an ordered range "start-end" such as 198.51.100.200-198.51.100.209',
+    ],
+  },
+  {
+    name: 'an https port of 0',
+    input: set(alpha, 'spec.appsIngress.ports', { https: 0 }),
+    want: [
+      'spec.appsIngress.ports.https: Invalid value: 0: spec.appsIngress.ports.https in body should be greater than or equal to 1',
+    ],
+  },
+  {
+    name: 'equal apps ports',
+    input: set(alpha, 'spec.appsIngress.ports', { http: 443 }),
+    want: ['spec.appsIngress.ports.http must differ from spec.appsIngress.ports.https'],
+  },
+  {
+    name: 'a DHCPServer without a pool',
+    input: set(dhcp, 'spec.leaseConfig', undefined),
+    want: ['spec.leaseConfig: Required value'],
+  },
+  {
+    name: 'a DHCPServer serving its own address',
+    input: set(dhcp, 'spec.networkConfig.serverIP', '198.51.100.20'),
+    want: [
+      'spec.networkConfig.serverIP must lie outside the pool spec.leaseConfig.rangeStart..spec.leaseConfig.rangeEnd',
+    ],
+  },
+  {
+    name: 'a DHCPServer handing out a hostname resolver',
+    input: set(dhcp, 'spec.networkConfig.dnsServers', ['ns1']),
+    want: [
+      'spec.networkConfig.dnsServers[0]: spec.networkConfig.dnsServers[*] must be an IPv4 address such as 198.51.100.10',
+    ],
+  },
+  {
+    name: 'a DHCP option code 255',
+    input: set(dhcp, 'spec.options', [{ code: 255, value: 'x' }]),
+    want: [
+      'spec.options[0].code: Invalid value: 255: spec.options[0].code in body should be less than or equal to 254',
+    ],
+  },
+  {
+    name: 'a proxy outside its cidr',
+    input: set(proxy, 'spec.networkConfig.serverIP', '203.0.113.4'),
+    want: ['spec.networkConfig.serverIP must lie inside spec.networkConfig.cidr'],
+  },
+  {
+    name: 'a backend without a target',
+    input: set(proxy, 'spec.backends', [{ ...proxy.spec.backends[0], targetService: undefined }]),
+    want: ['spec.backends[0].targetService: Required value'],
+  },
+  {
+    name: 'a backend source range with a /40',
+    input: set(proxy, 'spec.backends', [
+      { ...proxy.spec.backends[0], sourcePrefixRanges: ['198.51.100.7/40'] },
+    ]),
+    want: [
+      `spec.backends[0].sourcePrefixRanges[0]: Invalid value: "198.51.100.7/40": spec.backends[0].sourcePrefixRanges[0] in body should match '${cidrV4Pattern}'`,
+    ],
+  },
+  {
+    name: 'a log level of verbose',
+    input: set(proxy, 'spec.logLevel', 'verbose'),
+    want: [
+      'spec.logLevel: Unsupported value: "verbose": supported values: "trace", "debug", "info", "warning", "error", "critical"',
+    ],
+  },
+  {
+    name: 'a record name with a double wildcard',
+    input: set(dns, 'spec.views.podNetwork.records', [
+      { name: '*.*.apps.c.example.com', ip: '203.0.113.10' },
+    ]),
+    want: [
+      "spec.views.podNetwork.records[0].name: spec.views.podNetwork.records[*].name must be a lower-case host name, optionally starting with a '*.' wildcard label",
+    ],
+  },
+  {
+    name: 'a record name twice',
+    input: set(dns, 'spec.views.vlan.records', [
+      { name: 'a.b.c', ip: '198.51.100.4' },
+      { name: 'a.b.c', ip: '198.51.100.5' },
+    ]),
+    want: ['spec.views.vlan.records[1]: Duplicate value: {"name":"a.b.c"}'],
+  },
+  {
+    name: 'a reload interval in ms',
+    input: set(dns, 'spec.reloadInterval', '500ms'),
+    want: [
+      `spec.reloadInterval: Invalid value: "500ms": spec.reloadInterval in body should match '^[0-9]{1,4}(s|m)$'`,
+    ],
+  },
+  {
+    name: 'a MetalLB range padded with spaces',
+    input: set(alpha, 'spec.appsIngress.metallb.ipAddressPoolRange', '198.51.100.200 - 198.51.100.209'),
+    want: [
+      'spec.appsIngress.metallb.ipAddressPoolRange must be an IPv4 CIDR or an ordered range "start-end" such as 198.51.100.200-198.51.100.209',
+    ],
+  },
+  {
+    name: 'a clusterName of 63 multi-byte characters (length counts characters)',
+    input: set(alpha, 'spec.dns.clusterName', 'é'.repeat(63)),
+    want: [
+      "spec.dns.clusterName must be a DNS label: lower-case letters, digits and '-', starting and ending with a letter or digit",
+    ],
+  },
+  {
+    name: 'a baseDomain label of 64 characters',
+    input: set(alpha, 'spec.dns.baseDomain', `${'a'.repeat(64)}.com`),
+    want: ['spec.dns.baseDomain must be a DNS domain of two or more lower-case labels, such as example.com'],
+  },
+  {
+    name: 'a domain too long for api-int',
+    input: set(
+      set(alpha, 'spec.dns.clusterName', 'c'.repeat(63)),
+      'spec.dns.baseDomain',
+      `${'b'.repeat(60)}.${'b'.repeat(60)}.${'b'.repeat(60)}.com`,
+    ),
+    want: [
+      'spec.dns.baseDomain together with spec.dns.clusterName must not exceed 244 characters, so that api-int.<clusterName>.<baseDomain> fits in 253',
+    ],
+  },
+  {
+    name: 'a reload interval of 1s',
+    input: set(dns, 'spec.reloadInterval', '1s'),
+    want: ["spec.reloadInterval must be at least 2s (the reload plugin's minimum)"],
+  },
+  {
+    name: 'a DNS server on the broadcast address',
+    input: set(dns, 'spec.networkConfig.serverIP', '198.51.100.255'),
+    want: [
+      'spec.networkConfig.serverIP must not be the network or broadcast address of spec.networkConfig.cidr',
+    ],
+  },
+  {
+    name: 'the xDS and admin ports equal',
+    input: set(set(proxy, 'spec.xdsPort', 9901), 'spec.adminPort', 9901),
+    want: ['spec.xdsPort must differ from spec.adminPort'],
+  },
+  {
+    name: 'a DHCP lease of 500ms',
+    input: set(dhcp, 'spec.leaseConfig.leaseTime', '500ms'),
+    want: [
+      'spec.leaseConfig.leaseTime must be a duration in hours, minutes and seconds such as 30m, 1h or 24h',
+    ],
+  },
+];

@@ -1,0 +1,6 @@
+// Test data shared by the unit tests of @oooi/api and the e2e tests that send the same inputs to a real apiserver.
+export type { Case } from './case';
+export { acceptCases } from './accept-cases';
+export { infraRejectCases } from './infra-cases';
+export { childRejectCases } from './child-cases';
+export { examples, load, set, errorsOf, infra, alpha, bravo, dhcp, dns, proxy } from './fixtures';
