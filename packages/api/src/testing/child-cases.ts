@@ -1,6 +1,6 @@
 // Broken objects of the other kinds and the exact messages they get, shared by the unit and e2e tests.
 import type { Case } from './case';
-import { alpha, dhcp, dns, errorsOf, proxy, set } from './fixtures';
+import { alpha, dhcp, dns, proxy, set } from './fixtures';
 import { cidrV4Pattern } from '../schema/fields';
 
 export const childRejectCases: Case[] = [

@@ -1,6 +1,6 @@
 // Broken Infras and the exact messages they get, shared by the unit tests (TS validator) and the e2e tests (a real apiserver).
 import type { Case } from './case';
-import { errorsOf, infra, set } from './fixtures';
+import { infra, set } from './fixtures';
 
 const ic = 'spec.infraComponents';
 const nc = 'spec.networkConfig';
