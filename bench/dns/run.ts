@@ -1,0 +1,297 @@
+// dnsperf QPS of CoreDNS serving the generated Corefile for N attached clusters (default 200) against a trivial
+// Corefile, same machine, same run, interleaved (A B, B A, …), and the ratio. Not a timed test: run it by hand,
+//   pnpm tsx bench/dns/run.ts [--clusters 200] [--rounds 3] [--seconds 5]
+// Everything runs inside one network namespace this script creates and deletes (addresses from the test ranges
+// on its loopback; nothing in the root namespace, nothing sent off the machine). CoreDNS is pinned to CPU 1 and
+// dnsperf to CPU 0. Queries come from a VLAN address (the first, filtered block answers) and from a pod-network
+// address (the view expression fails, the catch-all block answers).
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { DNSServer } from '@oooi/api';
+import { renderDnsServer } from '../../packages/controller/src/dns/index';
+
+const DNS_IP = '198.51.100.3';
+const VLAN_CLIENT = '198.51.100.50';
+const POD_CLIENT = '203.0.113.50';
+const UPSTREAM_IP = '203.0.113.53';
+const NETNS = `oooi-bench-dns-${process.pid}`;
+/** The upstream stub's namespace, joined to NETNS by a veth pair (both ends in our namespaces). */
+const UPSTREAM_NETNS = `${NETNS}-up`;
+
+interface Options {
+  clusters: number;
+  rounds: number;
+  seconds: number;
+}
+
+function options(argv: readonly string[]): Options {
+  const get = (flag: string, def: number): number => {
+    const i = argv.indexOf(flag);
+    const v = i >= 0 ? Number(argv[i + 1]) : def;
+    if (!Number.isInteger(v) || v < 1) throw new Error(`${flag} needs a positive integer`);
+    return v;
+  };
+  return { clusters: get('--clusters', 200), rounds: get('--rounds', 3), seconds: get('--seconds', 5) };
+}
+
+const bin = (name: string): string =>
+  execFileSync('pnpm', ['--silent', 'rig', 'bin', name], { encoding: 'utf8' }).trim().split('\n').pop() ??
+  name;
+
+function ip(args: string[]): void {
+  execFileSync('ip', args, { stdio: ['ignore', 'ignore', 'pipe'] });
+}
+
+function inNetns(argv: string[], netns = NETNS): string[] {
+  return ['ip', 'netns', 'exec', netns, ...argv];
+}
+
+function exec(argv: string[], timeoutMs = 30_000): string {
+  return execFileSync(argv[0]!, argv.slice(1), { encoding: 'utf8', timeout: timeoutMs });
+}
+
+/** The DNSServer an Infra writes for N clusters: 5 control-plane names + *.apps each, 4 aliases, both views. */
+function dnsServer(n: number): DNSServer {
+  const view = (proxy: string, apps: (i: number) => string) => {
+    const records: { name: string; ip: string }[] = [];
+    for (let i = 0; i < n; i++) {
+      const d = `c${i}.example.com`;
+      for (const p of ['api', 'api-int', 'oauth', 'ignition', 'konnectivity'])
+        records.push({ name: `${p}.${d}`, ip: proxy });
+      records.push({ name: `*.apps.${d}`, ip: apps(i) });
+    }
+    for (const a of [
+      'kubernetes',
+      'kubernetes.default',
+      'kubernetes.default.svc',
+      'kubernetes.default.svc.cluster.local',
+    ])
+      records.push({ name: a, ip: proxy });
+    return { records };
+  };
+  return {
+    apiVersion: 'hostedcluster.densityops.com/v1alpha1',
+    kind: 'DNSServer',
+    metadata: { name: 'bench-dns', namespace: 'bench' },
+    spec: {
+      networkConfig: { cidr: '198.51.100.0/24', serverIP: DNS_IP, dnsPort: 53 },
+      views: {
+        vlan: view('198.51.100.4', (i) => `198.51.100.${200 + (i % 50)}`),
+        podNetwork: view('10.96.12.34', () => '10.96.12.34'),
+      },
+      upstreams: [UPSTREAM_IP],
+    },
+  };
+}
+
+/** A query file: record names of random clusters (wildcards with a fresh first label) and 10% forwarded names. */
+function queries(n: number, count: number): string {
+  let seed = 42;
+  const rand = (k: number): number => {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    return seed % k;
+  };
+  const lines: string[] = [];
+  for (let q = 0; q < count; q++) {
+    const d = `c${rand(n)}.example.com`;
+    const pick = rand(10);
+    if (pick < 5) lines.push(`${['api', 'api-int', 'oauth', 'ignition', 'konnectivity'][rand(5)]}.${d} A`);
+    else if (pick < 8) lines.push(`route${rand(500)}.apps.${d} A`);
+    else if (pick < 9) lines.push(`kubernetes.default.svc A`);
+    else lines.push(`other${rand(100)}.${d} A`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+const trivialCorefile = `.:53 {
+    template IN A {
+        answer "{{ .Name }} 30 IN A 198.51.100.4"
+    }
+}
+`;
+
+const upstreamCorefile = `.:53 {
+    template IN A {
+        answer "{{ .Name }} 60 IN A 203.0.113.99"
+    }
+}
+`;
+
+function setUp(dir: string, n: number): { generated: string; trivial: string; upstream: string } {
+  const r = renderDnsServer(dnsServer(n));
+  if (!r.ok) throw new Error(r.errors.map((e) => `${e.path}: ${e.message}`).join('; '));
+  const generated = join(dir, 'generated');
+  const trivial = join(dir, 'trivial');
+  const upstream = join(dir, 'upstream');
+  for (const d of [generated, trivial, upstream]) mkdirSync(d);
+  for (const [f, text] of Object.entries(r.value.files)) writeFileSync(join(generated, f), text);
+  writeFileSync(join(trivial, 'Corefile'), trivialCorefile);
+  writeFileSync(join(upstream, 'Corefile'), upstreamCorefile);
+  writeFileSync(join(dir, 'queries.txt'), queries(n, 20_000));
+  ip(['netns', 'add', NETNS]);
+  ip(['netns', 'add', UPSTREAM_NETNS]);
+  ip(['-n', NETNS, 'link', 'set', 'lo', 'up']);
+  ip(['-n', UPSTREAM_NETNS, 'link', 'set', 'lo', 'up']);
+  for (const a of [`${DNS_IP}/32`, `${VLAN_CLIENT}/32`]) ip(['-n', NETNS, 'addr', 'add', a, 'dev', 'lo']);
+  ip(['-n', NETNS, 'link', 'add', 'up0', 'type', 'veth', 'peer', 'name', 'up1', 'netns', UPSTREAM_NETNS]);
+  ip(['-n', NETNS, 'addr', 'add', `${POD_CLIENT}/24`, 'dev', 'up0']);
+  ip(['-n', UPSTREAM_NETNS, 'addr', 'add', `${UPSTREAM_IP}/24`, 'dev', 'up1']);
+  ip(['-n', NETNS, 'link', 'set', 'up0', 'up']);
+  ip(['-n', UPSTREAM_NETNS, 'link', 'set', 'up1', 'up']);
+  return { generated, trivial, upstream };
+}
+
+function startCoreDNS(coredns: string, dir: string, cpu: string, netns = NETNS): ChildProcess {
+  const [cmd, ...args] = inNetns(['taskset', '-c', cpu, coredns, '-conf', 'Corefile'], netns);
+  return spawn(cmd!, args, { cwd: dir, stdio: 'ignore' });
+}
+
+function waitAnswering(dig: string, server: string, netns = NETNS): void {
+  for (let i = 0; i < 100; i++) {
+    try {
+      if (
+        /status: NOERROR/.test(
+          exec(inNetns([dig, `@${server}`, 'api.c0.example.com', '+time=1', '+tries=1'], netns)),
+        )
+      )
+        return;
+    } catch {
+      // not answering yet
+    }
+    execFileSync('sleep', ['0.1']);
+  }
+  throw new Error(`CoreDNS at ${server} did not answer within 10 s`);
+}
+
+function rssKb(pid: number | undefined): number {
+  if (pid === undefined) return 0;
+  // the spawned pid is `ip netns exec`, which execs taskset, which execs coredns: the same pid
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+}
+
+function dnsperf(tool: string, file: string, source: string, seconds: number): number {
+  const argv = inNetns([
+    'taskset',
+    '-c',
+    '0',
+    tool,
+    '-s',
+    DNS_IP,
+    '-a',
+    source,
+    '-d',
+    file,
+    '-l',
+    String(seconds),
+    '-c',
+    '4',
+    '-q',
+    '200',
+  ]);
+  const out = exec(argv, (seconds + 30) * 1000);
+  const qps = /Queries per second:\s+([\d.]+)/.exec(out)?.[1];
+  const lost = /Queries lost:\s+(\d+)/.exec(out)?.[1];
+  if (qps === undefined) throw new Error(`dnsperf printed no QPS:\n${out}`);
+  if (lost !== '0') process.stderr.write(`  (dnsperf lost ${lost} queries)\n`);
+  return Number(qps);
+}
+
+type Variant = 'trivial' | 'generated';
+interface Sample {
+  variant: Variant;
+  vlan: number;
+  pod: number;
+  rssKb: number;
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+}
+
+async function stop(p: ChildProcess): Promise<void> {
+  if (p.exitCode !== null || p.signalCode !== null) return;
+  const done = new Promise((r) => p.once('exit', r));
+  p.kill('SIGKILL');
+  await done;
+}
+
+async function main(): Promise<void> {
+  const o = options(process.argv.slice(2));
+  const [coredns, dig, perf] = ['coredns', 'dig', 'dnsperf'].map(bin) as [string, string, string];
+  const dir = mkdtempSync(join(tmpdir(), 'oooi-bench-dns-'));
+  const procs: ChildProcess[] = [];
+  const cleanup = (): void => {
+    for (const p of procs) if (p.exitCode === null && p.signalCode === null) p.kill('SIGKILL');
+    for (const netns of [NETNS, UPSTREAM_NETNS]) {
+      try {
+        execFileSync('ip', ['netns', 'del', netns], { stdio: 'ignore' });
+      } catch {
+        // already gone
+      }
+    }
+    rmSync(dir, { recursive: true, force: true });
+  };
+  process.once('SIGINT', () => {
+    cleanup();
+    process.exit(130);
+  });
+  try {
+    const dirs = setUp(dir, o.clusters);
+    procs.push(startCoreDNS(coredns, dirs.upstream, '0', UPSTREAM_NETNS));
+    waitAnswering(dig, '127.0.0.1', UPSTREAM_NETNS);
+    const samples: Sample[] = [];
+    for (let round = 0; round < o.rounds; round++) {
+      const order: Variant[] = round % 2 === 0 ? ['trivial', 'generated'] : ['generated', 'trivial'];
+      for (const variant of order) {
+        const server = startCoreDNS(coredns, dirs[variant], '1');
+        procs.push(server);
+        waitAnswering(dig, DNS_IP);
+        const file = join(dir, 'queries.txt');
+        // one warm-up second fills the cache; then the measured runs
+        dnsperf(perf, file, VLAN_CLIENT, 1);
+        const sample: Sample = {
+          variant,
+          vlan: dnsperf(perf, file, VLAN_CLIENT, o.seconds),
+          pod: dnsperf(perf, file, POD_CLIENT, o.seconds),
+          rssKb: rssKb(server.pid),
+        };
+        samples.push(sample);
+        process.stdout.write(
+          `round ${round + 1} ${variant.padEnd(9)} vlan ${sample.vlan.toFixed(0).padStart(7)} qps  pod-network ${sample.pod.toFixed(0).padStart(7)} qps  rss ${(sample.rssKb / 1024).toFixed(0)} MiB\n`,
+        );
+        await stop(server);
+      }
+    }
+    report(o, samples, dirs.generated);
+  } finally {
+    for (const p of procs) await stop(p);
+    cleanup();
+  }
+}
+
+function report(o: Options, samples: Sample[], generatedDir: string): void {
+  const of = (v: Variant, k: 'vlan' | 'pod' | 'rssKb') =>
+    median(samples.filter((s) => s.variant === v).map((s) => s[k]));
+  const lines = readFileSync(join(generatedDir, 'Corefile'), 'utf8').split('\n').length;
+  process.stdout.write(
+    [
+      '',
+      `generated Corefile: ${o.clusters} clusters, ${o.clusters * 6 + 4} records per view, ${lines} Corefile lines; ${o.rounds} interleaved rounds of ${o.seconds} s`,
+      `median qps  trivial: vlan ${of('trivial', 'vlan').toFixed(0)}, pod-network ${of('trivial', 'pod').toFixed(0)}`,
+      `median qps  generated: vlan ${of('generated', 'vlan').toFixed(0)}, pod-network ${of('generated', 'pod').toFixed(0)}`,
+      `ratio generated/trivial: vlan ${(of('generated', 'vlan') / of('trivial', 'vlan')).toFixed(2)}, pod-network ${(of('generated', 'pod') / of('trivial', 'pod')).toFixed(2)}`,
+      `median rss  trivial ${(of('trivial', 'rssKb') / 1024).toFixed(0)} MiB, generated ${(of('generated', 'rssKb') / 1024).toFixed(0)} MiB`,
+      '',
+    ].join('\n'),
+  );
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`bench/dns: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exitCode = 1;
+});
