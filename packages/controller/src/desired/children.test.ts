@@ -6,6 +6,7 @@ import { desiredDnsServer } from './dns-server';
 import { desiredProxyServer } from './proxy-server';
 import { builtinImages } from './images';
 import { planInfra } from './infra-plan';
+import { pruneEmpty } from './child-plan';
 import type { Infra } from '@oooi/api';
 
 const images = {
@@ -85,12 +86,10 @@ describe('desiredDnsServer and desiredProxyServer', () => {
     const plan = planInfra(world(plain));
     if (plan.children.dns.action !== 'apply' || plan.children.proxy.action !== 'apply')
       throw new Error('not applied');
-    expect(plan.children.dns.object.spec.views).toEqual({
-      vlan: { records: [] },
-      podNetwork: { records: [] },
-    });
+    // Empty lists are left out: server-side apply stores them as absent (and absent means empty to every reader).
+    expect(plan.children.dns.object.spec.views).toBeUndefined();
     expect(plan.children.dns.object.spec.upstreams).toEqual(['resolv.conf']);
-    expect(plan.children.proxy.object.spec.backends).toEqual([]);
+    expect(plan.children.proxy.object.spec.backends).toBeUndefined();
   });
 
   test('children carry labels and a controller reference to the Infra', () => {
@@ -134,5 +133,22 @@ describe('desiredDnsServer and desiredProxyServer', () => {
     expect(
       desiredProxyServer(infra({ infraComponents: { proxy: { enabled: false } } }), [], images).action,
     ).toBe('disabled');
+  });
+});
+
+describe('pruneEmpty', () => {
+  test.each([
+    {
+      name: 'empty lists and objects go, recursively',
+      input: { a: [], b: { c: [] }, d: { e: 1, f: {} } },
+      want: { d: { e: 1 } },
+    },
+    {
+      name: 'values stay, zeros and false included',
+      input: { a: [0], b: false, c: '' },
+      want: { a: [0], b: false, c: '' },
+    },
+  ])('$name', ({ input, want }) => {
+    expect(pruneEmpty(input)).toEqual(want);
   });
 });

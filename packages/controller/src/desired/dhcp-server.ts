@@ -4,7 +4,7 @@
 import { isIPv4 } from '@oooi/api';
 import type { DHCPServer, Infra } from '@oooi/api';
 import { apiVersion, childMetadata, namespaceOf } from './child-meta';
-import { compact } from './child-plan';
+import { compact, pruneEmpty } from './child-plan';
 import type { ChildPlan, Problem } from './child-plan';
 import type { DefaultImages } from './images';
 import { Reason } from '../conditions';
@@ -48,7 +48,7 @@ export function desiredDhcpServer(infra: Infra, images: DefaultImages): ChildPla
     apiVersion,
     kind: 'DHCPServer',
     metadata: childMetadata(infra, 'dhcp'),
-    spec: {
+    spec: pruneEmpty({
       networkConfig: {
         cidr: net.cidr,
         serverIP: dhcp.serverIP,
@@ -63,7 +63,7 @@ export function desiredDhcpServer(infra: Infra, images: DefaultImages): ChildPla
         leaseTime: dhcp.leaseTime,
       }),
       image: dhcp.image || images.dhcp,
-    },
+    }),
   };
   return { action: 'apply', object };
 }

@@ -7,6 +7,7 @@ import type { DNSServer, Infra } from '@oooi/api';
 import type { MemberView } from '../aggregate/aggregate-infra';
 import { Reason } from '../conditions';
 import { apiVersion, childMetadata, namespaceOf } from './child-meta';
+import { pruneEmpty } from './child-plan';
 import type { ChildPlan } from './child-plan';
 import { dnsRecords } from './dns-records';
 import type { DefaultImages } from './images';
@@ -45,7 +46,7 @@ export function desiredDnsServer(input: DnsServerInputs): ChildPlan<DNSServer> {
     apiVersion,
     kind: 'DNSServer',
     metadata: childMetadata(infra, 'dns'),
-    spec: {
+    spec: pruneEmpty({
       networkConfig: {
         cidr: net.cidr,
         serverIP: dns.serverIP,
@@ -58,7 +59,7 @@ export function desiredDnsServer(input: DnsServerInputs): ChildPlan<DNSServer> {
       },
       upstreams: [...(net.dnsServers ?? [])],
       image: dns.image || input.images.dns,
-    },
+    }),
   };
   return { action: 'apply', object };
 }

@@ -6,6 +6,7 @@ import type { Infra, ProxyServer } from '@oooi/api';
 import type { MemberView } from '../aggregate/aggregate-infra';
 import { Reason } from '../conditions';
 import { apiVersion, childMetadata, namespaceOf } from './child-meta';
+import { pruneEmpty } from './child-plan';
 import type { ChildPlan } from './child-plan';
 import type { DefaultImages } from './images';
 import { proxyBackends } from './proxy-backends';
@@ -34,7 +35,7 @@ export function desiredProxyServer(
     apiVersion,
     kind: 'ProxyServer',
     metadata: childMetadata(infra, 'proxy'),
-    spec: {
+    spec: pruneEmpty({
       networkConfig: {
         cidr: net.cidr,
         serverIP: proxy.serverIP,
@@ -44,7 +45,7 @@ export function desiredProxyServer(
       backends: proxyBackends(views),
       proxyImage: proxy.proxyImage || images.proxy,
       managerImage: proxy.managerImage || images.xds,
-    },
+    }),
   };
   return { action: 'apply', object };
 }

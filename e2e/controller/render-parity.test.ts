@@ -1,0 +1,159 @@
+// `oooi render` and the controller agree: the examples (moved into a namespace of this test) are applied to the rig's
+// real apiserver and reconciled by the controller; `pnpm --silent oooi render` on the same files must write the
+// same children (spec, labels) and the same status on every Infra and attachment. Two differences are by design
+// and excluded: the owner reference (an object read from a file has no uid) and the Infra's Available condition
+// (the controller sees the DNS workload's state; a file has no workloads). lastTransitionTime is the clock's.
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { parse, parseAllDocuments } from 'yaml';
+import type { KubeObject } from '@oooi/kube';
+import { repoRoot } from '@oooi/rig';
+import { applyDefaults, canonicalJsonOf, kindInfo } from './canonical';
+import {
+  User,
+  conditionsOf,
+  makeNamespaces,
+  restForRig,
+  startController,
+  until,
+  type KindName,
+  type RunningController,
+} from './support';
+
+const ns = 'ctl-e2e-examples';
+const run = promisify(execFile);
+let user: User;
+let ctl: RunningController;
+let cleanup: () => Promise<void>;
+let dir: string;
+let files: string[];
+
+function moved(file: string): string {
+  const text = readFileSync(join(repoRoot, 'examples', file), 'utf8')
+    .replaceAll('namespace: clusters', `namespace: ${ns}`)
+    .replaceAll('.clusters.svc', `.${ns}.svc`);
+  const path = join(dir, file);
+  writeFileSync(path, text);
+  return path;
+}
+
+interface Condition {
+  type: string;
+  status: string;
+  reason: string;
+  message: string;
+  observedGeneration?: number;
+}
+const comparable = (status: Record<string, unknown> | undefined, dropAvailable: boolean) => {
+  const conditions = ((status?.conditions ?? []) as Condition[])
+    .filter((c) => !(dropAvailable && c.type === 'Available'))
+    .map(({ type, status: s, reason, message, observedGeneration }) => ({
+      type,
+      status: s,
+      reason,
+      message,
+      observedGeneration,
+    }));
+  return canonicalJsonOf({ ...status, conditions });
+};
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'oooi-parity-'));
+  files = [moved('infra.yaml'), moved('attachments.yaml')];
+  user = new User(await restForRig());
+  cleanup = await makeNamespaces(user, ns);
+  for (const f of files) {
+    for (const doc of parseAllDocuments(readFileSync(f, 'utf8'))) {
+      const obj = doc.toJS() as KubeObject;
+      await user.apply(obj.kind as KindName, obj);
+    }
+  }
+  ctl = await startController(ns);
+  for (const name of ['alpha', 'bravo']) {
+    await until(
+      `${name} status`,
+      () => user.get('InfraClusterAttachment', ns, name),
+      (a) => conditionsOf(a).length === 2,
+    );
+  }
+  await until(
+    'Infra status',
+    () => user.get('Infra', ns, 'vlan100'),
+    (i) => conditionsOf(i).length === 2,
+  );
+});
+
+afterAll(async () => {
+  await ctl?.stop();
+  await cleanup?.();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+test('oooi render writes the children and the status the controller wrote', async () => {
+  const out = join(dir, 'out');
+  const res = await run(
+    'pnpm',
+    ['--silent', 'oooi', 'render', ...files.flatMap((f) => ['-f', f]), '-o', out],
+    { cwd: repoRoot },
+  );
+  expect(res.stdout.trim().split('\n')).toEqual([expect.stringMatching(/^rendered \d+ files into /)]);
+  expect(res.stderr).toBe('');
+
+  const children = readdirSync(out).filter((f) => /^(dhcpserver|dnsserver|proxyserver)-/.test(f));
+  expect(children.sort()).toEqual([
+    `dhcpserver-${ns}-vlan100-dhcp.yaml`,
+    `dnsserver-${ns}-vlan100-dns.yaml`,
+    `proxyserver-${ns}-vlan100-proxy.yaml`,
+  ]);
+  for (const f of children) {
+    const rendered = parse(readFileSync(join(out, f), 'utf8')) as KubeObject & { spec: unknown };
+    const live = await user.get(rendered.kind as KindName, ns, rendered.metadata!.name!);
+    expect(canonicalJsonOf(live?.spec)).toBe(
+      canonicalJsonOf(applyDefaults(kindInfo(rendered.kind!)!.spec, rendered.spec)),
+    );
+    expect(live?.metadata?.labels).toEqual(rendered.metadata?.labels);
+    expect(live?.metadata?.ownerReferences?.[0]).toMatchObject({
+      kind: 'Infra',
+      name: 'vlan100',
+      controller: true,
+    });
+  }
+
+  const statuses = parse(readFileSync(join(out, 'status.yaml'), 'utf8')) as (KubeObject & {
+    status: Record<string, unknown>;
+  })[];
+  expect(statuses.map((s) => `${s.kind}/${s.metadata?.name}`)).toEqual([
+    'Infra/vlan100',
+    'InfraClusterAttachment/alpha',
+    'InfraClusterAttachment/bravo',
+  ]);
+  for (const s of statuses) {
+    const live = await user.get(s.kind as KindName, ns, s.metadata!.name!);
+    const liveStatus = { ...(live?.status as Record<string, unknown>) };
+    delete liveStatus.appsIngressStatus;
+    expect(comparable(liveStatus, s.kind === 'Infra')).toBe(comparable(s.status, s.kind === 'Infra'));
+  }
+});
+
+test('the DNS ConfigMap render writes is the one the DNS reconciler applied', async () => {
+  const out = join(dir, 'out-dns');
+  await run('pnpm', ['--silent', 'oooi', 'render', ...files.flatMap((f) => ['-f', f]), '-o', out], {
+    cwd: repoRoot,
+  });
+  const rendered = parse(readFileSync(join(out, `configmap-${ns}-vlan100-dns-config.yaml`), 'utf8')) as {
+    data: unknown;
+  };
+  const live = await until(
+    'the DNS ConfigMap',
+    () =>
+      user.client.get(
+        { group: '', version: 'v1', plural: 'configmaps', kind: 'ConfigMap' },
+        { namespace: ns, name: 'vlan100-dns-config' },
+      ),
+    (c) => c !== undefined,
+  );
+  expect(live?.data).toEqual(rendered.data);
+});

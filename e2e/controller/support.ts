@@ -1,0 +1,200 @@
+// Shared helpers of the controller's integration tests: the controller wired exactly as in production
+// (wireControllers) on the rig's real apiserver, in-process so the test can count every request it sends; a user
+// client (its own field manager) to create what a user or HyperShift would; a throw-away namespace; polling.
+import { e2eEnv } from '@oooi/rig';
+import {
+  KubeClient,
+  KubeConfigRest,
+  Manager,
+  loadKubeConfig,
+  systemClock,
+  type KindDescriptor,
+  type KubeObject,
+  type RestClient,
+  type RestRequest,
+  type WatchEvent,
+  type WatchHandle,
+  type WatchRequest,
+} from '@oooi/kube';
+import { builtinImages, fieldManager, wireControllers } from '@oooi/controller';
+
+export const NamespaceKind: KindDescriptor = {
+  group: '',
+  version: 'v1',
+  plural: 'namespaces',
+  kind: 'Namespace',
+  namespaced: false,
+};
+const group = 'hostedcluster.densityops.com';
+const version = 'v1alpha1';
+export const kinds = {
+  Infra: { group, version, plural: 'infras', kind: 'Infra' },
+  InfraClusterAttachment: {
+    group,
+    version,
+    plural: 'infraclusterattachments',
+    kind: 'InfraClusterAttachment',
+  },
+  DHCPServer: { group, version, plural: 'dhcpservers', kind: 'DHCPServer' },
+  DNSServer: { group, version, plural: 'dnsservers', kind: 'DNSServer' },
+  ProxyServer: { group, version, plural: 'proxyservers', kind: 'ProxyServer' },
+  NodePool: { group: 'hypershift.openshift.io', version: 'v1beta1', plural: 'nodepools', kind: 'NodePool' },
+  Machine: { group: 'cluster.x-k8s.io', version: 'v1beta1', plural: 'machines', kind: 'Machine' },
+  Service: { group: '', version: 'v1', plural: 'services', kind: 'Service' },
+  Event: { group: 'events.k8s.io', version: 'v1', plural: 'events', kind: 'Event' },
+} satisfies Record<string, KindDescriptor>;
+export type KindName = keyof typeof kinds;
+
+/** Passes every call through and records it, so a test counts what the controller sent. */
+export class CountingRest implements RestClient {
+  readonly requests: RestRequest[] = [];
+  constructor(private readonly inner: RestClient) {}
+  writes(): RestRequest[] {
+    return this.requests.filter((r) => r.method !== 'GET');
+  }
+  request<T = unknown>(req: RestRequest): Promise<T> {
+    this.requests.push(req);
+    return this.inner.request<T>(req);
+  }
+  watch(
+    req: WatchRequest,
+    onEvent: (e: WatchEvent) => void,
+    onDone: (err: unknown) => void,
+  ): Promise<WatchHandle> {
+    return this.inner.watch(req, onEvent, onDone);
+  }
+}
+
+export async function restForRig(): Promise<KubeConfigRest> {
+  return new KubeConfigRest({ kubeConfig: await loadKubeConfig(e2eEnv().kubeconfig) });
+}
+
+export interface RunningController {
+  readonly rest: CountingRest;
+  /** The Prometheus text of the controller's registry (reconcile counts, writes, skipped writes). */
+  metrics(): Promise<string>;
+  /** Writes sent so far, as `METHOD path`. */
+  writes(from?: number): string[];
+  stop(): Promise<void>;
+}
+
+/** Starts the controller (all registered reconcilers) watching NAMESPACE only, as `--namespace` would. */
+export async function startController(namespace: string): Promise<RunningController> {
+  const rest = new CountingRest(await restForRig());
+  const clock = systemClock();
+  const manager = new Manager({
+    rest,
+    component: 'controller',
+    fieldManager,
+    clock,
+  });
+  wireControllers({
+    manager,
+    namespace,
+    images: builtinImages,
+    clock,
+    served: { nodePools: true, machines: true },
+    instance: `e2e-${namespace}`,
+  });
+  const stop = new AbortController();
+  await manager.start(stop.signal);
+  return {
+    rest,
+    metrics: () => manager.metrics.registry.metrics(),
+    writes: (from = 0) =>
+      rest
+        .writes()
+        .slice(from)
+        .map((w) => `${w.method} ${w.path}`),
+    stop: async () => {
+      stop.abort();
+      await manager.whenStopped();
+    },
+  };
+}
+
+/** What a user (or HyperShift, or CAPK) does: its own field manager, create/apply/status/delete. */
+export class User {
+  readonly client: KubeClient;
+  constructor(rest: RestClient) {
+    this.client = new KubeClient({ rest, fieldManager: 'e2e-user' });
+  }
+  async apply(kind: KindName, obj: KubeObject): Promise<KubeObject> {
+    const { status, ...rest } = obj as KubeObject & { status?: unknown };
+    const out = (await this.client.apply(kinds[kind], rest, { force: true })).object;
+    if (status !== undefined) return this.applyStatus(kind, obj);
+    return out;
+  }
+  async applyStatus(kind: KindName, obj: KubeObject): Promise<KubeObject> {
+    const body = {
+      apiVersion: obj.apiVersion,
+      kind: obj.kind,
+      metadata: { name: obj.metadata?.name, namespace: obj.metadata?.namespace },
+      status: obj.status,
+    };
+    return (await this.client.applyStatus(kinds[kind], body, { force: true })).object;
+  }
+  get(kind: KindName, namespace: string, name: string): Promise<KubeObject | undefined> {
+    return this.client.get(kinds[kind], { namespace, name });
+  }
+  delete(kind: KindName, namespace: string, name: string): Promise<boolean> {
+    return this.client.delete(kinds[kind], { namespace, name });
+  }
+}
+
+/** Creates namespace NAME (and any extra ones); the returned function deletes them. */
+export async function makeNamespaces(user: User, ...names: string[]): Promise<() => Promise<void>> {
+  for (const name of names) {
+    await user.client.apply(
+      NamespaceKind,
+      { apiVersion: 'v1', kind: 'Namespace', metadata: { name } },
+      { force: true },
+    );
+  }
+  return async () => {
+    for (const name of names) await user.client.delete(NamespaceKind, { name });
+  };
+}
+
+/** Polls `cond` until it holds; throws naming `what` (and the last value seen) after `timeoutMs`. */
+export async function until<T>(
+  what: string,
+  probe: () => Promise<T>,
+  ok: (v: T) => boolean,
+  timeoutMs = 30_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: T | undefined;
+  for (;;) {
+    last = await probe();
+    if (ok(last)) return last;
+    if (Date.now() > deadline)
+      throw new Error(`timed out waiting for ${what}; last seen: ${JSON.stringify(last)?.slice(0, 2000)}`);
+    await sleep(100);
+  }
+}
+
+export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** `Type=Status Reason` of each condition. */
+export function conditionsOf(obj: KubeObject | undefined): string[] {
+  const list =
+    (obj?.status as { conditions?: { type: string; status: string; reason: string }[] } | undefined)
+      ?.conditions ?? [];
+  return list.map((c) => `${c.type}=${c.status} ${c.reason}`);
+}
+
+export function conditionOf(
+  obj: KubeObject | undefined,
+  type: string,
+): { status: string; reason: string; message: string } | undefined {
+  const list = (
+    obj?.status as
+      { conditions?: { type: string; status: string; reason: string; message: string }[] } | undefined
+  )?.conditions;
+  return list?.find((c) => c.type === type);
+}
+
+export function backendNames(proxy: KubeObject | undefined): string[] {
+  return ((proxy?.spec as { backends?: { name: string }[] } | undefined)?.backends ?? []).map((b) => b.name);
+}
