@@ -12,6 +12,9 @@ step 'generated files in sync'; pnpm --silent generate:check
 step lint;                    pnpm --silent lint
 step typecheck;               pnpm --silent typecheck
 step bundle;                  pnpm --silent bundle
+for b in packages/controller/dist/oooi-controller.js packages/dhcp/dist/oooi-dhcp.js packages/xds/dist/oooi-xds.js; do
+  [ -s "$b" ] || { echo "bundle missing: $b" >&2; exit 1; }
+done
 step 'unit tests';            pnpm --silent test:unit --json --outputFile="$reports/unit.json"
 step 'rig install';           pnpm --silent rig install
 step 'e2e tests';             pnpm --silent test:e2e --json --outputFile="$reports/e2e.json"

@@ -30,10 +30,11 @@ const hasTerms = (f: FieldRef): string[] =>
 const celHas = (f: FieldRef): string => hasTerms(f).join(' && ');
 const celIPv4 = (f: FieldRef): string => `isIP(${celPath(f)}) && ip(${celPath(f)}).family() == 4`;
 const celCidrV4 = (f: FieldRef): string => `isCIDR(${celPath(f)}) && cidr(${celPath(f)}).ip().family() == 4`;
-/** The uint32 value of a dotted-quad string expression (CEL has no IP ordering; arithmetic stays in budget). */
-const celIPIntOf = (p: string): string =>
-  `(int(${p}.split('.')[0]) * 16777216 + int(${p}.split('.')[1]) * 65536 + int(${p}.split('.')[2]) * 256 + int(${p}.split('.')[3]))`;
-const celIPInt = (f: FieldRef): string => celIPIntOf(celPath(f));
+/** The uint32 value of a dotted-quad field (CEL has no IP ordering; arithmetic stays in budget). */
+const celIPInt = (f: FieldRef): string => {
+  const p = celPath(f);
+  return `(int(${p}.split('.')[0]) * 16777216 + int(${p}.split('.')[1]) * 65536 + int(${p}.split('.')[2]) * 256 + int(${p}.split('.')[3]))`;
+};
 /** 2^(32-n) for n = 0..32, as a CEL list literal (CEL has no shifts). */
 const celBlockSizes = `[${Array.from({ length: 33 }, (_, n) => 2 ** (32 - n)).join(', ')}]`;
 
@@ -80,7 +81,7 @@ export function cidrSyntax(display: string): CelRule[] {
       check: (self) => typeof self === 'string' && parseCidrV4(self) !== undefined,
     },
     {
-      rule: '!isCIDR(self) || (cidr(self).prefixLength() >= 8 && cidr(self).prefixLength() <= 30)',
+      rule: '!isCIDR(self) || cidr(self).ip().family() != 4 || (cidr(self).prefixLength() >= 8 && cidr(self).prefixLength() <= 30)',
       message: `${display} must have a prefix length between /8 and /30 (room for a gateway, servers and a pool)`,
       check: (self) => {
         const c = typeof self === 'string' ? parseCidrV4(self) : undefined;
@@ -88,7 +89,7 @@ export function cidrSyntax(display: string): CelRule[] {
       },
     },
     {
-      rule: '!isCIDR(self) || cidr(self) == cidr(self).masked()',
+      rule: '!isCIDR(self) || cidr(self).ip().family() != 4 || cidr(self) == cidr(self).masked()',
       message: `${display} must be a network address with its host bits zero (for example 198.51.100.0/24, not 198.51.100.7/24)`,
       check: (self) => {
         const c = typeof self === 'string' ? parseCidrV4(self) : undefined;
@@ -154,29 +155,29 @@ export function ipInCidr(ip: FieldRef, cidr: FieldRef): CelRule {
   };
 }
 
-/** `ip` is neither the network nor the broadcast address of `cidr` (checked once the CIDR is canonical). */
+/**
+ * `ip` is neither the network nor the broadcast address of `cidr` (checked when the CIDR holds the address).
+ * A CIDR block is aligned to its size S, so the network address is the one with offset 0 and the broadcast
+ * address the one with offset S-1 — arithmetic on the address alone, which keeps the rule inside the CEL cost
+ * budget (comparing CIDR values, as in `cidr(c) != cidr(c).masked()`, is estimated over 100x the budget).
+ */
 export function ipNotNetworkOrBroadcast(ip: FieldRef, cidr: FieldRef): CelRule {
   const c = celPath(cidr);
-  const net = celIPIntOf(`${c}.split('/')[0]`);
   const i = celIPInt(ip);
+  const size = `${celBlockSizes}[cidr(${c}).prefixLength()]`;
   return {
     rule: guarded(
       [ip],
       [cidr],
-      `cidr(${c}) != cidr(${c}).masked() || cidr(${c}).prefixLength() > 30 || (${i} != ${net} && ${i} != ${net} + ${celBlockSizes}[cidr(${c}).prefixLength()] - 1)`,
+      `cidr(${c}).prefixLength() > 30 || !cidr(${c}).containsIP(${celPath(ip)}) || (${i} % ${size} != 0 && ${i} % ${size} != ${size} - 1)`,
     ),
     message: `${ip.display} must not be the network or broadcast address of ${cidr.display}`,
     fieldPath: relative(ip),
     check: (self) => {
       const n = parseCidrV4(getString(self, cidr) ?? '');
       const a = ipOf(self, ip);
-      return (
-        n === undefined ||
-        a === undefined ||
-        n.address !== n.network ||
-        n.prefixLength > 30 ||
-        (a !== n.network && a !== n.broadcast)
-      );
+      if (n === undefined || a === undefined || n.prefixLength > 30) return true;
+      return !cidrContains(n, a) || (a !== n.network && a !== n.broadcast);
     },
   };
 }

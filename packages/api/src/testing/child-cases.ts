@@ -14,6 +14,7 @@ export const childRejectCases: Case[] = [
     input: set(alpha, 'spec.infraRef.name', ''),
     want: [
       'spec.infraRef.name: Invalid value: "": spec.infraRef.name in body should be at least 1 chars long',
+      "spec.infraRef.name must be a Kubernetes object name: lower-case letters, digits, '-' and '.'",
     ],
   },
   {

@@ -7,6 +7,9 @@ import type { FieldError } from './field-error';
 
 type Report = (path: string, message: string) => void;
 interface Emit {
+  /** Type, enum, maxLength, maxItems, required, unknown-field and duplicate errors: the apiserver then skips CEL. */
+  readonly blocking: Report;
+  /** Other schema keywords (pattern, minLength, minimum, maximum, minItems): CEL still runs. */
   readonly schema: Report;
   readonly cel: Report;
 }
@@ -23,24 +26,27 @@ const typeOf = (v: unknown): string =>
           : typeof v;
 
 /**
- * Like the apiserver, CEL rules are only reported when the value passed the structural schema: with any
- * schema error, the CEL results are dropped ("some validation rules were not checked because the object was
- * invalid").
+ * Like the apiserver (apiextensions-apiserver's `hasBlockingErr`), CEL rules are not evaluated when the object
+ * has a *blocking* schema error — a wrong type, an unsupported enum value, too long, too many, a missing
+ * required field — ("some validation rules were not checked because the object was invalid"); after other
+ * schema errors (pattern, minLength, minimum, maximum) the CEL rules still run and report.
  */
 export function validateSchema(schema: TSchema | SchemaNode, value: unknown, path: string): FieldError[] {
-  const structural: FieldError[] = [];
+  const blocking: FieldError[] = [];
+  const other: FieldError[] = [];
   const cel: FieldError[] = [];
   walk(schema, value, path, {
-    schema: (p, message) => structural.push({ path: p, message }),
+    blocking: (p, message) => blocking.push({ path: p, message }),
+    schema: (p, message) => other.push({ path: p, message }),
     cel: (p, message) => cel.push({ path: p, message }),
   });
-  return structural.length > 0 ? structural : cel;
+  return [...blocking, ...other, ...(blocking.length > 0 ? [] : cel)];
 }
 
 function walk(schema: SchemaNode, value: unknown, path: string, emit: Emit): void {
   const actual = typeOf(value);
   if (schema.type && actual !== schema.type) {
-    emit.schema(
+    emit.blocking(
       path,
       `Invalid value: "${actual}": ${path} in body must be of type ${schema.type}: "${actual}"`,
     );
@@ -57,13 +63,13 @@ function walk(schema: SchemaNode, value: unknown, path: string, emit: Emit): voi
 
 function checkString(schema: SchemaNode, value: string, path: string, emit: Emit): void {
   if (schema.enum && !schema.enum.includes(value)) {
-    emit.schema(
+    emit.blocking(
       path,
       `Unsupported value: "${value}": supported values: ${schema.enum.map((e) => `"${e}"`).join(', ')}`,
     );
   }
   if (schema.maxLength !== undefined && [...value].length > schema.maxLength) {
-    emit.schema(path, `Too long: may not be more than ${schema.maxLength} bytes`);
+    emit.blocking(path, `Too long: may not be more than ${schema.maxLength} bytes`);
   }
   if (schema.minLength !== undefined && value.length < schema.minLength) {
     emit.schema(
@@ -94,7 +100,7 @@ function checkInteger(schema: SchemaNode, value: number, path: string, emit: Emi
 function checkObject(schema: SchemaNode, value: Record<string, unknown>, path: string, emit: Emit): void {
   const props = schema.properties ?? {};
   for (const key of schema.required ?? []) {
-    if (value[key] === undefined) emit.schema(`${path}.${key}`, 'Required value');
+    if (value[key] === undefined) emit.blocking(`${path}.${key}`, 'Required value');
   }
   for (const [key, child] of Object.entries(value)) {
     if (child === undefined) continue;
@@ -102,13 +108,13 @@ function checkObject(schema: SchemaNode, value: Record<string, unknown>, path: s
     if (prop) walk(prop, child, `${path}.${key}`, emit);
     else if (typeof schema.additionalProperties === 'object')
       walk(schema.additionalProperties, child, `${path}.${key}`, emit);
-    else if (schema.properties) emit.schema(`${path}.${key}`, `unknown field "${path}.${key}"`);
+    else if (schema.properties) emit.blocking(`${path}.${key}`, `unknown field "${path}.${key}"`);
   }
 }
 
 function checkArray(schema: SchemaNode, value: unknown[], path: string, emit: Emit): void {
   if (schema.maxItems !== undefined && value.length > schema.maxItems) {
-    emit.schema(path, `Too many: ${value.length}: must have at most ${schema.maxItems} items`);
+    emit.blocking(path, `Too many: ${value.length}: must have at most ${schema.maxItems} items`);
   }
   if (schema.minItems !== undefined && value.length < schema.minItems) {
     emit.schema(
@@ -122,7 +128,7 @@ function checkArray(schema: SchemaNode, value: unknown[], path: string, emit: Em
     if (schema.items) walk(schema.items, item, `${path}[${i}]`, emit);
     if (keys.length === 0 || !isPlainObject(item)) return;
     const identity = keys.map((k) => `${JSON.stringify(k)}:${JSON.stringify(item[k])}`).join(', ');
-    if (seen.has(identity)) emit.schema(`${path}[${i}]`, `Duplicate value: {${identity}}`);
+    if (seen.has(identity)) emit.blocking(`${path}[${i}]`, `Duplicate value: {${identity}}`);
     seen.add(identity);
   });
 }
