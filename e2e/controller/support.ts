@@ -1,6 +1,7 @@
 // Shared helpers of the controller's integration tests: the controller wired exactly as in production
 // (wireControllers) on the rig's real apiserver, in-process so the test can count every request it sends; a user
 // client (its own field manager) to create what a user or HyperShift would; a throw-away namespace; polling.
+import { setMaxListeners } from 'node:events';
 import { e2eEnv } from '@oooi/rig';
 import {
   KubeClient,
@@ -97,6 +98,7 @@ export async function startController(namespace: string): Promise<RunningControl
     instance: `e2e-${namespace}`,
   });
   const stop = new AbortController();
+  setMaxListeners(0, stop.signal);
   await manager.start(stop.signal);
   return {
     rest,

@@ -2,6 +2,7 @@
 // place that does), parses the command line, runs the controller, and exits: 0 after a graceful SIGTERM/SIGINT
 // (drain, release the Lease), 1 on a failure to start, a lost Lease or a second signal, 2 on a usage error.
 import { randomUUID } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import { hostname } from 'node:os';
 import { pino } from 'pino';
 import { Registry, collectDefaultMetrics } from 'prom-client';
@@ -28,6 +29,8 @@ async function main(): Promise<number> {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'oooi_controller_' });
   const stop = new AbortController();
+  // Every cache, controller and server of the process listens on this one signal.
+  setMaxListeners(0, stop.signal);
   let code = 0;
   const onSignal = (signal: string): void => {
     if (stop.signal.aborted) {

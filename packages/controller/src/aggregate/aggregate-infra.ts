@@ -6,7 +6,7 @@ import type { AttachmentTarget, Conflict } from './attachments';
 import { appsEndpointOf } from './apps-ingress';
 import type { AppsEndpoint } from './apps-ingress';
 import { removeDuplicateSources } from './duplicate-sources';
-import { resolveSourceRanges } from './source-ranges';
+import { indexSources, resolveIndexed } from './source-ranges';
 import type { SourceRanges } from './source-ranges';
 
 /** An attachment that routes. */
@@ -38,14 +38,10 @@ export interface AggregateInputs {
 
 export function aggregateInfra(input: AggregateInputs): AggregatedInfra {
   const agg = aggregateAttachments(input.infra, input.attachments);
+  const index = indexSources(input.nodePools, input.machines);
   const found = agg.included.map((attachment) => {
     const target = targetOf(attachment);
-    const sources = resolveSourceRanges({
-      cidr: input.infra.spec.networkConfig.cidr,
-      target,
-      nodePools: input.nodePools,
-      machines: input.machines,
-    });
+    const sources = resolveIndexed(input.infra.spec.networkConfig.cidr, target, index);
     return { attachment, target, sources, apps: appsEndpointOf(attachment) };
   });
   const verdict = removeDuplicateSources(

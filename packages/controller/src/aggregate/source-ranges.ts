@@ -6,6 +6,7 @@ import { cidrContains, formatIPv4, parseCidrV4, parseIPv4 } from '@oooi/api';
 import type { AttachmentTarget } from './attachments';
 import { compareText } from './order';
 import { readMachine, readNodePool } from './third-party';
+import type { MachineView, NodePoolView } from './third-party';
 
 /** The cap on source ranges per alias backend (ProxyServer `sourcePrefixRanges` maxItems). */
 export const maxSourceRanges = 256;
@@ -33,27 +34,52 @@ export interface SourceInputs {
   readonly machines: readonly unknown[];
 }
 
+/** NodePools by `<namespace>/<clusterName>` and Machines by namespace, read once per aggregation. */
+export interface SourceIndex {
+  readonly nodePools: ReadonlyMap<string, readonly NodePoolView[]>;
+  readonly machines: ReadonlyMap<string, readonly MachineView[]>;
+}
+
+function group<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
+  const out = new Map<string, T[]>();
+  for (const item of items) {
+    const k = key(item);
+    const list = out.get(k);
+    if (list) list.push(item);
+    else out.set(k, [item]);
+  }
+  return out;
+}
+
+export function indexSources(nodePools: readonly unknown[], machines: readonly unknown[]): SourceIndex {
+  return {
+    nodePools: group(nodePools.map(readNodePool), (np) => `${np.namespace}/${np.clusterName ?? ''}`),
+    machines: group(machines.map(readMachine), (m) => m.namespace),
+  };
+}
+
 /** The KubeVirt NodePools of the attachment's HostedCluster, as `namespace/name`, sorted. */
-export function kubevirtNodePools(target: AttachmentTarget, nodePools: readonly unknown[]): string[] {
+export function kubevirtNodePools(target: AttachmentTarget, index: SourceIndex): string[] {
   const hc = target.hostedCluster;
-  return nodePools
-    .map(readNodePool)
-    .filter(
-      (np) => np.namespace === hc.namespace && np.clusterName === hc.name && np.platformType === 'KubeVirt',
-    )
+  return (index.nodePools.get(`${hc.namespace}/${hc.name}`) ?? [])
+    .filter((np) => np.clusterName === hc.name && np.platformType === 'KubeVirt')
     .map((np) => `${np.namespace}/${np.name}`)
     .sort(compareText);
 }
 
 export function resolveSourceRanges(input: SourceInputs): SourceRanges {
-  const cidr = parseCidrV4(input.cidr);
-  const pools = kubevirtNodePools(input.target, input.nodePools);
+  return resolveIndexed(input.cidr, input.target, indexSources(input.nodePools, input.machines));
+}
+
+/** {@link resolveSourceRanges} over an index built once for many attachments. */
+export function resolveIndexed(cidrText: string, target: AttachmentTarget, index: SourceIndex): SourceRanges {
+  const cidr = parseCidrV4(cidrText);
+  const pools = kubevirtNodePools(target, index);
   if (!cidr || pools.length === 0) return { state: 'none' };
   const wanted = new Set(pools);
   const addresses = new Set<number>();
-  for (const m of input.machines.map(readMachine)) {
-    if (m.namespace !== input.target.controlPlaneNamespace || m.terminating) continue;
-    if (m.nodePool === undefined || !wanted.has(m.nodePool)) continue;
+  for (const m of index.machines.get(target.controlPlaneNamespace) ?? []) {
+    if (m.terminating || m.nodePool === undefined || !wanted.has(m.nodePool)) continue;
     for (const text of m.addresses) {
       const ip = parseIPv4(text);
       if (ip !== undefined && cidrContains(cidr, ip)) addresses.add(ip);

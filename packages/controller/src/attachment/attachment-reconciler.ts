@@ -18,11 +18,11 @@ import type { ConditionSpec } from '../conditions';
 import { attachmentStatusWithoutInfra } from '../desired/attachment-status';
 import type { AttachmentStatusPlan } from '../desired/attachment-status';
 import type { DefaultImages } from '../desired/images';
-import { planInfra } from '../desired/infra-plan';
 import { AttachmentKind } from '../kinds';
 import type { ControllerCaches } from '../run/controller-caches';
 import { attachmentStatusBody } from '../status/status-body';
 import { gatherWorld } from '../infra/world';
+import { PlanMemo } from './plan-memo';
 
 export interface AttachmentReconcilerOptions {
   readonly caches: ControllerCaches;
@@ -33,6 +33,8 @@ export interface AttachmentReconcilerOptions {
 }
 
 export class AttachmentReconciler implements Reconciler {
+  private readonly plans = new PlanMemo();
+
   constructor(private readonly o: AttachmentReconcilerOptions) {}
 
   async reconcile(req: Request, ctx: ReconcileContext): Promise<ReconcileResult> {
@@ -56,8 +58,11 @@ export class AttachmentReconciler implements Reconciler {
   private planFor(a: InfraClusterAttachment): AttachmentStatusPlan | undefined {
     const namespace = a.metadata.namespace || 'default';
     const infra = this.o.caches.infras.get(namespace, a.spec.infraRef.name) as Infra | undefined;
-    if (!infra) return attachmentStatusWithoutInfra(a);
-    const plan = planInfra(gatherWorld(this.o.caches, infra, this.o.images));
+    if (!infra) {
+      this.plans.forget(namespace, a.spec.infraRef.name);
+      return attachmentStatusWithoutInfra(a);
+    }
+    const plan = this.plans.plan(gatherWorld(this.o.caches, infra, this.o.images));
     return plan.attachments.find((p) => p.name === a.metadata.name);
   }
 

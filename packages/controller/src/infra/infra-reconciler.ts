@@ -1,8 +1,8 @@
 // The Infra reconciler (STYLE §2.9): read from the caches (absent means done), decide with planInfra, apply the
 // three children by server-side apply, write the status once at the end. Children and status are owned outright
 // by the controller, so both are applied with force; a pass with nothing changed sends zero requests (the client's
-// write skipping, given the live objects). A child the apiserver refuses (422) is reported on Ready, counted, and
-// retried only after a long delay or the next change — never in a hot loop.
+// write skipping, given the live objects). A child the apiserver refuses (422) is reported on Ready and counted, and
+// tried again only on the next change to a watched object — never in a loop.
 import type { DHCPServer, DNSServer, Infra, ProxyServer } from '@oooi/api';
 import { isApiError } from '@oooi/kube';
 import type {
@@ -32,8 +32,6 @@ import { gatherWorld } from './world';
 
 /** Re-check while aliases wait for a Machine address (Machine events normally arrive first). */
 export const pendingRequeueMs = 15_000;
-/** Retry a refused child after this long even without a change. */
-export const rejectedRequeueMs = 300_000;
 
 export interface InfraReconcilerOptions {
   readonly caches: ControllerCaches;
@@ -80,7 +78,7 @@ export class InfraReconciler implements Reconciler {
     });
     this.recordEvents(live, status);
     this.observe(req, plan);
-    return requeueFor(plan, outcomes);
+    return requeueFor(plan);
   }
 
   private async applyChild<T extends DHCPServer | DNSServer | ProxyServer>(
@@ -148,9 +146,6 @@ export class InfraReconciler implements Reconciler {
   }
 }
 
-function requeueFor(plan: InfraPlan, outcomes: ChildOutcomes): ReconcileResult {
-  if (plan.pendingAliases.length > 0) return { requeueAfterMs: pendingRequeueMs };
-  if (Object.values(outcomes).some((o) => o.state === 'rejected'))
-    return { requeueAfterMs: rejectedRequeueMs };
-  return {};
+function requeueFor(plan: InfraPlan): ReconcileResult {
+  return plan.pendingAliases.length > 0 ? { requeueAfterMs: pendingRequeueMs } : {};
 }
