@@ -78,7 +78,7 @@ async function main(): Promise<void> {
         '--log-level',
         'warn',
       ],
-      { stdio: ['ignore', 'inherit', 'inherit'] },
+      { stdio: ['ignore', process.stderr, 'inherit'] },
     );
     say('# oooi-controller running; waiting until it converges');
     const t0 = Date.now();
