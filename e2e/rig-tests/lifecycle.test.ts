@@ -1,12 +1,13 @@
 // Rig lifecycle: a second control plane beside the first, an apiserver restart, `down` leaving nothing behind,
 // and the CLI contract (`rig up` prints the kubeconfig path last, the same path again on a running name).
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import * as k8s from '@kubernetes/client-node';
 import {
   e2eEnv,
   e2eKubeConfig,
+  freePorts,
   isAlive,
   listNetns,
   netnsPrefix,
@@ -19,11 +20,21 @@ import {
   run,
   runDir,
   waitFor,
+  type PickPorts,
   type RunState,
 } from '@oooi/rig';
 
 // the e2e project's testTimeout is a global option jest ignores per project: set it here
 jest.setTimeout(120_000);
+
+/** Holds 127.0.0.1:PORT (as some other process would) until released; hangs up on whoever connects. */
+function squat(port: number): Promise<() => Promise<void>> {
+  return new Promise((resolve, reject) => {
+    const s = createServer((conn) => conn.destroy()); // an unread socket would keep close() waiting forever
+    s.once('error', reject);
+    s.listen(port, '127.0.0.1', () => resolve(() => new Promise<void>((r) => s.close(() => r()))));
+  });
+}
 
 function portFree(port: number): Promise<boolean> {
   return new Promise((resolve) => {
@@ -52,9 +63,11 @@ describe('rig lifecycle', () => {
   const first = e2eEnv();
   const second = `${first.rig}-b`;
   const viaCli = `${first.rig}-cli`;
+  const clash = `${first.rig}-clash`;
   afterAll(async () => {
     await rigDown(second);
     await rigDown(viaCli);
+    await rigDown(clash);
   });
 
   it('runs a second control plane beside the first, independent of it', async () => {
@@ -135,5 +148,40 @@ describe('rig lifecycle', () => {
     const down = await cli(['down', '--name', viaCli]);
     expect(down.code).toBe(0);
     await expectNothingLeft(s);
+  });
+
+  it('starts a component again on a fresh port when another process took its port before it bound it', async () => {
+    const [taken = 0] = await freePorts(1);
+    const release = await squat(taken);
+    const calls: string[][] = [];
+    // the first choice hands the apiserver the squatted port, as a racing process would have left it
+    const pickPorts: PickPorts = async (names, avoid) => {
+      calls.push([...names]);
+      const fresh = await freePorts(names.length, { avoid: [...avoid, taken] });
+      return names.map((n, i) => (calls.length === 1 && n === 'apiserver' ? taken : fresh[i]!));
+    };
+    const lines: string[] = [];
+    try {
+      const r = await rigUp({ name: clash, pickPorts, log: (l) => lines.push(l) });
+      expect(calls).toEqual([
+        ['etcd', 'etcdPeer', 'apiserver', 'controllerManager', 'scheduler'],
+        ['apiserver'],
+      ]);
+      expect(lines.join('\n')).toContain(`apiserver lost port ${taken}`);
+      const s = readState(clash)!;
+      expect(r.server).toBe(`https://127.0.0.1:${s.ports.apiserver}`);
+      expect(s.ports.apiserver).not.toBe(taken);
+      expect(readFileSync(s.components.apiserver!.logFile, 'utf8')).toMatch(
+        new RegExp(`127\\.0\\.0\\.1:${taken}: bind: address already in use`),
+      );
+      // the kubeconfig was rewritten for the new port, and the components started after it use it
+      const kc = e2eKubeConfig(r.kubeconfig);
+      expect(await new k8s.Health(kc).readyz({})).toBe(true);
+      const node = await kc.makeApiClient(k8s.CoreV1Api).readNode({ name: 'kwok-node-0' });
+      expect(node.status?.conditions?.find((c) => c.type === 'Ready')?.status).toBe('True');
+    } finally {
+      await release();
+      await rigDown(clash);
+    }
   });
 });

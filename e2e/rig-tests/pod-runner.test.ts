@@ -8,12 +8,16 @@ import {
   dig,
   e2eEnv,
   exposePort,
+  listNetns,
+  netnsPrefix,
   openNetScope,
   rigBin,
   runPod,
   waitFor,
   type ConfigMapLike,
+  type ImageMap,
   type NetScope,
+  type Network,
   type RunningPod,
 } from '@oooi/rig';
 
@@ -129,5 +133,87 @@ describe('pod runner', () => {
       },
     );
     expect(c.proc.alive()).toBe(true);
+  });
+});
+
+/** A one-container pod asking for IPS on the VLAN; the container is a plain `sleep`. */
+function sleeper(name: string, ips: readonly string[]): unknown {
+  return {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name, namespace: 'oooi-system' },
+    spec: {
+      template: {
+        metadata: {
+          annotations: { 'k8s.v1.cni.cncf.io/networks': JSON.stringify([{ name: 'vlan-nad', ips }]) },
+        },
+        spec: { containers: [{ name: 'main', image: 'example.test/sleep:1', args: ['300'] }] },
+      },
+    },
+  };
+}
+const sleepImage: ImageMap = [
+  {
+    name: 'sleep',
+    match: () => true,
+    entrypoint: () => Promise.resolve(['sleep']),
+    stripCommand: () => undefined,
+  },
+];
+
+describe('pod runner: Multus addresses', () => {
+  let scope: NetScope;
+  let vlan: Network;
+  beforeAll(async () => {
+    scope = openNetScope(e2eEnv().rig);
+    vlan = await scope.createNetwork({ label: 'ips', kind: 'vlan' });
+  });
+  afterAll(async () => scope.dispose());
+
+  interface Case {
+    readonly name: string;
+    readonly ips: readonly string[];
+    readonly want?: readonly string[];
+    readonly wantError?: string;
+  }
+  test.each<Case>([
+    {
+      name: 'every IP of the attachment is on its interface',
+      ips: ['198.51.100.4/24', '198.51.100.5/24'],
+      want: ['198.51.100.4/24', '198.51.100.5/24'],
+    },
+    {
+      name: 'an extra IP outside the VLAN (the uplink range) is refused',
+      ips: ['198.51.100.6/24', '192.0.2.50/24'],
+      wantError: 'not in network 198.51.100.0/24',
+    },
+    {
+      name: 'an extra IP with another prefix length is refused',
+      ips: ['198.51.100.7/24', '198.51.100.8/16'],
+      wantError: 'same prefix length',
+    },
+    {
+      name: 'an extra broadcast address is refused',
+      ips: ['198.51.100.9/24', '198.51.100.255/24'],
+      wantError: 'broadcast',
+    },
+  ])('$name', async ({ ips, want, wantError }) => {
+    const deployment = sleeper('multus-ips', ips);
+    if (wantError !== undefined) {
+      const before = (await listNetns()).filter((n) => n.startsWith(netnsPrefix(e2eEnv().rig)));
+      await expect(runPod(scope, { deployment, vlan, images: sleepImage })).rejects.toThrow(wantError);
+      // refused before anything was configured, and the pod's namespace is gone again
+      const after = (await listNetns()).filter((n) => n.startsWith(netnsPrefix(e2eEnv().rig)));
+      expect(after.sort()).toEqual(before.sort());
+      return;
+    }
+    const pod = await runPod(scope, { deployment, vlan, images: sleepImage });
+    try {
+      expect(await pod.netns.addresses('net1')).toEqual(want);
+      expect(pod.podIP).toBe('198.51.100.4');
+      expect(pod.container('main').proc.alive()).toBe(true);
+    } finally {
+      await pod.dispose();
+    }
   });
 });

@@ -101,12 +101,16 @@ envoy() {
   ln -sf "${inner#"$d.tmp/"}" "$d/envoy"
 }
 
-APT_PKGS="iproute2 udhcpc busybox isc-dhcp-client bind9-dnsutils dnsperf kea-dhcp4-server kea-admin dnsmasq-base tcpdump openssl bc jq curl"
+# python3-venv: a stock Debian has python3 without venv/ensurepip, and the envoy piece runs `python3 -m venv`
+APT_PKGS="iproute2 udhcpc busybox isc-dhcp-client bind9-dnsutils dnsperf kea-dhcp4-server kea-admin dnsmasq-base tcpdump openssl bc jq curl python3-venv"
 APT_BINS="ip udhcpc busybox dhclient dig dnsperf kea-dhcp4 perfdhcp dnsmasq tcpdump openssl bc jq curl"
+apt_ok() { # every binary present, and python3 able to make a venv (python3-venv ships ensurepip)
+  local b
+  for b in $APT_BINS; do command -v "$b" >/dev/null 2>&1 || [ -x "/usr/sbin/$b" ] || return 1; done
+  python3 -c 'import venv, ensurepip' >/dev/null 2>&1
+}
 apt() {
-  local b missing=0
-  for b in $APT_BINS; do command -v "$b" >/dev/null 2>&1 || [ -x "/usr/sbin/$b" ] || { missing=1; break; }; done
-  [ $missing = 0 ] && return 0
+  apt_ok && return 0
   local sudo=""; [ "$(id -u)" = 0 ] || sudo=sudo
   $sudo env DEBIAN_FRONTEND=noninteractive apt-get update -qq
   $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $APT_PKGS >/dev/null

@@ -4,13 +4,19 @@ import { join } from 'node:path';
 import type { Pki } from './pki';
 import type { ComponentName, ComponentState } from './state';
 
-export interface Ports {
-  readonly etcd: number;
-  readonly etcdPeer: number;
-  readonly apiserver: number;
-  readonly controllerManager: number;
-  readonly scheduler: number;
-}
+/** The ports of one run, in the order they are chosen. */
+export const portNames = ['etcd', 'etcdPeer', 'apiserver', 'controllerManager', 'scheduler'] as const;
+export type PortName = (typeof portNames)[number];
+export type Ports = Readonly<Record<PortName, number>>;
+
+/** The ports each component listens on (a component started later only connects to earlier ones' ports). */
+export const componentPorts: Readonly<Record<ComponentName, readonly PortName[]>> = {
+  etcd: ['etcd', 'etcdPeer'],
+  apiserver: ['apiserver'],
+  'controller-manager': ['controllerManager'],
+  scheduler: ['scheduler'],
+  kwok: [],
+};
 
 export interface ComponentInputs {
   readonly dir: string;

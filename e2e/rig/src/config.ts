@@ -64,18 +64,15 @@ export function parseEnvFile(text: string): Map<string, string> {
   return out;
 }
 
-let cachedVersions: Versions | undefined;
-
-/** The pinned versions (scripts/versions.env). */
-export function versions(): Versions {
-  if (cachedVersions !== undefined) return cachedVersions;
-  const env = parseEnvFile(readFileSync(join(rigPackageDir, 'scripts', 'versions.env'), 'utf8'));
+/** Parses the text of versions.env into the pinned versions (every key required). Pure. */
+export function parseVersions(text: string): Versions {
+  const env = parseEnvFile(text);
   const get = (key: string): string => {
     const v = env.get(key);
     if (v === undefined || v === '') throw new Error(`rig: scripts/versions.env lacks ${key}`);
     return v;
   };
-  cachedVersions = {
+  return {
     k8s: get('K8S_VERSION'),
     etcd: get('ETCD_VERSION'),
     kwok: get('KWOK_VERSION'),
@@ -83,5 +80,12 @@ export function versions(): Versions {
     helm: get('HELM_VERSION'),
     envoy: get('ENVOY_VERSION'),
   };
-  return cachedVersions;
+}
+
+/**
+ * The pinned versions (scripts/versions.env). Read on every call: the file is a few lines and is read a handful
+ * of times per command, so no module-level cache (STYLE §2.13), and an edited file is seen at once.
+ */
+export function versions(): Versions {
+  return parseVersions(readFileSync(join(rigPackageDir, 'scripts', 'versions.env'), 'utf8'));
 }

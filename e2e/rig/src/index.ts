@@ -10,11 +10,21 @@ export {
   type ComponentStatus,
 } from './down';
 export { rigBin, rigInstall, findBin, knownBins, installPieces, type InstallPiece } from './bins';
-export { cacheDir, runDir, repoRoot, versions, parseEnvFile, type Versions } from './config';
+export { cacheDir, runDir, repoRoot, versions, parseEnvFile, parseVersions, type Versions } from './config';
 export { defaultCrdDirs, readCrds } from './crds';
-export { FAKE_NODE } from './components';
+export { FAKE_NODE, portNames, type PortName } from './components';
 export { componentNames, isComponentName, readState, type ComponentName, type RunState } from './state';
-export { freePort, freePorts } from './ports';
+export {
+  freePort,
+  freePorts,
+  ephemeralPortRange,
+  parsePortRange,
+  portBand,
+  takenPort,
+  type FreePortsOptions,
+  type PortRange,
+} from './ports';
+export { type PickPorts } from './start';
 export { isAlive, stopProcess, waitFor, run, runOk, sleep, type ProcRef, type RunResult } from './proc';
 export { e2eEnv, type E2eEnv } from './jest/env';
 export { e2eKubeConfig, k8s } from './jest/kube';

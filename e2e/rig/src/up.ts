@@ -1,23 +1,36 @@
 // `rig up`: a throw-away control plane on loopback — PKI, etcd, kube-apiserver, the CRDs (before the
 // controller-manager, whose garbage collector learns resource types only every 30 s), controller-manager,
 // scheduler, kwok and one fake node — returning when all of it is ready.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { rigBin } from './bins';
-import { componentSpec, FAKE_NODE, fakeNode, type ComponentInputs } from './components';
+import {
+  componentSpec,
+  FAKE_NODE,
+  fakeNode,
+  portNames,
+  type ComponentInputs,
+  type Ports,
+} from './components';
 import { runDir } from './config';
 import { defaultCrdDirs, installCrds } from './crds';
-import { probe } from './health';
 import { apiCall, applyObject, getJson, type ApiTarget } from './kubeapi';
 import { adminKubeconfig, makePki, pkiPaths } from './pki';
-import { freePorts } from './ports';
-import { isAlive, spawnDaemon, stopProcess, waitFor, type ProcRef } from './proc';
+import { stopProcess, waitFor, type ProcRef } from './proc';
+import {
+  defaultPickPorts,
+  pickChecked,
+  startComponents,
+  startFresh,
+  type Launch,
+  type PickPorts,
+} from './start';
 import { downUnlocked } from './down';
 import {
   allAlive,
+  componentNames,
   readState,
-  withComponent,
   withRunLock,
   writeState,
   type ComponentName,
@@ -43,6 +56,16 @@ export interface RigUpOptions {
   readonly owner?: ProcRef;
   /** Progress lines (default: none). */
   readonly log?: (line: string) => void;
+  /**
+   * Chooses the run's ports (default: free ports below the ephemeral range, `freePorts`). Called once for all
+   * ports, and again for the ports of a component that lost one of them to another process.
+   */
+  readonly pickPorts?: PickPorts;
+}
+
+interface Prepared {
+  readonly state: RunState;
+  readonly launch: Launch;
 }
 
 const READY_TIMEOUT_MS = 60_000;
@@ -56,73 +79,21 @@ export function apiTarget(s: RunState): ApiTarget {
   return { server: s.server, pki: pkiPaths(join(s.dir, 'pki')) };
 }
 
-function logTail(file: string, lines = 15): string {
-  if (!existsSync(file)) return '(no log)';
-  return readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
-}
-
-/** Starts one recorded component (records its PID; does not wait). */
-function spawnComponent(s: RunState, name: ComponentName): RunState {
-  const c = s.components[name];
-  if (c === undefined) throw new Error(`rig: ${s.name} has no ${name} recorded`);
-  const proc = spawnDaemon({ argv: c.argv, logFile: c.logFile, cwd: s.dir });
-  return withComponent(s, name, { ...c, proc });
-}
-
-/** Waits until a started component is healthy (or, for kwok, merely alive); fails fast when it exits. */
-async function waitHealthy(s: RunState, name: ComponentName): Promise<void> {
-  const c = s.components[name];
-  if (c?.proc === undefined) throw new Error(`rig: ${s.name} has no ${name} running`);
-  const { proc } = c;
-  const pki = pkiPaths(join(s.dir, 'pki'));
-  const healthy = async (): Promise<boolean> => {
-    if (!isAlive(proc)) throw new Error(`rig: ${name} exited; its log ends:\n${logTail(c.logFile)}`);
-    return c.healthUrl === undefined || (await probe(c.healthUrl, pki, s.server));
-  };
-  try {
-    await waitFor(`${name} healthy`, healthy, { timeoutMs: READY_TIMEOUT_MS, everyMs: 50 });
-  } catch (err) {
-    const msg = err instanceof Error ? err.message : String(err);
-    throw new Error(msg.includes('log ends') ? msg : `${msg}; its log ends:\n${logTail(c.logFile)}`, {
-      cause: err,
-    });
-  }
-}
-
-/** Starts components in order (recording each PID), then waits until all are healthy. */
-async function startComponents(s0: RunState, names: readonly ComponentName[]): Promise<RunState> {
-  let s = s0;
-  for (const n of names) s = spawnComponent(s, n);
-  const started = s;
-  await Promise.all(names.map((n) => waitHealthy(started, n)));
-  return s;
-}
-
-async function prepare(opts: RigUpOptions): Promise<RunState> {
+async function prepare(opts: RigUpOptions, log: (line: string) => void): Promise<Prepared> {
   const dir = runDir(opts.name);
   await mkdir(dir, { recursive: true });
-  const [bins, pki, ports] = await Promise.all([
+  const pickPorts = opts.pickPorts ?? defaultPickPorts;
+  const [bins, pki, chosen] = await Promise.all([
     resolveBins(),
     makePki(join(dir, 'pki')),
-    freePorts(5).then(([etcd, etcdPeer, apiserver, controllerManager, scheduler]) => ({
-      etcd: etcd ?? 0,
-      etcdPeer: etcdPeer ?? 0,
-      apiserver: apiserver ?? 0,
-      controllerManager: controllerManager ?? 0,
-      scheduler: scheduler ?? 0,
-    })),
+    pickChecked(pickPorts, portNames, []),
   ]);
+  const ports = Object.fromEntries(portNames.map((n, i) => [n, chosen[i] ?? 0])) as Ports;
   const server = `https://127.0.0.1:${ports.apiserver}`;
   const kubeconfig = join(dir, 'kubeconfig');
   await writeFile(kubeconfig, await adminKubeconfig(pki, server, `oooi-rig-${opts.name}`), { mode: 0o600 });
   const inputs: ComponentInputs = { dir, ports, pki, kubeconfig, bins };
-  const components = {
-    etcd: componentSpec('etcd', inputs),
-    apiserver: componentSpec('apiserver', inputs),
-    'controller-manager': componentSpec('controller-manager', inputs),
-    scheduler: componentSpec('scheduler', inputs),
-    kwok: componentSpec('kwok', inputs),
-  };
+  const components = Object.fromEntries(componentNames.map((n) => [n, componentSpec(n, inputs)]));
   const state: RunState = {
     name: opts.name,
     dir,
@@ -134,7 +105,7 @@ async function prepare(opts: RigUpOptions): Promise<RunState> {
     createdAt: new Date().toISOString(),
   };
   writeState(state);
-  return state;
+  return { state, launch: { inputs, pickPorts, log } };
 }
 
 async function resolveBins(): Promise<ComponentInputs['bins']> {
@@ -153,16 +124,18 @@ function nodeReady(node: unknown): boolean {
   return (conds ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
 }
 
-async function boot(s0: RunState, opts: RigUpOptions, t0: number): Promise<RunState> {
-  const log = (m: string): void =>
-    opts.log?.(`rig ${opts.name}: ${m} (${((Date.now() - t0) / 1000).toFixed(1)}s)`);
-  let s = await startComponents(s0, ['etcd']);
-  s = await startComponents(s, ['apiserver']);
-  log(`apiserver ready at ${s.server}`);
+async function boot(p: Prepared, opts: RigUpOptions): Promise<RunState> {
+  let { state: s, launch } = p;
+  const stage = async (names: readonly ComponentName[]): Promise<void> => {
+    ({ state: s, launch } = await startFresh(s, names, launch));
+  };
+  await stage(['etcd']);
+  await stage(['apiserver']);
+  launch.log(`apiserver ready at ${s.server}`);
   const t = apiTarget(s);
   const crds = await installCrds(t, opts.crdDirs ?? defaultCrdDirs());
-  log(`${crds.length} CRDs established`);
-  s = await startComponents(s, ['controller-manager', 'scheduler', 'kwok']);
+  launch.log(`${crds.length} CRDs established`);
+  await stage(['controller-manager', 'scheduler', 'kwok']);
   await applyObject(t, `/api/v1/nodes/${FAKE_NODE}`, fakeNode(FAKE_NODE));
   await waitFor(
     `node ${FAKE_NODE} Ready`,
@@ -175,7 +148,7 @@ async function boot(s0: RunState, opts: RigUpOptions, t0: number): Promise<RunSt
   await waitFor('the default ServiceAccount', async () => (await getJson(t, sa)) !== undefined, {
     timeoutMs: READY_TIMEOUT_MS,
   });
-  log('ready');
+  launch.log('ready');
   return s;
 }
 
@@ -202,9 +175,11 @@ export function rigUp(opts: RigUpOptions): Promise<Rig> {
       await downUnlocked(opts.name);
     }
     const t0 = Date.now();
-    const s = await prepare(opts);
+    const log = (m: string): void =>
+      opts.log?.(`rig ${opts.name}: ${m} (${((Date.now() - t0) / 1000).toFixed(1)}s)`);
+    const prepared = await prepare(opts, log);
     try {
-      return rigOf(await boot(s, opts, t0));
+      return rigOf(await boot(prepared, opts));
     } catch (err) {
       await downUnlocked(opts.name);
       throw err;

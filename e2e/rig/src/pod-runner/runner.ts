@@ -5,7 +5,7 @@ import { cp, mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { FAKE_NODE } from '../components';
-import { hostOf } from '../net/addr';
+import { checkInterfaceAddress, hostOf } from '../net/addr';
 import { bridgeLoopbackPort } from '../net/forward';
 import { ipIn } from '../net/netns';
 import type { NetScope, Netns, Network, TrackedProc } from '../net/scope';
@@ -151,14 +151,15 @@ async function startContainer(ctx: PodCtx, c: ContainerPlan): Promise<RunningCon
 async function attachNetworks(ctx: PodCtx): Promise<void> {
   const { plan, opts, ns } = ctx;
   for (const [i, net] of plan.networks.entries()) {
-    if (opts.vlan === undefined)
-      throw new Error(`rig: pod ${plan.name} asks for network ${net.name}; pass vlan`);
+    const vlan = opts.vlan;
+    if (vlan === undefined) throw new Error(`rig: pod ${plan.name} asks for network ${net.name}; pass vlan`);
     if (net.ips.length === 0)
       throw new Error(`rig: pod ${plan.name}: network ${net.name} has no static "ips"`);
-    await opts.vlan.attach(ns, { ifname: net.interface ?? `net${i + 1}`, address: net.ips[0] });
-    for (const extra of net.ips.slice(1)) {
-      await ipIn(ns.name, ['addr', 'add', extra, 'dev', net.interface ?? `net${i + 1}`]);
-    }
+    // every address is checked (test ranges, the network's CIDR) before anything is configured
+    for (const ip of net.ips) checkInterfaceAddress(ip, vlan.cidr);
+    const ifname = net.interface ?? `net${i + 1}`;
+    await vlan.attach(ns, { ifname, address: net.ips[0] });
+    for (const extra of net.ips.slice(1)) await ipIn(ns.name, ['addr', 'add', extra, 'dev', ifname]);
   }
   if (opts.podNetwork !== undefined) {
     await opts.podNetwork.network.attach(ns, { ifname: 'eth0', address: opts.podNetwork.address });
