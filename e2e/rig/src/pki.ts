@@ -1,6 +1,7 @@
 // Throw-away PKI for one control plane, made with openssl: a CA, the apiserver's serving certificate, an admin
 // client certificate in system:masters and a service-account signing key pair. ECDSA P-256 keys (fast to make,
 // accepted by every component).
+import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { rigBin } from './bins';
@@ -46,7 +47,8 @@ async function signed(
   const key = join(p.dir, `${leaf.name}.key`);
   await runOk([openssl, 'req', ...curve, '-keyout', key, '-out', csr, '-subj', leaf.subject]);
   await runOk([
-    openssl, 'x509', '-req', '-in', csr, '-CA', p.caCert, '-CAkey', p.caKey, '-CAcreateserial',
+    // An explicit random serial per leaf: -CAcreateserial makes the parallel signings race on ca.srl.
+    openssl, 'x509', '-req', '-in', csr, '-CA', p.caCert, '-CAkey', p.caKey, '-set_serial', `0x${randomBytes(8).toString('hex')}`,
     '-out', join(p.dir, `${leaf.name}.crt`), '-days', '365', '-extfile', ext,
   ]); // prettier-ignore
 }
