@@ -1,7 +1,7 @@
 // The network of the DNS e2e tests, all inside namespaces the test creates (never the root namespace): a VLAN
 // (198.51.100.0/24) and a pod network (203.0.113.0/24), a client on each, and an upstream stub resolver on the pod
 // network (a second CoreDNS that answers every A query with UPSTREAM_ANSWER), so forwarding never leaves the lab.
-import { writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   openNetScope,
@@ -139,4 +139,30 @@ export async function runDnsPod(
     throw err;
   }
   return pod;
+}
+
+export interface RenderedServer {
+  readonly proc: TrackedProc;
+  /** Where the files were written (what `oooi render` leaves in OUT/dns/<namespace>-<name>/). */
+  readonly dir: string;
+}
+
+/**
+ * Writes FILES into a directory and starts `coredns -conf Corefile` there, as is, in a namespace of the lab on both
+ * networks (VLAN interface net1 at VLAN_ADDRESS, pod-network eth0 at POD_ADDRESS); resolves when it answers.
+ */
+export async function serveRendered(
+  lab: DnsLab,
+  files: Readonly<Record<string, string>>,
+  at: { readonly label: string; readonly vlanAddress: string; readonly podAddress: string },
+): Promise<RenderedServer> {
+  const dir = join(lab.scope.dir, 'render-out', at.label);
+  await mkdir(dir, { recursive: true });
+  for (const [name, text] of Object.entries(files)) await writeFile(join(dir, name), text);
+  const host = await lab.scope.createNamespace(at.label);
+  await lab.vlan.attach(host, { ifname: 'net1', address: `${at.vlanAddress}/24` });
+  await lab.pod.attach(host, { address: `${at.podAddress}/24` });
+  const proc = host.spawn([await rigBin('coredns'), '-conf', 'Corefile'], { label: at.label, cwd: dir });
+  await waitUntilAnswering(host, '127.0.0.1', () => proc);
+  return { proc, dir };
 }

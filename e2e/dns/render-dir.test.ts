@@ -2,11 +2,9 @@
 // real CoreDNS the documented way — `coredns -conf Corefile` started in that directory, nothing else — next to the
 // Deployment as the pod runner runs it, and asks both every row of the reference table from both views: the same
 // answers, from the same view and version (NSID), and the table's answers.
-import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { e2eEnv, rigBin, type Netns, type RunningPod, type TrackedProc } from '@oooi/rig';
+import { e2eEnv, type RunningPod, type TrackedProc } from '@oooi/rig';
 import { renderDnsServer, type RenderedDnsServer } from './dns-api';
-import { ask, openDnsLab, runDnsPod, UPSTREAM_IP, type DnsLab } from './lab';
+import { ask, openDnsLab, runDnsPod, serveRendered, UPSTREAM_IP, type DnsLab } from './lab';
 import { answeredRows, dnsServerFor, forwardedRows } from './reference';
 
 jest.setTimeout(300_000);
@@ -28,16 +26,14 @@ beforeAll(async () => {
   if (!r.ok) throw new Error(JSON.stringify(r.errors));
   rendered = r.value;
   lab = await openDnsLab(e2eEnv().rig);
-  // what `oooi render -o OUT` leaves in OUT/dns/<namespace>-<name>/
-  const dir = join(lab.scope.dir, 'render-out', rendered.fileDir);
-  await mkdir(dir, { recursive: true });
-  for (const [name, text] of Object.entries(rendered.files)) await writeFile(join(dir, name), text);
-  const host = await lab.scope.createNamespace('rendered');
-  await lab.vlan.attach(host, { ifname: 'net1', address: `${RENDERED_VLAN}/24` });
-  await lab.pod.attach(host, { address: `${RENDERED_POD}/24` });
-  local = host.spawn([await rigBin('coredns'), '-conf', 'Corefile'], { label: 'rendered-dir', cwd: dir });
+  local = (
+    await serveRendered(lab, rendered.files, {
+      label: 'rendered',
+      vlanAddress: RENDERED_VLAN,
+      podAddress: RENDERED_POD,
+    })
+  ).proc;
   pod = await runDnsPod(lab, rendered.children.deployment, rendered.children.configMap);
-  await waitAnswering(host);
 });
 
 afterAll(async () => {
@@ -45,15 +41,6 @@ afterAll(async () => {
   await pod?.dispose();
   await lab?.dispose();
 });
-
-async function waitAnswering(ns: Netns): Promise<void> {
-  for (let i = 0; i < 75; i++) {
-    if (!local?.alive()) throw new Error(`coredns in the rendered directory exited:\n${local?.log() ?? ''}`);
-    if ((await ask(ns, '127.0.0.1', 'probe.invalid')).status !== 'TIMEOUT') return;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error('coredns in the rendered directory did not answer within 15 s');
-}
 
 const rows = [...answeredRows(['alpha', 'bravo']), ...forwardedRows(['alpha', 'bravo'])];
 

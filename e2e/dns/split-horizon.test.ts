@@ -40,6 +40,13 @@ const NamespaceKind: KindDescriptor = {
 const NAME = 'vlan100-dns';
 const DNS_VLAN_IP = '198.51.100.3';
 const DNS_POD_IP = '203.0.113.3';
+/**
+ * ConfigMap swap → answered: one reload poll (reloadInterval 2s, no jitter), typically 0–2.2 s. About one reload
+ * in 15 (measured 2/28) takes 5 s longer: the health plugin's HTTP server waits out Go's 5 s shutdown allowance for
+ * its own self-check connection, and the old configuration keeps answering meanwhile (no failed queries).
+ */
+const SLOW_RELOAD_MS = 3_000;
+const RELOAD_BOUND_MS = 2_000 + 5_000 + 1_000;
 
 /** Counts what the controller sends. */
 class CountingRest implements RestClient {
@@ -220,9 +227,9 @@ describe('an attachment added or removed', () => {
       }
       const line = `controller ${(t1 - t0).toFixed(0)} ms, ConfigMap swap → answered ${(t3 - t2).toFixed(0)} ms`;
       process.stderr.write(`dns e2e: ${round.clusters.join('+')}: ${line}\n`);
-      if (t3 - t2 >= 4_000) process.stderr.write(pod!.container('coredns').proc.log().slice(-3000));
+      if (t3 - t2 >= SLOW_RELOAD_MS) process.stderr.write(pod!.container('coredns').proc.log().slice(-3000));
       timings.push(line);
-      expect(t3 - t2).toBeLessThan(4_000); // reload 2s 0s: one poll interval, plus the queries
+      expect(t3 - t2).toBeLessThan(RELOAD_BOUND_MS);
     }
     process.stderr.write(`dns e2e: record changes (${rounds.length}): ${timings.join('; ')}\n`);
     expect(pod!.container('coredns').proc.ref).toBe(started);
