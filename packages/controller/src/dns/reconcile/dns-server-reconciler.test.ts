@@ -169,7 +169,7 @@ describe('DnsServerReconciler', () => {
     };
     w.fake.seed(w.pathOf(DeploymentKind, 'vlan100-dns'), foreign);
     const writes = await w.pass();
-    expect(kindsOf(writes)).not.toContain('deployments/vlan100-dns');
+    expect(kindsOf(writes)).toEqual(['vlan100-dns/status']); // nothing half-applied
     expect(w.condition('Ready')).toMatchObject({ status: 'False', reason: 'NameConflict' });
     expect(w.condition('Ready')?.message).toContain('Deployment/vlan100-dns');
     expect(w.fake.peek(w.pathOf(DeploymentKind, 'vlan100-dns'))?.spec).toEqual({ replicas: 3 });

@@ -93,6 +93,10 @@ export class DnsServerReconciler implements Reconciler {
     };
   }
 
+  /**
+   * Applies the four children in order. If any child's name is held by an object this DNSServer does not control,
+   * nothing is applied: a Deployment must never mount someone else's ConfigMap or run as someone else's account.
+   */
   private async applyChildren(dns: DNSServer, r: RenderedDnsServer, ctx: ReconcileContext): Promise<Applied> {
     const c = this.o.children;
     const steps: Step[] = [
@@ -101,17 +105,16 @@ export class DnsServerReconciler implements Reconciler {
       [ServiceKind, r.children.service, c.services],
       [DeploymentKind, r.children.deployment, c.deployments],
     ];
-    const conflicts: string[] = [];
+    const current = await Promise.all(steps.map((step) => this.ownedCurrent(dns, step, ctx.signal)));
+    const conflicts = steps
+      .filter((_, i) => current[i] === 'foreign')
+      .map(([kind, body]) => `${kind.kind}/${body.metadata?.name ?? ''}`);
+    if (conflicts.length > 0) return { ...this.asTheyAre(dns), conflicts };
     const live = new Map<string, KubeObject>();
-    for (const [kind, body, reader] of steps) {
-      const name = body.metadata?.name ?? '';
-      const current = await this.ownedCurrent(dns, [kind, body, reader], ctx.signal);
-      if (current === 'foreign') {
-        conflicts.push(`${kind.kind}/${name}`);
-        continue;
-      }
-      const out = await this.o.client.apply(kind, body, { force: true, current, signal: ctx.signal });
-      if (out.sent) ctx.log.info({ kind: kind.kind, child: name }, 'Applied');
+    for (const [i, [kind, body]] of steps.entries()) {
+      const cur = current[i] as KubeObject | undefined;
+      const out = await this.o.client.apply(kind, body, { force: true, current: cur, signal: ctx.signal });
+      if (out.sent) ctx.log.info({ kind: kind.kind, child: body.metadata?.name }, 'Applied');
       live.set(kind.kind, out.object);
     }
     return { conflicts, service: live.get('Service'), deployment: live.get('Deployment') };

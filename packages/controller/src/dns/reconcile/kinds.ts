@@ -1,20 +1,15 @@
-// The kinds the DNSServer controller reads and writes (the runtime is told them; it never discovers them).
-import { GROUP, VERSION } from '@oooi/api';
+// The kinds the DNSServer controller reads and writes (the runtime is told them; it never discovers them). The
+// DNSServer and Service kinds are the controller's own (src/kinds.ts); the other three only this controller writes.
 import type { KindDescriptor } from '@oooi/kube';
 
-export const DnsServerKind: KindDescriptor = {
-  group: GROUP,
-  version: VERSION,
-  plural: 'dnsservers',
-  kind: 'DNSServer',
-};
+export { DnsServerKind, ServiceKind } from '../../kinds';
+
 export const DeploymentKind: KindDescriptor = {
   group: 'apps',
   version: 'v1',
   plural: 'deployments',
   kind: 'Deployment',
 };
-export const ServiceKind: KindDescriptor = { group: '', version: 'v1', plural: 'services', kind: 'Service' };
 export const ConfigMapKind: KindDescriptor = {
   group: '',
   version: 'v1',
