@@ -41,6 +41,10 @@ export default tseslint.config(
               message: "Import the package's public entry (STYLE §2.2).",
             },
             { group: ['**/e2e/**'], message: 'Nothing under packages/ imports e2e/.' },
+            {
+              group: ['**/packages/*/src', '**/packages/*/src/**'],
+              message: "Import another package through its public entry (@oooi/<name>), never by path (STYLE §2.2).",
+            },
           ],
         },
       ],

@@ -10,7 +10,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DNSServer } from '@oooi/api';
-import { renderDnsServer } from '../../packages/controller/src/dns/index';
+import { renderDnsServer } from '@oooi/controller';
 
 const DNS_IP = '198.51.100.3';
 const VLAN_CLIENT = '198.51.100.50';

@@ -111,6 +111,7 @@ export const kinds: readonly KindInfo[] = [
       { name: 'Records', type: 'integer', jsonPath: '.status.recordCount' },
       condition('Ready'),
       condition('Available'),
+      condition('Forwarding'),
       age,
     ],
   },

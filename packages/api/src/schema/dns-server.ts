@@ -97,10 +97,18 @@ export const DnsServerSpec = Type.Object(
     ),
     cacheTTL: Type.Optional(
       Type.String({
-        description: 'Maximum TTL of the response cache (cache plugin).',
+        description: 'Maximum TTL of the response cache (cache plugin); at least 1s.',
         default: '30s',
         maxLength: 8,
         pattern: '^[0-9]{1,5}(s|m|h)$',
+        'x-kubernetes-validations': [
+          {
+            rule: "!self.matches('^[0-9]{1,5}(s|m|h)$') || duration(self) >= duration('1s')",
+            message: 'spec.cacheTTL must be at least 1s',
+            check: (self: unknown) =>
+              typeof self !== 'string' || !/^[0-9]{1,5}(s|m|h)$/.test(self) || Number(self.slice(0, -1)) >= 1,
+          },
+        ],
       }),
     ),
   },
@@ -109,7 +117,9 @@ export const DnsServerSpec = Type.Object(
 
 export const DnsServerStatus = Type.Object(
   {
-    conditions: conditions('Ready (provisioned), Available (workload), and upstream problems (NoUpstream).'),
+    conditions: conditions(
+      'Ready (provisioned), Available (the CoreDNS Deployment), and Forwarding (True/UpstreamsConfigured, or False/NoUpstream when other names cannot be forwarded).',
+    ),
     observedGeneration,
     configMapName: Type.Optional(
       Type.String({ description: 'ConfigMap holding the Corefile and zone files.', maxLength: 253 }),

@@ -188,4 +188,9 @@ export const childRejectCases: Case[] = [
       'spec.leaseConfig.leaseTime must be a duration in hours, minutes and seconds such as 30m, 1h or 24h',
     ],
   },
+  {
+    name: 'a cache TTL of 0s',
+    input: set(dns, 'spec.cacheTTL', '0s'),
+    want: ['spec.cacheTTL must be at least 1s'],
+  },
 ];
