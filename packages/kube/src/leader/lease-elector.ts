@@ -157,7 +157,8 @@ export class LeaseElector {
     try {
       return await this.tryAcquireOrRenew(bounded.signal);
     } catch (err) {
-      this.log.warn({ err }, 'Lease attempt failed');
+      // An attempt cut short by shutdown is expected, not a failure worth a warning.
+      if (!signal.aborted) this.log.warn({ err }, 'Lease attempt failed');
       return false;
     } finally {
       this.clock.clearTimeout(timer);
