@@ -43,7 +43,8 @@ export default tseslint.config(
             { group: ['**/e2e/**'], message: 'Nothing under packages/ imports e2e/.' },
             {
               group: ['**/packages/*/src', '**/packages/*/src/**'],
-              message: "Import another package through its public entry (@oooi/<name>), never by path (STYLE §2.2).",
+              message:
+                'Import another package through its public entry (@oooi/<name>), never by path (STYLE §2.2).',
             },
           ],
         },
