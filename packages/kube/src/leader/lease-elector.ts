@@ -2,42 +2,38 @@
 // *observed* the lease change (never by comparing clocks), writes carry the resourceVersion they read (optimistic
 // concurrency: a lost race is a 409, not a split brain), the leader gives up when it cannot renew within
 // renewDeadline, and releases the lease on graceful shutdown so a standby takes over at once.
+//
+// Beyond client-go, a standby watches the Lease (given a RestClient) so it observes each renewal when it happens,
+// and attempts exactly when the observed claim runs out (observed + leaseDuration) instead of at its next poll: a
+// killed leader renewed before it died, so it is replaced within leaseDuration of the kill (plus one API round
+// trip). Polling every retryPeriod goes on underneath, and is all there is while the watch is down.
 import { pino, type Logger } from 'pino';
 import { microTime, sleep, systemClock, systemRandom, type Clock, type Random } from '../clock';
-import type { KindDescriptor } from '../kinds';
 import { KubeMetrics } from '../metrics';
-import type { KubeObject } from '../object';
-import { isApiError } from '../rest/rest';
-import { canonicalJson } from '../write/canonical';
+import { isApiError, type RestClient } from '../rest/rest';
 import type { KubeClient } from '../write/client';
+import { LeaseKind, type Lease } from './lease';
+import { LeaseObservations, type Seen } from './lease-observations';
+import { watchLease, type LeaseEvent } from './lease-watch';
 
-export const LeaseKind: Readonly<KindDescriptor> = Object.freeze({
-  group: 'coordination.k8s.io',
-  version: 'v1',
-  plural: 'leases',
-  kind: 'Lease',
-});
-
-export interface LeaseSpec {
-  holderIdentity?: string;
-  leaseDurationSeconds?: number;
-  acquireTime?: string;
-  renewTime?: string;
-  leaseTransitions?: number;
-}
-
-type Lease = KubeObject & { spec?: LeaseSpec };
+export { LeaseKind, type LeaseSpec } from './lease';
 
 /** Why leading ended. `lost`: renewal failed past the deadline (exit now); `released`: graceful shutdown. */
 export type StoppedLeading = { reason: 'lost' | 'released' };
 
 export interface LeaseElectorOptions {
   client: KubeClient;
+  /**
+   * Watches the Lease while standing by (needs RBAC `watch` on leases), so renewals and releases are observed
+   * when they happen. Without it, or while the watch is down (a 403 included), the standby observes by polling,
+   * up to one jittered retry period late, and takeover after a kill comes that much later.
+   */
+  rest?: RestClient;
   namespace: string;
   name: string;
   /** Unique per process, e.g. the pod name plus a random suffix. */
   identity: string;
-  /** How long a lease is valid after its last observed renewal. Default 15 s. */
+  /** How long a lease is valid after its last observed renewal; a standby attempts the moment it runs out. Default 15 s. */
   leaseDurationMs?: number;
   /** The leader stops if it could not renew for this long. Default 10 s; must be below leaseDurationMs. */
   renewDeadlineMs?: number;
@@ -64,7 +60,11 @@ export class LeaseElector {
   private readonly leaseMs: number;
   private readonly renewMs: number;
   private readonly retryMs: number;
-  private observed: { spec: string; at: number; holder: string; rv: string; transitions: number } | undefined;
+  private readonly observations: LeaseObservations;
+  /** Local time the latest acquire-or-renew attempt started. */
+  private attemptedAt = -Infinity;
+  /** Cuts the standby's current wait short; set only while it waits. */
+  private wake: (() => void) | undefined;
   private leader = false;
   private running = false;
   private loop: Promise<void> | undefined;
@@ -85,6 +85,7 @@ export class LeaseElector {
     if (!(this.renewMs < this.leaseMs) || !(this.retryMs < this.renewMs)) {
       throw new Error('lease elector: need retryPeriodMs < renewDeadlineMs < leaseDurationMs');
     }
+    this.observations = new LeaseObservations(this.leaseMs);
   }
 
   /** Starts contending in the background and resolves at once (a standby is ready too). */
@@ -121,10 +122,7 @@ export class LeaseElector {
   }
 
   private async run(signal: AbortSignal): Promise<void> {
-    while (!signal.aborted && !(await this.attempt(signal, this.retryMs))) {
-      await sleep(this.clock, this.retryMs * (1 + 1.2 * this.random()), signal);
-    }
-    if (signal.aborted) return;
+    if (!(await this.acquire(signal)) || signal.aborted) return;
     this.setLeader(true);
     let lastRenew = this.clock.now();
     while (!signal.aborted) {
@@ -136,6 +134,80 @@ export class LeaseElector {
     }
     if (this.o.releaseOnCancel !== false) await this.release();
     this.stopLeading('released');
+  }
+
+  /** Standby: attempts until this process leads (true) or `signal` aborts (false), watching the Lease meanwhile. */
+  private async acquire(signal: AbortSignal): Promise<boolean> {
+    const watching = new AbortController();
+    const stopWatching = (): void => watching.abort();
+    signal.addEventListener('abort', stopWatching, { once: true });
+    const watched = this.o.rest ? this.watch(this.o.rest, watching.signal) : Promise.resolve();
+    try {
+      while (!signal.aborted) {
+        if (await this.attempt(signal, this.retryMs)) return true;
+        await this.awaitTurn(signal);
+      }
+      return false;
+    } finally {
+      signal.removeEventListener('abort', stopWatching);
+      watching.abort();
+      await watched;
+    }
+  }
+
+  /**
+   * Waits for the next (jittered) retry tick, or less: until the observed claim runs out. That instant starts one
+   * attempt, unless an attempt already started at or after it (then a failed attempt, say on a 409 or a 503, is
+   * retried on the retry period, not in a loop). Each change observed by the watch recomputes the wait, so a
+   * renewal pushes the attempt back and a release or deletion brings it forward to now.
+   */
+  private async awaitTurn(signal: AbortSignal): Promise<void> {
+    const retryAt = this.clock.now() + this.retryMs * (1 + 1.2 * this.random());
+    while (!signal.aborted) {
+      const expiry = this.observations.expiresAt(this.o.identity);
+      const due = expiry !== undefined && expiry > this.attemptedAt ? Math.min(retryAt, expiry) : retryAt;
+      const left = due - this.clock.now();
+      if (left <= 0) return;
+      await this.nap(left, signal);
+    }
+  }
+
+  /** Sleeps `ms`, cut short by `signal` or by {@link wake}. */
+  private async nap(ms: number, signal: AbortSignal): Promise<void> {
+    const cut = new AbortController();
+    const onAbort = (): void => cut.abort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    this.wake = onAbort;
+    try {
+      await sleep(this.clock, ms, cut.signal);
+    } finally {
+      this.wake = undefined;
+      signal.removeEventListener('abort', onAbort);
+    }
+  }
+
+  private watch(rest: RestClient, signal: AbortSignal): Promise<void> {
+    const options = {
+      rest,
+      namespace: this.o.namespace,
+      name: this.o.name,
+      clock: this.clock,
+      random: this.random,
+      log: this.log,
+      backoffBaseMs: this.retryMs,
+      // A live leader renews every retryPeriod; nothing for two lease durations means a dead watch (or no leader,
+      // and then this standby is attempting anyway).
+      stallTimeoutMs: 2 * this.leaseMs,
+      onEvent: (event: LeaseEvent) => this.watched(event),
+    };
+    return watchLease(options, signal);
+  }
+
+  private watched(event: LeaseEvent): void {
+    const now = this.clock.now();
+    const seen =
+      event.type === 'seen' ? this.observe(event.lease, now) : this.observations.recordDeleted(event.rv, now);
+    if (seen === 'changed') this.wake?.();
   }
 
   /** Retries every retryPeriod until a renewal succeeds or the deadline passes. */
@@ -168,15 +240,13 @@ export class LeaseElector {
 
   private async tryAcquireOrRenew(signal: AbortSignal): Promise<boolean> {
     const now = this.clock.now();
+    this.attemptedAt = now;
     const ref = { namespace: this.o.namespace, name: this.o.name };
     const lease = await this.o.client.get<Lease>(LeaseKind, ref, signal);
     if (!lease) return this.write('create', this.desired(undefined, now), signal);
-    this.observe(lease, now);
-    const spec = lease.spec ?? {};
-    const holder = spec.holderIdentity ?? '';
-    const validMs = (spec.leaseDurationSeconds ?? this.leaseMs / 1000) * 1000;
-    if (holder !== '' && holder !== this.o.identity && this.observed && this.observed.at + validMs > now)
-      return false;
+    // A read older than what the watch already delivered decides nothing (an update from it would get a 409).
+    if (this.observe(lease, now) === 'stale') return false;
+    if (this.observations.claimedByOther(this.o.identity, now)) return false;
     return this.write('update', this.desired(lease, now), signal);
   }
 
@@ -215,34 +285,35 @@ export class LeaseElector {
     }
   }
 
-  private observe(lease: Lease, now: number): void {
-    const spec = canonicalJson(lease.spec ?? {});
-    const holder = lease.spec?.holderIdentity ?? '';
-    const rv = lease.metadata?.resourceVersion ?? '';
-    if (this.observed?.spec !== spec) {
-      if (this.observed?.holder !== holder && holder !== '') {
-        this.log.info({ holder }, 'New leader observed');
+  private observe(lease: Lease, now: number): Seen {
+    const before = this.observations.latest()?.holder;
+    const seen = this.observations.record(lease, now);
+    const holder = this.observations.latest()?.holder ?? '';
+    if (seen === 'changed' && holder !== before && holder !== '') {
+      this.log.info({ holder }, 'New leader observed');
+      try {
         this.o.onNewLeader?.(holder);
+      } catch (err) {
+        this.log.error({ err }, 'onNewLeader failed');
       }
-      this.observed = { spec, at: now, holder, rv, transitions: lease.spec?.leaseTransitions ?? 0 };
-    } else if (this.observed) {
-      this.observed.rv = rv;
     }
+    return seen;
   }
 
   /** Gives the lease up (holder cleared, 1 s duration) if we still hold it at the version we last wrote. */
   private async release(): Promise<void> {
-    if (!this.observed || this.observed.holder !== this.o.identity) return;
+    const observed = this.observations.latest();
+    if (!observed || observed.holder !== this.o.identity) return;
     const now = this.clock.now();
     const body: Lease = {
       apiVersion: 'coordination.k8s.io/v1',
       kind: 'Lease',
-      metadata: { namespace: this.o.namespace, name: this.o.name, resourceVersion: this.observed.rv },
+      metadata: { namespace: this.o.namespace, name: this.o.name, resourceVersion: observed.rv },
       spec: {
         leaseDurationSeconds: 1,
         acquireTime: microTime(now),
         renewTime: microTime(now),
-        leaseTransitions: this.observed.transitions,
+        leaseTransitions: observed.transitions,
       },
     };
     try {
