@@ -12,12 +12,11 @@ import {
   type KindDescriptor,
   type KubeObject,
   type RestClient,
-  type RestRequest,
-  type WatchEvent,
-  type WatchHandle,
-  type WatchRequest,
 } from '@oooi/kube';
 import { builtinImages, fieldManager, wireControllers } from '@oooi/controller';
+import { CountingRest } from '@oooi/kube/testing';
+
+export { CountingRest };
 
 export const NamespaceKind: KindDescriptor = {
   group: '',
@@ -45,26 +44,6 @@ export const kinds = {
   Event: { group: 'events.k8s.io', version: 'v1', plural: 'events', kind: 'Event' },
 } satisfies Record<string, KindDescriptor>;
 export type KindName = keyof typeof kinds;
-
-/** Passes every call through and records it, so a test counts what the controller sent. */
-export class CountingRest implements RestClient {
-  readonly requests: RestRequest[] = [];
-  constructor(private readonly inner: RestClient) {}
-  writes(): RestRequest[] {
-    return this.requests.filter((r) => r.method !== 'GET');
-  }
-  request<T = unknown>(req: RestRequest): Promise<T> {
-    this.requests.push(req);
-    return this.inner.request<T>(req);
-  }
-  watch(
-    req: WatchRequest,
-    onEvent: (e: WatchEvent) => void,
-    onDone: (err: unknown) => void,
-  ): Promise<WatchHandle> {
-    return this.inner.watch(req, onEvent, onDone);
-  }
-}
 
 export async function restForRig(): Promise<KubeConfigRest> {
   return new KubeConfigRest({ kubeConfig: await loadKubeConfig(e2eEnv().kubeconfig) });

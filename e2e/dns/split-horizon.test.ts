@@ -13,8 +13,6 @@ import {
   systemClock,
   type KindDescriptor,
   type KubeObject,
-  type RestClient,
-  type RestRequest,
 } from '@oooi/kube';
 import { e2eEnv, waitFor, type ConfigMapLike, type RunningPod } from '@oooi/rig';
 import {
@@ -27,6 +25,7 @@ import {
 } from './dns-api';
 import { ask, openDnsLab, runDnsPod, UPSTREAM_IP, type DnsLab } from './lab';
 import { answeredRows, dnsServerFor, forwardedRows, UPSTREAM_ANSWER, type Row } from './reference';
+import { CountingRest } from '@oooi/kube/testing';
 
 jest.setTimeout(300_000);
 
@@ -47,19 +46,6 @@ const DNS_POD_IP = '203.0.113.3';
  */
 const SLOW_RELOAD_MS = 3_000;
 const RELOAD_BOUND_MS = 2_000 + 5_000 + 1_000;
-
-/** Counts what the controller sends. */
-class CountingRest implements RestClient {
-  readonly writes: RestRequest[] = [];
-  constructor(private readonly inner: RestClient) {}
-  request<T = unknown>(req: RestRequest): Promise<T> {
-    if (req.method !== 'GET') this.writes.push(req);
-    return this.inner.request<T>(req);
-  }
-  watch(...args: Parameters<RestClient['watch']>): ReturnType<RestClient['watch']> {
-    return this.inner.watch(...args);
-  }
-}
 
 const env = e2eEnv();
 const ns = `dns-e2e-${randomBytes(3).toString('hex')}`;
@@ -242,7 +228,7 @@ describe('an attachment added or removed', () => {
       return d?.status?.observedGeneration === d?.metadata.generation ? d : undefined;
     });
     await new Promise((r) => setTimeout(r, 1_000));
-    const mark = counting.writes.length;
+    const mark = counting.writes().length;
     // a metadata-only edit by someone else: the controller reconciles it and has nothing to write
     await user.mergePatch(
       DnsServerKind,
@@ -250,6 +236,11 @@ describe('an attachment added or removed', () => {
       { metadata: { annotations: { touched: 'yes' } } },
     );
     await new Promise((r) => setTimeout(r, 2_000));
-    expect(counting.writes.slice(mark).map((w) => `${w.method} ${w.path}`)).toEqual([]);
+    expect(
+      counting
+        .writes()
+        .slice(mark)
+        .map((w) => `${w.method} ${w.path}`),
+    ).toEqual([]);
   });
 });

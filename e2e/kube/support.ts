@@ -3,17 +3,10 @@
 // its open connections (a half-open watch, as a dead NAT or LB leaves it).
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import type { KubeClient } from '@oooi/kube';
-import {
-  KubeConfigRest,
-  loadKubeConfig,
-  type KindDescriptor,
-  type KubeObject,
-  type RestClient,
-  type RestRequest,
-  type WatchEvent,
-  type WatchHandle,
-  type WatchRequest,
-} from '@oooi/kube';
+import { KubeConfigRest, loadKubeConfig, type KindDescriptor, type KubeObject } from '@oooi/kube';
+import { CountingRest } from '@oooi/kube/testing';
+
+export { CountingRest };
 
 export const ConfigMapKind: KindDescriptor = {
   group: '',
@@ -54,26 +47,6 @@ export async function restFor(kubeconfig: string, server?: string): Promise<Kube
     });
   }
   return new KubeConfigRest({ kubeConfig: kc });
-}
-
-/** Passes every call through and records it, so a test can count what a component sent. */
-export class CountingRest implements RestClient {
-  readonly requests: RestRequest[] = [];
-  constructor(private readonly inner: RestClient) {}
-  writes(): RestRequest[] {
-    return this.requests.filter((r) => r.method !== 'GET');
-  }
-  request<T = unknown>(req: RestRequest): Promise<T> {
-    this.requests.push(req);
-    return this.inner.request<T>(req);
-  }
-  watch(
-    req: WatchRequest,
-    onEvent: (e: WatchEvent) => void,
-    onDone: (err: unknown) => void,
-  ): Promise<WatchHandle> {
-    return this.inner.watch(req, onEvent, onDone);
-  }
 }
 
 /** Polls `cond` until it holds; throws naming `what` after `timeoutMs`. */

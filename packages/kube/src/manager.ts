@@ -180,6 +180,7 @@ export class Manager implements CacheProvider {
     const elector = new LeaseElector({
       ...this.o.leaderElection,
       client: this.client,
+      rest: this.o.rest,
       clock: this.clock,
       random: this.random,
       log: this.log,
