@@ -31,10 +31,10 @@ describe('desiredDhcpServer', () => {
     {
       name: 'DNS disabled: upstream addresses only (resolv.conf cannot be handed out)',
       input: infra({
-        networkConfig: { dnsServers: ['192.0.2.53', 'resolv.conf'], networkAttachmentNamespace: 'nets' },
+        networkConfig: { dnsServers: ['198.51.100.53', 'resolv.conf'], networkAttachmentNamespace: 'nets' },
         infraComponents: { dns: { enabled: false }, dhcp: { image: 'own/dhcp:2', leaseTime: '30m' } },
       }),
-      want: { dnsServers: ['192.0.2.53'], nadNamespace: 'nets', image: 'own/dhcp:2', leaseTime: '30m' },
+      want: { dnsServers: ['198.51.100.53'], nadNamespace: 'nets', image: 'own/dhcp:2', leaseTime: '30m' },
     },
   ])('$name', ({ input, want }) => {
     const p = desiredDhcpServer(input, images);
