@@ -1,24 +1,20 @@
 // The kinds this controller reads and writes, described once for the runtime (which never discovers them).
+import { GROUP, VERSION, kindInfo } from '@oooi/api';
+import type { KindName } from '@oooi/api';
 import type { KindDescriptor } from '@oooi/kube';
 
-const group = 'hostedcluster.densityops.com';
-const version = 'v1alpha1';
+/** Our five kinds, from @oooi/api's kind table (the one source of their names). */
+function ours(name: KindName): KindDescriptor {
+  const info = kindInfo(name);
+  if (!info) throw new Error(`unknown kind ${name}`);
+  return { group: GROUP, version: VERSION, plural: info.plural, kind: info.kind };
+}
 
-export const InfraKind: KindDescriptor = { group, version, plural: 'infras', kind: 'Infra' };
-export const AttachmentKind: KindDescriptor = {
-  group,
-  version,
-  plural: 'infraclusterattachments',
-  kind: 'InfraClusterAttachment',
-};
-export const DhcpServerKind: KindDescriptor = { group, version, plural: 'dhcpservers', kind: 'DHCPServer' };
-export const DnsServerKind: KindDescriptor = { group, version, plural: 'dnsservers', kind: 'DNSServer' };
-export const ProxyServerKind: KindDescriptor = {
-  group,
-  version,
-  plural: 'proxyservers',
-  kind: 'ProxyServer',
-};
+export const InfraKind = ours('Infra');
+export const AttachmentKind = ours('InfraClusterAttachment');
+export const DhcpServerKind = ours('DHCPServer');
+export const DnsServerKind = ours('DNSServer');
+export const ProxyServerKind = ours('ProxyServer');
 
 /** HyperShift NodePool: `spec.clusterName` and `spec.platform.type` select KubeVirt pools of a HostedCluster. */
 export const NodePoolKind: KindDescriptor = {
