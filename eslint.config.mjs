@@ -4,13 +4,12 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
 
+// Pure folders: a folder of one of these names, at any depth under a package's src/, holds deciding code only
+// (no I/O, no clock, no randomness, no environment). One name a line, so new pure folders merge easily.
+const pureFolderNames = ['aggregate', 'desired', 'render', 'translate', 'validate', 'workload'];
 const pureFolders = [
   'packages/api/src/**/*.ts',
-  'packages/*/src/render/**/*.ts',
-  'packages/*/src/desired/**/*.ts',
-  'packages/*/src/translate/**/*.ts',
-  'packages/*/src/aggregate/**/*.ts',
-  'packages/*/src/validate/**/*.ts',
+  ...pureFolderNames.map((name) => `packages/*/src/**/${name}/**/*.ts`),
 ];
 
 export default tseslint.config(

@@ -6,8 +6,8 @@ import { setMaxListeners } from 'node:events';
 import { hostname } from 'node:os';
 import { pino } from 'pino';
 import { Registry, collectDefaultMetrics } from 'prom-client';
-import { parseControllerCommand } from './run/controller-command';
-import { runController } from './run/run-controller';
+import { parseControllerCommand } from './manager/controller-command';
+import { runController } from './manager/run-controller';
 
 async function main(): Promise<number> {
   const env = {

@@ -4,9 +4,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import type { Infra, InfraClusterAttachment } from '@oooi/api';
-import { defaultedInfra } from '../desired/infra-plan';
-import { builtinImages } from '../desired/images';
-import type { InfraWorld } from '../desired/infra-plan';
+import { defaultedInfra } from '../infra/desired/infra-plan';
+import { builtinImages } from '../workload/images';
+import type { InfraWorld } from '../infra/desired/infra-plan';
 
 export const repoRoot = join(__dirname, '../../../..');
 

@@ -5,8 +5,8 @@ import type { KubeObject } from '@oooi/kube';
 import { FakeRest } from '@oooi/kube/testing';
 import { pino } from 'pino';
 import { Registry } from 'prom-client';
-import { builtinImages } from '../desired/images';
-import { fieldManager, wireControllers } from '../run/wire';
+import { builtinImages } from '../workload/images';
+import { fieldManager, wireControllers } from '../manager/wire';
 
 export const fixedNow = Date.parse('2030-01-02T03:04:05Z');
 

@@ -1,7 +1,7 @@
 // MemberView builders for the renderer tests (a view is what aggregation hands the child builders).
-import type { MemberView } from '../aggregate/aggregate-infra';
-import { targetOf } from '../aggregate/attachments';
-import type { AppsEndpoint } from '../aggregate/apps-ingress';
+import type { MemberView } from '../infra/aggregate/aggregate-infra';
+import { targetOf } from '../infra/aggregate/attachments';
+import type { AppsEndpoint } from '../infra/aggregate/apps-ingress';
 import { attachment } from './fixtures';
 import type { AttachmentOptions } from './fixtures';
 

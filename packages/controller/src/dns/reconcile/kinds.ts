@@ -2,7 +2,7 @@
 // DNSServer and Service kinds are the controller's own (src/kinds.ts); the other three only this controller writes.
 import type { KindDescriptor } from '@oooi/kube';
 
-export { DnsServerKind, ServiceKind } from '../../kinds';
+export { DnsServerKind, ServiceKind } from '../../workload/kinds';
 
 export const DeploymentKind: KindDescriptor = {
   group: 'apps',

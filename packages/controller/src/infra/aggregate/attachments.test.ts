@@ -1,0 +1,119 @@
+import { aggregateAttachments, targetOf } from './attachments';
+import { attachment, infra, shuffled } from '../../testing/fixtures';
+
+const vlan = infra();
+const names = (list: readonly { metadata: { name: string } }[]) => list.map((a) => a.metadata.name);
+
+describe('aggregateAttachments', () => {
+  interface Case {
+    name: string;
+    input: ReturnType<typeof attachment>[];
+    members: string[];
+    included: string[];
+    conflicts: string[];
+  }
+  test.each<Case>([
+    {
+      name: 'name order, whatever the input order',
+      input: [attachment('charlie'), attachment('alpha'), attachment('bravo')],
+      members: ['alpha', 'bravo', 'charlie'],
+      included: ['alpha', 'bravo', 'charlie'],
+      conflicts: [],
+    },
+    {
+      name: 'a terminating attachment is dropped at once',
+      input: [attachment('alpha'), attachment('bravo', { terminating: true })],
+      members: ['alpha'],
+      included: ['alpha'],
+      conflicts: [],
+    },
+    {
+      name: 'attachments of another Infra or namespace are ignored',
+      input: [
+        attachment('alpha'),
+        attachment('other', { infra: 'vlan200' }),
+        { ...attachment('elsewhere'), metadata: { name: 'elsewhere', namespace: 'lab' } },
+      ],
+      members: ['alpha'],
+      included: ['alpha'],
+      conflicts: [],
+    },
+    {
+      name: 'duplicate HostedCluster excludes both',
+      input: [
+        attachment('alpha', { hc: 'shared' }),
+        attachment('bravo', { hc: 'shared' }),
+        attachment('charlie'),
+      ],
+      members: ['alpha', 'bravo', 'charlie'],
+      included: ['charlie'],
+      conflicts: [
+        'DuplicateHostedCluster alpha,bravo: attachments "alpha" and "bravo" reference HostedCluster clusters/shared',
+      ],
+    },
+    {
+      name: 'duplicate domain excludes both',
+      input: [attachment('alpha'), attachment('bravo', { clusterName: 'alpha' })],
+      members: ['alpha', 'bravo'],
+      included: [],
+      conflicts: [
+        'DuplicateHostname alpha,bravo: attachments "alpha" and "bravo" declare domain "alpha.example.com"',
+      ],
+    },
+    {
+      name: 'a third colliding attachment is excluded too',
+      input: [attachment('a'), attachment('b', { clusterName: 'a' }), attachment('c', { clusterName: 'a' })],
+      members: ['a', 'b', 'c'],
+      included: [],
+      conflicts: [
+        'DuplicateHostname a,b: attachments "a" and "b" declare domain "a.example.com"',
+        'DuplicateHostname a,c: attachments "a" and "c" declare domain "a.example.com"',
+      ],
+    },
+    {
+      name: 'HostedCluster is checked before the domain',
+      input: [attachment('a', { hc: 'x' }), attachment('b', { hc: 'x', clusterName: 'a' })],
+      members: ['a', 'b'],
+      included: [],
+      conflicts: ['DuplicateHostedCluster a,b: attachments "a" and "b" reference HostedCluster clusters/x'],
+    },
+    {
+      name: 'same HostedCluster name in another namespace is no conflict',
+      input: [attachment('a', { hc: 'x' }), attachment('b', { hc: 'x', hcNamespace: 'other' })],
+      members: ['a', 'b'],
+      included: ['a', 'b'],
+      conflicts: [],
+    },
+  ])('$name', ({ input, members, included, conflicts }) => {
+    for (const order of [input, shuffled(input), [...input].reverse()]) {
+      const got = aggregateAttachments(vlan, order);
+      expect(names(got.members)).toEqual(members);
+      expect(names(got.included)).toEqual(included);
+      expect(got.conflicts.map((c) => `${c.reason} ${c.attachments.join(',')}: ${c.message}`)).toEqual(
+        conflicts,
+      );
+    }
+  });
+});
+
+describe('targetOf', () => {
+  test.each([
+    {
+      name: 'defaults: HostedCluster namespace clusters, control plane <hc-ns>-<hc-name>',
+      input: attachment('alpha'),
+      want: { hc: 'clusters/alpha', cpns: 'clusters-alpha', domain: 'alpha.example.com' },
+    },
+    {
+      name: 'explicit control-plane namespace wins',
+      input: attachment('alpha', { hcNamespace: 'hcs', controlPlaneNamespace: 'cp-alpha' }),
+      want: { hc: 'hcs/alpha', cpns: 'cp-alpha', domain: 'alpha.example.com' },
+    },
+  ])('$name', ({ input, want }) => {
+    const t = targetOf(input);
+    expect({
+      hc: `${t.hostedCluster.namespace}/${t.hostedCluster.name}`,
+      cpns: t.controlPlaneNamespace,
+      domain: t.domain,
+    }).toEqual(want);
+  });
+});

@@ -1,0 +1,154 @@
+// The three children's specs: what each takes from the Infra, image defaults and overrides, and when a child is
+// left alone (disabled) or not created (blocked).
+import { attachment, infra, world } from '../../testing/fixtures';
+import { desiredDhcpServer } from './dhcp-server';
+import { desiredDnsServer } from './dns-server';
+import { desiredProxyServer } from './proxy-server';
+import { builtinImages } from '../../workload/images';
+import { planInfra } from './infra-plan';
+import { pruneEmpty } from './child-plan';
+import type { Infra } from '@oooi/api';
+
+const images = {
+  dhcp: 'mirror/dhcp:1',
+  dns: 'mirror/coredns:1',
+  proxy: 'mirror/envoy:1',
+  xds: 'mirror/xds:1',
+};
+
+describe('desiredDhcpServer', () => {
+  test.each([
+    {
+      name: 'resolver is the Infra DNS server; NAD namespace defaults to the Infra namespace; operator image',
+      input: infra(),
+      want: {
+        dnsServers: ['198.51.100.3'],
+        nadNamespace: 'clusters',
+        image: 'mirror/dhcp:1',
+        leaseTime: '1h',
+      },
+    },
+    {
+      name: 'DNS disabled: upstream addresses only (resolv.conf cannot be handed out)',
+      input: infra({
+        networkConfig: { dnsServers: ['198.51.100.53', 'resolv.conf'], networkAttachmentNamespace: 'nets' },
+        infraComponents: { dns: { enabled: false }, dhcp: { image: 'own/dhcp:2', leaseTime: '30m' } },
+      }),
+      want: { dnsServers: ['198.51.100.53'], nadNamespace: 'nets', image: 'own/dhcp:2', leaseTime: '30m' },
+    },
+  ])('$name', ({ input, want }) => {
+    const p = desiredDhcpServer(input, images);
+    if (p.action !== 'apply') throw new Error(p.action);
+    const s = p.object.spec;
+    expect({
+      dnsServers: s.networkConfig.dnsServers,
+      nadNamespace: s.networkConfig.networkAttachmentNamespace,
+      image: s.image,
+      leaseTime: s.leaseConfig.leaseTime,
+    }).toEqual(want);
+  });
+
+  test.each([
+    { name: 'disabled', input: infra({ infraComponents: { dhcp: { enabled: false } } }), want: ['disabled'] },
+    {
+      name: 'no serverIP',
+      input: infra({ infraComponents: { dhcp: { serverIP: undefined } } }),
+      want: ['blocked', 'DHCPServerIPMissing'],
+    },
+    {
+      name: 'half a range',
+      input: infra({ infraComponents: { dhcp: { rangeEnd: undefined } } }),
+      want: ['blocked', 'DHCPRangeMissing'],
+    },
+  ])('$name', ({ input, want }) => {
+    const p = desiredDhcpServer(input, images);
+    expect([p.action, ...(p.action === 'blocked' ? p.problems.map((x) => x.reason) : [])]).toEqual(want);
+  });
+});
+
+describe('desiredDnsServer and desiredProxyServer', () => {
+  const plain = infra();
+  test('images: the Infra override wins, else the operator default', () => {
+    const own: Infra = infra({
+      infraComponents: { dns: { image: 'own/coredns' }, proxy: { proxyImage: 'own/envoy' } },
+    });
+    const dns = desiredDnsServer({ infra: own, views: [], internalIP: undefined, images });
+    const proxy = desiredProxyServer(own, [], images);
+    if (dns.action !== 'apply' || proxy.action !== 'apply') throw new Error('not applied');
+    expect([dns.object.spec.image, proxy.object.spec.proxyImage, proxy.object.spec.managerImage]).toEqual([
+      'own/coredns',
+      'own/envoy',
+      'mirror/xds:1',
+    ]);
+  });
+
+  test('zero attachments: the DNSServer forwards only, the ProxyServer has zero backends', () => {
+    const plan = planInfra(world(plain));
+    if (plan.children.dns.action !== 'apply' || plan.children.proxy.action !== 'apply')
+      throw new Error('not applied');
+    // Empty lists are left out: server-side apply stores them as absent (and absent means empty to every reader).
+    expect(plan.children.dns.object.spec.views).toBeUndefined();
+    expect(plan.children.dns.object.spec.upstreams).toEqual(['resolv.conf']);
+    expect(plan.children.proxy.object.spec.backends).toBeUndefined();
+  });
+
+  test('children carry labels and a controller reference to the Infra', () => {
+    const plan = planInfra(world(plain, { attachments: [attachment('alpha')] }));
+    if (plan.children.proxy.action !== 'apply') throw new Error('not applied');
+    expect(plan.children.proxy.object.metadata).toEqual({
+      name: 'vlan100-proxy',
+      namespace: 'clusters',
+      labels: { 'app.kubernetes.io/managed-by': 'oooi', 'hostedcluster.densityops.com/infra': 'vlan100' },
+      ownerReferences: [
+        {
+          apiVersion: 'hostedcluster.densityops.com/v1alpha1',
+          kind: 'Infra',
+          name: 'vlan100',
+          uid: 'uid-vlan100',
+          controller: true,
+          blockOwnerDeletion: true,
+        },
+      ],
+    });
+  });
+
+  test.each([
+    {
+      name: 'DNS without serverIP',
+      input: infra({ infraComponents: { dns: { serverIP: undefined } } }),
+      want: 'DNSServerIPMissing',
+    },
+  ])('$name is blocked', ({ input, want }) => {
+    const p = desiredDnsServer({ infra: input, views: [], internalIP: undefined, images: builtinImages });
+    expect(p.action === 'blocked' && p.problems[0]!.reason).toBe(want);
+  });
+
+  test('proxy without serverIP is blocked, disabled proxy is left alone', () => {
+    const blocked = desiredProxyServer(
+      infra({ infraComponents: { proxy: { serverIP: undefined } } }),
+      [],
+      images,
+    );
+    expect(blocked.action === 'blocked' && blocked.problems[0]!.reason).toBe('ProxyServerIPMissing');
+    expect(
+      desiredProxyServer(infra({ infraComponents: { proxy: { enabled: false } } }), [], images).action,
+    ).toBe('disabled');
+  });
+});
+
+describe('pruneEmpty', () => {
+  test.each([
+    {
+      name: 'empty lists and objects go, recursively',
+      input: { a: [], b: { c: [] }, d: { e: 1, f: {} } },
+      want: { d: { e: 1 } },
+    },
+    {
+      name: 'values stay, zeros and false included',
+      input: { a: [0], b: false, c: '' },
+      want: { a: [0], b: false, c: '' },
+    },
+  ])('$name', ({ input, want }) => {
+    expect(pruneEmpty(input)).toEqual(want);
+  });
+});

@@ -1,0 +1,136 @@
+// Everything one Infra decides, as one pure function of what the caches (or the files given to `oooi render`)
+// hold: the aggregation, the three children, and each attachment's status. The reconcilers and `oooi render` both
+// call this, so what render writes is what the controller applies.
+import { applyDefaults, checkAppsRanges, kindInfo } from '@oooi/api';
+import type {
+  DHCPServer,
+  DNSServer,
+  Infra,
+  InfraClusterAttachment,
+  InfraSpec,
+  ObjectMeta,
+  ProxyServer,
+} from '@oooi/api';
+import { aggregateInfra, pendingAliases } from '../aggregate/aggregate-infra';
+import type { AggregatedInfra } from '../aggregate/aggregate-infra';
+import { resolveInternalProxy } from '../aggregate/internal-proxy';
+import type { InternalProxy } from '../aggregate/internal-proxy';
+import { Reason } from '../conditions';
+import { desiredAttachmentStatus } from './attachment-status';
+import type { AttachmentStatusPlan } from './attachment-status';
+import { childKindOf, controlledBy, namespaceOf } from './child-meta';
+import type { Component } from './child-meta';
+import type { ChildPlan } from './child-plan';
+import { desiredDhcpServer } from './dhcp-server';
+import { desiredDnsServer } from './dns-server';
+import type { DefaultImages } from '../../workload/images';
+import { desiredProxyServer } from './proxy-server';
+
+/** The children as they exist now (from the cache, or given as input to render). */
+export interface LiveChildren {
+  readonly dhcp?: DHCPServer;
+  readonly dns?: DNSServer;
+  readonly proxy?: ProxyServer;
+}
+
+export interface InfraWorld {
+  readonly infra: Infra;
+  /** Attachments of the Infra's namespace (others are ignored). */
+  readonly attachments: readonly InfraClusterAttachment[];
+  readonly nodePools: readonly unknown[];
+  readonly machines: readonly unknown[];
+  readonly services: readonly unknown[];
+  readonly children: LiveChildren;
+  readonly images: DefaultImages;
+}
+
+export interface ChildPlans {
+  readonly dhcp: ChildPlan<DHCPServer>;
+  readonly dns: ChildPlan<DNSServer>;
+  readonly proxy: ChildPlan<ProxyServer>;
+}
+
+export interface InfraPlan {
+  /** The Infra with the CRD's defaults applied. */
+  readonly infra: Infra;
+  readonly aggregated: AggregatedInfra;
+  readonly internalProxy: InternalProxy;
+  readonly children: ChildPlans;
+  /** One per member attachment, name order. */
+  readonly attachments: readonly AttachmentStatusPlan[];
+  /** Attachments whose aliases wait for a Machine address. */
+  readonly pendingAliases: readonly string[];
+}
+
+export function defaultedInfra(infra: Infra): Infra {
+  const spec = applyDefaults<InfraSpec>(kindInfo('Infra')!.spec, infra.spec);
+  return { ...infra, spec };
+}
+
+function guard<T extends { metadata: ObjectMeta }>(
+  plan: ChildPlan<T>,
+  infra: Infra,
+  live: T | undefined,
+  component: Component,
+): ChildPlan<T> {
+  if (plan.action !== 'apply' || controlledBy(live, infra)) return plan;
+  const what = `${childKindOf[component]} ${namespaceOf(infra)}/${plan.object.metadata.name}`;
+  return {
+    action: 'blocked',
+    problems: [
+      {
+        reason: Reason.ChildNotControlled,
+        message: `${what} exists and is not controlled by Infra "${infra.metadata.name}": delete or rename it`,
+      },
+    ],
+  };
+}
+
+function attachmentPlans(infra: Infra, agg: AggregatedInfra): AttachmentStatusPlan[] {
+  const problems = checkAppsRanges(infra, agg.members);
+  return agg.members.map((a) => {
+    const name = a.metadata.name;
+    return desiredAttachmentStatus(a, {
+      infraName: infra.metadata.name,
+      view: agg.views.find((v) => v.target.name === name),
+      conflicts: agg.conflicts.filter((c) => c.attachments.includes(name)),
+      problems: problems.filter((p) =>
+        p.objects.some((o) => o.kind === 'InfraClusterAttachment' && o.name === name),
+      ),
+    });
+  });
+}
+
+export function planInfra(world: InfraWorld): InfraPlan {
+  const infra = defaultedInfra(world.infra);
+  const aggregated = aggregateInfra({
+    infra,
+    attachments: world.attachments,
+    nodePools: world.nodePools,
+    machines: world.machines,
+  });
+  const internalProxy = resolveInternalProxy(
+    infra.spec.infraComponents?.proxy?.internalProxyService,
+    world.services,
+  );
+  const internalIP = internalProxy.state === 'resolved' ? internalProxy.ip : undefined;
+  const views = aggregated.views;
+  const children: ChildPlans = {
+    dhcp: guard(desiredDhcpServer(infra, world.images), infra, world.children.dhcp, 'dhcp'),
+    dns: guard(
+      desiredDnsServer({ infra, views, internalIP, images: world.images }),
+      infra,
+      world.children.dns,
+      'dns',
+    ),
+    proxy: guard(desiredProxyServer(infra, views, world.images), infra, world.children.proxy, 'proxy'),
+  };
+  return {
+    infra,
+    aggregated,
+    internalProxy,
+    children,
+    attachments: attachmentPlans(infra, aggregated),
+    pendingAliases: pendingAliases(aggregated),
+  };
+}

@@ -1,0 +1,58 @@
+// The attachment controller's watches: a conflict or a shared source address involves another attachment, so any
+// change that can move one attachment's verdict re-queues every attachment of the same Infra — sibling
+// attachments, the Infra itself, and the NodePools and Machines of their clusters.
+import type { Infra, InfraClusterAttachment } from '@oooi/api';
+import type { Controller, KubeObject } from '@oooi/kube';
+import { AttachmentKind, InfraKind, MachineKind, NodePoolKind } from '../../workload/kinds';
+import { controllerCaches } from '../caches';
+import type { InfraControllerSetup } from './setup';
+import {
+  attachmentToSiblingRequests,
+  infraToAttachmentRequests,
+  machineToAttachmentRequests,
+  nodePoolToAttachmentRequests,
+} from '../watch/map-requests';
+import {
+  attachmentSpecChanged,
+  infraSpecChanged,
+  machineRoutingChanged,
+  nodePoolRoutingChanged,
+} from '../watch/predicates';
+import { AttachmentReconciler } from './attachment-reconciler';
+
+export function setupAttachmentController(s: InfraControllerSetup): Controller {
+  const caches = controllerCaches(s.manager, { own: s.scope, ...s.served });
+  const attachments = (): InfraClusterAttachment[] =>
+    caches.attachments.list() as unknown as InfraClusterAttachment[];
+  let builder = s.manager
+    .controller('infraclusterattachment')
+    .for(AttachmentKind, s.scope)
+    .watches(
+      AttachmentKind,
+      (a: KubeObject) => attachmentToSiblingRequests(a as unknown as InfraClusterAttachment, attachments()),
+      { ...s.scope, predicate: attachmentSpecChanged },
+    )
+    .watches(InfraKind, (i: KubeObject) => infraToAttachmentRequests(i as unknown as Infra, attachments()), {
+      ...s.scope,
+      predicate: infraSpecChanged,
+    });
+  if (caches.nodePools) {
+    builder = builder.watches(NodePoolKind, (np) => nodePoolToAttachmentRequests(np, attachments()), {
+      predicate: nodePoolRoutingChanged,
+    });
+  }
+  if (caches.machines) {
+    builder = builder.watches(MachineKind, (m) => machineToAttachmentRequests(m, attachments()), {
+      predicate: machineRoutingChanged,
+    });
+  }
+  return builder.complete(
+    new AttachmentReconciler({
+      caches,
+      client: s.manager.client,
+      events: s.events,
+      clock: s.clock,
+      images: s.images,
+    }),
+  );
+}

@@ -1,0 +1,72 @@
+// The Infra controller's watches (STYLE §2.10), declared next to its reconciler: the Infra itself; its three
+// children (owner reference); attachments (old and new infraRef); NodePools and Machines mapped through the
+// attachments to their Infra (only when those kinds are served); and the Services named by internalProxyService.
+import type { Infra, InfraClusterAttachment } from '@oooi/api';
+import type { Controller, KubeObject } from '@oooi/kube';
+import {
+  AttachmentKind,
+  DhcpServerKind,
+  DnsServerKind,
+  InfraKind,
+  MachineKind,
+  NodePoolKind,
+  ProxyServerKind,
+  ServiceKind,
+} from '../../workload/kinds';
+import { controllerCaches } from '../caches';
+import type { InfraControllerSetup } from './setup';
+import {
+  attachmentToInfraRequests,
+  machineToInfraRequests,
+  nodePoolToInfraRequests,
+  serviceToInfraRequests,
+} from '../watch/map-requests';
+import {
+  attachmentRoutingChanged,
+  machineRoutingChanged,
+  nodePoolRoutingChanged,
+  serviceClusterIPChanged,
+} from '../watch/predicates';
+import { InfraReconciler } from './infra-reconciler';
+
+export function setupInfraController(s: InfraControllerSetup): Controller {
+  const caches = controllerCaches(s.manager, { own: s.scope, ...s.served });
+  const attachments = (): InfraClusterAttachment[] =>
+    caches.attachments.list() as unknown as InfraClusterAttachment[];
+  const infras = (): Infra[] => caches.infras.list() as unknown as Infra[];
+  let builder = s.manager
+    .controller('infra')
+    .for(InfraKind, s.scope)
+    .owns(DhcpServerKind, s.scope)
+    .owns(DnsServerKind, s.scope)
+    .owns(ProxyServerKind, s.scope)
+    .watches(
+      AttachmentKind,
+      (a: KubeObject) => attachmentToInfraRequests(a as unknown as InfraClusterAttachment),
+      { ...s.scope, predicate: attachmentRoutingChanged },
+    )
+    .watches(ServiceKind, (svc) => serviceToInfraRequests(svc, infras()), {
+      ...s.scope,
+      predicate: serviceClusterIPChanged,
+    });
+  if (caches.nodePools) {
+    builder = builder.watches(NodePoolKind, (np) => nodePoolToInfraRequests(np, attachments()), {
+      predicate: nodePoolRoutingChanged,
+    });
+  }
+  if (caches.machines) {
+    builder = builder.watches(MachineKind, (m) => machineToInfraRequests(m, attachments()), {
+      predicate: machineRoutingChanged,
+    });
+  }
+  return builder.complete(
+    new InfraReconciler({
+      caches,
+      client: s.manager.client,
+      events: s.events,
+      clock: s.clock,
+      images: s.images,
+      metrics: s.metrics,
+    }),
+  );
+}

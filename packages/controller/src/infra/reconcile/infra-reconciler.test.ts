@@ -1,0 +1,170 @@
+// The Infra and attachment reconcilers, wired as in production, over the in-memory API server of @oooi/kube: what
+// they write, that an idle pass writes nothing, that a spec change rolls out, and that conflicts reach every
+// attachment and become Events. (e2e/controller runs the same against a real apiserver.)
+import type { KubeObject } from '@oooi/kube';
+import type { FakeRest } from '@oooi/kube/testing';
+import { builtinImages } from '../../workload/images';
+import { planInfra } from '../desired/infra-plan';
+import { attachment, infra, machine, nodePool, service, world } from '../../testing/fixtures';
+import { pathOf, settle, startHarness, until } from '../../testing/harness';
+import type { Harness } from '../../testing/harness';
+
+const base = '/apis/hostedcluster.densityops.com/v1alpha1/namespaces/clusters';
+const infraPath = `${base}/infras/vlan100`;
+const child = (plural: string, name: string) => `${base}/${plural}/${name}`;
+const writes = (rest: FakeRest, from = 0) =>
+  rest
+    .writes()
+    .slice(from)
+    .map((w) => `${w.method} ${w.path}`);
+const statusOf = (rest: FakeRest, path: string) =>
+  (rest.peek(path) as { status?: Record<string, unknown> }).status;
+const conditions = (rest: FakeRest, path: string) =>
+  ((statusOf(rest, path)?.conditions ?? []) as { type: string; status: string; reason: string }[]).map(
+    (c) => `${c.type}=${c.status} ${c.reason}`,
+  );
+
+const objects: KubeObject[] = [
+  infra() as unknown as KubeObject,
+  attachment('alpha') as unknown as KubeObject,
+  attachment('bravo') as unknown as KubeObject,
+  service('vlan100-proxy', 'clusters', '172.30.0.10') as KubeObject,
+  nodePool('alpha-np', 'alpha') as KubeObject,
+  machine('m1', 'clusters-alpha', 'clusters/alpha-np', ['198.51.100.120']) as KubeObject,
+];
+
+describe('Infra reconciler on the fake apiserver', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness((rest) => {
+      for (const o of objects) rest.seed(pathOf(o), o);
+    });
+    await until(
+      'the attachments status',
+      () => statusOf(h.rest, child('infraclusterattachments', 'bravo')) !== undefined,
+    );
+    await settle();
+  });
+  afterAll(() => h.stop());
+
+  test('children are exactly what planInfra decides', () => {
+    const plan = planInfra(
+      world(infra(), {
+        attachments: [attachment('alpha'), attachment('bravo')],
+        nodePools: [objects[4]],
+        machines: [objects[5]],
+      }),
+    );
+    for (const [plural, c] of [
+      ['dhcpservers', plan.children.dhcp],
+      ['dnsservers', plan.children.dns],
+      ['proxyservers', plan.children.proxy],
+    ] as const) {
+      if (c.action !== 'apply') throw new Error(plural);
+      const live = h.rest.peek(child(plural, c.object.metadata.name)) as {
+        spec: unknown;
+        metadata: KubeObject['metadata'];
+      };
+      expect(live.spec).toEqual(c.object.spec);
+      expect(live.metadata?.ownerReferences).toEqual(c.object.metadata.ownerReferences);
+    }
+  });
+
+  test('statuses', () => {
+    expect(conditions(h.rest, infraPath)).toEqual([
+      'Ready=True ReconciliationSucceeded',
+      // The DNSServer reconciler (registered too) reports its Deployment unavailable: no pods on a fake apiserver.
+      'Available=False ChildUnavailable',
+    ]);
+    const available = (statusOf(h.rest, infraPath)?.conditions as { type: string; message: string }[])[1]!;
+    expect(available.message).toMatch(/^DNSServer vlan100-dns: /);
+    expect(statusOf(h.rest, infraPath)).toMatchObject({
+      observedGeneration: 1,
+      componentStatus: { dhcpReady: true, dnsReady: true, proxyReady: true },
+      attachments: { total: 2, ready: 2 },
+    });
+    expect(conditions(h.rest, child('infraclusterattachments', 'alpha'))).toEqual([
+      'Aggregated=True Aggregated',
+      'Ready=True ReconciliationSucceeded',
+    ]);
+    expect(h.rest.violations).toEqual([]);
+  });
+
+  test('a pass with nothing changed sends zero writes', async () => {
+    const before = h.rest.writes().length;
+    const live = h.rest.peek(infraPath)!;
+    h.rest.seed(infraPath, { ...live, metadata: { ...live.metadata, annotations: { poke: '1' } } });
+    const m = h.rest.peek(pathOf(objects[5]!))!;
+    h.rest.seed(pathOf(m), { ...m, status: { ...(m.status as object), phase: 'Running' } });
+    await settle();
+    expect(writes(h.rest, before)).toEqual([]);
+    expect(await h.registry.metrics()).toMatch(
+      /oooi_controller_reconcile_total\{controller="infra",result="success"\} [3-9]/,
+    );
+  });
+
+  test('a spec change rolls out to the child, then the status', async () => {
+    const before = h.rest.writes().length;
+    const live = h.rest.peek(infraPath) as unknown as ReturnType<typeof infra>;
+    const spec = structuredClone(live.spec);
+    spec.infraComponents!.proxy!.proxyImage = 'mirror/envoy:v1.36.4';
+    h.rest.seed(infraPath, { ...(live as unknown as KubeObject), spec });
+    await until('the image to roll out', () => {
+      const p = h.rest.peek(child('proxyservers', 'vlan100-proxy')) as { spec: { proxyImage: string } };
+      return p.spec.proxyImage === 'mirror/envoy:v1.36.4';
+    });
+    await settle();
+    expect(writes(h.rest, before)).toEqual([
+      `PATCH ${base}/proxyservers/vlan100-proxy`,
+      `PATCH ${infraPath}/status`,
+    ]);
+    expect(statusOf(h.rest, infraPath)).toMatchObject({ observedGeneration: 2 });
+  });
+
+  test('a duplicate domain excludes both, on the Infra, on both attachments, and as Events', async () => {
+    const before = h.rest.writes().length;
+    const charlie = attachment('charlie', { clusterName: 'alpha' }) as unknown as KubeObject;
+    h.rest.seed(pathOf(charlie), charlie);
+    await until(
+      'charlie excluded',
+      () => conditions(h.rest, pathOf(charlie))[0] === 'Aggregated=False DuplicateHostname',
+    );
+    await settle();
+    expect(conditions(h.rest, infraPath)[0]).toBe('Ready=False DuplicateHostname');
+    expect(conditions(h.rest, child('infraclusterattachments', 'alpha'))[0]).toBe(
+      'Aggregated=False DuplicateHostname',
+    );
+    expect(conditions(h.rest, child('infraclusterattachments', 'bravo'))[0]).toBe(
+      'Aggregated=True Aggregated',
+    );
+    const proxy = h.rest.peek(child('proxyservers', 'vlan100-proxy')) as {
+      spec: { backends: { name: string }[] };
+    };
+    expect(
+      proxy.spec.backends.map((b) => b.name).filter((n) => n.startsWith('alpha') || n.startsWith('charlie')),
+    ).toEqual([]);
+    const events = writes(h.rest, before).filter((w) => w.includes('/events'));
+    expect(events.length).toBeGreaterThanOrEqual(3);
+  });
+
+  test('enabled: false keeps the child and stops reconciling it', async () => {
+    const live = h.rest.peek(infraPath) as unknown as ReturnType<typeof infra>;
+    const spec = structuredClone(live.spec);
+    spec.infraComponents!.dns!.enabled = false;
+    h.rest.seed(infraPath, { ...(live as unknown as KubeObject), spec });
+    await until(
+      'dnsReady false',
+      () => (statusOf(h.rest, infraPath)?.componentStatus as { dnsReady: boolean }).dnsReady === false,
+    );
+    const dnsBefore = JSON.stringify(h.rest.peek(child('dnsservers', 'vlan100-dns')));
+    const delta = attachment('delta') as unknown as KubeObject;
+    h.rest.seed(pathOf(delta), delta);
+    await until('delta routed', () =>
+      (
+        h.rest.peek(child('proxyservers', 'vlan100-proxy')) as { spec: { backends: { name: string }[] } }
+      ).spec.backends.some((b) => b.name.startsWith('delta-')),
+    );
+    expect(JSON.stringify(h.rest.peek(child('dnsservers', 'vlan100-dns')))).toBe(dnsBefore);
+    expect(builtinImages.dns).toBe('coredns/coredns:1.14.7');
+  });
+});

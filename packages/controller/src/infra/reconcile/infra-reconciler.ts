@@ -1,0 +1,151 @@
+// The Infra reconciler (STYLE §2.9): read from the caches (absent means done), decide with planInfra, apply the
+// three children by server-side apply, write the status once at the end. Children and status are owned outright
+// by the controller, so both are applied with force; a pass with nothing changed sends zero requests (the client's
+// write skipping, given the live objects). A child the apiserver refuses (422) is reported on Ready and counted, and
+// tried again only on the next change to a watched object — never in a loop.
+import type { DHCPServer, DNSServer, Infra, ProxyServer } from '@oooi/api';
+import { isApiError } from '@oooi/kube';
+import type {
+  Clock,
+  EventRecorder,
+  KindDescriptor,
+  KubeClient,
+  KubeObject,
+  ReconcileContext,
+  ReconcileResult,
+  Reconciler,
+  Request,
+} from '@oooi/kube';
+import { ConditionType } from '../conditions';
+import type { ChildPlan } from '../desired/child-plan';
+import type { Component } from '../desired/child-meta';
+import type { DefaultImages } from '../../workload/images';
+import { planInfra } from '../desired/infra-plan';
+import type { InfraPlan, LiveChildren } from '../desired/infra-plan';
+import { desiredInfraStatus } from '../desired/infra-status';
+import type { ChildOutcome, ChildOutcomes, InfraStatusPlan } from '../desired/infra-status';
+import { DhcpServerKind, DnsServerKind, InfraKind, ProxyServerKind } from '../../workload/kinds';
+import type { ControllerMetrics } from '../../metrics';
+import type { ControllerCaches } from '../caches';
+import { infraStatusBody } from '../status/status-body';
+import { gatherWorld } from './world';
+
+/** Re-check while aliases wait for a Machine address (Machine events normally arrive first). */
+export const pendingRequeueMs = 15_000;
+
+export interface InfraReconcilerOptions {
+  readonly caches: ControllerCaches;
+  readonly client: KubeClient;
+  readonly events: Pick<EventRecorder, 'event'>;
+  readonly clock: Clock;
+  readonly images: DefaultImages;
+  readonly metrics: ControllerMetrics;
+}
+
+const childKinds: Readonly<Record<Component, KindDescriptor>> = {
+  dhcp: DhcpServerKind,
+  dns: DnsServerKind,
+  proxy: ProxyServerKind,
+};
+
+export class InfraReconciler implements Reconciler {
+  constructor(private readonly o: InfraReconcilerOptions) {}
+
+  async reconcile(req: Request, ctx: ReconcileContext): Promise<ReconcileResult> {
+    const live = this.o.caches.infras.get(req.namespace, req.name) as Infra | undefined;
+    if (!live) {
+      this.o.metrics.forgetInfra(req.namespace, req.name);
+      return {};
+    }
+    if (live.metadata.deletionTimestamp) return {};
+    const world = gatherWorld(this.o.caches, live, this.o.images);
+    const plan = planInfra(world);
+    const outcomes: ChildOutcomes = {
+      dhcp: await this.applyChild('dhcp', plan.children.dhcp, world.children, ctx),
+      dns: await this.applyChild('dns', plan.children.dns, world.children, ctx),
+      proxy: await this.applyChild('proxy', plan.children.proxy, world.children, ctx),
+    };
+    const status = desiredInfraStatus(plan, outcomes, world.children);
+    const body = infraStatusBody(
+      { namespace: req.namespace, name: req.name, conditions: live.status?.conditions },
+      status,
+      this.o.clock.now(),
+    );
+    await this.o.client.applyStatus(InfraKind, body, {
+      force: true,
+      current: live as unknown as KubeObject,
+      signal: ctx.signal,
+    });
+    this.recordEvents(live, status);
+    this.observe(req, plan);
+    return requeueFor(plan);
+  }
+
+  private async applyChild<T extends DHCPServer | DNSServer | ProxyServer>(
+    component: Component,
+    plan: ChildPlan<T>,
+    live: LiveChildren,
+    ctx: ReconcileContext,
+  ): Promise<ChildOutcome> {
+    if (plan.action === 'disabled') return { state: 'disabled' };
+    if (plan.action === 'blocked') return { state: 'blocked', problems: plan.problems };
+    const kind = childKinds[component];
+    try {
+      await this.o.client.apply(kind, plan.object as unknown as KubeObject, {
+        force: true,
+        current: live[component] as unknown as KubeObject | undefined,
+        signal: ctx.signal,
+      });
+      return { state: 'applied' };
+    } catch (err) {
+      if (!isApiError(err, 422)) throw err;
+      this.o.metrics.childRejections.inc({ kind: kind.kind });
+      ctx.log.warn({ err, kind: kind.kind, child: plan.object.metadata.name }, 'Child rejected');
+      return { state: 'rejected', message: err.message };
+    }
+  }
+
+  /** Events only when Ready changes, so an idle pass writes nothing (the recorder would patch a series). */
+  private recordEvents(live: Infra, status: InfraStatusPlan): void {
+    const before = live.status?.conditions?.find((c) => c.type === ConditionType.Ready);
+    const now = status.conditions.find((c) => c.type === ConditionType.Ready)!;
+    if (
+      before &&
+      before.status === now.status &&
+      before.reason === now.reason &&
+      before.message === now.message
+    ) {
+      return;
+    }
+    const target = live as unknown as KubeObject;
+    if (now.status === 'True') {
+      if (before?.status === 'False') {
+        this.o.events.event(target, {
+          type: 'Normal',
+          reason: now.reason,
+          action: 'Reconcile',
+          note: now.message,
+        });
+      }
+      return;
+    }
+    for (const p of status.problems) {
+      this.o.events.event(target, {
+        type: 'Warning',
+        reason: p.reason,
+        action: 'Reconcile',
+        note: p.message,
+      });
+    }
+  }
+
+  private observe(req: Request, plan: InfraPlan): void {
+    const counts: Record<string, number> = {};
+    for (const c of plan.aggregated.conflicts) counts[c.reason] = (counts[c.reason] ?? 0) + 1;
+    this.o.metrics.observeInfra(req.namespace, req.name, counts, plan.pendingAliases.length);
+  }
+}
+
+function requeueFor(plan: InfraPlan): ReconcileResult {
+  return plan.pendingAliases.length > 0 ? { requeueAfterMs: pendingRequeueMs } : {};
+}

@@ -1,0 +1,54 @@
+// Reads, from the caches only, everything planInfra needs about one Infra: its namespace's attachments, the
+// NodePools of their HostedCluster namespaces, the Machines of their control-plane namespaces, the Service named
+// by internalProxyService, and the three children as they exist now.
+import type { DHCPServer, DNSServer, Infra, InfraClusterAttachment, ProxyServer } from '@oooi/api';
+import type { KubeObject } from '@oooi/kube';
+import { targetOf, targetsInfra } from '../aggregate/attachments';
+import { parseInternalProxyService } from '../aggregate/internal-proxy';
+import { childName } from '../desired/child-meta';
+import type { DefaultImages } from '../../workload/images';
+import type { InfraWorld } from '../desired/infra-plan';
+import type { ControllerCaches } from '../caches';
+
+const ns = (o: { metadata: { namespace?: string } }): string => o.metadata.namespace || 'default';
+
+function unique(values: readonly string[]): string[] {
+  return [...new Set(values)];
+}
+
+export function attachmentsIn(caches: ControllerCaches, namespace: string): InfraClusterAttachment[] {
+  return caches.attachments.list({ namespace }) as unknown as InfraClusterAttachment[];
+}
+
+function servicesFor(caches: ControllerCaches, infra: Infra): KubeObject[] {
+  const text = infra.spec.infraComponents?.proxy?.internalProxyService;
+  const ref = text ? parseInternalProxyService(text) : undefined;
+  if (ref?.kind !== 'service') return [];
+  const svc = caches.services.get(ref.service.namespace, ref.service.name);
+  return svc ? [svc] : [];
+}
+
+export function gatherWorld(caches: ControllerCaches, infra: Infra, images: DefaultImages): InfraWorld {
+  const namespace = ns(infra);
+  const attachments = attachmentsIn(caches, namespace);
+  const targets = attachments.filter((a) => targetsInfra(a, infra)).map(targetOf);
+  const nodePools = unique(targets.map((t) => t.hostedCluster.namespace)).flatMap(
+    (n) => caches.nodePools?.list({ namespace: n }) ?? [],
+  );
+  const machines = unique(targets.map((t) => t.controlPlaneNamespace)).flatMap(
+    (n) => caches.machines?.list({ namespace: n }) ?? [],
+  );
+  return {
+    infra,
+    attachments,
+    nodePools,
+    machines,
+    services: servicesFor(caches, infra),
+    children: {
+      dhcp: caches.dhcpServers.get(namespace, childName(infra, 'dhcp')) as DHCPServer | undefined,
+      dns: caches.dnsServers.get(namespace, childName(infra, 'dns')) as DNSServer | undefined,
+      proxy: caches.proxyServers.get(namespace, childName(infra, 'proxy')) as ProxyServer | undefined,
+    },
+    images,
+  };
+}

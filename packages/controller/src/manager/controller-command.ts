@@ -1,0 +1,155 @@
+// The `oooi-controller` command line (commander). Pure: argv and the environment's few values come in, a validated
+// configuration (or a usage error) goes out; main.ts does the reading and the running.
+import { Command, CommanderError, Option } from 'commander';
+import { addImageOptions, imagesFrom } from '../offline/cli/images-option';
+import type { ImageFlags } from '../offline/cli/images-option';
+import type { DefaultImages } from '../workload/images';
+
+/** The environment variables main.ts reads, passed in (STYLE §2.13). */
+export interface ControllerEnv {
+  readonly KUBECONFIG?: string;
+  readonly POD_NAME?: string;
+  readonly POD_NAMESPACE?: string;
+  readonly WATCH_NAMESPACE?: string;
+}
+
+export interface Address {
+  readonly host: string;
+  readonly port: number;
+}
+
+export const logLevels = ['trace', 'debug', 'info', 'warn', 'error', 'fatal'] as const;
+export type LogLevel = (typeof logLevels)[number];
+
+export interface ControllerConfig {
+  /** Kubeconfig file; undefined: in-cluster service account. */
+  readonly kubeconfig: string | undefined;
+  /** Watch one namespace; undefined: all. */
+  readonly namespace: string | undefined;
+  /** Undefined: no leader election (one replica only). */
+  readonly leaderElection: { readonly namespace: string; readonly name: string } | undefined;
+  /** This process (Lease holder, Event reporter). */
+  readonly identity: string;
+  /** /healthz, /readyz (and /metrics); undefined: off. */
+  readonly health: Address | undefined;
+  /** /metrics on its own port when it differs from health; undefined: off (or served with health). */
+  readonly metrics: Address | undefined;
+  readonly images: DefaultImages;
+  readonly logLevel: LogLevel;
+}
+
+export type ParsedCommand =
+  | { readonly ok: true; readonly config: ControllerConfig }
+  | { readonly ok: false; readonly exitCode: number; readonly message: string };
+
+/** `host:port`, `:port` (all interfaces) or `0`/empty (off). */
+export function parseAddress(text: string): Address | undefined | 'invalid' {
+  if (text === '' || text === '0') return undefined;
+  const m = /^(.*):(\d{1,5})$/.exec(text);
+  const port = m ? Number(m[2]) : NaN;
+  if (!m || port < 1 || port > 65535) return 'invalid';
+  return { host: m[1] === '' ? '0.0.0.0' : m[1]!.replace(/^\[(.*)\]$/, '$1'), port };
+}
+
+interface Flags extends ImageFlags {
+  readonly kubeconfig?: string;
+  readonly namespace?: string;
+  readonly leaderElect: boolean;
+  readonly leaderElectionNamespace?: string;
+  readonly leaderElectionId: string;
+  readonly healthAddress: string;
+  readonly metricsAddress: string;
+  readonly logLevel: LogLevel;
+}
+
+function command(env: ControllerEnv): Command {
+  const cmd = new Command('oooi-controller')
+    .description(
+      'reconciles Infra, InfraClusterAttachment (and the registered child kinds) of hostedcluster.densityops.com',
+    )
+    .option(
+      '--kubeconfig <file>',
+      'kubeconfig (default: $KUBECONFIG, else the in-cluster service account)',
+      env.KUBECONFIG,
+    )
+    .option(
+      '--namespace <ns>',
+      'watch only this namespace (default: $WATCH_NAMESPACE, else all)',
+      env.WATCH_NAMESPACE || undefined,
+    )
+    .option('--no-leader-elect', 'run without a Lease (one replica only)')
+    .option(
+      '--leader-election-namespace <ns>',
+      'namespace of the Lease (default: $POD_NAMESPACE, else --namespace)',
+    )
+    .option('--leader-election-id <name>', 'name of the Lease', 'oooi-controller')
+    .option(
+      '--health-address <addr>',
+      '/healthz, /readyz and /metrics: host:port, :port, or 0 for off',
+      ':8081',
+    )
+    .option(
+      '--metrics-address <addr>',
+      '/metrics on a port of its own: host:port, :port, or 0 for off',
+      ':8080',
+    )
+    .addOption(
+      new Option('--log-level <level>', 'log level (JSON logs on stdout)').choices(logLevels).default('info'),
+    );
+  return addImageOptions(cmd).exitOverride();
+}
+
+function toConfig(flags: Flags, env: ControllerEnv, identity: string): ParsedCommand {
+  const health = parseAddress(flags.healthAddress);
+  const metrics = parseAddress(flags.metricsAddress);
+  if (health === 'invalid')
+    return { ok: false, exitCode: 2, message: `--health-address: not host:port: ${flags.healthAddress}` };
+  if (metrics === 'invalid')
+    return { ok: false, exitCode: 2, message: `--metrics-address: not host:port: ${flags.metricsAddress}` };
+  const leaseNamespace = flags.leaderElectionNamespace || env.POD_NAMESPACE || flags.namespace;
+  if (flags.leaderElect && !leaseNamespace) {
+    return {
+      ok: false,
+      exitCode: 2,
+      message:
+        'leader election needs a namespace: --leader-election-namespace, $POD_NAMESPACE or --namespace',
+    };
+  }
+  const sameAsHealth = health && metrics && health.port === metrics.port;
+  return {
+    ok: true,
+    config: {
+      kubeconfig: flags.kubeconfig || undefined,
+      namespace: flags.namespace || undefined,
+      leaderElection:
+        flags.leaderElect && leaseNamespace
+          ? { namespace: leaseNamespace, name: flags.leaderElectionId }
+          : undefined,
+      identity,
+      health,
+      metrics: sameAsHealth ? undefined : metrics,
+      images: imagesFrom(flags),
+      logLevel: flags.logLevel,
+    },
+  };
+}
+
+/**
+ * Parses argv (without node and script). `identity` is this process's name when $POD_NAME is unset (main.ts
+ * passes hostname plus a random suffix). Help and version exit 0 with their text as `message`.
+ */
+export function parseControllerCommand(
+  argv: readonly string[],
+  env: ControllerEnv,
+  identity: string,
+): ParsedCommand {
+  const out: string[] = [];
+  const cmd = command(env).configureOutput({ writeOut: (s) => out.push(s), writeErr: (s) => out.push(s) });
+  try {
+    cmd.parse([...argv], { from: 'user' });
+  } catch (err) {
+    if (!(err instanceof CommanderError)) throw err;
+    return { ok: false, exitCode: err.exitCode === 0 ? 0 : 2, message: out.join('').trimEnd() };
+  }
+  return toConfig(cmd.opts<Flags>(), env, env.POD_NAME || identity);
+}

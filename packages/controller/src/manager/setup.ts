@@ -1,0 +1,26 @@
+// The setup every reconciler's registration is given, in a leaf module: it imports no feature, and no feature
+// imports it (each feature declares the part it needs, e.g. InfraControllerSetup, DnsServerControllerSetup, and
+// this type satisfies all of them).
+import type { CacheScope, Clock, Controller, EventRecorder, Manager } from '@oooi/kube';
+import type { ControllerMetrics } from '../metrics';
+import type { DefaultImages } from '../workload/images';
+
+/** What every reconciler's setup is given. */
+export interface ReconcilerSetup {
+  readonly manager: Manager;
+  /** Scope of our kinds: one namespace (`--namespace`) or all. */
+  readonly scope: CacheScope;
+  /** Which optional third-party kinds the apiserver serves (discovery.ts). */
+  readonly served: { readonly nodePools: boolean; readonly machines: boolean };
+  /** The operator's default images (flags). */
+  readonly images: DefaultImages;
+  readonly events: EventRecorder;
+  readonly clock: Clock;
+  readonly metrics: ControllerMetrics;
+}
+
+export interface ReconcilerEntry {
+  /** The controller name (logs, metrics): the kind in lower case. */
+  readonly name: string;
+  readonly setup: (s: ReconcilerSetup) => Controller;
+}

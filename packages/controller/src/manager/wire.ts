@@ -1,0 +1,42 @@
+// Wires this controller's reconcilers onto a Manager (before it starts): the Event recorder, the controller's
+// metrics, and every entry of reconcilers.ts (each entry takes the caches it reads from the manager). main.ts and
+// the integration tests both call this, so the tests run exactly the production wiring.
+import type { Clock, Controller, Manager } from '@oooi/kube';
+import type { Registry } from 'prom-client';
+import type { DefaultImages } from '../workload/images';
+import { ControllerMetrics } from '../metrics';
+import { reconcilers } from './reconcilers';
+import type { ReconcilerSetup } from './setup';
+
+/** The Event reporter of this controller (events.k8s.io/v1 `reportingController`). */
+export const reportingController = 'hostedcluster.densityops.com/oooi-controller';
+/** The one field manager of the process. */
+export const fieldManager = 'oooi-controller';
+
+export interface WireOptions {
+  readonly manager: Manager;
+  /** The process registry; default: the manager's. */
+  readonly registry?: Registry;
+  /** Watch one namespace only; every namespace when omitted. */
+  readonly namespace?: string;
+  readonly images: DefaultImages;
+  readonly clock: Clock;
+  /** Which optional third-party kinds the apiserver serves (discovery.ts). */
+  readonly served: { readonly nodePools: boolean; readonly machines: boolean };
+  /** This process, for Events (`reportingInstance`), e.g. the pod name. */
+  readonly instance: string;
+}
+
+export function wireControllers(o: WireOptions): Controller[] {
+  const scope = o.namespace ? { namespace: o.namespace } : {};
+  const setup: ReconcilerSetup = {
+    manager: o.manager,
+    scope,
+    served: o.served,
+    images: o.images,
+    events: o.manager.eventRecorder(reportingController, o.instance),
+    clock: o.clock,
+    metrics: new ControllerMetrics(o.registry ?? o.manager.metrics.registry),
+  };
+  return reconcilers.map((entry) => entry.setup(setup));
+}

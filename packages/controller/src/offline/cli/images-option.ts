@@ -1,0 +1,26 @@
+// The default-image flags, shared by `oooi render` and `oooi-controller` so both decide the same children.
+import { Option } from 'commander';
+import type { Command } from 'commander';
+import { builtinImages } from '../../workload/images';
+import type { DefaultImages } from '../../workload/images';
+
+export function addImageOptions(cmd: Command): Command {
+  return cmd
+    .addOption(new Option('--dhcp-image <image>', 'default oooi-dhcp image').default(builtinImages.dhcp))
+    .addOption(new Option('--dns-image <image>', 'default CoreDNS image').default(builtinImages.dns))
+    .addOption(new Option('--proxy-image <image>', 'default Envoy image').default(builtinImages.proxy))
+    .addOption(
+      new Option('--xds-image <image>', 'default oooi-xds sidecar image').default(builtinImages.xds),
+    );
+}
+
+export interface ImageFlags {
+  readonly dhcpImage: string;
+  readonly dnsImage: string;
+  readonly proxyImage: string;
+  readonly xdsImage: string;
+}
+
+export function imagesFrom(flags: ImageFlags): DefaultImages {
+  return { dhcp: flags.dhcpImage, dns: flags.dnsImage, proxy: flags.proxyImage, xds: flags.xdsImage };
+}

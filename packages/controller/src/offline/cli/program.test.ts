@@ -1,0 +1,141 @@
+// The `oooi` CLI end to end in-process: files in, files out, exit codes and messages.
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+import { repoRoot } from '../../testing/fixtures';
+import { runCli } from './program';
+
+const ex = (f: string) => join(repoRoot, 'examples', f);
+const now = () => Date.parse('2030-01-02T03:04:05Z');
+
+function cli(...argv: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = runCli(argv, { out: (l) => out.push(l), err: (l) => err.push(l) }, now);
+  return { code, out: out.join('\n'), err: err.join('\n') };
+}
+
+describe('oooi render', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'oooi-render-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  test('the examples: one file per child, the DNS outputs, status.yaml sorted', () => {
+    const out = join(dir, 'out');
+    const r = cli(
+      'render',
+      '-f',
+      ex('infra.yaml'),
+      '-f',
+      ex('attachments.yaml'),
+      '-o',
+      out,
+      '--now',
+      '2030-01-01T00:00:00Z',
+    );
+    expect(r).toMatchObject({ code: 0, err: '' });
+    const files = readdirSync(out).sort();
+    expect(files).toEqual(
+      expect.arrayContaining([
+        'dhcpserver-clusters-vlan100-dhcp.yaml',
+        'dnsserver-clusters-vlan100-dns.yaml',
+        'proxyserver-clusters-vlan100-proxy.yaml',
+        'status.yaml',
+        'dns',
+      ]),
+    );
+    const status = parse(readFileSync(join(out, 'status.yaml'), 'utf8')) as {
+      kind: string;
+      metadata: { name: string };
+    }[];
+    expect(status.map((s) => `${s.kind}/${s.metadata.name}`)).toEqual([
+      'Infra/vlan100',
+      'InfraClusterAttachment/alpha',
+      'InfraClusterAttachment/bravo',
+    ]);
+    expect(readFileSync(join(out, 'status.yaml'), 'utf8')).toContain(
+      'lastTransitionTime: 2030-01-01T00:00:00Z',
+    );
+  });
+
+  test.each([
+    {
+      name: 'an invalid object: exit 1 naming file, object and field',
+      args: ['-f', ex('broken/infra-gateway-outside-cidr.yaml')],
+      code: 1,
+      err: 'broken/infra-gateway-outside-cidr.yaml: Infra clusters/infra-gateway-outside-cidr: spec.networkConfig.gateway must lie inside spec.networkConfig.cidr',
+    },
+    {
+      name: 'a missing file: exit 1',
+      args: ['-f', 'no-such-file.yaml'],
+      code: 1,
+      err: 'no-such-file.yaml: cannot read',
+    },
+    {
+      name: 'YAML that does not parse: exit 1 with the line',
+      args: ['-f', 'BAD'],
+      code: 1,
+      err: 'BAD:1:7: document 1: Nested mappings are not allowed in compact mappings\n',
+    },
+    {
+      name: 'a bad --now: exit 2',
+      args: ['-f', ex('infra.yaml'), '--now', '2030-01-01'],
+      code: 2,
+      err: '--now',
+    },
+    {
+      name: 'no -o: exit 2',
+      args: ['-f', ex('infra.yaml')],
+      code: 2,
+      err: "required option '-o, --out <dir>'",
+    },
+  ])('$name', ({ args, code, err }) => {
+    writeFileSync(join(dir, 'BAD'), 'kind: Infra\n  bad: [\n');
+    const argv = args.map((a) => (a === 'BAD' ? join(dir, 'BAD') : a));
+    const r = cli(
+      'render',
+      ...argv,
+      ...(args.includes('2030-01-01') || code !== 2 ? ['-o', join(dir, 'out')] : []),
+    );
+    expect(r.code).toBe(code);
+    expect(r.err).toContain(err);
+    expect(readdirSync(dir).includes('out')).toBe(false);
+  });
+
+  test('a non-empty output directory is refused (exit 2)', () => {
+    writeFileSync(join(dir, 'x'), '');
+    const r = cli('render', '-f', ex('infra.yaml'), '-o', dir);
+    expect(r).toMatchObject({ code: 2 });
+    expect(r.err).toContain('not empty');
+  });
+});
+
+describe('oooi validate', () => {
+  test.each([
+    {
+      name: 'the examples are valid',
+      files: [ex('infra.yaml'), ex('attachments.yaml'), ex('dhcpserver.yaml')],
+      code: 0,
+      out: 'valid: 4 objects in 3 files',
+    },
+    {
+      name: 'attachments alone: their Infra is missing',
+      files: [ex('attachments.yaml')],
+      code: 1,
+      out: 'InfraNotFound: spec.infraRef.name of attachment "alpha"',
+    },
+    {
+      name: 'a broken example',
+      files: [ex('broken/infra-typo-field.yaml')],
+      code: 1,
+      out: 'unknown field "spec.networkConfig.gatway"',
+    },
+  ])('$name', ({ files, code, out }) => {
+    const r = cli('validate', ...files.flatMap((f) => ['-f', f]));
+    expect(r.code).toBe(code);
+    expect(r.out).toContain(out);
+  });
+});

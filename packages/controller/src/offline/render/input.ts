@@ -1,0 +1,167 @@
+// What `oooi render` reads, sorted into what the Infra's decisions need. Documents arrive already parsed (the CLI
+// reads the files); each is checked here: our five kinds exactly as the apiserver would admit them (validateObject:
+// schema, defaults, CEL twins), the third-party kinds for kind and name only. Every problem names its file and
+// field. Missing metadata is filled as the apiserver would on create: namespace `default`, generation 1.
+import { formatFieldError, validateObject } from '@oooi/api';
+import type {
+  DHCPServer,
+  DNSServer,
+  Infra,
+  InfraClusterAttachment,
+  OooiObject,
+  ProxyServer,
+} from '@oooi/api';
+import { field, identityOf } from '../../infra/aggregate/third-party';
+
+/** One parsed YAML document and where it came from. */
+export interface SourceDocument {
+  /** The file as the user named it. */
+  readonly file: string;
+  /** 1-based document number in the file. */
+  readonly index: number;
+  readonly value: unknown;
+}
+
+export interface RenderInput {
+  readonly infras: readonly Infra[];
+  readonly attachments: readonly InfraClusterAttachment[];
+  readonly dhcpServers: readonly DHCPServer[];
+  readonly dnsServers: readonly DNSServer[];
+  readonly proxyServers: readonly ProxyServer[];
+  readonly nodePools: readonly unknown[];
+  readonly machines: readonly unknown[];
+  readonly services: readonly unknown[];
+  readonly hostedClusters: readonly unknown[];
+}
+
+export type ReadResult =
+  | { readonly ok: true; readonly input: RenderInput }
+  | { readonly ok: false; readonly errors: readonly string[] };
+
+const thirdParty = {
+  HostedCluster: 'hostedClusters',
+  NodePool: 'nodePools',
+  Machine: 'machines',
+  Service: 'services',
+} as const;
+const readable =
+  'Infra, InfraClusterAttachment, DHCPServer, DNSServer, ProxyServer, HostedCluster, NodePool, Machine, Service';
+
+type Buckets = { -readonly [K in keyof RenderInput]: unknown[] };
+
+function where(doc: SourceDocument): string {
+  return `${doc.file}: document ${doc.index}`;
+}
+
+/** Fills what the apiserver fills on create, leaving everything else as written. */
+function withServerMetadata<T>(value: T): T {
+  const obj = value as { metadata?: Record<string, unknown> };
+  const metadata = { ...(obj.metadata ?? {}) };
+  if (typeof metadata.namespace !== 'string' || metadata.namespace === '') metadata.namespace = 'default';
+  if (typeof metadata.generation !== 'number') metadata.generation = 1;
+  return { ...obj, metadata } as T;
+}
+
+function addOooi(doc: SourceDocument, buckets: Buckets, errors: string[]): void {
+  const result = validateObject(doc.value);
+  if (!result.ok) {
+    const id = identityOf(doc.value);
+    const kind = String(field(doc.value, 'kind'));
+    for (const e of result.errors)
+      errors.push(`${doc.file}: ${kind} ${id.namespace}/${id.name}: ${formatFieldError(e)}`);
+    return;
+  }
+  const obj: OooiObject = withServerMetadata(result.value);
+  const bucket = {
+    Infra: buckets.infras,
+    InfraClusterAttachment: buckets.attachments,
+    DHCPServer: buckets.dhcpServers,
+    DNSServer: buckets.dnsServers,
+    ProxyServer: buckets.proxyServers,
+  }[obj.kind];
+  bucket.push(obj);
+}
+
+function addDocument(doc: SourceDocument, buckets: Buckets, errors: string[]): void {
+  const kind = field(doc.value, 'kind');
+  if (typeof kind !== 'string') {
+    errors.push(`${where(doc)}: kind: Required value`);
+    return;
+  }
+  if (kind in thirdParty) {
+    const name = field(doc.value, 'metadata', 'name');
+    if (typeof name !== 'string' || name === '')
+      errors.push(`${where(doc)}: ${kind}: metadata.name: Required value`);
+    else buckets[thirdParty[kind as keyof typeof thirdParty]].push(withServerMetadata(doc.value));
+    return;
+  }
+  if (['Infra', 'InfraClusterAttachment', 'DHCPServer', 'DNSServer', 'ProxyServer'].includes(kind)) {
+    addOooi(doc, buckets, errors);
+    return;
+  }
+  errors.push(`${where(doc)}: kind: Unsupported value: "${kind}": oooi reads ${readable}`);
+}
+
+function duplicates(docs: readonly SourceDocument[]): string[] {
+  const seen = new Map<string, SourceDocument>();
+  const errors: string[] = [];
+  for (const doc of docs) {
+    const kind = field(doc.value, 'kind');
+    const id = identityOf(doc.value);
+    const key = `${String(kind)} ${id.namespace}/${id.name}`;
+    const first = seen.get(key);
+    if (first)
+      errors.push(`${where(doc)}: ${key}: metadata.name: Duplicate value: already in ${where(first)}`);
+    else seen.set(key, doc);
+  }
+  return errors;
+}
+
+/** Where each object came from (`Kind namespace/name` → file), for messages about it. */
+export type Origins = ReadonlyMap<string, string>;
+
+export function originKey(kind: string, namespace: string, name: string): string {
+  return `${kind} ${namespace}/${name}`;
+}
+
+/**
+ * Sorts documents into the render input, keeping every valid object and listing every problem (documents that
+ * are null, like a trailing `---`, are skipped).
+ */
+export function readDocuments(docs: readonly SourceDocument[]): {
+  input: RenderInput;
+  errors: string[];
+  origins: Origins;
+} {
+  const present = docs.filter((d) => d.value !== null && d.value !== undefined);
+  const buckets: Buckets = {
+    infras: [],
+    attachments: [],
+    dhcpServers: [],
+    dnsServers: [],
+    proxyServers: [],
+    nodePools: [],
+    machines: [],
+    services: [],
+    hostedClusters: [],
+  };
+  const errors: string[] = [];
+  const origins = new Map<string, string>();
+  for (const doc of present) {
+    if (typeof doc.value !== 'object' || Array.isArray(doc.value)) {
+      errors.push(`${where(doc)}: an object is required`);
+      continue;
+    }
+    const id = identityOf(doc.value);
+    origins.set(originKey(String(field(doc.value, 'kind')), id.namespace, id.name), doc.file);
+    addDocument(doc, buckets, errors);
+  }
+  errors.push(...duplicates(present));
+  return { input: buckets as unknown as RenderInput, errors, origins };
+}
+
+/** The render input, or every problem with it. */
+export function readRenderInput(docs: readonly SourceDocument[]): ReadResult {
+  const { input, errors } = readDocuments(docs);
+  return errors.length > 0 ? { ok: false, errors } : { ok: true, input };
+}

@@ -1,0 +1,92 @@
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+import { readFileSync } from 'node:fs';
+import { attachment, infra, loadYaml, machine, nodePool, repoRoot } from '../../testing/fixtures';
+import type { SourceDocument } from '../render/input';
+import { validateDocuments } from './validate-documents';
+
+const docs = (file: string, values: readonly unknown[]): SourceDocument[] =>
+  values.map((value, i) => ({ file, index: i + 1, value }));
+
+describe('validateDocuments', () => {
+  test('the examples are valid', () => {
+    expect(
+      validateDocuments([
+        ...docs('examples/infra.yaml', loadYaml('examples/infra.yaml')),
+        ...docs('examples/attachments.yaml', loadYaml('examples/attachments.yaml')),
+        ...docs('examples/dhcpserver.yaml', loadYaml('examples/dhcpserver.yaml')),
+      ]),
+    ).toEqual([]);
+  });
+
+  const expected = parse(readFileSync(join(repoRoot, 'examples/broken/expected.yaml'), 'utf8')) as Record<
+    string,
+    { path: string; message: string }[]
+  >;
+  test.each(readdirSync(join(repoRoot, 'examples/broken')).filter((f) => f !== 'expected.yaml'))(
+    'broken example %s: its admission errors, naming file, object and field',
+    (file) => {
+      const path = `examples/broken/${file}`;
+      const lines = validateDocuments(docs(path, loadYaml(path)));
+      for (const e of expected[file] ?? []) {
+        expect(
+          lines.some((l) => l.startsWith(`${path}: `) && l.includes(e.path) && l.includes(e.message)),
+        ).toBe(true);
+      }
+      expect(lines.length).toBeGreaterThan(0);
+    },
+  );
+
+  test.each([
+    {
+      name: 'duplicate domain, naming both attachments and fields',
+      input: docs('a.yaml', [infra(), attachment('alpha'), attachment('bravo', { clusterName: 'alpha' })]),
+      want: [
+        'a.yaml: InfraClusterAttachment clusters/alpha: spec.dns: DuplicateHostname: attachments "alpha" and "bravo" declare domain "alpha.example.com" (with InfraClusterAttachment clusters/bravo spec.dns in a.yaml)',
+      ],
+    },
+    {
+      name: 'an attachment without its Infra',
+      input: docs('a.yaml', [attachment('alpha')]),
+      want: [
+        'a.yaml: InfraClusterAttachment clusters/alpha: spec.infraRef.name: InfraNotFound: spec.infraRef.name of attachment "alpha": Infra "vlan100" not found in namespace "clusters"',
+      ],
+    },
+    {
+      name: 'a shared source address (NodePools and Machines given)',
+      input: docs('a.yaml', [
+        infra(),
+        attachment('a'),
+        attachment('b'),
+        nodePool('a-np', 'a'),
+        nodePool('b-np', 'b'),
+        machine('m1', 'clusters-a', 'clusters/a-np', ['198.51.100.50']),
+        machine('m2', 'clusters-b', 'clusters/b-np', ['198.51.100.50']),
+      ]),
+      want: [
+        'a.yaml: Infra clusters/vlan100: DuplicateSourceIP: attachments "a", "b" share source CIDR "198.51.100.50/32": the kubernetes alias routes for that address were removed, the other routes remain',
+      ],
+    },
+    {
+      name: 'an enabled component without its serverIP',
+      input: docs('i.yaml', [infra({ infraComponents: { proxy: { serverIP: undefined } } })]),
+      want: [
+        'i.yaml: Infra clusters/vlan100: ProxyServerIPMissing: spec.infraComponents.proxy.serverIP is empty: the enabled proxy component is not created without it',
+      ],
+    },
+    {
+      name: 'an unknown kind and a duplicate object',
+      input: [
+        ...docs('x.yaml', [{ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' } }, infra()]),
+        ...docs('y.yaml', [infra()]),
+      ],
+      want: [
+        'x.yaml: document 1: kind: Unsupported value: "ConfigMap": oooi reads Infra, InfraClusterAttachment, DHCPServer, DNSServer, ProxyServer, HostedCluster, NodePool, Machine, Service',
+        'y.yaml: document 1: Infra clusters/vlan100: metadata.name: Duplicate value: already in x.yaml: document 2',
+      ],
+    },
+  ])('$name', ({ input, want }) => {
+    expect(validateDocuments(input)).toEqual(want);
+  });
+});

@@ -1,0 +1,78 @@
+// `oooi validate`'s core, pure: every problem in a set of documents, each naming its file, object and field —
+// what the apiserver would refuse (validateObject: schema, defaults and the CEL rules' TS twins), what no single
+// object can show (validateCross: duplicate HostedClusters and domains, MetalLB ranges, a missing Infra), and
+// what the controller would report on an Infra's Ready condition without any cluster state: an enabled component
+// without its serverIP or range, an invalid internalProxyService, and source addresses shared by two attachments
+// (when NodePools and Machines are given).
+import { validateCross } from '@oooi/api';
+import type { CrossProblem, OooiObject } from '@oooi/api';
+import { Reason } from '../../infra/conditions';
+import { builtinImages } from '../../workload/images';
+import { planInfra } from '../../infra/desired/infra-plan';
+import { desiredInfraStatus, plannedOutcome } from '../../infra/desired/infra-status';
+import { originKey, readDocuments } from '../render/input';
+import type { Origins, RenderInput, SourceDocument } from '../render/input';
+
+/** Ready reasons `validate` reports offline; the rest need the cluster (Services, children) to judge. */
+const offlineReasons: ReadonlySet<string> = new Set([
+  Reason.DHCPServerIPMissing,
+  Reason.DHCPRangeMissing,
+  Reason.DNSServerIPMissing,
+  Reason.ProxyServerIPMissing,
+  Reason.InternalProxyServiceInvalid,
+  Reason.DuplicateSourceIP,
+]);
+
+function crossLine(p: CrossProblem, origins: Origins): string {
+  const [first, ...others] = p.objects.map((o) => ({
+    ...o,
+    file: origins.get(originKey(o.kind, o.namespace, o.name)) ?? '?',
+  }));
+  const also = others.map((o) => `${o.kind} ${o.namespace}/${o.name} ${o.field} in ${o.file}`);
+  const head = first ? `${first.file}: ${first.kind} ${first.namespace}/${first.name}: ${first.field}: ` : '';
+  return `${head}${p.reason}: ${p.message}${also.length > 0 ? ` (with ${also.join(', ')})` : ''}`;
+}
+
+function infraLines(input: RenderInput, origins: Origins): string[] {
+  const out: string[] = [];
+  for (const infra of input.infras) {
+    const plan = planInfra({
+      infra,
+      attachments: input.attachments,
+      nodePools: input.nodePools,
+      machines: input.machines,
+      services: input.services,
+      children: {},
+      images: builtinImages,
+    });
+    const outcomes = {
+      dhcp: plannedOutcome(plan.children.dhcp),
+      dns: plannedOutcome(plan.children.dns),
+      proxy: plannedOutcome(plan.children.proxy),
+    };
+    const ns = infra.metadata.namespace ?? 'default';
+    const file = origins.get(originKey('Infra', ns, infra.metadata.name)) ?? '?';
+    for (const p of desiredInfraStatus(plan, outcomes, {}).problems) {
+      if (offlineReasons.has(p.reason))
+        out.push(`${file}: Infra ${ns}/${infra.metadata.name}: ${p.reason}: ${p.message}`);
+    }
+  }
+  return out;
+}
+
+/** Every problem, one line each; empty when the documents are fine. */
+export function validateDocuments(docs: readonly SourceDocument[]): string[] {
+  const { input, errors, origins } = readDocuments(docs);
+  const objects: OooiObject[] = [
+    ...input.infras,
+    ...input.attachments,
+    ...input.dhcpServers,
+    ...input.dnsServers,
+    ...input.proxyServers,
+  ];
+  return [
+    ...errors,
+    ...validateCross(objects).map((p) => crossLine(p, origins)),
+    ...infraLines(input, origins),
+  ];
+}
