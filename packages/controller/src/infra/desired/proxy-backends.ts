@@ -18,7 +18,7 @@
 import type { ProxyBackend } from '@oooi/api';
 import type { MemberView } from '../aggregate/aggregate-infra';
 import { compareText } from '../aggregate/order';
-import { shortHash } from '../../workload/short-hash';
+import { shortHash } from '../../workload/hash';
 
 /** The longest backend suffix, so that prefix + suffix fits a 63-character DNS label. */
 const longestSuffix = 'kube-apiserver-internal';

@@ -7,8 +7,7 @@ import type { Request } from '@oooi/kube';
 import { targetOf } from '../aggregate/attachments';
 import { parseInternalProxyService } from '../aggregate/internal-proxy';
 import { identityOf, readMachine, readNodePool } from '../aggregate/third-party';
-
-const ns = (o: { metadata: { namespace?: string } }): string => o.metadata.namespace || 'default';
+import { namespaceOf as ns } from '../../workload/meta';
 
 /** An attachment → the Infra it names. */
 export function attachmentToInfraRequests(a: InfraClusterAttachment): Request[] {
