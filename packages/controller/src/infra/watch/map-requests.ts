@@ -1,4 +1,4 @@
-// Map functions (STYLE §2.10): pure `(obj, ...what the caches hold) => Request[]`, named
+// Map functions: pure `(obj, ...what the caches hold) => Request[]`, named
 // `<source>To<target>Requests`. The runtime calls them on both the old and the new object of an update, so an
 // attachment that moves from Infra A to Infra B re-queues both, and a Machine that changes NodePool re-queues both
 // clusters' Infras.
