@@ -80,6 +80,7 @@ export class Manager implements CacheProvider {
     this.random = options.random ?? systemRandom();
     this.log = (options.log ?? pino({ level: 'silent' })).child({ component: options.component });
     this.metrics = new KubeMetrics({ registry: options.registry, component: options.component });
+    options.rest.observe?.(this.metrics.restObserver());
     this.client = new KubeClient({
       rest: options.rest,
       fieldManager: options.fieldManager,
