@@ -10,8 +10,9 @@
 // children cannot hold N attachments, the largest N they can hold is benched instead, and the output says so.
 // The controller is pinned to CPU 1 and the control plane to CPU 0 (taskset); other load on the machine still adds
 // noise.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort, readState, repoRoot, rigBin, rigDown, rigUp, type Rig } from '@oooi/rig';
 import { KubeClient, KubeConfigRest, loadKubeConfig, type KubeObject } from '@oooi/kube';
@@ -30,10 +31,18 @@ import { expectedFor, maxThatFits, type Expected } from './plan';
 import { applyAll, pin, settle } from './setup';
 import { attachment, clusterItems, infraName, kinds, ns, sharedItems } from './world';
 
+interface Variant {
+  label: string;
+  /** A bundled oooi-controller (`pnpm --filter @oooi/controller bundle` output). */
+  bundle: string;
+}
+
 interface Options {
   sizes: number[];
   idleSeconds: number;
   edits: number;
+  /** First: the one measured idle and on edits; the others are only compared on convergence. */
+  variants: Variant[];
 }
 
 function options(argv: readonly string[]): Options {
@@ -48,57 +57,70 @@ function options(argv: readonly string[]): Options {
   if (!Number.isInteger(idleSeconds) || idleSeconds < 0)
     throw new Error('--idle-seconds needs an integer ≥ 0');
   if (!Number.isInteger(edits) || edits < 0) throw new Error('--edits needs an integer ≥ 0');
-  return { sizes, idleSeconds, edits };
+  const variants: Variant[] = [
+    { label: 'this tree', bundle: join(repoRoot, 'packages/controller/dist/oooi-controller.js') },
+  ];
+  argv.forEach((a, i) => {
+    if (a !== '--compare') return;
+    const [label, bundle] = (argv[i + 1] ?? '').split('=');
+    if (!label || !bundle) throw new Error('--compare needs LABEL=PATH-TO-BUNDLE');
+    variants.push({ label, bundle });
+  });
+  return { sizes, idleSeconds, edits, variants };
 }
 
 const say = (line: string): void => void process.stdout.write(`${line}\n`);
 const note = (line: string): void => void process.stderr.write(`# ${line}\n`);
 
 interface Result {
+  variant: string;
   wanted: number;
   n: number;
   refused: string;
   applySeconds: number;
   convergeSeconds: number;
+  /** From the process's first log line ("Health server listening": node started, bundle loaded). */
+  convergeFromReadySeconds: number;
   writes: WriteCounts;
   controllerCounted: number;
   idleWrites: WriteCounts;
   idleLeaseWrites: number;
+  idleSeconds: number;
   rss: number;
   editMs: number[];
+  /** Per controller: passes and the seconds they took (from the controller's own metrics). */
+  passes: Array<{ controller: string; count: number; seconds: number }>;
 }
 
-function startController(rig: Rig, metricsPort: number): ChildProcess {
-  const main = join(repoRoot, 'packages/controller/src/main.ts');
-  const tsx = join(repoRoot, 'node_modules/tsx/dist/loader.mjs');
-  const log = createWriteStream(join(rig.dir, 'oooi-controller.log'));
-  const child = spawn(
-    'taskset',
-    [
-      '-c',
-      '1',
-      process.execPath,
-      '--import',
-      tsx,
-      main,
-      '--kubeconfig',
-      rig.kubeconfig,
-      '--namespace',
-      ns,
-      '--leader-election-namespace',
-      ns,
-      '--health-address',
-      '0',
-      '--metrics-address',
-      `127.0.0.1:${metricsPort}`,
-      '--log-level',
-      'warn',
-    ],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
+function passesOf(text: string): Result['passes'] {
+  return ['infra', 'infraclusterattachment', 'dnsserver'].map((controller) => ({
+    controller,
+    count: counterSum(text, 'oooi_controller_reconcile_total', `controller="${controller}"`),
+    seconds: counterSum(text, 'oooi_controller_reconcile_duration_seconds_sum', `controller="${controller}"`),
+  }));
+}
+
+interface Running {
+  child: ChildProcess;
+  /** When the process wrote its first log line. */
+  firstLine: Promise<number>;
+}
+
+function startController(rig: Rig, metricsPort: number, variant: Variant): Running {
+  const logFile = join(tmpdir(), `${rig.name}-oooi-controller.log`);
+  note(`${variant.label}: controller log ${logFile}`);
+  const log = createWriteStream(logFile);
+  const args = [
+    ...['--kubeconfig', rig.kubeconfig, '--namespace', ns, '--leader-election-namespace', ns],
+    ...['--health-address', '0', '--metrics-address', `127.0.0.1:${metricsPort}`, '--log-level', 'info'],
+  ];
+  const child = spawn('taskset', ['-c', '1', process.execPath, variant.bundle, ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const firstLine = new Promise<number>((resolve) => child.stdout?.once('data', () => resolve(Date.now())));
   child.stdout?.pipe(log);
   child.stderr?.pipe(log);
-  return child;
+  return { child, firstLine };
 }
 
 async function stopController(child: ChildProcess): Promise<void> {
@@ -117,7 +139,7 @@ async function editLatencies(ctx: BenchContext, expected: Expected, edits: numbe
     const edited = expectedFor(expected.n, ctx, { index, baseDomain: domain });
     const t0 = Date.now();
     await ctx.client.apply(kinds.InfraClusterAttachment, attachment(index, domain), { force: true });
-    const ms = await ctx.watcher.untilChildren(edited, 60_000, t0);
+    const ms = await ctx.watcher.untilChildren(edited, 180_000, t0);
     out.push(ms);
     note(`edit ${k + 1}: ${ms} ms`);
     await new Promise((r) => setTimeout(r, 2000));
@@ -135,13 +157,28 @@ interface BenchContext {
   service: KubeObject;
 }
 
-async function benchOne(ctx: BenchContext, wanted: number, o: Options, last: boolean): Promise<Result> {
+interface Run {
+  wanted: number;
+  variant: Variant;
+  /** Measure idle writes and edit latency too. */
+  full: boolean;
+}
+
+async function benchOne(ctx: BenchContext, r: Run, o: Options): Promise<Result> {
+  const { wanted } = r;
   const fit = await maxThatFits(ctx.rest, wanted, ctx);
   if (fit.n < wanted) note(`children cannot hold ${wanted} attachments (${fit.refused}); benching ${fit.n}`);
   const n = fit.n;
   const t0 = Date.now();
   const items = Array.from({ length: n }, (_, i) => clusterItems(i)).flat();
-  await applyAll(ctx.client, items);
+  await applyAll(
+    ctx.client,
+    items.filter((it) => it.kind === 'Namespace'),
+  );
+  await applyAll(
+    ctx.client,
+    items.filter((it) => it.kind !== 'Namespace'),
+  );
   await applyAll(
     ctx.client,
     Array.from({ length: n }, (_, i) => ({ kind: 'InfraClusterAttachment' as const, body: attachment(i) })),
@@ -155,39 +192,47 @@ async function benchOne(ctx: BenchContext, wanted: number, o: Options, last: boo
   const before = await apiserverWrites(ctx.kubectl, ctx.rig.kubeconfig);
   const metricsPort = await freePort();
   const started = Date.now();
-  const child = startController(ctx.rig, metricsPort);
+  const { child, firstLine } = startController(ctx.rig, metricsPort, r.variant);
   try {
     const convergeMs = await ctx.watcher.until(expected, 600_000, started);
+    const readyAt = await firstLine;
     // Writes still in flight when the last status landed (Events) are counted with convergence.
     await new Promise((r) => setTimeout(r, 3000));
     const afterConverge = await apiserverWrites(ctx.kubectl, ctx.rig.kubeconfig);
     const text = await controllerMetrics(metricsPort);
     const rss = rssMiB(child.pid!);
-    note(`${n}: converged in ${(convergeMs / 1000).toFixed(1)} s; idle for ${o.idleSeconds} s`);
-    await new Promise((r) => setTimeout(r, o.idleSeconds * 1000));
+    note(`${r.variant.label} N=${n}: converged in ${(convergeMs / 1000).toFixed(1)} s from process start`);
+    const idleSeconds = r.full ? o.idleSeconds : 0;
+    await new Promise((resolve) => setTimeout(resolve, idleSeconds * 1000));
     const afterIdle = await apiserverWrites(ctx.kubectl, ctx.rig.kubeconfig);
     const idle = controllerWrites(diffCounts(afterConverge, afterIdle));
-    const editMs = last ? await editLatencies(ctx, expected, o.edits) : [];
+    const editMs = r.full ? await editLatencies(ctx, expected, o.edits) : [];
     return {
+      variant: r.variant.label,
       wanted,
       n,
       refused: fit.refused,
       applySeconds,
       convergeSeconds: convergeMs / 1000,
+      convergeFromReadySeconds: (started + convergeMs - readyAt) / 1000,
       writes: controllerWrites(diffCounts(before, afterConverge)).other,
-      controllerCounted: counterSum(text, 'oooi_controller_api_writes_total'),
+      controllerCounted:
+        counterSum(text, 'oooi_controller_api_writes_total') -
+        counterSum(text, 'oooi_controller_api_writes_total', 'kind="Lease'),
       idleWrites: idle.other,
       idleLeaseWrites: idle.leases,
+      idleSeconds,
       rss,
       editMs,
+      passes: passesOf(text),
     };
   } finally {
     await stopController(child);
   }
 }
 
-async function withRig(wanted: number, o: Options, last: boolean): Promise<Result> {
-  const name = `bench-controller-${process.pid}-${wanted}`;
+async function withRig(r: Run, o: Options, index: number): Promise<Result> {
+  const name = `bench-controller-${process.pid}-${index}`;
   const rig = await rigUp({ name, log: (l) => note(l) });
   const stop = new AbortController();
   let rest: KubeConfigRest | undefined;
@@ -201,7 +246,7 @@ async function withRig(wanted: number, o: Options, last: boolean): Promise<Resul
     const watcher = new Watcher(rest);
     await watcher.start(stop.signal);
     const kubectl = await rigBin('kubectl');
-    return await benchOne({ rig, rest, kubectl, client, watcher, infra, service }, wanted, o, last);
+    return await benchOne({ rig, rest, kubectl, client, watcher, infra, service }, r, o);
   } finally {
     stop.abort();
     rest?.close();
@@ -211,18 +256,26 @@ async function withRig(wanted: number, o: Options, last: boolean): Promise<Resul
 
 function report(results: Result[], o: Options): void {
   say(`\n# controller bench (${new Date().toISOString()}), idle period ${o.idleSeconds} s`);
-  say('| N | converge s | writes | writes/attachment | controller-counted | idle writes | RSS MiB |');
-  say('|---|---|---|---|---|---|---|');
+  say(
+    '| controller | N | converge s (from process start) | from first log line | writes (apiserver) | writes/attachment | writes (controller metrics) | idle writes | RSS MiB |',
+  );
+  say('|---|---|---|---|---|---|---|---|---|');
   for (const r of results) {
     const writes = total(r.writes);
-    const idle = total(r.idleWrites);
+    const idle =
+      r.idleSeconds > 0
+        ? `${total(r.idleWrites)} in ${r.idleSeconds} s (+${r.idleLeaseWrites} Lease renewals)`
+        : '—';
     say(
-      `| ${r.n}${r.n < r.wanted ? ` (of ${r.wanted})` : ''} | ${r.convergeSeconds.toFixed(1)} | ${writes} | ${(writes / r.n).toFixed(2)} | ${r.controllerCounted} | ${idle} (+${r.idleLeaseWrites} lease renewals) | ${r.rss.toFixed(0)} |`,
+      `| ${r.variant} | ${r.n}${r.n < r.wanted ? ` (of ${r.wanted})` : ''} | ${r.convergeSeconds.toFixed(1)} | ${r.convergeFromReadySeconds.toFixed(1)} | ${writes} | ${(writes / r.n).toFixed(2)} | ${r.controllerCounted} | ${idle} | ${r.rss.toFixed(0)} |`,
     );
   }
   for (const r of results) {
-    say(`\nN=${r.n}: apiserver-counted writes during convergence, by verb and resource:`);
+    say(`\n${r.variant}, N=${r.n}: apiserver-counted writes during convergence, by verb and resource:`);
     for (const [key, value] of [...r.writes].sort()) say(`  ${key}: ${value}`);
+    say(
+      `  passes: ${r.passes.map((p) => `${p.controller} ${p.count} (${p.seconds.toFixed(1)} s)`).join(', ')}`,
+    );
     if (total(r.idleWrites) > 0) for (const [key, value] of r.idleWrites) say(`  idle: ${key}: ${value}`);
     if (r.n < r.wanted) say(`  the children cannot hold ${r.wanted} attachments: ${r.refused}`);
     if (r.editMs.length > 0) {
@@ -234,10 +287,23 @@ function report(results: Result[], o: Options): void {
   }
 }
 
+/** Sizes in order; at each size the variants alternate their order (A B, then B A), each on a fresh rig. */
+function plan(o: Options): Run[] {
+  const runs: Run[] = [];
+  o.sizes.forEach((wanted, i) => {
+    const variants = i % 2 === 0 ? o.variants : [...o.variants].reverse();
+    for (const variant of variants)
+      runs.push({ wanted, variant, full: i === o.sizes.length - 1 && variant === o.variants[0] });
+  });
+  return runs;
+}
+
 async function main(): Promise<void> {
   const o = options(process.argv.slice(2));
+  note('bundling packages/controller (the process under test is the production bundle)');
+  execFileSync('pnpm', ['--silent', '--filter', '@oooi/controller', 'bundle'], { stdio: 'inherit' });
   const results: Result[] = [];
-  for (const [i, n] of o.sizes.entries()) results.push(await withRig(n, o, i === o.sizes.length - 1));
+  for (const [i, r] of plan(o).entries()) results.push(await withRig(r, o, i));
   report(results, o);
 }
 

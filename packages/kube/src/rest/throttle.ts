@@ -2,16 +2,16 @@
 // every request takes a token from one bucket (qps, burst) before it is sent, and an answer of 429 Too Many
 // Requests is retried after the wait the server asked for (Retry-After), a bounded number of times. The server
 // answers 429 (API Priority and Fairness, max-in-flight) only for a request it has not processed, so every verb is
-// retried; a 5xx with Retry-After is retried for GET only, since a timed-out write may have been done. Lease requests skip the bucket by default: a
-// backlog of writes must never delay a renewal past the renew deadline.
+// retried; a 5xx with Retry-After is retried for GET only, since a timed-out write may have been done. Lease
+// requests skip the bucket by default: a backlog of writes must never delay a renewal past the renew deadline.
 import { sleep, type Clock } from '../clock';
 import { TokenBucketRateLimiter } from '../queue/rate-limiter';
 import { isApiError, type RestObserver, type RestRequest } from './rest';
 
 export interface ThrottleOptions {
-  /** Requests per second, sustained. Default 50. `Infinity` turns the bucket off. */
+  /** Requests per second, sustained. Default 100. `Infinity` turns the bucket off. */
   qps?: number;
-  /** Requests that may go out at once before `qps` applies. Default 100. */
+  /** Requests that may go out at once before `qps` applies. Default 200. */
   burst?: number;
   /** Retries of a 429 (or a 5xx with Retry-After) before the error is returned. Default 10. */
   maxRetries?: number;
@@ -22,8 +22,8 @@ export interface ThrottleOptions {
   clock: Clock;
 }
 
-export const defaultQps = 50;
-export const defaultBurst = 100;
+export const defaultQps = 100;
+export const defaultBurst = 200;
 
 const leasePath = /^\/apis\/coordination\.k8s\.io\//;
 
