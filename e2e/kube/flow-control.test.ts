@@ -122,10 +122,14 @@ describe('429 Retry-After from API Priority and Fairness', () => {
     const retrying = await restFor(kubeconfig, undefined, { headers, qps: Infinity });
     const retried: number[] = [];
     retrying.observe({ throttled: () => undefined, retried: (code) => retried.push(code) });
-    const results = await burst(retrying, 60);
+    // Whether a burst meets a busy seat depends on timing: send bursts until one was answered 429 (and retried).
+    // Every request of every burst must succeed.
+    await until('a burst that met a 429 and was retried', async () => {
+      const results = await burst(retrying, 60);
+      expect(results.filter((r) => r !== 'ok')).toEqual([]);
+      return retried.length > 0;
+    });
     retrying.close();
-    expect(results.filter((r) => r !== 'ok')).toEqual([]);
-    expect(retried.length).toBeGreaterThan(0);
     expect(new Set(retried)).toEqual(new Set([429]));
   });
 });
