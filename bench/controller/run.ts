@@ -240,7 +240,7 @@ async function withRig(r: Run, o: Options, index: number): Promise<Result> {
     pin(readState(name), '0');
     rest = new KubeConfigRest({ kubeConfig: await loadKubeConfig(rig.kubeconfig), qps: Infinity });
     const client = new KubeClient({ rest, fieldManager: 'bench-user' });
-    await applyAll(client, sharedItems());
+    await applyAll(client, sharedItems(), 1);
     const infra = (await client.get(kinds.Infra, { namespace: ns, name: infraName }))!;
     const service = (await client.get(kinds.Service, { namespace: ns, name: `${infraName}-proxy` }))!;
     const watcher = new Watcher(rest);
