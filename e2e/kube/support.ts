@@ -3,7 +3,13 @@
 // its open connections (a half-open watch, as a dead NAT or LB leaves it).
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import type { KubeClient } from '@oooi/kube';
-import { KubeConfigRest, loadKubeConfig, type KindDescriptor, type KubeObject } from '@oooi/kube';
+import {
+  KubeConfigRest,
+  loadKubeConfig,
+  type KindDescriptor,
+  type KubeConfigRestOptions,
+  type KubeObject,
+} from '@oooi/kube';
 import { CountingRest } from '@oooi/kube/testing';
 
 export { CountingRest };
@@ -35,8 +41,12 @@ export const WidgetKind: KindDescriptor = {
   kind: 'Widget',
 };
 
-/** A RestClient for a kubeconfig file, optionally pointed at another server URL (a proxy). */
-export async function restFor(kubeconfig: string, server?: string): Promise<KubeConfigRest> {
+/** A RestClient for a kubeconfig file, optionally pointed at another server URL (a proxy), with extra options. */
+export async function restFor(
+  kubeconfig: string,
+  server?: string,
+  options: Omit<KubeConfigRestOptions, 'kubeConfig'> = {},
+): Promise<KubeConfigRest> {
   const kc = await loadKubeConfig(kubeconfig);
   if (server) {
     kc.loadFromOptions({
@@ -46,7 +56,7 @@ export async function restFor(kubeconfig: string, server?: string): Promise<Kube
       currentContext: kc.currentContext,
     });
   }
-  return new KubeConfigRest({ kubeConfig: kc });
+  return new KubeConfigRest({ ...options, kubeConfig: kc });
 }
 
 /** Polls `cond` until it holds; throws naming `what` after `timeoutMs`. */
@@ -153,6 +163,8 @@ export async function installWidgetCrd(client: KubeClient): Promise<void> {
 /** A TCP proxy to `target` whose open connections can be frozen (no bytes either way, nothing closed). */
 export interface FreezableProxy {
   port: number;
+  /** TCP connections accepted so far. */
+  connections(): number;
   /** Stops forwarding on every connection open now; new connections work normally. */
   freeze(): void;
   close(): Promise<void>;
@@ -161,7 +173,9 @@ export interface FreezableProxy {
 export async function freezableProxy(targetHost: string, targetPort: number): Promise<FreezableProxy> {
   const pairs = new Set<[Socket, Socket]>();
   const frozen: Socket[] = [];
+  let accepted = 0;
   const server: Server = createServer((client) => {
+    accepted += 1;
     const upstream = connect(targetPort, targetHost);
     const pair: [Socket, Socket] = [client, upstream];
     pairs.add(pair);
@@ -180,6 +194,7 @@ export async function freezableProxy(targetHost: string, targetPort: number): Pr
   const port = typeof address === 'object' && address ? address.port : 0;
   return {
     port,
+    connections: () => accepted,
     freeze: () => {
       for (const [client, upstream] of pairs) {
         client.unpipe(upstream);

@@ -1,5 +1,5 @@
-// Time and randomness are injected (STYLE §2.13): every part takes a Clock and a Random in its options, so tests
-// drive them with jest fake timers or a scripted source and nothing reads the wall clock behind their back.
+// Time and randomness are injected: every part takes a Clock and a Random in its options, so tests drive them with
+// jest fake timers or a scripted source and nothing reads the wall clock behind their back.
 
 /** An opaque handle returned by {@link Clock.setTimeout}. */
 export type TimerHandle = object | number;

@@ -46,6 +46,7 @@ export {
   type HttpMethod,
   type QueryParams,
   type RestClient,
+  type RestObserver,
   type RestRequest,
   type Status,
   type StatusCause,
@@ -55,6 +56,13 @@ export {
   type WatchRequest,
 } from './rest/rest';
 export { KubeConfigRest, loadKubeConfig, type KubeConfigRestOptions } from './rest/kubeconfig-rest';
+export {
+  defaultBurst,
+  defaultQps,
+  parseRetryAfter,
+  RequestThrottle,
+  type ThrottleOptions,
+} from './rest/throttle';
 export { IndexedStore, IndexNamespace, IndexOwner, type Indexer, type StoreDelta } from './cache/store';
 export {
   controllerReferences,
@@ -65,11 +73,22 @@ export {
 export {
   CacheSyncTimeoutError,
   ListWatchCache,
+  stripManagedFields,
+  type CacheTransform,
   type EventHandler,
   type ListWatchCacheOptions,
 } from './cache/list-watch-cache';
 export type { ReflectorStats } from './cache/reflector';
 export { WorkQueue, type WorkQueueOptions } from './queue/work-queue';
+export {
+  defaultControllerRateLimiter,
+  ItemExponentialRateLimiter,
+  MaxOfRateLimiter,
+  TokenBucketRateLimiter,
+  type ControllerRateLimiterOptions,
+  type RateLimiter,
+  type TokenBucketOptions,
+} from './queue/rate-limiter';
 export {
   isTerminalError,
   TerminalError,
@@ -78,8 +97,16 @@ export {
   type ReconcileResult,
 } from './controller/reconcile';
 export {
-  dedupeRequests,
+  and,
+  annotationsChanged,
+  deletionTimestampSet,
   generationChanged,
+  labelsChanged,
+  not,
+  or,
+} from './controller/predicates';
+export {
+  dedupeRequests,
   requestsForMap,
   requestsForObject,
   requestsForOwner,
@@ -95,7 +122,7 @@ export {
   type ControllerOptions,
   type WatchOptions,
 } from './controller/builder';
-export { Controller, type WatchSource } from './controller/controller';
+export { Controller, ReconcileTimeoutError, type WatchSource } from './controller/controller';
 export {
   findCondition,
   isConditionTrue,
@@ -104,6 +131,13 @@ export {
   type ConditionUpdate,
 } from './write/conditions';
 export { canonicalJson, isSubset } from './write/canonical';
+export {
+  addFinalizer,
+  hasFinalizer,
+  removeFinalizer,
+  type FinalizerOutcome,
+  type FinalizerRequest,
+} from './write/finalizers';
 export { ApplyMemo, type AppliedWrite, type SkipVerdict } from './write/apply-memo';
 export { ApplyConflictError, parseConflict, type ConflictTarget } from './write/conflict';
 export {
@@ -133,4 +167,11 @@ export {
   type StoppedLeading,
 } from './leader/lease-elector';
 export { HealthServer, type HealthCheck, type HealthServerOptions } from './server/health-server';
-export { Manager, type CacheDefaults, type LeaderElectionOptions, type ManagerOptions } from './manager';
+export {
+  Manager,
+  type CacheDefaults,
+  type LeaderElectionOptions,
+  type ManagerOptions,
+  type Runnable,
+  type RunnableOptions,
+} from './manager';

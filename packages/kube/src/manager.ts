@@ -1,11 +1,17 @@
-// The Manager wires one process: shared caches, controllers, the field-managed client, events, the lease and the
-// health server. Order of start: health server listens; caches start and sync (bounded); the elector starts; once
-// the lease is held (at once without leader election) controllers start. Losing the lease stops the controllers and
-// calls `onStoppedLeading`, where the process entry exits (controller-runtime pkg/manager/internal.go).
+// The Manager wires one process: shared caches, controllers, runnables, the field-managed client, events, the lease
+// and the health server. Order of start: health server listens; caches start and sync (bounded); runnables that do
+// not need the lease start; the elector starts; once the lease is held (at once without leader election)
+// controllers and the runnables that need the lease start. Losing the lease stops those and calls
+// `onStoppedLeading`, where the process entry exits (controller-runtime pkg/manager/internal.go).
 import { randomUUID } from 'node:crypto';
 import { pino, type Logger } from 'pino';
 import type { Registry } from 'prom-client';
-import { ListWatchCache, type ListWatchCacheOptions } from './cache/list-watch-cache';
+import {
+  ListWatchCache,
+  stripManagedFields,
+  type CacheTransform,
+  type ListWatchCacheOptions,
+} from './cache/list-watch-cache';
 import { systemClock, systemRandom, type Clock, type Random } from './clock';
 import type { Controller } from './controller/controller';
 import { ControllerBuilder, type CacheProvider, type CacheScope } from './controller/builder';
@@ -22,7 +28,10 @@ import { KubeClient } from './write/client';
 export type CacheDefaults = Pick<
   ListWatchCacheOptions<KubeObject>,
   'pageSize' | 'watchTimeoutSeconds' | 'stallTimeoutMs' | 'backoff' | 'syncTimeoutMs'
->;
+> & {
+  /** Applied to every object of every cache. Default stripManagedFields; null keeps objects as listed. */
+  transform?: CacheTransform | null;
+};
 
 export type LeaderElectionOptions = Pick<
   LeaseElectorOptions,
@@ -34,6 +43,30 @@ export type LeaderElectionOptions = Pick<
   | 'retryPeriodMs'
   | 'releaseOnCancel'
 >;
+
+/** Long-running work the Manager starts and stops with the process (controller-runtime's manager.Runnable). */
+export interface Runnable {
+  /** Starts the work and resolves once it runs; it keeps running until `signal` aborts. Rejects if it cannot start. */
+  start(signal: AbortSignal): Promise<void>;
+  /** Resolves once the work has stopped after its signal aborted. */
+  whenStopped?(): Promise<void>;
+}
+
+export interface RunnableOptions {
+  /** Used in errors and logs. */
+  name: string;
+  /**
+   * Start only while this process holds the lease (and stop when it is lost). Default true, as controllers. False:
+   * start with the manager, on the leader and on every standby alike (e.g. a server every replica runs).
+   */
+  needLeaderElection?: boolean;
+}
+
+interface Registered {
+  runnable: Runnable;
+  name: string;
+  needLeaderElection: boolean;
+}
 
 export interface ManagerOptions {
   rest: RestClient;
@@ -70,6 +103,7 @@ export class Manager implements CacheProvider {
   private readonly caches = new Map<string, ListWatchCache<KubeObject>>();
   private readonly controllers: Controller[] = [];
   private readonly recorders: EventRecorder[] = [];
+  private readonly runnables: Registered[] = [];
   private elector: LeaseElector | undefined;
   private started = false;
   private controllersStarted = false;
@@ -80,6 +114,7 @@ export class Manager implements CacheProvider {
     this.random = options.random ?? systemRandom();
     this.log = (options.log ?? pino({ level: 'silent' })).child({ component: options.component });
     this.metrics = new KubeMetrics({ registry: options.registry, component: options.component });
+    options.rest.observe?.(this.metrics.restObserver());
     this.client = new KubeClient({
       rest: options.rest,
       fieldManager: options.fieldManager,
@@ -109,8 +144,10 @@ export class Manager implements CacheProvider {
     let cache = this.caches.get(key);
     if (!cache) {
       if (this.started) throw new Error(`cache for ${kind.kind} requested after the manager started`);
+      const { transform, ...defaults } = this.o.cacheDefaults ?? {};
       cache = new ListWatchCache<KubeObject>({
-        ...this.o.cacheDefaults,
+        ...defaults,
+        transform: transform === null ? undefined : (transform ?? stripManagedFields),
         ...scope,
         rest: this.o.rest,
         kind,
@@ -139,6 +176,19 @@ export class Manager implements CacheProvider {
       },
     });
     return name ? builder.named(name) : builder;
+  }
+
+  /**
+   * Adds a runnable (before start). One that needs leader election starts when the lease is held (at once without
+   * leader election); one that does not starts right after the caches synced, before the lease is contended for.
+   */
+  add(runnable: Runnable, options: RunnableOptions): void {
+    if (this.started) throw new Error(`runnable ${options.name} added after the manager started`);
+    this.runnables.push({
+      runnable,
+      name: options.name,
+      needLeaderElection: options.needLeaderElection ?? true,
+    });
   }
 
   /** An event recorder writing through this manager's client. */
@@ -174,6 +224,7 @@ export class Manager implements CacheProvider {
     this.started = true;
     await this.health?.start(signal);
     await Promise.all([...this.caches.values()].map((cache) => cache.start(signal)));
+    await this.startRunnables(false, signal);
     const work = new AbortController();
     signal.addEventListener('abort', () => work.abort(), { once: true });
     if (!this.o.leaderElection) return this.startControllers(work.signal);
@@ -199,15 +250,37 @@ export class Manager implements CacheProvider {
   /** Resolves when controllers have drained, the lease is released and caches have stopped. */
   async whenStopped(): Promise<void> {
     await Promise.all(this.controllers.map((c) => c.whenStopped()));
+    await this.runnablesStopped(true);
     await Promise.all(this.recorders.map((r) => r.close()));
     await this.elector?.whenStopped();
+    await this.runnablesStopped(false);
     await Promise.all([...this.caches.values()].map((cache) => cache.stop()));
     await this.health?.close();
   }
 
   private async startControllers(signal: AbortSignal): Promise<void> {
-    await Promise.all(this.controllers.map((c) => c.start(signal)));
+    await Promise.all([...this.controllers.map((c) => c.start(signal)), this.startRunnables(true, signal)]);
     this.controllersStarted = true;
+  }
+
+  private async startRunnables(needLeaderElection: boolean, signal: AbortSignal): Promise<void> {
+    const group = this.runnables.filter((r) => r.needLeaderElection === needLeaderElection);
+    await Promise.all(
+      group.map(async ({ runnable, name }) => {
+        this.log.info({ runnable: name, needLeaderElection }, 'Starting runnable');
+        try {
+          await runnable.start(signal);
+        } catch (err) {
+          const why = err instanceof Error ? err.message : String(err);
+          throw new Error(`runnable ${name} failed to start: ${why}`, { cause: err });
+        }
+      }),
+    );
+  }
+
+  private async runnablesStopped(needLeaderElection: boolean): Promise<void> {
+    const group = this.runnables.filter((r) => r.needLeaderElection === needLeaderElection);
+    await Promise.all(group.map((r) => r.runnable.whenStopped?.() ?? Promise.resolve()));
   }
 
   private failed(err: unknown): void {

@@ -1,6 +1,7 @@
-// Every series this package exports, declared in one place (STYLE §2.16). Names are
-// `oooi_<component>_<what>_<unit|total>`; the component ("controller", "dhcp", "xds") is given by the process.
+// Every series this package exports, declared in this one file, so a dashboard author finds them all here. Names
+// are `oooi_<component>_<what>_<unit|total>`; the component ("controller", "dhcp", "xds") is given by the process.
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { RestObserver } from './rest/rest';
 
 export interface KubeMetricsOptions {
   /** The process registry, created once in main.ts. Default: a fresh registry owned by this instance. */
@@ -10,7 +11,13 @@ export interface KubeMetricsOptions {
 }
 
 /** The results a reconcile can end with; each gets a zeroed series per controller at start. */
-export const reconcileResults = Object.freeze(['success', 'error', 'terminal', 'requeue_after'] as const);
+export const reconcileResults = Object.freeze([
+  'success',
+  'error',
+  'terminal',
+  'requeue_after',
+  'timeout',
+] as const);
 export type ReconcileResultLabel = (typeof reconcileResults)[number];
 
 /** Why a watch was re-opened. */
@@ -61,6 +68,8 @@ export class KubeMetrics {
   readonly leader: Gauge<'lease'>;
   readonly leaderTransitions: Counter<'lease'>;
   readonly handlerErrors: Counter<'source'>;
+  readonly restThrottleWait: Histogram<never>;
+  readonly restRetries: Counter<'code'>;
 
   constructor(options: KubeMetricsOptions) {
     this.registry = options.registry ?? new Registry();
@@ -98,6 +107,22 @@ export class KubeMetrics {
     this.handlerErrors = m.counter('handler_errors_total', 'Errors thrown by handlers or indexers.', [
       'source',
     ]);
+    this.restThrottleWait = m.histogram(
+      'rest_rate_limiter_wait_seconds',
+      'Time requests waited for the client-side rate limiter (only requests that waited).',
+      [],
+    );
+    this.restRetries = m.counter('rest_retries_total', 'Requests retried after a Retry-After answer.', [
+      'code',
+    ]);
+  }
+
+  /** What a RestClient reports its throttling and retries to. */
+  restObserver(): RestObserver {
+    return {
+      throttled: (waitMs) => this.restThrottleWait.observe(waitMs / 1000),
+      retried: (code, _waitMs) => this.restRetries.inc({ code: String(code) }),
+    };
   }
 
   /** Sets every reconcile series of `controller` to zero so dashboards see it before the first event. */

@@ -1,6 +1,8 @@
 // A list-watch cache for one kind (and one namespace/selector scope): an indexed store kept current by a Reflector,
 // with event handlers, `hasSynced`, and a bounded wait for the first sync. Built on raw list calls and client-node's
-// low-level Watch, not on makeInformer (which stops for good on most errors; libraries.md §1).
+// low-level Watch, not on client-node's makeInformer, which stops for good on any error other than 410 or a
+// timeout and is only restarted by hand. An optional transform runs on every object before it is stored (e.g.
+// stripManagedFields), and field indexes can be added at any time (addIndexer).
 import { pino, type Logger } from 'pino';
 import type { BackoffPolicy } from '../backoff';
 import { systemClock, systemRandom, type Clock, type Random } from '../clock';
@@ -10,6 +12,22 @@ import { deepFreeze, type KubeObject } from '../object';
 import type { RestClient, WatchEvent } from '../rest/rest';
 import { IndexedStore, IndexNamespace, type Indexer } from './store';
 import { Reflector, type ReflectorStats } from './reflector';
+
+/**
+ * Runs on every object as it arrives (list items and watch events, deletes included), before it is frozen and
+ * stored; returns what to store. It must not change the object it is given (a RestClient may share it).
+ */
+export type CacheTransform = (obj: KubeObject) => KubeObject;
+
+/**
+ * Drops `metadata.managedFields`, often the largest part of an object, which a cache reader never needs (the
+ * server-side apply conflict details come from the write's answer, not from the cache).
+ */
+export const stripManagedFields: CacheTransform = (obj) => {
+  if (obj.metadata?.managedFields === undefined) return obj;
+  const { managedFields: _dropped, ...metadata } = obj.metadata;
+  return { ...obj, metadata };
+};
 
 /** Callbacks for cache changes. They run synchronously inside the cache and must be quick; errors are logged. */
 export interface EventHandler<T> {
@@ -28,6 +46,8 @@ export interface ListWatchCacheOptions<T extends KubeObject> {
   fieldSelector?: string;
   /** Custom indexes, added to the built-in `namespace` and `owner` (owner uid) ones. */
   indexers?: Record<string, Indexer<T>>;
+  /** Applied to every object before it is stored. Default: none (the Manager passes stripManagedFields). */
+  transform?: CacheTransform;
   /** List page size. Default 500. */
   pageSize?: number;
   /** Server-side watch timeout; each watch draws from [t, 2t). Default 300 s. */
@@ -160,6 +180,16 @@ export class ListWatchCache<T extends KubeObject = KubeObject> {
     return this.store.byIndex(name, value);
   }
 
+  /**
+   * Adds a field index (e.g. attachments by the Infra they name), kept current on every add, update and delete,
+   * so a map function looks its targets up instead of scanning the cache. Idempotent for the same function; a
+   * different function under a taken name throws.
+   */
+  addIndexer(name: string, fn: Indexer<T>): this {
+    this.store.addIndexer(name, fn);
+    return this;
+  }
+
   /** Adds a handler; current objects are replayed to it as adds. Returns a function that removes it. */
   addHandler(handler: EventHandler<T>): () => void {
     this.handlers.add(handler);
@@ -186,7 +216,8 @@ export class ListWatchCache<T extends KubeObject = KubeObject> {
     });
   }
 
-  private normalize(raw: KubeObject): T {
+  private normalize(input: KubeObject): T {
+    const raw = this.o.transform ? this.o.transform(input) : input;
     const obj = {
       ...raw,
       apiVersion: raw.apiVersion ?? apiVersionOf(this.kind),

@@ -28,6 +28,7 @@ function builtinIndexers<T extends KubeObject>(): Record<string, Indexer<T>> {
 export class IndexedStore<T extends KubeObject> {
   private readonly objects = new Map<string, T>();
   private readonly indexers: Record<string, Indexer<T>>;
+  private readonly builtin: ReadonlySet<string>;
   private readonly indexes = new Map<string, Map<string, Set<string>>>();
 
   /**
@@ -38,8 +39,28 @@ export class IndexedStore<T extends KubeObject> {
     indexers: Record<string, Indexer<T>> = {},
     private readonly onIndexerError: (index: string, err: unknown) => void = () => undefined,
   ) {
-    this.indexers = { ...builtinIndexers<T>(), ...indexers };
-    for (const name of Object.keys(this.indexers)) this.indexes.set(name, new Map());
+    const builtin = builtinIndexers<T>();
+    this.builtin = new Set(Object.keys(builtin));
+    this.indexers = {};
+    for (const [name, fn] of Object.entries({ ...builtin, ...indexers })) {
+      this.indexers[name] = fn;
+      this.indexes.set(name, new Map());
+    }
+  }
+
+  /**
+   * Adds an index, at any time: objects already stored are indexed at once, and every later add, update and
+   * delete keeps it current. Adding the same function under the same name again does nothing (two features may
+   * share a cache and ask for the same index); another function under a taken name throws (a wiring mistake).
+   */
+  addIndexer(name: string, fn: Indexer<T>): void {
+    const known = this.indexers[name];
+    if (known === fn) return;
+    if (known || this.builtin.has(name)) throw new Error(`index ${JSON.stringify(name)} is already defined`);
+    this.indexers[name] = fn;
+    const index = new Map<string, Set<string>>();
+    this.indexes.set(name, index);
+    for (const [key, obj] of this.objects) this.indexOne(index, name, fn, [key, obj]);
   }
 
   get size(): number {
@@ -115,12 +136,20 @@ export class IndexedStore<T extends KubeObject> {
   private index(key: string, obj: T): void {
     for (const [name, fn] of Object.entries(this.indexers)) {
       const index = this.indexes.get(name);
-      if (!index) continue;
-      for (const value of this.valuesOf(name, fn, obj)) {
-        let keys = index.get(value);
-        if (!keys) index.set(value, (keys = new Set()));
-        keys.add(key);
-      }
+      if (index) this.indexOne(index, name, fn, [key, obj]);
+    }
+  }
+
+  private indexOne(
+    index: Map<string, Set<string>>,
+    name: string,
+    fn: Indexer<T>,
+    [key, obj]: [string, T],
+  ): void {
+    for (const value of this.valuesOf(name, fn, obj)) {
+      let keys = index.get(value);
+      if (!keys) index.set(value, (keys = new Set()));
+      keys.add(key);
     }
   }
 

@@ -8,6 +8,7 @@ import type { Clock, Random } from '../clock';
 import { kindLabel, type KindDescriptor, type Request } from '../kinds';
 import type { KubeMetrics } from '../metrics';
 import type { KubeObject } from '../object';
+import type { RateLimiter } from '../queue/rate-limiter';
 import { Controller, type WatchSource } from './controller';
 import {
   requestsForMap,
@@ -45,6 +46,13 @@ export interface ControllerOptions {
   drainTimeoutMs?: number;
   /** Per-key retry backoff of the work queue. */
   backoff?: BackoffPolicy;
+  /** Replaces the work queue's default rate limiter (max of per-key backoff and a 10 qps / 100 burst bucket). */
+  rateLimiter?: RateLimiter;
+  /**
+   * Deadline of one reconcile pass: the pass's signal aborts when it runs out, and the pass counts as
+   * `result="timeout"` and is retried with backoff. Default 60 s; 0 turns it off.
+   */
+  reconcileTimeoutMs?: number;
 }
 
 export interface ControllerDeps {

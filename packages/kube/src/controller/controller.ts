@@ -1,10 +1,14 @@
 // One controller: its sources feed a keyed work queue; workers start only after every source cache has synced and
 // take keys one at a time. Whether and when a key comes back is decided in one place, `settle()`:
 // error -> rate-limited re-add; TerminalError -> recorded, forgotten; requeueAfter -> delayed re-add; success -> forget.
+// Each pass has a deadline: when it runs out the pass's signal aborts, and once the reconciler has returned the pass
+// counts as `timeout` and is retried like an error (a worker never leaves a pass behind, so one key still never has
+// two passes at once).
 import type { Logger } from 'pino';
 import type { BackoffPolicy } from '../backoff';
 import type { ListWatchCache } from '../cache/list-watch-cache';
 import { sleep, type Clock, type Random } from '../clock';
+import type { RateLimiter } from '../queue/rate-limiter';
 import { parseRequestKey, requestKey, type Request } from '../kinds';
 import type { KubeMetrics } from '../metrics';
 import type { KubeObject } from '../object';
@@ -28,7 +32,10 @@ export interface ControllerConfig {
   maxConcurrentReconciles: number;
   cacheSyncTimeoutMs?: number;
   drainTimeoutMs?: number;
+  /** Deadline of one pass. Default 60 s; 0 or Infinity: none. */
+  reconcileTimeoutMs?: number;
   backoff?: BackoffPolicy;
+  rateLimiter?: RateLimiter;
   log: Logger;
   metrics: KubeMetrics;
   clock: Clock;
@@ -39,7 +46,19 @@ export interface ControllerConfig {
 type Outcome =
   | { result: 'success' }
   | { result: 'requeue_after'; delayMs: number }
-  | { result: 'error' | 'terminal'; err: unknown };
+  | { result: 'error' | 'terminal' | 'timeout'; err: unknown };
+
+/** The reason a pass's signal carries when its deadline ran out. */
+export class ReconcileTimeoutError extends Error {
+  override readonly name = 'ReconcileTimeoutError';
+}
+
+interface PassSignal {
+  signal: AbortSignal;
+  timedOut(): boolean;
+  timeout(): Outcome;
+  end(): void;
+}
 
 export class Controller {
   readonly name: string;
@@ -58,6 +77,7 @@ export class Controller {
     this.queue = new WorkQueue({
       name: config.name,
       backoff: config.backoff,
+      rateLimiter: config.rateLimiter,
       clock: config.clock,
       random: config.random,
       metrics: config.metrics,
@@ -152,22 +172,53 @@ export class Controller {
     const reconcileID = this.c.newReconcileID();
     const log = this.log.child({ namespace: req.namespace, name: req.name, reconcileID });
     const started = this.c.clock.now();
+    const pass = this.passSignal(signal, log);
     let outcome: Outcome;
     try {
       const result = await this.c.reconciler.reconcile(req, {
         log,
         reconcileID,
         controller: this.name,
-        signal,
+        signal: pass.signal,
       });
-      outcome = this.classify(result, log);
+      outcome = pass.timedOut() ? pass.timeout() : this.classify(result, log);
     } catch (err) {
-      outcome = { result: isTerminalError(err) ? 'terminal' : 'error', err };
+      if (pass.timedOut()) outcome = pass.timeout();
+      else outcome = { result: isTerminalError(err) ? 'terminal' : 'error', err };
+    } finally {
+      pass.end();
     }
     const labels = { controller: this.name, result: outcome.result };
     this.c.metrics.reconcileTotal.inc(labels);
     this.c.metrics.reconcileDuration.observe(labels, (this.c.clock.now() - started) / 1000);
     this.settle(key, outcome, log);
+  }
+
+  /** The signal of one pass: aborted at shutdown, or when the pass's deadline runs out. */
+  private passSignal(stop: AbortSignal, log: Logger): PassSignal {
+    const ctl = new AbortController();
+    const timeoutMs = this.c.reconcileTimeoutMs ?? 60_000;
+    const onStop = (): void => ctl.abort(stop.reason);
+    if (stop.aborted) onStop();
+    else stop.addEventListener('abort', onStop, { once: true });
+    let expired: ReconcileTimeoutError | undefined;
+    const timer =
+      timeoutMs > 0 && Number.isFinite(timeoutMs)
+        ? this.c.clock.setTimeout(() => {
+            expired = new ReconcileTimeoutError(`reconcile exceeded its deadline of ${timeoutMs} ms`);
+            log.warn({ timeoutMs }, 'Reconcile deadline exceeded, aborting the pass');
+            ctl.abort(expired);
+          }, timeoutMs)
+        : undefined;
+    return {
+      signal: ctl.signal,
+      timedOut: () => expired !== undefined,
+      timeout: () => ({ result: 'timeout', err: expired }),
+      end: () => {
+        if (timer !== undefined) this.c.clock.clearTimeout(timer);
+        stop.removeEventListener('abort', onStop);
+      },
+    };
   }
 
   private classify(result: ReconcileResult | undefined, log: Logger): Outcome {
@@ -196,9 +247,12 @@ export class Controller {
         this.queue.forget(key);
         log.error({ err: outcome.err }, 'Reconciler error, terminal, not retried');
         return;
-      case 'error': {
+      case 'error':
+      case 'timeout': {
         const delayMs = this.queue.addRateLimited(key);
-        log.error({ err: outcome.err, retries: this.queue.retries(key), delayMs }, 'Reconciler error');
+        const fields = { err: outcome.err, retries: this.queue.retries(key), delayMs };
+        if (outcome.result === 'timeout') log.error(fields, 'Reconcile timed out');
+        else log.error(fields, 'Reconciler error');
         return;
       }
     }

@@ -1,7 +1,6 @@
 import type { KindDescriptor, Request } from '../kinds';
 import type { KubeObject, OwnerReference } from '../object';
 import {
-  generationChanged,
   requestsForMap,
   requestsForObject,
   requestsForOwner,
@@ -141,21 +140,4 @@ describe('requestsForMap', () => {
     },
     { name: 'map to nothing', fn: labelToWidget, event: { type: 'delete', obj: obj('c') }, want: [] },
   ])('$name', ({ fn, event, want }) => expect(requestsForMap(fn, event)).toEqual(want));
-});
-
-describe('generationChanged', () => {
-  test.each<{ name: string; event: ObjectEvent; want: boolean }>([
-    { name: 'add passes', event: { type: 'add', obj: obj('a') }, want: true },
-    { name: 'delete passes', event: { type: 'delete', obj: obj('a') }, want: true },
-    {
-      name: 'spec change passes',
-      event: { type: 'update', old: obj('a', { generation: 1 }), obj: obj('a', { generation: 2 }) },
-      want: true,
-    },
-    {
-      name: 'status-only change is dropped (blind spot)',
-      event: { type: 'update', old: obj('a'), obj: obj('a') },
-      want: false,
-    },
-  ])('$name', ({ event, want }) => expect(generationChanged(event)).toBe(want));
 });

@@ -66,12 +66,3 @@ export function requestsForOwner<T extends KubeObject>(
 export function requestsForMap<T extends KubeObject>(mapFn: MapFn<T>, event: ObjectEvent<T>): Request[] {
   return dedupeRequests(eventObjects(event).flatMap((obj) => mapFn(obj)));
 }
-
-/**
- * Lets updates through only when `metadata.generation` changed (adds and deletes always pass). Blind spot: a
- * status-only edit is never reconciled, so a controller using it will not self-correct if someone overwrites the
- * status it owns.
- */
-export function generationChanged<T extends KubeObject>(event: ObjectEvent<T>): boolean {
-  return event.type !== 'update' || event.old.metadata?.generation !== event.obj.metadata?.generation;
-}

@@ -1,15 +1,22 @@
 // A keyed work queue with client-go semantics: a key waits at most once (dedupe), a key being processed is never
 // handed to a second worker (a re-add while processing marks it dirty and it is queued again on done()),
-// delayed adds keep the earliest deadline, and failures back off per key (capped, jittered) until forgotten.
-import { KeyedBackoff, type BackoffPolicy } from '../backoff';
+// delayed adds keep the earliest deadline, and failures wait as the rate limiter says (by default the max of a
+// per-key exponential backoff and one token bucket for the whole queue, rate-limiter.ts) until forgotten.
+import type { BackoffPolicy } from '../backoff';
 import { systemClock, systemRandom, type Clock, type Random, type TimerHandle } from '../clock';
 import { KubeMetrics } from '../metrics';
+import { defaultControllerRateLimiter, type RateLimiter } from './rate-limiter';
 
 export interface WorkQueueOptions {
   /** Name used in metrics (the controller's name). */
   name: string;
   /** Per-key retry backoff. Default 5 ms doubling to 300 s, jitter 0.1 (controller-runtime: 5 ms to 1000 s). */
   backoff?: BackoffPolicy;
+  /**
+   * Decides retry delays. Default: the max of the per-key `backoff` and a token bucket of 10 retries per second
+   * (burst 100) shared by every key, as client-go's default controller rate limiter.
+   */
+  rateLimiter?: RateLimiter;
   clock?: Clock;
   random?: Random;
   metrics?: KubeMetrics;
@@ -29,7 +36,7 @@ export class WorkQueue {
   private readonly delayed = new Map<string, Delayed>();
   private readonly waiters: Array<() => void> = [];
   private readonly idleWaiters: Array<() => void> = [];
-  private readonly failures: KeyedBackoff;
+  private readonly limiter: RateLimiter;
   private readonly clock: Clock;
   private readonly metrics: KubeMetrics;
   private shuttingDown = false;
@@ -38,10 +45,13 @@ export class WorkQueue {
     this.name = options.name;
     this.clock = options.clock ?? systemClock();
     this.metrics = options.metrics ?? new KubeMetrics({ component: 'kube' });
-    this.failures = new KeyedBackoff(
-      options.backoff ?? { baseMs: 5, capMs: 300_000, jitter: 0.1 },
-      options.random ?? systemRandom(),
-    );
+    this.limiter =
+      options.rateLimiter ??
+      defaultControllerRateLimiter({
+        backoff: options.backoff,
+        clock: this.clock,
+        random: options.random ?? systemRandom(),
+      });
   }
 
   /** Keys waiting to be taken (delayed ones not counted). */
@@ -88,9 +98,9 @@ export class WorkQueue {
     this.delayed.set(key, { readyAt, timer });
   }
 
-  /** Records a failure of `key` and queues it after its backoff; returns the delay used. */
+  /** Records a failure of `key` and queues it after the rate limiter's delay; returns the delay used. */
   addRateLimited(key: string): number {
-    const delayMs = this.failures.next(key);
+    const delayMs = this.limiter.when(key);
     this.metrics.queueRetries.inc({ queue: this.name });
     this.addAfter(key, delayMs);
     return delayMs;
@@ -98,12 +108,12 @@ export class WorkQueue {
 
   /** Clears the failure history of `key` (after a success or a terminal error). */
   forget(key: string): void {
-    this.failures.forget(key);
+    this.limiter.forget(key);
   }
 
   /** Failures in a row of `key`. */
   retries(key: string): number {
-    return this.failures.attempts(key);
+    return this.limiter.retries(key);
   }
 
   /** Waits for a key and marks it processing; resolves undefined once the queue is shutting down. */

@@ -1,15 +1,24 @@
-// RestClient over a client-node KubeConfig: plain requests go through node:http(s) with the agent and headers that
-// KubeConfig.applyToHTTPSOptions prepares (so every auth mode client-node knows works); watches use client-node's
-// low-level Watch. Neither retries: retry is the caller's decision.
+// RestClient over a client-node KubeConfig: plain requests go through node:http(s) with the headers and TLS material
+// that KubeConfig.applyToHTTPSOptions prepares (so every auth mode client-node knows works); watches use
+// client-node's low-level Watch.
+//
+// Connections are kept alive: client-node builds a fresh https.Agent on every call, which costs a TCP and TLS
+// handshake per request; this client keeps one keep-alive agent per distinct TLS identity (CA, client cert and key,
+// server name), so a rotated client certificate gets a new agent and every other request reuses a connection.
+// Requests pass a client-side rate limiter and are retried on 429 (throttle.ts); any other failure is returned,
+// since retrying is the caller's decision.
 //
 // client-node is ESM-only and is loaded on first use (dynamic import), so code and tests that only use the
 // RestClient interface (with the fake in ../testing) never load it.
+import { createHash } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
 import type { KubeConfig, Watch } from '@kubernetes/client-node';
+import { systemClock, type Clock } from '../clock';
 import {
   ApiError,
   type RestClient,
+  type RestObserver,
   type RestRequest,
   type Status,
   type WatchEvent,
@@ -17,6 +26,7 @@ import {
   type WatchHandle,
   type WatchRequest,
 } from './rest';
+import { parseRetryAfter, RequestThrottle, type ThrottleOptions } from './throttle';
 
 /** Loads a kubeconfig from a file path, or from the in-cluster service account when no path is given. */
 export async function loadKubeConfig(file?: string): Promise<KubeConfig> {
@@ -27,10 +37,15 @@ export async function loadKubeConfig(file?: string): Promise<KubeConfig> {
   return kc;
 }
 
-export interface KubeConfigRestOptions {
+export interface KubeConfigRestOptions extends Partial<Omit<ThrottleOptions, 'clock'>> {
   kubeConfig: KubeConfig;
   /** Per-request timeout for non-watch calls. Default 30 s. */
   requestTimeoutMs?: number;
+  /** Reuse connections (one keep-alive agent per TLS identity). Default true; false opens one per request. */
+  keepAlive?: boolean;
+  /** Extra headers on every non-watch request (e.g. `Impersonate-User`). */
+  headers?: Record<string, string>;
+  clock?: Clock;
 }
 
 /** The production {@link RestClient}. */
@@ -38,13 +53,45 @@ export class KubeConfigRest implements RestClient {
   private readonly kc: KubeConfig;
   private watcher: Watch | undefined;
   private readonly timeoutMs: number;
+  private readonly keepAlive: boolean;
+  private readonly headers: Record<string, string>;
+  private readonly throttle: RequestThrottle;
+  private readonly agents = new Map<string, http.Agent>();
 
   constructor(options: KubeConfigRestOptions) {
     this.kc = options.kubeConfig;
     this.timeoutMs = options.requestTimeoutMs ?? 30_000;
+    this.keepAlive = options.keepAlive ?? true;
+    this.headers = options.headers ?? {};
+    const { kubeConfig: _kc, requestTimeoutMs: _t, keepAlive: _k, headers: _h, clock, ...throttle } = options;
+    this.throttle = new RequestThrottle({ ...throttle, clock: clock ?? systemClock() });
   }
 
-  async request<T = unknown>(req: RestRequest): Promise<T> {
+  observe(observer: RestObserver): void {
+    this.throttle.observe(observer);
+  }
+
+  /** Connections this client holds open (sockets in use plus idle kept-alive ones). */
+  openConnections(): number {
+    let n = 0;
+    for (const agent of this.agents.values()) {
+      for (const list of [...Object.values(agent.sockets), ...Object.values(agent.freeSockets)])
+        n += list?.length ?? 0;
+    }
+    return n;
+  }
+
+  /** Closes kept-alive connections (the process can then exit without waiting for idle sockets). */
+  close(): void {
+    for (const agent of this.agents.values()) agent.destroy();
+    this.agents.clear();
+  }
+
+  request<T = unknown>(req: RestRequest): Promise<T> {
+    return this.throttle.run(req, () => this.send<T>(req));
+  }
+
+  private async send<T>(req: RestRequest): Promise<T> {
     const cluster = this.kc.getCurrentCluster();
     if (!cluster) throw new Error('kubeconfig has no current cluster');
     const url = new URL(cluster.server.replace(/\/$/, '') + req.path);
@@ -53,17 +100,46 @@ export class KubeConfigRest implements RestClient {
     }
     const opts: https.RequestOptions = {};
     await this.kc.applyToHTTPSOptions(opts);
+    if (this.keepAlive) opts.agent = this.agentFor(opts, cluster.proxyUrl);
     const payload = req.body === undefined ? undefined : JSON.stringify(req.body);
     opts.method = req.method;
     opts.headers = {
       ...(opts.headers ?? {}),
+      ...this.headers,
       Accept: 'application/json',
       ...(payload === undefined ? {} : { 'Content-Type': req.contentType ?? 'application/json' }),
     };
     opts.timeout = this.timeoutMs;
     if (req.signal) opts.signal = req.signal;
-    const { code, text } = await send(url, opts, payload);
-    return parseAnswer<T>(code, text);
+    const { code, text, retryAfter } = await send(url, opts, payload);
+    return parseAnswer<T>(code, text, parseRetryAfter(retryAfter, Date.now()));
+  }
+
+  /**
+   * One keep-alive agent per TLS identity. Without a proxy it is our own https.Agent with the same TLS options
+   * client-node would have used; with a proxy, the first proxy agent client-node built is kept and reused.
+   */
+  private agentFor(opts: https.RequestOptions, proxyUrl: string | undefined): http.Agent | undefined {
+    const fresh = opts.agent instanceof http.Agent ? opts.agent : undefined;
+    const tls = fresh ? (fresh as http.Agent & { options: https.AgentOptions }).options : {};
+    const identity = tlsIdentity(tls, proxyUrl);
+    const known = this.agents.get(identity);
+    if (known) {
+      fresh?.destroy();
+      return known;
+    }
+    const agent =
+      proxyUrl || !fresh
+        ? fresh
+        : new (fresh instanceof https.Agent ? https.Agent : http.Agent)({
+            ...pickTls(tls),
+            keepAlive: true,
+            maxFreeSockets: 32,
+            scheduling: 'lifo',
+          });
+    if (agent && agent !== fresh) fresh?.destroy();
+    if (agent) this.agents.set(identity, agent);
+    return agent;
   }
 
   async watch(
@@ -85,11 +161,45 @@ export class KubeConfigRest implements RestClient {
   }
 }
 
-function send(
-  url: URL,
-  opts: https.RequestOptions,
-  payload: string | undefined,
-): Promise<{ code: number; text: string }> {
+const tlsKeys = [
+  'ca',
+  'cert',
+  'key',
+  'pfx',
+  'passphrase',
+  'rejectUnauthorized',
+  'servername',
+  'ciphers',
+  'crl',
+  'secureProtocol',
+] as const;
+
+function pickTls(tls: https.AgentOptions): https.AgentOptions {
+  const out: Record<string, unknown> = {};
+  for (const key of tlsKeys) if (tls[key] !== undefined) out[key] = tls[key];
+  return out;
+}
+
+function tlsIdentity(tls: https.AgentOptions, proxyUrl: string | undefined): string {
+  const hash = createHash('sha256');
+  hash.update(proxyUrl ?? '');
+  for (const key of tlsKeys) {
+    const value: unknown = tls[key];
+    hash.update(`\u0000${key}=`);
+    if (Buffer.isBuffer(value) || typeof value === 'string') hash.update(value);
+    else if (Array.isArray(value)) for (const v of value) hash.update(String(v));
+    else hash.update(String(value));
+  }
+  return hash.digest('hex');
+}
+
+interface Answer {
+  code: number;
+  text: string;
+  retryAfter: string | undefined;
+}
+
+function send(url: URL, opts: https.RequestOptions, payload: string | undefined): Promise<Answer> {
   const transport = url.protocol === 'http:' ? http : https;
   return new Promise((resolve, reject) => {
     const req = transport.request(url, opts, (res) => {
@@ -97,7 +207,11 @@ function send(
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('error', reject);
       res.on('end', () =>
-        resolve({ code: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }),
+        resolve({
+          code: res.statusCode ?? 0,
+          text: Buffer.concat(chunks).toString('utf8'),
+          retryAfter: res.headers['retry-after'],
+        }),
       );
     });
     req.on('error', reject);
@@ -106,7 +220,7 @@ function send(
   });
 }
 
-function parseAnswer<T>(code: number, text: string): T {
+function parseAnswer<T>(code: number, text: string, retryAfterSeconds: number | undefined): T {
   let body: unknown;
   try {
     body = text === '' ? undefined : JSON.parse(text);
@@ -115,7 +229,7 @@ function parseAnswer<T>(code: number, text: string): T {
   }
   if (code >= 200 && code < 300) return body as T;
   const status = (body && typeof body === 'object' ? body : {}) as Status;
-  return failWith(new ApiError(code, { code, ...status }));
+  return failWith(new ApiError(code, { code, ...status }, retryAfterSeconds));
 }
 
 function failWith(err: ApiError): never {

@@ -34,6 +34,14 @@ export interface WatchHandle {
   abort(): void;
 }
 
+/** Told about client-side flow control (the Manager turns it into metrics). */
+export interface RestObserver {
+  /** A request waited this long for the client-side rate limiter. */
+  throttled(waitMs: number): void;
+  /** An answer with this code is retried after `waitMs` (the server's Retry-After). */
+  retried(code: number, waitMs: number): void;
+}
+
 export interface RestClient {
   /** One request; resolves with the parsed JSON body, rejects with {@link ApiError} on a non-2xx status. */
   request<T = unknown>(req: RestRequest): Promise<T>;
@@ -46,6 +54,8 @@ export interface RestClient {
     onEvent: (event: WatchEvent) => void,
     onDone: (err: unknown) => void,
   ): Promise<WatchHandle>;
+  /** Optional: report client-side throttling and retries to `observer`. */
+  observe?(observer: RestObserver): void;
 }
 
 /** The `causes` entries of a `metav1.Status`. */
@@ -71,12 +81,15 @@ export class ApiError extends Error {
   readonly code: number;
   readonly reason: string;
   readonly status: Status;
+  /** The answer's Retry-After, in seconds, when it had one (429s from the apiserver do). */
+  readonly retryAfterSeconds: number | undefined;
 
-  constructor(code: number, status: Status) {
+  constructor(code: number, status: Status, retryAfterSeconds?: number) {
     super(status.message ?? `API server answered ${code}`);
     this.code = code;
     this.reason = status.reason ?? '';
     this.status = status;
+    this.retryAfterSeconds = retryAfterSeconds;
   }
 }
 

@@ -1,6 +1,13 @@
 // A RestClient that passes every call through to a real one and records it, so a test can count exactly what a
 // component sent to the apiserver (e.g. zero writes on an idle reconcile).
-import type { RestClient, RestRequest, WatchEvent, WatchHandle, WatchRequest } from '../rest/rest';
+import type {
+  RestClient,
+  RestObserver,
+  RestRequest,
+  WatchEvent,
+  WatchHandle,
+  WatchRequest,
+} from '../rest/rest';
 
 export class CountingRest implements RestClient {
   readonly requests: RestRequest[] = [];
@@ -14,6 +21,10 @@ export class CountingRest implements RestClient {
   request<T = unknown>(req: RestRequest): Promise<T> {
     this.requests.push(req);
     return this.inner.request<T>(req);
+  }
+
+  observe(observer: RestObserver): void {
+    this.inner.observe?.(observer);
   }
 
   watch(

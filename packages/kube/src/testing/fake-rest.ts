@@ -204,6 +204,7 @@ export class FakeRest implements RestClient {
         return this.patch(p, existing, req);
       case 'DELETE':
         if (!existing) return notFound(p);
+        if (existing.metadata?.finalizers?.length) return this.markDeleting(p, existing);
         return this.deleteAt(p);
     }
   }
@@ -244,10 +245,24 @@ export class FakeRest implements RestClient {
       kind: body.kind,
       metadata: { name: p.name, namespace: p.namespace },
     };
+    const wantRv = isApply ? undefined : body.metadata?.resourceVersion;
+    if (existing && wantRv && wantRv !== existing.metadata?.resourceVersion)
+      throw new ApiError(409, { reason: 'Conflict', message: 'the object has been modified' });
     const patch = p.subresource === 'status' ? { status: body.status } : omitStatus(body);
     const merged = merge(base, patch) as KubeObject;
     if (existing && canonicalJson(merged) === canonicalJson(existing)) return existing;
+    if (merged.metadata?.deletionTimestamp && !merged.metadata.finalizers?.length) {
+      this.store(p, merged, 'patch');
+      return this.deleteAt(p);
+    }
     return this.store(p, merged, 'patch');
+  }
+
+  /** A DELETE of an object with finalizers only marks it (as the real server does); the last finalizer deletes. */
+  private markDeleting(p: ParsedPath, existing: KubeObject): KubeObject {
+    if (existing.metadata?.deletionTimestamp) return existing;
+    const deletionTimestamp = new Date(0).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    return this.store(p, { ...existing, metadata: { ...existing.metadata, deletionTimestamp } }, 'delete');
   }
 
   private store(p: ParsedPath, obj: KubeObject, _why: string): KubeObject {

@@ -1,5 +1,6 @@
-// "Did it change?" is answered by comparing canonical serialisations (STYLE §3.8), never by a home-made deep
-// equality, plus one documented subset rule for comparing what we apply with what the server holds.
+// "Did it change?" is answered by comparing canonical serialisations, never by a home-made deep equality (one that
+// walks only the keys of its first argument calls an added field "equal"), plus one documented subset rule for
+// comparing what we apply with what the server holds.
 
 /** JSON with object keys sorted at every level and `undefined` members dropped: equal values, equal strings. */
 export function canonicalJson(value: unknown): string {

@@ -1,5 +1,5 @@
-// Conditions go through one pure helper (STYLE §2.12, after apimachinery meta.SetStatusCondition): the transition
-// time moves only when the status changes, and observedGeneration is always set. `now` is passed in.
+// Conditions go through one pure helper (after apimachinery's meta.SetStatusCondition): the transition time moves
+// only when the status changes, and observedGeneration is always set. `now` is passed in.
 import { kubeTime } from '../clock';
 import type { Condition } from '../object';
 

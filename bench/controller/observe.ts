@@ -1,0 +1,187 @@
+// What the bench reads while the controller runs: its own watch caches of the objects that must converge (cheap
+// for the apiserver: no polling lists), the apiserver's request counters (`apiserver_request_total` from the
+// apiserver's /metrics: the writes as the server counted them, whoever sent them), the controller's own counters
+// from its /metrics endpoint, and the controller's RSS from /proc.
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { get } from 'node:http';
+import { promisify } from 'node:util';
+import { isSubset, ListWatchCache, type KubeObject, type RestClient } from '@oooi/kube';
+import type { Expected } from './plan';
+import { infraName, kinds, ns } from './world';
+
+const run = promisify(execFile);
+
+export class Watcher {
+  readonly attachments: ListWatchCache;
+  readonly infras: ListWatchCache;
+  readonly dns: ListWatchCache;
+  readonly proxy: ListWatchCache;
+
+  constructor(rest: RestClient) {
+    const cache = (kind: (typeof kinds)[keyof typeof kinds]): ListWatchCache =>
+      new ListWatchCache({ rest, kind, namespace: ns, watchTimeoutSeconds: 600 });
+    this.attachments = cache(kinds.InfraClusterAttachment);
+    this.infras = cache(kinds.Infra);
+    this.dns = cache(kinds.DNSServer);
+    this.proxy = cache(kinds.ProxyServer);
+  }
+
+  async start(signal: AbortSignal): Promise<void> {
+    await Promise.all([this.attachments, this.infras, this.dns, this.proxy].map((c) => c.start(signal)));
+  }
+
+  /** What is still missing before `expected` holds; empty when converged. */
+  missing(expected: Expected): string[] {
+    const out: string[] = [];
+    const spec = (o: KubeObject | undefined): unknown => (o as { spec?: unknown } | undefined)?.spec;
+    if (!isSubset(expected.dnsSpec, spec(this.dns.get(ns, `${infraName}-dns`)))) out.push('DNSServer spec');
+    if (!isSubset(expected.proxySpec, spec(this.proxy.get(ns, `${infraName}-proxy`))))
+      out.push('ProxyServer spec');
+    const infra = this.infras.get(ns, infraName);
+    const status = infra?.status as
+      { observedGeneration?: number; attachments?: { total?: number } } | undefined;
+    if (
+      status?.observedGeneration !== infra?.metadata?.generation ||
+      status?.attachments?.total !== expected.n
+    )
+      out.push('Infra status');
+    let pending = 0;
+    for (const [name, want] of expected.conditions) {
+      const live = this.attachments.get(ns, name);
+      const conditions = (live?.status as { conditions?: { type: string; status: string; reason: string }[] })
+        ?.conditions;
+      const got = (conditions ?? []).map((c) => `${c.type}=${c.status} ${c.reason}`);
+      if (want.some((w) => !got.includes(w))) pending += 1;
+    }
+    if (pending > 0) out.push(`${pending} attachment statuses`);
+    return out;
+  }
+
+  /** Waits until `expected` holds (checked every 20 ms); resolves with the ms it took, or throws naming what lags. */
+  until(expected: Expected, timeoutMs: number, from = Date.now()): Promise<number> {
+    return this.poll(() => this.missing(expected), timeoutMs, from);
+  }
+
+  /** Waits until the DNSServer and ProxyServer hold `expected`'s specs. */
+  untilChildren(expected: Expected, timeoutMs: number, from = Date.now()): Promise<number> {
+    return this.poll(() => this.missing(expected).filter((m) => m.endsWith(' spec')), timeoutMs, from);
+  }
+
+  private async poll(check: () => string[], timeoutMs: number, from: number): Promise<number> {
+    for (;;) {
+      const missing = check();
+      if (missing.length === 0) return Date.now() - from;
+      if (Date.now() - from > timeoutMs)
+        throw new Error(`not converged after ${timeoutMs} ms; missing: ${missing.join(', ')}`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all([this.attachments, this.infras, this.dns, this.proxy].map((c) => c.stop()));
+  }
+}
+
+/** Write verbs as kube-apiserver labels them in apiserver_request_total. */
+const writeVerbs = new Set([
+  'POST',
+  'PUT',
+  'PATCH',
+  'APPLY',
+  'DELETE',
+  'DELETECOLLECTION',
+  'CREATE',
+  'UPDATE',
+]);
+
+/** `VERB group/resource[/subresource]` → count, for every write the apiserver answered (any code). */
+export type WriteCounts = Map<string, number>;
+
+function labelsOf(text: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const m of text.matchAll(/(\w+)="([^"]*)"/g)) out[m[1]!] = m[2]!;
+  return out;
+}
+
+export async function apiserverWrites(kubectl: string, kubeconfig: string): Promise<WriteCounts> {
+  const { stdout } = await run(kubectl, ['--kubeconfig', kubeconfig, 'get', '--raw', '/metrics'], {
+    maxBuffer: 256 * 1024 * 1024,
+  });
+  const counts: WriteCounts = new Map();
+  for (const line of stdout.split('\n')) {
+    const m = /^apiserver_request_total\{(.*)\} (\S+)$/.exec(line);
+    if (!m) continue;
+    const l = labelsOf(m[1]!);
+    if (!writeVerbs.has(l.verb ?? '')) continue;
+    const key = `${l.verb} ${l.group ?? ''}/${l.resource}${l.subresource ? `/${l.subresource}` : ''}`;
+    counts.set(key, (counts.get(key) ?? 0) + Number(m[2]));
+  }
+  return counts;
+}
+
+/** after − before, keys with a difference only. */
+export function diffCounts(before: WriteCounts, after: WriteCounts): WriteCounts {
+  const out: WriteCounts = new Map();
+  for (const [key, value] of after) {
+    const d = value - (before.get(key) ?? 0);
+    if (d !== 0) out.set(key, d);
+  }
+  return out;
+}
+
+/**
+ * The writes to what the controller writes: our kinds (and their status), events.k8s.io Events, and the DNS
+ * workload's ConfigMaps, ServiceAccounts and Deployments (not their status: kube-controller-manager writes that, as
+ * it writes the ReplicaSets and Pods that follow, which are left out). Lease renewals are counted apart: the
+ * controller renews its Lease every 2 s by design (and kwok renews its node's).
+ */
+export function controllerWrites(counts: WriteCounts): { leases: number; other: WriteCounts } {
+  let leases = 0;
+  const other: WriteCounts = new Map();
+  const ours =
+    /^\S+ (hostedcluster\.densityops\.com\/|events\.k8s\.io\/events$|\/configmaps$|\/serviceaccounts$|apps\/deployments$)/;
+  for (const [key, value] of counts) {
+    if (key.endsWith('/leases')) leases += value;
+    else if (ours.test(key)) other.set(key, value);
+  }
+  return { leases, other };
+}
+
+/** Every write outside Leases and Nodes (to see what else moved). */
+export function otherWrites(counts: WriteCounts): WriteCounts {
+  return new Map([...counts].filter(([k]) => !/\/(leases|nodes(\/status)?)$/.test(k)));
+}
+
+export function total(counts: WriteCounts): number {
+  return [...counts.values()].reduce((a, b) => a + b, 0);
+}
+
+/** The controller's /metrics text. */
+export function controllerMetrics(port: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    get({ host: '127.0.0.1', port, path: '/metrics' }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+      res.on('error', reject);
+    }).on('error', reject);
+  });
+}
+
+/** Sum of a counter's series in a Prometheus text, optionally only those whose labels contain `having`. */
+export function counterSum(text: string, name: string, having = ''): number {
+  let sum = 0;
+  for (const line of text.split('\n')) {
+    if (!line.startsWith(`${name}{`) || !line.includes(having)) continue;
+    sum += Number(line.slice(line.lastIndexOf(' ') + 1));
+  }
+  return sum;
+}
+
+/** Resident set size of a process, in MiB. */
+export function rssMiB(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? NaN);
+  return kb / 1024;
+}
