@@ -11,6 +11,9 @@ const pureFolders = [
   'packages/*/src/translate/**/*.ts',
   'packages/*/src/aggregate/**/*.ts',
   'packages/*/src/validate/**/*.ts',
+  'packages/*/src/**/codec/**/*.ts',
+  'packages/*/src/**/allocate/**/*.ts',
+  'packages/*/src/**/decide/**/*.ts',
 ];
 
 export default tseslint.config(
