@@ -1,0 +1,1 @@
+export { ip, testConfig, request, type RequestSpec } from './packets';
