@@ -90,8 +90,9 @@ function decline(i: DecideInput): Decision {
   const client = clientOf(i.packet);
   const ip = readIp(i.packet.options.get(Opt.REQUESTED_IP));
   const l = ip !== undefined ? i.table.get(ip) : undefined;
-  if (ip === undefined || l === undefined || l.clientKey !== client.key)
-    return { kind: 'drop', reason: 'unknown_client' };
+  // matched by client identifier or by hardware address: some clients leave option 61 out of a DECLINE
+  const theirs = l !== undefined && (l.clientKey === client.key || l.mac === macOf(i.packet));
+  if (ip === undefined || !theirs) return { kind: 'drop', reason: 'unknown_client' };
   const lease = {
     ip,
     clientKey: '',
