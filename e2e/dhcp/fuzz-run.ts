@@ -6,7 +6,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { repoRoot, rigBin, waitFor } from '@oooi/rig';
 import { dhclientDaemon, dhcpcdOnce, udhcpcOnce } from './clients';
-import { SERVER_IP, type DhcpLab } from './lab';
+import { labConfig, SERVER_IP, type DhcpLab } from './lab';
 import { readPcapUdp } from './pcap';
 
 export interface FuzzResult {
