@@ -41,11 +41,27 @@ async function captureCorpus(lab: DhcpLab): Promise<Uint8Array[]> {
   return (await readPcapUdp(pcap)).map((p) => p.payload);
 }
 
+/**
+ * Mutated packets carry random MACs, so they use up any pool (correctly); the client that must get a lease
+ * afterwards has a reservation, so the check is "does the server still serve", not "is the pool still free".
+ */
+export const AFTER_FUZZ_IP = '198.51.100.5';
+
 export async function runWireFuzz(
   lab: DhcpLab,
   o: { count: number; rate: number; seed: number },
 ): Promise<FuzzResult> {
-  const server = lab.server ?? (await lab.startServer());
+  const afterNs = await lab.client('after-fuzz');
+  const link = (await afterNs.exec(['ip', '-o', 'link', 'show', 'eth0'])).stdout;
+  const mac = /link\/ether ([0-9a-f:]{17})/.exec(link)?.[1];
+  if (mac === undefined) throw new Error('fuzz: no MAC on the after-fuzz client');
+  await lab.writeConfig(
+    labConfig({
+      pool: { start: '198.51.100.10', end: '198.51.100.249' },
+      reservations: [{ mac, ip: AFTER_FUZZ_IP }],
+    }),
+  );
+  const server = await lab.startServer();
   const corpus = await captureCorpus(lab);
   if (corpus.length < 4) throw new Error(`fuzz: only ${corpus.length} packets captured for the corpus`);
   const corpusFile = join(lab.scope.dir, 'corpus.hex');
@@ -84,9 +100,7 @@ export async function runWireFuzz(
   rss.push(await rssMiB(server.ref.pid));
   const sent = Number(/sent (\d+)/.exec(proc.log())?.[1] ?? 0);
   const alive = server.alive();
-  const after = (await udhcpcOnce(lab, await lab.client('after-fuzz')))
-    .filter((e) => e.event === 'bound')
-    .at(-1);
+  const after = (await udhcpcOnce(lab, afterNs)).filter((e) => e.event === 'bound').at(-1);
   return {
     corpus: corpus.length,
     sent,
