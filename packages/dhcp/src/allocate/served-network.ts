@@ -4,7 +4,7 @@ import { netmaskOf, parseAddressRange, parseCidrV4, parseIPv4 } from '@oooi/api'
 import type { CidrV4, DhcpConfig, IPv4Range } from '@oooi/api';
 import { encodeClasslessRoutes } from '../codec/classless-routes';
 import { encodeDomainSearch } from '../codec/domain-search';
-import { ipBytes, textBytes, u16Bytes } from '../codec/option-values';
+import { ipBytes, textBytes, u16Bytes, u32Bytes } from '../codec/option-values';
 import { Opt } from '../codec/packet';
 
 export interface Reservation {
@@ -29,6 +29,10 @@ export interface ServedNetwork {
   readonly reservations: ReadonlyMap<string, Reservation>;
   /** Reserved address → the client key holding it. */
   readonly reservedIps: ReadonlyMap<number, string>;
+  /** Option 54 with serverIp, encoded. */
+  readonly serverIdOption: Uint8Array;
+  /** Options 51, 58, 59, encoded. */
+  readonly leaseOptions: readonly (readonly [number, Uint8Array])[];
   /** Options sent with every OFFER/ACK, after the lease options, in this order. */
   readonly replyOptions: readonly (readonly [number, Uint8Array])[];
 }
@@ -103,6 +107,12 @@ export function compileNetwork(c: DhcpConfig): ServedNetwork {
     excluded,
     reservations,
     reservedIps,
+    serverIdOption: ipBytes([serverIp]),
+    leaseOptions: [
+      [Opt.LEASE_TIME, u32Bytes(lease)],
+      [Opt.RENEWAL_TIME, u32Bytes(c.renewalTimeSeconds ?? Math.floor(lease / 2))],
+      [Opt.REBINDING_TIME, u32Bytes(c.rebindingTimeSeconds ?? Math.floor((lease * 7) / 8))],
+    ],
     replyOptions: replyOptions(c, cidr),
   };
 }

@@ -1,6 +1,7 @@
 // RFC 2131 §2 and §4.1 decoding with strict bounds: every read is checked against the buffer, option lengths
 // may not run past their field, and option overload (52, RFC 2132 §9.3) pulls options from `file` then `sname`.
-// Never throws: anything malformed comes back as a DecodeError.
+// Never throws: anything malformed comes back as a DecodeError. The packet's byte arrays are views of the
+// input (no copies): the caller must not reuse the buffer while the packet is in use.
 import { HEADER_BYTES, MAGIC_COOKIE, Opt } from './packet';
 import type { DecodeError, DecodeResult, DhcpPacket } from './packet';
 
@@ -39,7 +40,7 @@ function join(chunks: Chunks): Map<number, Uint8Array> {
   const out = new Map<number, Uint8Array>();
   for (const [code, parts] of chunks) {
     if (parts.length === 1) {
-      out.set(code, parts[0]!.slice());
+      out.set(code, parts[0]!);
       continue;
     }
     const total = parts.reduce((n, p) => n + p.length, 0);
@@ -64,8 +65,8 @@ export function decodePacket(b: Uint8Array): DecodeResult {
   const err = readOptions(b, HEADER_BYTES + 4, b.length, chunks);
   if (err !== undefined) return { ok: false, reason: err };
   const overload = chunks.get(Opt.OVERLOAD);
-  let sname = b.slice(44, 108);
-  let file = b.slice(108, 236);
+  let sname = b.subarray(44, 108);
+  let file = b.subarray(108, 236);
   if (overload !== undefined) {
     const v = overload.length === 1 && overload[0]!.length === 1 ? overload[0]![0]! : 0;
     if (v < 1 || v > 3) return { ok: false, reason: 'bad_overload' };
@@ -95,7 +96,7 @@ export function decodePacket(b: Uint8Array): DecodeResult {
     yiaddr: u32(b, 16),
     siaddr: u32(b, 20),
     giaddr: u32(b, 24),
-    chaddr: b.slice(28, 44),
+    chaddr: b.subarray(28, 44),
     sname,
     file,
     options: join(chunks),

@@ -11,6 +11,12 @@ function put32(b: Uint8Array, o: number, v: number): void {
   b[o + 3] = v & 255;
 }
 
+/** Copies up to N bytes of SRC to B at AT (a loop: cheaper than a subarray view for these sizes). */
+function copy(b: Uint8Array, at: number, src: Uint8Array, n: number): void {
+  const len = Math.min(n, src.length);
+  for (let i = 0; i < len; i++) b[at + i] = src[i]!;
+}
+
 /** Bytes the options of P take once encoded (END included). */
 function optionBytes(p: DhcpPacket): number {
   let n = 1;
@@ -38,9 +44,9 @@ export function encodePacket(p: DhcpPacket): Uint8Array {
   put32(b, 16, p.yiaddr);
   put32(b, 20, p.siaddr);
   put32(b, 24, p.giaddr);
-  b.set(p.chaddr.subarray(0, 16), 28);
-  b.set(p.sname.subarray(0, 64), 44);
-  b.set(p.file.subarray(0, 128), 108);
+  copy(b, 28, p.chaddr, 16);
+  copy(b, 44, p.sname, 64);
+  copy(b, 108, p.file, 128);
   put32(b, HEADER_BYTES, MAGIC_COOKIE);
   let o = HEADER_BYTES + 4;
   for (const [code, v] of p.options) {
@@ -50,7 +56,7 @@ export function encodePacket(p: DhcpPacket): Uint8Array {
       const len = Math.min(255, v.length - at);
       b[o] = code;
       b[o + 1] = len;
-      b.set(v.subarray(at, at + len), o + 2);
+      for (let k = 0; k < len; k++) b[o + 2 + k] = v[at + k]!;
       o += 2 + len;
       at += len;
     } while (at < v.length);

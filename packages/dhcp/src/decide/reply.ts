@@ -3,9 +3,13 @@
 // (RFC 3046 §2.2), and carries our server identifier.
 import { BOOTREPLY, FLAG_BROADCAST, MessageType, Opt } from '../codec/packet';
 import type { DhcpPacket } from '../codec/packet';
-import { ipBytes, textBytes, u32Bytes } from '../codec/option-values';
+import { textBytes } from '../codec/option-values';
 import type { ServedNetwork } from '../allocate/served-network';
 import type { Destination } from './types';
+
+/** Zero sname and file fields, shared by every reply (never written). */
+const ZERO_SNAME = new Uint8Array(64);
+const ZERO_FILE = new Uint8Array(128);
 
 export interface ReplySpec {
   readonly type: 'OFFER' | 'ACK' | 'NAK';
@@ -21,12 +25,10 @@ export interface ReplySpec {
 export function buildReply(req: DhcpPacket, net: ServedNetwork, s: ReplySpec): DhcpPacket {
   const opts = new Map<number, Uint8Array>();
   opts.set(Opt.MESSAGE_TYPE, Uint8Array.of(MessageType[s.type]));
-  opts.set(Opt.SERVER_ID, ipBytes([net.serverIp]));
+  opts.set(Opt.SERVER_ID, net.serverIdOption);
   if (s.type !== 'NAK') {
     if (s.withLease) {
-      opts.set(Opt.LEASE_TIME, u32Bytes(net.leaseSecs));
-      opts.set(Opt.RENEWAL_TIME, u32Bytes(net.renewalSecs));
-      opts.set(Opt.REBINDING_TIME, u32Bytes(net.rebindingSecs));
+      for (const [code, v] of net.leaseOptions) opts.set(code, v);
     }
     for (const [code, v] of net.replyOptions) opts.set(code, v);
     if (s.hostname !== undefined) opts.set(Opt.HOSTNAME, textBytes(s.hostname));
@@ -52,8 +54,8 @@ export function buildReply(req: DhcpPacket, net: ServedNetwork, s: ReplySpec): D
     siaddr: 0,
     giaddr: req.giaddr,
     chaddr: req.chaddr,
-    sname: new Uint8Array(64),
-    file: new Uint8Array(128),
+    sname: ZERO_SNAME,
+    file: ZERO_FILE,
     options: opts,
   };
 }
