@@ -22,9 +22,9 @@ const ROUNDS = arg('--rounds', 2);
 const SECONDS = arg('--seconds', 10);
 const CLIENTS = 10_000;
 const ladders: Record<ServerName, number[]> = {
-  oooi: [2000, 4000, 6000, 7000, 8000, 10000, 12000],
-  kea: [2000, 4000, 6000, 7000, 8000, 10000, 12000],
-  dnsmasq: [100, 200, 300, 400, 800],
+  oooi: [250, 500, 1000, 2000, 4000, 7000, 10000],
+  kea: [250, 500, 1000, 2000, 4000, 7000, 10000],
+  dnsmasq: [50, 100, 200, 400, 800],
 };
 
 async function peakRssMiB(pid: number): Promise<number> {
