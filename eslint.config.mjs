@@ -8,7 +8,17 @@ import { noImportCycleRule } from './scripts/eslint/no-import-cycle.mjs';
 
 // Pure folders: a folder of one of these names, at any depth under a package's src/, holds deciding code only
 // (no I/O, no clock, no randomness, no environment). One name a line, so new pure folders merge easily.
-const pureFolderNames = ['aggregate', 'desired', 'render', 'translate', 'validate', 'workload'];
+const pureFolderNames = [
+  'aggregate',
+  'allocate',
+  'codec',
+  'decide',
+  'desired',
+  'render',
+  'translate',
+  'validate',
+  'workload',
+];
 const pureFolders = [
   'packages/api/src/**/*.ts',
   ...pureFolderNames.map((name) => `packages/*/src/**/${name}/**/*.ts`),

@@ -33,6 +33,7 @@ const aptBins = new Set([
   'udhcpc',
   'busybox',
   'dhclient',
+  'dhcpcd',
   'dig',
   'dnsperf',
   'kea-dhcp4',

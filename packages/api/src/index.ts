@@ -48,3 +48,6 @@ export {
   parseGoDuration,
 } from './ipv4';
 export type { CidrV4, IPv4Range } from './ipv4';
+export { DhcpConfig as DhcpConfigSchema, DHCP_CONFIG_VERSION } from './dhcp-config/dhcp-config';
+export type { DhcpConfig, DhcpReservation, DhcpClasslessRoute } from './dhcp-config/dhcp-config';
+export { validateDhcpConfig, isDnsName } from './dhcp-config/validate-dhcp-config';

@@ -1,2 +1,21 @@
 // @oooi/dhcp — public entry. See README.md.
-export {};
+export { decodePacket, MAX_MESSAGE_BYTES } from './codec/decode';
+export { encodePacket } from './codec/encode';
+export { MessageType, Opt, FLAG_BROADCAST, BOOTREQUEST, BOOTREPLY, macOf, messageType } from './codec/packet';
+export type { DhcpPacket, DecodeResult, DecodeError } from './codec/packet';
+export { readIp, readIps, readU32, readText, ipBytes } from './codec/option-values';
+export { decodeDomainSearch, encodeDomainSearch } from './codec/domain-search';
+export { decodeClasslessRoutes, encodeClasslessRoutes } from './codec/classless-routes';
+export { compileNetwork, poolSize } from './allocate/served-network';
+export type { ServedNetwork } from './allocate/served-network';
+export { LeaseTable } from './allocate/lease-table';
+export type { Lease, LeaseState } from './allocate/lease-table';
+export { decide } from './decide/decide';
+export { applyChange } from './decide/apply';
+export type { Decision, DecideInput, Destination, LeaseChange } from './decide/types';
+export { LeaseStore } from './store/lease-store';
+export type { OpenedStore, StoreEvents } from './store/lease-store';
+export { DhcpServer } from './server/dhcp-server';
+export type { DhcpServerOptions } from './server/dhcp-server';
+export { parseDhcpCommand } from './server/command';
+export { runDhcp } from './server/run-dhcp';

@@ -1,0 +1,161 @@
+// perfdhcp against oooi-dhcp, Kea and dnsmasq in the same run, on the same namespaces, 10,000 clients:
+// DORA/s at overload, the highest probed rate with ≤ 1 % drops in both stages (sustainable), average delays
+// and p99, peak RSS; then oooi-dhcp's RSS with 50,000 leases and its restart time with 50,000 leases on disk.
+// Prints ratios oooi/Kea and oooi/dnsmasq. Not a test and not in CI: run it by hand (root, the rig installed):
+//   pnpm --filter @oooi/dhcp bundle && pnpm tsx bench/dhcp/run.ts [--rounds 2] [--seconds 10]
+// Servers are pinned to CPU 0 and perfdhcp to CPU 1; rounds are interleaved (oooi, kea, dnsmasq, then
+// rotated). The machine is shared: figures are noisy, read the ratios.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { LeaseStore } from '@oooi/dhcp';
+import { openNetScope, type Netns } from '@oooi/rig';
+import { perfdhcp, type PerfResult } from './perfdhcp';
+import { cleanup, RELAY_IP, SERVER_IP, startServer, type ServerName } from './servers';
+
+const arg = (flag: string, def: number) => {
+  const i = process.argv.indexOf(flag);
+  return i >= 0 ? Number(process.argv[i + 1]) : def;
+};
+const ROUNDS = arg('--rounds', 2);
+const SECONDS = arg('--seconds', 10);
+const CLIENTS = 10_000;
+const ladders: Record<ServerName, number[]> = {
+  oooi: [250, 500, 1000, 2000, 4000, 7000, 10000],
+  kea: [250, 500, 1000, 2000, 4000, 7000, 10000],
+  dnsmasq: [50, 100, 200, 400, 800],
+};
+
+async function peakRssMiB(pid: number): Promise<number> {
+  const s = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
+  return Number(/VmHWM:\s+(\d+)/.exec(s)?.[1] ?? 0) / 1024;
+}
+
+async function once(o: {
+  name: ServerName;
+  srv: Netns;
+  cli: Netns;
+  dir: string;
+  rate?: number;
+}): Promise<PerfResult & { rssMiB: number }> {
+  const s = await startServer({ name: o.name, ns: o.srv, dir: o.dir, cpu: 0 });
+  try {
+    const r = await perfdhcp(o.cli, {
+      clients: CLIENTS,
+      seconds: SECONDS,
+      cpu: 1,
+      ...(o.rate !== undefined ? { rate: o.rate } : {}),
+    });
+    return { ...r, rssMiB: await peakRssMiB(s.proc.ref.pid) };
+  } finally {
+    await s.proc.stop();
+    cleanup(s);
+  }
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
+const rotate = <T>(xs: T[], k: number) => xs.map((_, i) => xs[(i + k) % xs.length]!);
+
+async function main(): Promise<void> {
+  const scope = openNetScope(`bench-dhcp-${process.pid}`);
+  const dir = mkdtempSync(join(tmpdir(), 'oooi-bench-dhcp-'));
+  try {
+    const net = await scope.createNetwork({ label: 'bench', kind: 'vlan' });
+    const [srv, cli] = [await scope.createNamespace('srv'), await scope.createNamespace('cli')];
+    await net.attach(srv);
+    await net.attach(cli);
+    // the RFC 2544 benchmarking network, inside our two namespaces only
+    await srv.exec(['ip', 'addr', 'add', `${SERVER_IP}/15`, 'dev', 'eth0']);
+    await cli.exec(['ip', 'addr', 'add', `${RELAY_IP}/15`, 'dev', 'eth0']);
+    const names: ServerName[] = ['oooi', 'kea', 'dnsmasq'];
+    const overload: Record<string, number[]> = { oooi: [], kea: [], dnsmasq: [] };
+    for (let r = 0; r < ROUNDS; r++) {
+      for (const name of rotate(names, r)) {
+        const res = await once({ name, srv, cli, dir });
+        overload[name]!.push(res.rate);
+        console.log(
+          `overload round ${r + 1} ${name}: ${res.rate.toFixed(0)} DORA/s drops ${res.drops.join('/')} % rss ${res.rssMiB.toFixed(0)} MiB`,
+        );
+      }
+    }
+    const sustained: Record<
+      string,
+      { rate: number; achieved: number; avgMs: [number, number]; rssMiB: number } | undefined
+    > = {};
+    for (const name of names) {
+      for (const rate of ladders[name]) {
+        const res = await once({ name, srv, cli, dir, rate });
+        const ok = res.drops[0] <= 1 && res.drops[1] <= 1;
+        console.log(
+          `probe ${name} @${rate}/s: achieved ${res.rate.toFixed(0)} drops ${res.drops.join('/')} % avg ${res.avgMs.join('/')} ms ${ok ? 'ok' : 'LOSS'}`,
+        );
+        if (!ok) break;
+        sustained[name] = { rate, achieved: res.rate, avgMs: res.avgMs, rssMiB: res.rssMiB };
+      }
+    }
+    const big = await leases50k(srv, dir);
+    report({ overload, sustained, big });
+  } finally {
+    await scope.dispose();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function leases50k(srv: Netns, dir: string): Promise<{ rssMiB: number; restartMs: number }> {
+  const leaseDir = join(dir, 'leases-50k');
+  const { store } = await LeaseStore.open(leaseDir);
+  const base = (198 << 24) + (18 << 16) + 256;
+  const batch = [];
+  for (let i = 0; i < 50_000; i++) {
+    const mac = `02:00:00:${((i >> 16) & 255).toString(16).padStart(2, '0')}:${((i >> 8) & 255).toString(16).padStart(2, '0')}:${(i & 255).toString(16).padStart(2, '0')}`;
+    batch.push({
+      ip: (base + i) >>> 0,
+      clientKey: `hw:${mac}`,
+      mac,
+      state: 'bound' as const,
+      expiresAt: Date.now() + 7_200_000,
+    });
+  }
+  for (let i = 0; i < batch.length; i += 1000) await store.commit(batch.slice(i, i + 1000));
+  await store.close();
+  const t0 = Date.now();
+  const s = await startServer({ name: 'oooi', ns: srv, dir, cpu: 0, leaseDir });
+  const restartMs = Date.now() - t0;
+  const rss =
+    Number(/VmRSS:\s+(\d+)/.exec(await readFile(`/proc/${s.proc.ref.pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+  await s.proc.stop();
+  cleanup(s);
+  return { rssMiB: rss, restartMs };
+}
+
+function report(r: {
+  overload: Record<string, number[]>;
+  sustained: Record<
+    string,
+    { rate: number; achieved: number; avgMs: [number, number]; rssMiB: number } | undefined
+  >;
+  big: { rssMiB: number; restartMs: number };
+}): void {
+  const o = (n: string) => median(r.overload[n]!);
+  const s = (n: string) => r.sustained[n]?.achieved ?? 0;
+  console.log(
+    '\n| server | DORA/s at overload (median) | sustainable DORA/s (≤1 % loss): probed / achieved | avg delay offer/ack ms | peak RSS MiB |',
+  );
+  console.log('|---|---|---|---|---|');
+  for (const n of ['oooi', 'kea', 'dnsmasq']) {
+    const x = r.sustained[n];
+    console.log(
+      `| ${n} | ${o(n).toFixed(0)} | ${x ? `${x.rate} / ${x.achieved.toFixed(0)}` : 'none'} | ${x ? x.avgMs.map((v) => v.toFixed(2)).join(' / ') : '-'} | ${x ? x.rssMiB.toFixed(0) : '-'} |`,
+    );
+  }
+  console.log(
+    `\nratios: overload oooi/kea ${(o('oooi') / o('kea')).toFixed(2)}, oooi/dnsmasq ${(o('oooi') / o('dnsmasq')).toFixed(2)}; ` +
+      `sustainable oooi/kea ${(s('oooi') / s('kea')).toFixed(2)}, oooi/dnsmasq ${(s('oooi') / s('dnsmasq')).toFixed(2)}`,
+  );
+  console.log(
+    `oooi-dhcp with 50,000 leases on disk: start to serving ${r.big.restartMs} ms, RSS ${r.big.rssMiB.toFixed(0)} MiB (goals < 1000 ms, < 150 MiB)`,
+  );
+}
+
+void main();

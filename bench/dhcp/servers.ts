@@ -1,0 +1,136 @@
+// The three servers under test, each started fresh (empty lease storage) inside the server namespace,
+// pinned to one CPU, serving the benchmark network 198.18.0.0/15 (RFC 2544) with the relay at 198.18.0.1.
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { repoRoot, rigBin, waitFor, type Netns, type TrackedProc } from '@oooi/rig';
+
+export type ServerName = 'oooi' | 'kea' | 'dnsmasq';
+export const SERVER_IP = '198.18.0.2';
+export const RELAY_IP = '198.18.0.1';
+export const POOL = { start: '198.18.1.0', end: '198.19.255.254' };
+
+export interface Started {
+  readonly proc: TrackedProc;
+  readonly dir: string;
+}
+
+export async function startServer(o: {
+  name: ServerName;
+  ns: Netns;
+  dir: string;
+  cpu: number;
+  leaseDir?: string;
+}): Promise<Started> {
+  const dir = join(o.dir, `${o.name}-${Date.now()}`);
+  mkdirSync(dir, { recursive: true });
+  const pin = ['taskset', '-c', String(o.cpu)];
+  let proc: TrackedProc;
+  if (o.name === 'oooi') {
+    const config = {
+      version: 1,
+      network: { cidr: '198.18.0.0/15', gateway: RELAY_IP, serverIP: SERVER_IP },
+      pool: POOL,
+      leaseTimeSeconds: 7200,
+      declineQuarantineSeconds: 600,
+      options: { dnsServers: ['198.18.0.53', '198.18.0.54'], domainName: 'bench.test' },
+    };
+    writeFileSync(join(dir, 'config.json'), JSON.stringify(config));
+    const bundle = join(repoRoot, 'packages/dhcp/dist/oooi-dhcp.js');
+    proc = o.ns.spawn(
+      [
+        ...pin,
+        process.execPath,
+        bundle,
+        '--config',
+        join(dir, 'config.json'),
+        '--interface',
+        'eth0',
+        '--lease-dir',
+        o.leaseDir ?? join(dir, 'leases'),
+        '--metrics-addr',
+        '127.0.0.1:9167',
+        '--health-addr',
+        '127.0.0.1:9167',
+        '--log-level',
+        'warn',
+      ],
+      { label: 'oooi-dhcp', logFile: join(dir, 'server.log') },
+    );
+  } else if (o.name === 'kea') {
+    const cfg = {
+      Dhcp4: {
+        'interfaces-config': { interfaces: ['eth0'], 'dhcp-socket-type': 'raw' },
+        'lease-database': {
+          type: 'memfile',
+          persist: true,
+          name: join(dir, 'kea-leases4.csv'),
+          'lfc-interval': 3600,
+        },
+        'valid-lifetime': 7200,
+        'renew-timer': 3600,
+        'rebind-timer': 6300,
+        subnet4: [
+          {
+            id: 1,
+            subnet: '198.18.0.0/15',
+            pools: [{ pool: `${POOL.start} - ${POOL.end}` }],
+            'option-data': [
+              { name: 'routers', data: RELAY_IP },
+              { name: 'domain-name-servers', data: '198.18.0.53, 198.18.0.54' },
+              { name: 'domain-name', data: 'bench.test' },
+            ],
+          },
+        ],
+        loggers: [
+          { name: 'kea-dhcp4', output_options: [{ output: join(dir, 'kea.log') }], severity: 'WARN' },
+        ],
+      },
+    };
+    writeFileSync(join(dir, 'kea.json'), JSON.stringify(cfg));
+    proc = o.ns.spawn([...pin, await rigBin('kea-dhcp4'), '-c', join(dir, 'kea.json')], {
+      label: 'kea',
+      logFile: join(dir, 'server.log'),
+      env: {
+        ...process.env,
+        KEA_PIDFILE_DIR: dir,
+        KEA_LOCKFILE_DIR: dir,
+        KEA_LFC_EXECUTABLE: '/usr/sbin/kea-lfc',
+      },
+    });
+  } else {
+    proc = o.ns.spawn(
+      [
+        ...pin,
+        await rigBin('dnsmasq'),
+        '--keep-in-foreground',
+        '--user=root',
+        '--conf-file=/dev/null',
+        '--port=0',
+        '--no-ping',
+        '--quiet-dhcp',
+        '--interface=eth0',
+        `--dhcp-range=${POOL.start},${POOL.end},255.254.0.0,2h`,
+        '--dhcp-lease-max=200000',
+        `--dhcp-leasefile=${join(dir, 'dnsmasq.leases')}`,
+        `--pid-file=${join(dir, 'dnsmasq.pid')}`,
+        `--dhcp-option=3,${RELAY_IP}`,
+        '--dhcp-option=6,198.18.0.53,198.18.0.54',
+        '--dhcp-option=15,bench.test',
+      ],
+      { label: 'dnsmasq', logFile: join(dir, 'server.log') },
+    );
+  }
+  await waitFor(
+    `${o.name} listening on :67`,
+    async () => {
+      if (!proc.alive()) throw new Error(`${o.name} exited: ${proc.log().slice(-1500)}`);
+      return (await o.ns.exec(['ss', '-lunp'])).stdout.includes(':67 ');
+    },
+    { timeoutMs: 20_000, everyMs: 200 },
+  );
+  return { proc, dir };
+}
+
+export function cleanup(s: Started): void {
+  rmSync(s.dir, { recursive: true, force: true });
+}

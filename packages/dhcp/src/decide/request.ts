@@ -1,0 +1,101 @@
+// DHCPREQUEST (RFC 2131 §4.3.2): the client's state is read from the message — SELECTING (server identifier
+// present), INIT-REBOOT (requested address, no ciaddr), RENEWING/REBINDING (ciaddr, no requested address) —
+// and answered with ACK, NAK or silence as that section says.
+import { Opt, macOf } from '../codec/packet';
+import type { DhcpPacket } from '../codec/packet';
+import { readIp } from '../codec/option-values';
+import { inPool, reservationOf, usableBy } from '../allocate/allocator';
+import type { ClientRef } from '../allocate/allocator';
+import type { Lease } from '../allocate/lease-table';
+import { inNetwork } from '../allocate/served-network';
+import { clientOf, hostnameOf } from './client';
+import { buildReply, destinationOf } from './reply';
+import type { Decision, DecideInput } from './types';
+
+export function decideRequest(i: DecideInput): Decision {
+  const p = i.packet;
+  const serverId = readIp(p.options.get(Opt.SERVER_ID));
+  const requested = readIp(p.options.get(Opt.REQUESTED_IP));
+  const client = clientOf(p);
+  if (serverId !== undefined) {
+    if (serverId !== i.net.serverIp) {
+      // the client chose another server's offer: release ours
+      const mine = i.table.forClient(client.key);
+      const changes = mine?.state === 'offered' ? [{ op: 'unoffer' as const, ip: mine.ip }] : [];
+      return { kind: 'silent', what: 'other_server', changes };
+    }
+    if (requested === undefined || p.ciaddr !== 0) return { kind: 'drop', reason: 'bad_request' };
+    const mine = i.table.forClient(client.key);
+    if (mine?.ip !== requested || !mayBind(i, requested, client))
+      return nak(i, 'address not offered to this client');
+    return ack(i, requested, client);
+  }
+  if (requested !== undefined && p.ciaddr === 0) return initReboot(i, requested, client);
+  if (p.ciaddr !== 0) return renewing(i, client);
+  return { kind: 'drop', reason: 'bad_request' };
+}
+
+/** Whether CLIENT may hold ADDR: free for it, and in the pool or its reservation. */
+function mayBind(i: DecideInput, addr: number, client: ClientRef): boolean {
+  const reserved = reservationOf(i.net, client)?.ip;
+  if (reserved !== undefined) return reserved === addr;
+  return inPool(i.net, addr) && usableBy(i, addr, client);
+}
+
+/** INIT-REBOOT: NAK a wrong network or an address that is not the client's; no record of it → silence. */
+function initReboot(i: DecideInput, requested: number, client: ClientRef): Decision {
+  if (!inNetwork(i.net, requested)) return nak(i, 'requested address is not on this network');
+  const mine = i.table.forClient(client.key);
+  if (mine === undefined) {
+    const other = i.table.get(requested);
+    const taken = other !== undefined && !mayBind(i, requested, client);
+    return taken
+      ? nak(i, 'requested address belongs to another client')
+      : { kind: 'drop', reason: 'unknown_client' };
+  }
+  if (mine.ip !== requested || !mayBind(i, requested, client))
+    return nak(i, 'requested address is not this client’s');
+  return ack(i, requested, client);
+}
+
+/** RENEWING (unicast) / REBINDING (broadcast): extend ciaddr if it is the client's or free for it. */
+function renewing(i: DecideInput, client: ClientRef): Decision {
+  const addr = i.packet.ciaddr;
+  if (!mayBind(i, addr, client)) return nak(i, 'address is not this client’s');
+  return ack(i, addr, client);
+}
+
+function ack(i: DecideInput, ip: number, client: ClientRef): Decision {
+  const p: DhcpPacket = i.packet;
+  const reserved = reservationOf(i.net, client);
+  const prev: Lease | undefined = i.table.get(ip);
+  const hostname =
+    reserved?.hostname ?? hostnameOf(p) ?? (prev?.clientKey === client.key ? prev.hostname : undefined);
+  const lease: Lease = {
+    ip,
+    clientKey: client.key,
+    mac: macOf(p),
+    state: 'bound',
+    expiresAt: i.now + i.net.leaseSecs * 1000,
+    ...(hostname !== undefined ? { hostname } : {}),
+  };
+  const reply = buildReply(p, i.net, {
+    type: 'ACK',
+    yiaddr: ip,
+    ciaddr: p.ciaddr,
+    withLease: true,
+    ...(reserved?.hostname !== undefined ? { hostname: reserved.hostname } : {}),
+  });
+  return { kind: 'reply', type: 'ack', reply, to: destinationOf(p, 'ACK'), changes: [{ op: 'bind', lease }] };
+}
+
+function nak(i: DecideInput, why: string): Decision {
+  const reply = buildReply(i.packet, i.net, {
+    type: 'NAK',
+    yiaddr: 0,
+    ciaddr: 0,
+    withLease: false,
+    message: why,
+  });
+  return { kind: 'reply', type: 'nak', reply, to: destinationOf(i.packet, 'NAK'), changes: [], why };
+}

@@ -1,0 +1,62 @@
+// What one decision takes and gives: a request and a view of the world in, a reply (or silence) and the
+// lease changes to make out. The server applies the changes, makes the durable ones durable, then sends.
+import type { DhcpPacket } from '../codec/packet';
+import type { Lease, LeaseTable } from '../allocate/lease-table';
+import type { ServedNetwork } from '../allocate/served-network';
+
+export interface DecideInput {
+  readonly packet: DhcpPacket;
+  readonly net: ServedNetwork;
+  readonly table: LeaseTable;
+  /** Epoch ms. */
+  readonly now: number;
+  /** Source address of the datagram (0 for 0.0.0.0). */
+  readonly sourceIp: number;
+  /** How long an OFFER holds its address, ms. */
+  readonly offerHoldMs: number;
+}
+
+/** RFC 2131 §4.1: where a reply goes. */
+export type Destination =
+  | { readonly kind: 'relay'; readonly ip: number } // giaddr, port 67
+  | { readonly kind: 'unicast'; readonly ip: number } // ciaddr, port 68
+  | { readonly kind: 'broadcast' }; // 255.255.255.255:68 out of the served interface
+
+/** `offer` lives in memory only; the others are journaled (and an ACK waits for its record). */
+export type LeaseChange =
+  | { readonly op: 'offer'; readonly lease: Lease }
+  | { readonly op: 'bind'; readonly lease: Lease }
+  | { readonly op: 'release'; readonly lease: Lease }
+  | { readonly op: 'decline'; readonly lease: Lease }
+  /** A client chose another server: forget our offer. */
+  | { readonly op: 'unoffer'; readonly ip: number };
+
+export type ReplyType = 'offer' | 'ack' | 'nak';
+
+export type DropReason =
+  | 'not_request'
+  | 'no_message_type'
+  | 'unsupported_hardware'
+  | 'foreign_network'
+  | 'pool_exhausted'
+  | 'not_for_us'
+  | 'unknown_client'
+  | 'bad_request'
+  | 'unsupported_type';
+
+export type Decision =
+  | {
+      readonly kind: 'reply';
+      readonly type: ReplyType;
+      readonly reply: DhcpPacket;
+      readonly to: Destination;
+      readonly changes: readonly LeaseChange[];
+      /** Why a NAK was sent (for logs). */
+      readonly why?: string;
+    }
+  | {
+      readonly kind: 'silent';
+      readonly what: 'release' | 'decline' | 'other_server';
+      readonly changes: readonly LeaseChange[];
+    }
+  | { readonly kind: 'drop'; readonly reason: DropReason };

@@ -1,0 +1,109 @@
+// The oooi-dhcp command line (commander). Parsing is separate from running so that usage errors are values.
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+
+export interface DhcpCommand {
+  readonly configFile: string;
+  readonly interface: string;
+  readonly leaseDir: string;
+  readonly metricsAddr: HostPort | undefined;
+  readonly healthAddr: HostPort | undefined;
+  readonly logLevel: string;
+  readonly port: number;
+  readonly clientPort: number;
+  readonly reloadIntervalMs: number;
+}
+
+export interface HostPort {
+  readonly host: string;
+  readonly port: number;
+}
+
+export type ParsedCommand =
+  | { readonly ok: true; readonly command: DhcpCommand }
+  | { readonly ok: false; readonly exitCode: number; readonly message: string };
+
+/** `host:port`, `:port` (all interfaces) or `off`. */
+function hostPort(v: string): HostPort | 'off' {
+  if (v === 'off') return 'off';
+  const m = /^(.*):(\d{1,5})$/.exec(v);
+  if (m === null || Number(m[2]) > 65535) throw new InvalidArgumentError('want host:port, :port or off');
+  return { host: m[1] === '' ? '0.0.0.0' : m[1]!, port: Number(m[2]) };
+}
+
+function int(v: string): number {
+  if (!/^\d+$/.test(v)) throw new InvalidArgumentError('want a number');
+  return Number(v);
+}
+
+function program(write: (s: string) => void): Command {
+  return new Command('oooi-dhcp')
+    .description('DHCPv4 server for one network (RFC 2131), with crash-safe leases')
+    .requiredOption(
+      '--config <file>',
+      'config file (JSON, the DhcpConfig type of @oooi/api); reloaded on change',
+    )
+    .requiredOption('--interface <name>', 'interface that holds network.serverIP (replies leave through it)')
+    .requiredOption('--lease-dir <dir>', 'directory of the lease journal and snapshot')
+    .addOption(
+      new Option('--metrics-addr <host:port>', 'Prometheus /metrics, or off')
+        .default(hostPort(':9167'), ':9167')
+        .argParser(hostPort),
+    )
+    .addOption(
+      new Option('--health-addr <host:port>', '/healthz and /readyz, or off')
+        .default(hostPort(':8081'), ':8081')
+        .argParser(hostPort),
+    )
+    .addOption(
+      new Option('--log-level <level>', 'pino level')
+        .choices(['trace', 'debug', 'info', 'warn', 'error', 'fatal'])
+        .default('info'),
+    )
+    .addOption(new Option('--port <n>', 'server port').default(67).argParser(int).hideHelp())
+    .addOption(new Option('--client-port <n>', 'client port').default(68).argParser(int).hideHelp())
+    .addOption(
+      new Option('--reload-interval-ms <n>', 'config file poll interval')
+        .default(1000)
+        .argParser(int)
+        .hideHelp(),
+    )
+    .exitOverride()
+    .configureOutput({ writeOut: write, writeErr: write });
+}
+
+export function parseDhcpCommand(argv: readonly string[]): ParsedCommand {
+  let out = '';
+  const cmd = program((s) => (out += s));
+  try {
+    cmd.parse([...argv], { from: 'user' });
+  } catch (e) {
+    if (e instanceof CommanderError)
+      return { ok: false, exitCode: e.exitCode === 0 ? 0 : 2, message: out.trimEnd() || e.message };
+    throw e;
+  }
+  const o = cmd.opts<{
+    config: string;
+    interface: string;
+    leaseDir: string;
+    metricsAddr: HostPort | 'off';
+    healthAddr: HostPort | 'off';
+    logLevel: string;
+    port: number;
+    clientPort: number;
+    reloadIntervalMs: number;
+  }>();
+  return {
+    ok: true,
+    command: {
+      configFile: o.config,
+      interface: o.interface,
+      leaseDir: o.leaseDir,
+      metricsAddr: o.metricsAddr === 'off' ? undefined : o.metricsAddr,
+      healthAddr: o.healthAddr === 'off' ? undefined : o.healthAddr,
+      logLevel: o.logLevel,
+      port: o.port,
+      clientPort: o.clientPort,
+      reloadIntervalMs: o.reloadIntervalMs,
+    },
+  };
+}

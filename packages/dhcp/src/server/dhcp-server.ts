@@ -1,0 +1,244 @@
+// The server shell: two UDP sockets, the lease table and store, the served network, and the loop that feeds
+// each datagram to decide() and carries out the decision. A reply whose lease changed leaves only after the
+// store has made the change durable.
+//
+// Sockets (Node's dgram cannot bind to a device or read the arrival interface): a 0.0.0.0:67 socket receives
+// broadcasts; a socket bound to serverIP:67 receives unicasts and sends everything. A limited broadcast sent
+// from the serverIP-bound socket leaves on the interface that owns serverIP, whatever the default route says.
+import { createSocket } from 'node:dgram';
+import type { RemoteInfo, Socket } from 'node:dgram';
+import { networkInterfaces } from 'node:os';
+import { formatIPv4, parseIPv4 } from '@oooi/api';
+import type { DhcpConfig } from '@oooi/api';
+import type { Logger } from 'pino';
+import { compileNetwork, poolSize } from '../allocate/served-network';
+import type { ServedNetwork } from '../allocate/served-network';
+import type { Lease, LeaseTable } from '../allocate/lease-table';
+import { decodePacket } from '../codec/decode';
+import { encodePacket } from '../codec/encode';
+import { macOf, messageType } from '../codec/packet';
+import type { DhcpPacket } from '../codec/packet';
+import { applyChange } from '../decide/apply';
+import { decide } from '../decide/decide';
+import type { Decision, Destination } from '../decide/types';
+import { LeaseStore } from '../store/lease-store';
+import type { DhcpMetrics, DropLabel } from './metrics';
+import { dhcpMetrics, typeLabel } from './metrics';
+import type { Registry } from 'prom-client';
+
+export interface DhcpServerOptions {
+  readonly config: DhcpConfig;
+  readonly leaseDir: string;
+  /** The interface that must hold network.serverIP (checked at start). */
+  readonly interface?: string;
+  readonly log: Logger;
+  readonly registry: Registry;
+  /** Server port (67) and client port (68); other values only for tests. */
+  readonly serverPort?: number;
+  readonly clientPort?: number;
+  readonly offerHoldMs?: number;
+  readonly now?: () => number;
+}
+
+type Reload = { readonly ok: true } | { readonly ok: false; readonly why: string };
+
+const durableOps = new Set(['bind', 'release', 'decline']);
+
+export class DhcpServer {
+  private net: ServedNetwork;
+  private config: DhcpConfig;
+  private table: LeaseTable | undefined;
+  private store: LeaseStore | undefined;
+  private sockets: Socket[] = [];
+  private sender: Socket | undefined;
+  private readonly metrics: DhcpMetrics;
+  private readonly log: Logger;
+  private readonly now: () => number;
+  private lastExhaustedLog = 0;
+  private listening = false;
+
+  constructor(private readonly o: DhcpServerOptions) {
+    this.config = o.config;
+    this.net = compileNetwork(o.config);
+    this.log = o.log;
+    this.now = o.now ?? Date.now;
+    this.metrics = dhcpMetrics(o.registry, () => this.table?.activeCount(this.now()) ?? 0);
+  }
+
+  /** Opens the lease store, binds both sockets; resolves once serving. Stops when SIGNAL aborts. */
+  async start(signal: AbortSignal): Promise<void> {
+    const server = formatIPv4(this.net.serverIp);
+    if (this.o.interface !== undefined) checkInterface(this.o.interface, server);
+    const opened = await LeaseStore.open(this.o.leaseDir, {
+      onCommit: (n, s) => {
+        this.metrics.commitSeconds.observe(s);
+        this.metrics.commitBatch.observe(n);
+      },
+      onTornTail: (file, bytes) => this.log.warn({ file, bytes }, 'Lease journal had a torn tail; skipped'),
+    });
+    this.store = opened.store;
+    this.table = opened.table;
+    this.log.info(
+      { leases: opened.table.size, replayed: opened.replayed, dir: this.o.leaseDir },
+      'Lease store opened',
+    );
+    const port = this.o.serverPort ?? 67;
+    const wildcard = await bindSocket(port, '0.0.0.0');
+    const bound = await bindSocket(port, server);
+    bound.setBroadcast(true);
+    this.sockets = [wildcard, bound];
+    this.sender = bound;
+    for (const s of this.sockets) {
+      s.on('message', (msg, rinfo) => this.onMessage(msg, rinfo));
+      s.on('error', (err) => this.log.error({ err }, 'Socket error'));
+    }
+    this.metrics.poolSize.set(poolSize(this.net));
+    this.listening = true;
+    this.log.info({ serverIP: server, port, interface: this.o.interface }, 'Serving');
+    signal.addEventListener('abort', () => void this.stop(), { once: true });
+  }
+
+  ready(): boolean {
+    return this.listening;
+  }
+
+  /** Swaps in a new config; the leases stay. The server address cannot change without a restart. */
+  reload(config: DhcpConfig): Reload {
+    if (config.network.serverIP !== this.config.network.serverIP) {
+      return { ok: false, why: 'network.serverIP changed; restart to serve from another address' };
+    }
+    this.net = compileNetwork(config);
+    this.config = config;
+    if (this.table !== undefined) this.table.cursor = 0;
+    this.metrics.poolSize.set(poolSize(this.net));
+    return { ok: true };
+  }
+
+  get metricsOf(): DhcpMetrics {
+    return this.metrics;
+  }
+
+  /** Closes the sockets, then lets pending commits finish and closes the store. */
+  async stop(): Promise<void> {
+    if (!this.listening) return;
+    this.listening = false;
+    await Promise.all(this.sockets.map((s) => new Promise<void>((r) => s.close(() => r()))));
+    await this.store?.close();
+    this.log.info({}, 'Stopped');
+  }
+
+  private onMessage(msg: Buffer, rinfo: RemoteInfo): void {
+    try {
+      const r = decodePacket(msg);
+      if (!r.ok) {
+        this.metrics.packets.inc({ type: 'malformed' });
+        this.drop(r.reason, undefined);
+        return;
+      }
+      const p = r.packet;
+      this.metrics.packets.inc({ type: typeLabel(messageType(p)) });
+      const sourceIp = parseIPv4(rinfo.address) ?? 0;
+      const d = decide({
+        packet: p,
+        net: this.net,
+        table: this.table!,
+        now: this.now(),
+        sourceIp,
+        offerHoldMs: this.o.offerHoldMs ?? 30_000,
+      });
+      this.carryOut(p, d);
+    } catch (err) {
+      this.drop('internal_error', undefined);
+      this.log.error({ err }, 'Request handling failed');
+    }
+  }
+
+  private carryOut(p: DhcpPacket, d: Decision): void {
+    if (d.kind === 'drop') {
+      this.drop(d.reason, p);
+      return;
+    }
+    const durable: Lease[] = [];
+    for (const c of d.changes) {
+      applyChange(this.table!, c);
+      if (durableOps.has(c.op) && 'lease' in c) durable.push(c.lease);
+    }
+    if (durable.length === 0) {
+      if (d.kind === 'reply') this.send(p, d);
+      return;
+    }
+    this.store!.commit(durable).then(
+      () => {
+        if (d.kind === 'reply') this.send(p, d);
+        else this.log.info({ mac: macOf(p), ip: formatIPv4(durable[0]!.ip), what: d.what }, 'Lease changed');
+        if (this.store!.wantsCompaction(this.table!.size)) {
+          this.store!.compact(this.table!).catch((err: unknown) =>
+            this.log.error({ err }, 'Lease compaction failed'),
+          );
+        }
+      },
+      (err: unknown) => {
+        this.drop('commit_failed', p);
+        this.log.error({ err, mac: macOf(p) }, 'Lease commit failed; reply not sent');
+      },
+    );
+  }
+
+  private send(p: DhcpPacket, d: Extract<Decision, { kind: 'reply' }>): void {
+    if (!this.listening || this.sender === undefined) return;
+    const bytes = encodePacket(d.reply);
+    const [host, port] = target(d.to, this.o.clientPort ?? 68, this.o.serverPort ?? 67);
+    this.sender.send(bytes, port, host, (err) => {
+      if (err) {
+        this.metrics.sendErrors.inc();
+        this.log.warn({ err, mac: macOf(p), host }, 'Reply not sent');
+      }
+    });
+    this.metrics.replies.inc({ type: d.type });
+    if (d.type === 'nak') this.log.info({ mac: macOf(p), xid: p.xid, why: d.why }, 'NAK sent');
+    else if (this.log.isLevelEnabled('debug')) {
+      this.log.debug(
+        { mac: macOf(p), xid: p.xid, ip: formatIPv4(d.reply.yiaddr), type: d.type, host },
+        'Reply sent',
+      );
+    }
+  }
+
+  private drop(reason: DropLabel, p: DhcpPacket | undefined): void {
+    this.metrics.drops.inc({ reason });
+    if (reason === 'pool_exhausted') {
+      const t = this.now();
+      if (t - this.lastExhaustedLog >= 1000) {
+        this.lastExhaustedLog = t;
+        this.log.warn({ mac: p !== undefined ? macOf(p) : undefined }, 'Pool exhausted; no offer');
+      }
+    } else if (this.log.isLevelEnabled('debug')) {
+      this.log.debug({ reason, mac: p !== undefined ? macOf(p) : undefined }, 'Request dropped');
+    }
+  }
+}
+
+function target(to: Destination, clientPort: number, serverPort: number): [string, number] {
+  if (to.kind === 'relay') return [formatIPv4(to.ip), serverPort];
+  if (to.kind === 'unicast') return [formatIPv4(to.ip), clientPort];
+  return ['255.255.255.255', clientPort];
+}
+
+function checkInterface(name: string, ip: string): void {
+  const addrs = networkInterfaces()[name];
+  if (addrs === undefined) throw new Error(`oooi-dhcp: interface ${name} does not exist`);
+  if (!addrs.some((a) => a.family === 'IPv4' && a.address === ip)) {
+    throw new Error(`oooi-dhcp: interface ${name} does not hold network.serverIP ${ip}`);
+  }
+}
+
+function bindSocket(port: number, address: string): Promise<Socket> {
+  const s = createSocket({ type: 'udp4', reuseAddr: true });
+  return new Promise((resolve, reject) => {
+    s.once('error', reject);
+    s.bind({ port, address, exclusive: true }, () => {
+      s.off('error', reject);
+      resolve(s);
+    });
+  });
+}
