@@ -39,6 +39,7 @@ export default tseslint.config(
   {
     ignores: ['**/node_modules/**', '**/dist/**', '**/.turbo/**', 'crds/**', '**/testdata/**', 'coverage/**'],
   },
+  { ignores: ['**/src/generated/**'] }, // generated Envoy types (packages/envoy/scripts/generate.ts)
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

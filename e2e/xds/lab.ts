@@ -1,0 +1,188 @@
+// The network of the xDS e2e tests, all inside namespaces the test creates: a VLAN (198.51.100.0/24) with the
+// proxy at 198.51.100.2 and two client "VMs" (.21 allowed by the source-scoped alias, .22 not), and a pod network
+// (203.0.113.0/24) with the proxy at 203.0.113.2 and the openssl TLS backends at 203.0.113.10, each on its own
+// port with its own self-signed certificate (CN = backend name), so the certificate a client sees names the
+// backend Envoy routed to.
+import { rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { ProxyBackend } from '@oooi/api';
+import {
+  openNetScope,
+  repoRoot,
+  rigBin,
+  waitFor,
+  type NetScope,
+  type Netns,
+  type TrackedProc,
+} from '@oooi/rig';
+import { stringify } from 'yaml';
+
+export const PROXY_VLAN_IP = '198.51.100.2';
+export const PROXY_POD_IP = '203.0.113.2';
+export const BACKEND_IP = '203.0.113.10';
+export const ALLOWED_VM = '198.51.100.21';
+export const OTHER_VM = '198.51.100.22';
+
+export interface XdsLab {
+  readonly scope: NetScope;
+  readonly proxy: Netns;
+  readonly backends: Netns;
+  readonly vm1: Netns;
+  readonly vm2: Netns;
+  dispose(): Promise<void>;
+}
+
+export async function openXdsLab(
+  owner: string,
+  extraProxies: readonly string[] = [],
+): Promise<XdsLab & { extra: Netns[] }> {
+  const scope = openNetScope(owner);
+  try {
+    const [vlan, pod] = await Promise.all([
+      scope.createNetwork({ label: 'vlan', kind: 'vlan' }),
+      scope.createNetwork({ label: 'podnet', kind: 'pod' }),
+    ]);
+    const [proxy, backends, vm1, vm2] = await Promise.all(
+      ['proxy', 'backends', 'vm1', 'vm2'].map((l) => scope.createNamespace(l)),
+    );
+    await vlan.attach(proxy!, { address: `${PROXY_VLAN_IP}/24` });
+    await pod.attach(proxy!, { address: `${PROXY_POD_IP}/24`, ifname: 'eth1' });
+    await pod.attach(backends!, { address: `${BACKEND_IP}/24` });
+    await vlan.attach(vm1!, { address: `${ALLOWED_VM}/24` });
+    await vlan.attach(vm2!, { address: `${OTHER_VM}/24` });
+    const extra: Netns[] = [];
+    for (const [i, label] of extraProxies.entries()) {
+      const ns = await scope.createNamespace(label);
+      await vlan.attach(ns, { address: `198.51.100.${3 + i}/24` });
+      await pod.attach(ns, { address: `203.0.113.${3 + i}/24`, ifname: 'eth1' });
+      extra.push(ns);
+    }
+    return {
+      scope,
+      proxy: proxy!,
+      backends: backends!,
+      vm1: vm1!,
+      vm2: vm2!,
+      extra,
+      dispose: () => scope.dispose(),
+    };
+  } catch (err) {
+    await scope.dispose();
+    throw err;
+  }
+}
+
+/** An openssl s_server with its own self-signed certificate (CN = NAME) on BACKEND_IP:PORT. */
+export async function startBackend(lab: XdsLab, name: string, port: number): Promise<TrackedProc> {
+  const openssl = await rigBin('openssl');
+  const key = join(lab.scope.dir, `${name}.key`);
+  const cert = join(lab.scope.dir, `${name}.crt`);
+  const gen = await lab.backends.exec([
+    openssl,
+    'req',
+    '-x509',
+    '-newkey',
+    'ec',
+    '-pkeyopt',
+    'ec_paramgen_curve:prime256v1',
+    '-nodes',
+    '-days',
+    '1',
+    '-subj',
+    `/CN=${name}`,
+    '-keyout',
+    key,
+    '-out',
+    cert,
+  ]);
+  if (gen.code !== 0) throw new Error(`openssl req for ${name}: ${gen.stderr}`);
+  const proc = lab.backends.spawn(
+    [openssl, 's_server', '-accept', `${BACKEND_IP}:${port}`, '-cert', cert, '-key', key, '-quiet'],
+    { label: `backend-${name}` },
+  );
+  await waitFor(
+    `backend ${name} listening`,
+    async () => (await lab.backends.exec(['ss', '-ltnH', `sport = :${port}`])).stdout.includes(String(port)),
+    { timeoutMs: 10_000, everyMs: 100 },
+  );
+  return proc;
+}
+
+/**
+ * One TLS handshake from NS to ADDRESS:PORT with SNI (undefined: no SNI); returns the CN of the certificate the
+ * backend presented, or 'refused' when no backend answered (Envoy reset the connection: no filter chain matched).
+ */
+export async function probe(
+  ns: Netns,
+  sni: string | undefined,
+  port: number,
+  address = PROXY_VLAN_IP,
+): Promise<string> {
+  const openssl = await rigBin('openssl');
+  const argv = [
+    openssl,
+    's_client',
+    '-connect',
+    `${address}:${port}`,
+    ...(sni ? ['-servername', sni] : ['-noservername']),
+    '-brief',
+  ];
+  const r = await ns.exec(argv, { input: '', timeoutMs: 8_000 });
+  const m = /CN\s*=\s*([\w.-]+)/.exec(`${r.stdout}\n${r.stderr}`);
+  return m?.[1] ?? 'refused';
+}
+
+/** A backend served on PORT of the proxy, at BACKEND_IP:TARGETPORT. */
+export function backend(
+  name: string,
+  port: number,
+  targetPort: number,
+  over: Partial<ProxyBackend> = {},
+): ProxyBackend {
+  return {
+    name,
+    hostname: `${name}.example.test`,
+    port,
+    targetService: BACKEND_IP,
+    targetPort,
+    targetNamespace: 'ns',
+    ...over,
+  };
+}
+
+export async function writeProxyServer(path: string, backends: readonly ProxyBackend[]): Promise<void> {
+  const doc = {
+    apiVersion: 'oooi.io/v1alpha1',
+    kind: 'ProxyServer',
+    metadata: { name: 'proxy', namespace: 'e2e' },
+    spec: { networkConfig: { serverIP: PROXY_VLAN_IP }, backends },
+  };
+  const tmp = `${path}.tmp`;
+  await writeFile(tmp, stringify(doc));
+  await rename(tmp, path);
+}
+
+export const xdsArgv = (...args: string[]): string[] => [
+  join(repoRoot, 'node_modules/.bin/tsx'),
+  join(repoRoot, 'packages/xds/src/main.ts'),
+  ...args,
+];
+
+/** Envoy's admin stats (text), fetched from inside NS. */
+export async function envoyStats(
+  ns: Netns,
+  adminPort: number,
+  filter: string,
+): Promise<Record<string, number>> {
+  const r = await ns.exec([
+    await rigBin('curl'),
+    '-s',
+    `http://127.0.0.1:${adminPort}/stats?filter=${encodeURIComponent(filter)}`,
+  ]);
+  const out: Record<string, number> = {};
+  for (const line of r.stdout.split('\n')) {
+    const m = /^([^:]+): (\d+)$/.exec(line.trim());
+    if (m) out[m[1]!] = Number(m[2]);
+  }
+  return out;
+}

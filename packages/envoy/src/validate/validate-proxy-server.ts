@@ -1,0 +1,162 @@
+// Checks a ProxyServer spec before anything is translated and published, so Envoy never sees a config it would
+// reject (or one that routes ambiguously). Every problem is reported, with its field path and the backends
+// involved: duplicate names, UDP, targets that cannot be an address or a DNS name, invalid CIDRs, overlapping
+// matchers (same SNI and an overlapping source on one port), more than one catch-all chain per listener,
+// duplicate Host domains and source ranges on HTTP ports, and listener ports that collide with xDS or admin.
+import type { FieldError, ProxyBackend, ProxyServerSpec, ValidationResult } from '@oooi/api';
+import { isIPv4 } from '../translate/backends-to-clusters';
+import { serverNames } from '../translate/backends-to-listeners';
+import type { Cidr } from '../translate/cidr';
+import { cidrsOverlap, parseCidr } from '../translate/cidr';
+import { DEFAULT_HTTP_PORTS } from '../translate/resources';
+import type { TranslateOptions } from '../translate/resources';
+
+const DNS_NAME = /^(?=.{1,253}$)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/i;
+const LOOKS_NUMERIC = /^[\d.]+$/;
+
+interface Indexed {
+  readonly b: ProxyBackend;
+  readonly i: number;
+}
+
+const at = (i: number, field: string): string => `spec.backends[${i}].${field}`;
+const who = (x: Indexed): string => `spec.backends[${x.i}] (${x.b.name})`;
+
+function checkBackend(x: Indexed, out: FieldError[]): void {
+  const { b, i } = x;
+  if ((b.protocol ?? 'TCP') !== 'TCP') {
+    out.push({ path: at(i, 'protocol'), message: `${b.protocol}: only TCP is served (backend ${b.name})` });
+  }
+  const t = b.targetService;
+  if (!(isIPv4(t) || (!LOOKS_NUMERIC.test(t) && DNS_NAME.test(t)))) {
+    out.push({
+      path: at(i, 'targetService'),
+      message: `"${t}" is neither an IPv4 address nor a DNS name, so it cannot be resolved (backend ${b.name})`,
+    });
+  } else if (isIPv4(t) && (t.startsWith('0.') || t === '255.255.255.255' || /^(22[4-9]|23\d)\./.test(t))) {
+    out.push({ path: at(i, 'targetService'), message: `${t} is not a unicast address (backend ${b.name})` });
+  }
+  if (!Number.isInteger(b.targetPort) || b.targetPort < 1 || b.targetPort > 65535) {
+    out.push({ path: at(i, 'targetPort'), message: `${b.targetPort} is not a port (backend ${b.name})` });
+  }
+  if (!Number.isInteger(b.port) || b.port < 1 || b.port > 65535) {
+    out.push({ path: at(i, 'port'), message: `${b.port} is not a port (backend ${b.name})` });
+  }
+  (b.sourcePrefixRanges ?? []).forEach((r, j) => {
+    if (!parseCidr(r)) {
+      out.push({
+        path: at(i, `sourcePrefixRanges[${j}]`),
+        message: `"${r}" is not an IPv4 CIDR (backend ${b.name})`,
+      });
+    }
+  });
+}
+
+function cidrsOf(b: ProxyBackend): Cidr[] {
+  return (b.sourcePrefixRanges ?? []).flatMap((r) => parseCidr(r) ?? []);
+}
+
+/** Empty source list = any source; otherwise two lists overlap when any pair of ranges does. */
+function sourcesOverlap(a: Cidr[], b: Cidr[]): boolean {
+  if (a.length === 0 || b.length === 0) return true;
+  return a.some((x) => b.some((y) => cidrsOverlap(x, y)));
+}
+
+function checkTlsPort(group: readonly Indexed[], out: FieldError[]): void {
+  const catchAll = group.filter((x) => serverNames(x.b).length === 0 && cidrsOf(x.b).length === 0);
+  for (const x of catchAll.slice(1)) {
+    out.push({
+      path: at(x.i, 'hostname'),
+      message: `more than one catch-all chain on port ${x.b.port}: ${catchAll.map(who).join(', ')}`,
+    });
+  }
+  const catchAllSet = new Set(catchAll.slice(1));
+  group.forEach((x, n) => {
+    for (const y of group.slice(0, n)) {
+      if (catchAllSet.has(x) && catchAll.includes(y)) continue;
+      const shared = serverNames(x.b).filter((s) => serverNames(y.b).includes(s));
+      const bothSourceOnly = serverNames(x.b).length === 0 && serverNames(y.b).length === 0;
+      if ((shared.length === 0 && !bothSourceOnly) || !sourcesOverlap(cidrsOf(x.b), cidrsOf(y.b))) continue;
+      const what = bothSourceOnly ? 'a source-only match' : `SNI ${shared.map((s) => `"${s}"`).join(', ')}`;
+      out.push({
+        path: at(x.i, 'hostname'),
+        message: `${what} on port ${x.b.port} with overlapping sources: ${who(x)} overlaps ${who(y)}`,
+      });
+    }
+  });
+}
+
+function checkHttpPort(group: readonly Indexed[], out: FieldError[]): void {
+  const owner = new Map<string, Indexed>();
+  for (const x of group) {
+    if ((x.b.sourcePrefixRanges ?? []).length > 0) {
+      out.push({
+        path: at(x.i, 'sourcePrefixRanges'),
+        message: `source ranges cannot be matched on HTTP port ${x.b.port} (routed by Host) (backend ${x.b.name})`,
+      });
+    }
+    for (const d of new Set([x.b.hostname, ...(x.b.alternateHostnames ?? [])])) {
+      const first = owner.get(d.toLowerCase());
+      if (first) {
+        out.push({
+          path: at(x.i, 'hostname'),
+          message: `Host "${d}" on HTTP port ${x.b.port}: ${who(x)} duplicates ${who(first)}`,
+        });
+      } else owner.set(d.toLowerCase(), x);
+    }
+  }
+}
+
+function checkNames(all: readonly Indexed[], out: FieldError[]): void {
+  const seen = new Map<string, Indexed>();
+  for (const x of all) {
+    const first = seen.get(x.b.name);
+    if (first)
+      out.push({
+        path: at(x.i, 'name'),
+        message: `duplicate backend name ${x.b.name}: ${who(x)} and ${who(first)}`,
+      });
+    else seen.set(x.b.name, x);
+  }
+}
+
+function checkReservedPorts(
+  spec: Partial<ProxyServerSpec>,
+  all: readonly Indexed[],
+  out: FieldError[],
+): void {
+  const reserved = [
+    ['xdsPort', spec.xdsPort ?? 18000],
+    ['adminPort', spec.adminPort ?? 9901],
+  ] as const;
+  for (const x of all) {
+    for (const [field, port] of reserved) {
+      if (x.b.port === port) {
+        out.push({ path: at(x.i, 'port'), message: `port ${port} is spec.${field} (backend ${x.b.name})` });
+      }
+    }
+  }
+}
+
+/** Validates the backends of a ProxyServer spec; `ok` carries the spec unchanged. */
+export function validateProxyServer<S extends Partial<ProxyServerSpec>>(
+  spec: S,
+  options: Pick<TranslateOptions, 'httpPorts'> = {},
+): ValidationResult<S> {
+  const all = (spec.backends ?? []).map((b, i) => ({ b, i }));
+  const out: FieldError[] = [];
+  checkNames(all, out);
+  checkReservedPorts(spec, all, out);
+  for (const x of all) checkBackend(x, out);
+  const httpPorts = new Set(options.httpPorts ?? DEFAULT_HTTP_PORTS);
+  const byPort = new Map<number, Indexed[]>();
+  for (const x of all.filter((y) => (y.b.protocol ?? 'TCP') === 'TCP')) {
+    byPort.set(x.b.port, [...(byPort.get(x.b.port) ?? []), x]);
+  }
+  for (const [port, group] of byPort) (httpPorts.has(port) ? checkHttpPort : checkTlsPort)(group, out);
+  if (out.length === 0) return { ok: true, value: spec };
+  return {
+    ok: false,
+    errors: out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.message < b.message ? -1 : 1)),
+  };
+}

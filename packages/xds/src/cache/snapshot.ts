@@ -1,0 +1,57 @@
+// An immutable snapshot of what one Envoy should have: per type, each resource packed as google.protobuf.Any with
+// its own content version (a hash of its encoded bytes), and a type version that hashes the (name, version) list.
+// A resource that did not change keeps its version; the same resources always give the same versions, in any
+// process (no counters).
+import { createHash } from 'node:crypto';
+import { Any, Cluster, Listener, TYPE_URL } from '@oooi/envoy';
+import type { EnvoyResources, ResourceTypeUrl } from '@oooi/envoy';
+
+export interface SnapshotResource {
+  readonly name: string;
+  readonly version: string;
+  readonly any: Any;
+}
+
+export interface TypeSnapshot {
+  readonly version: string;
+  /** Sorted by name. */
+  readonly resources: readonly SnapshotResource[];
+}
+
+export interface Snapshot {
+  /** Hash over both type versions: what the status calls the desired version. */
+  readonly version: string;
+  readonly types: ReadonlyMap<ResourceTypeUrl, TypeSnapshot>;
+}
+
+export const SNAPSHOT_TYPES: readonly ResourceTypeUrl[] = [TYPE_URL.cluster, TYPE_URL.listener];
+
+function hash(bytes: Uint8Array | string): string {
+  return createHash('sha256').update(bytes).digest('hex').slice(0, 16);
+}
+
+export function resource(typeUrl: string, name: string, bytes: Uint8Array): SnapshotResource {
+  return { name, version: hash(bytes), any: Any.fromPartial({ typeUrl, value: Buffer.from(bytes) }) };
+}
+
+/** A type snapshot of the given resources; its version hashes the sorted name/version pairs. */
+export function typeSnapshot(resources: readonly SnapshotResource[]): TypeSnapshot {
+  const sorted = [...resources].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return { version: hash(sorted.map((r) => `${r.name}\u0000${r.version}`).join('\n')), resources: sorted };
+}
+
+export function buildSnapshot(r: EnvoyResources): Snapshot {
+  const clusters = typeSnapshot(
+    r.clusters.map((c) => resource(TYPE_URL.cluster, c.name, Cluster.encode(c).finish())),
+  );
+  const listeners = typeSnapshot(
+    r.listeners.map((l) => resource(TYPE_URL.listener, l.name, Listener.encode(l).finish())),
+  );
+  return {
+    version: hash(`${clusters.version}/${listeners.version}`),
+    types: new Map([
+      [TYPE_URL.cluster, clusters],
+      [TYPE_URL.listener, listeners],
+    ]),
+  };
+}
