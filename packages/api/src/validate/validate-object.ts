@@ -7,9 +7,8 @@ import type { SchemaNode } from '../schema/schema-node';
 import type { OooiObject } from '../types';
 import { compareFieldErrors } from './field-error';
 import type { FieldError, ValidationResult } from './field-error';
+import { validateMetadata } from './validate-metadata';
 import { validateSchema } from './validate-schema';
-
-const dnsSubdomain = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?([.][a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 
 /** Validates (and defaults) one object of the five kinds as the apiserver would on create. */
 export function validateObject(obj: unknown): ValidationResult<OooiObject> {
@@ -28,25 +27,13 @@ export function validateObject(obj: unknown): ValidationResult<OooiObject> {
   const defaulted: Record<string, unknown> = { ...obj, spec: applyDefaults(spec, obj.spec) };
   if (defaulted.spec === undefined) errors.push({ path: 'spec', message: 'Required value' });
   else errors.push(...validateSchema(spec, defaulted.spec, 'spec'));
+  // Offline input may carry a status (as `kubectl get -o yaml` prints it); it is read, so it is checked too.
+  if (obj.status !== undefined)
+    errors.push(...validateSchema(info.status, obj.status, 'status'));
   if (errors.length > 0) return fail(errors);
   const value = { ...defaulted, ...(obj.status !== undefined ? { status: obj.status } : {}) };
   if (value.status === undefined) delete value.status;
   return { ok: true, value: value as unknown as OooiObject };
-}
-
-function validateMetadata(metadata: unknown): FieldError[] {
-  if (!isPlainObject(metadata) || typeof metadata.name !== 'string' || metadata.name === '') {
-    return [{ path: 'metadata.name', message: 'Required value: name or generateName is required' }];
-  }
-  if (metadata.name.length > 253 || !dnsSubdomain.test(metadata.name)) {
-    return [
-      {
-        path: 'metadata.name',
-        message: `Invalid value: "${metadata.name}": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character`,
-      },
-    ];
-  }
-  return [];
 }
 
 function fail(errors: FieldError[]): ValidationResult<OooiObject> {

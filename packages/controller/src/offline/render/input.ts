@@ -2,7 +2,7 @@
 // reads the files); each is checked here: our five kinds exactly as the apiserver would admit them (validateObject:
 // schema, defaults, CEL twins), the third-party kinds for kind and name only. Every problem names its file and
 // field. Missing metadata is filled as the apiserver would on create: namespace `default`, generation 1.
-import { formatFieldError, validateObject } from '@oooi/api';
+import { formatFieldError, validateMetadata, validateObject } from '@oooi/api';
 import type {
   DHCPServer,
   DNSServer,
@@ -47,6 +47,14 @@ const thirdParty = {
 const readable =
   'Infra, InfraClusterAttachment, DHCPServer, DNSServer, ProxyServer, HostedCluster, NodePool, Machine, Service';
 
+const oooiKinds: readonly string[] = [
+  'Infra',
+  'InfraClusterAttachment',
+  'DHCPServer',
+  'DNSServer',
+  'ProxyServer',
+];
+
 type Buckets = { -readonly [K in keyof RenderInput]: unknown[] };
 
 function where(doc: SourceDocument): string {
@@ -88,18 +96,18 @@ function addDocument(doc: SourceDocument, buckets: Buckets, errors: string[]): v
     errors.push(`${where(doc)}: kind: Required value`);
     return;
   }
-  if (kind in thirdParty) {
-    const name = field(doc.value, 'metadata', 'name');
-    if (typeof name !== 'string' || name === '')
-      errors.push(`${where(doc)}: ${kind}: metadata.name: Required value`);
-    else buckets[thirdParty[kind as keyof typeof thirdParty]].push(withServerMetadata(doc.value));
+  if (Object.hasOwn(thirdParty, kind)) {
+    const problems = validateMetadata(field(doc.value, 'metadata'));
+    for (const e of problems) errors.push(`${where(doc)}: ${kind}: ${formatFieldError(e)}`);
+    if (problems.length === 0)
+      buckets[thirdParty[kind as keyof typeof thirdParty]].push(withServerMetadata(doc.value));
     return;
   }
-  if (['Infra', 'InfraClusterAttachment', 'DHCPServer', 'DNSServer', 'ProxyServer'].includes(kind)) {
+  if (oooiKinds.includes(kind)) {
     addOooi(doc, buckets, errors);
     return;
   }
-  errors.push(`${where(doc)}: kind: Unsupported value: "${kind}": oooi reads ${readable}`);
+  errors.push(`${where(doc)}: kind: Unsupported value: ${JSON.stringify(kind)}: oooi reads ${readable}`);
 }
 
 function duplicates(docs: readonly SourceDocument[]): string[] {
