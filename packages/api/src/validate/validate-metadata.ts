@@ -10,7 +10,10 @@ const qualifiedNamePart = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
 /** apimachinery's TotalAnnotationSizeLimitB: keys and values together. */
 export const MAX_ANNOTATIONS_BYTES = 256 * 1024;
 
-const show = (v: unknown): string => JSON.stringify(typeof v === 'string' ? v : String(v));
+const show = (v: unknown): string =>
+  JSON.stringify(
+    typeof v === 'object' && v !== null ? `(${Array.isArray(v) ? 'array' : 'object'})` : String(v),
+  );
 
 const SUBDOMAIN_MSG =
   "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character";

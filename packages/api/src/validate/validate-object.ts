@@ -10,6 +10,10 @@ import type { FieldError, ValidationResult } from './field-error';
 import { validateMetadata } from './validate-metadata';
 import { validateSchema } from './validate-schema';
 
+/** A scalar for messages; String() of an object such as `{toString: {}}` would throw. */
+const scalarText = (v: unknown): string =>
+  typeof v === 'object' && v !== null ? `(${Array.isArray(v) ? 'array' : 'object'})` : String(v);
+
 /** Validates (and defaults) one object of the five kinds as the apiserver would on create. */
 export function validateObject(obj: unknown): ValidationResult<OooiObject> {
   if (!isPlainObject(obj)) return fail([{ path: '', message: 'Invalid value: an object is required' }]);
@@ -18,7 +22,7 @@ export function validateObject(obj: unknown): ValidationResult<OooiObject> {
     return fail([
       {
         path: 'kind',
-        message: `Unsupported value: ${JSON.stringify(`${String(obj.apiVersion)}, Kind=${String(obj.kind)}`)}: expected ${API_VERSION} Infra, InfraClusterAttachment, DHCPServer, DNSServer or ProxyServer`,
+        message: `Unsupported value: ${JSON.stringify(`${scalarText(obj.apiVersion)}, Kind=${scalarText(obj.kind)}`)}: expected ${API_VERSION} Infra, InfraClusterAttachment, DHCPServer, DNSServer or ProxyServer`,
       },
     ]);
   }
@@ -28,8 +32,7 @@ export function validateObject(obj: unknown): ValidationResult<OooiObject> {
   if (defaulted.spec === undefined) errors.push({ path: 'spec', message: 'Required value' });
   else errors.push(...validateSchema(spec, defaulted.spec, 'spec'));
   // Offline input may carry a status (as `kubectl get -o yaml` prints it); it is read, so it is checked too.
-  if (obj.status !== undefined)
-    errors.push(...validateSchema(info.status, obj.status, 'status'));
+  if (obj.status !== undefined) errors.push(...validateSchema(info.status, obj.status, 'status'));
   if (errors.length > 0) return fail(errors);
   const value = { ...defaulted, ...(obj.status !== undefined ? { status: obj.status } : {}) };
   if (value.status === undefined) delete value.status;

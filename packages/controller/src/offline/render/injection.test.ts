@@ -75,7 +75,7 @@ function withValue(
   let at: Record<string | number, unknown> = copy as unknown as Record<number, unknown>;
   for (const k of path.slice(0, -1)) at = at[k] as Record<string | number, unknown>;
   const last = path[path.length - 1]!;
-  at[last] = f(typeof at[last] === 'string' ? (at[last]) : 'default');
+  at[last] = f(typeof at[last] === 'string' ? at[last] : 'default');
   return copy;
 }
 

@@ -57,6 +57,11 @@ const oooiKinds: readonly string[] = [
 
 type Buckets = { -readonly [K in keyof RenderInput]: unknown[] };
 
+/** A kind for messages: the string, or what it is when it is none (String() of `{toString: {}}` throws). */
+function kindText(kind: unknown): string {
+  return typeof kind === 'string' ? kind : `(${kind === null ? 'null' : typeof kind})`;
+}
+
 function where(doc: SourceDocument): string {
   return `${doc.file}: document ${doc.index}`;
 }
@@ -74,7 +79,7 @@ function addOooi(doc: SourceDocument, buckets: Buckets, errors: string[]): void 
   const result = validateObject(doc.value);
   if (!result.ok) {
     const id = identityOf(doc.value);
-    const kind = String(field(doc.value, 'kind'));
+    const kind = kindText(field(doc.value, 'kind'));
     for (const e of result.errors)
       errors.push(`${doc.file}: ${kind} ${id.namespace}/${id.name}: ${formatFieldError(e)}`);
     return;
@@ -116,7 +121,7 @@ function duplicates(docs: readonly SourceDocument[]): string[] {
   for (const doc of docs) {
     const kind = field(doc.value, 'kind');
     const id = identityOf(doc.value);
-    const key = `${String(kind)} ${id.namespace}/${id.name}`;
+    const key = `${kindText(kind)} ${id.namespace}/${id.name}`;
     const first = seen.get(key);
     if (first)
       errors.push(`${where(doc)}: ${key}: metadata.name: Duplicate value: already in ${where(first)}`);
@@ -161,7 +166,7 @@ export function readDocuments(docs: readonly SourceDocument[]): {
       continue;
     }
     const id = identityOf(doc.value);
-    origins.set(originKey(String(field(doc.value, 'kind')), id.namespace, id.name), doc.file);
+    origins.set(originKey(kindText(field(doc.value, 'kind')), id.namespace, id.name), doc.file);
     addDocument(doc, buckets, errors);
   }
   errors.push(...duplicates(present));
