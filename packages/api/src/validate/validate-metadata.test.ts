@@ -1,6 +1,6 @@
 import { validateObject } from './validate-object';
 import { annotationErrors, labelErrors, validateMetadata } from './validate-metadata';
-import { dns, infra, set } from '../testing/fixtures';
+import { alpha, dns, infra, set } from '../testing/fixtures';
 
 const paths = (obj: unknown): string[] => {
   const r = validateObject(obj);
@@ -60,6 +60,15 @@ describe('labels and annotations as apimachinery validates them', () => {
     expect(annotationErrors('a', { k: 'x'.repeat(256 * 1024) })).toEqual([
       { path: 'a', message: 'Too long: must have at most 262144 bytes' },
     ]);
+  });
+
+  test('externalService and appsIngress.service labels/annotations are checked (the Service would be refused)', () => {
+    expect(paths(set(alpha, 'spec.externalService.labels', { 'bad key': 'v' }))).toEqual([
+      `spec.externalService.labels: Invalid value: "bad key": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character`,
+    ]);
+    expect(paths(set(alpha, 'spec.externalService.annotations', { 'a/b/c': 'v' }))).toHaveLength(1);
+    expect(paths(set(alpha, 'spec.appsIngress.service.labels', { ok: 'not ok' }))).toHaveLength(1);
+    expect(paths(set(alpha, 'spec.externalService.labels', { 'example.com/ok': 'fine' }))).toEqual([]);
   });
 
   test('metadata.labels of an object are checked', () => {

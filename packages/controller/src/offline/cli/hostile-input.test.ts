@@ -144,6 +144,28 @@ describe('no crash on any input', () => {
   });
 });
 
+describe('domain containment', () => {
+  test('x.apps.alpha.example.com beside alpha.example.com: validate reports both, render excludes both', () => {
+    const text = readFileSync(ex('attachments.yaml'), 'utf8').replace(
+      'clusterName: bravo\n    baseDomain: example.com',
+      'clusterName: x\n    baseDomain: apps.alpha.example.com',
+    );
+    const f = file('attachments.yaml', text);
+    const v = cli('validate', '-f', ex('infra.yaml'), '-f', f);
+    expect(v.code).toBe(1);
+    expect(v.out).toContain(
+      'DuplicateHostname: domain "x.apps.alpha.example.com" of attachment "bravo" lies inside domain "alpha.example.com"',
+    );
+    const out = join(dir, 'out');
+    expect(cli('render', '-f', ex('infra.yaml'), '-f', f, '-o', out).code).toBe(0);
+    const status = readFileSync(join(out, 'status.yaml'), 'utf8');
+    expect(status).toContain('reason: DuplicateHostname');
+    const proxy = readFileSync(join(out, 'proxyserver-clusters-vlan100-proxy.yaml'), 'utf8');
+    expect(proxy).not.toContain('alpha.example.com');
+    expect(proxy).not.toContain('x.apps');
+  });
+});
+
 describe('render output: nothing partial, nothing overwritten', () => {
   const args = (out: string) => ['render', '-f', ex('infra.yaml'), '-f', ex('attachments.yaml'), '-o', out];
 
