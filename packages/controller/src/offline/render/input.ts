@@ -55,7 +55,7 @@ const oooiKinds: readonly string[] = [
   'ProxyServer',
 ];
 
-type Buckets = { -readonly [K in keyof RenderInput]: unknown[] };
+type Buckets = { -readonly [K in keyof RenderInput]: Array<RenderInput[K][number]> };
 
 /** A kind for messages: the string, or what it is when it is none (String() of `{toString: {}}` throws). */
 function kindText(kind: unknown): string {
@@ -85,14 +85,23 @@ function addOooi(doc: SourceDocument, buckets: Buckets, errors: string[]): void 
     return;
   }
   const obj: OooiObject = withServerMetadata(result.value);
-  const bucket = {
-    Infra: buckets.infras,
-    InfraClusterAttachment: buckets.attachments,
-    DHCPServer: buckets.dhcpServers,
-    DNSServer: buckets.dnsServers,
-    ProxyServer: buckets.proxyServers,
-  }[obj.kind];
-  bucket.push(obj);
+  switch (obj.kind) {
+    case 'Infra':
+      buckets.infras.push(obj);
+      break;
+    case 'InfraClusterAttachment':
+      buckets.attachments.push(obj);
+      break;
+    case 'DHCPServer':
+      buckets.dhcpServers.push(obj);
+      break;
+    case 'DNSServer':
+      buckets.dnsServers.push(obj);
+      break;
+    case 'ProxyServer':
+      buckets.proxyServers.push(obj);
+      break;
+  }
 }
 
 function addDocument(doc: SourceDocument, buckets: Buckets, errors: string[]): void {
@@ -170,7 +179,7 @@ export function readDocuments(docs: readonly SourceDocument[]): {
     addDocument(doc, buckets, errors);
   }
   errors.push(...duplicates(present));
-  return { input: buckets as unknown as RenderInput, errors, origins };
+  return { input: buckets, errors, origins };
 }
 
 /** The render input, or every problem with it. */
