@@ -18,6 +18,8 @@ export const Reason = {
   AppsIngressReady: 'AppsIngressReady',
   AppsIngressPending: 'AppsIngressPending',
   AppsIngressUnknown: 'AppsIngressUnknown',
+  // The apps endpoint in the attachment's status is outside what it may claim (the message names the address).
+  AppsEndpointRejected: 'AppsEndpointRejected',
   // Conflicts among attachments (the reference's reasons).
   DuplicateHostedCluster: 'DuplicateHostedCluster',
   DuplicateHostname: 'DuplicateHostname',
