@@ -24,6 +24,8 @@ export const Reason = {
   DuplicateHostedCluster: 'DuplicateHostedCluster',
   DuplicateHostname: 'DuplicateHostname',
   DuplicateSourceIP: 'DuplicateSourceIP',
+  // More attachments than an Infra routes (docs/limits.md): the message names the limit and those left out.
+  AttachmentLimitExceeded: 'AttachmentLimitExceeded',
   InfraNotFound: 'InfraNotFound',
   // An enabled component that cannot be created: the reason names the missing field.
   DHCPServerIPMissing: 'DHCPServerIPMissing',

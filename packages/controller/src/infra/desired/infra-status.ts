@@ -42,7 +42,12 @@ export function plannedOutcome(plan: ChildPlan<unknown>): ChildOutcome {
 }
 
 /** Problems are listed in this order; the first one present gives Ready its reason. */
-const conflictOrder = ['DuplicateHostedCluster', 'DuplicateHostname', 'DuplicateSourceIP'] as const;
+const conflictOrder = [
+  'DuplicateHostedCluster',
+  'DuplicateHostname',
+  'DuplicateSourceIP',
+  'AttachmentLimitExceeded',
+] as const;
 const maxListed = 20;
 
 function readyProblems(plan: InfraPlan, outcomes: ChildOutcomes): Problem[] {
