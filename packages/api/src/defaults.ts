@@ -23,7 +23,7 @@ function defaultNode(schema: SchemaNode, value: unknown): unknown {
   const extra = schema.additionalProperties;
   if (typeof extra === 'object') {
     for (const key of Object.keys(out)) {
-      if (!(key in (schema.properties ?? {}))) out[key] = defaultNode(extra, out[key]);
+      if (!Object.hasOwn(schema.properties ?? {}, key)) out[key] = defaultNode(extra, out[key]);
     }
   }
   return out;

@@ -24,6 +24,14 @@ export type { Condition } from './schema/status';
 export { toCrd } from './crd/crd';
 export { applyDefaults } from './defaults';
 export { validateObject } from './validate/validate-object';
+export {
+  validateMetadata,
+  dnsLabelErrors,
+  labelErrors,
+  annotationErrors,
+  qualifiedNameErrors,
+  MAX_ANNOTATIONS_BYTES,
+} from './validate/validate-metadata';
 export { formatFieldError } from './validate/field-error';
 export {
   validateCross,

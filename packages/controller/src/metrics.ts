@@ -4,7 +4,12 @@ import { Counter, Gauge } from 'prom-client';
 import type { Registry } from 'prom-client';
 
 export const childKinds = ['DHCPServer', 'DNSServer', 'ProxyServer'] as const;
-export const conflictReasons = ['DuplicateHostedCluster', 'DuplicateHostname', 'DuplicateSourceIP'] as const;
+export const conflictReasons = [
+  'DuplicateHostedCluster',
+  'DuplicateHostname',
+  'DuplicateSourceIP',
+  'AttachmentLimitExceeded',
+] as const;
 
 export class ControllerMetrics {
   /** Conflicts an Infra currently shows, by reason. */

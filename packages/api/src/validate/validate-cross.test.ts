@@ -83,6 +83,33 @@ describe('validateCross', () => {
       ],
     },
     {
+      name: "a domain inside another attachment's *.apps wildcard",
+      input: [
+        infra,
+        alpha,
+        set(set(bravo, 'spec.dns.clusterName', 'x'), 'spec.dns.baseDomain', 'apps.alpha.example.com'),
+      ],
+      want: [
+        'DuplicateHostname: domain "x.apps.alpha.example.com" of attachment "bravo" lies inside domain "alpha.example.com" of attachment "alpha" (its names and *.apps wildcard)',
+      ],
+    },
+    {
+      name: "a domain containing another attachment's domain",
+      input: [
+        infra,
+        set(set(alpha, 'spec.dns.clusterName', 'x'), 'spec.dns.baseDomain', 'bravo.example.com'),
+        set(bravo, 'spec.dns.clusterName', 'bravo'),
+      ],
+      want: [
+        'DuplicateHostname: domain "bravo.example.com" of attachment "bravo" contains domain "x.bravo.example.com" of attachment "alpha"',
+      ],
+    },
+    {
+      name: 'sibling domains under one base domain are fine',
+      input: [infra, alpha, bravo],
+      want: [],
+    },
+    {
       name: 'a MetalLB range outside the CIDR',
       input: [infra, set(alpha, range, '203.0.113.200-203.0.113.209')],
       want: [

@@ -1,5 +1,5 @@
 // Problems no single object can show: among the attachments of one Infra, duplicate HostedClusters and
-// domains; MetalLB ranges outside the Infra's CIDR or overlapping each other, the DHCP pool or a static
+// domains (equal, nested or containing); MetalLB ranges outside the Infra's CIDR or overlapping each other, the DHCP pool or a static
 // address; attachments naming an Infra that does not exist. Each problem names every object and field
 // involved, so the controller can put it on each of them as a condition and `oooi validate` can print it.
 import { cidrContains, formatRange, parseAddressRange, parseCidrV4, parseIPv4, rangesOverlap } from '../ipv4';
@@ -53,36 +53,75 @@ export function attachmentDomain(a: InfraClusterAttachment): string {
   return `${a.spec.dns.clusterName}.${a.spec.dns.baseDomain}`;
 }
 
+/** DOMAIN's proper parent domains of two or more labels (`a.b.example.com` → `b.example.com`, `example.com`). */
+function parentDomains(domain: string): string[] {
+  const labels = domain.split('.');
+  return labels.slice(1, -1).map((_, i) => labels.slice(i + 1).join('.'));
+}
+
+interface DomainOwners {
+  readonly exact: Map<string, InfraClusterAttachment>;
+  /** Every parent domain of an owner's domain → that owner (for "contains"). */
+  readonly parents: Map<string, InfraClusterAttachment>;
+}
+
+/**
+ * The owner DOMAIN collides with, and how: equal to an owner's domain, inside it (so inside its names and its
+ * `*.apps` wildcard), or containing it. One tenant may not take over part of another's names or wildcard.
+ */
+function domainClash(
+  owners: DomainOwners,
+  domain: string,
+): { owner: InfraClusterAttachment; how: string } | undefined {
+  const equal = owners.exact.get(domain);
+  if (equal) return { owner: equal, how: 'declare domain' };
+  const outer = parentDomains(domain).find((p) => owners.exact.has(p));
+  if (outer !== undefined) return { owner: owners.exact.get(outer)!, how: 'inside' };
+  const inner = owners.parents.get(domain);
+  return inner ? { owner: inner, how: 'contains' } : undefined;
+}
+
+function domainMessage(owner: InfraClusterAttachment, a: InfraClusterAttachment, how: string): string {
+  const [od, ad] = [attachmentDomain(owner), attachmentDomain(a)];
+  if (how === 'declare domain')
+    return `attachments "${owner.metadata.name}" and "${a.metadata.name}" declare domain "${ad}"`;
+  return how === 'inside'
+    ? `domain "${ad}" of attachment "${a.metadata.name}" lies inside domain "${od}" of attachment "${owner.metadata.name}" (its names and *.apps wildcard)`
+    : `domain "${ad}" of attachment "${a.metadata.name}" contains domain "${od}" of attachment "${owner.metadata.name}"`;
+}
+
 /**
  * Duplicate HostedClusters and domains among the attachments of one Infra, walked in name order: a later
  * attachment that collides with an earlier owner is reported with that owner (HostedCluster first, then
- * domain), and both are excluded from routing by the caller. Terminating attachments must be left out.
+ * domain), and both are excluded from routing by the caller. A domain collides when it equals, lies inside or
+ * contains an owner's domain. Terminating attachments must be left out.
  */
 export function findDuplicateAttachments(attachments: readonly InfraClusterAttachment[]): CrossProblem[] {
   const sorted = [...attachments].sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : 1));
   const byCluster = new Map<string, InfraClusterAttachment>();
-  const byDomain = new Map<string, InfraClusterAttachment>();
+  const owners: DomainOwners = { exact: new Map(), parents: new Map() };
   const problems: CrossProblem[] = [];
   for (const a of sorted) {
     const hc = hostedClusterKey(a);
     const domain = attachmentDomain(a);
     const clusterOwner = byCluster.get(hc);
-    const domainOwner = byDomain.get(domain);
+    const clash = clusterOwner ? undefined : domainClash(owners, domain);
     if (clusterOwner) {
       problems.push({
         reason: 'DuplicateHostedCluster',
         message: `attachments "${clusterOwner.metadata.name}" and "${a.metadata.name}" reference HostedCluster ${hc}`,
         objects: [at(clusterOwner, 'spec.hostedClusterRef'), at(a, 'spec.hostedClusterRef')],
       });
-    } else if (domainOwner) {
+    } else if (clash) {
       problems.push({
         reason: 'DuplicateHostname',
-        message: `attachments "${domainOwner.metadata.name}" and "${a.metadata.name}" declare domain "${domain}"`,
-        objects: [at(domainOwner, 'spec.dns'), at(a, 'spec.dns')],
+        message: domainMessage(clash.owner, a, clash.how),
+        objects: [at(clash.owner, 'spec.dns'), at(a, 'spec.dns')],
       });
     } else {
       byCluster.set(hc, a);
-      byDomain.set(domain, a);
+      owners.exact.set(domain, a);
+      for (const p of parentDomains(domain)) if (!owners.parents.has(p)) owners.parents.set(p, a);
     }
   }
   return problems;

@@ -7,9 +7,12 @@ import type { SchemaNode } from '../schema/schema-node';
 import type { OooiObject } from '../types';
 import { compareFieldErrors } from './field-error';
 import type { FieldError, ValidationResult } from './field-error';
+import { annotationErrors, labelErrors, validateMetadata } from './validate-metadata';
 import { validateSchema } from './validate-schema';
 
-const dnsSubdomain = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?([.][a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+/** A scalar for messages; String() of an object such as `{toString: {}}` would throw. */
+const scalarText = (v: unknown): string =>
+  typeof v === 'object' && v !== null ? `(${Array.isArray(v) ? 'array' : 'object'})` : String(v);
 
 /** Validates (and defaults) one object of the five kinds as the apiserver would on create. */
 export function validateObject(obj: unknown): ValidationResult<OooiObject> {
@@ -19,7 +22,7 @@ export function validateObject(obj: unknown): ValidationResult<OooiObject> {
     return fail([
       {
         path: 'kind',
-        message: `Unsupported value: ${JSON.stringify(`${String(obj.apiVersion)}, Kind=${String(obj.kind)}`)}: expected ${API_VERSION} Infra, InfraClusterAttachment, DHCPServer, DNSServer or ProxyServer`,
+        message: `Unsupported value: ${JSON.stringify(`${scalarText(obj.apiVersion)}, Kind=${scalarText(obj.kind)}`)}: expected ${API_VERSION} Infra, InfraClusterAttachment, DHCPServer, DNSServer or ProxyServer`,
       },
     ]);
   }
@@ -28,6 +31,9 @@ export function validateObject(obj: unknown): ValidationResult<OooiObject> {
   const defaulted: Record<string, unknown> = { ...obj, spec: applyDefaults(spec, obj.spec) };
   if (defaulted.spec === undefined) errors.push({ path: 'spec', message: 'Required value' });
   else errors.push(...validateSchema(spec, defaulted.spec, 'spec'));
+  // Offline input may carry a status (as `kubectl get -o yaml` prints it); it is read, so it is checked too.
+  if (obj.status !== undefined) errors.push(...validateSchema(info.status, obj.status, 'status'));
+  errors.push(...serviceMetadataErrors(defaulted));
   if (errors.length > 0) return fail(errors);
   const value = { ...defaulted, ...(obj.status !== undefined ? { status: obj.status } : {}) };
   if (value.status === undefined) delete value.status;
@@ -35,19 +41,26 @@ export function validateObject(obj: unknown): ValidationResult<OooiObject> {
   return { ok: true, value: value as OooiObject };
 }
 
-function validateMetadata(metadata: unknown): FieldError[] {
-  if (!isPlainObject(metadata) || typeof metadata.name !== 'string' || metadata.name === '') {
-    return [{ path: 'metadata.name', message: 'Required value: name or generateName is required' }];
-  }
-  if (metadata.name.length > 253 || !dnsSubdomain.test(metadata.name)) {
-    return [
-      {
-        path: 'metadata.name',
-        message: `Invalid value: "${metadata.name}": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character`,
-      },
-    ];
-  }
-  return [];
+/**
+ * Labels and annotations an attachment copies onto Services it creates: the CRD's schema only says "map of
+ * strings", but the apiserver would refuse the Service later, so they are checked here as it checks them.
+ */
+function serviceMetadataErrors(obj: Record<string, unknown>): FieldError[] {
+  if (obj.kind !== 'InfraClusterAttachment' || !isPlainObject(obj.spec)) return [];
+  const spec = obj.spec;
+  const apps = isPlainObject(spec.appsIngress) ? spec.appsIngress.service : undefined;
+  const maps: [string, unknown][] = [
+    ['spec.externalService', spec.externalService],
+    ['spec.appsIngress.service', apps],
+  ];
+  return maps.flatMap(([path, svc]) =>
+    isPlainObject(svc)
+      ? [
+          ...labelErrors(`${path}.labels`, svc.labels),
+          ...annotationErrors(`${path}.annotations`, svc.annotations),
+        ]
+      : [],
+  );
 }
 
 function fail(errors: FieldError[]): ValidationResult<OooiObject> {

@@ -104,7 +104,8 @@ function checkObject(schema: SchemaNode, value: Record<string, unknown>, path: s
   }
   for (const [key, child] of Object.entries(value)) {
     if (child === undefined) continue;
-    const prop = props[key];
+    // Own properties only: a key named `constructor` or `__proto__` is an unknown field, not Object's.
+    const prop = Object.hasOwn(props, key) ? props[key] : undefined;
     if (prop) walk(prop, child, `${path}.${key}`, emit);
     else if (typeof schema.additionalProperties === 'object')
       walk(schema.additionalProperties, child, `${path}.${key}`, emit);

@@ -22,10 +22,14 @@ export const Reason = {
   AppsIngressReady: 'AppsIngressReady',
   AppsIngressPending: 'AppsIngressPending',
   AppsIngressUnknown: 'AppsIngressUnknown',
+  // The apps endpoint in the attachment's status is outside what it may claim (the message names the address).
+  AppsEndpointRejected: 'AppsEndpointRejected',
   // Conflicts among attachments (the reference's reasons).
   DuplicateHostedCluster: 'DuplicateHostedCluster',
   DuplicateHostname: 'DuplicateHostname',
   DuplicateSourceIP: 'DuplicateSourceIP',
+  // More attachments than an Infra routes (docs/limits.md): the message names the limit and those left out.
+  AttachmentLimitExceeded: 'AttachmentLimitExceeded',
   InfraNotFound: 'InfraNotFound',
   // An enabled component that cannot be created: the reason names the missing field.
   DHCPServerIPMissing: 'DHCPServerIPMissing',

@@ -17,6 +17,7 @@ export function view(
     apps: o.appsAt
       ? { endpoint: '198.51.100.200', dnsIP: '198.51.100.200', httpPort: 80, httpsPort: 443, ...o.appsAt }
       : undefined,
+    appsRejected: undefined,
     sources: ranges.length > 0 ? { state: 'known', nodePools: [], ranges, dropped: 0 } : { state: 'none' },
     sourceRanges: ranges,
   };

@@ -4,6 +4,7 @@
 // (`oooi render` on local files). Every problem is reported, each with its field path.
 import { applyDefaults, formatIPv4, kindInfo, parseCidrV4, parseGoDuration, parseIPv4 } from '@oooi/api';
 import type { DNSServer, DnsServerSpec, FieldError, ValidationResult } from '@oooi/api';
+import { generatedWordProblem } from '../../workload/generated-text';
 
 export type ViewName = 'vlan' | 'pod-network';
 
@@ -129,6 +130,19 @@ function checkNetwork(spec: DnsServerSpec): { cidr: string; port: number; errors
   return { cidr: canonical, port, errors };
 }
 
+/** The CR strings written into the files as they are: through the one gate (../../workload/generated-text). */
+function checkWords(dns: DNSServer, spec: DnsServerSpec): FieldError[] {
+  const words: [string, unknown][] = [
+    ['metadata.name', dns.metadata?.name],
+    ['metadata.namespace', dns.metadata?.namespace ?? 'default'],
+    ['spec.reloadInterval', spec.reloadInterval ?? '2s'],
+  ];
+  return words.flatMap(([path, value]) => {
+    const problem = generatedWordProblem(value);
+    return problem ? [{ path, message: problem }] : [];
+  });
+}
+
 const byPath = (a: FieldError, b: FieldError): number =>
   a.path < b.path ? -1 : a.path > b.path ? 1 : a.message < b.message ? -1 : a.message > b.message ? 1 : 0;
 
@@ -142,7 +156,7 @@ export function validateDnsServer(dns: DNSServer): ValidationResult<DnsModel> {
   const pod = checkRecords('spec.views.podNetwork.records', spec.views?.podNetwork?.records);
   const upstreams = checkUpstreams(spec.upstreams);
   const timers = checkTimers(spec);
-  const metaErrors: FieldError[] = dns.metadata?.name ? [] : [{ path: 'metadata.name', message: 'is empty' }];
+  const metaErrors = checkWords(dns, spec);
   const errors = [
     ...metaErrors,
     ...network.errors,

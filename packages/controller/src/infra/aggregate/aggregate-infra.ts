@@ -14,6 +14,8 @@ export interface MemberView {
   readonly attachment: InfraClusterAttachment;
   readonly target: AttachmentTarget;
   readonly apps: AppsEndpoint | undefined;
+  /** Why the apps endpoint in its status was refused (no record, no backend), when it was. */
+  readonly appsRejected: string | undefined;
   /** What discovery found, before shared /32s were removed. */
   readonly sources: SourceRanges;
   /** The /32s its alias backends carry: discovery minus the shared ones. Empty: no aliases. */
@@ -39,10 +41,14 @@ export interface AggregateInputs {
 export function aggregateInfra(input: AggregateInputs): AggregatedInfra {
   const agg = aggregateAttachments(input.infra, input.attachments);
   const index = indexSources(input.nodePools, input.machines);
+  const cidr = input.infra.spec.networkConfig.cidr;
+  const domains = agg.included.map((a) => targetOf(a).domain);
   const found = agg.included.map((attachment) => {
     const target = targetOf(attachment);
-    const sources = resolveIndexed(input.infra.spec.networkConfig.cidr, target, index);
-    return { attachment, target, sources, apps: appsEndpointOf(attachment) };
+    const sources = resolveIndexed(cidr, target, index);
+    const otherDomains = domains.filter((d) => d !== target.domain);
+    const apps = appsEndpointOf(attachment, { cidr, otherDomains });
+    return { attachment, target, sources, apps: apps.endpoint, appsRejected: apps.rejected };
   });
   const verdict = removeDuplicateSources(
     found.map((f) => ({

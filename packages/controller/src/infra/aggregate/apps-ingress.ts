@@ -1,7 +1,11 @@
 // The apps endpoint an attachment contributes (reference: Envoy may use a hostname-only LoadBalancer endpoint,
 // but the *.apps A records exist only when externalIP is populated), read from the apps-ingress status only while
-// apps ingress is enabled and Ready.
-import { isIPv4 } from '@oooi/api';
+// apps ingress is enabled and Ready. The status is written by another controller (or anyone with status access),
+// so it is not trusted as is: an address is accepted only inside the attachment's MetalLB range (the Infra's CIDR
+// when no range is set), a host name only when it is a host name outside every other attachment's domain and
+// outside the management cluster's service domain. A refused endpoint gives no record and no backend; the reason
+// goes onto the attachment's Ready condition, naming the address.
+import { cidrContains, isIPv4, parseAddressRange, parseCidrV4, parseIPv4 } from '@oooi/api';
 import type { InfraClusterAttachment } from '@oooi/api';
 
 export interface AppsEndpoint {
@@ -13,17 +17,63 @@ export interface AppsEndpoint {
   readonly httpsPort: number;
 }
 
-export function appsEndpointOf(a: InfraClusterAttachment): AppsEndpoint | undefined {
+/** The management cluster's service domain: a name inside it would route tenants to management Services. */
+export const CLUSTER_SERVICE_DOMAIN = 'cluster.local';
+
+export interface AppsContext {
+  /** The Infra's spec.networkConfig.cidr. */
+  readonly cidr: string;
+  /** The domains of the Infra's other routing attachments. */
+  readonly otherDomains: readonly string[];
+}
+
+export interface AppsVerdict {
+  readonly endpoint: AppsEndpoint | undefined;
+  /** Why the endpoint in the status was refused (names the address), when it was. */
+  readonly rejected: string | undefined;
+}
+
+const HOSTNAME = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?([.][a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?)*$/;
+const inside = (name: string, domain: string): boolean => name === domain || name.endsWith(`.${domain}`);
+
+function ipProblem(a: InfraClusterAttachment, ip: string, ctx: AppsContext): string | undefined {
+  const value = parseIPv4(ip)!;
+  const rangeText = a.spec.appsIngress?.metallb?.ipAddressPoolRange;
+  const range = rangeText ? parseAddressRange(rangeText) : undefined;
+  if (range) {
+    return value >= range.start && value <= range.end
+      ? undefined
+      : `apps ingress externalIP ${ip} is outside spec.appsIngress.metallb.ipAddressPoolRange ${rangeText}`;
+  }
+  const cidr = parseCidrV4(ctx.cidr);
+  return cidr && cidrContains(cidr, value)
+    ? undefined
+    : `apps ingress externalIP ${ip} is outside the Infra's CIDR ${ctx.cidr}`;
+}
+
+function hostnameProblem(name: string, ctx: AppsContext): string | undefined {
+  if (name.length > 253 || !HOSTNAME.test(name))
+    return `apps ingress externalHostname ${JSON.stringify(name)} is not a lower-case host name`;
+  if (inside(name, CLUSTER_SERVICE_DOMAIN))
+    return `apps ingress externalHostname ${name} is inside the cluster's service domain ${CLUSTER_SERVICE_DOMAIN}`;
+  const other = ctx.otherDomains.find((d) => inside(name, d));
+  return other === undefined
+    ? undefined
+    : `apps ingress externalHostname ${name} is inside domain ${other} of another attachment`;
+}
+
+export function appsEndpointOf(a: InfraClusterAttachment, ctx: AppsContext): AppsVerdict {
+  const none: AppsVerdict = { endpoint: undefined, rejected: undefined };
   const apps = a.spec.appsIngress;
   const status = a.status?.appsIngressStatus;
-  if (!apps?.enabled || status?.phase !== 'Ready') return undefined;
+  if (!apps?.enabled || status?.phase !== 'Ready') return none;
   const ip = status.externalIP && isIPv4(status.externalIP) ? status.externalIP : undefined;
   const endpoint = ip ?? (status.externalHostname || undefined);
-  if (endpoint === undefined) return undefined;
+  if (endpoint === undefined) return none;
+  const rejected = ip ? ipProblem(a, ip, ctx) : hostnameProblem(endpoint, ctx);
+  if (rejected) return { endpoint: undefined, rejected };
   return {
-    endpoint,
-    dnsIP: ip,
-    httpPort: apps.ports?.http ?? 80,
-    httpsPort: apps.ports?.https ?? 443,
+    endpoint: { endpoint, dnsIP: ip, httpPort: apps.ports?.http ?? 80, httpsPort: apps.ports?.https ?? 443 },
+    rejected: undefined,
   };
 }

@@ -4,10 +4,12 @@
 // `oooi validate` reports, so the controller and the validator can never disagree on what collides.
 import { attachmentDomain, findDuplicateAttachments } from '@oooi/api';
 import type { Infra, InfraClusterAttachment } from '@oooi/api';
+import { MAX_ATTACHMENTS_PER_INFRA, withinAttachmentLimit } from './limits';
 import { sortedBy } from './order';
 import { namespaceOf } from '../../workload/meta';
 
-export type ConflictReason = 'DuplicateHostedCluster' | 'DuplicateHostname' | 'DuplicateSourceIP';
+export type ConflictReason =
+  'DuplicateHostedCluster' | 'DuplicateHostname' | 'DuplicateSourceIP' | 'AttachmentLimitExceeded';
 
 /** A conflict among attachments of one Infra, naming every attachment involved (first: the earlier owner). */
 export interface Conflict {
@@ -20,6 +22,7 @@ const effects: Readonly<Record<ConflictReason, string>> = {
   DuplicateHostedCluster: 'both are excluded from routing',
   DuplicateHostname: 'both are excluded from routing',
   DuplicateSourceIP: 'the kubernetes alias routes for that address were removed, the other routes remain',
+  AttachmentLimitExceeded: 'they are not routed; the attachments already routed keep their routes',
 };
 
 /** A conflict's message with what it does to routing, as both the Infra and the attachments show it. */
@@ -80,5 +83,16 @@ export function aggregateAttachments(infra: Infra, all: readonly InfraClusterAtt
     attachments: p.objects.map((o) => o.name),
   }));
   const excluded = new Set(conflicts.flatMap((c) => c.attachments));
-  return { members, included: members.filter((a) => !excluded.has(a.metadata.name)), conflicts };
+  const limit = withinAttachmentLimit(members.filter((a) => !excluded.has(a.metadata.name)));
+  if (limit.over.length > 0) {
+    const names = limit.over.map((a) => a.metadata.name);
+    const listed =
+      names.length > 20 ? `${names.slice(0, 20).join(', ')} and ${names.length - 20} more` : names.join(', ');
+    conflicts.push({
+      reason: 'AttachmentLimitExceeded',
+      message: `Infra "${infra.metadata.name}" routes at most ${MAX_ATTACHMENTS_PER_INFRA} attachments (docs/limits.md); ${names.length} more were left out: ${listed}`,
+      attachments: names,
+    });
+  }
+  return { members, included: limit.kept, conflicts };
 }

@@ -111,6 +111,14 @@ function ready(a: InfraClusterAttachment, agg: ConditionSpec, facts: AttachmentF
       message: facts.problems.map((p) => p.message).join('; '),
     };
   }
+  if (facts.view?.appsRejected !== undefined) {
+    return {
+      type: ConditionType.Ready,
+      status: 'False',
+      reason: Reason.AppsEndpointRejected,
+      message: `${facts.view.appsRejected}: no *.apps record and no apps backend`,
+    };
+  }
   return appsReady(a);
 }
 

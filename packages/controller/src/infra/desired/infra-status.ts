@@ -43,7 +43,12 @@ export function plannedOutcome(plan: ChildPlan<unknown>): ChildOutcome {
 }
 
 /** Problems are listed in this order; the first one present gives Ready its reason. */
-const conflictOrder = ['DuplicateHostedCluster', 'DuplicateHostname', 'DuplicateSourceIP'] as const;
+const conflictOrder = [
+  'DuplicateHostedCluster',
+  'DuplicateHostname',
+  'DuplicateSourceIP',
+  'AttachmentLimitExceeded',
+] as const;
 
 function readyProblems(plan: InfraPlan, outcomes: ChildOutcomes): Problem[] {
   const out: Problem[] = [];

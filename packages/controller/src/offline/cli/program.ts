@@ -62,8 +62,10 @@ export function runCli(argv: readonly string[], io: Output, clock: () => number)
   try {
     program.parse([...argv], { from: 'user' });
   } catch (err) {
-    if (!(err instanceof CommanderError)) throw err;
-    return err.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
+    if (err instanceof CommanderError) return err.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
+    // A bug, not the input's fault: one line, no stack trace, nothing written (output is renamed into place last).
+    io.err(`oooi: internal error: ${err instanceof Error ? err.message : String(err)}`);
+    return ExitCode.problems;
   }
   return code;
 }

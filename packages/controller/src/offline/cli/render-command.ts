@@ -1,6 +1,8 @@
 // `oooi render -f FILE… -o DIR [--now RFC3339]`: the controller's decisions, offline. Exit 0 when it rendered
 // (conflicts are in status.yaml), 1 on input it cannot read (each problem names its file and field), 2 on a
-// usage error (a bad --now, an output directory that is not empty).
+// usage or output problem (a bad --now, an output directory that is empty-named, not empty or not writable).
+// Nothing is written unless everything is: the files go to a temporary directory renamed into place.
+import { fileWordProblem } from '../../workload/generated-text';
 import type { DefaultImages } from '../../workload/images';
 import { readRenderInput } from '../render/input';
 import { renderDnsOutputs } from '../render/render-dns';
@@ -23,9 +25,27 @@ export interface Output {
 
 export const ExitCode = { ok: 0, problems: 1, usage: 2 } as const;
 
-/** Parses --now: RFC 3339 with a time zone (Z or ±hh:mm). */
+const NOW = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d+)?(Z|([+-])(\d{2}):(\d{2}))$/i;
+
+/**
+ * Parses --now: RFC 3339 with a time zone (Z or ±hh:mm). Impossible dates and times (February 31st, hour 24,
+ * second 60, offset +24:00) are refused, not rolled over as `Date.parse` would.
+ */
 export function parseNow(text: string): number | undefined {
-  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i.test(text)) return undefined;
+  const m = NOW.exec(text);
+  if (!m) return undefined;
+  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
+  const offsetOk = m[8]!.toUpperCase() === 'Z' || (Number(m[10]) <= 23 && Number(m[11]) <= 59);
+  const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  const ok = month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth && hour <= 23 && minute <= 59;
+  if (!ok || second > 59 || !offsetOk) return undefined;
   const ms = Date.parse(text);
   return Number.isNaN(ms) ? undefined : ms;
 }
@@ -52,9 +72,26 @@ export function runRender(args: RenderArgs, io: Output): number {
     for (const e of [...clash, ...dns.errors]) io.err(e);
     return ExitCode.problems;
   }
-  writeOutputDir(args.out, files);
+  const names = files.flatMap((f) => fileNameProblems(f.name));
+  if (names.length > 0) {
+    for (const e of names) io.err(e);
+    return ExitCode.problems;
+  }
+  const written = writeOutputDir(args.out, files);
+  if (written !== undefined) {
+    io.err(written);
+    return ExitCode.usage;
+  }
   io.out(`rendered ${files.length} files into ${args.out}`);
   return ExitCode.ok;
+}
+
+/** A file name built from object names passes the one gate, component by component. */
+function fileNameProblems(name: string): string[] {
+  return name.split('/').flatMap((part) => {
+    const problem = fileWordProblem(part);
+    return problem ? [`cannot write ${JSON.stringify(name)}: ${problem}`] : [];
+  });
 }
 
 function duplicateNames(names: readonly string[]): string[] {

@@ -2,7 +2,7 @@
 // reads the files); each is checked here: our five kinds exactly as the apiserver would admit them (validateObject:
 // schema, defaults, CEL twins), the third-party kinds for kind and name only. Every problem names its file and
 // field. Missing metadata is filled as the apiserver would on create: namespace `default`, generation 1.
-import { formatFieldError, validateObject } from '@oooi/api';
+import { formatFieldError, validateMetadata, validateObject } from '@oooi/api';
 import type {
   DHCPServer,
   DNSServer,
@@ -47,7 +47,20 @@ const thirdParty = {
 const readable =
   'Infra, InfraClusterAttachment, DHCPServer, DNSServer, ProxyServer, HostedCluster, NodePool, Machine, Service';
 
+const oooiKinds: readonly string[] = [
+  'Infra',
+  'InfraClusterAttachment',
+  'DHCPServer',
+  'DNSServer',
+  'ProxyServer',
+];
+
 type Buckets = { -readonly [K in keyof RenderInput]: Array<RenderInput[K][number]> };
+
+/** A kind for messages: the string, or what it is when it is none (String() of `{toString: {}}` throws). */
+function kindText(kind: unknown): string {
+  return typeof kind === 'string' ? kind : `(${kind === null ? 'null' : typeof kind})`;
+}
 
 function where(doc: SourceDocument): string {
   return `${doc.file}: document ${doc.index}`;
@@ -66,7 +79,7 @@ function addOooi(doc: SourceDocument, buckets: Buckets, errors: string[]): void 
   const result = validateObject(doc.value);
   if (!result.ok) {
     const id = identityOf(doc.value);
-    const kind = String(field(doc.value, 'kind'));
+    const kind = kindText(field(doc.value, 'kind'));
     for (const e of result.errors)
       errors.push(`${doc.file}: ${kind} ${id.namespace}/${id.name}: ${formatFieldError(e)}`);
     return;
@@ -97,18 +110,18 @@ function addDocument(doc: SourceDocument, buckets: Buckets, errors: string[]): v
     errors.push(`${where(doc)}: kind: Required value`);
     return;
   }
-  if (kind in thirdParty) {
-    const name = field(doc.value, 'metadata', 'name');
-    if (typeof name !== 'string' || name === '')
-      errors.push(`${where(doc)}: ${kind}: metadata.name: Required value`);
-    else buckets[thirdParty[kind as keyof typeof thirdParty]].push(withServerMetadata(doc.value));
+  if (Object.hasOwn(thirdParty, kind)) {
+    const problems = validateMetadata(field(doc.value, 'metadata'));
+    for (const e of problems) errors.push(`${where(doc)}: ${kind}: ${formatFieldError(e)}`);
+    if (problems.length === 0)
+      buckets[thirdParty[kind as keyof typeof thirdParty]].push(withServerMetadata(doc.value));
     return;
   }
-  if (['Infra', 'InfraClusterAttachment', 'DHCPServer', 'DNSServer', 'ProxyServer'].includes(kind)) {
+  if (oooiKinds.includes(kind)) {
     addOooi(doc, buckets, errors);
     return;
   }
-  errors.push(`${where(doc)}: kind: Unsupported value: "${kind}": oooi reads ${readable}`);
+  errors.push(`${where(doc)}: kind: Unsupported value: ${JSON.stringify(kind)}: oooi reads ${readable}`);
 }
 
 function duplicates(docs: readonly SourceDocument[]): string[] {
@@ -117,7 +130,7 @@ function duplicates(docs: readonly SourceDocument[]): string[] {
   for (const doc of docs) {
     const kind = field(doc.value, 'kind');
     const id = identityOf(doc.value);
-    const key = `${String(kind)} ${id.namespace}/${id.name}`;
+    const key = `${kindText(kind)} ${id.namespace}/${id.name}`;
     const first = seen.get(key);
     if (first)
       errors.push(`${where(doc)}: ${key}: metadata.name: Duplicate value: already in ${where(first)}`);
@@ -162,7 +175,7 @@ export function readDocuments(docs: readonly SourceDocument[]): {
       continue;
     }
     const id = identityOf(doc.value);
-    origins.set(originKey(String(field(doc.value, 'kind')), id.namespace, id.name), doc.file);
+    origins.set(originKey(kindText(field(doc.value, 'kind')), id.namespace, id.name), doc.file);
     addDocument(doc, buckets, errors);
   }
   errors.push(...duplicates(present));

@@ -21,6 +21,7 @@ const offlineReasons: ReadonlySet<string> = new Set([
   Reason.ProxyServerIPMissing,
   Reason.InternalProxyServiceInvalid,
   Reason.DuplicateSourceIP,
+  Reason.AttachmentLimitExceeded,
 ]);
 
 function crossLine(p: CrossProblem, origins: Origins): string {
