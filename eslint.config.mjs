@@ -1,8 +1,10 @@
-// House rules (../shared/STYLE.md §2): file/function/parameter limits, one public entry per package,
-// no `export *`, no floating promises, process.env only in main.ts, pure folders free of I/O, clock and randomness.
+// House rules (docs/architecture.md, "Rules of the house"): file/function/parameter limits, one public entry per
+// package, no `export *`, no import cycle, no floating promises, process.env only in main.ts, no `as unknown as` in
+// production code, pure folders free of I/O, clock and randomness.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
+import { noImportCycleRule } from './scripts/eslint/no-import-cycle.mjs';
 
 // Pure folders: a folder of one of these names, at any depth under a package's src/, holds deciding code only
 // (no I/O, no clock, no randomness, no environment). One name a line, so new pure folders merge easily.
@@ -12,6 +14,17 @@ const pureFolders = [
   ...pureFolderNames.map((name) => `packages/*/src/**/${name}/**/*.ts`),
 ];
 
+const exportAll = {
+  selector: 'ExportAllDeclaration',
+  message: 'Use explicit named exports (one public entry per package, docs/architecture.md).',
+};
+const doubleCast = {
+  selector:
+    "TSAsExpression[expression.type='TSAsExpression'][expression.typeAnnotation.type='TSUnknownKeyword']",
+  message: '`as unknown as` hides a type error: type the source (e.g. a typed cache) or validate the value.',
+};
+const ourPlugin = { rules: { 'no-import-cycle': noImportCycleRule() } };
+
 export default tseslint.config(
   {
     ignores: ['**/node_modules/**', '**/dist/**', '**/.turbo/**', 'crds/**', '**/testdata/**', 'coverage/**'],
@@ -19,6 +32,7 @@ export default tseslint.config(
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
+    plugins: { oooi: ourPlugin },
     languageOptions: {
       globals: { ...globals.node },
       parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
@@ -27,30 +41,31 @@ export default tseslint.config(
       'max-lines': ['error', { max: 400, skipBlankLines: true, skipComments: true }],
       'max-lines-per-function': ['error', { max: 60, skipBlankLines: true, skipComments: true }],
       'max-params': ['error', 4],
-      'no-restricted-syntax': [
-        'error',
-        { selector: 'ExportAllDeclaration', message: 'Use explicit named exports (STYLE §2.2).' },
-      ],
+      'no-restricted-syntax': ['error', exportAll],
+      'oooi/no-import-cycle': 'error',
       'no-restricted-imports': [
         'error',
         {
           patterns: [
             {
               group: ['@oooi/*/src', '@oooi/*/src/**'],
-              message: "Import the package's public entry (STYLE §2.2).",
+              message: "Import the package's public entry (@oooi/<name> or @oooi/<name>/testing).",
             },
             { group: ['**/e2e/**'], message: 'Nothing under packages/ imports e2e/.' },
             {
               group: ['**/packages/*/src', '**/packages/*/src/**'],
-              message:
-                'Import another package through its public entry (@oooi/<name>), never by path (STYLE §2.2).',
+              message: 'Import another package through its public entry (@oooi/<name>), never by path.',
             },
           ],
         },
       ],
       'no-restricted-properties': [
         'error',
-        { object: 'process', property: 'env', message: 'Read process.env only in main.ts (STYLE §2.13).' },
+        {
+          object: 'process',
+          property: 'env',
+          message: 'Read process.env only in main.ts (no hidden global state).',
+        },
       ],
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
@@ -67,26 +82,37 @@ export default tseslint.config(
           patterns: [
             {
               group: ['node:*', 'fs', 'path', 'os', 'child_process', 'net', 'dgram', 'http', 'https'],
-              message: 'Pure code does no I/O (STYLE §2.4).',
+              message: 'Pure code does no I/O (pure folders: docs/architecture.md).',
             },
             {
               group: ['@kubernetes/client-node', 'pino', 'prom-client'],
-              message: 'Pure code does no I/O (STYLE §2.4).',
+              message: 'Pure code does no I/O (pure folders: docs/architecture.md).',
             },
             {
               group: ['@oooi/*/src', '@oooi/*/src/**'],
-              message: "Import the package's public entry (STYLE §2.2).",
+              message: "Import the package's public entry (@oooi/<name> or @oooi/<name>/testing).",
             },
           ],
         },
       ],
       'no-restricted-properties': [
         'error',
-        { object: 'process', property: 'env', message: 'Pure code reads no environment (STYLE §2.4).' },
-        { object: 'Date', property: 'now', message: 'Pass the clock in (STYLE §2.4).' },
-        { object: 'Math', property: 'random', message: 'Pass the random source in (STYLE §2.4).' },
+        { object: 'process', property: 'env', message: 'Pure code reads no environment: pass the value in.' },
+        { object: 'Date', property: 'now', message: 'Pure code reads no clock: pass the time in.' },
+        {
+          object: 'Math',
+          property: 'random',
+          message: 'Pure code uses no randomness: pass the random source in.',
+        },
       ],
     },
+  },
+  {
+    // Production code: packages/*/src minus tests and testing/.
+    files: ['packages/*/src/**/*.ts'],
+    // packages/kube/src/manager.ts still has one; its owner removes it.
+    ignores: ['**/*.test.ts', '**/testing/**', '**/testing.ts', 'packages/kube/src/manager.ts'],
+    rules: { 'no-restricted-syntax': ['error', exportAll, doubleCast] },
   },
   {
     files: ['**/main.ts', 'e2e/**/*.ts', 'bench/**/*.ts', 'scripts/**', 'packages/*/scripts/**'],

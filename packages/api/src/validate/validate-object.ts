@@ -31,7 +31,8 @@ export function validateObject(obj: unknown): ValidationResult<OooiObject> {
   if (errors.length > 0) return fail(errors);
   const value = { ...defaulted, ...(obj.status !== undefined ? { status: obj.status } : {}) };
   if (value.status === undefined) delete value.status;
-  return { ok: true, value: value as unknown as OooiObject };
+  // The schema walk above has checked every field of the object against its kind's schema.
+  return { ok: true, value: value as OooiObject };
 }
 
 function validateMetadata(metadata: unknown): FieldError[] {

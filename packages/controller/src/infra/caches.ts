@@ -1,5 +1,6 @@
 // Every cache the controller's reconcilers read, taken once from the manager with the scopes the watches use (the
 // manager shares a cache per kind and scope, so the reconcilers read exactly what their watches are fed).
+import type { DHCPServer, DNSServer, Infra, InfraClusterAttachment, ProxyServer } from '@oooi/api';
 import type { CacheProvider, CacheScope, KubeObject, ListWatchCache } from '@oooi/kube';
 import {
   AttachmentKind,
@@ -12,12 +13,15 @@ import {
   ServiceKind,
 } from '../workload/kinds';
 
+/** An object of ours as a cache holds it: the typed object, and a KubeObject for the client and recorder. */
+export type Live<T> = T & KubeObject;
+
 export interface ControllerCaches {
-  readonly infras: ListWatchCache<KubeObject>;
-  readonly attachments: ListWatchCache<KubeObject>;
-  readonly dhcpServers: ListWatchCache<KubeObject>;
-  readonly dnsServers: ListWatchCache<KubeObject>;
-  readonly proxyServers: ListWatchCache<KubeObject>;
+  readonly infras: ListWatchCache<Live<Infra>>;
+  readonly attachments: ListWatchCache<Live<InfraClusterAttachment>>;
+  readonly dhcpServers: ListWatchCache<Live<DHCPServer>>;
+  readonly dnsServers: ListWatchCache<Live<DNSServer>>;
+  readonly proxyServers: ListWatchCache<Live<ProxyServer>>;
   /** Services in the watched namespace(s), for internalProxyService. */
   readonly services: ListWatchCache<KubeObject>;
   /** Cluster-wide; absent when the NodePool kind is not served (aliases then stay off). */
@@ -36,11 +40,11 @@ export interface CacheScopes {
 export function controllerCaches(provider: CacheProvider, scopes: CacheScopes): ControllerCaches {
   const own = scopes.own;
   return {
-    infras: provider.cacheFor(InfraKind, own),
-    attachments: provider.cacheFor(AttachmentKind, own),
-    dhcpServers: provider.cacheFor(DhcpServerKind, own),
-    dnsServers: provider.cacheFor(DnsServerKind, own),
-    proxyServers: provider.cacheFor(ProxyServerKind, own),
+    infras: provider.cacheFor<Live<Infra>>(InfraKind, own),
+    attachments: provider.cacheFor<Live<InfraClusterAttachment>>(AttachmentKind, own),
+    dhcpServers: provider.cacheFor<Live<DHCPServer>>(DhcpServerKind, own),
+    dnsServers: provider.cacheFor<Live<DNSServer>>(DnsServerKind, own),
+    proxyServers: provider.cacheFor<Live<ProxyServer>>(ProxyServerKind, own),
     services: provider.cacheFor(ServiceKind, own),
     nodePools: scopes.nodePools ? provider.cacheFor(NodePoolKind) : undefined,
     machines: scopes.machines ? provider.cacheFor(MachineKind) : undefined,

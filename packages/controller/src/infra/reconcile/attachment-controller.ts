@@ -2,9 +2,10 @@
 // change that can move one attachment's verdict re-queues every attachment of the same Infra — sibling
 // attachments, the Infra itself, and the NodePools and Machines of their clusters.
 import type { Infra, InfraClusterAttachment } from '@oooi/api';
-import type { Controller, KubeObject } from '@oooi/kube';
+import type { Controller } from '@oooi/kube';
 import { AttachmentKind, InfraKind, MachineKind, NodePoolKind } from '../../workload/kinds';
 import { controllerCaches } from '../caches';
+import type { Live } from '../caches';
 import type { InfraControllerSetup } from './setup';
 import {
   attachmentToSiblingRequests,
@@ -22,17 +23,16 @@ import { AttachmentReconciler } from './attachment-reconciler';
 
 export function setupAttachmentController(s: InfraControllerSetup): Controller {
   const caches = controllerCaches(s.manager, { own: s.scope, ...s.served });
-  const attachments = (): InfraClusterAttachment[] =>
-    caches.attachments.list() as unknown as InfraClusterAttachment[];
+  const attachments = () => caches.attachments.list();
   let builder = s.manager
     .controller('infraclusterattachment')
     .for(AttachmentKind, s.scope)
-    .watches(
+    .watches<Live<InfraClusterAttachment>>(
       AttachmentKind,
-      (a: KubeObject) => attachmentToSiblingRequests(a as unknown as InfraClusterAttachment, attachments()),
+      (a) => attachmentToSiblingRequests(a, attachments()),
       { ...s.scope, predicate: attachmentSpecChanged },
     )
-    .watches(InfraKind, (i: KubeObject) => infraToAttachmentRequests(i as unknown as Infra, attachments()), {
+    .watches<Live<Infra>>(InfraKind, (i) => infraToAttachmentRequests(i, attachments()), {
       ...s.scope,
       predicate: infraSpecChanged,
     });

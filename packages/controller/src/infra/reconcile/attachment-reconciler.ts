@@ -3,12 +3,11 @@
 // attachment's slice: domain, control-plane namespace, Aggregated (the conflict's reason and the other
 // attachment's name) and Ready. An attachment whose Infra does not exist gets InfraNotFound. Conflicts and other
 // problems also become a Warning Event on the attachment, once per change of its conditions.
-import type { Infra, InfraClusterAttachment } from '@oooi/api';
+import type { InfraClusterAttachment } from '@oooi/api';
 import type {
   Clock,
   EventRecorder,
   KubeClient,
-  KubeObject,
   ReconcileContext,
   ReconcileResult,
   Reconciler,
@@ -19,7 +18,7 @@ import { attachmentStatusWithoutInfra } from '../desired/attachment-status';
 import type { AttachmentStatusPlan } from '../desired/attachment-status';
 import type { DefaultImages } from '../../workload/images';
 import { AttachmentKind } from '../../workload/kinds';
-import type { ControllerCaches } from '../caches';
+import type { ControllerCaches, Live } from '../caches';
 import { attachmentStatusBody } from '../status/status-body';
 import { gatherWorld } from './world';
 import { PlanMemo } from './plan-memo';
@@ -38,7 +37,7 @@ export class AttachmentReconciler implements Reconciler {
   constructor(private readonly o: AttachmentReconcilerOptions) {}
 
   async reconcile(req: Request, ctx: ReconcileContext): Promise<ReconcileResult> {
-    const live = this.o.caches.attachments.get(req.namespace, req.name) as InfraClusterAttachment | undefined;
+    const live = this.o.caches.attachments.get(req.namespace, req.name);
     if (!live || live.metadata.deletionTimestamp) return {};
     const plan = this.planFor(live);
     if (!plan) {
@@ -48,7 +47,7 @@ export class AttachmentReconciler implements Reconciler {
     const body = attachmentStatusBody(live.status?.conditions, plan, this.o.clock.now());
     await this.o.client.applyStatus(AttachmentKind, body, {
       force: true,
-      current: live as unknown as KubeObject,
+      current: live,
       signal: ctx.signal,
     });
     this.recordEvents(live, plan.conditions);
@@ -57,7 +56,7 @@ export class AttachmentReconciler implements Reconciler {
 
   private planFor(a: InfraClusterAttachment): AttachmentStatusPlan | undefined {
     const namespace = a.metadata.namespace || 'default';
-    const infra = this.o.caches.infras.get(namespace, a.spec.infraRef.name) as Infra | undefined;
+    const infra = this.o.caches.infras.get(namespace, a.spec.infraRef.name);
     if (!infra) {
       this.plans.forget(namespace, a.spec.infraRef.name);
       return attachmentStatusWithoutInfra(a);
@@ -67,7 +66,7 @@ export class AttachmentReconciler implements Reconciler {
   }
 
   /** A Warning per False condition that changed (Aggregated first; Ready only when its reason differs). */
-  private recordEvents(live: InfraClusterAttachment, next: readonly ConditionSpec[]): void {
+  private recordEvents(live: Live<InfraClusterAttachment>, next: readonly ConditionSpec[]): void {
     const before = live.status?.conditions ?? [];
     const warned = new Set<string>();
     for (const c of next) {
@@ -75,7 +74,7 @@ export class AttachmentReconciler implements Reconciler {
       const old = before.find((b) => b.type === c.type);
       if (old && old.status === c.status && old.reason === c.reason && old.message === c.message) continue;
       warned.add(`${c.reason}\u0000${c.message}`);
-      this.o.events.event(live as unknown as KubeObject, {
+      this.o.events.event(live, {
         type: 'Warning',
         reason: c.reason,
         action: 'Aggregate',

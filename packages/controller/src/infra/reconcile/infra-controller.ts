@@ -1,8 +1,8 @@
 // The Infra controller's watches (STYLE §2.10), declared next to its reconciler: the Infra itself; its three
 // children (owner reference); attachments (old and new infraRef); NodePools and Machines mapped through the
 // attachments to their Infra (only when those kinds are served); and the Services named by internalProxyService.
-import type { Infra, InfraClusterAttachment } from '@oooi/api';
-import type { Controller, KubeObject } from '@oooi/kube';
+import type { InfraClusterAttachment } from '@oooi/api';
+import type { Controller } from '@oooi/kube';
 import {
   AttachmentKind,
   DhcpServerKind,
@@ -14,6 +14,7 @@ import {
   ServiceKind,
 } from '../../workload/kinds';
 import { controllerCaches } from '../caches';
+import type { Live } from '../caches';
 import type { InfraControllerSetup } from './setup';
 import {
   attachmentToInfraRequests,
@@ -31,20 +32,18 @@ import { InfraReconciler } from './infra-reconciler';
 
 export function setupInfraController(s: InfraControllerSetup): Controller {
   const caches = controllerCaches(s.manager, { own: s.scope, ...s.served });
-  const attachments = (): InfraClusterAttachment[] =>
-    caches.attachments.list() as unknown as InfraClusterAttachment[];
-  const infras = (): Infra[] => caches.infras.list() as unknown as Infra[];
+  const attachments = () => caches.attachments.list();
+  const infras = () => caches.infras.list();
   let builder = s.manager
     .controller('infra')
     .for(InfraKind, s.scope)
     .owns(DhcpServerKind, s.scope)
     .owns(DnsServerKind, s.scope)
     .owns(ProxyServerKind, s.scope)
-    .watches(
-      AttachmentKind,
-      (a: KubeObject) => attachmentToInfraRequests(a as unknown as InfraClusterAttachment),
-      { ...s.scope, predicate: attachmentRoutingChanged },
-    )
+    .watches<Live<InfraClusterAttachment>>(AttachmentKind, (a) => attachmentToInfraRequests(a), {
+      ...s.scope,
+      predicate: attachmentRoutingChanged,
+    })
     .watches(ServiceKind, (svc) => serviceToInfraRequests(svc, infras()), {
       ...s.scope,
       predicate: serviceClusterIPChanged,

@@ -21,14 +21,15 @@ import type { ChildPlan } from '../desired/child-plan';
 import type { Component } from '../desired/child-meta';
 import type { DefaultImages } from '../../workload/images';
 import { planInfra } from '../desired/infra-plan';
-import type { InfraPlan, LiveChildren } from '../desired/infra-plan';
+import type { InfraPlan } from '../desired/infra-plan';
 import { desiredInfraStatus } from '../desired/infra-status';
 import type { ChildOutcome, ChildOutcomes, InfraStatusPlan } from '../desired/infra-status';
 import { DhcpServerKind, DnsServerKind, InfraKind, ProxyServerKind } from '../../workload/kinds';
 import type { ControllerMetrics } from '../../metrics';
-import type { ControllerCaches } from '../caches';
+import type { ControllerCaches, Live } from '../caches';
 import { infraStatusBody } from '../status/status-body';
 import { gatherWorld } from './world';
+import type { CachedChildren } from './world';
 
 /** Re-check while aliases wait for a Machine address (Machine events normally arrive first). */
 export const pendingRequeueMs = 15_000;
@@ -48,11 +49,22 @@ const childKinds: Readonly<Record<Component, KindDescriptor>> = {
   proxy: ProxyServerKind,
 };
 
+/** A planned child as an apply body: the same fields, the owner references as a plain array. */
+function applyBody(child: DHCPServer | DNSServer | ProxyServer): KubeObject {
+  const { ownerReferences, ...meta } = child.metadata;
+  return {
+    apiVersion: child.apiVersion,
+    kind: child.kind,
+    metadata: { ...meta, ...(ownerReferences ? { ownerReferences: [...ownerReferences] } : {}) },
+    spec: child.spec,
+  };
+}
+
 export class InfraReconciler implements Reconciler {
   constructor(private readonly o: InfraReconcilerOptions) {}
 
   async reconcile(req: Request, ctx: ReconcileContext): Promise<ReconcileResult> {
-    const live = this.o.caches.infras.get(req.namespace, req.name) as Infra | undefined;
+    const live = this.o.caches.infras.get(req.namespace, req.name);
     if (!live) {
       this.o.metrics.forgetInfra(req.namespace, req.name);
       return {};
@@ -73,7 +85,7 @@ export class InfraReconciler implements Reconciler {
     );
     await this.o.client.applyStatus(InfraKind, body, {
       force: true,
-      current: live as unknown as KubeObject,
+      current: live,
       signal: ctx.signal,
     });
     this.recordEvents(live, status);
@@ -84,16 +96,16 @@ export class InfraReconciler implements Reconciler {
   private async applyChild<T extends DHCPServer | DNSServer | ProxyServer>(
     component: Component,
     plan: ChildPlan<T>,
-    live: LiveChildren,
+    live: CachedChildren,
     ctx: ReconcileContext,
   ): Promise<ChildOutcome> {
     if (plan.action === 'disabled') return { state: 'disabled' };
     if (plan.action === 'blocked') return { state: 'blocked', problems: plan.problems };
     const kind = childKinds[component];
     try {
-      await this.o.client.apply(kind, plan.object as unknown as KubeObject, {
+      await this.o.client.apply(kind, applyBody(plan.object), {
         force: true,
-        current: live[component] as unknown as KubeObject | undefined,
+        current: live[component],
         signal: ctx.signal,
       });
       return { state: 'applied' };
@@ -106,7 +118,7 @@ export class InfraReconciler implements Reconciler {
   }
 
   /** Events only when Ready changes, so an idle pass writes nothing (the recorder would patch a series). */
-  private recordEvents(live: Infra, status: InfraStatusPlan): void {
+  private recordEvents(live: Live<Infra>, status: InfraStatusPlan): void {
     const before = live.status?.conditions?.find((c) => c.type === ConditionType.Ready);
     const now = status.conditions.find((c) => c.type === ConditionType.Ready)!;
     if (
@@ -117,7 +129,7 @@ export class InfraReconciler implements Reconciler {
     ) {
       return;
     }
-    const target = live as unknown as KubeObject;
+    const target = live;
     if (now.status === 'True') {
       if (before?.status === 'False') {
         this.o.events.event(target, {

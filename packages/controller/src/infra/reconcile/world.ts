@@ -8,7 +8,7 @@ import { parseInternalProxyService } from '../aggregate/internal-proxy';
 import { childName } from '../desired/child-meta';
 import type { DefaultImages } from '../../workload/images';
 import type { InfraWorld } from '../desired/infra-plan';
-import type { ControllerCaches } from '../caches';
+import type { ControllerCaches, Live } from '../caches';
 
 const ns = (o: { metadata: { namespace?: string } }): string => o.metadata.namespace || 'default';
 
@@ -17,7 +17,7 @@ function unique(values: readonly string[]): string[] {
 }
 
 export function attachmentsIn(caches: ControllerCaches, namespace: string): InfraClusterAttachment[] {
-  return caches.attachments.list({ namespace }) as unknown as InfraClusterAttachment[];
+  return caches.attachments.list({ namespace });
 }
 
 function servicesFor(caches: ControllerCaches, infra: Infra): KubeObject[] {
@@ -28,7 +28,18 @@ function servicesFor(caches: ControllerCaches, infra: Infra): KubeObject[] {
   return svc ? [svc] : [];
 }
 
-export function gatherWorld(caches: ControllerCaches, infra: Infra, images: DefaultImages): InfraWorld {
+/** The three children as the caches hold them (typed, and KubeObjects for the client). */
+export interface CachedChildren {
+  readonly dhcp?: Live<DHCPServer>;
+  readonly dns?: Live<DNSServer>;
+  readonly proxy?: Live<ProxyServer>;
+}
+
+export function gatherWorld(
+  caches: ControllerCaches,
+  infra: Infra,
+  images: DefaultImages,
+): InfraWorld & { readonly children: CachedChildren } {
   const namespace = ns(infra);
   const attachments = attachmentsIn(caches, namespace);
   const targets = attachments.filter((a) => targetsInfra(a, infra)).map(targetOf);
@@ -45,9 +56,9 @@ export function gatherWorld(caches: ControllerCaches, infra: Infra, images: Defa
     machines,
     services: servicesFor(caches, infra),
     children: {
-      dhcp: caches.dhcpServers.get(namespace, childName(infra, 'dhcp')) as DHCPServer | undefined,
-      dns: caches.dnsServers.get(namespace, childName(infra, 'dns')) as DNSServer | undefined,
-      proxy: caches.proxyServers.get(namespace, childName(infra, 'proxy')) as ProxyServer | undefined,
+      dhcp: caches.dhcpServers.get(namespace, childName(infra, 'dhcp')),
+      dns: caches.dnsServers.get(namespace, childName(infra, 'dns')),
+      proxy: caches.proxyServers.get(namespace, childName(infra, 'proxy')),
     },
     images,
   };

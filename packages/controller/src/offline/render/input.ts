@@ -47,7 +47,7 @@ const thirdParty = {
 const readable =
   'Infra, InfraClusterAttachment, DHCPServer, DNSServer, ProxyServer, HostedCluster, NodePool, Machine, Service';
 
-type Buckets = { -readonly [K in keyof RenderInput]: unknown[] };
+type Buckets = { -readonly [K in keyof RenderInput]: Array<RenderInput[K][number]> };
 
 function where(doc: SourceDocument): string {
   return `${doc.file}: document ${doc.index}`;
@@ -72,14 +72,23 @@ function addOooi(doc: SourceDocument, buckets: Buckets, errors: string[]): void 
     return;
   }
   const obj: OooiObject = withServerMetadata(result.value);
-  const bucket = {
-    Infra: buckets.infras,
-    InfraClusterAttachment: buckets.attachments,
-    DHCPServer: buckets.dhcpServers,
-    DNSServer: buckets.dnsServers,
-    ProxyServer: buckets.proxyServers,
-  }[obj.kind];
-  bucket.push(obj);
+  switch (obj.kind) {
+    case 'Infra':
+      buckets.infras.push(obj);
+      break;
+    case 'InfraClusterAttachment':
+      buckets.attachments.push(obj);
+      break;
+    case 'DHCPServer':
+      buckets.dhcpServers.push(obj);
+      break;
+    case 'DNSServer':
+      buckets.dnsServers.push(obj);
+      break;
+    case 'ProxyServer':
+      buckets.proxyServers.push(obj);
+      break;
+  }
 }
 
 function addDocument(doc: SourceDocument, buckets: Buckets, errors: string[]): void {
@@ -157,7 +166,7 @@ export function readDocuments(docs: readonly SourceDocument[]): {
     addDocument(doc, buckets, errors);
   }
   errors.push(...duplicates(present));
-  return { input: buckets as unknown as RenderInput, errors, origins };
+  return { input: buckets, errors, origins };
 }
 
 /** The render input, or every problem with it. */
