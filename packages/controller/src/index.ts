@@ -55,6 +55,8 @@ export type {
   RuleScope,
 } from './manager/rbac-rules';
 export { controllerRegistrations, discoveredKinds } from './manager/registrations';
+export { runController } from './manager/run-controller';
+export type { RunDeps } from './manager/run-controller';
 export type { ReconcilerEntry, ReconcilerSetup } from './manager/setup';
 export { ControllerMetrics } from './metrics';
 export { parseControllerCommand } from './manager/controller-command';
