@@ -40,12 +40,7 @@ export { runCli } from './offline/cli/program';
 export { wireControllers, fieldManager, reportingController } from './manager/wire';
 export type { WireOptions } from './manager/wire';
 export { reconcilers } from './manager/reconcilers';
-export {
-  grantedPermissions,
-  permissionKey,
-  requiredPermissions,
-  rulesFrom,
-} from './manager/rbac-rules';
+export { grantedPermissions, permissionKey, requiredPermissions, rulesFrom } from './manager/rbac-rules';
 export type {
   ControllerRegistrations,
   KindUse,
