@@ -66,7 +66,9 @@ test('values.yaml and every good file satisfy values.schema.json', () => {
 test.each(bad)('%s is refused by the schema (ajv and helm) naming the field', async (f) => {
   const expected = /^# expect: (.*)$/m.exec(readFileSync(join(valuesDir, f), 'utf8'))?.[1];
   expect(expected).toBeDefined();
-  expect(schemaErrors(merged(defaults, valuesOf(f)))).toContain(expected);
+  expect(schemaErrors(merged(defaults, valuesOf(f)))).toEqual(
+    expect.arrayContaining([expect.stringContaining(expected!)]),
+  );
   const res = await helm(['template', 'oooi', chartDir, '-f', join(valuesDir, f)]);
   expect(res.code).not.toBe(0);
   expect(res.stderr).toMatch(/values don't meet the specifications of the schema/);
