@@ -24,6 +24,7 @@ import {
   parseObjects,
   writeTokenKubeconfig,
   type K8sObject,
+  type Recorded,
 } from './chart-support';
 
 const releaseNs = 'oooi-system';
@@ -134,6 +135,17 @@ async function applyExamples(): Promise<void> {
   }
 }
 
+const duplicateOfAlpha: KubeObject = {
+  apiVersion: `${group}/v1alpha1`,
+  kind: 'InfraClusterAttachment',
+  metadata: { name: 'charlie', namespace: 'clusters' },
+  spec: {
+    infraRef: { name: 'vlan100' },
+    hostedClusterRef: { name: 'charlie', namespace: 'clusters' },
+    dns: { clusterName: 'alpha', baseDomain: 'example.com' },
+  },
+};
+
 /** Stands in for the ProxyServer workload's Service (the Infra's internalProxyService). */
 async function proxyService(namespace: string): Promise<void> {
   await admin.apply(kinds.Service!, {
@@ -174,21 +186,22 @@ test('under its ServiceAccount the operator reconciles examples/, using exactly 
     });
   };
   await applyExamples();
+  await proxyService('clusters');
   const leader = start('oooi-0');
-  // Until the Service exists the Infra is Ready=False (InternalProxyServiceUnresolved, with a Warning Event).
+  await waitFor('Infra Ready', () => infraReady('clusters', 'vlan100'), { timeoutMs: 30_000 });
+  expect(await admin.get(kinds.Deployment!, { namespace: 'clusters', name: 'vlan100-dns' })).toBeDefined();
+  const all = (): Recorded[] => recorders.flatMap((r) => r.recorded);
+  // A third attachment claiming alpha's domain: a conflict, reported with Warning Events; removing it recovers.
+  await admin.apply(kinds.InfraClusterAttachment!, duplicateOfAlpha, { force: true });
   await waitFor(
-    'Infra observed',
-    async () =>
-      (await admin.get(kinds.Infra!, { namespace: 'clusters', name: 'vlan100' }))?.status !== undefined,
+    'a Warning Event',
+    () => all().some((r) => r.permission === 'create events.k8s.io/events@clusters'),
     { timeoutMs: 30_000 },
   );
-  await proxyService('clusters');
-  await waitFor('Infra Ready', () => infraReady('clusters', 'vlan100'), { timeoutMs: 30_000 });
-  const dns = await admin.get(kinds.Deployment!, { namespace: 'clusters', name: 'vlan100-dns' });
-  expect(dns).toBeDefined();
+  await admin.delete(kinds.InfraClusterAttachment!, { namespace: 'clusters', name: 'charlie' });
+  await waitFor('Infra Ready again', () => infraReady('clusters', 'vlan100'), { timeoutMs: 30_000 });
   // A second replica stays standby and watches the Lease.
   const standby = start('oooi-1');
-  const all = () => recorders.flatMap((r) => r.recorded);
   await waitFor(
     'standby watches the Lease',
     () => all().some((r) => r.permission === `watch coordination.k8s.io/leases@${releaseNs}`),

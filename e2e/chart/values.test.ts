@@ -106,7 +106,6 @@ describe('helm template with the defaults', () => {
     expect(c.image).toBe(`ghcr.io/oooi-project/oooi-controller:${chartYaml.appVersion}`);
     expect(c.args).toEqual(
       expect.arrayContaining([
-        '--leader-elect',
         '--leader-election-namespace=oooi-system',
         '--dhcp-image=ghcr.io/oooi-project/oooi-dhcp:0.1.0',
         '--dns-image=docker.io/coredns/coredns:1.14.7',
@@ -114,7 +113,7 @@ describe('helm template with the defaults', () => {
         '--xds-image=ghcr.io/oooi-project/oooi-xds:0.1.0',
       ]),
     );
-    expect(c.args.some((a) => a.startsWith('--namespace'))).toBe(false);
+    expect(c.args.some((a) => a.startsWith('--namespace') || a === '--no-leader-elect')).toBe(false);
   });
 
   test('CRDs are templates kept by Helm; RBAC is one ClusterRole plus the Lease Role', () => {

@@ -25,6 +25,7 @@ describe('requiredPermissions', () => {
         { kind: nodePool, scope: 'cluster' },
       ],
       applies: [{ kind: cm, scope: 'watched' }],
+      gets: [{ kind: cm, scope: 'watched' }],
       statusWrites: [{ kind: infra, scope: 'watched' }],
       events: false,
       leaderElection: false,
@@ -34,6 +35,7 @@ describe('requiredPermissions', () => {
       'cluster get /apis/hypershift.openshift.io/v1beta1',
       'cluster list hypershift.openshift.io/nodepools',
       'cluster watch hypershift.openshift.io/nodepools',
+      'watched get core/configmaps',
       'watched list core/configmaps',
       'watched list hostedcluster.densityops.com/infras',
       'watched patch core/configmaps',
@@ -63,6 +65,15 @@ describe('controllerRegistrations (the production wiring)', () => {
   test('nothing is deleted, and the Infra itself is never patched (only its status)', () => {
     expect(keys.filter((k) => / delete /.test(k))).toEqual([]);
     expect(keys).not.toContain('watched patch hostedcluster.densityops.com/infras');
+  });
+
+  test('children of a label-filtered cache are read by name on a miss; the Infra children are not', () => {
+    expect(keys.filter((k) => / get /.test(k) && k.startsWith('watched'))).toEqual([
+      'watched get apps/deployments',
+      'watched get core/configmaps',
+      'watched get core/serviceaccounts',
+      'watched get core/services',
+    ]);
   });
 
   test('Events and the Lease', () => {

@@ -1,6 +1,6 @@
 // The one list of RBAC rules the controller needs, derived from what its wiring registers (registrations.ts records
-// it from wireControllers): a list-watch per cache, server-side apply (`patch`) per owned kind, a status patch per
-// reconciled kind, Events, the leader-election Lease and the discovery of optional kinds. The Helm chart's
+// it from wireControllers): a list-watch per cache, server-side apply (`patch`) per owned kind (and `get` where the
+// owned kind's cache is label-filtered), a status patch per reconciled kind, Events, the leader-election Lease and the discovery of optional kinds. The Helm chart's
 // ClusterRole/Role are generated from this (scripts/generate-chart-rbac.ts), and the chart e2e test compares it with
 // every request the controller sends. Pure: no I/O.
 import type { KindDescriptor } from '@oooi/kube';
@@ -20,6 +20,11 @@ export interface ControllerRegistrations {
   readonly caches: readonly KindUse[];
   /** Kinds written with server-side apply (`owns`: the controller applies its children). */
   readonly applies: readonly KindUse[];
+  /**
+   * Kinds read by name: owned kinds whose caches are label-filtered, where a cache miss is checked with one GET
+   * (the name may be held by an object without our label, which is never taken over).
+   */
+  readonly gets: readonly KindUse[];
   /** Kinds whose status subresource is written (`for`: each reconciler writes its object's status). */
   readonly statusWrites: readonly KindUse[];
   /** An Event recorder exists (events.k8s.io/v1 Events in the regarding object's namespace). */
@@ -69,6 +74,7 @@ export function requiredPermissions(r: ControllerRegistrations): Permission[] {
   };
   for (const c of r.caches) add(c, c.kind.plural, ['list', 'watch']);
   for (const a of r.applies) add(a, a.kind.plural, ['patch']);
+  for (const g of r.gets) add(g, g.kind.plural, ['get']);
   for (const s of r.statusWrites) add(s, `${s.kind.plural}/status`, ['patch']);
   if (r.events) {
     for (const verb of eventVerbs)

@@ -1,6 +1,6 @@
 // Records what the controller's wiring registers: wireControllers runs on a Manager that is never started (its
-// RestClient refuses every call), watching a sentinel namespace, and every cache, `for` kind, `owns` kind and Event
-// recorder it asks for is written down. Caches in the sentinel namespace follow `--namespace` (`watched`); caches
+// RestClient refuses every call), watching a sentinel namespace, and every cache, `for` kind, `owns` kind (with its
+// label selector: a filtered cache means a GET on a miss) and Event recorder it asks for is written down. Caches in the sentinel namespace follow `--namespace` (`watched`); caches
 // without one are cluster-wide. rbac-rules.ts turns the result into the RBAC rules the Helm chart carries.
 import {
   Manager,
@@ -36,6 +36,7 @@ class RecordingManager extends Manager {
   readonly cacheUses: KindUse[] = [];
   readonly forUses: KindUse[] = [];
   readonly ownsUses: KindUse[] = [];
+  readonly getUses: KindUse[] = [];
   eventRecorders = 0;
 
   override cacheFor<T extends KubeObject>(kind: KindDescriptor, scope: CacheScope = {}): ListWatchCache<T> {
@@ -53,6 +54,7 @@ class RecordingManager extends Manager {
     };
     builder.owns = (kind, options) => {
       this.ownsUses.push(use(kind, options));
+      if (options?.labelSelector) this.getUses.push(use(kind, options));
       return ownsKind(kind, options);
     };
     return builder;
@@ -84,6 +86,7 @@ export function controllerRegistrations(): ControllerRegistrations {
   return {
     caches: manager.cacheUses,
     applies: manager.ownsUses,
+    gets: manager.getUses,
     statusWrites: manager.forUses,
     events: manager.eventRecorders > 0,
     leaderElection: true,
