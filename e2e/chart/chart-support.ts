@@ -5,9 +5,11 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseAllDocuments, parse, stringify } from 'yaml';
 import { isApiError, type RestClient, type RestRequest, type WatchRequest } from '@oooi/kube';
-import { repoRoot, rigBin, run, type RunResult } from '@oooi/rig';
+import { repoRoot, rigBin, run, versions, type RunResult } from '@oooi/rig';
 
 export const chartDir = join(repoRoot, 'charts/oooi');
+/** The rig's Kubernetes: offline `helm template`/`lint` otherwise assume v1.20, below the chart's kubeVersion. */
+export const kubeVersion = ['--kube-version', versions().k8s];
 
 export interface K8sObject {
   apiVersion: string;
@@ -41,7 +43,7 @@ export function parseObjects(text: string): K8sObject[] {
 
 /** `helm template` with extra args (-f, --set, --namespace), parsed. */
 export async function renderChart(args: readonly string[] = []): Promise<K8sObject[]> {
-  return parseObjects(await helmOk(['template', 'oooi', chartDir, ...args]));
+  return parseObjects(await helmOk(['template', 'oooi', chartDir, ...kubeVersion, ...args]));
 }
 
 interface Rule {

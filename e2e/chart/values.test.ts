@@ -5,7 +5,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Ajv from 'ajv';
 import { parse } from 'yaml';
-import { chartDir, helm, helmOk, renderChart, type K8sObject } from './chart-support';
+import { chartDir, helm, helmOk, kubeVersion, renderChart, type K8sObject } from './chart-support';
 
 const valuesDir = join(__dirname, 'values');
 const files = readdirSync(valuesDir).sort();
@@ -53,8 +53,9 @@ function controllerContainer(objs: K8sObject[]): { pod: Record<string, unknown>;
 }
 
 test('helm lint passes with the defaults and with every good values file', async () => {
-  await helmOk(['lint', '--strict', chartDir]);
-  for (const f of good) await helmOk(['lint', '--strict', chartDir, '-f', join(valuesDir, f)]);
+  await helmOk(['lint', '--strict', ...kubeVersion, chartDir]);
+  for (const f of good)
+    await helmOk(['lint', '--strict', ...kubeVersion, chartDir, '-f', join(valuesDir, f)]);
 });
 
 test('values.yaml and every good file satisfy values.schema.json', () => {
@@ -69,7 +70,7 @@ test.each(bad)('%s is refused by the schema (ajv and helm) naming the field', as
   expect(schemaErrors(merged(defaults, valuesOf(f)))).toEqual(
     expect.arrayContaining([expect.stringContaining(expected!)]),
   );
-  const res = await helm(['template', 'oooi', chartDir, '-f', join(valuesDir, f)]);
+  const res = await helm(['template', 'oooi', chartDir, ...kubeVersion, '-f', join(valuesDir, f)]);
   expect(res.code).not.toBe(0);
   expect(res.stderr).toMatch(/values don't meet the specifications of the schema/);
 });
