@@ -1,5 +1,5 @@
-// Regenerates everything derived from the schemas in packages/api/src: crds/*.yaml, the Helm chart's copy of
-// them, and docs/crd-reference.md. With --check it writes nothing and exits 1 on drift (CI runs that).
+// Regenerates everything derived from the schemas in packages/api/src: crds/*.yaml and docs/crd-reference.md (the
+// Helm chart templates its CRDs from crds/: scripts/generate-chart.ts). With --check it writes nothing and exits 1 on drift (CI runs that).
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { stringify } from 'yaml';
@@ -15,7 +15,6 @@ function outputs(): Map<string, string> {
     const yaml = header + stringify(toCrd(info), { lineWidth: 0, aliasDuplicateObjects: false });
     const name = `${info.plural}.hostedcluster.densityops.com.yaml`;
     files.set(join('crds', name), yaml);
-    files.set(join('charts/oooi/crds', name), yaml);
   }
   files.set('docs/crd-reference.md', renderCrdReference(kinds));
   return files;
@@ -39,7 +38,7 @@ function main(check: boolean): number {
       writeFileSync(path, content);
     }
   }
-  for (const dir of ['crds', 'charts/oooi/crds']) {
+  for (const dir of ['crds']) {
     let present: string[];
     try {
       present = readdirSync(join(root, dir));

@@ -40,6 +40,18 @@ export { runCli } from './offline/cli/program';
 export { wireControllers, fieldManager, reportingController } from './manager/wire';
 export type { WireOptions } from './manager/wire';
 export { reconcilers } from './manager/reconcilers';
+export { grantedPermissions, permissionKey, requiredPermissions, rulesFrom } from './manager/rbac-rules';
+export type {
+  ControllerRegistrations,
+  KindUse,
+  Permission,
+  PolicyRule,
+  RbacRules,
+  RuleScope,
+} from './manager/rbac-rules';
+export { controllerRegistrations, discoveredKinds } from './manager/registrations';
+export { runController } from './manager/run-controller';
+export type { RunDeps } from './manager/run-controller';
 export type { ReconcilerEntry, ReconcilerSetup } from './manager/setup';
 export { ControllerMetrics } from './metrics';
 export { parseControllerCommand } from './manager/controller-command';

@@ -2,7 +2,14 @@
 // served, wires the reconcilers onto a Manager (caches, Lease, health and metrics), and runs until `signal`
 // aborts — then drains, releases the Lease and stops. Losing the Lease or a part failing after start calls
 // `fatal`, where main.ts exits the process (controller-runtime's rule: a lost leader stops at once).
-import { HealthServer, KubeConfigRest, Manager, loadKubeConfig, systemClock } from '@oooi/kube';
+import {
+  HealthServer,
+  KubeConfigRest,
+  Manager,
+  loadKubeConfig,
+  systemClock,
+  type RestClient,
+} from '@oooi/kube';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import { MachineKind, NodePoolKind } from '../workload/kinds';
@@ -16,11 +23,14 @@ export interface RunDeps {
   readonly signal: AbortSignal;
   /** Called once on an unrecoverable failure after start (lost Lease, controllers that could not start). */
   readonly fatal: (why: string, err?: unknown) => void;
+  /** Wraps the kubeconfig's client (tests record every request the process sends); default: as it is. */
+  readonly wrapRest?: (rest: RestClient) => RestClient;
 }
 
 export async function runController(config: ControllerConfig, deps: RunDeps): Promise<void> {
   const { log, registry, signal } = deps;
-  const rest = new KubeConfigRest({ kubeConfig: await loadKubeConfig(config.kubeconfig) });
+  const direct = new KubeConfigRest({ kubeConfig: await loadKubeConfig(config.kubeconfig) });
+  const rest = deps.wrapRest ? deps.wrapRest(direct) : direct;
   const served = {
     nodePools: await isServed(rest, NodePoolKind, signal),
     machines: await isServed(rest, MachineKind, signal),

@@ -1,0 +1,299 @@
+// The chart on a real apiserver, as a user meets it: a control plane of its own without our CRDs (the chart brings
+// them), `helm install`, then the operator under the chart's ServiceAccount (a TokenRequest token, no admin
+// rights) reconciling examples/ — first the production runController in-process so every request is recorded and
+// compared with the installed RBAC (a missing or an unused permission fails), then the bundle the image runs, with
+// the Deployment's own args after an upgrade to one watched namespace — then uninstall (CRs and CRDs kept).
+// The rig runs no kubelet, so the operator runs here rather than in the Deployment's pod.
+import { spawn } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setMaxListeners } from 'node:events';
+import { parseAllDocuments } from 'yaml';
+import { pino } from 'pino';
+import { Registry } from 'prom-client';
+import { KubeClient, KubeConfigRest, loadKubeConfig, type KindDescriptor, type KubeObject } from '@oooi/kube';
+import { parseControllerCommand, runController } from '@oooi/controller';
+import { freePort, repoRoot, rigDown, rigUp, run, waitFor, type Rig } from '@oooi/rig';
+import {
+  RecordingRest,
+  chartDir,
+  covers,
+  grantedBy,
+  helmOk,
+  parseObjects,
+  writeTokenKubeconfig,
+  type K8sObject,
+  type Recorded,
+} from './chart-support';
+
+const releaseNs = 'oooi-system';
+const release = 'oooi';
+const sa = 'oooi';
+const group = 'hostedcluster.densityops.com';
+const kinds: Record<string, KindDescriptor> = {
+  Namespace: { group: '', version: 'v1', plural: 'namespaces', kind: 'Namespace', namespaced: false },
+  Service: { group: '', version: 'v1', plural: 'services', kind: 'Service' },
+  Deployment: { group: 'apps', version: 'v1', plural: 'deployments', kind: 'Deployment' },
+  CRD: {
+    group: 'apiextensions.k8s.io',
+    version: 'v1',
+    plural: 'customresourcedefinitions',
+    kind: 'CustomResourceDefinition',
+    namespaced: false,
+  },
+  Infra: { group, version: 'v1alpha1', plural: 'infras', kind: 'Infra' },
+  InfraClusterAttachment: {
+    group,
+    version: 'v1alpha1',
+    plural: 'infraclusterattachments',
+    kind: 'InfraClusterAttachment',
+  },
+  DHCPServer: { group, version: 'v1alpha1', plural: 'dhcpservers', kind: 'DHCPServer' },
+  DNSServer: { group, version: 'v1alpha1', plural: 'dnsservers', kind: 'DNSServer' },
+  ProxyServer: { group, version: 'v1alpha1', plural: 'proxyservers', kind: 'ProxyServer' },
+};
+const bundle = join(repoRoot, 'packages/controller/dist/oooi-controller.js');
+/** The Event recorder merge-patches an Event's `series` only when the same Event repeats 30 s later. */
+const notExercised = ['patch events.k8s.io/events@*'];
+
+let rig: Rig;
+let admin: KubeClient;
+let adminRest: KubeConfigRest;
+let work: string;
+let tokenKubeconfig: string;
+
+async function infraReady(namespace: string, name: string, generation?: number): Promise<boolean> {
+  const infra = await admin.get(kinds.Infra!, { namespace, name });
+  const status = infra?.status as
+    { observedGeneration?: number; conditions?: { type: string; status: string }[] } | undefined;
+  const ready = status?.conditions?.find((c) => c.type === 'Ready')?.status === 'True';
+  return ready && (generation === undefined || status?.observedGeneration === generation);
+}
+
+async function deploymentArgs(): Promise<string[]> {
+  const d = await admin.get(kinds.Deployment!, { namespace: releaseNs, name: release });
+  const spec = d?.spec as { template: { spec: { containers: { args: string[] }[] } } };
+  return spec.template.spec.containers[0]!.args;
+}
+
+async function installedObjects(): Promise<K8sObject[]> {
+  return parseObjects(await helmOk(['get', 'manifest', release, '-n', releaseNs], rig.kubeconfig));
+}
+
+beforeAll(async () => {
+  work = mkdtempSync(join(tmpdir(), 'oooi-chart-'));
+  rig = await rigUp({ name: `e2e-${process.pid}-chart`, crdDirs: [join(repoRoot, 'e2e/third-party-crds')] });
+  adminRest = new KubeConfigRest({ kubeConfig: await loadKubeConfig(rig.kubeconfig) });
+  admin = new KubeClient({ rest: adminRest, fieldManager: 'e2e-admin' });
+  const bundled = await run(
+    [process.execPath, '../../scripts/bundle.mjs', 'src/main.ts', 'dist/oooi-controller.js'],
+    {
+      cwd: join(repoRoot, 'packages/controller'),
+      timeoutMs: 90_000,
+    },
+  );
+  if (bundled.code !== 0) throw new Error(`bundle failed: ${bundled.stderr}`);
+}, 180_000);
+
+afterAll(async () => {
+  if (rig) await rigDown(rig.name);
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+test('helm install brings the CRDs (kept), the ServiceAccount, RBAC and the Deployment', async () => {
+  await helmOk(['install', release, chartDir, '-n', releaseNs, '--create-namespace'], rig.kubeconfig);
+  for (const name of ['infras', 'infraclusterattachments', 'dhcpservers', 'dnsservers', 'proxyservers']) {
+    const crd = await admin.get(kinds.CRD!, { name: `${name}.${group}` });
+    expect(crd?.metadata?.annotations?.['helm.sh/resource-policy']).toBe('keep');
+    expect(crd?.metadata?.annotations?.['meta.helm.sh/release-name']).toBe(release);
+  }
+  expect(await deploymentArgs()).toContain('--leader-election-namespace=oooi-system');
+  const res = await adminRest.request<{ status: { token: string } }>({
+    method: 'POST',
+    path: `/api/v1/namespaces/${releaseNs}/serviceaccounts/${sa}/token`,
+    body: { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: { expirationSeconds: 3600 } },
+  });
+  tokenKubeconfig = writeTokenKubeconfig(rig.kubeconfig, res.status.token, join(work, 'sa.kubeconfig'));
+});
+
+function examples(file: string): KubeObject[] {
+  return parseAllDocuments(readFileSync(join(repoRoot, 'examples', file), 'utf8')).map(
+    (d) => d.toJS() as KubeObject,
+  );
+}
+
+/** examples/infra.yaml and attachments.yaml, as a user applies them (namespace `clusters`). */
+async function applyExamples(): Promise<void> {
+  await admin.apply(kinds.Namespace!, {
+    apiVersion: 'v1',
+    kind: 'Namespace',
+    metadata: { name: 'clusters' },
+  });
+  for (const obj of [...examples('infra.yaml'), ...examples('attachments.yaml')]) {
+    await admin.apply(kinds[obj.kind ?? '']!, obj, { force: true });
+  }
+}
+
+const duplicateOfAlpha: KubeObject = {
+  apiVersion: `${group}/v1alpha1`,
+  kind: 'InfraClusterAttachment',
+  metadata: { name: 'charlie', namespace: 'clusters' },
+  spec: {
+    infraRef: { name: 'vlan100' },
+    hostedClusterRef: { name: 'charlie', namespace: 'clusters' },
+    dns: { clusterName: 'alpha', baseDomain: 'example.com' },
+  },
+};
+
+/** Stands in for the ProxyServer workload's Service (the Infra's internalProxyService). */
+async function proxyService(namespace: string): Promise<void> {
+  await admin.apply(kinds.Service!, {
+    apiVersion: 'v1',
+    kind: 'Service',
+    metadata: { name: 'vlan100-proxy', namespace },
+    spec: { ports: [{ name: 'proxy', port: 443 }] },
+  });
+}
+
+test('under its ServiceAccount the operator reconciles examples/, using exactly the RBAC the chart grants', async () => {
+  const args = [
+    ...(await deploymentArgs()),
+    '--kubeconfig',
+    tokenKubeconfig,
+    '--health-address',
+    '0',
+    '--metrics-address',
+    '0',
+  ];
+  const recorders: RecordingRest[] = [];
+  const stop = new AbortController();
+  setMaxListeners(0, stop.signal);
+  const fatal: string[] = [];
+  const start = (pod: string): Promise<void> => {
+    const parsed = parseControllerCommand(args, { POD_NAME: pod, POD_NAMESPACE: releaseNs }, pod);
+    if (!parsed.ok) throw new Error(parsed.message);
+    return runController(parsed.config, {
+      log: pino({ level: 'silent' }),
+      registry: new Registry(),
+      signal: stop.signal,
+      fatal: (why) => void fatal.push(why),
+      wrapRest: (rest) => {
+        const r = new RecordingRest(rest);
+        recorders.push(r);
+        return r;
+      },
+    });
+  };
+  await applyExamples();
+  await proxyService('clusters');
+  const leader = start('oooi-0');
+  await waitFor('Infra Ready', () => infraReady('clusters', 'vlan100'), { timeoutMs: 30_000 });
+  expect(await admin.get(kinds.Deployment!, { namespace: 'clusters', name: 'vlan100-dns' })).toBeDefined();
+  const all = (): Recorded[] => recorders.flatMap((r) => r.recorded);
+  // A third attachment claiming alpha's domain: a conflict, reported with Warning Events; removing it recovers.
+  await admin.apply(kinds.InfraClusterAttachment!, duplicateOfAlpha, { force: true });
+  await waitFor(
+    'a Warning Event',
+    () => all().some((r) => r.permission === 'create events.k8s.io/events@clusters'),
+    { timeoutMs: 30_000 },
+  );
+  await admin.delete(kinds.InfraClusterAttachment!, { namespace: 'clusters', name: 'charlie' });
+  await waitFor('Infra Ready again', () => infraReady('clusters', 'vlan100'), { timeoutMs: 30_000 });
+  // A second replica stays standby and watches the Lease.
+  const standby = start('oooi-1');
+  await waitFor(
+    'standby watches the Lease',
+    () => all().some((r) => r.permission === `watch coordination.k8s.io/leases@${releaseNs}`),
+    { timeoutMs: 20_000 },
+  );
+  stop.abort();
+  await Promise.all([leader, standby]);
+  expect(fatal).toEqual([]);
+
+  const refused = all()
+    .filter((r) => r.status === 401 || r.status === 403)
+    .map((r) => `${r.status} ${r.line}`);
+  expect(refused).toEqual([]);
+  const used = new Set(all().map((r) => r.permission));
+  const granted = grantedBy(await installedObjects(), sa);
+  const missing = [...used].filter((u) => !covers(granted, u)).sort();
+  const unused = [...granted].filter((g) => ![...used].some((u) => covers(new Set([g]), u))).sort();
+  expect({ missing, unused }).toEqual({ missing: [], unused: notExercised });
+});
+
+test('helm upgrade updates the CRDs in place and narrows RBAC to one namespace; CRs stay', async () => {
+  const before = await admin.get(kinds.Infra!, { namespace: 'clusters', name: 'vlan100' });
+  const changed = join(work, 'chart');
+  cpSync(chartDir, changed, { recursive: true });
+  const crdFile = join(changed, 'templates/crds/infras.hostedcluster.densityops.com.yaml');
+  writeFileSync(
+    crdFile,
+    readFileSync(crdFile, 'utf8').replace('  labels:\n', '  labels:\n    oooi.test/upgraded: "true"\n'),
+  );
+  await helmOk(
+    ['upgrade', release, changed, '-n', releaseNs, '--set', 'watchNamespace=clusters'],
+    rig.kubeconfig,
+  );
+  const crd = await admin.get(kinds.CRD!, { name: `infras.${group}` });
+  expect(crd?.metadata?.labels?.['oooi.test/upgraded']).toBe('true');
+  const after = await admin.get(kinds.Infra!, { namespace: 'clusters', name: 'vlan100' });
+  expect(after?.metadata?.uid).toBe(before?.metadata?.uid);
+  expect(await deploymentArgs()).toContain('--namespace=clusters');
+  const granted = [...grantedBy(await installedObjects(), sa)];
+  expect(granted).toContain('patch hostedcluster.densityops.com/infras/status@clusters');
+  expect(granted.filter((g) => g.includes('densityops') && g.endsWith('@*'))).toEqual([]);
+});
+
+test('the controller bundle, run as the image runs it with the Deployment args, reconciles a change', async () => {
+  const health = await freePort();
+  const args = [
+    ...(await deploymentArgs()),
+    '--kubeconfig',
+    tokenKubeconfig,
+    `--health-address=127.0.0.1:${health}`,
+    '--metrics-address=0',
+  ];
+  const child = spawn(process.execPath, ['--enable-source-maps', bundle, ...args], {
+    env: { ...process.env, POD_NAME: 'oooi-bundle', POD_NAMESPACE: releaseNs, KUBECONFIG: '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (b: Buffer) => (output += b.toString()));
+  child.stderr.on('data', (b: Buffer) => (output += b.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  try {
+    await waitFor(
+      '/readyz',
+      async () => (await fetch(`http://127.0.0.1:${health}/readyz`).catch(() => undefined))?.status === 200,
+      { timeoutMs: 30_000 },
+    );
+    const infra = examples('infra.yaml')[0]!;
+    (infra.spec as { infraComponents: { dhcp: { leaseTime: string } } }).infraComponents.dhcp.leaseTime =
+      '2h';
+    await admin.apply(kinds.Infra!, infra, { force: true });
+    await waitFor(
+      'DHCPServer leaseTime 2h',
+      async () => {
+        const d = await admin.get(kinds.DHCPServer!, { namespace: 'clusters', name: 'vlan100-dhcp' });
+        return (d?.spec as { leaseTime?: string } | undefined)?.leaseTime === '2h';
+      },
+      { timeoutMs: 30_000 },
+    );
+    expect(output).not.toMatch(/"level":(50|60)/);
+  } finally {
+    child.kill('SIGTERM');
+  }
+  expect(await exited).toBe(0);
+});
+
+test('helm uninstall removes the operator and keeps the CRDs and every CR', async () => {
+  const out = await helmOk(['uninstall', release, '-n', releaseNs], rig.kubeconfig);
+  expect(out).toMatch(/kept due to the resource policy/);
+  expect(await admin.get(kinds.Deployment!, { namespace: releaseNs, name: release })).toBeUndefined();
+  for (const name of ['infras', 'infraclusterattachments', 'dhcpservers', 'dnsservers', 'proxyservers']) {
+    expect(await admin.get(kinds.CRD!, { name: `${name}.${group}` })).toBeDefined();
+  }
+  expect(await admin.get(kinds.Infra!, { namespace: 'clusters', name: 'vlan100' })).toBeDefined();
+  expect(await admin.get(kinds.DHCPServer!, { namespace: 'clusters', name: 'vlan100-dhcp' })).toBeDefined();
+});

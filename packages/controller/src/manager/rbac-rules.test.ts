@@ -1,0 +1,88 @@
+import { controllerRegistrations } from './registrations';
+import {
+  grantedPermissions,
+  permissionKey,
+  requiredPermissions,
+  rulesFrom,
+  type ControllerRegistrations,
+} from './rbac-rules';
+
+const infra = { group: 'hostedcluster.densityops.com', version: 'v1alpha1', plural: 'infras', kind: 'Infra' };
+const cm = { group: '', version: 'v1', plural: 'configmaps', kind: 'ConfigMap' };
+const nodePool = {
+  group: 'hypershift.openshift.io',
+  version: 'v1beta1',
+  plural: 'nodepools',
+  kind: 'NodePool',
+};
+
+describe('requiredPermissions', () => {
+  test('a cache is list+watch, an owned kind patch, a reconciled kind a status patch', () => {
+    const r: ControllerRegistrations = {
+      caches: [
+        { kind: infra, scope: 'watched' },
+        { kind: cm, scope: 'watched' },
+        { kind: nodePool, scope: 'cluster' },
+      ],
+      applies: [{ kind: cm, scope: 'watched' }],
+      gets: [{ kind: cm, scope: 'watched' }],
+      statusWrites: [{ kind: infra, scope: 'watched' }],
+      events: false,
+      leaderElection: false,
+      discovery: [nodePool],
+    };
+    expect(requiredPermissions(r).map(permissionKey)).toEqual([
+      'cluster get /apis/hypershift.openshift.io/v1beta1',
+      'cluster list hypershift.openshift.io/nodepools',
+      'cluster watch hypershift.openshift.io/nodepools',
+      'watched get core/configmaps',
+      'watched list core/configmaps',
+      'watched list hostedcluster.densityops.com/infras',
+      'watched patch core/configmaps',
+      'watched patch hostedcluster.densityops.com/infras/status',
+      'watched watch core/configmaps',
+      'watched watch hostedcluster.densityops.com/infras',
+    ]);
+  });
+
+  test('rulesFrom and grantedPermissions are inverse', () => {
+    const wanted = requiredPermissions(controllerRegistrations());
+    expect(grantedPermissions(rulesFrom(wanted)).map(permissionKey)).toEqual(wanted.map(permissionKey));
+  });
+});
+
+describe('controllerRegistrations (the production wiring)', () => {
+  const keys = requiredPermissions(controllerRegistrations()).map(permissionKey);
+
+  test('our kinds follow --namespace; NodePools and Machines are cluster-wide', () => {
+    expect(keys).toContain('watched watch hostedcluster.densityops.com/infras');
+    expect(keys).toContain('watched patch hostedcluster.densityops.com/infras/status');
+    expect(keys).toContain('cluster watch hypershift.openshift.io/nodepools');
+    expect(keys).toContain('cluster watch cluster.x-k8s.io/machines');
+    expect(keys.filter((k) => k.startsWith('cluster ') && k.includes('densityops'))).toEqual([]);
+  });
+
+  test('nothing is deleted, and the Infra itself is never patched (only its status)', () => {
+    expect(keys.filter((k) => / delete /.test(k))).toEqual([]);
+    expect(keys).not.toContain('watched patch hostedcluster.densityops.com/infras');
+  });
+
+  test('children of a label-filtered cache are read by name on a miss; the Infra children are not', () => {
+    expect(keys.filter((k) => / get /.test(k) && k.startsWith('watched'))).toEqual([
+      'watched get apps/deployments',
+      'watched get core/configmaps',
+      'watched get core/serviceaccounts',
+      'watched get core/services',
+    ]);
+  });
+
+  test('Events and the Lease', () => {
+    expect(keys).toContain('watched create events.k8s.io/events');
+    expect(keys.filter((k) => k.startsWith('lease '))).toEqual([
+      'lease create coordination.k8s.io/leases',
+      'lease get coordination.k8s.io/leases',
+      'lease update coordination.k8s.io/leases',
+      'lease watch coordination.k8s.io/leases',
+    ]);
+  });
+});

@@ -1,0 +1,144 @@
+// The one list of RBAC rules the controller needs, derived from what its wiring registers (registrations.ts records
+// it from wireControllers): a list-watch per cache, server-side apply (`patch`) per owned kind (and `get` where the
+// owned kind's cache is label-filtered), a status patch per reconciled kind, Events, the leader-election Lease and the discovery of optional kinds. The Helm chart's
+// ClusterRole/Role are generated from this (scripts/generate-chart-rbac.ts), and the chart e2e test compares it with
+// every request the controller sends. Pure: no I/O.
+import type { KindDescriptor } from '@oooi/kube';
+
+/** Where a permission must hold: the watched namespace (or every namespace), always cluster-wide, or the Lease's. */
+export type RuleScope = 'watched' | 'cluster' | 'lease';
+
+export interface KindUse {
+  readonly kind: KindDescriptor;
+  /** `watched`: follows `--namespace` (a Role there, or cluster-wide when all); `cluster`: always cluster-wide. */
+  readonly scope: 'watched' | 'cluster';
+}
+
+/** What the controller's wiring registers on its Manager. */
+export interface ControllerRegistrations {
+  /** Every cache (list + watch). */
+  readonly caches: readonly KindUse[];
+  /** Kinds written with server-side apply (`owns`: the controller applies its children). */
+  readonly applies: readonly KindUse[];
+  /**
+   * Kinds read by name: owned kinds whose caches are label-filtered, where a cache miss is checked with one GET
+   * (the name may be held by an object without our label, which is never taken over).
+   */
+  readonly gets: readonly KindUse[];
+  /** Kinds whose status subresource is written (`for`: each reconciler writes its object's status). */
+  readonly statusWrites: readonly KindUse[];
+  /** An Event recorder exists (events.k8s.io/v1 Events in the regarding object's namespace). */
+  readonly events: boolean;
+  /** A Lease is contended for (coordination.k8s.io/v1, in the Lease namespace). */
+  readonly leaderElection: boolean;
+  /** Optional kinds whose group/version is asked for once at start. */
+  readonly discovery: readonly KindDescriptor[];
+}
+
+/** An rbac.authorization.k8s.io/v1 PolicyRule, in the chart's key order. */
+export interface PolicyRule {
+  readonly apiGroups?: readonly string[];
+  readonly resources?: readonly string[];
+  readonly nonResourceURLs?: readonly string[];
+  readonly verbs: readonly string[];
+}
+
+export type RbacRules = Readonly<Record<RuleScope, readonly PolicyRule[]>>;
+
+/** One permission: verb on group/resource (or on a non-resource URL) in a scope. */
+export interface Permission {
+  readonly scope: RuleScope;
+  readonly group: string;
+  /** `plural` or `plural/subresource`; empty for a non-resource URL. */
+  readonly resource: string;
+  readonly url?: string;
+  readonly verb: string;
+}
+
+/** The Event recorder creates an Event and merge-patches its `series` (@oooi/kube events/recorder.ts). */
+const eventVerbs = ['create', 'patch'];
+/** The Lease elector gets, creates, updates; a standby watches its one Lease (@oooi/kube leader/). */
+const leaseVerbs = ['create', 'get', 'update', 'watch'];
+
+export function permissionKey(p: Permission): string {
+  return p.url !== undefined
+    ? `${p.scope} ${p.verb} ${p.url}`
+    : `${p.scope} ${p.verb} ${p.group === '' ? 'core' : p.group}/${p.resource}`;
+}
+
+/** Every permission the registrations need, de-duplicated and sorted by key. */
+export function requiredPermissions(r: ControllerRegistrations): Permission[] {
+  const out: Permission[] = [];
+  const add = (use: KindUse, resource: string, verbs: readonly string[]): void => {
+    for (const verb of verbs) out.push({ scope: use.scope, group: use.kind.group, resource, verb });
+  };
+  for (const c of r.caches) add(c, c.kind.plural, ['list', 'watch']);
+  for (const a of r.applies) add(a, a.kind.plural, ['patch']);
+  for (const g of r.gets) add(g, g.kind.plural, ['get']);
+  for (const s of r.statusWrites) add(s, `${s.kind.plural}/status`, ['patch']);
+  if (r.events) {
+    for (const verb of eventVerbs)
+      out.push({ scope: 'watched', group: 'events.k8s.io', resource: 'events', verb });
+  }
+  if (r.leaderElection) {
+    for (const verb of leaseVerbs)
+      out.push({ scope: 'lease', group: 'coordination.k8s.io', resource: 'leases', verb });
+  }
+  for (const k of r.discovery) {
+    const url = k.group === '' ? `/api/${k.version}` : `/apis/${k.group}/${k.version}`;
+    out.push({ scope: 'cluster', group: '', resource: '', url, verb: 'get' });
+  }
+  const unique = new Map(out.map((p) => [permissionKey(p), p]));
+  return [...unique.keys()].sort().map((k) => unique.get(k)!);
+}
+
+function sorted(values: Iterable<string>): string[] {
+  return [...new Set(values)].sort();
+}
+
+/** Groups permissions into rules: one rule per (group, verb set), resources merged; URLs in one rule per verb set. */
+export function rulesFrom(permissions: readonly Permission[]): RbacRules {
+  const rules: Record<RuleScope, PolicyRule[]> = { watched: [], cluster: [], lease: [] };
+  for (const scope of ['watched', 'cluster', 'lease'] as const) {
+    const mine = permissions.filter((p) => p.scope === scope);
+    const verbsOf = new Map<string, string[]>();
+    for (const p of mine) {
+      const key = p.url !== undefined ? `url\u0000${p.url}` : `res\u0000${p.group}\u0000${p.resource}`;
+      verbsOf.set(key, [...(verbsOf.get(key) ?? []), p.verb]);
+    }
+    const grouped = new Map<string, { group: string; url: boolean; names: string[]; verbs: string[] }>();
+    for (const [key, verbs] of verbsOf) {
+      const [kindOf = '', a = '', b = ''] = key.split('\u0000');
+      const url = kindOf === 'url';
+      const vs = sorted(verbs);
+      const gkey = `${url ? 'url' : a}\u0000${vs.join(',')}`;
+      const g = grouped.get(gkey) ?? { group: a, url, names: [], verbs: vs };
+      g.names.push(url ? a : b);
+      grouped.set(gkey, g);
+    }
+    for (const gkey of sorted(grouped.keys())) {
+      const g = grouped.get(gkey)!;
+      rules[scope].push(
+        g.url
+          ? { nonResourceURLs: sorted(g.names), verbs: g.verbs }
+          : { apiGroups: [g.group], resources: sorted(g.names), verbs: g.verbs },
+      );
+    }
+  }
+  return rules;
+}
+
+/** The permissions a set of rules grants (the inverse of rulesFrom, for comparisons). */
+export function grantedPermissions(rules: RbacRules): Permission[] {
+  const out: Permission[] = [];
+  for (const scope of ['watched', 'cluster', 'lease'] as const) {
+    for (const rule of rules[scope]) {
+      for (const verb of rule.verbs) {
+        for (const url of rule.nonResourceURLs ?? []) out.push({ scope, group: '', resource: '', url, verb });
+        for (const group of rule.apiGroups ?? [])
+          for (const resource of rule.resources ?? []) out.push({ scope, group, resource, verb });
+      }
+    }
+  }
+  return out.sort((a, b) => permissionKey(a).localeCompare(permissionKey(b)));
+}

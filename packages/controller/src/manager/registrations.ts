@@ -1,0 +1,95 @@
+// Records what the controller's wiring registers: wireControllers runs on a Manager that is never started (its
+// RestClient refuses every call), watching a sentinel namespace, and every cache, `for` kind, `owns` kind (with its
+// label selector: a filtered cache means a GET on a miss) and Event recorder it asks for is written down. Caches in the sentinel namespace follow `--namespace` (`watched`); caches
+// without one are cluster-wide. rbac-rules.ts turns the result into the RBAC rules the Helm chart carries.
+import {
+  Manager,
+  systemClock,
+  type CacheScope,
+  type ControllerBuilder,
+  type EventRecorder,
+  type KindDescriptor,
+  type KubeObject,
+  type ListWatchCache,
+  type RestClient,
+} from '@oooi/kube';
+import { builtinImages } from '../workload/images';
+import { MachineKind, NodePoolKind } from '../workload/kinds';
+import type { ControllerRegistrations, KindUse } from './rbac-rules';
+import { wireControllers } from './wire';
+
+const sentinel = 'oooi-watched-namespace';
+
+/** The optional kinds run-controller.ts asks discovery about before wiring (discovery.ts). */
+export const discoveredKinds: readonly KindDescriptor[] = [NodePoolKind, MachineKind];
+
+const refusing: RestClient = {
+  request: () => Promise.reject(new Error('registrations: no API calls')),
+  watch: () => Promise.reject(new Error('registrations: no API calls')),
+};
+
+function use(kind: KindDescriptor, scope: CacheScope | undefined): KindUse {
+  return { kind, scope: scope?.namespace === sentinel ? 'watched' : 'cluster' };
+}
+
+class RecordingManager extends Manager {
+  readonly cacheUses: KindUse[] = [];
+  readonly forUses: KindUse[] = [];
+  readonly ownsUses: KindUse[] = [];
+  readonly getUses: KindUse[] = [];
+  eventRecorders = 0;
+
+  override cacheFor<T extends KubeObject>(kind: KindDescriptor, scope: CacheScope = {}): ListWatchCache<T> {
+    this.cacheUses.push(use(kind, scope));
+    return super.cacheFor<T>(kind, scope);
+  }
+
+  override controller(name?: string): ControllerBuilder {
+    const builder = super.controller(name);
+    const forKind = builder.for.bind(builder);
+    const ownsKind = builder.owns.bind(builder);
+    builder.for = (kind, options) => {
+      this.forUses.push(use(kind, options));
+      return forKind(kind, options);
+    };
+    builder.owns = (kind, options) => {
+      this.ownsUses.push(use(kind, options));
+      if (options?.labelSelector) this.getUses.push(use(kind, options));
+      return ownsKind(kind, options);
+    };
+    return builder;
+  }
+
+  override eventRecorder(reportingController: string, reportingInstance: string): EventRecorder {
+    this.eventRecorders += 1;
+    return super.eventRecorder(reportingController, reportingInstance);
+  }
+}
+
+/** What wireControllers registers with every optional kind served (the widest the process can need). */
+export function controllerRegistrations(): ControllerRegistrations {
+  const clock = systemClock();
+  const manager = new RecordingManager({
+    rest: refusing,
+    component: 'controller',
+    fieldManager: 'rbac',
+    clock,
+  });
+  wireControllers({
+    manager,
+    namespace: sentinel,
+    images: builtinImages,
+    clock,
+    served: { nodePools: true, machines: true },
+    instance: 'rbac',
+  });
+  return {
+    caches: manager.cacheUses,
+    applies: manager.ownsUses,
+    gets: manager.getUses,
+    statusWrites: manager.forUses,
+    events: manager.eventRecorders > 0,
+    leaderElection: true,
+    discovery: discoveredKinds,
+  };
+}
