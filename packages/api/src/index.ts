@@ -37,9 +37,7 @@ export {
   validateCross,
   findDuplicateAttachments,
   checkAppsRanges,
-  hostedClusterKey,
   attachmentDomain,
-  findHostedClusterAcrossInfras,
 } from './validate/validate-cross';
 export type { CrossProblem, CrossReason, ObjectField } from './validate/validate-cross';
 export type { FieldError, ValidationResult } from './validate/field-error';
@@ -53,9 +51,9 @@ export {
   parseAddressRange,
   rangesOverlap,
   formatRange,
-  parseGoDuration,
-} from './ipv4';
-export type { CidrV4, IPv4Range } from './ipv4';
+} from './ip-address';
+export type { CidrV4, IPv4Range } from './ip-address';
+export { parseGoDuration } from './duration';
 export { DhcpConfig as DhcpConfigSchema, DHCP_CONFIG_VERSION } from './dhcp-config/dhcp-config';
 export type { DhcpConfig, DhcpReservation, DhcpClasslessRoute } from './dhcp-config/dhcp-config';
 export { validateDhcpConfig, isDnsName } from './dhcp-config/validate-dhcp-config';

@@ -2,8 +2,8 @@
 // (addresses inside the network, pool order, timers, reservations unique). Every problem comes back, each
 // with its field path, sorted.
 import { Value } from '@sinclair/typebox/value';
-import { cidrContains, parseAddressRange, parseCidrV4, parseIPv4 } from '../ipv4';
-import type { CidrV4 } from '../ipv4';
+import { cidrContains, parseAddressRange, parseCidrV4, parseIPv4 } from '../ip-address';
+import type { CidrV4 } from '../ip-address';
 import { compareFieldErrors } from '../validate/field-error';
 import type { FieldError, ValidationResult } from '../validate/field-error';
 import { DHCP_CONFIG_VERSION, DhcpConfig } from './dhcp-config';
