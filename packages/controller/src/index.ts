@@ -16,6 +16,7 @@ export type { DefaultImages } from './workload/images';
 export { childName, InfraLabel, ManagedByLabel } from './infra/desired/child-meta';
 export type { ChildPlan, Problem } from './infra/desired/child-plan';
 export { aggregateInfra } from './infra/aggregate/aggregate-infra';
+export { MAX_ATTACHMENTS_PER_INFRA } from './infra/aggregate/limits';
 export type { AggregatedInfra, MemberView } from './infra/aggregate/aggregate-infra';
 export { resolveSourceRanges, maxSourceRanges } from './infra/aggregate/source-ranges';
 export type { SourceRanges } from './infra/aggregate/source-ranges';
