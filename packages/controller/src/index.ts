@@ -5,6 +5,7 @@ export { planInfra } from './infra/desired/infra-plan';
 export type { InfraPlan, InfraWorld, LiveChildren, ChildPlans } from './infra/desired/infra-plan';
 export { builtinImages } from './workload/images';
 export type { DefaultImages } from './workload/images';
+export { MAX_ATTACHMENTS_PER_INFRA } from './infra/aggregate/limits';
 export { ConditionType, Reason } from './infra/conditions';
 export type { ConditionSpec } from './infra/conditions';
 export {
