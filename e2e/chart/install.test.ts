@@ -201,7 +201,7 @@ test('under its ServiceAccount the operator reconciles examples/, using exactly 
     );
   } catch (err) {
     const seen = [...new Set(all().map((r) => `${r.status} ${r.permission}`))].sort();
-    throw new Error(`${String(err)}\nrecorded:\n${seen.join('\n')}`);
+    throw new Error(`${String(err)}\nrecorded:\n${seen.join('\n')}`, { cause: err });
   } finally {
     stop.abort();
     await Promise.allSettled(running);
@@ -281,7 +281,7 @@ test('the controller bundle, run as the image runs it with the Deployment args, 
     );
     expect(output).not.toMatch(/"level":(50|60)/);
   } catch (err) {
-    throw new Error(`${String(err)}\n--- oooi-controller output ---\n${output.slice(-4000)}`);
+    throw new Error(`${String(err)}\n--- oooi-controller output ---\n${output.slice(-4000)}`, { cause: err });
   } finally {
     child.kill('SIGTERM');
   }
