@@ -1,6 +1,5 @@
-// The contract: the reference's DNS answer table (shared/reference/infra-crd-reference.md, "Static answers generated
-// per view"), spelled out for the examples (examples/infra.yaml + attachments.yaml), and the DNSServer the Infra
-// writes for it. Every row is asked from a VLAN address and from a pod-network address.
+// The contract: the CRD reference's DNS answer table ("Static answers generated per view"), spelled out for the
+// examples (examples/infra.yaml + attachments.yaml), and the DNSServer the Infra writes for it. Every row is asked from a VLAN address and from a pod-network address.
 import type { DNSServer } from '@oooi/api';
 
 /** proxy.serverIP (VLAN view answer of the control-plane names and aliases). */

@@ -124,7 +124,7 @@ describe('DNSServer status on the real apiserver', () => {
     });
     expect(status.conditions?.find((c) => c.type === 'Ready')).toMatchObject({
       status: 'True',
-      reason: 'Provisioned',
+      reason: 'ReconciliationSucceeded',
     });
     expect(status.conditions?.find((c) => c.type === 'Forwarding')).toMatchObject({ status: 'True' });
   });

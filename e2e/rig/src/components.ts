@@ -1,4 +1,4 @@
-// The command lines of the five control-plane components (flags from ../shared/rig/RECIPES.md §2). Everything
+// The command lines of the five control-plane components (flags as the upstream projects document them). Everything
 // listens on 127.0.0.1 only, on ports chosen at run time; every file a component writes stays in the run dir.
 import { join } from 'node:path';
 import type { Pki } from './pki';

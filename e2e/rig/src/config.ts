@@ -84,7 +84,7 @@ export function parseVersions(text: string): Versions {
 
 /**
  * The pinned versions (scripts/versions.env). Read on every call: the file is a few lines and is read a handful
- * of times per command, so no module-level cache (STYLE §2.13), and an edited file is seen at once.
+ * of times per command, so no module-level cache (no hidden global state), and an edited file is seen at once.
  */
 export function versions(): Versions {
   return parseVersions(readFileSync(join(rigPackageDir, 'scripts', 'versions.env'), 'utf8'));

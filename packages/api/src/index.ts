@@ -29,9 +29,7 @@ export {
   validateCross,
   findDuplicateAttachments,
   checkAppsRanges,
-  hostedClusterKey,
   attachmentDomain,
-  findHostedClusterAcrossInfras,
 } from './validate/validate-cross';
 export type { CrossProblem, CrossReason, ObjectField } from './validate/validate-cross';
 export type { FieldError, ValidationResult } from './validate/field-error';
@@ -45,6 +43,6 @@ export {
   parseAddressRange,
   rangesOverlap,
   formatRange,
-  parseGoDuration,
-} from './ipv4';
-export type { CidrV4, IPv4Range } from './ipv4';
+} from './ip-address';
+export type { CidrV4, IPv4Range } from './ip-address';
+export { parseGoDuration } from './duration';

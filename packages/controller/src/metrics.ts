@@ -1,5 +1,5 @@
 // The controller's own series (the runtime's reconcile, queue, watch and write series come from @oooi/kube), all
-// declared here (STYLE §2.16). Names follow oooi_controller_<what>_<unit|total>.
+// declared here, the package's one metrics file. Names follow oooi_controller_<what>_<unit|total>.
 import { Counter, Gauge } from 'prom-client';
 import type { Registry } from 'prom-client';
 

@@ -57,6 +57,12 @@ export {
 export { KubeConfigRest, loadKubeConfig, type KubeConfigRestOptions } from './rest/kubeconfig-rest';
 export { IndexedStore, IndexNamespace, IndexOwner, type Indexer, type StoreDelta } from './cache/store';
 export {
+  controllerReferences,
+  isControlledBy,
+  type Owned,
+  type OwnerIdentity,
+} from './ownership/owner-references';
+export {
   CacheSyncTimeoutError,
   ListWatchCache,
   type EventHandler,

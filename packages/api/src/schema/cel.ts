@@ -1,7 +1,8 @@
 // CEL admission rules and their TypeScript twins, built from one description so that the CRD's
 // `x-kubernetes-validations` and `validateObject()` can never disagree on a rule or its message.
 // Rules follow the Kubernetes CEL libraries available from 1.31 (ip, cidr, isIP, isCIDR, strings ext).
-import { parseCidrV4, parseIPv4, cidrContains, parseGoDuration, durationPattern } from '../ipv4';
+import { durationPattern, parseGoDuration } from '../duration';
+import { cidrContains, parseCidrV4, parseIPv4 } from '../ip-address';
 
 /** One `x-kubernetes-validations` entry plus the same check in TS (true = valid). */
 export interface CelRule {

@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import type { Static } from '@sinclair/typebox';
 import { intsDistinct, refs, requiredWhen } from './cel';
 import type { CelRule } from './cel';
-import { parseAddressRange } from '../ipv4';
+import { parseAddressRange } from '../ip-address';
 import { dnsLabel, domain, enumOf, objectName, optionalFlag, port, stringMap, text } from './fields';
 import { conditions, observedGeneration } from './status';
 

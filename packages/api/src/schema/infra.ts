@@ -1,4 +1,4 @@
-// Infra: one shared VLAN and its three components (../../../../shared/reference/infra-crd-reference.md).
+// Infra: one shared VLAN and its three components (docs/crd-reference.md is generated from this).
 import { Type } from '@sinclair/typebox';
 import type { Static } from '@sinclair/typebox';
 import {

@@ -2,8 +2,15 @@
 // domains; MetalLB ranges outside the Infra's CIDR or overlapping each other, the DHCP pool or a static
 // address; attachments naming an Infra that does not exist. Each problem names every object and field
 // involved, so the controller can put it on each of them as a condition and `oooi validate` can print it.
-import { cidrContains, formatRange, parseAddressRange, parseCidrV4, parseIPv4, rangesOverlap } from '../ipv4';
-import type { IPv4Range } from '../ipv4';
+import {
+  cidrContains,
+  formatRange,
+  parseAddressRange,
+  parseCidrV4,
+  parseIPv4,
+  rangesOverlap,
+} from '../ip-address';
+import type { IPv4Range } from '../ip-address';
 import type { Infra, InfraClusterAttachment, OooiObject } from '../types';
 
 export type CrossReason =

@@ -1,5 +1,7 @@
-// Condition types and reasons of DNSServer status (STYLE §2.12). Ready keeps the seed's meaning (the children are
+// Condition types and reasons of DNSServer status, in one place. Ready keeps the seed's meaning (the children are
 // provisioned); Available comes from the Deployment; Forwarding says whether other names have somewhere to go.
+// The reasons every kind shares (Ready's success, ChildRejected) come from workload/conditions.ts.
+import { ChildRejected, ReadySucceeded } from '../workload/conditions';
 
 export const DnsConditionType = {
   Ready: 'Ready',
@@ -8,12 +10,14 @@ export const DnsConditionType = {
 } as const;
 
 export const DnsReason = {
-  /** Ready=True: ServiceAccount, ConfigMap, Service and Deployment applied. */
-  Provisioned: 'Provisioned',
+  /** Ready=True: ServiceAccount, ConfigMap, Service and Deployment applied (the same reason on every kind). */
+  ReconciliationSucceeded: ReadySucceeded,
   /** Ready=False: the spec cannot be rendered (the message lists every problem with its field path). */
   InvalidSpec: 'InvalidSpec',
   /** Ready=False: a child's name is taken by an object this DNSServer does not control. */
   NameConflict: 'NameConflict',
+  /** Ready=False: the apiserver refused a child (HTTP 422); not retried until the DNSServer or a child changes. */
+  ChildRejected,
   /** Available=True. */
   DeploymentAvailable: 'DeploymentAvailable',
   /** Available=False: the Deployment has no available replica (its own condition's message is quoted). */

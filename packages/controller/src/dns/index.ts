@@ -10,14 +10,9 @@ export { RECORD_TTL_SECONDS } from './render/zone-file';
 export { HEALTH_PORT, READY_PORT, METRICS_PORT } from './render/corefile';
 export { dnsChildNames, toDnsLabel, DNS_SERVER_LABEL } from './desired/names';
 export type { DnsChildNames } from './desired/names';
-export {
-  DEFAULT_COREDNS_IMAGE,
-  COREDNS_UID,
-  CONFIG_MOUNT,
-  SERVICE_DNS_PORT,
-  UNPRIVILEGED_PORT_SYSCTL,
-  MULTUS_NETWORKS_ANNOTATION,
-} from './desired/dns-workload';
+export { DEFAULT_COREDNS_IMAGE, COREDNS_UID, CONFIG_MOUNT, SERVICE_DNS_PORT } from './desired/dns-workload';
+export { UNPRIVILEGED_PORT_SYSCTL } from '../workload/security';
+export { MULTUS_NETWORKS_ANNOTATION } from '../workload/multus';
 export { desiredDnsStatus, deploymentAvailability } from './desired/dns-status';
 export type { DnsStatusInput } from './desired/dns-status';
 export { DnsConditionType, DnsReason } from './conditions';

@@ -1,5 +1,9 @@
-// Condition types and reasons this controller writes, in one place (STYLE §2.12). Every reason is CamelCase and is
-// exactly what `kubectl get -o yaml` shows; messages are built next to the decision that picks the reason.
+// Condition types and reasons of Infra and InfraClusterAttachment status, in one place. Every reason is CamelCase
+// and is exactly what `kubectl get -o yaml` shows; messages are built next to the decision that picks the reason.
+// The reasons every kind shares (Ready's success, ChildRejected) come from workload/conditions.ts.
+import { ChildRejected, ReadySucceeded } from '../workload/conditions';
+
+export type { ConditionSpec } from '../workload/conditions';
 
 export const ConditionType = {
   /** Infra: the declared components are provisioned (children written). Attachment: aggregation + apps ingress. */
@@ -12,7 +16,7 @@ export const ConditionType = {
 
 export const Reason = {
   // Success.
-  ReconciliationSucceeded: 'ReconciliationSucceeded',
+  ReconciliationSucceeded: ReadySucceeded,
   Aggregated: 'Aggregated',
   SourceAliasesPending: 'SourceAliasesPending',
   AppsIngressReady: 'AppsIngressReady',
@@ -34,7 +38,7 @@ export const Reason = {
   // A child of that name exists and another object (or nobody) controls it.
   ChildNotControlled: 'ChildNotControlled',
   // The apiserver refused a child (422); the message is the apiserver's.
-  ChildRejected: 'ChildRejected',
+  ChildRejected,
   // Available.
   ChildrenAvailable: 'ChildrenAvailable',
   ChildUnavailable: 'ChildUnavailable',
@@ -43,11 +47,3 @@ export const Reason = {
 } as const;
 
 export type ReasonName = (typeof Reason)[keyof typeof Reason];
-
-/** A condition as a decision states it; the status writer adds observedGeneration and lastTransitionTime. */
-export interface ConditionSpec {
-  readonly type: string;
-  readonly status: 'True' | 'False' | 'Unknown';
-  readonly reason: string;
-  readonly message: string;
-}

@@ -5,7 +5,7 @@ import { addImageOptions, imagesFrom } from '../offline/cli/images-option';
 import type { ImageFlags } from '../offline/cli/images-option';
 import type { DefaultImages } from '../workload/images';
 
-/** The environment variables main.ts reads, passed in (STYLE §2.13). */
+/** The environment variables main.ts reads, passed in (process.env is read in main.ts only). */
 export interface ControllerEnv {
   readonly KUBECONFIG?: string;
   readonly POD_NAME?: string;

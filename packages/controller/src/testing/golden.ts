@@ -1,9 +1,9 @@
-// Golden files (STYLE §2.5): compared byte for byte; rewritten only with UPDATE_GOLDEN=1; a missing file fails.
+// Golden files: compared byte for byte; rewritten only with UPDATE_GOLDEN=1; a missing file fails.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 
 export function expectGolden(actual: string, path: string): void {
-  // eslint-disable-next-line no-restricted-properties -- the one switch that rewrites golden files (STYLE §2.5)
+  // eslint-disable-next-line no-restricted-properties -- the one switch that rewrites golden files
   if (process.env.UPDATE_GOLDEN === '1') {
     mkdirSync(dirname(path), { recursive: true });
     writeFileSync(path, actual);

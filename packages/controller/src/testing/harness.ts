@@ -1,5 +1,6 @@
 // The production wiring (wireControllers) on a Manager over @oooi/kube's FakeRest, for reconciler unit tests. The
 // integration tests under e2e/controller run the same wiring against the rig's real apiserver.
+import { setMaxListeners } from 'node:events';
 import { Manager, systemClock } from '@oooi/kube';
 import type { KubeObject } from '@oooi/kube';
 import { FakeRest } from '@oooi/kube/testing';
@@ -38,6 +39,8 @@ export async function startHarness(seed: (rest: FakeRest) => void): Promise<Harn
     instance: 'test',
   });
   const stop = new AbortController();
+  // Every cache and controller listens on this one signal (as in main.ts).
+  setMaxListeners(0, stop.signal);
   await manager.start(stop.signal);
   return {
     rest,

@@ -1,4 +1,4 @@
-// The operator's default images (ARCHITECTURE, "Images"): an empty image field on the Infra means these. They are
+// The operator's default images (docs/architecture.md, "Images"): an empty image field on the Infra means these. They are
 // the controller's flag defaults and `oooi render`'s; the Helm chart overrides them per install.
 
 export interface DefaultImages {

@@ -1,6 +1,8 @@
 // The status the controller writes for a DNSServer, computed from what the pass saw (pure; `now` passed in).
 import { formatFieldError, type DNSServer, type DnsServerStatus, type ValidationResult } from '@oooi/api';
 import { setCondition, type Condition, type ConditionUpdate, type KubeObject } from '@oooi/kube';
+import { listProblems } from '../../workload/conditions';
+import type { Rejection } from '../../workload/rejection';
 import { DnsConditionType, DnsReason } from '../conditions';
 import { dnsChildNames } from './names';
 import type { RenderedDnsServer } from './render-dns-server';
@@ -10,6 +12,8 @@ export interface DnsStatusInput {
   readonly rendered: ValidationResult<RenderedDnsServer>;
   /** Children not applied because their name belongs to an object this DNSServer does not control (`Kind/name`). */
   readonly conflicts: readonly string[];
+  /** A child the apiserver refused (422) in this pass. */
+  readonly rejected?: Rejection;
   /** The live Service and Deployment after this pass's applies (absent when not there). */
   readonly service?: KubeObject;
   readonly deployment?: KubeObject;
@@ -18,32 +22,33 @@ export interface DnsStatusInput {
 
 type Verdict = Pick<ConditionUpdate, 'status' | 'reason' | 'message'>;
 
-/** At most 10 problems in a message, the rest counted (STYLE §2.8: capped and sorted). */
-function listed(items: readonly string[]): string {
-  const shown = items.slice(0, 10).join('; ');
-  return items.length > 10 ? `${shown}; and ${items.length - 10} more` : shown;
-}
-
 function readiness(input: DnsStatusInput): Verdict {
   const { rendered, conflicts } = input;
   if (!rendered.ok) {
     return {
       status: 'False',
       reason: DnsReason.InvalidSpec,
-      message: `not rendered, the running configuration is kept: ${listed(rendered.errors.map(formatFieldError))}`,
+      message: `not rendered, the running configuration is kept: ${listProblems(rendered.errors.map(formatFieldError))}`,
     };
   }
   if (conflicts.length > 0) {
     return {
       status: 'False',
       reason: DnsReason.NameConflict,
-      message: `exists and is not controlled by this DNSServer (rename or delete it): ${listed(conflicts)}`,
+      message: `exists and is not controlled by this DNSServer (rename or delete it): ${listProblems(conflicts)}`,
+    };
+  }
+  if (input.rejected) {
+    return {
+      status: 'False',
+      reason: DnsReason.ChildRejected,
+      message: `${input.rejected.child} was rejected by the apiserver: ${input.rejected.message}`,
     };
   }
   const [vlan, pod] = rendered.value.config.model.views;
   return {
     status: 'True',
-    reason: DnsReason.Provisioned,
+    reason: DnsReason.ReconciliationSucceeded,
     message: `ServiceAccount, ConfigMap, Service and Deployment applied; serving ${vlan.records.length} vlan and ${pod.records.length} pod-network records`,
   };
 }

@@ -1,55 +1,40 @@
 // The children of a DNSServer as server-side apply bodies: only the fields we own, nothing defaulted.
 //
-// Low port without root (ARCHITECTURE "Ports 53 and 67 without root"): the pod sets the namespaced safe sysctl
-// net.ipv4.ip_unprivileged_port_start to the DNS port, so CoreDNS binds it as UID 65532 whatever the runtime does
-// with capabilities (a non-root process gets no ambient capabilities, so an added NET_BIND_SERVICE alone does not
-// reach a binary without a file capability). The container drops every capability but keeps NET_BIND_SERVICE in
-// its bounding set: the upstream image's /coredns carries that file capability, and the kernel refuses to exec a
-// binary whose file capabilities exceed the bounding set (measured: exit 126 with drop ALL alone). No privilege
-// escalation, read-only root, RuntimeDefault seccomp: the "restricted" Pod Security Standard. e2e/dns/nonroot.test.ts
-// runs real CoreDNS under this context.
+// Low port without root (workload/security.ts; docs/architecture.md, "Ports 53 and 67 without root"): the pod sets
+// the unprivileged-port sysctl to the DNS port, so CoreDNS binds it as UID 65532. The container drops every
+// capability but keeps NET_BIND_SERVICE in its bounding set: the upstream image's /coredns carries that file
+// capability, and the kernel refuses to exec a binary whose file capabilities exceed the bounding set (measured:
+// exit 126 with drop ALL alone). e2e/dns/nonroot.test.ts runs real CoreDNS under this context.
 //
 // No config-hash annotation on the pod template: the reload plugin applies every ConfigMap change in place
 // (render/corefile.ts); whatever needs a restart (image, port, network) is a Deployment field and rolls out.
-import { API_VERSION, parseCidrV4, type DNSServer } from '@oooi/api';
-import type { KubeObject, OwnerReference } from '@oooi/kube';
+import type { DNSServer } from '@oooi/api';
+import { controllerReferences, type KubeObject } from '@oooi/kube';
+import { builtinImages } from '../../workload/images';
+import { DnsServerKind } from '../../workload/kinds';
+import { namespaceOf } from '../../workload/meta';
+import { multusNetworks as vlanNetworks, MULTUS_NETWORKS_ANNOTATION } from '../../workload/multus';
+import { containerSecurityContext, podSecurityContext } from '../../workload/security';
 import type { DnsModel } from '../render/dns-model';
 import { HEALTH_PORT, METRICS_PORT, READY_PORT } from '../render/corefile';
 import type { DnsChildNames } from './names';
 
 /** The operator's default CoreDNS image (upstream, with the view plugin); the controller's flag overrides it. */
-export const DEFAULT_COREDNS_IMAGE = 'coredns/coredns:1.14.7';
+export const DEFAULT_COREDNS_IMAGE = builtinImages.dns;
 /** The upstream image's non-root user (distroless `nonroot`). */
 export const COREDNS_UID = 65532;
 /** Where the ConfigMap is mounted; also the container's working directory, so the Corefile's relative names work. */
 export const CONFIG_MOUNT = '/etc/coredns';
-export const MULTUS_NETWORKS_ANNOTATION = 'k8s.v1.cni.cncf.io/networks';
-export const UNPRIVILEGED_PORT_SYSCTL = 'net.ipv4.ip_unprivileged_port_start';
 /** The Service's port, whatever spec.networkConfig.dnsPort the pod listens on (forwarders expect 53). */
 export const SERVICE_DNS_PORT = 53;
 
-function owner(dns: DNSServer): OwnerReference[] | undefined {
-  const uid = dns.metadata.uid;
-  if (!uid) return undefined;
-  return [
-    {
-      apiVersion: API_VERSION,
-      kind: 'DNSServer',
-      name: dns.metadata.name,
-      uid,
-      controller: true,
-      blockOwnerDeletion: true,
-    },
-  ];
-}
-
 function meta(dns: DNSServer, name: string, names: DnsChildNames): KubeObject['metadata'] {
-  const ownerReferences = owner(dns);
+  const ownerReferences = controllerReferences(DnsServerKind, dns);
   return {
     name,
-    namespace: dns.metadata.namespace ?? 'default',
+    namespace: namespaceOf(dns),
     labels: { ...names.labels },
-    ...(ownerReferences ? { ownerReferences } : {}),
+    ...(ownerReferences.length > 0 ? { ownerReferences } : {}),
   };
 }
 
@@ -94,34 +79,8 @@ export function desiredDnsService(dns: DNSServer, names: DnsChildNames): KubeObj
 
 /** The Multus static IP (`<serverIP>/<prefix of cidr>`), or undefined without a NetworkAttachmentDefinition. */
 export function multusNetworks(dns: DNSServer): string | undefined {
-  const net = dns.spec.networkConfig;
-  if (!net.networkAttachmentName) return undefined;
-  const prefix = parseCidrV4(net.cidr)?.prefixLength ?? 32;
-  return JSON.stringify([
-    {
-      name: net.networkAttachmentName,
-      namespace: net.networkAttachmentNamespace || (dns.metadata.namespace ?? 'default'),
-      ips: [`${net.serverIP}/${prefix}`],
-    },
-  ]);
+  return vlanNetworks(dns.spec.networkConfig, namespaceOf(dns));
 }
-
-/** Pod-level security: non-root, RuntimeDefault seccomp, and the low-port sysctl when the port needs it. */
-export function podSecurityContext(port: number): Record<string, unknown> {
-  return {
-    runAsNonRoot: true,
-    runAsUser: COREDNS_UID,
-    runAsGroup: COREDNS_UID,
-    seccompProfile: { type: 'RuntimeDefault' },
-    ...(port < 1024 ? { sysctls: [{ name: UNPRIVILEGED_PORT_SYSCTL, value: String(port) }] } : {}),
-  };
-}
-
-export const containerSecurityContext = {
-  allowPrivilegeEscalation: false,
-  capabilities: { drop: ['ALL'], add: ['NET_BIND_SERVICE'] },
-  readOnlyRootFilesystem: true,
-} as const;
 
 function corednsContainer(model: DnsModel, image: string): Record<string, unknown> {
   const probe = (path: string, port: string) => ({ httpGet: { path, port, scheme: 'HTTP' } });
@@ -146,7 +105,7 @@ function corednsContainer(model: DnsModel, image: string): Record<string, unknow
     },
     readinessProbe: { ...probe('/ready', 'ready'), periodSeconds: 5, timeoutSeconds: 3, failureThreshold: 3 },
     resources: { requests: { cpu: '100m', memory: '70Mi' }, limits: { memory: '256Mi' } },
-    securityContext: containerSecurityContext,
+    securityContext: containerSecurityContext(['NET_BIND_SERVICE']),
     volumeMounts: [{ name: 'config', mountPath: CONFIG_MOUNT, readOnly: true }],
   };
 }
@@ -187,7 +146,7 @@ export function desiredDnsDeployment({ dns, names, model, image }: DeploymentInp
           automountServiceAccountToken: false,
           dnsPolicy: 'Default',
           enableServiceLinks: false,
-          securityContext: podSecurityContext(model.port),
+          securityContext: podSecurityContext({ uid: COREDNS_UID, lowestPort: model.port }),
           containers: [corednsContainer(model, image)],
           volumes: [{ name: 'config', configMap: { name: names.configMap } }],
         },

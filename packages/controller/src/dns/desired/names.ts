@@ -2,7 +2,7 @@
 // to 63 characters, while a DNSServer may have any object name: a name that does not fit is cut and given a
 // short hash suffix (like cdk8s Names.toDnsLabel), so distinct DNSServers keep distinct children.
 import { GROUP } from '@oooi/api';
-import { contentHash } from '../render/content-hash';
+import { contentHash } from '../../workload/hash';
 
 export interface DnsChildNames {
   /** Deployment, Service and ServiceAccount. */

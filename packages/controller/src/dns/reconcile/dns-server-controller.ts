@@ -1,4 +1,4 @@
-// The DNSServer controller's watches (STYLE §2.10) and its registration with a Manager. Children are owned through
+// The DNSServer controller's watches, declared next to its reconciler, and its registration with a Manager. Children are owned through
 // their controller owner reference; their caches hold only objects carrying DNS_SERVER_LABEL.
 import type { DNSServer } from '@oooi/api';
 import type {

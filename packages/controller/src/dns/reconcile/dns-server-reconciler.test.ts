@@ -1,6 +1,7 @@
 import { pino } from 'pino';
 import type { DNSServer } from '@oooi/api';
 import {
+  ApiError,
   KubeClient,
   resourcePath,
   type KindDescriptor,
@@ -16,8 +17,16 @@ const MANAGER = 'oooi-controller';
 const NS = 'clusters';
 const NAME = 'vlan100-dns';
 
+interface RecordedEvent {
+  readonly regarding: string;
+  readonly type: string;
+  readonly reason: string;
+  readonly note: string;
+}
+
 function world(initial: DNSServer) {
   const fake = new FakeRest({ fieldManager: MANAGER });
+  const events: RecordedEvent[] = [];
   const pathOf = (kind: KindDescriptor, name: string) => resourcePath(kind, { namespace: NS, name });
   const reader = <T extends KubeObject>(kind: KindDescriptor): ObjectReader<T> => ({
     get: (namespace, name) => fake.peek(resourcePath(kind, { namespace, name })) as T | undefined,
@@ -35,6 +44,18 @@ function world(initial: DNSServer) {
     },
     clock: { now: () => now, setTimeout: () => 0, clearTimeout: () => undefined },
     render: { defaultImage: 'coredns/coredns:1.14.7' },
+    events: {
+      event: (regarding, e) =>
+        events.push({
+          regarding:
+            'metadata' in regarding
+              ? `${String(regarding.kind)}/${regarding.metadata?.name ?? ''}`
+              : `${String(regarding.kind)}/${String(regarding.name)}`,
+          type: e.type,
+          reason: e.reason,
+          note: e.note ?? '',
+        }),
+    },
   });
   const ctx: ReconcileContext = {
     log: pino({ level: 'silent' }),
@@ -45,6 +66,7 @@ function world(initial: DNSServer) {
   const dns = () => fake.peek(pathOf(DnsServerKind, NAME)) as unknown as DNSServer;
   return {
     fake,
+    events,
     pathOf,
     dns,
     tick: (ms: number) => (now += ms),
@@ -87,7 +109,7 @@ describe('DnsServerReconciler', () => {
       recordCount: 32,
       observedGeneration: 1,
     });
-    expect(w.condition('Ready')).toMatchObject({ status: 'True', reason: 'Provisioned' });
+    expect(w.condition('Ready')).toMatchObject({ status: 'True', reason: 'ReconciliationSucceeded' });
     expect(w.condition('Forwarding')).toMatchObject({ status: 'True', reason: 'UpstreamsConfigured' });
     expect(w.condition('Available')).toMatchObject({ status: 'False' });
     const cm = w.fake.peek(w.pathOf(ConfigMapKind, 'vlan100-dns-config'));
@@ -157,6 +179,49 @@ describe('DnsServerReconciler', () => {
     expect(w.condition('Ready')).toMatchObject({ status: 'False', reason: 'InvalidSpec' });
     expect(w.condition('Ready')?.message).toContain('spec.reloadInterval');
     expect(w.dns().status?.recordCount).toBe(32);
+  });
+
+  test('a Warning Event only when Ready changes, not on every pass', async () => {
+    const w = world(exampleDnsServer());
+    await w.pass();
+    expect(w.events).toEqual([]);
+    w.edit({ reloadInterval: '1s' });
+    await w.pass();
+    await w.pass();
+    await w.pass();
+    expect(w.events).toEqual([
+      {
+        regarding: 'DNSServer/vlan100-dns',
+        type: 'Warning',
+        reason: 'InvalidSpec',
+        note: expect.stringContaining('spec.reloadInterval'),
+      },
+    ]);
+  });
+
+  test('a child the apiserver refuses (422) is reported on Ready, once, and not retried', async () => {
+    const w = world(exampleDnsServer());
+    const refusal =
+      'Deployment.apps "vlan100-dns" is invalid: spec.template.spec.containers[0].image: Required value';
+    w.fake.failNext(
+      (req) => req.method === 'PATCH' && req.path.includes('/deployments/'),
+      new ApiError(422, { message: refusal }),
+      2,
+    );
+    await expect(w.pass()).resolves.toBeDefined(); // an error would send the request back to the queue
+    const ready = {
+      status: 'False',
+      reason: 'ChildRejected',
+      message: `Deployment/vlan100-dns was rejected by the apiserver: ${refusal}`,
+    };
+    expect(w.condition('Ready')).toMatchObject(ready);
+    await w.pass(); // refused again: same condition, no second Event
+    expect(w.condition('Ready')).toMatchObject(ready);
+    expect(w.events).toEqual([
+      { regarding: 'DNSServer/vlan100-dns', type: 'Warning', reason: 'ChildRejected', note: ready.message },
+    ]);
+    await w.pass(); // accepted now: provisioned
+    expect(w.condition('Ready')).toMatchObject({ status: 'True', reason: 'ReconciliationSucceeded' });
   });
 
   test('a child name taken by a foreign object is reported, never taken over', async () => {

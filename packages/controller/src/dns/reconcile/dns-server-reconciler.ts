@@ -1,10 +1,11 @@
-// DnsServerReconciler (STYLE §2.9): read the DNSServer from the cache (absent or terminating: done, the garbage
-// collector removes the children), render everything with the pure renderer, apply the four children by
-// server-side apply (skipped when unchanged), then write status once. A spec that cannot be rendered leaves the
-// children as they are (the running configuration keeps serving) and says why in Ready.
+// DnsServerReconciler: read the DNSServer from the cache (absent or terminating: done, the garbage collector
+// removes the children), render everything with the pure renderer, apply the four children by server-side apply
+// (skipped when unchanged), then write status once. A spec that cannot be rendered leaves the children as they are
+// (the running configuration keeps serving) and says why in Ready; so does a child the apiserver refuses (422:
+// terminal, not retried until something changes). A Warning Event is recorded only when Ready changes.
 import { API_VERSION, type DNSServer } from '@oooi/api';
 import {
-  controllerOf,
+  isControlledBy,
   type Clock,
   type Condition,
   type EventRecorder,
@@ -16,6 +17,8 @@ import {
   type ReconcileResult,
   type Request,
 } from '@oooi/kube';
+import { conditionChanged } from '../../workload/conditions';
+import { rejectionOf, type Rejection } from '../../workload/rejection';
 import { DnsConditionType } from '../conditions';
 import { desiredDnsStatus } from '../desired/dns-status';
 import { dnsChildNames } from '../desired/names';
@@ -47,11 +50,12 @@ export interface DnsServerReconcilerOptions {
   readonly clock: Clock;
   /** The operator's default image. */
   readonly render?: RenderDnsServerOptions;
-  readonly events?: EventRecorder;
+  readonly events?: Pick<EventRecorder, 'event'>;
 }
 
 interface Applied {
   readonly conflicts: string[];
+  readonly rejected?: Rejection;
   readonly service?: KubeObject;
   readonly deployment?: KubeObject;
 }
@@ -68,7 +72,7 @@ export class DnsServerReconciler implements Reconciler {
     const applied = rendered.ok ? await this.applyChildren(dns, rendered.value, ctx) : this.asTheyAre(dns);
     const status = desiredDnsStatus({ dns, rendered, ...applied, now: this.o.clock.now() });
     const ready = status.conditions?.find((c) => c.type === DnsConditionType.Ready);
-    if (ready?.status === 'False') this.warn(dns, ready);
+    if (ready?.status === 'False' && conditionChanged(dns.status?.conditions, ready)) this.warn(dns, ready);
     await this.o.client.applyStatus(
       DnsServerKind,
       {
@@ -113,9 +117,16 @@ export class DnsServerReconciler implements Reconciler {
     const live = new Map<string, KubeObject>();
     for (const [i, [kind, body]] of steps.entries()) {
       const cur = current[i] as KubeObject | undefined;
-      const out = await this.o.client.apply(kind, body, { force: true, current: cur, signal: ctx.signal });
-      if (out.sent) ctx.log.info({ kind: kind.kind, child: body.metadata?.name }, 'Applied');
-      live.set(kind.kind, out.object);
+      try {
+        const out = await this.o.client.apply(kind, body, { force: true, current: cur, signal: ctx.signal });
+        if (out.sent) ctx.log.info({ kind: kind.kind, child: body.metadata?.name }, 'Applied');
+        live.set(kind.kind, out.object);
+      } catch (err) {
+        const rejected = rejectionOf(err, `${kind.kind}/${body.metadata?.name ?? ''}`);
+        if (!rejected) throw err;
+        ctx.log.warn({ err, kind: kind.kind, child: body.metadata?.name }, 'Child rejected');
+        return { ...this.asTheyAre(dns), conflicts, rejected };
+      }
     }
     return { conflicts, service: live.get('Service'), deployment: live.get('Deployment') };
   }
@@ -133,8 +144,7 @@ export class DnsServerReconciler implements Reconciler {
     const ref = { namespace: body.metadata?.namespace ?? '', name: body.metadata?.name ?? '' };
     const current = reader.get(ref.namespace, ref.name) ?? (await this.o.client.get(kind, ref, signal));
     if (!current) return undefined;
-    const uid = controllerOf(current)?.uid;
-    return uid !== undefined && uid === dns.metadata.uid ? current : 'foreign';
+    return isControlledBy(current, DnsServerKind, dns) ? current : 'foreign';
   }
 
   private warn(dns: DNSServer & KubeObject, ready: Condition): void {

@@ -1,18 +1,5 @@
-// A content hash for versions and SOA serials: FNV-1a 64 over the UTF-8 bytes (pure; no node:crypto here).
-// It names content, it does not protect it: equal text always gives an equal hash, on every machine and run.
-
-const OFFSET_BASIS = 0xcbf29ce484222325n;
-const PRIME = 0x100000001b3n;
-const MASK = (1n << 64n) - 1n;
-
-/** FNV-1a 64 of TEXT as 16 lower-case hex digits. */
-export function contentHash(text: string): string {
-  let hash = OFFSET_BASIS;
-  for (const byte of new TextEncoder().encode(text)) {
-    hash = ((hash ^ BigInt(byte)) * PRIME) & MASK;
-  }
-  return hash.toString(16).padStart(16, '0');
-}
+// Zone serials from the controller's one content hash (workload/hash.ts).
+import { contentHash } from '../../workload/hash';
 
 /**
  * A zone serial (RFC 1035 §3.3.13, an unsigned 32-bit number) derived from TEXT: the first 32 bits of its

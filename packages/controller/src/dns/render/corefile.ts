@@ -3,7 +3,7 @@
 // so the filtered VLAN block comes first and the unfiltered pod-network block last; neither shadows the other.
 // Both blocks have the same (empty) bind list, i.e. every address of the pod.
 //
-// Why `file` zones and two blocks (../../shared/rig/RECIPES.md §4, and bench/dns): one table per view in few
+// Why `file` zones and two blocks (measured on the rig, and bench/dns): one table per view in few
 // blocks serves as fast as a trivial Corefile, while one block per cluster domain costs 2x memory and 16x reload
 // time; `hosts` wildcards match one label only and `hosts` reads /etc/hosts as well; `template` needs one regex per
 // name. Each zone file's serial (a content hash) is also written into the block's `nsid`, so any record change

@@ -1,4 +1,4 @@
-// Golden files (STYLE §2.5): compare with DIR/testdata/…; rewrite only with UPDATE_GOLDEN=1; a missing file fails.
+// Golden files: compare with DIR/testdata/…; rewrite only with UPDATE_GOLDEN=1; a missing file fails.
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 

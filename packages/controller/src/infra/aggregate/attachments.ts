@@ -5,6 +5,7 @@
 import { attachmentDomain, findDuplicateAttachments } from '@oooi/api';
 import type { Infra, InfraClusterAttachment } from '@oooi/api';
 import { sortedBy } from './order';
+import { namespaceOf } from '../../workload/meta';
 
 export type ConflictReason = 'DuplicateHostedCluster' | 'DuplicateHostname' | 'DuplicateSourceIP';
 
@@ -36,8 +37,6 @@ export interface AttachmentTarget {
   /** `<clusterName>.<baseDomain>`. */
   readonly domain: string;
 }
-
-const namespaceOf = (o: { metadata: { namespace?: string } }): string => o.metadata.namespace || 'default';
 
 export function targetOf(a: InfraClusterAttachment): AttachmentTarget {
   const hcNamespace = a.spec.hostedClusterRef.namespace || 'clusters';

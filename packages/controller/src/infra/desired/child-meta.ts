@@ -1,6 +1,12 @@
 // Names, labels and the owner reference every child of an Infra carries. Names are fixed by the reference:
 // `<infra>-dhcp`, `<infra>-dns`, `<infra>-proxy`, in the Infra's namespace.
-import type { Infra, ObjectMeta, OwnerReference } from '@oooi/api';
+import { API_VERSION } from '@oooi/api';
+import type { Infra, ObjectMeta } from '@oooi/api';
+import { controllerReferences, isControlledBy } from '@oooi/kube';
+import { InfraKind } from '../../workload/kinds';
+import { namespaceOf } from '../../workload/meta';
+
+export { namespaceOf };
 
 export type Component = 'dhcp' | 'dns' | 'proxy';
 export const components: readonly Component[] = ['dhcp', 'dns', 'proxy'];
@@ -13,14 +19,10 @@ export const childKindOf: Readonly<Record<Component, 'DHCPServer' | 'DNSServer' 
 
 export const ManagedByLabel = 'app.kubernetes.io/managed-by';
 export const InfraLabel = 'hostedcluster.densityops.com/infra';
-export const apiVersion = 'hostedcluster.densityops.com/v1alpha1';
+export const apiVersion = API_VERSION;
 
 export function childName(infra: Infra, component: Component): string {
   return `${infra.metadata.name}-${component}`;
-}
-
-export function namespaceOf(obj: { metadata: { namespace?: string } }): string {
-  return obj.metadata.namespace || 'default';
 }
 
 /**
@@ -29,22 +31,12 @@ export function namespaceOf(obj: { metadata: { namespace?: string } }): string {
  * refuses one without a uid.
  */
 export function childMetadata(infra: Infra, component: Component): ObjectMeta {
-  const uid = infra.metadata.uid;
-  const owner: OwnerReference | undefined = uid
-    ? {
-        apiVersion,
-        kind: 'Infra',
-        name: infra.metadata.name,
-        uid,
-        controller: true,
-        blockOwnerDeletion: true,
-      }
-    : undefined;
+  const ownerReferences = controllerReferences(InfraKind, infra);
   return {
     name: childName(infra, component),
     namespace: namespaceOf(infra),
     labels: { [ManagedByLabel]: 'oooi', [InfraLabel]: infra.metadata.name },
-    ...(owner ? { ownerReferences: [owner] } : {}),
+    ...(ownerReferences.length > 0 ? { ownerReferences } : {}),
   };
 }
 
@@ -53,8 +45,5 @@ export function childMetadata(infra: Infra, component: Component): ObjectMeta {
  * controller reference is this Infra (by uid when both are known, else by kind and name).
  */
 export function controlledBy(live: { metadata: ObjectMeta } | undefined, infra: Infra): boolean {
-  if (!live) return true;
-  const ref = live.metadata.ownerReferences?.find((r) => r.controller === true);
-  if (!ref || ref.kind !== 'Infra' || ref.name !== infra.metadata.name) return false;
-  return !infra.metadata.uid || !ref.uid || ref.uid === infra.metadata.uid;
+  return !live || isControlledBy(live, InfraKind, infra);
 }

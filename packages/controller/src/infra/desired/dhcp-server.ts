@@ -1,4 +1,4 @@
-// DHCPServer `<infra>-dhcp` (go-implementation-behaviour §3.1.4, as the reference states it): the VLAN, the pool,
+// DHCPServer `<infra>-dhcp` (as the CRD reference states it): the VLAN, the pool,
 // the lease time, the resolvers handed out (the Infra's DNS server when that is enabled, else the upstreams that
 // are addresses), and the image. Not created while the enabled component lacks its serverIP or range.
 import { isIPv4 } from '@oooi/api';

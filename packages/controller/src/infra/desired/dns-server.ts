@@ -1,6 +1,6 @@
 // DNSServer `<infra>-dns`: the VLAN, the complete record set of both views (dns-records.ts), the upstreams (the
 // Infra's dnsServers verbatim; `resolv.conf` is the DNS renderer's to translate) and the image. It exists with zero
-// attachments too (forwarding only, so the VLAN keeps resolving: ARCHITECTURE "No attachments"). Not created
+// attachments too (forwarding only, so the VLAN keeps resolving: docs/architecture.md, "No attachments"). Not created
 // while the enabled component lacks its serverIP. Defaults the CRD sets (dnsPort, reloadInterval, cacheTTL) are
 // left to the apiserver: an apply body holds only what we decide.
 import type { DNSServer, Infra } from '@oooi/api';

@@ -28,7 +28,13 @@ const dnsWith = (status: 'True' | 'False' | undefined): DNSServer => ({
     name: 'vlan100-dns',
     namespace: 'clusters',
     ownerReferences: [
-      { apiVersion: 'x', kind: 'Infra', name: 'vlan100', uid: 'uid-vlan100', controller: true },
+      {
+        apiVersion: 'hostedcluster.densityops.com/v1alpha1',
+        kind: 'Infra',
+        name: 'vlan100',
+        uid: 'uid-vlan100',
+        controller: true,
+      },
     ],
   },
   spec: { networkConfig: { cidr: '198.51.100.0/24', serverIP: '198.51.100.3' } },

@@ -10,6 +10,7 @@ import { childKindOf, childName, components } from './child-meta';
 import type { Component } from './child-meta';
 import type { ChildPlan, Problem } from './child-plan';
 import type { InfraPlan, LiveChildren } from './infra-plan';
+import { listProblems } from '../../workload/conditions';
 
 /** What happened to a child this pass. `rejected` comes from the apiserver (422), never from a pure function. */
 export type ChildOutcome =
@@ -43,7 +44,6 @@ export function plannedOutcome(plan: ChildPlan<unknown>): ChildOutcome {
 
 /** Problems are listed in this order; the first one present gives Ready its reason. */
 const conflictOrder = ['DuplicateHostedCluster', 'DuplicateHostname', 'DuplicateSourceIP'] as const;
-const maxListed = 20;
 
 function readyProblems(plan: InfraPlan, outcomes: ChildOutcomes): Problem[] {
   const out: Problem[] = [];
@@ -83,9 +83,12 @@ function readyCondition(problems: readonly Problem[]): ConditionSpec {
       message: 'Infrastructure components provisioned successfully',
     };
   }
-  const listed = problems.slice(0, maxListed).map((p) => p.message);
-  if (problems.length > maxListed) listed.push(`and ${problems.length - maxListed} more`);
-  return { type, status: 'False', reason: problems[0]!.reason, message: listed.join('; ') };
+  return {
+    type,
+    status: 'False',
+    reason: problems[0]!.reason,
+    message: listProblems(problems.map((p) => p.message)),
+  };
 }
 
 function availableOf(conditions: readonly Condition[] | undefined): Condition | undefined {

@@ -1,4 +1,4 @@
-// The proxy's routing table, exactly go-implementation-behaviour §3.1.4 (reference: 6443 for API traffic and the
+// The proxy's routing table, exactly as the CRD reference states it (6443 for API traffic and the
 // source-scoped Kubernetes Service alias, 443 for OAuth, Ignition, konnectivity and the SNI Kubernetes alias; apps
 // on the configured HTTP/HTTPS ports). Per attachment in name order:
 //
@@ -18,7 +18,7 @@
 import type { ProxyBackend } from '@oooi/api';
 import type { MemberView } from '../aggregate/aggregate-infra';
 import { compareText } from '../aggregate/order';
-import { shortHash } from '../../workload/short-hash';
+import { shortHash } from '../../workload/hash';
 
 /** The longest backend suffix, so that prefix + suffix fits a 63-character DNS label. */
 const longestSuffix = 'kube-apiserver-internal';

@@ -1,6 +1,6 @@
 // ProxyServer `<infra>-proxy`: the VLAN address, the complete routing table (proxy-backends.ts) and the two
 // images. It exists with zero backends too (Envoy runs with no routes; no churn of pods and Service:
-// ARCHITECTURE "No attachments"). Not created while the enabled component lacks its serverIP. port, xdsPort,
+// docs/architecture.md, "No attachments"). Not created while the enabled component lacks its serverIP. port, xdsPort,
 // adminPort and logLevel are the CRD's defaults, left to the apiserver.
 import type { Infra, ProxyServer } from '@oooi/api';
 import type { MemberView } from '../aggregate/aggregate-infra';

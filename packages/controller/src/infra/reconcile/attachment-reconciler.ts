@@ -18,8 +18,10 @@ import { attachmentStatusWithoutInfra } from '../desired/attachment-status';
 import type { AttachmentStatusPlan } from '../desired/attachment-status';
 import type { DefaultImages } from '../../workload/images';
 import { AttachmentKind } from '../../workload/kinds';
+import { namespaceOf } from '../../workload/meta';
 import type { ControllerCaches, Live } from '../caches';
 import { attachmentStatusBody } from '../status/status-body';
+import { conditionChanged } from '../../workload/conditions';
 import { gatherWorld } from './world';
 import { PlanMemo } from './plan-memo';
 
@@ -55,7 +57,7 @@ export class AttachmentReconciler implements Reconciler {
   }
 
   private planFor(a: InfraClusterAttachment): AttachmentStatusPlan | undefined {
-    const namespace = a.metadata.namespace || 'default';
+    const namespace = namespaceOf(a);
     const infra = this.o.caches.infras.get(namespace, a.spec.infraRef.name);
     if (!infra) {
       this.plans.forget(namespace, a.spec.infraRef.name);
@@ -71,8 +73,7 @@ export class AttachmentReconciler implements Reconciler {
     const warned = new Set<string>();
     for (const c of next) {
       if (c.status !== 'False' || warned.has(`${c.reason}\u0000${c.message}`)) continue;
-      const old = before.find((b) => b.type === c.type);
-      if (old && old.status === c.status && old.reason === c.reason && old.message === c.message) continue;
+      if (!conditionChanged(before, c)) continue;
       warned.add(`${c.reason}\u0000${c.message}`);
       this.o.events.event(live, {
         type: 'Warning',

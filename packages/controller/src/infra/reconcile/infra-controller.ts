@@ -1,4 +1,4 @@
-// The Infra controller's watches (STYLE §2.10), declared next to its reconciler: the Infra itself; its three
+// The Infra controller's watches, declared next to its reconciler: the Infra itself; its three
 // children (owner reference); attachments (old and new infraRef); NodePools and Machines mapped through the
 // attachments to their Infra (only when those kinds are served); and the Services named by internalProxyService.
 import type { InfraClusterAttachment } from '@oooi/api';

@@ -1,9 +1,9 @@
 // The Infra and attachment reconcilers, wired as in production, over the in-memory API server of @oooi/kube: what
 // they write, that an idle pass writes nothing, that a spec change rolls out, and that conflicts reach every
-// attachment and become Events. (e2e/controller runs the same against a real apiserver.)
+// attachment and become Events. Every test starts its own harness from the same seed, so none depends on another's
+// writes or on the order they run in. (e2e/controller runs the same against a real apiserver.)
 import type { KubeObject } from '@oooi/kube';
 import type { FakeRest } from '@oooi/kube/testing';
-import { builtinImages } from '../../workload/images';
 import { planInfra } from '../desired/infra-plan';
 import { attachment, infra, machine, nodePool, service, world } from '../../testing/fixtures';
 import { pathOf, settle, startHarness, until } from '../../testing/harness';
@@ -33,19 +33,46 @@ const objects: KubeObject[] = [
   machine('m1', 'clusters-alpha', 'clusters/alpha-np', ['198.51.100.120']) as KubeObject,
 ];
 
+/** The Events written (created) since write number `from`, by content: type, regarding, reason and note. */
+const eventsOf = (rest: FakeRest, from: number) =>
+  rest
+    .writes()
+    .slice(from)
+    .filter((w) => w.method === 'POST' && w.path.endsWith('/events'))
+    .map((w) => {
+      const e = w.body as {
+        type: string;
+        reason: string;
+        note: string;
+        regarding: { kind: string; name: string };
+      };
+      return {
+        type: e.type,
+        regarding: `${e.regarding.kind}/${e.regarding.name}`,
+        reason: e.reason,
+        note: e.note,
+      };
+    });
+
+/** A harness seeded with `objects`, once the controllers have converged on them. */
+async function converged(): Promise<Harness> {
+  const h = await startHarness((rest) => {
+    for (const o of objects) rest.seed(pathOf(o), o);
+  });
+  await until(
+    'the attachments status',
+    () => statusOf(h.rest, child('infraclusterattachments', 'bravo')) !== undefined,
+  );
+  await settle();
+  return h;
+}
+
 describe('Infra reconciler on the fake apiserver', () => {
   let h: Harness;
-  beforeAll(async () => {
-    h = await startHarness((rest) => {
-      for (const o of objects) rest.seed(pathOf(o), o);
-    });
-    await until(
-      'the attachments status',
-      () => statusOf(h.rest, child('infraclusterattachments', 'bravo')) !== undefined,
-    );
-    await settle();
+  beforeEach(async () => {
+    h = await converged();
   });
-  afterAll(() => h.stop());
+  afterEach(() => h.stop());
 
   test('children are exactly what planInfra decides', () => {
     const plan = planInfra(
@@ -143,8 +170,21 @@ describe('Infra reconciler on the fake apiserver', () => {
     expect(
       proxy.spec.backends.map((b) => b.name).filter((n) => n.startsWith('alpha') || n.startsWith('charlie')),
     ).toEqual([]);
-    const events = writes(h.rest, before).filter((w) => w.includes('/events'));
-    expect(events.length).toBeGreaterThanOrEqual(3);
+    await until('the Events', () => eventsOf(h.rest, before).length >= 3);
+    await settle();
+    const note =
+      'attachments "alpha" and "charlie" declare domain "alpha.example.com": both are excluded from routing';
+    const warning = (regarding: string) => ({
+      type: 'Warning',
+      regarding,
+      reason: 'DuplicateHostname',
+      note,
+    });
+    expect(eventsOf(h.rest, before).sort((x, y) => x.regarding.localeCompare(y.regarding))).toEqual([
+      warning('Infra/vlan100'),
+      warning('InfraClusterAttachment/alpha'),
+      warning('InfraClusterAttachment/charlie'),
+    ]);
   });
 
   test('enabled: false keeps the child and stops reconciling it', async () => {
@@ -165,6 +205,5 @@ describe('Infra reconciler on the fake apiserver', () => {
       ).spec.backends.some((b) => b.name.startsWith('delta-')),
     );
     expect(JSON.stringify(h.rest.peek(child('dnsservers', 'vlan100-dns')))).toBe(dnsBefore);
-    expect(builtinImages.dns).toBe('coredns/coredns:1.14.7');
   });
 });

@@ -1,10 +1,9 @@
-// The Infra reconciler (STYLE §2.9): read from the caches (absent means done), decide with planInfra, apply the
+// The Infra reconciler: read from the caches (absent means done), decide with planInfra, apply the
 // three children by server-side apply, write the status once at the end. Children and status are owned outright
 // by the controller, so both are applied with force; a pass with nothing changed sends zero requests (the client's
 // write skipping, given the live objects). A child the apiserver refuses (422) is reported on Ready and counted, and
 // tried again only on the next change to a watched object — never in a loop.
 import type { DHCPServer, DNSServer, Infra, ProxyServer } from '@oooi/api';
-import { isApiError } from '@oooi/kube';
 import type {
   Clock,
   EventRecorder,
@@ -28,6 +27,8 @@ import { DhcpServerKind, DnsServerKind, InfraKind, ProxyServerKind } from '../..
 import type { ControllerMetrics } from '../../metrics';
 import type { ControllerCaches, Live } from '../caches';
 import { infraStatusBody } from '../status/status-body';
+import { conditionChanged } from '../../workload/conditions';
+import { rejectionOf } from '../../workload/rejection';
 import { gatherWorld } from './world';
 import type { CachedChildren } from './world';
 
@@ -110,10 +111,11 @@ export class InfraReconciler implements Reconciler {
       });
       return { state: 'applied' };
     } catch (err) {
-      if (!isApiError(err, 422)) throw err;
+      const rejected = rejectionOf(err, `${kind.kind}/${plan.object.metadata.name}`);
+      if (!rejected) throw err;
       this.o.metrics.childRejections.inc({ kind: kind.kind });
       ctx.log.warn({ err, kind: kind.kind, child: plan.object.metadata.name }, 'Child rejected');
-      return { state: 'rejected', message: err.message };
+      return { state: 'rejected', message: rejected.message };
     }
   }
 
@@ -121,14 +123,7 @@ export class InfraReconciler implements Reconciler {
   private recordEvents(live: Live<Infra>, status: InfraStatusPlan): void {
     const before = live.status?.conditions?.find((c) => c.type === ConditionType.Ready);
     const now = status.conditions.find((c) => c.type === ConditionType.Ready)!;
-    if (
-      before &&
-      before.status === now.status &&
-      before.reason === now.reason &&
-      before.message === now.message
-    ) {
-      return;
-    }
+    if (before && !conditionChanged(live.status?.conditions, now)) return;
     const target = live;
     if (now.status === 'True') {
       if (before?.status === 'False') {

@@ -1,12 +1,15 @@
 // Every attachment of an Infra needs the same plan, and a change to one re-queues all of them; planning once per
-// distinct input (not once per attachment) keeps a storm of N reconciles at one plan instead of N. The key is the
-// identity and resourceVersion of every object the plan reads, so any change to any of them plans afresh.
+// distinct input (not once per attachment) keeps a storm of N reconciles at one plan instead of N. The key covers
+// every input planInfra reads: the identity and resourceVersion of every object (the Infra, attachments, NodePools,
+// Machines, Services and the three live children, absent ones included) and the default images, so any change to
+// any of them plans afresh.
 import type { KubeObject } from '@oooi/kube';
+import { components } from '../desired/child-meta';
 import { planInfra } from '../desired/infra-plan';
 import type { InfraPlan, InfraWorld } from '../desired/infra-plan';
 
 function stamp(obj: unknown): string | undefined {
-  const o = obj as KubeObject;
+  const o = obj as Pick<KubeObject, 'kind' | 'metadata'>;
   const rv = o.metadata?.resourceVersion;
   return rv ? `${o.kind ?? ''}/${o.metadata?.namespace ?? ''}/${o.metadata?.name ?? ''}@${rv}` : undefined;
 }
@@ -20,7 +23,12 @@ export function planKey(world: InfraWorld): string | undefined {
     ...world.machines,
     ...world.services,
   ];
-  const stamps = inputs.map(stamp);
+  const children = components.map((c) => {
+    const child = world.children[c];
+    return child ? stamp(child) : `${c}:absent`;
+  });
+  const { dhcp, dns, proxy, xds } = world.images;
+  const stamps = [...inputs.map(stamp), ...children, JSON.stringify([dhcp, dns, proxy, xds])];
   return stamps.every((s) => s !== undefined) ? stamps.join('|') : undefined;
 }
 

@@ -9,8 +9,7 @@ import { childName } from '../desired/child-meta';
 import type { DefaultImages } from '../../workload/images';
 import type { InfraWorld } from '../desired/infra-plan';
 import type { ControllerCaches, Live } from '../caches';
-
-const ns = (o: { metadata: { namespace?: string } }): string => o.metadata.namespace || 'default';
+import { namespaceOf as ns } from '../../workload/meta';
 
 function unique(values: readonly string[]): string[] {
   return [...new Set(values)];

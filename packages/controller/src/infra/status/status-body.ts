@@ -1,13 +1,11 @@
 // Turns a status plan into the body the controller applies to `/status` (and `oooi render` prints): the object's
 // identity plus only the status fields this controller owns. Conditions go through @oooi/kube's setCondition, so
 // `lastTransitionTime` moves only on a real transition and `observedGeneration` is always set.
-import { setCondition } from '@oooi/kube';
+import { API_VERSION } from '@oooi/api';
 import type { Condition } from '@oooi/kube';
+import { mergeConditions } from '../../workload/conditions';
 import type { AttachmentStatusPlan } from '../desired/attachment-status';
 import type { InfraStatusPlan } from '../desired/infra-status';
-import type { ConditionSpec } from '../conditions';
-
-const apiVersion = 'hostedcluster.densityops.com/v1alpha1';
 
 export interface StatusBody {
   apiVersion: string;
@@ -15,20 +13,6 @@ export interface StatusBody {
   metadata: { name: string; namespace: string };
   status: Record<string, unknown>;
   [field: string]: unknown;
-}
-
-/** Our conditions, merged onto the previous ones of the same types (other writers' types are left out). */
-export function mergeConditions(
-  previous: readonly Condition[] | undefined,
-  next: readonly ConditionSpec[],
-  generation: number,
-  now: number,
-): Condition[] {
-  const mine = (previous ?? []).filter((c) => next.some((n) => n.type === c.type));
-  let merged: Condition[] = mine;
-  for (const c of next) merged = setCondition(merged, { ...c, observedGeneration: generation }, now);
-  const order = new Map(next.map((c, i) => [c.type, i]));
-  return merged.sort((a, b) => (order.get(a.type) ?? 0) - (order.get(b.type) ?? 0));
 }
 
 export interface Identity {
@@ -42,7 +26,7 @@ export function infraStatusBody(
   now: number,
 ): StatusBody {
   return {
-    apiVersion,
+    apiVersion: API_VERSION,
     kind: 'Infra',
     metadata: { name: infra.name, namespace: infra.namespace },
     status: {
@@ -60,7 +44,7 @@ export function attachmentStatusBody(
   now: number,
 ): StatusBody {
   return {
-    apiVersion,
+    apiVersion: API_VERSION,
     kind: 'InfraClusterAttachment',
     metadata: { name: plan.name, namespace: plan.namespace },
     status: {

@@ -1,4 +1,4 @@
-// Map functions (STYLE §2.10): pure `(obj, ...what the caches hold) => Request[]`, named
+// Map functions: pure `(obj, ...what the caches hold) => Request[]`, named
 // `<source>To<target>Requests`. The runtime calls them on both the old and the new object of an update, so an
 // attachment that moves from Infra A to Infra B re-queues both, and a Machine that changes NodePool re-queues both
 // clusters' Infras.
@@ -7,8 +7,7 @@ import type { Request } from '@oooi/kube';
 import { targetOf } from '../aggregate/attachments';
 import { parseInternalProxyService } from '../aggregate/internal-proxy';
 import { identityOf, readMachine, readNodePool } from '../aggregate/third-party';
-
-const ns = (o: { metadata: { namespace?: string } }): string => o.metadata.namespace || 'default';
+import { namespaceOf as ns } from '../../workload/meta';
 
 /** An attachment → the Infra it names. */
 export function attachmentToInfraRequests(a: InfraClusterAttachment): Request[] {

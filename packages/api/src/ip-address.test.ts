@@ -1,4 +1,12 @@
-import { formatRange, netmaskOf, parseAddressRange, parseCidrV4, parseGoDuration, parseIPv4 } from './ipv4';
+import { parseGoDuration } from './duration';
+import {
+  cidrContains,
+  formatRange,
+  netmaskOf,
+  parseAddressRange,
+  parseCidrV4,
+  parseIPv4,
+} from './ip-address';
 
 describe('parseIPv4', () => {
   test.each([
@@ -11,6 +19,8 @@ describe('parseIPv4', () => {
     { input: '198.51.100.1.2', want: undefined },
     { input: ' 198.51.100.1', want: undefined },
     { input: '::1', want: undefined },
+    { input: '0xc6.51.100.1', want: undefined },
+    { input: '3325256714', want: undefined },
   ])('$input', ({ input, want }) => expect(parseIPv4(input)).toBe(want));
 });
 
@@ -22,6 +32,8 @@ describe('parseCidrV4', () => {
     { input: '198.51.100.0/33', want: undefined },
     { input: '198.51.100.0/024', want: undefined },
     { input: '198.51.100.0', want: undefined },
+    { input: '198.51.100.00/24', want: undefined },
+    { input: '2001:db8::/32', want: undefined },
   ])('$input', ({ input, want }) => {
     const c = parseCidrV4(input);
     expect(c && { prefixLength: c.prefixLength, network: c.network, broadcast: c.broadcast }).toEqual(want);
@@ -59,3 +71,14 @@ test.each([
   { input: '', want: undefined },
   { input: '-1h', want: undefined },
 ])('parseGoDuration($input)', ({ input, want }) => expect(parseGoDuration(input)).toBe(want));
+
+test.each([
+  { cidr: '198.51.100.0/24', ip: '198.51.100.0', want: true },
+  { cidr: '198.51.100.0/24', ip: '198.51.100.255', want: true },
+  { cidr: '198.51.100.0/24', ip: '198.51.101.0', want: false },
+  { cidr: '198.51.100.7/30', ip: '198.51.100.4', want: true },
+  { cidr: '198.51.100.7/30', ip: '198.51.100.8', want: false },
+  { cidr: '0.0.0.0/0', ip: '203.0.113.9', want: true },
+])('cidrContains($cidr, $ip)', ({ cidr, ip, want }) => {
+  expect(cidrContains(parseCidrV4(cidr)!, parseIPv4(ip)!)).toBe(want);
+});

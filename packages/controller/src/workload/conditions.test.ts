@@ -1,4 +1,4 @@
-import { mergeConditions } from './status-body';
+import { mergeConditions } from './conditions';
 
 const t0 = Date.parse('2030-01-01T00:00:00Z');
 const t1 = t0 + 3_600_000;
