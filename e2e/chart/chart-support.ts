@@ -4,7 +4,13 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseAllDocuments, parse, stringify } from 'yaml';
-import { isApiError, type RestClient, type RestRequest, type WatchRequest } from '@oooi/kube';
+import {
+  ApplyPatchContentType,
+  isApiError,
+  type RestClient,
+  type RestRequest,
+  type WatchRequest,
+} from '@oooi/kube';
 import { repoRoot, rigBin, run, versions, type RunResult } from '@oooi/rig';
 
 export const chartDir = join(repoRoot, 'charts/oooi');
@@ -128,17 +134,26 @@ export class RecordingRest implements RestClient {
   readonly recorded: Recorded[] = [];
   constructor(private readonly inner: RestClient) {}
 
-  private note(method: string, path: string, watch: boolean, status: number): void {
-    this.recorded.push({ permission: permissionOf(method, path, watch), status, line: `${method} ${path}` });
+  private note(
+    req: { method: string; path: string; contentType?: string },
+    watch: boolean,
+    status: number,
+  ): void {
+    const permission = permissionOf(req.method, req.path, watch);
+    const line = `${req.method} ${req.path}`;
+    this.recorded.push({ permission, status, line });
+    // Server-side apply of a whole object is authorized as `create` too when the object does not exist yet.
+    const applied = req.contentType === ApplyPatchContentType && !/\/status@/.test(permission);
+    if (applied) this.recorded.push({ permission: permission.replace(/^patch /, 'create '), status, line });
   }
 
   async request<T = unknown>(req: RestRequest): Promise<T> {
     try {
       const out = await this.inner.request<T>(req);
-      this.note(req.method, req.path, false, 200);
+      this.note(req, false, 200);
       return out;
     } catch (err) {
-      this.note(req.method, req.path, false, isApiError(err) ? err.code : 0);
+      this.note(req, false, isApiError(err) ? err.code : 0);
       throw err;
     }
   }
@@ -147,10 +162,10 @@ export class RecordingRest implements RestClient {
     const req: WatchRequest = args[0];
     try {
       const handle = await this.inner.watch(...args);
-      this.note('GET', req.path, true, 200);
+      this.note({ method: 'GET', path: req.path }, true, 200);
       return handle;
     } catch (err) {
-      this.note('GET', req.path, true, isApiError(err) ? err.code : 0);
+      this.note({ method: 'GET', path: req.path }, true, isApiError(err) ? err.code : 0);
       throw err;
     }
   }

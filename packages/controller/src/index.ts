@@ -33,6 +33,7 @@ export type {
 export { controllerRegistrations, discoveredKinds } from './manager/registrations';
 export { runController } from './manager/run-controller';
 export type { RunDeps } from './manager/run-controller';
+export { parseControllerCommand } from './manager/controller-command';
 export type { ReconcilerEntry, ReconcilerSetup } from './manager/setup';
 export { ControllerMetrics } from './metrics';
 export {

@@ -17,7 +17,7 @@ const nodePool = {
 };
 
 describe('requiredPermissions', () => {
-  test('a cache is list+watch, an owned kind patch, a reconciled kind a status patch', () => {
+  test('a cache is list+watch, an owned kind create+patch (apply), a reconciled kind a status patch', () => {
     const r: ControllerRegistrations = {
       caches: [
         { kind: infra, scope: 'watched' },
@@ -35,6 +35,7 @@ describe('requiredPermissions', () => {
       'cluster get /apis/hypershift.openshift.io/v1beta1',
       'cluster list hypershift.openshift.io/nodepools',
       'cluster watch hypershift.openshift.io/nodepools',
+      'watched create core/configmaps',
       'watched get core/configmaps',
       'watched list core/configmaps',
       'watched list hostedcluster.densityops.com/infras',

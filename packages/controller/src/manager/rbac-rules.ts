@@ -1,5 +1,5 @@
 // The one list of RBAC rules the controller needs, derived from what its wiring registers (registrations.ts records
-// it from wireControllers): a list-watch per cache, server-side apply (`patch`) per owned kind (and `get` where the
+// it from wireControllers): a list-watch per cache, server-side apply (`create`+`patch`) per owned kind (and `get` where the
 // owned kind's cache is label-filtered), a status patch per reconciled kind, Events, the leader-election Lease and the discovery of optional kinds. The Helm chart's
 // ClusterRole/Role are generated from this (scripts/generate-chart-rbac.ts), and the chart e2e test compares it with
 // every request the controller sends. Pure: no I/O.
@@ -18,7 +18,7 @@ export interface KindUse {
 export interface ControllerRegistrations {
   /** Every cache (list + watch). */
   readonly caches: readonly KindUse[];
-  /** Kinds written with server-side apply (`owns`: the controller applies its children). */
+  /** Kinds written with server-side apply (`owns`: the controller applies its children): create + patch. */
   readonly applies: readonly KindUse[];
   /**
    * Kinds read by name: owned kinds whose caches are label-filtered, where a cache miss is checked with one GET
@@ -73,7 +73,8 @@ export function requiredPermissions(r: ControllerRegistrations): Permission[] {
     for (const verb of verbs) out.push({ scope: use.scope, group: use.kind.group, resource, verb });
   };
   for (const c of r.caches) add(c, c.kind.plural, ['list', 'watch']);
-  for (const a of r.applies) add(a, a.kind.plural, ['patch']);
+  // Server-side apply is a PATCH, and the apiserver authorizes it as `create` as well when the object is absent.
+  for (const a of r.applies) add(a, a.kind.plural, ['create', 'patch']);
   for (const g of r.gets) add(g, g.kind.plural, ['get']);
   for (const s of r.statusWrites) add(s, `${s.kind.plural}/status`, ['patch']);
   if (r.events) {
