@@ -58,6 +58,18 @@ describe.each([
       'listener_manager.lds.update_rejected': 0,
     });
   };
+  /** waitFor, with the status file in the error (so a failure says what oooi-xds reported). */
+  const until = async (
+    what: string,
+    ok: () => boolean | Promise<boolean>,
+    timeoutMs = 30_000,
+  ): Promise<void> => {
+    try {
+      await waitFor(what, ok, { timeoutMs, everyMs: 100 });
+    } catch (err) {
+      throw new Error(`${String(err)}; status: ${readFileSync(statusFile, 'utf8')}`, { cause: err });
+    }
+  };
   const acked = async (version: string): Promise<void> =>
     waitFor(`Envoy ACKs ${version}`, () => status().xds.ackedVersion === version, {
       timeoutMs: 30_000,
@@ -149,9 +161,9 @@ describe.each([
       ],
       { label: `held-${delta}` },
     );
-    const bravoLog = join(lab.scope.dir, 'backend-bravo-api.log');
-    const ticks = (): number => (readFileSync(bravoLog, 'utf8').match(/tick-/g) ?? []).length;
-    await waitFor('ticks reach bravo', () => ticks() > 2, { timeoutMs: 15_000, everyMs: 100 });
+    // bravo's s_server echoes each line reversed: the ticks coming back prove the connection carries data.
+    const ticks = (): number => (held.log().match(/-kcit/g) ?? []).length;
+    await waitFor('ticks echoed by bravo', () => ticks() > 2, { timeoutMs: 15_000, everyMs: 100 });
     expect(await probe(lab.vm2, 'oauth.charlie.example.test', 443)).toBe('refused');
     await writeProxyServer(specFile, [...base, charlie]);
     await waitFor(
@@ -181,20 +193,14 @@ describe.each([
     const good = status().xds.desiredVersion;
     const dup = backend('evil-api', 6443, 9001, { hostname: 'api.alpha.example.test' });
     await writeProxyServer(specFile, [...base, dup]);
-    await waitFor('validator rejects', () => status().configAccepted.reason === 'InvalidSpec', {
-      timeoutMs: 15_000,
-      everyMs: 100,
-    });
+    await until('validator rejects', () => status().configAccepted.reason === 'InvalidSpec');
     expect(status().configAccepted.message).toContain('evil-api');
     expect(status().configAccepted.message).toContain('alpha-api');
     expect(status().xds.desiredVersion).toBe(good);
     expect(await probe(lab.vm2, 'api.alpha.example.test', 6443)).toBe('alpha-api');
     await noNacks();
     await writeProxyServer(specFile, base);
-    await waitFor('accepted again', () => status().configAccepted.reason === 'Acked', {
-      timeoutMs: 15_000,
-      everyMs: 100,
-    });
+    await until('accepted again', () => status().configAccepted.reason === 'Acked');
     expect(xds.alive() && envoy.alive()).toBe(true);
   });
 });

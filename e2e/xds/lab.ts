@@ -72,7 +72,7 @@ export async function openXdsLab(
   }
 }
 
-/** An openssl s_server with its own self-signed certificate (CN = NAME) on BACKEND_IP:PORT. */
+/** An openssl s_server (echoing each line reversed) with its own self-signed certificate (CN = NAME) on BACKEND_IP:PORT. */
 export async function startBackend(lab: XdsLab, name: string, port: number): Promise<TrackedProc> {
   const openssl = await rigBin('openssl');
   const key = join(lab.scope.dir, `${name}.key`);
@@ -97,7 +97,7 @@ export async function startBackend(lab: XdsLab, name: string, port: number): Pro
   ]);
   if (gen.code !== 0) throw new Error(`openssl req for ${name}: ${gen.stderr}`);
   const proc = lab.backends.spawn(
-    [openssl, 's_server', '-accept', `${BACKEND_IP}:${port}`, '-cert', cert, '-key', key, '-quiet'],
+    [openssl, 's_server', '-accept', `${BACKEND_IP}:${port}`, '-cert', cert, '-key', key, '-quiet', '-rev'],
     { label: `backend-${name}` },
   );
   await waitFor(

@@ -1,6 +1,6 @@
 // Entry point of the oooi-xds process (bundled into its container image): serves ADS to the Envoy next to it
 // from one ProxyServer, read from a file (--from-file) or, in a cluster, watched by namespace and name.
-import { writeFileSync } from 'node:fs';
+import { renameSync, writeFileSync } from 'node:fs';
 import type { ProxyServerSpec, ProxyServerStatus } from '@oooi/api';
 import { Command } from 'commander';
 import { HealthServer, KubeClient, KubeConfigRest, loadKubeConfig, systemClock } from '@oooi/kube';
@@ -120,7 +120,10 @@ async function fromCluster(c: Core, flags: Flags, signal: AbortSignal): Promise<
 
 function fromFile(c: Core, flags: Flags & { fromFile: string }, signal: AbortSignal): () => boolean {
   c.hooks.onStatus = () => {
-    if (flags.statusFile) writeFileSync(flags.statusFile, `${JSON.stringify(c.status.current(), null, 2)}\n`);
+    if (!flags.statusFile) return;
+    // Atomic replace, so a reader never sees half a file.
+    writeFileSync(`${flags.statusFile}.tmp`, `${JSON.stringify(c.status.current(), null, 2)}\n`);
+    renameSync(`${flags.statusFile}.tmp`, flags.statusFile);
   };
   watchProxyServerFile({ path: flags.fromFile, log: c.log, onSpec: (spec) => publish(c, spec) }, signal);
   return () => true;

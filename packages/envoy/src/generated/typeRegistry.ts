@@ -4,10 +4,10 @@
 //   protoc               unknown
 
 /* eslint-disable */
-import type { BinaryReader, BinaryWriter } from '@bufbuild/protobuf/wire';
+import type { BinaryReader, BinaryWriter } from "@bufbuild/protobuf/wire";
 
 export interface MessageType<Message extends UnknownMessage = UnknownMessage> {
-  $type: Message['$type'];
+  $type: Message["$type"];
   encode(message: Message, writer?: BinaryWriter): BinaryWriter;
   decode(input: BinaryReader | Uint8Array, length?: number): Message;
   fromJSON(object: any): Message;
@@ -20,12 +20,8 @@ export type UnknownMessage = { $type: string };
 export const messageTypeRegistry = new Map<string, MessageType>();
 
 type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
-export type DeepPartial<T> = T extends Builtin
-  ? T
-  : T extends globalThis.Array<infer U>
-    ? globalThis.Array<DeepPartial<U>>
-    : T extends ReadonlyArray<infer U>
-      ? ReadonlyArray<DeepPartial<U>>
-      : T extends {}
-        ? { [K in Exclude<keyof T, '$type'>]?: DeepPartial<T[K]> }
-        : Partial<T>;
+export type DeepPartial<T> = T extends Builtin ? T
+  : T extends globalThis.Array<infer U> ? globalThis.Array<DeepPartial<U>>
+  : T extends ReadonlyArray<infer U> ? ReadonlyArray<DeepPartial<U>>
+  : T extends {} ? { [K in Exclude<keyof T, "$type">]?: DeepPartial<T[K]> }
+  : Partial<T>;

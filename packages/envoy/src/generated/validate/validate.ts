@@ -5,14 +5,14 @@
 // source: validate/validate.proto
 
 /* eslint-disable */
-import { BinaryReader, BinaryWriter } from '@bufbuild/protobuf/wire';
-import { Duration } from '../google/protobuf/duration';
-import { Timestamp } from '../google/protobuf/timestamp';
-import { messageTypeRegistry } from '../typeRegistry';
+import { BinaryReader, BinaryWriter } from "@bufbuild/protobuf/wire";
+import { Duration } from "../google/protobuf/duration";
+import { Timestamp } from "../google/protobuf/timestamp";
+import { messageTypeRegistry } from "../typeRegistry";
 
-export const protobufPackage = 'validate';
+export const protobufPackage = "validate";
 
-export const protobufFileName = 'validate/validate.proto';
+export const protobufFileName = "validate/validate.proto";
 
 /** WellKnownRegex contain some well-known patterns. */
 export enum KnownRegex {
@@ -27,16 +27,16 @@ export enum KnownRegex {
 export function knownRegexFromJSON(object: any): KnownRegex {
   switch (object) {
     case 0:
-    case 'UNKNOWN':
+    case "UNKNOWN":
       return KnownRegex.UNKNOWN;
     case 1:
-    case 'HTTP_HEADER_NAME':
+    case "HTTP_HEADER_NAME":
       return KnownRegex.HTTP_HEADER_NAME;
     case 2:
-    case 'HTTP_HEADER_VALUE':
+    case "HTTP_HEADER_VALUE":
       return KnownRegex.HTTP_HEADER_VALUE;
     case -1:
-    case 'UNRECOGNIZED':
+    case "UNRECOGNIZED":
     default:
       return KnownRegex.UNRECOGNIZED;
   }
@@ -45,14 +45,14 @@ export function knownRegexFromJSON(object: any): KnownRegex {
 export function knownRegexToJSON(object: KnownRegex): string {
   switch (object) {
     case KnownRegex.UNKNOWN:
-      return 'UNKNOWN';
+      return "UNKNOWN";
     case KnownRegex.HTTP_HEADER_NAME:
-      return 'HTTP_HEADER_NAME';
+      return "HTTP_HEADER_NAME";
     case KnownRegex.HTTP_HEADER_VALUE:
-      return 'HTTP_HEADER_VALUE';
+      return "HTTP_HEADER_VALUE";
     case KnownRegex.UNRECOGNIZED:
     default:
-      return 'UNRECOGNIZED';
+      return "UNRECOGNIZED";
   }
 }
 
@@ -61,8 +61,10 @@ export function knownRegexToJSON(object: KnownRegex): string {
  * field, the correct set should be used to ensure proper validations.
  */
 export interface FieldRules {
-  $type: 'validate.FieldRules';
-  message?: MessageRules | undefined;
+  $type: "validate.FieldRules";
+  message?:
+    | MessageRules
+    | undefined;
   /** Scalar Field Types */
   float?: FloatRules | undefined;
   double?: DoubleRules | undefined;
@@ -78,11 +80,15 @@ export interface FieldRules {
   sfixed64?: SFixed64Rules | undefined;
   bool?: BoolRules | undefined;
   string?: StringRules | undefined;
-  bytes?: BytesRules | undefined;
+  bytes?:
+    | BytesRules
+    | undefined;
   /** Complex Field Types */
   enum?: EnumRules | undefined;
   repeated?: RepeatedRules | undefined;
-  map?: MapRules | undefined;
+  map?:
+    | MapRules
+    | undefined;
   /** Well-Known Field Types */
   any?: AnyRules | undefined;
   duration?: DurationRules | undefined;
@@ -91,31 +97,41 @@ export interface FieldRules {
 
 /** FloatRules describes the constraints applied to `float` values */
 export interface FloatRules {
-  $type: 'validate.FloatRules';
+  $type: "validate.FloatRules";
   /** Const specifies that this field must be exactly the specified value */
-  const?: number | undefined;
+  const?:
+    | number
+    | undefined;
   /**
    * Lt specifies that this field must be less than the specified value,
    * exclusive
    */
-  lt?: number | undefined;
+  lt?:
+    | number
+    | undefined;
   /**
    * Lte specifies that this field must be less than or equal to the
    * specified value, inclusive
    */
-  lte?: number | undefined;
+  lte?:
+    | number
+    | undefined;
   /**
    * Gt specifies that this field must be greater than the specified value,
    * exclusive. If the value of Gt is larger than a specified Lt or Lte, the
    * range is reversed.
    */
-  gt?: number | undefined;
+  gt?:
+    | number
+    | undefined;
   /**
    * Gte specifies that this field must be greater than or equal to the
    * specified value, inclusive. If the value of Gte is larger than a
    * specified Lt or Lte, the range is reversed.
    */
-  gte?: number | undefined;
+  gte?:
+    | number
+    | undefined;
   /**
    * In specifies that this field must be equal to one of the specified
    * values
@@ -130,31 +146,41 @@ export interface FloatRules {
 
 /** DoubleRules describes the constraints applied to `double` values */
 export interface DoubleRules {
-  $type: 'validate.DoubleRules';
+  $type: "validate.DoubleRules";
   /** Const specifies that this field must be exactly the specified value */
-  const?: number | undefined;
+  const?:
+    | number
+    | undefined;
   /**
    * Lt specifies that this field must be less than the specified value,
    * exclusive
    */
-  lt?: number | undefined;
+  lt?:
+    | number
+    | undefined;
   /**
    * Lte specifies that this field must be less than or equal to the
    * specified value, inclusive
    */
-  lte?: number | undefined;
+  lte?:
+    | number
+    | undefined;
   /**
    * Gt specifies that this field must be greater than the specified value,
    * exclusive. If the value of Gt is larger than a specified Lt or Lte, the
    * range is reversed.
    */
-  gt?: number | undefined;
+  gt?:
+    | number
+    | undefined;
   /**
    * Gte specifies that this field must be greater than or equal to the
    * specified value, inclusive. If the value of Gte is larger than a
    * specified Lt or Lte, the range is reversed.
    */
-  gte?: number | undefined;
+  gte?:
+    | number
+    | undefined;
   /**
    * In specifies that this field must be equal to one of the specified
    * values
@@ -169,31 +195,41 @@ export interface DoubleRules {
 
 /** Int32Rules describes the constraints applied to `int32` values */
 export interface Int32Rules {
-  $type: 'validate.Int32Rules';
+  $type: "validate.Int32Rules";
   /** Const specifies that this field must be exactly the specified value */
-  const?: number | undefined;
+  const?:
+    | number
+    | undefined;
   /**
    * Lt specifies that this field must be less than the specified value,
    * exclusive
    */
-  lt?: number | undefined;
+  lt?:
+    | number
+    | undefined;
   /**
    * Lte specifies that this field must be less than or equal to the
    * specified value, inclusive
    */
-  lte?: number | undefined;
+  lte?:
+    | number
+    | undefined;
   /**
    * Gt specifies that this field must be greater than the specified value,
    * exclusive. If the value of Gt is larger than a specified Lt or Lte, the
    * range is reversed.
    */
-  gt?: number | undefined;
+  gt?:
+    | number
+    | undefined;
   /**
    * Gte specifies that this field must be greater than or equal to the
    * specified value, inclusive. If the value of Gte is larger than a
    * specified Lt or Lte, the range is reversed.
    */
-  gte?: number | undefined;
+  gte?:
+    | number
+    | undefined;
   /**
    * In specifies that this field must be equal to one of the specified
    * values
@@ -208,31 +244,41 @@ export interface Int32Rules {
 
 /** Int64Rules describes the constraints applied to `int64` values */
 export interface Int64Rules {
-  $type: 'validate.Int64Rules';
+  $type: "validate.Int64Rules";
   /** Const specifies that this field must be exactly the specified value */
-  const?: number | undefined;
+  const?:
+    | number
+    | undefined;
   /**
    * Lt specifies that this field must be less than the specified value,
    * exclusive
    */
-  lt?: number | undefined;
+  lt?:
+    | number
+    | undefined;
   /**
    * Lte specifies that this field must be less than or equal to the
    * specified value, inclusive
    */
-  lte?: number | undefined;
+  lte?:
+    | number
+    | undefined;
   /**
    * Gt specifies that this field must be greater than the specified value,
    * exclusive. If the value of Gt is larger than a specified Lt or Lte, the
    * range is reversed.
    */
-  gt?: number | undefined;
+  gt?:
+    | number
+    | undefined;
   /**
    * Gte specifies that this field must be greater than or equal to the
    * specified value, inclusive. If the value of Gte is larger than a
    * specified Lt or Lte, the range is reversed.
    */
-  gte?: number | undefined;
+  gte?:
+    | number
+    | undefined;
   /**
    * In specifies that this field must be equal to one of the specified
    * values
@@ -247,31 +293,41 @@ export interface Int64Rules {
 
 /** UInt32Rules describes the constraints applied to `uint32` values */
 export interface UInt32Rules {
-  $type: 'validate.UInt32Rules';
+  $type: "validate.UInt32Rules";
   /** Const specifies that this field must be exactly the specified value */
-  const?: number | undefined;
+  const?:
+    | number
+    | undefined;
   /**
    * Lt specifies that this field must be less than the specified value,
    * exclusive
    */
-  lt?: number | undefined;
+  lt?:
+    | number
+    | undefined;
   /**
    * Lte specifies that this field must be less than or equal to the
    * specified value, inclusive
    */
-  lte?: number | undefined;
+  lte?:
+    | number
+    | undefined;
   /**
    * Gt specifies that this field must be greater than the specified value,
    * exclusive. If the value of Gt is larger than a specified Lt or Lte, the
    * range is reversed.
    */
-  gt?: number | undefined;
+  gt?:
+    | number
+    | undefined;
   /**
    * Gte specifies that this field must be greater than or equal to the
    * specified value, inclusive. If the value of Gte is larger than a
    * specified Lt or Lte, the range is reversed.
    */
-  gte?: number | undefined;
+  gte?:
+    | number
+    | undefined;
   /**
    * In specifies that this field must be equal to one of the specified
    * values
@@ -286,31 +342,41 @@ export interface UInt32Rules {
 
 /** UInt64Rules describes the constraints applied to `uint64` values */
 export interface UInt64Rules {
-  $type: 'validate.UInt64Rules';
+  $type: "validate.UInt64Rules";
   /** Const specifies that this field must be exactly the specified value */
-  const?: number | undefined;
+  const?:
+    | number
+    | undefined;
   /**
    * Lt specifies that this field must be less than the specified value,
    * exclusive
    */
-  lt?: number | undefined;
+  lt?:
+    | number
+    | undefined;
   /**
    * Lte specifies that this field must be less than or equal to the
    * specified value, inclusive
    */
-  lte?: number | undefined;
+  lte?:
+    | number
+    | undefined;
   /**
    * Gt specifies that this field must be greater than the specified value,
    * exclusive. If the value of Gt is larger than a specified Lt or Lte, the
    * range is reversed.
    */
-  gt?: number | undefined;
+  gt?:
+    | number
+    | undefined;
   /**
    * Gte specifies that this field must be greater than or equal to the
    * specified value, inclusive. If the value of Gte is larger than a
    * specified Lt or Lte, the range is reversed.
    */
-  gte?: number | undefined;
+  gte?:
+    | number
+    | undefined;
   /**
    * In specifies that this field must be equal to one of the specified
    * values
@@ -325,31 +391,41 @@ export interface UInt64Rules {
 
 /** SInt32Rules describes the constraints applied to `sint32` values */
 export interface SInt32Rules {
-  $type: 'validate.SInt32Rules';
+  $type: "validate.SInt32Rules";
   /** Const specifies that this field must be exactly the specified value */
-  const?: number | undefined;
+  const?:
+    | number
+    | undefined;
   /**
    * Lt specifies that this field must be less than the specified value,
    * exclusive
    */
-  lt?: number | undefined;
+  lt?:
+    | number
+    | undefined;
   /**
    * Lte specifies that this field must be less than or equal to the
    * specified value, inclusive
    */
-  lte?: number | undefined;
+  lte?:
+    | number
+    | undefined;
   /**
    * Gt specifies that this field must be greater than the specified value,
    * exclusive. If the value of Gt is larger than a specified Lt or Lte, the
    * range is reversed.
    */
-  gt?: number | undefined;
+  gt?:
+    | number
+    | undefined;
   /**
    * Gte specifies that this field must be greater than or equal to the
    * specified value, inclusive. If the value of Gte is larger than a
    * specified Lt or Lte, the range is reversed.
    */
-  gte?: number | undefined;
+  gte?:
+    | number
+    | undefined;
   /**
    * In specifies that this field must be equal to one of the specified
    * values
@@ -364,31 +440,41 @@ export interface SInt32Rules {
 
 /** SInt64Rules describes the constraints applied to `sint64` values */
 export interface SInt64Rules {
-  $type: 'validate.SInt64Rules';
+  $type: "validate.SInt64Rules";
   /** Const specifies that this field must be exactly the specified value */
-  const?: number | undefined;
+  const?:
+    | number
+    | undefined;
   /**
    * Lt specifies that this field must be less than the specified value,
    * exclusive
    */
-  lt?: number | undefined;
+  lt?:
+    | number
+    | undefined;
   /**
    * Lte specifies that this field must be less than or equal to the
    * specified value, inclusive
    */
-  lte?: number | undefined;
+  lte?:
+    | number
+    | undefined;
   /**
    * Gt specifies that this field must be greater than the specified value,
    * exclusive. If the value of Gt is larger than a specified Lt or Lte, the
    * range is reversed.
    */
-  gt?: number | undefined;
+  gt?:
+    | number
+    | undefined;
   /**
    * Gte specifies that this field must be greater than or equal to the
    * specified value, inclusive. If the value of Gte is larger than a
    * specified Lt or Lte, the range is reversed.
    */
-  gte?: number | undefined;
+  gte?:
+    | number
+    | undefined;
   /**
    * In specifies that this field must be equal to one of the specified
    * values
@@ -403,31 +489,41 @@ export interface SInt64Rules {
 
 /** Fixed32Rules describes the constraints applied to `fixed32` values */
 export interface Fixed32Rules {
-  $type: 'validate.Fixed32Rules';
+  $type: "validate.Fixed32Rules";
   /** Const specifies that this field must be exactly the specified value */
-  const?: number | undefined;
+  const?:
+    | number
+    | undefined;
   /**
    * Lt specifies that this field must be less than the specified value,
    * exclusive
    */
-  lt?: number | undefined;
+  lt?:
+    | number
+    | undefined;
   /**
    * Lte specifies that this field must be less than or equal to the
    * specified value, inclusive
    */
-  lte?: number | undefined;
+  lte?:
+    | number
+    | undefined;
   /**
    * Gt specifies that this field must be greater than the specified value,
    * exclusive. If the value of Gt is larger than a specified Lt or Lte, the
    * range is reversed.
    */
-  gt?: number | undefined;
+  gt?:
+    | number
+    | undefined;
   /**
    * Gte specifies that this field must be greater than or equal to the
    * specified value, inclusive. If the value of Gte is larger than a
    * specified Lt or Lte, the range is reversed.
    */
-  gte?: number | undefined;
+  gte?:
+    | number
+    | undefined;
   /**
    * In specifies that this field must be equal to one of the specified
    * values
@@ -442,31 +538,41 @@ export interface Fixed32Rules {
 
 /** Fixed64Rules describes the constraints applied to `fixed64` values */
 export interface Fixed64Rules {
-  $type: 'validate.Fixed64Rules';
+  $type: "validate.Fixed64Rules";
   /** Const specifies that this field must be exactly the specified value */
-  const?: number | undefined;
+  const?:
+    | number
+    | undefined;
   /**
    * Lt specifies that this field must be less than the specified value,
    * exclusive
    */
-  lt?: number | undefined;
+  lt?:
+    | number
+    | undefined;
   /**
    * Lte specifies that this field must be less than or equal to the
    * specified value, inclusive
    */
-  lte?: number | undefined;
+  lte?:
+    | number
+    | undefined;
   /**
    * Gt specifies that this field must be greater than the specified value,
    * exclusive. If the value of Gt is larger than a specified Lt or Lte, the
    * range is reversed.
    */
-  gt?: number | undefined;
+  gt?:
+    | number
+    | undefined;
   /**
    * Gte specifies that this field must be greater than or equal to the
    * specified value, inclusive. If the value of Gte is larger than a
    * specified Lt or Lte, the range is reversed.
    */
-  gte?: number | undefined;
+  gte?:
+    | number
+    | undefined;
   /**
    * In specifies that this field must be equal to one of the specified
    * values
@@ -481,31 +587,41 @@ export interface Fixed64Rules {
 
 /** SFixed32Rules describes the constraints applied to `sfixed32` values */
 export interface SFixed32Rules {
-  $type: 'validate.SFixed32Rules';
+  $type: "validate.SFixed32Rules";
   /** Const specifies that this field must be exactly the specified value */
-  const?: number | undefined;
+  const?:
+    | number
+    | undefined;
   /**
    * Lt specifies that this field must be less than the specified value,
    * exclusive
    */
-  lt?: number | undefined;
+  lt?:
+    | number
+    | undefined;
   /**
    * Lte specifies that this field must be less than or equal to the
    * specified value, inclusive
    */
-  lte?: number | undefined;
+  lte?:
+    | number
+    | undefined;
   /**
    * Gt specifies that this field must be greater than the specified value,
    * exclusive. If the value of Gt is larger than a specified Lt or Lte, the
    * range is reversed.
    */
-  gt?: number | undefined;
+  gt?:
+    | number
+    | undefined;
   /**
    * Gte specifies that this field must be greater than or equal to the
    * specified value, inclusive. If the value of Gte is larger than a
    * specified Lt or Lte, the range is reversed.
    */
-  gte?: number | undefined;
+  gte?:
+    | number
+    | undefined;
   /**
    * In specifies that this field must be equal to one of the specified
    * values
@@ -520,31 +636,41 @@ export interface SFixed32Rules {
 
 /** SFixed64Rules describes the constraints applied to `sfixed64` values */
 export interface SFixed64Rules {
-  $type: 'validate.SFixed64Rules';
+  $type: "validate.SFixed64Rules";
   /** Const specifies that this field must be exactly the specified value */
-  const?: number | undefined;
+  const?:
+    | number
+    | undefined;
   /**
    * Lt specifies that this field must be less than the specified value,
    * exclusive
    */
-  lt?: number | undefined;
+  lt?:
+    | number
+    | undefined;
   /**
    * Lte specifies that this field must be less than or equal to the
    * specified value, inclusive
    */
-  lte?: number | undefined;
+  lte?:
+    | number
+    | undefined;
   /**
    * Gt specifies that this field must be greater than the specified value,
    * exclusive. If the value of Gt is larger than a specified Lt or Lte, the
    * range is reversed.
    */
-  gt?: number | undefined;
+  gt?:
+    | number
+    | undefined;
   /**
    * Gte specifies that this field must be greater than or equal to the
    * specified value, inclusive. If the value of Gte is larger than a
    * specified Lt or Lte, the range is reversed.
    */
-  gte?: number | undefined;
+  gte?:
+    | number
+    | undefined;
   /**
    * In specifies that this field must be equal to one of the specified
    * values
@@ -559,76 +685,102 @@ export interface SFixed64Rules {
 
 /** BoolRules describes the constraints applied to `bool` values */
 export interface BoolRules {
-  $type: 'validate.BoolRules';
+  $type: "validate.BoolRules";
   /** Const specifies that this field must be exactly the specified value */
   const?: boolean | undefined;
 }
 
 /** StringRules describe the constraints applied to `string` values */
 export interface StringRules {
-  $type: 'validate.StringRules';
-  ignoreEmpty?: boolean | undefined;
+  $type: "validate.StringRules";
+  ignoreEmpty?:
+    | boolean
+    | undefined;
   /** Const specifies that this field must be exactly the specified value */
-  const?: string | undefined;
+  const?:
+    | string
+    | undefined;
   /**
    * Len specifies that this field must be the specified number of
    * characters (Unicode code points). Note that the number of
    * characters may differ from the number of bytes in the string.
    */
-  len?: number | undefined;
+  len?:
+    | number
+    | undefined;
   /**
    * MinLen specifies that this field must be the specified number of
    * characters (Unicode code points) at a minimum. Note that the number of
    * characters may differ from the number of bytes in the string.
    */
-  minLen?: number | undefined;
+  minLen?:
+    | number
+    | undefined;
   /**
    * MaxLen specifies that this field must be the specified number of
    * characters (Unicode code points) at a maximum. Note that the number of
    * characters may differ from the number of bytes in the string.
    */
-  maxLen?: number | undefined;
+  maxLen?:
+    | number
+    | undefined;
   /**
    * LenBytes specifies that this field must be the specified number of bytes
    * at a minimum
    */
-  lenBytes?: number | undefined;
+  lenBytes?:
+    | number
+    | undefined;
   /**
    * MinBytes specifies that this field must be the specified number of bytes
    * at a minimum
    */
-  minBytes?: number | undefined;
+  minBytes?:
+    | number
+    | undefined;
   /**
    * MaxBytes specifies that this field must be the specified number of bytes
    * at a maximum
    */
-  maxBytes?: number | undefined;
+  maxBytes?:
+    | number
+    | undefined;
   /**
    * Pattern specifes that this field must match against the specified
    * regular expression (RE2 syntax). The included expression should elide
    * any delimiters.
    */
-  pattern?: string | undefined;
+  pattern?:
+    | string
+    | undefined;
   /**
    * Prefix specifies that this field must have the specified substring at
    * the beginning of the string.
    */
-  prefix?: string | undefined;
+  prefix?:
+    | string
+    | undefined;
   /**
    * Suffix specifies that this field must have the specified substring at
    * the end of the string.
    */
-  suffix?: string | undefined;
+  suffix?:
+    | string
+    | undefined;
   /**
    * Contains specifies that this field must have the specified substring
    * anywhere in the string.
    */
-  contains?: string | undefined;
+  contains?:
+    | string
+    | undefined;
   /**
    * NotContains specifies that this field cannot have the specified substring
    * anywhere in the string.
    */
-  notContains?: string | undefined;
+  notContains?:
+    | string
+    | undefined;
   /**
    * In specifies that this field must be equal to one of the specified
    * values
@@ -643,48 +795,68 @@ export interface StringRules {
    * Email specifies that the field must be a valid email address as
    * defined by RFC 5322
    */
-  email?: boolean | undefined;
+  email?:
+    | boolean
+    | undefined;
   /**
    * Hostname specifies that the field must be a valid hostname as
    * defined by RFC 1034. This constraint does not support
    * internationalized domain names (IDNs).
    */
-  hostname?: boolean | undefined;
+  hostname?:
+    | boolean
+    | undefined;
   /**
    * Ip specifies that the field must be a valid IP (v4 or v6) address.
    * Valid IPv6 addresses should not include surrounding square brackets.
    */
-  ip?: boolean | undefined;
+  ip?:
+    | boolean
+    | undefined;
   /** Ipv4 specifies that the field must be a valid IPv4 address. */
-  ipv4?: boolean | undefined;
+  ipv4?:
+    | boolean
+    | undefined;
   /**
    * Ipv6 specifies that the field must be a valid IPv6 address. Valid
    * IPv6 addresses should not include surrounding square brackets.
    */
-  ipv6?: boolean | undefined;
+  ipv6?:
+    | boolean
+    | undefined;
   /**
    * Uri specifies that the field must be a valid, absolute URI as defined
    * by RFC 3986
    */
-  uri?: boolean | undefined;
+  uri?:
+    | boolean
+    | undefined;
   /**
    * UriRef specifies that the field must be a valid URI as defined by RFC
    * 3986 and may be relative or absolute.
    */
-  uriRef?: boolean | undefined;
+  uriRef?:
+    | boolean
+    | undefined;
   /**
    * Address specifies that the field must be either a valid hostname as
    * defined by RFC 1034 (which does not support internationalized domain
    * names or IDNs), or it can be a valid IP (v4 or v6).
    */
-  address?: boolean | undefined;
+  address?:
+    | boolean
+    | undefined;
   /**
    * Uuid specifies that the field must be a valid UUID as defined by
    * RFC 4122
    */
-  uuid?: boolean | undefined;
+  uuid?:
+    | boolean
+    | undefined;
   /** WellKnownRegex specifies a common well known pattern defined as a regex. */
-  wellKnownRegex?: KnownRegex | undefined;
+  wellKnownRegex?:
+    | KnownRegex
+    | undefined;
   /**
    * This applies to regexes HTTP_HEADER_NAME and HTTP_HEADER_VALUE to enable
    * strict header validation.
@@ -697,42 +869,58 @@ export interface StringRules {
 
 /** BytesRules describe the constraints applied to `bytes` values */
 export interface BytesRules {
-  $type: 'validate.BytesRules';
+  $type: "validate.BytesRules";
   /** Const specifies that this field must be exactly the specified value */
-  const?: Buffer | undefined;
+  const?:
+    | Buffer
+    | undefined;
   /** Len specifies that this field must be the specified number of bytes */
-  len?: number | undefined;
+  len?:
+    | number
+    | undefined;
   /**
    * MinLen specifies that this field must be the specified number of bytes
    * at a minimum
    */
-  minLen?: number | undefined;
+  minLen?:
+    | number
+    | undefined;
   /**
    * MaxLen specifies that this field must be the specified number of bytes
    * at a maximum
    */
-  maxLen?: number | undefined;
+  maxLen?:
+    | number
+    | undefined;
   /**
    * Pattern specifes that this field must match against the specified
    * regular expression (RE2 syntax). The included expression should elide
    * any delimiters.
    */
-  pattern?: string | undefined;
+  pattern?:
+    | string
+    | undefined;
   /**
    * Prefix specifies that this field must have the specified bytes at the
    * beginning of the string.
    */
-  prefix?: Buffer | undefined;
+  prefix?:
+    | Buffer
+    | undefined;
   /**
    * Suffix specifies that this field must have the specified bytes at the
    * end of the string.
    */
-  suffix?: Buffer | undefined;
+  suffix?:
+    | Buffer
+    | undefined;
   /**
    * Contains specifies that this field must have the specified bytes
    * anywhere in the string.
    */
-  contains?: Buffer | undefined;
+  contains?:
+    | Buffer
+    | undefined;
   /**
    * In specifies that this field must be equal to one of the specified
    * values
@@ -747,12 +935,16 @@ export interface BytesRules {
    * Ip specifies that the field must be a valid IP (v4 or v6) address in
    * byte format
    */
-  ip?: boolean | undefined;
+  ip?:
+    | boolean
+    | undefined;
   /**
    * Ipv4 specifies that the field must be a valid IPv4 address in byte
    * format
    */
-  ipv4?: boolean | undefined;
+  ipv4?:
+    | boolean
+    | undefined;
   /**
    * Ipv6 specifies that the field must be a valid IPv6 address in byte
    * format
@@ -762,14 +954,18 @@ export interface BytesRules {
 
 /** EnumRules describe the constraints applied to enum values */
 export interface EnumRules {
-  $type: 'validate.EnumRules';
+  $type: "validate.EnumRules";
   /** Const specifies that this field must be exactly the specified value */
-  const?: number | undefined;
+  const?:
+    | number
+    | undefined;
   /**
    * DefinedOnly specifies that this field must be only one of the defined
    * values for this enum, failing on any undefined value.
    */
-  definedOnly?: boolean | undefined;
+  definedOnly?:
+    | boolean
+    | undefined;
   /**
    * In specifies that this field must be equal to one of the specified
    * values
@@ -787,35 +983,43 @@ export interface EnumRules {
  * For message-type fields, validation is performed recursively.
  */
 export interface MessageRules {
-  $type: 'validate.MessageRules';
+  $type: "validate.MessageRules";
   /**
    * Skip specifies that the validation rules of this field should not be
    * evaluated
    */
-  skip?: boolean | undefined;
+  skip?:
+    | boolean
+    | undefined;
   /** Required specifies that this field must be set */
   required?: boolean | undefined;
 }
 
 /** RepeatedRules describe the constraints applied to `repeated` values */
 export interface RepeatedRules {
-  $type: 'validate.RepeatedRules';
+  $type: "validate.RepeatedRules";
   /**
    * MinItems specifies that this field must have the specified number of
    * items at a minimum
    */
-  minItems?: number | undefined;
+  minItems?:
+    | number
+    | undefined;
   /**
    * MaxItems specifies that this field must have the specified number of
    * items at a maximum
    */
-  maxItems?: number | undefined;
+  maxItems?:
+    | number
+    | undefined;
   /**
    * Unique specifies that all elements in this field must be unique. This
    * contraint is only applicable to scalar and enum types (messages are not
    * supported).
    */
-  unique?: boolean | undefined;
+  unique?:
+    | boolean
+    | undefined;
   /**
    * Items specifies the contraints to be applied to each item in the field.
    * Repeated message fields will still execute validation against each item
@@ -826,24 +1030,32 @@ export interface RepeatedRules {
 
 /** MapRules describe the constraints applied to `map` values */
 export interface MapRules {
-  $type: 'validate.MapRules';
+  $type: "validate.MapRules";
   /**
    * MinPairs specifies that this field must have the specified number of
    * KVs at a minimum
    */
-  minPairs?: number | undefined;
+  minPairs?:
+    | number
+    | undefined;
   /**
    * MaxPairs specifies that this field must have the specified number of
    * KVs at a maximum
    */
-  maxPairs?: number | undefined;
+  maxPairs?:
+    | number
+    | undefined;
   /**
    * NoSparse specifies values in this field cannot be unset. This only
    * applies to map's with message value types.
    */
-  noSparse?: boolean | undefined;
+  noSparse?:
+    | boolean
+    | undefined;
   /** Keys specifies the constraints to be applied to each key in the field. */
-  keys?: FieldRules | undefined;
+  keys?:
+    | FieldRules
+    | undefined;
   /**
    * Values specifies the constraints to be applied to the value of each key
    * in the field. Message values will still have their validations evaluated
@@ -857,9 +1069,11 @@ export interface MapRules {
  * `google.protobuf.Any` well-known type
  */
 export interface AnyRules {
-  $type: 'validate.AnyRules';
+  $type: "validate.AnyRules";
   /** Required specifies that this field must be set */
-  required?: boolean | undefined;
+  required?:
+    | boolean
+    | undefined;
   /**
    * In specifies that this field's `type_url` must be equal to one of the
    * specified values.
@@ -877,31 +1091,43 @@ export interface AnyRules {
  * `google.protobuf.Duration` well-known type
  */
 export interface DurationRules {
-  $type: 'validate.DurationRules';
+  $type: "validate.DurationRules";
   /** Required specifies that this field must be set */
-  required?: boolean | undefined;
+  required?:
+    | boolean
+    | undefined;
   /** Const specifies that this field must be exactly the specified value */
-  const?: Duration | undefined;
+  const?:
+    | Duration
+    | undefined;
   /**
    * Lt specifies that this field must be less than the specified value,
    * exclusive
    */
-  lt?: Duration | undefined;
+  lt?:
+    | Duration
+    | undefined;
   /**
    * Lt specifies that this field must be less than the specified value,
    * inclusive
    */
-  lte?: Duration | undefined;
+  lte?:
+    | Duration
+    | undefined;
   /**
    * Gt specifies that this field must be greater than the specified value,
    * exclusive
    */
-  gt?: Duration | undefined;
+  gt?:
+    | Duration
+    | undefined;
   /**
    * Gte specifies that this field must be greater than the specified value,
    * inclusive
    */
-  gte?: Duration | undefined;
+  gte?:
+    | Duration
+    | undefined;
   /**
    * In specifies that this field must be equal to one of the specified
    * values
@@ -919,41 +1145,57 @@ export interface DurationRules {
  * `google.protobuf.Timestamp` well-known type
  */
 export interface TimestampRules {
-  $type: 'validate.TimestampRules';
+  $type: "validate.TimestampRules";
   /** Required specifies that this field must be set */
-  required?: boolean | undefined;
+  required?:
+    | boolean
+    | undefined;
   /** Const specifies that this field must be exactly the specified value */
-  const?: Date | undefined;
+  const?:
+    | Date
+    | undefined;
   /**
    * Lt specifies that this field must be less than the specified value,
    * exclusive
    */
-  lt?: Date | undefined;
+  lt?:
+    | Date
+    | undefined;
   /**
    * Lte specifies that this field must be less than the specified value,
    * inclusive
    */
-  lte?: Date | undefined;
+  lte?:
+    | Date
+    | undefined;
   /**
    * Gt specifies that this field must be greater than the specified value,
    * exclusive
    */
-  gt?: Date | undefined;
+  gt?:
+    | Date
+    | undefined;
   /**
    * Gte specifies that this field must be greater than the specified value,
    * inclusive
    */
-  gte?: Date | undefined;
+  gte?:
+    | Date
+    | undefined;
   /**
    * LtNow specifies that this must be less than the current time. LtNow
    * can only be used with the Within rule.
    */
-  ltNow?: boolean | undefined;
+  ltNow?:
+    | boolean
+    | undefined;
   /**
    * GtNow specifies that this must be greater than the current time. GtNow
    * can only be used with the Within rule.
    */
-  gtNow?: boolean | undefined;
+  gtNow?:
+    | boolean
+    | undefined;
   /**
    * Within specifies that this field must be within this duration of the
    * current time. This constraint can be used alone or with the LtNow and
@@ -964,7 +1206,7 @@ export interface TimestampRules {
 
 function createBaseFieldRules(): FieldRules {
   return {
-    $type: 'validate.FieldRules',
+    $type: "validate.FieldRules",
     message: undefined,
     float: undefined,
     double: undefined,
@@ -990,8 +1232,8 @@ function createBaseFieldRules(): FieldRules {
   };
 }
 
-export const FieldRules: MessageFns<FieldRules, 'validate.FieldRules'> = {
-  $type: 'validate.FieldRules' as const,
+export const FieldRules: MessageFns<FieldRules, "validate.FieldRules"> = {
+  $type: "validate.FieldRules" as const,
 
   encode(message: FieldRules, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.message !== undefined) {
@@ -1067,7 +1309,7 @@ export const FieldRules: MessageFns<FieldRules, 'validate.FieldRules'> = {
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -1368,78 +1610,64 @@ export const FieldRules: MessageFns<FieldRules, 'validate.FieldRules'> = {
   },
   fromPartial(object: DeepPartial<FieldRules>): FieldRules {
     const message = createBaseFieldRules();
-    message.message =
-      object.message !== undefined && object.message !== null
-        ? MessageRules.fromPartial(object.message)
-        : undefined;
-    message.float =
-      object.float !== undefined && object.float !== null ? FloatRules.fromPartial(object.float) : undefined;
-    message.double =
-      object.double !== undefined && object.double !== null
-        ? DoubleRules.fromPartial(object.double)
-        : undefined;
-    message.int32 =
-      object.int32 !== undefined && object.int32 !== null ? Int32Rules.fromPartial(object.int32) : undefined;
-    message.int64 =
-      object.int64 !== undefined && object.int64 !== null ? Int64Rules.fromPartial(object.int64) : undefined;
-    message.uint32 =
-      object.uint32 !== undefined && object.uint32 !== null
-        ? UInt32Rules.fromPartial(object.uint32)
-        : undefined;
-    message.uint64 =
-      object.uint64 !== undefined && object.uint64 !== null
-        ? UInt64Rules.fromPartial(object.uint64)
-        : undefined;
-    message.sint32 =
-      object.sint32 !== undefined && object.sint32 !== null
-        ? SInt32Rules.fromPartial(object.sint32)
-        : undefined;
-    message.sint64 =
-      object.sint64 !== undefined && object.sint64 !== null
-        ? SInt64Rules.fromPartial(object.sint64)
-        : undefined;
-    message.fixed32 =
-      object.fixed32 !== undefined && object.fixed32 !== null
-        ? Fixed32Rules.fromPartial(object.fixed32)
-        : undefined;
-    message.fixed64 =
-      object.fixed64 !== undefined && object.fixed64 !== null
-        ? Fixed64Rules.fromPartial(object.fixed64)
-        : undefined;
-    message.sfixed32 =
-      object.sfixed32 !== undefined && object.sfixed32 !== null
-        ? SFixed32Rules.fromPartial(object.sfixed32)
-        : undefined;
-    message.sfixed64 =
-      object.sfixed64 !== undefined && object.sfixed64 !== null
-        ? SFixed64Rules.fromPartial(object.sfixed64)
-        : undefined;
-    message.bool =
-      object.bool !== undefined && object.bool !== null ? BoolRules.fromPartial(object.bool) : undefined;
-    message.string =
-      object.string !== undefined && object.string !== null
-        ? StringRules.fromPartial(object.string)
-        : undefined;
-    message.bytes =
-      object.bytes !== undefined && object.bytes !== null ? BytesRules.fromPartial(object.bytes) : undefined;
-    message.enum =
-      object.enum !== undefined && object.enum !== null ? EnumRules.fromPartial(object.enum) : undefined;
-    message.repeated =
-      object.repeated !== undefined && object.repeated !== null
-        ? RepeatedRules.fromPartial(object.repeated)
-        : undefined;
-    message.map =
-      object.map !== undefined && object.map !== null ? MapRules.fromPartial(object.map) : undefined;
-    message.any =
-      object.any !== undefined && object.any !== null ? AnyRules.fromPartial(object.any) : undefined;
-    message.duration =
-      object.duration !== undefined && object.duration !== null
-        ? DurationRules.fromPartial(object.duration)
-        : undefined;
-    message.timestamp =
-      object.timestamp !== undefined && object.timestamp !== null
-        ? TimestampRules.fromPartial(object.timestamp)
-        : undefined;
+    message.message = (object.message !== undefined && object.message !== null)
+      ? MessageRules.fromPartial(object.message)
+      : undefined;
+    message.float = (object.float !== undefined && object.float !== null)
+      ? FloatRules.fromPartial(object.float)
+      : undefined;
+    message.double = (object.double !== undefined && object.double !== null)
+      ? DoubleRules.fromPartial(object.double)
+      : undefined;
+    message.int32 = (object.int32 !== undefined && object.int32 !== null)
+      ? Int32Rules.fromPartial(object.int32)
+      : undefined;
+    message.int64 = (object.int64 !== undefined && object.int64 !== null)
+      ? Int64Rules.fromPartial(object.int64)
+      : undefined;
+    message.uint32 = (object.uint32 !== undefined && object.uint32 !== null)
+      ? UInt32Rules.fromPartial(object.uint32)
+      : undefined;
+    message.uint64 = (object.uint64 !== undefined && object.uint64 !== null)
+      ? UInt64Rules.fromPartial(object.uint64)
+      : undefined;
+    message.sint32 = (object.sint32 !== undefined && object.sint32 !== null)
+      ? SInt32Rules.fromPartial(object.sint32)
+      : undefined;
+    message.sint64 = (object.sint64 !== undefined && object.sint64 !== null)
+      ? SInt64Rules.fromPartial(object.sint64)
+      : undefined;
+    message.fixed32 = (object.fixed32 !== undefined && object.fixed32 !== null)
+      ? Fixed32Rules.fromPartial(object.fixed32)
+      : undefined;
+    message.fixed64 = (object.fixed64 !== undefined && object.fixed64 !== null)
+      ? Fixed64Rules.fromPartial(object.fixed64)
+      : undefined;
+    message.sfixed32 = (object.sfixed32 !== undefined && object.sfixed32 !== null)
+      ? SFixed32Rules.fromPartial(object.sfixed32)
+      : undefined;
+    message.sfixed64 = (object.sfixed64 !== undefined && object.sfixed64 !== null)
+      ? SFixed64Rules.fromPartial(object.sfixed64)
+      : undefined;
+    message.bool = (object.bool !== undefined && object.bool !== null) ? BoolRules.fromPartial(object.bool) : undefined;
+    message.string = (object.string !== undefined && object.string !== null)
+      ? StringRules.fromPartial(object.string)
+      : undefined;
+    message.bytes = (object.bytes !== undefined && object.bytes !== null)
+      ? BytesRules.fromPartial(object.bytes)
+      : undefined;
+    message.enum = (object.enum !== undefined && object.enum !== null) ? EnumRules.fromPartial(object.enum) : undefined;
+    message.repeated = (object.repeated !== undefined && object.repeated !== null)
+      ? RepeatedRules.fromPartial(object.repeated)
+      : undefined;
+    message.map = (object.map !== undefined && object.map !== null) ? MapRules.fromPartial(object.map) : undefined;
+    message.any = (object.any !== undefined && object.any !== null) ? AnyRules.fromPartial(object.any) : undefined;
+    message.duration = (object.duration !== undefined && object.duration !== null)
+      ? DurationRules.fromPartial(object.duration)
+      : undefined;
+    message.timestamp = (object.timestamp !== undefined && object.timestamp !== null)
+      ? TimestampRules.fromPartial(object.timestamp)
+      : undefined;
     return message;
   },
 };
@@ -1447,11 +1675,11 @@ export const FieldRules: MessageFns<FieldRules, 'validate.FieldRules'> = {
 messageTypeRegistry.set(FieldRules.$type, FieldRules);
 
 function createBaseFloatRules(): FloatRules {
-  return { $type: 'validate.FloatRules', const: 0, lt: 0, lte: 0, gt: 0, gte: 0, in: [], notIn: [] };
+  return { $type: "validate.FloatRules", const: 0, lt: 0, lte: 0, gt: 0, gte: 0, in: [], notIn: [] };
 }
 
-export const FloatRules: MessageFns<FloatRules, 'validate.FloatRules'> = {
-  $type: 'validate.FloatRules' as const,
+export const FloatRules: MessageFns<FloatRules, "validate.FloatRules"> = {
+  $type: "validate.FloatRules" as const,
 
   encode(message: FloatRules, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.const !== undefined && message.const !== 0) {
@@ -1482,7 +1710,7 @@ export const FloatRules: MessageFns<FloatRules, 'validate.FloatRules'> = {
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -1591,8 +1819,8 @@ export const FloatRules: MessageFns<FloatRules, 'validate.FloatRules'> = {
       notIn: globalThis.Array.isArray(object?.notIn)
         ? object.notIn.map((e: any) => globalThis.Number(e))
         : globalThis.Array.isArray(object?.not_in)
-          ? object.not_in.map((e: any) => globalThis.Number(e))
-          : [],
+        ? object.not_in.map((e: any) => globalThis.Number(e))
+        : [],
     };
   },
 
@@ -1641,11 +1869,11 @@ export const FloatRules: MessageFns<FloatRules, 'validate.FloatRules'> = {
 messageTypeRegistry.set(FloatRules.$type, FloatRules);
 
 function createBaseDoubleRules(): DoubleRules {
-  return { $type: 'validate.DoubleRules', const: 0, lt: 0, lte: 0, gt: 0, gte: 0, in: [], notIn: [] };
+  return { $type: "validate.DoubleRules", const: 0, lt: 0, lte: 0, gt: 0, gte: 0, in: [], notIn: [] };
 }
 
-export const DoubleRules: MessageFns<DoubleRules, 'validate.DoubleRules'> = {
-  $type: 'validate.DoubleRules' as const,
+export const DoubleRules: MessageFns<DoubleRules, "validate.DoubleRules"> = {
+  $type: "validate.DoubleRules" as const,
 
   encode(message: DoubleRules, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.const !== undefined && message.const !== 0) {
@@ -1676,7 +1904,7 @@ export const DoubleRules: MessageFns<DoubleRules, 'validate.DoubleRules'> = {
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -1785,8 +2013,8 @@ export const DoubleRules: MessageFns<DoubleRules, 'validate.DoubleRules'> = {
       notIn: globalThis.Array.isArray(object?.notIn)
         ? object.notIn.map((e: any) => globalThis.Number(e))
         : globalThis.Array.isArray(object?.not_in)
-          ? object.not_in.map((e: any) => globalThis.Number(e))
-          : [],
+        ? object.not_in.map((e: any) => globalThis.Number(e))
+        : [],
     };
   },
 
@@ -1835,11 +2063,11 @@ export const DoubleRules: MessageFns<DoubleRules, 'validate.DoubleRules'> = {
 messageTypeRegistry.set(DoubleRules.$type, DoubleRules);
 
 function createBaseInt32Rules(): Int32Rules {
-  return { $type: 'validate.Int32Rules', const: 0, lt: 0, lte: 0, gt: 0, gte: 0, in: [], notIn: [] };
+  return { $type: "validate.Int32Rules", const: 0, lt: 0, lte: 0, gt: 0, gte: 0, in: [], notIn: [] };
 }
 
-export const Int32Rules: MessageFns<Int32Rules, 'validate.Int32Rules'> = {
-  $type: 'validate.Int32Rules' as const,
+export const Int32Rules: MessageFns<Int32Rules, "validate.Int32Rules"> = {
+  $type: "validate.Int32Rules" as const,
 
   encode(message: Int32Rules, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.const !== undefined && message.const !== 0) {
@@ -1870,7 +2098,7 @@ export const Int32Rules: MessageFns<Int32Rules, 'validate.Int32Rules'> = {
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -1979,8 +2207,8 @@ export const Int32Rules: MessageFns<Int32Rules, 'validate.Int32Rules'> = {
       notIn: globalThis.Array.isArray(object?.notIn)
         ? object.notIn.map((e: any) => globalThis.Number(e))
         : globalThis.Array.isArray(object?.not_in)
-          ? object.not_in.map((e: any) => globalThis.Number(e))
-          : [],
+        ? object.not_in.map((e: any) => globalThis.Number(e))
+        : [],
     };
   },
 
@@ -2029,11 +2257,11 @@ export const Int32Rules: MessageFns<Int32Rules, 'validate.Int32Rules'> = {
 messageTypeRegistry.set(Int32Rules.$type, Int32Rules);
 
 function createBaseInt64Rules(): Int64Rules {
-  return { $type: 'validate.Int64Rules', const: 0, lt: 0, lte: 0, gt: 0, gte: 0, in: [], notIn: [] };
+  return { $type: "validate.Int64Rules", const: 0, lt: 0, lte: 0, gt: 0, gte: 0, in: [], notIn: [] };
 }
 
-export const Int64Rules: MessageFns<Int64Rules, 'validate.Int64Rules'> = {
-  $type: 'validate.Int64Rules' as const,
+export const Int64Rules: MessageFns<Int64Rules, "validate.Int64Rules"> = {
+  $type: "validate.Int64Rules" as const,
 
   encode(message: Int64Rules, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.const !== undefined && message.const !== 0) {
@@ -2064,7 +2292,7 @@ export const Int64Rules: MessageFns<Int64Rules, 'validate.Int64Rules'> = {
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -2173,8 +2401,8 @@ export const Int64Rules: MessageFns<Int64Rules, 'validate.Int64Rules'> = {
       notIn: globalThis.Array.isArray(object?.notIn)
         ? object.notIn.map((e: any) => globalThis.Number(e))
         : globalThis.Array.isArray(object?.not_in)
-          ? object.not_in.map((e: any) => globalThis.Number(e))
-          : [],
+        ? object.not_in.map((e: any) => globalThis.Number(e))
+        : [],
     };
   },
 
@@ -2223,11 +2451,11 @@ export const Int64Rules: MessageFns<Int64Rules, 'validate.Int64Rules'> = {
 messageTypeRegistry.set(Int64Rules.$type, Int64Rules);
 
 function createBaseUInt32Rules(): UInt32Rules {
-  return { $type: 'validate.UInt32Rules', const: 0, lt: 0, lte: 0, gt: 0, gte: 0, in: [], notIn: [] };
+  return { $type: "validate.UInt32Rules", const: 0, lt: 0, lte: 0, gt: 0, gte: 0, in: [], notIn: [] };
 }
 
-export const UInt32Rules: MessageFns<UInt32Rules, 'validate.UInt32Rules'> = {
-  $type: 'validate.UInt32Rules' as const,
+export const UInt32Rules: MessageFns<UInt32Rules, "validate.UInt32Rules"> = {
+  $type: "validate.UInt32Rules" as const,
 
   encode(message: UInt32Rules, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.const !== undefined && message.const !== 0) {
@@ -2258,7 +2486,7 @@ export const UInt32Rules: MessageFns<UInt32Rules, 'validate.UInt32Rules'> = {
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -2367,8 +2595,8 @@ export const UInt32Rules: MessageFns<UInt32Rules, 'validate.UInt32Rules'> = {
       notIn: globalThis.Array.isArray(object?.notIn)
         ? object.notIn.map((e: any) => globalThis.Number(e))
         : globalThis.Array.isArray(object?.not_in)
-          ? object.not_in.map((e: any) => globalThis.Number(e))
-          : [],
+        ? object.not_in.map((e: any) => globalThis.Number(e))
+        : [],
     };
   },
 
@@ -2417,11 +2645,11 @@ export const UInt32Rules: MessageFns<UInt32Rules, 'validate.UInt32Rules'> = {
 messageTypeRegistry.set(UInt32Rules.$type, UInt32Rules);
 
 function createBaseUInt64Rules(): UInt64Rules {
-  return { $type: 'validate.UInt64Rules', const: 0, lt: 0, lte: 0, gt: 0, gte: 0, in: [], notIn: [] };
+  return { $type: "validate.UInt64Rules", const: 0, lt: 0, lte: 0, gt: 0, gte: 0, in: [], notIn: [] };
 }
 
-export const UInt64Rules: MessageFns<UInt64Rules, 'validate.UInt64Rules'> = {
-  $type: 'validate.UInt64Rules' as const,
+export const UInt64Rules: MessageFns<UInt64Rules, "validate.UInt64Rules"> = {
+  $type: "validate.UInt64Rules" as const,
 
   encode(message: UInt64Rules, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.const !== undefined && message.const !== 0) {
@@ -2452,7 +2680,7 @@ export const UInt64Rules: MessageFns<UInt64Rules, 'validate.UInt64Rules'> = {
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -2561,8 +2789,8 @@ export const UInt64Rules: MessageFns<UInt64Rules, 'validate.UInt64Rules'> = {
       notIn: globalThis.Array.isArray(object?.notIn)
         ? object.notIn.map((e: any) => globalThis.Number(e))
         : globalThis.Array.isArray(object?.not_in)
-          ? object.not_in.map((e: any) => globalThis.Number(e))
-          : [],
+        ? object.not_in.map((e: any) => globalThis.Number(e))
+        : [],
     };
   },
 
@@ -2611,11 +2839,11 @@ export const UInt64Rules: MessageFns<UInt64Rules, 'validate.UInt64Rules'> = {
 messageTypeRegistry.set(UInt64Rules.$type, UInt64Rules);
 
 function createBaseSInt32Rules(): SInt32Rules {
-  return { $type: 'validate.SInt32Rules', const: 0, lt: 0, lte: 0, gt: 0, gte: 0, in: [], notIn: [] };
+  return { $type: "validate.SInt32Rules", const: 0, lt: 0, lte: 0, gt: 0, gte: 0, in: [], notIn: [] };
 }
 
-export const SInt32Rules: MessageFns<SInt32Rules, 'validate.SInt32Rules'> = {
-  $type: 'validate.SInt32Rules' as const,
+export const SInt32Rules: MessageFns<SInt32Rules, "validate.SInt32Rules"> = {
+  $type: "validate.SInt32Rules" as const,
 
   encode(message: SInt32Rules, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.const !== undefined && message.const !== 0) {
@@ -2646,7 +2874,7 @@ export const SInt32Rules: MessageFns<SInt32Rules, 'validate.SInt32Rules'> = {
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -2755,8 +2983,8 @@ export const SInt32Rules: MessageFns<SInt32Rules, 'validate.SInt32Rules'> = {
       notIn: globalThis.Array.isArray(object?.notIn)
         ? object.notIn.map((e: any) => globalThis.Number(e))
         : globalThis.Array.isArray(object?.not_in)
-          ? object.not_in.map((e: any) => globalThis.Number(e))
-          : [],
+        ? object.not_in.map((e: any) => globalThis.Number(e))
+        : [],
     };
   },
 
@@ -2805,11 +3033,11 @@ export const SInt32Rules: MessageFns<SInt32Rules, 'validate.SInt32Rules'> = {
 messageTypeRegistry.set(SInt32Rules.$type, SInt32Rules);
 
 function createBaseSInt64Rules(): SInt64Rules {
-  return { $type: 'validate.SInt64Rules', const: 0, lt: 0, lte: 0, gt: 0, gte: 0, in: [], notIn: [] };
+  return { $type: "validate.SInt64Rules", const: 0, lt: 0, lte: 0, gt: 0, gte: 0, in: [], notIn: [] };
 }
 
-export const SInt64Rules: MessageFns<SInt64Rules, 'validate.SInt64Rules'> = {
-  $type: 'validate.SInt64Rules' as const,
+export const SInt64Rules: MessageFns<SInt64Rules, "validate.SInt64Rules"> = {
+  $type: "validate.SInt64Rules" as const,
 
   encode(message: SInt64Rules, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.const !== undefined && message.const !== 0) {
@@ -2840,7 +3068,7 @@ export const SInt64Rules: MessageFns<SInt64Rules, 'validate.SInt64Rules'> = {
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -2949,8 +3177,8 @@ export const SInt64Rules: MessageFns<SInt64Rules, 'validate.SInt64Rules'> = {
       notIn: globalThis.Array.isArray(object?.notIn)
         ? object.notIn.map((e: any) => globalThis.Number(e))
         : globalThis.Array.isArray(object?.not_in)
-          ? object.not_in.map((e: any) => globalThis.Number(e))
-          : [],
+        ? object.not_in.map((e: any) => globalThis.Number(e))
+        : [],
     };
   },
 
@@ -2999,11 +3227,11 @@ export const SInt64Rules: MessageFns<SInt64Rules, 'validate.SInt64Rules'> = {
 messageTypeRegistry.set(SInt64Rules.$type, SInt64Rules);
 
 function createBaseFixed32Rules(): Fixed32Rules {
-  return { $type: 'validate.Fixed32Rules', const: 0, lt: 0, lte: 0, gt: 0, gte: 0, in: [], notIn: [] };
+  return { $type: "validate.Fixed32Rules", const: 0, lt: 0, lte: 0, gt: 0, gte: 0, in: [], notIn: [] };
 }
 
-export const Fixed32Rules: MessageFns<Fixed32Rules, 'validate.Fixed32Rules'> = {
-  $type: 'validate.Fixed32Rules' as const,
+export const Fixed32Rules: MessageFns<Fixed32Rules, "validate.Fixed32Rules"> = {
+  $type: "validate.Fixed32Rules" as const,
 
   encode(message: Fixed32Rules, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.const !== undefined && message.const !== 0) {
@@ -3034,7 +3262,7 @@ export const Fixed32Rules: MessageFns<Fixed32Rules, 'validate.Fixed32Rules'> = {
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -3143,8 +3371,8 @@ export const Fixed32Rules: MessageFns<Fixed32Rules, 'validate.Fixed32Rules'> = {
       notIn: globalThis.Array.isArray(object?.notIn)
         ? object.notIn.map((e: any) => globalThis.Number(e))
         : globalThis.Array.isArray(object?.not_in)
-          ? object.not_in.map((e: any) => globalThis.Number(e))
-          : [],
+        ? object.not_in.map((e: any) => globalThis.Number(e))
+        : [],
     };
   },
 
@@ -3193,11 +3421,11 @@ export const Fixed32Rules: MessageFns<Fixed32Rules, 'validate.Fixed32Rules'> = {
 messageTypeRegistry.set(Fixed32Rules.$type, Fixed32Rules);
 
 function createBaseFixed64Rules(): Fixed64Rules {
-  return { $type: 'validate.Fixed64Rules', const: 0, lt: 0, lte: 0, gt: 0, gte: 0, in: [], notIn: [] };
+  return { $type: "validate.Fixed64Rules", const: 0, lt: 0, lte: 0, gt: 0, gte: 0, in: [], notIn: [] };
 }
 
-export const Fixed64Rules: MessageFns<Fixed64Rules, 'validate.Fixed64Rules'> = {
-  $type: 'validate.Fixed64Rules' as const,
+export const Fixed64Rules: MessageFns<Fixed64Rules, "validate.Fixed64Rules"> = {
+  $type: "validate.Fixed64Rules" as const,
 
   encode(message: Fixed64Rules, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.const !== undefined && message.const !== 0) {
@@ -3228,7 +3456,7 @@ export const Fixed64Rules: MessageFns<Fixed64Rules, 'validate.Fixed64Rules'> = {
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -3337,8 +3565,8 @@ export const Fixed64Rules: MessageFns<Fixed64Rules, 'validate.Fixed64Rules'> = {
       notIn: globalThis.Array.isArray(object?.notIn)
         ? object.notIn.map((e: any) => globalThis.Number(e))
         : globalThis.Array.isArray(object?.not_in)
-          ? object.not_in.map((e: any) => globalThis.Number(e))
-          : [],
+        ? object.not_in.map((e: any) => globalThis.Number(e))
+        : [],
     };
   },
 
@@ -3387,11 +3615,11 @@ export const Fixed64Rules: MessageFns<Fixed64Rules, 'validate.Fixed64Rules'> = {
 messageTypeRegistry.set(Fixed64Rules.$type, Fixed64Rules);
 
 function createBaseSFixed32Rules(): SFixed32Rules {
-  return { $type: 'validate.SFixed32Rules', const: 0, lt: 0, lte: 0, gt: 0, gte: 0, in: [], notIn: [] };
+  return { $type: "validate.SFixed32Rules", const: 0, lt: 0, lte: 0, gt: 0, gte: 0, in: [], notIn: [] };
 }
 
-export const SFixed32Rules: MessageFns<SFixed32Rules, 'validate.SFixed32Rules'> = {
-  $type: 'validate.SFixed32Rules' as const,
+export const SFixed32Rules: MessageFns<SFixed32Rules, "validate.SFixed32Rules"> = {
+  $type: "validate.SFixed32Rules" as const,
 
   encode(message: SFixed32Rules, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.const !== undefined && message.const !== 0) {
@@ -3422,7 +3650,7 @@ export const SFixed32Rules: MessageFns<SFixed32Rules, 'validate.SFixed32Rules'> 
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -3531,8 +3759,8 @@ export const SFixed32Rules: MessageFns<SFixed32Rules, 'validate.SFixed32Rules'> 
       notIn: globalThis.Array.isArray(object?.notIn)
         ? object.notIn.map((e: any) => globalThis.Number(e))
         : globalThis.Array.isArray(object?.not_in)
-          ? object.not_in.map((e: any) => globalThis.Number(e))
-          : [],
+        ? object.not_in.map((e: any) => globalThis.Number(e))
+        : [],
     };
   },
 
@@ -3581,11 +3809,11 @@ export const SFixed32Rules: MessageFns<SFixed32Rules, 'validate.SFixed32Rules'> 
 messageTypeRegistry.set(SFixed32Rules.$type, SFixed32Rules);
 
 function createBaseSFixed64Rules(): SFixed64Rules {
-  return { $type: 'validate.SFixed64Rules', const: 0, lt: 0, lte: 0, gt: 0, gte: 0, in: [], notIn: [] };
+  return { $type: "validate.SFixed64Rules", const: 0, lt: 0, lte: 0, gt: 0, gte: 0, in: [], notIn: [] };
 }
 
-export const SFixed64Rules: MessageFns<SFixed64Rules, 'validate.SFixed64Rules'> = {
-  $type: 'validate.SFixed64Rules' as const,
+export const SFixed64Rules: MessageFns<SFixed64Rules, "validate.SFixed64Rules"> = {
+  $type: "validate.SFixed64Rules" as const,
 
   encode(message: SFixed64Rules, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.const !== undefined && message.const !== 0) {
@@ -3616,7 +3844,7 @@ export const SFixed64Rules: MessageFns<SFixed64Rules, 'validate.SFixed64Rules'> 
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -3725,8 +3953,8 @@ export const SFixed64Rules: MessageFns<SFixed64Rules, 'validate.SFixed64Rules'> 
       notIn: globalThis.Array.isArray(object?.notIn)
         ? object.notIn.map((e: any) => globalThis.Number(e))
         : globalThis.Array.isArray(object?.not_in)
-          ? object.not_in.map((e: any) => globalThis.Number(e))
-          : [],
+        ? object.not_in.map((e: any) => globalThis.Number(e))
+        : [],
     };
   },
 
@@ -3775,11 +4003,11 @@ export const SFixed64Rules: MessageFns<SFixed64Rules, 'validate.SFixed64Rules'> 
 messageTypeRegistry.set(SFixed64Rules.$type, SFixed64Rules);
 
 function createBaseBoolRules(): BoolRules {
-  return { $type: 'validate.BoolRules', const: false };
+  return { $type: "validate.BoolRules", const: false };
 }
 
-export const BoolRules: MessageFns<BoolRules, 'validate.BoolRules'> = {
-  $type: 'validate.BoolRules' as const,
+export const BoolRules: MessageFns<BoolRules, "validate.BoolRules"> = {
+  $type: "validate.BoolRules" as const,
 
   encode(message: BoolRules, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.const !== undefined && message.const !== false) {
@@ -3792,7 +4020,7 @@ export const BoolRules: MessageFns<BoolRules, 'validate.BoolRules'> = {
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -3847,20 +4075,20 @@ messageTypeRegistry.set(BoolRules.$type, BoolRules);
 
 function createBaseStringRules(): StringRules {
   return {
-    $type: 'validate.StringRules',
+    $type: "validate.StringRules",
     ignoreEmpty: false,
-    const: '',
+    const: "",
     len: 0,
     minLen: 0,
     maxLen: 0,
     lenBytes: 0,
     minBytes: 0,
     maxBytes: 0,
-    pattern: '',
-    prefix: '',
-    suffix: '',
-    contains: '',
-    notContains: '',
+    pattern: "",
+    prefix: "",
+    suffix: "",
+    contains: "",
+    notContains: "",
     in: [],
     notIn: [],
     email: undefined,
@@ -3877,14 +4105,14 @@ function createBaseStringRules(): StringRules {
   };
 }
 
-export const StringRules: MessageFns<StringRules, 'validate.StringRules'> = {
-  $type: 'validate.StringRules' as const,
+export const StringRules: MessageFns<StringRules, "validate.StringRules"> = {
+  $type: "validate.StringRules" as const,
 
   encode(message: StringRules, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.ignoreEmpty !== undefined && message.ignoreEmpty !== false) {
       writer.uint32(208).bool(message.ignoreEmpty);
     }
-    if (message.const !== undefined && message.const !== '') {
+    if (message.const !== undefined && message.const !== "") {
       writer.uint32(10).string(message.const);
     }
     if (message.len !== undefined && message.len !== 0) {
@@ -3905,19 +4133,19 @@ export const StringRules: MessageFns<StringRules, 'validate.StringRules'> = {
     if (message.maxBytes !== undefined && message.maxBytes !== 0) {
       writer.uint32(40).uint64(message.maxBytes);
     }
-    if (message.pattern !== undefined && message.pattern !== '') {
+    if (message.pattern !== undefined && message.pattern !== "") {
       writer.uint32(50).string(message.pattern);
     }
-    if (message.prefix !== undefined && message.prefix !== '') {
+    if (message.prefix !== undefined && message.prefix !== "") {
       writer.uint32(58).string(message.prefix);
     }
-    if (message.suffix !== undefined && message.suffix !== '') {
+    if (message.suffix !== undefined && message.suffix !== "") {
       writer.uint32(66).string(message.suffix);
     }
-    if (message.contains !== undefined && message.contains !== '') {
+    if (message.contains !== undefined && message.contains !== "") {
       writer.uint32(74).string(message.contains);
     }
-    if (message.notContains !== undefined && message.notContains !== '') {
+    if (message.notContains !== undefined && message.notContains !== "") {
       writer.uint32(186).string(message.notContains);
     }
     for (const v of message.in) {
@@ -3966,7 +4194,7 @@ export const StringRules: MessageFns<StringRules, 'validate.StringRules'> = {
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -4201,50 +4429,52 @@ export const StringRules: MessageFns<StringRules, 'validate.StringRules'> = {
       ignoreEmpty: isSet(object.ignoreEmpty)
         ? globalThis.Boolean(object.ignoreEmpty)
         : isSet(object.ignore_empty)
-          ? globalThis.Boolean(object.ignore_empty)
-          : false,
-      const: isSet(object.const) ? globalThis.String(object.const) : '',
+        ? globalThis.Boolean(object.ignore_empty)
+        : false,
+      const: isSet(object.const) ? globalThis.String(object.const) : "",
       len: isSet(object.len) ? globalThis.Number(object.len) : 0,
       minLen: isSet(object.minLen)
         ? globalThis.Number(object.minLen)
         : isSet(object.min_len)
-          ? globalThis.Number(object.min_len)
-          : 0,
+        ? globalThis.Number(object.min_len)
+        : 0,
       maxLen: isSet(object.maxLen)
         ? globalThis.Number(object.maxLen)
         : isSet(object.max_len)
-          ? globalThis.Number(object.max_len)
-          : 0,
+        ? globalThis.Number(object.max_len)
+        : 0,
       lenBytes: isSet(object.lenBytes)
         ? globalThis.Number(object.lenBytes)
         : isSet(object.len_bytes)
-          ? globalThis.Number(object.len_bytes)
-          : 0,
+        ? globalThis.Number(object.len_bytes)
+        : 0,
       minBytes: isSet(object.minBytes)
         ? globalThis.Number(object.minBytes)
         : isSet(object.min_bytes)
-          ? globalThis.Number(object.min_bytes)
-          : 0,
+        ? globalThis.Number(object.min_bytes)
+        : 0,
       maxBytes: isSet(object.maxBytes)
         ? globalThis.Number(object.maxBytes)
         : isSet(object.max_bytes)
-          ? globalThis.Number(object.max_bytes)
-          : 0,
-      pattern: isSet(object.pattern) ? globalThis.String(object.pattern) : '',
-      prefix: isSet(object.prefix) ? globalThis.String(object.prefix) : '',
-      suffix: isSet(object.suffix) ? globalThis.String(object.suffix) : '',
-      contains: isSet(object.contains) ? globalThis.String(object.contains) : '',
+        ? globalThis.Number(object.max_bytes)
+        : 0,
+      pattern: isSet(object.pattern) ? globalThis.String(object.pattern) : "",
+      prefix: isSet(object.prefix) ? globalThis.String(object.prefix) : "",
+      suffix: isSet(object.suffix) ? globalThis.String(object.suffix) : "",
+      contains: isSet(object.contains) ? globalThis.String(object.contains) : "",
       notContains: isSet(object.notContains)
         ? globalThis.String(object.notContains)
         : isSet(object.not_contains)
-          ? globalThis.String(object.not_contains)
-          : '',
-      in: globalThis.Array.isArray(object?.in) ? object.in.map((e: any) => globalThis.String(e)) : [],
+        ? globalThis.String(object.not_contains)
+        : "",
+      in: globalThis.Array.isArray(object?.in)
+        ? object.in.map((e: any) => globalThis.String(e))
+        : [],
       notIn: globalThis.Array.isArray(object?.notIn)
         ? object.notIn.map((e: any) => globalThis.String(e))
         : globalThis.Array.isArray(object?.not_in)
-          ? object.not_in.map((e: any) => globalThis.String(e))
-          : [],
+        ? object.not_in.map((e: any) => globalThis.String(e))
+        : [],
       email: isSet(object.email) ? globalThis.Boolean(object.email) : undefined,
       hostname: isSet(object.hostname) ? globalThis.Boolean(object.hostname) : undefined,
       ip: isSet(object.ip) ? globalThis.Boolean(object.ip) : undefined,
@@ -4254,15 +4484,15 @@ export const StringRules: MessageFns<StringRules, 'validate.StringRules'> = {
       uriRef: isSet(object.uriRef)
         ? globalThis.Boolean(object.uriRef)
         : isSet(object.uri_ref)
-          ? globalThis.Boolean(object.uri_ref)
-          : undefined,
+        ? globalThis.Boolean(object.uri_ref)
+        : undefined,
       address: isSet(object.address) ? globalThis.Boolean(object.address) : undefined,
       uuid: isSet(object.uuid) ? globalThis.Boolean(object.uuid) : undefined,
       wellKnownRegex: isSet(object.wellKnownRegex)
         ? knownRegexFromJSON(object.wellKnownRegex)
         : isSet(object.well_known_regex)
-          ? knownRegexFromJSON(object.well_known_regex)
-          : undefined,
+        ? knownRegexFromJSON(object.well_known_regex)
+        : undefined,
       strict: isSet(object.strict) ? globalThis.Boolean(object.strict) : true,
     };
   },
@@ -4272,7 +4502,7 @@ export const StringRules: MessageFns<StringRules, 'validate.StringRules'> = {
     if (message.ignoreEmpty !== undefined && message.ignoreEmpty !== false) {
       obj.ignoreEmpty = message.ignoreEmpty;
     }
-    if (message.const !== undefined && message.const !== '') {
+    if (message.const !== undefined && message.const !== "") {
       obj.const = message.const;
     }
     if (message.len !== undefined && message.len !== 0) {
@@ -4293,19 +4523,19 @@ export const StringRules: MessageFns<StringRules, 'validate.StringRules'> = {
     if (message.maxBytes !== undefined && message.maxBytes !== 0) {
       obj.maxBytes = Math.round(message.maxBytes);
     }
-    if (message.pattern !== undefined && message.pattern !== '') {
+    if (message.pattern !== undefined && message.pattern !== "") {
       obj.pattern = message.pattern;
     }
-    if (message.prefix !== undefined && message.prefix !== '') {
+    if (message.prefix !== undefined && message.prefix !== "") {
       obj.prefix = message.prefix;
     }
-    if (message.suffix !== undefined && message.suffix !== '') {
+    if (message.suffix !== undefined && message.suffix !== "") {
       obj.suffix = message.suffix;
     }
-    if (message.contains !== undefined && message.contains !== '') {
+    if (message.contains !== undefined && message.contains !== "") {
       obj.contains = message.contains;
     }
-    if (message.notContains !== undefined && message.notContains !== '') {
+    if (message.notContains !== undefined && message.notContains !== "") {
       obj.notContains = message.notContains;
     }
     if (message.in?.length) {
@@ -4356,18 +4586,18 @@ export const StringRules: MessageFns<StringRules, 'validate.StringRules'> = {
   fromPartial(object: DeepPartial<StringRules>): StringRules {
     const message = createBaseStringRules();
     message.ignoreEmpty = object.ignoreEmpty ?? false;
-    message.const = object.const ?? '';
+    message.const = object.const ?? "";
     message.len = object.len ?? 0;
     message.minLen = object.minLen ?? 0;
     message.maxLen = object.maxLen ?? 0;
     message.lenBytes = object.lenBytes ?? 0;
     message.minBytes = object.minBytes ?? 0;
     message.maxBytes = object.maxBytes ?? 0;
-    message.pattern = object.pattern ?? '';
-    message.prefix = object.prefix ?? '';
-    message.suffix = object.suffix ?? '';
-    message.contains = object.contains ?? '';
-    message.notContains = object.notContains ?? '';
+    message.pattern = object.pattern ?? "";
+    message.prefix = object.prefix ?? "";
+    message.suffix = object.suffix ?? "";
+    message.contains = object.contains ?? "";
+    message.notContains = object.notContains ?? "";
     message.in = object.in?.map((e) => e) || [];
     message.notIn = object.notIn?.map((e) => e) || [];
     message.email = object.email ?? undefined;
@@ -4389,12 +4619,12 @@ messageTypeRegistry.set(StringRules.$type, StringRules);
 
 function createBaseBytesRules(): BytesRules {
   return {
-    $type: 'validate.BytesRules',
+    $type: "validate.BytesRules",
     const: Buffer.alloc(0),
     len: 0,
     minLen: 0,
     maxLen: 0,
-    pattern: '',
+    pattern: "",
     prefix: Buffer.alloc(0),
     suffix: Buffer.alloc(0),
     contains: Buffer.alloc(0),
@@ -4406,8 +4636,8 @@ function createBaseBytesRules(): BytesRules {
   };
 }
 
-export const BytesRules: MessageFns<BytesRules, 'validate.BytesRules'> = {
-  $type: 'validate.BytesRules' as const,
+export const BytesRules: MessageFns<BytesRules, "validate.BytesRules"> = {
+  $type: "validate.BytesRules" as const,
 
   encode(message: BytesRules, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.const !== undefined && message.const.length !== 0) {
@@ -4422,7 +4652,7 @@ export const BytesRules: MessageFns<BytesRules, 'validate.BytesRules'> = {
     if (message.maxLen !== undefined && message.maxLen !== 0) {
       writer.uint32(24).uint64(message.maxLen);
     }
-    if (message.pattern !== undefined && message.pattern !== '') {
+    if (message.pattern !== undefined && message.pattern !== "") {
       writer.uint32(34).string(message.pattern);
     }
     if (message.prefix !== undefined && message.prefix.length !== 0) {
@@ -4456,7 +4686,7 @@ export const BytesRules: MessageFns<BytesRules, 'validate.BytesRules'> = {
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -4589,25 +4819,23 @@ export const BytesRules: MessageFns<BytesRules, 'validate.BytesRules'> = {
       minLen: isSet(object.minLen)
         ? globalThis.Number(object.minLen)
         : isSet(object.min_len)
-          ? globalThis.Number(object.min_len)
-          : 0,
+        ? globalThis.Number(object.min_len)
+        : 0,
       maxLen: isSet(object.maxLen)
         ? globalThis.Number(object.maxLen)
         : isSet(object.max_len)
-          ? globalThis.Number(object.max_len)
-          : 0,
-      pattern: isSet(object.pattern) ? globalThis.String(object.pattern) : '',
+        ? globalThis.Number(object.max_len)
+        : 0,
+      pattern: isSet(object.pattern) ? globalThis.String(object.pattern) : "",
       prefix: isSet(object.prefix) ? Buffer.from(bytesFromBase64(object.prefix)) : Buffer.alloc(0),
       suffix: isSet(object.suffix) ? Buffer.from(bytesFromBase64(object.suffix)) : Buffer.alloc(0),
       contains: isSet(object.contains) ? Buffer.from(bytesFromBase64(object.contains)) : Buffer.alloc(0),
-      in: globalThis.Array.isArray(object?.in)
-        ? object.in.map((e: any) => Buffer.from(bytesFromBase64(e)))
-        : [],
+      in: globalThis.Array.isArray(object?.in) ? object.in.map((e: any) => Buffer.from(bytesFromBase64(e))) : [],
       notIn: globalThis.Array.isArray(object?.notIn)
         ? object.notIn.map((e: any) => Buffer.from(bytesFromBase64(e)))
         : globalThis.Array.isArray(object?.not_in)
-          ? object.not_in.map((e: any) => Buffer.from(bytesFromBase64(e)))
-          : [],
+        ? object.not_in.map((e: any) => Buffer.from(bytesFromBase64(e)))
+        : [],
       ip: isSet(object.ip) ? globalThis.Boolean(object.ip) : undefined,
       ipv4: isSet(object.ipv4) ? globalThis.Boolean(object.ipv4) : undefined,
       ipv6: isSet(object.ipv6) ? globalThis.Boolean(object.ipv6) : undefined,
@@ -4628,7 +4856,7 @@ export const BytesRules: MessageFns<BytesRules, 'validate.BytesRules'> = {
     if (message.maxLen !== undefined && message.maxLen !== 0) {
       obj.maxLen = Math.round(message.maxLen);
     }
-    if (message.pattern !== undefined && message.pattern !== '') {
+    if (message.pattern !== undefined && message.pattern !== "") {
       obj.pattern = message.pattern;
     }
     if (message.prefix !== undefined && message.prefix.length !== 0) {
@@ -4667,7 +4895,7 @@ export const BytesRules: MessageFns<BytesRules, 'validate.BytesRules'> = {
     message.len = object.len ?? 0;
     message.minLen = object.minLen ?? 0;
     message.maxLen = object.maxLen ?? 0;
-    message.pattern = object.pattern ?? '';
+    message.pattern = object.pattern ?? "";
     message.prefix = object.prefix ?? Buffer.alloc(0);
     message.suffix = object.suffix ?? Buffer.alloc(0);
     message.contains = object.contains ?? Buffer.alloc(0);
@@ -4683,11 +4911,11 @@ export const BytesRules: MessageFns<BytesRules, 'validate.BytesRules'> = {
 messageTypeRegistry.set(BytesRules.$type, BytesRules);
 
 function createBaseEnumRules(): EnumRules {
-  return { $type: 'validate.EnumRules', const: 0, definedOnly: false, in: [], notIn: [] };
+  return { $type: "validate.EnumRules", const: 0, definedOnly: false, in: [], notIn: [] };
 }
 
-export const EnumRules: MessageFns<EnumRules, 'validate.EnumRules'> = {
-  $type: 'validate.EnumRules' as const,
+export const EnumRules: MessageFns<EnumRules, "validate.EnumRules"> = {
+  $type: "validate.EnumRules" as const,
 
   encode(message: EnumRules, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.const !== undefined && message.const !== 0) {
@@ -4709,7 +4937,7 @@ export const EnumRules: MessageFns<EnumRules, 'validate.EnumRules'> = {
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -4789,14 +5017,14 @@ export const EnumRules: MessageFns<EnumRules, 'validate.EnumRules'> = {
       definedOnly: isSet(object.definedOnly)
         ? globalThis.Boolean(object.definedOnly)
         : isSet(object.defined_only)
-          ? globalThis.Boolean(object.defined_only)
-          : false,
+        ? globalThis.Boolean(object.defined_only)
+        : false,
       in: globalThis.Array.isArray(object?.in) ? object.in.map((e: any) => globalThis.Number(e)) : [],
       notIn: globalThis.Array.isArray(object?.notIn)
         ? object.notIn.map((e: any) => globalThis.Number(e))
         : globalThis.Array.isArray(object?.not_in)
-          ? object.not_in.map((e: any) => globalThis.Number(e))
-          : [],
+        ? object.not_in.map((e: any) => globalThis.Number(e))
+        : [],
     };
   },
 
@@ -4833,11 +5061,11 @@ export const EnumRules: MessageFns<EnumRules, 'validate.EnumRules'> = {
 messageTypeRegistry.set(EnumRules.$type, EnumRules);
 
 function createBaseMessageRules(): MessageRules {
-  return { $type: 'validate.MessageRules', skip: false, required: false };
+  return { $type: "validate.MessageRules", skip: false, required: false };
 }
 
-export const MessageRules: MessageFns<MessageRules, 'validate.MessageRules'> = {
-  $type: 'validate.MessageRules' as const,
+export const MessageRules: MessageFns<MessageRules, "validate.MessageRules"> = {
+  $type: "validate.MessageRules" as const,
 
   encode(message: MessageRules, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.skip !== undefined && message.skip !== false) {
@@ -4853,7 +5081,7 @@ export const MessageRules: MessageFns<MessageRules, 'validate.MessageRules'> = {
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -4923,11 +5151,11 @@ export const MessageRules: MessageFns<MessageRules, 'validate.MessageRules'> = {
 messageTypeRegistry.set(MessageRules.$type, MessageRules);
 
 function createBaseRepeatedRules(): RepeatedRules {
-  return { $type: 'validate.RepeatedRules', minItems: 0, maxItems: 0, unique: false, items: undefined };
+  return { $type: "validate.RepeatedRules", minItems: 0, maxItems: 0, unique: false, items: undefined };
 }
 
-export const RepeatedRules: MessageFns<RepeatedRules, 'validate.RepeatedRules'> = {
-  $type: 'validate.RepeatedRules' as const,
+export const RepeatedRules: MessageFns<RepeatedRules, "validate.RepeatedRules"> = {
+  $type: "validate.RepeatedRules" as const,
 
   encode(message: RepeatedRules, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.minItems !== undefined && message.minItems !== 0) {
@@ -4949,7 +5177,7 @@ export const RepeatedRules: MessageFns<RepeatedRules, 'validate.RepeatedRules'> 
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -5008,13 +5236,13 @@ export const RepeatedRules: MessageFns<RepeatedRules, 'validate.RepeatedRules'> 
       minItems: isSet(object.minItems)
         ? globalThis.Number(object.minItems)
         : isSet(object.min_items)
-          ? globalThis.Number(object.min_items)
-          : 0,
+        ? globalThis.Number(object.min_items)
+        : 0,
       maxItems: isSet(object.maxItems)
         ? globalThis.Number(object.maxItems)
         : isSet(object.max_items)
-          ? globalThis.Number(object.max_items)
-          : 0,
+        ? globalThis.Number(object.max_items)
+        : 0,
       unique: isSet(object.unique) ? globalThis.Boolean(object.unique) : false,
       items: isSet(object.items) ? FieldRules.fromJSON(object.items) : undefined,
     };
@@ -5045,8 +5273,9 @@ export const RepeatedRules: MessageFns<RepeatedRules, 'validate.RepeatedRules'> 
     message.minItems = object.minItems ?? 0;
     message.maxItems = object.maxItems ?? 0;
     message.unique = object.unique ?? false;
-    message.items =
-      object.items !== undefined && object.items !== null ? FieldRules.fromPartial(object.items) : undefined;
+    message.items = (object.items !== undefined && object.items !== null)
+      ? FieldRules.fromPartial(object.items)
+      : undefined;
     return message;
   },
 };
@@ -5054,18 +5283,11 @@ export const RepeatedRules: MessageFns<RepeatedRules, 'validate.RepeatedRules'> 
 messageTypeRegistry.set(RepeatedRules.$type, RepeatedRules);
 
 function createBaseMapRules(): MapRules {
-  return {
-    $type: 'validate.MapRules',
-    minPairs: 0,
-    maxPairs: 0,
-    noSparse: false,
-    keys: undefined,
-    values: undefined,
-  };
+  return { $type: "validate.MapRules", minPairs: 0, maxPairs: 0, noSparse: false, keys: undefined, values: undefined };
 }
 
-export const MapRules: MessageFns<MapRules, 'validate.MapRules'> = {
-  $type: 'validate.MapRules' as const,
+export const MapRules: MessageFns<MapRules, "validate.MapRules"> = {
+  $type: "validate.MapRules" as const,
 
   encode(message: MapRules, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.minPairs !== undefined && message.minPairs !== 0) {
@@ -5090,7 +5312,7 @@ export const MapRules: MessageFns<MapRules, 'validate.MapRules'> = {
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -5157,18 +5379,18 @@ export const MapRules: MessageFns<MapRules, 'validate.MapRules'> = {
       minPairs: isSet(object.minPairs)
         ? globalThis.Number(object.minPairs)
         : isSet(object.min_pairs)
-          ? globalThis.Number(object.min_pairs)
-          : 0,
+        ? globalThis.Number(object.min_pairs)
+        : 0,
       maxPairs: isSet(object.maxPairs)
         ? globalThis.Number(object.maxPairs)
         : isSet(object.max_pairs)
-          ? globalThis.Number(object.max_pairs)
-          : 0,
+        ? globalThis.Number(object.max_pairs)
+        : 0,
       noSparse: isSet(object.noSparse)
         ? globalThis.Boolean(object.noSparse)
         : isSet(object.no_sparse)
-          ? globalThis.Boolean(object.no_sparse)
-          : false,
+        ? globalThis.Boolean(object.no_sparse)
+        : false,
       keys: isSet(object.keys) ? FieldRules.fromJSON(object.keys) : undefined,
       values: isSet(object.values) ? FieldRules.fromJSON(object.values) : undefined,
     };
@@ -5202,12 +5424,12 @@ export const MapRules: MessageFns<MapRules, 'validate.MapRules'> = {
     message.minPairs = object.minPairs ?? 0;
     message.maxPairs = object.maxPairs ?? 0;
     message.noSparse = object.noSparse ?? false;
-    message.keys =
-      object.keys !== undefined && object.keys !== null ? FieldRules.fromPartial(object.keys) : undefined;
-    message.values =
-      object.values !== undefined && object.values !== null
-        ? FieldRules.fromPartial(object.values)
-        : undefined;
+    message.keys = (object.keys !== undefined && object.keys !== null)
+      ? FieldRules.fromPartial(object.keys)
+      : undefined;
+    message.values = (object.values !== undefined && object.values !== null)
+      ? FieldRules.fromPartial(object.values)
+      : undefined;
     return message;
   },
 };
@@ -5215,11 +5437,11 @@ export const MapRules: MessageFns<MapRules, 'validate.MapRules'> = {
 messageTypeRegistry.set(MapRules.$type, MapRules);
 
 function createBaseAnyRules(): AnyRules {
-  return { $type: 'validate.AnyRules', required: false, in: [], notIn: [] };
+  return { $type: "validate.AnyRules", required: false, in: [], notIn: [] };
 }
 
-export const AnyRules: MessageFns<AnyRules, 'validate.AnyRules'> = {
-  $type: 'validate.AnyRules' as const,
+export const AnyRules: MessageFns<AnyRules, "validate.AnyRules"> = {
+  $type: "validate.AnyRules" as const,
 
   encode(message: AnyRules, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.required !== undefined && message.required !== false) {
@@ -5238,7 +5460,7 @@ export const AnyRules: MessageFns<AnyRules, 'validate.AnyRules'> = {
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -5291,8 +5513,8 @@ export const AnyRules: MessageFns<AnyRules, 'validate.AnyRules'> = {
       notIn: globalThis.Array.isArray(object?.notIn)
         ? object.notIn.map((e: any) => globalThis.String(e))
         : globalThis.Array.isArray(object?.not_in)
-          ? object.not_in.map((e: any) => globalThis.String(e))
-          : [],
+        ? object.not_in.map((e: any) => globalThis.String(e))
+        : [],
     };
   },
 
@@ -5326,7 +5548,7 @@ messageTypeRegistry.set(AnyRules.$type, AnyRules);
 
 function createBaseDurationRules(): DurationRules {
   return {
-    $type: 'validate.DurationRules',
+    $type: "validate.DurationRules",
     required: false,
     const: undefined,
     lt: undefined,
@@ -5338,8 +5560,8 @@ function createBaseDurationRules(): DurationRules {
   };
 }
 
-export const DurationRules: MessageFns<DurationRules, 'validate.DurationRules'> = {
-  $type: 'validate.DurationRules' as const,
+export const DurationRules: MessageFns<DurationRules, "validate.DurationRules"> = {
+  $type: "validate.DurationRules" as const,
 
   encode(message: DurationRules, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.required !== undefined && message.required !== false) {
@@ -5373,7 +5595,7 @@ export const DurationRules: MessageFns<DurationRules, 'validate.DurationRules'> 
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -5471,8 +5693,8 @@ export const DurationRules: MessageFns<DurationRules, 'validate.DurationRules'> 
       notIn: globalThis.Array.isArray(object?.notIn)
         ? object.notIn.map((e: any) => Duration.fromJSON(e))
         : globalThis.Array.isArray(object?.not_in)
-          ? object.not_in.map((e: any) => Duration.fromJSON(e))
-          : [],
+        ? object.not_in.map((e: any) => Duration.fromJSON(e))
+        : [],
     };
   },
 
@@ -5511,14 +5733,13 @@ export const DurationRules: MessageFns<DurationRules, 'validate.DurationRules'> 
   fromPartial(object: DeepPartial<DurationRules>): DurationRules {
     const message = createBaseDurationRules();
     message.required = object.required ?? false;
-    message.const =
-      object.const !== undefined && object.const !== null ? Duration.fromPartial(object.const) : undefined;
-    message.lt = object.lt !== undefined && object.lt !== null ? Duration.fromPartial(object.lt) : undefined;
-    message.lte =
-      object.lte !== undefined && object.lte !== null ? Duration.fromPartial(object.lte) : undefined;
-    message.gt = object.gt !== undefined && object.gt !== null ? Duration.fromPartial(object.gt) : undefined;
-    message.gte =
-      object.gte !== undefined && object.gte !== null ? Duration.fromPartial(object.gte) : undefined;
+    message.const = (object.const !== undefined && object.const !== null)
+      ? Duration.fromPartial(object.const)
+      : undefined;
+    message.lt = (object.lt !== undefined && object.lt !== null) ? Duration.fromPartial(object.lt) : undefined;
+    message.lte = (object.lte !== undefined && object.lte !== null) ? Duration.fromPartial(object.lte) : undefined;
+    message.gt = (object.gt !== undefined && object.gt !== null) ? Duration.fromPartial(object.gt) : undefined;
+    message.gte = (object.gte !== undefined && object.gte !== null) ? Duration.fromPartial(object.gte) : undefined;
     message.in = object.in?.map((e) => Duration.fromPartial(e)) || [];
     message.notIn = object.notIn?.map((e) => Duration.fromPartial(e)) || [];
     return message;
@@ -5529,7 +5750,7 @@ messageTypeRegistry.set(DurationRules.$type, DurationRules);
 
 function createBaseTimestampRules(): TimestampRules {
   return {
-    $type: 'validate.TimestampRules',
+    $type: "validate.TimestampRules",
     required: false,
     const: undefined,
     lt: undefined,
@@ -5542,8 +5763,8 @@ function createBaseTimestampRules(): TimestampRules {
   };
 }
 
-export const TimestampRules: MessageFns<TimestampRules, 'validate.TimestampRules'> = {
-  $type: 'validate.TimestampRules' as const,
+export const TimestampRules: MessageFns<TimestampRules, "validate.TimestampRules"> = {
+  $type: "validate.TimestampRules" as const,
 
   encode(message: TimestampRules, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.required !== undefined && message.required !== false) {
@@ -5580,7 +5801,7 @@ export const TimestampRules: MessageFns<TimestampRules, 'validate.TimestampRules
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -5685,13 +5906,13 @@ export const TimestampRules: MessageFns<TimestampRules, 'validate.TimestampRules
       ltNow: isSet(object.ltNow)
         ? globalThis.Boolean(object.ltNow)
         : isSet(object.lt_now)
-          ? globalThis.Boolean(object.lt_now)
-          : false,
+        ? globalThis.Boolean(object.lt_now)
+        : false,
       gtNow: isSet(object.gtNow)
         ? globalThis.Boolean(object.gtNow)
         : isSet(object.gt_now)
-          ? globalThis.Boolean(object.gt_now)
-          : false,
+        ? globalThis.Boolean(object.gt_now)
+        : false,
       within: isSet(object.within) ? Duration.fromJSON(object.within) : undefined,
     };
   },
@@ -5741,8 +5962,9 @@ export const TimestampRules: MessageFns<TimestampRules, 'validate.TimestampRules
     message.gte = object.gte ?? undefined;
     message.ltNow = object.ltNow ?? false;
     message.gtNow = object.gtNow ?? false;
-    message.within =
-      object.within !== undefined && object.within !== null ? Duration.fromPartial(object.within) : undefined;
+    message.within = (object.within !== undefined && object.within !== null)
+      ? Duration.fromPartial(object.within)
+      : undefined;
     return message;
   },
 };
@@ -5750,33 +5972,29 @@ export const TimestampRules: MessageFns<TimestampRules, 'validate.TimestampRules
 messageTypeRegistry.set(TimestampRules.$type, TimestampRules);
 
 function bytesFromBase64(b64: string): Uint8Array {
-  return Uint8Array.from(globalThis.Buffer.from(b64, 'base64'));
+  return Uint8Array.from(globalThis.Buffer.from(b64, "base64"));
 }
 
 function base64FromBytes(arr: Uint8Array): string {
-  return globalThis.Buffer.from(arr).toString('base64');
+  return globalThis.Buffer.from(arr).toString("base64");
 }
 
 function floatToJson(value: number | null | undefined): number | string | null | undefined {
-  return typeof value === 'number' && !globalThis.Number.isFinite(value) ? globalThis.String(value) : value;
+  return typeof value === "number" && !globalThis.Number.isFinite(value) ? globalThis.String(value) : value;
 }
 
 type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
 
-export type DeepPartial<T> = T extends Builtin
-  ? T
-  : T extends globalThis.Array<infer U>
-    ? globalThis.Array<DeepPartial<U>>
-    : T extends ReadonlyArray<infer U>
-      ? ReadonlyArray<DeepPartial<U>>
-      : T extends {}
-        ? { [K in Exclude<keyof T, '$type'>]?: DeepPartial<T[K]> }
-        : Partial<T>;
+export type DeepPartial<T> = T extends Builtin ? T
+  : T extends globalThis.Array<infer U> ? globalThis.Array<DeepPartial<U>>
+  : T extends ReadonlyArray<infer U> ? ReadonlyArray<DeepPartial<U>>
+  : T extends {} ? { [K in Exclude<keyof T, "$type">]?: DeepPartial<T[K]> }
+  : Partial<T>;
 
 function toTimestamp(date: Date): Timestamp {
   const seconds = Math.trunc(date.getTime() / 1_000);
   const nanos = (date.getTime() % 1_000) * 1_000_000;
-  return { $type: 'google.protobuf.Timestamp', seconds, nanos };
+  return { $type: "google.protobuf.Timestamp", seconds, nanos };
 }
 
 function fromTimestamp(t: Timestamp): Date {
@@ -5788,7 +6006,7 @@ function fromTimestamp(t: Timestamp): Date {
 function fromJsonTimestamp(o: any): Date {
   if (o instanceof globalThis.Date) {
     return o;
-  } else if (typeof o === 'string') {
+  } else if (typeof o === "string") {
     return new globalThis.Date(o);
   } else {
     return fromTimestamp(Timestamp.fromJSON(o));
@@ -5798,10 +6016,10 @@ function fromJsonTimestamp(o: any): Date {
 function longToNumber(int64: { toString(): string }): number {
   const num = globalThis.Number(int64.toString());
   if (num > globalThis.Number.MAX_SAFE_INTEGER) {
-    throw new globalThis.Error('Value is larger than Number.MAX_SAFE_INTEGER');
+    throw new globalThis.Error("Value is larger than Number.MAX_SAFE_INTEGER");
   }
   if (num < globalThis.Number.MIN_SAFE_INTEGER) {
-    throw new globalThis.Error('Value is smaller than Number.MIN_SAFE_INTEGER');
+    throw new globalThis.Error("Value is smaller than Number.MIN_SAFE_INTEGER");
   }
   return num;
 }

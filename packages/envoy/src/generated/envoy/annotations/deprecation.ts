@@ -6,6 +6,6 @@
 
 /* eslint-disable */
 
-export const protobufPackage = 'envoy.annotations';
+export const protobufPackage = "envoy.annotations";
 
-export const protobufFileName = 'envoy/annotations/deprecation.proto';
+export const protobufFileName = "envoy/annotations/deprecation.proto";

@@ -5,12 +5,12 @@
 // source: google/protobuf/any.proto
 
 /* eslint-disable */
-import { BinaryReader, BinaryWriter } from '@bufbuild/protobuf/wire';
-import { messageTypeRegistry } from '../../typeRegistry';
+import { BinaryReader, BinaryWriter } from "@bufbuild/protobuf/wire";
+import { messageTypeRegistry } from "../../typeRegistry";
 
-export const protobufPackage = 'google.protobuf';
+export const protobufPackage = "google.protobuf";
 
-export const protobufFileName = 'google/protobuf/any.proto';
+export const protobufFileName = "google/protobuf/any.proto";
 
 /**
  * `Any` contains an arbitrary serialized protocol buffer message along with a
@@ -45,7 +45,7 @@ export const protobufFileName = 'google/protobuf/any.proto';
  * `foo.Bar` message may be written `[type.googleapis.com/foo.Bar] { a: 2 }`.
  */
 export interface Any {
-  $type: 'google.protobuf.Any';
+  $type: "google.protobuf.Any";
   /**
    * Identifies the type of the serialized Protobuf message with a URI reference
    * consisting of a prefix ending in a slash and the fully-qualified type name.
@@ -83,14 +83,14 @@ export interface Any {
 }
 
 function createBaseAny(): Any {
-  return { $type: 'google.protobuf.Any', typeUrl: '', value: Buffer.alloc(0) };
+  return { $type: "google.protobuf.Any", typeUrl: "", value: Buffer.alloc(0) };
 }
 
-export const Any: MessageFns<Any, 'google.protobuf.Any'> = {
-  $type: 'google.protobuf.Any' as const,
+export const Any: MessageFns<Any, "google.protobuf.Any"> = {
+  $type: "google.protobuf.Any" as const,
 
   encode(message: Any, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.typeUrl !== '') {
+    if (message.typeUrl !== "") {
       writer.uint32(10).string(message.typeUrl);
     }
     if (message.value.length !== 0) {
@@ -103,7 +103,7 @@ export const Any: MessageFns<Any, 'google.protobuf.Any'> = {
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -141,11 +141,11 @@ export const Any: MessageFns<Any, 'google.protobuf.Any'> = {
   },
 
   fromJSON(object: any): Any {
-    const typeUrl = isSet(object?.['@type']) ? globalThis.String(object['@type']) : '';
-    if (typeUrl === '') {
-      return { $type: Any.$type, typeUrl: '', value: Buffer.alloc(0) };
+    const typeUrl = isSet(object?.["@type"]) ? globalThis.String(object["@type"]) : "";
+    if (typeUrl === "") {
+      return { $type: Any.$type, typeUrl: "", value: Buffer.alloc(0) };
     }
-    const typeName = typeUrl.slice(typeUrl.lastIndexOf('/') + 1);
+    const typeName = typeUrl.slice(typeUrl.lastIndexOf("/") + 1);
     const type = messageTypeRegistry.get(typeName);
     if (type === undefined) {
       throw new globalThis.Error(`Cannot convert JSON to google.protobuf.Any: unknown type ${typeName}`);
@@ -153,26 +153,26 @@ export const Any: MessageFns<Any, 'google.protobuf.Any'> = {
     let json = object.value;
     if (!anyJsonValueTypes.includes(typeName)) {
       json = { ...object };
-      delete json['@type'];
+      delete json["@type"];
     }
     const bytes = type.encode(type.fromJSON(json)).finish();
     return { $type: Any.$type, typeUrl: typeUrl, value: Buffer.from(bytes) };
   },
 
   toJSON(message: Any): unknown {
-    const typeUrl = message.typeUrl ?? '';
-    if (typeUrl === '') {
+    const typeUrl = message.typeUrl ?? "";
+    if (typeUrl === "") {
       return {};
     }
-    const typeName = typeUrl.slice(typeUrl.lastIndexOf('/') + 1);
+    const typeName = typeUrl.slice(typeUrl.lastIndexOf("/") + 1);
     const type = messageTypeRegistry.get(typeName);
     if (type === undefined) {
       throw new globalThis.Error(`Cannot convert google.protobuf.Any to JSON: unknown type ${typeName}`);
     }
     const json = type.toJSON(type.decode(message.value ?? new Uint8Array(0)));
     return anyJsonValueTypes.includes(typeName)
-      ? { '@type': typeUrl, value: json }
-      : { '@type': typeUrl, ...(json as object) };
+      ? { "@type": typeUrl, value: json }
+      : { "@type": typeUrl, ...(json as object) };
   },
 
   create(base?: DeepPartial<Any>): Any {
@@ -180,7 +180,7 @@ export const Any: MessageFns<Any, 'google.protobuf.Any'> = {
   },
   fromPartial(object: DeepPartial<Any>): Any {
     const message = createBaseAny();
-    message.typeUrl = object.typeUrl ?? '';
+    message.typeUrl = object.typeUrl ?? "";
     message.value = object.value ?? Buffer.alloc(0);
     return message;
   },
@@ -190,15 +190,11 @@ messageTypeRegistry.set(Any.$type, Any);
 
 type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
 
-export type DeepPartial<T> = T extends Builtin
-  ? T
-  : T extends globalThis.Array<infer U>
-    ? globalThis.Array<DeepPartial<U>>
-    : T extends ReadonlyArray<infer U>
-      ? ReadonlyArray<DeepPartial<U>>
-      : T extends {}
-        ? { [K in Exclude<keyof T, '$type'>]?: DeepPartial<T[K]> }
-        : Partial<T>;
+export type DeepPartial<T> = T extends Builtin ? T
+  : T extends globalThis.Array<infer U> ? globalThis.Array<DeepPartial<U>>
+  : T extends ReadonlyArray<infer U> ? ReadonlyArray<DeepPartial<U>>
+  : T extends {} ? { [K in Exclude<keyof T, "$type">]?: DeepPartial<T[K]> }
+  : Partial<T>;
 
 function isSet(value: any): boolean {
   return value !== null && value !== undefined;
@@ -215,20 +211,20 @@ export interface MessageFns<T, V extends string> {
 }
 
 const anyJsonValueTypes: readonly string[] = [
-  'google.protobuf.Any',
-  'google.protobuf.BoolValue',
-  'google.protobuf.BytesValue',
-  'google.protobuf.DoubleValue',
-  'google.protobuf.Duration',
-  'google.protobuf.FieldMask',
-  'google.protobuf.FloatValue',
-  'google.protobuf.Int32Value',
-  'google.protobuf.Int64Value',
-  'google.protobuf.ListValue',
-  'google.protobuf.StringValue',
-  'google.protobuf.Struct',
-  'google.protobuf.Timestamp',
-  'google.protobuf.UInt32Value',
-  'google.protobuf.UInt64Value',
-  'google.protobuf.Value',
+  "google.protobuf.Any",
+  "google.protobuf.BoolValue",
+  "google.protobuf.BytesValue",
+  "google.protobuf.DoubleValue",
+  "google.protobuf.Duration",
+  "google.protobuf.FieldMask",
+  "google.protobuf.FloatValue",
+  "google.protobuf.Int32Value",
+  "google.protobuf.Int64Value",
+  "google.protobuf.ListValue",
+  "google.protobuf.StringValue",
+  "google.protobuf.Struct",
+  "google.protobuf.Timestamp",
+  "google.protobuf.UInt32Value",
+  "google.protobuf.UInt64Value",
+  "google.protobuf.Value",
 ];

@@ -5,12 +5,12 @@
 // source: google/protobuf/descriptor.proto
 
 /* eslint-disable */
-import { BinaryReader, BinaryWriter } from '@bufbuild/protobuf/wire';
-import { messageTypeRegistry } from '../../typeRegistry';
+import { BinaryReader, BinaryWriter } from "@bufbuild/protobuf/wire";
+import { messageTypeRegistry } from "../../typeRegistry";
 
-export const protobufPackage = 'google.protobuf';
+export const protobufPackage = "google.protobuf";
 
-export const protobufFileName = 'google/protobuf/descriptor.proto';
+export const protobufFileName = "google/protobuf/descriptor.proto";
 
 /** The full set of known editions. */
 export enum Edition {
@@ -60,49 +60,49 @@ export enum Edition {
 export function editionFromJSON(object: any): Edition {
   switch (object) {
     case 0:
-    case 'EDITION_UNKNOWN':
+    case "EDITION_UNKNOWN":
       return Edition.EDITION_UNKNOWN;
     case 900:
-    case 'EDITION_LEGACY':
+    case "EDITION_LEGACY":
       return Edition.EDITION_LEGACY;
     case 998:
-    case 'EDITION_PROTO2':
+    case "EDITION_PROTO2":
       return Edition.EDITION_PROTO2;
     case 999:
-    case 'EDITION_PROTO3':
+    case "EDITION_PROTO3":
       return Edition.EDITION_PROTO3;
     case 1000:
-    case 'EDITION_2023':
+    case "EDITION_2023":
       return Edition.EDITION_2023;
     case 1001:
-    case 'EDITION_2024':
+    case "EDITION_2024":
       return Edition.EDITION_2024;
     case 1002:
-    case 'EDITION_2026':
+    case "EDITION_2026":
       return Edition.EDITION_2026;
     case 9999:
-    case 'EDITION_UNSTABLE':
+    case "EDITION_UNSTABLE":
       return Edition.EDITION_UNSTABLE;
     case 1:
-    case 'EDITION_1_TEST_ONLY':
+    case "EDITION_1_TEST_ONLY":
       return Edition.EDITION_1_TEST_ONLY;
     case 2:
-    case 'EDITION_2_TEST_ONLY':
+    case "EDITION_2_TEST_ONLY":
       return Edition.EDITION_2_TEST_ONLY;
     case 99997:
-    case 'EDITION_99997_TEST_ONLY':
+    case "EDITION_99997_TEST_ONLY":
       return Edition.EDITION_99997_TEST_ONLY;
     case 99998:
-    case 'EDITION_99998_TEST_ONLY':
+    case "EDITION_99998_TEST_ONLY":
       return Edition.EDITION_99998_TEST_ONLY;
     case 99999:
-    case 'EDITION_99999_TEST_ONLY':
+    case "EDITION_99999_TEST_ONLY":
       return Edition.EDITION_99999_TEST_ONLY;
     case 2147483647:
-    case 'EDITION_MAX':
+    case "EDITION_MAX":
       return Edition.EDITION_MAX;
     case -1:
-    case 'UNRECOGNIZED':
+    case "UNRECOGNIZED":
     default:
       return Edition.UNRECOGNIZED;
   }
@@ -111,36 +111,36 @@ export function editionFromJSON(object: any): Edition {
 export function editionToJSON(object: Edition): string {
   switch (object) {
     case Edition.EDITION_UNKNOWN:
-      return 'EDITION_UNKNOWN';
+      return "EDITION_UNKNOWN";
     case Edition.EDITION_LEGACY:
-      return 'EDITION_LEGACY';
+      return "EDITION_LEGACY";
     case Edition.EDITION_PROTO2:
-      return 'EDITION_PROTO2';
+      return "EDITION_PROTO2";
     case Edition.EDITION_PROTO3:
-      return 'EDITION_PROTO3';
+      return "EDITION_PROTO3";
     case Edition.EDITION_2023:
-      return 'EDITION_2023';
+      return "EDITION_2023";
     case Edition.EDITION_2024:
-      return 'EDITION_2024';
+      return "EDITION_2024";
     case Edition.EDITION_2026:
-      return 'EDITION_2026';
+      return "EDITION_2026";
     case Edition.EDITION_UNSTABLE:
-      return 'EDITION_UNSTABLE';
+      return "EDITION_UNSTABLE";
     case Edition.EDITION_1_TEST_ONLY:
-      return 'EDITION_1_TEST_ONLY';
+      return "EDITION_1_TEST_ONLY";
     case Edition.EDITION_2_TEST_ONLY:
-      return 'EDITION_2_TEST_ONLY';
+      return "EDITION_2_TEST_ONLY";
     case Edition.EDITION_99997_TEST_ONLY:
-      return 'EDITION_99997_TEST_ONLY';
+      return "EDITION_99997_TEST_ONLY";
     case Edition.EDITION_99998_TEST_ONLY:
-      return 'EDITION_99998_TEST_ONLY';
+      return "EDITION_99998_TEST_ONLY";
     case Edition.EDITION_99999_TEST_ONLY:
-      return 'EDITION_99999_TEST_ONLY';
+      return "EDITION_99999_TEST_ONLY";
     case Edition.EDITION_MAX:
-      return 'EDITION_MAX';
+      return "EDITION_MAX";
     case Edition.UNRECOGNIZED:
     default:
-      return 'UNRECOGNIZED';
+      return "UNRECOGNIZED";
   }
 }
 
@@ -161,16 +161,16 @@ export enum SymbolVisibility {
 export function symbolVisibilityFromJSON(object: any): SymbolVisibility {
   switch (object) {
     case 0:
-    case 'VISIBILITY_UNSET':
+    case "VISIBILITY_UNSET":
       return SymbolVisibility.VISIBILITY_UNSET;
     case 1:
-    case 'VISIBILITY_LOCAL':
+    case "VISIBILITY_LOCAL":
       return SymbolVisibility.VISIBILITY_LOCAL;
     case 2:
-    case 'VISIBILITY_EXPORT':
+    case "VISIBILITY_EXPORT":
       return SymbolVisibility.VISIBILITY_EXPORT;
     case -1:
-    case 'UNRECOGNIZED':
+    case "UNRECOGNIZED":
     default:
       return SymbolVisibility.UNRECOGNIZED;
   }
@@ -179,14 +179,14 @@ export function symbolVisibilityFromJSON(object: any): SymbolVisibility {
 export function symbolVisibilityToJSON(object: SymbolVisibility): string {
   switch (object) {
     case SymbolVisibility.VISIBILITY_UNSET:
-      return 'VISIBILITY_UNSET';
+      return "VISIBILITY_UNSET";
     case SymbolVisibility.VISIBILITY_LOCAL:
-      return 'VISIBILITY_LOCAL';
+      return "VISIBILITY_LOCAL";
     case SymbolVisibility.VISIBILITY_EXPORT:
-      return 'VISIBILITY_EXPORT';
+      return "VISIBILITY_EXPORT";
     case SymbolVisibility.UNRECOGNIZED:
     default:
-      return 'UNRECOGNIZED';
+      return "UNRECOGNIZED";
   }
 }
 
@@ -195,17 +195,21 @@ export function symbolVisibilityToJSON(object: SymbolVisibility): string {
  * files it parses.
  */
 export interface FileDescriptorSet {
-  $type: 'google.protobuf.FileDescriptorSet';
+  $type: "google.protobuf.FileDescriptorSet";
   file: FileDescriptorProto[];
 }
 
 /** Describes a complete .proto file. */
 export interface FileDescriptorProto {
-  $type: 'google.protobuf.FileDescriptorProto';
+  $type: "google.protobuf.FileDescriptorProto";
   /** file name, relative to root of source tree */
-  name?: string | undefined;
+  name?:
+    | string
+    | undefined;
   /** e.g. "foo", "foo.bar", etc. */
-  package?: string | undefined;
+  package?:
+    | string
+    | undefined;
   /** Names of files imported by this file. */
   dependency: string[];
   /** Indexes of the public imported files in the dependency list above. */
@@ -225,14 +229,18 @@ export interface FileDescriptorProto {
   enumType: EnumDescriptorProto[];
   service: ServiceDescriptorProto[];
   extension: FieldDescriptorProto[];
-  options?: FileOptions | undefined;
+  options?:
+    | FileOptions
+    | undefined;
   /**
    * This field contains optional information about the original source code.
    * You may safely remove this entire field without harming runtime
    * functionality of the descriptors -- the information is needed only by
    * development tools.
    */
-  sourceCodeInfo?: SourceCodeInfo | undefined;
+  sourceCodeInfo?:
+    | SourceCodeInfo
+    | undefined;
   /**
    * The syntax of the proto file.
    * The supported values are "proto2", "proto3", and "editions".
@@ -242,7 +250,9 @@ export interface FileDescriptorProto {
    * cases like the proto compiler. Other uses are discouraged and
    * developers should rely on the protoreflect APIs for their client language.
    */
-  syntax?: string | undefined;
+  syntax?:
+    | string
+    | undefined;
   /**
    * The edition of the proto file.
    * WARNING: This field should only be used by protobuf plugins or special
@@ -254,7 +264,7 @@ export interface FileDescriptorProto {
 
 /** Describes a message type. */
 export interface DescriptorProto {
-  $type: 'google.protobuf.DescriptorProto';
+  $type: "google.protobuf.DescriptorProto";
   name?: string | undefined;
   field: FieldDescriptorProto[];
   extension: FieldDescriptorProto[];
@@ -274,9 +284,11 @@ export interface DescriptorProto {
 }
 
 export interface DescriptorProto_ExtensionRange {
-  $type: 'google.protobuf.DescriptorProto.ExtensionRange';
+  $type: "google.protobuf.DescriptorProto.ExtensionRange";
   /** Inclusive. */
-  start?: number | undefined;
+  start?:
+    | number
+    | undefined;
   /** Exclusive. */
   end?: number | undefined;
   options?: ExtensionRangeOptions | undefined;
@@ -288,15 +300,17 @@ export interface DescriptorProto_ExtensionRange {
  * not overlap.
  */
 export interface DescriptorProto_ReservedRange {
-  $type: 'google.protobuf.DescriptorProto.ReservedRange';
+  $type: "google.protobuf.DescriptorProto.ReservedRange";
   /** Inclusive. */
-  start?: number | undefined;
+  start?:
+    | number
+    | undefined;
   /** Exclusive. */
   end?: number | undefined;
 }
 
 export interface ExtensionRangeOptions {
-  $type: 'google.protobuf.ExtensionRangeOptions';
+  $type: "google.protobuf.ExtensionRangeOptions";
   /** The parser stores options it doesn't recognize here. See above. */
   uninterpretedOption: UninterpretedOption[];
   /**
@@ -306,7 +320,9 @@ export interface ExtensionRangeOptions {
    */
   declaration: ExtensionRangeOptions_Declaration[];
   /** Any features defined in the specific edition. */
-  features?: FeatureSet | undefined;
+  features?:
+    | FeatureSet
+    | undefined;
   /**
    * The verification state of the range.
    * TODO: flip the default to DECLARATION once all empty ranges
@@ -323,58 +339,62 @@ export enum ExtensionRangeOptions_VerificationState {
   UNRECOGNIZED = -1,
 }
 
-export function extensionRangeOptions_VerificationStateFromJSON(
-  object: any,
-): ExtensionRangeOptions_VerificationState {
+export function extensionRangeOptions_VerificationStateFromJSON(object: any): ExtensionRangeOptions_VerificationState {
   switch (object) {
     case 0:
-    case 'DECLARATION':
+    case "DECLARATION":
       return ExtensionRangeOptions_VerificationState.DECLARATION;
     case 1:
-    case 'UNVERIFIED':
+    case "UNVERIFIED":
       return ExtensionRangeOptions_VerificationState.UNVERIFIED;
     case -1:
-    case 'UNRECOGNIZED':
+    case "UNRECOGNIZED":
     default:
       return ExtensionRangeOptions_VerificationState.UNRECOGNIZED;
   }
 }
 
-export function extensionRangeOptions_VerificationStateToJSON(
-  object: ExtensionRangeOptions_VerificationState,
-): string {
+export function extensionRangeOptions_VerificationStateToJSON(object: ExtensionRangeOptions_VerificationState): string {
   switch (object) {
     case ExtensionRangeOptions_VerificationState.DECLARATION:
-      return 'DECLARATION';
+      return "DECLARATION";
     case ExtensionRangeOptions_VerificationState.UNVERIFIED:
-      return 'UNVERIFIED';
+      return "UNVERIFIED";
     case ExtensionRangeOptions_VerificationState.UNRECOGNIZED:
     default:
-      return 'UNRECOGNIZED';
+      return "UNRECOGNIZED";
   }
 }
 
 export interface ExtensionRangeOptions_Declaration {
-  $type: 'google.protobuf.ExtensionRangeOptions.Declaration';
+  $type: "google.protobuf.ExtensionRangeOptions.Declaration";
   /** The extension number declared within the extension range. */
-  number?: number | undefined;
+  number?:
+    | number
+    | undefined;
   /**
    * The fully-qualified name of the extension field. There must be a leading
    * dot in front of the full name.
    */
-  fullName?: string | undefined;
+  fullName?:
+    | string
+    | undefined;
   /**
    * The fully-qualified type name of the extension field. Unlike
    * Metadata.type, Declaration.type must have a leading dot for messages
    * and enums.
    */
-  type?: string | undefined;
+  type?:
+    | string
+    | undefined;
   /**
    * If true, indicates that the number is reserved in the extension range,
    * and any extension field with the number will fail to compile. Set this
    * when a declared extension field is deleted.
    */
-  reserved?: boolean | undefined;
+  reserved?:
+    | boolean
+    | undefined;
   /**
    * If true, indicates that the extension must be defined as repeated.
    * Otherwise the extension must be defined as optional.
@@ -384,15 +404,19 @@ export interface ExtensionRangeOptions_Declaration {
 
 /** Describes a field within a message. */
 export interface FieldDescriptorProto {
-  $type: 'google.protobuf.FieldDescriptorProto';
+  $type: "google.protobuf.FieldDescriptorProto";
   name?: string | undefined;
   number?: number | undefined;
-  label?: FieldDescriptorProto_Label | undefined;
+  label?:
+    | FieldDescriptorProto_Label
+    | undefined;
   /**
    * If type_name is set, this need not be set.  If both this and type_name
    * are set, this must be one of TYPE_ENUM, TYPE_MESSAGE or TYPE_GROUP.
    */
-  type?: FieldDescriptorProto_Type | undefined;
+  type?:
+    | FieldDescriptorProto_Type
+    | undefined;
   /**
    * For message and enum types, this is the name of the type.  If the name
    * starts with a '.', it is fully-qualified.  Otherwise, C++-like scoping
@@ -400,24 +424,32 @@ export interface FieldDescriptorProto {
    * message are searched, then within the parent, on up to the root
    * namespace).
    */
-  typeName?: string | undefined;
+  typeName?:
+    | string
+    | undefined;
   /**
    * For extensions, this is the name of the type being extended.  It is
    * resolved in the same manner as type_name.
    */
-  extendee?: string | undefined;
+  extendee?:
+    | string
+    | undefined;
   /**
    * For numeric types, contains the original text representation of the value.
    * For booleans, "true" or "false".
    * For strings, contains the default text contents (not escaped in any way).
    * For bytes, contains the C escaped value.  All bytes >= 128 are escaped.
    */
-  defaultValue?: string | undefined;
+  defaultValue?:
+    | string
+    | undefined;
   /**
    * If set, gives the index of a oneof in the containing type's oneof_decl
    * list.  This field is a member of that oneof.
    */
-  oneofIndex?: number | undefined;
+  oneofIndex?:
+    | number
+    | undefined;
   /**
    * JSON name of this field. The value is set by protocol compiler. If the
    * user has set a "json_name" option on this field, that option's value
@@ -425,7 +457,9 @@ export interface FieldDescriptorProto {
    * it to camelCase.
    */
   jsonName?: string | undefined;
-  options?: FieldOptions | undefined;
+  options?:
+    | FieldOptions
+    | undefined;
   /**
    * If true, this is a proto3 "optional". When a proto3 field is optional, it
    * tracks presence regardless of field type.
@@ -500,61 +534,61 @@ export enum FieldDescriptorProto_Type {
 export function fieldDescriptorProto_TypeFromJSON(object: any): FieldDescriptorProto_Type {
   switch (object) {
     case 1:
-    case 'TYPE_DOUBLE':
+    case "TYPE_DOUBLE":
       return FieldDescriptorProto_Type.TYPE_DOUBLE;
     case 2:
-    case 'TYPE_FLOAT':
+    case "TYPE_FLOAT":
       return FieldDescriptorProto_Type.TYPE_FLOAT;
     case 3:
-    case 'TYPE_INT64':
+    case "TYPE_INT64":
       return FieldDescriptorProto_Type.TYPE_INT64;
     case 4:
-    case 'TYPE_UINT64':
+    case "TYPE_UINT64":
       return FieldDescriptorProto_Type.TYPE_UINT64;
     case 5:
-    case 'TYPE_INT32':
+    case "TYPE_INT32":
       return FieldDescriptorProto_Type.TYPE_INT32;
     case 6:
-    case 'TYPE_FIXED64':
+    case "TYPE_FIXED64":
       return FieldDescriptorProto_Type.TYPE_FIXED64;
     case 7:
-    case 'TYPE_FIXED32':
+    case "TYPE_FIXED32":
       return FieldDescriptorProto_Type.TYPE_FIXED32;
     case 8:
-    case 'TYPE_BOOL':
+    case "TYPE_BOOL":
       return FieldDescriptorProto_Type.TYPE_BOOL;
     case 9:
-    case 'TYPE_STRING':
+    case "TYPE_STRING":
       return FieldDescriptorProto_Type.TYPE_STRING;
     case 10:
-    case 'TYPE_GROUP':
+    case "TYPE_GROUP":
       return FieldDescriptorProto_Type.TYPE_GROUP;
     case 11:
-    case 'TYPE_MESSAGE':
+    case "TYPE_MESSAGE":
       return FieldDescriptorProto_Type.TYPE_MESSAGE;
     case 12:
-    case 'TYPE_BYTES':
+    case "TYPE_BYTES":
       return FieldDescriptorProto_Type.TYPE_BYTES;
     case 13:
-    case 'TYPE_UINT32':
+    case "TYPE_UINT32":
       return FieldDescriptorProto_Type.TYPE_UINT32;
     case 14:
-    case 'TYPE_ENUM':
+    case "TYPE_ENUM":
       return FieldDescriptorProto_Type.TYPE_ENUM;
     case 15:
-    case 'TYPE_SFIXED32':
+    case "TYPE_SFIXED32":
       return FieldDescriptorProto_Type.TYPE_SFIXED32;
     case 16:
-    case 'TYPE_SFIXED64':
+    case "TYPE_SFIXED64":
       return FieldDescriptorProto_Type.TYPE_SFIXED64;
     case 17:
-    case 'TYPE_SINT32':
+    case "TYPE_SINT32":
       return FieldDescriptorProto_Type.TYPE_SINT32;
     case 18:
-    case 'TYPE_SINT64':
+    case "TYPE_SINT64":
       return FieldDescriptorProto_Type.TYPE_SINT64;
     case -1:
-    case 'UNRECOGNIZED':
+    case "UNRECOGNIZED":
     default:
       return FieldDescriptorProto_Type.UNRECOGNIZED;
   }
@@ -563,44 +597,44 @@ export function fieldDescriptorProto_TypeFromJSON(object: any): FieldDescriptorP
 export function fieldDescriptorProto_TypeToJSON(object: FieldDescriptorProto_Type): string {
   switch (object) {
     case FieldDescriptorProto_Type.TYPE_DOUBLE:
-      return 'TYPE_DOUBLE';
+      return "TYPE_DOUBLE";
     case FieldDescriptorProto_Type.TYPE_FLOAT:
-      return 'TYPE_FLOAT';
+      return "TYPE_FLOAT";
     case FieldDescriptorProto_Type.TYPE_INT64:
-      return 'TYPE_INT64';
+      return "TYPE_INT64";
     case FieldDescriptorProto_Type.TYPE_UINT64:
-      return 'TYPE_UINT64';
+      return "TYPE_UINT64";
     case FieldDescriptorProto_Type.TYPE_INT32:
-      return 'TYPE_INT32';
+      return "TYPE_INT32";
     case FieldDescriptorProto_Type.TYPE_FIXED64:
-      return 'TYPE_FIXED64';
+      return "TYPE_FIXED64";
     case FieldDescriptorProto_Type.TYPE_FIXED32:
-      return 'TYPE_FIXED32';
+      return "TYPE_FIXED32";
     case FieldDescriptorProto_Type.TYPE_BOOL:
-      return 'TYPE_BOOL';
+      return "TYPE_BOOL";
     case FieldDescriptorProto_Type.TYPE_STRING:
-      return 'TYPE_STRING';
+      return "TYPE_STRING";
     case FieldDescriptorProto_Type.TYPE_GROUP:
-      return 'TYPE_GROUP';
+      return "TYPE_GROUP";
     case FieldDescriptorProto_Type.TYPE_MESSAGE:
-      return 'TYPE_MESSAGE';
+      return "TYPE_MESSAGE";
     case FieldDescriptorProto_Type.TYPE_BYTES:
-      return 'TYPE_BYTES';
+      return "TYPE_BYTES";
     case FieldDescriptorProto_Type.TYPE_UINT32:
-      return 'TYPE_UINT32';
+      return "TYPE_UINT32";
     case FieldDescriptorProto_Type.TYPE_ENUM:
-      return 'TYPE_ENUM';
+      return "TYPE_ENUM";
     case FieldDescriptorProto_Type.TYPE_SFIXED32:
-      return 'TYPE_SFIXED32';
+      return "TYPE_SFIXED32";
     case FieldDescriptorProto_Type.TYPE_SFIXED64:
-      return 'TYPE_SFIXED64';
+      return "TYPE_SFIXED64";
     case FieldDescriptorProto_Type.TYPE_SINT32:
-      return 'TYPE_SINT32';
+      return "TYPE_SINT32";
     case FieldDescriptorProto_Type.TYPE_SINT64:
-      return 'TYPE_SINT64';
+      return "TYPE_SINT64";
     case FieldDescriptorProto_Type.UNRECOGNIZED:
     default:
-      return 'UNRECOGNIZED';
+      return "UNRECOGNIZED";
   }
 }
 
@@ -620,16 +654,16 @@ export enum FieldDescriptorProto_Label {
 export function fieldDescriptorProto_LabelFromJSON(object: any): FieldDescriptorProto_Label {
   switch (object) {
     case 1:
-    case 'LABEL_OPTIONAL':
+    case "LABEL_OPTIONAL":
       return FieldDescriptorProto_Label.LABEL_OPTIONAL;
     case 3:
-    case 'LABEL_REPEATED':
+    case "LABEL_REPEATED":
       return FieldDescriptorProto_Label.LABEL_REPEATED;
     case 2:
-    case 'LABEL_REQUIRED':
+    case "LABEL_REQUIRED":
       return FieldDescriptorProto_Label.LABEL_REQUIRED;
     case -1:
-    case 'UNRECOGNIZED':
+    case "UNRECOGNIZED":
     default:
       return FieldDescriptorProto_Label.UNRECOGNIZED;
   }
@@ -638,30 +672,32 @@ export function fieldDescriptorProto_LabelFromJSON(object: any): FieldDescriptor
 export function fieldDescriptorProto_LabelToJSON(object: FieldDescriptorProto_Label): string {
   switch (object) {
     case FieldDescriptorProto_Label.LABEL_OPTIONAL:
-      return 'LABEL_OPTIONAL';
+      return "LABEL_OPTIONAL";
     case FieldDescriptorProto_Label.LABEL_REPEATED:
-      return 'LABEL_REPEATED';
+      return "LABEL_REPEATED";
     case FieldDescriptorProto_Label.LABEL_REQUIRED:
-      return 'LABEL_REQUIRED';
+      return "LABEL_REQUIRED";
     case FieldDescriptorProto_Label.UNRECOGNIZED:
     default:
-      return 'UNRECOGNIZED';
+      return "UNRECOGNIZED";
   }
 }
 
 /** Describes a oneof. */
 export interface OneofDescriptorProto {
-  $type: 'google.protobuf.OneofDescriptorProto';
+  $type: "google.protobuf.OneofDescriptorProto";
   name?: string | undefined;
   options?: OneofOptions | undefined;
 }
 
 /** Describes an enum type. */
 export interface EnumDescriptorProto {
-  $type: 'google.protobuf.EnumDescriptorProto';
+  $type: "google.protobuf.EnumDescriptorProto";
   name?: string | undefined;
   value: EnumValueDescriptorProto[];
-  options?: EnumOptions | undefined;
+  options?:
+    | EnumOptions
+    | undefined;
   /**
    * Range of reserved numeric values. Reserved numeric values may not be used
    * by enum values in the same enum declaration. Reserved ranges may not
@@ -686,16 +722,18 @@ export interface EnumDescriptorProto {
  * domain.
  */
 export interface EnumDescriptorProto_EnumReservedRange {
-  $type: 'google.protobuf.EnumDescriptorProto.EnumReservedRange';
+  $type: "google.protobuf.EnumDescriptorProto.EnumReservedRange";
   /** Inclusive. */
-  start?: number | undefined;
+  start?:
+    | number
+    | undefined;
   /** Inclusive. */
   end?: number | undefined;
 }
 
 /** Describes a value within an enum. */
 export interface EnumValueDescriptorProto {
-  $type: 'google.protobuf.EnumValueDescriptorProto';
+  $type: "google.protobuf.EnumValueDescriptorProto";
   name?: string | undefined;
   number?: number | undefined;
   options?: EnumValueOptions | undefined;
@@ -703,7 +741,7 @@ export interface EnumValueDescriptorProto {
 
 /** Describes a service. */
 export interface ServiceDescriptorProto {
-  $type: 'google.protobuf.ServiceDescriptorProto';
+  $type: "google.protobuf.ServiceDescriptorProto";
   name?: string | undefined;
   method: MethodDescriptorProto[];
   options?: ServiceOptions | undefined;
@@ -711,30 +749,38 @@ export interface ServiceDescriptorProto {
 
 /** Describes a method of a service. */
 export interface MethodDescriptorProto {
-  $type: 'google.protobuf.MethodDescriptorProto';
-  name?: string | undefined;
+  $type: "google.protobuf.MethodDescriptorProto";
+  name?:
+    | string
+    | undefined;
   /**
    * Input and output type names.  These are resolved in the same way as
    * FieldDescriptorProto.type_name, but must refer to a message type.
    */
   inputType?: string | undefined;
   outputType?: string | undefined;
-  options?: MethodOptions | undefined;
+  options?:
+    | MethodOptions
+    | undefined;
   /** Identifies if client streams multiple client messages */
-  clientStreaming?: boolean | undefined;
+  clientStreaming?:
+    | boolean
+    | undefined;
   /** Identifies if server streams multiple server messages */
   serverStreaming?: boolean | undefined;
 }
 
 export interface FileOptions {
-  $type: 'google.protobuf.FileOptions';
+  $type: "google.protobuf.FileOptions";
   /**
    * Sets the Java package where classes generated from this .proto will be
    * placed.  By default, the proto package is used, but this is often
    * inappropriate because proto packages do not normally start with backwards
    * domain names.
    */
-  javaPackage?: string | undefined;
+  javaPackage?:
+    | string
+    | undefined;
   /**
    * Controls the name of the wrapper Java class generated for the .proto file.
    * That class will always contain the .proto file's getDescriptor() method as
@@ -742,7 +788,9 @@ export interface FileOptions {
    * If java_multiple_files is disabled, then all the other classes from the
    * .proto file will be nested inside the single wrapper outer class.
    */
-  javaOuterClassname?: string | undefined;
+  javaOuterClassname?:
+    | string
+    | undefined;
   /**
    * If enabled, then the Java code generator will generate a separate .java
    * file for each top-level message, enum, and service defined in the .proto
@@ -751,13 +799,17 @@ export interface FileOptions {
    * generated to contain the file's getDescriptor() method as well as any
    * top-level extensions defined in the file.
    */
-  javaMultipleFiles?: boolean | undefined;
+  javaMultipleFiles?:
+    | boolean
+    | undefined;
   /**
    * This option does nothing.
    *
    * @deprecated
    */
-  javaGenerateEqualsAndHash?: boolean | undefined;
+  javaGenerateEqualsAndHash?:
+    | boolean
+    | undefined;
   /**
    * A proto2 file can set this to true to opt in to UTF-8 checking for Java,
    * which will throw an exception if invalid UTF-8 is parsed from the wire or
@@ -771,7 +823,9 @@ export interface FileOptions {
    * checks.
    */
   javaStringCheckUtf8?: boolean | undefined;
-  optimizeFor?: FileOptions_OptimizeMode | undefined;
+  optimizeFor?:
+    | FileOptions_OptimizeMode
+    | undefined;
   /**
    * Sets the Go package where structs generated from this .proto will be
    * placed. If omitted, the Go package will be derived from the following:
@@ -779,7 +833,9 @@ export interface FileOptions {
    *   - Otherwise, the package statement in the .proto file, if present.
    *   - Otherwise, the basename of the .proto file, without extension.
    */
-  goPackage?: string | undefined;
+  goPackage?:
+    | string
+    | undefined;
   /**
    * Should generic services be generated in each language?  "Generic" services
    * are not specific to any particular RPC system.  They are generated by the
@@ -794,63 +850,85 @@ export interface FileOptions {
    */
   ccGenericServices?: boolean | undefined;
   javaGenericServices?: boolean | undefined;
-  pyGenericServices?: boolean | undefined;
+  pyGenericServices?:
+    | boolean
+    | undefined;
   /**
    * Is this file deprecated?
    * Depending on the target platform, this can emit Deprecated annotations
    * for everything in the file, or it will be completely ignored; in the very
    * least, this is a formalization for deprecating files.
    */
-  deprecated?: boolean | undefined;
+  deprecated?:
+    | boolean
+    | undefined;
   /**
    * Enables the use of arenas for the proto messages in this file. This applies
    * only to generated classes for C++.
    */
-  ccEnableArenas?: boolean | undefined;
+  ccEnableArenas?:
+    | boolean
+    | undefined;
   /**
    * Sets the objective c class prefix which is prepended to all objective c
    * generated classes from this .proto. There is no default.
    */
-  objcClassPrefix?: string | undefined;
+  objcClassPrefix?:
+    | string
+    | undefined;
   /** Namespace for generated classes; defaults to the package. */
-  csharpNamespace?: string | undefined;
+  csharpNamespace?:
+    | string
+    | undefined;
   /**
    * By default Swift generators will take the proto package and CamelCase it
    * replacing '.' with underscore and use that to prefix the types/symbols
    * defined. When this options is provided, they will use this value instead
    * to prefix the types/symbols defined.
    */
-  swiftPrefix?: string | undefined;
+  swiftPrefix?:
+    | string
+    | undefined;
   /**
    * Sets the php class prefix which is prepended to all php generated classes
    * from this .proto. Default is empty.
    */
-  phpClassPrefix?: string | undefined;
+  phpClassPrefix?:
+    | string
+    | undefined;
   /**
    * Use this option to change the namespace of php generated classes. Default
    * is empty. When this option is empty, the package name will be used for
    * determining the namespace.
    */
-  phpNamespace?: string | undefined;
+  phpNamespace?:
+    | string
+    | undefined;
   /**
    * Use this option to change the namespace of php generated metadata classes.
    * Default is empty. When this option is empty, the proto file name will be
    * used for determining the namespace.
    */
-  phpMetadataNamespace?: string | undefined;
+  phpMetadataNamespace?:
+    | string
+    | undefined;
   /**
    * Use this option to change the package of ruby generated classes. Default
    * is empty. When this option is not set, the package name will be used for
    * determining the ruby package.
    */
-  rubyPackage?: string | undefined;
+  rubyPackage?:
+    | string
+    | undefined;
   /**
    * Any features defined in the specific edition.
    * WARNING: This field should only be used by protobuf plugins or special
    * cases like the proto compiler. Other uses are discouraged and
    * developers should rely on the protoreflect APIs for their client language.
    */
-  features?: FeatureSet | undefined;
+  features?:
+    | FeatureSet
+    | undefined;
   /**
    * The parser stores options it doesn't recognize here.
    * See the documentation for the "Options" section above.
@@ -872,16 +950,16 @@ export enum FileOptions_OptimizeMode {
 export function fileOptions_OptimizeModeFromJSON(object: any): FileOptions_OptimizeMode {
   switch (object) {
     case 1:
-    case 'SPEED':
+    case "SPEED":
       return FileOptions_OptimizeMode.SPEED;
     case 2:
-    case 'CODE_SIZE':
+    case "CODE_SIZE":
       return FileOptions_OptimizeMode.CODE_SIZE;
     case 3:
-    case 'LITE_RUNTIME':
+    case "LITE_RUNTIME":
       return FileOptions_OptimizeMode.LITE_RUNTIME;
     case -1:
-    case 'UNRECOGNIZED':
+    case "UNRECOGNIZED":
     default:
       return FileOptions_OptimizeMode.UNRECOGNIZED;
   }
@@ -890,19 +968,19 @@ export function fileOptions_OptimizeModeFromJSON(object: any): FileOptions_Optim
 export function fileOptions_OptimizeModeToJSON(object: FileOptions_OptimizeMode): string {
   switch (object) {
     case FileOptions_OptimizeMode.SPEED:
-      return 'SPEED';
+      return "SPEED";
     case FileOptions_OptimizeMode.CODE_SIZE:
-      return 'CODE_SIZE';
+      return "CODE_SIZE";
     case FileOptions_OptimizeMode.LITE_RUNTIME:
-      return 'LITE_RUNTIME';
+      return "LITE_RUNTIME";
     case FileOptions_OptimizeMode.UNRECOGNIZED:
     default:
-      return 'UNRECOGNIZED';
+      return "UNRECOGNIZED";
   }
 }
 
 export interface MessageOptions {
-  $type: 'google.protobuf.MessageOptions';
+  $type: "google.protobuf.MessageOptions";
   /**
    * Set true to use the old proto1 MessageSet wire format for extensions.
    * This is provided for backwards-compatibility with the MessageSet wire
@@ -923,20 +1001,26 @@ export interface MessageOptions {
    * Because this is an option, the above two restrictions are not enforced by
    * the protocol compiler.
    */
-  messageSetWireFormat?: boolean | undefined;
+  messageSetWireFormat?:
+    | boolean
+    | undefined;
   /**
    * Disables the generation of the standard "descriptor()" accessor, which can
    * conflict with a field of the same name.  This is meant to make migration
    * from proto1 easier; new code should avoid fields named "descriptor".
    */
-  noStandardDescriptorAccessor?: boolean | undefined;
+  noStandardDescriptorAccessor?:
+    | boolean
+    | undefined;
   /**
    * Is this message deprecated?
    * Depending on the target platform, this can emit Deprecated annotations
    * for the message, or it will be completely ignored; in the very least,
    * this is a formalization for deprecating messages.
    */
-  deprecated?: boolean | undefined;
+  deprecated?:
+    | boolean
+    | undefined;
   /**
    * Whether the message is an automatically generated map entry type for the
    * maps field.
@@ -960,7 +1044,9 @@ export interface MessageOptions {
    * instead. The option should only be implicitly set by the proto compiler
    * parser.
    */
-  mapEntry?: boolean | undefined;
+  mapEntry?:
+    | boolean
+    | undefined;
   /**
    * Enable the legacy handling of JSON field name conflicts.  This lowercases
    * and strips underscored from the fields before comparison in proto3 only.
@@ -975,20 +1061,24 @@ export interface MessageOptions {
    *
    * @deprecated
    */
-  deprecatedLegacyJsonFieldConflicts?: boolean | undefined;
+  deprecatedLegacyJsonFieldConflicts?:
+    | boolean
+    | undefined;
   /**
    * Any features defined in the specific edition.
    * WARNING: This field should only be used by protobuf plugins or special
    * cases like the proto compiler. Other uses are discouraged and
    * developers should rely on the protoreflect APIs for their client language.
    */
-  features?: FeatureSet | undefined;
+  features?:
+    | FeatureSet
+    | undefined;
   /** The parser stores options it doesn't recognize here. See above. */
   uninterpretedOption: UninterpretedOption[];
 }
 
 export interface FieldOptions {
-  $type: 'google.protobuf.FieldOptions';
+  $type: "google.protobuf.FieldOptions";
   /**
    * NOTE: ctype is deprecated. Use `features.(pb.cpp).string_type` instead.
    * The ctype option instructs the C++ code generator to use a different
@@ -998,7 +1088,9 @@ export interface FieldOptions {
    * type "bytes" in the open source release.
    * TODO: make ctype actually deprecated.
    */
-  ctype?: FieldOptions_CType | undefined;
+  ctype?:
+    | FieldOptions_CType
+    | undefined;
   /**
    * The packed option can be enabled for repeated primitive fields to enable
    * a more efficient representation on the wire. Rather than repeatedly
@@ -1008,7 +1100,9 @@ export interface FieldOptions {
    * Editions, but the `repeated_field_encoding` feature can be used to control
    * the behavior.
    */
-  packed?: boolean | undefined;
+  packed?:
+    | boolean
+    | undefined;
   /**
    * The jstype option determines the JavaScript type used for values of the
    * field.  The option is permitted only for 64 bit integral and fixed types
@@ -1022,7 +1116,9 @@ export interface FieldOptions {
    * This option is an enum to permit additional types to be added, e.g.
    * goog.math.Integer.
    */
-  jstype?: FieldOptions_JSType | undefined;
+  jstype?:
+    | FieldOptions_JSType
+    | undefined;
   /**
    * Should this field be parsed lazily?  Lazy applies only to message-type
    * fields.  It means that when the outer message is initially parsed, the
@@ -1047,27 +1143,35 @@ export interface FieldOptions {
    * fields. Failed verification would result in parsing failure (except when
    * uninitialized messages are acceptable).
    */
-  lazy?: boolean | undefined;
+  lazy?:
+    | boolean
+    | undefined;
   /**
    * unverified_lazy does no correctness checks on the byte stream. This should
    * only be used where lazy with verification is prohibitive for performance
    * reasons.
    */
-  unverifiedLazy?: boolean | undefined;
+  unverifiedLazy?:
+    | boolean
+    | undefined;
   /**
    * Is this field deprecated?
    * Depending on the target platform, this can emit Deprecated annotations
    * for accessors, or it will be completely ignored; in the very least, this
    * is a formalization for deprecating fields.
    */
-  deprecated?: boolean | undefined;
+  deprecated?:
+    | boolean
+    | undefined;
   /**
    * DEPRECATED. DO NOT USE!
    * For Google-internal migration only. Do not use.
    *
    * @deprecated
    */
-  weak?: boolean | undefined;
+  weak?:
+    | boolean
+    | undefined;
   /**
    * Indicate that the field value should not be printed out when using debug
    * formats, e.g. when the field contains sensitive credentials.
@@ -1083,7 +1187,9 @@ export interface FieldOptions {
    * developers should rely on the protoreflect APIs for their client language.
    */
   features?: FeatureSet | undefined;
-  featureSupport?: FieldOptions_FeatureSupport | undefined;
+  featureSupport?:
+    | FieldOptions_FeatureSupport
+    | undefined;
   /** The parser stores options it doesn't recognize here. See above. */
   uninterpretedOption: UninterpretedOption[];
 }
@@ -1107,16 +1213,16 @@ export enum FieldOptions_CType {
 export function fieldOptions_CTypeFromJSON(object: any): FieldOptions_CType {
   switch (object) {
     case 0:
-    case 'STRING':
+    case "STRING":
       return FieldOptions_CType.STRING;
     case 1:
-    case 'CORD':
+    case "CORD":
       return FieldOptions_CType.CORD;
     case 2:
-    case 'STRING_PIECE':
+    case "STRING_PIECE":
       return FieldOptions_CType.STRING_PIECE;
     case -1:
-    case 'UNRECOGNIZED':
+    case "UNRECOGNIZED":
     default:
       return FieldOptions_CType.UNRECOGNIZED;
   }
@@ -1125,14 +1231,14 @@ export function fieldOptions_CTypeFromJSON(object: any): FieldOptions_CType {
 export function fieldOptions_CTypeToJSON(object: FieldOptions_CType): string {
   switch (object) {
     case FieldOptions_CType.STRING:
-      return 'STRING';
+      return "STRING";
     case FieldOptions_CType.CORD:
-      return 'CORD';
+      return "CORD";
     case FieldOptions_CType.STRING_PIECE:
-      return 'STRING_PIECE';
+      return "STRING_PIECE";
     case FieldOptions_CType.UNRECOGNIZED:
     default:
-      return 'UNRECOGNIZED';
+      return "UNRECOGNIZED";
   }
 }
 
@@ -1149,16 +1255,16 @@ export enum FieldOptions_JSType {
 export function fieldOptions_JSTypeFromJSON(object: any): FieldOptions_JSType {
   switch (object) {
     case 0:
-    case 'JS_NORMAL':
+    case "JS_NORMAL":
       return FieldOptions_JSType.JS_NORMAL;
     case 1:
-    case 'JS_STRING':
+    case "JS_STRING":
       return FieldOptions_JSType.JS_STRING;
     case 2:
-    case 'JS_NUMBER':
+    case "JS_NUMBER":
       return FieldOptions_JSType.JS_NUMBER;
     case -1:
-    case 'UNRECOGNIZED':
+    case "UNRECOGNIZED":
     default:
       return FieldOptions_JSType.UNRECOGNIZED;
   }
@@ -1167,14 +1273,14 @@ export function fieldOptions_JSTypeFromJSON(object: any): FieldOptions_JSType {
 export function fieldOptions_JSTypeToJSON(object: FieldOptions_JSType): string {
   switch (object) {
     case FieldOptions_JSType.JS_NORMAL:
-      return 'JS_NORMAL';
+      return "JS_NORMAL";
     case FieldOptions_JSType.JS_STRING:
-      return 'JS_STRING';
+      return "JS_STRING";
     case FieldOptions_JSType.JS_NUMBER:
-      return 'JS_NUMBER';
+      return "JS_NUMBER";
     case FieldOptions_JSType.UNRECOGNIZED:
     default:
-      return 'UNRECOGNIZED';
+      return "UNRECOGNIZED";
   }
 }
 
@@ -1189,16 +1295,16 @@ export enum FieldOptions_OptionRetention {
 export function fieldOptions_OptionRetentionFromJSON(object: any): FieldOptions_OptionRetention {
   switch (object) {
     case 0:
-    case 'RETENTION_UNKNOWN':
+    case "RETENTION_UNKNOWN":
       return FieldOptions_OptionRetention.RETENTION_UNKNOWN;
     case 1:
-    case 'RETENTION_RUNTIME':
+    case "RETENTION_RUNTIME":
       return FieldOptions_OptionRetention.RETENTION_RUNTIME;
     case 2:
-    case 'RETENTION_SOURCE':
+    case "RETENTION_SOURCE":
       return FieldOptions_OptionRetention.RETENTION_SOURCE;
     case -1:
-    case 'UNRECOGNIZED':
+    case "UNRECOGNIZED":
     default:
       return FieldOptions_OptionRetention.UNRECOGNIZED;
   }
@@ -1207,14 +1313,14 @@ export function fieldOptions_OptionRetentionFromJSON(object: any): FieldOptions_
 export function fieldOptions_OptionRetentionToJSON(object: FieldOptions_OptionRetention): string {
   switch (object) {
     case FieldOptions_OptionRetention.RETENTION_UNKNOWN:
-      return 'RETENTION_UNKNOWN';
+      return "RETENTION_UNKNOWN";
     case FieldOptions_OptionRetention.RETENTION_RUNTIME:
-      return 'RETENTION_RUNTIME';
+      return "RETENTION_RUNTIME";
     case FieldOptions_OptionRetention.RETENTION_SOURCE:
-      return 'RETENTION_SOURCE';
+      return "RETENTION_SOURCE";
     case FieldOptions_OptionRetention.UNRECOGNIZED:
     default:
-      return 'UNRECOGNIZED';
+      return "UNRECOGNIZED";
   }
 }
 
@@ -1240,37 +1346,37 @@ export enum FieldOptions_OptionTargetType {
 export function fieldOptions_OptionTargetTypeFromJSON(object: any): FieldOptions_OptionTargetType {
   switch (object) {
     case 0:
-    case 'TARGET_TYPE_UNKNOWN':
+    case "TARGET_TYPE_UNKNOWN":
       return FieldOptions_OptionTargetType.TARGET_TYPE_UNKNOWN;
     case 1:
-    case 'TARGET_TYPE_FILE':
+    case "TARGET_TYPE_FILE":
       return FieldOptions_OptionTargetType.TARGET_TYPE_FILE;
     case 2:
-    case 'TARGET_TYPE_EXTENSION_RANGE':
+    case "TARGET_TYPE_EXTENSION_RANGE":
       return FieldOptions_OptionTargetType.TARGET_TYPE_EXTENSION_RANGE;
     case 3:
-    case 'TARGET_TYPE_MESSAGE':
+    case "TARGET_TYPE_MESSAGE":
       return FieldOptions_OptionTargetType.TARGET_TYPE_MESSAGE;
     case 4:
-    case 'TARGET_TYPE_FIELD':
+    case "TARGET_TYPE_FIELD":
       return FieldOptions_OptionTargetType.TARGET_TYPE_FIELD;
     case 5:
-    case 'TARGET_TYPE_ONEOF':
+    case "TARGET_TYPE_ONEOF":
       return FieldOptions_OptionTargetType.TARGET_TYPE_ONEOF;
     case 6:
-    case 'TARGET_TYPE_ENUM':
+    case "TARGET_TYPE_ENUM":
       return FieldOptions_OptionTargetType.TARGET_TYPE_ENUM;
     case 7:
-    case 'TARGET_TYPE_ENUM_ENTRY':
+    case "TARGET_TYPE_ENUM_ENTRY":
       return FieldOptions_OptionTargetType.TARGET_TYPE_ENUM_ENTRY;
     case 8:
-    case 'TARGET_TYPE_SERVICE':
+    case "TARGET_TYPE_SERVICE":
       return FieldOptions_OptionTargetType.TARGET_TYPE_SERVICE;
     case 9:
-    case 'TARGET_TYPE_METHOD':
+    case "TARGET_TYPE_METHOD":
       return FieldOptions_OptionTargetType.TARGET_TYPE_METHOD;
     case -1:
-    case 'UNRECOGNIZED':
+    case "UNRECOGNIZED":
     default:
       return FieldOptions_OptionTargetType.UNRECOGNIZED;
   }
@@ -1279,63 +1385,73 @@ export function fieldOptions_OptionTargetTypeFromJSON(object: any): FieldOptions
 export function fieldOptions_OptionTargetTypeToJSON(object: FieldOptions_OptionTargetType): string {
   switch (object) {
     case FieldOptions_OptionTargetType.TARGET_TYPE_UNKNOWN:
-      return 'TARGET_TYPE_UNKNOWN';
+      return "TARGET_TYPE_UNKNOWN";
     case FieldOptions_OptionTargetType.TARGET_TYPE_FILE:
-      return 'TARGET_TYPE_FILE';
+      return "TARGET_TYPE_FILE";
     case FieldOptions_OptionTargetType.TARGET_TYPE_EXTENSION_RANGE:
-      return 'TARGET_TYPE_EXTENSION_RANGE';
+      return "TARGET_TYPE_EXTENSION_RANGE";
     case FieldOptions_OptionTargetType.TARGET_TYPE_MESSAGE:
-      return 'TARGET_TYPE_MESSAGE';
+      return "TARGET_TYPE_MESSAGE";
     case FieldOptions_OptionTargetType.TARGET_TYPE_FIELD:
-      return 'TARGET_TYPE_FIELD';
+      return "TARGET_TYPE_FIELD";
     case FieldOptions_OptionTargetType.TARGET_TYPE_ONEOF:
-      return 'TARGET_TYPE_ONEOF';
+      return "TARGET_TYPE_ONEOF";
     case FieldOptions_OptionTargetType.TARGET_TYPE_ENUM:
-      return 'TARGET_TYPE_ENUM';
+      return "TARGET_TYPE_ENUM";
     case FieldOptions_OptionTargetType.TARGET_TYPE_ENUM_ENTRY:
-      return 'TARGET_TYPE_ENUM_ENTRY';
+      return "TARGET_TYPE_ENUM_ENTRY";
     case FieldOptions_OptionTargetType.TARGET_TYPE_SERVICE:
-      return 'TARGET_TYPE_SERVICE';
+      return "TARGET_TYPE_SERVICE";
     case FieldOptions_OptionTargetType.TARGET_TYPE_METHOD:
-      return 'TARGET_TYPE_METHOD';
+      return "TARGET_TYPE_METHOD";
     case FieldOptions_OptionTargetType.UNRECOGNIZED:
     default:
-      return 'UNRECOGNIZED';
+      return "UNRECOGNIZED";
   }
 }
 
 export interface FieldOptions_EditionDefault {
-  $type: 'google.protobuf.FieldOptions.EditionDefault';
-  edition?: Edition | undefined;
+  $type: "google.protobuf.FieldOptions.EditionDefault";
+  edition?:
+    | Edition
+    | undefined;
   /** Textproto value. */
   value?: string | undefined;
 }
 
 /** Information about the support window of a feature. */
 export interface FieldOptions_FeatureSupport {
-  $type: 'google.protobuf.FieldOptions.FeatureSupport';
+  $type: "google.protobuf.FieldOptions.FeatureSupport";
   /**
    * The edition that this feature was first available in.  In editions
    * earlier than this one, the default assigned to EDITION_LEGACY will be
    * used, and proto files will not be able to override it.
    */
-  editionIntroduced?: Edition | undefined;
+  editionIntroduced?:
+    | Edition
+    | undefined;
   /**
    * The edition this feature becomes deprecated in.  Using this after this
    * edition may trigger warnings.
    */
-  editionDeprecated?: Edition | undefined;
+  editionDeprecated?:
+    | Edition
+    | undefined;
   /**
    * The deprecation warning text if this feature is used after the edition it
    * was marked deprecated in.
    */
-  deprecationWarning?: string | undefined;
+  deprecationWarning?:
+    | string
+    | undefined;
   /**
    * The edition this feature is no longer available in.  In editions after
    * this one, the last default assigned will be used, and proto files will
    * not be able to override it.
    */
-  editionRemoved?: Edition | undefined;
+  editionRemoved?:
+    | Edition
+    | undefined;
   /**
    * The removal error text if this feature is used after the edition it was
    * removed in.
@@ -1344,32 +1460,38 @@ export interface FieldOptions_FeatureSupport {
 }
 
 export interface OneofOptions {
-  $type: 'google.protobuf.OneofOptions';
+  $type: "google.protobuf.OneofOptions";
   /**
    * Any features defined in the specific edition.
    * WARNING: This field should only be used by protobuf plugins or special
    * cases like the proto compiler. Other uses are discouraged and
    * developers should rely on the protoreflect APIs for their client language.
    */
-  features?: FeatureSet | undefined;
+  features?:
+    | FeatureSet
+    | undefined;
   /** The parser stores options it doesn't recognize here. See above. */
   uninterpretedOption: UninterpretedOption[];
 }
 
 export interface EnumOptions {
-  $type: 'google.protobuf.EnumOptions';
+  $type: "google.protobuf.EnumOptions";
   /**
    * Set this option to true to allow mapping different tag names to the same
    * value.
    */
-  allowAlias?: boolean | undefined;
+  allowAlias?:
+    | boolean
+    | undefined;
   /**
    * Is this enum deprecated?
    * Depending on the target platform, this can emit Deprecated annotations
    * for the enum, or it will be completely ignored; in the very least, this
    * is a formalization for deprecating enums.
    */
-  deprecated?: boolean | undefined;
+  deprecated?:
+    | boolean
+    | undefined;
   /**
    * Enable the legacy handling of JSON field name conflicts.  This lowercases
    * and strips underscored from the fields before comparison in proto3 only.
@@ -1380,68 +1502,84 @@ export interface EnumOptions {
    *
    * @deprecated
    */
-  deprecatedLegacyJsonFieldConflicts?: boolean | undefined;
+  deprecatedLegacyJsonFieldConflicts?:
+    | boolean
+    | undefined;
   /**
    * Any features defined in the specific edition.
    * WARNING: This field should only be used by protobuf plugins or special
    * cases like the proto compiler. Other uses are discouraged and
    * developers should rely on the protoreflect APIs for their client language.
    */
-  features?: FeatureSet | undefined;
+  features?:
+    | FeatureSet
+    | undefined;
   /** The parser stores options it doesn't recognize here. See above. */
   uninterpretedOption: UninterpretedOption[];
 }
 
 export interface EnumValueOptions {
-  $type: 'google.protobuf.EnumValueOptions';
+  $type: "google.protobuf.EnumValueOptions";
   /**
    * Is this enum value deprecated?
    * Depending on the target platform, this can emit Deprecated annotations
    * for the enum value, or it will be completely ignored; in the very least,
    * this is a formalization for deprecating enum values.
    */
-  deprecated?: boolean | undefined;
+  deprecated?:
+    | boolean
+    | undefined;
   /**
    * Any features defined in the specific edition.
    * WARNING: This field should only be used by protobuf plugins or special
    * cases like the proto compiler. Other uses are discouraged and
    * developers should rely on the protoreflect APIs for their client language.
    */
-  features?: FeatureSet | undefined;
+  features?:
+    | FeatureSet
+    | undefined;
   /**
    * Indicate that fields annotated with this enum value should not be printed
    * out when using debug formats, e.g. when the field contains sensitive
    * credentials.
    */
-  debugRedact?: boolean | undefined;
+  debugRedact?:
+    | boolean
+    | undefined;
   /** Information about the support window of a feature value. */
-  featureSupport?: FieldOptions_FeatureSupport | undefined;
+  featureSupport?:
+    | FieldOptions_FeatureSupport
+    | undefined;
   /** The parser stores options it doesn't recognize here. See above. */
   uninterpretedOption: UninterpretedOption[];
 }
 
 export interface ServiceOptions {
-  $type: 'google.protobuf.ServiceOptions';
+  $type: "google.protobuf.ServiceOptions";
   /**
    * Any features defined in the specific edition.
    * WARNING: This field should only be used by protobuf plugins or special
    * cases like the proto compiler. Other uses are discouraged and
    * developers should rely on the protoreflect APIs for their client language.
    */
-  features?: FeatureSet | undefined;
+  features?:
+    | FeatureSet
+    | undefined;
   /**
    * Is this service deprecated?
    * Depending on the target platform, this can emit Deprecated annotations
    * for the service, or it will be completely ignored; in the very least,
    * this is a formalization for deprecating services.
    */
-  deprecated?: boolean | undefined;
+  deprecated?:
+    | boolean
+    | undefined;
   /** The parser stores options it doesn't recognize here. See above. */
   uninterpretedOption: UninterpretedOption[];
 }
 
 export interface MethodOptions {
-  $type: 'google.protobuf.MethodOptions';
+  $type: "google.protobuf.MethodOptions";
   /**
    * Is this method deprecated?
    * Depending on the target platform, this can emit Deprecated annotations
@@ -1449,14 +1587,18 @@ export interface MethodOptions {
    * this is a formalization for deprecating methods.
    */
   deprecated?: boolean | undefined;
-  idempotencyLevel?: MethodOptions_IdempotencyLevel | undefined;
+  idempotencyLevel?:
+    | MethodOptions_IdempotencyLevel
+    | undefined;
   /**
    * Any features defined in the specific edition.
    * WARNING: This field should only be used by protobuf plugins or special
    * cases like the proto compiler. Other uses are discouraged and
    * developers should rely on the protoreflect APIs for their client language.
    */
-  features?: FeatureSet | undefined;
+  features?:
+    | FeatureSet
+    | undefined;
   /** The parser stores options it doesn't recognize here. See above. */
   uninterpretedOption: UninterpretedOption[];
 }
@@ -1478,16 +1620,16 @@ export enum MethodOptions_IdempotencyLevel {
 export function methodOptions_IdempotencyLevelFromJSON(object: any): MethodOptions_IdempotencyLevel {
   switch (object) {
     case 0:
-    case 'IDEMPOTENCY_UNKNOWN':
+    case "IDEMPOTENCY_UNKNOWN":
       return MethodOptions_IdempotencyLevel.IDEMPOTENCY_UNKNOWN;
     case 1:
-    case 'NO_SIDE_EFFECTS':
+    case "NO_SIDE_EFFECTS":
       return MethodOptions_IdempotencyLevel.NO_SIDE_EFFECTS;
     case 2:
-    case 'IDEMPOTENT':
+    case "IDEMPOTENT":
       return MethodOptions_IdempotencyLevel.IDEMPOTENT;
     case -1:
-    case 'UNRECOGNIZED':
+    case "UNRECOGNIZED":
     default:
       return MethodOptions_IdempotencyLevel.UNRECOGNIZED;
   }
@@ -1496,14 +1638,14 @@ export function methodOptions_IdempotencyLevelFromJSON(object: any): MethodOptio
 export function methodOptions_IdempotencyLevelToJSON(object: MethodOptions_IdempotencyLevel): string {
   switch (object) {
     case MethodOptions_IdempotencyLevel.IDEMPOTENCY_UNKNOWN:
-      return 'IDEMPOTENCY_UNKNOWN';
+      return "IDEMPOTENCY_UNKNOWN";
     case MethodOptions_IdempotencyLevel.NO_SIDE_EFFECTS:
-      return 'NO_SIDE_EFFECTS';
+      return "NO_SIDE_EFFECTS";
     case MethodOptions_IdempotencyLevel.IDEMPOTENT:
-      return 'IDEMPOTENT';
+      return "IDEMPOTENT";
     case MethodOptions_IdempotencyLevel.UNRECOGNIZED:
     default:
-      return 'UNRECOGNIZED';
+      return "UNRECOGNIZED";
   }
 }
 
@@ -1516,7 +1658,7 @@ export function methodOptions_IdempotencyLevelToJSON(object: MethodOptions_Idemp
  * in them.
  */
 export interface UninterpretedOption {
-  $type: 'google.protobuf.UninterpretedOption';
+  $type: "google.protobuf.UninterpretedOption";
   name: UninterpretedOption_NamePart[];
   /**
    * The value of the uninterpreted option, in whatever type the tokenizer
@@ -1538,7 +1680,7 @@ export interface UninterpretedOption {
  * "foo.(bar.baz).moo".
  */
 export interface UninterpretedOption_NamePart {
-  $type: 'google.protobuf.UninterpretedOption.NamePart';
+  $type: "google.protobuf.UninterpretedOption.NamePart";
   namePart: string;
   isExtension: boolean;
 }
@@ -1552,7 +1694,7 @@ export interface UninterpretedOption_NamePart {
  * conflict here.
  */
 export interface FeatureSet {
-  $type: 'google.protobuf.FeatureSet';
+  $type: "google.protobuf.FeatureSet";
   fieldPresence?: FeatureSet_FieldPresence | undefined;
   enumType?: FeatureSet_EnumType | undefined;
   repeatedFieldEncoding?: FeatureSet_RepeatedFieldEncoding | undefined;
@@ -1575,19 +1717,19 @@ export enum FeatureSet_FieldPresence {
 export function featureSet_FieldPresenceFromJSON(object: any): FeatureSet_FieldPresence {
   switch (object) {
     case 0:
-    case 'FIELD_PRESENCE_UNKNOWN':
+    case "FIELD_PRESENCE_UNKNOWN":
       return FeatureSet_FieldPresence.FIELD_PRESENCE_UNKNOWN;
     case 1:
-    case 'EXPLICIT':
+    case "EXPLICIT":
       return FeatureSet_FieldPresence.EXPLICIT;
     case 2:
-    case 'IMPLICIT':
+    case "IMPLICIT":
       return FeatureSet_FieldPresence.IMPLICIT;
     case 3:
-    case 'LEGACY_REQUIRED':
+    case "LEGACY_REQUIRED":
       return FeatureSet_FieldPresence.LEGACY_REQUIRED;
     case -1:
-    case 'UNRECOGNIZED':
+    case "UNRECOGNIZED":
     default:
       return FeatureSet_FieldPresence.UNRECOGNIZED;
   }
@@ -1596,16 +1738,16 @@ export function featureSet_FieldPresenceFromJSON(object: any): FeatureSet_FieldP
 export function featureSet_FieldPresenceToJSON(object: FeatureSet_FieldPresence): string {
   switch (object) {
     case FeatureSet_FieldPresence.FIELD_PRESENCE_UNKNOWN:
-      return 'FIELD_PRESENCE_UNKNOWN';
+      return "FIELD_PRESENCE_UNKNOWN";
     case FeatureSet_FieldPresence.EXPLICIT:
-      return 'EXPLICIT';
+      return "EXPLICIT";
     case FeatureSet_FieldPresence.IMPLICIT:
-      return 'IMPLICIT';
+      return "IMPLICIT";
     case FeatureSet_FieldPresence.LEGACY_REQUIRED:
-      return 'LEGACY_REQUIRED';
+      return "LEGACY_REQUIRED";
     case FeatureSet_FieldPresence.UNRECOGNIZED:
     default:
-      return 'UNRECOGNIZED';
+      return "UNRECOGNIZED";
   }
 }
 
@@ -1619,16 +1761,16 @@ export enum FeatureSet_EnumType {
 export function featureSet_EnumTypeFromJSON(object: any): FeatureSet_EnumType {
   switch (object) {
     case 0:
-    case 'ENUM_TYPE_UNKNOWN':
+    case "ENUM_TYPE_UNKNOWN":
       return FeatureSet_EnumType.ENUM_TYPE_UNKNOWN;
     case 1:
-    case 'OPEN':
+    case "OPEN":
       return FeatureSet_EnumType.OPEN;
     case 2:
-    case 'CLOSED':
+    case "CLOSED":
       return FeatureSet_EnumType.CLOSED;
     case -1:
-    case 'UNRECOGNIZED':
+    case "UNRECOGNIZED":
     default:
       return FeatureSet_EnumType.UNRECOGNIZED;
   }
@@ -1637,14 +1779,14 @@ export function featureSet_EnumTypeFromJSON(object: any): FeatureSet_EnumType {
 export function featureSet_EnumTypeToJSON(object: FeatureSet_EnumType): string {
   switch (object) {
     case FeatureSet_EnumType.ENUM_TYPE_UNKNOWN:
-      return 'ENUM_TYPE_UNKNOWN';
+      return "ENUM_TYPE_UNKNOWN";
     case FeatureSet_EnumType.OPEN:
-      return 'OPEN';
+      return "OPEN";
     case FeatureSet_EnumType.CLOSED:
-      return 'CLOSED';
+      return "CLOSED";
     case FeatureSet_EnumType.UNRECOGNIZED:
     default:
-      return 'UNRECOGNIZED';
+      return "UNRECOGNIZED";
   }
 }
 
@@ -1658,16 +1800,16 @@ export enum FeatureSet_RepeatedFieldEncoding {
 export function featureSet_RepeatedFieldEncodingFromJSON(object: any): FeatureSet_RepeatedFieldEncoding {
   switch (object) {
     case 0:
-    case 'REPEATED_FIELD_ENCODING_UNKNOWN':
+    case "REPEATED_FIELD_ENCODING_UNKNOWN":
       return FeatureSet_RepeatedFieldEncoding.REPEATED_FIELD_ENCODING_UNKNOWN;
     case 1:
-    case 'PACKED':
+    case "PACKED":
       return FeatureSet_RepeatedFieldEncoding.PACKED;
     case 2:
-    case 'EXPANDED':
+    case "EXPANDED":
       return FeatureSet_RepeatedFieldEncoding.EXPANDED;
     case -1:
-    case 'UNRECOGNIZED':
+    case "UNRECOGNIZED":
     default:
       return FeatureSet_RepeatedFieldEncoding.UNRECOGNIZED;
   }
@@ -1676,14 +1818,14 @@ export function featureSet_RepeatedFieldEncodingFromJSON(object: any): FeatureSe
 export function featureSet_RepeatedFieldEncodingToJSON(object: FeatureSet_RepeatedFieldEncoding): string {
   switch (object) {
     case FeatureSet_RepeatedFieldEncoding.REPEATED_FIELD_ENCODING_UNKNOWN:
-      return 'REPEATED_FIELD_ENCODING_UNKNOWN';
+      return "REPEATED_FIELD_ENCODING_UNKNOWN";
     case FeatureSet_RepeatedFieldEncoding.PACKED:
-      return 'PACKED';
+      return "PACKED";
     case FeatureSet_RepeatedFieldEncoding.EXPANDED:
-      return 'EXPANDED';
+      return "EXPANDED";
     case FeatureSet_RepeatedFieldEncoding.UNRECOGNIZED:
     default:
-      return 'UNRECOGNIZED';
+      return "UNRECOGNIZED";
   }
 }
 
@@ -1697,16 +1839,16 @@ export enum FeatureSet_Utf8Validation {
 export function featureSet_Utf8ValidationFromJSON(object: any): FeatureSet_Utf8Validation {
   switch (object) {
     case 0:
-    case 'UTF8_VALIDATION_UNKNOWN':
+    case "UTF8_VALIDATION_UNKNOWN":
       return FeatureSet_Utf8Validation.UTF8_VALIDATION_UNKNOWN;
     case 2:
-    case 'VERIFY':
+    case "VERIFY":
       return FeatureSet_Utf8Validation.VERIFY;
     case 3:
-    case 'NONE':
+    case "NONE":
       return FeatureSet_Utf8Validation.NONE;
     case -1:
-    case 'UNRECOGNIZED':
+    case "UNRECOGNIZED":
     default:
       return FeatureSet_Utf8Validation.UNRECOGNIZED;
   }
@@ -1715,14 +1857,14 @@ export function featureSet_Utf8ValidationFromJSON(object: any): FeatureSet_Utf8V
 export function featureSet_Utf8ValidationToJSON(object: FeatureSet_Utf8Validation): string {
   switch (object) {
     case FeatureSet_Utf8Validation.UTF8_VALIDATION_UNKNOWN:
-      return 'UTF8_VALIDATION_UNKNOWN';
+      return "UTF8_VALIDATION_UNKNOWN";
     case FeatureSet_Utf8Validation.VERIFY:
-      return 'VERIFY';
+      return "VERIFY";
     case FeatureSet_Utf8Validation.NONE:
-      return 'NONE';
+      return "NONE";
     case FeatureSet_Utf8Validation.UNRECOGNIZED:
     default:
-      return 'UNRECOGNIZED';
+      return "UNRECOGNIZED";
   }
 }
 
@@ -1736,16 +1878,16 @@ export enum FeatureSet_MessageEncoding {
 export function featureSet_MessageEncodingFromJSON(object: any): FeatureSet_MessageEncoding {
   switch (object) {
     case 0:
-    case 'MESSAGE_ENCODING_UNKNOWN':
+    case "MESSAGE_ENCODING_UNKNOWN":
       return FeatureSet_MessageEncoding.MESSAGE_ENCODING_UNKNOWN;
     case 1:
-    case 'LENGTH_PREFIXED':
+    case "LENGTH_PREFIXED":
       return FeatureSet_MessageEncoding.LENGTH_PREFIXED;
     case 2:
-    case 'DELIMITED':
+    case "DELIMITED":
       return FeatureSet_MessageEncoding.DELIMITED;
     case -1:
-    case 'UNRECOGNIZED':
+    case "UNRECOGNIZED":
     default:
       return FeatureSet_MessageEncoding.UNRECOGNIZED;
   }
@@ -1754,14 +1896,14 @@ export function featureSet_MessageEncodingFromJSON(object: any): FeatureSet_Mess
 export function featureSet_MessageEncodingToJSON(object: FeatureSet_MessageEncoding): string {
   switch (object) {
     case FeatureSet_MessageEncoding.MESSAGE_ENCODING_UNKNOWN:
-      return 'MESSAGE_ENCODING_UNKNOWN';
+      return "MESSAGE_ENCODING_UNKNOWN";
     case FeatureSet_MessageEncoding.LENGTH_PREFIXED:
-      return 'LENGTH_PREFIXED';
+      return "LENGTH_PREFIXED";
     case FeatureSet_MessageEncoding.DELIMITED:
-      return 'DELIMITED';
+      return "DELIMITED";
     case FeatureSet_MessageEncoding.UNRECOGNIZED:
     default:
-      return 'UNRECOGNIZED';
+      return "UNRECOGNIZED";
   }
 }
 
@@ -1775,16 +1917,16 @@ export enum FeatureSet_JsonFormat {
 export function featureSet_JsonFormatFromJSON(object: any): FeatureSet_JsonFormat {
   switch (object) {
     case 0:
-    case 'JSON_FORMAT_UNKNOWN':
+    case "JSON_FORMAT_UNKNOWN":
       return FeatureSet_JsonFormat.JSON_FORMAT_UNKNOWN;
     case 1:
-    case 'ALLOW':
+    case "ALLOW":
       return FeatureSet_JsonFormat.ALLOW;
     case 2:
-    case 'LEGACY_BEST_EFFORT':
+    case "LEGACY_BEST_EFFORT":
       return FeatureSet_JsonFormat.LEGACY_BEST_EFFORT;
     case -1:
-    case 'UNRECOGNIZED':
+    case "UNRECOGNIZED":
     default:
       return FeatureSet_JsonFormat.UNRECOGNIZED;
   }
@@ -1793,14 +1935,14 @@ export function featureSet_JsonFormatFromJSON(object: any): FeatureSet_JsonForma
 export function featureSet_JsonFormatToJSON(object: FeatureSet_JsonFormat): string {
   switch (object) {
     case FeatureSet_JsonFormat.JSON_FORMAT_UNKNOWN:
-      return 'JSON_FORMAT_UNKNOWN';
+      return "JSON_FORMAT_UNKNOWN";
     case FeatureSet_JsonFormat.ALLOW:
-      return 'ALLOW';
+      return "ALLOW";
     case FeatureSet_JsonFormat.LEGACY_BEST_EFFORT:
-      return 'LEGACY_BEST_EFFORT';
+      return "LEGACY_BEST_EFFORT";
     case FeatureSet_JsonFormat.UNRECOGNIZED:
     default:
-      return 'UNRECOGNIZED';
+      return "UNRECOGNIZED";
   }
 }
 
@@ -1815,19 +1957,19 @@ export enum FeatureSet_EnforceNamingStyle {
 export function featureSet_EnforceNamingStyleFromJSON(object: any): FeatureSet_EnforceNamingStyle {
   switch (object) {
     case 0:
-    case 'ENFORCE_NAMING_STYLE_UNKNOWN':
+    case "ENFORCE_NAMING_STYLE_UNKNOWN":
       return FeatureSet_EnforceNamingStyle.ENFORCE_NAMING_STYLE_UNKNOWN;
     case 1:
-    case 'STYLE2024':
+    case "STYLE2024":
       return FeatureSet_EnforceNamingStyle.STYLE2024;
     case 2:
-    case 'STYLE_LEGACY':
+    case "STYLE_LEGACY":
       return FeatureSet_EnforceNamingStyle.STYLE_LEGACY;
     case 3:
-    case 'STYLE2026':
+    case "STYLE2026":
       return FeatureSet_EnforceNamingStyle.STYLE2026;
     case -1:
-    case 'UNRECOGNIZED':
+    case "UNRECOGNIZED":
     default:
       return FeatureSet_EnforceNamingStyle.UNRECOGNIZED;
   }
@@ -1836,21 +1978,21 @@ export function featureSet_EnforceNamingStyleFromJSON(object: any): FeatureSet_E
 export function featureSet_EnforceNamingStyleToJSON(object: FeatureSet_EnforceNamingStyle): string {
   switch (object) {
     case FeatureSet_EnforceNamingStyle.ENFORCE_NAMING_STYLE_UNKNOWN:
-      return 'ENFORCE_NAMING_STYLE_UNKNOWN';
+      return "ENFORCE_NAMING_STYLE_UNKNOWN";
     case FeatureSet_EnforceNamingStyle.STYLE2024:
-      return 'STYLE2024';
+      return "STYLE2024";
     case FeatureSet_EnforceNamingStyle.STYLE_LEGACY:
-      return 'STYLE_LEGACY';
+      return "STYLE_LEGACY";
     case FeatureSet_EnforceNamingStyle.STYLE2026:
-      return 'STYLE2026';
+      return "STYLE2026";
     case FeatureSet_EnforceNamingStyle.UNRECOGNIZED:
     default:
-      return 'UNRECOGNIZED';
+      return "UNRECOGNIZED";
   }
 }
 
 export interface FeatureSet_VisibilityFeature {
-  $type: 'google.protobuf.FeatureSet.VisibilityFeature';
+  $type: "google.protobuf.FeatureSet.VisibilityFeature";
 }
 
 export enum FeatureSet_VisibilityFeature_DefaultSymbolVisibility {
@@ -1875,22 +2017,22 @@ export function featureSet_VisibilityFeature_DefaultSymbolVisibilityFromJSON(
 ): FeatureSet_VisibilityFeature_DefaultSymbolVisibility {
   switch (object) {
     case 0:
-    case 'DEFAULT_SYMBOL_VISIBILITY_UNKNOWN':
+    case "DEFAULT_SYMBOL_VISIBILITY_UNKNOWN":
       return FeatureSet_VisibilityFeature_DefaultSymbolVisibility.DEFAULT_SYMBOL_VISIBILITY_UNKNOWN;
     case 1:
-    case 'EXPORT_ALL':
+    case "EXPORT_ALL":
       return FeatureSet_VisibilityFeature_DefaultSymbolVisibility.EXPORT_ALL;
     case 2:
-    case 'EXPORT_TOP_LEVEL':
+    case "EXPORT_TOP_LEVEL":
       return FeatureSet_VisibilityFeature_DefaultSymbolVisibility.EXPORT_TOP_LEVEL;
     case 3:
-    case 'LOCAL_ALL':
+    case "LOCAL_ALL":
       return FeatureSet_VisibilityFeature_DefaultSymbolVisibility.LOCAL_ALL;
     case 4:
-    case 'STRICT':
+    case "STRICT":
       return FeatureSet_VisibilityFeature_DefaultSymbolVisibility.STRICT;
     case -1:
-    case 'UNRECOGNIZED':
+    case "UNRECOGNIZED":
     default:
       return FeatureSet_VisibilityFeature_DefaultSymbolVisibility.UNRECOGNIZED;
   }
@@ -1901,23 +2043,23 @@ export function featureSet_VisibilityFeature_DefaultSymbolVisibilityToJSON(
 ): string {
   switch (object) {
     case FeatureSet_VisibilityFeature_DefaultSymbolVisibility.DEFAULT_SYMBOL_VISIBILITY_UNKNOWN:
-      return 'DEFAULT_SYMBOL_VISIBILITY_UNKNOWN';
+      return "DEFAULT_SYMBOL_VISIBILITY_UNKNOWN";
     case FeatureSet_VisibilityFeature_DefaultSymbolVisibility.EXPORT_ALL:
-      return 'EXPORT_ALL';
+      return "EXPORT_ALL";
     case FeatureSet_VisibilityFeature_DefaultSymbolVisibility.EXPORT_TOP_LEVEL:
-      return 'EXPORT_TOP_LEVEL';
+      return "EXPORT_TOP_LEVEL";
     case FeatureSet_VisibilityFeature_DefaultSymbolVisibility.LOCAL_ALL:
-      return 'LOCAL_ALL';
+      return "LOCAL_ALL";
     case FeatureSet_VisibilityFeature_DefaultSymbolVisibility.STRICT:
-      return 'STRICT';
+      return "STRICT";
     case FeatureSet_VisibilityFeature_DefaultSymbolVisibility.UNRECOGNIZED:
     default:
-      return 'UNRECOGNIZED';
+      return "UNRECOGNIZED";
   }
 }
 
 export interface FeatureSet_ProtoLimitsFeature {
-  $type: 'google.protobuf.FeatureSet.ProtoLimitsFeature';
+  $type: "google.protobuf.FeatureSet.ProtoLimitsFeature";
 }
 
 export enum FeatureSet_ProtoLimitsFeature_EnforceProtoLimits {
@@ -1942,16 +2084,16 @@ export function featureSet_ProtoLimitsFeature_EnforceProtoLimitsFromJSON(
 ): FeatureSet_ProtoLimitsFeature_EnforceProtoLimits {
   switch (object) {
     case 0:
-    case 'PROTO_LIMITS_UNKNOWN':
+    case "PROTO_LIMITS_UNKNOWN":
       return FeatureSet_ProtoLimitsFeature_EnforceProtoLimits.PROTO_LIMITS_UNKNOWN;
     case 1:
-    case 'LEGACY_NO_EXPLICIT_LIMITS':
+    case "LEGACY_NO_EXPLICIT_LIMITS":
       return FeatureSet_ProtoLimitsFeature_EnforceProtoLimits.LEGACY_NO_EXPLICIT_LIMITS;
     case 2:
-    case 'PROTO_LIMITS2026':
+    case "PROTO_LIMITS2026":
       return FeatureSet_ProtoLimitsFeature_EnforceProtoLimits.PROTO_LIMITS2026;
     case -1:
-    case 'UNRECOGNIZED':
+    case "UNRECOGNIZED":
     default:
       return FeatureSet_ProtoLimitsFeature_EnforceProtoLimits.UNRECOGNIZED;
   }
@@ -1962,14 +2104,14 @@ export function featureSet_ProtoLimitsFeature_EnforceProtoLimitsToJSON(
 ): string {
   switch (object) {
     case FeatureSet_ProtoLimitsFeature_EnforceProtoLimits.PROTO_LIMITS_UNKNOWN:
-      return 'PROTO_LIMITS_UNKNOWN';
+      return "PROTO_LIMITS_UNKNOWN";
     case FeatureSet_ProtoLimitsFeature_EnforceProtoLimits.LEGACY_NO_EXPLICIT_LIMITS:
-      return 'LEGACY_NO_EXPLICIT_LIMITS';
+      return "LEGACY_NO_EXPLICIT_LIMITS";
     case FeatureSet_ProtoLimitsFeature_EnforceProtoLimits.PROTO_LIMITS2026:
-      return 'PROTO_LIMITS2026';
+      return "PROTO_LIMITS2026";
     case FeatureSet_ProtoLimitsFeature_EnforceProtoLimits.UNRECOGNIZED:
     default:
-      return 'UNRECOGNIZED';
+      return "UNRECOGNIZED";
   }
 }
 
@@ -1980,13 +2122,15 @@ export function featureSet_ProtoLimitsFeature_EnforceProtoLimitsToJSON(
  * for the closest matching edition, followed by proto merges.
  */
 export interface FeatureSetDefaults {
-  $type: 'google.protobuf.FeatureSetDefaults';
+  $type: "google.protobuf.FeatureSetDefaults";
   defaults: FeatureSetDefaults_FeatureSetEditionDefault[];
   /**
    * The minimum supported edition (inclusive) when this was constructed.
    * Editions before this will not have defaults.
    */
-  minimumEdition?: Edition | undefined;
+  minimumEdition?:
+    | Edition
+    | undefined;
   /**
    * The maximum known edition (inclusive) when this was constructed. Editions
    * after this will not have reliable defaults.
@@ -2001,10 +2145,14 @@ export interface FeatureSetDefaults {
  * be used.  This field must be in strict ascending order by edition.
  */
 export interface FeatureSetDefaults_FeatureSetEditionDefault {
-  $type: 'google.protobuf.FeatureSetDefaults.FeatureSetEditionDefault';
-  edition?: Edition | undefined;
+  $type: "google.protobuf.FeatureSetDefaults.FeatureSetEditionDefault";
+  edition?:
+    | Edition
+    | undefined;
   /** Defaults of features that can be overridden in this edition. */
-  overridableFeatures?: FeatureSet | undefined;
+  overridableFeatures?:
+    | FeatureSet
+    | undefined;
   /** Defaults of features that can't be overridden in this edition. */
   fixedFeatures?: FeatureSet | undefined;
 }
@@ -2014,7 +2162,7 @@ export interface FeatureSetDefaults_FeatureSetEditionDefault {
  * FileDescriptorProto was generated.
  */
 export interface SourceCodeInfo {
-  $type: 'google.protobuf.SourceCodeInfo';
+  $type: "google.protobuf.SourceCodeInfo";
   /**
    * A Location identifies a piece of source code in a .proto file which
    * corresponds to a particular definition.  This information is intended
@@ -2064,7 +2212,7 @@ export interface SourceCodeInfo {
 }
 
 export interface SourceCodeInfo_Location {
-  $type: 'google.protobuf.SourceCodeInfo.Location';
+  $type: "google.protobuf.SourceCodeInfo.Location";
   /**
    * Identifies which part of the FileDescriptorProto was defined at this
    * location.
@@ -2176,7 +2324,7 @@ export interface SourceCodeInfo_Location {
  * source file, but may contain references to different source .proto files.
  */
 export interface GeneratedCodeInfo {
-  $type: 'google.protobuf.GeneratedCodeInfo';
+  $type: "google.protobuf.GeneratedCodeInfo";
   /**
    * An Annotation connects some span of text in generated code to an element
    * of its generating .proto file.
@@ -2185,19 +2333,23 @@ export interface GeneratedCodeInfo {
 }
 
 export interface GeneratedCodeInfo_Annotation {
-  $type: 'google.protobuf.GeneratedCodeInfo.Annotation';
+  $type: "google.protobuf.GeneratedCodeInfo.Annotation";
   /**
    * Identifies the element in the original source .proto file. This field
    * is formatted the same as SourceCodeInfo.Location.path.
    */
   path: number[];
   /** Identifies the filesystem path to the original source .proto. */
-  sourceFile?: string | undefined;
+  sourceFile?:
+    | string
+    | undefined;
   /**
    * Identifies the starting offset in bytes in the generated code
    * that relates to the identified object.
    */
-  begin?: number | undefined;
+  begin?:
+    | number
+    | undefined;
   /**
    * Identifies the ending offset in bytes in the generated code that
    * relates to the identified object. The end offset should be one past
@@ -2221,48 +2373,44 @@ export enum GeneratedCodeInfo_Annotation_Semantic {
   UNRECOGNIZED = -1,
 }
 
-export function generatedCodeInfo_Annotation_SemanticFromJSON(
-  object: any,
-): GeneratedCodeInfo_Annotation_Semantic {
+export function generatedCodeInfo_Annotation_SemanticFromJSON(object: any): GeneratedCodeInfo_Annotation_Semantic {
   switch (object) {
     case 0:
-    case 'NONE':
+    case "NONE":
       return GeneratedCodeInfo_Annotation_Semantic.NONE;
     case 1:
-    case 'SET':
+    case "SET":
       return GeneratedCodeInfo_Annotation_Semantic.SET;
     case 2:
-    case 'ALIAS':
+    case "ALIAS":
       return GeneratedCodeInfo_Annotation_Semantic.ALIAS;
     case -1:
-    case 'UNRECOGNIZED':
+    case "UNRECOGNIZED":
     default:
       return GeneratedCodeInfo_Annotation_Semantic.UNRECOGNIZED;
   }
 }
 
-export function generatedCodeInfo_Annotation_SemanticToJSON(
-  object: GeneratedCodeInfo_Annotation_Semantic,
-): string {
+export function generatedCodeInfo_Annotation_SemanticToJSON(object: GeneratedCodeInfo_Annotation_Semantic): string {
   switch (object) {
     case GeneratedCodeInfo_Annotation_Semantic.NONE:
-      return 'NONE';
+      return "NONE";
     case GeneratedCodeInfo_Annotation_Semantic.SET:
-      return 'SET';
+      return "SET";
     case GeneratedCodeInfo_Annotation_Semantic.ALIAS:
-      return 'ALIAS';
+      return "ALIAS";
     case GeneratedCodeInfo_Annotation_Semantic.UNRECOGNIZED:
     default:
-      return 'UNRECOGNIZED';
+      return "UNRECOGNIZED";
   }
 }
 
 function createBaseFileDescriptorSet(): FileDescriptorSet {
-  return { $type: 'google.protobuf.FileDescriptorSet', file: [] };
+  return { $type: "google.protobuf.FileDescriptorSet", file: [] };
 }
 
-export const FileDescriptorSet: MessageFns<FileDescriptorSet, 'google.protobuf.FileDescriptorSet'> = {
-  $type: 'google.protobuf.FileDescriptorSet' as const,
+export const FileDescriptorSet: MessageFns<FileDescriptorSet, "google.protobuf.FileDescriptorSet"> = {
+  $type: "google.protobuf.FileDescriptorSet" as const,
 
   encode(message: FileDescriptorSet, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     for (const v of message.file) {
@@ -2275,7 +2423,7 @@ export const FileDescriptorSet: MessageFns<FileDescriptorSet, 'google.protobuf.F
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -2307,9 +2455,7 @@ export const FileDescriptorSet: MessageFns<FileDescriptorSet, 'google.protobuf.F
   fromJSON(object: any): FileDescriptorSet {
     return {
       $type: FileDescriptorSet.$type,
-      file: globalThis.Array.isArray(object?.file)
-        ? object.file.map((e: any) => FileDescriptorProto.fromJSON(e))
-        : [],
+      file: globalThis.Array.isArray(object?.file) ? object.file.map((e: any) => FileDescriptorProto.fromJSON(e)) : [],
     };
   },
 
@@ -2335,9 +2481,9 @@ messageTypeRegistry.set(FileDescriptorSet.$type, FileDescriptorSet);
 
 function createBaseFileDescriptorProto(): FileDescriptorProto {
   return {
-    $type: 'google.protobuf.FileDescriptorProto',
-    name: '',
-    package: '',
+    $type: "google.protobuf.FileDescriptorProto",
+    name: "",
+    package: "",
     dependency: [],
     publicDependency: [],
     weakDependency: [],
@@ -2348,19 +2494,19 @@ function createBaseFileDescriptorProto(): FileDescriptorProto {
     extension: [],
     options: undefined,
     sourceCodeInfo: undefined,
-    syntax: '',
+    syntax: "",
     edition: 0,
   };
 }
 
-export const FileDescriptorProto: MessageFns<FileDescriptorProto, 'google.protobuf.FileDescriptorProto'> = {
-  $type: 'google.protobuf.FileDescriptorProto' as const,
+export const FileDescriptorProto: MessageFns<FileDescriptorProto, "google.protobuf.FileDescriptorProto"> = {
+  $type: "google.protobuf.FileDescriptorProto" as const,
 
   encode(message: FileDescriptorProto, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.name !== undefined && message.name !== '') {
+    if (message.name !== undefined && message.name !== "") {
       writer.uint32(10).string(message.name);
     }
-    if (message.package !== undefined && message.package !== '') {
+    if (message.package !== undefined && message.package !== "") {
       writer.uint32(18).string(message.package);
     }
     for (const v of message.dependency) {
@@ -2393,7 +2539,7 @@ export const FileDescriptorProto: MessageFns<FileDescriptorProto, 'google.protob
     if (message.sourceCodeInfo !== undefined) {
       SourceCodeInfo.encode(message.sourceCodeInfo, writer.uint32(74).fork()).join();
     }
-    if (message.syntax !== undefined && message.syntax !== '') {
+    if (message.syntax !== undefined && message.syntax !== "") {
       writer.uint32(98).string(message.syntax);
     }
     if (message.edition !== undefined && message.edition !== 0) {
@@ -2406,7 +2552,7 @@ export const FileDescriptorProto: MessageFns<FileDescriptorProto, 'google.protob
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -2562,36 +2708,36 @@ export const FileDescriptorProto: MessageFns<FileDescriptorProto, 'google.protob
   fromJSON(object: any): FileDescriptorProto {
     return {
       $type: FileDescriptorProto.$type,
-      name: isSet(object.name) ? globalThis.String(object.name) : '',
-      package: isSet(object.package) ? globalThis.String(object.package) : '',
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      package: isSet(object.package) ? globalThis.String(object.package) : "",
       dependency: globalThis.Array.isArray(object?.dependency)
         ? object.dependency.map((e: any) => globalThis.String(e))
         : [],
       publicDependency: globalThis.Array.isArray(object?.publicDependency)
         ? object.publicDependency.map((e: any) => globalThis.Number(e))
         : globalThis.Array.isArray(object?.public_dependency)
-          ? object.public_dependency.map((e: any) => globalThis.Number(e))
-          : [],
+        ? object.public_dependency.map((e: any) => globalThis.Number(e))
+        : [],
       weakDependency: globalThis.Array.isArray(object?.weakDependency)
         ? object.weakDependency.map((e: any) => globalThis.Number(e))
         : globalThis.Array.isArray(object?.weak_dependency)
-          ? object.weak_dependency.map((e: any) => globalThis.Number(e))
-          : [],
+        ? object.weak_dependency.map((e: any) => globalThis.Number(e))
+        : [],
       optionDependency: globalThis.Array.isArray(object?.optionDependency)
         ? object.optionDependency.map((e: any) => globalThis.String(e))
         : globalThis.Array.isArray(object?.option_dependency)
-          ? object.option_dependency.map((e: any) => globalThis.String(e))
-          : [],
+        ? object.option_dependency.map((e: any) => globalThis.String(e))
+        : [],
       messageType: globalThis.Array.isArray(object?.messageType)
         ? object.messageType.map((e: any) => DescriptorProto.fromJSON(e))
         : globalThis.Array.isArray(object?.message_type)
-          ? object.message_type.map((e: any) => DescriptorProto.fromJSON(e))
-          : [],
+        ? object.message_type.map((e: any) => DescriptorProto.fromJSON(e))
+        : [],
       enumType: globalThis.Array.isArray(object?.enumType)
         ? object.enumType.map((e: any) => EnumDescriptorProto.fromJSON(e))
         : globalThis.Array.isArray(object?.enum_type)
-          ? object.enum_type.map((e: any) => EnumDescriptorProto.fromJSON(e))
-          : [],
+        ? object.enum_type.map((e: any) => EnumDescriptorProto.fromJSON(e))
+        : [],
       service: globalThis.Array.isArray(object?.service)
         ? object.service.map((e: any) => ServiceDescriptorProto.fromJSON(e))
         : [],
@@ -2602,19 +2748,19 @@ export const FileDescriptorProto: MessageFns<FileDescriptorProto, 'google.protob
       sourceCodeInfo: isSet(object.sourceCodeInfo)
         ? SourceCodeInfo.fromJSON(object.sourceCodeInfo)
         : isSet(object.source_code_info)
-          ? SourceCodeInfo.fromJSON(object.source_code_info)
-          : undefined,
-      syntax: isSet(object.syntax) ? globalThis.String(object.syntax) : '',
+        ? SourceCodeInfo.fromJSON(object.source_code_info)
+        : undefined,
+      syntax: isSet(object.syntax) ? globalThis.String(object.syntax) : "",
       edition: isSet(object.edition) ? editionFromJSON(object.edition) : 0,
     };
   },
 
   toJSON(message: FileDescriptorProto): unknown {
     const obj: any = {};
-    if (message.name !== undefined && message.name !== '') {
+    if (message.name !== undefined && message.name !== "") {
       obj.name = message.name;
     }
-    if (message.package !== undefined && message.package !== '') {
+    if (message.package !== undefined && message.package !== "") {
       obj.package = message.package;
     }
     if (message.dependency?.length) {
@@ -2647,7 +2793,7 @@ export const FileDescriptorProto: MessageFns<FileDescriptorProto, 'google.protob
     if (message.sourceCodeInfo !== undefined) {
       obj.sourceCodeInfo = SourceCodeInfo.toJSON(message.sourceCodeInfo);
     }
-    if (message.syntax !== undefined && message.syntax !== '') {
+    if (message.syntax !== undefined && message.syntax !== "") {
       obj.syntax = message.syntax;
     }
     if (message.edition !== undefined && message.edition !== 0) {
@@ -2661,8 +2807,8 @@ export const FileDescriptorProto: MessageFns<FileDescriptorProto, 'google.protob
   },
   fromPartial(object: DeepPartial<FileDescriptorProto>): FileDescriptorProto {
     const message = createBaseFileDescriptorProto();
-    message.name = object.name ?? '';
-    message.package = object.package ?? '';
+    message.name = object.name ?? "";
+    message.package = object.package ?? "";
     message.dependency = object.dependency?.map((e) => e) || [];
     message.publicDependency = object.publicDependency?.map((e) => e) || [];
     message.weakDependency = object.weakDependency?.map((e) => e) || [];
@@ -2671,15 +2817,13 @@ export const FileDescriptorProto: MessageFns<FileDescriptorProto, 'google.protob
     message.enumType = object.enumType?.map((e) => EnumDescriptorProto.fromPartial(e)) || [];
     message.service = object.service?.map((e) => ServiceDescriptorProto.fromPartial(e)) || [];
     message.extension = object.extension?.map((e) => FieldDescriptorProto.fromPartial(e)) || [];
-    message.options =
-      object.options !== undefined && object.options !== null
-        ? FileOptions.fromPartial(object.options)
-        : undefined;
-    message.sourceCodeInfo =
-      object.sourceCodeInfo !== undefined && object.sourceCodeInfo !== null
-        ? SourceCodeInfo.fromPartial(object.sourceCodeInfo)
-        : undefined;
-    message.syntax = object.syntax ?? '';
+    message.options = (object.options !== undefined && object.options !== null)
+      ? FileOptions.fromPartial(object.options)
+      : undefined;
+    message.sourceCodeInfo = (object.sourceCodeInfo !== undefined && object.sourceCodeInfo !== null)
+      ? SourceCodeInfo.fromPartial(object.sourceCodeInfo)
+      : undefined;
+    message.syntax = object.syntax ?? "";
     message.edition = object.edition ?? 0;
     return message;
   },
@@ -2689,8 +2833,8 @@ messageTypeRegistry.set(FileDescriptorProto.$type, FileDescriptorProto);
 
 function createBaseDescriptorProto(): DescriptorProto {
   return {
-    $type: 'google.protobuf.DescriptorProto',
-    name: '',
+    $type: "google.protobuf.DescriptorProto",
+    name: "",
     field: [],
     extension: [],
     nestedType: [],
@@ -2704,11 +2848,11 @@ function createBaseDescriptorProto(): DescriptorProto {
   };
 }
 
-export const DescriptorProto: MessageFns<DescriptorProto, 'google.protobuf.DescriptorProto'> = {
-  $type: 'google.protobuf.DescriptorProto' as const,
+export const DescriptorProto: MessageFns<DescriptorProto, "google.protobuf.DescriptorProto"> = {
+  $type: "google.protobuf.DescriptorProto" as const,
 
   encode(message: DescriptorProto, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.name !== undefined && message.name !== '') {
+    if (message.name !== undefined && message.name !== "") {
       writer.uint32(10).string(message.name);
     }
     for (const v of message.field) {
@@ -2748,7 +2892,7 @@ export const DescriptorProto: MessageFns<DescriptorProto, 'google.protobuf.Descr
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -2860,7 +3004,7 @@ export const DescriptorProto: MessageFns<DescriptorProto, 'google.protobuf.Descr
   fromJSON(object: any): DescriptorProto {
     return {
       $type: DescriptorProto.$type,
-      name: isSet(object.name) ? globalThis.String(object.name) : '',
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
       field: globalThis.Array.isArray(object?.field)
         ? object.field.map((e: any) => FieldDescriptorProto.fromJSON(e))
         : [],
@@ -2870,41 +3014,41 @@ export const DescriptorProto: MessageFns<DescriptorProto, 'google.protobuf.Descr
       nestedType: globalThis.Array.isArray(object?.nestedType)
         ? object.nestedType.map((e: any) => DescriptorProto.fromJSON(e))
         : globalThis.Array.isArray(object?.nested_type)
-          ? object.nested_type.map((e: any) => DescriptorProto.fromJSON(e))
-          : [],
+        ? object.nested_type.map((e: any) => DescriptorProto.fromJSON(e))
+        : [],
       enumType: globalThis.Array.isArray(object?.enumType)
         ? object.enumType.map((e: any) => EnumDescriptorProto.fromJSON(e))
         : globalThis.Array.isArray(object?.enum_type)
-          ? object.enum_type.map((e: any) => EnumDescriptorProto.fromJSON(e))
-          : [],
+        ? object.enum_type.map((e: any) => EnumDescriptorProto.fromJSON(e))
+        : [],
       extensionRange: globalThis.Array.isArray(object?.extensionRange)
         ? object.extensionRange.map((e: any) => DescriptorProto_ExtensionRange.fromJSON(e))
         : globalThis.Array.isArray(object?.extension_range)
-          ? object.extension_range.map((e: any) => DescriptorProto_ExtensionRange.fromJSON(e))
-          : [],
+        ? object.extension_range.map((e: any) => DescriptorProto_ExtensionRange.fromJSON(e))
+        : [],
       oneofDecl: globalThis.Array.isArray(object?.oneofDecl)
         ? object.oneofDecl.map((e: any) => OneofDescriptorProto.fromJSON(e))
         : globalThis.Array.isArray(object?.oneof_decl)
-          ? object.oneof_decl.map((e: any) => OneofDescriptorProto.fromJSON(e))
-          : [],
+        ? object.oneof_decl.map((e: any) => OneofDescriptorProto.fromJSON(e))
+        : [],
       options: isSet(object.options) ? MessageOptions.fromJSON(object.options) : undefined,
       reservedRange: globalThis.Array.isArray(object?.reservedRange)
         ? object.reservedRange.map((e: any) => DescriptorProto_ReservedRange.fromJSON(e))
         : globalThis.Array.isArray(object?.reserved_range)
-          ? object.reserved_range.map((e: any) => DescriptorProto_ReservedRange.fromJSON(e))
-          : [],
+        ? object.reserved_range.map((e: any) => DescriptorProto_ReservedRange.fromJSON(e))
+        : [],
       reservedName: globalThis.Array.isArray(object?.reservedName)
         ? object.reservedName.map((e: any) => globalThis.String(e))
         : globalThis.Array.isArray(object?.reserved_name)
-          ? object.reserved_name.map((e: any) => globalThis.String(e))
-          : [],
+        ? object.reserved_name.map((e: any) => globalThis.String(e))
+        : [],
       visibility: isSet(object.visibility) ? symbolVisibilityFromJSON(object.visibility) : 0,
     };
   },
 
   toJSON(message: DescriptorProto): unknown {
     const obj: any = {};
-    if (message.name !== undefined && message.name !== '') {
+    if (message.name !== undefined && message.name !== "") {
       obj.name = message.name;
     }
     if (message.field?.length) {
@@ -2945,20 +3089,17 @@ export const DescriptorProto: MessageFns<DescriptorProto, 'google.protobuf.Descr
   },
   fromPartial(object: DeepPartial<DescriptorProto>): DescriptorProto {
     const message = createBaseDescriptorProto();
-    message.name = object.name ?? '';
+    message.name = object.name ?? "";
     message.field = object.field?.map((e) => FieldDescriptorProto.fromPartial(e)) || [];
     message.extension = object.extension?.map((e) => FieldDescriptorProto.fromPartial(e)) || [];
     message.nestedType = object.nestedType?.map((e) => DescriptorProto.fromPartial(e)) || [];
     message.enumType = object.enumType?.map((e) => EnumDescriptorProto.fromPartial(e)) || [];
-    message.extensionRange =
-      object.extensionRange?.map((e) => DescriptorProto_ExtensionRange.fromPartial(e)) || [];
+    message.extensionRange = object.extensionRange?.map((e) => DescriptorProto_ExtensionRange.fromPartial(e)) || [];
     message.oneofDecl = object.oneofDecl?.map((e) => OneofDescriptorProto.fromPartial(e)) || [];
-    message.options =
-      object.options !== undefined && object.options !== null
-        ? MessageOptions.fromPartial(object.options)
-        : undefined;
-    message.reservedRange =
-      object.reservedRange?.map((e) => DescriptorProto_ReservedRange.fromPartial(e)) || [];
+    message.options = (object.options !== undefined && object.options !== null)
+      ? MessageOptions.fromPartial(object.options)
+      : undefined;
+    message.reservedRange = object.reservedRange?.map((e) => DescriptorProto_ReservedRange.fromPartial(e)) || [];
     message.reservedName = object.reservedName?.map((e) => e) || [];
     message.visibility = object.visibility ?? 0;
     return message;
@@ -2968,14 +3109,14 @@ export const DescriptorProto: MessageFns<DescriptorProto, 'google.protobuf.Descr
 messageTypeRegistry.set(DescriptorProto.$type, DescriptorProto);
 
 function createBaseDescriptorProto_ExtensionRange(): DescriptorProto_ExtensionRange {
-  return { $type: 'google.protobuf.DescriptorProto.ExtensionRange', start: 0, end: 0, options: undefined };
+  return { $type: "google.protobuf.DescriptorProto.ExtensionRange", start: 0, end: 0, options: undefined };
 }
 
 export const DescriptorProto_ExtensionRange: MessageFns<
   DescriptorProto_ExtensionRange,
-  'google.protobuf.DescriptorProto.ExtensionRange'
+  "google.protobuf.DescriptorProto.ExtensionRange"
 > = {
-  $type: 'google.protobuf.DescriptorProto.ExtensionRange' as const,
+  $type: "google.protobuf.DescriptorProto.ExtensionRange" as const,
 
   encode(message: DescriptorProto_ExtensionRange, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.start !== undefined && message.start !== 0) {
@@ -2994,7 +3135,7 @@ export const DescriptorProto_ExtensionRange: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -3069,10 +3210,9 @@ export const DescriptorProto_ExtensionRange: MessageFns<
     const message = createBaseDescriptorProto_ExtensionRange();
     message.start = object.start ?? 0;
     message.end = object.end ?? 0;
-    message.options =
-      object.options !== undefined && object.options !== null
-        ? ExtensionRangeOptions.fromPartial(object.options)
-        : undefined;
+    message.options = (object.options !== undefined && object.options !== null)
+      ? ExtensionRangeOptions.fromPartial(object.options)
+      : undefined;
     return message;
   },
 };
@@ -3080,14 +3220,14 @@ export const DescriptorProto_ExtensionRange: MessageFns<
 messageTypeRegistry.set(DescriptorProto_ExtensionRange.$type, DescriptorProto_ExtensionRange);
 
 function createBaseDescriptorProto_ReservedRange(): DescriptorProto_ReservedRange {
-  return { $type: 'google.protobuf.DescriptorProto.ReservedRange', start: 0, end: 0 };
+  return { $type: "google.protobuf.DescriptorProto.ReservedRange", start: 0, end: 0 };
 }
 
 export const DescriptorProto_ReservedRange: MessageFns<
   DescriptorProto_ReservedRange,
-  'google.protobuf.DescriptorProto.ReservedRange'
+  "google.protobuf.DescriptorProto.ReservedRange"
 > = {
-  $type: 'google.protobuf.DescriptorProto.ReservedRange' as const,
+  $type: "google.protobuf.DescriptorProto.ReservedRange" as const,
 
   encode(message: DescriptorProto_ReservedRange, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.start !== undefined && message.start !== 0) {
@@ -3103,7 +3243,7 @@ export const DescriptorProto_ReservedRange: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -3174,7 +3314,7 @@ messageTypeRegistry.set(DescriptorProto_ReservedRange.$type, DescriptorProto_Res
 
 function createBaseExtensionRangeOptions(): ExtensionRangeOptions {
   return {
-    $type: 'google.protobuf.ExtensionRangeOptions',
+    $type: "google.protobuf.ExtensionRangeOptions",
     uninterpretedOption: [],
     declaration: [],
     features: undefined,
@@ -3182,11 +3322,8 @@ function createBaseExtensionRangeOptions(): ExtensionRangeOptions {
   };
 }
 
-export const ExtensionRangeOptions: MessageFns<
-  ExtensionRangeOptions,
-  'google.protobuf.ExtensionRangeOptions'
-> = {
-  $type: 'google.protobuf.ExtensionRangeOptions' as const,
+export const ExtensionRangeOptions: MessageFns<ExtensionRangeOptions, "google.protobuf.ExtensionRangeOptions"> = {
+  $type: "google.protobuf.ExtensionRangeOptions" as const,
 
   encode(message: ExtensionRangeOptions, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     for (const v of message.uninterpretedOption) {
@@ -3208,7 +3345,7 @@ export const ExtensionRangeOptions: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -3267,8 +3404,8 @@ export const ExtensionRangeOptions: MessageFns<
       uninterpretedOption: globalThis.Array.isArray(object?.uninterpretedOption)
         ? object.uninterpretedOption.map((e: any) => UninterpretedOption.fromJSON(e))
         : globalThis.Array.isArray(object?.uninterpreted_option)
-          ? object.uninterpreted_option.map((e: any) => UninterpretedOption.fromJSON(e))
-          : [],
+        ? object.uninterpreted_option.map((e: any) => UninterpretedOption.fromJSON(e))
+        : [],
       declaration: globalThis.Array.isArray(object?.declaration)
         ? object.declaration.map((e: any) => ExtensionRangeOptions_Declaration.fromJSON(e))
         : [],
@@ -3301,14 +3438,11 @@ export const ExtensionRangeOptions: MessageFns<
   },
   fromPartial(object: DeepPartial<ExtensionRangeOptions>): ExtensionRangeOptions {
     const message = createBaseExtensionRangeOptions();
-    message.uninterpretedOption =
-      object.uninterpretedOption?.map((e) => UninterpretedOption.fromPartial(e)) || [];
-    message.declaration =
-      object.declaration?.map((e) => ExtensionRangeOptions_Declaration.fromPartial(e)) || [];
-    message.features =
-      object.features !== undefined && object.features !== null
-        ? FeatureSet.fromPartial(object.features)
-        : undefined;
+    message.uninterpretedOption = object.uninterpretedOption?.map((e) => UninterpretedOption.fromPartial(e)) || [];
+    message.declaration = object.declaration?.map((e) => ExtensionRangeOptions_Declaration.fromPartial(e)) || [];
+    message.features = (object.features !== undefined && object.features !== null)
+      ? FeatureSet.fromPartial(object.features)
+      : undefined;
     message.verification = object.verification ?? 1;
     return message;
   },
@@ -3318,10 +3452,10 @@ messageTypeRegistry.set(ExtensionRangeOptions.$type, ExtensionRangeOptions);
 
 function createBaseExtensionRangeOptions_Declaration(): ExtensionRangeOptions_Declaration {
   return {
-    $type: 'google.protobuf.ExtensionRangeOptions.Declaration',
+    $type: "google.protobuf.ExtensionRangeOptions.Declaration",
     number: 0,
-    fullName: '',
-    type: '',
+    fullName: "",
+    type: "",
     reserved: false,
     repeated: false,
   };
@@ -3329,21 +3463,18 @@ function createBaseExtensionRangeOptions_Declaration(): ExtensionRangeOptions_De
 
 export const ExtensionRangeOptions_Declaration: MessageFns<
   ExtensionRangeOptions_Declaration,
-  'google.protobuf.ExtensionRangeOptions.Declaration'
+  "google.protobuf.ExtensionRangeOptions.Declaration"
 > = {
-  $type: 'google.protobuf.ExtensionRangeOptions.Declaration' as const,
+  $type: "google.protobuf.ExtensionRangeOptions.Declaration" as const,
 
-  encode(
-    message: ExtensionRangeOptions_Declaration,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
+  encode(message: ExtensionRangeOptions_Declaration, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.number !== undefined && message.number !== 0) {
       writer.uint32(8).int32(message.number);
     }
-    if (message.fullName !== undefined && message.fullName !== '') {
+    if (message.fullName !== undefined && message.fullName !== "") {
       writer.uint32(18).string(message.fullName);
     }
-    if (message.type !== undefined && message.type !== '') {
+    if (message.type !== undefined && message.type !== "") {
       writer.uint32(26).string(message.type);
     }
     if (message.reserved !== undefined && message.reserved !== false) {
@@ -3359,7 +3490,7 @@ export const ExtensionRangeOptions_Declaration: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -3427,9 +3558,9 @@ export const ExtensionRangeOptions_Declaration: MessageFns<
       fullName: isSet(object.fullName)
         ? globalThis.String(object.fullName)
         : isSet(object.full_name)
-          ? globalThis.String(object.full_name)
-          : '',
-      type: isSet(object.type) ? globalThis.String(object.type) : '',
+        ? globalThis.String(object.full_name)
+        : "",
+      type: isSet(object.type) ? globalThis.String(object.type) : "",
       reserved: isSet(object.reserved) ? globalThis.Boolean(object.reserved) : false,
       repeated: isSet(object.repeated) ? globalThis.Boolean(object.repeated) : false,
     };
@@ -3440,10 +3571,10 @@ export const ExtensionRangeOptions_Declaration: MessageFns<
     if (message.number !== undefined && message.number !== 0) {
       obj.number = Math.round(message.number);
     }
-    if (message.fullName !== undefined && message.fullName !== '') {
+    if (message.fullName !== undefined && message.fullName !== "") {
       obj.fullName = message.fullName;
     }
-    if (message.type !== undefined && message.type !== '') {
+    if (message.type !== undefined && message.type !== "") {
       obj.type = message.type;
     }
     if (message.reserved !== undefined && message.reserved !== false) {
@@ -3461,8 +3592,8 @@ export const ExtensionRangeOptions_Declaration: MessageFns<
   fromPartial(object: DeepPartial<ExtensionRangeOptions_Declaration>): ExtensionRangeOptions_Declaration {
     const message = createBaseExtensionRangeOptions_Declaration();
     message.number = object.number ?? 0;
-    message.fullName = object.fullName ?? '';
-    message.type = object.type ?? '';
+    message.fullName = object.fullName ?? "";
+    message.type = object.type ?? "";
     message.reserved = object.reserved ?? false;
     message.repeated = object.repeated ?? false;
     return message;
@@ -3473,373 +3604,369 @@ messageTypeRegistry.set(ExtensionRangeOptions_Declaration.$type, ExtensionRangeO
 
 function createBaseFieldDescriptorProto(): FieldDescriptorProto {
   return {
-    $type: 'google.protobuf.FieldDescriptorProto',
-    name: '',
+    $type: "google.protobuf.FieldDescriptorProto",
+    name: "",
     number: 0,
     label: 1,
     type: 1,
-    typeName: '',
-    extendee: '',
-    defaultValue: '',
+    typeName: "",
+    extendee: "",
+    defaultValue: "",
     oneofIndex: 0,
-    jsonName: '',
+    jsonName: "",
     options: undefined,
     proto3Optional: false,
   };
 }
 
-export const FieldDescriptorProto: MessageFns<FieldDescriptorProto, 'google.protobuf.FieldDescriptorProto'> =
-  {
-    $type: 'google.protobuf.FieldDescriptorProto' as const,
+export const FieldDescriptorProto: MessageFns<FieldDescriptorProto, "google.protobuf.FieldDescriptorProto"> = {
+  $type: "google.protobuf.FieldDescriptorProto" as const,
 
-    encode(message: FieldDescriptorProto, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-      if (message.name !== undefined && message.name !== '') {
-        writer.uint32(10).string(message.name);
-      }
-      if (message.number !== undefined && message.number !== 0) {
-        writer.uint32(24).int32(message.number);
-      }
-      if (message.label !== undefined && message.label !== 1) {
-        writer.uint32(32).int32(message.label);
-      }
-      if (message.type !== undefined && message.type !== 1) {
-        writer.uint32(40).int32(message.type);
-      }
-      if (message.typeName !== undefined && message.typeName !== '') {
-        writer.uint32(50).string(message.typeName);
-      }
-      if (message.extendee !== undefined && message.extendee !== '') {
-        writer.uint32(18).string(message.extendee);
-      }
-      if (message.defaultValue !== undefined && message.defaultValue !== '') {
-        writer.uint32(58).string(message.defaultValue);
-      }
-      if (message.oneofIndex !== undefined && message.oneofIndex !== 0) {
-        writer.uint32(72).int32(message.oneofIndex);
-      }
-      if (message.jsonName !== undefined && message.jsonName !== '') {
-        writer.uint32(82).string(message.jsonName);
-      }
-      if (message.options !== undefined) {
-        FieldOptions.encode(message.options, writer.uint32(66).fork()).join();
-      }
-      if (message.proto3Optional !== undefined && message.proto3Optional !== false) {
-        writer.uint32(136).bool(message.proto3Optional);
-      }
-      return writer;
-    },
+  encode(message: FieldDescriptorProto, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.name !== undefined && message.name !== "") {
+      writer.uint32(10).string(message.name);
+    }
+    if (message.number !== undefined && message.number !== 0) {
+      writer.uint32(24).int32(message.number);
+    }
+    if (message.label !== undefined && message.label !== 1) {
+      writer.uint32(32).int32(message.label);
+    }
+    if (message.type !== undefined && message.type !== 1) {
+      writer.uint32(40).int32(message.type);
+    }
+    if (message.typeName !== undefined && message.typeName !== "") {
+      writer.uint32(50).string(message.typeName);
+    }
+    if (message.extendee !== undefined && message.extendee !== "") {
+      writer.uint32(18).string(message.extendee);
+    }
+    if (message.defaultValue !== undefined && message.defaultValue !== "") {
+      writer.uint32(58).string(message.defaultValue);
+    }
+    if (message.oneofIndex !== undefined && message.oneofIndex !== 0) {
+      writer.uint32(72).int32(message.oneofIndex);
+    }
+    if (message.jsonName !== undefined && message.jsonName !== "") {
+      writer.uint32(82).string(message.jsonName);
+    }
+    if (message.options !== undefined) {
+      FieldOptions.encode(message.options, writer.uint32(66).fork()).join();
+    }
+    if (message.proto3Optional !== undefined && message.proto3Optional !== false) {
+      writer.uint32(136).bool(message.proto3Optional);
+    }
+    return writer;
+  },
 
-    decode(input: BinaryReader | Uint8Array, length?: number): FieldDescriptorProto {
-      const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
-      const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
-      if (previousRecursionDepth >= 100) {
-        throw new globalThis.Error('protobuf decode recursion limit exceeded');
-      }
-      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
-      try {
-        const end = length === undefined ? reader.len : reader.pos + length;
-        const message = createBaseFieldDescriptorProto();
-        while (reader.pos < end) {
-          const tag = reader.uint32();
-          switch (tag >>> 3) {
-            case 1: {
-              if (tag !== 10) {
-                break;
-              }
-
-              message.name = reader.string();
-              continue;
-            }
-            case 3: {
-              if (tag !== 24) {
-                break;
-              }
-
-              message.number = reader.int32();
-              continue;
-            }
-            case 4: {
-              if (tag !== 32) {
-                break;
-              }
-
-              message.label = reader.int32() as any;
-              continue;
-            }
-            case 5: {
-              if (tag !== 40) {
-                break;
-              }
-
-              message.type = reader.int32() as any;
-              continue;
-            }
-            case 6: {
-              if (tag !== 50) {
-                break;
-              }
-
-              message.typeName = reader.string();
-              continue;
-            }
-            case 2: {
-              if (tag !== 18) {
-                break;
-              }
-
-              message.extendee = reader.string();
-              continue;
-            }
-            case 7: {
-              if (tag !== 58) {
-                break;
-              }
-
-              message.defaultValue = reader.string();
-              continue;
-            }
-            case 9: {
-              if (tag !== 72) {
-                break;
-              }
-
-              message.oneofIndex = reader.int32();
-              continue;
-            }
-            case 10: {
-              if (tag !== 82) {
-                break;
-              }
-
-              message.jsonName = reader.string();
-              continue;
-            }
-            case 8: {
-              if (tag !== 66) {
-                break;
-              }
-
-              message.options = FieldOptions.decode(reader, reader.uint32());
-              continue;
-            }
-            case 17: {
-              if (tag !== 136) {
-                break;
-              }
-
-              message.proto3Optional = reader.bool();
-              continue;
-            }
-          }
-          if ((tag & 7) === 4 || tag === 0) {
-            break;
-          }
-          reader.skip(tag & 7);
-        }
-        return message;
-      } finally {
-        (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
-      }
-    },
-
-    fromJSON(object: any): FieldDescriptorProto {
-      return {
-        $type: FieldDescriptorProto.$type,
-        name: isSet(object.name) ? globalThis.String(object.name) : '',
-        number: isSet(object.number) ? globalThis.Number(object.number) : 0,
-        label: isSet(object.label) ? fieldDescriptorProto_LabelFromJSON(object.label) : 1,
-        type: isSet(object.type) ? fieldDescriptorProto_TypeFromJSON(object.type) : 1,
-        typeName: isSet(object.typeName)
-          ? globalThis.String(object.typeName)
-          : isSet(object.type_name)
-            ? globalThis.String(object.type_name)
-            : '',
-        extendee: isSet(object.extendee) ? globalThis.String(object.extendee) : '',
-        defaultValue: isSet(object.defaultValue)
-          ? globalThis.String(object.defaultValue)
-          : isSet(object.default_value)
-            ? globalThis.String(object.default_value)
-            : '',
-        oneofIndex: isSet(object.oneofIndex)
-          ? globalThis.Number(object.oneofIndex)
-          : isSet(object.oneof_index)
-            ? globalThis.Number(object.oneof_index)
-            : 0,
-        jsonName: isSet(object.jsonName)
-          ? globalThis.String(object.jsonName)
-          : isSet(object.json_name)
-            ? globalThis.String(object.json_name)
-            : '',
-        options: isSet(object.options) ? FieldOptions.fromJSON(object.options) : undefined,
-        proto3Optional: isSet(object.proto3Optional)
-          ? globalThis.Boolean(object.proto3Optional)
-          : isSet(object.proto3_optional)
-            ? globalThis.Boolean(object.proto3_optional)
-            : false,
-      };
-    },
-
-    toJSON(message: FieldDescriptorProto): unknown {
-      const obj: any = {};
-      if (message.name !== undefined && message.name !== '') {
-        obj.name = message.name;
-      }
-      if (message.number !== undefined && message.number !== 0) {
-        obj.number = Math.round(message.number);
-      }
-      if (message.label !== undefined && message.label !== 1) {
-        obj.label = fieldDescriptorProto_LabelToJSON(message.label);
-      }
-      if (message.type !== undefined && message.type !== 1) {
-        obj.type = fieldDescriptorProto_TypeToJSON(message.type);
-      }
-      if (message.typeName !== undefined && message.typeName !== '') {
-        obj.typeName = message.typeName;
-      }
-      if (message.extendee !== undefined && message.extendee !== '') {
-        obj.extendee = message.extendee;
-      }
-      if (message.defaultValue !== undefined && message.defaultValue !== '') {
-        obj.defaultValue = message.defaultValue;
-      }
-      if (message.oneofIndex !== undefined && message.oneofIndex !== 0) {
-        obj.oneofIndex = Math.round(message.oneofIndex);
-      }
-      if (message.jsonName !== undefined && message.jsonName !== '') {
-        obj.jsonName = message.jsonName;
-      }
-      if (message.options !== undefined) {
-        obj.options = FieldOptions.toJSON(message.options);
-      }
-      if (message.proto3Optional !== undefined && message.proto3Optional !== false) {
-        obj.proto3Optional = message.proto3Optional;
-      }
-      return obj;
-    },
-
-    create(base?: DeepPartial<FieldDescriptorProto>): FieldDescriptorProto {
-      return FieldDescriptorProto.fromPartial(base ?? {});
-    },
-    fromPartial(object: DeepPartial<FieldDescriptorProto>): FieldDescriptorProto {
+  decode(input: BinaryReader | Uint8Array, length?: number): FieldDescriptorProto {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
       const message = createBaseFieldDescriptorProto();
-      message.name = object.name ?? '';
-      message.number = object.number ?? 0;
-      message.label = object.label ?? 1;
-      message.type = object.type ?? 1;
-      message.typeName = object.typeName ?? '';
-      message.extendee = object.extendee ?? '';
-      message.defaultValue = object.defaultValue ?? '';
-      message.oneofIndex = object.oneofIndex ?? 0;
-      message.jsonName = object.jsonName ?? '';
-      message.options =
-        object.options !== undefined && object.options !== null
-          ? FieldOptions.fromPartial(object.options)
-          : undefined;
-      message.proto3Optional = object.proto3Optional ?? false;
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.number = reader.int32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.label = reader.int32() as any;
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.type = reader.int32() as any;
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.typeName = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.extendee = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.defaultValue = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.oneofIndex = reader.int32();
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.jsonName = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.options = FieldOptions.decode(reader, reader.uint32());
+            continue;
+          }
+          case 17: {
+            if (tag !== 136) {
+              break;
+            }
+
+            message.proto3Optional = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
       return message;
-    },
-  };
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): FieldDescriptorProto {
+    return {
+      $type: FieldDescriptorProto.$type,
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      number: isSet(object.number) ? globalThis.Number(object.number) : 0,
+      label: isSet(object.label) ? fieldDescriptorProto_LabelFromJSON(object.label) : 1,
+      type: isSet(object.type) ? fieldDescriptorProto_TypeFromJSON(object.type) : 1,
+      typeName: isSet(object.typeName)
+        ? globalThis.String(object.typeName)
+        : isSet(object.type_name)
+        ? globalThis.String(object.type_name)
+        : "",
+      extendee: isSet(object.extendee) ? globalThis.String(object.extendee) : "",
+      defaultValue: isSet(object.defaultValue)
+        ? globalThis.String(object.defaultValue)
+        : isSet(object.default_value)
+        ? globalThis.String(object.default_value)
+        : "",
+      oneofIndex: isSet(object.oneofIndex)
+        ? globalThis.Number(object.oneofIndex)
+        : isSet(object.oneof_index)
+        ? globalThis.Number(object.oneof_index)
+        : 0,
+      jsonName: isSet(object.jsonName)
+        ? globalThis.String(object.jsonName)
+        : isSet(object.json_name)
+        ? globalThis.String(object.json_name)
+        : "",
+      options: isSet(object.options) ? FieldOptions.fromJSON(object.options) : undefined,
+      proto3Optional: isSet(object.proto3Optional)
+        ? globalThis.Boolean(object.proto3Optional)
+        : isSet(object.proto3_optional)
+        ? globalThis.Boolean(object.proto3_optional)
+        : false,
+    };
+  },
+
+  toJSON(message: FieldDescriptorProto): unknown {
+    const obj: any = {};
+    if (message.name !== undefined && message.name !== "") {
+      obj.name = message.name;
+    }
+    if (message.number !== undefined && message.number !== 0) {
+      obj.number = Math.round(message.number);
+    }
+    if (message.label !== undefined && message.label !== 1) {
+      obj.label = fieldDescriptorProto_LabelToJSON(message.label);
+    }
+    if (message.type !== undefined && message.type !== 1) {
+      obj.type = fieldDescriptorProto_TypeToJSON(message.type);
+    }
+    if (message.typeName !== undefined && message.typeName !== "") {
+      obj.typeName = message.typeName;
+    }
+    if (message.extendee !== undefined && message.extendee !== "") {
+      obj.extendee = message.extendee;
+    }
+    if (message.defaultValue !== undefined && message.defaultValue !== "") {
+      obj.defaultValue = message.defaultValue;
+    }
+    if (message.oneofIndex !== undefined && message.oneofIndex !== 0) {
+      obj.oneofIndex = Math.round(message.oneofIndex);
+    }
+    if (message.jsonName !== undefined && message.jsonName !== "") {
+      obj.jsonName = message.jsonName;
+    }
+    if (message.options !== undefined) {
+      obj.options = FieldOptions.toJSON(message.options);
+    }
+    if (message.proto3Optional !== undefined && message.proto3Optional !== false) {
+      obj.proto3Optional = message.proto3Optional;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<FieldDescriptorProto>): FieldDescriptorProto {
+    return FieldDescriptorProto.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<FieldDescriptorProto>): FieldDescriptorProto {
+    const message = createBaseFieldDescriptorProto();
+    message.name = object.name ?? "";
+    message.number = object.number ?? 0;
+    message.label = object.label ?? 1;
+    message.type = object.type ?? 1;
+    message.typeName = object.typeName ?? "";
+    message.extendee = object.extendee ?? "";
+    message.defaultValue = object.defaultValue ?? "";
+    message.oneofIndex = object.oneofIndex ?? 0;
+    message.jsonName = object.jsonName ?? "";
+    message.options = (object.options !== undefined && object.options !== null)
+      ? FieldOptions.fromPartial(object.options)
+      : undefined;
+    message.proto3Optional = object.proto3Optional ?? false;
+    return message;
+  },
+};
 
 messageTypeRegistry.set(FieldDescriptorProto.$type, FieldDescriptorProto);
 
 function createBaseOneofDescriptorProto(): OneofDescriptorProto {
-  return { $type: 'google.protobuf.OneofDescriptorProto', name: '', options: undefined };
+  return { $type: "google.protobuf.OneofDescriptorProto", name: "", options: undefined };
 }
 
-export const OneofDescriptorProto: MessageFns<OneofDescriptorProto, 'google.protobuf.OneofDescriptorProto'> =
-  {
-    $type: 'google.protobuf.OneofDescriptorProto' as const,
+export const OneofDescriptorProto: MessageFns<OneofDescriptorProto, "google.protobuf.OneofDescriptorProto"> = {
+  $type: "google.protobuf.OneofDescriptorProto" as const,
 
-    encode(message: OneofDescriptorProto, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-      if (message.name !== undefined && message.name !== '') {
-        writer.uint32(10).string(message.name);
-      }
-      if (message.options !== undefined) {
-        OneofOptions.encode(message.options, writer.uint32(18).fork()).join();
-      }
-      return writer;
-    },
+  encode(message: OneofDescriptorProto, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.name !== undefined && message.name !== "") {
+      writer.uint32(10).string(message.name);
+    }
+    if (message.options !== undefined) {
+      OneofOptions.encode(message.options, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
 
-    decode(input: BinaryReader | Uint8Array, length?: number): OneofDescriptorProto {
-      const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
-      const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
-      if (previousRecursionDepth >= 100) {
-        throw new globalThis.Error('protobuf decode recursion limit exceeded');
-      }
-      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
-      try {
-        const end = length === undefined ? reader.len : reader.pos + length;
-        const message = createBaseOneofDescriptorProto();
-        while (reader.pos < end) {
-          const tag = reader.uint32();
-          switch (tag >>> 3) {
-            case 1: {
-              if (tag !== 10) {
-                break;
-              }
-
-              message.name = reader.string();
-              continue;
-            }
-            case 2: {
-              if (tag !== 18) {
-                break;
-              }
-
-              message.options = OneofOptions.decode(reader, reader.uint32());
-              continue;
-            }
-          }
-          if ((tag & 7) === 4 || tag === 0) {
-            break;
-          }
-          reader.skip(tag & 7);
-        }
-        return message;
-      } finally {
-        (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
-      }
-    },
-
-    fromJSON(object: any): OneofDescriptorProto {
-      return {
-        $type: OneofDescriptorProto.$type,
-        name: isSet(object.name) ? globalThis.String(object.name) : '',
-        options: isSet(object.options) ? OneofOptions.fromJSON(object.options) : undefined,
-      };
-    },
-
-    toJSON(message: OneofDescriptorProto): unknown {
-      const obj: any = {};
-      if (message.name !== undefined && message.name !== '') {
-        obj.name = message.name;
-      }
-      if (message.options !== undefined) {
-        obj.options = OneofOptions.toJSON(message.options);
-      }
-      return obj;
-    },
-
-    create(base?: DeepPartial<OneofDescriptorProto>): OneofDescriptorProto {
-      return OneofDescriptorProto.fromPartial(base ?? {});
-    },
-    fromPartial(object: DeepPartial<OneofDescriptorProto>): OneofDescriptorProto {
+  decode(input: BinaryReader | Uint8Array, length?: number): OneofDescriptorProto {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
       const message = createBaseOneofDescriptorProto();
-      message.name = object.name ?? '';
-      message.options =
-        object.options !== undefined && object.options !== null
-          ? OneofOptions.fromPartial(object.options)
-          : undefined;
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.options = OneofOptions.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
       return message;
-    },
-  };
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): OneofDescriptorProto {
+    return {
+      $type: OneofDescriptorProto.$type,
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      options: isSet(object.options) ? OneofOptions.fromJSON(object.options) : undefined,
+    };
+  },
+
+  toJSON(message: OneofDescriptorProto): unknown {
+    const obj: any = {};
+    if (message.name !== undefined && message.name !== "") {
+      obj.name = message.name;
+    }
+    if (message.options !== undefined) {
+      obj.options = OneofOptions.toJSON(message.options);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<OneofDescriptorProto>): OneofDescriptorProto {
+    return OneofDescriptorProto.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<OneofDescriptorProto>): OneofDescriptorProto {
+    const message = createBaseOneofDescriptorProto();
+    message.name = object.name ?? "";
+    message.options = (object.options !== undefined && object.options !== null)
+      ? OneofOptions.fromPartial(object.options)
+      : undefined;
+    return message;
+  },
+};
 
 messageTypeRegistry.set(OneofDescriptorProto.$type, OneofDescriptorProto);
 
 function createBaseEnumDescriptorProto(): EnumDescriptorProto {
   return {
-    $type: 'google.protobuf.EnumDescriptorProto',
-    name: '',
+    $type: "google.protobuf.EnumDescriptorProto",
+    name: "",
     value: [],
     options: undefined,
     reservedRange: [],
@@ -3848,11 +3975,11 @@ function createBaseEnumDescriptorProto(): EnumDescriptorProto {
   };
 }
 
-export const EnumDescriptorProto: MessageFns<EnumDescriptorProto, 'google.protobuf.EnumDescriptorProto'> = {
-  $type: 'google.protobuf.EnumDescriptorProto' as const,
+export const EnumDescriptorProto: MessageFns<EnumDescriptorProto, "google.protobuf.EnumDescriptorProto"> = {
+  $type: "google.protobuf.EnumDescriptorProto" as const,
 
   encode(message: EnumDescriptorProto, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.name !== undefined && message.name !== '') {
+    if (message.name !== undefined && message.name !== "") {
       writer.uint32(10).string(message.name);
     }
     for (const v of message.value) {
@@ -3877,7 +4004,7 @@ export const EnumDescriptorProto: MessageFns<EnumDescriptorProto, 'google.protob
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -3949,7 +4076,7 @@ export const EnumDescriptorProto: MessageFns<EnumDescriptorProto, 'google.protob
   fromJSON(object: any): EnumDescriptorProto {
     return {
       $type: EnumDescriptorProto.$type,
-      name: isSet(object.name) ? globalThis.String(object.name) : '',
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
       value: globalThis.Array.isArray(object?.value)
         ? object.value.map((e: any) => EnumValueDescriptorProto.fromJSON(e))
         : [],
@@ -3957,20 +4084,20 @@ export const EnumDescriptorProto: MessageFns<EnumDescriptorProto, 'google.protob
       reservedRange: globalThis.Array.isArray(object?.reservedRange)
         ? object.reservedRange.map((e: any) => EnumDescriptorProto_EnumReservedRange.fromJSON(e))
         : globalThis.Array.isArray(object?.reserved_range)
-          ? object.reserved_range.map((e: any) => EnumDescriptorProto_EnumReservedRange.fromJSON(e))
-          : [],
+        ? object.reserved_range.map((e: any) => EnumDescriptorProto_EnumReservedRange.fromJSON(e))
+        : [],
       reservedName: globalThis.Array.isArray(object?.reservedName)
         ? object.reservedName.map((e: any) => globalThis.String(e))
         : globalThis.Array.isArray(object?.reserved_name)
-          ? object.reserved_name.map((e: any) => globalThis.String(e))
-          : [],
+        ? object.reserved_name.map((e: any) => globalThis.String(e))
+        : [],
       visibility: isSet(object.visibility) ? symbolVisibilityFromJSON(object.visibility) : 0,
     };
   },
 
   toJSON(message: EnumDescriptorProto): unknown {
     const obj: any = {};
-    if (message.name !== undefined && message.name !== '') {
+    if (message.name !== undefined && message.name !== "") {
       obj.name = message.name;
     }
     if (message.value?.length) {
@@ -3996,14 +4123,13 @@ export const EnumDescriptorProto: MessageFns<EnumDescriptorProto, 'google.protob
   },
   fromPartial(object: DeepPartial<EnumDescriptorProto>): EnumDescriptorProto {
     const message = createBaseEnumDescriptorProto();
-    message.name = object.name ?? '';
+    message.name = object.name ?? "";
     message.value = object.value?.map((e) => EnumValueDescriptorProto.fromPartial(e)) || [];
-    message.options =
-      object.options !== undefined && object.options !== null
-        ? EnumOptions.fromPartial(object.options)
-        : undefined;
-    message.reservedRange =
-      object.reservedRange?.map((e) => EnumDescriptorProto_EnumReservedRange.fromPartial(e)) || [];
+    message.options = (object.options !== undefined && object.options !== null)
+      ? EnumOptions.fromPartial(object.options)
+      : undefined;
+    message.reservedRange = object.reservedRange?.map((e) => EnumDescriptorProto_EnumReservedRange.fromPartial(e)) ||
+      [];
     message.reservedName = object.reservedName?.map((e) => e) || [];
     message.visibility = object.visibility ?? 0;
     return message;
@@ -4013,19 +4139,16 @@ export const EnumDescriptorProto: MessageFns<EnumDescriptorProto, 'google.protob
 messageTypeRegistry.set(EnumDescriptorProto.$type, EnumDescriptorProto);
 
 function createBaseEnumDescriptorProto_EnumReservedRange(): EnumDescriptorProto_EnumReservedRange {
-  return { $type: 'google.protobuf.EnumDescriptorProto.EnumReservedRange', start: 0, end: 0 };
+  return { $type: "google.protobuf.EnumDescriptorProto.EnumReservedRange", start: 0, end: 0 };
 }
 
 export const EnumDescriptorProto_EnumReservedRange: MessageFns<
   EnumDescriptorProto_EnumReservedRange,
-  'google.protobuf.EnumDescriptorProto.EnumReservedRange'
+  "google.protobuf.EnumDescriptorProto.EnumReservedRange"
 > = {
-  $type: 'google.protobuf.EnumDescriptorProto.EnumReservedRange' as const,
+  $type: "google.protobuf.EnumDescriptorProto.EnumReservedRange" as const,
 
-  encode(
-    message: EnumDescriptorProto_EnumReservedRange,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
+  encode(message: EnumDescriptorProto_EnumReservedRange, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.start !== undefined && message.start !== 0) {
       writer.uint32(8).int32(message.start);
     }
@@ -4039,7 +4162,7 @@ export const EnumDescriptorProto_EnumReservedRange: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -4098,9 +4221,7 @@ export const EnumDescriptorProto_EnumReservedRange: MessageFns<
   create(base?: DeepPartial<EnumDescriptorProto_EnumReservedRange>): EnumDescriptorProto_EnumReservedRange {
     return EnumDescriptorProto_EnumReservedRange.fromPartial(base ?? {});
   },
-  fromPartial(
-    object: DeepPartial<EnumDescriptorProto_EnumReservedRange>,
-  ): EnumDescriptorProto_EnumReservedRange {
+  fromPartial(object: DeepPartial<EnumDescriptorProto_EnumReservedRange>): EnumDescriptorProto_EnumReservedRange {
     const message = createBaseEnumDescriptorProto_EnumReservedRange();
     message.start = object.start ?? 0;
     message.end = object.end ?? 0;
@@ -4111,17 +4232,17 @@ export const EnumDescriptorProto_EnumReservedRange: MessageFns<
 messageTypeRegistry.set(EnumDescriptorProto_EnumReservedRange.$type, EnumDescriptorProto_EnumReservedRange);
 
 function createBaseEnumValueDescriptorProto(): EnumValueDescriptorProto {
-  return { $type: 'google.protobuf.EnumValueDescriptorProto', name: '', number: 0, options: undefined };
+  return { $type: "google.protobuf.EnumValueDescriptorProto", name: "", number: 0, options: undefined };
 }
 
 export const EnumValueDescriptorProto: MessageFns<
   EnumValueDescriptorProto,
-  'google.protobuf.EnumValueDescriptorProto'
+  "google.protobuf.EnumValueDescriptorProto"
 > = {
-  $type: 'google.protobuf.EnumValueDescriptorProto' as const,
+  $type: "google.protobuf.EnumValueDescriptorProto" as const,
 
   encode(message: EnumValueDescriptorProto, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.name !== undefined && message.name !== '') {
+    if (message.name !== undefined && message.name !== "") {
       writer.uint32(10).string(message.name);
     }
     if (message.number !== undefined && message.number !== 0) {
@@ -4137,7 +4258,7 @@ export const EnumValueDescriptorProto: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -4185,7 +4306,7 @@ export const EnumValueDescriptorProto: MessageFns<
   fromJSON(object: any): EnumValueDescriptorProto {
     return {
       $type: EnumValueDescriptorProto.$type,
-      name: isSet(object.name) ? globalThis.String(object.name) : '',
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
       number: isSet(object.number) ? globalThis.Number(object.number) : 0,
       options: isSet(object.options) ? EnumValueOptions.fromJSON(object.options) : undefined,
     };
@@ -4193,7 +4314,7 @@ export const EnumValueDescriptorProto: MessageFns<
 
   toJSON(message: EnumValueDescriptorProto): unknown {
     const obj: any = {};
-    if (message.name !== undefined && message.name !== '') {
+    if (message.name !== undefined && message.name !== "") {
       obj.name = message.name;
     }
     if (message.number !== undefined && message.number !== 0) {
@@ -4210,12 +4331,11 @@ export const EnumValueDescriptorProto: MessageFns<
   },
   fromPartial(object: DeepPartial<EnumValueDescriptorProto>): EnumValueDescriptorProto {
     const message = createBaseEnumValueDescriptorProto();
-    message.name = object.name ?? '';
+    message.name = object.name ?? "";
     message.number = object.number ?? 0;
-    message.options =
-      object.options !== undefined && object.options !== null
-        ? EnumValueOptions.fromPartial(object.options)
-        : undefined;
+    message.options = (object.options !== undefined && object.options !== null)
+      ? EnumValueOptions.fromPartial(object.options)
+      : undefined;
     return message;
   },
 };
@@ -4223,17 +4343,14 @@ export const EnumValueDescriptorProto: MessageFns<
 messageTypeRegistry.set(EnumValueDescriptorProto.$type, EnumValueDescriptorProto);
 
 function createBaseServiceDescriptorProto(): ServiceDescriptorProto {
-  return { $type: 'google.protobuf.ServiceDescriptorProto', name: '', method: [], options: undefined };
+  return { $type: "google.protobuf.ServiceDescriptorProto", name: "", method: [], options: undefined };
 }
 
-export const ServiceDescriptorProto: MessageFns<
-  ServiceDescriptorProto,
-  'google.protobuf.ServiceDescriptorProto'
-> = {
-  $type: 'google.protobuf.ServiceDescriptorProto' as const,
+export const ServiceDescriptorProto: MessageFns<ServiceDescriptorProto, "google.protobuf.ServiceDescriptorProto"> = {
+  $type: "google.protobuf.ServiceDescriptorProto" as const,
 
   encode(message: ServiceDescriptorProto, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.name !== undefined && message.name !== '') {
+    if (message.name !== undefined && message.name !== "") {
       writer.uint32(10).string(message.name);
     }
     for (const v of message.method) {
@@ -4249,7 +4366,7 @@ export const ServiceDescriptorProto: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -4297,7 +4414,7 @@ export const ServiceDescriptorProto: MessageFns<
   fromJSON(object: any): ServiceDescriptorProto {
     return {
       $type: ServiceDescriptorProto.$type,
-      name: isSet(object.name) ? globalThis.String(object.name) : '',
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
       method: globalThis.Array.isArray(object?.method)
         ? object.method.map((e: any) => MethodDescriptorProto.fromJSON(e))
         : [],
@@ -4307,7 +4424,7 @@ export const ServiceDescriptorProto: MessageFns<
 
   toJSON(message: ServiceDescriptorProto): unknown {
     const obj: any = {};
-    if (message.name !== undefined && message.name !== '') {
+    if (message.name !== undefined && message.name !== "") {
       obj.name = message.name;
     }
     if (message.method?.length) {
@@ -4324,12 +4441,11 @@ export const ServiceDescriptorProto: MessageFns<
   },
   fromPartial(object: DeepPartial<ServiceDescriptorProto>): ServiceDescriptorProto {
     const message = createBaseServiceDescriptorProto();
-    message.name = object.name ?? '';
+    message.name = object.name ?? "";
     message.method = object.method?.map((e) => MethodDescriptorProto.fromPartial(e)) || [];
-    message.options =
-      object.options !== undefined && object.options !== null
-        ? ServiceOptions.fromPartial(object.options)
-        : undefined;
+    message.options = (object.options !== undefined && object.options !== null)
+      ? ServiceOptions.fromPartial(object.options)
+      : undefined;
     return message;
   },
 };
@@ -4338,30 +4454,27 @@ messageTypeRegistry.set(ServiceDescriptorProto.$type, ServiceDescriptorProto);
 
 function createBaseMethodDescriptorProto(): MethodDescriptorProto {
   return {
-    $type: 'google.protobuf.MethodDescriptorProto',
-    name: '',
-    inputType: '',
-    outputType: '',
+    $type: "google.protobuf.MethodDescriptorProto",
+    name: "",
+    inputType: "",
+    outputType: "",
     options: undefined,
     clientStreaming: false,
     serverStreaming: false,
   };
 }
 
-export const MethodDescriptorProto: MessageFns<
-  MethodDescriptorProto,
-  'google.protobuf.MethodDescriptorProto'
-> = {
-  $type: 'google.protobuf.MethodDescriptorProto' as const,
+export const MethodDescriptorProto: MessageFns<MethodDescriptorProto, "google.protobuf.MethodDescriptorProto"> = {
+  $type: "google.protobuf.MethodDescriptorProto" as const,
 
   encode(message: MethodDescriptorProto, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.name !== undefined && message.name !== '') {
+    if (message.name !== undefined && message.name !== "") {
       writer.uint32(10).string(message.name);
     }
-    if (message.inputType !== undefined && message.inputType !== '') {
+    if (message.inputType !== undefined && message.inputType !== "") {
       writer.uint32(18).string(message.inputType);
     }
-    if (message.outputType !== undefined && message.outputType !== '') {
+    if (message.outputType !== undefined && message.outputType !== "") {
       writer.uint32(26).string(message.outputType);
     }
     if (message.options !== undefined) {
@@ -4380,7 +4493,7 @@ export const MethodDescriptorProto: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -4452,40 +4565,40 @@ export const MethodDescriptorProto: MessageFns<
   fromJSON(object: any): MethodDescriptorProto {
     return {
       $type: MethodDescriptorProto.$type,
-      name: isSet(object.name) ? globalThis.String(object.name) : '',
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
       inputType: isSet(object.inputType)
         ? globalThis.String(object.inputType)
         : isSet(object.input_type)
-          ? globalThis.String(object.input_type)
-          : '',
+        ? globalThis.String(object.input_type)
+        : "",
       outputType: isSet(object.outputType)
         ? globalThis.String(object.outputType)
         : isSet(object.output_type)
-          ? globalThis.String(object.output_type)
-          : '',
+        ? globalThis.String(object.output_type)
+        : "",
       options: isSet(object.options) ? MethodOptions.fromJSON(object.options) : undefined,
       clientStreaming: isSet(object.clientStreaming)
         ? globalThis.Boolean(object.clientStreaming)
         : isSet(object.client_streaming)
-          ? globalThis.Boolean(object.client_streaming)
-          : false,
+        ? globalThis.Boolean(object.client_streaming)
+        : false,
       serverStreaming: isSet(object.serverStreaming)
         ? globalThis.Boolean(object.serverStreaming)
         : isSet(object.server_streaming)
-          ? globalThis.Boolean(object.server_streaming)
-          : false,
+        ? globalThis.Boolean(object.server_streaming)
+        : false,
     };
   },
 
   toJSON(message: MethodDescriptorProto): unknown {
     const obj: any = {};
-    if (message.name !== undefined && message.name !== '') {
+    if (message.name !== undefined && message.name !== "") {
       obj.name = message.name;
     }
-    if (message.inputType !== undefined && message.inputType !== '') {
+    if (message.inputType !== undefined && message.inputType !== "") {
       obj.inputType = message.inputType;
     }
-    if (message.outputType !== undefined && message.outputType !== '') {
+    if (message.outputType !== undefined && message.outputType !== "") {
       obj.outputType = message.outputType;
     }
     if (message.options !== undefined) {
@@ -4505,13 +4618,12 @@ export const MethodDescriptorProto: MessageFns<
   },
   fromPartial(object: DeepPartial<MethodDescriptorProto>): MethodDescriptorProto {
     const message = createBaseMethodDescriptorProto();
-    message.name = object.name ?? '';
-    message.inputType = object.inputType ?? '';
-    message.outputType = object.outputType ?? '';
-    message.options =
-      object.options !== undefined && object.options !== null
-        ? MethodOptions.fromPartial(object.options)
-        : undefined;
+    message.name = object.name ?? "";
+    message.inputType = object.inputType ?? "";
+    message.outputType = object.outputType ?? "";
+    message.options = (object.options !== undefined && object.options !== null)
+      ? MethodOptions.fromPartial(object.options)
+      : undefined;
     message.clientStreaming = object.clientStreaming ?? false;
     message.serverStreaming = object.serverStreaming ?? false;
     return message;
@@ -4522,39 +4634,39 @@ messageTypeRegistry.set(MethodDescriptorProto.$type, MethodDescriptorProto);
 
 function createBaseFileOptions(): FileOptions {
   return {
-    $type: 'google.protobuf.FileOptions',
-    javaPackage: '',
-    javaOuterClassname: '',
+    $type: "google.protobuf.FileOptions",
+    javaPackage: "",
+    javaOuterClassname: "",
     javaMultipleFiles: false,
     javaGenerateEqualsAndHash: false,
     javaStringCheckUtf8: false,
     optimizeFor: 1,
-    goPackage: '',
+    goPackage: "",
     ccGenericServices: false,
     javaGenericServices: false,
     pyGenericServices: false,
     deprecated: false,
     ccEnableArenas: true,
-    objcClassPrefix: '',
-    csharpNamespace: '',
-    swiftPrefix: '',
-    phpClassPrefix: '',
-    phpNamespace: '',
-    phpMetadataNamespace: '',
-    rubyPackage: '',
+    objcClassPrefix: "",
+    csharpNamespace: "",
+    swiftPrefix: "",
+    phpClassPrefix: "",
+    phpNamespace: "",
+    phpMetadataNamespace: "",
+    rubyPackage: "",
     features: undefined,
     uninterpretedOption: [],
   };
 }
 
-export const FileOptions: MessageFns<FileOptions, 'google.protobuf.FileOptions'> = {
-  $type: 'google.protobuf.FileOptions' as const,
+export const FileOptions: MessageFns<FileOptions, "google.protobuf.FileOptions"> = {
+  $type: "google.protobuf.FileOptions" as const,
 
   encode(message: FileOptions, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.javaPackage !== undefined && message.javaPackage !== '') {
+    if (message.javaPackage !== undefined && message.javaPackage !== "") {
       writer.uint32(10).string(message.javaPackage);
     }
-    if (message.javaOuterClassname !== undefined && message.javaOuterClassname !== '') {
+    if (message.javaOuterClassname !== undefined && message.javaOuterClassname !== "") {
       writer.uint32(66).string(message.javaOuterClassname);
     }
     if (message.javaMultipleFiles !== undefined && message.javaMultipleFiles !== false) {
@@ -4569,7 +4681,7 @@ export const FileOptions: MessageFns<FileOptions, 'google.protobuf.FileOptions'>
     if (message.optimizeFor !== undefined && message.optimizeFor !== 1) {
       writer.uint32(72).int32(message.optimizeFor);
     }
-    if (message.goPackage !== undefined && message.goPackage !== '') {
+    if (message.goPackage !== undefined && message.goPackage !== "") {
       writer.uint32(90).string(message.goPackage);
     }
     if (message.ccGenericServices !== undefined && message.ccGenericServices !== false) {
@@ -4587,25 +4699,25 @@ export const FileOptions: MessageFns<FileOptions, 'google.protobuf.FileOptions'>
     if (message.ccEnableArenas !== undefined && message.ccEnableArenas !== true) {
       writer.uint32(248).bool(message.ccEnableArenas);
     }
-    if (message.objcClassPrefix !== undefined && message.objcClassPrefix !== '') {
+    if (message.objcClassPrefix !== undefined && message.objcClassPrefix !== "") {
       writer.uint32(290).string(message.objcClassPrefix);
     }
-    if (message.csharpNamespace !== undefined && message.csharpNamespace !== '') {
+    if (message.csharpNamespace !== undefined && message.csharpNamespace !== "") {
       writer.uint32(298).string(message.csharpNamespace);
     }
-    if (message.swiftPrefix !== undefined && message.swiftPrefix !== '') {
+    if (message.swiftPrefix !== undefined && message.swiftPrefix !== "") {
       writer.uint32(314).string(message.swiftPrefix);
     }
-    if (message.phpClassPrefix !== undefined && message.phpClassPrefix !== '') {
+    if (message.phpClassPrefix !== undefined && message.phpClassPrefix !== "") {
       writer.uint32(322).string(message.phpClassPrefix);
     }
-    if (message.phpNamespace !== undefined && message.phpNamespace !== '') {
+    if (message.phpNamespace !== undefined && message.phpNamespace !== "") {
       writer.uint32(330).string(message.phpNamespace);
     }
-    if (message.phpMetadataNamespace !== undefined && message.phpMetadataNamespace !== '') {
+    if (message.phpMetadataNamespace !== undefined && message.phpMetadataNamespace !== "") {
       writer.uint32(354).string(message.phpMetadataNamespace);
     }
-    if (message.rubyPackage !== undefined && message.rubyPackage !== '') {
+    if (message.rubyPackage !== undefined && message.rubyPackage !== "") {
       writer.uint32(362).string(message.rubyPackage);
     }
     if (message.features !== undefined) {
@@ -4621,7 +4733,7 @@ export const FileOptions: MessageFns<FileOptions, 'google.protobuf.FileOptions'>
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -4816,109 +4928,109 @@ export const FileOptions: MessageFns<FileOptions, 'google.protobuf.FileOptions'>
       javaPackage: isSet(object.javaPackage)
         ? globalThis.String(object.javaPackage)
         : isSet(object.java_package)
-          ? globalThis.String(object.java_package)
-          : '',
+        ? globalThis.String(object.java_package)
+        : "",
       javaOuterClassname: isSet(object.javaOuterClassname)
         ? globalThis.String(object.javaOuterClassname)
         : isSet(object.java_outer_classname)
-          ? globalThis.String(object.java_outer_classname)
-          : '',
+        ? globalThis.String(object.java_outer_classname)
+        : "",
       javaMultipleFiles: isSet(object.javaMultipleFiles)
         ? globalThis.Boolean(object.javaMultipleFiles)
         : isSet(object.java_multiple_files)
-          ? globalThis.Boolean(object.java_multiple_files)
-          : false,
+        ? globalThis.Boolean(object.java_multiple_files)
+        : false,
       javaGenerateEqualsAndHash: isSet(object.javaGenerateEqualsAndHash)
         ? globalThis.Boolean(object.javaGenerateEqualsAndHash)
         : isSet(object.java_generate_equals_and_hash)
-          ? globalThis.Boolean(object.java_generate_equals_and_hash)
-          : false,
+        ? globalThis.Boolean(object.java_generate_equals_and_hash)
+        : false,
       javaStringCheckUtf8: isSet(object.javaStringCheckUtf8)
         ? globalThis.Boolean(object.javaStringCheckUtf8)
         : isSet(object.java_string_check_utf8)
-          ? globalThis.Boolean(object.java_string_check_utf8)
-          : false,
+        ? globalThis.Boolean(object.java_string_check_utf8)
+        : false,
       optimizeFor: isSet(object.optimizeFor)
         ? fileOptions_OptimizeModeFromJSON(object.optimizeFor)
         : isSet(object.optimize_for)
-          ? fileOptions_OptimizeModeFromJSON(object.optimize_for)
-          : 1,
+        ? fileOptions_OptimizeModeFromJSON(object.optimize_for)
+        : 1,
       goPackage: isSet(object.goPackage)
         ? globalThis.String(object.goPackage)
         : isSet(object.go_package)
-          ? globalThis.String(object.go_package)
-          : '',
+        ? globalThis.String(object.go_package)
+        : "",
       ccGenericServices: isSet(object.ccGenericServices)
         ? globalThis.Boolean(object.ccGenericServices)
         : isSet(object.cc_generic_services)
-          ? globalThis.Boolean(object.cc_generic_services)
-          : false,
+        ? globalThis.Boolean(object.cc_generic_services)
+        : false,
       javaGenericServices: isSet(object.javaGenericServices)
         ? globalThis.Boolean(object.javaGenericServices)
         : isSet(object.java_generic_services)
-          ? globalThis.Boolean(object.java_generic_services)
-          : false,
+        ? globalThis.Boolean(object.java_generic_services)
+        : false,
       pyGenericServices: isSet(object.pyGenericServices)
         ? globalThis.Boolean(object.pyGenericServices)
         : isSet(object.py_generic_services)
-          ? globalThis.Boolean(object.py_generic_services)
-          : false,
+        ? globalThis.Boolean(object.py_generic_services)
+        : false,
       deprecated: isSet(object.deprecated) ? globalThis.Boolean(object.deprecated) : false,
       ccEnableArenas: isSet(object.ccEnableArenas)
         ? globalThis.Boolean(object.ccEnableArenas)
         : isSet(object.cc_enable_arenas)
-          ? globalThis.Boolean(object.cc_enable_arenas)
-          : true,
+        ? globalThis.Boolean(object.cc_enable_arenas)
+        : true,
       objcClassPrefix: isSet(object.objcClassPrefix)
         ? globalThis.String(object.objcClassPrefix)
         : isSet(object.objc_class_prefix)
-          ? globalThis.String(object.objc_class_prefix)
-          : '',
+        ? globalThis.String(object.objc_class_prefix)
+        : "",
       csharpNamespace: isSet(object.csharpNamespace)
         ? globalThis.String(object.csharpNamespace)
         : isSet(object.csharp_namespace)
-          ? globalThis.String(object.csharp_namespace)
-          : '',
+        ? globalThis.String(object.csharp_namespace)
+        : "",
       swiftPrefix: isSet(object.swiftPrefix)
         ? globalThis.String(object.swiftPrefix)
         : isSet(object.swift_prefix)
-          ? globalThis.String(object.swift_prefix)
-          : '',
+        ? globalThis.String(object.swift_prefix)
+        : "",
       phpClassPrefix: isSet(object.phpClassPrefix)
         ? globalThis.String(object.phpClassPrefix)
         : isSet(object.php_class_prefix)
-          ? globalThis.String(object.php_class_prefix)
-          : '',
+        ? globalThis.String(object.php_class_prefix)
+        : "",
       phpNamespace: isSet(object.phpNamespace)
         ? globalThis.String(object.phpNamespace)
         : isSet(object.php_namespace)
-          ? globalThis.String(object.php_namespace)
-          : '',
+        ? globalThis.String(object.php_namespace)
+        : "",
       phpMetadataNamespace: isSet(object.phpMetadataNamespace)
         ? globalThis.String(object.phpMetadataNamespace)
         : isSet(object.php_metadata_namespace)
-          ? globalThis.String(object.php_metadata_namespace)
-          : '',
+        ? globalThis.String(object.php_metadata_namespace)
+        : "",
       rubyPackage: isSet(object.rubyPackage)
         ? globalThis.String(object.rubyPackage)
         : isSet(object.ruby_package)
-          ? globalThis.String(object.ruby_package)
-          : '',
+        ? globalThis.String(object.ruby_package)
+        : "",
       features: isSet(object.features) ? FeatureSet.fromJSON(object.features) : undefined,
       uninterpretedOption: globalThis.Array.isArray(object?.uninterpretedOption)
         ? object.uninterpretedOption.map((e: any) => UninterpretedOption.fromJSON(e))
         : globalThis.Array.isArray(object?.uninterpreted_option)
-          ? object.uninterpreted_option.map((e: any) => UninterpretedOption.fromJSON(e))
-          : [],
+        ? object.uninterpreted_option.map((e: any) => UninterpretedOption.fromJSON(e))
+        : [],
     };
   },
 
   toJSON(message: FileOptions): unknown {
     const obj: any = {};
-    if (message.javaPackage !== undefined && message.javaPackage !== '') {
+    if (message.javaPackage !== undefined && message.javaPackage !== "") {
       obj.javaPackage = message.javaPackage;
     }
-    if (message.javaOuterClassname !== undefined && message.javaOuterClassname !== '') {
+    if (message.javaOuterClassname !== undefined && message.javaOuterClassname !== "") {
       obj.javaOuterClassname = message.javaOuterClassname;
     }
     if (message.javaMultipleFiles !== undefined && message.javaMultipleFiles !== false) {
@@ -4933,7 +5045,7 @@ export const FileOptions: MessageFns<FileOptions, 'google.protobuf.FileOptions'>
     if (message.optimizeFor !== undefined && message.optimizeFor !== 1) {
       obj.optimizeFor = fileOptions_OptimizeModeToJSON(message.optimizeFor);
     }
-    if (message.goPackage !== undefined && message.goPackage !== '') {
+    if (message.goPackage !== undefined && message.goPackage !== "") {
       obj.goPackage = message.goPackage;
     }
     if (message.ccGenericServices !== undefined && message.ccGenericServices !== false) {
@@ -4951,25 +5063,25 @@ export const FileOptions: MessageFns<FileOptions, 'google.protobuf.FileOptions'>
     if (message.ccEnableArenas !== undefined && message.ccEnableArenas !== true) {
       obj.ccEnableArenas = message.ccEnableArenas;
     }
-    if (message.objcClassPrefix !== undefined && message.objcClassPrefix !== '') {
+    if (message.objcClassPrefix !== undefined && message.objcClassPrefix !== "") {
       obj.objcClassPrefix = message.objcClassPrefix;
     }
-    if (message.csharpNamespace !== undefined && message.csharpNamespace !== '') {
+    if (message.csharpNamespace !== undefined && message.csharpNamespace !== "") {
       obj.csharpNamespace = message.csharpNamespace;
     }
-    if (message.swiftPrefix !== undefined && message.swiftPrefix !== '') {
+    if (message.swiftPrefix !== undefined && message.swiftPrefix !== "") {
       obj.swiftPrefix = message.swiftPrefix;
     }
-    if (message.phpClassPrefix !== undefined && message.phpClassPrefix !== '') {
+    if (message.phpClassPrefix !== undefined && message.phpClassPrefix !== "") {
       obj.phpClassPrefix = message.phpClassPrefix;
     }
-    if (message.phpNamespace !== undefined && message.phpNamespace !== '') {
+    if (message.phpNamespace !== undefined && message.phpNamespace !== "") {
       obj.phpNamespace = message.phpNamespace;
     }
-    if (message.phpMetadataNamespace !== undefined && message.phpMetadataNamespace !== '') {
+    if (message.phpMetadataNamespace !== undefined && message.phpMetadataNamespace !== "") {
       obj.phpMetadataNamespace = message.phpMetadataNamespace;
     }
-    if (message.rubyPackage !== undefined && message.rubyPackage !== '') {
+    if (message.rubyPackage !== undefined && message.rubyPackage !== "") {
       obj.rubyPackage = message.rubyPackage;
     }
     if (message.features !== undefined) {
@@ -4986,31 +5098,29 @@ export const FileOptions: MessageFns<FileOptions, 'google.protobuf.FileOptions'>
   },
   fromPartial(object: DeepPartial<FileOptions>): FileOptions {
     const message = createBaseFileOptions();
-    message.javaPackage = object.javaPackage ?? '';
-    message.javaOuterClassname = object.javaOuterClassname ?? '';
+    message.javaPackage = object.javaPackage ?? "";
+    message.javaOuterClassname = object.javaOuterClassname ?? "";
     message.javaMultipleFiles = object.javaMultipleFiles ?? false;
     message.javaGenerateEqualsAndHash = object.javaGenerateEqualsAndHash ?? false;
     message.javaStringCheckUtf8 = object.javaStringCheckUtf8 ?? false;
     message.optimizeFor = object.optimizeFor ?? 1;
-    message.goPackage = object.goPackage ?? '';
+    message.goPackage = object.goPackage ?? "";
     message.ccGenericServices = object.ccGenericServices ?? false;
     message.javaGenericServices = object.javaGenericServices ?? false;
     message.pyGenericServices = object.pyGenericServices ?? false;
     message.deprecated = object.deprecated ?? false;
     message.ccEnableArenas = object.ccEnableArenas ?? true;
-    message.objcClassPrefix = object.objcClassPrefix ?? '';
-    message.csharpNamespace = object.csharpNamespace ?? '';
-    message.swiftPrefix = object.swiftPrefix ?? '';
-    message.phpClassPrefix = object.phpClassPrefix ?? '';
-    message.phpNamespace = object.phpNamespace ?? '';
-    message.phpMetadataNamespace = object.phpMetadataNamespace ?? '';
-    message.rubyPackage = object.rubyPackage ?? '';
-    message.features =
-      object.features !== undefined && object.features !== null
-        ? FeatureSet.fromPartial(object.features)
-        : undefined;
-    message.uninterpretedOption =
-      object.uninterpretedOption?.map((e) => UninterpretedOption.fromPartial(e)) || [];
+    message.objcClassPrefix = object.objcClassPrefix ?? "";
+    message.csharpNamespace = object.csharpNamespace ?? "";
+    message.swiftPrefix = object.swiftPrefix ?? "";
+    message.phpClassPrefix = object.phpClassPrefix ?? "";
+    message.phpNamespace = object.phpNamespace ?? "";
+    message.phpMetadataNamespace = object.phpMetadataNamespace ?? "";
+    message.rubyPackage = object.rubyPackage ?? "";
+    message.features = (object.features !== undefined && object.features !== null)
+      ? FeatureSet.fromPartial(object.features)
+      : undefined;
+    message.uninterpretedOption = object.uninterpretedOption?.map((e) => UninterpretedOption.fromPartial(e)) || [];
     return message;
   },
 };
@@ -5019,7 +5129,7 @@ messageTypeRegistry.set(FileOptions.$type, FileOptions);
 
 function createBaseMessageOptions(): MessageOptions {
   return {
-    $type: 'google.protobuf.MessageOptions',
+    $type: "google.protobuf.MessageOptions",
     messageSetWireFormat: false,
     noStandardDescriptorAccessor: false,
     deprecated: false,
@@ -5030,17 +5140,14 @@ function createBaseMessageOptions(): MessageOptions {
   };
 }
 
-export const MessageOptions: MessageFns<MessageOptions, 'google.protobuf.MessageOptions'> = {
-  $type: 'google.protobuf.MessageOptions' as const,
+export const MessageOptions: MessageFns<MessageOptions, "google.protobuf.MessageOptions"> = {
+  $type: "google.protobuf.MessageOptions" as const,
 
   encode(message: MessageOptions, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.messageSetWireFormat !== undefined && message.messageSetWireFormat !== false) {
       writer.uint32(8).bool(message.messageSetWireFormat);
     }
-    if (
-      message.noStandardDescriptorAccessor !== undefined &&
-      message.noStandardDescriptorAccessor !== false
-    ) {
+    if (message.noStandardDescriptorAccessor !== undefined && message.noStandardDescriptorAccessor !== false) {
       writer.uint32(16).bool(message.noStandardDescriptorAccessor);
     }
     if (message.deprecated !== undefined && message.deprecated !== false) {
@@ -5050,8 +5157,7 @@ export const MessageOptions: MessageFns<MessageOptions, 'google.protobuf.Message
       writer.uint32(56).bool(message.mapEntry);
     }
     if (
-      message.deprecatedLegacyJsonFieldConflicts !== undefined &&
-      message.deprecatedLegacyJsonFieldConflicts !== false
+      message.deprecatedLegacyJsonFieldConflicts !== undefined && message.deprecatedLegacyJsonFieldConflicts !== false
     ) {
       writer.uint32(88).bool(message.deprecatedLegacyJsonFieldConflicts);
     }
@@ -5068,7 +5174,7 @@ export const MessageOptions: MessageFns<MessageOptions, 'google.protobuf.Message
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -5151,30 +5257,30 @@ export const MessageOptions: MessageFns<MessageOptions, 'google.protobuf.Message
       messageSetWireFormat: isSet(object.messageSetWireFormat)
         ? globalThis.Boolean(object.messageSetWireFormat)
         : isSet(object.message_set_wire_format)
-          ? globalThis.Boolean(object.message_set_wire_format)
-          : false,
+        ? globalThis.Boolean(object.message_set_wire_format)
+        : false,
       noStandardDescriptorAccessor: isSet(object.noStandardDescriptorAccessor)
         ? globalThis.Boolean(object.noStandardDescriptorAccessor)
         : isSet(object.no_standard_descriptor_accessor)
-          ? globalThis.Boolean(object.no_standard_descriptor_accessor)
-          : false,
+        ? globalThis.Boolean(object.no_standard_descriptor_accessor)
+        : false,
       deprecated: isSet(object.deprecated) ? globalThis.Boolean(object.deprecated) : false,
       mapEntry: isSet(object.mapEntry)
         ? globalThis.Boolean(object.mapEntry)
         : isSet(object.map_entry)
-          ? globalThis.Boolean(object.map_entry)
-          : false,
+        ? globalThis.Boolean(object.map_entry)
+        : false,
       deprecatedLegacyJsonFieldConflicts: isSet(object.deprecatedLegacyJsonFieldConflicts)
         ? globalThis.Boolean(object.deprecatedLegacyJsonFieldConflicts)
         : isSet(object.deprecated_legacy_json_field_conflicts)
-          ? globalThis.Boolean(object.deprecated_legacy_json_field_conflicts)
-          : false,
+        ? globalThis.Boolean(object.deprecated_legacy_json_field_conflicts)
+        : false,
       features: isSet(object.features) ? FeatureSet.fromJSON(object.features) : undefined,
       uninterpretedOption: globalThis.Array.isArray(object?.uninterpretedOption)
         ? object.uninterpretedOption.map((e: any) => UninterpretedOption.fromJSON(e))
         : globalThis.Array.isArray(object?.uninterpreted_option)
-          ? object.uninterpreted_option.map((e: any) => UninterpretedOption.fromJSON(e))
-          : [],
+        ? object.uninterpreted_option.map((e: any) => UninterpretedOption.fromJSON(e))
+        : [],
     };
   },
 
@@ -5183,10 +5289,7 @@ export const MessageOptions: MessageFns<MessageOptions, 'google.protobuf.Message
     if (message.messageSetWireFormat !== undefined && message.messageSetWireFormat !== false) {
       obj.messageSetWireFormat = message.messageSetWireFormat;
     }
-    if (
-      message.noStandardDescriptorAccessor !== undefined &&
-      message.noStandardDescriptorAccessor !== false
-    ) {
+    if (message.noStandardDescriptorAccessor !== undefined && message.noStandardDescriptorAccessor !== false) {
       obj.noStandardDescriptorAccessor = message.noStandardDescriptorAccessor;
     }
     if (message.deprecated !== undefined && message.deprecated !== false) {
@@ -5196,8 +5299,7 @@ export const MessageOptions: MessageFns<MessageOptions, 'google.protobuf.Message
       obj.mapEntry = message.mapEntry;
     }
     if (
-      message.deprecatedLegacyJsonFieldConflicts !== undefined &&
-      message.deprecatedLegacyJsonFieldConflicts !== false
+      message.deprecatedLegacyJsonFieldConflicts !== undefined && message.deprecatedLegacyJsonFieldConflicts !== false
     ) {
       obj.deprecatedLegacyJsonFieldConflicts = message.deprecatedLegacyJsonFieldConflicts;
     }
@@ -5220,12 +5322,10 @@ export const MessageOptions: MessageFns<MessageOptions, 'google.protobuf.Message
     message.deprecated = object.deprecated ?? false;
     message.mapEntry = object.mapEntry ?? false;
     message.deprecatedLegacyJsonFieldConflicts = object.deprecatedLegacyJsonFieldConflicts ?? false;
-    message.features =
-      object.features !== undefined && object.features !== null
-        ? FeatureSet.fromPartial(object.features)
-        : undefined;
-    message.uninterpretedOption =
-      object.uninterpretedOption?.map((e) => UninterpretedOption.fromPartial(e)) || [];
+    message.features = (object.features !== undefined && object.features !== null)
+      ? FeatureSet.fromPartial(object.features)
+      : undefined;
+    message.uninterpretedOption = object.uninterpretedOption?.map((e) => UninterpretedOption.fromPartial(e)) || [];
     return message;
   },
 };
@@ -5234,7 +5334,7 @@ messageTypeRegistry.set(MessageOptions.$type, MessageOptions);
 
 function createBaseFieldOptions(): FieldOptions {
   return {
-    $type: 'google.protobuf.FieldOptions',
+    $type: "google.protobuf.FieldOptions",
     ctype: 0,
     packed: false,
     jstype: 0,
@@ -5252,8 +5352,8 @@ function createBaseFieldOptions(): FieldOptions {
   };
 }
 
-export const FieldOptions: MessageFns<FieldOptions, 'google.protobuf.FieldOptions'> = {
-  $type: 'google.protobuf.FieldOptions' as const,
+export const FieldOptions: MessageFns<FieldOptions, "google.protobuf.FieldOptions"> = {
+  $type: "google.protobuf.FieldOptions" as const,
 
   encode(message: FieldOptions, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.ctype !== undefined && message.ctype !== 0) {
@@ -5305,7 +5405,7 @@ export const FieldOptions: MessageFns<FieldOptions, 'google.protobuf.FieldOption
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -5458,15 +5558,15 @@ export const FieldOptions: MessageFns<FieldOptions, 'google.protobuf.FieldOption
       unverifiedLazy: isSet(object.unverifiedLazy)
         ? globalThis.Boolean(object.unverifiedLazy)
         : isSet(object.unverified_lazy)
-          ? globalThis.Boolean(object.unverified_lazy)
-          : false,
+        ? globalThis.Boolean(object.unverified_lazy)
+        : false,
       deprecated: isSet(object.deprecated) ? globalThis.Boolean(object.deprecated) : false,
       weak: isSet(object.weak) ? globalThis.Boolean(object.weak) : false,
       debugRedact: isSet(object.debugRedact)
         ? globalThis.Boolean(object.debugRedact)
         : isSet(object.debug_redact)
-          ? globalThis.Boolean(object.debug_redact)
-          : false,
+        ? globalThis.Boolean(object.debug_redact)
+        : false,
       retention: isSet(object.retention) ? fieldOptions_OptionRetentionFromJSON(object.retention) : 0,
       targets: globalThis.Array.isArray(object?.targets)
         ? object.targets.map((e: any) => fieldOptions_OptionTargetTypeFromJSON(e))
@@ -5474,19 +5574,19 @@ export const FieldOptions: MessageFns<FieldOptions, 'google.protobuf.FieldOption
       editionDefaults: globalThis.Array.isArray(object?.editionDefaults)
         ? object.editionDefaults.map((e: any) => FieldOptions_EditionDefault.fromJSON(e))
         : globalThis.Array.isArray(object?.edition_defaults)
-          ? object.edition_defaults.map((e: any) => FieldOptions_EditionDefault.fromJSON(e))
-          : [],
+        ? object.edition_defaults.map((e: any) => FieldOptions_EditionDefault.fromJSON(e))
+        : [],
       features: isSet(object.features) ? FeatureSet.fromJSON(object.features) : undefined,
       featureSupport: isSet(object.featureSupport)
         ? FieldOptions_FeatureSupport.fromJSON(object.featureSupport)
         : isSet(object.feature_support)
-          ? FieldOptions_FeatureSupport.fromJSON(object.feature_support)
-          : undefined,
+        ? FieldOptions_FeatureSupport.fromJSON(object.feature_support)
+        : undefined,
       uninterpretedOption: globalThis.Array.isArray(object?.uninterpretedOption)
         ? object.uninterpretedOption.map((e: any) => UninterpretedOption.fromJSON(e))
         : globalThis.Array.isArray(object?.uninterpreted_option)
-          ? object.uninterpreted_option.map((e: any) => UninterpretedOption.fromJSON(e))
-          : [],
+        ? object.uninterpreted_option.map((e: any) => UninterpretedOption.fromJSON(e))
+        : [],
     };
   },
 
@@ -5552,18 +5652,14 @@ export const FieldOptions: MessageFns<FieldOptions, 'google.protobuf.FieldOption
     message.debugRedact = object.debugRedact ?? false;
     message.retention = object.retention ?? 0;
     message.targets = object.targets?.map((e) => e) || [];
-    message.editionDefaults =
-      object.editionDefaults?.map((e) => FieldOptions_EditionDefault.fromPartial(e)) || [];
-    message.features =
-      object.features !== undefined && object.features !== null
-        ? FeatureSet.fromPartial(object.features)
-        : undefined;
-    message.featureSupport =
-      object.featureSupport !== undefined && object.featureSupport !== null
-        ? FieldOptions_FeatureSupport.fromPartial(object.featureSupport)
-        : undefined;
-    message.uninterpretedOption =
-      object.uninterpretedOption?.map((e) => UninterpretedOption.fromPartial(e)) || [];
+    message.editionDefaults = object.editionDefaults?.map((e) => FieldOptions_EditionDefault.fromPartial(e)) || [];
+    message.features = (object.features !== undefined && object.features !== null)
+      ? FeatureSet.fromPartial(object.features)
+      : undefined;
+    message.featureSupport = (object.featureSupport !== undefined && object.featureSupport !== null)
+      ? FieldOptions_FeatureSupport.fromPartial(object.featureSupport)
+      : undefined;
+    message.uninterpretedOption = object.uninterpretedOption?.map((e) => UninterpretedOption.fromPartial(e)) || [];
     return message;
   },
 };
@@ -5571,20 +5667,20 @@ export const FieldOptions: MessageFns<FieldOptions, 'google.protobuf.FieldOption
 messageTypeRegistry.set(FieldOptions.$type, FieldOptions);
 
 function createBaseFieldOptions_EditionDefault(): FieldOptions_EditionDefault {
-  return { $type: 'google.protobuf.FieldOptions.EditionDefault', edition: 0, value: '' };
+  return { $type: "google.protobuf.FieldOptions.EditionDefault", edition: 0, value: "" };
 }
 
 export const FieldOptions_EditionDefault: MessageFns<
   FieldOptions_EditionDefault,
-  'google.protobuf.FieldOptions.EditionDefault'
+  "google.protobuf.FieldOptions.EditionDefault"
 > = {
-  $type: 'google.protobuf.FieldOptions.EditionDefault' as const,
+  $type: "google.protobuf.FieldOptions.EditionDefault" as const,
 
   encode(message: FieldOptions_EditionDefault, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.edition !== undefined && message.edition !== 0) {
       writer.uint32(24).int32(message.edition);
     }
-    if (message.value !== undefined && message.value !== '') {
+    if (message.value !== undefined && message.value !== "") {
       writer.uint32(18).string(message.value);
     }
     return writer;
@@ -5594,7 +5690,7 @@ export const FieldOptions_EditionDefault: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -5635,7 +5731,7 @@ export const FieldOptions_EditionDefault: MessageFns<
     return {
       $type: FieldOptions_EditionDefault.$type,
       edition: isSet(object.edition) ? editionFromJSON(object.edition) : 0,
-      value: isSet(object.value) ? globalThis.String(object.value) : '',
+      value: isSet(object.value) ? globalThis.String(object.value) : "",
     };
   },
 
@@ -5644,7 +5740,7 @@ export const FieldOptions_EditionDefault: MessageFns<
     if (message.edition !== undefined && message.edition !== 0) {
       obj.edition = editionToJSON(message.edition);
     }
-    if (message.value !== undefined && message.value !== '') {
+    if (message.value !== undefined && message.value !== "") {
       obj.value = message.value;
     }
     return obj;
@@ -5656,7 +5752,7 @@ export const FieldOptions_EditionDefault: MessageFns<
   fromPartial(object: DeepPartial<FieldOptions_EditionDefault>): FieldOptions_EditionDefault {
     const message = createBaseFieldOptions_EditionDefault();
     message.edition = object.edition ?? 0;
-    message.value = object.value ?? '';
+    message.value = object.value ?? "";
     return message;
   },
 };
@@ -5665,20 +5761,20 @@ messageTypeRegistry.set(FieldOptions_EditionDefault.$type, FieldOptions_EditionD
 
 function createBaseFieldOptions_FeatureSupport(): FieldOptions_FeatureSupport {
   return {
-    $type: 'google.protobuf.FieldOptions.FeatureSupport',
+    $type: "google.protobuf.FieldOptions.FeatureSupport",
     editionIntroduced: 0,
     editionDeprecated: 0,
-    deprecationWarning: '',
+    deprecationWarning: "",
     editionRemoved: 0,
-    removalError: '',
+    removalError: "",
   };
 }
 
 export const FieldOptions_FeatureSupport: MessageFns<
   FieldOptions_FeatureSupport,
-  'google.protobuf.FieldOptions.FeatureSupport'
+  "google.protobuf.FieldOptions.FeatureSupport"
 > = {
-  $type: 'google.protobuf.FieldOptions.FeatureSupport' as const,
+  $type: "google.protobuf.FieldOptions.FeatureSupport" as const,
 
   encode(message: FieldOptions_FeatureSupport, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.editionIntroduced !== undefined && message.editionIntroduced !== 0) {
@@ -5687,13 +5783,13 @@ export const FieldOptions_FeatureSupport: MessageFns<
     if (message.editionDeprecated !== undefined && message.editionDeprecated !== 0) {
       writer.uint32(16).int32(message.editionDeprecated);
     }
-    if (message.deprecationWarning !== undefined && message.deprecationWarning !== '') {
+    if (message.deprecationWarning !== undefined && message.deprecationWarning !== "") {
       writer.uint32(26).string(message.deprecationWarning);
     }
     if (message.editionRemoved !== undefined && message.editionRemoved !== 0) {
       writer.uint32(32).int32(message.editionRemoved);
     }
-    if (message.removalError !== undefined && message.removalError !== '') {
+    if (message.removalError !== undefined && message.removalError !== "") {
       writer.uint32(42).string(message.removalError);
     }
     return writer;
@@ -5703,7 +5799,7 @@ export const FieldOptions_FeatureSupport: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -5770,28 +5866,28 @@ export const FieldOptions_FeatureSupport: MessageFns<
       editionIntroduced: isSet(object.editionIntroduced)
         ? editionFromJSON(object.editionIntroduced)
         : isSet(object.edition_introduced)
-          ? editionFromJSON(object.edition_introduced)
-          : 0,
+        ? editionFromJSON(object.edition_introduced)
+        : 0,
       editionDeprecated: isSet(object.editionDeprecated)
         ? editionFromJSON(object.editionDeprecated)
         : isSet(object.edition_deprecated)
-          ? editionFromJSON(object.edition_deprecated)
-          : 0,
+        ? editionFromJSON(object.edition_deprecated)
+        : 0,
       deprecationWarning: isSet(object.deprecationWarning)
         ? globalThis.String(object.deprecationWarning)
         : isSet(object.deprecation_warning)
-          ? globalThis.String(object.deprecation_warning)
-          : '',
+        ? globalThis.String(object.deprecation_warning)
+        : "",
       editionRemoved: isSet(object.editionRemoved)
         ? editionFromJSON(object.editionRemoved)
         : isSet(object.edition_removed)
-          ? editionFromJSON(object.edition_removed)
-          : 0,
+        ? editionFromJSON(object.edition_removed)
+        : 0,
       removalError: isSet(object.removalError)
         ? globalThis.String(object.removalError)
         : isSet(object.removal_error)
-          ? globalThis.String(object.removal_error)
-          : '',
+        ? globalThis.String(object.removal_error)
+        : "",
     };
   },
 
@@ -5803,13 +5899,13 @@ export const FieldOptions_FeatureSupport: MessageFns<
     if (message.editionDeprecated !== undefined && message.editionDeprecated !== 0) {
       obj.editionDeprecated = editionToJSON(message.editionDeprecated);
     }
-    if (message.deprecationWarning !== undefined && message.deprecationWarning !== '') {
+    if (message.deprecationWarning !== undefined && message.deprecationWarning !== "") {
       obj.deprecationWarning = message.deprecationWarning;
     }
     if (message.editionRemoved !== undefined && message.editionRemoved !== 0) {
       obj.editionRemoved = editionToJSON(message.editionRemoved);
     }
-    if (message.removalError !== undefined && message.removalError !== '') {
+    if (message.removalError !== undefined && message.removalError !== "") {
       obj.removalError = message.removalError;
     }
     return obj;
@@ -5822,9 +5918,9 @@ export const FieldOptions_FeatureSupport: MessageFns<
     const message = createBaseFieldOptions_FeatureSupport();
     message.editionIntroduced = object.editionIntroduced ?? 0;
     message.editionDeprecated = object.editionDeprecated ?? 0;
-    message.deprecationWarning = object.deprecationWarning ?? '';
+    message.deprecationWarning = object.deprecationWarning ?? "";
     message.editionRemoved = object.editionRemoved ?? 0;
-    message.removalError = object.removalError ?? '';
+    message.removalError = object.removalError ?? "";
     return message;
   },
 };
@@ -5832,11 +5928,11 @@ export const FieldOptions_FeatureSupport: MessageFns<
 messageTypeRegistry.set(FieldOptions_FeatureSupport.$type, FieldOptions_FeatureSupport);
 
 function createBaseOneofOptions(): OneofOptions {
-  return { $type: 'google.protobuf.OneofOptions', features: undefined, uninterpretedOption: [] };
+  return { $type: "google.protobuf.OneofOptions", features: undefined, uninterpretedOption: [] };
 }
 
-export const OneofOptions: MessageFns<OneofOptions, 'google.protobuf.OneofOptions'> = {
-  $type: 'google.protobuf.OneofOptions' as const,
+export const OneofOptions: MessageFns<OneofOptions, "google.protobuf.OneofOptions"> = {
+  $type: "google.protobuf.OneofOptions" as const,
 
   encode(message: OneofOptions, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.features !== undefined) {
@@ -5852,7 +5948,7 @@ export const OneofOptions: MessageFns<OneofOptions, 'google.protobuf.OneofOption
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -5896,8 +5992,8 @@ export const OneofOptions: MessageFns<OneofOptions, 'google.protobuf.OneofOption
       uninterpretedOption: globalThis.Array.isArray(object?.uninterpretedOption)
         ? object.uninterpretedOption.map((e: any) => UninterpretedOption.fromJSON(e))
         : globalThis.Array.isArray(object?.uninterpreted_option)
-          ? object.uninterpreted_option.map((e: any) => UninterpretedOption.fromJSON(e))
-          : [],
+        ? object.uninterpreted_option.map((e: any) => UninterpretedOption.fromJSON(e))
+        : [],
     };
   },
 
@@ -5917,12 +6013,10 @@ export const OneofOptions: MessageFns<OneofOptions, 'google.protobuf.OneofOption
   },
   fromPartial(object: DeepPartial<OneofOptions>): OneofOptions {
     const message = createBaseOneofOptions();
-    message.features =
-      object.features !== undefined && object.features !== null
-        ? FeatureSet.fromPartial(object.features)
-        : undefined;
-    message.uninterpretedOption =
-      object.uninterpretedOption?.map((e) => UninterpretedOption.fromPartial(e)) || [];
+    message.features = (object.features !== undefined && object.features !== null)
+      ? FeatureSet.fromPartial(object.features)
+      : undefined;
+    message.uninterpretedOption = object.uninterpretedOption?.map((e) => UninterpretedOption.fromPartial(e)) || [];
     return message;
   },
 };
@@ -5931,7 +6025,7 @@ messageTypeRegistry.set(OneofOptions.$type, OneofOptions);
 
 function createBaseEnumOptions(): EnumOptions {
   return {
-    $type: 'google.protobuf.EnumOptions',
+    $type: "google.protobuf.EnumOptions",
     allowAlias: false,
     deprecated: false,
     deprecatedLegacyJsonFieldConflicts: false,
@@ -5940,8 +6034,8 @@ function createBaseEnumOptions(): EnumOptions {
   };
 }
 
-export const EnumOptions: MessageFns<EnumOptions, 'google.protobuf.EnumOptions'> = {
-  $type: 'google.protobuf.EnumOptions' as const,
+export const EnumOptions: MessageFns<EnumOptions, "google.protobuf.EnumOptions"> = {
+  $type: "google.protobuf.EnumOptions" as const,
 
   encode(message: EnumOptions, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.allowAlias !== undefined && message.allowAlias !== false) {
@@ -5951,8 +6045,7 @@ export const EnumOptions: MessageFns<EnumOptions, 'google.protobuf.EnumOptions'>
       writer.uint32(24).bool(message.deprecated);
     }
     if (
-      message.deprecatedLegacyJsonFieldConflicts !== undefined &&
-      message.deprecatedLegacyJsonFieldConflicts !== false
+      message.deprecatedLegacyJsonFieldConflicts !== undefined && message.deprecatedLegacyJsonFieldConflicts !== false
     ) {
       writer.uint32(48).bool(message.deprecatedLegacyJsonFieldConflicts);
     }
@@ -5969,7 +6062,7 @@ export const EnumOptions: MessageFns<EnumOptions, 'google.protobuf.EnumOptions'>
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -6036,20 +6129,20 @@ export const EnumOptions: MessageFns<EnumOptions, 'google.protobuf.EnumOptions'>
       allowAlias: isSet(object.allowAlias)
         ? globalThis.Boolean(object.allowAlias)
         : isSet(object.allow_alias)
-          ? globalThis.Boolean(object.allow_alias)
-          : false,
+        ? globalThis.Boolean(object.allow_alias)
+        : false,
       deprecated: isSet(object.deprecated) ? globalThis.Boolean(object.deprecated) : false,
       deprecatedLegacyJsonFieldConflicts: isSet(object.deprecatedLegacyJsonFieldConflicts)
         ? globalThis.Boolean(object.deprecatedLegacyJsonFieldConflicts)
         : isSet(object.deprecated_legacy_json_field_conflicts)
-          ? globalThis.Boolean(object.deprecated_legacy_json_field_conflicts)
-          : false,
+        ? globalThis.Boolean(object.deprecated_legacy_json_field_conflicts)
+        : false,
       features: isSet(object.features) ? FeatureSet.fromJSON(object.features) : undefined,
       uninterpretedOption: globalThis.Array.isArray(object?.uninterpretedOption)
         ? object.uninterpretedOption.map((e: any) => UninterpretedOption.fromJSON(e))
         : globalThis.Array.isArray(object?.uninterpreted_option)
-          ? object.uninterpreted_option.map((e: any) => UninterpretedOption.fromJSON(e))
-          : [],
+        ? object.uninterpreted_option.map((e: any) => UninterpretedOption.fromJSON(e))
+        : [],
     };
   },
 
@@ -6062,8 +6155,7 @@ export const EnumOptions: MessageFns<EnumOptions, 'google.protobuf.EnumOptions'>
       obj.deprecated = message.deprecated;
     }
     if (
-      message.deprecatedLegacyJsonFieldConflicts !== undefined &&
-      message.deprecatedLegacyJsonFieldConflicts !== false
+      message.deprecatedLegacyJsonFieldConflicts !== undefined && message.deprecatedLegacyJsonFieldConflicts !== false
     ) {
       obj.deprecatedLegacyJsonFieldConflicts = message.deprecatedLegacyJsonFieldConflicts;
     }
@@ -6084,12 +6176,10 @@ export const EnumOptions: MessageFns<EnumOptions, 'google.protobuf.EnumOptions'>
     message.allowAlias = object.allowAlias ?? false;
     message.deprecated = object.deprecated ?? false;
     message.deprecatedLegacyJsonFieldConflicts = object.deprecatedLegacyJsonFieldConflicts ?? false;
-    message.features =
-      object.features !== undefined && object.features !== null
-        ? FeatureSet.fromPartial(object.features)
-        : undefined;
-    message.uninterpretedOption =
-      object.uninterpretedOption?.map((e) => UninterpretedOption.fromPartial(e)) || [];
+    message.features = (object.features !== undefined && object.features !== null)
+      ? FeatureSet.fromPartial(object.features)
+      : undefined;
+    message.uninterpretedOption = object.uninterpretedOption?.map((e) => UninterpretedOption.fromPartial(e)) || [];
     return message;
   },
 };
@@ -6098,7 +6188,7 @@ messageTypeRegistry.set(EnumOptions.$type, EnumOptions);
 
 function createBaseEnumValueOptions(): EnumValueOptions {
   return {
-    $type: 'google.protobuf.EnumValueOptions',
+    $type: "google.protobuf.EnumValueOptions",
     deprecated: false,
     features: undefined,
     debugRedact: false,
@@ -6107,8 +6197,8 @@ function createBaseEnumValueOptions(): EnumValueOptions {
   };
 }
 
-export const EnumValueOptions: MessageFns<EnumValueOptions, 'google.protobuf.EnumValueOptions'> = {
-  $type: 'google.protobuf.EnumValueOptions' as const,
+export const EnumValueOptions: MessageFns<EnumValueOptions, "google.protobuf.EnumValueOptions"> = {
+  $type: "google.protobuf.EnumValueOptions" as const,
 
   encode(message: EnumValueOptions, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.deprecated !== undefined && message.deprecated !== false) {
@@ -6133,7 +6223,7 @@ export const EnumValueOptions: MessageFns<EnumValueOptions, 'google.protobuf.Enu
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -6202,18 +6292,18 @@ export const EnumValueOptions: MessageFns<EnumValueOptions, 'google.protobuf.Enu
       debugRedact: isSet(object.debugRedact)
         ? globalThis.Boolean(object.debugRedact)
         : isSet(object.debug_redact)
-          ? globalThis.Boolean(object.debug_redact)
-          : false,
+        ? globalThis.Boolean(object.debug_redact)
+        : false,
       featureSupport: isSet(object.featureSupport)
         ? FieldOptions_FeatureSupport.fromJSON(object.featureSupport)
         : isSet(object.feature_support)
-          ? FieldOptions_FeatureSupport.fromJSON(object.feature_support)
-          : undefined,
+        ? FieldOptions_FeatureSupport.fromJSON(object.feature_support)
+        : undefined,
       uninterpretedOption: globalThis.Array.isArray(object?.uninterpretedOption)
         ? object.uninterpretedOption.map((e: any) => UninterpretedOption.fromJSON(e))
         : globalThis.Array.isArray(object?.uninterpreted_option)
-          ? object.uninterpreted_option.map((e: any) => UninterpretedOption.fromJSON(e))
-          : [],
+        ? object.uninterpreted_option.map((e: any) => UninterpretedOption.fromJSON(e))
+        : [],
     };
   },
 
@@ -6243,17 +6333,14 @@ export const EnumValueOptions: MessageFns<EnumValueOptions, 'google.protobuf.Enu
   fromPartial(object: DeepPartial<EnumValueOptions>): EnumValueOptions {
     const message = createBaseEnumValueOptions();
     message.deprecated = object.deprecated ?? false;
-    message.features =
-      object.features !== undefined && object.features !== null
-        ? FeatureSet.fromPartial(object.features)
-        : undefined;
+    message.features = (object.features !== undefined && object.features !== null)
+      ? FeatureSet.fromPartial(object.features)
+      : undefined;
     message.debugRedact = object.debugRedact ?? false;
-    message.featureSupport =
-      object.featureSupport !== undefined && object.featureSupport !== null
-        ? FieldOptions_FeatureSupport.fromPartial(object.featureSupport)
-        : undefined;
-    message.uninterpretedOption =
-      object.uninterpretedOption?.map((e) => UninterpretedOption.fromPartial(e)) || [];
+    message.featureSupport = (object.featureSupport !== undefined && object.featureSupport !== null)
+      ? FieldOptions_FeatureSupport.fromPartial(object.featureSupport)
+      : undefined;
+    message.uninterpretedOption = object.uninterpretedOption?.map((e) => UninterpretedOption.fromPartial(e)) || [];
     return message;
   },
 };
@@ -6261,16 +6348,11 @@ export const EnumValueOptions: MessageFns<EnumValueOptions, 'google.protobuf.Enu
 messageTypeRegistry.set(EnumValueOptions.$type, EnumValueOptions);
 
 function createBaseServiceOptions(): ServiceOptions {
-  return {
-    $type: 'google.protobuf.ServiceOptions',
-    features: undefined,
-    deprecated: false,
-    uninterpretedOption: [],
-  };
+  return { $type: "google.protobuf.ServiceOptions", features: undefined, deprecated: false, uninterpretedOption: [] };
 }
 
-export const ServiceOptions: MessageFns<ServiceOptions, 'google.protobuf.ServiceOptions'> = {
-  $type: 'google.protobuf.ServiceOptions' as const,
+export const ServiceOptions: MessageFns<ServiceOptions, "google.protobuf.ServiceOptions"> = {
+  $type: "google.protobuf.ServiceOptions" as const,
 
   encode(message: ServiceOptions, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.features !== undefined) {
@@ -6289,7 +6371,7 @@ export const ServiceOptions: MessageFns<ServiceOptions, 'google.protobuf.Service
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -6342,8 +6424,8 @@ export const ServiceOptions: MessageFns<ServiceOptions, 'google.protobuf.Service
       uninterpretedOption: globalThis.Array.isArray(object?.uninterpretedOption)
         ? object.uninterpretedOption.map((e: any) => UninterpretedOption.fromJSON(e))
         : globalThis.Array.isArray(object?.uninterpreted_option)
-          ? object.uninterpreted_option.map((e: any) => UninterpretedOption.fromJSON(e))
-          : [],
+        ? object.uninterpreted_option.map((e: any) => UninterpretedOption.fromJSON(e))
+        : [],
     };
   },
 
@@ -6366,13 +6448,11 @@ export const ServiceOptions: MessageFns<ServiceOptions, 'google.protobuf.Service
   },
   fromPartial(object: DeepPartial<ServiceOptions>): ServiceOptions {
     const message = createBaseServiceOptions();
-    message.features =
-      object.features !== undefined && object.features !== null
-        ? FeatureSet.fromPartial(object.features)
-        : undefined;
+    message.features = (object.features !== undefined && object.features !== null)
+      ? FeatureSet.fromPartial(object.features)
+      : undefined;
     message.deprecated = object.deprecated ?? false;
-    message.uninterpretedOption =
-      object.uninterpretedOption?.map((e) => UninterpretedOption.fromPartial(e)) || [];
+    message.uninterpretedOption = object.uninterpretedOption?.map((e) => UninterpretedOption.fromPartial(e)) || [];
     return message;
   },
 };
@@ -6381,7 +6461,7 @@ messageTypeRegistry.set(ServiceOptions.$type, ServiceOptions);
 
 function createBaseMethodOptions(): MethodOptions {
   return {
-    $type: 'google.protobuf.MethodOptions',
+    $type: "google.protobuf.MethodOptions",
     deprecated: false,
     idempotencyLevel: 0,
     features: undefined,
@@ -6389,8 +6469,8 @@ function createBaseMethodOptions(): MethodOptions {
   };
 }
 
-export const MethodOptions: MessageFns<MethodOptions, 'google.protobuf.MethodOptions'> = {
-  $type: 'google.protobuf.MethodOptions' as const,
+export const MethodOptions: MessageFns<MethodOptions, "google.protobuf.MethodOptions"> = {
+  $type: "google.protobuf.MethodOptions" as const,
 
   encode(message: MethodOptions, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.deprecated !== undefined && message.deprecated !== false) {
@@ -6412,7 +6492,7 @@ export const MethodOptions: MessageFns<MethodOptions, 'google.protobuf.MethodOpt
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -6472,14 +6552,14 @@ export const MethodOptions: MessageFns<MethodOptions, 'google.protobuf.MethodOpt
       idempotencyLevel: isSet(object.idempotencyLevel)
         ? methodOptions_IdempotencyLevelFromJSON(object.idempotencyLevel)
         : isSet(object.idempotency_level)
-          ? methodOptions_IdempotencyLevelFromJSON(object.idempotency_level)
-          : 0,
+        ? methodOptions_IdempotencyLevelFromJSON(object.idempotency_level)
+        : 0,
       features: isSet(object.features) ? FeatureSet.fromJSON(object.features) : undefined,
       uninterpretedOption: globalThis.Array.isArray(object?.uninterpretedOption)
         ? object.uninterpretedOption.map((e: any) => UninterpretedOption.fromJSON(e))
         : globalThis.Array.isArray(object?.uninterpreted_option)
-          ? object.uninterpreted_option.map((e: any) => UninterpretedOption.fromJSON(e))
-          : [],
+        ? object.uninterpreted_option.map((e: any) => UninterpretedOption.fromJSON(e))
+        : [],
     };
   },
 
@@ -6507,12 +6587,10 @@ export const MethodOptions: MessageFns<MethodOptions, 'google.protobuf.MethodOpt
     const message = createBaseMethodOptions();
     message.deprecated = object.deprecated ?? false;
     message.idempotencyLevel = object.idempotencyLevel ?? 0;
-    message.features =
-      object.features !== undefined && object.features !== null
-        ? FeatureSet.fromPartial(object.features)
-        : undefined;
-    message.uninterpretedOption =
-      object.uninterpretedOption?.map((e) => UninterpretedOption.fromPartial(e)) || [];
+    message.features = (object.features !== undefined && object.features !== null)
+      ? FeatureSet.fromPartial(object.features)
+      : undefined;
+    message.uninterpretedOption = object.uninterpretedOption?.map((e) => UninterpretedOption.fromPartial(e)) || [];
     return message;
   },
 };
@@ -6521,25 +6599,25 @@ messageTypeRegistry.set(MethodOptions.$type, MethodOptions);
 
 function createBaseUninterpretedOption(): UninterpretedOption {
   return {
-    $type: 'google.protobuf.UninterpretedOption',
+    $type: "google.protobuf.UninterpretedOption",
     name: [],
-    identifierValue: '',
+    identifierValue: "",
     positiveIntValue: 0,
     negativeIntValue: 0,
     doubleValue: 0,
     stringValue: Buffer.alloc(0),
-    aggregateValue: '',
+    aggregateValue: "",
   };
 }
 
-export const UninterpretedOption: MessageFns<UninterpretedOption, 'google.protobuf.UninterpretedOption'> = {
-  $type: 'google.protobuf.UninterpretedOption' as const,
+export const UninterpretedOption: MessageFns<UninterpretedOption, "google.protobuf.UninterpretedOption"> = {
+  $type: "google.protobuf.UninterpretedOption" as const,
 
   encode(message: UninterpretedOption, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     for (const v of message.name) {
       UninterpretedOption_NamePart.encode(v!, writer.uint32(18).fork()).join();
     }
-    if (message.identifierValue !== undefined && message.identifierValue !== '') {
+    if (message.identifierValue !== undefined && message.identifierValue !== "") {
       writer.uint32(26).string(message.identifierValue);
     }
     if (message.positiveIntValue !== undefined && message.positiveIntValue !== 0) {
@@ -6554,7 +6632,7 @@ export const UninterpretedOption: MessageFns<UninterpretedOption, 'google.protob
     if (message.stringValue !== undefined && message.stringValue.length !== 0) {
       writer.uint32(58).bytes(message.stringValue);
     }
-    if (message.aggregateValue !== undefined && message.aggregateValue !== '') {
+    if (message.aggregateValue !== undefined && message.aggregateValue !== "") {
       writer.uint32(66).string(message.aggregateValue);
     }
     return writer;
@@ -6564,7 +6642,7 @@ export const UninterpretedOption: MessageFns<UninterpretedOption, 'google.protob
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -6650,33 +6728,33 @@ export const UninterpretedOption: MessageFns<UninterpretedOption, 'google.protob
       identifierValue: isSet(object.identifierValue)
         ? globalThis.String(object.identifierValue)
         : isSet(object.identifier_value)
-          ? globalThis.String(object.identifier_value)
-          : '',
+        ? globalThis.String(object.identifier_value)
+        : "",
       positiveIntValue: isSet(object.positiveIntValue)
         ? globalThis.Number(object.positiveIntValue)
         : isSet(object.positive_int_value)
-          ? globalThis.Number(object.positive_int_value)
-          : 0,
+        ? globalThis.Number(object.positive_int_value)
+        : 0,
       negativeIntValue: isSet(object.negativeIntValue)
         ? globalThis.Number(object.negativeIntValue)
         : isSet(object.negative_int_value)
-          ? globalThis.Number(object.negative_int_value)
-          : 0,
+        ? globalThis.Number(object.negative_int_value)
+        : 0,
       doubleValue: isSet(object.doubleValue)
         ? globalThis.Number(object.doubleValue)
         : isSet(object.double_value)
-          ? globalThis.Number(object.double_value)
-          : 0,
+        ? globalThis.Number(object.double_value)
+        : 0,
       stringValue: isSet(object.stringValue)
         ? Buffer.from(bytesFromBase64(object.stringValue))
         : isSet(object.string_value)
-          ? Buffer.from(bytesFromBase64(object.string_value))
-          : Buffer.alloc(0),
+        ? Buffer.from(bytesFromBase64(object.string_value))
+        : Buffer.alloc(0),
       aggregateValue: isSet(object.aggregateValue)
         ? globalThis.String(object.aggregateValue)
         : isSet(object.aggregate_value)
-          ? globalThis.String(object.aggregate_value)
-          : '',
+        ? globalThis.String(object.aggregate_value)
+        : "",
     };
   },
 
@@ -6685,7 +6763,7 @@ export const UninterpretedOption: MessageFns<UninterpretedOption, 'google.protob
     if (message.name?.length) {
       obj.name = message.name.map((e) => UninterpretedOption_NamePart.toJSON(e));
     }
-    if (message.identifierValue !== undefined && message.identifierValue !== '') {
+    if (message.identifierValue !== undefined && message.identifierValue !== "") {
       obj.identifierValue = message.identifierValue;
     }
     if (message.positiveIntValue !== undefined && message.positiveIntValue !== 0) {
@@ -6700,7 +6778,7 @@ export const UninterpretedOption: MessageFns<UninterpretedOption, 'google.protob
     if (message.stringValue !== undefined && message.stringValue.length !== 0) {
       obj.stringValue = base64FromBytes(message.stringValue);
     }
-    if (message.aggregateValue !== undefined && message.aggregateValue !== '') {
+    if (message.aggregateValue !== undefined && message.aggregateValue !== "") {
       obj.aggregateValue = message.aggregateValue;
     }
     return obj;
@@ -6712,12 +6790,12 @@ export const UninterpretedOption: MessageFns<UninterpretedOption, 'google.protob
   fromPartial(object: DeepPartial<UninterpretedOption>): UninterpretedOption {
     const message = createBaseUninterpretedOption();
     message.name = object.name?.map((e) => UninterpretedOption_NamePart.fromPartial(e)) || [];
-    message.identifierValue = object.identifierValue ?? '';
+    message.identifierValue = object.identifierValue ?? "";
     message.positiveIntValue = object.positiveIntValue ?? 0;
     message.negativeIntValue = object.negativeIntValue ?? 0;
     message.doubleValue = object.doubleValue ?? 0;
     message.stringValue = object.stringValue ?? Buffer.alloc(0);
-    message.aggregateValue = object.aggregateValue ?? '';
+    message.aggregateValue = object.aggregateValue ?? "";
     return message;
   },
 };
@@ -6725,17 +6803,17 @@ export const UninterpretedOption: MessageFns<UninterpretedOption, 'google.protob
 messageTypeRegistry.set(UninterpretedOption.$type, UninterpretedOption);
 
 function createBaseUninterpretedOption_NamePart(): UninterpretedOption_NamePart {
-  return { $type: 'google.protobuf.UninterpretedOption.NamePart', namePart: '', isExtension: false };
+  return { $type: "google.protobuf.UninterpretedOption.NamePart", namePart: "", isExtension: false };
 }
 
 export const UninterpretedOption_NamePart: MessageFns<
   UninterpretedOption_NamePart,
-  'google.protobuf.UninterpretedOption.NamePart'
+  "google.protobuf.UninterpretedOption.NamePart"
 > = {
-  $type: 'google.protobuf.UninterpretedOption.NamePart' as const,
+  $type: "google.protobuf.UninterpretedOption.NamePart" as const,
 
   encode(message: UninterpretedOption_NamePart, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.namePart !== '') {
+    if (message.namePart !== "") {
       writer.uint32(10).string(message.namePart);
     }
     if (message.isExtension !== false) {
@@ -6748,7 +6826,7 @@ export const UninterpretedOption_NamePart: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -6791,19 +6869,19 @@ export const UninterpretedOption_NamePart: MessageFns<
       namePart: isSet(object.namePart)
         ? globalThis.String(object.namePart)
         : isSet(object.name_part)
-          ? globalThis.String(object.name_part)
-          : '',
+        ? globalThis.String(object.name_part)
+        : "",
       isExtension: isSet(object.isExtension)
         ? globalThis.Boolean(object.isExtension)
         : isSet(object.is_extension)
-          ? globalThis.Boolean(object.is_extension)
-          : false,
+        ? globalThis.Boolean(object.is_extension)
+        : false,
     };
   },
 
   toJSON(message: UninterpretedOption_NamePart): unknown {
     const obj: any = {};
-    if (message.namePart !== '') {
+    if (message.namePart !== "") {
       obj.namePart = message.namePart;
     }
     if (message.isExtension !== false) {
@@ -6817,7 +6895,7 @@ export const UninterpretedOption_NamePart: MessageFns<
   },
   fromPartial(object: DeepPartial<UninterpretedOption_NamePart>): UninterpretedOption_NamePart {
     const message = createBaseUninterpretedOption_NamePart();
-    message.namePart = object.namePart ?? '';
+    message.namePart = object.namePart ?? "";
     message.isExtension = object.isExtension ?? false;
     return message;
   },
@@ -6827,7 +6905,7 @@ messageTypeRegistry.set(UninterpretedOption_NamePart.$type, UninterpretedOption_
 
 function createBaseFeatureSet(): FeatureSet {
   return {
-    $type: 'google.protobuf.FeatureSet',
+    $type: "google.protobuf.FeatureSet",
     fieldPresence: 0,
     enumType: 0,
     repeatedFieldEncoding: 0,
@@ -6840,8 +6918,8 @@ function createBaseFeatureSet(): FeatureSet {
   };
 }
 
-export const FeatureSet: MessageFns<FeatureSet, 'google.protobuf.FeatureSet'> = {
-  $type: 'google.protobuf.FeatureSet' as const,
+export const FeatureSet: MessageFns<FeatureSet, "google.protobuf.FeatureSet"> = {
+  $type: "google.protobuf.FeatureSet" as const,
 
   encode(message: FeatureSet, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.fieldPresence !== undefined && message.fieldPresence !== 0) {
@@ -6878,7 +6956,7 @@ export const FeatureSet: MessageFns<FeatureSet, 'google.protobuf.FeatureSet'> = 
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -6977,48 +7055,48 @@ export const FeatureSet: MessageFns<FeatureSet, 'google.protobuf.FeatureSet'> = 
       fieldPresence: isSet(object.fieldPresence)
         ? featureSet_FieldPresenceFromJSON(object.fieldPresence)
         : isSet(object.field_presence)
-          ? featureSet_FieldPresenceFromJSON(object.field_presence)
-          : 0,
+        ? featureSet_FieldPresenceFromJSON(object.field_presence)
+        : 0,
       enumType: isSet(object.enumType)
         ? featureSet_EnumTypeFromJSON(object.enumType)
         : isSet(object.enum_type)
-          ? featureSet_EnumTypeFromJSON(object.enum_type)
-          : 0,
+        ? featureSet_EnumTypeFromJSON(object.enum_type)
+        : 0,
       repeatedFieldEncoding: isSet(object.repeatedFieldEncoding)
         ? featureSet_RepeatedFieldEncodingFromJSON(object.repeatedFieldEncoding)
         : isSet(object.repeated_field_encoding)
-          ? featureSet_RepeatedFieldEncodingFromJSON(object.repeated_field_encoding)
-          : 0,
+        ? featureSet_RepeatedFieldEncodingFromJSON(object.repeated_field_encoding)
+        : 0,
       utf8Validation: isSet(object.utf8Validation)
         ? featureSet_Utf8ValidationFromJSON(object.utf8Validation)
         : isSet(object.utf8_validation)
-          ? featureSet_Utf8ValidationFromJSON(object.utf8_validation)
-          : 0,
+        ? featureSet_Utf8ValidationFromJSON(object.utf8_validation)
+        : 0,
       messageEncoding: isSet(object.messageEncoding)
         ? featureSet_MessageEncodingFromJSON(object.messageEncoding)
         : isSet(object.message_encoding)
-          ? featureSet_MessageEncodingFromJSON(object.message_encoding)
-          : 0,
+        ? featureSet_MessageEncodingFromJSON(object.message_encoding)
+        : 0,
       jsonFormat: isSet(object.jsonFormat)
         ? featureSet_JsonFormatFromJSON(object.jsonFormat)
         : isSet(object.json_format)
-          ? featureSet_JsonFormatFromJSON(object.json_format)
-          : 0,
+        ? featureSet_JsonFormatFromJSON(object.json_format)
+        : 0,
       enforceNamingStyle: isSet(object.enforceNamingStyle)
         ? featureSet_EnforceNamingStyleFromJSON(object.enforceNamingStyle)
         : isSet(object.enforce_naming_style)
-          ? featureSet_EnforceNamingStyleFromJSON(object.enforce_naming_style)
-          : 0,
+        ? featureSet_EnforceNamingStyleFromJSON(object.enforce_naming_style)
+        : 0,
       defaultSymbolVisibility: isSet(object.defaultSymbolVisibility)
         ? featureSet_VisibilityFeature_DefaultSymbolVisibilityFromJSON(object.defaultSymbolVisibility)
         : isSet(object.default_symbol_visibility)
-          ? featureSet_VisibilityFeature_DefaultSymbolVisibilityFromJSON(object.default_symbol_visibility)
-          : 0,
+        ? featureSet_VisibilityFeature_DefaultSymbolVisibilityFromJSON(object.default_symbol_visibility)
+        : 0,
       enforceProtoLimits: isSet(object.enforceProtoLimits)
         ? featureSet_ProtoLimitsFeature_EnforceProtoLimitsFromJSON(object.enforceProtoLimits)
         : isSet(object.enforce_proto_limits)
-          ? featureSet_ProtoLimitsFeature_EnforceProtoLimitsFromJSON(object.enforce_proto_limits)
-          : 0,
+        ? featureSet_ProtoLimitsFeature_EnforceProtoLimitsFromJSON(object.enforce_proto_limits)
+        : 0,
     };
   },
 
@@ -7051,9 +7129,7 @@ export const FeatureSet: MessageFns<FeatureSet, 'google.protobuf.FeatureSet'> = 
       );
     }
     if (message.enforceProtoLimits !== undefined && message.enforceProtoLimits !== 0) {
-      obj.enforceProtoLimits = featureSet_ProtoLimitsFeature_EnforceProtoLimitsToJSON(
-        message.enforceProtoLimits,
-      );
+      obj.enforceProtoLimits = featureSet_ProtoLimitsFeature_EnforceProtoLimitsToJSON(message.enforceProtoLimits);
     }
     return obj;
   },
@@ -7079,14 +7155,14 @@ export const FeatureSet: MessageFns<FeatureSet, 'google.protobuf.FeatureSet'> = 
 messageTypeRegistry.set(FeatureSet.$type, FeatureSet);
 
 function createBaseFeatureSet_VisibilityFeature(): FeatureSet_VisibilityFeature {
-  return { $type: 'google.protobuf.FeatureSet.VisibilityFeature' };
+  return { $type: "google.protobuf.FeatureSet.VisibilityFeature" };
 }
 
 export const FeatureSet_VisibilityFeature: MessageFns<
   FeatureSet_VisibilityFeature,
-  'google.protobuf.FeatureSet.VisibilityFeature'
+  "google.protobuf.FeatureSet.VisibilityFeature"
 > = {
-  $type: 'google.protobuf.FeatureSet.VisibilityFeature' as const,
+  $type: "google.protobuf.FeatureSet.VisibilityFeature" as const,
 
   encode(_: FeatureSet_VisibilityFeature, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     return writer;
@@ -7096,7 +7172,7 @@ export const FeatureSet_VisibilityFeature: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -7138,14 +7214,14 @@ export const FeatureSet_VisibilityFeature: MessageFns<
 messageTypeRegistry.set(FeatureSet_VisibilityFeature.$type, FeatureSet_VisibilityFeature);
 
 function createBaseFeatureSet_ProtoLimitsFeature(): FeatureSet_ProtoLimitsFeature {
-  return { $type: 'google.protobuf.FeatureSet.ProtoLimitsFeature' };
+  return { $type: "google.protobuf.FeatureSet.ProtoLimitsFeature" };
 }
 
 export const FeatureSet_ProtoLimitsFeature: MessageFns<
   FeatureSet_ProtoLimitsFeature,
-  'google.protobuf.FeatureSet.ProtoLimitsFeature'
+  "google.protobuf.FeatureSet.ProtoLimitsFeature"
 > = {
-  $type: 'google.protobuf.FeatureSet.ProtoLimitsFeature' as const,
+  $type: "google.protobuf.FeatureSet.ProtoLimitsFeature" as const,
 
   encode(_: FeatureSet_ProtoLimitsFeature, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     return writer;
@@ -7155,7 +7231,7 @@ export const FeatureSet_ProtoLimitsFeature: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -7197,11 +7273,11 @@ export const FeatureSet_ProtoLimitsFeature: MessageFns<
 messageTypeRegistry.set(FeatureSet_ProtoLimitsFeature.$type, FeatureSet_ProtoLimitsFeature);
 
 function createBaseFeatureSetDefaults(): FeatureSetDefaults {
-  return { $type: 'google.protobuf.FeatureSetDefaults', defaults: [], minimumEdition: 0, maximumEdition: 0 };
+  return { $type: "google.protobuf.FeatureSetDefaults", defaults: [], minimumEdition: 0, maximumEdition: 0 };
 }
 
-export const FeatureSetDefaults: MessageFns<FeatureSetDefaults, 'google.protobuf.FeatureSetDefaults'> = {
-  $type: 'google.protobuf.FeatureSetDefaults' as const,
+export const FeatureSetDefaults: MessageFns<FeatureSetDefaults, "google.protobuf.FeatureSetDefaults"> = {
+  $type: "google.protobuf.FeatureSetDefaults" as const,
 
   encode(message: FeatureSetDefaults, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     for (const v of message.defaults) {
@@ -7220,7 +7296,7 @@ export const FeatureSetDefaults: MessageFns<FeatureSetDefaults, 'google.protobuf
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -7234,9 +7310,7 @@ export const FeatureSetDefaults: MessageFns<FeatureSetDefaults, 'google.protobuf
               break;
             }
 
-            message.defaults.push(
-              FeatureSetDefaults_FeatureSetEditionDefault.decode(reader, reader.uint32()),
-            );
+            message.defaults.push(FeatureSetDefaults_FeatureSetEditionDefault.decode(reader, reader.uint32()));
             continue;
           }
           case 4: {
@@ -7276,13 +7350,13 @@ export const FeatureSetDefaults: MessageFns<FeatureSetDefaults, 'google.protobuf
       minimumEdition: isSet(object.minimumEdition)
         ? editionFromJSON(object.minimumEdition)
         : isSet(object.minimum_edition)
-          ? editionFromJSON(object.minimum_edition)
-          : 0,
+        ? editionFromJSON(object.minimum_edition)
+        : 0,
       maximumEdition: isSet(object.maximumEdition)
         ? editionFromJSON(object.maximumEdition)
         : isSet(object.maximum_edition)
-          ? editionFromJSON(object.maximum_edition)
-          : 0,
+        ? editionFromJSON(object.maximum_edition)
+        : 0,
     };
   },
 
@@ -7305,8 +7379,7 @@ export const FeatureSetDefaults: MessageFns<FeatureSetDefaults, 'google.protobuf
   },
   fromPartial(object: DeepPartial<FeatureSetDefaults>): FeatureSetDefaults {
     const message = createBaseFeatureSetDefaults();
-    message.defaults =
-      object.defaults?.map((e) => FeatureSetDefaults_FeatureSetEditionDefault.fromPartial(e)) || [];
+    message.defaults = object.defaults?.map((e) => FeatureSetDefaults_FeatureSetEditionDefault.fromPartial(e)) || [];
     message.minimumEdition = object.minimumEdition ?? 0;
     message.maximumEdition = object.maximumEdition ?? 0;
     return message;
@@ -7317,7 +7390,7 @@ messageTypeRegistry.set(FeatureSetDefaults.$type, FeatureSetDefaults);
 
 function createBaseFeatureSetDefaults_FeatureSetEditionDefault(): FeatureSetDefaults_FeatureSetEditionDefault {
   return {
-    $type: 'google.protobuf.FeatureSetDefaults.FeatureSetEditionDefault',
+    $type: "google.protobuf.FeatureSetDefaults.FeatureSetEditionDefault",
     edition: 0,
     overridableFeatures: undefined,
     fixedFeatures: undefined,
@@ -7326,9 +7399,9 @@ function createBaseFeatureSetDefaults_FeatureSetEditionDefault(): FeatureSetDefa
 
 export const FeatureSetDefaults_FeatureSetEditionDefault: MessageFns<
   FeatureSetDefaults_FeatureSetEditionDefault,
-  'google.protobuf.FeatureSetDefaults.FeatureSetEditionDefault'
+  "google.protobuf.FeatureSetDefaults.FeatureSetEditionDefault"
 > = {
-  $type: 'google.protobuf.FeatureSetDefaults.FeatureSetEditionDefault' as const,
+  $type: "google.protobuf.FeatureSetDefaults.FeatureSetEditionDefault" as const,
 
   encode(
     message: FeatureSetDefaults_FeatureSetEditionDefault,
@@ -7350,7 +7423,7 @@ export const FeatureSetDefaults_FeatureSetEditionDefault: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -7402,13 +7475,13 @@ export const FeatureSetDefaults_FeatureSetEditionDefault: MessageFns<
       overridableFeatures: isSet(object.overridableFeatures)
         ? FeatureSet.fromJSON(object.overridableFeatures)
         : isSet(object.overridable_features)
-          ? FeatureSet.fromJSON(object.overridable_features)
-          : undefined,
+        ? FeatureSet.fromJSON(object.overridable_features)
+        : undefined,
       fixedFeatures: isSet(object.fixedFeatures)
         ? FeatureSet.fromJSON(object.fixedFeatures)
         : isSet(object.fixed_features)
-          ? FeatureSet.fromJSON(object.fixed_features)
-          : undefined,
+        ? FeatureSet.fromJSON(object.fixed_features)
+        : undefined,
     };
   },
 
@@ -7426,9 +7499,7 @@ export const FeatureSetDefaults_FeatureSetEditionDefault: MessageFns<
     return obj;
   },
 
-  create(
-    base?: DeepPartial<FeatureSetDefaults_FeatureSetEditionDefault>,
-  ): FeatureSetDefaults_FeatureSetEditionDefault {
+  create(base?: DeepPartial<FeatureSetDefaults_FeatureSetEditionDefault>): FeatureSetDefaults_FeatureSetEditionDefault {
     return FeatureSetDefaults_FeatureSetEditionDefault.fromPartial(base ?? {});
   },
   fromPartial(
@@ -7436,29 +7507,24 @@ export const FeatureSetDefaults_FeatureSetEditionDefault: MessageFns<
   ): FeatureSetDefaults_FeatureSetEditionDefault {
     const message = createBaseFeatureSetDefaults_FeatureSetEditionDefault();
     message.edition = object.edition ?? 0;
-    message.overridableFeatures =
-      object.overridableFeatures !== undefined && object.overridableFeatures !== null
-        ? FeatureSet.fromPartial(object.overridableFeatures)
-        : undefined;
-    message.fixedFeatures =
-      object.fixedFeatures !== undefined && object.fixedFeatures !== null
-        ? FeatureSet.fromPartial(object.fixedFeatures)
-        : undefined;
+    message.overridableFeatures = (object.overridableFeatures !== undefined && object.overridableFeatures !== null)
+      ? FeatureSet.fromPartial(object.overridableFeatures)
+      : undefined;
+    message.fixedFeatures = (object.fixedFeatures !== undefined && object.fixedFeatures !== null)
+      ? FeatureSet.fromPartial(object.fixedFeatures)
+      : undefined;
     return message;
   },
 };
 
-messageTypeRegistry.set(
-  FeatureSetDefaults_FeatureSetEditionDefault.$type,
-  FeatureSetDefaults_FeatureSetEditionDefault,
-);
+messageTypeRegistry.set(FeatureSetDefaults_FeatureSetEditionDefault.$type, FeatureSetDefaults_FeatureSetEditionDefault);
 
 function createBaseSourceCodeInfo(): SourceCodeInfo {
-  return { $type: 'google.protobuf.SourceCodeInfo', location: [] };
+  return { $type: "google.protobuf.SourceCodeInfo", location: [] };
 }
 
-export const SourceCodeInfo: MessageFns<SourceCodeInfo, 'google.protobuf.SourceCodeInfo'> = {
-  $type: 'google.protobuf.SourceCodeInfo' as const,
+export const SourceCodeInfo: MessageFns<SourceCodeInfo, "google.protobuf.SourceCodeInfo"> = {
+  $type: "google.protobuf.SourceCodeInfo" as const,
 
   encode(message: SourceCodeInfo, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     for (const v of message.location) {
@@ -7471,7 +7537,7 @@ export const SourceCodeInfo: MessageFns<SourceCodeInfo, 'google.protobuf.SourceC
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -7531,20 +7597,17 @@ messageTypeRegistry.set(SourceCodeInfo.$type, SourceCodeInfo);
 
 function createBaseSourceCodeInfo_Location(): SourceCodeInfo_Location {
   return {
-    $type: 'google.protobuf.SourceCodeInfo.Location',
+    $type: "google.protobuf.SourceCodeInfo.Location",
     path: [],
     span: [],
-    leadingComments: '',
-    trailingComments: '',
+    leadingComments: "",
+    trailingComments: "",
     leadingDetachedComments: [],
   };
 }
 
-export const SourceCodeInfo_Location: MessageFns<
-  SourceCodeInfo_Location,
-  'google.protobuf.SourceCodeInfo.Location'
-> = {
-  $type: 'google.protobuf.SourceCodeInfo.Location' as const,
+export const SourceCodeInfo_Location: MessageFns<SourceCodeInfo_Location, "google.protobuf.SourceCodeInfo.Location"> = {
+  $type: "google.protobuf.SourceCodeInfo.Location" as const,
 
   encode(message: SourceCodeInfo_Location, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.path.length !== 0) {
@@ -7561,10 +7624,10 @@ export const SourceCodeInfo_Location: MessageFns<
       }
       writer.join();
     }
-    if (message.leadingComments !== undefined && message.leadingComments !== '') {
+    if (message.leadingComments !== undefined && message.leadingComments !== "") {
       writer.uint32(26).string(message.leadingComments);
     }
-    if (message.trailingComments !== undefined && message.trailingComments !== '') {
+    if (message.trailingComments !== undefined && message.trailingComments !== "") {
       writer.uint32(34).string(message.trailingComments);
     }
     for (const v of message.leadingDetachedComments) {
@@ -7577,7 +7640,7 @@ export const SourceCodeInfo_Location: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -7666,18 +7729,18 @@ export const SourceCodeInfo_Location: MessageFns<
       leadingComments: isSet(object.leadingComments)
         ? globalThis.String(object.leadingComments)
         : isSet(object.leading_comments)
-          ? globalThis.String(object.leading_comments)
-          : '',
+        ? globalThis.String(object.leading_comments)
+        : "",
       trailingComments: isSet(object.trailingComments)
         ? globalThis.String(object.trailingComments)
         : isSet(object.trailing_comments)
-          ? globalThis.String(object.trailing_comments)
-          : '',
+        ? globalThis.String(object.trailing_comments)
+        : "",
       leadingDetachedComments: globalThis.Array.isArray(object?.leadingDetachedComments)
         ? object.leadingDetachedComments.map((e: any) => globalThis.String(e))
         : globalThis.Array.isArray(object?.leading_detached_comments)
-          ? object.leading_detached_comments.map((e: any) => globalThis.String(e))
-          : [],
+        ? object.leading_detached_comments.map((e: any) => globalThis.String(e))
+        : [],
     };
   },
 
@@ -7689,10 +7752,10 @@ export const SourceCodeInfo_Location: MessageFns<
     if (message.span?.length) {
       obj.span = message.span.map((e) => Math.round(e));
     }
-    if (message.leadingComments !== undefined && message.leadingComments !== '') {
+    if (message.leadingComments !== undefined && message.leadingComments !== "") {
       obj.leadingComments = message.leadingComments;
     }
-    if (message.trailingComments !== undefined && message.trailingComments !== '') {
+    if (message.trailingComments !== undefined && message.trailingComments !== "") {
       obj.trailingComments = message.trailingComments;
     }
     if (message.leadingDetachedComments?.length) {
@@ -7708,8 +7771,8 @@ export const SourceCodeInfo_Location: MessageFns<
     const message = createBaseSourceCodeInfo_Location();
     message.path = object.path?.map((e) => e) || [];
     message.span = object.span?.map((e) => e) || [];
-    message.leadingComments = object.leadingComments ?? '';
-    message.trailingComments = object.trailingComments ?? '';
+    message.leadingComments = object.leadingComments ?? "";
+    message.trailingComments = object.trailingComments ?? "";
     message.leadingDetachedComments = object.leadingDetachedComments?.map((e) => e) || [];
     return message;
   },
@@ -7718,11 +7781,11 @@ export const SourceCodeInfo_Location: MessageFns<
 messageTypeRegistry.set(SourceCodeInfo_Location.$type, SourceCodeInfo_Location);
 
 function createBaseGeneratedCodeInfo(): GeneratedCodeInfo {
-  return { $type: 'google.protobuf.GeneratedCodeInfo', annotation: [] };
+  return { $type: "google.protobuf.GeneratedCodeInfo", annotation: [] };
 }
 
-export const GeneratedCodeInfo: MessageFns<GeneratedCodeInfo, 'google.protobuf.GeneratedCodeInfo'> = {
-  $type: 'google.protobuf.GeneratedCodeInfo' as const,
+export const GeneratedCodeInfo: MessageFns<GeneratedCodeInfo, "google.protobuf.GeneratedCodeInfo"> = {
+  $type: "google.protobuf.GeneratedCodeInfo" as const,
 
   encode(message: GeneratedCodeInfo, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     for (const v of message.annotation) {
@@ -7735,7 +7798,7 @@ export const GeneratedCodeInfo: MessageFns<GeneratedCodeInfo, 'google.protobuf.G
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -7795,9 +7858,9 @@ messageTypeRegistry.set(GeneratedCodeInfo.$type, GeneratedCodeInfo);
 
 function createBaseGeneratedCodeInfo_Annotation(): GeneratedCodeInfo_Annotation {
   return {
-    $type: 'google.protobuf.GeneratedCodeInfo.Annotation',
+    $type: "google.protobuf.GeneratedCodeInfo.Annotation",
     path: [],
-    sourceFile: '',
+    sourceFile: "",
     begin: 0,
     end: 0,
     semantic: 0,
@@ -7806,9 +7869,9 @@ function createBaseGeneratedCodeInfo_Annotation(): GeneratedCodeInfo_Annotation 
 
 export const GeneratedCodeInfo_Annotation: MessageFns<
   GeneratedCodeInfo_Annotation,
-  'google.protobuf.GeneratedCodeInfo.Annotation'
+  "google.protobuf.GeneratedCodeInfo.Annotation"
 > = {
-  $type: 'google.protobuf.GeneratedCodeInfo.Annotation' as const,
+  $type: "google.protobuf.GeneratedCodeInfo.Annotation" as const,
 
   encode(message: GeneratedCodeInfo_Annotation, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.path.length !== 0) {
@@ -7818,7 +7881,7 @@ export const GeneratedCodeInfo_Annotation: MessageFns<
       }
       writer.join();
     }
-    if (message.sourceFile !== undefined && message.sourceFile !== '') {
+    if (message.sourceFile !== undefined && message.sourceFile !== "") {
       writer.uint32(18).string(message.sourceFile);
     }
     if (message.begin !== undefined && message.begin !== 0) {
@@ -7837,7 +7900,7 @@ export const GeneratedCodeInfo_Annotation: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -7915,8 +7978,8 @@ export const GeneratedCodeInfo_Annotation: MessageFns<
       sourceFile: isSet(object.sourceFile)
         ? globalThis.String(object.sourceFile)
         : isSet(object.source_file)
-          ? globalThis.String(object.source_file)
-          : '',
+        ? globalThis.String(object.source_file)
+        : "",
       begin: isSet(object.begin) ? globalThis.Number(object.begin) : 0,
       end: isSet(object.end) ? globalThis.Number(object.end) : 0,
       semantic: isSet(object.semantic) ? generatedCodeInfo_Annotation_SemanticFromJSON(object.semantic) : 0,
@@ -7928,7 +7991,7 @@ export const GeneratedCodeInfo_Annotation: MessageFns<
     if (message.path?.length) {
       obj.path = message.path.map((e) => Math.round(e));
     }
-    if (message.sourceFile !== undefined && message.sourceFile !== '') {
+    if (message.sourceFile !== undefined && message.sourceFile !== "") {
       obj.sourceFile = message.sourceFile;
     }
     if (message.begin !== undefined && message.begin !== 0) {
@@ -7949,7 +8012,7 @@ export const GeneratedCodeInfo_Annotation: MessageFns<
   fromPartial(object: DeepPartial<GeneratedCodeInfo_Annotation>): GeneratedCodeInfo_Annotation {
     const message = createBaseGeneratedCodeInfo_Annotation();
     message.path = object.path?.map((e) => e) || [];
-    message.sourceFile = object.sourceFile ?? '';
+    message.sourceFile = object.sourceFile ?? "";
     message.begin = object.begin ?? 0;
     message.end = object.end ?? 0;
     message.semantic = object.semantic ?? 0;
@@ -7960,36 +8023,32 @@ export const GeneratedCodeInfo_Annotation: MessageFns<
 messageTypeRegistry.set(GeneratedCodeInfo_Annotation.$type, GeneratedCodeInfo_Annotation);
 
 function bytesFromBase64(b64: string): Uint8Array {
-  return Uint8Array.from(globalThis.Buffer.from(b64, 'base64'));
+  return Uint8Array.from(globalThis.Buffer.from(b64, "base64"));
 }
 
 function base64FromBytes(arr: Uint8Array): string {
-  return globalThis.Buffer.from(arr).toString('base64');
+  return globalThis.Buffer.from(arr).toString("base64");
 }
 
 function floatToJson(value: number | null | undefined): number | string | null | undefined {
-  return typeof value === 'number' && !globalThis.Number.isFinite(value) ? globalThis.String(value) : value;
+  return typeof value === "number" && !globalThis.Number.isFinite(value) ? globalThis.String(value) : value;
 }
 
 type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
 
-export type DeepPartial<T> = T extends Builtin
-  ? T
-  : T extends globalThis.Array<infer U>
-    ? globalThis.Array<DeepPartial<U>>
-    : T extends ReadonlyArray<infer U>
-      ? ReadonlyArray<DeepPartial<U>>
-      : T extends {}
-        ? { [K in Exclude<keyof T, '$type'>]?: DeepPartial<T[K]> }
-        : Partial<T>;
+export type DeepPartial<T> = T extends Builtin ? T
+  : T extends globalThis.Array<infer U> ? globalThis.Array<DeepPartial<U>>
+  : T extends ReadonlyArray<infer U> ? ReadonlyArray<DeepPartial<U>>
+  : T extends {} ? { [K in Exclude<keyof T, "$type">]?: DeepPartial<T[K]> }
+  : Partial<T>;
 
 function longToNumber(int64: { toString(): string }): number {
   const num = globalThis.Number(int64.toString());
   if (num > globalThis.Number.MAX_SAFE_INTEGER) {
-    throw new globalThis.Error('Value is larger than Number.MAX_SAFE_INTEGER');
+    throw new globalThis.Error("Value is larger than Number.MAX_SAFE_INTEGER");
   }
   if (num < globalThis.Number.MIN_SAFE_INTEGER) {
-    throw new globalThis.Error('Value is smaller than Number.MIN_SAFE_INTEGER');
+    throw new globalThis.Error("Value is smaller than Number.MIN_SAFE_INTEGER");
   }
   return num;
 }

@@ -5,12 +5,12 @@
 // source: google/protobuf/duration.proto
 
 /* eslint-disable */
-import { BinaryReader, BinaryWriter } from '@bufbuild/protobuf/wire';
-import { messageTypeRegistry } from '../../typeRegistry';
+import { BinaryReader, BinaryWriter } from "@bufbuild/protobuf/wire";
+import { messageTypeRegistry } from "../../typeRegistry";
 
-export const protobufPackage = 'google.protobuf';
+export const protobufPackage = "google.protobuf";
 
-export const protobufFileName = 'google/protobuf/duration.proto';
+export const protobufFileName = "google/protobuf/duration.proto";
 
 /**
  * A Duration represents a signed, fixed-length span of time represented
@@ -73,7 +73,7 @@ export const protobufFileName = 'google/protobuf/duration.proto';
  * microsecond should be expressed in JSON format as "3.000001s".
  */
 export interface Duration {
-  $type: 'google.protobuf.Duration';
+  $type: "google.protobuf.Duration";
   /**
    * Signed seconds of the span of time. Must be from -315,576,000,000
    * to +315,576,000,000 inclusive. Note: these bounds are computed from:
@@ -92,11 +92,11 @@ export interface Duration {
 }
 
 function createBaseDuration(): Duration {
-  return { $type: 'google.protobuf.Duration', seconds: 0, nanos: 0 };
+  return { $type: "google.protobuf.Duration", seconds: 0, nanos: 0 };
 }
 
-export const Duration: MessageFns<Duration, 'google.protobuf.Duration'> = {
-  $type: 'google.protobuf.Duration' as const,
+export const Duration: MessageFns<Duration, "google.protobuf.Duration"> = {
+  $type: "google.protobuf.Duration" as const,
 
   encode(message: Duration, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.seconds !== 0) {
@@ -112,7 +112,7 @@ export const Duration: MessageFns<Duration, 'google.protobuf.Duration'> = {
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -150,33 +150,33 @@ export const Duration: MessageFns<Duration, 'google.protobuf.Duration'> = {
   },
 
   fromJSON(object: string): Duration {
-    if (!object.endsWith('s')) {
-      throw new Error('Invalid duration string');
+    if (!object.endsWith("s")) {
+      throw new Error("Invalid duration string");
     }
     const body = object.slice(0, -1);
-    const negative = body.startsWith('-');
+    const negative = body.startsWith("-");
     const unsigned = negative ? body.slice(1) : body;
-    const dot = unsigned.indexOf('.');
+    const dot = unsigned.indexOf(".");
     const secondsStr = dot < 0 ? unsigned : unsigned.slice(0, dot);
-    const fracStr = dot < 0 ? '' : unsigned.slice(dot + 1);
+    const fracStr = dot < 0 ? "" : unsigned.slice(dot + 1);
     if (secondsStr.length === 0) {
-      throw new Error('Invalid duration string');
+      throw new Error("Invalid duration string");
     }
-    const seconds = negative && secondsStr !== '0' ? -Number(secondsStr) : Number(secondsStr);
-    const nanosAbs = fracStr === '' ? 0 : Number(fracStr.padEnd(9, '0').slice(0, 9));
+    const seconds = negative && secondsStr !== "0" ? -Number(secondsStr) : Number(secondsStr);
+    const nanosAbs = fracStr === "" ? 0 : Number(fracStr.padEnd(9, "0").slice(0, 9));
     const nanos = negative && nanosAbs !== 0 ? -nanosAbs : nanosAbs;
     return { $type: Duration.$type, seconds, nanos };
   },
 
   toJSON(message: Duration): string {
     const negative = message.seconds < 0 || message.nanos < 0;
-    const sign = negative ? '-' : '';
+    const sign = negative ? "-" : "";
     const absSeconds = message.seconds < 0 ? -message.seconds : message.seconds;
     const absNanos = message.nanos < 0 ? -message.nanos : message.nanos;
     if (absNanos === 0) {
       return `${sign}${absSeconds}s`;
     }
-    const padded = absNanos.toString().padStart(9, '0');
+    const padded = absNanos.toString().padStart(9, "0");
     const len = absNanos % 1_000_000 === 0 ? 3 : absNanos % 1_000 === 0 ? 6 : 9;
     return `${sign}${absSeconds}.${padded.slice(0, len)}s`;
   },
@@ -196,23 +196,19 @@ messageTypeRegistry.set(Duration.$type, Duration);
 
 type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
 
-export type DeepPartial<T> = T extends Builtin
-  ? T
-  : T extends globalThis.Array<infer U>
-    ? globalThis.Array<DeepPartial<U>>
-    : T extends ReadonlyArray<infer U>
-      ? ReadonlyArray<DeepPartial<U>>
-      : T extends {}
-        ? { [K in Exclude<keyof T, '$type'>]?: DeepPartial<T[K]> }
-        : Partial<T>;
+export type DeepPartial<T> = T extends Builtin ? T
+  : T extends globalThis.Array<infer U> ? globalThis.Array<DeepPartial<U>>
+  : T extends ReadonlyArray<infer U> ? ReadonlyArray<DeepPartial<U>>
+  : T extends {} ? { [K in Exclude<keyof T, "$type">]?: DeepPartial<T[K]> }
+  : Partial<T>;
 
 function longToNumber(int64: { toString(): string }): number {
   const num = globalThis.Number(int64.toString());
   if (num > globalThis.Number.MAX_SAFE_INTEGER) {
-    throw new globalThis.Error('Value is larger than Number.MAX_SAFE_INTEGER');
+    throw new globalThis.Error("Value is larger than Number.MAX_SAFE_INTEGER");
   }
   if (num < globalThis.Number.MIN_SAFE_INTEGER) {
-    throw new globalThis.Error('Value is smaller than Number.MIN_SAFE_INTEGER');
+    throw new globalThis.Error("Value is smaller than Number.MIN_SAFE_INTEGER");
   }
   return num;
 }

@@ -5,12 +5,12 @@
 // source: google/protobuf/empty.proto
 
 /* eslint-disable */
-import { BinaryReader, BinaryWriter } from '@bufbuild/protobuf/wire';
-import { messageTypeRegistry } from '../../typeRegistry';
+import { BinaryReader, BinaryWriter } from "@bufbuild/protobuf/wire";
+import { messageTypeRegistry } from "../../typeRegistry";
 
-export const protobufPackage = 'google.protobuf';
+export const protobufPackage = "google.protobuf";
 
-export const protobufFileName = 'google/protobuf/empty.proto';
+export const protobufFileName = "google/protobuf/empty.proto";
 
 /**
  * A generic empty message that you can re-use to avoid defining duplicated
@@ -22,15 +22,15 @@ export const protobufFileName = 'google/protobuf/empty.proto';
  *     }
  */
 export interface Empty {
-  $type: 'google.protobuf.Empty';
+  $type: "google.protobuf.Empty";
 }
 
 function createBaseEmpty(): Empty {
-  return { $type: 'google.protobuf.Empty' };
+  return { $type: "google.protobuf.Empty" };
 }
 
-export const Empty: MessageFns<Empty, 'google.protobuf.Empty'> = {
-  $type: 'google.protobuf.Empty' as const,
+export const Empty: MessageFns<Empty, "google.protobuf.Empty"> = {
+  $type: "google.protobuf.Empty" as const,
 
   encode(_: Empty, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     return writer;
@@ -40,7 +40,7 @@ export const Empty: MessageFns<Empty, 'google.protobuf.Empty'> = {
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -83,15 +83,11 @@ messageTypeRegistry.set(Empty.$type, Empty);
 
 type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
 
-export type DeepPartial<T> = T extends Builtin
-  ? T
-  : T extends globalThis.Array<infer U>
-    ? globalThis.Array<DeepPartial<U>>
-    : T extends ReadonlyArray<infer U>
-      ? ReadonlyArray<DeepPartial<U>>
-      : T extends {}
-        ? { [K in Exclude<keyof T, '$type'>]?: DeepPartial<T[K]> }
-        : Partial<T>;
+export type DeepPartial<T> = T extends Builtin ? T
+  : T extends globalThis.Array<infer U> ? globalThis.Array<DeepPartial<U>>
+  : T extends ReadonlyArray<infer U> ? ReadonlyArray<DeepPartial<U>>
+  : T extends {} ? { [K in Exclude<keyof T, "$type">]?: DeepPartial<T[K]> }
+  : Partial<T>;
 
 export interface MessageFns<T, V extends string> {
   readonly $type: V;

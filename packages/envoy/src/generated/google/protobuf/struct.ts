@@ -5,12 +5,12 @@
 // source: google/protobuf/struct.proto
 
 /* eslint-disable */
-import { BinaryReader, BinaryWriter } from '@bufbuild/protobuf/wire';
-import { messageTypeRegistry } from '../../typeRegistry';
+import { BinaryReader, BinaryWriter } from "@bufbuild/protobuf/wire";
+import { messageTypeRegistry } from "../../typeRegistry";
 
-export const protobufPackage = 'google.protobuf';
+export const protobufPackage = "google.protobuf";
 
-export const protobufFileName = 'google/protobuf/struct.proto';
+export const protobufFileName = "google/protobuf/struct.proto";
 
 /**
  * Represents a JSON `null`.
@@ -32,10 +32,10 @@ export enum NullValue {
 export function nullValueFromJSON(object: any): NullValue {
   switch (object) {
     case 0:
-    case 'NULL_VALUE':
+    case "NULL_VALUE":
       return NullValue.NULL_VALUE;
     case -1:
-    case 'UNRECOGNIZED':
+    case "UNRECOGNIZED":
     default:
       return NullValue.UNRECOGNIZED;
   }
@@ -44,10 +44,10 @@ export function nullValueFromJSON(object: any): NullValue {
 export function nullValueToJSON(object: NullValue): string {
   switch (object) {
     case NullValue.NULL_VALUE:
-      return 'NULL_VALUE';
+      return "NULL_VALUE";
     case NullValue.UNRECOGNIZED:
     default:
-      return 'UNRECOGNIZED';
+      return "UNRECOGNIZED";
   }
 }
 
@@ -67,13 +67,13 @@ export function nullValueToJSON(object: NullValue): string {
  * typed message should be preferred instead of using this type.
  */
 export interface Struct {
-  $type: 'google.protobuf.Struct';
+  $type: "google.protobuf.Struct";
   /** Unordered map of dynamically typed values. */
   fields: { [key: string]: any | undefined };
 }
 
 export interface Struct_FieldsEntry {
-  $type: 'google.protobuf.Struct.FieldsEntry';
+  $type: "google.protobuf.Struct.FieldsEntry";
   key: string;
   value: any | undefined;
 }
@@ -87,45 +87,55 @@ export interface Struct_FieldsEntry {
  * variants. Absence of any variant is an invalid state.
  */
 export interface Value {
-  $type: 'google.protobuf.Value';
+  $type: "google.protobuf.Value";
   /** Represents a JSON `null`. */
-  nullValue?: NullValue | undefined;
+  nullValue?:
+    | NullValue
+    | undefined;
   /**
    * Represents a JSON number. Must not be `NaN`, `Infinity` or
    * `-Infinity`, since those are not supported in JSON. This also cannot
    * represent large Int64 values, since JSON format generally does not
    * support them in its number type.
    */
-  numberValue?: number | undefined;
+  numberValue?:
+    | number
+    | undefined;
   /** Represents a JSON string. */
-  stringValue?: string | undefined;
+  stringValue?:
+    | string
+    | undefined;
   /** Represents a JSON boolean (`true` or `false` literal in JSON). */
-  boolValue?: boolean | undefined;
+  boolValue?:
+    | boolean
+    | undefined;
   /** Represents a JSON object. */
-  structValue?: { [key: string]: any } | undefined;
+  structValue?:
+    | { [key: string]: any }
+    | undefined;
   /** Represents a JSON array. */
   listValue?: Array<any> | undefined;
 }
 
 /** Represents a JSON array. */
 export interface ListValue {
-  $type: 'google.protobuf.ListValue';
+  $type: "google.protobuf.ListValue";
   /** Repeated field of dynamically typed values. */
   values: any[];
 }
 
 function createBaseStruct(): Struct {
-  return { $type: 'google.protobuf.Struct', fields: {} };
+  return { $type: "google.protobuf.Struct", fields: {} };
 }
 
-export const Struct: MessageFns<Struct, 'google.protobuf.Struct'> & StructWrapperFns = {
-  $type: 'google.protobuf.Struct' as const,
+export const Struct: MessageFns<Struct, "google.protobuf.Struct"> & StructWrapperFns = {
+  $type: "google.protobuf.Struct" as const,
 
   encode(message: Struct, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     globalThis.Object.entries(message.fields).forEach(([key, value]: [string, any | undefined]) => {
       if (value !== undefined) {
         Struct_FieldsEntry.encode(
-          { $type: 'google.protobuf.Struct.FieldsEntry', key: key as any, value },
+          { $type: "google.protobuf.Struct.FieldsEntry", key: key as any, value },
           writer.uint32(10).fork(),
         ).join();
       }
@@ -137,7 +147,7 @@ export const Struct: MessageFns<Struct, 'google.protobuf.Struct'> & StructWrappe
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -174,17 +184,17 @@ export const Struct: MessageFns<Struct, 'google.protobuf.Struct'> & StructWrappe
       $type: Struct.$type,
       fields: isObject(object.fields)
         ? (globalThis.Object.entries(object.fields) as [string, any][]).reduce(
-            (acc: { [key: string]: any | undefined }, [key, value]: [string, any]) => {
-              globalThis.Object.defineProperty(acc, key, {
-                value: value as any | undefined,
-                enumerable: true,
-                configurable: true,
-                writable: true,
-              });
-              return acc;
-            },
-            {},
-          )
+          (acc: { [key: string]: any | undefined }, [key, value]: [string, any]) => {
+            globalThis.Object.defineProperty(acc, key, {
+              value: value as any | undefined,
+              enumerable: true,
+              configurable: true,
+              writable: true,
+            });
+            return acc;
+          },
+          {},
+        )
         : {},
     };
   },
@@ -245,14 +255,14 @@ export const Struct: MessageFns<Struct, 'google.protobuf.Struct'> & StructWrappe
 messageTypeRegistry.set(Struct.$type, Struct);
 
 function createBaseStruct_FieldsEntry(): Struct_FieldsEntry {
-  return { $type: 'google.protobuf.Struct.FieldsEntry', key: '', value: undefined };
+  return { $type: "google.protobuf.Struct.FieldsEntry", key: "", value: undefined };
 }
 
-export const Struct_FieldsEntry: MessageFns<Struct_FieldsEntry, 'google.protobuf.Struct.FieldsEntry'> = {
-  $type: 'google.protobuf.Struct.FieldsEntry' as const,
+export const Struct_FieldsEntry: MessageFns<Struct_FieldsEntry, "google.protobuf.Struct.FieldsEntry"> = {
+  $type: "google.protobuf.Struct.FieldsEntry" as const,
 
   encode(message: Struct_FieldsEntry, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.key !== '') {
+    if (message.key !== "") {
       writer.uint32(10).string(message.key);
     }
     if (message.value !== undefined) {
@@ -265,7 +275,7 @@ export const Struct_FieldsEntry: MessageFns<Struct_FieldsEntry, 'google.protobuf
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -305,14 +315,14 @@ export const Struct_FieldsEntry: MessageFns<Struct_FieldsEntry, 'google.protobuf
   fromJSON(object: any): Struct_FieldsEntry {
     return {
       $type: Struct_FieldsEntry.$type,
-      key: isSet(object.key) ? globalThis.String(object.key) : '',
+      key: isSet(object.key) ? globalThis.String(object.key) : "",
       value: isSet(object?.value) ? object.value : undefined,
     };
   },
 
   toJSON(message: Struct_FieldsEntry): unknown {
     const obj: any = {};
-    if (message.key !== '') {
+    if (message.key !== "") {
       obj.key = message.key;
     }
     if (message.value !== undefined) {
@@ -326,7 +336,7 @@ export const Struct_FieldsEntry: MessageFns<Struct_FieldsEntry, 'google.protobuf
   },
   fromPartial(object: DeepPartial<Struct_FieldsEntry>): Struct_FieldsEntry {
     const message = createBaseStruct_FieldsEntry();
-    message.key = object.key ?? '';
+    message.key = object.key ?? "";
     message.value = object.value === undefined ? undefined : object.value;
     return message;
   },
@@ -336,7 +346,7 @@ messageTypeRegistry.set(Struct_FieldsEntry.$type, Struct_FieldsEntry);
 
 function createBaseValue(): Value {
   return {
-    $type: 'google.protobuf.Value',
+    $type: "google.protobuf.Value",
     nullValue: undefined,
     numberValue: undefined,
     stringValue: undefined,
@@ -346,8 +356,8 @@ function createBaseValue(): Value {
   };
 }
 
-export const Value: MessageFns<Value, 'google.protobuf.Value'> & AnyValueWrapperFns = {
-  $type: 'google.protobuf.Value' as const,
+export const Value: MessageFns<Value, "google.protobuf.Value"> & AnyValueWrapperFns = {
+  $type: "google.protobuf.Value" as const,
 
   encode(message: Value, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.nullValue !== undefined) {
@@ -375,7 +385,7 @@ export const Value: MessageFns<Value, 'google.protobuf.Value'> & AnyValueWrapper
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -450,33 +460,33 @@ export const Value: MessageFns<Value, 'google.protobuf.Value'> & AnyValueWrapper
       nullValue: isSet(object.nullValue)
         ? nullValueFromJSON(object.nullValue)
         : isSet(object.null_value)
-          ? nullValueFromJSON(object.null_value)
-          : undefined,
+        ? nullValueFromJSON(object.null_value)
+        : undefined,
       numberValue: isSet(object.numberValue)
         ? globalThis.Number(object.numberValue)
         : isSet(object.number_value)
-          ? globalThis.Number(object.number_value)
-          : undefined,
+        ? globalThis.Number(object.number_value)
+        : undefined,
       stringValue: isSet(object.stringValue)
         ? globalThis.String(object.stringValue)
         : isSet(object.string_value)
-          ? globalThis.String(object.string_value)
-          : undefined,
+        ? globalThis.String(object.string_value)
+        : undefined,
       boolValue: isSet(object.boolValue)
         ? globalThis.Boolean(object.boolValue)
         : isSet(object.bool_value)
-          ? globalThis.Boolean(object.bool_value)
-          : undefined,
+        ? globalThis.Boolean(object.bool_value)
+        : undefined,
       structValue: isObject(object.structValue)
         ? object.structValue
         : isObject(object.struct_value)
-          ? object.struct_value
-          : undefined,
+        ? object.struct_value
+        : undefined,
       listValue: globalThis.Array.isArray(object.listValue)
         ? [...object.listValue]
         : globalThis.Array.isArray(object.list_value)
-          ? [...object.list_value]
-          : undefined,
+        ? [...object.list_value]
+        : undefined,
     };
   },
 
@@ -521,18 +531,18 @@ export const Value: MessageFns<Value, 'google.protobuf.Value'> & AnyValueWrapper
     const result = createBaseValue();
     if (value === null) {
       result.nullValue = NullValue.NULL_VALUE;
-    } else if (typeof value === 'boolean') {
+    } else if (typeof value === "boolean") {
       result.boolValue = value;
-    } else if (typeof value === 'number') {
+    } else if (typeof value === "number") {
       result.numberValue = value;
-    } else if (typeof value === 'string') {
+    } else if (typeof value === "string") {
       result.stringValue = value;
     } else if (globalThis.Array.isArray(value)) {
       result.listValue = value;
-    } else if (typeof value === 'object') {
+    } else if (typeof value === "object") {
       result.structValue = value;
-    } else if (typeof value !== 'undefined') {
-      throw new globalThis.Error('Unsupported any value type: ' + typeof value);
+    } else if (typeof value !== "undefined") {
+      throw new globalThis.Error("Unsupported any value type: " + typeof value);
     }
     return result;
   },
@@ -558,11 +568,11 @@ export const Value: MessageFns<Value, 'google.protobuf.Value'> & AnyValueWrapper
 messageTypeRegistry.set(Value.$type, Value);
 
 function createBaseListValue(): ListValue {
-  return { $type: 'google.protobuf.ListValue', values: [] };
+  return { $type: "google.protobuf.ListValue", values: [] };
 }
 
-export const ListValue: MessageFns<ListValue, 'google.protobuf.ListValue'> & ListValueWrapperFns = {
-  $type: 'google.protobuf.ListValue' as const,
+export const ListValue: MessageFns<ListValue, "google.protobuf.ListValue"> & ListValueWrapperFns = {
+  $type: "google.protobuf.ListValue" as const,
 
   encode(message: ListValue, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     for (const v of message.values) {
@@ -575,7 +585,7 @@ export const ListValue: MessageFns<ListValue, 'google.protobuf.ListValue'> & Lis
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -605,10 +615,7 @@ export const ListValue: MessageFns<ListValue, 'google.protobuf.ListValue'> & Lis
   },
 
   fromJSON(object: any): ListValue {
-    return {
-      $type: ListValue.$type,
-      values: globalThis.Array.isArray(object?.values) ? [...object.values] : [],
-    };
+    return { $type: ListValue.$type, values: globalThis.Array.isArray(object?.values) ? [...object.values] : [] };
   },
 
   toJSON(message: ListValue): unknown {
@@ -635,7 +642,7 @@ export const ListValue: MessageFns<ListValue, 'google.protobuf.ListValue'> & Lis
   },
 
   unwrap(message: ListValue): Array<any> {
-    if (message?.hasOwnProperty('values') && globalThis.Array.isArray(message.values)) {
+    if (message?.hasOwnProperty("values") && globalThis.Array.isArray(message.values)) {
       return message.values;
     } else {
       return message as any;
@@ -646,23 +653,19 @@ export const ListValue: MessageFns<ListValue, 'google.protobuf.ListValue'> & Lis
 messageTypeRegistry.set(ListValue.$type, ListValue);
 
 function floatToJson(value: number | null | undefined): number | string | null | undefined {
-  return typeof value === 'number' && !globalThis.Number.isFinite(value) ? globalThis.String(value) : value;
+  return typeof value === "number" && !globalThis.Number.isFinite(value) ? globalThis.String(value) : value;
 }
 
 type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
 
-export type DeepPartial<T> = T extends Builtin
-  ? T
-  : T extends globalThis.Array<infer U>
-    ? globalThis.Array<DeepPartial<U>>
-    : T extends ReadonlyArray<infer U>
-      ? ReadonlyArray<DeepPartial<U>>
-      : T extends {}
-        ? { [K in Exclude<keyof T, '$type'>]?: DeepPartial<T[K]> }
-        : Partial<T>;
+export type DeepPartial<T> = T extends Builtin ? T
+  : T extends globalThis.Array<infer U> ? globalThis.Array<DeepPartial<U>>
+  : T extends ReadonlyArray<infer U> ? ReadonlyArray<DeepPartial<U>>
+  : T extends {} ? { [K in Exclude<keyof T, "$type">]?: DeepPartial<T[K]> }
+  : Partial<T>;
 
 function isObject(value: any): boolean {
-  return typeof value === 'object' && value !== null;
+  return typeof value === "object" && value !== null;
 }
 
 function isSet(value: any): boolean {

@@ -5,12 +5,12 @@
 // source: google/protobuf/timestamp.proto
 
 /* eslint-disable */
-import { BinaryReader, BinaryWriter } from '@bufbuild/protobuf/wire';
-import { messageTypeRegistry } from '../../typeRegistry';
+import { BinaryReader, BinaryWriter } from "@bufbuild/protobuf/wire";
+import { messageTypeRegistry } from "../../typeRegistry";
 
-export const protobufPackage = 'google.protobuf';
+export const protobufPackage = "google.protobuf";
 
-export const protobufFileName = 'google/protobuf/timestamp.proto';
+export const protobufFileName = "google/protobuf/timestamp.proto";
 
 /**
  * A Timestamp represents a point in time independent of any time zone or local
@@ -104,7 +104,7 @@ export const protobufFileName = 'google/protobuf/timestamp.proto';
  * ) to obtain a formatter capable of generating timestamps in this format.
  */
 export interface Timestamp {
-  $type: 'google.protobuf.Timestamp';
+  $type: "google.protobuf.Timestamp";
   /**
    * Represents seconds of UTC time since Unix epoch 1970-01-01T00:00:00Z. Must
    * be between -62135596800 and 253402300799 inclusive (which corresponds to
@@ -122,11 +122,11 @@ export interface Timestamp {
 }
 
 function createBaseTimestamp(): Timestamp {
-  return { $type: 'google.protobuf.Timestamp', seconds: 0, nanos: 0 };
+  return { $type: "google.protobuf.Timestamp", seconds: 0, nanos: 0 };
 }
 
-export const Timestamp: MessageFns<Timestamp, 'google.protobuf.Timestamp'> = {
-  $type: 'google.protobuf.Timestamp' as const,
+export const Timestamp: MessageFns<Timestamp, "google.protobuf.Timestamp"> = {
+  $type: "google.protobuf.Timestamp" as const,
 
   encode(message: Timestamp, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.seconds !== 0) {
@@ -142,7 +142,7 @@ export const Timestamp: MessageFns<Timestamp, 'google.protobuf.Timestamp'> = {
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -180,7 +180,7 @@ export const Timestamp: MessageFns<Timestamp, 'google.protobuf.Timestamp'> = {
   },
 
   fromJSON(object: any): Timestamp {
-    if (typeof object === 'string') {
+    if (typeof object === "string") {
       return Timestamp.fromJSON(timestampFromJson(object));
     }
     return {
@@ -209,15 +209,11 @@ messageTypeRegistry.set(Timestamp.$type, Timestamp);
 
 type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
 
-export type DeepPartial<T> = T extends Builtin
-  ? T
-  : T extends globalThis.Array<infer U>
-    ? globalThis.Array<DeepPartial<U>>
-    : T extends ReadonlyArray<infer U>
-      ? ReadonlyArray<DeepPartial<U>>
-      : T extends {}
-        ? { [K in Exclude<keyof T, '$type'>]?: DeepPartial<T[K]> }
-        : Partial<T>;
+export type DeepPartial<T> = T extends Builtin ? T
+  : T extends globalThis.Array<infer U> ? globalThis.Array<DeepPartial<U>>
+  : T extends ReadonlyArray<infer U> ? ReadonlyArray<DeepPartial<U>>
+  : T extends {} ? { [K in Exclude<keyof T, "$type">]?: DeepPartial<T[K]> }
+  : Partial<T>;
 
 const timestampJsonRegex = /^.+T\d{2}:\d{2}:\d{2}(\.\d+)?(?:Z|[+-]\d{2}:\d{2})$/;
 
@@ -226,12 +222,12 @@ function timestampFromJson(value: string): { seconds: number; nanos: number } {
   // Date only keeps milliseconds, so it parses the string without the fractional seconds
   const fraction = match?.[1];
   const millis = match
-    ? new globalThis.Date(fraction === undefined ? value : value.replace(fraction, '')).getTime()
+    ? new globalThis.Date(fraction === undefined ? value : value.replace(fraction, "")).getTime()
     : NaN;
   if (!match || globalThis.Number.isNaN(millis)) {
     throw new globalThis.Error(`Invalid timestamp: ${value}`);
   }
-  const nanos = fraction === undefined ? 0 : globalThis.Number(fraction.slice(1, 10).padEnd(9, '0'));
+  const nanos = fraction === undefined ? 0 : globalThis.Number(fraction.slice(1, 10).padEnd(9, "0"));
   return { seconds: millis / 1_000, nanos };
 }
 
@@ -240,7 +236,7 @@ function timestampToJson(seconds: number, nanos: number): string {
   if (nanos === 0) {
     return `${date}Z`;
   }
-  const padded = nanos.toString().padStart(9, '0');
+  const padded = nanos.toString().padStart(9, "0");
   const len = nanos % 1_000_000 === 0 ? 3 : nanos % 1_000 === 0 ? 6 : 9;
   return `${date}.${padded.slice(0, len)}Z`;
 }
@@ -248,10 +244,10 @@ function timestampToJson(seconds: number, nanos: number): string {
 function longToNumber(int64: { toString(): string }): number {
   const num = globalThis.Number(int64.toString());
   if (num > globalThis.Number.MAX_SAFE_INTEGER) {
-    throw new globalThis.Error('Value is larger than Number.MAX_SAFE_INTEGER');
+    throw new globalThis.Error("Value is larger than Number.MAX_SAFE_INTEGER");
   }
   if (num < globalThis.Number.MIN_SAFE_INTEGER) {
-    throw new globalThis.Error('Value is smaller than Number.MIN_SAFE_INTEGER');
+    throw new globalThis.Error("Value is smaller than Number.MIN_SAFE_INTEGER");
   }
   return num;
 }

@@ -5,12 +5,12 @@
 // source: google/protobuf/wrappers.proto
 
 /* eslint-disable */
-import { BinaryReader, BinaryWriter } from '@bufbuild/protobuf/wire';
-import { messageTypeRegistry } from '../../typeRegistry';
+import { BinaryReader, BinaryWriter } from "@bufbuild/protobuf/wire";
+import { messageTypeRegistry } from "../../typeRegistry";
 
-export const protobufPackage = 'google.protobuf';
+export const protobufPackage = "google.protobuf";
 
-export const protobufFileName = 'google/protobuf/wrappers.proto';
+export const protobufFileName = "google/protobuf/wrappers.proto";
 
 /**
  * Wrapper message for `double`.
@@ -21,7 +21,7 @@ export const protobufFileName = 'google/protobuf/wrappers.proto';
  * has no plan to be removed.
  */
 export interface DoubleValue {
-  $type: 'google.protobuf.DoubleValue';
+  $type: "google.protobuf.DoubleValue";
   /** The double value. */
   value: number;
 }
@@ -35,7 +35,7 @@ export interface DoubleValue {
  * has no plan to be removed.
  */
 export interface FloatValue {
-  $type: 'google.protobuf.FloatValue';
+  $type: "google.protobuf.FloatValue";
   /** The float value. */
   value: number;
 }
@@ -49,7 +49,7 @@ export interface FloatValue {
  * has no plan to be removed.
  */
 export interface Int64Value {
-  $type: 'google.protobuf.Int64Value';
+  $type: "google.protobuf.Int64Value";
   /** The int64 value. */
   value: number;
 }
@@ -63,7 +63,7 @@ export interface Int64Value {
  * has no plan to be removed.
  */
 export interface UInt64Value {
-  $type: 'google.protobuf.UInt64Value';
+  $type: "google.protobuf.UInt64Value";
   /** The uint64 value. */
   value: number;
 }
@@ -77,7 +77,7 @@ export interface UInt64Value {
  * has no plan to be removed.
  */
 export interface Int32Value {
-  $type: 'google.protobuf.Int32Value';
+  $type: "google.protobuf.Int32Value";
   /** The int32 value. */
   value: number;
 }
@@ -91,7 +91,7 @@ export interface Int32Value {
  * has no plan to be removed.
  */
 export interface UInt32Value {
-  $type: 'google.protobuf.UInt32Value';
+  $type: "google.protobuf.UInt32Value";
   /** The uint32 value. */
   value: number;
 }
@@ -105,7 +105,7 @@ export interface UInt32Value {
  * has no plan to be removed.
  */
 export interface BoolValue {
-  $type: 'google.protobuf.BoolValue';
+  $type: "google.protobuf.BoolValue";
   /** The bool value. */
   value: boolean;
 }
@@ -119,7 +119,7 @@ export interface BoolValue {
  * has no plan to be removed.
  */
 export interface StringValue {
-  $type: 'google.protobuf.StringValue';
+  $type: "google.protobuf.StringValue";
   /** The string value. */
   value: string;
 }
@@ -133,17 +133,17 @@ export interface StringValue {
  * has no plan to be removed.
  */
 export interface BytesValue {
-  $type: 'google.protobuf.BytesValue';
+  $type: "google.protobuf.BytesValue";
   /** The bytes value. */
   value: Buffer;
 }
 
 function createBaseDoubleValue(): DoubleValue {
-  return { $type: 'google.protobuf.DoubleValue', value: 0 };
+  return { $type: "google.protobuf.DoubleValue", value: 0 };
 }
 
-export const DoubleValue: MessageFns<DoubleValue, 'google.protobuf.DoubleValue'> = {
-  $type: 'google.protobuf.DoubleValue' as const,
+export const DoubleValue: MessageFns<DoubleValue, "google.protobuf.DoubleValue"> = {
+  $type: "google.protobuf.DoubleValue" as const,
 
   encode(message: DoubleValue, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.value !== 0) {
@@ -156,7 +156,7 @@ export const DoubleValue: MessageFns<DoubleValue, 'google.protobuf.DoubleValue'>
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -210,11 +210,11 @@ export const DoubleValue: MessageFns<DoubleValue, 'google.protobuf.DoubleValue'>
 messageTypeRegistry.set(DoubleValue.$type, DoubleValue);
 
 function createBaseFloatValue(): FloatValue {
-  return { $type: 'google.protobuf.FloatValue', value: 0 };
+  return { $type: "google.protobuf.FloatValue", value: 0 };
 }
 
-export const FloatValue: MessageFns<FloatValue, 'google.protobuf.FloatValue'> = {
-  $type: 'google.protobuf.FloatValue' as const,
+export const FloatValue: MessageFns<FloatValue, "google.protobuf.FloatValue"> = {
+  $type: "google.protobuf.FloatValue" as const,
 
   encode(message: FloatValue, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.value !== 0) {
@@ -227,7 +227,7 @@ export const FloatValue: MessageFns<FloatValue, 'google.protobuf.FloatValue'> = 
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -281,11 +281,11 @@ export const FloatValue: MessageFns<FloatValue, 'google.protobuf.FloatValue'> = 
 messageTypeRegistry.set(FloatValue.$type, FloatValue);
 
 function createBaseInt64Value(): Int64Value {
-  return { $type: 'google.protobuf.Int64Value', value: 0 };
+  return { $type: "google.protobuf.Int64Value", value: 0 };
 }
 
-export const Int64Value: MessageFns<Int64Value, 'google.protobuf.Int64Value'> = {
-  $type: 'google.protobuf.Int64Value' as const,
+export const Int64Value: MessageFns<Int64Value, "google.protobuf.Int64Value"> = {
+  $type: "google.protobuf.Int64Value" as const,
 
   encode(message: Int64Value, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.value !== 0) {
@@ -298,7 +298,7 @@ export const Int64Value: MessageFns<Int64Value, 'google.protobuf.Int64Value'> = 
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -352,11 +352,11 @@ export const Int64Value: MessageFns<Int64Value, 'google.protobuf.Int64Value'> = 
 messageTypeRegistry.set(Int64Value.$type, Int64Value);
 
 function createBaseUInt64Value(): UInt64Value {
-  return { $type: 'google.protobuf.UInt64Value', value: 0 };
+  return { $type: "google.protobuf.UInt64Value", value: 0 };
 }
 
-export const UInt64Value: MessageFns<UInt64Value, 'google.protobuf.UInt64Value'> = {
-  $type: 'google.protobuf.UInt64Value' as const,
+export const UInt64Value: MessageFns<UInt64Value, "google.protobuf.UInt64Value"> = {
+  $type: "google.protobuf.UInt64Value" as const,
 
   encode(message: UInt64Value, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.value !== 0) {
@@ -369,7 +369,7 @@ export const UInt64Value: MessageFns<UInt64Value, 'google.protobuf.UInt64Value'>
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -423,11 +423,11 @@ export const UInt64Value: MessageFns<UInt64Value, 'google.protobuf.UInt64Value'>
 messageTypeRegistry.set(UInt64Value.$type, UInt64Value);
 
 function createBaseInt32Value(): Int32Value {
-  return { $type: 'google.protobuf.Int32Value', value: 0 };
+  return { $type: "google.protobuf.Int32Value", value: 0 };
 }
 
-export const Int32Value: MessageFns<Int32Value, 'google.protobuf.Int32Value'> = {
-  $type: 'google.protobuf.Int32Value' as const,
+export const Int32Value: MessageFns<Int32Value, "google.protobuf.Int32Value"> = {
+  $type: "google.protobuf.Int32Value" as const,
 
   encode(message: Int32Value, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.value !== 0) {
@@ -440,7 +440,7 @@ export const Int32Value: MessageFns<Int32Value, 'google.protobuf.Int32Value'> = 
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -494,11 +494,11 @@ export const Int32Value: MessageFns<Int32Value, 'google.protobuf.Int32Value'> = 
 messageTypeRegistry.set(Int32Value.$type, Int32Value);
 
 function createBaseUInt32Value(): UInt32Value {
-  return { $type: 'google.protobuf.UInt32Value', value: 0 };
+  return { $type: "google.protobuf.UInt32Value", value: 0 };
 }
 
-export const UInt32Value: MessageFns<UInt32Value, 'google.protobuf.UInt32Value'> = {
-  $type: 'google.protobuf.UInt32Value' as const,
+export const UInt32Value: MessageFns<UInt32Value, "google.protobuf.UInt32Value"> = {
+  $type: "google.protobuf.UInt32Value" as const,
 
   encode(message: UInt32Value, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.value !== 0) {
@@ -511,7 +511,7 @@ export const UInt32Value: MessageFns<UInt32Value, 'google.protobuf.UInt32Value'>
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -565,11 +565,11 @@ export const UInt32Value: MessageFns<UInt32Value, 'google.protobuf.UInt32Value'>
 messageTypeRegistry.set(UInt32Value.$type, UInt32Value);
 
 function createBaseBoolValue(): BoolValue {
-  return { $type: 'google.protobuf.BoolValue', value: false };
+  return { $type: "google.protobuf.BoolValue", value: false };
 }
 
-export const BoolValue: MessageFns<BoolValue, 'google.protobuf.BoolValue'> = {
-  $type: 'google.protobuf.BoolValue' as const,
+export const BoolValue: MessageFns<BoolValue, "google.protobuf.BoolValue"> = {
+  $type: "google.protobuf.BoolValue" as const,
 
   encode(message: BoolValue, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.value !== false) {
@@ -582,7 +582,7 @@ export const BoolValue: MessageFns<BoolValue, 'google.protobuf.BoolValue'> = {
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -636,14 +636,14 @@ export const BoolValue: MessageFns<BoolValue, 'google.protobuf.BoolValue'> = {
 messageTypeRegistry.set(BoolValue.$type, BoolValue);
 
 function createBaseStringValue(): StringValue {
-  return { $type: 'google.protobuf.StringValue', value: '' };
+  return { $type: "google.protobuf.StringValue", value: "" };
 }
 
-export const StringValue: MessageFns<StringValue, 'google.protobuf.StringValue'> = {
-  $type: 'google.protobuf.StringValue' as const,
+export const StringValue: MessageFns<StringValue, "google.protobuf.StringValue"> = {
+  $type: "google.protobuf.StringValue" as const,
 
   encode(message: StringValue, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.value !== '') {
+    if (message.value !== "") {
       writer.uint32(10).string(message.value);
     }
     return writer;
@@ -653,7 +653,7 @@ export const StringValue: MessageFns<StringValue, 'google.protobuf.StringValue'>
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -683,12 +683,12 @@ export const StringValue: MessageFns<StringValue, 'google.protobuf.StringValue'>
   },
 
   fromJSON(object: any): StringValue {
-    return { $type: StringValue.$type, value: isSet(object.value) ? globalThis.String(object.value) : '' };
+    return { $type: StringValue.$type, value: isSet(object.value) ? globalThis.String(object.value) : "" };
   },
 
   toJSON(message: StringValue): unknown {
     const obj: any = {};
-    if (message.value !== '') {
+    if (message.value !== "") {
       obj.value = message.value;
     }
     return obj;
@@ -699,7 +699,7 @@ export const StringValue: MessageFns<StringValue, 'google.protobuf.StringValue'>
   },
   fromPartial(object: DeepPartial<StringValue>): StringValue {
     const message = createBaseStringValue();
-    message.value = object.value ?? '';
+    message.value = object.value ?? "";
     return message;
   },
 };
@@ -707,11 +707,11 @@ export const StringValue: MessageFns<StringValue, 'google.protobuf.StringValue'>
 messageTypeRegistry.set(StringValue.$type, StringValue);
 
 function createBaseBytesValue(): BytesValue {
-  return { $type: 'google.protobuf.BytesValue', value: Buffer.alloc(0) };
+  return { $type: "google.protobuf.BytesValue", value: Buffer.alloc(0) };
 }
 
-export const BytesValue: MessageFns<BytesValue, 'google.protobuf.BytesValue'> = {
-  $type: 'google.protobuf.BytesValue' as const,
+export const BytesValue: MessageFns<BytesValue, "google.protobuf.BytesValue"> = {
+  $type: "google.protobuf.BytesValue" as const,
 
   encode(message: BytesValue, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.value.length !== 0) {
@@ -724,7 +724,7 @@ export const BytesValue: MessageFns<BytesValue, 'google.protobuf.BytesValue'> = 
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -781,36 +781,32 @@ export const BytesValue: MessageFns<BytesValue, 'google.protobuf.BytesValue'> = 
 messageTypeRegistry.set(BytesValue.$type, BytesValue);
 
 function bytesFromBase64(b64: string): Uint8Array {
-  return Uint8Array.from(globalThis.Buffer.from(b64, 'base64'));
+  return Uint8Array.from(globalThis.Buffer.from(b64, "base64"));
 }
 
 function base64FromBytes(arr: Uint8Array): string {
-  return globalThis.Buffer.from(arr).toString('base64');
+  return globalThis.Buffer.from(arr).toString("base64");
 }
 
 function floatToJson(value: number | null | undefined): number | string | null | undefined {
-  return typeof value === 'number' && !globalThis.Number.isFinite(value) ? globalThis.String(value) : value;
+  return typeof value === "number" && !globalThis.Number.isFinite(value) ? globalThis.String(value) : value;
 }
 
 type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
 
-export type DeepPartial<T> = T extends Builtin
-  ? T
-  : T extends globalThis.Array<infer U>
-    ? globalThis.Array<DeepPartial<U>>
-    : T extends ReadonlyArray<infer U>
-      ? ReadonlyArray<DeepPartial<U>>
-      : T extends {}
-        ? { [K in Exclude<keyof T, '$type'>]?: DeepPartial<T[K]> }
-        : Partial<T>;
+export type DeepPartial<T> = T extends Builtin ? T
+  : T extends globalThis.Array<infer U> ? globalThis.Array<DeepPartial<U>>
+  : T extends ReadonlyArray<infer U> ? ReadonlyArray<DeepPartial<U>>
+  : T extends {} ? { [K in Exclude<keyof T, "$type">]?: DeepPartial<T[K]> }
+  : Partial<T>;
 
 function longToNumber(int64: { toString(): string }): number {
   const num = globalThis.Number(int64.toString());
   if (num > globalThis.Number.MAX_SAFE_INTEGER) {
-    throw new globalThis.Error('Value is larger than Number.MAX_SAFE_INTEGER');
+    throw new globalThis.Error("Value is larger than Number.MAX_SAFE_INTEGER");
   }
   if (num < globalThis.Number.MIN_SAFE_INTEGER) {
-    throw new globalThis.Error('Value is smaller than Number.MIN_SAFE_INTEGER');
+    throw new globalThis.Error("Value is smaller than Number.MIN_SAFE_INTEGER");
   }
   return num;
 }

@@ -5,13 +5,13 @@
 // source: google/rpc/status.proto
 
 /* eslint-disable */
-import { BinaryReader, BinaryWriter } from '@bufbuild/protobuf/wire';
-import { messageTypeRegistry } from '../../typeRegistry';
-import { Any } from '../protobuf/any';
+import { BinaryReader, BinaryWriter } from "@bufbuild/protobuf/wire";
+import { messageTypeRegistry } from "../../typeRegistry";
+import { Any } from "../protobuf/any";
 
-export const protobufPackage = 'google.rpc';
+export const protobufPackage = "google.rpc";
 
-export const protobufFileName = 'google/rpc/status.proto';
+export const protobufFileName = "google/rpc/status.proto";
 
 /**
  * The `Status` type defines a logical error model that is suitable for
@@ -23,7 +23,7 @@ export const protobufFileName = 'google/rpc/status.proto';
  * [API Design Guide](https://cloud.google.com/apis/design/errors).
  */
 export interface Status {
-  $type: 'google.rpc.Status';
+  $type: "google.rpc.Status";
   /** The status code, which should be an enum value of [google.rpc.Code][google.rpc.Code]. */
   code: number;
   /**
@@ -40,17 +40,17 @@ export interface Status {
 }
 
 function createBaseStatus(): Status {
-  return { $type: 'google.rpc.Status', code: 0, message: '', details: [] };
+  return { $type: "google.rpc.Status", code: 0, message: "", details: [] };
 }
 
-export const Status: MessageFns<Status, 'google.rpc.Status'> = {
-  $type: 'google.rpc.Status' as const,
+export const Status: MessageFns<Status, "google.rpc.Status"> = {
+  $type: "google.rpc.Status" as const,
 
   encode(message: Status, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.code !== 0) {
       writer.uint32(8).int32(message.code);
     }
-    if (message.message !== '') {
+    if (message.message !== "") {
       writer.uint32(18).string(message.message);
     }
     for (const v of message.details) {
@@ -63,7 +63,7 @@ export const Status: MessageFns<Status, 'google.rpc.Status'> = {
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -112,10 +112,8 @@ export const Status: MessageFns<Status, 'google.rpc.Status'> = {
     return {
       $type: Status.$type,
       code: isSet(object.code) ? globalThis.Number(object.code) : 0,
-      message: isSet(object.message) ? globalThis.String(object.message) : '',
-      details: globalThis.Array.isArray(object?.details)
-        ? object.details.map((e: any) => Any.fromJSON(e))
-        : [],
+      message: isSet(object.message) ? globalThis.String(object.message) : "",
+      details: globalThis.Array.isArray(object?.details) ? object.details.map((e: any) => Any.fromJSON(e)) : [],
     };
   },
 
@@ -124,7 +122,7 @@ export const Status: MessageFns<Status, 'google.rpc.Status'> = {
     if (message.code !== 0) {
       obj.code = Math.round(message.code);
     }
-    if (message.message !== '') {
+    if (message.message !== "") {
       obj.message = message.message;
     }
     if (message.details?.length) {
@@ -139,7 +137,7 @@ export const Status: MessageFns<Status, 'google.rpc.Status'> = {
   fromPartial(object: DeepPartial<Status>): Status {
     const message = createBaseStatus();
     message.code = object.code ?? 0;
-    message.message = object.message ?? '';
+    message.message = object.message ?? "";
     message.details = object.details?.map((e) => Any.fromPartial(e)) || [];
     return message;
   },
@@ -149,15 +147,11 @@ messageTypeRegistry.set(Status.$type, Status);
 
 type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
 
-export type DeepPartial<T> = T extends Builtin
-  ? T
-  : T extends globalThis.Array<infer U>
-    ? globalThis.Array<DeepPartial<U>>
-    : T extends ReadonlyArray<infer U>
-      ? ReadonlyArray<DeepPartial<U>>
-      : T extends {}
-        ? { [K in Exclude<keyof T, '$type'>]?: DeepPartial<T[K]> }
-        : Partial<T>;
+export type DeepPartial<T> = T extends Builtin ? T
+  : T extends globalThis.Array<infer U> ? globalThis.Array<DeepPartial<U>>
+  : T extends ReadonlyArray<infer U> ? ReadonlyArray<DeepPartial<U>>
+  : T extends {} ? { [K in Exclude<keyof T, "$type">]?: DeepPartial<T[K]> }
+  : Partial<T>;
 
 function isSet(value: any): boolean {
   return value !== null && value !== undefined;

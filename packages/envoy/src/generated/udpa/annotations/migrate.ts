@@ -5,21 +5,21 @@
 // source: udpa/annotations/migrate.proto
 
 /* eslint-disable */
-import { BinaryReader, BinaryWriter } from '@bufbuild/protobuf/wire';
-import { messageTypeRegistry } from '../../typeRegistry';
+import { BinaryReader, BinaryWriter } from "@bufbuild/protobuf/wire";
+import { messageTypeRegistry } from "../../typeRegistry";
 
-export const protobufPackage = 'udpa.annotations';
+export const protobufPackage = "udpa.annotations";
 
-export const protobufFileName = 'udpa/annotations/migrate.proto';
+export const protobufFileName = "udpa/annotations/migrate.proto";
 
 export interface MigrateAnnotation {
-  $type: 'udpa.annotations.MigrateAnnotation';
+  $type: "udpa.annotations.MigrateAnnotation";
   /** Rename the message/enum/enum value in next version. */
   rename: string;
 }
 
 export interface FieldMigrateAnnotation {
-  $type: 'udpa.annotations.FieldMigrateAnnotation';
+  $type: "udpa.annotations.FieldMigrateAnnotation";
   /** Rename the field in next version. */
   rename: string;
   /**
@@ -31,7 +31,7 @@ export interface FieldMigrateAnnotation {
 }
 
 export interface FileMigrateAnnotation {
-  $type: 'udpa.annotations.FileMigrateAnnotation';
+  $type: "udpa.annotations.FileMigrateAnnotation";
   /**
    * Move all types in the file to another package, this implies changing proto
    * file path.
@@ -40,14 +40,14 @@ export interface FileMigrateAnnotation {
 }
 
 function createBaseMigrateAnnotation(): MigrateAnnotation {
-  return { $type: 'udpa.annotations.MigrateAnnotation', rename: '' };
+  return { $type: "udpa.annotations.MigrateAnnotation", rename: "" };
 }
 
-export const MigrateAnnotation: MessageFns<MigrateAnnotation, 'udpa.annotations.MigrateAnnotation'> = {
-  $type: 'udpa.annotations.MigrateAnnotation' as const,
+export const MigrateAnnotation: MessageFns<MigrateAnnotation, "udpa.annotations.MigrateAnnotation"> = {
+  $type: "udpa.annotations.MigrateAnnotation" as const,
 
   encode(message: MigrateAnnotation, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.rename !== '') {
+    if (message.rename !== "") {
       writer.uint32(10).string(message.rename);
     }
     return writer;
@@ -57,7 +57,7 @@ export const MigrateAnnotation: MessageFns<MigrateAnnotation, 'udpa.annotations.
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -87,15 +87,12 @@ export const MigrateAnnotation: MessageFns<MigrateAnnotation, 'udpa.annotations.
   },
 
   fromJSON(object: any): MigrateAnnotation {
-    return {
-      $type: MigrateAnnotation.$type,
-      rename: isSet(object.rename) ? globalThis.String(object.rename) : '',
-    };
+    return { $type: MigrateAnnotation.$type, rename: isSet(object.rename) ? globalThis.String(object.rename) : "" };
   },
 
   toJSON(message: MigrateAnnotation): unknown {
     const obj: any = {};
-    if (message.rename !== '') {
+    if (message.rename !== "") {
       obj.rename = message.rename;
     }
     return obj;
@@ -106,7 +103,7 @@ export const MigrateAnnotation: MessageFns<MigrateAnnotation, 'udpa.annotations.
   },
   fromPartial(object: DeepPartial<MigrateAnnotation>): MigrateAnnotation {
     const message = createBaseMigrateAnnotation();
-    message.rename = object.rename ?? '';
+    message.rename = object.rename ?? "";
     return message;
   },
 };
@@ -114,20 +111,17 @@ export const MigrateAnnotation: MessageFns<MigrateAnnotation, 'udpa.annotations.
 messageTypeRegistry.set(MigrateAnnotation.$type, MigrateAnnotation);
 
 function createBaseFieldMigrateAnnotation(): FieldMigrateAnnotation {
-  return { $type: 'udpa.annotations.FieldMigrateAnnotation', rename: '', oneofPromotion: '' };
+  return { $type: "udpa.annotations.FieldMigrateAnnotation", rename: "", oneofPromotion: "" };
 }
 
-export const FieldMigrateAnnotation: MessageFns<
-  FieldMigrateAnnotation,
-  'udpa.annotations.FieldMigrateAnnotation'
-> = {
-  $type: 'udpa.annotations.FieldMigrateAnnotation' as const,
+export const FieldMigrateAnnotation: MessageFns<FieldMigrateAnnotation, "udpa.annotations.FieldMigrateAnnotation"> = {
+  $type: "udpa.annotations.FieldMigrateAnnotation" as const,
 
   encode(message: FieldMigrateAnnotation, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.rename !== '') {
+    if (message.rename !== "") {
       writer.uint32(10).string(message.rename);
     }
-    if (message.oneofPromotion !== '') {
+    if (message.oneofPromotion !== "") {
       writer.uint32(18).string(message.oneofPromotion);
     }
     return writer;
@@ -137,7 +131,7 @@ export const FieldMigrateAnnotation: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -177,21 +171,21 @@ export const FieldMigrateAnnotation: MessageFns<
   fromJSON(object: any): FieldMigrateAnnotation {
     return {
       $type: FieldMigrateAnnotation.$type,
-      rename: isSet(object.rename) ? globalThis.String(object.rename) : '',
+      rename: isSet(object.rename) ? globalThis.String(object.rename) : "",
       oneofPromotion: isSet(object.oneofPromotion)
         ? globalThis.String(object.oneofPromotion)
         : isSet(object.oneof_promotion)
-          ? globalThis.String(object.oneof_promotion)
-          : '',
+        ? globalThis.String(object.oneof_promotion)
+        : "",
     };
   },
 
   toJSON(message: FieldMigrateAnnotation): unknown {
     const obj: any = {};
-    if (message.rename !== '') {
+    if (message.rename !== "") {
       obj.rename = message.rename;
     }
-    if (message.oneofPromotion !== '') {
+    if (message.oneofPromotion !== "") {
       obj.oneofPromotion = message.oneofPromotion;
     }
     return obj;
@@ -202,8 +196,8 @@ export const FieldMigrateAnnotation: MessageFns<
   },
   fromPartial(object: DeepPartial<FieldMigrateAnnotation>): FieldMigrateAnnotation {
     const message = createBaseFieldMigrateAnnotation();
-    message.rename = object.rename ?? '';
-    message.oneofPromotion = object.oneofPromotion ?? '';
+    message.rename = object.rename ?? "";
+    message.oneofPromotion = object.oneofPromotion ?? "";
     return message;
   },
 };
@@ -211,17 +205,14 @@ export const FieldMigrateAnnotation: MessageFns<
 messageTypeRegistry.set(FieldMigrateAnnotation.$type, FieldMigrateAnnotation);
 
 function createBaseFileMigrateAnnotation(): FileMigrateAnnotation {
-  return { $type: 'udpa.annotations.FileMigrateAnnotation', moveToPackage: '' };
+  return { $type: "udpa.annotations.FileMigrateAnnotation", moveToPackage: "" };
 }
 
-export const FileMigrateAnnotation: MessageFns<
-  FileMigrateAnnotation,
-  'udpa.annotations.FileMigrateAnnotation'
-> = {
-  $type: 'udpa.annotations.FileMigrateAnnotation' as const,
+export const FileMigrateAnnotation: MessageFns<FileMigrateAnnotation, "udpa.annotations.FileMigrateAnnotation"> = {
+  $type: "udpa.annotations.FileMigrateAnnotation" as const,
 
   encode(message: FileMigrateAnnotation, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.moveToPackage !== '') {
+    if (message.moveToPackage !== "") {
       writer.uint32(18).string(message.moveToPackage);
     }
     return writer;
@@ -231,7 +222,7 @@ export const FileMigrateAnnotation: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -266,14 +257,14 @@ export const FileMigrateAnnotation: MessageFns<
       moveToPackage: isSet(object.moveToPackage)
         ? globalThis.String(object.moveToPackage)
         : isSet(object.move_to_package)
-          ? globalThis.String(object.move_to_package)
-          : '',
+        ? globalThis.String(object.move_to_package)
+        : "",
     };
   },
 
   toJSON(message: FileMigrateAnnotation): unknown {
     const obj: any = {};
-    if (message.moveToPackage !== '') {
+    if (message.moveToPackage !== "") {
       obj.moveToPackage = message.moveToPackage;
     }
     return obj;
@@ -284,7 +275,7 @@ export const FileMigrateAnnotation: MessageFns<
   },
   fromPartial(object: DeepPartial<FileMigrateAnnotation>): FileMigrateAnnotation {
     const message = createBaseFileMigrateAnnotation();
-    message.moveToPackage = object.moveToPackage ?? '';
+    message.moveToPackage = object.moveToPackage ?? "";
     return message;
   },
 };
@@ -293,15 +284,11 @@ messageTypeRegistry.set(FileMigrateAnnotation.$type, FileMigrateAnnotation);
 
 type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
 
-export type DeepPartial<T> = T extends Builtin
-  ? T
-  : T extends globalThis.Array<infer U>
-    ? globalThis.Array<DeepPartial<U>>
-    : T extends ReadonlyArray<infer U>
-      ? ReadonlyArray<DeepPartial<U>>
-      : T extends {}
-        ? { [K in Exclude<keyof T, '$type'>]?: DeepPartial<T[K]> }
-        : Partial<T>;
+export type DeepPartial<T> = T extends Builtin ? T
+  : T extends globalThis.Array<infer U> ? globalThis.Array<DeepPartial<U>>
+  : T extends ReadonlyArray<infer U> ? ReadonlyArray<DeepPartial<U>>
+  : T extends {} ? { [K in Exclude<keyof T, "$type">]?: DeepPartial<T[K]> }
+  : Partial<T>;
 
 function isSet(value: any): boolean {
   return value !== null && value !== undefined;

@@ -5,19 +5,19 @@
 // source: udpa/annotations/security.proto
 
 /* eslint-disable */
-import { BinaryReader, BinaryWriter } from '@bufbuild/protobuf/wire';
-import { messageTypeRegistry } from '../../typeRegistry';
+import { BinaryReader, BinaryWriter } from "@bufbuild/protobuf/wire";
+import { messageTypeRegistry } from "../../typeRegistry";
 
-export const protobufPackage = 'udpa.annotations';
+export const protobufPackage = "udpa.annotations";
 
-export const protobufFileName = 'udpa/annotations/security.proto';
+export const protobufFileName = "udpa/annotations/security.proto";
 
 /**
  * These annotations indicate metadata for the purpose of understanding the
  * security significance of fields.
  */
 export interface FieldSecurityAnnotation {
-  $type: 'udpa.annotations.FieldSecurityAnnotation';
+  $type: "udpa.annotations.FieldSecurityAnnotation";
   /** Field should be set in the presence of untrusted downstreams. */
   configureForUntrustedDownstream: boolean;
   /** Field should be set in the presence of untrusted upstreams. */
@@ -26,120 +26,114 @@ export interface FieldSecurityAnnotation {
 
 function createBaseFieldSecurityAnnotation(): FieldSecurityAnnotation {
   return {
-    $type: 'udpa.annotations.FieldSecurityAnnotation',
+    $type: "udpa.annotations.FieldSecurityAnnotation",
     configureForUntrustedDownstream: false,
     configureForUntrustedUpstream: false,
   };
 }
 
-export const FieldSecurityAnnotation: MessageFns<
-  FieldSecurityAnnotation,
-  'udpa.annotations.FieldSecurityAnnotation'
-> = {
-  $type: 'udpa.annotations.FieldSecurityAnnotation' as const,
+export const FieldSecurityAnnotation: MessageFns<FieldSecurityAnnotation, "udpa.annotations.FieldSecurityAnnotation"> =
+  {
+    $type: "udpa.annotations.FieldSecurityAnnotation" as const,
 
-  encode(message: FieldSecurityAnnotation, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.configureForUntrustedDownstream !== false) {
-      writer.uint32(8).bool(message.configureForUntrustedDownstream);
-    }
-    if (message.configureForUntrustedUpstream !== false) {
-      writer.uint32(16).bool(message.configureForUntrustedUpstream);
-    }
-    return writer;
-  },
-
-  decode(input: BinaryReader | Uint8Array, length?: number): FieldSecurityAnnotation {
-    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
-    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
-    if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
-    }
-    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
-    try {
-      const end = length === undefined ? reader.len : reader.pos + length;
-      const message = createBaseFieldSecurityAnnotation();
-      while (reader.pos < end) {
-        const tag = reader.uint32();
-        switch (tag >>> 3) {
-          case 1: {
-            if (tag !== 8) {
-              break;
-            }
-
-            message.configureForUntrustedDownstream = reader.bool();
-            continue;
-          }
-          case 2: {
-            if (tag !== 16) {
-              break;
-            }
-
-            message.configureForUntrustedUpstream = reader.bool();
-            continue;
-          }
-        }
-        if ((tag & 7) === 4 || tag === 0) {
-          break;
-        }
-        reader.skip(tag & 7);
+    encode(message: FieldSecurityAnnotation, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+      if (message.configureForUntrustedDownstream !== false) {
+        writer.uint32(8).bool(message.configureForUntrustedDownstream);
       }
-      return message;
-    } finally {
-      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
-    }
-  },
+      if (message.configureForUntrustedUpstream !== false) {
+        writer.uint32(16).bool(message.configureForUntrustedUpstream);
+      }
+      return writer;
+    },
 
-  fromJSON(object: any): FieldSecurityAnnotation {
-    return {
-      $type: FieldSecurityAnnotation.$type,
-      configureForUntrustedDownstream: isSet(object.configureForUntrustedDownstream)
-        ? globalThis.Boolean(object.configureForUntrustedDownstream)
-        : isSet(object.configure_for_untrusted_downstream)
+    decode(input: BinaryReader | Uint8Array, length?: number): FieldSecurityAnnotation {
+      const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+      const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+      if (previousRecursionDepth >= 100) {
+        throw new globalThis.Error("protobuf decode recursion limit exceeded");
+      }
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+      try {
+        const end = length === undefined ? reader.len : reader.pos + length;
+        const message = createBaseFieldSecurityAnnotation();
+        while (reader.pos < end) {
+          const tag = reader.uint32();
+          switch (tag >>> 3) {
+            case 1: {
+              if (tag !== 8) {
+                break;
+              }
+
+              message.configureForUntrustedDownstream = reader.bool();
+              continue;
+            }
+            case 2: {
+              if (tag !== 16) {
+                break;
+              }
+
+              message.configureForUntrustedUpstream = reader.bool();
+              continue;
+            }
+          }
+          if ((tag & 7) === 4 || tag === 0) {
+            break;
+          }
+          reader.skip(tag & 7);
+        }
+        return message;
+      } finally {
+        (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+      }
+    },
+
+    fromJSON(object: any): FieldSecurityAnnotation {
+      return {
+        $type: FieldSecurityAnnotation.$type,
+        configureForUntrustedDownstream: isSet(object.configureForUntrustedDownstream)
+          ? globalThis.Boolean(object.configureForUntrustedDownstream)
+          : isSet(object.configure_for_untrusted_downstream)
           ? globalThis.Boolean(object.configure_for_untrusted_downstream)
           : false,
-      configureForUntrustedUpstream: isSet(object.configureForUntrustedUpstream)
-        ? globalThis.Boolean(object.configureForUntrustedUpstream)
-        : isSet(object.configure_for_untrusted_upstream)
+        configureForUntrustedUpstream: isSet(object.configureForUntrustedUpstream)
+          ? globalThis.Boolean(object.configureForUntrustedUpstream)
+          : isSet(object.configure_for_untrusted_upstream)
           ? globalThis.Boolean(object.configure_for_untrusted_upstream)
           : false,
-    };
-  },
+      };
+    },
 
-  toJSON(message: FieldSecurityAnnotation): unknown {
-    const obj: any = {};
-    if (message.configureForUntrustedDownstream !== false) {
-      obj.configureForUntrustedDownstream = message.configureForUntrustedDownstream;
-    }
-    if (message.configureForUntrustedUpstream !== false) {
-      obj.configureForUntrustedUpstream = message.configureForUntrustedUpstream;
-    }
-    return obj;
-  },
+    toJSON(message: FieldSecurityAnnotation): unknown {
+      const obj: any = {};
+      if (message.configureForUntrustedDownstream !== false) {
+        obj.configureForUntrustedDownstream = message.configureForUntrustedDownstream;
+      }
+      if (message.configureForUntrustedUpstream !== false) {
+        obj.configureForUntrustedUpstream = message.configureForUntrustedUpstream;
+      }
+      return obj;
+    },
 
-  create(base?: DeepPartial<FieldSecurityAnnotation>): FieldSecurityAnnotation {
-    return FieldSecurityAnnotation.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<FieldSecurityAnnotation>): FieldSecurityAnnotation {
-    const message = createBaseFieldSecurityAnnotation();
-    message.configureForUntrustedDownstream = object.configureForUntrustedDownstream ?? false;
-    message.configureForUntrustedUpstream = object.configureForUntrustedUpstream ?? false;
-    return message;
-  },
-};
+    create(base?: DeepPartial<FieldSecurityAnnotation>): FieldSecurityAnnotation {
+      return FieldSecurityAnnotation.fromPartial(base ?? {});
+    },
+    fromPartial(object: DeepPartial<FieldSecurityAnnotation>): FieldSecurityAnnotation {
+      const message = createBaseFieldSecurityAnnotation();
+      message.configureForUntrustedDownstream = object.configureForUntrustedDownstream ?? false;
+      message.configureForUntrustedUpstream = object.configureForUntrustedUpstream ?? false;
+      return message;
+    },
+  };
 
 messageTypeRegistry.set(FieldSecurityAnnotation.$type, FieldSecurityAnnotation);
 
 type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
 
-export type DeepPartial<T> = T extends Builtin
-  ? T
-  : T extends globalThis.Array<infer U>
-    ? globalThis.Array<DeepPartial<U>>
-    : T extends ReadonlyArray<infer U>
-      ? ReadonlyArray<DeepPartial<U>>
-      : T extends {}
-        ? { [K in Exclude<keyof T, '$type'>]?: DeepPartial<T[K]> }
-        : Partial<T>;
+export type DeepPartial<T> = T extends Builtin ? T
+  : T extends globalThis.Array<infer U> ? globalThis.Array<DeepPartial<U>>
+  : T extends ReadonlyArray<infer U> ? ReadonlyArray<DeepPartial<U>>
+  : T extends {} ? { [K in Exclude<keyof T, "$type">]?: DeepPartial<T[K]> }
+  : Partial<T>;
 
 function isSet(value: any): boolean {
   return value !== null && value !== undefined;

@@ -6,6 +6,6 @@
 
 /* eslint-disable */
 
-export const protobufPackage = 'udpa.annotations';
+export const protobufPackage = "udpa.annotations";
 
-export const protobufFileName = 'udpa/annotations/sensitive.proto';
+export const protobufFileName = "udpa/annotations/sensitive.proto";

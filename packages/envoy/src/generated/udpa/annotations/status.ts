@@ -5,12 +5,12 @@
 // source: udpa/annotations/status.proto
 
 /* eslint-disable */
-import { BinaryReader, BinaryWriter } from '@bufbuild/protobuf/wire';
-import { messageTypeRegistry } from '../../typeRegistry';
+import { BinaryReader, BinaryWriter } from "@bufbuild/protobuf/wire";
+import { messageTypeRegistry } from "../../typeRegistry";
 
-export const protobufPackage = 'udpa.annotations';
+export const protobufPackage = "udpa.annotations";
 
-export const protobufFileName = 'udpa/annotations/status.proto';
+export const protobufFileName = "udpa/annotations/status.proto";
 
 export enum PackageVersionStatus {
   /** UNKNOWN - Unknown package version status. */
@@ -30,19 +30,19 @@ export enum PackageVersionStatus {
 export function packageVersionStatusFromJSON(object: any): PackageVersionStatus {
   switch (object) {
     case 0:
-    case 'UNKNOWN':
+    case "UNKNOWN":
       return PackageVersionStatus.UNKNOWN;
     case 1:
-    case 'FROZEN':
+    case "FROZEN":
       return PackageVersionStatus.FROZEN;
     case 2:
-    case 'ACTIVE':
+    case "ACTIVE":
       return PackageVersionStatus.ACTIVE;
     case 3:
-    case 'NEXT_MAJOR_VERSION_CANDIDATE':
+    case "NEXT_MAJOR_VERSION_CANDIDATE":
       return PackageVersionStatus.NEXT_MAJOR_VERSION_CANDIDATE;
     case -1:
-    case 'UNRECOGNIZED':
+    case "UNRECOGNIZED":
     default:
       return PackageVersionStatus.UNRECOGNIZED;
   }
@@ -51,21 +51,21 @@ export function packageVersionStatusFromJSON(object: any): PackageVersionStatus 
 export function packageVersionStatusToJSON(object: PackageVersionStatus): string {
   switch (object) {
     case PackageVersionStatus.UNKNOWN:
-      return 'UNKNOWN';
+      return "UNKNOWN";
     case PackageVersionStatus.FROZEN:
-      return 'FROZEN';
+      return "FROZEN";
     case PackageVersionStatus.ACTIVE:
-      return 'ACTIVE';
+      return "ACTIVE";
     case PackageVersionStatus.NEXT_MAJOR_VERSION_CANDIDATE:
-      return 'NEXT_MAJOR_VERSION_CANDIDATE';
+      return "NEXT_MAJOR_VERSION_CANDIDATE";
     case PackageVersionStatus.UNRECOGNIZED:
     default:
-      return 'UNRECOGNIZED';
+      return "UNRECOGNIZED";
   }
 }
 
 export interface StatusAnnotation {
-  $type: 'udpa.annotations.StatusAnnotation';
+  $type: "udpa.annotations.StatusAnnotation";
   /** The entity is work-in-progress and subject to breaking changes. */
   workInProgress: boolean;
   /** The entity belongs to a package with the given version status. */
@@ -73,11 +73,11 @@ export interface StatusAnnotation {
 }
 
 function createBaseStatusAnnotation(): StatusAnnotation {
-  return { $type: 'udpa.annotations.StatusAnnotation', workInProgress: false, packageVersionStatus: 0 };
+  return { $type: "udpa.annotations.StatusAnnotation", workInProgress: false, packageVersionStatus: 0 };
 }
 
-export const StatusAnnotation: MessageFns<StatusAnnotation, 'udpa.annotations.StatusAnnotation'> = {
-  $type: 'udpa.annotations.StatusAnnotation' as const,
+export const StatusAnnotation: MessageFns<StatusAnnotation, "udpa.annotations.StatusAnnotation"> = {
+  $type: "udpa.annotations.StatusAnnotation" as const,
 
   encode(message: StatusAnnotation, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.workInProgress !== false) {
@@ -93,7 +93,7 @@ export const StatusAnnotation: MessageFns<StatusAnnotation, 'udpa.annotations.St
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -136,13 +136,13 @@ export const StatusAnnotation: MessageFns<StatusAnnotation, 'udpa.annotations.St
       workInProgress: isSet(object.workInProgress)
         ? globalThis.Boolean(object.workInProgress)
         : isSet(object.work_in_progress)
-          ? globalThis.Boolean(object.work_in_progress)
-          : false,
+        ? globalThis.Boolean(object.work_in_progress)
+        : false,
       packageVersionStatus: isSet(object.packageVersionStatus)
         ? packageVersionStatusFromJSON(object.packageVersionStatus)
         : isSet(object.package_version_status)
-          ? packageVersionStatusFromJSON(object.package_version_status)
-          : 0,
+        ? packageVersionStatusFromJSON(object.package_version_status)
+        : 0,
     };
   },
 
@@ -172,15 +172,11 @@ messageTypeRegistry.set(StatusAnnotation.$type, StatusAnnotation);
 
 type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
 
-export type DeepPartial<T> = T extends Builtin
-  ? T
-  : T extends globalThis.Array<infer U>
-    ? globalThis.Array<DeepPartial<U>>
-    : T extends ReadonlyArray<infer U>
-      ? ReadonlyArray<DeepPartial<U>>
-      : T extends {}
-        ? { [K in Exclude<keyof T, '$type'>]?: DeepPartial<T[K]> }
-        : Partial<T>;
+export type DeepPartial<T> = T extends Builtin ? T
+  : T extends globalThis.Array<infer U> ? globalThis.Array<DeepPartial<U>>
+  : T extends ReadonlyArray<infer U> ? ReadonlyArray<DeepPartial<U>>
+  : T extends {} ? { [K in Exclude<keyof T, "$type">]?: DeepPartial<T[K]> }
+  : Partial<T>;
 
 function isSet(value: any): boolean {
   return value !== null && value !== undefined;

@@ -5,15 +5,15 @@
 // source: udpa/annotations/versioning.proto
 
 /* eslint-disable */
-import { BinaryReader, BinaryWriter } from '@bufbuild/protobuf/wire';
-import { messageTypeRegistry } from '../../typeRegistry';
+import { BinaryReader, BinaryWriter } from "@bufbuild/protobuf/wire";
+import { messageTypeRegistry } from "../../typeRegistry";
 
-export const protobufPackage = 'udpa.annotations';
+export const protobufPackage = "udpa.annotations";
 
-export const protobufFileName = 'udpa/annotations/versioning.proto';
+export const protobufFileName = "udpa/annotations/versioning.proto";
 
 export interface VersioningAnnotation {
-  $type: 'udpa.annotations.VersioningAnnotation';
+  $type: "udpa.annotations.VersioningAnnotation";
   /**
    * Track the previous message type. E.g. this message might be
    * udpa.foo.v3alpha.Foo and it was previously udpa.bar.v2.Bar. This
@@ -23,95 +23,90 @@ export interface VersioningAnnotation {
 }
 
 function createBaseVersioningAnnotation(): VersioningAnnotation {
-  return { $type: 'udpa.annotations.VersioningAnnotation', previousMessageType: '' };
+  return { $type: "udpa.annotations.VersioningAnnotation", previousMessageType: "" };
 }
 
-export const VersioningAnnotation: MessageFns<VersioningAnnotation, 'udpa.annotations.VersioningAnnotation'> =
-  {
-    $type: 'udpa.annotations.VersioningAnnotation' as const,
+export const VersioningAnnotation: MessageFns<VersioningAnnotation, "udpa.annotations.VersioningAnnotation"> = {
+  $type: "udpa.annotations.VersioningAnnotation" as const,
 
-    encode(message: VersioningAnnotation, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-      if (message.previousMessageType !== '') {
-        writer.uint32(10).string(message.previousMessageType);
-      }
-      return writer;
-    },
+  encode(message: VersioningAnnotation, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.previousMessageType !== "") {
+      writer.uint32(10).string(message.previousMessageType);
+    }
+    return writer;
+  },
 
-    decode(input: BinaryReader | Uint8Array, length?: number): VersioningAnnotation {
-      const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
-      const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
-      if (previousRecursionDepth >= 100) {
-        throw new globalThis.Error('protobuf decode recursion limit exceeded');
-      }
-      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
-      try {
-        const end = length === undefined ? reader.len : reader.pos + length;
-        const message = createBaseVersioningAnnotation();
-        while (reader.pos < end) {
-          const tag = reader.uint32();
-          switch (tag >>> 3) {
-            case 1: {
-              if (tag !== 10) {
-                break;
-              }
-
-              message.previousMessageType = reader.string();
-              continue;
-            }
-          }
-          if ((tag & 7) === 4 || tag === 0) {
-            break;
-          }
-          reader.skip(tag & 7);
-        }
-        return message;
-      } finally {
-        (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
-      }
-    },
-
-    fromJSON(object: any): VersioningAnnotation {
-      return {
-        $type: VersioningAnnotation.$type,
-        previousMessageType: isSet(object.previousMessageType)
-          ? globalThis.String(object.previousMessageType)
-          : isSet(object.previous_message_type)
-            ? globalThis.String(object.previous_message_type)
-            : '',
-      };
-    },
-
-    toJSON(message: VersioningAnnotation): unknown {
-      const obj: any = {};
-      if (message.previousMessageType !== '') {
-        obj.previousMessageType = message.previousMessageType;
-      }
-      return obj;
-    },
-
-    create(base?: DeepPartial<VersioningAnnotation>): VersioningAnnotation {
-      return VersioningAnnotation.fromPartial(base ?? {});
-    },
-    fromPartial(object: DeepPartial<VersioningAnnotation>): VersioningAnnotation {
+  decode(input: BinaryReader | Uint8Array, length?: number): VersioningAnnotation {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
       const message = createBaseVersioningAnnotation();
-      message.previousMessageType = object.previousMessageType ?? '';
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.previousMessageType = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
       return message;
-    },
-  };
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): VersioningAnnotation {
+    return {
+      $type: VersioningAnnotation.$type,
+      previousMessageType: isSet(object.previousMessageType)
+        ? globalThis.String(object.previousMessageType)
+        : isSet(object.previous_message_type)
+        ? globalThis.String(object.previous_message_type)
+        : "",
+    };
+  },
+
+  toJSON(message: VersioningAnnotation): unknown {
+    const obj: any = {};
+    if (message.previousMessageType !== "") {
+      obj.previousMessageType = message.previousMessageType;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<VersioningAnnotation>): VersioningAnnotation {
+    return VersioningAnnotation.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<VersioningAnnotation>): VersioningAnnotation {
+    const message = createBaseVersioningAnnotation();
+    message.previousMessageType = object.previousMessageType ?? "";
+    return message;
+  },
+};
 
 messageTypeRegistry.set(VersioningAnnotation.$type, VersioningAnnotation);
 
 type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
 
-export type DeepPartial<T> = T extends Builtin
-  ? T
-  : T extends globalThis.Array<infer U>
-    ? globalThis.Array<DeepPartial<U>>
-    : T extends ReadonlyArray<infer U>
-      ? ReadonlyArray<DeepPartial<U>>
-      : T extends {}
-        ? { [K in Exclude<keyof T, '$type'>]?: DeepPartial<T[K]> }
-        : Partial<T>;
+export type DeepPartial<T> = T extends Builtin ? T
+  : T extends globalThis.Array<infer U> ? globalThis.Array<DeepPartial<U>>
+  : T extends ReadonlyArray<infer U> ? ReadonlyArray<DeepPartial<U>>
+  : T extends {} ? { [K in Exclude<keyof T, "$type">]?: DeepPartial<T[K]> }
+  : Partial<T>;
 
 function isSet(value: any): boolean {
   return value !== null && value !== undefined;

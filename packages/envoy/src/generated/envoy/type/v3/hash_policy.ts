@@ -5,16 +5,16 @@
 // source: envoy/type/v3/hash_policy.proto
 
 /* eslint-disable */
-import { BinaryReader, BinaryWriter } from '@bufbuild/protobuf/wire';
-import { messageTypeRegistry } from '../../../typeRegistry';
+import { BinaryReader, BinaryWriter } from "@bufbuild/protobuf/wire";
+import { messageTypeRegistry } from "../../../typeRegistry";
 
-export const protobufPackage = 'envoy.type.v3';
+export const protobufPackage = "envoy.type.v3";
 
-export const protobufFileName = 'envoy/type/v3/hash_policy.proto';
+export const protobufFileName = "envoy/type/v3/hash_policy.proto";
 
 /** Specifies the hash policy */
 export interface HashPolicy {
-  $type: 'envoy.type.v3.HashPolicy';
+  $type: "envoy.type.v3.HashPolicy";
   sourceIp?: HashPolicy_SourceIp | undefined;
   filterState?: HashPolicy_FilterState | undefined;
 }
@@ -24,7 +24,7 @@ export interface HashPolicy {
  * algorithms.
  */
 export interface HashPolicy_SourceIp {
-  $type: 'envoy.type.v3.HashPolicy.SourceIp';
+  $type: "envoy.type.v3.HashPolicy.SourceIp";
 }
 
 /**
@@ -32,7 +32,7 @@ export interface HashPolicy_SourceIp {
  * to compute the hash used by hash-based load balancing algorithms.
  */
 export interface HashPolicy_FilterState {
-  $type: 'envoy.type.v3.HashPolicy.FilterState';
+  $type: "envoy.type.v3.HashPolicy.FilterState";
   /**
    * The name of the Object in the filterState, which is an Envoy::Hashable object. If there is no
    * data associated with the key, or the stored object is not Envoy::Hashable, no hash will be
@@ -42,11 +42,11 @@ export interface HashPolicy_FilterState {
 }
 
 function createBaseHashPolicy(): HashPolicy {
-  return { $type: 'envoy.type.v3.HashPolicy', sourceIp: undefined, filterState: undefined };
+  return { $type: "envoy.type.v3.HashPolicy", sourceIp: undefined, filterState: undefined };
 }
 
-export const HashPolicy: MessageFns<HashPolicy, 'envoy.type.v3.HashPolicy'> = {
-  $type: 'envoy.type.v3.HashPolicy' as const,
+export const HashPolicy: MessageFns<HashPolicy, "envoy.type.v3.HashPolicy"> = {
+  $type: "envoy.type.v3.HashPolicy" as const,
 
   encode(message: HashPolicy, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.sourceIp !== undefined) {
@@ -62,7 +62,7 @@ export const HashPolicy: MessageFns<HashPolicy, 'envoy.type.v3.HashPolicy'> = {
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -105,13 +105,13 @@ export const HashPolicy: MessageFns<HashPolicy, 'envoy.type.v3.HashPolicy'> = {
       sourceIp: isSet(object.sourceIp)
         ? HashPolicy_SourceIp.fromJSON(object.sourceIp)
         : isSet(object.source_ip)
-          ? HashPolicy_SourceIp.fromJSON(object.source_ip)
-          : undefined,
+        ? HashPolicy_SourceIp.fromJSON(object.source_ip)
+        : undefined,
       filterState: isSet(object.filterState)
         ? HashPolicy_FilterState.fromJSON(object.filterState)
         : isSet(object.filter_state)
-          ? HashPolicy_FilterState.fromJSON(object.filter_state)
-          : undefined,
+        ? HashPolicy_FilterState.fromJSON(object.filter_state)
+        : undefined,
     };
   },
 
@@ -131,14 +131,12 @@ export const HashPolicy: MessageFns<HashPolicy, 'envoy.type.v3.HashPolicy'> = {
   },
   fromPartial(object: DeepPartial<HashPolicy>): HashPolicy {
     const message = createBaseHashPolicy();
-    message.sourceIp =
-      object.sourceIp !== undefined && object.sourceIp !== null
-        ? HashPolicy_SourceIp.fromPartial(object.sourceIp)
-        : undefined;
-    message.filterState =
-      object.filterState !== undefined && object.filterState !== null
-        ? HashPolicy_FilterState.fromPartial(object.filterState)
-        : undefined;
+    message.sourceIp = (object.sourceIp !== undefined && object.sourceIp !== null)
+      ? HashPolicy_SourceIp.fromPartial(object.sourceIp)
+      : undefined;
+    message.filterState = (object.filterState !== undefined && object.filterState !== null)
+      ? HashPolicy_FilterState.fromPartial(object.filterState)
+      : undefined;
     return message;
   },
 };
@@ -146,11 +144,11 @@ export const HashPolicy: MessageFns<HashPolicy, 'envoy.type.v3.HashPolicy'> = {
 messageTypeRegistry.set(HashPolicy.$type, HashPolicy);
 
 function createBaseHashPolicy_SourceIp(): HashPolicy_SourceIp {
-  return { $type: 'envoy.type.v3.HashPolicy.SourceIp' };
+  return { $type: "envoy.type.v3.HashPolicy.SourceIp" };
 }
 
-export const HashPolicy_SourceIp: MessageFns<HashPolicy_SourceIp, 'envoy.type.v3.HashPolicy.SourceIp'> = {
-  $type: 'envoy.type.v3.HashPolicy.SourceIp' as const,
+export const HashPolicy_SourceIp: MessageFns<HashPolicy_SourceIp, "envoy.type.v3.HashPolicy.SourceIp"> = {
+  $type: "envoy.type.v3.HashPolicy.SourceIp" as const,
 
   encode(_: HashPolicy_SourceIp, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     return writer;
@@ -160,7 +158,7 @@ export const HashPolicy_SourceIp: MessageFns<HashPolicy_SourceIp, 'envoy.type.v3
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -202,17 +200,14 @@ export const HashPolicy_SourceIp: MessageFns<HashPolicy_SourceIp, 'envoy.type.v3
 messageTypeRegistry.set(HashPolicy_SourceIp.$type, HashPolicy_SourceIp);
 
 function createBaseHashPolicy_FilterState(): HashPolicy_FilterState {
-  return { $type: 'envoy.type.v3.HashPolicy.FilterState', key: '' };
+  return { $type: "envoy.type.v3.HashPolicy.FilterState", key: "" };
 }
 
-export const HashPolicy_FilterState: MessageFns<
-  HashPolicy_FilterState,
-  'envoy.type.v3.HashPolicy.FilterState'
-> = {
-  $type: 'envoy.type.v3.HashPolicy.FilterState' as const,
+export const HashPolicy_FilterState: MessageFns<HashPolicy_FilterState, "envoy.type.v3.HashPolicy.FilterState"> = {
+  $type: "envoy.type.v3.HashPolicy.FilterState" as const,
 
   encode(message: HashPolicy_FilterState, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.key !== '') {
+    if (message.key !== "") {
       writer.uint32(10).string(message.key);
     }
     return writer;
@@ -222,7 +217,7 @@ export const HashPolicy_FilterState: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -252,15 +247,12 @@ export const HashPolicy_FilterState: MessageFns<
   },
 
   fromJSON(object: any): HashPolicy_FilterState {
-    return {
-      $type: HashPolicy_FilterState.$type,
-      key: isSet(object.key) ? globalThis.String(object.key) : '',
-    };
+    return { $type: HashPolicy_FilterState.$type, key: isSet(object.key) ? globalThis.String(object.key) : "" };
   },
 
   toJSON(message: HashPolicy_FilterState): unknown {
     const obj: any = {};
-    if (message.key !== '') {
+    if (message.key !== "") {
       obj.key = message.key;
     }
     return obj;
@@ -271,7 +263,7 @@ export const HashPolicy_FilterState: MessageFns<
   },
   fromPartial(object: DeepPartial<HashPolicy_FilterState>): HashPolicy_FilterState {
     const message = createBaseHashPolicy_FilterState();
-    message.key = object.key ?? '';
+    message.key = object.key ?? "";
     return message;
   },
 };
@@ -280,15 +272,11 @@ messageTypeRegistry.set(HashPolicy_FilterState.$type, HashPolicy_FilterState);
 
 type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
 
-export type DeepPartial<T> = T extends Builtin
-  ? T
-  : T extends globalThis.Array<infer U>
-    ? globalThis.Array<DeepPartial<U>>
-    : T extends ReadonlyArray<infer U>
-      ? ReadonlyArray<DeepPartial<U>>
-      : T extends {}
-        ? { [K in Exclude<keyof T, '$type'>]?: DeepPartial<T[K]> }
-        : Partial<T>;
+export type DeepPartial<T> = T extends Builtin ? T
+  : T extends globalThis.Array<infer U> ? globalThis.Array<DeepPartial<U>>
+  : T extends ReadonlyArray<infer U> ? ReadonlyArray<DeepPartial<U>>
+  : T extends {} ? { [K in Exclude<keyof T, "$type">]?: DeepPartial<T[K]> }
+  : Partial<T>;
 
 function isSet(value: any): boolean {
   return value !== null && value !== undefined;

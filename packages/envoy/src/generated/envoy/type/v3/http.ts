@@ -6,9 +6,9 @@
 
 /* eslint-disable */
 
-export const protobufPackage = 'envoy.type.v3';
+export const protobufPackage = "envoy.type.v3";
 
-export const protobufFileName = 'envoy/type/v3/http.proto';
+export const protobufFileName = "envoy/type/v3/http.proto";
 
 export enum CodecClientType {
   HTTP1 = 0,
@@ -25,16 +25,16 @@ export enum CodecClientType {
 export function codecClientTypeFromJSON(object: any): CodecClientType {
   switch (object) {
     case 0:
-    case 'HTTP1':
+    case "HTTP1":
       return CodecClientType.HTTP1;
     case 1:
-    case 'HTTP2':
+    case "HTTP2":
       return CodecClientType.HTTP2;
     case 2:
-    case 'HTTP3':
+    case "HTTP3":
       return CodecClientType.HTTP3;
     case -1:
-    case 'UNRECOGNIZED':
+    case "UNRECOGNIZED":
     default:
       return CodecClientType.UNRECOGNIZED;
   }
@@ -43,13 +43,13 @@ export function codecClientTypeFromJSON(object: any): CodecClientType {
 export function codecClientTypeToJSON(object: CodecClientType): string {
   switch (object) {
     case CodecClientType.HTTP1:
-      return 'HTTP1';
+      return "HTTP1";
     case CodecClientType.HTTP2:
-      return 'HTTP2';
+      return "HTTP2";
     case CodecClientType.HTTP3:
-      return 'HTTP3';
+      return "HTTP3";
     case CodecClientType.UNRECOGNIZED:
     default:
-      return 'UNRECOGNIZED';
+      return "UNRECOGNIZED";
   }
 }

@@ -5,16 +5,16 @@
 // source: envoy/type/v3/percent.proto
 
 /* eslint-disable */
-import { BinaryReader, BinaryWriter } from '@bufbuild/protobuf/wire';
-import { messageTypeRegistry } from '../../../typeRegistry';
+import { BinaryReader, BinaryWriter } from "@bufbuild/protobuf/wire";
+import { messageTypeRegistry } from "../../../typeRegistry";
 
-export const protobufPackage = 'envoy.type.v3';
+export const protobufPackage = "envoy.type.v3";
 
-export const protobufFileName = 'envoy/type/v3/percent.proto';
+export const protobufFileName = "envoy/type/v3/percent.proto";
 
 /** Identifies a percentage, in the range [0.0, 100.0]. */
 export interface Percent {
-  $type: 'envoy.type.v3.Percent';
+  $type: "envoy.type.v3.Percent";
   value: number;
 }
 
@@ -27,7 +27,7 @@ export interface Percent {
  * * **Example**: 3/10000 = 0.03%.
  */
 export interface FractionalPercent {
-  $type: 'envoy.type.v3.FractionalPercent';
+  $type: "envoy.type.v3.FractionalPercent";
   /** Specifies the numerator. Defaults to 0. */
   numerator: number;
   /**
@@ -63,16 +63,16 @@ export enum FractionalPercent_DenominatorType {
 export function fractionalPercent_DenominatorTypeFromJSON(object: any): FractionalPercent_DenominatorType {
   switch (object) {
     case 0:
-    case 'HUNDRED':
+    case "HUNDRED":
       return FractionalPercent_DenominatorType.HUNDRED;
     case 1:
-    case 'TEN_THOUSAND':
+    case "TEN_THOUSAND":
       return FractionalPercent_DenominatorType.TEN_THOUSAND;
     case 2:
-    case 'MILLION':
+    case "MILLION":
       return FractionalPercent_DenominatorType.MILLION;
     case -1:
-    case 'UNRECOGNIZED':
+    case "UNRECOGNIZED":
     default:
       return FractionalPercent_DenominatorType.UNRECOGNIZED;
   }
@@ -81,23 +81,23 @@ export function fractionalPercent_DenominatorTypeFromJSON(object: any): Fraction
 export function fractionalPercent_DenominatorTypeToJSON(object: FractionalPercent_DenominatorType): string {
   switch (object) {
     case FractionalPercent_DenominatorType.HUNDRED:
-      return 'HUNDRED';
+      return "HUNDRED";
     case FractionalPercent_DenominatorType.TEN_THOUSAND:
-      return 'TEN_THOUSAND';
+      return "TEN_THOUSAND";
     case FractionalPercent_DenominatorType.MILLION:
-      return 'MILLION';
+      return "MILLION";
     case FractionalPercent_DenominatorType.UNRECOGNIZED:
     default:
-      return 'UNRECOGNIZED';
+      return "UNRECOGNIZED";
   }
 }
 
 function createBasePercent(): Percent {
-  return { $type: 'envoy.type.v3.Percent', value: 0 };
+  return { $type: "envoy.type.v3.Percent", value: 0 };
 }
 
-export const Percent: MessageFns<Percent, 'envoy.type.v3.Percent'> = {
-  $type: 'envoy.type.v3.Percent' as const,
+export const Percent: MessageFns<Percent, "envoy.type.v3.Percent"> = {
+  $type: "envoy.type.v3.Percent" as const,
 
   encode(message: Percent, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.value !== 0) {
@@ -110,7 +110,7 @@ export const Percent: MessageFns<Percent, 'envoy.type.v3.Percent'> = {
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -164,11 +164,11 @@ export const Percent: MessageFns<Percent, 'envoy.type.v3.Percent'> = {
 messageTypeRegistry.set(Percent.$type, Percent);
 
 function createBaseFractionalPercent(): FractionalPercent {
-  return { $type: 'envoy.type.v3.FractionalPercent', numerator: 0, denominator: 0 };
+  return { $type: "envoy.type.v3.FractionalPercent", numerator: 0, denominator: 0 };
 }
 
-export const FractionalPercent: MessageFns<FractionalPercent, 'envoy.type.v3.FractionalPercent'> = {
-  $type: 'envoy.type.v3.FractionalPercent' as const,
+export const FractionalPercent: MessageFns<FractionalPercent, "envoy.type.v3.FractionalPercent"> = {
+  $type: "envoy.type.v3.FractionalPercent" as const,
 
   encode(message: FractionalPercent, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.numerator !== 0) {
@@ -184,7 +184,7 @@ export const FractionalPercent: MessageFns<FractionalPercent, 'envoy.type.v3.Fra
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -225,9 +225,7 @@ export const FractionalPercent: MessageFns<FractionalPercent, 'envoy.type.v3.Fra
     return {
       $type: FractionalPercent.$type,
       numerator: isSet(object.numerator) ? globalThis.Number(object.numerator) : 0,
-      denominator: isSet(object.denominator)
-        ? fractionalPercent_DenominatorTypeFromJSON(object.denominator)
-        : 0,
+      denominator: isSet(object.denominator) ? fractionalPercent_DenominatorTypeFromJSON(object.denominator) : 0,
     };
   },
 
@@ -256,20 +254,16 @@ export const FractionalPercent: MessageFns<FractionalPercent, 'envoy.type.v3.Fra
 messageTypeRegistry.set(FractionalPercent.$type, FractionalPercent);
 
 function floatToJson(value: number | null | undefined): number | string | null | undefined {
-  return typeof value === 'number' && !globalThis.Number.isFinite(value) ? globalThis.String(value) : value;
+  return typeof value === "number" && !globalThis.Number.isFinite(value) ? globalThis.String(value) : value;
 }
 
 type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
 
-export type DeepPartial<T> = T extends Builtin
-  ? T
-  : T extends globalThis.Array<infer U>
-    ? globalThis.Array<DeepPartial<U>>
-    : T extends ReadonlyArray<infer U>
-      ? ReadonlyArray<DeepPartial<U>>
-      : T extends {}
-        ? { [K in Exclude<keyof T, '$type'>]?: DeepPartial<T[K]> }
-        : Partial<T>;
+export type DeepPartial<T> = T extends Builtin ? T
+  : T extends globalThis.Array<infer U> ? globalThis.Array<DeepPartial<U>>
+  : T extends ReadonlyArray<infer U> ? ReadonlyArray<DeepPartial<U>>
+  : T extends {} ? { [K in Exclude<keyof T, "$type">]?: DeepPartial<T[K]> }
+  : Partial<T>;
 
 function isSet(value: any): boolean {
   return value !== null && value !== undefined;

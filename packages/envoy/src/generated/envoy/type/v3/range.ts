@@ -5,19 +5,19 @@
 // source: envoy/type/v3/range.proto
 
 /* eslint-disable */
-import { BinaryReader, BinaryWriter } from '@bufbuild/protobuf/wire';
-import { messageTypeRegistry } from '../../../typeRegistry';
+import { BinaryReader, BinaryWriter } from "@bufbuild/protobuf/wire";
+import { messageTypeRegistry } from "../../../typeRegistry";
 
-export const protobufPackage = 'envoy.type.v3';
+export const protobufPackage = "envoy.type.v3";
 
-export const protobufFileName = 'envoy/type/v3/range.proto';
+export const protobufFileName = "envoy/type/v3/range.proto";
 
 /**
  * Specifies the int64 start and end of the range using half-open interval semantics [start,
  * end).
  */
 export interface Int64Range {
-  $type: 'envoy.type.v3.Int64Range';
+  $type: "envoy.type.v3.Int64Range";
   /** start of the range (inclusive) */
   start: number;
   /** end of the range (exclusive) */
@@ -29,7 +29,7 @@ export interface Int64Range {
  * end).
  */
 export interface Int32Range {
-  $type: 'envoy.type.v3.Int32Range';
+  $type: "envoy.type.v3.Int32Range";
   /** start of the range (inclusive) */
   start: number;
   /** end of the range (exclusive) */
@@ -41,7 +41,7 @@ export interface Int32Range {
  * end).
  */
 export interface DoubleRange {
-  $type: 'envoy.type.v3.DoubleRange';
+  $type: "envoy.type.v3.DoubleRange";
   /** start of the range (inclusive) */
   start: number;
   /** end of the range (exclusive) */
@@ -49,11 +49,11 @@ export interface DoubleRange {
 }
 
 function createBaseInt64Range(): Int64Range {
-  return { $type: 'envoy.type.v3.Int64Range', start: 0, end: 0 };
+  return { $type: "envoy.type.v3.Int64Range", start: 0, end: 0 };
 }
 
-export const Int64Range: MessageFns<Int64Range, 'envoy.type.v3.Int64Range'> = {
-  $type: 'envoy.type.v3.Int64Range' as const,
+export const Int64Range: MessageFns<Int64Range, "envoy.type.v3.Int64Range"> = {
+  $type: "envoy.type.v3.Int64Range" as const,
 
   encode(message: Int64Range, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.start !== 0) {
@@ -69,7 +69,7 @@ export const Int64Range: MessageFns<Int64Range, 'envoy.type.v3.Int64Range'> = {
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -139,11 +139,11 @@ export const Int64Range: MessageFns<Int64Range, 'envoy.type.v3.Int64Range'> = {
 messageTypeRegistry.set(Int64Range.$type, Int64Range);
 
 function createBaseInt32Range(): Int32Range {
-  return { $type: 'envoy.type.v3.Int32Range', start: 0, end: 0 };
+  return { $type: "envoy.type.v3.Int32Range", start: 0, end: 0 };
 }
 
-export const Int32Range: MessageFns<Int32Range, 'envoy.type.v3.Int32Range'> = {
-  $type: 'envoy.type.v3.Int32Range' as const,
+export const Int32Range: MessageFns<Int32Range, "envoy.type.v3.Int32Range"> = {
+  $type: "envoy.type.v3.Int32Range" as const,
 
   encode(message: Int32Range, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.start !== 0) {
@@ -159,7 +159,7 @@ export const Int32Range: MessageFns<Int32Range, 'envoy.type.v3.Int32Range'> = {
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -229,11 +229,11 @@ export const Int32Range: MessageFns<Int32Range, 'envoy.type.v3.Int32Range'> = {
 messageTypeRegistry.set(Int32Range.$type, Int32Range);
 
 function createBaseDoubleRange(): DoubleRange {
-  return { $type: 'envoy.type.v3.DoubleRange', start: 0, end: 0 };
+  return { $type: "envoy.type.v3.DoubleRange", start: 0, end: 0 };
 }
 
-export const DoubleRange: MessageFns<DoubleRange, 'envoy.type.v3.DoubleRange'> = {
-  $type: 'envoy.type.v3.DoubleRange' as const,
+export const DoubleRange: MessageFns<DoubleRange, "envoy.type.v3.DoubleRange"> = {
+  $type: "envoy.type.v3.DoubleRange" as const,
 
   encode(message: DoubleRange, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.start !== 0) {
@@ -249,7 +249,7 @@ export const DoubleRange: MessageFns<DoubleRange, 'envoy.type.v3.DoubleRange'> =
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -319,28 +319,24 @@ export const DoubleRange: MessageFns<DoubleRange, 'envoy.type.v3.DoubleRange'> =
 messageTypeRegistry.set(DoubleRange.$type, DoubleRange);
 
 function floatToJson(value: number | null | undefined): number | string | null | undefined {
-  return typeof value === 'number' && !globalThis.Number.isFinite(value) ? globalThis.String(value) : value;
+  return typeof value === "number" && !globalThis.Number.isFinite(value) ? globalThis.String(value) : value;
 }
 
 type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
 
-export type DeepPartial<T> = T extends Builtin
-  ? T
-  : T extends globalThis.Array<infer U>
-    ? globalThis.Array<DeepPartial<U>>
-    : T extends ReadonlyArray<infer U>
-      ? ReadonlyArray<DeepPartial<U>>
-      : T extends {}
-        ? { [K in Exclude<keyof T, '$type'>]?: DeepPartial<T[K]> }
-        : Partial<T>;
+export type DeepPartial<T> = T extends Builtin ? T
+  : T extends globalThis.Array<infer U> ? globalThis.Array<DeepPartial<U>>
+  : T extends ReadonlyArray<infer U> ? ReadonlyArray<DeepPartial<U>>
+  : T extends {} ? { [K in Exclude<keyof T, "$type">]?: DeepPartial<T[K]> }
+  : Partial<T>;
 
 function longToNumber(int64: { toString(): string }): number {
   const num = globalThis.Number(int64.toString());
   if (num > globalThis.Number.MAX_SAFE_INTEGER) {
-    throw new globalThis.Error('Value is larger than Number.MAX_SAFE_INTEGER');
+    throw new globalThis.Error("Value is larger than Number.MAX_SAFE_INTEGER");
   }
   if (num < globalThis.Number.MIN_SAFE_INTEGER) {
-    throw new globalThis.Error('Value is smaller than Number.MIN_SAFE_INTEGER');
+    throw new globalThis.Error("Value is smaller than Number.MIN_SAFE_INTEGER");
   }
   return num;
 }

@@ -5,12 +5,12 @@
 // source: envoy/type/v3/semantic_version.proto
 
 /* eslint-disable */
-import { BinaryReader, BinaryWriter } from '@bufbuild/protobuf/wire';
-import { messageTypeRegistry } from '../../../typeRegistry';
+import { BinaryReader, BinaryWriter } from "@bufbuild/protobuf/wire";
+import { messageTypeRegistry } from "../../../typeRegistry";
 
-export const protobufPackage = 'envoy.type.v3';
+export const protobufPackage = "envoy.type.v3";
 
-export const protobufFileName = 'envoy/type/v3/semantic_version.proto';
+export const protobufFileName = "envoy/type/v3/semantic_version.proto";
 
 /**
  * Envoy uses SemVer (https://semver.org/). Major/minor versions indicate
@@ -18,18 +18,18 @@ export const protobufFileName = 'envoy/type/v3/semantic_version.proto';
  * for security fixes and can be generally ignored.
  */
 export interface SemanticVersion {
-  $type: 'envoy.type.v3.SemanticVersion';
+  $type: "envoy.type.v3.SemanticVersion";
   majorNumber: number;
   minorNumber: number;
   patch: number;
 }
 
 function createBaseSemanticVersion(): SemanticVersion {
-  return { $type: 'envoy.type.v3.SemanticVersion', majorNumber: 0, minorNumber: 0, patch: 0 };
+  return { $type: "envoy.type.v3.SemanticVersion", majorNumber: 0, minorNumber: 0, patch: 0 };
 }
 
-export const SemanticVersion: MessageFns<SemanticVersion, 'envoy.type.v3.SemanticVersion'> = {
-  $type: 'envoy.type.v3.SemanticVersion' as const,
+export const SemanticVersion: MessageFns<SemanticVersion, "envoy.type.v3.SemanticVersion"> = {
+  $type: "envoy.type.v3.SemanticVersion" as const,
 
   encode(message: SemanticVersion, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.majorNumber !== 0) {
@@ -48,7 +48,7 @@ export const SemanticVersion: MessageFns<SemanticVersion, 'envoy.type.v3.Semanti
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -99,13 +99,13 @@ export const SemanticVersion: MessageFns<SemanticVersion, 'envoy.type.v3.Semanti
       majorNumber: isSet(object.majorNumber)
         ? globalThis.Number(object.majorNumber)
         : isSet(object.major_number)
-          ? globalThis.Number(object.major_number)
-          : 0,
+        ? globalThis.Number(object.major_number)
+        : 0,
       minorNumber: isSet(object.minorNumber)
         ? globalThis.Number(object.minorNumber)
         : isSet(object.minor_number)
-          ? globalThis.Number(object.minor_number)
-          : 0,
+        ? globalThis.Number(object.minor_number)
+        : 0,
       patch: isSet(object.patch) ? globalThis.Number(object.patch) : 0,
     };
   },
@@ -140,15 +140,11 @@ messageTypeRegistry.set(SemanticVersion.$type, SemanticVersion);
 
 type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
 
-export type DeepPartial<T> = T extends Builtin
-  ? T
-  : T extends globalThis.Array<infer U>
-    ? globalThis.Array<DeepPartial<U>>
-    : T extends ReadonlyArray<infer U>
-      ? ReadonlyArray<DeepPartial<U>>
-      : T extends {}
-        ? { [K in Exclude<keyof T, '$type'>]?: DeepPartial<T[K]> }
-        : Partial<T>;
+export type DeepPartial<T> = T extends Builtin ? T
+  : T extends globalThis.Array<infer U> ? globalThis.Array<DeepPartial<U>>
+  : T extends ReadonlyArray<infer U> ? ReadonlyArray<DeepPartial<U>>
+  : T extends {} ? { [K in Exclude<keyof T, "$type">]?: DeepPartial<T[K]> }
+  : Partial<T>;
 
 function isSet(value: any): boolean {
   return value !== null && value !== undefined;

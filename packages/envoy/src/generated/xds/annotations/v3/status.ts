@@ -5,12 +5,12 @@
 // source: xds/annotations/v3/status.proto
 
 /* eslint-disable */
-import { BinaryReader, BinaryWriter } from '@bufbuild/protobuf/wire';
-import { messageTypeRegistry } from '../../../typeRegistry';
+import { BinaryReader, BinaryWriter } from "@bufbuild/protobuf/wire";
+import { messageTypeRegistry } from "../../../typeRegistry";
 
-export const protobufPackage = 'xds.annotations.v3';
+export const protobufPackage = "xds.annotations.v3";
 
-export const protobufFileName = 'xds/annotations/v3/status.proto';
+export const protobufFileName = "xds/annotations/v3/status.proto";
 
 export enum PackageVersionStatus {
   /** UNKNOWN - Unknown package version status. */
@@ -30,19 +30,19 @@ export enum PackageVersionStatus {
 export function packageVersionStatusFromJSON(object: any): PackageVersionStatus {
   switch (object) {
     case 0:
-    case 'UNKNOWN':
+    case "UNKNOWN":
       return PackageVersionStatus.UNKNOWN;
     case 1:
-    case 'FROZEN':
+    case "FROZEN":
       return PackageVersionStatus.FROZEN;
     case 2:
-    case 'ACTIVE':
+    case "ACTIVE":
       return PackageVersionStatus.ACTIVE;
     case 3:
-    case 'NEXT_MAJOR_VERSION_CANDIDATE':
+    case "NEXT_MAJOR_VERSION_CANDIDATE":
       return PackageVersionStatus.NEXT_MAJOR_VERSION_CANDIDATE;
     case -1:
-    case 'UNRECOGNIZED':
+    case "UNRECOGNIZED":
     default:
       return PackageVersionStatus.UNRECOGNIZED;
   }
@@ -51,39 +51,39 @@ export function packageVersionStatusFromJSON(object: any): PackageVersionStatus 
 export function packageVersionStatusToJSON(object: PackageVersionStatus): string {
   switch (object) {
     case PackageVersionStatus.UNKNOWN:
-      return 'UNKNOWN';
+      return "UNKNOWN";
     case PackageVersionStatus.FROZEN:
-      return 'FROZEN';
+      return "FROZEN";
     case PackageVersionStatus.ACTIVE:
-      return 'ACTIVE';
+      return "ACTIVE";
     case PackageVersionStatus.NEXT_MAJOR_VERSION_CANDIDATE:
-      return 'NEXT_MAJOR_VERSION_CANDIDATE';
+      return "NEXT_MAJOR_VERSION_CANDIDATE";
     case PackageVersionStatus.UNRECOGNIZED:
     default:
-      return 'UNRECOGNIZED';
+      return "UNRECOGNIZED";
   }
 }
 
 export interface FileStatusAnnotation {
-  $type: 'xds.annotations.v3.FileStatusAnnotation';
+  $type: "xds.annotations.v3.FileStatusAnnotation";
   /** The entity is work-in-progress and subject to breaking changes. */
   workInProgress: boolean;
 }
 
 export interface MessageStatusAnnotation {
-  $type: 'xds.annotations.v3.MessageStatusAnnotation';
+  $type: "xds.annotations.v3.MessageStatusAnnotation";
   /** The entity is work-in-progress and subject to breaking changes. */
   workInProgress: boolean;
 }
 
 export interface FieldStatusAnnotation {
-  $type: 'xds.annotations.v3.FieldStatusAnnotation';
+  $type: "xds.annotations.v3.FieldStatusAnnotation";
   /** The entity is work-in-progress and subject to breaking changes. */
   workInProgress: boolean;
 }
 
 export interface StatusAnnotation {
-  $type: 'xds.annotations.v3.StatusAnnotation';
+  $type: "xds.annotations.v3.StatusAnnotation";
   /** The entity is work-in-progress and subject to breaking changes. */
   workInProgress: boolean;
   /** The entity belongs to a package with the given version status. */
@@ -91,14 +91,11 @@ export interface StatusAnnotation {
 }
 
 function createBaseFileStatusAnnotation(): FileStatusAnnotation {
-  return { $type: 'xds.annotations.v3.FileStatusAnnotation', workInProgress: false };
+  return { $type: "xds.annotations.v3.FileStatusAnnotation", workInProgress: false };
 }
 
-export const FileStatusAnnotation: MessageFns<
-  FileStatusAnnotation,
-  'xds.annotations.v3.FileStatusAnnotation'
-> = {
-  $type: 'xds.annotations.v3.FileStatusAnnotation' as const,
+export const FileStatusAnnotation: MessageFns<FileStatusAnnotation, "xds.annotations.v3.FileStatusAnnotation"> = {
+  $type: "xds.annotations.v3.FileStatusAnnotation" as const,
 
   encode(message: FileStatusAnnotation, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.workInProgress !== false) {
@@ -111,7 +108,7 @@ export const FileStatusAnnotation: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -146,8 +143,8 @@ export const FileStatusAnnotation: MessageFns<
       workInProgress: isSet(object.workInProgress)
         ? globalThis.Boolean(object.workInProgress)
         : isSet(object.work_in_progress)
-          ? globalThis.Boolean(object.work_in_progress)
-          : false,
+        ? globalThis.Boolean(object.work_in_progress)
+        : false,
     };
   },
 
@@ -172,14 +169,14 @@ export const FileStatusAnnotation: MessageFns<
 messageTypeRegistry.set(FileStatusAnnotation.$type, FileStatusAnnotation);
 
 function createBaseMessageStatusAnnotation(): MessageStatusAnnotation {
-  return { $type: 'xds.annotations.v3.MessageStatusAnnotation', workInProgress: false };
+  return { $type: "xds.annotations.v3.MessageStatusAnnotation", workInProgress: false };
 }
 
 export const MessageStatusAnnotation: MessageFns<
   MessageStatusAnnotation,
-  'xds.annotations.v3.MessageStatusAnnotation'
+  "xds.annotations.v3.MessageStatusAnnotation"
 > = {
-  $type: 'xds.annotations.v3.MessageStatusAnnotation' as const,
+  $type: "xds.annotations.v3.MessageStatusAnnotation" as const,
 
   encode(message: MessageStatusAnnotation, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.workInProgress !== false) {
@@ -192,7 +189,7 @@ export const MessageStatusAnnotation: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -227,8 +224,8 @@ export const MessageStatusAnnotation: MessageFns<
       workInProgress: isSet(object.workInProgress)
         ? globalThis.Boolean(object.workInProgress)
         : isSet(object.work_in_progress)
-          ? globalThis.Boolean(object.work_in_progress)
-          : false,
+        ? globalThis.Boolean(object.work_in_progress)
+        : false,
     };
   },
 
@@ -253,14 +250,11 @@ export const MessageStatusAnnotation: MessageFns<
 messageTypeRegistry.set(MessageStatusAnnotation.$type, MessageStatusAnnotation);
 
 function createBaseFieldStatusAnnotation(): FieldStatusAnnotation {
-  return { $type: 'xds.annotations.v3.FieldStatusAnnotation', workInProgress: false };
+  return { $type: "xds.annotations.v3.FieldStatusAnnotation", workInProgress: false };
 }
 
-export const FieldStatusAnnotation: MessageFns<
-  FieldStatusAnnotation,
-  'xds.annotations.v3.FieldStatusAnnotation'
-> = {
-  $type: 'xds.annotations.v3.FieldStatusAnnotation' as const,
+export const FieldStatusAnnotation: MessageFns<FieldStatusAnnotation, "xds.annotations.v3.FieldStatusAnnotation"> = {
+  $type: "xds.annotations.v3.FieldStatusAnnotation" as const,
 
   encode(message: FieldStatusAnnotation, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.workInProgress !== false) {
@@ -273,7 +267,7 @@ export const FieldStatusAnnotation: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -308,8 +302,8 @@ export const FieldStatusAnnotation: MessageFns<
       workInProgress: isSet(object.workInProgress)
         ? globalThis.Boolean(object.workInProgress)
         : isSet(object.work_in_progress)
-          ? globalThis.Boolean(object.work_in_progress)
-          : false,
+        ? globalThis.Boolean(object.work_in_progress)
+        : false,
     };
   },
 
@@ -334,11 +328,11 @@ export const FieldStatusAnnotation: MessageFns<
 messageTypeRegistry.set(FieldStatusAnnotation.$type, FieldStatusAnnotation);
 
 function createBaseStatusAnnotation(): StatusAnnotation {
-  return { $type: 'xds.annotations.v3.StatusAnnotation', workInProgress: false, packageVersionStatus: 0 };
+  return { $type: "xds.annotations.v3.StatusAnnotation", workInProgress: false, packageVersionStatus: 0 };
 }
 
-export const StatusAnnotation: MessageFns<StatusAnnotation, 'xds.annotations.v3.StatusAnnotation'> = {
-  $type: 'xds.annotations.v3.StatusAnnotation' as const,
+export const StatusAnnotation: MessageFns<StatusAnnotation, "xds.annotations.v3.StatusAnnotation"> = {
+  $type: "xds.annotations.v3.StatusAnnotation" as const,
 
   encode(message: StatusAnnotation, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.workInProgress !== false) {
@@ -354,7 +348,7 @@ export const StatusAnnotation: MessageFns<StatusAnnotation, 'xds.annotations.v3.
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -397,13 +391,13 @@ export const StatusAnnotation: MessageFns<StatusAnnotation, 'xds.annotations.v3.
       workInProgress: isSet(object.workInProgress)
         ? globalThis.Boolean(object.workInProgress)
         : isSet(object.work_in_progress)
-          ? globalThis.Boolean(object.work_in_progress)
-          : false,
+        ? globalThis.Boolean(object.work_in_progress)
+        : false,
       packageVersionStatus: isSet(object.packageVersionStatus)
         ? packageVersionStatusFromJSON(object.packageVersionStatus)
         : isSet(object.package_version_status)
-          ? packageVersionStatusFromJSON(object.package_version_status)
-          : 0,
+        ? packageVersionStatusFromJSON(object.package_version_status)
+        : 0,
     };
   },
 
@@ -433,15 +427,11 @@ messageTypeRegistry.set(StatusAnnotation.$type, StatusAnnotation);
 
 type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
 
-export type DeepPartial<T> = T extends Builtin
-  ? T
-  : T extends globalThis.Array<infer U>
-    ? globalThis.Array<DeepPartial<U>>
-    : T extends ReadonlyArray<infer U>
-      ? ReadonlyArray<DeepPartial<U>>
-      : T extends {}
-        ? { [K in Exclude<keyof T, '$type'>]?: DeepPartial<T[K]> }
-        : Partial<T>;
+export type DeepPartial<T> = T extends Builtin ? T
+  : T extends globalThis.Array<infer U> ? globalThis.Array<DeepPartial<U>>
+  : T extends ReadonlyArray<infer U> ? ReadonlyArray<DeepPartial<U>>
+  : T extends {} ? { [K in Exclude<keyof T, "$type">]?: DeepPartial<T[K]> }
+  : Partial<T>;
 
 function isSet(value: any): boolean {
   return value !== null && value !== undefined;

@@ -5,28 +5,28 @@
 // source: xds/core/v3/authority.proto
 
 /* eslint-disable */
-import { BinaryReader, BinaryWriter } from '@bufbuild/protobuf/wire';
-import { messageTypeRegistry } from '../../../typeRegistry';
+import { BinaryReader, BinaryWriter } from "@bufbuild/protobuf/wire";
+import { messageTypeRegistry } from "../../../typeRegistry";
 
-export const protobufPackage = 'xds.core.v3';
+export const protobufPackage = "xds.core.v3";
 
-export const protobufFileName = 'xds/core/v3/authority.proto';
+export const protobufFileName = "xds/core/v3/authority.proto";
 
 /** xDS authority information. */
 export interface Authority {
-  $type: 'xds.core.v3.Authority';
+  $type: "xds.core.v3.Authority";
   name: string;
 }
 
 function createBaseAuthority(): Authority {
-  return { $type: 'xds.core.v3.Authority', name: '' };
+  return { $type: "xds.core.v3.Authority", name: "" };
 }
 
-export const Authority: MessageFns<Authority, 'xds.core.v3.Authority'> = {
-  $type: 'xds.core.v3.Authority' as const,
+export const Authority: MessageFns<Authority, "xds.core.v3.Authority"> = {
+  $type: "xds.core.v3.Authority" as const,
 
   encode(message: Authority, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.name !== '') {
+    if (message.name !== "") {
       writer.uint32(10).string(message.name);
     }
     return writer;
@@ -36,7 +36,7 @@ export const Authority: MessageFns<Authority, 'xds.core.v3.Authority'> = {
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -66,12 +66,12 @@ export const Authority: MessageFns<Authority, 'xds.core.v3.Authority'> = {
   },
 
   fromJSON(object: any): Authority {
-    return { $type: Authority.$type, name: isSet(object.name) ? globalThis.String(object.name) : '' };
+    return { $type: Authority.$type, name: isSet(object.name) ? globalThis.String(object.name) : "" };
   },
 
   toJSON(message: Authority): unknown {
     const obj: any = {};
-    if (message.name !== '') {
+    if (message.name !== "") {
       obj.name = message.name;
     }
     return obj;
@@ -82,7 +82,7 @@ export const Authority: MessageFns<Authority, 'xds.core.v3.Authority'> = {
   },
   fromPartial(object: DeepPartial<Authority>): Authority {
     const message = createBaseAuthority();
-    message.name = object.name ?? '';
+    message.name = object.name ?? "";
     return message;
   },
 };
@@ -91,15 +91,11 @@ messageTypeRegistry.set(Authority.$type, Authority);
 
 type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
 
-export type DeepPartial<T> = T extends Builtin
-  ? T
-  : T extends globalThis.Array<infer U>
-    ? globalThis.Array<DeepPartial<U>>
-    : T extends ReadonlyArray<infer U>
-      ? ReadonlyArray<DeepPartial<U>>
-      : T extends {}
-        ? { [K in Exclude<keyof T, '$type'>]?: DeepPartial<T[K]> }
-        : Partial<T>;
+export type DeepPartial<T> = T extends Builtin ? T
+  : T extends globalThis.Array<infer U> ? globalThis.Array<DeepPartial<U>>
+  : T extends ReadonlyArray<infer U> ? ReadonlyArray<DeepPartial<U>>
+  : T extends {} ? { [K in Exclude<keyof T, "$type">]?: DeepPartial<T[K]> }
+  : Partial<T>;
 
 function isSet(value: any): boolean {
   return value !== null && value !== undefined;

@@ -5,14 +5,14 @@
 // source: xds/core/v3/collection_entry.proto
 
 /* eslint-disable */
-import { BinaryReader, BinaryWriter } from '@bufbuild/protobuf/wire';
-import { Any } from '../../../google/protobuf/any';
-import { messageTypeRegistry } from '../../../typeRegistry';
-import { ResourceLocator } from './resource_locator';
+import { BinaryReader, BinaryWriter } from "@bufbuild/protobuf/wire";
+import { Any } from "../../../google/protobuf/any";
+import { messageTypeRegistry } from "../../../typeRegistry";
+import { ResourceLocator } from "./resource_locator";
 
-export const protobufPackage = 'xds.core.v3';
+export const protobufPackage = "xds.core.v3";
 
-export const protobufFileName = 'xds/core/v3/collection_entry.proto';
+export const protobufFileName = "xds/core/v3/collection_entry.proto";
 
 /**
  * xDS collection resource wrapper. This encapsulates a xDS resource when
@@ -26,16 +26,18 @@ export const protobufFileName = 'xds/core/v3/collection_entry.proto';
  *   }
  */
 export interface CollectionEntry {
-  $type: 'xds.core.v3.CollectionEntry';
+  $type: "xds.core.v3.CollectionEntry";
   /** A resource locator describing how the member resource is to be located. */
-  locator?: ResourceLocator | undefined;
+  locator?:
+    | ResourceLocator
+    | undefined;
   /** The resource is inlined in the list collection. */
   inlineEntry?: CollectionEntry_InlineEntry | undefined;
 }
 
 /** Inlined resource entry. */
 export interface CollectionEntry_InlineEntry {
-  $type: 'xds.core.v3.CollectionEntry.InlineEntry';
+  $type: "xds.core.v3.CollectionEntry.InlineEntry";
   /**
    * Optional name to describe the inlined resource. Resource names must match
    * ``[a-zA-Z0-9_-\./]+`` (TODO(htuch): turn this into a PGV constraint once
@@ -53,11 +55,11 @@ export interface CollectionEntry_InlineEntry {
 }
 
 function createBaseCollectionEntry(): CollectionEntry {
-  return { $type: 'xds.core.v3.CollectionEntry', locator: undefined, inlineEntry: undefined };
+  return { $type: "xds.core.v3.CollectionEntry", locator: undefined, inlineEntry: undefined };
 }
 
-export const CollectionEntry: MessageFns<CollectionEntry, 'xds.core.v3.CollectionEntry'> = {
-  $type: 'xds.core.v3.CollectionEntry' as const,
+export const CollectionEntry: MessageFns<CollectionEntry, "xds.core.v3.CollectionEntry"> = {
+  $type: "xds.core.v3.CollectionEntry" as const,
 
   encode(message: CollectionEntry, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.locator !== undefined) {
@@ -73,7 +75,7 @@ export const CollectionEntry: MessageFns<CollectionEntry, 'xds.core.v3.Collectio
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -117,8 +119,8 @@ export const CollectionEntry: MessageFns<CollectionEntry, 'xds.core.v3.Collectio
       inlineEntry: isSet(object.inlineEntry)
         ? CollectionEntry_InlineEntry.fromJSON(object.inlineEntry)
         : isSet(object.inline_entry)
-          ? CollectionEntry_InlineEntry.fromJSON(object.inline_entry)
-          : undefined,
+        ? CollectionEntry_InlineEntry.fromJSON(object.inline_entry)
+        : undefined,
     };
   },
 
@@ -138,14 +140,12 @@ export const CollectionEntry: MessageFns<CollectionEntry, 'xds.core.v3.Collectio
   },
   fromPartial(object: DeepPartial<CollectionEntry>): CollectionEntry {
     const message = createBaseCollectionEntry();
-    message.locator =
-      object.locator !== undefined && object.locator !== null
-        ? ResourceLocator.fromPartial(object.locator)
-        : undefined;
-    message.inlineEntry =
-      object.inlineEntry !== undefined && object.inlineEntry !== null
-        ? CollectionEntry_InlineEntry.fromPartial(object.inlineEntry)
-        : undefined;
+    message.locator = (object.locator !== undefined && object.locator !== null)
+      ? ResourceLocator.fromPartial(object.locator)
+      : undefined;
+    message.inlineEntry = (object.inlineEntry !== undefined && object.inlineEntry !== null)
+      ? CollectionEntry_InlineEntry.fromPartial(object.inlineEntry)
+      : undefined;
     return message;
   },
 };
@@ -153,20 +153,20 @@ export const CollectionEntry: MessageFns<CollectionEntry, 'xds.core.v3.Collectio
 messageTypeRegistry.set(CollectionEntry.$type, CollectionEntry);
 
 function createBaseCollectionEntry_InlineEntry(): CollectionEntry_InlineEntry {
-  return { $type: 'xds.core.v3.CollectionEntry.InlineEntry', name: '', version: '', resource: undefined };
+  return { $type: "xds.core.v3.CollectionEntry.InlineEntry", name: "", version: "", resource: undefined };
 }
 
 export const CollectionEntry_InlineEntry: MessageFns<
   CollectionEntry_InlineEntry,
-  'xds.core.v3.CollectionEntry.InlineEntry'
+  "xds.core.v3.CollectionEntry.InlineEntry"
 > = {
-  $type: 'xds.core.v3.CollectionEntry.InlineEntry' as const,
+  $type: "xds.core.v3.CollectionEntry.InlineEntry" as const,
 
   encode(message: CollectionEntry_InlineEntry, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.name !== '') {
+    if (message.name !== "") {
       writer.uint32(10).string(message.name);
     }
-    if (message.version !== '') {
+    if (message.version !== "") {
       writer.uint32(18).string(message.version);
     }
     if (message.resource !== undefined) {
@@ -179,7 +179,7 @@ export const CollectionEntry_InlineEntry: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -227,18 +227,18 @@ export const CollectionEntry_InlineEntry: MessageFns<
   fromJSON(object: any): CollectionEntry_InlineEntry {
     return {
       $type: CollectionEntry_InlineEntry.$type,
-      name: isSet(object.name) ? globalThis.String(object.name) : '',
-      version: isSet(object.version) ? globalThis.String(object.version) : '',
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      version: isSet(object.version) ? globalThis.String(object.version) : "",
       resource: isSet(object.resource) ? Any.fromJSON(object.resource) : undefined,
     };
   },
 
   toJSON(message: CollectionEntry_InlineEntry): unknown {
     const obj: any = {};
-    if (message.name !== '') {
+    if (message.name !== "") {
       obj.name = message.name;
     }
-    if (message.version !== '') {
+    if (message.version !== "") {
       obj.version = message.version;
     }
     if (message.resource !== undefined) {
@@ -252,12 +252,11 @@ export const CollectionEntry_InlineEntry: MessageFns<
   },
   fromPartial(object: DeepPartial<CollectionEntry_InlineEntry>): CollectionEntry_InlineEntry {
     const message = createBaseCollectionEntry_InlineEntry();
-    message.name = object.name ?? '';
-    message.version = object.version ?? '';
-    message.resource =
-      object.resource !== undefined && object.resource !== null
-        ? Any.fromPartial(object.resource)
-        : undefined;
+    message.name = object.name ?? "";
+    message.version = object.version ?? "";
+    message.resource = (object.resource !== undefined && object.resource !== null)
+      ? Any.fromPartial(object.resource)
+      : undefined;
     return message;
   },
 };
@@ -266,15 +265,11 @@ messageTypeRegistry.set(CollectionEntry_InlineEntry.$type, CollectionEntry_Inlin
 
 type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
 
-export type DeepPartial<T> = T extends Builtin
-  ? T
-  : T extends globalThis.Array<infer U>
-    ? globalThis.Array<DeepPartial<U>>
-    : T extends ReadonlyArray<infer U>
-      ? ReadonlyArray<DeepPartial<U>>
-      : T extends {}
-        ? { [K in Exclude<keyof T, '$type'>]?: DeepPartial<T[K]> }
-        : Partial<T>;
+export type DeepPartial<T> = T extends Builtin ? T
+  : T extends globalThis.Array<infer U> ? globalThis.Array<DeepPartial<U>>
+  : T extends ReadonlyArray<infer U> ? ReadonlyArray<DeepPartial<U>>
+  : T extends {} ? { [K in Exclude<keyof T, "$type">]?: DeepPartial<T[K]> }
+  : Partial<T>;
 
 function isSet(value: any): boolean {
   return value !== null && value !== undefined;

@@ -5,12 +5,12 @@
 // source: xds/core/v3/context_params.proto
 
 /* eslint-disable */
-import { BinaryReader, BinaryWriter } from '@bufbuild/protobuf/wire';
-import { messageTypeRegistry } from '../../../typeRegistry';
+import { BinaryReader, BinaryWriter } from "@bufbuild/protobuf/wire";
+import { messageTypeRegistry } from "../../../typeRegistry";
 
-export const protobufPackage = 'xds.core.v3';
+export const protobufPackage = "xds.core.v3";
 
-export const protobufFileName = 'xds/core/v3/context_params.proto';
+export const protobufFileName = "xds/core/v3/context_params.proto";
 
 /**
  * Additional parameters that can be used to select resource variants. These include any
@@ -22,27 +22,27 @@ export const protobufFileName = 'xds/core/v3/context_params.proto';
  *   the listening address of a Listener. Used in a Listener resource query.
  */
 export interface ContextParams {
-  $type: 'xds.core.v3.ContextParams';
+  $type: "xds.core.v3.ContextParams";
   params: { [key: string]: string };
 }
 
 export interface ContextParams_ParamsEntry {
-  $type: 'xds.core.v3.ContextParams.ParamsEntry';
+  $type: "xds.core.v3.ContextParams.ParamsEntry";
   key: string;
   value: string;
 }
 
 function createBaseContextParams(): ContextParams {
-  return { $type: 'xds.core.v3.ContextParams', params: {} };
+  return { $type: "xds.core.v3.ContextParams", params: {} };
 }
 
-export const ContextParams: MessageFns<ContextParams, 'xds.core.v3.ContextParams'> = {
-  $type: 'xds.core.v3.ContextParams' as const,
+export const ContextParams: MessageFns<ContextParams, "xds.core.v3.ContextParams"> = {
+  $type: "xds.core.v3.ContextParams" as const,
 
   encode(message: ContextParams, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     globalThis.Object.entries(message.params).forEach(([key, value]: [string, string]) => {
       ContextParams_ParamsEntry.encode(
-        { $type: 'xds.core.v3.ContextParams.ParamsEntry', key: key as any, value },
+        { $type: "xds.core.v3.ContextParams.ParamsEntry", key: key as any, value },
         writer.uint32(10).fork(),
       ).join();
     });
@@ -53,7 +53,7 @@ export const ContextParams: MessageFns<ContextParams, 'xds.core.v3.ContextParams
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -90,17 +90,17 @@ export const ContextParams: MessageFns<ContextParams, 'xds.core.v3.ContextParams
       $type: ContextParams.$type,
       params: isObject(object.params)
         ? (globalThis.Object.entries(object.params) as [string, any][]).reduce(
-            (acc: { [key: string]: string }, [key, value]: [string, any]) => {
-              globalThis.Object.defineProperty(acc, key, {
-                value: globalThis.String(value),
-                enumerable: true,
-                configurable: true,
-                writable: true,
-              });
-              return acc;
-            },
-            {},
-          )
+          (acc: { [key: string]: string }, [key, value]: [string, any]) => {
+            globalThis.Object.defineProperty(acc, key, {
+              value: globalThis.String(value),
+              enumerable: true,
+              configurable: true,
+              writable: true,
+            });
+            return acc;
+          },
+          {},
+        )
         : {},
     };
   },
@@ -140,112 +140,106 @@ export const ContextParams: MessageFns<ContextParams, 'xds.core.v3.ContextParams
 messageTypeRegistry.set(ContextParams.$type, ContextParams);
 
 function createBaseContextParams_ParamsEntry(): ContextParams_ParamsEntry {
-  return { $type: 'xds.core.v3.ContextParams.ParamsEntry', key: '', value: '' };
+  return { $type: "xds.core.v3.ContextParams.ParamsEntry", key: "", value: "" };
 }
 
-export const ContextParams_ParamsEntry: MessageFns<
-  ContextParams_ParamsEntry,
-  'xds.core.v3.ContextParams.ParamsEntry'
-> = {
-  $type: 'xds.core.v3.ContextParams.ParamsEntry' as const,
+export const ContextParams_ParamsEntry: MessageFns<ContextParams_ParamsEntry, "xds.core.v3.ContextParams.ParamsEntry"> =
+  {
+    $type: "xds.core.v3.ContextParams.ParamsEntry" as const,
 
-  encode(message: ContextParams_ParamsEntry, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.key !== '') {
-      writer.uint32(10).string(message.key);
-    }
-    if (message.value !== '') {
-      writer.uint32(18).string(message.value);
-    }
-    return writer;
-  },
-
-  decode(input: BinaryReader | Uint8Array, length?: number): ContextParams_ParamsEntry {
-    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
-    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
-    if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
-    }
-    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
-    try {
-      const end = length === undefined ? reader.len : reader.pos + length;
-      const message = createBaseContextParams_ParamsEntry();
-      while (reader.pos < end) {
-        const tag = reader.uint32();
-        switch (tag >>> 3) {
-          case 1: {
-            if (tag !== 10) {
-              break;
-            }
-
-            message.key = reader.string();
-            continue;
-          }
-          case 2: {
-            if (tag !== 18) {
-              break;
-            }
-
-            message.value = reader.string();
-            continue;
-          }
-        }
-        if ((tag & 7) === 4 || tag === 0) {
-          break;
-        }
-        reader.skip(tag & 7);
+    encode(message: ContextParams_ParamsEntry, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+      if (message.key !== "") {
+        writer.uint32(10).string(message.key);
       }
+      if (message.value !== "") {
+        writer.uint32(18).string(message.value);
+      }
+      return writer;
+    },
+
+    decode(input: BinaryReader | Uint8Array, length?: number): ContextParams_ParamsEntry {
+      const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+      const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+      if (previousRecursionDepth >= 100) {
+        throw new globalThis.Error("protobuf decode recursion limit exceeded");
+      }
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+      try {
+        const end = length === undefined ? reader.len : reader.pos + length;
+        const message = createBaseContextParams_ParamsEntry();
+        while (reader.pos < end) {
+          const tag = reader.uint32();
+          switch (tag >>> 3) {
+            case 1: {
+              if (tag !== 10) {
+                break;
+              }
+
+              message.key = reader.string();
+              continue;
+            }
+            case 2: {
+              if (tag !== 18) {
+                break;
+              }
+
+              message.value = reader.string();
+              continue;
+            }
+          }
+          if ((tag & 7) === 4 || tag === 0) {
+            break;
+          }
+          reader.skip(tag & 7);
+        }
+        return message;
+      } finally {
+        (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+      }
+    },
+
+    fromJSON(object: any): ContextParams_ParamsEntry {
+      return {
+        $type: ContextParams_ParamsEntry.$type,
+        key: isSet(object.key) ? globalThis.String(object.key) : "",
+        value: isSet(object.value) ? globalThis.String(object.value) : "",
+      };
+    },
+
+    toJSON(message: ContextParams_ParamsEntry): unknown {
+      const obj: any = {};
+      if (message.key !== "") {
+        obj.key = message.key;
+      }
+      if (message.value !== "") {
+        obj.value = message.value;
+      }
+      return obj;
+    },
+
+    create(base?: DeepPartial<ContextParams_ParamsEntry>): ContextParams_ParamsEntry {
+      return ContextParams_ParamsEntry.fromPartial(base ?? {});
+    },
+    fromPartial(object: DeepPartial<ContextParams_ParamsEntry>): ContextParams_ParamsEntry {
+      const message = createBaseContextParams_ParamsEntry();
+      message.key = object.key ?? "";
+      message.value = object.value ?? "";
       return message;
-    } finally {
-      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
-    }
-  },
-
-  fromJSON(object: any): ContextParams_ParamsEntry {
-    return {
-      $type: ContextParams_ParamsEntry.$type,
-      key: isSet(object.key) ? globalThis.String(object.key) : '',
-      value: isSet(object.value) ? globalThis.String(object.value) : '',
-    };
-  },
-
-  toJSON(message: ContextParams_ParamsEntry): unknown {
-    const obj: any = {};
-    if (message.key !== '') {
-      obj.key = message.key;
-    }
-    if (message.value !== '') {
-      obj.value = message.value;
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<ContextParams_ParamsEntry>): ContextParams_ParamsEntry {
-    return ContextParams_ParamsEntry.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<ContextParams_ParamsEntry>): ContextParams_ParamsEntry {
-    const message = createBaseContextParams_ParamsEntry();
-    message.key = object.key ?? '';
-    message.value = object.value ?? '';
-    return message;
-  },
-};
+    },
+  };
 
 messageTypeRegistry.set(ContextParams_ParamsEntry.$type, ContextParams_ParamsEntry);
 
 type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
 
-export type DeepPartial<T> = T extends Builtin
-  ? T
-  : T extends globalThis.Array<infer U>
-    ? globalThis.Array<DeepPartial<U>>
-    : T extends ReadonlyArray<infer U>
-      ? ReadonlyArray<DeepPartial<U>>
-      : T extends {}
-        ? { [K in Exclude<keyof T, '$type'>]?: DeepPartial<T[K]> }
-        : Partial<T>;
+export type DeepPartial<T> = T extends Builtin ? T
+  : T extends globalThis.Array<infer U> ? globalThis.Array<DeepPartial<U>>
+  : T extends ReadonlyArray<infer U> ? ReadonlyArray<DeepPartial<U>>
+  : T extends {} ? { [K in Exclude<keyof T, "$type">]?: DeepPartial<T[K]> }
+  : Partial<T>;
 
 function isObject(value: any): boolean {
-  return typeof value === 'object' && value !== null;
+  return typeof value === "object" && value !== null;
 }
 
 function isSet(value: any): boolean {

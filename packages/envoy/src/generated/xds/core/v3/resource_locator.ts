@@ -5,13 +5,13 @@
 // source: xds/core/v3/resource_locator.proto
 
 /* eslint-disable */
-import { BinaryReader, BinaryWriter } from '@bufbuild/protobuf/wire';
-import { messageTypeRegistry } from '../../../typeRegistry';
-import { ContextParams } from './context_params';
+import { BinaryReader, BinaryWriter } from "@bufbuild/protobuf/wire";
+import { messageTypeRegistry } from "../../../typeRegistry";
+import { ContextParams } from "./context_params";
 
-export const protobufPackage = 'xds.core.v3';
+export const protobufPackage = "xds.core.v3";
 
-export const protobufFileName = 'xds/core/v3/resource_locator.proto';
+export const protobufFileName = "xds/core/v3/resource_locator.proto";
 
 /**
  * xDS resource locators identify a xDS resource name and instruct the
@@ -32,7 +32,7 @@ export const protobufFileName = 'xds/core/v3/resource_locator.proto';
  *   file:///{id}{#directive,*}
  */
 export interface ResourceLocator {
-  $type: 'xds.core.v3.ResourceLocator';
+  $type: "xds.core.v3.ResourceLocator";
   /** URI scheme. */
   scheme: ResourceLocator_Scheme;
   /**
@@ -59,7 +59,9 @@ export interface ResourceLocator {
    * there must be no additional context parameters set on the matched
    * resource.
    */
-  exactContext?: ContextParams | undefined;
+  exactContext?:
+    | ContextParams
+    | undefined;
   /**
    * A list of directives that appear in the xDS resource locator #fragment.
    *
@@ -79,16 +81,16 @@ export enum ResourceLocator_Scheme {
 export function resourceLocator_SchemeFromJSON(object: any): ResourceLocator_Scheme {
   switch (object) {
     case 0:
-    case 'XDSTP':
+    case "XDSTP":
       return ResourceLocator_Scheme.XDSTP;
     case 1:
-    case 'HTTP':
+    case "HTTP":
       return ResourceLocator_Scheme.HTTP;
     case 2:
-    case 'FILE':
+    case "FILE":
       return ResourceLocator_Scheme.FILE;
     case -1:
-    case 'UNRECOGNIZED':
+    case "UNRECOGNIZED":
     default:
       return ResourceLocator_Scheme.UNRECOGNIZED;
   }
@@ -97,14 +99,14 @@ export function resourceLocator_SchemeFromJSON(object: any): ResourceLocator_Sch
 export function resourceLocator_SchemeToJSON(object: ResourceLocator_Scheme): string {
   switch (object) {
     case ResourceLocator_Scheme.XDSTP:
-      return 'XDSTP';
+      return "XDSTP";
     case ResourceLocator_Scheme.HTTP:
-      return 'HTTP';
+      return "HTTP";
     case ResourceLocator_Scheme.FILE:
-      return 'FILE';
+      return "FILE";
     case ResourceLocator_Scheme.UNRECOGNIZED:
     default:
-      return 'UNRECOGNIZED';
+      return "UNRECOGNIZED";
   }
 }
 
@@ -132,7 +134,7 @@ export function resourceLocator_SchemeToJSON(object: ResourceLocator_Scheme): st
  * and reserved characters.
  */
 export interface ResourceLocator_Directive {
-  $type: 'xds.core.v3.ResourceLocator.Directive';
+  $type: "xds.core.v3.ResourceLocator.Directive";
   /**
    * An alternative resource locator for fallback if the resource is
    * unavailable. For example, take the resource locator:
@@ -143,7 +145,9 @@ export interface ResourceLocator_Directive {
    * resource, it will fallback to `bar`. Alternative resources do not need
    * to have equivalent content, but they should be functional substitutes.
    */
-  alt?: ResourceLocator | undefined;
+  alt?:
+    | ResourceLocator
+    | undefined;
   /**
    * List collections support inlining of resources via the entry field in
    * Resource. These inlined Resource objects may have an optional name
@@ -156,30 +160,30 @@ export interface ResourceLocator_Directive {
 
 function createBaseResourceLocator(): ResourceLocator {
   return {
-    $type: 'xds.core.v3.ResourceLocator',
+    $type: "xds.core.v3.ResourceLocator",
     scheme: 0,
-    id: '',
-    authority: '',
-    resourceType: '',
+    id: "",
+    authority: "",
+    resourceType: "",
     exactContext: undefined,
     directives: [],
   };
 }
 
-export const ResourceLocator: MessageFns<ResourceLocator, 'xds.core.v3.ResourceLocator'> = {
-  $type: 'xds.core.v3.ResourceLocator' as const,
+export const ResourceLocator: MessageFns<ResourceLocator, "xds.core.v3.ResourceLocator"> = {
+  $type: "xds.core.v3.ResourceLocator" as const,
 
   encode(message: ResourceLocator, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.scheme !== 0) {
       writer.uint32(8).int32(message.scheme);
     }
-    if (message.id !== '') {
+    if (message.id !== "") {
       writer.uint32(18).string(message.id);
     }
-    if (message.authority !== '') {
+    if (message.authority !== "") {
       writer.uint32(26).string(message.authority);
     }
-    if (message.resourceType !== '') {
+    if (message.resourceType !== "") {
       writer.uint32(34).string(message.resourceType);
     }
     if (message.exactContext !== undefined) {
@@ -195,7 +199,7 @@ export const ResourceLocator: MessageFns<ResourceLocator, 'xds.core.v3.ResourceL
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -268,18 +272,18 @@ export const ResourceLocator: MessageFns<ResourceLocator, 'xds.core.v3.ResourceL
     return {
       $type: ResourceLocator.$type,
       scheme: isSet(object.scheme) ? resourceLocator_SchemeFromJSON(object.scheme) : 0,
-      id: isSet(object.id) ? globalThis.String(object.id) : '',
-      authority: isSet(object.authority) ? globalThis.String(object.authority) : '',
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      authority: isSet(object.authority) ? globalThis.String(object.authority) : "",
       resourceType: isSet(object.resourceType)
         ? globalThis.String(object.resourceType)
         : isSet(object.resource_type)
-          ? globalThis.String(object.resource_type)
-          : '',
+        ? globalThis.String(object.resource_type)
+        : "",
       exactContext: isSet(object.exactContext)
         ? ContextParams.fromJSON(object.exactContext)
         : isSet(object.exact_context)
-          ? ContextParams.fromJSON(object.exact_context)
-          : undefined,
+        ? ContextParams.fromJSON(object.exact_context)
+        : undefined,
       directives: globalThis.Array.isArray(object?.directives)
         ? object.directives.map((e: any) => ResourceLocator_Directive.fromJSON(e))
         : [],
@@ -291,13 +295,13 @@ export const ResourceLocator: MessageFns<ResourceLocator, 'xds.core.v3.ResourceL
     if (message.scheme !== 0) {
       obj.scheme = resourceLocator_SchemeToJSON(message.scheme);
     }
-    if (message.id !== '') {
+    if (message.id !== "") {
       obj.id = message.id;
     }
-    if (message.authority !== '') {
+    if (message.authority !== "") {
       obj.authority = message.authority;
     }
-    if (message.resourceType !== '') {
+    if (message.resourceType !== "") {
       obj.resourceType = message.resourceType;
     }
     if (message.exactContext !== undefined) {
@@ -315,13 +319,12 @@ export const ResourceLocator: MessageFns<ResourceLocator, 'xds.core.v3.ResourceL
   fromPartial(object: DeepPartial<ResourceLocator>): ResourceLocator {
     const message = createBaseResourceLocator();
     message.scheme = object.scheme ?? 0;
-    message.id = object.id ?? '';
-    message.authority = object.authority ?? '';
-    message.resourceType = object.resourceType ?? '';
-    message.exactContext =
-      object.exactContext !== undefined && object.exactContext !== null
-        ? ContextParams.fromPartial(object.exactContext)
-        : undefined;
+    message.id = object.id ?? "";
+    message.authority = object.authority ?? "";
+    message.resourceType = object.resourceType ?? "";
+    message.exactContext = (object.exactContext !== undefined && object.exactContext !== null)
+      ? ContextParams.fromPartial(object.exactContext)
+      : undefined;
     message.directives = object.directives?.map((e) => ResourceLocator_Directive.fromPartial(e)) || [];
     return message;
   },
@@ -330,110 +333,105 @@ export const ResourceLocator: MessageFns<ResourceLocator, 'xds.core.v3.ResourceL
 messageTypeRegistry.set(ResourceLocator.$type, ResourceLocator);
 
 function createBaseResourceLocator_Directive(): ResourceLocator_Directive {
-  return { $type: 'xds.core.v3.ResourceLocator.Directive', alt: undefined, entry: undefined };
+  return { $type: "xds.core.v3.ResourceLocator.Directive", alt: undefined, entry: undefined };
 }
 
-export const ResourceLocator_Directive: MessageFns<
-  ResourceLocator_Directive,
-  'xds.core.v3.ResourceLocator.Directive'
-> = {
-  $type: 'xds.core.v3.ResourceLocator.Directive' as const,
+export const ResourceLocator_Directive: MessageFns<ResourceLocator_Directive, "xds.core.v3.ResourceLocator.Directive"> =
+  {
+    $type: "xds.core.v3.ResourceLocator.Directive" as const,
 
-  encode(message: ResourceLocator_Directive, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.alt !== undefined) {
-      ResourceLocator.encode(message.alt, writer.uint32(10).fork()).join();
-    }
-    if (message.entry !== undefined) {
-      writer.uint32(18).string(message.entry);
-    }
-    return writer;
-  },
-
-  decode(input: BinaryReader | Uint8Array, length?: number): ResourceLocator_Directive {
-    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
-    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
-    if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
-    }
-    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
-    try {
-      const end = length === undefined ? reader.len : reader.pos + length;
-      const message = createBaseResourceLocator_Directive();
-      while (reader.pos < end) {
-        const tag = reader.uint32();
-        switch (tag >>> 3) {
-          case 1: {
-            if (tag !== 10) {
-              break;
-            }
-
-            message.alt = ResourceLocator.decode(reader, reader.uint32());
-            continue;
-          }
-          case 2: {
-            if (tag !== 18) {
-              break;
-            }
-
-            message.entry = reader.string();
-            continue;
-          }
-        }
-        if ((tag & 7) === 4 || tag === 0) {
-          break;
-        }
-        reader.skip(tag & 7);
+    encode(message: ResourceLocator_Directive, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+      if (message.alt !== undefined) {
+        ResourceLocator.encode(message.alt, writer.uint32(10).fork()).join();
       }
+      if (message.entry !== undefined) {
+        writer.uint32(18).string(message.entry);
+      }
+      return writer;
+    },
+
+    decode(input: BinaryReader | Uint8Array, length?: number): ResourceLocator_Directive {
+      const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+      const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+      if (previousRecursionDepth >= 100) {
+        throw new globalThis.Error("protobuf decode recursion limit exceeded");
+      }
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+      try {
+        const end = length === undefined ? reader.len : reader.pos + length;
+        const message = createBaseResourceLocator_Directive();
+        while (reader.pos < end) {
+          const tag = reader.uint32();
+          switch (tag >>> 3) {
+            case 1: {
+              if (tag !== 10) {
+                break;
+              }
+
+              message.alt = ResourceLocator.decode(reader, reader.uint32());
+              continue;
+            }
+            case 2: {
+              if (tag !== 18) {
+                break;
+              }
+
+              message.entry = reader.string();
+              continue;
+            }
+          }
+          if ((tag & 7) === 4 || tag === 0) {
+            break;
+          }
+          reader.skip(tag & 7);
+        }
+        return message;
+      } finally {
+        (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+      }
+    },
+
+    fromJSON(object: any): ResourceLocator_Directive {
+      return {
+        $type: ResourceLocator_Directive.$type,
+        alt: isSet(object.alt) ? ResourceLocator.fromJSON(object.alt) : undefined,
+        entry: isSet(object.entry) ? globalThis.String(object.entry) : undefined,
+      };
+    },
+
+    toJSON(message: ResourceLocator_Directive): unknown {
+      const obj: any = {};
+      if (message.alt !== undefined) {
+        obj.alt = ResourceLocator.toJSON(message.alt);
+      }
+      if (message.entry !== undefined) {
+        obj.entry = message.entry;
+      }
+      return obj;
+    },
+
+    create(base?: DeepPartial<ResourceLocator_Directive>): ResourceLocator_Directive {
+      return ResourceLocator_Directive.fromPartial(base ?? {});
+    },
+    fromPartial(object: DeepPartial<ResourceLocator_Directive>): ResourceLocator_Directive {
+      const message = createBaseResourceLocator_Directive();
+      message.alt = (object.alt !== undefined && object.alt !== null)
+        ? ResourceLocator.fromPartial(object.alt)
+        : undefined;
+      message.entry = object.entry ?? undefined;
       return message;
-    } finally {
-      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
-    }
-  },
-
-  fromJSON(object: any): ResourceLocator_Directive {
-    return {
-      $type: ResourceLocator_Directive.$type,
-      alt: isSet(object.alt) ? ResourceLocator.fromJSON(object.alt) : undefined,
-      entry: isSet(object.entry) ? globalThis.String(object.entry) : undefined,
-    };
-  },
-
-  toJSON(message: ResourceLocator_Directive): unknown {
-    const obj: any = {};
-    if (message.alt !== undefined) {
-      obj.alt = ResourceLocator.toJSON(message.alt);
-    }
-    if (message.entry !== undefined) {
-      obj.entry = message.entry;
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<ResourceLocator_Directive>): ResourceLocator_Directive {
-    return ResourceLocator_Directive.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<ResourceLocator_Directive>): ResourceLocator_Directive {
-    const message = createBaseResourceLocator_Directive();
-    message.alt =
-      object.alt !== undefined && object.alt !== null ? ResourceLocator.fromPartial(object.alt) : undefined;
-    message.entry = object.entry ?? undefined;
-    return message;
-  },
-};
+    },
+  };
 
 messageTypeRegistry.set(ResourceLocator_Directive.$type, ResourceLocator_Directive);
 
 type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
 
-export type DeepPartial<T> = T extends Builtin
-  ? T
-  : T extends globalThis.Array<infer U>
-    ? globalThis.Array<DeepPartial<U>>
-    : T extends ReadonlyArray<infer U>
-      ? ReadonlyArray<DeepPartial<U>>
-      : T extends {}
-        ? { [K in Exclude<keyof T, '$type'>]?: DeepPartial<T[K]> }
-        : Partial<T>;
+export type DeepPartial<T> = T extends Builtin ? T
+  : T extends globalThis.Array<infer U> ? globalThis.Array<DeepPartial<U>>
+  : T extends ReadonlyArray<infer U> ? ReadonlyArray<DeepPartial<U>>
+  : T extends {} ? { [K in Exclude<keyof T, "$type">]?: DeepPartial<T[K]> }
+  : Partial<T>;
 
 function isSet(value: any): boolean {
   return value !== null && value !== undefined;

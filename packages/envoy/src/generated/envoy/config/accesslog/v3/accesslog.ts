@@ -5,26 +5,22 @@
 // source: envoy/config/accesslog/v3/accesslog.proto
 
 /* eslint-disable */
-import { BinaryReader, BinaryWriter } from '@bufbuild/protobuf/wire';
-import { Any } from '../../../../google/protobuf/any';
-import { BoolValue } from '../../../../google/protobuf/wrappers';
-import { messageTypeRegistry } from '../../../../typeRegistry';
-import {
-  AccessLogType,
-  accessLogTypeFromJSON,
-  accessLogTypeToJSON,
-} from '../../../data/accesslog/v3/accesslog';
-import { MetadataMatcher } from '../../../type/matcher/v3/metadata';
-import { FractionalPercent } from '../../../type/v3/percent';
-import { RuntimeUInt32 } from '../../core/v3/base';
-import { HeaderMatcher } from '../../route/v3/route_components';
+import { BinaryReader, BinaryWriter } from "@bufbuild/protobuf/wire";
+import { Any } from "../../../../google/protobuf/any";
+import { BoolValue } from "../../../../google/protobuf/wrappers";
+import { messageTypeRegistry } from "../../../../typeRegistry";
+import { AccessLogType, accessLogTypeFromJSON, accessLogTypeToJSON } from "../../../data/accesslog/v3/accesslog";
+import { MetadataMatcher } from "../../../type/matcher/v3/metadata";
+import { FractionalPercent } from "../../../type/v3/percent";
+import { RuntimeUInt32 } from "../../core/v3/base";
+import { HeaderMatcher } from "../../route/v3/route_components";
 
-export const protobufPackage = 'envoy.config.accesslog.v3';
+export const protobufPackage = "envoy.config.accesslog.v3";
 
-export const protobufFileName = 'envoy/config/accesslog/v3/accesslog.proto';
+export const protobufFileName = "envoy/config/accesslog/v3/accesslog.proto";
 
 export interface AccessLog {
-  $type: 'envoy.config.accesslog.v3.AccessLog';
+  $type: "envoy.config.accesslog.v3.AccessLog";
   /** The name of the access log extension configuration. */
   name: string;
   /** Filter which is used to determine if the access log needs to be written. */
@@ -34,41 +30,65 @@ export interface AccessLog {
 
 /** [#next-free-field: 14] */
 export interface AccessLogFilter {
-  $type: 'envoy.config.accesslog.v3.AccessLogFilter';
+  $type: "envoy.config.accesslog.v3.AccessLogFilter";
   /** Status code filter. */
-  statusCodeFilter?: StatusCodeFilter | undefined;
+  statusCodeFilter?:
+    | StatusCodeFilter
+    | undefined;
   /** Duration filter. */
-  durationFilter?: DurationFilter | undefined;
+  durationFilter?:
+    | DurationFilter
+    | undefined;
   /** Not health check filter. */
-  notHealthCheckFilter?: NotHealthCheckFilter | undefined;
+  notHealthCheckFilter?:
+    | NotHealthCheckFilter
+    | undefined;
   /** Traceable filter. */
-  traceableFilter?: TraceableFilter | undefined;
+  traceableFilter?:
+    | TraceableFilter
+    | undefined;
   /** Runtime filter. */
-  runtimeFilter?: RuntimeFilter | undefined;
+  runtimeFilter?:
+    | RuntimeFilter
+    | undefined;
   /** And filter. */
-  andFilter?: AndFilter | undefined;
+  andFilter?:
+    | AndFilter
+    | undefined;
   /** Or filter. */
-  orFilter?: OrFilter | undefined;
+  orFilter?:
+    | OrFilter
+    | undefined;
   /** Header filter. */
-  headerFilter?: HeaderFilter | undefined;
+  headerFilter?:
+    | HeaderFilter
+    | undefined;
   /** Response flag filter. */
-  responseFlagFilter?: ResponseFlagFilter | undefined;
+  responseFlagFilter?:
+    | ResponseFlagFilter
+    | undefined;
   /** gRPC status filter. */
-  grpcStatusFilter?: GrpcStatusFilter | undefined;
+  grpcStatusFilter?:
+    | GrpcStatusFilter
+    | undefined;
   /**
    * Extension filter.
    * [#extension-category: envoy.access_loggers.extension_filters]
    */
-  extensionFilter?: ExtensionFilter | undefined;
+  extensionFilter?:
+    | ExtensionFilter
+    | undefined;
   /** Metadata Filter */
-  metadataFilter?: MetadataFilter | undefined;
+  metadataFilter?:
+    | MetadataFilter
+    | undefined;
   /** Log Type Filter */
   logTypeFilter?: LogTypeFilter | undefined;
 }
 
 /** Filter on an integer comparison. */
 export interface ComparisonFilter {
-  $type: 'envoy.config.accesslog.v3.ComparisonFilter';
+  $type: "envoy.config.accesslog.v3.ComparisonFilter";
   /** Comparison operator. */
   op: ComparisonFilter_Op;
   /** Value to compare against. */
@@ -88,16 +108,16 @@ export enum ComparisonFilter_Op {
 export function comparisonFilter_OpFromJSON(object: any): ComparisonFilter_Op {
   switch (object) {
     case 0:
-    case 'EQ':
+    case "EQ":
       return ComparisonFilter_Op.EQ;
     case 1:
-    case 'GE':
+    case "GE":
       return ComparisonFilter_Op.GE;
     case 2:
-    case 'LE':
+    case "LE":
       return ComparisonFilter_Op.LE;
     case -1:
-    case 'UNRECOGNIZED':
+    case "UNRECOGNIZED":
     default:
       return ComparisonFilter_Op.UNRECOGNIZED;
   }
@@ -106,20 +126,20 @@ export function comparisonFilter_OpFromJSON(object: any): ComparisonFilter_Op {
 export function comparisonFilter_OpToJSON(object: ComparisonFilter_Op): string {
   switch (object) {
     case ComparisonFilter_Op.EQ:
-      return 'EQ';
+      return "EQ";
     case ComparisonFilter_Op.GE:
-      return 'GE';
+      return "GE";
     case ComparisonFilter_Op.LE:
-      return 'LE';
+      return "LE";
     case ComparisonFilter_Op.UNRECOGNIZED:
     default:
-      return 'UNRECOGNIZED';
+      return "UNRECOGNIZED";
   }
 }
 
 /** Filters on HTTP response/status code. */
 export interface StatusCodeFilter {
-  $type: 'envoy.config.accesslog.v3.StatusCodeFilter';
+  $type: "envoy.config.accesslog.v3.StatusCodeFilter";
   /** Comparison. */
   comparison: ComparisonFilter | undefined;
 }
@@ -131,7 +151,7 @@ export interface StatusCodeFilter {
  * the duration of the stream at the time of log recording will be used.
  */
 export interface DurationFilter {
-  $type: 'envoy.config.accesslog.v3.DurationFilter';
+  $type: "envoy.config.accesslog.v3.DurationFilter";
   /** Comparison. */
   comparison: ComparisonFilter | undefined;
 }
@@ -141,7 +161,7 @@ export interface DurationFilter {
  * request is marked by the health check filter.
  */
 export interface NotHealthCheckFilter {
-  $type: 'envoy.config.accesslog.v3.NotHealthCheckFilter';
+  $type: "envoy.config.accesslog.v3.NotHealthCheckFilter";
 }
 
 /**
@@ -149,12 +169,12 @@ export interface NotHealthCheckFilter {
  * information on how a request becomes traceable.
  */
 export interface TraceableFilter {
-  $type: 'envoy.config.accesslog.v3.TraceableFilter';
+  $type: "envoy.config.accesslog.v3.TraceableFilter";
 }
 
 /** Filters for random sampling of requests. */
 export interface RuntimeFilter {
-  $type: 'envoy.config.accesslog.v3.RuntimeFilter';
+  $type: "envoy.config.accesslog.v3.RuntimeFilter";
   /**
    * Runtime key to get an optional overridden numerator for use in the
    * ``percent_sampled`` field. If found in runtime, this value will replace the
@@ -165,7 +185,9 @@ export interface RuntimeFilter {
    * The default sampling percentage. If not specified, defaults to 0% with
    * denominator of 100.
    */
-  percentSampled: FractionalPercent | undefined;
+  percentSampled:
+    | FractionalPercent
+    | undefined;
   /**
    * By default, sampling pivots on the header
    * :ref:`x-request-id<config_http_conn_man_headers_x-request-id>` being
@@ -192,7 +214,7 @@ export interface RuntimeFilter {
  * filter returns false immediately.
  */
 export interface AndFilter {
-  $type: 'envoy.config.accesslog.v3.AndFilter';
+  $type: "envoy.config.accesslog.v3.AndFilter";
   filters: AccessLogFilter[];
 }
 
@@ -202,13 +224,13 @@ export interface AndFilter {
  * filter returns true immediately.
  */
 export interface OrFilter {
-  $type: 'envoy.config.accesslog.v3.OrFilter';
+  $type: "envoy.config.accesslog.v3.OrFilter";
   filters: AccessLogFilter[];
 }
 
 /** Filters requests based on the presence or value of a request header. */
 export interface HeaderFilter {
-  $type: 'envoy.config.accesslog.v3.HeaderFilter';
+  $type: "envoy.config.accesslog.v3.HeaderFilter";
   /**
    * Only requests with a header which matches the specified HeaderMatcher will
    * pass the filter check.
@@ -223,7 +245,7 @@ export interface HeaderFilter {
  * :ref:`documentation<config_access_log_format_response_flags>`.
  */
 export interface ResponseFlagFilter {
-  $type: 'envoy.config.accesslog.v3.ResponseFlagFilter';
+  $type: "envoy.config.accesslog.v3.ResponseFlagFilter";
   /**
    * Only responses with the any of the flags listed in this field will be
    * logged. This field is optional. If it is not specified, then any response
@@ -237,7 +259,7 @@ export interface ResponseFlagFilter {
  * provided, the filter will infer the status from the HTTP status code.
  */
 export interface GrpcStatusFilter {
-  $type: 'envoy.config.accesslog.v3.GrpcStatusFilter';
+  $type: "envoy.config.accesslog.v3.GrpcStatusFilter";
   /** Logs only responses that have any one of the gRPC statuses in this field. */
   statuses: GrpcStatusFilter_Status[];
   /**
@@ -272,58 +294,58 @@ export enum GrpcStatusFilter_Status {
 export function grpcStatusFilter_StatusFromJSON(object: any): GrpcStatusFilter_Status {
   switch (object) {
     case 0:
-    case 'OK':
+    case "OK":
       return GrpcStatusFilter_Status.OK;
     case 1:
-    case 'CANCELED':
+    case "CANCELED":
       return GrpcStatusFilter_Status.CANCELED;
     case 2:
-    case 'UNKNOWN':
+    case "UNKNOWN":
       return GrpcStatusFilter_Status.UNKNOWN;
     case 3:
-    case 'INVALID_ARGUMENT':
+    case "INVALID_ARGUMENT":
       return GrpcStatusFilter_Status.INVALID_ARGUMENT;
     case 4:
-    case 'DEADLINE_EXCEEDED':
+    case "DEADLINE_EXCEEDED":
       return GrpcStatusFilter_Status.DEADLINE_EXCEEDED;
     case 5:
-    case 'NOT_FOUND':
+    case "NOT_FOUND":
       return GrpcStatusFilter_Status.NOT_FOUND;
     case 6:
-    case 'ALREADY_EXISTS':
+    case "ALREADY_EXISTS":
       return GrpcStatusFilter_Status.ALREADY_EXISTS;
     case 7:
-    case 'PERMISSION_DENIED':
+    case "PERMISSION_DENIED":
       return GrpcStatusFilter_Status.PERMISSION_DENIED;
     case 8:
-    case 'RESOURCE_EXHAUSTED':
+    case "RESOURCE_EXHAUSTED":
       return GrpcStatusFilter_Status.RESOURCE_EXHAUSTED;
     case 9:
-    case 'FAILED_PRECONDITION':
+    case "FAILED_PRECONDITION":
       return GrpcStatusFilter_Status.FAILED_PRECONDITION;
     case 10:
-    case 'ABORTED':
+    case "ABORTED":
       return GrpcStatusFilter_Status.ABORTED;
     case 11:
-    case 'OUT_OF_RANGE':
+    case "OUT_OF_RANGE":
       return GrpcStatusFilter_Status.OUT_OF_RANGE;
     case 12:
-    case 'UNIMPLEMENTED':
+    case "UNIMPLEMENTED":
       return GrpcStatusFilter_Status.UNIMPLEMENTED;
     case 13:
-    case 'INTERNAL':
+    case "INTERNAL":
       return GrpcStatusFilter_Status.INTERNAL;
     case 14:
-    case 'UNAVAILABLE':
+    case "UNAVAILABLE":
       return GrpcStatusFilter_Status.UNAVAILABLE;
     case 15:
-    case 'DATA_LOSS':
+    case "DATA_LOSS":
       return GrpcStatusFilter_Status.DATA_LOSS;
     case 16:
-    case 'UNAUTHENTICATED':
+    case "UNAUTHENTICATED":
       return GrpcStatusFilter_Status.UNAUTHENTICATED;
     case -1:
-    case 'UNRECOGNIZED':
+    case "UNRECOGNIZED":
     default:
       return GrpcStatusFilter_Status.UNRECOGNIZED;
   }
@@ -332,42 +354,42 @@ export function grpcStatusFilter_StatusFromJSON(object: any): GrpcStatusFilter_S
 export function grpcStatusFilter_StatusToJSON(object: GrpcStatusFilter_Status): string {
   switch (object) {
     case GrpcStatusFilter_Status.OK:
-      return 'OK';
+      return "OK";
     case GrpcStatusFilter_Status.CANCELED:
-      return 'CANCELED';
+      return "CANCELED";
     case GrpcStatusFilter_Status.UNKNOWN:
-      return 'UNKNOWN';
+      return "UNKNOWN";
     case GrpcStatusFilter_Status.INVALID_ARGUMENT:
-      return 'INVALID_ARGUMENT';
+      return "INVALID_ARGUMENT";
     case GrpcStatusFilter_Status.DEADLINE_EXCEEDED:
-      return 'DEADLINE_EXCEEDED';
+      return "DEADLINE_EXCEEDED";
     case GrpcStatusFilter_Status.NOT_FOUND:
-      return 'NOT_FOUND';
+      return "NOT_FOUND";
     case GrpcStatusFilter_Status.ALREADY_EXISTS:
-      return 'ALREADY_EXISTS';
+      return "ALREADY_EXISTS";
     case GrpcStatusFilter_Status.PERMISSION_DENIED:
-      return 'PERMISSION_DENIED';
+      return "PERMISSION_DENIED";
     case GrpcStatusFilter_Status.RESOURCE_EXHAUSTED:
-      return 'RESOURCE_EXHAUSTED';
+      return "RESOURCE_EXHAUSTED";
     case GrpcStatusFilter_Status.FAILED_PRECONDITION:
-      return 'FAILED_PRECONDITION';
+      return "FAILED_PRECONDITION";
     case GrpcStatusFilter_Status.ABORTED:
-      return 'ABORTED';
+      return "ABORTED";
     case GrpcStatusFilter_Status.OUT_OF_RANGE:
-      return 'OUT_OF_RANGE';
+      return "OUT_OF_RANGE";
     case GrpcStatusFilter_Status.UNIMPLEMENTED:
-      return 'UNIMPLEMENTED';
+      return "UNIMPLEMENTED";
     case GrpcStatusFilter_Status.INTERNAL:
-      return 'INTERNAL';
+      return "INTERNAL";
     case GrpcStatusFilter_Status.UNAVAILABLE:
-      return 'UNAVAILABLE';
+      return "UNAVAILABLE";
     case GrpcStatusFilter_Status.DATA_LOSS:
-      return 'DATA_LOSS';
+      return "DATA_LOSS";
     case GrpcStatusFilter_Status.UNAUTHENTICATED:
-      return 'UNAUTHENTICATED';
+      return "UNAUTHENTICATED";
     case GrpcStatusFilter_Status.UNRECOGNIZED:
     default:
-      return 'UNRECOGNIZED';
+      return "UNRECOGNIZED";
   }
 }
 
@@ -380,13 +402,15 @@ export function grpcStatusFilter_StatusToJSON(object: GrpcStatusFilter_Status): 
  * match_if_key_not_found is "true" or unset.
  */
 export interface MetadataFilter {
-  $type: 'envoy.config.accesslog.v3.MetadataFilter';
+  $type: "envoy.config.accesslog.v3.MetadataFilter";
   /**
    * Matcher to check metadata for specified value. For example, to match on the
    * access_log_hint metadata, set the filter to "envoy.common" and the path to
    * "access_log_hint", and the value to "true".
    */
-  matcher: MetadataMatcher | undefined;
+  matcher:
+    | MetadataMatcher
+    | undefined;
   /**
    * Default result if the key does not exist in dynamic metadata: if unset or
    * true, then log; if false, then don't log.
@@ -396,7 +420,7 @@ export interface MetadataFilter {
 
 /** Filters based on access log type. */
 export interface LogTypeFilter {
-  $type: 'envoy.config.accesslog.v3.LogTypeFilter';
+  $type: "envoy.config.accesslog.v3.LogTypeFilter";
   /** Logs only records which their type is one of the types defined in this field. */
   types: AccessLogType[];
   /**
@@ -408,7 +432,7 @@ export interface LogTypeFilter {
 
 /** Extension filter is statically registered at runtime. */
 export interface ExtensionFilter {
-  $type: 'envoy.config.accesslog.v3.ExtensionFilter';
+  $type: "envoy.config.accesslog.v3.ExtensionFilter";
   /**
    * The name of the filter implementation to instantiate. The name must
    * match a statically registered filter.
@@ -418,19 +442,14 @@ export interface ExtensionFilter {
 }
 
 function createBaseAccessLog(): AccessLog {
-  return {
-    $type: 'envoy.config.accesslog.v3.AccessLog',
-    name: '',
-    filter: undefined,
-    typedConfig: undefined,
-  };
+  return { $type: "envoy.config.accesslog.v3.AccessLog", name: "", filter: undefined, typedConfig: undefined };
 }
 
-export const AccessLog: MessageFns<AccessLog, 'envoy.config.accesslog.v3.AccessLog'> = {
-  $type: 'envoy.config.accesslog.v3.AccessLog' as const,
+export const AccessLog: MessageFns<AccessLog, "envoy.config.accesslog.v3.AccessLog"> = {
+  $type: "envoy.config.accesslog.v3.AccessLog" as const,
 
   encode(message: AccessLog, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.name !== '') {
+    if (message.name !== "") {
       writer.uint32(10).string(message.name);
     }
     if (message.filter !== undefined) {
@@ -446,7 +465,7 @@ export const AccessLog: MessageFns<AccessLog, 'envoy.config.accesslog.v3.AccessL
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -494,19 +513,19 @@ export const AccessLog: MessageFns<AccessLog, 'envoy.config.accesslog.v3.AccessL
   fromJSON(object: any): AccessLog {
     return {
       $type: AccessLog.$type,
-      name: isSet(object.name) ? globalThis.String(object.name) : '',
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
       filter: isSet(object.filter) ? AccessLogFilter.fromJSON(object.filter) : undefined,
       typedConfig: isSet(object.typedConfig)
         ? Any.fromJSON(object.typedConfig)
         : isSet(object.typed_config)
-          ? Any.fromJSON(object.typed_config)
-          : undefined,
+        ? Any.fromJSON(object.typed_config)
+        : undefined,
     };
   },
 
   toJSON(message: AccessLog): unknown {
     const obj: any = {};
-    if (message.name !== '') {
+    if (message.name !== "") {
       obj.name = message.name;
     }
     if (message.filter !== undefined) {
@@ -523,15 +542,13 @@ export const AccessLog: MessageFns<AccessLog, 'envoy.config.accesslog.v3.AccessL
   },
   fromPartial(object: DeepPartial<AccessLog>): AccessLog {
     const message = createBaseAccessLog();
-    message.name = object.name ?? '';
-    message.filter =
-      object.filter !== undefined && object.filter !== null
-        ? AccessLogFilter.fromPartial(object.filter)
-        : undefined;
-    message.typedConfig =
-      object.typedConfig !== undefined && object.typedConfig !== null
-        ? Any.fromPartial(object.typedConfig)
-        : undefined;
+    message.name = object.name ?? "";
+    message.filter = (object.filter !== undefined && object.filter !== null)
+      ? AccessLogFilter.fromPartial(object.filter)
+      : undefined;
+    message.typedConfig = (object.typedConfig !== undefined && object.typedConfig !== null)
+      ? Any.fromPartial(object.typedConfig)
+      : undefined;
     return message;
   },
 };
@@ -540,7 +557,7 @@ messageTypeRegistry.set(AccessLog.$type, AccessLog);
 
 function createBaseAccessLogFilter(): AccessLogFilter {
   return {
-    $type: 'envoy.config.accesslog.v3.AccessLogFilter',
+    $type: "envoy.config.accesslog.v3.AccessLogFilter",
     statusCodeFilter: undefined,
     durationFilter: undefined,
     notHealthCheckFilter: undefined,
@@ -557,8 +574,8 @@ function createBaseAccessLogFilter(): AccessLogFilter {
   };
 }
 
-export const AccessLogFilter: MessageFns<AccessLogFilter, 'envoy.config.accesslog.v3.AccessLogFilter'> = {
-  $type: 'envoy.config.accesslog.v3.AccessLogFilter' as const,
+export const AccessLogFilter: MessageFns<AccessLogFilter, "envoy.config.accesslog.v3.AccessLogFilter"> = {
+  $type: "envoy.config.accesslog.v3.AccessLogFilter" as const,
 
   encode(message: AccessLogFilter, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.statusCodeFilter !== undefined) {
@@ -607,7 +624,7 @@ export const AccessLogFilter: MessageFns<AccessLogFilter, 'envoy.config.accesslo
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -738,68 +755,68 @@ export const AccessLogFilter: MessageFns<AccessLogFilter, 'envoy.config.accesslo
       statusCodeFilter: isSet(object.statusCodeFilter)
         ? StatusCodeFilter.fromJSON(object.statusCodeFilter)
         : isSet(object.status_code_filter)
-          ? StatusCodeFilter.fromJSON(object.status_code_filter)
-          : undefined,
+        ? StatusCodeFilter.fromJSON(object.status_code_filter)
+        : undefined,
       durationFilter: isSet(object.durationFilter)
         ? DurationFilter.fromJSON(object.durationFilter)
         : isSet(object.duration_filter)
-          ? DurationFilter.fromJSON(object.duration_filter)
-          : undefined,
+        ? DurationFilter.fromJSON(object.duration_filter)
+        : undefined,
       notHealthCheckFilter: isSet(object.notHealthCheckFilter)
         ? NotHealthCheckFilter.fromJSON(object.notHealthCheckFilter)
         : isSet(object.not_health_check_filter)
-          ? NotHealthCheckFilter.fromJSON(object.not_health_check_filter)
-          : undefined,
+        ? NotHealthCheckFilter.fromJSON(object.not_health_check_filter)
+        : undefined,
       traceableFilter: isSet(object.traceableFilter)
         ? TraceableFilter.fromJSON(object.traceableFilter)
         : isSet(object.traceable_filter)
-          ? TraceableFilter.fromJSON(object.traceable_filter)
-          : undefined,
+        ? TraceableFilter.fromJSON(object.traceable_filter)
+        : undefined,
       runtimeFilter: isSet(object.runtimeFilter)
         ? RuntimeFilter.fromJSON(object.runtimeFilter)
         : isSet(object.runtime_filter)
-          ? RuntimeFilter.fromJSON(object.runtime_filter)
-          : undefined,
+        ? RuntimeFilter.fromJSON(object.runtime_filter)
+        : undefined,
       andFilter: isSet(object.andFilter)
         ? AndFilter.fromJSON(object.andFilter)
         : isSet(object.and_filter)
-          ? AndFilter.fromJSON(object.and_filter)
-          : undefined,
+        ? AndFilter.fromJSON(object.and_filter)
+        : undefined,
       orFilter: isSet(object.orFilter)
         ? OrFilter.fromJSON(object.orFilter)
         : isSet(object.or_filter)
-          ? OrFilter.fromJSON(object.or_filter)
-          : undefined,
+        ? OrFilter.fromJSON(object.or_filter)
+        : undefined,
       headerFilter: isSet(object.headerFilter)
         ? HeaderFilter.fromJSON(object.headerFilter)
         : isSet(object.header_filter)
-          ? HeaderFilter.fromJSON(object.header_filter)
-          : undefined,
+        ? HeaderFilter.fromJSON(object.header_filter)
+        : undefined,
       responseFlagFilter: isSet(object.responseFlagFilter)
         ? ResponseFlagFilter.fromJSON(object.responseFlagFilter)
         : isSet(object.response_flag_filter)
-          ? ResponseFlagFilter.fromJSON(object.response_flag_filter)
-          : undefined,
+        ? ResponseFlagFilter.fromJSON(object.response_flag_filter)
+        : undefined,
       grpcStatusFilter: isSet(object.grpcStatusFilter)
         ? GrpcStatusFilter.fromJSON(object.grpcStatusFilter)
         : isSet(object.grpc_status_filter)
-          ? GrpcStatusFilter.fromJSON(object.grpc_status_filter)
-          : undefined,
+        ? GrpcStatusFilter.fromJSON(object.grpc_status_filter)
+        : undefined,
       extensionFilter: isSet(object.extensionFilter)
         ? ExtensionFilter.fromJSON(object.extensionFilter)
         : isSet(object.extension_filter)
-          ? ExtensionFilter.fromJSON(object.extension_filter)
-          : undefined,
+        ? ExtensionFilter.fromJSON(object.extension_filter)
+        : undefined,
       metadataFilter: isSet(object.metadataFilter)
         ? MetadataFilter.fromJSON(object.metadataFilter)
         : isSet(object.metadata_filter)
-          ? MetadataFilter.fromJSON(object.metadata_filter)
-          : undefined,
+        ? MetadataFilter.fromJSON(object.metadata_filter)
+        : undefined,
       logTypeFilter: isSet(object.logTypeFilter)
         ? LogTypeFilter.fromJSON(object.logTypeFilter)
         : isSet(object.log_type_filter)
-          ? LogTypeFilter.fromJSON(object.log_type_filter)
-          : undefined,
+        ? LogTypeFilter.fromJSON(object.log_type_filter)
+        : undefined,
     };
   },
 
@@ -852,58 +869,45 @@ export const AccessLogFilter: MessageFns<AccessLogFilter, 'envoy.config.accesslo
   },
   fromPartial(object: DeepPartial<AccessLogFilter>): AccessLogFilter {
     const message = createBaseAccessLogFilter();
-    message.statusCodeFilter =
-      object.statusCodeFilter !== undefined && object.statusCodeFilter !== null
-        ? StatusCodeFilter.fromPartial(object.statusCodeFilter)
-        : undefined;
-    message.durationFilter =
-      object.durationFilter !== undefined && object.durationFilter !== null
-        ? DurationFilter.fromPartial(object.durationFilter)
-        : undefined;
-    message.notHealthCheckFilter =
-      object.notHealthCheckFilter !== undefined && object.notHealthCheckFilter !== null
-        ? NotHealthCheckFilter.fromPartial(object.notHealthCheckFilter)
-        : undefined;
-    message.traceableFilter =
-      object.traceableFilter !== undefined && object.traceableFilter !== null
-        ? TraceableFilter.fromPartial(object.traceableFilter)
-        : undefined;
-    message.runtimeFilter =
-      object.runtimeFilter !== undefined && object.runtimeFilter !== null
-        ? RuntimeFilter.fromPartial(object.runtimeFilter)
-        : undefined;
-    message.andFilter =
-      object.andFilter !== undefined && object.andFilter !== null
-        ? AndFilter.fromPartial(object.andFilter)
-        : undefined;
-    message.orFilter =
-      object.orFilter !== undefined && object.orFilter !== null
-        ? OrFilter.fromPartial(object.orFilter)
-        : undefined;
-    message.headerFilter =
-      object.headerFilter !== undefined && object.headerFilter !== null
-        ? HeaderFilter.fromPartial(object.headerFilter)
-        : undefined;
-    message.responseFlagFilter =
-      object.responseFlagFilter !== undefined && object.responseFlagFilter !== null
-        ? ResponseFlagFilter.fromPartial(object.responseFlagFilter)
-        : undefined;
-    message.grpcStatusFilter =
-      object.grpcStatusFilter !== undefined && object.grpcStatusFilter !== null
-        ? GrpcStatusFilter.fromPartial(object.grpcStatusFilter)
-        : undefined;
-    message.extensionFilter =
-      object.extensionFilter !== undefined && object.extensionFilter !== null
-        ? ExtensionFilter.fromPartial(object.extensionFilter)
-        : undefined;
-    message.metadataFilter =
-      object.metadataFilter !== undefined && object.metadataFilter !== null
-        ? MetadataFilter.fromPartial(object.metadataFilter)
-        : undefined;
-    message.logTypeFilter =
-      object.logTypeFilter !== undefined && object.logTypeFilter !== null
-        ? LogTypeFilter.fromPartial(object.logTypeFilter)
-        : undefined;
+    message.statusCodeFilter = (object.statusCodeFilter !== undefined && object.statusCodeFilter !== null)
+      ? StatusCodeFilter.fromPartial(object.statusCodeFilter)
+      : undefined;
+    message.durationFilter = (object.durationFilter !== undefined && object.durationFilter !== null)
+      ? DurationFilter.fromPartial(object.durationFilter)
+      : undefined;
+    message.notHealthCheckFilter = (object.notHealthCheckFilter !== undefined && object.notHealthCheckFilter !== null)
+      ? NotHealthCheckFilter.fromPartial(object.notHealthCheckFilter)
+      : undefined;
+    message.traceableFilter = (object.traceableFilter !== undefined && object.traceableFilter !== null)
+      ? TraceableFilter.fromPartial(object.traceableFilter)
+      : undefined;
+    message.runtimeFilter = (object.runtimeFilter !== undefined && object.runtimeFilter !== null)
+      ? RuntimeFilter.fromPartial(object.runtimeFilter)
+      : undefined;
+    message.andFilter = (object.andFilter !== undefined && object.andFilter !== null)
+      ? AndFilter.fromPartial(object.andFilter)
+      : undefined;
+    message.orFilter = (object.orFilter !== undefined && object.orFilter !== null)
+      ? OrFilter.fromPartial(object.orFilter)
+      : undefined;
+    message.headerFilter = (object.headerFilter !== undefined && object.headerFilter !== null)
+      ? HeaderFilter.fromPartial(object.headerFilter)
+      : undefined;
+    message.responseFlagFilter = (object.responseFlagFilter !== undefined && object.responseFlagFilter !== null)
+      ? ResponseFlagFilter.fromPartial(object.responseFlagFilter)
+      : undefined;
+    message.grpcStatusFilter = (object.grpcStatusFilter !== undefined && object.grpcStatusFilter !== null)
+      ? GrpcStatusFilter.fromPartial(object.grpcStatusFilter)
+      : undefined;
+    message.extensionFilter = (object.extensionFilter !== undefined && object.extensionFilter !== null)
+      ? ExtensionFilter.fromPartial(object.extensionFilter)
+      : undefined;
+    message.metadataFilter = (object.metadataFilter !== undefined && object.metadataFilter !== null)
+      ? MetadataFilter.fromPartial(object.metadataFilter)
+      : undefined;
+    message.logTypeFilter = (object.logTypeFilter !== undefined && object.logTypeFilter !== null)
+      ? LogTypeFilter.fromPartial(object.logTypeFilter)
+      : undefined;
     return message;
   },
 };
@@ -911,11 +915,11 @@ export const AccessLogFilter: MessageFns<AccessLogFilter, 'envoy.config.accesslo
 messageTypeRegistry.set(AccessLogFilter.$type, AccessLogFilter);
 
 function createBaseComparisonFilter(): ComparisonFilter {
-  return { $type: 'envoy.config.accesslog.v3.ComparisonFilter', op: 0, value: undefined };
+  return { $type: "envoy.config.accesslog.v3.ComparisonFilter", op: 0, value: undefined };
 }
 
-export const ComparisonFilter: MessageFns<ComparisonFilter, 'envoy.config.accesslog.v3.ComparisonFilter'> = {
-  $type: 'envoy.config.accesslog.v3.ComparisonFilter' as const,
+export const ComparisonFilter: MessageFns<ComparisonFilter, "envoy.config.accesslog.v3.ComparisonFilter"> = {
+  $type: "envoy.config.accesslog.v3.ComparisonFilter" as const,
 
   encode(message: ComparisonFilter, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.op !== 0) {
@@ -931,7 +935,7 @@ export const ComparisonFilter: MessageFns<ComparisonFilter, 'envoy.config.access
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -993,10 +997,9 @@ export const ComparisonFilter: MessageFns<ComparisonFilter, 'envoy.config.access
   fromPartial(object: DeepPartial<ComparisonFilter>): ComparisonFilter {
     const message = createBaseComparisonFilter();
     message.op = object.op ?? 0;
-    message.value =
-      object.value !== undefined && object.value !== null
-        ? RuntimeUInt32.fromPartial(object.value)
-        : undefined;
+    message.value = (object.value !== undefined && object.value !== null)
+      ? RuntimeUInt32.fromPartial(object.value)
+      : undefined;
     return message;
   },
 };
@@ -1004,11 +1007,11 @@ export const ComparisonFilter: MessageFns<ComparisonFilter, 'envoy.config.access
 messageTypeRegistry.set(ComparisonFilter.$type, ComparisonFilter);
 
 function createBaseStatusCodeFilter(): StatusCodeFilter {
-  return { $type: 'envoy.config.accesslog.v3.StatusCodeFilter', comparison: undefined };
+  return { $type: "envoy.config.accesslog.v3.StatusCodeFilter", comparison: undefined };
 }
 
-export const StatusCodeFilter: MessageFns<StatusCodeFilter, 'envoy.config.accesslog.v3.StatusCodeFilter'> = {
-  $type: 'envoy.config.accesslog.v3.StatusCodeFilter' as const,
+export const StatusCodeFilter: MessageFns<StatusCodeFilter, "envoy.config.accesslog.v3.StatusCodeFilter"> = {
+  $type: "envoy.config.accesslog.v3.StatusCodeFilter" as const,
 
   encode(message: StatusCodeFilter, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.comparison !== undefined) {
@@ -1021,7 +1024,7 @@ export const StatusCodeFilter: MessageFns<StatusCodeFilter, 'envoy.config.access
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -1070,10 +1073,9 @@ export const StatusCodeFilter: MessageFns<StatusCodeFilter, 'envoy.config.access
   },
   fromPartial(object: DeepPartial<StatusCodeFilter>): StatusCodeFilter {
     const message = createBaseStatusCodeFilter();
-    message.comparison =
-      object.comparison !== undefined && object.comparison !== null
-        ? ComparisonFilter.fromPartial(object.comparison)
-        : undefined;
+    message.comparison = (object.comparison !== undefined && object.comparison !== null)
+      ? ComparisonFilter.fromPartial(object.comparison)
+      : undefined;
     return message;
   },
 };
@@ -1081,11 +1083,11 @@ export const StatusCodeFilter: MessageFns<StatusCodeFilter, 'envoy.config.access
 messageTypeRegistry.set(StatusCodeFilter.$type, StatusCodeFilter);
 
 function createBaseDurationFilter(): DurationFilter {
-  return { $type: 'envoy.config.accesslog.v3.DurationFilter', comparison: undefined };
+  return { $type: "envoy.config.accesslog.v3.DurationFilter", comparison: undefined };
 }
 
-export const DurationFilter: MessageFns<DurationFilter, 'envoy.config.accesslog.v3.DurationFilter'> = {
-  $type: 'envoy.config.accesslog.v3.DurationFilter' as const,
+export const DurationFilter: MessageFns<DurationFilter, "envoy.config.accesslog.v3.DurationFilter"> = {
+  $type: "envoy.config.accesslog.v3.DurationFilter" as const,
 
   encode(message: DurationFilter, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.comparison !== undefined) {
@@ -1098,7 +1100,7 @@ export const DurationFilter: MessageFns<DurationFilter, 'envoy.config.accesslog.
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -1147,10 +1149,9 @@ export const DurationFilter: MessageFns<DurationFilter, 'envoy.config.accesslog.
   },
   fromPartial(object: DeepPartial<DurationFilter>): DurationFilter {
     const message = createBaseDurationFilter();
-    message.comparison =
-      object.comparison !== undefined && object.comparison !== null
-        ? ComparisonFilter.fromPartial(object.comparison)
-        : undefined;
+    message.comparison = (object.comparison !== undefined && object.comparison !== null)
+      ? ComparisonFilter.fromPartial(object.comparison)
+      : undefined;
     return message;
   },
 };
@@ -1158,70 +1159,68 @@ export const DurationFilter: MessageFns<DurationFilter, 'envoy.config.accesslog.
 messageTypeRegistry.set(DurationFilter.$type, DurationFilter);
 
 function createBaseNotHealthCheckFilter(): NotHealthCheckFilter {
-  return { $type: 'envoy.config.accesslog.v3.NotHealthCheckFilter' };
+  return { $type: "envoy.config.accesslog.v3.NotHealthCheckFilter" };
 }
 
-export const NotHealthCheckFilter: MessageFns<
-  NotHealthCheckFilter,
-  'envoy.config.accesslog.v3.NotHealthCheckFilter'
-> = {
-  $type: 'envoy.config.accesslog.v3.NotHealthCheckFilter' as const,
+export const NotHealthCheckFilter: MessageFns<NotHealthCheckFilter, "envoy.config.accesslog.v3.NotHealthCheckFilter"> =
+  {
+    $type: "envoy.config.accesslog.v3.NotHealthCheckFilter" as const,
 
-  encode(_: NotHealthCheckFilter, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    return writer;
-  },
+    encode(_: NotHealthCheckFilter, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+      return writer;
+    },
 
-  decode(input: BinaryReader | Uint8Array, length?: number): NotHealthCheckFilter {
-    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
-    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
-    if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
-    }
-    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
-    try {
-      const end = length === undefined ? reader.len : reader.pos + length;
-      const message = createBaseNotHealthCheckFilter();
-      while (reader.pos < end) {
-        const tag = reader.uint32();
-        switch (tag >>> 3) {
-        }
-        if ((tag & 7) === 4 || tag === 0) {
-          break;
-        }
-        reader.skip(tag & 7);
+    decode(input: BinaryReader | Uint8Array, length?: number): NotHealthCheckFilter {
+      const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+      const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+      if (previousRecursionDepth >= 100) {
+        throw new globalThis.Error("protobuf decode recursion limit exceeded");
       }
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+      try {
+        const end = length === undefined ? reader.len : reader.pos + length;
+        const message = createBaseNotHealthCheckFilter();
+        while (reader.pos < end) {
+          const tag = reader.uint32();
+          switch (tag >>> 3) {
+          }
+          if ((tag & 7) === 4 || tag === 0) {
+            break;
+          }
+          reader.skip(tag & 7);
+        }
+        return message;
+      } finally {
+        (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+      }
+    },
+
+    fromJSON(_: any): NotHealthCheckFilter {
+      return { $type: NotHealthCheckFilter.$type };
+    },
+
+    toJSON(_: NotHealthCheckFilter): unknown {
+      const obj: any = {};
+      return obj;
+    },
+
+    create(base?: DeepPartial<NotHealthCheckFilter>): NotHealthCheckFilter {
+      return NotHealthCheckFilter.fromPartial(base ?? {});
+    },
+    fromPartial(_: DeepPartial<NotHealthCheckFilter>): NotHealthCheckFilter {
+      const message = createBaseNotHealthCheckFilter();
       return message;
-    } finally {
-      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
-    }
-  },
-
-  fromJSON(_: any): NotHealthCheckFilter {
-    return { $type: NotHealthCheckFilter.$type };
-  },
-
-  toJSON(_: NotHealthCheckFilter): unknown {
-    const obj: any = {};
-    return obj;
-  },
-
-  create(base?: DeepPartial<NotHealthCheckFilter>): NotHealthCheckFilter {
-    return NotHealthCheckFilter.fromPartial(base ?? {});
-  },
-  fromPartial(_: DeepPartial<NotHealthCheckFilter>): NotHealthCheckFilter {
-    const message = createBaseNotHealthCheckFilter();
-    return message;
-  },
-};
+    },
+  };
 
 messageTypeRegistry.set(NotHealthCheckFilter.$type, NotHealthCheckFilter);
 
 function createBaseTraceableFilter(): TraceableFilter {
-  return { $type: 'envoy.config.accesslog.v3.TraceableFilter' };
+  return { $type: "envoy.config.accesslog.v3.TraceableFilter" };
 }
 
-export const TraceableFilter: MessageFns<TraceableFilter, 'envoy.config.accesslog.v3.TraceableFilter'> = {
-  $type: 'envoy.config.accesslog.v3.TraceableFilter' as const,
+export const TraceableFilter: MessageFns<TraceableFilter, "envoy.config.accesslog.v3.TraceableFilter"> = {
+  $type: "envoy.config.accesslog.v3.TraceableFilter" as const,
 
   encode(_: TraceableFilter, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     return writer;
@@ -1231,7 +1230,7 @@ export const TraceableFilter: MessageFns<TraceableFilter, 'envoy.config.accesslo
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -1274,18 +1273,18 @@ messageTypeRegistry.set(TraceableFilter.$type, TraceableFilter);
 
 function createBaseRuntimeFilter(): RuntimeFilter {
   return {
-    $type: 'envoy.config.accesslog.v3.RuntimeFilter',
-    runtimeKey: '',
+    $type: "envoy.config.accesslog.v3.RuntimeFilter",
+    runtimeKey: "",
     percentSampled: undefined,
     useIndependentRandomness: false,
   };
 }
 
-export const RuntimeFilter: MessageFns<RuntimeFilter, 'envoy.config.accesslog.v3.RuntimeFilter'> = {
-  $type: 'envoy.config.accesslog.v3.RuntimeFilter' as const,
+export const RuntimeFilter: MessageFns<RuntimeFilter, "envoy.config.accesslog.v3.RuntimeFilter"> = {
+  $type: "envoy.config.accesslog.v3.RuntimeFilter" as const,
 
   encode(message: RuntimeFilter, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.runtimeKey !== '') {
+    if (message.runtimeKey !== "") {
       writer.uint32(10).string(message.runtimeKey);
     }
     if (message.percentSampled !== undefined) {
@@ -1301,7 +1300,7 @@ export const RuntimeFilter: MessageFns<RuntimeFilter, 'envoy.config.accesslog.v3
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -1352,24 +1351,24 @@ export const RuntimeFilter: MessageFns<RuntimeFilter, 'envoy.config.accesslog.v3
       runtimeKey: isSet(object.runtimeKey)
         ? globalThis.String(object.runtimeKey)
         : isSet(object.runtime_key)
-          ? globalThis.String(object.runtime_key)
-          : '',
+        ? globalThis.String(object.runtime_key)
+        : "",
       percentSampled: isSet(object.percentSampled)
         ? FractionalPercent.fromJSON(object.percentSampled)
         : isSet(object.percent_sampled)
-          ? FractionalPercent.fromJSON(object.percent_sampled)
-          : undefined,
+        ? FractionalPercent.fromJSON(object.percent_sampled)
+        : undefined,
       useIndependentRandomness: isSet(object.useIndependentRandomness)
         ? globalThis.Boolean(object.useIndependentRandomness)
         : isSet(object.use_independent_randomness)
-          ? globalThis.Boolean(object.use_independent_randomness)
-          : false,
+        ? globalThis.Boolean(object.use_independent_randomness)
+        : false,
     };
   },
 
   toJSON(message: RuntimeFilter): unknown {
     const obj: any = {};
-    if (message.runtimeKey !== '') {
+    if (message.runtimeKey !== "") {
       obj.runtimeKey = message.runtimeKey;
     }
     if (message.percentSampled !== undefined) {
@@ -1386,11 +1385,10 @@ export const RuntimeFilter: MessageFns<RuntimeFilter, 'envoy.config.accesslog.v3
   },
   fromPartial(object: DeepPartial<RuntimeFilter>): RuntimeFilter {
     const message = createBaseRuntimeFilter();
-    message.runtimeKey = object.runtimeKey ?? '';
-    message.percentSampled =
-      object.percentSampled !== undefined && object.percentSampled !== null
-        ? FractionalPercent.fromPartial(object.percentSampled)
-        : undefined;
+    message.runtimeKey = object.runtimeKey ?? "";
+    message.percentSampled = (object.percentSampled !== undefined && object.percentSampled !== null)
+      ? FractionalPercent.fromPartial(object.percentSampled)
+      : undefined;
     message.useIndependentRandomness = object.useIndependentRandomness ?? false;
     return message;
   },
@@ -1399,11 +1397,11 @@ export const RuntimeFilter: MessageFns<RuntimeFilter, 'envoy.config.accesslog.v3
 messageTypeRegistry.set(RuntimeFilter.$type, RuntimeFilter);
 
 function createBaseAndFilter(): AndFilter {
-  return { $type: 'envoy.config.accesslog.v3.AndFilter', filters: [] };
+  return { $type: "envoy.config.accesslog.v3.AndFilter", filters: [] };
 }
 
-export const AndFilter: MessageFns<AndFilter, 'envoy.config.accesslog.v3.AndFilter'> = {
-  $type: 'envoy.config.accesslog.v3.AndFilter' as const,
+export const AndFilter: MessageFns<AndFilter, "envoy.config.accesslog.v3.AndFilter"> = {
+  $type: "envoy.config.accesslog.v3.AndFilter" as const,
 
   encode(message: AndFilter, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     for (const v of message.filters) {
@@ -1416,7 +1414,7 @@ export const AndFilter: MessageFns<AndFilter, 'envoy.config.accesslog.v3.AndFilt
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -1475,11 +1473,11 @@ export const AndFilter: MessageFns<AndFilter, 'envoy.config.accesslog.v3.AndFilt
 messageTypeRegistry.set(AndFilter.$type, AndFilter);
 
 function createBaseOrFilter(): OrFilter {
-  return { $type: 'envoy.config.accesslog.v3.OrFilter', filters: [] };
+  return { $type: "envoy.config.accesslog.v3.OrFilter", filters: [] };
 }
 
-export const OrFilter: MessageFns<OrFilter, 'envoy.config.accesslog.v3.OrFilter'> = {
-  $type: 'envoy.config.accesslog.v3.OrFilter' as const,
+export const OrFilter: MessageFns<OrFilter, "envoy.config.accesslog.v3.OrFilter"> = {
+  $type: "envoy.config.accesslog.v3.OrFilter" as const,
 
   encode(message: OrFilter, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     for (const v of message.filters) {
@@ -1492,7 +1490,7 @@ export const OrFilter: MessageFns<OrFilter, 'envoy.config.accesslog.v3.OrFilter'
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -1551,11 +1549,11 @@ export const OrFilter: MessageFns<OrFilter, 'envoy.config.accesslog.v3.OrFilter'
 messageTypeRegistry.set(OrFilter.$type, OrFilter);
 
 function createBaseHeaderFilter(): HeaderFilter {
-  return { $type: 'envoy.config.accesslog.v3.HeaderFilter', header: undefined };
+  return { $type: "envoy.config.accesslog.v3.HeaderFilter", header: undefined };
 }
 
-export const HeaderFilter: MessageFns<HeaderFilter, 'envoy.config.accesslog.v3.HeaderFilter'> = {
-  $type: 'envoy.config.accesslog.v3.HeaderFilter' as const,
+export const HeaderFilter: MessageFns<HeaderFilter, "envoy.config.accesslog.v3.HeaderFilter"> = {
+  $type: "envoy.config.accesslog.v3.HeaderFilter" as const,
 
   encode(message: HeaderFilter, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.header !== undefined) {
@@ -1568,7 +1566,7 @@ export const HeaderFilter: MessageFns<HeaderFilter, 'envoy.config.accesslog.v3.H
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -1617,10 +1615,9 @@ export const HeaderFilter: MessageFns<HeaderFilter, 'envoy.config.accesslog.v3.H
   },
   fromPartial(object: DeepPartial<HeaderFilter>): HeaderFilter {
     const message = createBaseHeaderFilter();
-    message.header =
-      object.header !== undefined && object.header !== null
-        ? HeaderMatcher.fromPartial(object.header)
-        : undefined;
+    message.header = (object.header !== undefined && object.header !== null)
+      ? HeaderMatcher.fromPartial(object.header)
+      : undefined;
     return message;
   },
 };
@@ -1628,14 +1625,11 @@ export const HeaderFilter: MessageFns<HeaderFilter, 'envoy.config.accesslog.v3.H
 messageTypeRegistry.set(HeaderFilter.$type, HeaderFilter);
 
 function createBaseResponseFlagFilter(): ResponseFlagFilter {
-  return { $type: 'envoy.config.accesslog.v3.ResponseFlagFilter', flags: [] };
+  return { $type: "envoy.config.accesslog.v3.ResponseFlagFilter", flags: [] };
 }
 
-export const ResponseFlagFilter: MessageFns<
-  ResponseFlagFilter,
-  'envoy.config.accesslog.v3.ResponseFlagFilter'
-> = {
-  $type: 'envoy.config.accesslog.v3.ResponseFlagFilter' as const,
+export const ResponseFlagFilter: MessageFns<ResponseFlagFilter, "envoy.config.accesslog.v3.ResponseFlagFilter"> = {
+  $type: "envoy.config.accesslog.v3.ResponseFlagFilter" as const,
 
   encode(message: ResponseFlagFilter, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     for (const v of message.flags) {
@@ -1648,7 +1642,7 @@ export const ResponseFlagFilter: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -1680,9 +1674,7 @@ export const ResponseFlagFilter: MessageFns<
   fromJSON(object: any): ResponseFlagFilter {
     return {
       $type: ResponseFlagFilter.$type,
-      flags: globalThis.Array.isArray(object?.flags)
-        ? object.flags.map((e: any) => globalThis.String(e))
-        : [],
+      flags: globalThis.Array.isArray(object?.flags) ? object.flags.map((e: any) => globalThis.String(e)) : [],
     };
   },
 
@@ -1707,11 +1699,11 @@ export const ResponseFlagFilter: MessageFns<
 messageTypeRegistry.set(ResponseFlagFilter.$type, ResponseFlagFilter);
 
 function createBaseGrpcStatusFilter(): GrpcStatusFilter {
-  return { $type: 'envoy.config.accesslog.v3.GrpcStatusFilter', statuses: [], exclude: false };
+  return { $type: "envoy.config.accesslog.v3.GrpcStatusFilter", statuses: [], exclude: false };
 }
 
-export const GrpcStatusFilter: MessageFns<GrpcStatusFilter, 'envoy.config.accesslog.v3.GrpcStatusFilter'> = {
-  $type: 'envoy.config.accesslog.v3.GrpcStatusFilter' as const,
+export const GrpcStatusFilter: MessageFns<GrpcStatusFilter, "envoy.config.accesslog.v3.GrpcStatusFilter"> = {
+  $type: "envoy.config.accesslog.v3.GrpcStatusFilter" as const,
 
   encode(message: GrpcStatusFilter, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     for (const v of message.statuses) {
@@ -1727,7 +1719,7 @@ export const GrpcStatusFilter: MessageFns<GrpcStatusFilter, 'envoy.config.access
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -1809,15 +1801,11 @@ export const GrpcStatusFilter: MessageFns<GrpcStatusFilter, 'envoy.config.access
 messageTypeRegistry.set(GrpcStatusFilter.$type, GrpcStatusFilter);
 
 function createBaseMetadataFilter(): MetadataFilter {
-  return {
-    $type: 'envoy.config.accesslog.v3.MetadataFilter',
-    matcher: undefined,
-    matchIfKeyNotFound: undefined,
-  };
+  return { $type: "envoy.config.accesslog.v3.MetadataFilter", matcher: undefined, matchIfKeyNotFound: undefined };
 }
 
-export const MetadataFilter: MessageFns<MetadataFilter, 'envoy.config.accesslog.v3.MetadataFilter'> = {
-  $type: 'envoy.config.accesslog.v3.MetadataFilter' as const,
+export const MetadataFilter: MessageFns<MetadataFilter, "envoy.config.accesslog.v3.MetadataFilter"> = {
+  $type: "envoy.config.accesslog.v3.MetadataFilter" as const,
 
   encode(message: MetadataFilter, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.matcher !== undefined) {
@@ -1825,7 +1813,7 @@ export const MetadataFilter: MessageFns<MetadataFilter, 'envoy.config.accesslog.
     }
     if (message.matchIfKeyNotFound !== undefined) {
       BoolValue.encode(
-        { $type: 'google.protobuf.BoolValue', value: message.matchIfKeyNotFound! },
+        { $type: "google.protobuf.BoolValue", value: message.matchIfKeyNotFound! },
         writer.uint32(18).fork(),
       ).join();
     }
@@ -1836,7 +1824,7 @@ export const MetadataFilter: MessageFns<MetadataFilter, 'envoy.config.accesslog.
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -1880,8 +1868,8 @@ export const MetadataFilter: MessageFns<MetadataFilter, 'envoy.config.accesslog.
       matchIfKeyNotFound: isSet(object.matchIfKeyNotFound)
         ? Boolean(object.matchIfKeyNotFound)
         : isSet(object.match_if_key_not_found)
-          ? Boolean(object.match_if_key_not_found)
-          : undefined,
+        ? Boolean(object.match_if_key_not_found)
+        : undefined,
     };
   },
 
@@ -1901,10 +1889,9 @@ export const MetadataFilter: MessageFns<MetadataFilter, 'envoy.config.accesslog.
   },
   fromPartial(object: DeepPartial<MetadataFilter>): MetadataFilter {
     const message = createBaseMetadataFilter();
-    message.matcher =
-      object.matcher !== undefined && object.matcher !== null
-        ? MetadataMatcher.fromPartial(object.matcher)
-        : undefined;
+    message.matcher = (object.matcher !== undefined && object.matcher !== null)
+      ? MetadataMatcher.fromPartial(object.matcher)
+      : undefined;
     message.matchIfKeyNotFound = object.matchIfKeyNotFound ?? undefined;
     return message;
   },
@@ -1913,11 +1900,11 @@ export const MetadataFilter: MessageFns<MetadataFilter, 'envoy.config.accesslog.
 messageTypeRegistry.set(MetadataFilter.$type, MetadataFilter);
 
 function createBaseLogTypeFilter(): LogTypeFilter {
-  return { $type: 'envoy.config.accesslog.v3.LogTypeFilter', types: [], exclude: false };
+  return { $type: "envoy.config.accesslog.v3.LogTypeFilter", types: [], exclude: false };
 }
 
-export const LogTypeFilter: MessageFns<LogTypeFilter, 'envoy.config.accesslog.v3.LogTypeFilter'> = {
-  $type: 'envoy.config.accesslog.v3.LogTypeFilter' as const,
+export const LogTypeFilter: MessageFns<LogTypeFilter, "envoy.config.accesslog.v3.LogTypeFilter"> = {
+  $type: "envoy.config.accesslog.v3.LogTypeFilter" as const,
 
   encode(message: LogTypeFilter, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     for (const v of message.types) {
@@ -1933,7 +1920,7 @@ export const LogTypeFilter: MessageFns<LogTypeFilter, 'envoy.config.accesslog.v3
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -1983,9 +1970,7 @@ export const LogTypeFilter: MessageFns<LogTypeFilter, 'envoy.config.accesslog.v3
   fromJSON(object: any): LogTypeFilter {
     return {
       $type: LogTypeFilter.$type,
-      types: globalThis.Array.isArray(object?.types)
-        ? object.types.map((e: any) => accessLogTypeFromJSON(e))
-        : [],
+      types: globalThis.Array.isArray(object?.types) ? object.types.map((e: any) => accessLogTypeFromJSON(e)) : [],
       exclude: isSet(object.exclude) ? globalThis.Boolean(object.exclude) : false,
     };
   },
@@ -2015,14 +2000,14 @@ export const LogTypeFilter: MessageFns<LogTypeFilter, 'envoy.config.accesslog.v3
 messageTypeRegistry.set(LogTypeFilter.$type, LogTypeFilter);
 
 function createBaseExtensionFilter(): ExtensionFilter {
-  return { $type: 'envoy.config.accesslog.v3.ExtensionFilter', name: '', typedConfig: undefined };
+  return { $type: "envoy.config.accesslog.v3.ExtensionFilter", name: "", typedConfig: undefined };
 }
 
-export const ExtensionFilter: MessageFns<ExtensionFilter, 'envoy.config.accesslog.v3.ExtensionFilter'> = {
-  $type: 'envoy.config.accesslog.v3.ExtensionFilter' as const,
+export const ExtensionFilter: MessageFns<ExtensionFilter, "envoy.config.accesslog.v3.ExtensionFilter"> = {
+  $type: "envoy.config.accesslog.v3.ExtensionFilter" as const,
 
   encode(message: ExtensionFilter, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.name !== '') {
+    if (message.name !== "") {
       writer.uint32(10).string(message.name);
     }
     if (message.typedConfig !== undefined) {
@@ -2035,7 +2020,7 @@ export const ExtensionFilter: MessageFns<ExtensionFilter, 'envoy.config.accesslo
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -2075,18 +2060,18 @@ export const ExtensionFilter: MessageFns<ExtensionFilter, 'envoy.config.accesslo
   fromJSON(object: any): ExtensionFilter {
     return {
       $type: ExtensionFilter.$type,
-      name: isSet(object.name) ? globalThis.String(object.name) : '',
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
       typedConfig: isSet(object.typedConfig)
         ? Any.fromJSON(object.typedConfig)
         : isSet(object.typed_config)
-          ? Any.fromJSON(object.typed_config)
-          : undefined,
+        ? Any.fromJSON(object.typed_config)
+        : undefined,
     };
   },
 
   toJSON(message: ExtensionFilter): unknown {
     const obj: any = {};
-    if (message.name !== '') {
+    if (message.name !== "") {
       obj.name = message.name;
     }
     if (message.typedConfig !== undefined) {
@@ -2100,11 +2085,10 @@ export const ExtensionFilter: MessageFns<ExtensionFilter, 'envoy.config.accesslo
   },
   fromPartial(object: DeepPartial<ExtensionFilter>): ExtensionFilter {
     const message = createBaseExtensionFilter();
-    message.name = object.name ?? '';
-    message.typedConfig =
-      object.typedConfig !== undefined && object.typedConfig !== null
-        ? Any.fromPartial(object.typedConfig)
-        : undefined;
+    message.name = object.name ?? "";
+    message.typedConfig = (object.typedConfig !== undefined && object.typedConfig !== null)
+      ? Any.fromPartial(object.typedConfig)
+      : undefined;
     return message;
   },
 };
@@ -2113,15 +2097,11 @@ messageTypeRegistry.set(ExtensionFilter.$type, ExtensionFilter);
 
 type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
 
-export type DeepPartial<T> = T extends Builtin
-  ? T
-  : T extends globalThis.Array<infer U>
-    ? globalThis.Array<DeepPartial<U>>
-    : T extends ReadonlyArray<infer U>
-      ? ReadonlyArray<DeepPartial<U>>
-      : T extends {}
-        ? { [K in Exclude<keyof T, '$type'>]?: DeepPartial<T[K]> }
-        : Partial<T>;
+export type DeepPartial<T> = T extends Builtin ? T
+  : T extends globalThis.Array<infer U> ? globalThis.Array<DeepPartial<U>>
+  : T extends ReadonlyArray<infer U> ? ReadonlyArray<DeepPartial<U>>
+  : T extends {} ? { [K in Exclude<keyof T, "$type">]?: DeepPartial<T[K]> }
+  : Partial<T>;
 
 function isSet(value: any): boolean {
   return value !== null && value !== undefined;

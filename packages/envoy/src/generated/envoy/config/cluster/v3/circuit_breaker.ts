@@ -5,22 +5,22 @@
 // source: envoy/config/cluster/v3/circuit_breaker.proto
 
 /* eslint-disable */
-import { BinaryReader, BinaryWriter } from '@bufbuild/protobuf/wire';
-import { UInt32Value } from '../../../../google/protobuf/wrappers';
-import { messageTypeRegistry } from '../../../../typeRegistry';
-import { Percent } from '../../../type/v3/percent';
-import { RoutingPriority, routingPriorityFromJSON, routingPriorityToJSON } from '../../core/v3/base';
+import { BinaryReader, BinaryWriter } from "@bufbuild/protobuf/wire";
+import { UInt32Value } from "../../../../google/protobuf/wrappers";
+import { messageTypeRegistry } from "../../../../typeRegistry";
+import { Percent } from "../../../type/v3/percent";
+import { RoutingPriority, routingPriorityFromJSON, routingPriorityToJSON } from "../../core/v3/base";
 
-export const protobufPackage = 'envoy.config.cluster.v3';
+export const protobufPackage = "envoy.config.cluster.v3";
 
-export const protobufFileName = 'envoy/config/cluster/v3/circuit_breaker.proto';
+export const protobufFileName = "envoy/config/cluster/v3/circuit_breaker.proto";
 
 /**
  * :ref:`Circuit breaking<arch_overview_circuit_break>` settings can be
  * specified individually for each defined priority.
  */
 export interface CircuitBreakers {
-  $type: 'envoy.config.cluster.v3.CircuitBreakers';
+  $type: "envoy.config.cluster.v3.CircuitBreakers";
   /**
    * If multiple :ref:`Thresholds<envoy_v3_api_msg_config.cluster.v3.CircuitBreakers.Thresholds>`
    * are defined with the same :ref:`RoutingPriority<envoy_v3_api_enum_config.core.v3.RoutingPriority>`,
@@ -51,7 +51,7 @@ export interface CircuitBreakers {
  * [#next-free-field: 9]
  */
 export interface CircuitBreakers_Thresholds {
-  $type: 'envoy.config.cluster.v3.CircuitBreakers.Thresholds';
+  $type: "envoy.config.cluster.v3.CircuitBreakers.Thresholds";
   /**
    * The :ref:`RoutingPriority<envoy_v3_api_enum_config.core.v3.RoutingPriority>`
    * the specified CircuitBreaker settings apply to.
@@ -61,24 +61,32 @@ export interface CircuitBreakers_Thresholds {
    * The maximum number of connections that Envoy will make to the upstream
    * cluster. If not specified, the default is 1024.
    */
-  maxConnections: number | undefined;
+  maxConnections:
+    | number
+    | undefined;
   /**
    * The maximum number of pending requests that Envoy will allow to the
    * upstream cluster. If not specified, the default is 1024.
    * This limit is applied as a connection limit for non-HTTP traffic.
    */
-  maxPendingRequests: number | undefined;
+  maxPendingRequests:
+    | number
+    | undefined;
   /**
    * The maximum number of parallel requests that Envoy will make to the
    * upstream cluster. If not specified, the default is 1024.
    * This limit does not apply to non-HTTP traffic.
    */
-  maxRequests: number | undefined;
+  maxRequests:
+    | number
+    | undefined;
   /**
    * The maximum number of parallel retries that Envoy will allow to the
    * upstream cluster. If not specified, the default is 3.
    */
-  maxRetries: number | undefined;
+  maxRetries:
+    | number
+    | undefined;
   /**
    * Specifies a limit on concurrent retries in relation to the number of active requests. This
    * parameter is optional.
@@ -88,7 +96,9 @@ export interface CircuitBreakers_Thresholds {
    *    If this field is set, the retry budget will override any configured retry circuit
    *    breaker.
    */
-  retryBudget: CircuitBreakers_Thresholds_RetryBudget | undefined;
+  retryBudget:
+    | CircuitBreakers_Thresholds_RetryBudget
+    | undefined;
   /**
    * If track_remaining is true, then stats will be published that expose
    * the number of resources remaining until the circuit breakers open. If
@@ -111,7 +121,7 @@ export interface CircuitBreakers_Thresholds {
 }
 
 export interface CircuitBreakers_Thresholds_RetryBudget {
-  $type: 'envoy.config.cluster.v3.CircuitBreakers.Thresholds.RetryBudget';
+  $type: "envoy.config.cluster.v3.CircuitBreakers.Thresholds.RetryBudget";
   /**
    * Specifies the limit on concurrent retries as a percentage of the sum of active requests and
    * active pending requests. For example, if there are 100 active requests and the
@@ -119,7 +129,9 @@ export interface CircuitBreakers_Thresholds_RetryBudget {
    *
    * This parameter is optional. Defaults to 20%.
    */
-  budgetPercent: Percent | undefined;
+  budgetPercent:
+    | Percent
+    | undefined;
   /**
    * Specifies the minimum retry concurrency allowed for the retry budget. The limit on the
    * number of active retries may never go below this number.
@@ -130,11 +142,11 @@ export interface CircuitBreakers_Thresholds_RetryBudget {
 }
 
 function createBaseCircuitBreakers(): CircuitBreakers {
-  return { $type: 'envoy.config.cluster.v3.CircuitBreakers', thresholds: [], perHostThresholds: [] };
+  return { $type: "envoy.config.cluster.v3.CircuitBreakers", thresholds: [], perHostThresholds: [] };
 }
 
-export const CircuitBreakers: MessageFns<CircuitBreakers, 'envoy.config.cluster.v3.CircuitBreakers'> = {
-  $type: 'envoy.config.cluster.v3.CircuitBreakers' as const,
+export const CircuitBreakers: MessageFns<CircuitBreakers, "envoy.config.cluster.v3.CircuitBreakers"> = {
+  $type: "envoy.config.cluster.v3.CircuitBreakers" as const,
 
   encode(message: CircuitBreakers, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     for (const v of message.thresholds) {
@@ -150,7 +162,7 @@ export const CircuitBreakers: MessageFns<CircuitBreakers, 'envoy.config.cluster.
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -196,8 +208,8 @@ export const CircuitBreakers: MessageFns<CircuitBreakers, 'envoy.config.cluster.
       perHostThresholds: globalThis.Array.isArray(object?.perHostThresholds)
         ? object.perHostThresholds.map((e: any) => CircuitBreakers_Thresholds.fromJSON(e))
         : globalThis.Array.isArray(object?.per_host_thresholds)
-          ? object.per_host_thresholds.map((e: any) => CircuitBreakers_Thresholds.fromJSON(e))
-          : [],
+        ? object.per_host_thresholds.map((e: any) => CircuitBreakers_Thresholds.fromJSON(e))
+        : [],
     };
   },
 
@@ -218,8 +230,7 @@ export const CircuitBreakers: MessageFns<CircuitBreakers, 'envoy.config.cluster.
   fromPartial(object: DeepPartial<CircuitBreakers>): CircuitBreakers {
     const message = createBaseCircuitBreakers();
     message.thresholds = object.thresholds?.map((e) => CircuitBreakers_Thresholds.fromPartial(e)) || [];
-    message.perHostThresholds =
-      object.perHostThresholds?.map((e) => CircuitBreakers_Thresholds.fromPartial(e)) || [];
+    message.perHostThresholds = object.perHostThresholds?.map((e) => CircuitBreakers_Thresholds.fromPartial(e)) || [];
     return message;
   },
 };
@@ -228,7 +239,7 @@ messageTypeRegistry.set(CircuitBreakers.$type, CircuitBreakers);
 
 function createBaseCircuitBreakers_Thresholds(): CircuitBreakers_Thresholds {
   return {
-    $type: 'envoy.config.cluster.v3.CircuitBreakers.Thresholds',
+    $type: "envoy.config.cluster.v3.CircuitBreakers.Thresholds",
     priority: 0,
     maxConnections: undefined,
     maxPendingRequests: undefined,
@@ -242,9 +253,9 @@ function createBaseCircuitBreakers_Thresholds(): CircuitBreakers_Thresholds {
 
 export const CircuitBreakers_Thresholds: MessageFns<
   CircuitBreakers_Thresholds,
-  'envoy.config.cluster.v3.CircuitBreakers.Thresholds'
+  "envoy.config.cluster.v3.CircuitBreakers.Thresholds"
 > = {
-  $type: 'envoy.config.cluster.v3.CircuitBreakers.Thresholds' as const,
+  $type: "envoy.config.cluster.v3.CircuitBreakers.Thresholds" as const,
 
   encode(message: CircuitBreakers_Thresholds, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.priority !== 0) {
@@ -252,27 +263,25 @@ export const CircuitBreakers_Thresholds: MessageFns<
     }
     if (message.maxConnections !== undefined) {
       UInt32Value.encode(
-        { $type: 'google.protobuf.UInt32Value', value: message.maxConnections! },
+        { $type: "google.protobuf.UInt32Value", value: message.maxConnections! },
         writer.uint32(18).fork(),
       ).join();
     }
     if (message.maxPendingRequests !== undefined) {
       UInt32Value.encode(
-        { $type: 'google.protobuf.UInt32Value', value: message.maxPendingRequests! },
+        { $type: "google.protobuf.UInt32Value", value: message.maxPendingRequests! },
         writer.uint32(26).fork(),
       ).join();
     }
     if (message.maxRequests !== undefined) {
       UInt32Value.encode(
-        { $type: 'google.protobuf.UInt32Value', value: message.maxRequests! },
+        { $type: "google.protobuf.UInt32Value", value: message.maxRequests! },
         writer.uint32(34).fork(),
       ).join();
     }
     if (message.maxRetries !== undefined) {
-      UInt32Value.encode(
-        { $type: 'google.protobuf.UInt32Value', value: message.maxRetries! },
-        writer.uint32(42).fork(),
-      ).join();
+      UInt32Value.encode({ $type: "google.protobuf.UInt32Value", value: message.maxRetries! }, writer.uint32(42).fork())
+        .join();
     }
     if (message.retryBudget !== undefined) {
       CircuitBreakers_Thresholds_RetryBudget.encode(message.retryBudget, writer.uint32(66).fork()).join();
@@ -282,7 +291,7 @@ export const CircuitBreakers_Thresholds: MessageFns<
     }
     if (message.maxConnectionPools !== undefined) {
       UInt32Value.encode(
-        { $type: 'google.protobuf.UInt32Value', value: message.maxConnectionPools! },
+        { $type: "google.protobuf.UInt32Value", value: message.maxConnectionPools! },
         writer.uint32(58).fork(),
       ).join();
     }
@@ -293,7 +302,7 @@ export const CircuitBreakers_Thresholds: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -385,38 +394,38 @@ export const CircuitBreakers_Thresholds: MessageFns<
       maxConnections: isSet(object.maxConnections)
         ? Number(object.maxConnections)
         : isSet(object.max_connections)
-          ? Number(object.max_connections)
-          : undefined,
+        ? Number(object.max_connections)
+        : undefined,
       maxPendingRequests: isSet(object.maxPendingRequests)
         ? Number(object.maxPendingRequests)
         : isSet(object.max_pending_requests)
-          ? Number(object.max_pending_requests)
-          : undefined,
+        ? Number(object.max_pending_requests)
+        : undefined,
       maxRequests: isSet(object.maxRequests)
         ? Number(object.maxRequests)
         : isSet(object.max_requests)
-          ? Number(object.max_requests)
-          : undefined,
+        ? Number(object.max_requests)
+        : undefined,
       maxRetries: isSet(object.maxRetries)
         ? Number(object.maxRetries)
         : isSet(object.max_retries)
-          ? Number(object.max_retries)
-          : undefined,
+        ? Number(object.max_retries)
+        : undefined,
       retryBudget: isSet(object.retryBudget)
         ? CircuitBreakers_Thresholds_RetryBudget.fromJSON(object.retryBudget)
         : isSet(object.retry_budget)
-          ? CircuitBreakers_Thresholds_RetryBudget.fromJSON(object.retry_budget)
-          : undefined,
+        ? CircuitBreakers_Thresholds_RetryBudget.fromJSON(object.retry_budget)
+        : undefined,
       trackRemaining: isSet(object.trackRemaining)
         ? globalThis.Boolean(object.trackRemaining)
         : isSet(object.track_remaining)
-          ? globalThis.Boolean(object.track_remaining)
-          : false,
+        ? globalThis.Boolean(object.track_remaining)
+        : false,
       maxConnectionPools: isSet(object.maxConnectionPools)
         ? Number(object.maxConnectionPools)
         : isSet(object.max_connection_pools)
-          ? Number(object.max_connection_pools)
-          : undefined,
+        ? Number(object.max_connection_pools)
+        : undefined,
     };
   },
 
@@ -459,10 +468,9 @@ export const CircuitBreakers_Thresholds: MessageFns<
     message.maxPendingRequests = object.maxPendingRequests ?? undefined;
     message.maxRequests = object.maxRequests ?? undefined;
     message.maxRetries = object.maxRetries ?? undefined;
-    message.retryBudget =
-      object.retryBudget !== undefined && object.retryBudget !== null
-        ? CircuitBreakers_Thresholds_RetryBudget.fromPartial(object.retryBudget)
-        : undefined;
+    message.retryBudget = (object.retryBudget !== undefined && object.retryBudget !== null)
+      ? CircuitBreakers_Thresholds_RetryBudget.fromPartial(object.retryBudget)
+      : undefined;
     message.trackRemaining = object.trackRemaining ?? false;
     message.maxConnectionPools = object.maxConnectionPools ?? undefined;
     return message;
@@ -473,7 +481,7 @@ messageTypeRegistry.set(CircuitBreakers_Thresholds.$type, CircuitBreakers_Thresh
 
 function createBaseCircuitBreakers_Thresholds_RetryBudget(): CircuitBreakers_Thresholds_RetryBudget {
   return {
-    $type: 'envoy.config.cluster.v3.CircuitBreakers.Thresholds.RetryBudget',
+    $type: "envoy.config.cluster.v3.CircuitBreakers.Thresholds.RetryBudget",
     budgetPercent: undefined,
     minRetryConcurrency: undefined,
   };
@@ -481,20 +489,17 @@ function createBaseCircuitBreakers_Thresholds_RetryBudget(): CircuitBreakers_Thr
 
 export const CircuitBreakers_Thresholds_RetryBudget: MessageFns<
   CircuitBreakers_Thresholds_RetryBudget,
-  'envoy.config.cluster.v3.CircuitBreakers.Thresholds.RetryBudget'
+  "envoy.config.cluster.v3.CircuitBreakers.Thresholds.RetryBudget"
 > = {
-  $type: 'envoy.config.cluster.v3.CircuitBreakers.Thresholds.RetryBudget' as const,
+  $type: "envoy.config.cluster.v3.CircuitBreakers.Thresholds.RetryBudget" as const,
 
-  encode(
-    message: CircuitBreakers_Thresholds_RetryBudget,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
+  encode(message: CircuitBreakers_Thresholds_RetryBudget, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.budgetPercent !== undefined) {
       Percent.encode(message.budgetPercent, writer.uint32(10).fork()).join();
     }
     if (message.minRetryConcurrency !== undefined) {
       UInt32Value.encode(
-        { $type: 'google.protobuf.UInt32Value', value: message.minRetryConcurrency! },
+        { $type: "google.protobuf.UInt32Value", value: message.minRetryConcurrency! },
         writer.uint32(18).fork(),
       ).join();
     }
@@ -505,7 +510,7 @@ export const CircuitBreakers_Thresholds_RetryBudget: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -548,13 +553,13 @@ export const CircuitBreakers_Thresholds_RetryBudget: MessageFns<
       budgetPercent: isSet(object.budgetPercent)
         ? Percent.fromJSON(object.budgetPercent)
         : isSet(object.budget_percent)
-          ? Percent.fromJSON(object.budget_percent)
-          : undefined,
+        ? Percent.fromJSON(object.budget_percent)
+        : undefined,
       minRetryConcurrency: isSet(object.minRetryConcurrency)
         ? Number(object.minRetryConcurrency)
         : isSet(object.min_retry_concurrency)
-          ? Number(object.min_retry_concurrency)
-          : undefined,
+        ? Number(object.min_retry_concurrency)
+        : undefined,
     };
   },
 
@@ -572,14 +577,11 @@ export const CircuitBreakers_Thresholds_RetryBudget: MessageFns<
   create(base?: DeepPartial<CircuitBreakers_Thresholds_RetryBudget>): CircuitBreakers_Thresholds_RetryBudget {
     return CircuitBreakers_Thresholds_RetryBudget.fromPartial(base ?? {});
   },
-  fromPartial(
-    object: DeepPartial<CircuitBreakers_Thresholds_RetryBudget>,
-  ): CircuitBreakers_Thresholds_RetryBudget {
+  fromPartial(object: DeepPartial<CircuitBreakers_Thresholds_RetryBudget>): CircuitBreakers_Thresholds_RetryBudget {
     const message = createBaseCircuitBreakers_Thresholds_RetryBudget();
-    message.budgetPercent =
-      object.budgetPercent !== undefined && object.budgetPercent !== null
-        ? Percent.fromPartial(object.budgetPercent)
-        : undefined;
+    message.budgetPercent = (object.budgetPercent !== undefined && object.budgetPercent !== null)
+      ? Percent.fromPartial(object.budgetPercent)
+      : undefined;
     message.minRetryConcurrency = object.minRetryConcurrency ?? undefined;
     return message;
   },
@@ -589,15 +591,11 @@ messageTypeRegistry.set(CircuitBreakers_Thresholds_RetryBudget.$type, CircuitBre
 
 type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
 
-export type DeepPartial<T> = T extends Builtin
-  ? T
-  : T extends globalThis.Array<infer U>
-    ? globalThis.Array<DeepPartial<U>>
-    : T extends ReadonlyArray<infer U>
-      ? ReadonlyArray<DeepPartial<U>>
-      : T extends {}
-        ? { [K in Exclude<keyof T, '$type'>]?: DeepPartial<T[K]> }
-        : Partial<T>;
+export type DeepPartial<T> = T extends Builtin ? T
+  : T extends globalThis.Array<infer U> ? globalThis.Array<DeepPartial<U>>
+  : T extends ReadonlyArray<infer U> ? ReadonlyArray<DeepPartial<U>>
+  : T extends {} ? { [K in Exclude<keyof T, "$type">]?: DeepPartial<T[K]> }
+  : Partial<T>;
 
 function isSet(value: any): boolean {
   return value !== null && value !== undefined;

@@ -5,42 +5,42 @@
 // source: envoy/config/cluster/v3/cluster.proto
 
 /* eslint-disable */
-import { BinaryReader, BinaryWriter } from '@bufbuild/protobuf/wire';
-import { Any } from '../../../../google/protobuf/any';
-import { Duration } from '../../../../google/protobuf/duration';
-import { Struct } from '../../../../google/protobuf/struct';
-import { BoolValue, DoubleValue, UInt32Value, UInt64Value } from '../../../../google/protobuf/wrappers';
-import { messageTypeRegistry } from '../../../../typeRegistry';
-import { CollectionEntry } from '../../../../xds/core/v3/collection_entry';
-import { MetadataKey } from '../../../type/metadata/v3/metadata';
-import { Percent } from '../../../type/v3/percent';
-import { Address, BindConfig, TcpKeepalive } from '../../core/v3/address';
-import { Metadata, RuntimeDouble, TransportSocket } from '../../core/v3/base';
-import { ConfigSource } from '../../core/v3/config_source';
-import { TypedExtensionConfig } from '../../core/v3/extension';
-import { HealthCheck, HealthStatusSet } from '../../core/v3/health_check';
+import { BinaryReader, BinaryWriter } from "@bufbuild/protobuf/wire";
+import { Any } from "../../../../google/protobuf/any";
+import { Duration } from "../../../../google/protobuf/duration";
+import { Struct } from "../../../../google/protobuf/struct";
+import { BoolValue, DoubleValue, UInt32Value, UInt64Value } from "../../../../google/protobuf/wrappers";
+import { messageTypeRegistry } from "../../../../typeRegistry";
+import { CollectionEntry } from "../../../../xds/core/v3/collection_entry";
+import { MetadataKey } from "../../../type/metadata/v3/metadata";
+import { Percent } from "../../../type/v3/percent";
+import { Address, BindConfig, TcpKeepalive } from "../../core/v3/address";
+import { Metadata, RuntimeDouble, TransportSocket } from "../../core/v3/base";
+import { ConfigSource } from "../../core/v3/config_source";
+import { TypedExtensionConfig } from "../../core/v3/extension";
+import { HealthCheck, HealthStatusSet } from "../../core/v3/health_check";
 import {
   Http1ProtocolOptions,
   Http2ProtocolOptions,
   HttpProtocolOptions,
   UpstreamHttpProtocolOptions,
-} from '../../core/v3/protocol';
-import { DnsResolutionConfig } from '../../core/v3/resolver';
-import { ClusterLoadAssignment } from '../../endpoint/v3/endpoint';
-import { CircuitBreakers } from './circuit_breaker';
-import { Filter } from './filter';
-import { OutlierDetection } from './outlier_detection';
+} from "../../core/v3/protocol";
+import { DnsResolutionConfig } from "../../core/v3/resolver";
+import { ClusterLoadAssignment } from "../../endpoint/v3/endpoint";
+import { CircuitBreakers } from "./circuit_breaker";
+import { Filter } from "./filter";
+import { OutlierDetection } from "./outlier_detection";
 
-export const protobufPackage = 'envoy.config.cluster.v3';
+export const protobufPackage = "envoy.config.cluster.v3";
 
-export const protobufFileName = 'envoy/config/cluster/v3/cluster.proto';
+export const protobufFileName = "envoy/config/cluster/v3/cluster.proto";
 
 /**
  * Cluster list collections. Entries are ``Cluster`` resources or references.
  * [#not-implemented-hide:]
  */
 export interface ClusterCollection {
-  $type: 'envoy.config.cluster.v3.ClusterCollection';
+  $type: "envoy.config.cluster.v3.ClusterCollection";
   entries: CollectionEntry | undefined;
 }
 
@@ -49,7 +49,7 @@ export interface ClusterCollection {
  * [#next-free-field: 58]
  */
 export interface Cluster {
-  $type: 'envoy.config.cluster.v3.Cluster';
+  $type: "envoy.config.cluster.v3.Cluster";
   /**
    * Configuration to use different transport sockets for different endpoints. The entry of
    * ``envoy.transport_socket_match`` in the :ref:`LbEndpoint.Metadata
@@ -127,21 +127,31 @@ export interface Cluster {
    * The :ref:`service discovery type <arch_overview_service_discovery_types>`
    * to use for resolving the cluster.
    */
-  type?: Cluster_DiscoveryType | undefined;
+  type?:
+    | Cluster_DiscoveryType
+    | undefined;
   /** The custom cluster type. */
-  clusterType?: Cluster_CustomClusterType | undefined;
+  clusterType?:
+    | Cluster_CustomClusterType
+    | undefined;
   /** Configuration to use for EDS updates for the Cluster. */
-  edsClusterConfig: Cluster_EdsClusterConfig | undefined;
+  edsClusterConfig:
+    | Cluster_EdsClusterConfig
+    | undefined;
   /**
    * The timeout for new network connections to hosts in the cluster.
    * If not set, a default value of 5s will be used.
    */
-  connectTimeout: Duration | undefined;
+  connectTimeout:
+    | Duration
+    | undefined;
   /**
    * Soft limit on size of the cluster’s connections read and write buffers. If
    * unspecified, an implementation defined default is applied (1MiB).
    */
-  perConnectionBufferLimitBytes: number | undefined;
+  perConnectionBufferLimitBytes:
+    | number
+    | undefined;
   /**
    * The :ref:`load balancer type <arch_overview_load_balancing_types>` to use
    * when picking a host in the cluster.
@@ -159,7 +169,9 @@ export interface Cluster {
    *   Setting this allows non-EDS cluster types to contain embedded EDS equivalent
    *   :ref:`endpoint assignments<envoy_v3_api_msg_config.endpoint.v3.ClusterLoadAssignment>`.
    */
-  loadAssignment: ClusterLoadAssignment | undefined;
+  loadAssignment:
+    | ClusterLoadAssignment
+    | undefined;
   /**
    * Optional :ref:`active health checking <arch_overview_health_checking>`
    * configuration for the cluster. If no
@@ -178,9 +190,13 @@ export interface Cluster {
    *
    * @deprecated
    */
-  maxRequestsPerConnection: number | undefined;
+  maxRequestsPerConnection:
+    | number
+    | undefined;
   /** Optional :ref:`circuit breaking <arch_overview_circuit_break>` for the cluster. */
-  circuitBreakers: CircuitBreakers | undefined;
+  circuitBreakers:
+    | CircuitBreakers
+    | undefined;
   /**
    * HTTP protocol options that are applied only to upstream HTTP connections.
    * These options apply to all HTTP versions.
@@ -195,7 +211,9 @@ export interface Cluster {
    *
    * @deprecated
    */
-  upstreamHttpProtocolOptions: UpstreamHttpProtocolOptions | undefined;
+  upstreamHttpProtocolOptions:
+    | UpstreamHttpProtocolOptions
+    | undefined;
   /**
    * Additional options when handling HTTP requests upstream. These options will be applicable to
    * both HTTP1 and HTTP2 requests.
@@ -210,7 +228,9 @@ export interface Cluster {
    *
    * @deprecated
    */
-  commonHttpProtocolOptions: HttpProtocolOptions | undefined;
+  commonHttpProtocolOptions:
+    | HttpProtocolOptions
+    | undefined;
   /**
    * Additional options when handling HTTP1 requests.
    * This has been deprecated in favor of http_protocol_options fields in the
@@ -223,7 +243,9 @@ export interface Cluster {
    *
    * @deprecated
    */
-  httpProtocolOptions: Http1ProtocolOptions | undefined;
+  httpProtocolOptions:
+    | Http1ProtocolOptions
+    | undefined;
   /**
    * Even if default HTTP2 protocol options are desired, this field must be
    * set so that Envoy will assume that the upstream supports HTTP/2 when
@@ -241,7 +263,9 @@ export interface Cluster {
    *
    * @deprecated
    */
-  http2ProtocolOptions: Http2ProtocolOptions | undefined;
+  http2ProtocolOptions:
+    | Http2ProtocolOptions
+    | undefined;
   /**
    * The extension_protocol_options field is used to provide extension-specific protocol options
    * for upstream connections. The key should match the extension filter name, such as
@@ -261,7 +285,9 @@ export interface Cluster {
    * and :ref:`LOGICAL_DNS<envoy_v3_api_enum_value_config.cluster.v3.Cluster.DiscoveryType.LOGICAL_DNS>`
    * this setting is ignored.
    */
-  dnsRefreshRate: Duration | undefined;
+  dnsRefreshRate:
+    | Duration
+    | undefined;
   /**
    * If the DNS failure refresh rate is specified and the cluster type is either
    * :ref:`STRICT_DNS<envoy_v3_api_enum_value_config.cluster.v3.Cluster.DiscoveryType.STRICT_DNS>`,
@@ -272,7 +298,9 @@ export interface Cluster {
    * :ref:`LOGICAL_DNS<envoy_v3_api_enum_value_config.cluster.v3.Cluster.DiscoveryType.LOGICAL_DNS>` this setting is
    * ignored.
    */
-  dnsFailureRefreshRate: Cluster_RefreshRate | undefined;
+  dnsFailureRefreshRate:
+    | Cluster_RefreshRate
+    | undefined;
   /**
    * Optional configuration for setting cluster's DNS refresh rate. If the value is set to true,
    * cluster's DNS refresh rate will be set to resource record's TTL which comes from DNS
@@ -317,7 +345,9 @@ export interface Cluster {
    *
    * @deprecated
    */
-  dnsResolutionConfig: DnsResolutionConfig | undefined;
+  dnsResolutionConfig:
+    | DnsResolutionConfig
+    | undefined;
   /**
    * DNS resolver type configuration extension. This extension can be used to configure c-ares, apple,
    * or any other DNS resolver types and the related parameters.
@@ -331,7 +361,9 @@ export interface Cluster {
    * When ``typed_dns_resolver_config`` is missing, the default behavior is in place.
    * [#extension-category: envoy.network.dns_resolver]
    */
-  typedDnsResolverConfig: TypedExtensionConfig | undefined;
+  typedDnsResolverConfig:
+    | TypedExtensionConfig
+    | undefined;
   /**
    * Optional configuration for having cluster readiness block on warm-up. Currently, only applicable for
    * :ref:`STRICT_DNS<envoy_v3_api_enum_value_config.cluster.v3.Cluster.DiscoveryType.STRICT_DNS>`,
@@ -340,13 +372,17 @@ export interface Cluster {
    * If true, cluster readiness blocks on warm-up. If false, the cluster will complete
    * initialization whether or not warm-up has completed. Defaults to true.
    */
-  waitForWarmOnInit: boolean | undefined;
+  waitForWarmOnInit:
+    | boolean
+    | undefined;
   /**
    * If specified, outlier detection will be enabled for this upstream cluster.
    * Each of the configuration values can be overridden via
    * :ref:`runtime values <config_cluster_manager_cluster_runtime_outlier_detection>`.
    */
-  outlierDetection: OutlierDetection | undefined;
+  outlierDetection:
+    | OutlierDetection
+    | undefined;
   /**
    * The interval for removing stale hosts from a cluster type
    * :ref:`ORIGINAL_DST<envoy_v3_api_enum_value_config.cluster.v3.Cluster.DiscoveryType.ORIGINAL_DST>`.
@@ -362,27 +398,45 @@ export interface Cluster {
    * :ref:`ORIGINAL_DST<envoy_v3_api_enum_value_config.cluster.v3.Cluster.DiscoveryType.ORIGINAL_DST>`
    * this setting is ignored.
    */
-  cleanupInterval: Duration | undefined;
+  cleanupInterval:
+    | Duration
+    | undefined;
   /**
    * Optional configuration used to bind newly established upstream connections.
    * This overrides any bind_config specified in the bootstrap proto.
    * If the address and port are empty, no bind will be performed.
    */
-  upstreamBindConfig: BindConfig | undefined;
+  upstreamBindConfig:
+    | BindConfig
+    | undefined;
   /** Configuration for load balancing subsetting. */
-  lbSubsetConfig: Cluster_LbSubsetConfig | undefined;
+  lbSubsetConfig:
+    | Cluster_LbSubsetConfig
+    | undefined;
   /** Optional configuration for the Ring Hash load balancing policy. */
-  ringHashLbConfig?: Cluster_RingHashLbConfig | undefined;
+  ringHashLbConfig?:
+    | Cluster_RingHashLbConfig
+    | undefined;
   /** Optional configuration for the Maglev load balancing policy. */
-  maglevLbConfig?: Cluster_MaglevLbConfig | undefined;
+  maglevLbConfig?:
+    | Cluster_MaglevLbConfig
+    | undefined;
   /** Optional configuration for the Original Destination load balancing policy. */
-  originalDstLbConfig?: Cluster_OriginalDstLbConfig | undefined;
+  originalDstLbConfig?:
+    | Cluster_OriginalDstLbConfig
+    | undefined;
   /** Optional configuration for the LeastRequest load balancing policy. */
-  leastRequestLbConfig?: Cluster_LeastRequestLbConfig | undefined;
+  leastRequestLbConfig?:
+    | Cluster_LeastRequestLbConfig
+    | undefined;
   /** Optional configuration for the RoundRobin load balancing policy. */
-  roundRobinLbConfig?: Cluster_RoundRobinLbConfig | undefined;
+  roundRobinLbConfig?:
+    | Cluster_RoundRobinLbConfig
+    | undefined;
   /** Common configuration for all load balancer implementations. */
-  commonLbConfig: Cluster_CommonLbConfig | undefined;
+  commonLbConfig:
+    | Cluster_CommonLbConfig
+    | undefined;
   /**
    * Optional custom transport socket implementation to use for upstream connections.
    * To setup TLS, set a transport socket with name ``envoy.transport_sockets.tls`` and
@@ -390,7 +444,9 @@ export interface Cluster {
    * If no transport socket configuration is specified, new connections
    * will be set up with plaintext.
    */
-  transportSocket: TransportSocket | undefined;
+  transportSocket:
+    | TransportSocket
+    | undefined;
   /**
    * The Metadata field can be used to provide additional information about the
    * cluster. It can be used for stats, logging, and varying filter behavior.
@@ -398,7 +454,9 @@ export interface Cluster {
    * will need the information. For instance, if the metadata is intended for
    * the Router filter, the filter name should be specified as ``envoy.filters.http.router``.
    */
-  metadata: Metadata | undefined;
+  metadata:
+    | Metadata
+    | undefined;
   /**
    * Determines how Envoy selects the protocol used to speak to upstream hosts.
    * This has been deprecated in favor of setting explicit protocol selection
@@ -411,7 +469,9 @@ export interface Cluster {
    */
   protocolSelection: Cluster_ClusterProtocolSelection;
   /** Optional options for upstream connections. */
-  upstreamConnectionOptions: UpstreamConnectionOptions | undefined;
+  upstreamConnectionOptions:
+    | UpstreamConnectionOptions
+    | undefined;
   /**
    * If an upstream host becomes unhealthy (as determined by the configured health checks
    * or outlier detection), immediately close all connections to the failed host.
@@ -444,7 +504,9 @@ export interface Cluster {
    * If this field is set and is supported by the client, it will supersede the value of
    * :ref:`lb_policy<envoy_v3_api_field_config.cluster.v3.Cluster.lb_policy>`.
    */
-  loadBalancingPolicy: LoadBalancingPolicy | undefined;
+  loadBalancingPolicy:
+    | LoadBalancingPolicy
+    | undefined;
   /**
    * [#not-implemented-hide:]
    * If present, tells the client where to send load reports via LRS. If not present, the
@@ -461,7 +523,9 @@ export interface Cluster {
    * maybe by allowing LRS to go on the ADS stream, or maybe by moving some of the negotiation
    * from the LRS stream here.]
    */
-  lrsServer: ConfigSource | undefined;
+  lrsServer:
+    | ConfigSource
+    | undefined;
   /**
    * [#not-implemented-hide:]
    * A list of metric names from ORCA load reports to propagate to LRS.
@@ -514,11 +578,17 @@ export interface Cluster {
    * can be registered and configured here.
    * [#extension-category: envoy.upstreams]
    */
-  upstreamConfig: TypedExtensionConfig | undefined;
+  upstreamConfig:
+    | TypedExtensionConfig
+    | undefined;
   /** Configuration to track optional cluster stats. */
-  trackClusterStats: TrackClusterStats | undefined;
+  trackClusterStats:
+    | TrackClusterStats
+    | undefined;
   /** Preconnect configuration for this cluster. */
-  preconnectPolicy: Cluster_PreconnectPolicy | undefined;
+  preconnectPolicy:
+    | Cluster_PreconnectPolicy
+    | undefined;
   /**
    * If ``connection_pool_per_downstream_connection`` is true, the cluster will use a separate
    * connection pool for every downstream connection
@@ -565,22 +635,22 @@ export enum Cluster_DiscoveryType {
 export function cluster_DiscoveryTypeFromJSON(object: any): Cluster_DiscoveryType {
   switch (object) {
     case 0:
-    case 'STATIC':
+    case "STATIC":
       return Cluster_DiscoveryType.STATIC;
     case 1:
-    case 'STRICT_DNS':
+    case "STRICT_DNS":
       return Cluster_DiscoveryType.STRICT_DNS;
     case 2:
-    case 'LOGICAL_DNS':
+    case "LOGICAL_DNS":
       return Cluster_DiscoveryType.LOGICAL_DNS;
     case 3:
-    case 'EDS':
+    case "EDS":
       return Cluster_DiscoveryType.EDS;
     case 4:
-    case 'ORIGINAL_DST':
+    case "ORIGINAL_DST":
       return Cluster_DiscoveryType.ORIGINAL_DST;
     case -1:
-    case 'UNRECOGNIZED':
+    case "UNRECOGNIZED":
     default:
       return Cluster_DiscoveryType.UNRECOGNIZED;
   }
@@ -589,18 +659,18 @@ export function cluster_DiscoveryTypeFromJSON(object: any): Cluster_DiscoveryTyp
 export function cluster_DiscoveryTypeToJSON(object: Cluster_DiscoveryType): string {
   switch (object) {
     case Cluster_DiscoveryType.STATIC:
-      return 'STATIC';
+      return "STATIC";
     case Cluster_DiscoveryType.STRICT_DNS:
-      return 'STRICT_DNS';
+      return "STRICT_DNS";
     case Cluster_DiscoveryType.LOGICAL_DNS:
-      return 'LOGICAL_DNS';
+      return "LOGICAL_DNS";
     case Cluster_DiscoveryType.EDS:
-      return 'EDS';
+      return "EDS";
     case Cluster_DiscoveryType.ORIGINAL_DST:
-      return 'ORIGINAL_DST';
+      return "ORIGINAL_DST";
     case Cluster_DiscoveryType.UNRECOGNIZED:
     default:
-      return 'UNRECOGNIZED';
+      return "UNRECOGNIZED";
   }
 }
 
@@ -658,28 +728,28 @@ export enum Cluster_LbPolicy {
 export function cluster_LbPolicyFromJSON(object: any): Cluster_LbPolicy {
   switch (object) {
     case 0:
-    case 'ROUND_ROBIN':
+    case "ROUND_ROBIN":
       return Cluster_LbPolicy.ROUND_ROBIN;
     case 1:
-    case 'LEAST_REQUEST':
+    case "LEAST_REQUEST":
       return Cluster_LbPolicy.LEAST_REQUEST;
     case 2:
-    case 'RING_HASH':
+    case "RING_HASH":
       return Cluster_LbPolicy.RING_HASH;
     case 3:
-    case 'RANDOM':
+    case "RANDOM":
       return Cluster_LbPolicy.RANDOM;
     case 5:
-    case 'MAGLEV':
+    case "MAGLEV":
       return Cluster_LbPolicy.MAGLEV;
     case 6:
-    case 'CLUSTER_PROVIDED':
+    case "CLUSTER_PROVIDED":
       return Cluster_LbPolicy.CLUSTER_PROVIDED;
     case 7:
-    case 'LOAD_BALANCING_POLICY_CONFIG':
+    case "LOAD_BALANCING_POLICY_CONFIG":
       return Cluster_LbPolicy.LOAD_BALANCING_POLICY_CONFIG;
     case -1:
-    case 'UNRECOGNIZED':
+    case "UNRECOGNIZED":
     default:
       return Cluster_LbPolicy.UNRECOGNIZED;
   }
@@ -688,22 +758,22 @@ export function cluster_LbPolicyFromJSON(object: any): Cluster_LbPolicy {
 export function cluster_LbPolicyToJSON(object: Cluster_LbPolicy): string {
   switch (object) {
     case Cluster_LbPolicy.ROUND_ROBIN:
-      return 'ROUND_ROBIN';
+      return "ROUND_ROBIN";
     case Cluster_LbPolicy.LEAST_REQUEST:
-      return 'LEAST_REQUEST';
+      return "LEAST_REQUEST";
     case Cluster_LbPolicy.RING_HASH:
-      return 'RING_HASH';
+      return "RING_HASH";
     case Cluster_LbPolicy.RANDOM:
-      return 'RANDOM';
+      return "RANDOM";
     case Cluster_LbPolicy.MAGLEV:
-      return 'MAGLEV';
+      return "MAGLEV";
     case Cluster_LbPolicy.CLUSTER_PROVIDED:
-      return 'CLUSTER_PROVIDED';
+      return "CLUSTER_PROVIDED";
     case Cluster_LbPolicy.LOAD_BALANCING_POLICY_CONFIG:
-      return 'LOAD_BALANCING_POLICY_CONFIG';
+      return "LOAD_BALANCING_POLICY_CONFIG";
     case Cluster_LbPolicy.UNRECOGNIZED:
     default:
-      return 'UNRECOGNIZED';
+      return "UNRECOGNIZED";
   }
 }
 
@@ -742,22 +812,22 @@ export enum Cluster_DnsLookupFamily {
 export function cluster_DnsLookupFamilyFromJSON(object: any): Cluster_DnsLookupFamily {
   switch (object) {
     case 0:
-    case 'AUTO':
+    case "AUTO":
       return Cluster_DnsLookupFamily.AUTO;
     case 1:
-    case 'V4_ONLY':
+    case "V4_ONLY":
       return Cluster_DnsLookupFamily.V4_ONLY;
     case 2:
-    case 'V6_ONLY':
+    case "V6_ONLY":
       return Cluster_DnsLookupFamily.V6_ONLY;
     case 3:
-    case 'V4_PREFERRED':
+    case "V4_PREFERRED":
       return Cluster_DnsLookupFamily.V4_PREFERRED;
     case 4:
-    case 'ALL':
+    case "ALL":
       return Cluster_DnsLookupFamily.ALL;
     case -1:
-    case 'UNRECOGNIZED':
+    case "UNRECOGNIZED":
     default:
       return Cluster_DnsLookupFamily.UNRECOGNIZED;
   }
@@ -766,18 +836,18 @@ export function cluster_DnsLookupFamilyFromJSON(object: any): Cluster_DnsLookupF
 export function cluster_DnsLookupFamilyToJSON(object: Cluster_DnsLookupFamily): string {
   switch (object) {
     case Cluster_DnsLookupFamily.AUTO:
-      return 'AUTO';
+      return "AUTO";
     case Cluster_DnsLookupFamily.V4_ONLY:
-      return 'V4_ONLY';
+      return "V4_ONLY";
     case Cluster_DnsLookupFamily.V6_ONLY:
-      return 'V6_ONLY';
+      return "V6_ONLY";
     case Cluster_DnsLookupFamily.V4_PREFERRED:
-      return 'V4_PREFERRED';
+      return "V4_PREFERRED";
     case Cluster_DnsLookupFamily.ALL:
-      return 'ALL';
+      return "ALL";
     case Cluster_DnsLookupFamily.UNRECOGNIZED:
     default:
-      return 'UNRECOGNIZED';
+      return "UNRECOGNIZED";
   }
 }
 
@@ -796,13 +866,13 @@ export enum Cluster_ClusterProtocolSelection {
 export function cluster_ClusterProtocolSelectionFromJSON(object: any): Cluster_ClusterProtocolSelection {
   switch (object) {
     case 0:
-    case 'USE_CONFIGURED_PROTOCOL':
+    case "USE_CONFIGURED_PROTOCOL":
       return Cluster_ClusterProtocolSelection.USE_CONFIGURED_PROTOCOL;
     case 1:
-    case 'USE_DOWNSTREAM_PROTOCOL':
+    case "USE_DOWNSTREAM_PROTOCOL":
       return Cluster_ClusterProtocolSelection.USE_DOWNSTREAM_PROTOCOL;
     case -1:
-    case 'UNRECOGNIZED':
+    case "UNRECOGNIZED":
     default:
       return Cluster_ClusterProtocolSelection.UNRECOGNIZED;
   }
@@ -811,12 +881,12 @@ export function cluster_ClusterProtocolSelectionFromJSON(object: any): Cluster_C
 export function cluster_ClusterProtocolSelectionToJSON(object: Cluster_ClusterProtocolSelection): string {
   switch (object) {
     case Cluster_ClusterProtocolSelection.USE_CONFIGURED_PROTOCOL:
-      return 'USE_CONFIGURED_PROTOCOL';
+      return "USE_CONFIGURED_PROTOCOL";
     case Cluster_ClusterProtocolSelection.USE_DOWNSTREAM_PROTOCOL:
-      return 'USE_DOWNSTREAM_PROTOCOL';
+      return "USE_DOWNSTREAM_PROTOCOL";
     case Cluster_ClusterProtocolSelection.UNRECOGNIZED:
     default:
-      return 'UNRECOGNIZED';
+      return "UNRECOGNIZED";
   }
 }
 
@@ -825,7 +895,7 @@ export function cluster_ClusterProtocolSelectionToJSON(object: Cluster_ClusterPr
  * when the match conditions are satisfied.
  */
 export interface Cluster_TransportSocketMatch {
-  $type: 'envoy.config.cluster.v3.Cluster.TransportSocketMatch';
+  $type: "envoy.config.cluster.v3.Cluster.TransportSocketMatch";
   /** The name of the match, used in stats generation. */
   name: string;
   /**
@@ -835,7 +905,9 @@ export interface Cluster_TransportSocketMatch {
    * The endpoint's metadata entry in ``envoy.transport_socket_match`` is used to match
    * against the values specified in this field.
    */
-  match: { [key: string]: any } | undefined;
+  match:
+    | { [key: string]: any }
+    | undefined;
   /**
    * The configuration of the transport socket.
    * [#extension-category: envoy.transport_sockets.upstream]
@@ -845,7 +917,7 @@ export interface Cluster_TransportSocketMatch {
 
 /** Extended cluster type. */
 export interface Cluster_CustomClusterType {
-  $type: 'envoy.config.cluster.v3.Cluster.CustomClusterType';
+  $type: "envoy.config.cluster.v3.Cluster.CustomClusterType";
   /** The type of the cluster to instantiate. The name must match a supported cluster type. */
   name: string;
   /**
@@ -858,9 +930,11 @@ export interface Cluster_CustomClusterType {
 
 /** Only valid when discovery type is EDS. */
 export interface Cluster_EdsClusterConfig {
-  $type: 'envoy.config.cluster.v3.Cluster.EdsClusterConfig';
+  $type: "envoy.config.cluster.v3.Cluster.EdsClusterConfig";
   /** Configuration for the source of EDS updates for this Cluster. */
-  edsConfig: ConfigSource | undefined;
+  edsConfig:
+    | ConfigSource
+    | undefined;
   /**
    * Optional alternative to cluster name to present to EDS. This does not
    * have the same restrictions as cluster name, i.e. it may be arbitrary
@@ -875,7 +949,7 @@ export interface Cluster_EdsClusterConfig {
  * [#next-free-field: 9]
  */
 export interface Cluster_LbSubsetConfig {
-  $type: 'envoy.config.cluster.v3.Cluster.LbSubsetConfig';
+  $type: "envoy.config.cluster.v3.Cluster.LbSubsetConfig";
   /**
    * The behavior used when no endpoint subset matches the selected route's
    * metadata. The value defaults to
@@ -892,7 +966,9 @@ export interface Cluster_LbSubsetConfig {
    * is the same as a fallback_policy of
    * :ref:`NO_FALLBACK<envoy_v3_api_enum_value_config.cluster.v3.Cluster.LbSubsetConfig.LbSubsetFallbackPolicy.NO_FALLBACK>`.
    */
-  defaultSubset: { [key: string]: any } | undefined;
+  defaultSubset:
+    | { [key: string]: any }
+    | undefined;
   /**
    * For each entry, LbEndpoint.Metadata's
    * ``envoy.lb`` namespace is traversed and a subset is created for each unique
@@ -976,16 +1052,16 @@ export function cluster_LbSubsetConfig_LbSubsetFallbackPolicyFromJSON(
 ): Cluster_LbSubsetConfig_LbSubsetFallbackPolicy {
   switch (object) {
     case 0:
-    case 'NO_FALLBACK':
+    case "NO_FALLBACK":
       return Cluster_LbSubsetConfig_LbSubsetFallbackPolicy.NO_FALLBACK;
     case 1:
-    case 'ANY_ENDPOINT':
+    case "ANY_ENDPOINT":
       return Cluster_LbSubsetConfig_LbSubsetFallbackPolicy.ANY_ENDPOINT;
     case 2:
-    case 'DEFAULT_SUBSET':
+    case "DEFAULT_SUBSET":
       return Cluster_LbSubsetConfig_LbSubsetFallbackPolicy.DEFAULT_SUBSET;
     case -1:
-    case 'UNRECOGNIZED':
+    case "UNRECOGNIZED":
     default:
       return Cluster_LbSubsetConfig_LbSubsetFallbackPolicy.UNRECOGNIZED;
   }
@@ -996,14 +1072,14 @@ export function cluster_LbSubsetConfig_LbSubsetFallbackPolicyToJSON(
 ): string {
   switch (object) {
     case Cluster_LbSubsetConfig_LbSubsetFallbackPolicy.NO_FALLBACK:
-      return 'NO_FALLBACK';
+      return "NO_FALLBACK";
     case Cluster_LbSubsetConfig_LbSubsetFallbackPolicy.ANY_ENDPOINT:
-      return 'ANY_ENDPOINT';
+      return "ANY_ENDPOINT";
     case Cluster_LbSubsetConfig_LbSubsetFallbackPolicy.DEFAULT_SUBSET:
-      return 'DEFAULT_SUBSET';
+      return "DEFAULT_SUBSET";
     case Cluster_LbSubsetConfig_LbSubsetFallbackPolicy.UNRECOGNIZED:
     default:
-      return 'UNRECOGNIZED';
+      return "UNRECOGNIZED";
   }
 }
 
@@ -1060,13 +1136,13 @@ export function cluster_LbSubsetConfig_LbSubsetMetadataFallbackPolicyFromJSON(
 ): Cluster_LbSubsetConfig_LbSubsetMetadataFallbackPolicy {
   switch (object) {
     case 0:
-    case 'METADATA_NO_FALLBACK':
+    case "METADATA_NO_FALLBACK":
       return Cluster_LbSubsetConfig_LbSubsetMetadataFallbackPolicy.METADATA_NO_FALLBACK;
     case 1:
-    case 'FALLBACK_LIST':
+    case "FALLBACK_LIST":
       return Cluster_LbSubsetConfig_LbSubsetMetadataFallbackPolicy.FALLBACK_LIST;
     case -1:
-    case 'UNRECOGNIZED':
+    case "UNRECOGNIZED":
     default:
       return Cluster_LbSubsetConfig_LbSubsetMetadataFallbackPolicy.UNRECOGNIZED;
   }
@@ -1077,18 +1153,18 @@ export function cluster_LbSubsetConfig_LbSubsetMetadataFallbackPolicyToJSON(
 ): string {
   switch (object) {
     case Cluster_LbSubsetConfig_LbSubsetMetadataFallbackPolicy.METADATA_NO_FALLBACK:
-      return 'METADATA_NO_FALLBACK';
+      return "METADATA_NO_FALLBACK";
     case Cluster_LbSubsetConfig_LbSubsetMetadataFallbackPolicy.FALLBACK_LIST:
-      return 'FALLBACK_LIST';
+      return "FALLBACK_LIST";
     case Cluster_LbSubsetConfig_LbSubsetMetadataFallbackPolicy.UNRECOGNIZED:
     default:
-      return 'UNRECOGNIZED';
+      return "UNRECOGNIZED";
   }
 }
 
 /** Specifications for subsets. */
 export interface Cluster_LbSubsetConfig_LbSubsetSelector {
-  $type: 'envoy.config.cluster.v3.Cluster.LbSubsetConfig.LbSubsetSelector';
+  $type: "envoy.config.cluster.v3.Cluster.LbSubsetConfig.LbSubsetSelector";
   /** List of keys to match with the weighted cluster metadata. */
   keys: string[];
   /**
@@ -1154,22 +1230,22 @@ export function cluster_LbSubsetConfig_LbSubsetSelector_LbSubsetSelectorFallback
 ): Cluster_LbSubsetConfig_LbSubsetSelector_LbSubsetSelectorFallbackPolicy {
   switch (object) {
     case 0:
-    case 'NOT_DEFINED':
+    case "NOT_DEFINED":
       return Cluster_LbSubsetConfig_LbSubsetSelector_LbSubsetSelectorFallbackPolicy.NOT_DEFINED;
     case 1:
-    case 'NO_FALLBACK':
+    case "NO_FALLBACK":
       return Cluster_LbSubsetConfig_LbSubsetSelector_LbSubsetSelectorFallbackPolicy.NO_FALLBACK;
     case 2:
-    case 'ANY_ENDPOINT':
+    case "ANY_ENDPOINT":
       return Cluster_LbSubsetConfig_LbSubsetSelector_LbSubsetSelectorFallbackPolicy.ANY_ENDPOINT;
     case 3:
-    case 'DEFAULT_SUBSET':
+    case "DEFAULT_SUBSET":
       return Cluster_LbSubsetConfig_LbSubsetSelector_LbSubsetSelectorFallbackPolicy.DEFAULT_SUBSET;
     case 4:
-    case 'KEYS_SUBSET':
+    case "KEYS_SUBSET":
       return Cluster_LbSubsetConfig_LbSubsetSelector_LbSubsetSelectorFallbackPolicy.KEYS_SUBSET;
     case -1:
-    case 'UNRECOGNIZED':
+    case "UNRECOGNIZED":
     default:
       return Cluster_LbSubsetConfig_LbSubsetSelector_LbSubsetSelectorFallbackPolicy.UNRECOGNIZED;
   }
@@ -1180,30 +1256,32 @@ export function cluster_LbSubsetConfig_LbSubsetSelector_LbSubsetSelectorFallback
 ): string {
   switch (object) {
     case Cluster_LbSubsetConfig_LbSubsetSelector_LbSubsetSelectorFallbackPolicy.NOT_DEFINED:
-      return 'NOT_DEFINED';
+      return "NOT_DEFINED";
     case Cluster_LbSubsetConfig_LbSubsetSelector_LbSubsetSelectorFallbackPolicy.NO_FALLBACK:
-      return 'NO_FALLBACK';
+      return "NO_FALLBACK";
     case Cluster_LbSubsetConfig_LbSubsetSelector_LbSubsetSelectorFallbackPolicy.ANY_ENDPOINT:
-      return 'ANY_ENDPOINT';
+      return "ANY_ENDPOINT";
     case Cluster_LbSubsetConfig_LbSubsetSelector_LbSubsetSelectorFallbackPolicy.DEFAULT_SUBSET:
-      return 'DEFAULT_SUBSET';
+      return "DEFAULT_SUBSET";
     case Cluster_LbSubsetConfig_LbSubsetSelector_LbSubsetSelectorFallbackPolicy.KEYS_SUBSET:
-      return 'KEYS_SUBSET';
+      return "KEYS_SUBSET";
     case Cluster_LbSubsetConfig_LbSubsetSelector_LbSubsetSelectorFallbackPolicy.UNRECOGNIZED:
     default:
-      return 'UNRECOGNIZED';
+      return "UNRECOGNIZED";
   }
 }
 
 /** Configuration for :ref:`slow start mode <arch_overview_load_balancing_slow_start>`. */
 export interface Cluster_SlowStartConfig {
-  $type: 'envoy.config.cluster.v3.Cluster.SlowStartConfig';
+  $type: "envoy.config.cluster.v3.Cluster.SlowStartConfig";
   /**
    * Represents the size of slow start window.
    * If set, the newly created host remains in slow start mode starting from its creation time
    * for the duration of slow start window.
    */
-  slowStartWindow: Duration | undefined;
+  slowStartWindow:
+    | Duration
+    | undefined;
   /**
    * This parameter controls the speed of traffic increase over the slow start window. Defaults to 1.0,
    * so that endpoint would get linearly increasing amount of traffic.
@@ -1218,7 +1296,9 @@ export interface Cluster_SlowStartConfig {
    * As time progresses, more and more traffic would be sent to endpoint, which is in slow start window.
    * Once host exits slow start, time_factor and aggression no longer affect its weight.
    */
-  aggression: RuntimeDouble | undefined;
+  aggression:
+    | RuntimeDouble
+    | undefined;
   /**
    * Configures the minimum percentage of origin weight that avoids too small new weight,
    * which may cause endpoints in slow start mode receive no traffic in slow start window.
@@ -1229,7 +1309,7 @@ export interface Cluster_SlowStartConfig {
 
 /** Specific configuration for the RoundRobin load balancing policy. */
 export interface Cluster_RoundRobinLbConfig {
-  $type: 'envoy.config.cluster.v3.Cluster.RoundRobinLbConfig';
+  $type: "envoy.config.cluster.v3.Cluster.RoundRobinLbConfig";
   /**
    * Configuration for slow start mode.
    * If this configuration is not set, slow start will not be not enabled.
@@ -1239,12 +1319,14 @@ export interface Cluster_RoundRobinLbConfig {
 
 /** Specific configuration for the LeastRequest load balancing policy. */
 export interface Cluster_LeastRequestLbConfig {
-  $type: 'envoy.config.cluster.v3.Cluster.LeastRequestLbConfig';
+  $type: "envoy.config.cluster.v3.Cluster.LeastRequestLbConfig";
   /**
    * The number of random healthy hosts from which the host with the fewest active requests will
    * be chosen. Defaults to 2 so that we perform two-choice selection if the field is not set.
    */
-  choiceCount: number | undefined;
+  choiceCount:
+    | number
+    | undefined;
   /**
    * The following formula is used to calculate the dynamic weights when hosts have different load
    * balancing weights:
@@ -1270,7 +1352,9 @@ export interface Cluster_LeastRequestLbConfig {
    * .. note::
    *   This setting only takes effect if all host weights are not equal.
    */
-  activeRequestBias: RuntimeDouble | undefined;
+  activeRequestBias:
+    | RuntimeDouble
+    | undefined;
   /**
    * Configuration for slow start mode.
    * If this configuration is not set, slow start will not be not enabled.
@@ -1283,14 +1367,16 @@ export interface Cluster_LeastRequestLbConfig {
  * load balancing policy.
  */
 export interface Cluster_RingHashLbConfig {
-  $type: 'envoy.config.cluster.v3.Cluster.RingHashLbConfig';
+  $type: "envoy.config.cluster.v3.Cluster.RingHashLbConfig";
   /**
    * Minimum hash ring size. The larger the ring is (that is, the more hashes there are for each
    * provided host) the better the request distribution will reflect the desired weights. Defaults
    * to 1024 entries, and limited to 8M entries. See also
    * :ref:`maximum_ring_size<envoy_v3_api_field_config.cluster.v3.Cluster.RingHashLbConfig.maximum_ring_size>`.
    */
-  minimumRingSize: number | undefined;
+  minimumRingSize:
+    | number
+    | undefined;
   /**
    * The hash function used to hash hosts onto the ketama ring. The value defaults to
    * :ref:`XX_HASH<envoy_v3_api_enum_value_config.cluster.v3.Cluster.RingHashLbConfig.HashFunction.XX_HASH>`.
@@ -1317,34 +1403,30 @@ export enum Cluster_RingHashLbConfig_HashFunction {
   UNRECOGNIZED = -1,
 }
 
-export function cluster_RingHashLbConfig_HashFunctionFromJSON(
-  object: any,
-): Cluster_RingHashLbConfig_HashFunction {
+export function cluster_RingHashLbConfig_HashFunctionFromJSON(object: any): Cluster_RingHashLbConfig_HashFunction {
   switch (object) {
     case 0:
-    case 'XX_HASH':
+    case "XX_HASH":
       return Cluster_RingHashLbConfig_HashFunction.XX_HASH;
     case 1:
-    case 'MURMUR_HASH_2':
+    case "MURMUR_HASH_2":
       return Cluster_RingHashLbConfig_HashFunction.MURMUR_HASH_2;
     case -1:
-    case 'UNRECOGNIZED':
+    case "UNRECOGNIZED":
     default:
       return Cluster_RingHashLbConfig_HashFunction.UNRECOGNIZED;
   }
 }
 
-export function cluster_RingHashLbConfig_HashFunctionToJSON(
-  object: Cluster_RingHashLbConfig_HashFunction,
-): string {
+export function cluster_RingHashLbConfig_HashFunctionToJSON(object: Cluster_RingHashLbConfig_HashFunction): string {
   switch (object) {
     case Cluster_RingHashLbConfig_HashFunction.XX_HASH:
-      return 'XX_HASH';
+      return "XX_HASH";
     case Cluster_RingHashLbConfig_HashFunction.MURMUR_HASH_2:
-      return 'MURMUR_HASH_2';
+      return "MURMUR_HASH_2";
     case Cluster_RingHashLbConfig_HashFunction.UNRECOGNIZED:
     default:
-      return 'UNRECOGNIZED';
+      return "UNRECOGNIZED";
   }
 }
 
@@ -1353,7 +1435,7 @@ export function cluster_RingHashLbConfig_HashFunctionToJSON(
  * load balancing policy.
  */
 export interface Cluster_MaglevLbConfig {
-  $type: 'envoy.config.cluster.v3.Cluster.MaglevLbConfig';
+  $type: "envoy.config.cluster.v3.Cluster.MaglevLbConfig";
   /**
    * The table size for Maglev hashing. Maglev aims for "minimal disruption" rather than an absolute guarantee.
    * Minimal disruption means that when the set of upstream hosts change, a connection will likely be sent to the same
@@ -1370,7 +1452,7 @@ export interface Cluster_MaglevLbConfig {
  * [#extension: envoy.clusters.original_dst]
  */
 export interface Cluster_OriginalDstLbConfig {
-  $type: 'envoy.config.cluster.v3.Cluster.OriginalDstLbConfig';
+  $type: "envoy.config.cluster.v3.Cluster.OriginalDstLbConfig";
   /**
    * When true, a HTTP header can be used to override the original dst address. The default header is
    * :ref:`x-envoy-original-dst-host <config_http_conn_man_headers_x-envoy-original-dst-host>`.
@@ -1395,7 +1477,9 @@ export interface Cluster_OriginalDstLbConfig {
    * The port to override for the original dst address. This port
    * will take precedence over filter state and header override ports
    */
-  upstreamPortOverride: number | undefined;
+  upstreamPortOverride:
+    | number
+    | undefined;
   /**
    * The dynamic metadata key to override destination address.
    * First the request metadata is considered, then the connection one.
@@ -1408,7 +1492,7 @@ export interface Cluster_OriginalDstLbConfig {
  * [#next-free-field: 9]
  */
 export interface Cluster_CommonLbConfig {
-  $type: 'envoy.config.cluster.v3.Cluster.CommonLbConfig';
+  $type: "envoy.config.cluster.v3.Cluster.CommonLbConfig";
   /**
    * Configures the :ref:`healthy panic threshold <arch_overview_load_balancing_panic_threshold>`.
    * If not specified, the default is 50%.
@@ -1419,7 +1503,9 @@ export interface Cluster_CommonLbConfig {
    */
   healthyPanicThreshold: Percent | undefined;
   zoneAwareLbConfig?: Cluster_CommonLbConfig_ZoneAwareLbConfig | undefined;
-  localityWeightedLbConfig?: Cluster_CommonLbConfig_LocalityWeightedLbConfig | undefined;
+  localityWeightedLbConfig?:
+    | Cluster_CommonLbConfig_LocalityWeightedLbConfig
+    | undefined;
   /**
    * If set, all health check/weight/metadata updates that happen within this duration will be
    * merged and delivered in one shot when the duration expires. The start of the duration is when
@@ -1436,7 +1522,9 @@ export interface Cluster_CommonLbConfig {
    * because merging those updates isn't currently safe. See
    * https://github.com/envoyproxy/envoy/pull/3941.
    */
-  updateMergeWindow: Duration | undefined;
+  updateMergeWindow:
+    | Duration
+    | undefined;
   /**
    * If set to true, Envoy will :ref:`exclude <arch_overview_load_balancing_excluded>` new hosts
    * when computing load balancing weights until they have been health checked for the first time.
@@ -1449,7 +1537,9 @@ export interface Cluster_CommonLbConfig {
    */
   closeConnectionsOnHostSetChange: boolean;
   /** Common Configuration for all consistent hashing load balancers (MaglevLb, RingHashLb, etc.) */
-  consistentHashingLbConfig: Cluster_CommonLbConfig_ConsistentHashingLbConfig | undefined;
+  consistentHashingLbConfig:
+    | Cluster_CommonLbConfig_ConsistentHashingLbConfig
+    | undefined;
   /**
    * This controls what hosts are considered valid when using
    * :ref:`host overrides <arch_overview_load_balancing_override_host>`, which is used by some
@@ -1466,14 +1556,16 @@ export interface Cluster_CommonLbConfig {
  * <arch_overview_load_balancing_zone_aware_routing>`.
  */
 export interface Cluster_CommonLbConfig_ZoneAwareLbConfig {
-  $type: 'envoy.config.cluster.v3.Cluster.CommonLbConfig.ZoneAwareLbConfig';
+  $type: "envoy.config.cluster.v3.Cluster.CommonLbConfig.ZoneAwareLbConfig";
   /**
    * Configures percentage of requests that will be considered for zone aware routing
    * if zone aware routing is configured. If not specified, the default is 100%.
    * * :ref:`runtime values <config_cluster_manager_cluster_runtime_zone_routing>`.
    * * :ref:`Zone aware routing support <arch_overview_load_balancing_zone_aware_routing>`.
    */
-  routingEnabled: Percent | undefined;
+  routingEnabled:
+    | Percent
+    | undefined;
   /**
    * Configures minimum upstream cluster size required for zone aware routing
    * If upstream cluster size is less than specified, zone aware routing is not performed
@@ -1481,7 +1573,9 @@ export interface Cluster_CommonLbConfig_ZoneAwareLbConfig {
    * * :ref:`runtime values <config_cluster_manager_cluster_runtime_zone_routing>`.
    * * :ref:`Zone aware routing support <arch_overview_load_balancing_zone_aware_routing>`.
    */
-  minClusterSize: number | undefined;
+  minClusterSize:
+    | number
+    | undefined;
   /**
    * If set to true, Envoy will not consider any hosts when the cluster is in :ref:`panic
    * mode<arch_overview_load_balancing_panic_threshold>`. Instead, the cluster will fail all
@@ -1496,12 +1590,12 @@ export interface Cluster_CommonLbConfig_ZoneAwareLbConfig {
  * <arch_overview_load_balancing_locality_weighted_lb>`
  */
 export interface Cluster_CommonLbConfig_LocalityWeightedLbConfig {
-  $type: 'envoy.config.cluster.v3.Cluster.CommonLbConfig.LocalityWeightedLbConfig';
+  $type: "envoy.config.cluster.v3.Cluster.CommonLbConfig.LocalityWeightedLbConfig";
 }
 
 /** Common Configuration for all consistent hashing load balancers (MaglevLb, RingHashLb, etc.) */
 export interface Cluster_CommonLbConfig_ConsistentHashingLbConfig {
-  $type: 'envoy.config.cluster.v3.Cluster.CommonLbConfig.ConsistentHashingLbConfig';
+  $type: "envoy.config.cluster.v3.Cluster.CommonLbConfig.ConsistentHashingLbConfig";
   /**
    * If set to ``true``, the cluster will use hostname instead of the resolved
    * address as the key to consistently hash to an upstream host. Only valid for StrictDNS clusters with hostnames which resolve to a single IP address.
@@ -1531,13 +1625,15 @@ export interface Cluster_CommonLbConfig_ConsistentHashingLbConfig {
 }
 
 export interface Cluster_RefreshRate {
-  $type: 'envoy.config.cluster.v3.Cluster.RefreshRate';
+  $type: "envoy.config.cluster.v3.Cluster.RefreshRate";
   /**
    * Specifies the base interval between refreshes. This parameter is required and must be greater
    * than zero and less than
    * :ref:`max_interval <envoy_v3_api_field_config.cluster.v3.Cluster.RefreshRate.max_interval>`.
    */
-  baseInterval: Duration | undefined;
+  baseInterval:
+    | Duration
+    | undefined;
   /**
    * Specifies the maximum interval between refreshes. This parameter is optional, but must be
    * greater than or equal to the
@@ -1548,7 +1644,7 @@ export interface Cluster_RefreshRate {
 }
 
 export interface Cluster_PreconnectPolicy {
-  $type: 'envoy.config.cluster.v3.Cluster.PreconnectPolicy';
+  $type: "envoy.config.cluster.v3.Cluster.PreconnectPolicy";
   /**
    * Indicates how many streams (rounded up) can be anticipated per-upstream for each
    * incoming stream. This is useful for high-QPS or latency-sensitive services. Preconnecting
@@ -1575,7 +1671,9 @@ export interface Cluster_PreconnectPolicy {
    * This is limited somewhat arbitrarily to 3 because preconnecting too aggressively can
    * harm latency more than the preconnecting helps.
    */
-  perUpstreamPreconnectRatio: number | undefined;
+  perUpstreamPreconnectRatio:
+    | number
+    | undefined;
   /**
    * Indicates how many streams (rounded up) can be anticipated across a cluster for each
    * stream, useful for low QPS services. This is currently supported for a subset of
@@ -1604,7 +1702,7 @@ export interface Cluster_PreconnectPolicy {
 }
 
 export interface Cluster_TypedExtensionProtocolOptionsEntry {
-  $type: 'envoy.config.cluster.v3.Cluster.TypedExtensionProtocolOptionsEntry';
+  $type: "envoy.config.cluster.v3.Cluster.TypedExtensionProtocolOptionsEntry";
   key: string;
   value: Any | undefined;
 }
@@ -1631,7 +1729,7 @@ export interface Cluster_TypedExtensionProtocolOptionsEntry {
  * type LoadBalancingPolicy that specifies the child policy.
  */
 export interface LoadBalancingPolicy {
-  $type: 'envoy.config.cluster.v3.LoadBalancingPolicy';
+  $type: "envoy.config.cluster.v3.LoadBalancingPolicy";
   /**
    * Each client will iterate over the list in order and stop at the first policy that it
    * supports. This provides a mechanism for starting to use new LB policies that are not yet
@@ -1641,15 +1739,17 @@ export interface LoadBalancingPolicy {
 }
 
 export interface LoadBalancingPolicy_Policy {
-  $type: 'envoy.config.cluster.v3.LoadBalancingPolicy.Policy';
+  $type: "envoy.config.cluster.v3.LoadBalancingPolicy.Policy";
   /** [#extension-category: envoy.load_balancing_policies] */
   typedExtensionConfig: TypedExtensionConfig | undefined;
 }
 
 export interface UpstreamConnectionOptions {
-  $type: 'envoy.config.cluster.v3.UpstreamConnectionOptions';
+  $type: "envoy.config.cluster.v3.UpstreamConnectionOptions";
   /** If set then set SO_KEEPALIVE on the socket to enable TCP Keepalives. */
-  tcpKeepalive: TcpKeepalive | undefined;
+  tcpKeepalive:
+    | TcpKeepalive
+    | undefined;
   /**
    * If enabled, associates the interface name of the local address with the upstream connection.
    * This can be used by extensions during processing of requests. The association mechanism is
@@ -1680,16 +1780,16 @@ export function upstreamConnectionOptions_FirstAddressFamilyVersionFromJSON(
 ): UpstreamConnectionOptions_FirstAddressFamilyVersion {
   switch (object) {
     case 0:
-    case 'DEFAULT':
+    case "DEFAULT":
       return UpstreamConnectionOptions_FirstAddressFamilyVersion.DEFAULT;
     case 1:
-    case 'V4':
+    case "V4":
       return UpstreamConnectionOptions_FirstAddressFamilyVersion.V4;
     case 2:
-    case 'V6':
+    case "V6":
       return UpstreamConnectionOptions_FirstAddressFamilyVersion.V6;
     case -1:
-    case 'UNRECOGNIZED':
+    case "UNRECOGNIZED":
     default:
       return UpstreamConnectionOptions_FirstAddressFamilyVersion.UNRECOGNIZED;
   }
@@ -1700,19 +1800,19 @@ export function upstreamConnectionOptions_FirstAddressFamilyVersionToJSON(
 ): string {
   switch (object) {
     case UpstreamConnectionOptions_FirstAddressFamilyVersion.DEFAULT:
-      return 'DEFAULT';
+      return "DEFAULT";
     case UpstreamConnectionOptions_FirstAddressFamilyVersion.V4:
-      return 'V4';
+      return "V4";
     case UpstreamConnectionOptions_FirstAddressFamilyVersion.V6:
-      return 'V6';
+      return "V6";
     case UpstreamConnectionOptions_FirstAddressFamilyVersion.UNRECOGNIZED:
     default:
-      return 'UNRECOGNIZED';
+      return "UNRECOGNIZED";
   }
 }
 
 export interface UpstreamConnectionOptions_HappyEyeballsConfig {
-  $type: 'envoy.config.cluster.v3.UpstreamConnectionOptions.HappyEyeballsConfig';
+  $type: "envoy.config.cluster.v3.UpstreamConnectionOptions.HappyEyeballsConfig";
   /**
    * Specify the IP address family to attempt connection first in happy
    * eyeballs algorithm according to RFC8305#section-4.
@@ -1726,7 +1826,7 @@ export interface UpstreamConnectionOptions_HappyEyeballsConfig {
 }
 
 export interface TrackClusterStats {
-  $type: 'envoy.config.cluster.v3.TrackClusterStats';
+  $type: "envoy.config.cluster.v3.TrackClusterStats";
   /**
    * If timeout_budgets is true, the :ref:`timeout budget histograms
    * <config_cluster_manager_cluster_stats_timeout_budgets>` will be published for each
@@ -1760,11 +1860,11 @@ export interface TrackClusterStats {
 }
 
 function createBaseClusterCollection(): ClusterCollection {
-  return { $type: 'envoy.config.cluster.v3.ClusterCollection', entries: undefined };
+  return { $type: "envoy.config.cluster.v3.ClusterCollection", entries: undefined };
 }
 
-export const ClusterCollection: MessageFns<ClusterCollection, 'envoy.config.cluster.v3.ClusterCollection'> = {
-  $type: 'envoy.config.cluster.v3.ClusterCollection' as const,
+export const ClusterCollection: MessageFns<ClusterCollection, "envoy.config.cluster.v3.ClusterCollection"> = {
+  $type: "envoy.config.cluster.v3.ClusterCollection" as const,
 
   encode(message: ClusterCollection, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.entries !== undefined) {
@@ -1777,7 +1877,7 @@ export const ClusterCollection: MessageFns<ClusterCollection, 'envoy.config.clus
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -1826,10 +1926,9 @@ export const ClusterCollection: MessageFns<ClusterCollection, 'envoy.config.clus
   },
   fromPartial(object: DeepPartial<ClusterCollection>): ClusterCollection {
     const message = createBaseClusterCollection();
-    message.entries =
-      object.entries !== undefined && object.entries !== null
-        ? CollectionEntry.fromPartial(object.entries)
-        : undefined;
+    message.entries = (object.entries !== undefined && object.entries !== null)
+      ? CollectionEntry.fromPartial(object.entries)
+      : undefined;
     return message;
   },
 };
@@ -1838,10 +1937,10 @@ messageTypeRegistry.set(ClusterCollection.$type, ClusterCollection);
 
 function createBaseCluster(): Cluster {
   return {
-    $type: 'envoy.config.cluster.v3.Cluster',
+    $type: "envoy.config.cluster.v3.Cluster",
     transportSocketMatches: [],
-    name: '',
-    altStatName: '',
+    name: "",
+    altStatName: "",
     type: undefined,
     clusterType: undefined,
     edsClusterConfig: undefined,
@@ -1894,17 +1993,17 @@ function createBaseCluster(): Cluster {
   };
 }
 
-export const Cluster: MessageFns<Cluster, 'envoy.config.cluster.v3.Cluster'> = {
-  $type: 'envoy.config.cluster.v3.Cluster' as const,
+export const Cluster: MessageFns<Cluster, "envoy.config.cluster.v3.Cluster"> = {
+  $type: "envoy.config.cluster.v3.Cluster" as const,
 
   encode(message: Cluster, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     for (const v of message.transportSocketMatches) {
       Cluster_TransportSocketMatch.encode(v!, writer.uint32(346).fork()).join();
     }
-    if (message.name !== '') {
+    if (message.name !== "") {
       writer.uint32(10).string(message.name);
     }
-    if (message.altStatName !== '') {
+    if (message.altStatName !== "") {
       writer.uint32(226).string(message.altStatName);
     }
     if (message.type !== undefined) {
@@ -1921,7 +2020,7 @@ export const Cluster: MessageFns<Cluster, 'envoy.config.cluster.v3.Cluster'> = {
     }
     if (message.perConnectionBufferLimitBytes !== undefined) {
       UInt32Value.encode(
-        { $type: 'google.protobuf.UInt32Value', value: message.perConnectionBufferLimitBytes! },
+        { $type: "google.protobuf.UInt32Value", value: message.perConnectionBufferLimitBytes! },
         writer.uint32(42).fork(),
       ).join();
     }
@@ -1936,7 +2035,7 @@ export const Cluster: MessageFns<Cluster, 'envoy.config.cluster.v3.Cluster'> = {
     }
     if (message.maxRequestsPerConnection !== undefined) {
       UInt32Value.encode(
-        { $type: 'google.protobuf.UInt32Value', value: message.maxRequestsPerConnection! },
+        { $type: "google.protobuf.UInt32Value", value: message.maxRequestsPerConnection! },
         writer.uint32(74).fork(),
       ).join();
     }
@@ -1944,10 +2043,7 @@ export const Cluster: MessageFns<Cluster, 'envoy.config.cluster.v3.Cluster'> = {
       CircuitBreakers.encode(message.circuitBreakers, writer.uint32(82).fork()).join();
     }
     if (message.upstreamHttpProtocolOptions !== undefined) {
-      UpstreamHttpProtocolOptions.encode(
-        message.upstreamHttpProtocolOptions,
-        writer.uint32(370).fork(),
-      ).join();
+      UpstreamHttpProtocolOptions.encode(message.upstreamHttpProtocolOptions, writer.uint32(370).fork()).join();
     }
     if (message.commonHttpProtocolOptions !== undefined) {
       HttpProtocolOptions.encode(message.commonHttpProtocolOptions, writer.uint32(234).fork()).join();
@@ -1958,18 +2054,13 @@ export const Cluster: MessageFns<Cluster, 'envoy.config.cluster.v3.Cluster'> = {
     if (message.http2ProtocolOptions !== undefined) {
       Http2ProtocolOptions.encode(message.http2ProtocolOptions, writer.uint32(114).fork()).join();
     }
-    globalThis.Object.entries(message.typedExtensionProtocolOptions).forEach(
-      ([key, value]: [string, Any]) => {
-        Cluster_TypedExtensionProtocolOptionsEntry.encode(
-          {
-            $type: 'envoy.config.cluster.v3.Cluster.TypedExtensionProtocolOptionsEntry',
-            key: key as any,
-            value,
-          },
-          writer.uint32(290).fork(),
-        ).join();
-      },
-    );
+    globalThis.Object.entries(message.typedExtensionProtocolOptions).forEach(([key, value]: [string, Any]) => {
+      Cluster_TypedExtensionProtocolOptionsEntry.encode({
+        $type: "envoy.config.cluster.v3.Cluster.TypedExtensionProtocolOptionsEntry",
+        key: key as any,
+        value,
+      }, writer.uint32(290).fork()).join();
+    });
     if (message.dnsRefreshRate !== undefined) {
       Duration.encode(message.dnsRefreshRate, writer.uint32(130).fork()).join();
     }
@@ -1996,7 +2087,7 @@ export const Cluster: MessageFns<Cluster, 'envoy.config.cluster.v3.Cluster'> = {
     }
     if (message.waitForWarmOnInit !== undefined) {
       BoolValue.encode(
-        { $type: 'google.protobuf.BoolValue', value: message.waitForWarmOnInit! },
+        { $type: "google.protobuf.BoolValue", value: message.waitForWarmOnInit! },
         writer.uint32(434).fork(),
       ).join();
     }
@@ -2082,7 +2173,7 @@ export const Cluster: MessageFns<Cluster, 'envoy.config.cluster.v3.Cluster'> = {
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -2528,285 +2619,283 @@ export const Cluster: MessageFns<Cluster, 'envoy.config.cluster.v3.Cluster'> = {
       transportSocketMatches: globalThis.Array.isArray(object?.transportSocketMatches)
         ? object.transportSocketMatches.map((e: any) => Cluster_TransportSocketMatch.fromJSON(e))
         : globalThis.Array.isArray(object?.transport_socket_matches)
-          ? object.transport_socket_matches.map((e: any) => Cluster_TransportSocketMatch.fromJSON(e))
-          : [],
-      name: isSet(object.name) ? globalThis.String(object.name) : '',
+        ? object.transport_socket_matches.map((e: any) => Cluster_TransportSocketMatch.fromJSON(e))
+        : [],
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
       altStatName: isSet(object.altStatName)
         ? globalThis.String(object.altStatName)
         : isSet(object.alt_stat_name)
-          ? globalThis.String(object.alt_stat_name)
-          : '',
+        ? globalThis.String(object.alt_stat_name)
+        : "",
       type: isSet(object.type) ? cluster_DiscoveryTypeFromJSON(object.type) : undefined,
       clusterType: isSet(object.clusterType)
         ? Cluster_CustomClusterType.fromJSON(object.clusterType)
         : isSet(object.cluster_type)
-          ? Cluster_CustomClusterType.fromJSON(object.cluster_type)
-          : undefined,
+        ? Cluster_CustomClusterType.fromJSON(object.cluster_type)
+        : undefined,
       edsClusterConfig: isSet(object.edsClusterConfig)
         ? Cluster_EdsClusterConfig.fromJSON(object.edsClusterConfig)
         : isSet(object.eds_cluster_config)
-          ? Cluster_EdsClusterConfig.fromJSON(object.eds_cluster_config)
-          : undefined,
+        ? Cluster_EdsClusterConfig.fromJSON(object.eds_cluster_config)
+        : undefined,
       connectTimeout: isSet(object.connectTimeout)
         ? Duration.fromJSON(object.connectTimeout)
         : isSet(object.connect_timeout)
-          ? Duration.fromJSON(object.connect_timeout)
-          : undefined,
+        ? Duration.fromJSON(object.connect_timeout)
+        : undefined,
       perConnectionBufferLimitBytes: isSet(object.perConnectionBufferLimitBytes)
         ? Number(object.perConnectionBufferLimitBytes)
         : isSet(object.per_connection_buffer_limit_bytes)
-          ? Number(object.per_connection_buffer_limit_bytes)
-          : undefined,
+        ? Number(object.per_connection_buffer_limit_bytes)
+        : undefined,
       lbPolicy: isSet(object.lbPolicy)
         ? cluster_LbPolicyFromJSON(object.lbPolicy)
         : isSet(object.lb_policy)
-          ? cluster_LbPolicyFromJSON(object.lb_policy)
-          : 0,
+        ? cluster_LbPolicyFromJSON(object.lb_policy)
+        : 0,
       loadAssignment: isSet(object.loadAssignment)
         ? ClusterLoadAssignment.fromJSON(object.loadAssignment)
         : isSet(object.load_assignment)
-          ? ClusterLoadAssignment.fromJSON(object.load_assignment)
-          : undefined,
+        ? ClusterLoadAssignment.fromJSON(object.load_assignment)
+        : undefined,
       healthChecks: globalThis.Array.isArray(object?.healthChecks)
         ? object.healthChecks.map((e: any) => HealthCheck.fromJSON(e))
         : globalThis.Array.isArray(object?.health_checks)
-          ? object.health_checks.map((e: any) => HealthCheck.fromJSON(e))
-          : [],
+        ? object.health_checks.map((e: any) => HealthCheck.fromJSON(e))
+        : [],
       maxRequestsPerConnection: isSet(object.maxRequestsPerConnection)
         ? Number(object.maxRequestsPerConnection)
         : isSet(object.max_requests_per_connection)
-          ? Number(object.max_requests_per_connection)
-          : undefined,
+        ? Number(object.max_requests_per_connection)
+        : undefined,
       circuitBreakers: isSet(object.circuitBreakers)
         ? CircuitBreakers.fromJSON(object.circuitBreakers)
         : isSet(object.circuit_breakers)
-          ? CircuitBreakers.fromJSON(object.circuit_breakers)
-          : undefined,
+        ? CircuitBreakers.fromJSON(object.circuit_breakers)
+        : undefined,
       upstreamHttpProtocolOptions: isSet(object.upstreamHttpProtocolOptions)
         ? UpstreamHttpProtocolOptions.fromJSON(object.upstreamHttpProtocolOptions)
         : isSet(object.upstream_http_protocol_options)
-          ? UpstreamHttpProtocolOptions.fromJSON(object.upstream_http_protocol_options)
-          : undefined,
+        ? UpstreamHttpProtocolOptions.fromJSON(object.upstream_http_protocol_options)
+        : undefined,
       commonHttpProtocolOptions: isSet(object.commonHttpProtocolOptions)
         ? HttpProtocolOptions.fromJSON(object.commonHttpProtocolOptions)
         : isSet(object.common_http_protocol_options)
-          ? HttpProtocolOptions.fromJSON(object.common_http_protocol_options)
-          : undefined,
+        ? HttpProtocolOptions.fromJSON(object.common_http_protocol_options)
+        : undefined,
       httpProtocolOptions: isSet(object.httpProtocolOptions)
         ? Http1ProtocolOptions.fromJSON(object.httpProtocolOptions)
         : isSet(object.http_protocol_options)
-          ? Http1ProtocolOptions.fromJSON(object.http_protocol_options)
-          : undefined,
+        ? Http1ProtocolOptions.fromJSON(object.http_protocol_options)
+        : undefined,
       http2ProtocolOptions: isSet(object.http2ProtocolOptions)
         ? Http2ProtocolOptions.fromJSON(object.http2ProtocolOptions)
         : isSet(object.http2_protocol_options)
-          ? Http2ProtocolOptions.fromJSON(object.http2_protocol_options)
-          : undefined,
+        ? Http2ProtocolOptions.fromJSON(object.http2_protocol_options)
+        : undefined,
       typedExtensionProtocolOptions: isObject(object.typedExtensionProtocolOptions)
         ? (globalThis.Object.entries(object.typedExtensionProtocolOptions) as [string, any][]).reduce(
-            (acc: { [key: string]: Any }, [key, value]: [string, any]) => {
-              globalThis.Object.defineProperty(acc, key, {
-                value: Any.fromJSON(value),
-                enumerable: true,
-                configurable: true,
-                writable: true,
-              });
-              return acc;
-            },
-            {},
-          )
+          (acc: { [key: string]: Any }, [key, value]: [string, any]) => {
+            globalThis.Object.defineProperty(acc, key, {
+              value: Any.fromJSON(value),
+              enumerable: true,
+              configurable: true,
+              writable: true,
+            });
+            return acc;
+          },
+          {},
+        )
         : isObject(object.typed_extension_protocol_options)
-          ? (globalThis.Object.entries(object.typed_extension_protocol_options) as [string, any][]).reduce(
-              (acc: { [key: string]: Any }, [key, value]: [string, any]) => {
-                globalThis.Object.defineProperty(acc, key, {
-                  value: Any.fromJSON(value),
-                  enumerable: true,
-                  configurable: true,
-                  writable: true,
-                });
-                return acc;
-              },
-              {},
-            )
-          : {},
+        ? (globalThis.Object.entries(object.typed_extension_protocol_options) as [string, any][]).reduce(
+          (acc: { [key: string]: Any }, [key, value]: [string, any]) => {
+            globalThis.Object.defineProperty(acc, key, {
+              value: Any.fromJSON(value),
+              enumerable: true,
+              configurable: true,
+              writable: true,
+            });
+            return acc;
+          },
+          {},
+        )
+        : {},
       dnsRefreshRate: isSet(object.dnsRefreshRate)
         ? Duration.fromJSON(object.dnsRefreshRate)
         : isSet(object.dns_refresh_rate)
-          ? Duration.fromJSON(object.dns_refresh_rate)
-          : undefined,
+        ? Duration.fromJSON(object.dns_refresh_rate)
+        : undefined,
       dnsFailureRefreshRate: isSet(object.dnsFailureRefreshRate)
         ? Cluster_RefreshRate.fromJSON(object.dnsFailureRefreshRate)
         : isSet(object.dns_failure_refresh_rate)
-          ? Cluster_RefreshRate.fromJSON(object.dns_failure_refresh_rate)
-          : undefined,
+        ? Cluster_RefreshRate.fromJSON(object.dns_failure_refresh_rate)
+        : undefined,
       respectDnsTtl: isSet(object.respectDnsTtl)
         ? globalThis.Boolean(object.respectDnsTtl)
         : isSet(object.respect_dns_ttl)
-          ? globalThis.Boolean(object.respect_dns_ttl)
-          : false,
+        ? globalThis.Boolean(object.respect_dns_ttl)
+        : false,
       dnsLookupFamily: isSet(object.dnsLookupFamily)
         ? cluster_DnsLookupFamilyFromJSON(object.dnsLookupFamily)
         : isSet(object.dns_lookup_family)
-          ? cluster_DnsLookupFamilyFromJSON(object.dns_lookup_family)
-          : 0,
+        ? cluster_DnsLookupFamilyFromJSON(object.dns_lookup_family)
+        : 0,
       dnsResolvers: globalThis.Array.isArray(object?.dnsResolvers)
         ? object.dnsResolvers.map((e: any) => Address.fromJSON(e))
         : globalThis.Array.isArray(object?.dns_resolvers)
-          ? object.dns_resolvers.map((e: any) => Address.fromJSON(e))
-          : [],
+        ? object.dns_resolvers.map((e: any) => Address.fromJSON(e))
+        : [],
       useTcpForDnsLookups: isSet(object.useTcpForDnsLookups)
         ? globalThis.Boolean(object.useTcpForDnsLookups)
         : isSet(object.use_tcp_for_dns_lookups)
-          ? globalThis.Boolean(object.use_tcp_for_dns_lookups)
-          : false,
+        ? globalThis.Boolean(object.use_tcp_for_dns_lookups)
+        : false,
       dnsResolutionConfig: isSet(object.dnsResolutionConfig)
         ? DnsResolutionConfig.fromJSON(object.dnsResolutionConfig)
         : isSet(object.dns_resolution_config)
-          ? DnsResolutionConfig.fromJSON(object.dns_resolution_config)
-          : undefined,
+        ? DnsResolutionConfig.fromJSON(object.dns_resolution_config)
+        : undefined,
       typedDnsResolverConfig: isSet(object.typedDnsResolverConfig)
         ? TypedExtensionConfig.fromJSON(object.typedDnsResolverConfig)
         : isSet(object.typed_dns_resolver_config)
-          ? TypedExtensionConfig.fromJSON(object.typed_dns_resolver_config)
-          : undefined,
+        ? TypedExtensionConfig.fromJSON(object.typed_dns_resolver_config)
+        : undefined,
       waitForWarmOnInit: isSet(object.waitForWarmOnInit)
         ? Boolean(object.waitForWarmOnInit)
         : isSet(object.wait_for_warm_on_init)
-          ? Boolean(object.wait_for_warm_on_init)
-          : undefined,
+        ? Boolean(object.wait_for_warm_on_init)
+        : undefined,
       outlierDetection: isSet(object.outlierDetection)
         ? OutlierDetection.fromJSON(object.outlierDetection)
         : isSet(object.outlier_detection)
-          ? OutlierDetection.fromJSON(object.outlier_detection)
-          : undefined,
+        ? OutlierDetection.fromJSON(object.outlier_detection)
+        : undefined,
       cleanupInterval: isSet(object.cleanupInterval)
         ? Duration.fromJSON(object.cleanupInterval)
         : isSet(object.cleanup_interval)
-          ? Duration.fromJSON(object.cleanup_interval)
-          : undefined,
+        ? Duration.fromJSON(object.cleanup_interval)
+        : undefined,
       upstreamBindConfig: isSet(object.upstreamBindConfig)
         ? BindConfig.fromJSON(object.upstreamBindConfig)
         : isSet(object.upstream_bind_config)
-          ? BindConfig.fromJSON(object.upstream_bind_config)
-          : undefined,
+        ? BindConfig.fromJSON(object.upstream_bind_config)
+        : undefined,
       lbSubsetConfig: isSet(object.lbSubsetConfig)
         ? Cluster_LbSubsetConfig.fromJSON(object.lbSubsetConfig)
         : isSet(object.lb_subset_config)
-          ? Cluster_LbSubsetConfig.fromJSON(object.lb_subset_config)
-          : undefined,
+        ? Cluster_LbSubsetConfig.fromJSON(object.lb_subset_config)
+        : undefined,
       ringHashLbConfig: isSet(object.ringHashLbConfig)
         ? Cluster_RingHashLbConfig.fromJSON(object.ringHashLbConfig)
         : isSet(object.ring_hash_lb_config)
-          ? Cluster_RingHashLbConfig.fromJSON(object.ring_hash_lb_config)
-          : undefined,
+        ? Cluster_RingHashLbConfig.fromJSON(object.ring_hash_lb_config)
+        : undefined,
       maglevLbConfig: isSet(object.maglevLbConfig)
         ? Cluster_MaglevLbConfig.fromJSON(object.maglevLbConfig)
         : isSet(object.maglev_lb_config)
-          ? Cluster_MaglevLbConfig.fromJSON(object.maglev_lb_config)
-          : undefined,
+        ? Cluster_MaglevLbConfig.fromJSON(object.maglev_lb_config)
+        : undefined,
       originalDstLbConfig: isSet(object.originalDstLbConfig)
         ? Cluster_OriginalDstLbConfig.fromJSON(object.originalDstLbConfig)
         : isSet(object.original_dst_lb_config)
-          ? Cluster_OriginalDstLbConfig.fromJSON(object.original_dst_lb_config)
-          : undefined,
+        ? Cluster_OriginalDstLbConfig.fromJSON(object.original_dst_lb_config)
+        : undefined,
       leastRequestLbConfig: isSet(object.leastRequestLbConfig)
         ? Cluster_LeastRequestLbConfig.fromJSON(object.leastRequestLbConfig)
         : isSet(object.least_request_lb_config)
-          ? Cluster_LeastRequestLbConfig.fromJSON(object.least_request_lb_config)
-          : undefined,
+        ? Cluster_LeastRequestLbConfig.fromJSON(object.least_request_lb_config)
+        : undefined,
       roundRobinLbConfig: isSet(object.roundRobinLbConfig)
         ? Cluster_RoundRobinLbConfig.fromJSON(object.roundRobinLbConfig)
         : isSet(object.round_robin_lb_config)
-          ? Cluster_RoundRobinLbConfig.fromJSON(object.round_robin_lb_config)
-          : undefined,
+        ? Cluster_RoundRobinLbConfig.fromJSON(object.round_robin_lb_config)
+        : undefined,
       commonLbConfig: isSet(object.commonLbConfig)
         ? Cluster_CommonLbConfig.fromJSON(object.commonLbConfig)
         : isSet(object.common_lb_config)
-          ? Cluster_CommonLbConfig.fromJSON(object.common_lb_config)
-          : undefined,
+        ? Cluster_CommonLbConfig.fromJSON(object.common_lb_config)
+        : undefined,
       transportSocket: isSet(object.transportSocket)
         ? TransportSocket.fromJSON(object.transportSocket)
         : isSet(object.transport_socket)
-          ? TransportSocket.fromJSON(object.transport_socket)
-          : undefined,
+        ? TransportSocket.fromJSON(object.transport_socket)
+        : undefined,
       metadata: isSet(object.metadata) ? Metadata.fromJSON(object.metadata) : undefined,
       protocolSelection: isSet(object.protocolSelection)
         ? cluster_ClusterProtocolSelectionFromJSON(object.protocolSelection)
         : isSet(object.protocol_selection)
-          ? cluster_ClusterProtocolSelectionFromJSON(object.protocol_selection)
-          : 0,
+        ? cluster_ClusterProtocolSelectionFromJSON(object.protocol_selection)
+        : 0,
       upstreamConnectionOptions: isSet(object.upstreamConnectionOptions)
         ? UpstreamConnectionOptions.fromJSON(object.upstreamConnectionOptions)
         : isSet(object.upstream_connection_options)
-          ? UpstreamConnectionOptions.fromJSON(object.upstream_connection_options)
-          : undefined,
+        ? UpstreamConnectionOptions.fromJSON(object.upstream_connection_options)
+        : undefined,
       closeConnectionsOnHostHealthFailure: isSet(object.closeConnectionsOnHostHealthFailure)
         ? globalThis.Boolean(object.closeConnectionsOnHostHealthFailure)
         : isSet(object.close_connections_on_host_health_failure)
-          ? globalThis.Boolean(object.close_connections_on_host_health_failure)
-          : false,
+        ? globalThis.Boolean(object.close_connections_on_host_health_failure)
+        : false,
       ignoreHealthOnHostRemoval: isSet(object.ignoreHealthOnHostRemoval)
         ? globalThis.Boolean(object.ignoreHealthOnHostRemoval)
         : isSet(object.ignore_health_on_host_removal)
-          ? globalThis.Boolean(object.ignore_health_on_host_removal)
-          : false,
+        ? globalThis.Boolean(object.ignore_health_on_host_removal)
+        : false,
       filters: globalThis.Array.isArray(object?.filters)
         ? object.filters.map((e: any) => Filter.fromJSON(e))
         : [],
       loadBalancingPolicy: isSet(object.loadBalancingPolicy)
         ? LoadBalancingPolicy.fromJSON(object.loadBalancingPolicy)
         : isSet(object.load_balancing_policy)
-          ? LoadBalancingPolicy.fromJSON(object.load_balancing_policy)
-          : undefined,
+        ? LoadBalancingPolicy.fromJSON(object.load_balancing_policy)
+        : undefined,
       lrsServer: isSet(object.lrsServer)
         ? ConfigSource.fromJSON(object.lrsServer)
         : isSet(object.lrs_server)
-          ? ConfigSource.fromJSON(object.lrs_server)
-          : undefined,
+        ? ConfigSource.fromJSON(object.lrs_server)
+        : undefined,
       lrsReportEndpointMetrics: globalThis.Array.isArray(object?.lrsReportEndpointMetrics)
         ? object.lrsReportEndpointMetrics.map((e: any) => globalThis.String(e))
         : globalThis.Array.isArray(object?.lrs_report_endpoint_metrics)
-          ? object.lrs_report_endpoint_metrics.map((e: any) => globalThis.String(e))
-          : [],
+        ? object.lrs_report_endpoint_metrics.map((e: any) => globalThis.String(e))
+        : [],
       trackTimeoutBudgets: isSet(object.trackTimeoutBudgets)
         ? globalThis.Boolean(object.trackTimeoutBudgets)
         : isSet(object.track_timeout_budgets)
-          ? globalThis.Boolean(object.track_timeout_budgets)
-          : false,
+        ? globalThis.Boolean(object.track_timeout_budgets)
+        : false,
       upstreamConfig: isSet(object.upstreamConfig)
         ? TypedExtensionConfig.fromJSON(object.upstreamConfig)
         : isSet(object.upstream_config)
-          ? TypedExtensionConfig.fromJSON(object.upstream_config)
-          : undefined,
+        ? TypedExtensionConfig.fromJSON(object.upstream_config)
+        : undefined,
       trackClusterStats: isSet(object.trackClusterStats)
         ? TrackClusterStats.fromJSON(object.trackClusterStats)
         : isSet(object.track_cluster_stats)
-          ? TrackClusterStats.fromJSON(object.track_cluster_stats)
-          : undefined,
+        ? TrackClusterStats.fromJSON(object.track_cluster_stats)
+        : undefined,
       preconnectPolicy: isSet(object.preconnectPolicy)
         ? Cluster_PreconnectPolicy.fromJSON(object.preconnectPolicy)
         : isSet(object.preconnect_policy)
-          ? Cluster_PreconnectPolicy.fromJSON(object.preconnect_policy)
-          : undefined,
+        ? Cluster_PreconnectPolicy.fromJSON(object.preconnect_policy)
+        : undefined,
       connectionPoolPerDownstreamConnection: isSet(object.connectionPoolPerDownstreamConnection)
         ? globalThis.Boolean(object.connectionPoolPerDownstreamConnection)
         : isSet(object.connection_pool_per_downstream_connection)
-          ? globalThis.Boolean(object.connection_pool_per_downstream_connection)
-          : false,
+        ? globalThis.Boolean(object.connection_pool_per_downstream_connection)
+        : false,
     };
   },
 
   toJSON(message: Cluster): unknown {
     const obj: any = {};
     if (message.transportSocketMatches?.length) {
-      obj.transportSocketMatches = message.transportSocketMatches.map((e) =>
-        Cluster_TransportSocketMatch.toJSON(e),
-      );
+      obj.transportSocketMatches = message.transportSocketMatches.map((e) => Cluster_TransportSocketMatch.toJSON(e));
     }
-    if (message.name !== '') {
+    if (message.name !== "") {
       obj.name = message.name;
     }
-    if (message.altStatName !== '') {
+    if (message.altStatName !== "") {
       obj.altStatName = message.altStatName;
     }
     if (message.type !== undefined) {
@@ -2840,9 +2929,7 @@ export const Cluster: MessageFns<Cluster, 'envoy.config.cluster.v3.Cluster'> = {
       obj.circuitBreakers = CircuitBreakers.toJSON(message.circuitBreakers);
     }
     if (message.upstreamHttpProtocolOptions !== undefined) {
-      obj.upstreamHttpProtocolOptions = UpstreamHttpProtocolOptions.toJSON(
-        message.upstreamHttpProtocolOptions,
-      );
+      obj.upstreamHttpProtocolOptions = UpstreamHttpProtocolOptions.toJSON(message.upstreamHttpProtocolOptions);
     }
     if (message.commonHttpProtocolOptions !== undefined) {
       obj.commonHttpProtocolOptions = HttpProtocolOptions.toJSON(message.commonHttpProtocolOptions);
@@ -2974,156 +3061,132 @@ export const Cluster: MessageFns<Cluster, 'envoy.config.cluster.v3.Cluster'> = {
     const message = createBaseCluster();
     message.transportSocketMatches =
       object.transportSocketMatches?.map((e) => Cluster_TransportSocketMatch.fromPartial(e)) || [];
-    message.name = object.name ?? '';
-    message.altStatName = object.altStatName ?? '';
+    message.name = object.name ?? "";
+    message.altStatName = object.altStatName ?? "";
     message.type = object.type ?? undefined;
-    message.clusterType =
-      object.clusterType !== undefined && object.clusterType !== null
-        ? Cluster_CustomClusterType.fromPartial(object.clusterType)
-        : undefined;
-    message.edsClusterConfig =
-      object.edsClusterConfig !== undefined && object.edsClusterConfig !== null
-        ? Cluster_EdsClusterConfig.fromPartial(object.edsClusterConfig)
-        : undefined;
-    message.connectTimeout =
-      object.connectTimeout !== undefined && object.connectTimeout !== null
-        ? Duration.fromPartial(object.connectTimeout)
-        : undefined;
+    message.clusterType = (object.clusterType !== undefined && object.clusterType !== null)
+      ? Cluster_CustomClusterType.fromPartial(object.clusterType)
+      : undefined;
+    message.edsClusterConfig = (object.edsClusterConfig !== undefined && object.edsClusterConfig !== null)
+      ? Cluster_EdsClusterConfig.fromPartial(object.edsClusterConfig)
+      : undefined;
+    message.connectTimeout = (object.connectTimeout !== undefined && object.connectTimeout !== null)
+      ? Duration.fromPartial(object.connectTimeout)
+      : undefined;
     message.perConnectionBufferLimitBytes = object.perConnectionBufferLimitBytes ?? undefined;
     message.lbPolicy = object.lbPolicy ?? 0;
-    message.loadAssignment =
-      object.loadAssignment !== undefined && object.loadAssignment !== null
-        ? ClusterLoadAssignment.fromPartial(object.loadAssignment)
-        : undefined;
+    message.loadAssignment = (object.loadAssignment !== undefined && object.loadAssignment !== null)
+      ? ClusterLoadAssignment.fromPartial(object.loadAssignment)
+      : undefined;
     message.healthChecks = object.healthChecks?.map((e) => HealthCheck.fromPartial(e)) || [];
     message.maxRequestsPerConnection = object.maxRequestsPerConnection ?? undefined;
-    message.circuitBreakers =
-      object.circuitBreakers !== undefined && object.circuitBreakers !== null
-        ? CircuitBreakers.fromPartial(object.circuitBreakers)
-        : undefined;
+    message.circuitBreakers = (object.circuitBreakers !== undefined && object.circuitBreakers !== null)
+      ? CircuitBreakers.fromPartial(object.circuitBreakers)
+      : undefined;
     message.upstreamHttpProtocolOptions =
-      object.upstreamHttpProtocolOptions !== undefined && object.upstreamHttpProtocolOptions !== null
+      (object.upstreamHttpProtocolOptions !== undefined && object.upstreamHttpProtocolOptions !== null)
         ? UpstreamHttpProtocolOptions.fromPartial(object.upstreamHttpProtocolOptions)
         : undefined;
     message.commonHttpProtocolOptions =
-      object.commonHttpProtocolOptions !== undefined && object.commonHttpProtocolOptions !== null
+      (object.commonHttpProtocolOptions !== undefined && object.commonHttpProtocolOptions !== null)
         ? HttpProtocolOptions.fromPartial(object.commonHttpProtocolOptions)
         : undefined;
-    message.httpProtocolOptions =
-      object.httpProtocolOptions !== undefined && object.httpProtocolOptions !== null
-        ? Http1ProtocolOptions.fromPartial(object.httpProtocolOptions)
-        : undefined;
-    message.http2ProtocolOptions =
-      object.http2ProtocolOptions !== undefined && object.http2ProtocolOptions !== null
-        ? Http2ProtocolOptions.fromPartial(object.http2ProtocolOptions)
-        : undefined;
-    message.typedExtensionProtocolOptions = (
-      globalThis.Object.entries(object.typedExtensionProtocolOptions ?? {}) as [string, Any][]
-    ).reduce((acc: { [key: string]: Any }, [key, value]: [string, Any]) => {
-      if (value !== undefined) {
-        acc[key] = Any.fromPartial(value);
-      }
-      return acc;
-    }, {});
-    message.dnsRefreshRate =
-      object.dnsRefreshRate !== undefined && object.dnsRefreshRate !== null
-        ? Duration.fromPartial(object.dnsRefreshRate)
-        : undefined;
+    message.httpProtocolOptions = (object.httpProtocolOptions !== undefined && object.httpProtocolOptions !== null)
+      ? Http1ProtocolOptions.fromPartial(object.httpProtocolOptions)
+      : undefined;
+    message.http2ProtocolOptions = (object.http2ProtocolOptions !== undefined && object.http2ProtocolOptions !== null)
+      ? Http2ProtocolOptions.fromPartial(object.http2ProtocolOptions)
+      : undefined;
+    message.typedExtensionProtocolOptions =
+      (globalThis.Object.entries(object.typedExtensionProtocolOptions ?? {}) as [string, Any][]).reduce(
+        (acc: { [key: string]: Any }, [key, value]: [string, Any]) => {
+          if (value !== undefined) {
+            acc[key] = Any.fromPartial(value);
+          }
+          return acc;
+        },
+        {},
+      );
+    message.dnsRefreshRate = (object.dnsRefreshRate !== undefined && object.dnsRefreshRate !== null)
+      ? Duration.fromPartial(object.dnsRefreshRate)
+      : undefined;
     message.dnsFailureRefreshRate =
-      object.dnsFailureRefreshRate !== undefined && object.dnsFailureRefreshRate !== null
+      (object.dnsFailureRefreshRate !== undefined && object.dnsFailureRefreshRate !== null)
         ? Cluster_RefreshRate.fromPartial(object.dnsFailureRefreshRate)
         : undefined;
     message.respectDnsTtl = object.respectDnsTtl ?? false;
     message.dnsLookupFamily = object.dnsLookupFamily ?? 0;
     message.dnsResolvers = object.dnsResolvers?.map((e) => Address.fromPartial(e)) || [];
     message.useTcpForDnsLookups = object.useTcpForDnsLookups ?? false;
-    message.dnsResolutionConfig =
-      object.dnsResolutionConfig !== undefined && object.dnsResolutionConfig !== null
-        ? DnsResolutionConfig.fromPartial(object.dnsResolutionConfig)
-        : undefined;
+    message.dnsResolutionConfig = (object.dnsResolutionConfig !== undefined && object.dnsResolutionConfig !== null)
+      ? DnsResolutionConfig.fromPartial(object.dnsResolutionConfig)
+      : undefined;
     message.typedDnsResolverConfig =
-      object.typedDnsResolverConfig !== undefined && object.typedDnsResolverConfig !== null
+      (object.typedDnsResolverConfig !== undefined && object.typedDnsResolverConfig !== null)
         ? TypedExtensionConfig.fromPartial(object.typedDnsResolverConfig)
         : undefined;
     message.waitForWarmOnInit = object.waitForWarmOnInit ?? undefined;
-    message.outlierDetection =
-      object.outlierDetection !== undefined && object.outlierDetection !== null
-        ? OutlierDetection.fromPartial(object.outlierDetection)
-        : undefined;
-    message.cleanupInterval =
-      object.cleanupInterval !== undefined && object.cleanupInterval !== null
-        ? Duration.fromPartial(object.cleanupInterval)
-        : undefined;
-    message.upstreamBindConfig =
-      object.upstreamBindConfig !== undefined && object.upstreamBindConfig !== null
-        ? BindConfig.fromPartial(object.upstreamBindConfig)
-        : undefined;
-    message.lbSubsetConfig =
-      object.lbSubsetConfig !== undefined && object.lbSubsetConfig !== null
-        ? Cluster_LbSubsetConfig.fromPartial(object.lbSubsetConfig)
-        : undefined;
-    message.ringHashLbConfig =
-      object.ringHashLbConfig !== undefined && object.ringHashLbConfig !== null
-        ? Cluster_RingHashLbConfig.fromPartial(object.ringHashLbConfig)
-        : undefined;
-    message.maglevLbConfig =
-      object.maglevLbConfig !== undefined && object.maglevLbConfig !== null
-        ? Cluster_MaglevLbConfig.fromPartial(object.maglevLbConfig)
-        : undefined;
-    message.originalDstLbConfig =
-      object.originalDstLbConfig !== undefined && object.originalDstLbConfig !== null
-        ? Cluster_OriginalDstLbConfig.fromPartial(object.originalDstLbConfig)
-        : undefined;
-    message.leastRequestLbConfig =
-      object.leastRequestLbConfig !== undefined && object.leastRequestLbConfig !== null
-        ? Cluster_LeastRequestLbConfig.fromPartial(object.leastRequestLbConfig)
-        : undefined;
-    message.roundRobinLbConfig =
-      object.roundRobinLbConfig !== undefined && object.roundRobinLbConfig !== null
-        ? Cluster_RoundRobinLbConfig.fromPartial(object.roundRobinLbConfig)
-        : undefined;
-    message.commonLbConfig =
-      object.commonLbConfig !== undefined && object.commonLbConfig !== null
-        ? Cluster_CommonLbConfig.fromPartial(object.commonLbConfig)
-        : undefined;
-    message.transportSocket =
-      object.transportSocket !== undefined && object.transportSocket !== null
-        ? TransportSocket.fromPartial(object.transportSocket)
-        : undefined;
-    message.metadata =
-      object.metadata !== undefined && object.metadata !== null
-        ? Metadata.fromPartial(object.metadata)
-        : undefined;
+    message.outlierDetection = (object.outlierDetection !== undefined && object.outlierDetection !== null)
+      ? OutlierDetection.fromPartial(object.outlierDetection)
+      : undefined;
+    message.cleanupInterval = (object.cleanupInterval !== undefined && object.cleanupInterval !== null)
+      ? Duration.fromPartial(object.cleanupInterval)
+      : undefined;
+    message.upstreamBindConfig = (object.upstreamBindConfig !== undefined && object.upstreamBindConfig !== null)
+      ? BindConfig.fromPartial(object.upstreamBindConfig)
+      : undefined;
+    message.lbSubsetConfig = (object.lbSubsetConfig !== undefined && object.lbSubsetConfig !== null)
+      ? Cluster_LbSubsetConfig.fromPartial(object.lbSubsetConfig)
+      : undefined;
+    message.ringHashLbConfig = (object.ringHashLbConfig !== undefined && object.ringHashLbConfig !== null)
+      ? Cluster_RingHashLbConfig.fromPartial(object.ringHashLbConfig)
+      : undefined;
+    message.maglevLbConfig = (object.maglevLbConfig !== undefined && object.maglevLbConfig !== null)
+      ? Cluster_MaglevLbConfig.fromPartial(object.maglevLbConfig)
+      : undefined;
+    message.originalDstLbConfig = (object.originalDstLbConfig !== undefined && object.originalDstLbConfig !== null)
+      ? Cluster_OriginalDstLbConfig.fromPartial(object.originalDstLbConfig)
+      : undefined;
+    message.leastRequestLbConfig = (object.leastRequestLbConfig !== undefined && object.leastRequestLbConfig !== null)
+      ? Cluster_LeastRequestLbConfig.fromPartial(object.leastRequestLbConfig)
+      : undefined;
+    message.roundRobinLbConfig = (object.roundRobinLbConfig !== undefined && object.roundRobinLbConfig !== null)
+      ? Cluster_RoundRobinLbConfig.fromPartial(object.roundRobinLbConfig)
+      : undefined;
+    message.commonLbConfig = (object.commonLbConfig !== undefined && object.commonLbConfig !== null)
+      ? Cluster_CommonLbConfig.fromPartial(object.commonLbConfig)
+      : undefined;
+    message.transportSocket = (object.transportSocket !== undefined && object.transportSocket !== null)
+      ? TransportSocket.fromPartial(object.transportSocket)
+      : undefined;
+    message.metadata = (object.metadata !== undefined && object.metadata !== null)
+      ? Metadata.fromPartial(object.metadata)
+      : undefined;
     message.protocolSelection = object.protocolSelection ?? 0;
     message.upstreamConnectionOptions =
-      object.upstreamConnectionOptions !== undefined && object.upstreamConnectionOptions !== null
+      (object.upstreamConnectionOptions !== undefined && object.upstreamConnectionOptions !== null)
         ? UpstreamConnectionOptions.fromPartial(object.upstreamConnectionOptions)
         : undefined;
     message.closeConnectionsOnHostHealthFailure = object.closeConnectionsOnHostHealthFailure ?? false;
     message.ignoreHealthOnHostRemoval = object.ignoreHealthOnHostRemoval ?? false;
     message.filters = object.filters?.map((e) => Filter.fromPartial(e)) || [];
-    message.loadBalancingPolicy =
-      object.loadBalancingPolicy !== undefined && object.loadBalancingPolicy !== null
-        ? LoadBalancingPolicy.fromPartial(object.loadBalancingPolicy)
-        : undefined;
-    message.lrsServer =
-      object.lrsServer !== undefined && object.lrsServer !== null
-        ? ConfigSource.fromPartial(object.lrsServer)
-        : undefined;
+    message.loadBalancingPolicy = (object.loadBalancingPolicy !== undefined && object.loadBalancingPolicy !== null)
+      ? LoadBalancingPolicy.fromPartial(object.loadBalancingPolicy)
+      : undefined;
+    message.lrsServer = (object.lrsServer !== undefined && object.lrsServer !== null)
+      ? ConfigSource.fromPartial(object.lrsServer)
+      : undefined;
     message.lrsReportEndpointMetrics = object.lrsReportEndpointMetrics?.map((e) => e) || [];
     message.trackTimeoutBudgets = object.trackTimeoutBudgets ?? false;
-    message.upstreamConfig =
-      object.upstreamConfig !== undefined && object.upstreamConfig !== null
-        ? TypedExtensionConfig.fromPartial(object.upstreamConfig)
-        : undefined;
-    message.trackClusterStats =
-      object.trackClusterStats !== undefined && object.trackClusterStats !== null
-        ? TrackClusterStats.fromPartial(object.trackClusterStats)
-        : undefined;
-    message.preconnectPolicy =
-      object.preconnectPolicy !== undefined && object.preconnectPolicy !== null
-        ? Cluster_PreconnectPolicy.fromPartial(object.preconnectPolicy)
-        : undefined;
+    message.upstreamConfig = (object.upstreamConfig !== undefined && object.upstreamConfig !== null)
+      ? TypedExtensionConfig.fromPartial(object.upstreamConfig)
+      : undefined;
+    message.trackClusterStats = (object.trackClusterStats !== undefined && object.trackClusterStats !== null)
+      ? TrackClusterStats.fromPartial(object.trackClusterStats)
+      : undefined;
+    message.preconnectPolicy = (object.preconnectPolicy !== undefined && object.preconnectPolicy !== null)
+      ? Cluster_PreconnectPolicy.fromPartial(object.preconnectPolicy)
+      : undefined;
     message.connectionPoolPerDownstreamConnection = object.connectionPoolPerDownstreamConnection ?? false;
     return message;
   },
@@ -3133,8 +3196,8 @@ messageTypeRegistry.set(Cluster.$type, Cluster);
 
 function createBaseCluster_TransportSocketMatch(): Cluster_TransportSocketMatch {
   return {
-    $type: 'envoy.config.cluster.v3.Cluster.TransportSocketMatch',
-    name: '',
+    $type: "envoy.config.cluster.v3.Cluster.TransportSocketMatch",
+    name: "",
     match: undefined,
     transportSocket: undefined,
   };
@@ -3142,12 +3205,12 @@ function createBaseCluster_TransportSocketMatch(): Cluster_TransportSocketMatch 
 
 export const Cluster_TransportSocketMatch: MessageFns<
   Cluster_TransportSocketMatch,
-  'envoy.config.cluster.v3.Cluster.TransportSocketMatch'
+  "envoy.config.cluster.v3.Cluster.TransportSocketMatch"
 > = {
-  $type: 'envoy.config.cluster.v3.Cluster.TransportSocketMatch' as const,
+  $type: "envoy.config.cluster.v3.Cluster.TransportSocketMatch" as const,
 
   encode(message: Cluster_TransportSocketMatch, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.name !== '') {
+    if (message.name !== "") {
       writer.uint32(10).string(message.name);
     }
     if (message.match !== undefined) {
@@ -3163,7 +3226,7 @@ export const Cluster_TransportSocketMatch: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -3211,19 +3274,19 @@ export const Cluster_TransportSocketMatch: MessageFns<
   fromJSON(object: any): Cluster_TransportSocketMatch {
     return {
       $type: Cluster_TransportSocketMatch.$type,
-      name: isSet(object.name) ? globalThis.String(object.name) : '',
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
       match: isObject(object.match) ? object.match : undefined,
       transportSocket: isSet(object.transportSocket)
         ? TransportSocket.fromJSON(object.transportSocket)
         : isSet(object.transport_socket)
-          ? TransportSocket.fromJSON(object.transport_socket)
-          : undefined,
+        ? TransportSocket.fromJSON(object.transport_socket)
+        : undefined,
     };
   },
 
   toJSON(message: Cluster_TransportSocketMatch): unknown {
     const obj: any = {};
-    if (message.name !== '') {
+    if (message.name !== "") {
       obj.name = message.name;
     }
     if (message.match !== undefined) {
@@ -3240,12 +3303,11 @@ export const Cluster_TransportSocketMatch: MessageFns<
   },
   fromPartial(object: DeepPartial<Cluster_TransportSocketMatch>): Cluster_TransportSocketMatch {
     const message = createBaseCluster_TransportSocketMatch();
-    message.name = object.name ?? '';
+    message.name = object.name ?? "";
     message.match = object.match ?? undefined;
-    message.transportSocket =
-      object.transportSocket !== undefined && object.transportSocket !== null
-        ? TransportSocket.fromPartial(object.transportSocket)
-        : undefined;
+    message.transportSocket = (object.transportSocket !== undefined && object.transportSocket !== null)
+      ? TransportSocket.fromPartial(object.transportSocket)
+      : undefined;
     return message;
   },
 };
@@ -3253,17 +3315,17 @@ export const Cluster_TransportSocketMatch: MessageFns<
 messageTypeRegistry.set(Cluster_TransportSocketMatch.$type, Cluster_TransportSocketMatch);
 
 function createBaseCluster_CustomClusterType(): Cluster_CustomClusterType {
-  return { $type: 'envoy.config.cluster.v3.Cluster.CustomClusterType', name: '', typedConfig: undefined };
+  return { $type: "envoy.config.cluster.v3.Cluster.CustomClusterType", name: "", typedConfig: undefined };
 }
 
 export const Cluster_CustomClusterType: MessageFns<
   Cluster_CustomClusterType,
-  'envoy.config.cluster.v3.Cluster.CustomClusterType'
+  "envoy.config.cluster.v3.Cluster.CustomClusterType"
 > = {
-  $type: 'envoy.config.cluster.v3.Cluster.CustomClusterType' as const,
+  $type: "envoy.config.cluster.v3.Cluster.CustomClusterType" as const,
 
   encode(message: Cluster_CustomClusterType, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.name !== '') {
+    if (message.name !== "") {
       writer.uint32(10).string(message.name);
     }
     if (message.typedConfig !== undefined) {
@@ -3276,7 +3338,7 @@ export const Cluster_CustomClusterType: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -3316,18 +3378,18 @@ export const Cluster_CustomClusterType: MessageFns<
   fromJSON(object: any): Cluster_CustomClusterType {
     return {
       $type: Cluster_CustomClusterType.$type,
-      name: isSet(object.name) ? globalThis.String(object.name) : '',
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
       typedConfig: isSet(object.typedConfig)
         ? Any.fromJSON(object.typedConfig)
         : isSet(object.typed_config)
-          ? Any.fromJSON(object.typed_config)
-          : undefined,
+        ? Any.fromJSON(object.typed_config)
+        : undefined,
     };
   },
 
   toJSON(message: Cluster_CustomClusterType): unknown {
     const obj: any = {};
-    if (message.name !== '') {
+    if (message.name !== "") {
       obj.name = message.name;
     }
     if (message.typedConfig !== undefined) {
@@ -3341,11 +3403,10 @@ export const Cluster_CustomClusterType: MessageFns<
   },
   fromPartial(object: DeepPartial<Cluster_CustomClusterType>): Cluster_CustomClusterType {
     const message = createBaseCluster_CustomClusterType();
-    message.name = object.name ?? '';
-    message.typedConfig =
-      object.typedConfig !== undefined && object.typedConfig !== null
-        ? Any.fromPartial(object.typedConfig)
-        : undefined;
+    message.name = object.name ?? "";
+    message.typedConfig = (object.typedConfig !== undefined && object.typedConfig !== null)
+      ? Any.fromPartial(object.typedConfig)
+      : undefined;
     return message;
   },
 };
@@ -3353,20 +3414,20 @@ export const Cluster_CustomClusterType: MessageFns<
 messageTypeRegistry.set(Cluster_CustomClusterType.$type, Cluster_CustomClusterType);
 
 function createBaseCluster_EdsClusterConfig(): Cluster_EdsClusterConfig {
-  return { $type: 'envoy.config.cluster.v3.Cluster.EdsClusterConfig', edsConfig: undefined, serviceName: '' };
+  return { $type: "envoy.config.cluster.v3.Cluster.EdsClusterConfig", edsConfig: undefined, serviceName: "" };
 }
 
 export const Cluster_EdsClusterConfig: MessageFns<
   Cluster_EdsClusterConfig,
-  'envoy.config.cluster.v3.Cluster.EdsClusterConfig'
+  "envoy.config.cluster.v3.Cluster.EdsClusterConfig"
 > = {
-  $type: 'envoy.config.cluster.v3.Cluster.EdsClusterConfig' as const,
+  $type: "envoy.config.cluster.v3.Cluster.EdsClusterConfig" as const,
 
   encode(message: Cluster_EdsClusterConfig, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.edsConfig !== undefined) {
       ConfigSource.encode(message.edsConfig, writer.uint32(10).fork()).join();
     }
-    if (message.serviceName !== '') {
+    if (message.serviceName !== "") {
       writer.uint32(18).string(message.serviceName);
     }
     return writer;
@@ -3376,7 +3437,7 @@ export const Cluster_EdsClusterConfig: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -3419,13 +3480,13 @@ export const Cluster_EdsClusterConfig: MessageFns<
       edsConfig: isSet(object.edsConfig)
         ? ConfigSource.fromJSON(object.edsConfig)
         : isSet(object.eds_config)
-          ? ConfigSource.fromJSON(object.eds_config)
-          : undefined,
+        ? ConfigSource.fromJSON(object.eds_config)
+        : undefined,
       serviceName: isSet(object.serviceName)
         ? globalThis.String(object.serviceName)
         : isSet(object.service_name)
-          ? globalThis.String(object.service_name)
-          : '',
+        ? globalThis.String(object.service_name)
+        : "",
     };
   },
 
@@ -3434,7 +3495,7 @@ export const Cluster_EdsClusterConfig: MessageFns<
     if (message.edsConfig !== undefined) {
       obj.edsConfig = ConfigSource.toJSON(message.edsConfig);
     }
-    if (message.serviceName !== '') {
+    if (message.serviceName !== "") {
       obj.serviceName = message.serviceName;
     }
     return obj;
@@ -3445,11 +3506,10 @@ export const Cluster_EdsClusterConfig: MessageFns<
   },
   fromPartial(object: DeepPartial<Cluster_EdsClusterConfig>): Cluster_EdsClusterConfig {
     const message = createBaseCluster_EdsClusterConfig();
-    message.edsConfig =
-      object.edsConfig !== undefined && object.edsConfig !== null
-        ? ConfigSource.fromPartial(object.edsConfig)
-        : undefined;
-    message.serviceName = object.serviceName ?? '';
+    message.edsConfig = (object.edsConfig !== undefined && object.edsConfig !== null)
+      ? ConfigSource.fromPartial(object.edsConfig)
+      : undefined;
+    message.serviceName = object.serviceName ?? "";
     return message;
   },
 };
@@ -3458,7 +3518,7 @@ messageTypeRegistry.set(Cluster_EdsClusterConfig.$type, Cluster_EdsClusterConfig
 
 function createBaseCluster_LbSubsetConfig(): Cluster_LbSubsetConfig {
   return {
-    $type: 'envoy.config.cluster.v3.Cluster.LbSubsetConfig',
+    $type: "envoy.config.cluster.v3.Cluster.LbSubsetConfig",
     fallbackPolicy: 0,
     defaultSubset: undefined,
     subsetSelectors: [],
@@ -3472,9 +3532,9 @@ function createBaseCluster_LbSubsetConfig(): Cluster_LbSubsetConfig {
 
 export const Cluster_LbSubsetConfig: MessageFns<
   Cluster_LbSubsetConfig,
-  'envoy.config.cluster.v3.Cluster.LbSubsetConfig'
+  "envoy.config.cluster.v3.Cluster.LbSubsetConfig"
 > = {
-  $type: 'envoy.config.cluster.v3.Cluster.LbSubsetConfig' as const,
+  $type: "envoy.config.cluster.v3.Cluster.LbSubsetConfig" as const,
 
   encode(message: Cluster_LbSubsetConfig, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.fallbackPolicy !== 0) {
@@ -3508,7 +3568,7 @@ export const Cluster_LbSubsetConfig: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -3538,9 +3598,7 @@ export const Cluster_LbSubsetConfig: MessageFns<
               break;
             }
 
-            message.subsetSelectors.push(
-              Cluster_LbSubsetConfig_LbSubsetSelector.decode(reader, reader.uint32()),
-            );
+            message.subsetSelectors.push(Cluster_LbSubsetConfig_LbSubsetSelector.decode(reader, reader.uint32()));
             continue;
           }
           case 4: {
@@ -3601,43 +3659,43 @@ export const Cluster_LbSubsetConfig: MessageFns<
       fallbackPolicy: isSet(object.fallbackPolicy)
         ? cluster_LbSubsetConfig_LbSubsetFallbackPolicyFromJSON(object.fallbackPolicy)
         : isSet(object.fallback_policy)
-          ? cluster_LbSubsetConfig_LbSubsetFallbackPolicyFromJSON(object.fallback_policy)
-          : 0,
+        ? cluster_LbSubsetConfig_LbSubsetFallbackPolicyFromJSON(object.fallback_policy)
+        : 0,
       defaultSubset: isObject(object.defaultSubset)
         ? object.defaultSubset
         : isObject(object.default_subset)
-          ? object.default_subset
-          : undefined,
+        ? object.default_subset
+        : undefined,
       subsetSelectors: globalThis.Array.isArray(object?.subsetSelectors)
         ? object.subsetSelectors.map((e: any) => Cluster_LbSubsetConfig_LbSubsetSelector.fromJSON(e))
         : globalThis.Array.isArray(object?.subset_selectors)
-          ? object.subset_selectors.map((e: any) => Cluster_LbSubsetConfig_LbSubsetSelector.fromJSON(e))
-          : [],
+        ? object.subset_selectors.map((e: any) => Cluster_LbSubsetConfig_LbSubsetSelector.fromJSON(e))
+        : [],
       localityWeightAware: isSet(object.localityWeightAware)
         ? globalThis.Boolean(object.localityWeightAware)
         : isSet(object.locality_weight_aware)
-          ? globalThis.Boolean(object.locality_weight_aware)
-          : false,
+        ? globalThis.Boolean(object.locality_weight_aware)
+        : false,
       scaleLocalityWeight: isSet(object.scaleLocalityWeight)
         ? globalThis.Boolean(object.scaleLocalityWeight)
         : isSet(object.scale_locality_weight)
-          ? globalThis.Boolean(object.scale_locality_weight)
-          : false,
+        ? globalThis.Boolean(object.scale_locality_weight)
+        : false,
       panicModeAny: isSet(object.panicModeAny)
         ? globalThis.Boolean(object.panicModeAny)
         : isSet(object.panic_mode_any)
-          ? globalThis.Boolean(object.panic_mode_any)
-          : false,
+        ? globalThis.Boolean(object.panic_mode_any)
+        : false,
       listAsAny: isSet(object.listAsAny)
         ? globalThis.Boolean(object.listAsAny)
         : isSet(object.list_as_any)
-          ? globalThis.Boolean(object.list_as_any)
-          : false,
+        ? globalThis.Boolean(object.list_as_any)
+        : false,
       metadataFallbackPolicy: isSet(object.metadataFallbackPolicy)
         ? cluster_LbSubsetConfig_LbSubsetMetadataFallbackPolicyFromJSON(object.metadataFallbackPolicy)
         : isSet(object.metadata_fallback_policy)
-          ? cluster_LbSubsetConfig_LbSubsetMetadataFallbackPolicyFromJSON(object.metadata_fallback_policy)
-          : 0,
+        ? cluster_LbSubsetConfig_LbSubsetMetadataFallbackPolicyFromJSON(object.metadata_fallback_policy)
+        : 0,
     };
   },
 
@@ -3650,9 +3708,7 @@ export const Cluster_LbSubsetConfig: MessageFns<
       obj.defaultSubset = message.defaultSubset;
     }
     if (message.subsetSelectors?.length) {
-      obj.subsetSelectors = message.subsetSelectors.map((e) =>
-        Cluster_LbSubsetConfig_LbSubsetSelector.toJSON(e),
-      );
+      obj.subsetSelectors = message.subsetSelectors.map((e) => Cluster_LbSubsetConfig_LbSubsetSelector.toJSON(e));
     }
     if (message.localityWeightAware !== false) {
       obj.localityWeightAware = message.localityWeightAware;
@@ -3696,7 +3752,7 @@ messageTypeRegistry.set(Cluster_LbSubsetConfig.$type, Cluster_LbSubsetConfig);
 
 function createBaseCluster_LbSubsetConfig_LbSubsetSelector(): Cluster_LbSubsetConfig_LbSubsetSelector {
   return {
-    $type: 'envoy.config.cluster.v3.Cluster.LbSubsetConfig.LbSubsetSelector',
+    $type: "envoy.config.cluster.v3.Cluster.LbSubsetConfig.LbSubsetSelector",
     keys: [],
     singleHostPerSubset: false,
     fallbackPolicy: 0,
@@ -3706,14 +3762,11 @@ function createBaseCluster_LbSubsetConfig_LbSubsetSelector(): Cluster_LbSubsetCo
 
 export const Cluster_LbSubsetConfig_LbSubsetSelector: MessageFns<
   Cluster_LbSubsetConfig_LbSubsetSelector,
-  'envoy.config.cluster.v3.Cluster.LbSubsetConfig.LbSubsetSelector'
+  "envoy.config.cluster.v3.Cluster.LbSubsetConfig.LbSubsetSelector"
 > = {
-  $type: 'envoy.config.cluster.v3.Cluster.LbSubsetConfig.LbSubsetSelector' as const,
+  $type: "envoy.config.cluster.v3.Cluster.LbSubsetConfig.LbSubsetSelector" as const,
 
-  encode(
-    message: Cluster_LbSubsetConfig_LbSubsetSelector,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
+  encode(message: Cluster_LbSubsetConfig_LbSubsetSelector, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     for (const v of message.keys) {
       writer.uint32(10).string(v!);
     }
@@ -3733,7 +3786,7 @@ export const Cluster_LbSubsetConfig_LbSubsetSelector: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -3793,22 +3846,18 @@ export const Cluster_LbSubsetConfig_LbSubsetSelector: MessageFns<
       singleHostPerSubset: isSet(object.singleHostPerSubset)
         ? globalThis.Boolean(object.singleHostPerSubset)
         : isSet(object.single_host_per_subset)
-          ? globalThis.Boolean(object.single_host_per_subset)
-          : false,
+        ? globalThis.Boolean(object.single_host_per_subset)
+        : false,
       fallbackPolicy: isSet(object.fallbackPolicy)
-        ? cluster_LbSubsetConfig_LbSubsetSelector_LbSubsetSelectorFallbackPolicyFromJSON(
-            object.fallbackPolicy,
-          )
+        ? cluster_LbSubsetConfig_LbSubsetSelector_LbSubsetSelectorFallbackPolicyFromJSON(object.fallbackPolicy)
         : isSet(object.fallback_policy)
-          ? cluster_LbSubsetConfig_LbSubsetSelector_LbSubsetSelectorFallbackPolicyFromJSON(
-              object.fallback_policy,
-            )
-          : 0,
+        ? cluster_LbSubsetConfig_LbSubsetSelector_LbSubsetSelectorFallbackPolicyFromJSON(object.fallback_policy)
+        : 0,
       fallbackKeysSubset: globalThis.Array.isArray(object?.fallbackKeysSubset)
         ? object.fallbackKeysSubset.map((e: any) => globalThis.String(e))
         : globalThis.Array.isArray(object?.fallback_keys_subset)
-          ? object.fallback_keys_subset.map((e: any) => globalThis.String(e))
-          : [],
+        ? object.fallback_keys_subset.map((e: any) => globalThis.String(e))
+        : [],
     };
   },
 
@@ -3831,14 +3880,10 @@ export const Cluster_LbSubsetConfig_LbSubsetSelector: MessageFns<
     return obj;
   },
 
-  create(
-    base?: DeepPartial<Cluster_LbSubsetConfig_LbSubsetSelector>,
-  ): Cluster_LbSubsetConfig_LbSubsetSelector {
+  create(base?: DeepPartial<Cluster_LbSubsetConfig_LbSubsetSelector>): Cluster_LbSubsetConfig_LbSubsetSelector {
     return Cluster_LbSubsetConfig_LbSubsetSelector.fromPartial(base ?? {});
   },
-  fromPartial(
-    object: DeepPartial<Cluster_LbSubsetConfig_LbSubsetSelector>,
-  ): Cluster_LbSubsetConfig_LbSubsetSelector {
+  fromPartial(object: DeepPartial<Cluster_LbSubsetConfig_LbSubsetSelector>): Cluster_LbSubsetConfig_LbSubsetSelector {
     const message = createBaseCluster_LbSubsetConfig_LbSubsetSelector();
     message.keys = object.keys?.map((e) => e) || [];
     message.singleHostPerSubset = object.singleHostPerSubset ?? false;
@@ -3848,14 +3893,11 @@ export const Cluster_LbSubsetConfig_LbSubsetSelector: MessageFns<
   },
 };
 
-messageTypeRegistry.set(
-  Cluster_LbSubsetConfig_LbSubsetSelector.$type,
-  Cluster_LbSubsetConfig_LbSubsetSelector,
-);
+messageTypeRegistry.set(Cluster_LbSubsetConfig_LbSubsetSelector.$type, Cluster_LbSubsetConfig_LbSubsetSelector);
 
 function createBaseCluster_SlowStartConfig(): Cluster_SlowStartConfig {
   return {
-    $type: 'envoy.config.cluster.v3.Cluster.SlowStartConfig',
+    $type: "envoy.config.cluster.v3.Cluster.SlowStartConfig",
     slowStartWindow: undefined,
     aggression: undefined,
     minWeightPercent: undefined,
@@ -3864,9 +3906,9 @@ function createBaseCluster_SlowStartConfig(): Cluster_SlowStartConfig {
 
 export const Cluster_SlowStartConfig: MessageFns<
   Cluster_SlowStartConfig,
-  'envoy.config.cluster.v3.Cluster.SlowStartConfig'
+  "envoy.config.cluster.v3.Cluster.SlowStartConfig"
 > = {
-  $type: 'envoy.config.cluster.v3.Cluster.SlowStartConfig' as const,
+  $type: "envoy.config.cluster.v3.Cluster.SlowStartConfig" as const,
 
   encode(message: Cluster_SlowStartConfig, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.slowStartWindow !== undefined) {
@@ -3885,7 +3927,7 @@ export const Cluster_SlowStartConfig: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -3936,14 +3978,14 @@ export const Cluster_SlowStartConfig: MessageFns<
       slowStartWindow: isSet(object.slowStartWindow)
         ? Duration.fromJSON(object.slowStartWindow)
         : isSet(object.slow_start_window)
-          ? Duration.fromJSON(object.slow_start_window)
-          : undefined,
+        ? Duration.fromJSON(object.slow_start_window)
+        : undefined,
       aggression: isSet(object.aggression) ? RuntimeDouble.fromJSON(object.aggression) : undefined,
       minWeightPercent: isSet(object.minWeightPercent)
         ? Percent.fromJSON(object.minWeightPercent)
         : isSet(object.min_weight_percent)
-          ? Percent.fromJSON(object.min_weight_percent)
-          : undefined,
+        ? Percent.fromJSON(object.min_weight_percent)
+        : undefined,
     };
   },
 
@@ -3966,18 +4008,15 @@ export const Cluster_SlowStartConfig: MessageFns<
   },
   fromPartial(object: DeepPartial<Cluster_SlowStartConfig>): Cluster_SlowStartConfig {
     const message = createBaseCluster_SlowStartConfig();
-    message.slowStartWindow =
-      object.slowStartWindow !== undefined && object.slowStartWindow !== null
-        ? Duration.fromPartial(object.slowStartWindow)
-        : undefined;
-    message.aggression =
-      object.aggression !== undefined && object.aggression !== null
-        ? RuntimeDouble.fromPartial(object.aggression)
-        : undefined;
-    message.minWeightPercent =
-      object.minWeightPercent !== undefined && object.minWeightPercent !== null
-        ? Percent.fromPartial(object.minWeightPercent)
-        : undefined;
+    message.slowStartWindow = (object.slowStartWindow !== undefined && object.slowStartWindow !== null)
+      ? Duration.fromPartial(object.slowStartWindow)
+      : undefined;
+    message.aggression = (object.aggression !== undefined && object.aggression !== null)
+      ? RuntimeDouble.fromPartial(object.aggression)
+      : undefined;
+    message.minWeightPercent = (object.minWeightPercent !== undefined && object.minWeightPercent !== null)
+      ? Percent.fromPartial(object.minWeightPercent)
+      : undefined;
     return message;
   },
 };
@@ -3985,14 +4024,14 @@ export const Cluster_SlowStartConfig: MessageFns<
 messageTypeRegistry.set(Cluster_SlowStartConfig.$type, Cluster_SlowStartConfig);
 
 function createBaseCluster_RoundRobinLbConfig(): Cluster_RoundRobinLbConfig {
-  return { $type: 'envoy.config.cluster.v3.Cluster.RoundRobinLbConfig', slowStartConfig: undefined };
+  return { $type: "envoy.config.cluster.v3.Cluster.RoundRobinLbConfig", slowStartConfig: undefined };
 }
 
 export const Cluster_RoundRobinLbConfig: MessageFns<
   Cluster_RoundRobinLbConfig,
-  'envoy.config.cluster.v3.Cluster.RoundRobinLbConfig'
+  "envoy.config.cluster.v3.Cluster.RoundRobinLbConfig"
 > = {
-  $type: 'envoy.config.cluster.v3.Cluster.RoundRobinLbConfig' as const,
+  $type: "envoy.config.cluster.v3.Cluster.RoundRobinLbConfig" as const,
 
   encode(message: Cluster_RoundRobinLbConfig, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.slowStartConfig !== undefined) {
@@ -4005,7 +4044,7 @@ export const Cluster_RoundRobinLbConfig: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -4040,8 +4079,8 @@ export const Cluster_RoundRobinLbConfig: MessageFns<
       slowStartConfig: isSet(object.slowStartConfig)
         ? Cluster_SlowStartConfig.fromJSON(object.slowStartConfig)
         : isSet(object.slow_start_config)
-          ? Cluster_SlowStartConfig.fromJSON(object.slow_start_config)
-          : undefined,
+        ? Cluster_SlowStartConfig.fromJSON(object.slow_start_config)
+        : undefined,
     };
   },
 
@@ -4058,10 +4097,9 @@ export const Cluster_RoundRobinLbConfig: MessageFns<
   },
   fromPartial(object: DeepPartial<Cluster_RoundRobinLbConfig>): Cluster_RoundRobinLbConfig {
     const message = createBaseCluster_RoundRobinLbConfig();
-    message.slowStartConfig =
-      object.slowStartConfig !== undefined && object.slowStartConfig !== null
-        ? Cluster_SlowStartConfig.fromPartial(object.slowStartConfig)
-        : undefined;
+    message.slowStartConfig = (object.slowStartConfig !== undefined && object.slowStartConfig !== null)
+      ? Cluster_SlowStartConfig.fromPartial(object.slowStartConfig)
+      : undefined;
     return message;
   },
 };
@@ -4070,7 +4108,7 @@ messageTypeRegistry.set(Cluster_RoundRobinLbConfig.$type, Cluster_RoundRobinLbCo
 
 function createBaseCluster_LeastRequestLbConfig(): Cluster_LeastRequestLbConfig {
   return {
-    $type: 'envoy.config.cluster.v3.Cluster.LeastRequestLbConfig',
+    $type: "envoy.config.cluster.v3.Cluster.LeastRequestLbConfig",
     choiceCount: undefined,
     activeRequestBias: undefined,
     slowStartConfig: undefined,
@@ -4079,14 +4117,14 @@ function createBaseCluster_LeastRequestLbConfig(): Cluster_LeastRequestLbConfig 
 
 export const Cluster_LeastRequestLbConfig: MessageFns<
   Cluster_LeastRequestLbConfig,
-  'envoy.config.cluster.v3.Cluster.LeastRequestLbConfig'
+  "envoy.config.cluster.v3.Cluster.LeastRequestLbConfig"
 > = {
-  $type: 'envoy.config.cluster.v3.Cluster.LeastRequestLbConfig' as const,
+  $type: "envoy.config.cluster.v3.Cluster.LeastRequestLbConfig" as const,
 
   encode(message: Cluster_LeastRequestLbConfig, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.choiceCount !== undefined) {
       UInt32Value.encode(
-        { $type: 'google.protobuf.UInt32Value', value: message.choiceCount! },
+        { $type: "google.protobuf.UInt32Value", value: message.choiceCount! },
         writer.uint32(10).fork(),
       ).join();
     }
@@ -4103,7 +4141,7 @@ export const Cluster_LeastRequestLbConfig: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -4154,18 +4192,18 @@ export const Cluster_LeastRequestLbConfig: MessageFns<
       choiceCount: isSet(object.choiceCount)
         ? Number(object.choiceCount)
         : isSet(object.choice_count)
-          ? Number(object.choice_count)
-          : undefined,
+        ? Number(object.choice_count)
+        : undefined,
       activeRequestBias: isSet(object.activeRequestBias)
         ? RuntimeDouble.fromJSON(object.activeRequestBias)
         : isSet(object.active_request_bias)
-          ? RuntimeDouble.fromJSON(object.active_request_bias)
-          : undefined,
+        ? RuntimeDouble.fromJSON(object.active_request_bias)
+        : undefined,
       slowStartConfig: isSet(object.slowStartConfig)
         ? Cluster_SlowStartConfig.fromJSON(object.slowStartConfig)
         : isSet(object.slow_start_config)
-          ? Cluster_SlowStartConfig.fromJSON(object.slow_start_config)
-          : undefined,
+        ? Cluster_SlowStartConfig.fromJSON(object.slow_start_config)
+        : undefined,
     };
   },
 
@@ -4189,14 +4227,12 @@ export const Cluster_LeastRequestLbConfig: MessageFns<
   fromPartial(object: DeepPartial<Cluster_LeastRequestLbConfig>): Cluster_LeastRequestLbConfig {
     const message = createBaseCluster_LeastRequestLbConfig();
     message.choiceCount = object.choiceCount ?? undefined;
-    message.activeRequestBias =
-      object.activeRequestBias !== undefined && object.activeRequestBias !== null
-        ? RuntimeDouble.fromPartial(object.activeRequestBias)
-        : undefined;
-    message.slowStartConfig =
-      object.slowStartConfig !== undefined && object.slowStartConfig !== null
-        ? Cluster_SlowStartConfig.fromPartial(object.slowStartConfig)
-        : undefined;
+    message.activeRequestBias = (object.activeRequestBias !== undefined && object.activeRequestBias !== null)
+      ? RuntimeDouble.fromPartial(object.activeRequestBias)
+      : undefined;
+    message.slowStartConfig = (object.slowStartConfig !== undefined && object.slowStartConfig !== null)
+      ? Cluster_SlowStartConfig.fromPartial(object.slowStartConfig)
+      : undefined;
     return message;
   },
 };
@@ -4205,7 +4241,7 @@ messageTypeRegistry.set(Cluster_LeastRequestLbConfig.$type, Cluster_LeastRequest
 
 function createBaseCluster_RingHashLbConfig(): Cluster_RingHashLbConfig {
   return {
-    $type: 'envoy.config.cluster.v3.Cluster.RingHashLbConfig',
+    $type: "envoy.config.cluster.v3.Cluster.RingHashLbConfig",
     minimumRingSize: undefined,
     hashFunction: 0,
     maximumRingSize: undefined,
@@ -4214,14 +4250,14 @@ function createBaseCluster_RingHashLbConfig(): Cluster_RingHashLbConfig {
 
 export const Cluster_RingHashLbConfig: MessageFns<
   Cluster_RingHashLbConfig,
-  'envoy.config.cluster.v3.Cluster.RingHashLbConfig'
+  "envoy.config.cluster.v3.Cluster.RingHashLbConfig"
 > = {
-  $type: 'envoy.config.cluster.v3.Cluster.RingHashLbConfig' as const,
+  $type: "envoy.config.cluster.v3.Cluster.RingHashLbConfig" as const,
 
   encode(message: Cluster_RingHashLbConfig, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.minimumRingSize !== undefined) {
       UInt64Value.encode(
-        { $type: 'google.protobuf.UInt64Value', value: message.minimumRingSize! },
+        { $type: "google.protobuf.UInt64Value", value: message.minimumRingSize! },
         writer.uint32(10).fork(),
       ).join();
     }
@@ -4230,7 +4266,7 @@ export const Cluster_RingHashLbConfig: MessageFns<
     }
     if (message.maximumRingSize !== undefined) {
       UInt64Value.encode(
-        { $type: 'google.protobuf.UInt64Value', value: message.maximumRingSize! },
+        { $type: "google.protobuf.UInt64Value", value: message.maximumRingSize! },
         writer.uint32(34).fork(),
       ).join();
     }
@@ -4241,7 +4277,7 @@ export const Cluster_RingHashLbConfig: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -4292,18 +4328,18 @@ export const Cluster_RingHashLbConfig: MessageFns<
       minimumRingSize: isSet(object.minimumRingSize)
         ? Number(object.minimumRingSize)
         : isSet(object.minimum_ring_size)
-          ? Number(object.minimum_ring_size)
-          : undefined,
+        ? Number(object.minimum_ring_size)
+        : undefined,
       hashFunction: isSet(object.hashFunction)
         ? cluster_RingHashLbConfig_HashFunctionFromJSON(object.hashFunction)
         : isSet(object.hash_function)
-          ? cluster_RingHashLbConfig_HashFunctionFromJSON(object.hash_function)
-          : 0,
+        ? cluster_RingHashLbConfig_HashFunctionFromJSON(object.hash_function)
+        : 0,
       maximumRingSize: isSet(object.maximumRingSize)
         ? Number(object.maximumRingSize)
         : isSet(object.maximum_ring_size)
-          ? Number(object.maximum_ring_size)
-          : undefined,
+        ? Number(object.maximum_ring_size)
+        : undefined,
     };
   },
 
@@ -4336,21 +4372,19 @@ export const Cluster_RingHashLbConfig: MessageFns<
 messageTypeRegistry.set(Cluster_RingHashLbConfig.$type, Cluster_RingHashLbConfig);
 
 function createBaseCluster_MaglevLbConfig(): Cluster_MaglevLbConfig {
-  return { $type: 'envoy.config.cluster.v3.Cluster.MaglevLbConfig', tableSize: undefined };
+  return { $type: "envoy.config.cluster.v3.Cluster.MaglevLbConfig", tableSize: undefined };
 }
 
 export const Cluster_MaglevLbConfig: MessageFns<
   Cluster_MaglevLbConfig,
-  'envoy.config.cluster.v3.Cluster.MaglevLbConfig'
+  "envoy.config.cluster.v3.Cluster.MaglevLbConfig"
 > = {
-  $type: 'envoy.config.cluster.v3.Cluster.MaglevLbConfig' as const,
+  $type: "envoy.config.cluster.v3.Cluster.MaglevLbConfig" as const,
 
   encode(message: Cluster_MaglevLbConfig, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.tableSize !== undefined) {
-      UInt64Value.encode(
-        { $type: 'google.protobuf.UInt64Value', value: message.tableSize! },
-        writer.uint32(10).fork(),
-      ).join();
+      UInt64Value.encode({ $type: "google.protobuf.UInt64Value", value: message.tableSize! }, writer.uint32(10).fork())
+        .join();
     }
     return writer;
   },
@@ -4359,7 +4393,7 @@ export const Cluster_MaglevLbConfig: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -4394,8 +4428,8 @@ export const Cluster_MaglevLbConfig: MessageFns<
       tableSize: isSet(object.tableSize)
         ? Number(object.tableSize)
         : isSet(object.table_size)
-          ? Number(object.table_size)
-          : undefined,
+        ? Number(object.table_size)
+        : undefined,
     };
   },
 
@@ -4421,9 +4455,9 @@ messageTypeRegistry.set(Cluster_MaglevLbConfig.$type, Cluster_MaglevLbConfig);
 
 function createBaseCluster_OriginalDstLbConfig(): Cluster_OriginalDstLbConfig {
   return {
-    $type: 'envoy.config.cluster.v3.Cluster.OriginalDstLbConfig',
+    $type: "envoy.config.cluster.v3.Cluster.OriginalDstLbConfig",
     useHttpHeader: false,
-    httpHeaderName: '',
+    httpHeaderName: "",
     upstreamPortOverride: undefined,
     metadataKey: undefined,
   };
@@ -4431,20 +4465,20 @@ function createBaseCluster_OriginalDstLbConfig(): Cluster_OriginalDstLbConfig {
 
 export const Cluster_OriginalDstLbConfig: MessageFns<
   Cluster_OriginalDstLbConfig,
-  'envoy.config.cluster.v3.Cluster.OriginalDstLbConfig'
+  "envoy.config.cluster.v3.Cluster.OriginalDstLbConfig"
 > = {
-  $type: 'envoy.config.cluster.v3.Cluster.OriginalDstLbConfig' as const,
+  $type: "envoy.config.cluster.v3.Cluster.OriginalDstLbConfig" as const,
 
   encode(message: Cluster_OriginalDstLbConfig, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.useHttpHeader !== false) {
       writer.uint32(8).bool(message.useHttpHeader);
     }
-    if (message.httpHeaderName !== '') {
+    if (message.httpHeaderName !== "") {
       writer.uint32(18).string(message.httpHeaderName);
     }
     if (message.upstreamPortOverride !== undefined) {
       UInt32Value.encode(
-        { $type: 'google.protobuf.UInt32Value', value: message.upstreamPortOverride! },
+        { $type: "google.protobuf.UInt32Value", value: message.upstreamPortOverride! },
         writer.uint32(26).fork(),
       ).join();
     }
@@ -4458,7 +4492,7 @@ export const Cluster_OriginalDstLbConfig: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -4517,23 +4551,23 @@ export const Cluster_OriginalDstLbConfig: MessageFns<
       useHttpHeader: isSet(object.useHttpHeader)
         ? globalThis.Boolean(object.useHttpHeader)
         : isSet(object.use_http_header)
-          ? globalThis.Boolean(object.use_http_header)
-          : false,
+        ? globalThis.Boolean(object.use_http_header)
+        : false,
       httpHeaderName: isSet(object.httpHeaderName)
         ? globalThis.String(object.httpHeaderName)
         : isSet(object.http_header_name)
-          ? globalThis.String(object.http_header_name)
-          : '',
+        ? globalThis.String(object.http_header_name)
+        : "",
       upstreamPortOverride: isSet(object.upstreamPortOverride)
         ? Number(object.upstreamPortOverride)
         : isSet(object.upstream_port_override)
-          ? Number(object.upstream_port_override)
-          : undefined,
+        ? Number(object.upstream_port_override)
+        : undefined,
       metadataKey: isSet(object.metadataKey)
         ? MetadataKey.fromJSON(object.metadataKey)
         : isSet(object.metadata_key)
-          ? MetadataKey.fromJSON(object.metadata_key)
-          : undefined,
+        ? MetadataKey.fromJSON(object.metadata_key)
+        : undefined,
     };
   },
 
@@ -4542,7 +4576,7 @@ export const Cluster_OriginalDstLbConfig: MessageFns<
     if (message.useHttpHeader !== false) {
       obj.useHttpHeader = message.useHttpHeader;
     }
-    if (message.httpHeaderName !== '') {
+    if (message.httpHeaderName !== "") {
       obj.httpHeaderName = message.httpHeaderName;
     }
     if (message.upstreamPortOverride !== undefined) {
@@ -4560,12 +4594,11 @@ export const Cluster_OriginalDstLbConfig: MessageFns<
   fromPartial(object: DeepPartial<Cluster_OriginalDstLbConfig>): Cluster_OriginalDstLbConfig {
     const message = createBaseCluster_OriginalDstLbConfig();
     message.useHttpHeader = object.useHttpHeader ?? false;
-    message.httpHeaderName = object.httpHeaderName ?? '';
+    message.httpHeaderName = object.httpHeaderName ?? "";
     message.upstreamPortOverride = object.upstreamPortOverride ?? undefined;
-    message.metadataKey =
-      object.metadataKey !== undefined && object.metadataKey !== null
-        ? MetadataKey.fromPartial(object.metadataKey)
-        : undefined;
+    message.metadataKey = (object.metadataKey !== undefined && object.metadataKey !== null)
+      ? MetadataKey.fromPartial(object.metadataKey)
+      : undefined;
     return message;
   },
 };
@@ -4574,7 +4607,7 @@ messageTypeRegistry.set(Cluster_OriginalDstLbConfig.$type, Cluster_OriginalDstLb
 
 function createBaseCluster_CommonLbConfig(): Cluster_CommonLbConfig {
   return {
-    $type: 'envoy.config.cluster.v3.Cluster.CommonLbConfig',
+    $type: "envoy.config.cluster.v3.Cluster.CommonLbConfig",
     healthyPanicThreshold: undefined,
     zoneAwareLbConfig: undefined,
     localityWeightedLbConfig: undefined,
@@ -4588,25 +4621,20 @@ function createBaseCluster_CommonLbConfig(): Cluster_CommonLbConfig {
 
 export const Cluster_CommonLbConfig: MessageFns<
   Cluster_CommonLbConfig,
-  'envoy.config.cluster.v3.Cluster.CommonLbConfig'
+  "envoy.config.cluster.v3.Cluster.CommonLbConfig"
 > = {
-  $type: 'envoy.config.cluster.v3.Cluster.CommonLbConfig' as const,
+  $type: "envoy.config.cluster.v3.Cluster.CommonLbConfig" as const,
 
   encode(message: Cluster_CommonLbConfig, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.healthyPanicThreshold !== undefined) {
       Percent.encode(message.healthyPanicThreshold, writer.uint32(10).fork()).join();
     }
     if (message.zoneAwareLbConfig !== undefined) {
-      Cluster_CommonLbConfig_ZoneAwareLbConfig.encode(
-        message.zoneAwareLbConfig,
-        writer.uint32(18).fork(),
-      ).join();
+      Cluster_CommonLbConfig_ZoneAwareLbConfig.encode(message.zoneAwareLbConfig, writer.uint32(18).fork()).join();
     }
     if (message.localityWeightedLbConfig !== undefined) {
-      Cluster_CommonLbConfig_LocalityWeightedLbConfig.encode(
-        message.localityWeightedLbConfig,
-        writer.uint32(26).fork(),
-      ).join();
+      Cluster_CommonLbConfig_LocalityWeightedLbConfig.encode(message.localityWeightedLbConfig, writer.uint32(26).fork())
+        .join();
     }
     if (message.updateMergeWindow !== undefined) {
       Duration.encode(message.updateMergeWindow, writer.uint32(34).fork()).join();
@@ -4633,7 +4661,7 @@ export const Cluster_CommonLbConfig: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -4655,10 +4683,7 @@ export const Cluster_CommonLbConfig: MessageFns<
               break;
             }
 
-            message.zoneAwareLbConfig = Cluster_CommonLbConfig_ZoneAwareLbConfig.decode(
-              reader,
-              reader.uint32(),
-            );
+            message.zoneAwareLbConfig = Cluster_CommonLbConfig_ZoneAwareLbConfig.decode(reader, reader.uint32());
             continue;
           }
           case 3: {
@@ -4733,43 +4758,43 @@ export const Cluster_CommonLbConfig: MessageFns<
       healthyPanicThreshold: isSet(object.healthyPanicThreshold)
         ? Percent.fromJSON(object.healthyPanicThreshold)
         : isSet(object.healthy_panic_threshold)
-          ? Percent.fromJSON(object.healthy_panic_threshold)
-          : undefined,
+        ? Percent.fromJSON(object.healthy_panic_threshold)
+        : undefined,
       zoneAwareLbConfig: isSet(object.zoneAwareLbConfig)
         ? Cluster_CommonLbConfig_ZoneAwareLbConfig.fromJSON(object.zoneAwareLbConfig)
         : isSet(object.zone_aware_lb_config)
-          ? Cluster_CommonLbConfig_ZoneAwareLbConfig.fromJSON(object.zone_aware_lb_config)
-          : undefined,
+        ? Cluster_CommonLbConfig_ZoneAwareLbConfig.fromJSON(object.zone_aware_lb_config)
+        : undefined,
       localityWeightedLbConfig: isSet(object.localityWeightedLbConfig)
         ? Cluster_CommonLbConfig_LocalityWeightedLbConfig.fromJSON(object.localityWeightedLbConfig)
         : isSet(object.locality_weighted_lb_config)
-          ? Cluster_CommonLbConfig_LocalityWeightedLbConfig.fromJSON(object.locality_weighted_lb_config)
-          : undefined,
+        ? Cluster_CommonLbConfig_LocalityWeightedLbConfig.fromJSON(object.locality_weighted_lb_config)
+        : undefined,
       updateMergeWindow: isSet(object.updateMergeWindow)
         ? Duration.fromJSON(object.updateMergeWindow)
         : isSet(object.update_merge_window)
-          ? Duration.fromJSON(object.update_merge_window)
-          : undefined,
+        ? Duration.fromJSON(object.update_merge_window)
+        : undefined,
       ignoreNewHostsUntilFirstHc: isSet(object.ignoreNewHostsUntilFirstHc)
         ? globalThis.Boolean(object.ignoreNewHostsUntilFirstHc)
         : isSet(object.ignore_new_hosts_until_first_hc)
-          ? globalThis.Boolean(object.ignore_new_hosts_until_first_hc)
-          : false,
+        ? globalThis.Boolean(object.ignore_new_hosts_until_first_hc)
+        : false,
       closeConnectionsOnHostSetChange: isSet(object.closeConnectionsOnHostSetChange)
         ? globalThis.Boolean(object.closeConnectionsOnHostSetChange)
         : isSet(object.close_connections_on_host_set_change)
-          ? globalThis.Boolean(object.close_connections_on_host_set_change)
-          : false,
+        ? globalThis.Boolean(object.close_connections_on_host_set_change)
+        : false,
       consistentHashingLbConfig: isSet(object.consistentHashingLbConfig)
         ? Cluster_CommonLbConfig_ConsistentHashingLbConfig.fromJSON(object.consistentHashingLbConfig)
         : isSet(object.consistent_hashing_lb_config)
-          ? Cluster_CommonLbConfig_ConsistentHashingLbConfig.fromJSON(object.consistent_hashing_lb_config)
-          : undefined,
+        ? Cluster_CommonLbConfig_ConsistentHashingLbConfig.fromJSON(object.consistent_hashing_lb_config)
+        : undefined,
       overrideHostStatus: isSet(object.overrideHostStatus)
         ? HealthStatusSet.fromJSON(object.overrideHostStatus)
         : isSet(object.override_host_status)
-          ? HealthStatusSet.fromJSON(object.override_host_status)
-          : undefined,
+        ? HealthStatusSet.fromJSON(object.override_host_status)
+        : undefined,
     };
   },
 
@@ -4812,31 +4837,28 @@ export const Cluster_CommonLbConfig: MessageFns<
   fromPartial(object: DeepPartial<Cluster_CommonLbConfig>): Cluster_CommonLbConfig {
     const message = createBaseCluster_CommonLbConfig();
     message.healthyPanicThreshold =
-      object.healthyPanicThreshold !== undefined && object.healthyPanicThreshold !== null
+      (object.healthyPanicThreshold !== undefined && object.healthyPanicThreshold !== null)
         ? Percent.fromPartial(object.healthyPanicThreshold)
         : undefined;
-    message.zoneAwareLbConfig =
-      object.zoneAwareLbConfig !== undefined && object.zoneAwareLbConfig !== null
-        ? Cluster_CommonLbConfig_ZoneAwareLbConfig.fromPartial(object.zoneAwareLbConfig)
-        : undefined;
+    message.zoneAwareLbConfig = (object.zoneAwareLbConfig !== undefined && object.zoneAwareLbConfig !== null)
+      ? Cluster_CommonLbConfig_ZoneAwareLbConfig.fromPartial(object.zoneAwareLbConfig)
+      : undefined;
     message.localityWeightedLbConfig =
-      object.localityWeightedLbConfig !== undefined && object.localityWeightedLbConfig !== null
+      (object.localityWeightedLbConfig !== undefined && object.localityWeightedLbConfig !== null)
         ? Cluster_CommonLbConfig_LocalityWeightedLbConfig.fromPartial(object.localityWeightedLbConfig)
         : undefined;
-    message.updateMergeWindow =
-      object.updateMergeWindow !== undefined && object.updateMergeWindow !== null
-        ? Duration.fromPartial(object.updateMergeWindow)
-        : undefined;
+    message.updateMergeWindow = (object.updateMergeWindow !== undefined && object.updateMergeWindow !== null)
+      ? Duration.fromPartial(object.updateMergeWindow)
+      : undefined;
     message.ignoreNewHostsUntilFirstHc = object.ignoreNewHostsUntilFirstHc ?? false;
     message.closeConnectionsOnHostSetChange = object.closeConnectionsOnHostSetChange ?? false;
     message.consistentHashingLbConfig =
-      object.consistentHashingLbConfig !== undefined && object.consistentHashingLbConfig !== null
+      (object.consistentHashingLbConfig !== undefined && object.consistentHashingLbConfig !== null)
         ? Cluster_CommonLbConfig_ConsistentHashingLbConfig.fromPartial(object.consistentHashingLbConfig)
         : undefined;
-    message.overrideHostStatus =
-      object.overrideHostStatus !== undefined && object.overrideHostStatus !== null
-        ? HealthStatusSet.fromPartial(object.overrideHostStatus)
-        : undefined;
+    message.overrideHostStatus = (object.overrideHostStatus !== undefined && object.overrideHostStatus !== null)
+      ? HealthStatusSet.fromPartial(object.overrideHostStatus)
+      : undefined;
     return message;
   },
 };
@@ -4845,7 +4867,7 @@ messageTypeRegistry.set(Cluster_CommonLbConfig.$type, Cluster_CommonLbConfig);
 
 function createBaseCluster_CommonLbConfig_ZoneAwareLbConfig(): Cluster_CommonLbConfig_ZoneAwareLbConfig {
   return {
-    $type: 'envoy.config.cluster.v3.Cluster.CommonLbConfig.ZoneAwareLbConfig',
+    $type: "envoy.config.cluster.v3.Cluster.CommonLbConfig.ZoneAwareLbConfig",
     routingEnabled: undefined,
     minClusterSize: undefined,
     failTrafficOnPanic: false,
@@ -4854,20 +4876,17 @@ function createBaseCluster_CommonLbConfig_ZoneAwareLbConfig(): Cluster_CommonLbC
 
 export const Cluster_CommonLbConfig_ZoneAwareLbConfig: MessageFns<
   Cluster_CommonLbConfig_ZoneAwareLbConfig,
-  'envoy.config.cluster.v3.Cluster.CommonLbConfig.ZoneAwareLbConfig'
+  "envoy.config.cluster.v3.Cluster.CommonLbConfig.ZoneAwareLbConfig"
 > = {
-  $type: 'envoy.config.cluster.v3.Cluster.CommonLbConfig.ZoneAwareLbConfig' as const,
+  $type: "envoy.config.cluster.v3.Cluster.CommonLbConfig.ZoneAwareLbConfig" as const,
 
-  encode(
-    message: Cluster_CommonLbConfig_ZoneAwareLbConfig,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
+  encode(message: Cluster_CommonLbConfig_ZoneAwareLbConfig, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.routingEnabled !== undefined) {
       Percent.encode(message.routingEnabled, writer.uint32(10).fork()).join();
     }
     if (message.minClusterSize !== undefined) {
       UInt64Value.encode(
-        { $type: 'google.protobuf.UInt64Value', value: message.minClusterSize! },
+        { $type: "google.protobuf.UInt64Value", value: message.minClusterSize! },
         writer.uint32(18).fork(),
       ).join();
     }
@@ -4881,7 +4900,7 @@ export const Cluster_CommonLbConfig_ZoneAwareLbConfig: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -4932,18 +4951,18 @@ export const Cluster_CommonLbConfig_ZoneAwareLbConfig: MessageFns<
       routingEnabled: isSet(object.routingEnabled)
         ? Percent.fromJSON(object.routingEnabled)
         : isSet(object.routing_enabled)
-          ? Percent.fromJSON(object.routing_enabled)
-          : undefined,
+        ? Percent.fromJSON(object.routing_enabled)
+        : undefined,
       minClusterSize: isSet(object.minClusterSize)
         ? Number(object.minClusterSize)
         : isSet(object.min_cluster_size)
-          ? Number(object.min_cluster_size)
-          : undefined,
+        ? Number(object.min_cluster_size)
+        : undefined,
       failTrafficOnPanic: isSet(object.failTrafficOnPanic)
         ? globalThis.Boolean(object.failTrafficOnPanic)
         : isSet(object.fail_traffic_on_panic)
-          ? globalThis.Boolean(object.fail_traffic_on_panic)
-          : false,
+        ? globalThis.Boolean(object.fail_traffic_on_panic)
+        : false,
     };
   },
 
@@ -4961,44 +4980,33 @@ export const Cluster_CommonLbConfig_ZoneAwareLbConfig: MessageFns<
     return obj;
   },
 
-  create(
-    base?: DeepPartial<Cluster_CommonLbConfig_ZoneAwareLbConfig>,
-  ): Cluster_CommonLbConfig_ZoneAwareLbConfig {
+  create(base?: DeepPartial<Cluster_CommonLbConfig_ZoneAwareLbConfig>): Cluster_CommonLbConfig_ZoneAwareLbConfig {
     return Cluster_CommonLbConfig_ZoneAwareLbConfig.fromPartial(base ?? {});
   },
-  fromPartial(
-    object: DeepPartial<Cluster_CommonLbConfig_ZoneAwareLbConfig>,
-  ): Cluster_CommonLbConfig_ZoneAwareLbConfig {
+  fromPartial(object: DeepPartial<Cluster_CommonLbConfig_ZoneAwareLbConfig>): Cluster_CommonLbConfig_ZoneAwareLbConfig {
     const message = createBaseCluster_CommonLbConfig_ZoneAwareLbConfig();
-    message.routingEnabled =
-      object.routingEnabled !== undefined && object.routingEnabled !== null
-        ? Percent.fromPartial(object.routingEnabled)
-        : undefined;
+    message.routingEnabled = (object.routingEnabled !== undefined && object.routingEnabled !== null)
+      ? Percent.fromPartial(object.routingEnabled)
+      : undefined;
     message.minClusterSize = object.minClusterSize ?? undefined;
     message.failTrafficOnPanic = object.failTrafficOnPanic ?? false;
     return message;
   },
 };
 
-messageTypeRegistry.set(
-  Cluster_CommonLbConfig_ZoneAwareLbConfig.$type,
-  Cluster_CommonLbConfig_ZoneAwareLbConfig,
-);
+messageTypeRegistry.set(Cluster_CommonLbConfig_ZoneAwareLbConfig.$type, Cluster_CommonLbConfig_ZoneAwareLbConfig);
 
 function createBaseCluster_CommonLbConfig_LocalityWeightedLbConfig(): Cluster_CommonLbConfig_LocalityWeightedLbConfig {
-  return { $type: 'envoy.config.cluster.v3.Cluster.CommonLbConfig.LocalityWeightedLbConfig' };
+  return { $type: "envoy.config.cluster.v3.Cluster.CommonLbConfig.LocalityWeightedLbConfig" };
 }
 
 export const Cluster_CommonLbConfig_LocalityWeightedLbConfig: MessageFns<
   Cluster_CommonLbConfig_LocalityWeightedLbConfig,
-  'envoy.config.cluster.v3.Cluster.CommonLbConfig.LocalityWeightedLbConfig'
+  "envoy.config.cluster.v3.Cluster.CommonLbConfig.LocalityWeightedLbConfig"
 > = {
-  $type: 'envoy.config.cluster.v3.Cluster.CommonLbConfig.LocalityWeightedLbConfig' as const,
+  $type: "envoy.config.cluster.v3.Cluster.CommonLbConfig.LocalityWeightedLbConfig" as const,
 
-  encode(
-    _: Cluster_CommonLbConfig_LocalityWeightedLbConfig,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
+  encode(_: Cluster_CommonLbConfig_LocalityWeightedLbConfig, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     return writer;
   },
 
@@ -5006,7 +5014,7 @@ export const Cluster_CommonLbConfig_LocalityWeightedLbConfig: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -5056,7 +5064,7 @@ messageTypeRegistry.set(
 
 function createBaseCluster_CommonLbConfig_ConsistentHashingLbConfig(): Cluster_CommonLbConfig_ConsistentHashingLbConfig {
   return {
-    $type: 'envoy.config.cluster.v3.Cluster.CommonLbConfig.ConsistentHashingLbConfig',
+    $type: "envoy.config.cluster.v3.Cluster.CommonLbConfig.ConsistentHashingLbConfig",
     useHostnameForHashing: false,
     hashBalanceFactor: undefined,
   };
@@ -5064,9 +5072,9 @@ function createBaseCluster_CommonLbConfig_ConsistentHashingLbConfig(): Cluster_C
 
 export const Cluster_CommonLbConfig_ConsistentHashingLbConfig: MessageFns<
   Cluster_CommonLbConfig_ConsistentHashingLbConfig,
-  'envoy.config.cluster.v3.Cluster.CommonLbConfig.ConsistentHashingLbConfig'
+  "envoy.config.cluster.v3.Cluster.CommonLbConfig.ConsistentHashingLbConfig"
 > = {
-  $type: 'envoy.config.cluster.v3.Cluster.CommonLbConfig.ConsistentHashingLbConfig' as const,
+  $type: "envoy.config.cluster.v3.Cluster.CommonLbConfig.ConsistentHashingLbConfig" as const,
 
   encode(
     message: Cluster_CommonLbConfig_ConsistentHashingLbConfig,
@@ -5077,21 +5085,18 @@ export const Cluster_CommonLbConfig_ConsistentHashingLbConfig: MessageFns<
     }
     if (message.hashBalanceFactor !== undefined) {
       UInt32Value.encode(
-        { $type: 'google.protobuf.UInt32Value', value: message.hashBalanceFactor! },
+        { $type: "google.protobuf.UInt32Value", value: message.hashBalanceFactor! },
         writer.uint32(18).fork(),
       ).join();
     }
     return writer;
   },
 
-  decode(
-    input: BinaryReader | Uint8Array,
-    length?: number,
-  ): Cluster_CommonLbConfig_ConsistentHashingLbConfig {
+  decode(input: BinaryReader | Uint8Array, length?: number): Cluster_CommonLbConfig_ConsistentHashingLbConfig {
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -5134,13 +5139,13 @@ export const Cluster_CommonLbConfig_ConsistentHashingLbConfig: MessageFns<
       useHostnameForHashing: isSet(object.useHostnameForHashing)
         ? globalThis.Boolean(object.useHostnameForHashing)
         : isSet(object.use_hostname_for_hashing)
-          ? globalThis.Boolean(object.use_hostname_for_hashing)
-          : false,
+        ? globalThis.Boolean(object.use_hostname_for_hashing)
+        : false,
       hashBalanceFactor: isSet(object.hashBalanceFactor)
         ? Number(object.hashBalanceFactor)
         : isSet(object.hash_balance_factor)
-          ? Number(object.hash_balance_factor)
-          : undefined,
+        ? Number(object.hash_balance_factor)
+        : undefined,
     };
   },
 
@@ -5176,18 +5181,11 @@ messageTypeRegistry.set(
 );
 
 function createBaseCluster_RefreshRate(): Cluster_RefreshRate {
-  return {
-    $type: 'envoy.config.cluster.v3.Cluster.RefreshRate',
-    baseInterval: undefined,
-    maxInterval: undefined,
-  };
+  return { $type: "envoy.config.cluster.v3.Cluster.RefreshRate", baseInterval: undefined, maxInterval: undefined };
 }
 
-export const Cluster_RefreshRate: MessageFns<
-  Cluster_RefreshRate,
-  'envoy.config.cluster.v3.Cluster.RefreshRate'
-> = {
-  $type: 'envoy.config.cluster.v3.Cluster.RefreshRate' as const,
+export const Cluster_RefreshRate: MessageFns<Cluster_RefreshRate, "envoy.config.cluster.v3.Cluster.RefreshRate"> = {
+  $type: "envoy.config.cluster.v3.Cluster.RefreshRate" as const,
 
   encode(message: Cluster_RefreshRate, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.baseInterval !== undefined) {
@@ -5203,7 +5201,7 @@ export const Cluster_RefreshRate: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -5246,13 +5244,13 @@ export const Cluster_RefreshRate: MessageFns<
       baseInterval: isSet(object.baseInterval)
         ? Duration.fromJSON(object.baseInterval)
         : isSet(object.base_interval)
-          ? Duration.fromJSON(object.base_interval)
-          : undefined,
+        ? Duration.fromJSON(object.base_interval)
+        : undefined,
       maxInterval: isSet(object.maxInterval)
         ? Duration.fromJSON(object.maxInterval)
         : isSet(object.max_interval)
-          ? Duration.fromJSON(object.max_interval)
-          : undefined,
+        ? Duration.fromJSON(object.max_interval)
+        : undefined,
     };
   },
 
@@ -5272,14 +5270,12 @@ export const Cluster_RefreshRate: MessageFns<
   },
   fromPartial(object: DeepPartial<Cluster_RefreshRate>): Cluster_RefreshRate {
     const message = createBaseCluster_RefreshRate();
-    message.baseInterval =
-      object.baseInterval !== undefined && object.baseInterval !== null
-        ? Duration.fromPartial(object.baseInterval)
-        : undefined;
-    message.maxInterval =
-      object.maxInterval !== undefined && object.maxInterval !== null
-        ? Duration.fromPartial(object.maxInterval)
-        : undefined;
+    message.baseInterval = (object.baseInterval !== undefined && object.baseInterval !== null)
+      ? Duration.fromPartial(object.baseInterval)
+      : undefined;
+    message.maxInterval = (object.maxInterval !== undefined && object.maxInterval !== null)
+      ? Duration.fromPartial(object.maxInterval)
+      : undefined;
     return message;
   },
 };
@@ -5288,7 +5284,7 @@ messageTypeRegistry.set(Cluster_RefreshRate.$type, Cluster_RefreshRate);
 
 function createBaseCluster_PreconnectPolicy(): Cluster_PreconnectPolicy {
   return {
-    $type: 'envoy.config.cluster.v3.Cluster.PreconnectPolicy',
+    $type: "envoy.config.cluster.v3.Cluster.PreconnectPolicy",
     perUpstreamPreconnectRatio: undefined,
     predictivePreconnectRatio: undefined,
   };
@@ -5296,20 +5292,20 @@ function createBaseCluster_PreconnectPolicy(): Cluster_PreconnectPolicy {
 
 export const Cluster_PreconnectPolicy: MessageFns<
   Cluster_PreconnectPolicy,
-  'envoy.config.cluster.v3.Cluster.PreconnectPolicy'
+  "envoy.config.cluster.v3.Cluster.PreconnectPolicy"
 > = {
-  $type: 'envoy.config.cluster.v3.Cluster.PreconnectPolicy' as const,
+  $type: "envoy.config.cluster.v3.Cluster.PreconnectPolicy" as const,
 
   encode(message: Cluster_PreconnectPolicy, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.perUpstreamPreconnectRatio !== undefined) {
       DoubleValue.encode(
-        { $type: 'google.protobuf.DoubleValue', value: message.perUpstreamPreconnectRatio! },
+        { $type: "google.protobuf.DoubleValue", value: message.perUpstreamPreconnectRatio! },
         writer.uint32(10).fork(),
       ).join();
     }
     if (message.predictivePreconnectRatio !== undefined) {
       DoubleValue.encode(
-        { $type: 'google.protobuf.DoubleValue', value: message.predictivePreconnectRatio! },
+        { $type: "google.protobuf.DoubleValue", value: message.predictivePreconnectRatio! },
         writer.uint32(18).fork(),
       ).join();
     }
@@ -5320,7 +5316,7 @@ export const Cluster_PreconnectPolicy: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -5363,13 +5359,13 @@ export const Cluster_PreconnectPolicy: MessageFns<
       perUpstreamPreconnectRatio: isSet(object.perUpstreamPreconnectRatio)
         ? Number(object.perUpstreamPreconnectRatio)
         : isSet(object.per_upstream_preconnect_ratio)
-          ? Number(object.per_upstream_preconnect_ratio)
-          : undefined,
+        ? Number(object.per_upstream_preconnect_ratio)
+        : undefined,
       predictivePreconnectRatio: isSet(object.predictivePreconnectRatio)
         ? Number(object.predictivePreconnectRatio)
         : isSet(object.predictive_preconnect_ratio)
-          ? Number(object.predictive_preconnect_ratio)
-          : undefined,
+        ? Number(object.predictive_preconnect_ratio)
+        : undefined,
     };
   },
 
@@ -5398,24 +5394,17 @@ export const Cluster_PreconnectPolicy: MessageFns<
 messageTypeRegistry.set(Cluster_PreconnectPolicy.$type, Cluster_PreconnectPolicy);
 
 function createBaseCluster_TypedExtensionProtocolOptionsEntry(): Cluster_TypedExtensionProtocolOptionsEntry {
-  return {
-    $type: 'envoy.config.cluster.v3.Cluster.TypedExtensionProtocolOptionsEntry',
-    key: '',
-    value: undefined,
-  };
+  return { $type: "envoy.config.cluster.v3.Cluster.TypedExtensionProtocolOptionsEntry", key: "", value: undefined };
 }
 
 export const Cluster_TypedExtensionProtocolOptionsEntry: MessageFns<
   Cluster_TypedExtensionProtocolOptionsEntry,
-  'envoy.config.cluster.v3.Cluster.TypedExtensionProtocolOptionsEntry'
+  "envoy.config.cluster.v3.Cluster.TypedExtensionProtocolOptionsEntry"
 > = {
-  $type: 'envoy.config.cluster.v3.Cluster.TypedExtensionProtocolOptionsEntry' as const,
+  $type: "envoy.config.cluster.v3.Cluster.TypedExtensionProtocolOptionsEntry" as const,
 
-  encode(
-    message: Cluster_TypedExtensionProtocolOptionsEntry,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
-    if (message.key !== '') {
+  encode(message: Cluster_TypedExtensionProtocolOptionsEntry, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.key !== "") {
       writer.uint32(10).string(message.key);
     }
     if (message.value !== undefined) {
@@ -5428,7 +5417,7 @@ export const Cluster_TypedExtensionProtocolOptionsEntry: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -5468,14 +5457,14 @@ export const Cluster_TypedExtensionProtocolOptionsEntry: MessageFns<
   fromJSON(object: any): Cluster_TypedExtensionProtocolOptionsEntry {
     return {
       $type: Cluster_TypedExtensionProtocolOptionsEntry.$type,
-      key: isSet(object.key) ? globalThis.String(object.key) : '',
+      key: isSet(object.key) ? globalThis.String(object.key) : "",
       value: isSet(object.value) ? Any.fromJSON(object.value) : undefined,
     };
   },
 
   toJSON(message: Cluster_TypedExtensionProtocolOptionsEntry): unknown {
     const obj: any = {};
-    if (message.key !== '') {
+    if (message.key !== "") {
       obj.key = message.key;
     }
     if (message.value !== undefined) {
@@ -5484,36 +5473,27 @@ export const Cluster_TypedExtensionProtocolOptionsEntry: MessageFns<
     return obj;
   },
 
-  create(
-    base?: DeepPartial<Cluster_TypedExtensionProtocolOptionsEntry>,
-  ): Cluster_TypedExtensionProtocolOptionsEntry {
+  create(base?: DeepPartial<Cluster_TypedExtensionProtocolOptionsEntry>): Cluster_TypedExtensionProtocolOptionsEntry {
     return Cluster_TypedExtensionProtocolOptionsEntry.fromPartial(base ?? {});
   },
   fromPartial(
     object: DeepPartial<Cluster_TypedExtensionProtocolOptionsEntry>,
   ): Cluster_TypedExtensionProtocolOptionsEntry {
     const message = createBaseCluster_TypedExtensionProtocolOptionsEntry();
-    message.key = object.key ?? '';
-    message.value =
-      object.value !== undefined && object.value !== null ? Any.fromPartial(object.value) : undefined;
+    message.key = object.key ?? "";
+    message.value = (object.value !== undefined && object.value !== null) ? Any.fromPartial(object.value) : undefined;
     return message;
   },
 };
 
-messageTypeRegistry.set(
-  Cluster_TypedExtensionProtocolOptionsEntry.$type,
-  Cluster_TypedExtensionProtocolOptionsEntry,
-);
+messageTypeRegistry.set(Cluster_TypedExtensionProtocolOptionsEntry.$type, Cluster_TypedExtensionProtocolOptionsEntry);
 
 function createBaseLoadBalancingPolicy(): LoadBalancingPolicy {
-  return { $type: 'envoy.config.cluster.v3.LoadBalancingPolicy', policies: [] };
+  return { $type: "envoy.config.cluster.v3.LoadBalancingPolicy", policies: [] };
 }
 
-export const LoadBalancingPolicy: MessageFns<
-  LoadBalancingPolicy,
-  'envoy.config.cluster.v3.LoadBalancingPolicy'
-> = {
-  $type: 'envoy.config.cluster.v3.LoadBalancingPolicy' as const,
+export const LoadBalancingPolicy: MessageFns<LoadBalancingPolicy, "envoy.config.cluster.v3.LoadBalancingPolicy"> = {
+  $type: "envoy.config.cluster.v3.LoadBalancingPolicy" as const,
 
   encode(message: LoadBalancingPolicy, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     for (const v of message.policies) {
@@ -5526,7 +5506,7 @@ export const LoadBalancingPolicy: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -5585,14 +5565,14 @@ export const LoadBalancingPolicy: MessageFns<
 messageTypeRegistry.set(LoadBalancingPolicy.$type, LoadBalancingPolicy);
 
 function createBaseLoadBalancingPolicy_Policy(): LoadBalancingPolicy_Policy {
-  return { $type: 'envoy.config.cluster.v3.LoadBalancingPolicy.Policy', typedExtensionConfig: undefined };
+  return { $type: "envoy.config.cluster.v3.LoadBalancingPolicy.Policy", typedExtensionConfig: undefined };
 }
 
 export const LoadBalancingPolicy_Policy: MessageFns<
   LoadBalancingPolicy_Policy,
-  'envoy.config.cluster.v3.LoadBalancingPolicy.Policy'
+  "envoy.config.cluster.v3.LoadBalancingPolicy.Policy"
 > = {
-  $type: 'envoy.config.cluster.v3.LoadBalancingPolicy.Policy' as const,
+  $type: "envoy.config.cluster.v3.LoadBalancingPolicy.Policy" as const,
 
   encode(message: LoadBalancingPolicy_Policy, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.typedExtensionConfig !== undefined) {
@@ -5605,7 +5585,7 @@ export const LoadBalancingPolicy_Policy: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -5640,8 +5620,8 @@ export const LoadBalancingPolicy_Policy: MessageFns<
       typedExtensionConfig: isSet(object.typedExtensionConfig)
         ? TypedExtensionConfig.fromJSON(object.typedExtensionConfig)
         : isSet(object.typed_extension_config)
-          ? TypedExtensionConfig.fromJSON(object.typed_extension_config)
-          : undefined,
+        ? TypedExtensionConfig.fromJSON(object.typed_extension_config)
+        : undefined,
     };
   },
 
@@ -5658,10 +5638,9 @@ export const LoadBalancingPolicy_Policy: MessageFns<
   },
   fromPartial(object: DeepPartial<LoadBalancingPolicy_Policy>): LoadBalancingPolicy_Policy {
     const message = createBaseLoadBalancingPolicy_Policy();
-    message.typedExtensionConfig =
-      object.typedExtensionConfig !== undefined && object.typedExtensionConfig !== null
-        ? TypedExtensionConfig.fromPartial(object.typedExtensionConfig)
-        : undefined;
+    message.typedExtensionConfig = (object.typedExtensionConfig !== undefined && object.typedExtensionConfig !== null)
+      ? TypedExtensionConfig.fromPartial(object.typedExtensionConfig)
+      : undefined;
     return message;
   },
 };
@@ -5670,7 +5649,7 @@ messageTypeRegistry.set(LoadBalancingPolicy_Policy.$type, LoadBalancingPolicy_Po
 
 function createBaseUpstreamConnectionOptions(): UpstreamConnectionOptions {
   return {
-    $type: 'envoy.config.cluster.v3.UpstreamConnectionOptions',
+    $type: "envoy.config.cluster.v3.UpstreamConnectionOptions",
     tcpKeepalive: undefined,
     setLocalInterfaceNameOnUpstreamConnections: false,
     happyEyeballsConfig: undefined,
@@ -5679,9 +5658,9 @@ function createBaseUpstreamConnectionOptions(): UpstreamConnectionOptions {
 
 export const UpstreamConnectionOptions: MessageFns<
   UpstreamConnectionOptions,
-  'envoy.config.cluster.v3.UpstreamConnectionOptions'
+  "envoy.config.cluster.v3.UpstreamConnectionOptions"
 > = {
-  $type: 'envoy.config.cluster.v3.UpstreamConnectionOptions' as const,
+  $type: "envoy.config.cluster.v3.UpstreamConnectionOptions" as const,
 
   encode(message: UpstreamConnectionOptions, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.tcpKeepalive !== undefined) {
@@ -5691,10 +5670,8 @@ export const UpstreamConnectionOptions: MessageFns<
       writer.uint32(16).bool(message.setLocalInterfaceNameOnUpstreamConnections);
     }
     if (message.happyEyeballsConfig !== undefined) {
-      UpstreamConnectionOptions_HappyEyeballsConfig.encode(
-        message.happyEyeballsConfig,
-        writer.uint32(26).fork(),
-      ).join();
+      UpstreamConnectionOptions_HappyEyeballsConfig.encode(message.happyEyeballsConfig, writer.uint32(26).fork())
+        .join();
     }
     return writer;
   },
@@ -5703,7 +5680,7 @@ export const UpstreamConnectionOptions: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -5733,10 +5710,7 @@ export const UpstreamConnectionOptions: MessageFns<
               break;
             }
 
-            message.happyEyeballsConfig = UpstreamConnectionOptions_HappyEyeballsConfig.decode(
-              reader,
-              reader.uint32(),
-            );
+            message.happyEyeballsConfig = UpstreamConnectionOptions_HappyEyeballsConfig.decode(reader, reader.uint32());
             continue;
           }
         }
@@ -5757,18 +5731,18 @@ export const UpstreamConnectionOptions: MessageFns<
       tcpKeepalive: isSet(object.tcpKeepalive)
         ? TcpKeepalive.fromJSON(object.tcpKeepalive)
         : isSet(object.tcp_keepalive)
-          ? TcpKeepalive.fromJSON(object.tcp_keepalive)
-          : undefined,
+        ? TcpKeepalive.fromJSON(object.tcp_keepalive)
+        : undefined,
       setLocalInterfaceNameOnUpstreamConnections: isSet(object.setLocalInterfaceNameOnUpstreamConnections)
         ? globalThis.Boolean(object.setLocalInterfaceNameOnUpstreamConnections)
         : isSet(object.set_local_interface_name_on_upstream_connections)
-          ? globalThis.Boolean(object.set_local_interface_name_on_upstream_connections)
-          : false,
+        ? globalThis.Boolean(object.set_local_interface_name_on_upstream_connections)
+        : false,
       happyEyeballsConfig: isSet(object.happyEyeballsConfig)
         ? UpstreamConnectionOptions_HappyEyeballsConfig.fromJSON(object.happyEyeballsConfig)
         : isSet(object.happy_eyeballs_config)
-          ? UpstreamConnectionOptions_HappyEyeballsConfig.fromJSON(object.happy_eyeballs_config)
-          : undefined,
+        ? UpstreamConnectionOptions_HappyEyeballsConfig.fromJSON(object.happy_eyeballs_config)
+        : undefined,
     };
   },
 
@@ -5781,9 +5755,7 @@ export const UpstreamConnectionOptions: MessageFns<
       obj.setLocalInterfaceNameOnUpstreamConnections = message.setLocalInterfaceNameOnUpstreamConnections;
     }
     if (message.happyEyeballsConfig !== undefined) {
-      obj.happyEyeballsConfig = UpstreamConnectionOptions_HappyEyeballsConfig.toJSON(
-        message.happyEyeballsConfig,
-      );
+      obj.happyEyeballsConfig = UpstreamConnectionOptions_HappyEyeballsConfig.toJSON(message.happyEyeballsConfig);
     }
     return obj;
   },
@@ -5793,16 +5765,13 @@ export const UpstreamConnectionOptions: MessageFns<
   },
   fromPartial(object: DeepPartial<UpstreamConnectionOptions>): UpstreamConnectionOptions {
     const message = createBaseUpstreamConnectionOptions();
-    message.tcpKeepalive =
-      object.tcpKeepalive !== undefined && object.tcpKeepalive !== null
-        ? TcpKeepalive.fromPartial(object.tcpKeepalive)
-        : undefined;
-    message.setLocalInterfaceNameOnUpstreamConnections =
-      object.setLocalInterfaceNameOnUpstreamConnections ?? false;
-    message.happyEyeballsConfig =
-      object.happyEyeballsConfig !== undefined && object.happyEyeballsConfig !== null
-        ? UpstreamConnectionOptions_HappyEyeballsConfig.fromPartial(object.happyEyeballsConfig)
-        : undefined;
+    message.tcpKeepalive = (object.tcpKeepalive !== undefined && object.tcpKeepalive !== null)
+      ? TcpKeepalive.fromPartial(object.tcpKeepalive)
+      : undefined;
+    message.setLocalInterfaceNameOnUpstreamConnections = object.setLocalInterfaceNameOnUpstreamConnections ?? false;
+    message.happyEyeballsConfig = (object.happyEyeballsConfig !== undefined && object.happyEyeballsConfig !== null)
+      ? UpstreamConnectionOptions_HappyEyeballsConfig.fromPartial(object.happyEyeballsConfig)
+      : undefined;
     return message;
   },
 };
@@ -5811,7 +5780,7 @@ messageTypeRegistry.set(UpstreamConnectionOptions.$type, UpstreamConnectionOptio
 
 function createBaseUpstreamConnectionOptions_HappyEyeballsConfig(): UpstreamConnectionOptions_HappyEyeballsConfig {
   return {
-    $type: 'envoy.config.cluster.v3.UpstreamConnectionOptions.HappyEyeballsConfig',
+    $type: "envoy.config.cluster.v3.UpstreamConnectionOptions.HappyEyeballsConfig",
     firstAddressFamilyVersion: 0,
     firstAddressFamilyCount: undefined,
   };
@@ -5819,9 +5788,9 @@ function createBaseUpstreamConnectionOptions_HappyEyeballsConfig(): UpstreamConn
 
 export const UpstreamConnectionOptions_HappyEyeballsConfig: MessageFns<
   UpstreamConnectionOptions_HappyEyeballsConfig,
-  'envoy.config.cluster.v3.UpstreamConnectionOptions.HappyEyeballsConfig'
+  "envoy.config.cluster.v3.UpstreamConnectionOptions.HappyEyeballsConfig"
 > = {
-  $type: 'envoy.config.cluster.v3.UpstreamConnectionOptions.HappyEyeballsConfig' as const,
+  $type: "envoy.config.cluster.v3.UpstreamConnectionOptions.HappyEyeballsConfig" as const,
 
   encode(
     message: UpstreamConnectionOptions_HappyEyeballsConfig,
@@ -5832,7 +5801,7 @@ export const UpstreamConnectionOptions_HappyEyeballsConfig: MessageFns<
     }
     if (message.firstAddressFamilyCount !== undefined) {
       UInt32Value.encode(
-        { $type: 'google.protobuf.UInt32Value', value: message.firstAddressFamilyCount! },
+        { $type: "google.protobuf.UInt32Value", value: message.firstAddressFamilyCount! },
         writer.uint32(18).fork(),
       ).join();
     }
@@ -5843,7 +5812,7 @@ export const UpstreamConnectionOptions_HappyEyeballsConfig: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -5886,13 +5855,13 @@ export const UpstreamConnectionOptions_HappyEyeballsConfig: MessageFns<
       firstAddressFamilyVersion: isSet(object.firstAddressFamilyVersion)
         ? upstreamConnectionOptions_FirstAddressFamilyVersionFromJSON(object.firstAddressFamilyVersion)
         : isSet(object.first_address_family_version)
-          ? upstreamConnectionOptions_FirstAddressFamilyVersionFromJSON(object.first_address_family_version)
-          : 0,
+        ? upstreamConnectionOptions_FirstAddressFamilyVersionFromJSON(object.first_address_family_version)
+        : 0,
       firstAddressFamilyCount: isSet(object.firstAddressFamilyCount)
         ? Number(object.firstAddressFamilyCount)
         : isSet(object.first_address_family_count)
-          ? Number(object.first_address_family_count)
-          : undefined,
+        ? Number(object.first_address_family_count)
+        : undefined,
     };
   },
 
@@ -5931,15 +5900,15 @@ messageTypeRegistry.set(
 
 function createBaseTrackClusterStats(): TrackClusterStats {
   return {
-    $type: 'envoy.config.cluster.v3.TrackClusterStats',
+    $type: "envoy.config.cluster.v3.TrackClusterStats",
     timeoutBudgets: false,
     requestResponseSizes: false,
     perEndpointStats: false,
   };
 }
 
-export const TrackClusterStats: MessageFns<TrackClusterStats, 'envoy.config.cluster.v3.TrackClusterStats'> = {
-  $type: 'envoy.config.cluster.v3.TrackClusterStats' as const,
+export const TrackClusterStats: MessageFns<TrackClusterStats, "envoy.config.cluster.v3.TrackClusterStats"> = {
+  $type: "envoy.config.cluster.v3.TrackClusterStats" as const,
 
   encode(message: TrackClusterStats, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.timeoutBudgets !== false) {
@@ -5958,7 +5927,7 @@ export const TrackClusterStats: MessageFns<TrackClusterStats, 'envoy.config.clus
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -6009,18 +5978,18 @@ export const TrackClusterStats: MessageFns<TrackClusterStats, 'envoy.config.clus
       timeoutBudgets: isSet(object.timeoutBudgets)
         ? globalThis.Boolean(object.timeoutBudgets)
         : isSet(object.timeout_budgets)
-          ? globalThis.Boolean(object.timeout_budgets)
-          : false,
+        ? globalThis.Boolean(object.timeout_budgets)
+        : false,
       requestResponseSizes: isSet(object.requestResponseSizes)
         ? globalThis.Boolean(object.requestResponseSizes)
         : isSet(object.request_response_sizes)
-          ? globalThis.Boolean(object.request_response_sizes)
-          : false,
+        ? globalThis.Boolean(object.request_response_sizes)
+        : false,
       perEndpointStats: isSet(object.perEndpointStats)
         ? globalThis.Boolean(object.perEndpointStats)
         : isSet(object.per_endpoint_stats)
-          ? globalThis.Boolean(object.per_endpoint_stats)
-          : false,
+        ? globalThis.Boolean(object.per_endpoint_stats)
+        : false,
     };
   },
 
@@ -6053,23 +6022,19 @@ export const TrackClusterStats: MessageFns<TrackClusterStats, 'envoy.config.clus
 messageTypeRegistry.set(TrackClusterStats.$type, TrackClusterStats);
 
 function floatToJson(value: number | null | undefined): number | string | null | undefined {
-  return typeof value === 'number' && !globalThis.Number.isFinite(value) ? globalThis.String(value) : value;
+  return typeof value === "number" && !globalThis.Number.isFinite(value) ? globalThis.String(value) : value;
 }
 
 type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
 
-export type DeepPartial<T> = T extends Builtin
-  ? T
-  : T extends globalThis.Array<infer U>
-    ? globalThis.Array<DeepPartial<U>>
-    : T extends ReadonlyArray<infer U>
-      ? ReadonlyArray<DeepPartial<U>>
-      : T extends {}
-        ? { [K in Exclude<keyof T, '$type'>]?: DeepPartial<T[K]> }
-        : Partial<T>;
+export type DeepPartial<T> = T extends Builtin ? T
+  : T extends globalThis.Array<infer U> ? globalThis.Array<DeepPartial<U>>
+  : T extends ReadonlyArray<infer U> ? ReadonlyArray<DeepPartial<U>>
+  : T extends {} ? { [K in Exclude<keyof T, "$type">]?: DeepPartial<T[K]> }
+  : Partial<T>;
 
 function isObject(value: any): boolean {
-  return typeof value === 'object' && value !== null;
+  return typeof value === "object" && value !== null;
 }
 
 function isSet(value: any): boolean {

@@ -5,17 +5,17 @@
 // source: envoy/config/cluster/v3/filter.proto
 
 /* eslint-disable */
-import { BinaryReader, BinaryWriter } from '@bufbuild/protobuf/wire';
-import { Any } from '../../../../google/protobuf/any';
-import { messageTypeRegistry } from '../../../../typeRegistry';
-import { ExtensionConfigSource } from '../../core/v3/config_source';
+import { BinaryReader, BinaryWriter } from "@bufbuild/protobuf/wire";
+import { Any } from "../../../../google/protobuf/any";
+import { messageTypeRegistry } from "../../../../typeRegistry";
+import { ExtensionConfigSource } from "../../core/v3/config_source";
 
-export const protobufPackage = 'envoy.config.cluster.v3';
+export const protobufPackage = "envoy.config.cluster.v3";
 
-export const protobufFileName = 'envoy/config/cluster/v3/filter.proto';
+export const protobufFileName = "envoy/config/cluster/v3/filter.proto";
 
 export interface Filter {
-  $type: 'envoy.config.cluster.v3.Filter';
+  $type: "envoy.config.cluster.v3.Filter";
   /** The name of the filter configuration. */
   name: string;
   /**
@@ -25,7 +25,9 @@ export interface Filter {
    * filters <config_network_filters>` are not valid upstream network filters.
    * Only one of typed_config or config_discovery can be used.
    */
-  typedConfig: Any | undefined;
+  typedConfig:
+    | Any
+    | undefined;
   /**
    * Configuration source specifier for an extension configuration discovery
    * service. In case of a failure and without the default configuration, the
@@ -36,19 +38,14 @@ export interface Filter {
 }
 
 function createBaseFilter(): Filter {
-  return {
-    $type: 'envoy.config.cluster.v3.Filter',
-    name: '',
-    typedConfig: undefined,
-    configDiscovery: undefined,
-  };
+  return { $type: "envoy.config.cluster.v3.Filter", name: "", typedConfig: undefined, configDiscovery: undefined };
 }
 
-export const Filter: MessageFns<Filter, 'envoy.config.cluster.v3.Filter'> = {
-  $type: 'envoy.config.cluster.v3.Filter' as const,
+export const Filter: MessageFns<Filter, "envoy.config.cluster.v3.Filter"> = {
+  $type: "envoy.config.cluster.v3.Filter" as const,
 
   encode(message: Filter, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.name !== '') {
+    if (message.name !== "") {
       writer.uint32(10).string(message.name);
     }
     if (message.typedConfig !== undefined) {
@@ -64,7 +61,7 @@ export const Filter: MessageFns<Filter, 'envoy.config.cluster.v3.Filter'> = {
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -112,23 +109,23 @@ export const Filter: MessageFns<Filter, 'envoy.config.cluster.v3.Filter'> = {
   fromJSON(object: any): Filter {
     return {
       $type: Filter.$type,
-      name: isSet(object.name) ? globalThis.String(object.name) : '',
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
       typedConfig: isSet(object.typedConfig)
         ? Any.fromJSON(object.typedConfig)
         : isSet(object.typed_config)
-          ? Any.fromJSON(object.typed_config)
-          : undefined,
+        ? Any.fromJSON(object.typed_config)
+        : undefined,
       configDiscovery: isSet(object.configDiscovery)
         ? ExtensionConfigSource.fromJSON(object.configDiscovery)
         : isSet(object.config_discovery)
-          ? ExtensionConfigSource.fromJSON(object.config_discovery)
-          : undefined,
+        ? ExtensionConfigSource.fromJSON(object.config_discovery)
+        : undefined,
     };
   },
 
   toJSON(message: Filter): unknown {
     const obj: any = {};
-    if (message.name !== '') {
+    if (message.name !== "") {
       obj.name = message.name;
     }
     if (message.typedConfig !== undefined) {
@@ -145,15 +142,13 @@ export const Filter: MessageFns<Filter, 'envoy.config.cluster.v3.Filter'> = {
   },
   fromPartial(object: DeepPartial<Filter>): Filter {
     const message = createBaseFilter();
-    message.name = object.name ?? '';
-    message.typedConfig =
-      object.typedConfig !== undefined && object.typedConfig !== null
-        ? Any.fromPartial(object.typedConfig)
-        : undefined;
-    message.configDiscovery =
-      object.configDiscovery !== undefined && object.configDiscovery !== null
-        ? ExtensionConfigSource.fromPartial(object.configDiscovery)
-        : undefined;
+    message.name = object.name ?? "";
+    message.typedConfig = (object.typedConfig !== undefined && object.typedConfig !== null)
+      ? Any.fromPartial(object.typedConfig)
+      : undefined;
+    message.configDiscovery = (object.configDiscovery !== undefined && object.configDiscovery !== null)
+      ? ExtensionConfigSource.fromPartial(object.configDiscovery)
+      : undefined;
     return message;
   },
 };
@@ -162,15 +157,11 @@ messageTypeRegistry.set(Filter.$type, Filter);
 
 type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
 
-export type DeepPartial<T> = T extends Builtin
-  ? T
-  : T extends globalThis.Array<infer U>
-    ? globalThis.Array<DeepPartial<U>>
-    : T extends ReadonlyArray<infer U>
-      ? ReadonlyArray<DeepPartial<U>>
-      : T extends {}
-        ? { [K in Exclude<keyof T, '$type'>]?: DeepPartial<T[K]> }
-        : Partial<T>;
+export type DeepPartial<T> = T extends Builtin ? T
+  : T extends globalThis.Array<infer U> ? globalThis.Array<DeepPartial<U>>
+  : T extends ReadonlyArray<infer U> ? ReadonlyArray<DeepPartial<U>>
+  : T extends {} ? { [K in Exclude<keyof T, "$type">]?: DeepPartial<T[K]> }
+  : Partial<T>;
 
 function isSet(value: any): boolean {
   return value !== null && value !== undefined;

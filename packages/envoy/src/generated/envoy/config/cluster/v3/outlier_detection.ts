@@ -5,15 +5,15 @@
 // source: envoy/config/cluster/v3/outlier_detection.proto
 
 /* eslint-disable */
-import { BinaryReader, BinaryWriter } from '@bufbuild/protobuf/wire';
-import { Duration } from '../../../../google/protobuf/duration';
-import { BoolValue, UInt32Value } from '../../../../google/protobuf/wrappers';
-import { messageTypeRegistry } from '../../../../typeRegistry';
-import { TypedExtensionConfig } from '../../core/v3/extension';
+import { BinaryReader, BinaryWriter } from "@bufbuild/protobuf/wire";
+import { Duration } from "../../../../google/protobuf/duration";
+import { BoolValue, UInt32Value } from "../../../../google/protobuf/wrappers";
+import { messageTypeRegistry } from "../../../../typeRegistry";
+import { TypedExtensionConfig } from "../../core/v3/extension";
 
-export const protobufPackage = 'envoy.config.cluster.v3';
+export const protobufPackage = "envoy.config.cluster.v3";
 
-export const protobufFileName = 'envoy/config/cluster/v3/outlier_detection.proto';
+export const protobufFileName = "envoy/config/cluster/v3/outlier_detection.proto";
 
 /**
  * See the :ref:`architecture overview <arch_overview_outlier_detection>` for
@@ -21,50 +21,64 @@ export const protobufFileName = 'envoy/config/cluster/v3/outlier_detection.proto
  * [#next-free-field: 26]
  */
 export interface OutlierDetection {
-  $type: 'envoy.config.cluster.v3.OutlierDetection';
+  $type: "envoy.config.cluster.v3.OutlierDetection";
   /**
    * The number of consecutive server-side error responses (for HTTP traffic,
    * 5xx responses; for TCP traffic, connection failures; for Redis, failure to
    * respond PONG; etc.) before a consecutive 5xx ejection occurs. Defaults to 5.
    */
-  consecutive5xx: number | undefined;
+  consecutive5xx:
+    | number
+    | undefined;
   /**
    * The time interval between ejection analysis sweeps. This can result in
    * both new ejections as well as hosts being returned to service. Defaults
    * to 10000ms or 10s.
    */
-  interval: Duration | undefined;
+  interval:
+    | Duration
+    | undefined;
   /**
    * The base time that a host is ejected for. The real time is equal to the
    * base time multiplied by the number of times the host has been ejected and is
    * capped by :ref:`max_ejection_time<envoy_v3_api_field_config.cluster.v3.OutlierDetection.max_ejection_time>`.
    * Defaults to 30000ms or 30s.
    */
-  baseEjectionTime: Duration | undefined;
+  baseEjectionTime:
+    | Duration
+    | undefined;
   /**
    * The maximum % of an upstream cluster that can be ejected due to outlier detection. Defaults to 10% .
    * Will eject at least one host regardless of the value if :ref:`always_eject_one_host<envoy_v3_api_field_config.cluster.v3.OutlierDetection.always_eject_one_host>` is enabled.
    */
-  maxEjectionPercent: number | undefined;
+  maxEjectionPercent:
+    | number
+    | undefined;
   /**
    * The % chance that a host will be actually ejected when an outlier status
    * is detected through consecutive 5xx. This setting can be used to disable
    * ejection or to ramp it up slowly. Defaults to 100.
    */
-  enforcingConsecutive5xx: number | undefined;
+  enforcingConsecutive5xx:
+    | number
+    | undefined;
   /**
    * The % chance that a host will be actually ejected when an outlier status
    * is detected through success rate statistics. This setting can be used to
    * disable ejection or to ramp it up slowly. Defaults to 100.
    */
-  enforcingSuccessRate: number | undefined;
+  enforcingSuccessRate:
+    | number
+    | undefined;
   /**
    * The number of hosts in a cluster that must have enough request volume to
    * detect success rate outliers. If the number of hosts is less than this
    * setting, outlier detection via success rate statistics is not performed
    * for any host in the cluster. Defaults to 5.
    */
-  successRateMinimumHosts: number | undefined;
+  successRateMinimumHosts:
+    | number
+    | undefined;
   /**
    * The minimum number of total requests that must be collected in one
    * interval (as defined by the interval duration above) to include this host
@@ -72,7 +86,9 @@ export interface OutlierDetection {
    * setting, outlier detection via success rate statistics is not performed
    * for that host. Defaults to 100.
    */
-  successRateRequestVolume: number | undefined;
+  successRateRequestVolume:
+    | number
+    | undefined;
   /**
    * This factor is used to determine the ejection threshold for success rate
    * outlier ejection. The ejection threshold is the difference between the
@@ -82,18 +98,24 @@ export interface OutlierDetection {
    * double. That is, if the desired factor is 1.9, the runtime value should
    * be 1900. Defaults to 1900.
    */
-  successRateStdevFactor: number | undefined;
+  successRateStdevFactor:
+    | number
+    | undefined;
   /**
    * The number of consecutive gateway failures (502, 503, 504 status codes)
    * before a consecutive gateway failure ejection occurs. Defaults to 5.
    */
-  consecutiveGatewayFailure: number | undefined;
+  consecutiveGatewayFailure:
+    | number
+    | undefined;
   /**
    * The % chance that a host will be actually ejected when an outlier status
    * is detected through consecutive gateway failures. This setting can be
    * used to disable ejection or to ramp it up slowly. Defaults to 0.
    */
-  enforcingConsecutiveGatewayFailure: number | undefined;
+  enforcingConsecutiveGatewayFailure:
+    | number
+    | undefined;
   /**
    * Determines whether to distinguish local origin failures from external errors. If set to true
    * the following configuration parameters are taken into account:
@@ -110,7 +132,9 @@ export interface OutlierDetection {
    * :ref:`split_external_local_origin_errors<envoy_v3_api_field_config.cluster.v3.OutlierDetection.split_external_local_origin_errors>`
    * is set to true.
    */
-  consecutiveLocalOriginFailure: number | undefined;
+  consecutiveLocalOriginFailure:
+    | number
+    | undefined;
   /**
    * The % chance that a host will be actually ejected when an outlier status
    * is detected through consecutive locally originated failures. This setting can be
@@ -119,7 +143,9 @@ export interface OutlierDetection {
    * :ref:`split_external_local_origin_errors<envoy_v3_api_field_config.cluster.v3.OutlierDetection.split_external_local_origin_errors>`
    * is set to true.
    */
-  enforcingConsecutiveLocalOriginFailure: number | undefined;
+  enforcingConsecutiveLocalOriginFailure:
+    | number
+    | undefined;
   /**
    * The % chance that a host will be actually ejected when an outlier status
    * is detected through success rate statistics for locally originated errors.
@@ -128,13 +154,17 @@ export interface OutlierDetection {
    * :ref:`split_external_local_origin_errors<envoy_v3_api_field_config.cluster.v3.OutlierDetection.split_external_local_origin_errors>`
    * is set to true.
    */
-  enforcingLocalOriginSuccessRate: number | undefined;
+  enforcingLocalOriginSuccessRate:
+    | number
+    | undefined;
   /**
    * The failure percentage to use when determining failure percentage-based outlier detection. If
    * the failure percentage of a given host is greater than or equal to this value, it will be
    * ejected. Defaults to 85.
    */
-  failurePercentageThreshold: number | undefined;
+  failurePercentageThreshold:
+    | number
+    | undefined;
   /**
    * The % chance that a host will be actually ejected when an outlier status is detected through
    * failure percentage statistics. This setting can be used to disable ejection or to ramp it up
@@ -143,46 +173,60 @@ export interface OutlierDetection {
    * [#next-major-version: setting this without setting failure_percentage_threshold should be
    * invalid in v4.]
    */
-  enforcingFailurePercentage: number | undefined;
+  enforcingFailurePercentage:
+    | number
+    | undefined;
   /**
    * The % chance that a host will be actually ejected when an outlier status is detected through
    * local-origin failure percentage statistics. This setting can be used to disable ejection or to
    * ramp it up slowly. Defaults to 0.
    */
-  enforcingFailurePercentageLocalOrigin: number | undefined;
+  enforcingFailurePercentageLocalOrigin:
+    | number
+    | undefined;
   /**
    * The minimum number of hosts in a cluster in order to perform failure percentage-based ejection.
    * If the total number of hosts in the cluster is less than this value, failure percentage-based
    * ejection will not be performed. Defaults to 5.
    */
-  failurePercentageMinimumHosts: number | undefined;
+  failurePercentageMinimumHosts:
+    | number
+    | undefined;
   /**
    * The minimum number of total requests that must be collected in one interval (as defined by the
    * interval duration above) to perform failure percentage-based ejection for this host. If the
    * volume is lower than this setting, failure percentage-based ejection will not be performed for
    * this host. Defaults to 50.
    */
-  failurePercentageRequestVolume: number | undefined;
+  failurePercentageRequestVolume:
+    | number
+    | undefined;
   /**
    * The maximum time that a host is ejected for. See :ref:`base_ejection_time<envoy_v3_api_field_config.cluster.v3.OutlierDetection.base_ejection_time>`
    * for more information. If not specified, the default value (300000ms or 300s) or
    * :ref:`base_ejection_time<envoy_v3_api_field_config.cluster.v3.OutlierDetection.base_ejection_time>` value is applied, whatever is larger.
    */
-  maxEjectionTime: Duration | undefined;
+  maxEjectionTime:
+    | Duration
+    | undefined;
   /**
    * The maximum amount of jitter to add to the ejection time, in order to prevent
    * a 'thundering herd' effect where all proxies try to reconnect to host at the same time.
    * See :ref:`max_ejection_time_jitter<envoy_v3_api_field_config.cluster.v3.OutlierDetection.base_ejection_time>`
    * Defaults to 0s.
    */
-  maxEjectionTimeJitter: Duration | undefined;
+  maxEjectionTimeJitter:
+    | Duration
+    | undefined;
   /**
    * If active health checking is enabled and a host is ejected by outlier detection, a successful active health check
    * unejects the host by default and considers it as healthy. Unejection also clears all the outlier detection counters.
    * To change this default behavior set this config to ``false`` where active health checking will not uneject the host.
    * Defaults to true.
    */
-  successfulActiveHealthCheckUnejectHost: boolean | undefined;
+  successfulActiveHealthCheckUnejectHost:
+    | boolean
+    | undefined;
   /**
    * Set of host's passive monitors.
    * [#not-implemented-hide:]
@@ -197,7 +241,7 @@ export interface OutlierDetection {
 
 function createBaseOutlierDetection(): OutlierDetection {
   return {
-    $type: 'envoy.config.cluster.v3.OutlierDetection',
+    $type: "envoy.config.cluster.v3.OutlierDetection",
     consecutive5xx: undefined,
     interval: undefined,
     baseEjectionTime: undefined,
@@ -226,13 +270,13 @@ function createBaseOutlierDetection(): OutlierDetection {
   };
 }
 
-export const OutlierDetection: MessageFns<OutlierDetection, 'envoy.config.cluster.v3.OutlierDetection'> = {
-  $type: 'envoy.config.cluster.v3.OutlierDetection' as const,
+export const OutlierDetection: MessageFns<OutlierDetection, "envoy.config.cluster.v3.OutlierDetection"> = {
+  $type: "envoy.config.cluster.v3.OutlierDetection" as const,
 
   encode(message: OutlierDetection, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.consecutive5xx !== undefined) {
       UInt32Value.encode(
-        { $type: 'google.protobuf.UInt32Value', value: message.consecutive5xx! },
+        { $type: "google.protobuf.UInt32Value", value: message.consecutive5xx! },
         writer.uint32(10).fork(),
       ).join();
     }
@@ -244,49 +288,49 @@ export const OutlierDetection: MessageFns<OutlierDetection, 'envoy.config.cluste
     }
     if (message.maxEjectionPercent !== undefined) {
       UInt32Value.encode(
-        { $type: 'google.protobuf.UInt32Value', value: message.maxEjectionPercent! },
+        { $type: "google.protobuf.UInt32Value", value: message.maxEjectionPercent! },
         writer.uint32(34).fork(),
       ).join();
     }
     if (message.enforcingConsecutive5xx !== undefined) {
       UInt32Value.encode(
-        { $type: 'google.protobuf.UInt32Value', value: message.enforcingConsecutive5xx! },
+        { $type: "google.protobuf.UInt32Value", value: message.enforcingConsecutive5xx! },
         writer.uint32(42).fork(),
       ).join();
     }
     if (message.enforcingSuccessRate !== undefined) {
       UInt32Value.encode(
-        { $type: 'google.protobuf.UInt32Value', value: message.enforcingSuccessRate! },
+        { $type: "google.protobuf.UInt32Value", value: message.enforcingSuccessRate! },
         writer.uint32(50).fork(),
       ).join();
     }
     if (message.successRateMinimumHosts !== undefined) {
       UInt32Value.encode(
-        { $type: 'google.protobuf.UInt32Value', value: message.successRateMinimumHosts! },
+        { $type: "google.protobuf.UInt32Value", value: message.successRateMinimumHosts! },
         writer.uint32(58).fork(),
       ).join();
     }
     if (message.successRateRequestVolume !== undefined) {
       UInt32Value.encode(
-        { $type: 'google.protobuf.UInt32Value', value: message.successRateRequestVolume! },
+        { $type: "google.protobuf.UInt32Value", value: message.successRateRequestVolume! },
         writer.uint32(66).fork(),
       ).join();
     }
     if (message.successRateStdevFactor !== undefined) {
       UInt32Value.encode(
-        { $type: 'google.protobuf.UInt32Value', value: message.successRateStdevFactor! },
+        { $type: "google.protobuf.UInt32Value", value: message.successRateStdevFactor! },
         writer.uint32(74).fork(),
       ).join();
     }
     if (message.consecutiveGatewayFailure !== undefined) {
       UInt32Value.encode(
-        { $type: 'google.protobuf.UInt32Value', value: message.consecutiveGatewayFailure! },
+        { $type: "google.protobuf.UInt32Value", value: message.consecutiveGatewayFailure! },
         writer.uint32(82).fork(),
       ).join();
     }
     if (message.enforcingConsecutiveGatewayFailure !== undefined) {
       UInt32Value.encode(
-        { $type: 'google.protobuf.UInt32Value', value: message.enforcingConsecutiveGatewayFailure! },
+        { $type: "google.protobuf.UInt32Value", value: message.enforcingConsecutiveGatewayFailure! },
         writer.uint32(90).fork(),
       ).join();
     }
@@ -295,55 +339,49 @@ export const OutlierDetection: MessageFns<OutlierDetection, 'envoy.config.cluste
     }
     if (message.consecutiveLocalOriginFailure !== undefined) {
       UInt32Value.encode(
-        { $type: 'google.protobuf.UInt32Value', value: message.consecutiveLocalOriginFailure! },
+        { $type: "google.protobuf.UInt32Value", value: message.consecutiveLocalOriginFailure! },
         writer.uint32(106).fork(),
       ).join();
     }
     if (message.enforcingConsecutiveLocalOriginFailure !== undefined) {
-      UInt32Value.encode(
-        {
-          $type: 'google.protobuf.UInt32Value',
-          value: message.enforcingConsecutiveLocalOriginFailure!,
-        },
-        writer.uint32(114).fork(),
-      ).join();
+      UInt32Value.encode({
+        $type: "google.protobuf.UInt32Value",
+        value: message.enforcingConsecutiveLocalOriginFailure!,
+      }, writer.uint32(114).fork()).join();
     }
     if (message.enforcingLocalOriginSuccessRate !== undefined) {
       UInt32Value.encode(
-        { $type: 'google.protobuf.UInt32Value', value: message.enforcingLocalOriginSuccessRate! },
+        { $type: "google.protobuf.UInt32Value", value: message.enforcingLocalOriginSuccessRate! },
         writer.uint32(122).fork(),
       ).join();
     }
     if (message.failurePercentageThreshold !== undefined) {
       UInt32Value.encode(
-        { $type: 'google.protobuf.UInt32Value', value: message.failurePercentageThreshold! },
+        { $type: "google.protobuf.UInt32Value", value: message.failurePercentageThreshold! },
         writer.uint32(130).fork(),
       ).join();
     }
     if (message.enforcingFailurePercentage !== undefined) {
       UInt32Value.encode(
-        { $type: 'google.protobuf.UInt32Value', value: message.enforcingFailurePercentage! },
+        { $type: "google.protobuf.UInt32Value", value: message.enforcingFailurePercentage! },
         writer.uint32(138).fork(),
       ).join();
     }
     if (message.enforcingFailurePercentageLocalOrigin !== undefined) {
-      UInt32Value.encode(
-        {
-          $type: 'google.protobuf.UInt32Value',
-          value: message.enforcingFailurePercentageLocalOrigin!,
-        },
-        writer.uint32(146).fork(),
-      ).join();
+      UInt32Value.encode({
+        $type: "google.protobuf.UInt32Value",
+        value: message.enforcingFailurePercentageLocalOrigin!,
+      }, writer.uint32(146).fork()).join();
     }
     if (message.failurePercentageMinimumHosts !== undefined) {
       UInt32Value.encode(
-        { $type: 'google.protobuf.UInt32Value', value: message.failurePercentageMinimumHosts! },
+        { $type: "google.protobuf.UInt32Value", value: message.failurePercentageMinimumHosts! },
         writer.uint32(154).fork(),
       ).join();
     }
     if (message.failurePercentageRequestVolume !== undefined) {
       UInt32Value.encode(
-        { $type: 'google.protobuf.UInt32Value', value: message.failurePercentageRequestVolume! },
+        { $type: "google.protobuf.UInt32Value", value: message.failurePercentageRequestVolume! },
         writer.uint32(162).fork(),
       ).join();
     }
@@ -355,7 +393,7 @@ export const OutlierDetection: MessageFns<OutlierDetection, 'envoy.config.cluste
     }
     if (message.successfulActiveHealthCheckUnejectHost !== undefined) {
       BoolValue.encode(
-        { $type: 'google.protobuf.BoolValue', value: message.successfulActiveHealthCheckUnejectHost! },
+        { $type: "google.protobuf.BoolValue", value: message.successfulActiveHealthCheckUnejectHost! },
         writer.uint32(186).fork(),
       ).join();
     }
@@ -364,7 +402,7 @@ export const OutlierDetection: MessageFns<OutlierDetection, 'envoy.config.cluste
     }
     if (message.alwaysEjectOneHost !== undefined) {
       BoolValue.encode(
-        { $type: 'google.protobuf.BoolValue', value: message.alwaysEjectOneHost! },
+        { $type: "google.protobuf.BoolValue", value: message.alwaysEjectOneHost! },
         writer.uint32(202).fork(),
       ).join();
     }
@@ -375,7 +413,7 @@ export const OutlierDetection: MessageFns<OutlierDetection, 'envoy.config.cluste
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -493,10 +531,7 @@ export const OutlierDetection: MessageFns<OutlierDetection, 'envoy.config.cluste
               break;
             }
 
-            message.enforcingConsecutiveLocalOriginFailure = UInt32Value.decode(
-              reader,
-              reader.uint32(),
-            ).value;
+            message.enforcingConsecutiveLocalOriginFailure = UInt32Value.decode(reader, reader.uint32()).value;
             continue;
           }
           case 15: {
@@ -605,122 +640,122 @@ export const OutlierDetection: MessageFns<OutlierDetection, 'envoy.config.cluste
       consecutive5xx: isSet(object.consecutive5xx)
         ? Number(object.consecutive5xx)
         : isSet(object.consecutive_5xx)
-          ? Number(object.consecutive_5xx)
-          : undefined,
+        ? Number(object.consecutive_5xx)
+        : undefined,
       interval: isSet(object.interval) ? Duration.fromJSON(object.interval) : undefined,
       baseEjectionTime: isSet(object.baseEjectionTime)
         ? Duration.fromJSON(object.baseEjectionTime)
         : isSet(object.base_ejection_time)
-          ? Duration.fromJSON(object.base_ejection_time)
-          : undefined,
+        ? Duration.fromJSON(object.base_ejection_time)
+        : undefined,
       maxEjectionPercent: isSet(object.maxEjectionPercent)
         ? Number(object.maxEjectionPercent)
         : isSet(object.max_ejection_percent)
-          ? Number(object.max_ejection_percent)
-          : undefined,
+        ? Number(object.max_ejection_percent)
+        : undefined,
       enforcingConsecutive5xx: isSet(object.enforcingConsecutive5xx)
         ? Number(object.enforcingConsecutive5xx)
         : isSet(object.enforcing_consecutive_5xx)
-          ? Number(object.enforcing_consecutive_5xx)
-          : undefined,
+        ? Number(object.enforcing_consecutive_5xx)
+        : undefined,
       enforcingSuccessRate: isSet(object.enforcingSuccessRate)
         ? Number(object.enforcingSuccessRate)
         : isSet(object.enforcing_success_rate)
-          ? Number(object.enforcing_success_rate)
-          : undefined,
+        ? Number(object.enforcing_success_rate)
+        : undefined,
       successRateMinimumHosts: isSet(object.successRateMinimumHosts)
         ? Number(object.successRateMinimumHosts)
         : isSet(object.success_rate_minimum_hosts)
-          ? Number(object.success_rate_minimum_hosts)
-          : undefined,
+        ? Number(object.success_rate_minimum_hosts)
+        : undefined,
       successRateRequestVolume: isSet(object.successRateRequestVolume)
         ? Number(object.successRateRequestVolume)
         : isSet(object.success_rate_request_volume)
-          ? Number(object.success_rate_request_volume)
-          : undefined,
+        ? Number(object.success_rate_request_volume)
+        : undefined,
       successRateStdevFactor: isSet(object.successRateStdevFactor)
         ? Number(object.successRateStdevFactor)
         : isSet(object.success_rate_stdev_factor)
-          ? Number(object.success_rate_stdev_factor)
-          : undefined,
+        ? Number(object.success_rate_stdev_factor)
+        : undefined,
       consecutiveGatewayFailure: isSet(object.consecutiveGatewayFailure)
         ? Number(object.consecutiveGatewayFailure)
         : isSet(object.consecutive_gateway_failure)
-          ? Number(object.consecutive_gateway_failure)
-          : undefined,
+        ? Number(object.consecutive_gateway_failure)
+        : undefined,
       enforcingConsecutiveGatewayFailure: isSet(object.enforcingConsecutiveGatewayFailure)
         ? Number(object.enforcingConsecutiveGatewayFailure)
         : isSet(object.enforcing_consecutive_gateway_failure)
-          ? Number(object.enforcing_consecutive_gateway_failure)
-          : undefined,
+        ? Number(object.enforcing_consecutive_gateway_failure)
+        : undefined,
       splitExternalLocalOriginErrors: isSet(object.splitExternalLocalOriginErrors)
         ? globalThis.Boolean(object.splitExternalLocalOriginErrors)
         : isSet(object.split_external_local_origin_errors)
-          ? globalThis.Boolean(object.split_external_local_origin_errors)
-          : false,
+        ? globalThis.Boolean(object.split_external_local_origin_errors)
+        : false,
       consecutiveLocalOriginFailure: isSet(object.consecutiveLocalOriginFailure)
         ? Number(object.consecutiveLocalOriginFailure)
         : isSet(object.consecutive_local_origin_failure)
-          ? Number(object.consecutive_local_origin_failure)
-          : undefined,
+        ? Number(object.consecutive_local_origin_failure)
+        : undefined,
       enforcingConsecutiveLocalOriginFailure: isSet(object.enforcingConsecutiveLocalOriginFailure)
         ? Number(object.enforcingConsecutiveLocalOriginFailure)
         : isSet(object.enforcing_consecutive_local_origin_failure)
-          ? Number(object.enforcing_consecutive_local_origin_failure)
-          : undefined,
+        ? Number(object.enforcing_consecutive_local_origin_failure)
+        : undefined,
       enforcingLocalOriginSuccessRate: isSet(object.enforcingLocalOriginSuccessRate)
         ? Number(object.enforcingLocalOriginSuccessRate)
         : isSet(object.enforcing_local_origin_success_rate)
-          ? Number(object.enforcing_local_origin_success_rate)
-          : undefined,
+        ? Number(object.enforcing_local_origin_success_rate)
+        : undefined,
       failurePercentageThreshold: isSet(object.failurePercentageThreshold)
         ? Number(object.failurePercentageThreshold)
         : isSet(object.failure_percentage_threshold)
-          ? Number(object.failure_percentage_threshold)
-          : undefined,
+        ? Number(object.failure_percentage_threshold)
+        : undefined,
       enforcingFailurePercentage: isSet(object.enforcingFailurePercentage)
         ? Number(object.enforcingFailurePercentage)
         : isSet(object.enforcing_failure_percentage)
-          ? Number(object.enforcing_failure_percentage)
-          : undefined,
+        ? Number(object.enforcing_failure_percentage)
+        : undefined,
       enforcingFailurePercentageLocalOrigin: isSet(object.enforcingFailurePercentageLocalOrigin)
         ? Number(object.enforcingFailurePercentageLocalOrigin)
         : isSet(object.enforcing_failure_percentage_local_origin)
-          ? Number(object.enforcing_failure_percentage_local_origin)
-          : undefined,
+        ? Number(object.enforcing_failure_percentage_local_origin)
+        : undefined,
       failurePercentageMinimumHosts: isSet(object.failurePercentageMinimumHosts)
         ? Number(object.failurePercentageMinimumHosts)
         : isSet(object.failure_percentage_minimum_hosts)
-          ? Number(object.failure_percentage_minimum_hosts)
-          : undefined,
+        ? Number(object.failure_percentage_minimum_hosts)
+        : undefined,
       failurePercentageRequestVolume: isSet(object.failurePercentageRequestVolume)
         ? Number(object.failurePercentageRequestVolume)
         : isSet(object.failure_percentage_request_volume)
-          ? Number(object.failure_percentage_request_volume)
-          : undefined,
+        ? Number(object.failure_percentage_request_volume)
+        : undefined,
       maxEjectionTime: isSet(object.maxEjectionTime)
         ? Duration.fromJSON(object.maxEjectionTime)
         : isSet(object.max_ejection_time)
-          ? Duration.fromJSON(object.max_ejection_time)
-          : undefined,
+        ? Duration.fromJSON(object.max_ejection_time)
+        : undefined,
       maxEjectionTimeJitter: isSet(object.maxEjectionTimeJitter)
         ? Duration.fromJSON(object.maxEjectionTimeJitter)
         : isSet(object.max_ejection_time_jitter)
-          ? Duration.fromJSON(object.max_ejection_time_jitter)
-          : undefined,
+        ? Duration.fromJSON(object.max_ejection_time_jitter)
+        : undefined,
       successfulActiveHealthCheckUnejectHost: isSet(object.successfulActiveHealthCheckUnejectHost)
         ? Boolean(object.successfulActiveHealthCheckUnejectHost)
         : isSet(object.successful_active_health_check_uneject_host)
-          ? Boolean(object.successful_active_health_check_uneject_host)
-          : undefined,
+        ? Boolean(object.successful_active_health_check_uneject_host)
+        : undefined,
       monitors: globalThis.Array.isArray(object?.monitors)
         ? object.monitors.map((e: any) => TypedExtensionConfig.fromJSON(e))
         : [],
       alwaysEjectOneHost: isSet(object.alwaysEjectOneHost)
         ? Boolean(object.alwaysEjectOneHost)
         : isSet(object.always_eject_one_host)
-          ? Boolean(object.always_eject_one_host)
-          : undefined,
+        ? Boolean(object.always_eject_one_host)
+        : undefined,
     };
   },
 
@@ -810,14 +845,12 @@ export const OutlierDetection: MessageFns<OutlierDetection, 'envoy.config.cluste
   fromPartial(object: DeepPartial<OutlierDetection>): OutlierDetection {
     const message = createBaseOutlierDetection();
     message.consecutive5xx = object.consecutive5xx ?? undefined;
-    message.interval =
-      object.interval !== undefined && object.interval !== null
-        ? Duration.fromPartial(object.interval)
-        : undefined;
-    message.baseEjectionTime =
-      object.baseEjectionTime !== undefined && object.baseEjectionTime !== null
-        ? Duration.fromPartial(object.baseEjectionTime)
-        : undefined;
+    message.interval = (object.interval !== undefined && object.interval !== null)
+      ? Duration.fromPartial(object.interval)
+      : undefined;
+    message.baseEjectionTime = (object.baseEjectionTime !== undefined && object.baseEjectionTime !== null)
+      ? Duration.fromPartial(object.baseEjectionTime)
+      : undefined;
     message.maxEjectionPercent = object.maxEjectionPercent ?? undefined;
     message.enforcingConsecutive5xx = object.enforcingConsecutive5xx ?? undefined;
     message.enforcingSuccessRate = object.enforcingSuccessRate ?? undefined;
@@ -828,24 +861,21 @@ export const OutlierDetection: MessageFns<OutlierDetection, 'envoy.config.cluste
     message.enforcingConsecutiveGatewayFailure = object.enforcingConsecutiveGatewayFailure ?? undefined;
     message.splitExternalLocalOriginErrors = object.splitExternalLocalOriginErrors ?? false;
     message.consecutiveLocalOriginFailure = object.consecutiveLocalOriginFailure ?? undefined;
-    message.enforcingConsecutiveLocalOriginFailure =
-      object.enforcingConsecutiveLocalOriginFailure ?? undefined;
+    message.enforcingConsecutiveLocalOriginFailure = object.enforcingConsecutiveLocalOriginFailure ?? undefined;
     message.enforcingLocalOriginSuccessRate = object.enforcingLocalOriginSuccessRate ?? undefined;
     message.failurePercentageThreshold = object.failurePercentageThreshold ?? undefined;
     message.enforcingFailurePercentage = object.enforcingFailurePercentage ?? undefined;
     message.enforcingFailurePercentageLocalOrigin = object.enforcingFailurePercentageLocalOrigin ?? undefined;
     message.failurePercentageMinimumHosts = object.failurePercentageMinimumHosts ?? undefined;
     message.failurePercentageRequestVolume = object.failurePercentageRequestVolume ?? undefined;
-    message.maxEjectionTime =
-      object.maxEjectionTime !== undefined && object.maxEjectionTime !== null
-        ? Duration.fromPartial(object.maxEjectionTime)
-        : undefined;
+    message.maxEjectionTime = (object.maxEjectionTime !== undefined && object.maxEjectionTime !== null)
+      ? Duration.fromPartial(object.maxEjectionTime)
+      : undefined;
     message.maxEjectionTimeJitter =
-      object.maxEjectionTimeJitter !== undefined && object.maxEjectionTimeJitter !== null
+      (object.maxEjectionTimeJitter !== undefined && object.maxEjectionTimeJitter !== null)
         ? Duration.fromPartial(object.maxEjectionTimeJitter)
         : undefined;
-    message.successfulActiveHealthCheckUnejectHost =
-      object.successfulActiveHealthCheckUnejectHost ?? undefined;
+    message.successfulActiveHealthCheckUnejectHost = object.successfulActiveHealthCheckUnejectHost ?? undefined;
     message.monitors = object.monitors?.map((e) => TypedExtensionConfig.fromPartial(e)) || [];
     message.alwaysEjectOneHost = object.alwaysEjectOneHost ?? undefined;
     return message;
@@ -856,15 +886,11 @@ messageTypeRegistry.set(OutlierDetection.$type, OutlierDetection);
 
 type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
 
-export type DeepPartial<T> = T extends Builtin
-  ? T
-  : T extends globalThis.Array<infer U>
-    ? globalThis.Array<DeepPartial<U>>
-    : T extends ReadonlyArray<infer U>
-      ? ReadonlyArray<DeepPartial<U>>
-      : T extends {}
-        ? { [K in Exclude<keyof T, '$type'>]?: DeepPartial<T[K]> }
-        : Partial<T>;
+export type DeepPartial<T> = T extends Builtin ? T
+  : T extends globalThis.Array<infer U> ? globalThis.Array<DeepPartial<U>>
+  : T extends ReadonlyArray<infer U> ? ReadonlyArray<DeepPartial<U>>
+  : T extends {} ? { [K in Exclude<keyof T, "$type">]?: DeepPartial<T[K]> }
+  : Partial<T>;
 
 function isSet(value: any): boolean {
   return value !== null && value !== undefined;

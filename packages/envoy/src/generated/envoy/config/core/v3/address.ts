@@ -5,18 +5,18 @@
 // source: envoy/config/core/v3/address.proto
 
 /* eslint-disable */
-import { BinaryReader, BinaryWriter } from '@bufbuild/protobuf/wire';
-import { BoolValue, UInt32Value } from '../../../../google/protobuf/wrappers';
-import { messageTypeRegistry } from '../../../../typeRegistry';
-import { TypedExtensionConfig } from './extension';
-import { SocketOption, SocketOptionsOverride } from './socket_option';
+import { BinaryReader, BinaryWriter } from "@bufbuild/protobuf/wire";
+import { BoolValue, UInt32Value } from "../../../../google/protobuf/wrappers";
+import { messageTypeRegistry } from "../../../../typeRegistry";
+import { TypedExtensionConfig } from "./extension";
+import { SocketOption, SocketOptionsOverride } from "./socket_option";
 
-export const protobufPackage = 'envoy.config.core.v3';
+export const protobufPackage = "envoy.config.core.v3";
 
-export const protobufFileName = 'envoy/config/core/v3/address.proto';
+export const protobufFileName = "envoy/config/core/v3/address.proto";
 
 export interface Pipe {
-  $type: 'envoy.config.core.v3.Pipe';
+  $type: "envoy.config.core.v3.Pipe";
   /**
    * Unix Domain Socket path. On Linux, paths starting with '@' will use the
    * abstract namespace. The starting '@' is replaced by a null byte by Envoy.
@@ -33,12 +33,14 @@ export interface Pipe {
  * [#comment: TODO(asraa): When address available, remove workaround from test/server/server_fuzz_test.cc:30.]
  */
 export interface EnvoyInternalAddress {
-  $type: 'envoy.config.core.v3.EnvoyInternalAddress';
+  $type: "envoy.config.core.v3.EnvoyInternalAddress";
   /**
    * Specifies the :ref:`name <envoy_v3_api_field_config.listener.v3.Listener.name>` of the
    * internal listener.
    */
-  serverListenerName?: string | undefined;
+  serverListenerName?:
+    | string
+    | undefined;
   /**
    * Specifies an endpoint identifier to distinguish between multiple endpoints for the same internal listener in a
    * single upstream pool. Only used in the upstream addresses for tracking changes to individual endpoints. This, for
@@ -49,7 +51,7 @@ export interface EnvoyInternalAddress {
 
 /** [#next-free-field: 7] */
 export interface SocketAddress {
-  $type: 'envoy.config.core.v3.SocketAddress';
+  $type: "envoy.config.core.v3.SocketAddress";
   protocol: SocketAddress_Protocol;
   /**
    * The address for this socket. :ref:`Listeners <config_listeners>` will bind
@@ -65,13 +67,17 @@ export interface SocketAddress {
    * via :ref:`resolver_name <envoy_v3_api_field_config.core.v3.SocketAddress.resolver_name>`.
    */
   address: string;
-  portValue?: number | undefined;
+  portValue?:
+    | number
+    | undefined;
   /**
    * This is only valid if :ref:`resolver_name
    * <envoy_v3_api_field_config.core.v3.SocketAddress.resolver_name>` is specified below and the
    * named resolver is capable of named port resolution.
    */
-  namedPort?: string | undefined;
+  namedPort?:
+    | string
+    | undefined;
   /**
    * The name of the custom resolver. This must have been registered with Envoy. If
    * this is empty, a context dependent default applies. If the address is a concrete
@@ -98,13 +104,13 @@ export enum SocketAddress_Protocol {
 export function socketAddress_ProtocolFromJSON(object: any): SocketAddress_Protocol {
   switch (object) {
     case 0:
-    case 'TCP':
+    case "TCP":
       return SocketAddress_Protocol.TCP;
     case 1:
-    case 'UDP':
+    case "UDP":
       return SocketAddress_Protocol.UDP;
     case -1:
-    case 'UNRECOGNIZED':
+    case "UNRECOGNIZED":
     default:
       return SocketAddress_Protocol.UNRECOGNIZED;
   }
@@ -113,29 +119,33 @@ export function socketAddress_ProtocolFromJSON(object: any): SocketAddress_Proto
 export function socketAddress_ProtocolToJSON(object: SocketAddress_Protocol): string {
   switch (object) {
     case SocketAddress_Protocol.TCP:
-      return 'TCP';
+      return "TCP";
     case SocketAddress_Protocol.UDP:
-      return 'UDP';
+      return "UDP";
     case SocketAddress_Protocol.UNRECOGNIZED:
     default:
-      return 'UNRECOGNIZED';
+      return "UNRECOGNIZED";
   }
 }
 
 export interface TcpKeepalive {
-  $type: 'envoy.config.core.v3.TcpKeepalive';
+  $type: "envoy.config.core.v3.TcpKeepalive";
   /**
    * Maximum number of keepalive probes to send without response before deciding
    * the connection is dead. Default is to use the OS level configuration (unless
    * overridden, Linux defaults to 9.)
    */
-  keepaliveProbes: number | undefined;
+  keepaliveProbes:
+    | number
+    | undefined;
   /**
    * The number of seconds a connection needs to be idle before keep-alive probes
    * start being sent. Default is to use the OS level configuration (unless
    * overridden, Linux defaults to 7200s (i.e., 2 hours.)
    */
-  keepaliveTime: number | undefined;
+  keepaliveTime:
+    | number
+    | undefined;
   /**
    * The number of seconds between keep-alive probes. Default is to use the OS
    * level configuration (unless overridden, Linux defaults to 75s.)
@@ -144,9 +154,11 @@ export interface TcpKeepalive {
 }
 
 export interface ExtraSourceAddress {
-  $type: 'envoy.config.core.v3.ExtraSourceAddress';
+  $type: "envoy.config.core.v3.ExtraSourceAddress";
   /** The additional address to bind. */
-  address: SocketAddress | undefined;
+  address:
+    | SocketAddress
+    | undefined;
   /**
    * Additional socket options that may not be present in Envoy source code or
    * precompiled binaries. If specified, this will override the
@@ -161,9 +173,11 @@ export interface ExtraSourceAddress {
 
 /** [#next-free-field: 7] */
 export interface BindConfig {
-  $type: 'envoy.config.core.v3.BindConfig';
+  $type: "envoy.config.core.v3.BindConfig";
   /** The address to bind to when creating a socket. */
-  sourceAddress: SocketAddress | undefined;
+  sourceAddress:
+    | SocketAddress
+    | undefined;
   /**
    * Whether to set the ``IP_FREEBIND`` option when creating the socket. When this
    * flag is set to true, allows the :ref:`source_address
@@ -173,7 +187,9 @@ export interface BindConfig {
    * flag is not set (default), the socket is not modified, i.e. the option is
    * neither enabled nor disabled.
    */
-  freebind: boolean | undefined;
+  freebind:
+    | boolean
+    | undefined;
   /**
    * Additional socket options that may not be present in Envoy source code or
    * precompiled binaries.
@@ -208,9 +224,11 @@ export interface BindConfig {
  * management servers.
  */
 export interface Address {
-  $type: 'envoy.config.core.v3.Address';
+  $type: "envoy.config.core.v3.Address";
   socketAddress?: SocketAddress | undefined;
-  pipe?: Pipe | undefined;
+  pipe?:
+    | Pipe
+    | undefined;
   /**
    * Specifies a user-space address handled by :ref:`internal listeners
    * <envoy_v3_api_field_config.listener.v3.Listener.internal_listener>`.
@@ -223,7 +241,7 @@ export interface Address {
  * the subnet mask for a `CIDR <https://tools.ietf.org/html/rfc4632>`_ range.
  */
 export interface CidrRange {
-  $type: 'envoy.config.core.v3.CidrRange';
+  $type: "envoy.config.core.v3.CidrRange";
   /** IPv4 or IPv6 address, e.g. ``192.0.0.0`` or ``2001:db8::``. */
   addressPrefix: string;
   /** Length of prefix, e.g. 0, 32. Defaults to 0 when unset. */
@@ -231,14 +249,14 @@ export interface CidrRange {
 }
 
 function createBasePipe(): Pipe {
-  return { $type: 'envoy.config.core.v3.Pipe', path: '', mode: 0 };
+  return { $type: "envoy.config.core.v3.Pipe", path: "", mode: 0 };
 }
 
-export const Pipe: MessageFns<Pipe, 'envoy.config.core.v3.Pipe'> = {
-  $type: 'envoy.config.core.v3.Pipe' as const,
+export const Pipe: MessageFns<Pipe, "envoy.config.core.v3.Pipe"> = {
+  $type: "envoy.config.core.v3.Pipe" as const,
 
   encode(message: Pipe, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.path !== '') {
+    if (message.path !== "") {
       writer.uint32(10).string(message.path);
     }
     if (message.mode !== 0) {
@@ -251,7 +269,7 @@ export const Pipe: MessageFns<Pipe, 'envoy.config.core.v3.Pipe'> = {
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -291,14 +309,14 @@ export const Pipe: MessageFns<Pipe, 'envoy.config.core.v3.Pipe'> = {
   fromJSON(object: any): Pipe {
     return {
       $type: Pipe.$type,
-      path: isSet(object.path) ? globalThis.String(object.path) : '',
+      path: isSet(object.path) ? globalThis.String(object.path) : "",
       mode: isSet(object.mode) ? globalThis.Number(object.mode) : 0,
     };
   },
 
   toJSON(message: Pipe): unknown {
     const obj: any = {};
-    if (message.path !== '') {
+    if (message.path !== "") {
       obj.path = message.path;
     }
     if (message.mode !== 0) {
@@ -312,7 +330,7 @@ export const Pipe: MessageFns<Pipe, 'envoy.config.core.v3.Pipe'> = {
   },
   fromPartial(object: DeepPartial<Pipe>): Pipe {
     const message = createBasePipe();
-    message.path = object.path ?? '';
+    message.path = object.path ?? "";
     message.mode = object.mode ?? 0;
     return message;
   },
@@ -321,24 +339,17 @@ export const Pipe: MessageFns<Pipe, 'envoy.config.core.v3.Pipe'> = {
 messageTypeRegistry.set(Pipe.$type, Pipe);
 
 function createBaseEnvoyInternalAddress(): EnvoyInternalAddress {
-  return {
-    $type: 'envoy.config.core.v3.EnvoyInternalAddress',
-    serverListenerName: undefined,
-    endpointId: '',
-  };
+  return { $type: "envoy.config.core.v3.EnvoyInternalAddress", serverListenerName: undefined, endpointId: "" };
 }
 
-export const EnvoyInternalAddress: MessageFns<
-  EnvoyInternalAddress,
-  'envoy.config.core.v3.EnvoyInternalAddress'
-> = {
-  $type: 'envoy.config.core.v3.EnvoyInternalAddress' as const,
+export const EnvoyInternalAddress: MessageFns<EnvoyInternalAddress, "envoy.config.core.v3.EnvoyInternalAddress"> = {
+  $type: "envoy.config.core.v3.EnvoyInternalAddress" as const,
 
   encode(message: EnvoyInternalAddress, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.serverListenerName !== undefined) {
       writer.uint32(10).string(message.serverListenerName);
     }
-    if (message.endpointId !== '') {
+    if (message.endpointId !== "") {
       writer.uint32(18).string(message.endpointId);
     }
     return writer;
@@ -348,7 +359,7 @@ export const EnvoyInternalAddress: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -391,13 +402,13 @@ export const EnvoyInternalAddress: MessageFns<
       serverListenerName: isSet(object.serverListenerName)
         ? globalThis.String(object.serverListenerName)
         : isSet(object.server_listener_name)
-          ? globalThis.String(object.server_listener_name)
-          : undefined,
+        ? globalThis.String(object.server_listener_name)
+        : undefined,
       endpointId: isSet(object.endpointId)
         ? globalThis.String(object.endpointId)
         : isSet(object.endpoint_id)
-          ? globalThis.String(object.endpoint_id)
-          : '',
+        ? globalThis.String(object.endpoint_id)
+        : "",
     };
   },
 
@@ -406,7 +417,7 @@ export const EnvoyInternalAddress: MessageFns<
     if (message.serverListenerName !== undefined) {
       obj.serverListenerName = message.serverListenerName;
     }
-    if (message.endpointId !== '') {
+    if (message.endpointId !== "") {
       obj.endpointId = message.endpointId;
     }
     return obj;
@@ -418,7 +429,7 @@ export const EnvoyInternalAddress: MessageFns<
   fromPartial(object: DeepPartial<EnvoyInternalAddress>): EnvoyInternalAddress {
     const message = createBaseEnvoyInternalAddress();
     message.serverListenerName = object.serverListenerName ?? undefined;
-    message.endpointId = object.endpointId ?? '';
+    message.endpointId = object.endpointId ?? "";
     return message;
   },
 };
@@ -427,24 +438,24 @@ messageTypeRegistry.set(EnvoyInternalAddress.$type, EnvoyInternalAddress);
 
 function createBaseSocketAddress(): SocketAddress {
   return {
-    $type: 'envoy.config.core.v3.SocketAddress',
+    $type: "envoy.config.core.v3.SocketAddress",
     protocol: 0,
-    address: '',
+    address: "",
     portValue: undefined,
     namedPort: undefined,
-    resolverName: '',
+    resolverName: "",
     ipv4Compat: false,
   };
 }
 
-export const SocketAddress: MessageFns<SocketAddress, 'envoy.config.core.v3.SocketAddress'> = {
-  $type: 'envoy.config.core.v3.SocketAddress' as const,
+export const SocketAddress: MessageFns<SocketAddress, "envoy.config.core.v3.SocketAddress"> = {
+  $type: "envoy.config.core.v3.SocketAddress" as const,
 
   encode(message: SocketAddress, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.protocol !== 0) {
       writer.uint32(8).int32(message.protocol);
     }
-    if (message.address !== '') {
+    if (message.address !== "") {
       writer.uint32(18).string(message.address);
     }
     if (message.portValue !== undefined) {
@@ -453,7 +464,7 @@ export const SocketAddress: MessageFns<SocketAddress, 'envoy.config.core.v3.Sock
     if (message.namedPort !== undefined) {
       writer.uint32(34).string(message.namedPort);
     }
-    if (message.resolverName !== '') {
+    if (message.resolverName !== "") {
       writer.uint32(42).string(message.resolverName);
     }
     if (message.ipv4Compat !== false) {
@@ -466,7 +477,7 @@ export const SocketAddress: MessageFns<SocketAddress, 'envoy.config.core.v3.Sock
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -539,27 +550,27 @@ export const SocketAddress: MessageFns<SocketAddress, 'envoy.config.core.v3.Sock
     return {
       $type: SocketAddress.$type,
       protocol: isSet(object.protocol) ? socketAddress_ProtocolFromJSON(object.protocol) : 0,
-      address: isSet(object.address) ? globalThis.String(object.address) : '',
+      address: isSet(object.address) ? globalThis.String(object.address) : "",
       portValue: isSet(object.portValue)
         ? globalThis.Number(object.portValue)
         : isSet(object.port_value)
-          ? globalThis.Number(object.port_value)
-          : undefined,
+        ? globalThis.Number(object.port_value)
+        : undefined,
       namedPort: isSet(object.namedPort)
         ? globalThis.String(object.namedPort)
         : isSet(object.named_port)
-          ? globalThis.String(object.named_port)
-          : undefined,
+        ? globalThis.String(object.named_port)
+        : undefined,
       resolverName: isSet(object.resolverName)
         ? globalThis.String(object.resolverName)
         : isSet(object.resolver_name)
-          ? globalThis.String(object.resolver_name)
-          : '',
+        ? globalThis.String(object.resolver_name)
+        : "",
       ipv4Compat: isSet(object.ipv4Compat)
         ? globalThis.Boolean(object.ipv4Compat)
         : isSet(object.ipv4_compat)
-          ? globalThis.Boolean(object.ipv4_compat)
-          : false,
+        ? globalThis.Boolean(object.ipv4_compat)
+        : false,
     };
   },
 
@@ -568,7 +579,7 @@ export const SocketAddress: MessageFns<SocketAddress, 'envoy.config.core.v3.Sock
     if (message.protocol !== 0) {
       obj.protocol = socketAddress_ProtocolToJSON(message.protocol);
     }
-    if (message.address !== '') {
+    if (message.address !== "") {
       obj.address = message.address;
     }
     if (message.portValue !== undefined) {
@@ -577,7 +588,7 @@ export const SocketAddress: MessageFns<SocketAddress, 'envoy.config.core.v3.Sock
     if (message.namedPort !== undefined) {
       obj.namedPort = message.namedPort;
     }
-    if (message.resolverName !== '') {
+    if (message.resolverName !== "") {
       obj.resolverName = message.resolverName;
     }
     if (message.ipv4Compat !== false) {
@@ -592,10 +603,10 @@ export const SocketAddress: MessageFns<SocketAddress, 'envoy.config.core.v3.Sock
   fromPartial(object: DeepPartial<SocketAddress>): SocketAddress {
     const message = createBaseSocketAddress();
     message.protocol = object.protocol ?? 0;
-    message.address = object.address ?? '';
+    message.address = object.address ?? "";
     message.portValue = object.portValue ?? undefined;
     message.namedPort = object.namedPort ?? undefined;
-    message.resolverName = object.resolverName ?? '';
+    message.resolverName = object.resolverName ?? "";
     message.ipv4Compat = object.ipv4Compat ?? false;
     return message;
   },
@@ -605,32 +616,32 @@ messageTypeRegistry.set(SocketAddress.$type, SocketAddress);
 
 function createBaseTcpKeepalive(): TcpKeepalive {
   return {
-    $type: 'envoy.config.core.v3.TcpKeepalive',
+    $type: "envoy.config.core.v3.TcpKeepalive",
     keepaliveProbes: undefined,
     keepaliveTime: undefined,
     keepaliveInterval: undefined,
   };
 }
 
-export const TcpKeepalive: MessageFns<TcpKeepalive, 'envoy.config.core.v3.TcpKeepalive'> = {
-  $type: 'envoy.config.core.v3.TcpKeepalive' as const,
+export const TcpKeepalive: MessageFns<TcpKeepalive, "envoy.config.core.v3.TcpKeepalive"> = {
+  $type: "envoy.config.core.v3.TcpKeepalive" as const,
 
   encode(message: TcpKeepalive, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.keepaliveProbes !== undefined) {
       UInt32Value.encode(
-        { $type: 'google.protobuf.UInt32Value', value: message.keepaliveProbes! },
+        { $type: "google.protobuf.UInt32Value", value: message.keepaliveProbes! },
         writer.uint32(10).fork(),
       ).join();
     }
     if (message.keepaliveTime !== undefined) {
       UInt32Value.encode(
-        { $type: 'google.protobuf.UInt32Value', value: message.keepaliveTime! },
+        { $type: "google.protobuf.UInt32Value", value: message.keepaliveTime! },
         writer.uint32(18).fork(),
       ).join();
     }
     if (message.keepaliveInterval !== undefined) {
       UInt32Value.encode(
-        { $type: 'google.protobuf.UInt32Value', value: message.keepaliveInterval! },
+        { $type: "google.protobuf.UInt32Value", value: message.keepaliveInterval! },
         writer.uint32(26).fork(),
       ).join();
     }
@@ -641,7 +652,7 @@ export const TcpKeepalive: MessageFns<TcpKeepalive, 'envoy.config.core.v3.TcpKee
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -692,18 +703,18 @@ export const TcpKeepalive: MessageFns<TcpKeepalive, 'envoy.config.core.v3.TcpKee
       keepaliveProbes: isSet(object.keepaliveProbes)
         ? Number(object.keepaliveProbes)
         : isSet(object.keepalive_probes)
-          ? Number(object.keepalive_probes)
-          : undefined,
+        ? Number(object.keepalive_probes)
+        : undefined,
       keepaliveTime: isSet(object.keepaliveTime)
         ? Number(object.keepaliveTime)
         : isSet(object.keepalive_time)
-          ? Number(object.keepalive_time)
-          : undefined,
+        ? Number(object.keepalive_time)
+        : undefined,
       keepaliveInterval: isSet(object.keepaliveInterval)
         ? Number(object.keepaliveInterval)
         : isSet(object.keepalive_interval)
-          ? Number(object.keepalive_interval)
-          : undefined,
+        ? Number(object.keepalive_interval)
+        : undefined,
     };
   },
 
@@ -736,11 +747,11 @@ export const TcpKeepalive: MessageFns<TcpKeepalive, 'envoy.config.core.v3.TcpKee
 messageTypeRegistry.set(TcpKeepalive.$type, TcpKeepalive);
 
 function createBaseExtraSourceAddress(): ExtraSourceAddress {
-  return { $type: 'envoy.config.core.v3.ExtraSourceAddress', address: undefined, socketOptions: undefined };
+  return { $type: "envoy.config.core.v3.ExtraSourceAddress", address: undefined, socketOptions: undefined };
 }
 
-export const ExtraSourceAddress: MessageFns<ExtraSourceAddress, 'envoy.config.core.v3.ExtraSourceAddress'> = {
-  $type: 'envoy.config.core.v3.ExtraSourceAddress' as const,
+export const ExtraSourceAddress: MessageFns<ExtraSourceAddress, "envoy.config.core.v3.ExtraSourceAddress"> = {
+  $type: "envoy.config.core.v3.ExtraSourceAddress" as const,
 
   encode(message: ExtraSourceAddress, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.address !== undefined) {
@@ -756,7 +767,7 @@ export const ExtraSourceAddress: MessageFns<ExtraSourceAddress, 'envoy.config.co
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -800,8 +811,8 @@ export const ExtraSourceAddress: MessageFns<ExtraSourceAddress, 'envoy.config.co
       socketOptions: isSet(object.socketOptions)
         ? SocketOptionsOverride.fromJSON(object.socketOptions)
         : isSet(object.socket_options)
-          ? SocketOptionsOverride.fromJSON(object.socket_options)
-          : undefined,
+        ? SocketOptionsOverride.fromJSON(object.socket_options)
+        : undefined,
     };
   },
 
@@ -821,14 +832,12 @@ export const ExtraSourceAddress: MessageFns<ExtraSourceAddress, 'envoy.config.co
   },
   fromPartial(object: DeepPartial<ExtraSourceAddress>): ExtraSourceAddress {
     const message = createBaseExtraSourceAddress();
-    message.address =
-      object.address !== undefined && object.address !== null
-        ? SocketAddress.fromPartial(object.address)
-        : undefined;
-    message.socketOptions =
-      object.socketOptions !== undefined && object.socketOptions !== null
-        ? SocketOptionsOverride.fromPartial(object.socketOptions)
-        : undefined;
+    message.address = (object.address !== undefined && object.address !== null)
+      ? SocketAddress.fromPartial(object.address)
+      : undefined;
+    message.socketOptions = (object.socketOptions !== undefined && object.socketOptions !== null)
+      ? SocketOptionsOverride.fromPartial(object.socketOptions)
+      : undefined;
     return message;
   },
 };
@@ -837,7 +846,7 @@ messageTypeRegistry.set(ExtraSourceAddress.$type, ExtraSourceAddress);
 
 function createBaseBindConfig(): BindConfig {
   return {
-    $type: 'envoy.config.core.v3.BindConfig',
+    $type: "envoy.config.core.v3.BindConfig",
     sourceAddress: undefined,
     freebind: undefined,
     socketOptions: [],
@@ -847,18 +856,16 @@ function createBaseBindConfig(): BindConfig {
   };
 }
 
-export const BindConfig: MessageFns<BindConfig, 'envoy.config.core.v3.BindConfig'> = {
-  $type: 'envoy.config.core.v3.BindConfig' as const,
+export const BindConfig: MessageFns<BindConfig, "envoy.config.core.v3.BindConfig"> = {
+  $type: "envoy.config.core.v3.BindConfig" as const,
 
   encode(message: BindConfig, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.sourceAddress !== undefined) {
       SocketAddress.encode(message.sourceAddress, writer.uint32(10).fork()).join();
     }
     if (message.freebind !== undefined) {
-      BoolValue.encode(
-        { $type: 'google.protobuf.BoolValue', value: message.freebind! },
-        writer.uint32(18).fork(),
-      ).join();
+      BoolValue.encode({ $type: "google.protobuf.BoolValue", value: message.freebind! }, writer.uint32(18).fork())
+        .join();
     }
     for (const v of message.socketOptions) {
       SocketOption.encode(v!, writer.uint32(26).fork()).join();
@@ -879,7 +886,7 @@ export const BindConfig: MessageFns<BindConfig, 'envoy.config.core.v3.BindConfig
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -954,29 +961,29 @@ export const BindConfig: MessageFns<BindConfig, 'envoy.config.core.v3.BindConfig
       sourceAddress: isSet(object.sourceAddress)
         ? SocketAddress.fromJSON(object.sourceAddress)
         : isSet(object.source_address)
-          ? SocketAddress.fromJSON(object.source_address)
-          : undefined,
+        ? SocketAddress.fromJSON(object.source_address)
+        : undefined,
       freebind: isSet(object.freebind) ? Boolean(object.freebind) : undefined,
       socketOptions: globalThis.Array.isArray(object?.socketOptions)
         ? object.socketOptions.map((e: any) => SocketOption.fromJSON(e))
         : globalThis.Array.isArray(object?.socket_options)
-          ? object.socket_options.map((e: any) => SocketOption.fromJSON(e))
-          : [],
+        ? object.socket_options.map((e: any) => SocketOption.fromJSON(e))
+        : [],
       extraSourceAddresses: globalThis.Array.isArray(object?.extraSourceAddresses)
         ? object.extraSourceAddresses.map((e: any) => ExtraSourceAddress.fromJSON(e))
         : globalThis.Array.isArray(object?.extra_source_addresses)
-          ? object.extra_source_addresses.map((e: any) => ExtraSourceAddress.fromJSON(e))
-          : [],
+        ? object.extra_source_addresses.map((e: any) => ExtraSourceAddress.fromJSON(e))
+        : [],
       additionalSourceAddresses: globalThis.Array.isArray(object?.additionalSourceAddresses)
         ? object.additionalSourceAddresses.map((e: any) => SocketAddress.fromJSON(e))
         : globalThis.Array.isArray(object?.additional_source_addresses)
-          ? object.additional_source_addresses.map((e: any) => SocketAddress.fromJSON(e))
-          : [],
+        ? object.additional_source_addresses.map((e: any) => SocketAddress.fromJSON(e))
+        : [],
       localAddressSelector: isSet(object.localAddressSelector)
         ? TypedExtensionConfig.fromJSON(object.localAddressSelector)
         : isSet(object.local_address_selector)
-          ? TypedExtensionConfig.fromJSON(object.local_address_selector)
-          : undefined,
+        ? TypedExtensionConfig.fromJSON(object.local_address_selector)
+        : undefined,
     };
   },
 
@@ -1008,20 +1015,17 @@ export const BindConfig: MessageFns<BindConfig, 'envoy.config.core.v3.BindConfig
   },
   fromPartial(object: DeepPartial<BindConfig>): BindConfig {
     const message = createBaseBindConfig();
-    message.sourceAddress =
-      object.sourceAddress !== undefined && object.sourceAddress !== null
-        ? SocketAddress.fromPartial(object.sourceAddress)
-        : undefined;
+    message.sourceAddress = (object.sourceAddress !== undefined && object.sourceAddress !== null)
+      ? SocketAddress.fromPartial(object.sourceAddress)
+      : undefined;
     message.freebind = object.freebind ?? undefined;
     message.socketOptions = object.socketOptions?.map((e) => SocketOption.fromPartial(e)) || [];
-    message.extraSourceAddresses =
-      object.extraSourceAddresses?.map((e) => ExtraSourceAddress.fromPartial(e)) || [];
-    message.additionalSourceAddresses =
-      object.additionalSourceAddresses?.map((e) => SocketAddress.fromPartial(e)) || [];
-    message.localAddressSelector =
-      object.localAddressSelector !== undefined && object.localAddressSelector !== null
-        ? TypedExtensionConfig.fromPartial(object.localAddressSelector)
-        : undefined;
+    message.extraSourceAddresses = object.extraSourceAddresses?.map((e) => ExtraSourceAddress.fromPartial(e)) || [];
+    message.additionalSourceAddresses = object.additionalSourceAddresses?.map((e) => SocketAddress.fromPartial(e)) ||
+      [];
+    message.localAddressSelector = (object.localAddressSelector !== undefined && object.localAddressSelector !== null)
+      ? TypedExtensionConfig.fromPartial(object.localAddressSelector)
+      : undefined;
     return message;
   },
 };
@@ -1030,15 +1034,15 @@ messageTypeRegistry.set(BindConfig.$type, BindConfig);
 
 function createBaseAddress(): Address {
   return {
-    $type: 'envoy.config.core.v3.Address',
+    $type: "envoy.config.core.v3.Address",
     socketAddress: undefined,
     pipe: undefined,
     envoyInternalAddress: undefined,
   };
 }
 
-export const Address: MessageFns<Address, 'envoy.config.core.v3.Address'> = {
-  $type: 'envoy.config.core.v3.Address' as const,
+export const Address: MessageFns<Address, "envoy.config.core.v3.Address"> = {
+  $type: "envoy.config.core.v3.Address" as const,
 
   encode(message: Address, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.socketAddress !== undefined) {
@@ -1057,7 +1061,7 @@ export const Address: MessageFns<Address, 'envoy.config.core.v3.Address'> = {
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -1108,14 +1112,14 @@ export const Address: MessageFns<Address, 'envoy.config.core.v3.Address'> = {
       socketAddress: isSet(object.socketAddress)
         ? SocketAddress.fromJSON(object.socketAddress)
         : isSet(object.socket_address)
-          ? SocketAddress.fromJSON(object.socket_address)
-          : undefined,
+        ? SocketAddress.fromJSON(object.socket_address)
+        : undefined,
       pipe: isSet(object.pipe) ? Pipe.fromJSON(object.pipe) : undefined,
       envoyInternalAddress: isSet(object.envoyInternalAddress)
         ? EnvoyInternalAddress.fromJSON(object.envoyInternalAddress)
         : isSet(object.envoy_internal_address)
-          ? EnvoyInternalAddress.fromJSON(object.envoy_internal_address)
-          : undefined,
+        ? EnvoyInternalAddress.fromJSON(object.envoy_internal_address)
+        : undefined,
     };
   },
 
@@ -1138,16 +1142,13 @@ export const Address: MessageFns<Address, 'envoy.config.core.v3.Address'> = {
   },
   fromPartial(object: DeepPartial<Address>): Address {
     const message = createBaseAddress();
-    message.socketAddress =
-      object.socketAddress !== undefined && object.socketAddress !== null
-        ? SocketAddress.fromPartial(object.socketAddress)
-        : undefined;
-    message.pipe =
-      object.pipe !== undefined && object.pipe !== null ? Pipe.fromPartial(object.pipe) : undefined;
-    message.envoyInternalAddress =
-      object.envoyInternalAddress !== undefined && object.envoyInternalAddress !== null
-        ? EnvoyInternalAddress.fromPartial(object.envoyInternalAddress)
-        : undefined;
+    message.socketAddress = (object.socketAddress !== undefined && object.socketAddress !== null)
+      ? SocketAddress.fromPartial(object.socketAddress)
+      : undefined;
+    message.pipe = (object.pipe !== undefined && object.pipe !== null) ? Pipe.fromPartial(object.pipe) : undefined;
+    message.envoyInternalAddress = (object.envoyInternalAddress !== undefined && object.envoyInternalAddress !== null)
+      ? EnvoyInternalAddress.fromPartial(object.envoyInternalAddress)
+      : undefined;
     return message;
   },
 };
@@ -1155,21 +1156,19 @@ export const Address: MessageFns<Address, 'envoy.config.core.v3.Address'> = {
 messageTypeRegistry.set(Address.$type, Address);
 
 function createBaseCidrRange(): CidrRange {
-  return { $type: 'envoy.config.core.v3.CidrRange', addressPrefix: '', prefixLen: undefined };
+  return { $type: "envoy.config.core.v3.CidrRange", addressPrefix: "", prefixLen: undefined };
 }
 
-export const CidrRange: MessageFns<CidrRange, 'envoy.config.core.v3.CidrRange'> = {
-  $type: 'envoy.config.core.v3.CidrRange' as const,
+export const CidrRange: MessageFns<CidrRange, "envoy.config.core.v3.CidrRange"> = {
+  $type: "envoy.config.core.v3.CidrRange" as const,
 
   encode(message: CidrRange, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.addressPrefix !== '') {
+    if (message.addressPrefix !== "") {
       writer.uint32(10).string(message.addressPrefix);
     }
     if (message.prefixLen !== undefined) {
-      UInt32Value.encode(
-        { $type: 'google.protobuf.UInt32Value', value: message.prefixLen! },
-        writer.uint32(18).fork(),
-      ).join();
+      UInt32Value.encode({ $type: "google.protobuf.UInt32Value", value: message.prefixLen! }, writer.uint32(18).fork())
+        .join();
     }
     return writer;
   },
@@ -1178,7 +1177,7 @@ export const CidrRange: MessageFns<CidrRange, 'envoy.config.core.v3.CidrRange'> 
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -1221,19 +1220,19 @@ export const CidrRange: MessageFns<CidrRange, 'envoy.config.core.v3.CidrRange'> 
       addressPrefix: isSet(object.addressPrefix)
         ? globalThis.String(object.addressPrefix)
         : isSet(object.address_prefix)
-          ? globalThis.String(object.address_prefix)
-          : '',
+        ? globalThis.String(object.address_prefix)
+        : "",
       prefixLen: isSet(object.prefixLen)
         ? Number(object.prefixLen)
         : isSet(object.prefix_len)
-          ? Number(object.prefix_len)
-          : undefined,
+        ? Number(object.prefix_len)
+        : undefined,
     };
   },
 
   toJSON(message: CidrRange): unknown {
     const obj: any = {};
-    if (message.addressPrefix !== '') {
+    if (message.addressPrefix !== "") {
       obj.addressPrefix = message.addressPrefix;
     }
     if (message.prefixLen !== undefined) {
@@ -1247,7 +1246,7 @@ export const CidrRange: MessageFns<CidrRange, 'envoy.config.core.v3.CidrRange'> 
   },
   fromPartial(object: DeepPartial<CidrRange>): CidrRange {
     const message = createBaseCidrRange();
-    message.addressPrefix = object.addressPrefix ?? '';
+    message.addressPrefix = object.addressPrefix ?? "";
     message.prefixLen = object.prefixLen ?? undefined;
     return message;
   },
@@ -1257,15 +1256,11 @@ messageTypeRegistry.set(CidrRange.$type, CidrRange);
 
 type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
 
-export type DeepPartial<T> = T extends Builtin
-  ? T
-  : T extends globalThis.Array<infer U>
-    ? globalThis.Array<DeepPartial<U>>
-    : T extends ReadonlyArray<infer U>
-      ? ReadonlyArray<DeepPartial<U>>
-      : T extends {}
-        ? { [K in Exclude<keyof T, '$type'>]?: DeepPartial<T[K]> }
-        : Partial<T>;
+export type DeepPartial<T> = T extends Builtin ? T
+  : T extends globalThis.Array<infer U> ? globalThis.Array<DeepPartial<U>>
+  : T extends ReadonlyArray<infer U> ? ReadonlyArray<DeepPartial<U>>
+  : T extends {} ? { [K in Exclude<keyof T, "$type">]?: DeepPartial<T[K]> }
+  : Partial<T>;
 
 function isSet(value: any): boolean {
   return value !== null && value !== undefined;

@@ -5,23 +5,25 @@
 // source: envoy/config/core/v3/backoff.proto
 
 /* eslint-disable */
-import { BinaryReader, BinaryWriter } from '@bufbuild/protobuf/wire';
-import { Duration } from '../../../../google/protobuf/duration';
-import { messageTypeRegistry } from '../../../../typeRegistry';
+import { BinaryReader, BinaryWriter } from "@bufbuild/protobuf/wire";
+import { Duration } from "../../../../google/protobuf/duration";
+import { messageTypeRegistry } from "../../../../typeRegistry";
 
-export const protobufPackage = 'envoy.config.core.v3';
+export const protobufPackage = "envoy.config.core.v3";
 
-export const protobufFileName = 'envoy/config/core/v3/backoff.proto';
+export const protobufFileName = "envoy/config/core/v3/backoff.proto";
 
 /** Configuration defining a jittered exponential back off strategy. */
 export interface BackoffStrategy {
-  $type: 'envoy.config.core.v3.BackoffStrategy';
+  $type: "envoy.config.core.v3.BackoffStrategy";
   /**
    * The base interval to be used for the next back off computation. It should
    * be greater than zero and less than or equal to :ref:`max_interval
    * <envoy_v3_api_field_config.core.v3.BackoffStrategy.max_interval>`.
    */
-  baseInterval: Duration | undefined;
+  baseInterval:
+    | Duration
+    | undefined;
   /**
    * Specifies the maximum interval between retries. This parameter is optional,
    * but must be greater than or equal to the :ref:`base_interval
@@ -33,11 +35,11 @@ export interface BackoffStrategy {
 }
 
 function createBaseBackoffStrategy(): BackoffStrategy {
-  return { $type: 'envoy.config.core.v3.BackoffStrategy', baseInterval: undefined, maxInterval: undefined };
+  return { $type: "envoy.config.core.v3.BackoffStrategy", baseInterval: undefined, maxInterval: undefined };
 }
 
-export const BackoffStrategy: MessageFns<BackoffStrategy, 'envoy.config.core.v3.BackoffStrategy'> = {
-  $type: 'envoy.config.core.v3.BackoffStrategy' as const,
+export const BackoffStrategy: MessageFns<BackoffStrategy, "envoy.config.core.v3.BackoffStrategy"> = {
+  $type: "envoy.config.core.v3.BackoffStrategy" as const,
 
   encode(message: BackoffStrategy, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.baseInterval !== undefined) {
@@ -53,7 +55,7 @@ export const BackoffStrategy: MessageFns<BackoffStrategy, 'envoy.config.core.v3.
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -96,13 +98,13 @@ export const BackoffStrategy: MessageFns<BackoffStrategy, 'envoy.config.core.v3.
       baseInterval: isSet(object.baseInterval)
         ? Duration.fromJSON(object.baseInterval)
         : isSet(object.base_interval)
-          ? Duration.fromJSON(object.base_interval)
-          : undefined,
+        ? Duration.fromJSON(object.base_interval)
+        : undefined,
       maxInterval: isSet(object.maxInterval)
         ? Duration.fromJSON(object.maxInterval)
         : isSet(object.max_interval)
-          ? Duration.fromJSON(object.max_interval)
-          : undefined,
+        ? Duration.fromJSON(object.max_interval)
+        : undefined,
     };
   },
 
@@ -122,14 +124,12 @@ export const BackoffStrategy: MessageFns<BackoffStrategy, 'envoy.config.core.v3.
   },
   fromPartial(object: DeepPartial<BackoffStrategy>): BackoffStrategy {
     const message = createBaseBackoffStrategy();
-    message.baseInterval =
-      object.baseInterval !== undefined && object.baseInterval !== null
-        ? Duration.fromPartial(object.baseInterval)
-        : undefined;
-    message.maxInterval =
-      object.maxInterval !== undefined && object.maxInterval !== null
-        ? Duration.fromPartial(object.maxInterval)
-        : undefined;
+    message.baseInterval = (object.baseInterval !== undefined && object.baseInterval !== null)
+      ? Duration.fromPartial(object.baseInterval)
+      : undefined;
+    message.maxInterval = (object.maxInterval !== undefined && object.maxInterval !== null)
+      ? Duration.fromPartial(object.maxInterval)
+      : undefined;
     return message;
   },
 };
@@ -138,15 +138,11 @@ messageTypeRegistry.set(BackoffStrategy.$type, BackoffStrategy);
 
 type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
 
-export type DeepPartial<T> = T extends Builtin
-  ? T
-  : T extends globalThis.Array<infer U>
-    ? globalThis.Array<DeepPartial<U>>
-    : T extends ReadonlyArray<infer U>
-      ? ReadonlyArray<DeepPartial<U>>
-      : T extends {}
-        ? { [K in Exclude<keyof T, '$type'>]?: DeepPartial<T[K]> }
-        : Partial<T>;
+export type DeepPartial<T> = T extends Builtin ? T
+  : T extends globalThis.Array<infer U> ? globalThis.Array<DeepPartial<U>>
+  : T extends ReadonlyArray<infer U> ? ReadonlyArray<DeepPartial<U>>
+  : T extends {} ? { [K in Exclude<keyof T, "$type">]?: DeepPartial<T[K]> }
+  : Partial<T>;
 
 function isSet(value: any): boolean {
   return value !== null && value !== undefined;

@@ -5,21 +5,21 @@
 // source: envoy/config/core/v3/base.proto
 
 /* eslint-disable */
-import { BinaryReader, BinaryWriter } from '@bufbuild/protobuf/wire';
-import { Any } from '../../../../google/protobuf/any';
-import { Struct } from '../../../../google/protobuf/struct';
-import { BoolValue, UInt32Value } from '../../../../google/protobuf/wrappers';
-import { messageTypeRegistry } from '../../../../typeRegistry';
-import { ContextParams } from '../../../../xds/core/v3/context_params';
-import { FractionalPercent, Percent } from '../../../type/v3/percent';
-import { SemanticVersion } from '../../../type/v3/semantic_version';
-import { Address } from './address';
-import { BackoffStrategy } from './backoff';
-import { HttpUri } from './http_uri';
+import { BinaryReader, BinaryWriter } from "@bufbuild/protobuf/wire";
+import { Any } from "../../../../google/protobuf/any";
+import { Struct } from "../../../../google/protobuf/struct";
+import { BoolValue, UInt32Value } from "../../../../google/protobuf/wrappers";
+import { messageTypeRegistry } from "../../../../typeRegistry";
+import { ContextParams } from "../../../../xds/core/v3/context_params";
+import { FractionalPercent, Percent } from "../../../type/v3/percent";
+import { SemanticVersion } from "../../../type/v3/semantic_version";
+import { Address } from "./address";
+import { BackoffStrategy } from "./backoff";
+import { HttpUri } from "./http_uri";
 
-export const protobufPackage = 'envoy.config.core.v3';
+export const protobufPackage = "envoy.config.core.v3";
 
-export const protobufFileName = 'envoy/config/core/v3/base.proto';
+export const protobufFileName = "envoy/config/core/v3/base.proto";
 
 /**
  * Envoy supports :ref:`upstream priority routing
@@ -39,13 +39,13 @@ export enum RoutingPriority {
 export function routingPriorityFromJSON(object: any): RoutingPriority {
   switch (object) {
     case 0:
-    case 'DEFAULT':
+    case "DEFAULT":
       return RoutingPriority.DEFAULT;
     case 1:
-    case 'HIGH':
+    case "HIGH":
       return RoutingPriority.HIGH;
     case -1:
-    case 'UNRECOGNIZED':
+    case "UNRECOGNIZED":
     default:
       return RoutingPriority.UNRECOGNIZED;
   }
@@ -54,12 +54,12 @@ export function routingPriorityFromJSON(object: any): RoutingPriority {
 export function routingPriorityToJSON(object: RoutingPriority): string {
   switch (object) {
     case RoutingPriority.DEFAULT:
-      return 'DEFAULT';
+      return "DEFAULT";
     case RoutingPriority.HIGH:
-      return 'HIGH';
+      return "HIGH";
     case RoutingPriority.UNRECOGNIZED:
     default:
-      return 'UNRECOGNIZED';
+      return "UNRECOGNIZED";
   }
 }
 
@@ -81,37 +81,37 @@ export enum RequestMethod {
 export function requestMethodFromJSON(object: any): RequestMethod {
   switch (object) {
     case 0:
-    case 'METHOD_UNSPECIFIED':
+    case "METHOD_UNSPECIFIED":
       return RequestMethod.METHOD_UNSPECIFIED;
     case 1:
-    case 'GET':
+    case "GET":
       return RequestMethod.GET;
     case 2:
-    case 'HEAD':
+    case "HEAD":
       return RequestMethod.HEAD;
     case 3:
-    case 'POST':
+    case "POST":
       return RequestMethod.POST;
     case 4:
-    case 'PUT':
+    case "PUT":
       return RequestMethod.PUT;
     case 5:
-    case 'DELETE':
+    case "DELETE":
       return RequestMethod.DELETE;
     case 6:
-    case 'CONNECT':
+    case "CONNECT":
       return RequestMethod.CONNECT;
     case 7:
-    case 'OPTIONS':
+    case "OPTIONS":
       return RequestMethod.OPTIONS;
     case 8:
-    case 'TRACE':
+    case "TRACE":
       return RequestMethod.TRACE;
     case 9:
-    case 'PATCH':
+    case "PATCH":
       return RequestMethod.PATCH;
     case -1:
-    case 'UNRECOGNIZED':
+    case "UNRECOGNIZED":
     default:
       return RequestMethod.UNRECOGNIZED;
   }
@@ -120,28 +120,28 @@ export function requestMethodFromJSON(object: any): RequestMethod {
 export function requestMethodToJSON(object: RequestMethod): string {
   switch (object) {
     case RequestMethod.METHOD_UNSPECIFIED:
-      return 'METHOD_UNSPECIFIED';
+      return "METHOD_UNSPECIFIED";
     case RequestMethod.GET:
-      return 'GET';
+      return "GET";
     case RequestMethod.HEAD:
-      return 'HEAD';
+      return "HEAD";
     case RequestMethod.POST:
-      return 'POST';
+      return "POST";
     case RequestMethod.PUT:
-      return 'PUT';
+      return "PUT";
     case RequestMethod.DELETE:
-      return 'DELETE';
+      return "DELETE";
     case RequestMethod.CONNECT:
-      return 'CONNECT';
+      return "CONNECT";
     case RequestMethod.OPTIONS:
-      return 'OPTIONS';
+      return "OPTIONS";
     case RequestMethod.TRACE:
-      return 'TRACE';
+      return "TRACE";
     case RequestMethod.PATCH:
-      return 'PATCH';
+      return "PATCH";
     case RequestMethod.UNRECOGNIZED:
     default:
-      return 'UNRECOGNIZED';
+      return "UNRECOGNIZED";
   }
 }
 
@@ -159,16 +159,16 @@ export enum TrafficDirection {
 export function trafficDirectionFromJSON(object: any): TrafficDirection {
   switch (object) {
     case 0:
-    case 'UNSPECIFIED':
+    case "UNSPECIFIED":
       return TrafficDirection.UNSPECIFIED;
     case 1:
-    case 'INBOUND':
+    case "INBOUND":
       return TrafficDirection.INBOUND;
     case 2:
-    case 'OUTBOUND':
+    case "OUTBOUND":
       return TrafficDirection.OUTBOUND;
     case -1:
-    case 'UNRECOGNIZED':
+    case "UNRECOGNIZED":
     default:
       return TrafficDirection.UNRECOGNIZED;
   }
@@ -177,20 +177,20 @@ export function trafficDirectionFromJSON(object: any): TrafficDirection {
 export function trafficDirectionToJSON(object: TrafficDirection): string {
   switch (object) {
     case TrafficDirection.UNSPECIFIED:
-      return 'UNSPECIFIED';
+      return "UNSPECIFIED";
     case TrafficDirection.INBOUND:
-      return 'INBOUND';
+      return "INBOUND";
     case TrafficDirection.OUTBOUND:
-      return 'OUTBOUND';
+      return "OUTBOUND";
     case TrafficDirection.UNRECOGNIZED:
     default:
-      return 'UNRECOGNIZED';
+      return "UNRECOGNIZED";
   }
 }
 
 /** Identifies location of where either Envoy runs or where upstream hosts run. */
 export interface Locality {
-  $type: 'envoy.config.core.v3.Locality';
+  $type: "envoy.config.core.v3.Locality";
   /** Region this :ref:`zone <envoy_v3_api_field_config.core.v3.Locality.zone>` belongs to. */
   region: string;
   /**
@@ -217,9 +217,11 @@ export interface Locality {
  * (i.e. 'alpha', 'private-build') as a set of strings.
  */
 export interface BuildVersion {
-  $type: 'envoy.config.core.v3.BuildVersion';
+  $type: "envoy.config.core.v3.BuildVersion";
   /** SemVer version of extension. */
-  version: SemanticVersion | undefined;
+  version:
+    | SemanticVersion
+    | undefined;
   /**
    * Free-form build information.
    * Envoy defines several well known keys in the source/common/version/version.h file
@@ -232,7 +234,7 @@ export interface BuildVersion {
  * [#next-free-field: 7]
  */
 export interface Extension {
-  $type: 'envoy.config.core.v3.Extension';
+  $type: "envoy.config.core.v3.Extension";
   /**
    * This is the name of the Envoy filter as specified in the Envoy
    * configuration, e.g. envoy.filters.http.router, com.acme.widget.
@@ -259,7 +261,9 @@ export interface Extension {
    * of other extensions and the Envoy API.
    * This field is not set when extension did not provide version information.
    */
-  version: BuildVersion | undefined;
+  version:
+    | BuildVersion
+    | undefined;
   /** Indicates that the extension is present but was disabled via dynamic configuration. */
   disabled: boolean;
   /** Type URLs of extension configuration protos. */
@@ -273,7 +277,7 @@ export interface Extension {
  * [#next-free-field: 13]
  */
 export interface Node {
-  $type: 'envoy.config.core.v3.Node';
+  $type: "envoy.config.core.v3.Node";
   /**
    * An opaque node identifier for the Envoy node. This also provides the local
    * service node name. It should be set if any of the following features are
@@ -302,7 +306,9 @@ export interface Node {
    * Opaque metadata extending the node identifier. Envoy will pass this
    * directly to the management server.
    */
-  metadata: { [key: string]: any } | undefined;
+  metadata:
+    | { [key: string]: any }
+    | undefined;
   /**
    * Map from xDS resource type URL to dynamic context parameters. These may vary at runtime (unlike
    * other fields in this message). For example, the xDS client may have a shard identifier that
@@ -312,7 +318,9 @@ export interface Node {
    */
   dynamicParameters: { [key: string]: ContextParams };
   /** Locality specifying where the Envoy instance is running. */
-  locality: Locality | undefined;
+  locality:
+    | Locality
+    | undefined;
   /**
    * Free-form string that identifies the entity requesting config.
    * E.g. "envoy" or "grpc"
@@ -322,9 +330,13 @@ export interface Node {
    * Free-form string that identifies the version of the entity requesting config.
    * E.g. "1.12.2" or "abcd1234", or "SpecialEnvoyBuild"
    */
-  userAgentVersion?: string | undefined;
+  userAgentVersion?:
+    | string
+    | undefined;
   /** Structured version of the entity requesting config. */
-  userAgentBuildVersion?: BuildVersion | undefined;
+  userAgentBuildVersion?:
+    | BuildVersion
+    | undefined;
   /** List of extensions and their versions supported by the node. */
   extensions: Extension[];
   /**
@@ -347,7 +359,7 @@ export interface Node {
 }
 
 export interface Node_DynamicParametersEntry {
-  $type: 'envoy.config.core.v3.Node.DynamicParametersEntry';
+  $type: "envoy.config.core.v3.Node.DynamicParametersEntry";
   key: string;
   value: ContextParams | undefined;
 }
@@ -377,7 +389,7 @@ export interface Node_DynamicParametersEntry {
  * [#next-major-version: move to type/metadata/v2]
  */
 export interface Metadata {
-  $type: 'envoy.config.core.v3.Metadata';
+  $type: "envoy.config.core.v3.Metadata";
   /**
    * Key is the reverse DNS filter name, e.g. com.acme.widget. The ``envoy.*``
    * namespace is reserved for Envoy's built-in filters.
@@ -399,20 +411,20 @@ export interface Metadata {
 }
 
 export interface Metadata_FilterMetadataEntry {
-  $type: 'envoy.config.core.v3.Metadata.FilterMetadataEntry';
+  $type: "envoy.config.core.v3.Metadata.FilterMetadataEntry";
   key: string;
   value: { [key: string]: any } | undefined;
 }
 
 export interface Metadata_TypedFilterMetadataEntry {
-  $type: 'envoy.config.core.v3.Metadata.TypedFilterMetadataEntry';
+  $type: "envoy.config.core.v3.Metadata.TypedFilterMetadataEntry";
   key: string;
   value: Any | undefined;
 }
 
 /** Runtime derived uint32 with a default when not specified. */
 export interface RuntimeUInt32 {
-  $type: 'envoy.config.core.v3.RuntimeUInt32';
+  $type: "envoy.config.core.v3.RuntimeUInt32";
   /** Default value if runtime value is not available. */
   defaultValue: number;
   /** Runtime key to get value for comparison. This value is used if defined. */
@@ -421,16 +433,18 @@ export interface RuntimeUInt32 {
 
 /** Runtime derived percentage with a default when not specified. */
 export interface RuntimePercent {
-  $type: 'envoy.config.core.v3.RuntimePercent';
+  $type: "envoy.config.core.v3.RuntimePercent";
   /** Default value if runtime value is not available. */
-  defaultValue: Percent | undefined;
+  defaultValue:
+    | Percent
+    | undefined;
   /** Runtime key to get value for comparison. This value is used if defined. */
   runtimeKey: string;
 }
 
 /** Runtime derived double with a default when not specified. */
 export interface RuntimeDouble {
-  $type: 'envoy.config.core.v3.RuntimeDouble';
+  $type: "envoy.config.core.v3.RuntimeDouble";
   /** Default value if runtime value is not available. */
   defaultValue: number;
   /** Runtime key to get value for comparison. This value is used if defined. */
@@ -439,9 +453,11 @@ export interface RuntimeDouble {
 
 /** Runtime derived bool with a default when not specified. */
 export interface RuntimeFeatureFlag {
-  $type: 'envoy.config.core.v3.RuntimeFeatureFlag';
+  $type: "envoy.config.core.v3.RuntimeFeatureFlag";
   /** Default value if runtime value is not available. */
-  defaultValue: boolean | undefined;
+  defaultValue:
+    | boolean
+    | undefined;
   /**
    * Runtime key to get value for comparison. This value is used if defined. The boolean value must
    * be represented via its
@@ -451,7 +467,7 @@ export interface RuntimeFeatureFlag {
 }
 
 export interface KeyValue {
-  $type: 'envoy.config.core.v3.KeyValue';
+  $type: "envoy.config.core.v3.KeyValue";
   /** The key of the key/value pair. */
   key: string;
   /** The value of the key/value pair. */
@@ -463,9 +479,11 @@ export interface KeyValue {
  * key/value pairs that should be appended to a set of existing key/value pairs.
  */
 export interface KeyValueAppend {
-  $type: 'envoy.config.core.v3.KeyValueAppend';
+  $type: "envoy.config.core.v3.KeyValueAppend";
   /** Key/value pair entry that this option to append or overwrite. */
-  entry: KeyValue | undefined;
+  entry:
+    | KeyValue
+    | undefined;
   /**
    * Describes the action taken to append/overwrite the given value for an existing
    * key or to only add this key if it's absent.
@@ -504,59 +522,57 @@ export enum KeyValueAppend_KeyValueAppendAction {
   UNRECOGNIZED = -1,
 }
 
-export function keyValueAppend_KeyValueAppendActionFromJSON(
-  object: any,
-): KeyValueAppend_KeyValueAppendAction {
+export function keyValueAppend_KeyValueAppendActionFromJSON(object: any): KeyValueAppend_KeyValueAppendAction {
   switch (object) {
     case 0:
-    case 'APPEND_IF_EXISTS_OR_ADD':
+    case "APPEND_IF_EXISTS_OR_ADD":
       return KeyValueAppend_KeyValueAppendAction.APPEND_IF_EXISTS_OR_ADD;
     case 1:
-    case 'ADD_IF_ABSENT':
+    case "ADD_IF_ABSENT":
       return KeyValueAppend_KeyValueAppendAction.ADD_IF_ABSENT;
     case 2:
-    case 'OVERWRITE_IF_EXISTS_OR_ADD':
+    case "OVERWRITE_IF_EXISTS_OR_ADD":
       return KeyValueAppend_KeyValueAppendAction.OVERWRITE_IF_EXISTS_OR_ADD;
     case 3:
-    case 'OVERWRITE_IF_EXISTS':
+    case "OVERWRITE_IF_EXISTS":
       return KeyValueAppend_KeyValueAppendAction.OVERWRITE_IF_EXISTS;
     case -1:
-    case 'UNRECOGNIZED':
+    case "UNRECOGNIZED":
     default:
       return KeyValueAppend_KeyValueAppendAction.UNRECOGNIZED;
   }
 }
 
-export function keyValueAppend_KeyValueAppendActionToJSON(
-  object: KeyValueAppend_KeyValueAppendAction,
-): string {
+export function keyValueAppend_KeyValueAppendActionToJSON(object: KeyValueAppend_KeyValueAppendAction): string {
   switch (object) {
     case KeyValueAppend_KeyValueAppendAction.APPEND_IF_EXISTS_OR_ADD:
-      return 'APPEND_IF_EXISTS_OR_ADD';
+      return "APPEND_IF_EXISTS_OR_ADD";
     case KeyValueAppend_KeyValueAppendAction.ADD_IF_ABSENT:
-      return 'ADD_IF_ABSENT';
+      return "ADD_IF_ABSENT";
     case KeyValueAppend_KeyValueAppendAction.OVERWRITE_IF_EXISTS_OR_ADD:
-      return 'OVERWRITE_IF_EXISTS_OR_ADD';
+      return "OVERWRITE_IF_EXISTS_OR_ADD";
     case KeyValueAppend_KeyValueAppendAction.OVERWRITE_IF_EXISTS:
-      return 'OVERWRITE_IF_EXISTS';
+      return "OVERWRITE_IF_EXISTS";
     case KeyValueAppend_KeyValueAppendAction.UNRECOGNIZED:
     default:
-      return 'UNRECOGNIZED';
+      return "UNRECOGNIZED";
   }
 }
 
 /** Key/value pair to append or remove. */
 export interface KeyValueMutation {
-  $type: 'envoy.config.core.v3.KeyValueMutation';
+  $type: "envoy.config.core.v3.KeyValueMutation";
   /** Key/value pair to append or overwrite. Only one of ``append`` or ``remove`` can be set. */
-  append: KeyValueAppend | undefined;
+  append:
+    | KeyValueAppend
+    | undefined;
   /** Key to remove. Only one of ``append`` or ``remove`` can be set. */
   remove: string;
 }
 
 /** Query parameter name/value pair. */
 export interface QueryParameter {
-  $type: 'envoy.config.core.v3.QueryParameter';
+  $type: "envoy.config.core.v3.QueryParameter";
   /** The key of the query parameter. Case sensitive. */
   key: string;
   /** The value of the query parameter. */
@@ -565,7 +581,7 @@ export interface QueryParameter {
 
 /** Header name/value pair. */
 export interface HeaderValue {
-  $type: 'envoy.config.core.v3.HeaderValue';
+  $type: "envoy.config.core.v3.HeaderValue";
   /** Header name. */
   key: string;
   /**
@@ -587,9 +603,11 @@ export interface HeaderValue {
 
 /** Header name/value pair plus option to control append behavior. */
 export interface HeaderValueOption {
-  $type: 'envoy.config.core.v3.HeaderValueOption';
+  $type: "envoy.config.core.v3.HeaderValueOption";
   /** Header name/value pair that this option applies to. */
-  header: HeaderValue | undefined;
+  header:
+    | HeaderValue
+    | undefined;
   /**
    * Should the value be appended? If true (default), the value is appended to
    * existing values. Otherwise it replaces any existing values.
@@ -603,7 +621,9 @@ export interface HeaderValueOption {
    *
    * @deprecated
    */
-  append: boolean | undefined;
+  append:
+    | boolean
+    | undefined;
   /**
    * Describes the action taken to append/overwrite the given value for an existing header
    * or to only add this header if it's absent.
@@ -648,50 +668,46 @@ export enum HeaderValueOption_HeaderAppendAction {
   UNRECOGNIZED = -1,
 }
 
-export function headerValueOption_HeaderAppendActionFromJSON(
-  object: any,
-): HeaderValueOption_HeaderAppendAction {
+export function headerValueOption_HeaderAppendActionFromJSON(object: any): HeaderValueOption_HeaderAppendAction {
   switch (object) {
     case 0:
-    case 'APPEND_IF_EXISTS_OR_ADD':
+    case "APPEND_IF_EXISTS_OR_ADD":
       return HeaderValueOption_HeaderAppendAction.APPEND_IF_EXISTS_OR_ADD;
     case 1:
-    case 'ADD_IF_ABSENT':
+    case "ADD_IF_ABSENT":
       return HeaderValueOption_HeaderAppendAction.ADD_IF_ABSENT;
     case 2:
-    case 'OVERWRITE_IF_EXISTS_OR_ADD':
+    case "OVERWRITE_IF_EXISTS_OR_ADD":
       return HeaderValueOption_HeaderAppendAction.OVERWRITE_IF_EXISTS_OR_ADD;
     case 3:
-    case 'OVERWRITE_IF_EXISTS':
+    case "OVERWRITE_IF_EXISTS":
       return HeaderValueOption_HeaderAppendAction.OVERWRITE_IF_EXISTS;
     case -1:
-    case 'UNRECOGNIZED':
+    case "UNRECOGNIZED":
     default:
       return HeaderValueOption_HeaderAppendAction.UNRECOGNIZED;
   }
 }
 
-export function headerValueOption_HeaderAppendActionToJSON(
-  object: HeaderValueOption_HeaderAppendAction,
-): string {
+export function headerValueOption_HeaderAppendActionToJSON(object: HeaderValueOption_HeaderAppendAction): string {
   switch (object) {
     case HeaderValueOption_HeaderAppendAction.APPEND_IF_EXISTS_OR_ADD:
-      return 'APPEND_IF_EXISTS_OR_ADD';
+      return "APPEND_IF_EXISTS_OR_ADD";
     case HeaderValueOption_HeaderAppendAction.ADD_IF_ABSENT:
-      return 'ADD_IF_ABSENT';
+      return "ADD_IF_ABSENT";
     case HeaderValueOption_HeaderAppendAction.OVERWRITE_IF_EXISTS_OR_ADD:
-      return 'OVERWRITE_IF_EXISTS_OR_ADD';
+      return "OVERWRITE_IF_EXISTS_OR_ADD";
     case HeaderValueOption_HeaderAppendAction.OVERWRITE_IF_EXISTS:
-      return 'OVERWRITE_IF_EXISTS';
+      return "OVERWRITE_IF_EXISTS";
     case HeaderValueOption_HeaderAppendAction.UNRECOGNIZED:
     default:
-      return 'UNRECOGNIZED';
+      return "UNRECOGNIZED";
   }
 }
 
 /** Wrapper for a set of headers. */
 export interface HeaderMap {
-  $type: 'envoy.config.core.v3.HeaderMap';
+  $type: "envoy.config.core.v3.HeaderMap";
   headers: HeaderValue[];
 }
 
@@ -700,7 +716,7 @@ export interface HeaderMap {
  * events inside this directory trigger the watch.
  */
 export interface WatchedDirectory {
-  $type: 'envoy.config.core.v3.WatchedDirectory';
+  $type: "envoy.config.core.v3.WatchedDirectory";
   /** Directory path to watch. */
   path: string;
 }
@@ -710,15 +726,23 @@ export interface WatchedDirectory {
  * [#next-free-field: 6]
  */
 export interface DataSource {
-  $type: 'envoy.config.core.v3.DataSource';
+  $type: "envoy.config.core.v3.DataSource";
   /** Local filesystem data source. */
-  filename?: string | undefined;
+  filename?:
+    | string
+    | undefined;
   /** Bytes inlined in the configuration. */
-  inlineBytes?: Buffer | undefined;
+  inlineBytes?:
+    | Buffer
+    | undefined;
   /** String inlined in the configuration. */
-  inlineString?: string | undefined;
+  inlineString?:
+    | string
+    | undefined;
   /** Environment variable data source. */
-  environmentVariable?: string | undefined;
+  environmentVariable?:
+    | string
+    | undefined;
   /**
    * Watched directory that is watched for file changes. If this is set explicitly, the file
    * specified in the ``filename`` field will be reloaded when relevant file move events occur.
@@ -743,22 +767,28 @@ export interface DataSource {
  * [#next-free-field: 7]
  */
 export interface RetryPolicy {
-  $type: 'envoy.config.core.v3.RetryPolicy';
+  $type: "envoy.config.core.v3.RetryPolicy";
   /**
    * Specifies parameters that control :ref:`retry backoff strategy <envoy_v3_api_msg_config.core.v3.BackoffStrategy>`.
    * This parameter is optional, in which case the default base interval is 1000 milliseconds. The
    * default maximum interval is 10 times the base interval.
    */
-  retryBackOff: BackoffStrategy | undefined;
+  retryBackOff:
+    | BackoffStrategy
+    | undefined;
   /**
    * Specifies the allowed number of retries. This parameter is optional and
    * defaults to 1.
    */
-  numRetries: number | undefined;
+  numRetries:
+    | number
+    | undefined;
   /** For details, see :ref:`retry_on <envoy_v3_api_field_config.route.v3.RetryPolicy.retry_on>`. */
   retryOn: string;
   /** For details, see :ref:`retry_priority <envoy_v3_api_field_config.route.v3.RetryPolicy.retry_priority>`. */
-  retryPriority: RetryPolicy_RetryPriority | undefined;
+  retryPriority:
+    | RetryPolicy_RetryPriority
+    | undefined;
   /** For details, see :ref:`RetryHostPredicate <envoy_v3_api_field_config.route.v3.RetryPolicy.retry_host_predicate>`. */
   retryHostPredicate: RetryPolicy_RetryHostPredicate[];
   /** For details, see :ref:`host_selection_retry_max_attempts <envoy_v3_api_field_config.route.v3.RetryPolicy.host_selection_retry_max_attempts>`. */
@@ -767,23 +797,25 @@ export interface RetryPolicy {
 
 /** See :ref:`RetryPriority <envoy_v3_api_field_config.route.v3.RetryPolicy.retry_priority>`. */
 export interface RetryPolicy_RetryPriority {
-  $type: 'envoy.config.core.v3.RetryPolicy.RetryPriority';
+  $type: "envoy.config.core.v3.RetryPolicy.RetryPriority";
   name: string;
   typedConfig?: Any | undefined;
 }
 
 /** See :ref:`RetryHostPredicate <envoy_v3_api_field_config.route.v3.RetryPolicy.retry_host_predicate>`. */
 export interface RetryPolicy_RetryHostPredicate {
-  $type: 'envoy.config.core.v3.RetryPolicy.RetryHostPredicate';
+  $type: "envoy.config.core.v3.RetryPolicy.RetryHostPredicate";
   name: string;
   typedConfig?: Any | undefined;
 }
 
 /** The message specifies how to fetch data from remote and how to verify it. */
 export interface RemoteDataSource {
-  $type: 'envoy.config.core.v3.RemoteDataSource';
+  $type: "envoy.config.core.v3.RemoteDataSource";
   /** The HTTP URI to fetch the remote data. */
-  httpUri: HttpUri | undefined;
+  httpUri:
+    | HttpUri
+    | undefined;
   /** SHA256 string for verifying data. */
   sha256: string;
   /** Retry policy for fetching remote data. */
@@ -792,9 +824,11 @@ export interface RemoteDataSource {
 
 /** Async data source which support async data fetch. */
 export interface AsyncDataSource {
-  $type: 'envoy.config.core.v3.AsyncDataSource';
+  $type: "envoy.config.core.v3.AsyncDataSource";
   /** Local async data source. */
-  local?: DataSource | undefined;
+  local?:
+    | DataSource
+    | undefined;
   /** Remote async data source. */
   remote?: RemoteDataSource | undefined;
 }
@@ -806,7 +840,7 @@ export interface AsyncDataSource {
  * chosen based on the platform and existence of tls_context.
  */
 export interface TransportSocket {
-  $type: 'envoy.config.core.v3.TransportSocket';
+  $type: "envoy.config.core.v3.TransportSocket";
   /**
    * The name of the transport socket to instantiate. The name must match a supported transport
    * socket implementation.
@@ -828,16 +862,18 @@ export interface TransportSocket {
  *   as a ``FractionalPercent`` whose numerator is 42 and denominator is HUNDRED.
  */
 export interface RuntimeFractionalPercent {
-  $type: 'envoy.config.core.v3.RuntimeFractionalPercent';
+  $type: "envoy.config.core.v3.RuntimeFractionalPercent";
   /** Default value if the runtime value's for the numerator/denominator keys are not available. */
-  defaultValue: FractionalPercent | undefined;
+  defaultValue:
+    | FractionalPercent
+    | undefined;
   /** Runtime key for a YAML representation of a FractionalPercent. */
   runtimeKey: string;
 }
 
 /** Identifies a specific ControlPlane instance that Envoy is connected to. */
 export interface ControlPlane {
-  $type: 'envoy.config.core.v3.ControlPlane';
+  $type: "envoy.config.core.v3.ControlPlane";
   /**
    * An opaque control plane identifier that uniquely identifies an instance
    * of control plane. This can be used to identify which control plane instance,
@@ -847,20 +883,20 @@ export interface ControlPlane {
 }
 
 function createBaseLocality(): Locality {
-  return { $type: 'envoy.config.core.v3.Locality', region: '', zone: '', subZone: '' };
+  return { $type: "envoy.config.core.v3.Locality", region: "", zone: "", subZone: "" };
 }
 
-export const Locality: MessageFns<Locality, 'envoy.config.core.v3.Locality'> = {
-  $type: 'envoy.config.core.v3.Locality' as const,
+export const Locality: MessageFns<Locality, "envoy.config.core.v3.Locality"> = {
+  $type: "envoy.config.core.v3.Locality" as const,
 
   encode(message: Locality, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.region !== '') {
+    if (message.region !== "") {
       writer.uint32(10).string(message.region);
     }
-    if (message.zone !== '') {
+    if (message.zone !== "") {
       writer.uint32(18).string(message.zone);
     }
-    if (message.subZone !== '') {
+    if (message.subZone !== "") {
       writer.uint32(26).string(message.subZone);
     }
     return writer;
@@ -870,7 +906,7 @@ export const Locality: MessageFns<Locality, 'envoy.config.core.v3.Locality'> = {
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -918,25 +954,25 @@ export const Locality: MessageFns<Locality, 'envoy.config.core.v3.Locality'> = {
   fromJSON(object: any): Locality {
     return {
       $type: Locality.$type,
-      region: isSet(object.region) ? globalThis.String(object.region) : '',
-      zone: isSet(object.zone) ? globalThis.String(object.zone) : '',
+      region: isSet(object.region) ? globalThis.String(object.region) : "",
+      zone: isSet(object.zone) ? globalThis.String(object.zone) : "",
       subZone: isSet(object.subZone)
         ? globalThis.String(object.subZone)
         : isSet(object.sub_zone)
-          ? globalThis.String(object.sub_zone)
-          : '',
+        ? globalThis.String(object.sub_zone)
+        : "",
     };
   },
 
   toJSON(message: Locality): unknown {
     const obj: any = {};
-    if (message.region !== '') {
+    if (message.region !== "") {
       obj.region = message.region;
     }
-    if (message.zone !== '') {
+    if (message.zone !== "") {
       obj.zone = message.zone;
     }
-    if (message.subZone !== '') {
+    if (message.subZone !== "") {
       obj.subZone = message.subZone;
     }
     return obj;
@@ -947,9 +983,9 @@ export const Locality: MessageFns<Locality, 'envoy.config.core.v3.Locality'> = {
   },
   fromPartial(object: DeepPartial<Locality>): Locality {
     const message = createBaseLocality();
-    message.region = object.region ?? '';
-    message.zone = object.zone ?? '';
-    message.subZone = object.subZone ?? '';
+    message.region = object.region ?? "";
+    message.zone = object.zone ?? "";
+    message.subZone = object.subZone ?? "";
     return message;
   },
 };
@@ -957,11 +993,11 @@ export const Locality: MessageFns<Locality, 'envoy.config.core.v3.Locality'> = {
 messageTypeRegistry.set(Locality.$type, Locality);
 
 function createBaseBuildVersion(): BuildVersion {
-  return { $type: 'envoy.config.core.v3.BuildVersion', version: undefined, metadata: undefined };
+  return { $type: "envoy.config.core.v3.BuildVersion", version: undefined, metadata: undefined };
 }
 
-export const BuildVersion: MessageFns<BuildVersion, 'envoy.config.core.v3.BuildVersion'> = {
-  $type: 'envoy.config.core.v3.BuildVersion' as const,
+export const BuildVersion: MessageFns<BuildVersion, "envoy.config.core.v3.BuildVersion"> = {
+  $type: "envoy.config.core.v3.BuildVersion" as const,
 
   encode(message: BuildVersion, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.version !== undefined) {
@@ -977,7 +1013,7 @@ export const BuildVersion: MessageFns<BuildVersion, 'envoy.config.core.v3.BuildV
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -1038,10 +1074,9 @@ export const BuildVersion: MessageFns<BuildVersion, 'envoy.config.core.v3.BuildV
   },
   fromPartial(object: DeepPartial<BuildVersion>): BuildVersion {
     const message = createBaseBuildVersion();
-    message.version =
-      object.version !== undefined && object.version !== null
-        ? SemanticVersion.fromPartial(object.version)
-        : undefined;
+    message.version = (object.version !== undefined && object.version !== null)
+      ? SemanticVersion.fromPartial(object.version)
+      : undefined;
     message.metadata = object.metadata ?? undefined;
     return message;
   },
@@ -1051,27 +1086,27 @@ messageTypeRegistry.set(BuildVersion.$type, BuildVersion);
 
 function createBaseExtension(): Extension {
   return {
-    $type: 'envoy.config.core.v3.Extension',
-    name: '',
-    category: '',
-    typeDescriptor: '',
+    $type: "envoy.config.core.v3.Extension",
+    name: "",
+    category: "",
+    typeDescriptor: "",
     version: undefined,
     disabled: false,
     typeUrls: [],
   };
 }
 
-export const Extension: MessageFns<Extension, 'envoy.config.core.v3.Extension'> = {
-  $type: 'envoy.config.core.v3.Extension' as const,
+export const Extension: MessageFns<Extension, "envoy.config.core.v3.Extension"> = {
+  $type: "envoy.config.core.v3.Extension" as const,
 
   encode(message: Extension, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.name !== '') {
+    if (message.name !== "") {
       writer.uint32(10).string(message.name);
     }
-    if (message.category !== '') {
+    if (message.category !== "") {
       writer.uint32(18).string(message.category);
     }
-    if (message.typeDescriptor !== '') {
+    if (message.typeDescriptor !== "") {
       writer.uint32(26).string(message.typeDescriptor);
     }
     if (message.version !== undefined) {
@@ -1090,7 +1125,7 @@ export const Extension: MessageFns<Extension, 'envoy.config.core.v3.Extension'> 
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -1162,32 +1197,32 @@ export const Extension: MessageFns<Extension, 'envoy.config.core.v3.Extension'> 
   fromJSON(object: any): Extension {
     return {
       $type: Extension.$type,
-      name: isSet(object.name) ? globalThis.String(object.name) : '',
-      category: isSet(object.category) ? globalThis.String(object.category) : '',
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      category: isSet(object.category) ? globalThis.String(object.category) : "",
       typeDescriptor: isSet(object.typeDescriptor)
         ? globalThis.String(object.typeDescriptor)
         : isSet(object.type_descriptor)
-          ? globalThis.String(object.type_descriptor)
-          : '',
+        ? globalThis.String(object.type_descriptor)
+        : "",
       version: isSet(object.version) ? BuildVersion.fromJSON(object.version) : undefined,
       disabled: isSet(object.disabled) ? globalThis.Boolean(object.disabled) : false,
       typeUrls: globalThis.Array.isArray(object?.typeUrls)
         ? object.typeUrls.map((e: any) => globalThis.String(e))
         : globalThis.Array.isArray(object?.type_urls)
-          ? object.type_urls.map((e: any) => globalThis.String(e))
-          : [],
+        ? object.type_urls.map((e: any) => globalThis.String(e))
+        : [],
     };
   },
 
   toJSON(message: Extension): unknown {
     const obj: any = {};
-    if (message.name !== '') {
+    if (message.name !== "") {
       obj.name = message.name;
     }
-    if (message.category !== '') {
+    if (message.category !== "") {
       obj.category = message.category;
     }
-    if (message.typeDescriptor !== '') {
+    if (message.typeDescriptor !== "") {
       obj.typeDescriptor = message.typeDescriptor;
     }
     if (message.version !== undefined) {
@@ -1207,13 +1242,12 @@ export const Extension: MessageFns<Extension, 'envoy.config.core.v3.Extension'> 
   },
   fromPartial(object: DeepPartial<Extension>): Extension {
     const message = createBaseExtension();
-    message.name = object.name ?? '';
-    message.category = object.category ?? '';
-    message.typeDescriptor = object.typeDescriptor ?? '';
-    message.version =
-      object.version !== undefined && object.version !== null
-        ? BuildVersion.fromPartial(object.version)
-        : undefined;
+    message.name = object.name ?? "";
+    message.category = object.category ?? "";
+    message.typeDescriptor = object.typeDescriptor ?? "";
+    message.version = (object.version !== undefined && object.version !== null)
+      ? BuildVersion.fromPartial(object.version)
+      : undefined;
     message.disabled = object.disabled ?? false;
     message.typeUrls = object.typeUrls?.map((e) => e) || [];
     return message;
@@ -1224,13 +1258,13 @@ messageTypeRegistry.set(Extension.$type, Extension);
 
 function createBaseNode(): Node {
   return {
-    $type: 'envoy.config.core.v3.Node',
-    id: '',
-    cluster: '',
+    $type: "envoy.config.core.v3.Node",
+    id: "",
+    cluster: "",
     metadata: undefined,
     dynamicParameters: {},
     locality: undefined,
-    userAgentName: '',
+    userAgentName: "",
     userAgentVersion: undefined,
     userAgentBuildVersion: undefined,
     extensions: [],
@@ -1239,33 +1273,30 @@ function createBaseNode(): Node {
   };
 }
 
-export const Node: MessageFns<Node, 'envoy.config.core.v3.Node'> = {
-  $type: 'envoy.config.core.v3.Node' as const,
+export const Node: MessageFns<Node, "envoy.config.core.v3.Node"> = {
+  $type: "envoy.config.core.v3.Node" as const,
 
   encode(message: Node, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.id !== '') {
+    if (message.id !== "") {
       writer.uint32(10).string(message.id);
     }
-    if (message.cluster !== '') {
+    if (message.cluster !== "") {
       writer.uint32(18).string(message.cluster);
     }
     if (message.metadata !== undefined) {
       Struct.encode(Struct.wrap(message.metadata), writer.uint32(26).fork()).join();
     }
     globalThis.Object.entries(message.dynamicParameters).forEach(([key, value]: [string, ContextParams]) => {
-      Node_DynamicParametersEntry.encode(
-        {
-          $type: 'envoy.config.core.v3.Node.DynamicParametersEntry',
-          key: key as any,
-          value,
-        },
-        writer.uint32(98).fork(),
-      ).join();
+      Node_DynamicParametersEntry.encode({
+        $type: "envoy.config.core.v3.Node.DynamicParametersEntry",
+        key: key as any,
+        value,
+      }, writer.uint32(98).fork()).join();
     });
     if (message.locality !== undefined) {
       Locality.encode(message.locality, writer.uint32(34).fork()).join();
     }
-    if (message.userAgentName !== '') {
+    if (message.userAgentName !== "") {
       writer.uint32(50).string(message.userAgentName);
     }
     if (message.userAgentVersion !== undefined) {
@@ -1290,7 +1321,7 @@ export const Node: MessageFns<Node, 'envoy.config.core.v3.Node'> = {
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -1405,74 +1436,74 @@ export const Node: MessageFns<Node, 'envoy.config.core.v3.Node'> = {
   fromJSON(object: any): Node {
     return {
       $type: Node.$type,
-      id: isSet(object.id) ? globalThis.String(object.id) : '',
-      cluster: isSet(object.cluster) ? globalThis.String(object.cluster) : '',
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      cluster: isSet(object.cluster) ? globalThis.String(object.cluster) : "",
       metadata: isObject(object.metadata) ? object.metadata : undefined,
       dynamicParameters: isObject(object.dynamicParameters)
         ? (globalThis.Object.entries(object.dynamicParameters) as [string, any][]).reduce(
-            (acc: { [key: string]: ContextParams }, [key, value]: [string, any]) => {
-              globalThis.Object.defineProperty(acc, key, {
-                value: ContextParams.fromJSON(value),
-                enumerable: true,
-                configurable: true,
-                writable: true,
-              });
-              return acc;
-            },
-            {},
-          )
+          (acc: { [key: string]: ContextParams }, [key, value]: [string, any]) => {
+            globalThis.Object.defineProperty(acc, key, {
+              value: ContextParams.fromJSON(value),
+              enumerable: true,
+              configurable: true,
+              writable: true,
+            });
+            return acc;
+          },
+          {},
+        )
         : isObject(object.dynamic_parameters)
-          ? (globalThis.Object.entries(object.dynamic_parameters) as [string, any][]).reduce(
-              (acc: { [key: string]: ContextParams }, [key, value]: [string, any]) => {
-                globalThis.Object.defineProperty(acc, key, {
-                  value: ContextParams.fromJSON(value),
-                  enumerable: true,
-                  configurable: true,
-                  writable: true,
-                });
-                return acc;
-              },
-              {},
-            )
-          : {},
+        ? (globalThis.Object.entries(object.dynamic_parameters) as [string, any][]).reduce(
+          (acc: { [key: string]: ContextParams }, [key, value]: [string, any]) => {
+            globalThis.Object.defineProperty(acc, key, {
+              value: ContextParams.fromJSON(value),
+              enumerable: true,
+              configurable: true,
+              writable: true,
+            });
+            return acc;
+          },
+          {},
+        )
+        : {},
       locality: isSet(object.locality) ? Locality.fromJSON(object.locality) : undefined,
       userAgentName: isSet(object.userAgentName)
         ? globalThis.String(object.userAgentName)
         : isSet(object.user_agent_name)
-          ? globalThis.String(object.user_agent_name)
-          : '',
+        ? globalThis.String(object.user_agent_name)
+        : "",
       userAgentVersion: isSet(object.userAgentVersion)
         ? globalThis.String(object.userAgentVersion)
         : isSet(object.user_agent_version)
-          ? globalThis.String(object.user_agent_version)
-          : undefined,
+        ? globalThis.String(object.user_agent_version)
+        : undefined,
       userAgentBuildVersion: isSet(object.userAgentBuildVersion)
         ? BuildVersion.fromJSON(object.userAgentBuildVersion)
         : isSet(object.user_agent_build_version)
-          ? BuildVersion.fromJSON(object.user_agent_build_version)
-          : undefined,
+        ? BuildVersion.fromJSON(object.user_agent_build_version)
+        : undefined,
       extensions: globalThis.Array.isArray(object?.extensions)
         ? object.extensions.map((e: any) => Extension.fromJSON(e))
         : [],
       clientFeatures: globalThis.Array.isArray(object?.clientFeatures)
         ? object.clientFeatures.map((e: any) => globalThis.String(e))
         : globalThis.Array.isArray(object?.client_features)
-          ? object.client_features.map((e: any) => globalThis.String(e))
-          : [],
+        ? object.client_features.map((e: any) => globalThis.String(e))
+        : [],
       listeningAddresses: globalThis.Array.isArray(object?.listeningAddresses)
         ? object.listeningAddresses.map((e: any) => Address.fromJSON(e))
         : globalThis.Array.isArray(object?.listening_addresses)
-          ? object.listening_addresses.map((e: any) => Address.fromJSON(e))
-          : [],
+        ? object.listening_addresses.map((e: any) => Address.fromJSON(e))
+        : [],
     };
   },
 
   toJSON(message: Node): unknown {
     const obj: any = {};
-    if (message.id !== '') {
+    if (message.id !== "") {
       obj.id = message.id;
     }
-    if (message.cluster !== '') {
+    if (message.cluster !== "") {
       obj.cluster = message.cluster;
     }
     if (message.metadata !== undefined) {
@@ -1490,7 +1521,7 @@ export const Node: MessageFns<Node, 'envoy.config.core.v3.Node'> = {
     if (message.locality !== undefined) {
       obj.locality = Locality.toJSON(message.locality);
     }
-    if (message.userAgentName !== '') {
+    if (message.userAgentName !== "") {
       obj.userAgentName = message.userAgentName;
     }
     if (message.userAgentVersion !== undefined) {
@@ -1516,25 +1547,23 @@ export const Node: MessageFns<Node, 'envoy.config.core.v3.Node'> = {
   },
   fromPartial(object: DeepPartial<Node>): Node {
     const message = createBaseNode();
-    message.id = object.id ?? '';
-    message.cluster = object.cluster ?? '';
+    message.id = object.id ?? "";
+    message.cluster = object.cluster ?? "";
     message.metadata = object.metadata ?? undefined;
-    message.dynamicParameters = (
-      globalThis.Object.entries(object.dynamicParameters ?? {}) as [string, ContextParams][]
-    ).reduce((acc: { [key: string]: ContextParams }, [key, value]: [string, ContextParams]) => {
-      if (value !== undefined) {
-        acc[key] = ContextParams.fromPartial(value);
-      }
-      return acc;
-    }, {});
-    message.locality =
-      object.locality !== undefined && object.locality !== null
-        ? Locality.fromPartial(object.locality)
-        : undefined;
-    message.userAgentName = object.userAgentName ?? '';
+    message.dynamicParameters = (globalThis.Object.entries(object.dynamicParameters ?? {}) as [string, ContextParams][])
+      .reduce((acc: { [key: string]: ContextParams }, [key, value]: [string, ContextParams]) => {
+        if (value !== undefined) {
+          acc[key] = ContextParams.fromPartial(value);
+        }
+        return acc;
+      }, {});
+    message.locality = (object.locality !== undefined && object.locality !== null)
+      ? Locality.fromPartial(object.locality)
+      : undefined;
+    message.userAgentName = object.userAgentName ?? "";
     message.userAgentVersion = object.userAgentVersion ?? undefined;
     message.userAgentBuildVersion =
-      object.userAgentBuildVersion !== undefined && object.userAgentBuildVersion !== null
+      (object.userAgentBuildVersion !== undefined && object.userAgentBuildVersion !== null)
         ? BuildVersion.fromPartial(object.userAgentBuildVersion)
         : undefined;
     message.extensions = object.extensions?.map((e) => Extension.fromPartial(e)) || [];
@@ -1547,17 +1576,17 @@ export const Node: MessageFns<Node, 'envoy.config.core.v3.Node'> = {
 messageTypeRegistry.set(Node.$type, Node);
 
 function createBaseNode_DynamicParametersEntry(): Node_DynamicParametersEntry {
-  return { $type: 'envoy.config.core.v3.Node.DynamicParametersEntry', key: '', value: undefined };
+  return { $type: "envoy.config.core.v3.Node.DynamicParametersEntry", key: "", value: undefined };
 }
 
 export const Node_DynamicParametersEntry: MessageFns<
   Node_DynamicParametersEntry,
-  'envoy.config.core.v3.Node.DynamicParametersEntry'
+  "envoy.config.core.v3.Node.DynamicParametersEntry"
 > = {
-  $type: 'envoy.config.core.v3.Node.DynamicParametersEntry' as const,
+  $type: "envoy.config.core.v3.Node.DynamicParametersEntry" as const,
 
   encode(message: Node_DynamicParametersEntry, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.key !== '') {
+    if (message.key !== "") {
       writer.uint32(10).string(message.key);
     }
     if (message.value !== undefined) {
@@ -1570,7 +1599,7 @@ export const Node_DynamicParametersEntry: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -1610,14 +1639,14 @@ export const Node_DynamicParametersEntry: MessageFns<
   fromJSON(object: any): Node_DynamicParametersEntry {
     return {
       $type: Node_DynamicParametersEntry.$type,
-      key: isSet(object.key) ? globalThis.String(object.key) : '',
+      key: isSet(object.key) ? globalThis.String(object.key) : "",
       value: isSet(object.value) ? ContextParams.fromJSON(object.value) : undefined,
     };
   },
 
   toJSON(message: Node_DynamicParametersEntry): unknown {
     const obj: any = {};
-    if (message.key !== '') {
+    if (message.key !== "") {
       obj.key = message.key;
     }
     if (message.value !== undefined) {
@@ -1631,11 +1660,10 @@ export const Node_DynamicParametersEntry: MessageFns<
   },
   fromPartial(object: DeepPartial<Node_DynamicParametersEntry>): Node_DynamicParametersEntry {
     const message = createBaseNode_DynamicParametersEntry();
-    message.key = object.key ?? '';
-    message.value =
-      object.value !== undefined && object.value !== null
-        ? ContextParams.fromPartial(object.value)
-        : undefined;
+    message.key = object.key ?? "";
+    message.value = (object.value !== undefined && object.value !== null)
+      ? ContextParams.fromPartial(object.value)
+      : undefined;
     return message;
   },
 };
@@ -1643,36 +1671,30 @@ export const Node_DynamicParametersEntry: MessageFns<
 messageTypeRegistry.set(Node_DynamicParametersEntry.$type, Node_DynamicParametersEntry);
 
 function createBaseMetadata(): Metadata {
-  return { $type: 'envoy.config.core.v3.Metadata', filterMetadata: {}, typedFilterMetadata: {} };
+  return { $type: "envoy.config.core.v3.Metadata", filterMetadata: {}, typedFilterMetadata: {} };
 }
 
-export const Metadata: MessageFns<Metadata, 'envoy.config.core.v3.Metadata'> = {
-  $type: 'envoy.config.core.v3.Metadata' as const,
+export const Metadata: MessageFns<Metadata, "envoy.config.core.v3.Metadata"> = {
+  $type: "envoy.config.core.v3.Metadata" as const,
 
   encode(message: Metadata, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     globalThis.Object.entries(message.filterMetadata).forEach(
       ([key, value]: [string, { [key: string]: any } | undefined]) => {
         if (value !== undefined) {
-          Metadata_FilterMetadataEntry.encode(
-            {
-              $type: 'envoy.config.core.v3.Metadata.FilterMetadataEntry',
-              key: key as any,
-              value,
-            },
-            writer.uint32(10).fork(),
-          ).join();
+          Metadata_FilterMetadataEntry.encode({
+            $type: "envoy.config.core.v3.Metadata.FilterMetadataEntry",
+            key: key as any,
+            value,
+          }, writer.uint32(10).fork()).join();
         }
       },
     );
     globalThis.Object.entries(message.typedFilterMetadata).forEach(([key, value]: [string, Any]) => {
-      Metadata_TypedFilterMetadataEntry.encode(
-        {
-          $type: 'envoy.config.core.v3.Metadata.TypedFilterMetadataEntry',
-          key: key as any,
-          value,
-        },
-        writer.uint32(18).fork(),
-      ).join();
+      Metadata_TypedFilterMetadataEntry.encode({
+        $type: "envoy.config.core.v3.Metadata.TypedFilterMetadataEntry",
+        key: key as any,
+        value,
+      }, writer.uint32(18).fork()).join();
     });
     return writer;
   },
@@ -1681,7 +1703,7 @@ export const Metadata: MessageFns<Metadata, 'envoy.config.core.v3.Metadata'> = {
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -1729,58 +1751,58 @@ export const Metadata: MessageFns<Metadata, 'envoy.config.core.v3.Metadata'> = {
       $type: Metadata.$type,
       filterMetadata: isObject(object.filterMetadata)
         ? (globalThis.Object.entries(object.filterMetadata) as [string, any][]).reduce(
-            (acc: { [key: string]: { [key: string]: any } | undefined }, [key, value]: [string, any]) => {
-              globalThis.Object.defineProperty(acc, key, {
-                value: value as { [key: string]: any } | undefined,
-                enumerable: true,
-                configurable: true,
-                writable: true,
-              });
-              return acc;
-            },
-            {},
-          )
+          (acc: { [key: string]: { [key: string]: any } | undefined }, [key, value]: [string, any]) => {
+            globalThis.Object.defineProperty(acc, key, {
+              value: value as { [key: string]: any } | undefined,
+              enumerable: true,
+              configurable: true,
+              writable: true,
+            });
+            return acc;
+          },
+          {},
+        )
         : isObject(object.filter_metadata)
-          ? (globalThis.Object.entries(object.filter_metadata) as [string, any][]).reduce(
-              (acc: { [key: string]: { [key: string]: any } | undefined }, [key, value]: [string, any]) => {
-                globalThis.Object.defineProperty(acc, key, {
-                  value: value as { [key: string]: any } | undefined,
-                  enumerable: true,
-                  configurable: true,
-                  writable: true,
-                });
-                return acc;
-              },
-              {},
-            )
-          : {},
+        ? (globalThis.Object.entries(object.filter_metadata) as [string, any][]).reduce(
+          (acc: { [key: string]: { [key: string]: any } | undefined }, [key, value]: [string, any]) => {
+            globalThis.Object.defineProperty(acc, key, {
+              value: value as { [key: string]: any } | undefined,
+              enumerable: true,
+              configurable: true,
+              writable: true,
+            });
+            return acc;
+          },
+          {},
+        )
+        : {},
       typedFilterMetadata: isObject(object.typedFilterMetadata)
         ? (globalThis.Object.entries(object.typedFilterMetadata) as [string, any][]).reduce(
-            (acc: { [key: string]: Any }, [key, value]: [string, any]) => {
-              globalThis.Object.defineProperty(acc, key, {
-                value: Any.fromJSON(value),
-                enumerable: true,
-                configurable: true,
-                writable: true,
-              });
-              return acc;
-            },
-            {},
-          )
+          (acc: { [key: string]: Any }, [key, value]: [string, any]) => {
+            globalThis.Object.defineProperty(acc, key, {
+              value: Any.fromJSON(value),
+              enumerable: true,
+              configurable: true,
+              writable: true,
+            });
+            return acc;
+          },
+          {},
+        )
         : isObject(object.typed_filter_metadata)
-          ? (globalThis.Object.entries(object.typed_filter_metadata) as [string, any][]).reduce(
-              (acc: { [key: string]: Any }, [key, value]: [string, any]) => {
-                globalThis.Object.defineProperty(acc, key, {
-                  value: Any.fromJSON(value),
-                  enumerable: true,
-                  configurable: true,
-                  writable: true,
-                });
-                return acc;
-              },
-              {},
-            )
-          : {},
+        ? (globalThis.Object.entries(object.typed_filter_metadata) as [string, any][]).reduce(
+          (acc: { [key: string]: Any }, [key, value]: [string, any]) => {
+            globalThis.Object.defineProperty(acc, key, {
+              value: Any.fromJSON(value),
+              enumerable: true,
+              configurable: true,
+              writable: true,
+            });
+            return acc;
+          },
+          {},
+        )
+        : {},
     };
   },
 
@@ -1815,28 +1837,26 @@ export const Metadata: MessageFns<Metadata, 'envoy.config.core.v3.Metadata'> = {
   },
   fromPartial(object: DeepPartial<Metadata>): Metadata {
     const message = createBaseMetadata();
-    message.filterMetadata = (
-      globalThis.Object.entries(object.filterMetadata ?? {}) as [string, { [key: string]: any } | undefined][]
-    ).reduce(
-      (
-        acc: { [key: string]: { [key: string]: any } | undefined },
-        [key, value]: [string, { [key: string]: any } | undefined],
-      ) => {
+    message.filterMetadata =
+      (globalThis.Object.entries(object.filterMetadata ?? {}) as [string, { [key: string]: any } | undefined][]).reduce(
+        (
+          acc: { [key: string]: { [key: string]: any } | undefined },
+          [key, value]: [string, { [key: string]: any } | undefined],
+        ) => {
+          if (value !== undefined) {
+            acc[key] = value;
+          }
+          return acc;
+        },
+        {},
+      );
+    message.typedFilterMetadata = (globalThis.Object.entries(object.typedFilterMetadata ?? {}) as [string, Any][])
+      .reduce((acc: { [key: string]: Any }, [key, value]: [string, Any]) => {
         if (value !== undefined) {
-          acc[key] = value;
+          acc[key] = Any.fromPartial(value);
         }
         return acc;
-      },
-      {},
-    );
-    message.typedFilterMetadata = (
-      globalThis.Object.entries(object.typedFilterMetadata ?? {}) as [string, Any][]
-    ).reduce((acc: { [key: string]: Any }, [key, value]: [string, Any]) => {
-      if (value !== undefined) {
-        acc[key] = Any.fromPartial(value);
-      }
-      return acc;
-    }, {});
+      }, {});
     return message;
   },
 };
@@ -1844,17 +1864,17 @@ export const Metadata: MessageFns<Metadata, 'envoy.config.core.v3.Metadata'> = {
 messageTypeRegistry.set(Metadata.$type, Metadata);
 
 function createBaseMetadata_FilterMetadataEntry(): Metadata_FilterMetadataEntry {
-  return { $type: 'envoy.config.core.v3.Metadata.FilterMetadataEntry', key: '', value: undefined };
+  return { $type: "envoy.config.core.v3.Metadata.FilterMetadataEntry", key: "", value: undefined };
 }
 
 export const Metadata_FilterMetadataEntry: MessageFns<
   Metadata_FilterMetadataEntry,
-  'envoy.config.core.v3.Metadata.FilterMetadataEntry'
+  "envoy.config.core.v3.Metadata.FilterMetadataEntry"
 > = {
-  $type: 'envoy.config.core.v3.Metadata.FilterMetadataEntry' as const,
+  $type: "envoy.config.core.v3.Metadata.FilterMetadataEntry" as const,
 
   encode(message: Metadata_FilterMetadataEntry, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.key !== '') {
+    if (message.key !== "") {
       writer.uint32(10).string(message.key);
     }
     if (message.value !== undefined) {
@@ -1867,7 +1887,7 @@ export const Metadata_FilterMetadataEntry: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -1907,14 +1927,14 @@ export const Metadata_FilterMetadataEntry: MessageFns<
   fromJSON(object: any): Metadata_FilterMetadataEntry {
     return {
       $type: Metadata_FilterMetadataEntry.$type,
-      key: isSet(object.key) ? globalThis.String(object.key) : '',
+      key: isSet(object.key) ? globalThis.String(object.key) : "",
       value: isObject(object.value) ? object.value : undefined,
     };
   },
 
   toJSON(message: Metadata_FilterMetadataEntry): unknown {
     const obj: any = {};
-    if (message.key !== '') {
+    if (message.key !== "") {
       obj.key = message.key;
     }
     if (message.value !== undefined) {
@@ -1928,7 +1948,7 @@ export const Metadata_FilterMetadataEntry: MessageFns<
   },
   fromPartial(object: DeepPartial<Metadata_FilterMetadataEntry>): Metadata_FilterMetadataEntry {
     const message = createBaseMetadata_FilterMetadataEntry();
-    message.key = object.key ?? '';
+    message.key = object.key ?? "";
     message.value = object.value ?? undefined;
     return message;
   },
@@ -1937,20 +1957,17 @@ export const Metadata_FilterMetadataEntry: MessageFns<
 messageTypeRegistry.set(Metadata_FilterMetadataEntry.$type, Metadata_FilterMetadataEntry);
 
 function createBaseMetadata_TypedFilterMetadataEntry(): Metadata_TypedFilterMetadataEntry {
-  return { $type: 'envoy.config.core.v3.Metadata.TypedFilterMetadataEntry', key: '', value: undefined };
+  return { $type: "envoy.config.core.v3.Metadata.TypedFilterMetadataEntry", key: "", value: undefined };
 }
 
 export const Metadata_TypedFilterMetadataEntry: MessageFns<
   Metadata_TypedFilterMetadataEntry,
-  'envoy.config.core.v3.Metadata.TypedFilterMetadataEntry'
+  "envoy.config.core.v3.Metadata.TypedFilterMetadataEntry"
 > = {
-  $type: 'envoy.config.core.v3.Metadata.TypedFilterMetadataEntry' as const,
+  $type: "envoy.config.core.v3.Metadata.TypedFilterMetadataEntry" as const,
 
-  encode(
-    message: Metadata_TypedFilterMetadataEntry,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
-    if (message.key !== '') {
+  encode(message: Metadata_TypedFilterMetadataEntry, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.key !== "") {
       writer.uint32(10).string(message.key);
     }
     if (message.value !== undefined) {
@@ -1963,7 +1980,7 @@ export const Metadata_TypedFilterMetadataEntry: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -2003,14 +2020,14 @@ export const Metadata_TypedFilterMetadataEntry: MessageFns<
   fromJSON(object: any): Metadata_TypedFilterMetadataEntry {
     return {
       $type: Metadata_TypedFilterMetadataEntry.$type,
-      key: isSet(object.key) ? globalThis.String(object.key) : '',
+      key: isSet(object.key) ? globalThis.String(object.key) : "",
       value: isSet(object.value) ? Any.fromJSON(object.value) : undefined,
     };
   },
 
   toJSON(message: Metadata_TypedFilterMetadataEntry): unknown {
     const obj: any = {};
-    if (message.key !== '') {
+    if (message.key !== "") {
       obj.key = message.key;
     }
     if (message.value !== undefined) {
@@ -2024,9 +2041,8 @@ export const Metadata_TypedFilterMetadataEntry: MessageFns<
   },
   fromPartial(object: DeepPartial<Metadata_TypedFilterMetadataEntry>): Metadata_TypedFilterMetadataEntry {
     const message = createBaseMetadata_TypedFilterMetadataEntry();
-    message.key = object.key ?? '';
-    message.value =
-      object.value !== undefined && object.value !== null ? Any.fromPartial(object.value) : undefined;
+    message.key = object.key ?? "";
+    message.value = (object.value !== undefined && object.value !== null) ? Any.fromPartial(object.value) : undefined;
     return message;
   },
 };
@@ -2034,17 +2050,17 @@ export const Metadata_TypedFilterMetadataEntry: MessageFns<
 messageTypeRegistry.set(Metadata_TypedFilterMetadataEntry.$type, Metadata_TypedFilterMetadataEntry);
 
 function createBaseRuntimeUInt32(): RuntimeUInt32 {
-  return { $type: 'envoy.config.core.v3.RuntimeUInt32', defaultValue: 0, runtimeKey: '' };
+  return { $type: "envoy.config.core.v3.RuntimeUInt32", defaultValue: 0, runtimeKey: "" };
 }
 
-export const RuntimeUInt32: MessageFns<RuntimeUInt32, 'envoy.config.core.v3.RuntimeUInt32'> = {
-  $type: 'envoy.config.core.v3.RuntimeUInt32' as const,
+export const RuntimeUInt32: MessageFns<RuntimeUInt32, "envoy.config.core.v3.RuntimeUInt32"> = {
+  $type: "envoy.config.core.v3.RuntimeUInt32" as const,
 
   encode(message: RuntimeUInt32, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.defaultValue !== 0) {
       writer.uint32(16).uint32(message.defaultValue);
     }
-    if (message.runtimeKey !== '') {
+    if (message.runtimeKey !== "") {
       writer.uint32(26).string(message.runtimeKey);
     }
     return writer;
@@ -2054,7 +2070,7 @@ export const RuntimeUInt32: MessageFns<RuntimeUInt32, 'envoy.config.core.v3.Runt
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -2097,13 +2113,13 @@ export const RuntimeUInt32: MessageFns<RuntimeUInt32, 'envoy.config.core.v3.Runt
       defaultValue: isSet(object.defaultValue)
         ? globalThis.Number(object.defaultValue)
         : isSet(object.default_value)
-          ? globalThis.Number(object.default_value)
-          : 0,
+        ? globalThis.Number(object.default_value)
+        : 0,
       runtimeKey: isSet(object.runtimeKey)
         ? globalThis.String(object.runtimeKey)
         : isSet(object.runtime_key)
-          ? globalThis.String(object.runtime_key)
-          : '',
+        ? globalThis.String(object.runtime_key)
+        : "",
     };
   },
 
@@ -2112,7 +2128,7 @@ export const RuntimeUInt32: MessageFns<RuntimeUInt32, 'envoy.config.core.v3.Runt
     if (message.defaultValue !== 0) {
       obj.defaultValue = Math.round(message.defaultValue);
     }
-    if (message.runtimeKey !== '') {
+    if (message.runtimeKey !== "") {
       obj.runtimeKey = message.runtimeKey;
     }
     return obj;
@@ -2124,7 +2140,7 @@ export const RuntimeUInt32: MessageFns<RuntimeUInt32, 'envoy.config.core.v3.Runt
   fromPartial(object: DeepPartial<RuntimeUInt32>): RuntimeUInt32 {
     const message = createBaseRuntimeUInt32();
     message.defaultValue = object.defaultValue ?? 0;
-    message.runtimeKey = object.runtimeKey ?? '';
+    message.runtimeKey = object.runtimeKey ?? "";
     return message;
   },
 };
@@ -2132,17 +2148,17 @@ export const RuntimeUInt32: MessageFns<RuntimeUInt32, 'envoy.config.core.v3.Runt
 messageTypeRegistry.set(RuntimeUInt32.$type, RuntimeUInt32);
 
 function createBaseRuntimePercent(): RuntimePercent {
-  return { $type: 'envoy.config.core.v3.RuntimePercent', defaultValue: undefined, runtimeKey: '' };
+  return { $type: "envoy.config.core.v3.RuntimePercent", defaultValue: undefined, runtimeKey: "" };
 }
 
-export const RuntimePercent: MessageFns<RuntimePercent, 'envoy.config.core.v3.RuntimePercent'> = {
-  $type: 'envoy.config.core.v3.RuntimePercent' as const,
+export const RuntimePercent: MessageFns<RuntimePercent, "envoy.config.core.v3.RuntimePercent"> = {
+  $type: "envoy.config.core.v3.RuntimePercent" as const,
 
   encode(message: RuntimePercent, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.defaultValue !== undefined) {
       Percent.encode(message.defaultValue, writer.uint32(10).fork()).join();
     }
-    if (message.runtimeKey !== '') {
+    if (message.runtimeKey !== "") {
       writer.uint32(18).string(message.runtimeKey);
     }
     return writer;
@@ -2152,7 +2168,7 @@ export const RuntimePercent: MessageFns<RuntimePercent, 'envoy.config.core.v3.Ru
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -2195,13 +2211,13 @@ export const RuntimePercent: MessageFns<RuntimePercent, 'envoy.config.core.v3.Ru
       defaultValue: isSet(object.defaultValue)
         ? Percent.fromJSON(object.defaultValue)
         : isSet(object.default_value)
-          ? Percent.fromJSON(object.default_value)
-          : undefined,
+        ? Percent.fromJSON(object.default_value)
+        : undefined,
       runtimeKey: isSet(object.runtimeKey)
         ? globalThis.String(object.runtimeKey)
         : isSet(object.runtime_key)
-          ? globalThis.String(object.runtime_key)
-          : '',
+        ? globalThis.String(object.runtime_key)
+        : "",
     };
   },
 
@@ -2210,7 +2226,7 @@ export const RuntimePercent: MessageFns<RuntimePercent, 'envoy.config.core.v3.Ru
     if (message.defaultValue !== undefined) {
       obj.defaultValue = Percent.toJSON(message.defaultValue);
     }
-    if (message.runtimeKey !== '') {
+    if (message.runtimeKey !== "") {
       obj.runtimeKey = message.runtimeKey;
     }
     return obj;
@@ -2221,11 +2237,10 @@ export const RuntimePercent: MessageFns<RuntimePercent, 'envoy.config.core.v3.Ru
   },
   fromPartial(object: DeepPartial<RuntimePercent>): RuntimePercent {
     const message = createBaseRuntimePercent();
-    message.defaultValue =
-      object.defaultValue !== undefined && object.defaultValue !== null
-        ? Percent.fromPartial(object.defaultValue)
-        : undefined;
-    message.runtimeKey = object.runtimeKey ?? '';
+    message.defaultValue = (object.defaultValue !== undefined && object.defaultValue !== null)
+      ? Percent.fromPartial(object.defaultValue)
+      : undefined;
+    message.runtimeKey = object.runtimeKey ?? "";
     return message;
   },
 };
@@ -2233,17 +2248,17 @@ export const RuntimePercent: MessageFns<RuntimePercent, 'envoy.config.core.v3.Ru
 messageTypeRegistry.set(RuntimePercent.$type, RuntimePercent);
 
 function createBaseRuntimeDouble(): RuntimeDouble {
-  return { $type: 'envoy.config.core.v3.RuntimeDouble', defaultValue: 0, runtimeKey: '' };
+  return { $type: "envoy.config.core.v3.RuntimeDouble", defaultValue: 0, runtimeKey: "" };
 }
 
-export const RuntimeDouble: MessageFns<RuntimeDouble, 'envoy.config.core.v3.RuntimeDouble'> = {
-  $type: 'envoy.config.core.v3.RuntimeDouble' as const,
+export const RuntimeDouble: MessageFns<RuntimeDouble, "envoy.config.core.v3.RuntimeDouble"> = {
+  $type: "envoy.config.core.v3.RuntimeDouble" as const,
 
   encode(message: RuntimeDouble, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.defaultValue !== 0) {
       writer.uint32(9).double(message.defaultValue);
     }
-    if (message.runtimeKey !== '') {
+    if (message.runtimeKey !== "") {
       writer.uint32(18).string(message.runtimeKey);
     }
     return writer;
@@ -2253,7 +2268,7 @@ export const RuntimeDouble: MessageFns<RuntimeDouble, 'envoy.config.core.v3.Runt
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -2296,13 +2311,13 @@ export const RuntimeDouble: MessageFns<RuntimeDouble, 'envoy.config.core.v3.Runt
       defaultValue: isSet(object.defaultValue)
         ? globalThis.Number(object.defaultValue)
         : isSet(object.default_value)
-          ? globalThis.Number(object.default_value)
-          : 0,
+        ? globalThis.Number(object.default_value)
+        : 0,
       runtimeKey: isSet(object.runtimeKey)
         ? globalThis.String(object.runtimeKey)
         : isSet(object.runtime_key)
-          ? globalThis.String(object.runtime_key)
-          : '',
+        ? globalThis.String(object.runtime_key)
+        : "",
     };
   },
 
@@ -2311,7 +2326,7 @@ export const RuntimeDouble: MessageFns<RuntimeDouble, 'envoy.config.core.v3.Runt
     if (message.defaultValue !== 0) {
       obj.defaultValue = floatToJson(message.defaultValue);
     }
-    if (message.runtimeKey !== '') {
+    if (message.runtimeKey !== "") {
       obj.runtimeKey = message.runtimeKey;
     }
     return obj;
@@ -2323,7 +2338,7 @@ export const RuntimeDouble: MessageFns<RuntimeDouble, 'envoy.config.core.v3.Runt
   fromPartial(object: DeepPartial<RuntimeDouble>): RuntimeDouble {
     const message = createBaseRuntimeDouble();
     message.defaultValue = object.defaultValue ?? 0;
-    message.runtimeKey = object.runtimeKey ?? '';
+    message.runtimeKey = object.runtimeKey ?? "";
     return message;
   },
 };
@@ -2331,20 +2346,18 @@ export const RuntimeDouble: MessageFns<RuntimeDouble, 'envoy.config.core.v3.Runt
 messageTypeRegistry.set(RuntimeDouble.$type, RuntimeDouble);
 
 function createBaseRuntimeFeatureFlag(): RuntimeFeatureFlag {
-  return { $type: 'envoy.config.core.v3.RuntimeFeatureFlag', defaultValue: undefined, runtimeKey: '' };
+  return { $type: "envoy.config.core.v3.RuntimeFeatureFlag", defaultValue: undefined, runtimeKey: "" };
 }
 
-export const RuntimeFeatureFlag: MessageFns<RuntimeFeatureFlag, 'envoy.config.core.v3.RuntimeFeatureFlag'> = {
-  $type: 'envoy.config.core.v3.RuntimeFeatureFlag' as const,
+export const RuntimeFeatureFlag: MessageFns<RuntimeFeatureFlag, "envoy.config.core.v3.RuntimeFeatureFlag"> = {
+  $type: "envoy.config.core.v3.RuntimeFeatureFlag" as const,
 
   encode(message: RuntimeFeatureFlag, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.defaultValue !== undefined) {
-      BoolValue.encode(
-        { $type: 'google.protobuf.BoolValue', value: message.defaultValue! },
-        writer.uint32(10).fork(),
-      ).join();
+      BoolValue.encode({ $type: "google.protobuf.BoolValue", value: message.defaultValue! }, writer.uint32(10).fork())
+        .join();
     }
-    if (message.runtimeKey !== '') {
+    if (message.runtimeKey !== "") {
       writer.uint32(18).string(message.runtimeKey);
     }
     return writer;
@@ -2354,7 +2367,7 @@ export const RuntimeFeatureFlag: MessageFns<RuntimeFeatureFlag, 'envoy.config.co
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -2397,13 +2410,13 @@ export const RuntimeFeatureFlag: MessageFns<RuntimeFeatureFlag, 'envoy.config.co
       defaultValue: isSet(object.defaultValue)
         ? Boolean(object.defaultValue)
         : isSet(object.default_value)
-          ? Boolean(object.default_value)
-          : undefined,
+        ? Boolean(object.default_value)
+        : undefined,
       runtimeKey: isSet(object.runtimeKey)
         ? globalThis.String(object.runtimeKey)
         : isSet(object.runtime_key)
-          ? globalThis.String(object.runtime_key)
-          : '',
+        ? globalThis.String(object.runtime_key)
+        : "",
     };
   },
 
@@ -2412,7 +2425,7 @@ export const RuntimeFeatureFlag: MessageFns<RuntimeFeatureFlag, 'envoy.config.co
     if (message.defaultValue !== undefined) {
       obj.defaultValue = message.defaultValue;
     }
-    if (message.runtimeKey !== '') {
+    if (message.runtimeKey !== "") {
       obj.runtimeKey = message.runtimeKey;
     }
     return obj;
@@ -2424,7 +2437,7 @@ export const RuntimeFeatureFlag: MessageFns<RuntimeFeatureFlag, 'envoy.config.co
   fromPartial(object: DeepPartial<RuntimeFeatureFlag>): RuntimeFeatureFlag {
     const message = createBaseRuntimeFeatureFlag();
     message.defaultValue = object.defaultValue ?? undefined;
-    message.runtimeKey = object.runtimeKey ?? '';
+    message.runtimeKey = object.runtimeKey ?? "";
     return message;
   },
 };
@@ -2432,14 +2445,14 @@ export const RuntimeFeatureFlag: MessageFns<RuntimeFeatureFlag, 'envoy.config.co
 messageTypeRegistry.set(RuntimeFeatureFlag.$type, RuntimeFeatureFlag);
 
 function createBaseKeyValue(): KeyValue {
-  return { $type: 'envoy.config.core.v3.KeyValue', key: '', value: Buffer.alloc(0) };
+  return { $type: "envoy.config.core.v3.KeyValue", key: "", value: Buffer.alloc(0) };
 }
 
-export const KeyValue: MessageFns<KeyValue, 'envoy.config.core.v3.KeyValue'> = {
-  $type: 'envoy.config.core.v3.KeyValue' as const,
+export const KeyValue: MessageFns<KeyValue, "envoy.config.core.v3.KeyValue"> = {
+  $type: "envoy.config.core.v3.KeyValue" as const,
 
   encode(message: KeyValue, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.key !== '') {
+    if (message.key !== "") {
       writer.uint32(10).string(message.key);
     }
     if (message.value.length !== 0) {
@@ -2452,7 +2465,7 @@ export const KeyValue: MessageFns<KeyValue, 'envoy.config.core.v3.KeyValue'> = {
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -2492,14 +2505,14 @@ export const KeyValue: MessageFns<KeyValue, 'envoy.config.core.v3.KeyValue'> = {
   fromJSON(object: any): KeyValue {
     return {
       $type: KeyValue.$type,
-      key: isSet(object.key) ? globalThis.String(object.key) : '',
+      key: isSet(object.key) ? globalThis.String(object.key) : "",
       value: isSet(object.value) ? Buffer.from(bytesFromBase64(object.value)) : Buffer.alloc(0),
     };
   },
 
   toJSON(message: KeyValue): unknown {
     const obj: any = {};
-    if (message.key !== '') {
+    if (message.key !== "") {
       obj.key = message.key;
     }
     if (message.value.length !== 0) {
@@ -2513,7 +2526,7 @@ export const KeyValue: MessageFns<KeyValue, 'envoy.config.core.v3.KeyValue'> = {
   },
   fromPartial(object: DeepPartial<KeyValue>): KeyValue {
     const message = createBaseKeyValue();
-    message.key = object.key ?? '';
+    message.key = object.key ?? "";
     message.value = object.value ?? Buffer.alloc(0);
     return message;
   },
@@ -2522,11 +2535,11 @@ export const KeyValue: MessageFns<KeyValue, 'envoy.config.core.v3.KeyValue'> = {
 messageTypeRegistry.set(KeyValue.$type, KeyValue);
 
 function createBaseKeyValueAppend(): KeyValueAppend {
-  return { $type: 'envoy.config.core.v3.KeyValueAppend', entry: undefined, action: 0 };
+  return { $type: "envoy.config.core.v3.KeyValueAppend", entry: undefined, action: 0 };
 }
 
-export const KeyValueAppend: MessageFns<KeyValueAppend, 'envoy.config.core.v3.KeyValueAppend'> = {
-  $type: 'envoy.config.core.v3.KeyValueAppend' as const,
+export const KeyValueAppend: MessageFns<KeyValueAppend, "envoy.config.core.v3.KeyValueAppend"> = {
+  $type: "envoy.config.core.v3.KeyValueAppend" as const,
 
   encode(message: KeyValueAppend, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.entry !== undefined) {
@@ -2542,7 +2555,7 @@ export const KeyValueAppend: MessageFns<KeyValueAppend, 'envoy.config.core.v3.Ke
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -2603,8 +2616,9 @@ export const KeyValueAppend: MessageFns<KeyValueAppend, 'envoy.config.core.v3.Ke
   },
   fromPartial(object: DeepPartial<KeyValueAppend>): KeyValueAppend {
     const message = createBaseKeyValueAppend();
-    message.entry =
-      object.entry !== undefined && object.entry !== null ? KeyValue.fromPartial(object.entry) : undefined;
+    message.entry = (object.entry !== undefined && object.entry !== null)
+      ? KeyValue.fromPartial(object.entry)
+      : undefined;
     message.action = object.action ?? 0;
     return message;
   },
@@ -2613,17 +2627,17 @@ export const KeyValueAppend: MessageFns<KeyValueAppend, 'envoy.config.core.v3.Ke
 messageTypeRegistry.set(KeyValueAppend.$type, KeyValueAppend);
 
 function createBaseKeyValueMutation(): KeyValueMutation {
-  return { $type: 'envoy.config.core.v3.KeyValueMutation', append: undefined, remove: '' };
+  return { $type: "envoy.config.core.v3.KeyValueMutation", append: undefined, remove: "" };
 }
 
-export const KeyValueMutation: MessageFns<KeyValueMutation, 'envoy.config.core.v3.KeyValueMutation'> = {
-  $type: 'envoy.config.core.v3.KeyValueMutation' as const,
+export const KeyValueMutation: MessageFns<KeyValueMutation, "envoy.config.core.v3.KeyValueMutation"> = {
+  $type: "envoy.config.core.v3.KeyValueMutation" as const,
 
   encode(message: KeyValueMutation, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.append !== undefined) {
       KeyValueAppend.encode(message.append, writer.uint32(10).fork()).join();
     }
-    if (message.remove !== '') {
+    if (message.remove !== "") {
       writer.uint32(18).string(message.remove);
     }
     return writer;
@@ -2633,7 +2647,7 @@ export const KeyValueMutation: MessageFns<KeyValueMutation, 'envoy.config.core.v
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -2674,7 +2688,7 @@ export const KeyValueMutation: MessageFns<KeyValueMutation, 'envoy.config.core.v
     return {
       $type: KeyValueMutation.$type,
       append: isSet(object.append) ? KeyValueAppend.fromJSON(object.append) : undefined,
-      remove: isSet(object.remove) ? globalThis.String(object.remove) : '',
+      remove: isSet(object.remove) ? globalThis.String(object.remove) : "",
     };
   },
 
@@ -2683,7 +2697,7 @@ export const KeyValueMutation: MessageFns<KeyValueMutation, 'envoy.config.core.v
     if (message.append !== undefined) {
       obj.append = KeyValueAppend.toJSON(message.append);
     }
-    if (message.remove !== '') {
+    if (message.remove !== "") {
       obj.remove = message.remove;
     }
     return obj;
@@ -2694,11 +2708,10 @@ export const KeyValueMutation: MessageFns<KeyValueMutation, 'envoy.config.core.v
   },
   fromPartial(object: DeepPartial<KeyValueMutation>): KeyValueMutation {
     const message = createBaseKeyValueMutation();
-    message.append =
-      object.append !== undefined && object.append !== null
-        ? KeyValueAppend.fromPartial(object.append)
-        : undefined;
-    message.remove = object.remove ?? '';
+    message.append = (object.append !== undefined && object.append !== null)
+      ? KeyValueAppend.fromPartial(object.append)
+      : undefined;
+    message.remove = object.remove ?? "";
     return message;
   },
 };
@@ -2706,17 +2719,17 @@ export const KeyValueMutation: MessageFns<KeyValueMutation, 'envoy.config.core.v
 messageTypeRegistry.set(KeyValueMutation.$type, KeyValueMutation);
 
 function createBaseQueryParameter(): QueryParameter {
-  return { $type: 'envoy.config.core.v3.QueryParameter', key: '', value: '' };
+  return { $type: "envoy.config.core.v3.QueryParameter", key: "", value: "" };
 }
 
-export const QueryParameter: MessageFns<QueryParameter, 'envoy.config.core.v3.QueryParameter'> = {
-  $type: 'envoy.config.core.v3.QueryParameter' as const,
+export const QueryParameter: MessageFns<QueryParameter, "envoy.config.core.v3.QueryParameter"> = {
+  $type: "envoy.config.core.v3.QueryParameter" as const,
 
   encode(message: QueryParameter, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.key !== '') {
+    if (message.key !== "") {
       writer.uint32(10).string(message.key);
     }
-    if (message.value !== '') {
+    if (message.value !== "") {
       writer.uint32(18).string(message.value);
     }
     return writer;
@@ -2726,7 +2739,7 @@ export const QueryParameter: MessageFns<QueryParameter, 'envoy.config.core.v3.Qu
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -2766,17 +2779,17 @@ export const QueryParameter: MessageFns<QueryParameter, 'envoy.config.core.v3.Qu
   fromJSON(object: any): QueryParameter {
     return {
       $type: QueryParameter.$type,
-      key: isSet(object.key) ? globalThis.String(object.key) : '',
-      value: isSet(object.value) ? globalThis.String(object.value) : '',
+      key: isSet(object.key) ? globalThis.String(object.key) : "",
+      value: isSet(object.value) ? globalThis.String(object.value) : "",
     };
   },
 
   toJSON(message: QueryParameter): unknown {
     const obj: any = {};
-    if (message.key !== '') {
+    if (message.key !== "") {
       obj.key = message.key;
     }
-    if (message.value !== '') {
+    if (message.value !== "") {
       obj.value = message.value;
     }
     return obj;
@@ -2787,8 +2800,8 @@ export const QueryParameter: MessageFns<QueryParameter, 'envoy.config.core.v3.Qu
   },
   fromPartial(object: DeepPartial<QueryParameter>): QueryParameter {
     const message = createBaseQueryParameter();
-    message.key = object.key ?? '';
-    message.value = object.value ?? '';
+    message.key = object.key ?? "";
+    message.value = object.value ?? "";
     return message;
   },
 };
@@ -2796,17 +2809,17 @@ export const QueryParameter: MessageFns<QueryParameter, 'envoy.config.core.v3.Qu
 messageTypeRegistry.set(QueryParameter.$type, QueryParameter);
 
 function createBaseHeaderValue(): HeaderValue {
-  return { $type: 'envoy.config.core.v3.HeaderValue', key: '', value: '', rawValue: Buffer.alloc(0) };
+  return { $type: "envoy.config.core.v3.HeaderValue", key: "", value: "", rawValue: Buffer.alloc(0) };
 }
 
-export const HeaderValue: MessageFns<HeaderValue, 'envoy.config.core.v3.HeaderValue'> = {
-  $type: 'envoy.config.core.v3.HeaderValue' as const,
+export const HeaderValue: MessageFns<HeaderValue, "envoy.config.core.v3.HeaderValue"> = {
+  $type: "envoy.config.core.v3.HeaderValue" as const,
 
   encode(message: HeaderValue, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.key !== '') {
+    if (message.key !== "") {
       writer.uint32(10).string(message.key);
     }
-    if (message.value !== '') {
+    if (message.value !== "") {
       writer.uint32(18).string(message.value);
     }
     if (message.rawValue.length !== 0) {
@@ -2819,7 +2832,7 @@ export const HeaderValue: MessageFns<HeaderValue, 'envoy.config.core.v3.HeaderVa
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -2867,22 +2880,22 @@ export const HeaderValue: MessageFns<HeaderValue, 'envoy.config.core.v3.HeaderVa
   fromJSON(object: any): HeaderValue {
     return {
       $type: HeaderValue.$type,
-      key: isSet(object.key) ? globalThis.String(object.key) : '',
-      value: isSet(object.value) ? globalThis.String(object.value) : '',
+      key: isSet(object.key) ? globalThis.String(object.key) : "",
+      value: isSet(object.value) ? globalThis.String(object.value) : "",
       rawValue: isSet(object.rawValue)
         ? Buffer.from(bytesFromBase64(object.rawValue))
         : isSet(object.raw_value)
-          ? Buffer.from(bytesFromBase64(object.raw_value))
-          : Buffer.alloc(0),
+        ? Buffer.from(bytesFromBase64(object.raw_value))
+        : Buffer.alloc(0),
     };
   },
 
   toJSON(message: HeaderValue): unknown {
     const obj: any = {};
-    if (message.key !== '') {
+    if (message.key !== "") {
       obj.key = message.key;
     }
-    if (message.value !== '') {
+    if (message.value !== "") {
       obj.value = message.value;
     }
     if (message.rawValue.length !== 0) {
@@ -2896,8 +2909,8 @@ export const HeaderValue: MessageFns<HeaderValue, 'envoy.config.core.v3.HeaderVa
   },
   fromPartial(object: DeepPartial<HeaderValue>): HeaderValue {
     const message = createBaseHeaderValue();
-    message.key = object.key ?? '';
-    message.value = object.value ?? '';
+    message.key = object.key ?? "";
+    message.value = object.value ?? "";
     message.rawValue = object.rawValue ?? Buffer.alloc(0);
     return message;
   },
@@ -2907,7 +2920,7 @@ messageTypeRegistry.set(HeaderValue.$type, HeaderValue);
 
 function createBaseHeaderValueOption(): HeaderValueOption {
   return {
-    $type: 'envoy.config.core.v3.HeaderValueOption',
+    $type: "envoy.config.core.v3.HeaderValueOption",
     header: undefined,
     append: undefined,
     appendAction: 0,
@@ -2915,18 +2928,15 @@ function createBaseHeaderValueOption(): HeaderValueOption {
   };
 }
 
-export const HeaderValueOption: MessageFns<HeaderValueOption, 'envoy.config.core.v3.HeaderValueOption'> = {
-  $type: 'envoy.config.core.v3.HeaderValueOption' as const,
+export const HeaderValueOption: MessageFns<HeaderValueOption, "envoy.config.core.v3.HeaderValueOption"> = {
+  $type: "envoy.config.core.v3.HeaderValueOption" as const,
 
   encode(message: HeaderValueOption, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.header !== undefined) {
       HeaderValue.encode(message.header, writer.uint32(10).fork()).join();
     }
     if (message.append !== undefined) {
-      BoolValue.encode(
-        { $type: 'google.protobuf.BoolValue', value: message.append! },
-        writer.uint32(18).fork(),
-      ).join();
+      BoolValue.encode({ $type: "google.protobuf.BoolValue", value: message.append! }, writer.uint32(18).fork()).join();
     }
     if (message.appendAction !== 0) {
       writer.uint32(24).int32(message.appendAction);
@@ -2941,7 +2951,7 @@ export const HeaderValueOption: MessageFns<HeaderValueOption, 'envoy.config.core
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -3002,13 +3012,13 @@ export const HeaderValueOption: MessageFns<HeaderValueOption, 'envoy.config.core
       appendAction: isSet(object.appendAction)
         ? headerValueOption_HeaderAppendActionFromJSON(object.appendAction)
         : isSet(object.append_action)
-          ? headerValueOption_HeaderAppendActionFromJSON(object.append_action)
-          : 0,
+        ? headerValueOption_HeaderAppendActionFromJSON(object.append_action)
+        : 0,
       keepEmptyValue: isSet(object.keepEmptyValue)
         ? globalThis.Boolean(object.keepEmptyValue)
         : isSet(object.keep_empty_value)
-          ? globalThis.Boolean(object.keep_empty_value)
-          : false,
+        ? globalThis.Boolean(object.keep_empty_value)
+        : false,
     };
   },
 
@@ -3034,10 +3044,9 @@ export const HeaderValueOption: MessageFns<HeaderValueOption, 'envoy.config.core
   },
   fromPartial(object: DeepPartial<HeaderValueOption>): HeaderValueOption {
     const message = createBaseHeaderValueOption();
-    message.header =
-      object.header !== undefined && object.header !== null
-        ? HeaderValue.fromPartial(object.header)
-        : undefined;
+    message.header = (object.header !== undefined && object.header !== null)
+      ? HeaderValue.fromPartial(object.header)
+      : undefined;
     message.append = object.append ?? undefined;
     message.appendAction = object.appendAction ?? 0;
     message.keepEmptyValue = object.keepEmptyValue ?? false;
@@ -3048,11 +3057,11 @@ export const HeaderValueOption: MessageFns<HeaderValueOption, 'envoy.config.core
 messageTypeRegistry.set(HeaderValueOption.$type, HeaderValueOption);
 
 function createBaseHeaderMap(): HeaderMap {
-  return { $type: 'envoy.config.core.v3.HeaderMap', headers: [] };
+  return { $type: "envoy.config.core.v3.HeaderMap", headers: [] };
 }
 
-export const HeaderMap: MessageFns<HeaderMap, 'envoy.config.core.v3.HeaderMap'> = {
-  $type: 'envoy.config.core.v3.HeaderMap' as const,
+export const HeaderMap: MessageFns<HeaderMap, "envoy.config.core.v3.HeaderMap"> = {
+  $type: "envoy.config.core.v3.HeaderMap" as const,
 
   encode(message: HeaderMap, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     for (const v of message.headers) {
@@ -3065,7 +3074,7 @@ export const HeaderMap: MessageFns<HeaderMap, 'envoy.config.core.v3.HeaderMap'> 
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -3097,9 +3106,7 @@ export const HeaderMap: MessageFns<HeaderMap, 'envoy.config.core.v3.HeaderMap'> 
   fromJSON(object: any): HeaderMap {
     return {
       $type: HeaderMap.$type,
-      headers: globalThis.Array.isArray(object?.headers)
-        ? object.headers.map((e: any) => HeaderValue.fromJSON(e))
-        : [],
+      headers: globalThis.Array.isArray(object?.headers) ? object.headers.map((e: any) => HeaderValue.fromJSON(e)) : [],
     };
   },
 
@@ -3124,14 +3131,14 @@ export const HeaderMap: MessageFns<HeaderMap, 'envoy.config.core.v3.HeaderMap'> 
 messageTypeRegistry.set(HeaderMap.$type, HeaderMap);
 
 function createBaseWatchedDirectory(): WatchedDirectory {
-  return { $type: 'envoy.config.core.v3.WatchedDirectory', path: '' };
+  return { $type: "envoy.config.core.v3.WatchedDirectory", path: "" };
 }
 
-export const WatchedDirectory: MessageFns<WatchedDirectory, 'envoy.config.core.v3.WatchedDirectory'> = {
-  $type: 'envoy.config.core.v3.WatchedDirectory' as const,
+export const WatchedDirectory: MessageFns<WatchedDirectory, "envoy.config.core.v3.WatchedDirectory"> = {
+  $type: "envoy.config.core.v3.WatchedDirectory" as const,
 
   encode(message: WatchedDirectory, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.path !== '') {
+    if (message.path !== "") {
       writer.uint32(10).string(message.path);
     }
     return writer;
@@ -3141,7 +3148,7 @@ export const WatchedDirectory: MessageFns<WatchedDirectory, 'envoy.config.core.v
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -3171,12 +3178,12 @@ export const WatchedDirectory: MessageFns<WatchedDirectory, 'envoy.config.core.v
   },
 
   fromJSON(object: any): WatchedDirectory {
-    return { $type: WatchedDirectory.$type, path: isSet(object.path) ? globalThis.String(object.path) : '' };
+    return { $type: WatchedDirectory.$type, path: isSet(object.path) ? globalThis.String(object.path) : "" };
   },
 
   toJSON(message: WatchedDirectory): unknown {
     const obj: any = {};
-    if (message.path !== '') {
+    if (message.path !== "") {
       obj.path = message.path;
     }
     return obj;
@@ -3187,7 +3194,7 @@ export const WatchedDirectory: MessageFns<WatchedDirectory, 'envoy.config.core.v
   },
   fromPartial(object: DeepPartial<WatchedDirectory>): WatchedDirectory {
     const message = createBaseWatchedDirectory();
-    message.path = object.path ?? '';
+    message.path = object.path ?? "";
     return message;
   },
 };
@@ -3196,7 +3203,7 @@ messageTypeRegistry.set(WatchedDirectory.$type, WatchedDirectory);
 
 function createBaseDataSource(): DataSource {
   return {
-    $type: 'envoy.config.core.v3.DataSource',
+    $type: "envoy.config.core.v3.DataSource",
     filename: undefined,
     inlineBytes: undefined,
     inlineString: undefined,
@@ -3205,8 +3212,8 @@ function createBaseDataSource(): DataSource {
   };
 }
 
-export const DataSource: MessageFns<DataSource, 'envoy.config.core.v3.DataSource'> = {
-  $type: 'envoy.config.core.v3.DataSource' as const,
+export const DataSource: MessageFns<DataSource, "envoy.config.core.v3.DataSource"> = {
+  $type: "envoy.config.core.v3.DataSource" as const,
 
   encode(message: DataSource, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.filename !== undefined) {
@@ -3231,7 +3238,7 @@ export const DataSource: MessageFns<DataSource, 'envoy.config.core.v3.DataSource
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -3299,23 +3306,23 @@ export const DataSource: MessageFns<DataSource, 'envoy.config.core.v3.DataSource
       inlineBytes: isSet(object.inlineBytes)
         ? Buffer.from(bytesFromBase64(object.inlineBytes))
         : isSet(object.inline_bytes)
-          ? Buffer.from(bytesFromBase64(object.inline_bytes))
-          : undefined,
+        ? Buffer.from(bytesFromBase64(object.inline_bytes))
+        : undefined,
       inlineString: isSet(object.inlineString)
         ? globalThis.String(object.inlineString)
         : isSet(object.inline_string)
-          ? globalThis.String(object.inline_string)
-          : undefined,
+        ? globalThis.String(object.inline_string)
+        : undefined,
       environmentVariable: isSet(object.environmentVariable)
         ? globalThis.String(object.environmentVariable)
         : isSet(object.environment_variable)
-          ? globalThis.String(object.environment_variable)
-          : undefined,
+        ? globalThis.String(object.environment_variable)
+        : undefined,
       watchedDirectory: isSet(object.watchedDirectory)
         ? WatchedDirectory.fromJSON(object.watchedDirectory)
         : isSet(object.watched_directory)
-          ? WatchedDirectory.fromJSON(object.watched_directory)
-          : undefined,
+        ? WatchedDirectory.fromJSON(object.watched_directory)
+        : undefined,
     };
   },
 
@@ -3348,10 +3355,9 @@ export const DataSource: MessageFns<DataSource, 'envoy.config.core.v3.DataSource
     message.inlineBytes = object.inlineBytes ?? undefined;
     message.inlineString = object.inlineString ?? undefined;
     message.environmentVariable = object.environmentVariable ?? undefined;
-    message.watchedDirectory =
-      object.watchedDirectory !== undefined && object.watchedDirectory !== null
-        ? WatchedDirectory.fromPartial(object.watchedDirectory)
-        : undefined;
+    message.watchedDirectory = (object.watchedDirectory !== undefined && object.watchedDirectory !== null)
+      ? WatchedDirectory.fromPartial(object.watchedDirectory)
+      : undefined;
     return message;
   },
 };
@@ -3360,30 +3366,28 @@ messageTypeRegistry.set(DataSource.$type, DataSource);
 
 function createBaseRetryPolicy(): RetryPolicy {
   return {
-    $type: 'envoy.config.core.v3.RetryPolicy',
+    $type: "envoy.config.core.v3.RetryPolicy",
     retryBackOff: undefined,
     numRetries: undefined,
-    retryOn: '',
+    retryOn: "",
     retryPriority: undefined,
     retryHostPredicate: [],
     hostSelectionRetryMaxAttempts: 0,
   };
 }
 
-export const RetryPolicy: MessageFns<RetryPolicy, 'envoy.config.core.v3.RetryPolicy'> = {
-  $type: 'envoy.config.core.v3.RetryPolicy' as const,
+export const RetryPolicy: MessageFns<RetryPolicy, "envoy.config.core.v3.RetryPolicy"> = {
+  $type: "envoy.config.core.v3.RetryPolicy" as const,
 
   encode(message: RetryPolicy, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.retryBackOff !== undefined) {
       BackoffStrategy.encode(message.retryBackOff, writer.uint32(10).fork()).join();
     }
     if (message.numRetries !== undefined) {
-      UInt32Value.encode(
-        { $type: 'google.protobuf.UInt32Value', value: message.numRetries! },
-        writer.uint32(18).fork(),
-      ).join();
+      UInt32Value.encode({ $type: "google.protobuf.UInt32Value", value: message.numRetries! }, writer.uint32(18).fork())
+        .join();
     }
-    if (message.retryOn !== '') {
+    if (message.retryOn !== "") {
       writer.uint32(26).string(message.retryOn);
     }
     if (message.retryPriority !== undefined) {
@@ -3402,7 +3406,7 @@ export const RetryPolicy: MessageFns<RetryPolicy, 'envoy.config.core.v3.RetryPol
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -3477,33 +3481,33 @@ export const RetryPolicy: MessageFns<RetryPolicy, 'envoy.config.core.v3.RetryPol
       retryBackOff: isSet(object.retryBackOff)
         ? BackoffStrategy.fromJSON(object.retryBackOff)
         : isSet(object.retry_back_off)
-          ? BackoffStrategy.fromJSON(object.retry_back_off)
-          : undefined,
+        ? BackoffStrategy.fromJSON(object.retry_back_off)
+        : undefined,
       numRetries: isSet(object.numRetries)
         ? Number(object.numRetries)
         : isSet(object.num_retries)
-          ? Number(object.num_retries)
-          : undefined,
+        ? Number(object.num_retries)
+        : undefined,
       retryOn: isSet(object.retryOn)
         ? globalThis.String(object.retryOn)
         : isSet(object.retry_on)
-          ? globalThis.String(object.retry_on)
-          : '',
+        ? globalThis.String(object.retry_on)
+        : "",
       retryPriority: isSet(object.retryPriority)
         ? RetryPolicy_RetryPriority.fromJSON(object.retryPriority)
         : isSet(object.retry_priority)
-          ? RetryPolicy_RetryPriority.fromJSON(object.retry_priority)
-          : undefined,
+        ? RetryPolicy_RetryPriority.fromJSON(object.retry_priority)
+        : undefined,
       retryHostPredicate: globalThis.Array.isArray(object?.retryHostPredicate)
         ? object.retryHostPredicate.map((e: any) => RetryPolicy_RetryHostPredicate.fromJSON(e))
         : globalThis.Array.isArray(object?.retry_host_predicate)
-          ? object.retry_host_predicate.map((e: any) => RetryPolicy_RetryHostPredicate.fromJSON(e))
-          : [],
+        ? object.retry_host_predicate.map((e: any) => RetryPolicy_RetryHostPredicate.fromJSON(e))
+        : [],
       hostSelectionRetryMaxAttempts: isSet(object.hostSelectionRetryMaxAttempts)
         ? globalThis.Number(object.hostSelectionRetryMaxAttempts)
         : isSet(object.host_selection_retry_max_attempts)
-          ? globalThis.Number(object.host_selection_retry_max_attempts)
-          : 0,
+        ? globalThis.Number(object.host_selection_retry_max_attempts)
+        : 0,
     };
   },
 
@@ -3515,16 +3519,14 @@ export const RetryPolicy: MessageFns<RetryPolicy, 'envoy.config.core.v3.RetryPol
     if (message.numRetries !== undefined) {
       obj.numRetries = message.numRetries;
     }
-    if (message.retryOn !== '') {
+    if (message.retryOn !== "") {
       obj.retryOn = message.retryOn;
     }
     if (message.retryPriority !== undefined) {
       obj.retryPriority = RetryPolicy_RetryPriority.toJSON(message.retryPriority);
     }
     if (message.retryHostPredicate?.length) {
-      obj.retryHostPredicate = message.retryHostPredicate.map((e) =>
-        RetryPolicy_RetryHostPredicate.toJSON(e),
-      );
+      obj.retryHostPredicate = message.retryHostPredicate.map((e) => RetryPolicy_RetryHostPredicate.toJSON(e));
     }
     if (message.hostSelectionRetryMaxAttempts !== 0) {
       obj.hostSelectionRetryMaxAttempts = Math.round(message.hostSelectionRetryMaxAttempts);
@@ -3537,18 +3539,16 @@ export const RetryPolicy: MessageFns<RetryPolicy, 'envoy.config.core.v3.RetryPol
   },
   fromPartial(object: DeepPartial<RetryPolicy>): RetryPolicy {
     const message = createBaseRetryPolicy();
-    message.retryBackOff =
-      object.retryBackOff !== undefined && object.retryBackOff !== null
-        ? BackoffStrategy.fromPartial(object.retryBackOff)
-        : undefined;
+    message.retryBackOff = (object.retryBackOff !== undefined && object.retryBackOff !== null)
+      ? BackoffStrategy.fromPartial(object.retryBackOff)
+      : undefined;
     message.numRetries = object.numRetries ?? undefined;
-    message.retryOn = object.retryOn ?? '';
-    message.retryPriority =
-      object.retryPriority !== undefined && object.retryPriority !== null
-        ? RetryPolicy_RetryPriority.fromPartial(object.retryPriority)
-        : undefined;
-    message.retryHostPredicate =
-      object.retryHostPredicate?.map((e) => RetryPolicy_RetryHostPredicate.fromPartial(e)) || [];
+    message.retryOn = object.retryOn ?? "";
+    message.retryPriority = (object.retryPriority !== undefined && object.retryPriority !== null)
+      ? RetryPolicy_RetryPriority.fromPartial(object.retryPriority)
+      : undefined;
+    message.retryHostPredicate = object.retryHostPredicate?.map((e) => RetryPolicy_RetryHostPredicate.fromPartial(e)) ||
+      [];
     message.hostSelectionRetryMaxAttempts = object.hostSelectionRetryMaxAttempts ?? 0;
     return message;
   },
@@ -3557,17 +3557,17 @@ export const RetryPolicy: MessageFns<RetryPolicy, 'envoy.config.core.v3.RetryPol
 messageTypeRegistry.set(RetryPolicy.$type, RetryPolicy);
 
 function createBaseRetryPolicy_RetryPriority(): RetryPolicy_RetryPriority {
-  return { $type: 'envoy.config.core.v3.RetryPolicy.RetryPriority', name: '', typedConfig: undefined };
+  return { $type: "envoy.config.core.v3.RetryPolicy.RetryPriority", name: "", typedConfig: undefined };
 }
 
 export const RetryPolicy_RetryPriority: MessageFns<
   RetryPolicy_RetryPriority,
-  'envoy.config.core.v3.RetryPolicy.RetryPriority'
+  "envoy.config.core.v3.RetryPolicy.RetryPriority"
 > = {
-  $type: 'envoy.config.core.v3.RetryPolicy.RetryPriority' as const,
+  $type: "envoy.config.core.v3.RetryPolicy.RetryPriority" as const,
 
   encode(message: RetryPolicy_RetryPriority, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.name !== '') {
+    if (message.name !== "") {
       writer.uint32(10).string(message.name);
     }
     if (message.typedConfig !== undefined) {
@@ -3580,7 +3580,7 @@ export const RetryPolicy_RetryPriority: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -3620,18 +3620,18 @@ export const RetryPolicy_RetryPriority: MessageFns<
   fromJSON(object: any): RetryPolicy_RetryPriority {
     return {
       $type: RetryPolicy_RetryPriority.$type,
-      name: isSet(object.name) ? globalThis.String(object.name) : '',
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
       typedConfig: isSet(object.typedConfig)
         ? Any.fromJSON(object.typedConfig)
         : isSet(object.typed_config)
-          ? Any.fromJSON(object.typed_config)
-          : undefined,
+        ? Any.fromJSON(object.typed_config)
+        : undefined,
     };
   },
 
   toJSON(message: RetryPolicy_RetryPriority): unknown {
     const obj: any = {};
-    if (message.name !== '') {
+    if (message.name !== "") {
       obj.name = message.name;
     }
     if (message.typedConfig !== undefined) {
@@ -3645,11 +3645,10 @@ export const RetryPolicy_RetryPriority: MessageFns<
   },
   fromPartial(object: DeepPartial<RetryPolicy_RetryPriority>): RetryPolicy_RetryPriority {
     const message = createBaseRetryPolicy_RetryPriority();
-    message.name = object.name ?? '';
-    message.typedConfig =
-      object.typedConfig !== undefined && object.typedConfig !== null
-        ? Any.fromPartial(object.typedConfig)
-        : undefined;
+    message.name = object.name ?? "";
+    message.typedConfig = (object.typedConfig !== undefined && object.typedConfig !== null)
+      ? Any.fromPartial(object.typedConfig)
+      : undefined;
     return message;
   },
 };
@@ -3657,17 +3656,17 @@ export const RetryPolicy_RetryPriority: MessageFns<
 messageTypeRegistry.set(RetryPolicy_RetryPriority.$type, RetryPolicy_RetryPriority);
 
 function createBaseRetryPolicy_RetryHostPredicate(): RetryPolicy_RetryHostPredicate {
-  return { $type: 'envoy.config.core.v3.RetryPolicy.RetryHostPredicate', name: '', typedConfig: undefined };
+  return { $type: "envoy.config.core.v3.RetryPolicy.RetryHostPredicate", name: "", typedConfig: undefined };
 }
 
 export const RetryPolicy_RetryHostPredicate: MessageFns<
   RetryPolicy_RetryHostPredicate,
-  'envoy.config.core.v3.RetryPolicy.RetryHostPredicate'
+  "envoy.config.core.v3.RetryPolicy.RetryHostPredicate"
 > = {
-  $type: 'envoy.config.core.v3.RetryPolicy.RetryHostPredicate' as const,
+  $type: "envoy.config.core.v3.RetryPolicy.RetryHostPredicate" as const,
 
   encode(message: RetryPolicy_RetryHostPredicate, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.name !== '') {
+    if (message.name !== "") {
       writer.uint32(10).string(message.name);
     }
     if (message.typedConfig !== undefined) {
@@ -3680,7 +3679,7 @@ export const RetryPolicy_RetryHostPredicate: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -3720,18 +3719,18 @@ export const RetryPolicy_RetryHostPredicate: MessageFns<
   fromJSON(object: any): RetryPolicy_RetryHostPredicate {
     return {
       $type: RetryPolicy_RetryHostPredicate.$type,
-      name: isSet(object.name) ? globalThis.String(object.name) : '',
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
       typedConfig: isSet(object.typedConfig)
         ? Any.fromJSON(object.typedConfig)
         : isSet(object.typed_config)
-          ? Any.fromJSON(object.typed_config)
-          : undefined,
+        ? Any.fromJSON(object.typed_config)
+        : undefined,
     };
   },
 
   toJSON(message: RetryPolicy_RetryHostPredicate): unknown {
     const obj: any = {};
-    if (message.name !== '') {
+    if (message.name !== "") {
       obj.name = message.name;
     }
     if (message.typedConfig !== undefined) {
@@ -3745,11 +3744,10 @@ export const RetryPolicy_RetryHostPredicate: MessageFns<
   },
   fromPartial(object: DeepPartial<RetryPolicy_RetryHostPredicate>): RetryPolicy_RetryHostPredicate {
     const message = createBaseRetryPolicy_RetryHostPredicate();
-    message.name = object.name ?? '';
-    message.typedConfig =
-      object.typedConfig !== undefined && object.typedConfig !== null
-        ? Any.fromPartial(object.typedConfig)
-        : undefined;
+    message.name = object.name ?? "";
+    message.typedConfig = (object.typedConfig !== undefined && object.typedConfig !== null)
+      ? Any.fromPartial(object.typedConfig)
+      : undefined;
     return message;
   },
 };
@@ -3757,22 +3755,17 @@ export const RetryPolicy_RetryHostPredicate: MessageFns<
 messageTypeRegistry.set(RetryPolicy_RetryHostPredicate.$type, RetryPolicy_RetryHostPredicate);
 
 function createBaseRemoteDataSource(): RemoteDataSource {
-  return {
-    $type: 'envoy.config.core.v3.RemoteDataSource',
-    httpUri: undefined,
-    sha256: '',
-    retryPolicy: undefined,
-  };
+  return { $type: "envoy.config.core.v3.RemoteDataSource", httpUri: undefined, sha256: "", retryPolicy: undefined };
 }
 
-export const RemoteDataSource: MessageFns<RemoteDataSource, 'envoy.config.core.v3.RemoteDataSource'> = {
-  $type: 'envoy.config.core.v3.RemoteDataSource' as const,
+export const RemoteDataSource: MessageFns<RemoteDataSource, "envoy.config.core.v3.RemoteDataSource"> = {
+  $type: "envoy.config.core.v3.RemoteDataSource" as const,
 
   encode(message: RemoteDataSource, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.httpUri !== undefined) {
       HttpUri.encode(message.httpUri, writer.uint32(10).fork()).join();
     }
-    if (message.sha256 !== '') {
+    if (message.sha256 !== "") {
       writer.uint32(18).string(message.sha256);
     }
     if (message.retryPolicy !== undefined) {
@@ -3785,7 +3778,7 @@ export const RemoteDataSource: MessageFns<RemoteDataSource, 'envoy.config.core.v
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -3836,14 +3829,14 @@ export const RemoteDataSource: MessageFns<RemoteDataSource, 'envoy.config.core.v
       httpUri: isSet(object.httpUri)
         ? HttpUri.fromJSON(object.httpUri)
         : isSet(object.http_uri)
-          ? HttpUri.fromJSON(object.http_uri)
-          : undefined,
-      sha256: isSet(object.sha256) ? globalThis.String(object.sha256) : '',
+        ? HttpUri.fromJSON(object.http_uri)
+        : undefined,
+      sha256: isSet(object.sha256) ? globalThis.String(object.sha256) : "",
       retryPolicy: isSet(object.retryPolicy)
         ? RetryPolicy.fromJSON(object.retryPolicy)
         : isSet(object.retry_policy)
-          ? RetryPolicy.fromJSON(object.retry_policy)
-          : undefined,
+        ? RetryPolicy.fromJSON(object.retry_policy)
+        : undefined,
     };
   },
 
@@ -3852,7 +3845,7 @@ export const RemoteDataSource: MessageFns<RemoteDataSource, 'envoy.config.core.v
     if (message.httpUri !== undefined) {
       obj.httpUri = HttpUri.toJSON(message.httpUri);
     }
-    if (message.sha256 !== '') {
+    if (message.sha256 !== "") {
       obj.sha256 = message.sha256;
     }
     if (message.retryPolicy !== undefined) {
@@ -3866,15 +3859,13 @@ export const RemoteDataSource: MessageFns<RemoteDataSource, 'envoy.config.core.v
   },
   fromPartial(object: DeepPartial<RemoteDataSource>): RemoteDataSource {
     const message = createBaseRemoteDataSource();
-    message.httpUri =
-      object.httpUri !== undefined && object.httpUri !== null
-        ? HttpUri.fromPartial(object.httpUri)
-        : undefined;
-    message.sha256 = object.sha256 ?? '';
-    message.retryPolicy =
-      object.retryPolicy !== undefined && object.retryPolicy !== null
-        ? RetryPolicy.fromPartial(object.retryPolicy)
-        : undefined;
+    message.httpUri = (object.httpUri !== undefined && object.httpUri !== null)
+      ? HttpUri.fromPartial(object.httpUri)
+      : undefined;
+    message.sha256 = object.sha256 ?? "";
+    message.retryPolicy = (object.retryPolicy !== undefined && object.retryPolicy !== null)
+      ? RetryPolicy.fromPartial(object.retryPolicy)
+      : undefined;
     return message;
   },
 };
@@ -3882,11 +3873,11 @@ export const RemoteDataSource: MessageFns<RemoteDataSource, 'envoy.config.core.v
 messageTypeRegistry.set(RemoteDataSource.$type, RemoteDataSource);
 
 function createBaseAsyncDataSource(): AsyncDataSource {
-  return { $type: 'envoy.config.core.v3.AsyncDataSource', local: undefined, remote: undefined };
+  return { $type: "envoy.config.core.v3.AsyncDataSource", local: undefined, remote: undefined };
 }
 
-export const AsyncDataSource: MessageFns<AsyncDataSource, 'envoy.config.core.v3.AsyncDataSource'> = {
-  $type: 'envoy.config.core.v3.AsyncDataSource' as const,
+export const AsyncDataSource: MessageFns<AsyncDataSource, "envoy.config.core.v3.AsyncDataSource"> = {
+  $type: "envoy.config.core.v3.AsyncDataSource" as const,
 
   encode(message: AsyncDataSource, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.local !== undefined) {
@@ -3902,7 +3893,7 @@ export const AsyncDataSource: MessageFns<AsyncDataSource, 'envoy.config.core.v3.
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -3963,12 +3954,12 @@ export const AsyncDataSource: MessageFns<AsyncDataSource, 'envoy.config.core.v3.
   },
   fromPartial(object: DeepPartial<AsyncDataSource>): AsyncDataSource {
     const message = createBaseAsyncDataSource();
-    message.local =
-      object.local !== undefined && object.local !== null ? DataSource.fromPartial(object.local) : undefined;
-    message.remote =
-      object.remote !== undefined && object.remote !== null
-        ? RemoteDataSource.fromPartial(object.remote)
-        : undefined;
+    message.local = (object.local !== undefined && object.local !== null)
+      ? DataSource.fromPartial(object.local)
+      : undefined;
+    message.remote = (object.remote !== undefined && object.remote !== null)
+      ? RemoteDataSource.fromPartial(object.remote)
+      : undefined;
     return message;
   },
 };
@@ -3976,14 +3967,14 @@ export const AsyncDataSource: MessageFns<AsyncDataSource, 'envoy.config.core.v3.
 messageTypeRegistry.set(AsyncDataSource.$type, AsyncDataSource);
 
 function createBaseTransportSocket(): TransportSocket {
-  return { $type: 'envoy.config.core.v3.TransportSocket', name: '', typedConfig: undefined };
+  return { $type: "envoy.config.core.v3.TransportSocket", name: "", typedConfig: undefined };
 }
 
-export const TransportSocket: MessageFns<TransportSocket, 'envoy.config.core.v3.TransportSocket'> = {
-  $type: 'envoy.config.core.v3.TransportSocket' as const,
+export const TransportSocket: MessageFns<TransportSocket, "envoy.config.core.v3.TransportSocket"> = {
+  $type: "envoy.config.core.v3.TransportSocket" as const,
 
   encode(message: TransportSocket, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.name !== '') {
+    if (message.name !== "") {
       writer.uint32(10).string(message.name);
     }
     if (message.typedConfig !== undefined) {
@@ -3996,7 +3987,7 @@ export const TransportSocket: MessageFns<TransportSocket, 'envoy.config.core.v3.
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -4036,18 +4027,18 @@ export const TransportSocket: MessageFns<TransportSocket, 'envoy.config.core.v3.
   fromJSON(object: any): TransportSocket {
     return {
       $type: TransportSocket.$type,
-      name: isSet(object.name) ? globalThis.String(object.name) : '',
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
       typedConfig: isSet(object.typedConfig)
         ? Any.fromJSON(object.typedConfig)
         : isSet(object.typed_config)
-          ? Any.fromJSON(object.typed_config)
-          : undefined,
+        ? Any.fromJSON(object.typed_config)
+        : undefined,
     };
   },
 
   toJSON(message: TransportSocket): unknown {
     const obj: any = {};
-    if (message.name !== '') {
+    if (message.name !== "") {
       obj.name = message.name;
     }
     if (message.typedConfig !== undefined) {
@@ -4061,11 +4052,10 @@ export const TransportSocket: MessageFns<TransportSocket, 'envoy.config.core.v3.
   },
   fromPartial(object: DeepPartial<TransportSocket>): TransportSocket {
     const message = createBaseTransportSocket();
-    message.name = object.name ?? '';
-    message.typedConfig =
-      object.typedConfig !== undefined && object.typedConfig !== null
-        ? Any.fromPartial(object.typedConfig)
-        : undefined;
+    message.name = object.name ?? "";
+    message.typedConfig = (object.typedConfig !== undefined && object.typedConfig !== null)
+      ? Any.fromPartial(object.typedConfig)
+      : undefined;
     return message;
   },
 };
@@ -4073,20 +4063,20 @@ export const TransportSocket: MessageFns<TransportSocket, 'envoy.config.core.v3.
 messageTypeRegistry.set(TransportSocket.$type, TransportSocket);
 
 function createBaseRuntimeFractionalPercent(): RuntimeFractionalPercent {
-  return { $type: 'envoy.config.core.v3.RuntimeFractionalPercent', defaultValue: undefined, runtimeKey: '' };
+  return { $type: "envoy.config.core.v3.RuntimeFractionalPercent", defaultValue: undefined, runtimeKey: "" };
 }
 
 export const RuntimeFractionalPercent: MessageFns<
   RuntimeFractionalPercent,
-  'envoy.config.core.v3.RuntimeFractionalPercent'
+  "envoy.config.core.v3.RuntimeFractionalPercent"
 > = {
-  $type: 'envoy.config.core.v3.RuntimeFractionalPercent' as const,
+  $type: "envoy.config.core.v3.RuntimeFractionalPercent" as const,
 
   encode(message: RuntimeFractionalPercent, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.defaultValue !== undefined) {
       FractionalPercent.encode(message.defaultValue, writer.uint32(10).fork()).join();
     }
-    if (message.runtimeKey !== '') {
+    if (message.runtimeKey !== "") {
       writer.uint32(18).string(message.runtimeKey);
     }
     return writer;
@@ -4096,7 +4086,7 @@ export const RuntimeFractionalPercent: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -4139,13 +4129,13 @@ export const RuntimeFractionalPercent: MessageFns<
       defaultValue: isSet(object.defaultValue)
         ? FractionalPercent.fromJSON(object.defaultValue)
         : isSet(object.default_value)
-          ? FractionalPercent.fromJSON(object.default_value)
-          : undefined,
+        ? FractionalPercent.fromJSON(object.default_value)
+        : undefined,
       runtimeKey: isSet(object.runtimeKey)
         ? globalThis.String(object.runtimeKey)
         : isSet(object.runtime_key)
-          ? globalThis.String(object.runtime_key)
-          : '',
+        ? globalThis.String(object.runtime_key)
+        : "",
     };
   },
 
@@ -4154,7 +4144,7 @@ export const RuntimeFractionalPercent: MessageFns<
     if (message.defaultValue !== undefined) {
       obj.defaultValue = FractionalPercent.toJSON(message.defaultValue);
     }
-    if (message.runtimeKey !== '') {
+    if (message.runtimeKey !== "") {
       obj.runtimeKey = message.runtimeKey;
     }
     return obj;
@@ -4165,11 +4155,10 @@ export const RuntimeFractionalPercent: MessageFns<
   },
   fromPartial(object: DeepPartial<RuntimeFractionalPercent>): RuntimeFractionalPercent {
     const message = createBaseRuntimeFractionalPercent();
-    message.defaultValue =
-      object.defaultValue !== undefined && object.defaultValue !== null
-        ? FractionalPercent.fromPartial(object.defaultValue)
-        : undefined;
-    message.runtimeKey = object.runtimeKey ?? '';
+    message.defaultValue = (object.defaultValue !== undefined && object.defaultValue !== null)
+      ? FractionalPercent.fromPartial(object.defaultValue)
+      : undefined;
+    message.runtimeKey = object.runtimeKey ?? "";
     return message;
   },
 };
@@ -4177,14 +4166,14 @@ export const RuntimeFractionalPercent: MessageFns<
 messageTypeRegistry.set(RuntimeFractionalPercent.$type, RuntimeFractionalPercent);
 
 function createBaseControlPlane(): ControlPlane {
-  return { $type: 'envoy.config.core.v3.ControlPlane', identifier: '' };
+  return { $type: "envoy.config.core.v3.ControlPlane", identifier: "" };
 }
 
-export const ControlPlane: MessageFns<ControlPlane, 'envoy.config.core.v3.ControlPlane'> = {
-  $type: 'envoy.config.core.v3.ControlPlane' as const,
+export const ControlPlane: MessageFns<ControlPlane, "envoy.config.core.v3.ControlPlane"> = {
+  $type: "envoy.config.core.v3.ControlPlane" as const,
 
   encode(message: ControlPlane, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.identifier !== '') {
+    if (message.identifier !== "") {
       writer.uint32(10).string(message.identifier);
     }
     return writer;
@@ -4194,7 +4183,7 @@ export const ControlPlane: MessageFns<ControlPlane, 'envoy.config.core.v3.Contro
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -4226,13 +4215,13 @@ export const ControlPlane: MessageFns<ControlPlane, 'envoy.config.core.v3.Contro
   fromJSON(object: any): ControlPlane {
     return {
       $type: ControlPlane.$type,
-      identifier: isSet(object.identifier) ? globalThis.String(object.identifier) : '',
+      identifier: isSet(object.identifier) ? globalThis.String(object.identifier) : "",
     };
   },
 
   toJSON(message: ControlPlane): unknown {
     const obj: any = {};
-    if (message.identifier !== '') {
+    if (message.identifier !== "") {
       obj.identifier = message.identifier;
     }
     return obj;
@@ -4243,7 +4232,7 @@ export const ControlPlane: MessageFns<ControlPlane, 'envoy.config.core.v3.Contro
   },
   fromPartial(object: DeepPartial<ControlPlane>): ControlPlane {
     const message = createBaseControlPlane();
-    message.identifier = object.identifier ?? '';
+    message.identifier = object.identifier ?? "";
     return message;
   },
 };
@@ -4251,42 +4240,38 @@ export const ControlPlane: MessageFns<ControlPlane, 'envoy.config.core.v3.Contro
 messageTypeRegistry.set(ControlPlane.$type, ControlPlane);
 
 function bytesFromBase64(b64: string): Uint8Array {
-  return Uint8Array.from(globalThis.Buffer.from(b64, 'base64'));
+  return Uint8Array.from(globalThis.Buffer.from(b64, "base64"));
 }
 
 function base64FromBytes(arr: Uint8Array): string {
-  return globalThis.Buffer.from(arr).toString('base64');
+  return globalThis.Buffer.from(arr).toString("base64");
 }
 
 function floatToJson(value: number | null | undefined): number | string | null | undefined {
-  return typeof value === 'number' && !globalThis.Number.isFinite(value) ? globalThis.String(value) : value;
+  return typeof value === "number" && !globalThis.Number.isFinite(value) ? globalThis.String(value) : value;
 }
 
 type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
 
-export type DeepPartial<T> = T extends Builtin
-  ? T
-  : T extends globalThis.Array<infer U>
-    ? globalThis.Array<DeepPartial<U>>
-    : T extends ReadonlyArray<infer U>
-      ? ReadonlyArray<DeepPartial<U>>
-      : T extends {}
-        ? { [K in Exclude<keyof T, '$type'>]?: DeepPartial<T[K]> }
-        : Partial<T>;
+export type DeepPartial<T> = T extends Builtin ? T
+  : T extends globalThis.Array<infer U> ? globalThis.Array<DeepPartial<U>>
+  : T extends ReadonlyArray<infer U> ? ReadonlyArray<DeepPartial<U>>
+  : T extends {} ? { [K in Exclude<keyof T, "$type">]?: DeepPartial<T[K]> }
+  : Partial<T>;
 
 function longToNumber(int64: { toString(): string }): number {
   const num = globalThis.Number(int64.toString());
   if (num > globalThis.Number.MAX_SAFE_INTEGER) {
-    throw new globalThis.Error('Value is larger than Number.MAX_SAFE_INTEGER');
+    throw new globalThis.Error("Value is larger than Number.MAX_SAFE_INTEGER");
   }
   if (num < globalThis.Number.MIN_SAFE_INTEGER) {
-    throw new globalThis.Error('Value is smaller than Number.MIN_SAFE_INTEGER');
+    throw new globalThis.Error("Value is smaller than Number.MIN_SAFE_INTEGER");
   }
   return num;
 }
 
 function isObject(value: any): boolean {
-  return typeof value === 'object' && value !== null;
+  return typeof value === "object" && value !== null;
 }
 
 function isSet(value: any): boolean {

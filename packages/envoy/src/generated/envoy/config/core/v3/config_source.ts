@@ -5,19 +5,19 @@
 // source: envoy/config/core/v3/config_source.proto
 
 /* eslint-disable */
-import { BinaryReader, BinaryWriter } from '@bufbuild/protobuf/wire';
-import { Any } from '../../../../google/protobuf/any';
-import { Duration } from '../../../../google/protobuf/duration';
-import { DoubleValue, UInt32Value } from '../../../../google/protobuf/wrappers';
-import { messageTypeRegistry } from '../../../../typeRegistry';
-import { Authority } from '../../../../xds/core/v3/authority';
-import { WatchedDirectory } from './base';
-import { TypedExtensionConfig } from './extension';
-import { GrpcService } from './grpc_service';
+import { BinaryReader, BinaryWriter } from "@bufbuild/protobuf/wire";
+import { Any } from "../../../../google/protobuf/any";
+import { Duration } from "../../../../google/protobuf/duration";
+import { DoubleValue, UInt32Value } from "../../../../google/protobuf/wrappers";
+import { messageTypeRegistry } from "../../../../typeRegistry";
+import { Authority } from "../../../../xds/core/v3/authority";
+import { WatchedDirectory } from "./base";
+import { TypedExtensionConfig } from "./extension";
+import { GrpcService } from "./grpc_service";
 
-export const protobufPackage = 'envoy.config.core.v3';
+export const protobufPackage = "envoy.config.core.v3";
 
-export const protobufFileName = 'envoy/config/core/v3/config_source.proto';
+export const protobufFileName = "envoy/config/core/v3/config_source.proto";
 
 /**
  * xDS API and non-xDS services version. This is used to describe both resource and transport
@@ -40,16 +40,16 @@ export enum ApiVersion {
 export function apiVersionFromJSON(object: any): ApiVersion {
   switch (object) {
     case 0:
-    case 'AUTO':
+    case "AUTO":
       return ApiVersion.AUTO;
     case 1:
-    case 'V2':
+    case "V2":
       return ApiVersion.V2;
     case 2:
-    case 'V3':
+    case "V3":
       return ApiVersion.V3;
     case -1:
-    case 'UNRECOGNIZED':
+    case "UNRECOGNIZED":
     default:
       return ApiVersion.UNRECOGNIZED;
   }
@@ -58,14 +58,14 @@ export function apiVersionFromJSON(object: any): ApiVersion {
 export function apiVersionToJSON(object: ApiVersion): string {
   switch (object) {
     case ApiVersion.AUTO:
-      return 'AUTO';
+      return "AUTO";
     case ApiVersion.V2:
-      return 'V2';
+      return "V2";
     case ApiVersion.V3:
-      return 'V3';
+      return "V3";
     case ApiVersion.UNRECOGNIZED:
     default:
-      return 'UNRECOGNIZED';
+      return "UNRECOGNIZED";
   }
 }
 
@@ -75,7 +75,7 @@ export function apiVersionToJSON(object: ApiVersion): string {
  * [#next-free-field: 10]
  */
 export interface ApiConfigSource {
-  $type: 'envoy.config.core.v3.ApiConfigSource';
+  $type: "envoy.config.core.v3.ApiConfigSource";
   /** API type (gRPC, REST, delta gRPC) */
   apiType: ApiConfigSource_ApiType;
   /**
@@ -100,14 +100,20 @@ export interface ApiConfigSource {
    */
   grpcServices: GrpcService[];
   /** For REST APIs, the delay between successive polls. */
-  refreshDelay: Duration | undefined;
+  refreshDelay:
+    | Duration
+    | undefined;
   /** For REST APIs, the request timeout. If not set, a default value of 1s will be used. */
-  requestTimeout: Duration | undefined;
+  requestTimeout:
+    | Duration
+    | undefined;
   /**
    * For GRPC APIs, the rate limit settings. If present, discovery requests made by Envoy will be
    * rate limited.
    */
-  rateLimitSettings: RateLimitSettings | undefined;
+  rateLimitSettings:
+    | RateLimitSettings
+    | undefined;
   /** Skip the node identifier in subsequent discovery requests for streaming gRPC config types. */
   setNodeOnFirstMessageOnly: boolean;
   /**
@@ -164,25 +170,25 @@ export enum ApiConfigSource_ApiType {
 export function apiConfigSource_ApiTypeFromJSON(object: any): ApiConfigSource_ApiType {
   switch (object) {
     case 0:
-    case 'DEPRECATED_AND_UNAVAILABLE_DO_NOT_USE':
+    case "DEPRECATED_AND_UNAVAILABLE_DO_NOT_USE":
       return ApiConfigSource_ApiType.DEPRECATED_AND_UNAVAILABLE_DO_NOT_USE;
     case 1:
-    case 'REST':
+    case "REST":
       return ApiConfigSource_ApiType.REST;
     case 2:
-    case 'GRPC':
+    case "GRPC":
       return ApiConfigSource_ApiType.GRPC;
     case 3:
-    case 'DELTA_GRPC':
+    case "DELTA_GRPC":
       return ApiConfigSource_ApiType.DELTA_GRPC;
     case 5:
-    case 'AGGREGATED_GRPC':
+    case "AGGREGATED_GRPC":
       return ApiConfigSource_ApiType.AGGREGATED_GRPC;
     case 6:
-    case 'AGGREGATED_DELTA_GRPC':
+    case "AGGREGATED_DELTA_GRPC":
       return ApiConfigSource_ApiType.AGGREGATED_DELTA_GRPC;
     case -1:
-    case 'UNRECOGNIZED':
+    case "UNRECOGNIZED":
     default:
       return ApiConfigSource_ApiType.UNRECOGNIZED;
   }
@@ -191,20 +197,20 @@ export function apiConfigSource_ApiTypeFromJSON(object: any): ApiConfigSource_Ap
 export function apiConfigSource_ApiTypeToJSON(object: ApiConfigSource_ApiType): string {
   switch (object) {
     case ApiConfigSource_ApiType.DEPRECATED_AND_UNAVAILABLE_DO_NOT_USE:
-      return 'DEPRECATED_AND_UNAVAILABLE_DO_NOT_USE';
+      return "DEPRECATED_AND_UNAVAILABLE_DO_NOT_USE";
     case ApiConfigSource_ApiType.REST:
-      return 'REST';
+      return "REST";
     case ApiConfigSource_ApiType.GRPC:
-      return 'GRPC';
+      return "GRPC";
     case ApiConfigSource_ApiType.DELTA_GRPC:
-      return 'DELTA_GRPC';
+      return "DELTA_GRPC";
     case ApiConfigSource_ApiType.AGGREGATED_GRPC:
-      return 'AGGREGATED_GRPC';
+      return "AGGREGATED_GRPC";
     case ApiConfigSource_ApiType.AGGREGATED_DELTA_GRPC:
-      return 'AGGREGATED_DELTA_GRPC';
+      return "AGGREGATED_DELTA_GRPC";
     case ApiConfigSource_ApiType.UNRECOGNIZED:
     default:
-      return 'UNRECOGNIZED';
+      return "UNRECOGNIZED";
   }
 }
 
@@ -214,7 +220,7 @@ export function apiConfigSource_ApiTypeToJSON(object: ApiConfigSource_ApiType): 
  * specify that ADS is to be used.
  */
 export interface AggregatedConfigSource {
-  $type: 'envoy.config.core.v3.AggregatedConfigSource';
+  $type: "envoy.config.core.v3.AggregatedConfigSource";
 }
 
 /**
@@ -224,7 +230,7 @@ export interface AggregatedConfigSource {
  * specify that other data can be obtained from the same server.
  */
 export interface SelfConfigSource {
-  $type: 'envoy.config.core.v3.SelfConfigSource';
+  $type: "envoy.config.core.v3.SelfConfigSource";
   /**
    * API version for xDS transport protocol. This describes the xDS gRPC/REST
    * endpoint and version of [Delta]DiscoveryRequest/Response used on the wire.
@@ -234,12 +240,14 @@ export interface SelfConfigSource {
 
 /** Rate Limit settings to be applied for discovery requests made by Envoy. */
 export interface RateLimitSettings {
-  $type: 'envoy.config.core.v3.RateLimitSettings';
+  $type: "envoy.config.core.v3.RateLimitSettings";
   /**
    * Maximum number of tokens to be used for rate limiting discovery request calls. If not set, a
    * default value of 100 will be used.
    */
-  maxTokens: number | undefined;
+  maxTokens:
+    | number
+    | undefined;
   /**
    * Rate at which tokens will be filled per second. If not set, a default fill rate of 10 tokens
    * per second will be used. The minimal fill rate is once per year. Lower
@@ -250,7 +258,7 @@ export interface RateLimitSettings {
 
 /** Local filesystem path configuration source. */
 export interface PathConfigSource {
-  $type: 'envoy.config.core.v3.PathConfigSource';
+  $type: "envoy.config.core.v3.PathConfigSource";
   /**
    * Path on the filesystem to source and watch for configuration updates.
    * When sourcing configuration for a :ref:`secret <envoy_v3_api_msg_extensions.transport_sockets.tls.v3.Secret>`,
@@ -298,7 +306,7 @@ export interface PathConfigSource {
  * [#next-free-field: 9]
  */
 export interface ConfigSource {
-  $type: 'envoy.config.core.v3.ConfigSource';
+  $type: "envoy.config.core.v3.ConfigSource";
   /**
    * Authorities that this config source may be used for. An authority specified in a xdstp:// URL
    * is resolved to a ``ConfigSource`` prior to configuration fetch. This field provides the
@@ -311,16 +319,24 @@ export interface ConfigSource {
    *
    * @deprecated
    */
-  path?: string | undefined;
+  path?:
+    | string
+    | undefined;
   /** Local filesystem path configuration source. */
-  pathConfigSource?: PathConfigSource | undefined;
+  pathConfigSource?:
+    | PathConfigSource
+    | undefined;
   /** API configuration source. */
-  apiConfigSource?: ApiConfigSource | undefined;
+  apiConfigSource?:
+    | ApiConfigSource
+    | undefined;
   /**
    * When set, ADS will be used to fetch resources. The ADS API configuration
    * source in the bootstrap configuration is used.
    */
-  ads?: AggregatedConfigSource | undefined;
+  ads?:
+    | AggregatedConfigSource
+    | undefined;
   /**
    * [#not-implemented-hide:]
    * When set, the client will access the resources from the same server it got the
@@ -334,7 +350,9 @@ export interface ConfigSource {
    * this field can implicitly mean to use the same stream in the case where the ConfigSource
    * is provided via ADS and the specified data can also be obtained via ADS.]
    */
-  self?: SelfConfigSource | undefined;
+  self?:
+    | SelfConfigSource
+    | undefined;
   /**
    * When this timeout is specified, Envoy will wait no longer than the specified time for first
    * config response on this xDS subscription during the :ref:`initialization process
@@ -344,7 +362,9 @@ export interface ConfigSource {
    * means no timeout - Envoy will wait indefinitely for the first xDS config (unless another
    * timeout applies). The default is 15s.
    */
-  initialFetchTimeout: Duration | undefined;
+  initialFetchTimeout:
+    | Duration
+    | undefined;
   /**
    * API version for xDS resources. This implies the type URLs that the client
    * will request for resources and the resource type that the client will in
@@ -367,14 +387,18 @@ export interface ConfigSource {
  * filter chain with a disabled extension filter rejects all incoming streams.
  */
 export interface ExtensionConfigSource {
-  $type: 'envoy.config.core.v3.ExtensionConfigSource';
-  configSource: ConfigSource | undefined;
+  $type: "envoy.config.core.v3.ExtensionConfigSource";
+  configSource:
+    | ConfigSource
+    | undefined;
   /**
    * Optional default configuration to use as the initial configuration if
    * there is a failure to receive the initial extension configuration or if
    * ``apply_default_config_without_warming`` flag is set.
    */
-  defaultConfig: Any | undefined;
+  defaultConfig:
+    | Any
+    | undefined;
   /**
    * Use the default config as the initial configuration without warming and
    * waiting for the first discovery response. Requires the default configuration
@@ -390,7 +414,7 @@ export interface ExtensionConfigSource {
 
 function createBaseApiConfigSource(): ApiConfigSource {
   return {
-    $type: 'envoy.config.core.v3.ApiConfigSource',
+    $type: "envoy.config.core.v3.ApiConfigSource",
     apiType: 0,
     transportApiVersion: 0,
     clusterNames: [],
@@ -403,8 +427,8 @@ function createBaseApiConfigSource(): ApiConfigSource {
   };
 }
 
-export const ApiConfigSource: MessageFns<ApiConfigSource, 'envoy.config.core.v3.ApiConfigSource'> = {
-  $type: 'envoy.config.core.v3.ApiConfigSource' as const,
+export const ApiConfigSource: MessageFns<ApiConfigSource, "envoy.config.core.v3.ApiConfigSource"> = {
+  $type: "envoy.config.core.v3.ApiConfigSource" as const,
 
   encode(message: ApiConfigSource, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.apiType !== 0) {
@@ -441,7 +465,7 @@ export const ApiConfigSource: MessageFns<ApiConfigSource, 'envoy.config.core.v3.
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -540,48 +564,48 @@ export const ApiConfigSource: MessageFns<ApiConfigSource, 'envoy.config.core.v3.
       apiType: isSet(object.apiType)
         ? apiConfigSource_ApiTypeFromJSON(object.apiType)
         : isSet(object.api_type)
-          ? apiConfigSource_ApiTypeFromJSON(object.api_type)
-          : 0,
+        ? apiConfigSource_ApiTypeFromJSON(object.api_type)
+        : 0,
       transportApiVersion: isSet(object.transportApiVersion)
         ? apiVersionFromJSON(object.transportApiVersion)
         : isSet(object.transport_api_version)
-          ? apiVersionFromJSON(object.transport_api_version)
-          : 0,
+        ? apiVersionFromJSON(object.transport_api_version)
+        : 0,
       clusterNames: globalThis.Array.isArray(object?.clusterNames)
         ? object.clusterNames.map((e: any) => globalThis.String(e))
         : globalThis.Array.isArray(object?.cluster_names)
-          ? object.cluster_names.map((e: any) => globalThis.String(e))
-          : [],
+        ? object.cluster_names.map((e: any) => globalThis.String(e))
+        : [],
       grpcServices: globalThis.Array.isArray(object?.grpcServices)
         ? object.grpcServices.map((e: any) => GrpcService.fromJSON(e))
         : globalThis.Array.isArray(object?.grpc_services)
-          ? object.grpc_services.map((e: any) => GrpcService.fromJSON(e))
-          : [],
+        ? object.grpc_services.map((e: any) => GrpcService.fromJSON(e))
+        : [],
       refreshDelay: isSet(object.refreshDelay)
         ? Duration.fromJSON(object.refreshDelay)
         : isSet(object.refresh_delay)
-          ? Duration.fromJSON(object.refresh_delay)
-          : undefined,
+        ? Duration.fromJSON(object.refresh_delay)
+        : undefined,
       requestTimeout: isSet(object.requestTimeout)
         ? Duration.fromJSON(object.requestTimeout)
         : isSet(object.request_timeout)
-          ? Duration.fromJSON(object.request_timeout)
-          : undefined,
+        ? Duration.fromJSON(object.request_timeout)
+        : undefined,
       rateLimitSettings: isSet(object.rateLimitSettings)
         ? RateLimitSettings.fromJSON(object.rateLimitSettings)
         : isSet(object.rate_limit_settings)
-          ? RateLimitSettings.fromJSON(object.rate_limit_settings)
-          : undefined,
+        ? RateLimitSettings.fromJSON(object.rate_limit_settings)
+        : undefined,
       setNodeOnFirstMessageOnly: isSet(object.setNodeOnFirstMessageOnly)
         ? globalThis.Boolean(object.setNodeOnFirstMessageOnly)
         : isSet(object.set_node_on_first_message_only)
-          ? globalThis.Boolean(object.set_node_on_first_message_only)
-          : false,
+        ? globalThis.Boolean(object.set_node_on_first_message_only)
+        : false,
       configValidators: globalThis.Array.isArray(object?.configValidators)
         ? object.configValidators.map((e: any) => TypedExtensionConfig.fromJSON(e))
         : globalThis.Array.isArray(object?.config_validators)
-          ? object.config_validators.map((e: any) => TypedExtensionConfig.fromJSON(e))
-          : [],
+        ? object.config_validators.map((e: any) => TypedExtensionConfig.fromJSON(e))
+        : [],
     };
   },
 
@@ -626,18 +650,15 @@ export const ApiConfigSource: MessageFns<ApiConfigSource, 'envoy.config.core.v3.
     message.transportApiVersion = object.transportApiVersion ?? 0;
     message.clusterNames = object.clusterNames?.map((e) => e) || [];
     message.grpcServices = object.grpcServices?.map((e) => GrpcService.fromPartial(e)) || [];
-    message.refreshDelay =
-      object.refreshDelay !== undefined && object.refreshDelay !== null
-        ? Duration.fromPartial(object.refreshDelay)
-        : undefined;
-    message.requestTimeout =
-      object.requestTimeout !== undefined && object.requestTimeout !== null
-        ? Duration.fromPartial(object.requestTimeout)
-        : undefined;
-    message.rateLimitSettings =
-      object.rateLimitSettings !== undefined && object.rateLimitSettings !== null
-        ? RateLimitSettings.fromPartial(object.rateLimitSettings)
-        : undefined;
+    message.refreshDelay = (object.refreshDelay !== undefined && object.refreshDelay !== null)
+      ? Duration.fromPartial(object.refreshDelay)
+      : undefined;
+    message.requestTimeout = (object.requestTimeout !== undefined && object.requestTimeout !== null)
+      ? Duration.fromPartial(object.requestTimeout)
+      : undefined;
+    message.rateLimitSettings = (object.rateLimitSettings !== undefined && object.rateLimitSettings !== null)
+      ? RateLimitSettings.fromPartial(object.rateLimitSettings)
+      : undefined;
     message.setNodeOnFirstMessageOnly = object.setNodeOnFirstMessageOnly ?? false;
     message.configValidators = object.configValidators?.map((e) => TypedExtensionConfig.fromPartial(e)) || [];
     return message;
@@ -647,70 +668,68 @@ export const ApiConfigSource: MessageFns<ApiConfigSource, 'envoy.config.core.v3.
 messageTypeRegistry.set(ApiConfigSource.$type, ApiConfigSource);
 
 function createBaseAggregatedConfigSource(): AggregatedConfigSource {
-  return { $type: 'envoy.config.core.v3.AggregatedConfigSource' };
+  return { $type: "envoy.config.core.v3.AggregatedConfigSource" };
 }
 
-export const AggregatedConfigSource: MessageFns<
-  AggregatedConfigSource,
-  'envoy.config.core.v3.AggregatedConfigSource'
-> = {
-  $type: 'envoy.config.core.v3.AggregatedConfigSource' as const,
+export const AggregatedConfigSource: MessageFns<AggregatedConfigSource, "envoy.config.core.v3.AggregatedConfigSource"> =
+  {
+    $type: "envoy.config.core.v3.AggregatedConfigSource" as const,
 
-  encode(_: AggregatedConfigSource, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    return writer;
-  },
+    encode(_: AggregatedConfigSource, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+      return writer;
+    },
 
-  decode(input: BinaryReader | Uint8Array, length?: number): AggregatedConfigSource {
-    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
-    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
-    if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
-    }
-    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
-    try {
-      const end = length === undefined ? reader.len : reader.pos + length;
-      const message = createBaseAggregatedConfigSource();
-      while (reader.pos < end) {
-        const tag = reader.uint32();
-        switch (tag >>> 3) {
-        }
-        if ((tag & 7) === 4 || tag === 0) {
-          break;
-        }
-        reader.skip(tag & 7);
+    decode(input: BinaryReader | Uint8Array, length?: number): AggregatedConfigSource {
+      const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+      const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+      if (previousRecursionDepth >= 100) {
+        throw new globalThis.Error("protobuf decode recursion limit exceeded");
       }
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+      try {
+        const end = length === undefined ? reader.len : reader.pos + length;
+        const message = createBaseAggregatedConfigSource();
+        while (reader.pos < end) {
+          const tag = reader.uint32();
+          switch (tag >>> 3) {
+          }
+          if ((tag & 7) === 4 || tag === 0) {
+            break;
+          }
+          reader.skip(tag & 7);
+        }
+        return message;
+      } finally {
+        (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+      }
+    },
+
+    fromJSON(_: any): AggregatedConfigSource {
+      return { $type: AggregatedConfigSource.$type };
+    },
+
+    toJSON(_: AggregatedConfigSource): unknown {
+      const obj: any = {};
+      return obj;
+    },
+
+    create(base?: DeepPartial<AggregatedConfigSource>): AggregatedConfigSource {
+      return AggregatedConfigSource.fromPartial(base ?? {});
+    },
+    fromPartial(_: DeepPartial<AggregatedConfigSource>): AggregatedConfigSource {
+      const message = createBaseAggregatedConfigSource();
       return message;
-    } finally {
-      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
-    }
-  },
-
-  fromJSON(_: any): AggregatedConfigSource {
-    return { $type: AggregatedConfigSource.$type };
-  },
-
-  toJSON(_: AggregatedConfigSource): unknown {
-    const obj: any = {};
-    return obj;
-  },
-
-  create(base?: DeepPartial<AggregatedConfigSource>): AggregatedConfigSource {
-    return AggregatedConfigSource.fromPartial(base ?? {});
-  },
-  fromPartial(_: DeepPartial<AggregatedConfigSource>): AggregatedConfigSource {
-    const message = createBaseAggregatedConfigSource();
-    return message;
-  },
-};
+    },
+  };
 
 messageTypeRegistry.set(AggregatedConfigSource.$type, AggregatedConfigSource);
 
 function createBaseSelfConfigSource(): SelfConfigSource {
-  return { $type: 'envoy.config.core.v3.SelfConfigSource', transportApiVersion: 0 };
+  return { $type: "envoy.config.core.v3.SelfConfigSource", transportApiVersion: 0 };
 }
 
-export const SelfConfigSource: MessageFns<SelfConfigSource, 'envoy.config.core.v3.SelfConfigSource'> = {
-  $type: 'envoy.config.core.v3.SelfConfigSource' as const,
+export const SelfConfigSource: MessageFns<SelfConfigSource, "envoy.config.core.v3.SelfConfigSource"> = {
+  $type: "envoy.config.core.v3.SelfConfigSource" as const,
 
   encode(message: SelfConfigSource, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.transportApiVersion !== 0) {
@@ -723,7 +742,7 @@ export const SelfConfigSource: MessageFns<SelfConfigSource, 'envoy.config.core.v
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -758,8 +777,8 @@ export const SelfConfigSource: MessageFns<SelfConfigSource, 'envoy.config.core.v
       transportApiVersion: isSet(object.transportApiVersion)
         ? apiVersionFromJSON(object.transportApiVersion)
         : isSet(object.transport_api_version)
-          ? apiVersionFromJSON(object.transport_api_version)
-          : 0,
+        ? apiVersionFromJSON(object.transport_api_version)
+        : 0,
     };
   },
 
@@ -784,24 +803,20 @@ export const SelfConfigSource: MessageFns<SelfConfigSource, 'envoy.config.core.v
 messageTypeRegistry.set(SelfConfigSource.$type, SelfConfigSource);
 
 function createBaseRateLimitSettings(): RateLimitSettings {
-  return { $type: 'envoy.config.core.v3.RateLimitSettings', maxTokens: undefined, fillRate: undefined };
+  return { $type: "envoy.config.core.v3.RateLimitSettings", maxTokens: undefined, fillRate: undefined };
 }
 
-export const RateLimitSettings: MessageFns<RateLimitSettings, 'envoy.config.core.v3.RateLimitSettings'> = {
-  $type: 'envoy.config.core.v3.RateLimitSettings' as const,
+export const RateLimitSettings: MessageFns<RateLimitSettings, "envoy.config.core.v3.RateLimitSettings"> = {
+  $type: "envoy.config.core.v3.RateLimitSettings" as const,
 
   encode(message: RateLimitSettings, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.maxTokens !== undefined) {
-      UInt32Value.encode(
-        { $type: 'google.protobuf.UInt32Value', value: message.maxTokens! },
-        writer.uint32(10).fork(),
-      ).join();
+      UInt32Value.encode({ $type: "google.protobuf.UInt32Value", value: message.maxTokens! }, writer.uint32(10).fork())
+        .join();
     }
     if (message.fillRate !== undefined) {
-      DoubleValue.encode(
-        { $type: 'google.protobuf.DoubleValue', value: message.fillRate! },
-        writer.uint32(18).fork(),
-      ).join();
+      DoubleValue.encode({ $type: "google.protobuf.DoubleValue", value: message.fillRate! }, writer.uint32(18).fork())
+        .join();
     }
     return writer;
   },
@@ -810,7 +825,7 @@ export const RateLimitSettings: MessageFns<RateLimitSettings, 'envoy.config.core
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -853,13 +868,13 @@ export const RateLimitSettings: MessageFns<RateLimitSettings, 'envoy.config.core
       maxTokens: isSet(object.maxTokens)
         ? Number(object.maxTokens)
         : isSet(object.max_tokens)
-          ? Number(object.max_tokens)
-          : undefined,
+        ? Number(object.max_tokens)
+        : undefined,
       fillRate: isSet(object.fillRate)
         ? Number(object.fillRate)
         : isSet(object.fill_rate)
-          ? Number(object.fill_rate)
-          : undefined,
+        ? Number(object.fill_rate)
+        : undefined,
     };
   },
 
@@ -888,14 +903,14 @@ export const RateLimitSettings: MessageFns<RateLimitSettings, 'envoy.config.core
 messageTypeRegistry.set(RateLimitSettings.$type, RateLimitSettings);
 
 function createBasePathConfigSource(): PathConfigSource {
-  return { $type: 'envoy.config.core.v3.PathConfigSource', path: '', watchedDirectory: undefined };
+  return { $type: "envoy.config.core.v3.PathConfigSource", path: "", watchedDirectory: undefined };
 }
 
-export const PathConfigSource: MessageFns<PathConfigSource, 'envoy.config.core.v3.PathConfigSource'> = {
-  $type: 'envoy.config.core.v3.PathConfigSource' as const,
+export const PathConfigSource: MessageFns<PathConfigSource, "envoy.config.core.v3.PathConfigSource"> = {
+  $type: "envoy.config.core.v3.PathConfigSource" as const,
 
   encode(message: PathConfigSource, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.path !== '') {
+    if (message.path !== "") {
       writer.uint32(10).string(message.path);
     }
     if (message.watchedDirectory !== undefined) {
@@ -908,7 +923,7 @@ export const PathConfigSource: MessageFns<PathConfigSource, 'envoy.config.core.v
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -948,18 +963,18 @@ export const PathConfigSource: MessageFns<PathConfigSource, 'envoy.config.core.v
   fromJSON(object: any): PathConfigSource {
     return {
       $type: PathConfigSource.$type,
-      path: isSet(object.path) ? globalThis.String(object.path) : '',
+      path: isSet(object.path) ? globalThis.String(object.path) : "",
       watchedDirectory: isSet(object.watchedDirectory)
         ? WatchedDirectory.fromJSON(object.watchedDirectory)
         : isSet(object.watched_directory)
-          ? WatchedDirectory.fromJSON(object.watched_directory)
-          : undefined,
+        ? WatchedDirectory.fromJSON(object.watched_directory)
+        : undefined,
     };
   },
 
   toJSON(message: PathConfigSource): unknown {
     const obj: any = {};
-    if (message.path !== '') {
+    if (message.path !== "") {
       obj.path = message.path;
     }
     if (message.watchedDirectory !== undefined) {
@@ -973,11 +988,10 @@ export const PathConfigSource: MessageFns<PathConfigSource, 'envoy.config.core.v
   },
   fromPartial(object: DeepPartial<PathConfigSource>): PathConfigSource {
     const message = createBasePathConfigSource();
-    message.path = object.path ?? '';
-    message.watchedDirectory =
-      object.watchedDirectory !== undefined && object.watchedDirectory !== null
-        ? WatchedDirectory.fromPartial(object.watchedDirectory)
-        : undefined;
+    message.path = object.path ?? "";
+    message.watchedDirectory = (object.watchedDirectory !== undefined && object.watchedDirectory !== null)
+      ? WatchedDirectory.fromPartial(object.watchedDirectory)
+      : undefined;
     return message;
   },
 };
@@ -986,7 +1000,7 @@ messageTypeRegistry.set(PathConfigSource.$type, PathConfigSource);
 
 function createBaseConfigSource(): ConfigSource {
   return {
-    $type: 'envoy.config.core.v3.ConfigSource',
+    $type: "envoy.config.core.v3.ConfigSource",
     authorities: [],
     path: undefined,
     pathConfigSource: undefined,
@@ -998,8 +1012,8 @@ function createBaseConfigSource(): ConfigSource {
   };
 }
 
-export const ConfigSource: MessageFns<ConfigSource, 'envoy.config.core.v3.ConfigSource'> = {
-  $type: 'envoy.config.core.v3.ConfigSource' as const,
+export const ConfigSource: MessageFns<ConfigSource, "envoy.config.core.v3.ConfigSource"> = {
+  $type: "envoy.config.core.v3.ConfigSource" as const,
 
   encode(message: ConfigSource, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     for (const v of message.authorities) {
@@ -1033,7 +1047,7 @@ export const ConfigSource: MessageFns<ConfigSource, 'envoy.config.core.v3.Config
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -1128,25 +1142,25 @@ export const ConfigSource: MessageFns<ConfigSource, 'envoy.config.core.v3.Config
       pathConfigSource: isSet(object.pathConfigSource)
         ? PathConfigSource.fromJSON(object.pathConfigSource)
         : isSet(object.path_config_source)
-          ? PathConfigSource.fromJSON(object.path_config_source)
-          : undefined,
+        ? PathConfigSource.fromJSON(object.path_config_source)
+        : undefined,
       apiConfigSource: isSet(object.apiConfigSource)
         ? ApiConfigSource.fromJSON(object.apiConfigSource)
         : isSet(object.api_config_source)
-          ? ApiConfigSource.fromJSON(object.api_config_source)
-          : undefined,
+        ? ApiConfigSource.fromJSON(object.api_config_source)
+        : undefined,
       ads: isSet(object.ads) ? AggregatedConfigSource.fromJSON(object.ads) : undefined,
       self: isSet(object.self) ? SelfConfigSource.fromJSON(object.self) : undefined,
       initialFetchTimeout: isSet(object.initialFetchTimeout)
         ? Duration.fromJSON(object.initialFetchTimeout)
         : isSet(object.initial_fetch_timeout)
-          ? Duration.fromJSON(object.initial_fetch_timeout)
-          : undefined,
+        ? Duration.fromJSON(object.initial_fetch_timeout)
+        : undefined,
       resourceApiVersion: isSet(object.resourceApiVersion)
         ? apiVersionFromJSON(object.resourceApiVersion)
         : isSet(object.resource_api_version)
-          ? apiVersionFromJSON(object.resource_api_version)
-          : 0,
+        ? apiVersionFromJSON(object.resource_api_version)
+        : 0,
     };
   },
 
@@ -1186,26 +1200,21 @@ export const ConfigSource: MessageFns<ConfigSource, 'envoy.config.core.v3.Config
     const message = createBaseConfigSource();
     message.authorities = object.authorities?.map((e) => Authority.fromPartial(e)) || [];
     message.path = object.path ?? undefined;
-    message.pathConfigSource =
-      object.pathConfigSource !== undefined && object.pathConfigSource !== null
-        ? PathConfigSource.fromPartial(object.pathConfigSource)
-        : undefined;
-    message.apiConfigSource =
-      object.apiConfigSource !== undefined && object.apiConfigSource !== null
-        ? ApiConfigSource.fromPartial(object.apiConfigSource)
-        : undefined;
-    message.ads =
-      object.ads !== undefined && object.ads !== null
-        ? AggregatedConfigSource.fromPartial(object.ads)
-        : undefined;
-    message.self =
-      object.self !== undefined && object.self !== null
-        ? SelfConfigSource.fromPartial(object.self)
-        : undefined;
-    message.initialFetchTimeout =
-      object.initialFetchTimeout !== undefined && object.initialFetchTimeout !== null
-        ? Duration.fromPartial(object.initialFetchTimeout)
-        : undefined;
+    message.pathConfigSource = (object.pathConfigSource !== undefined && object.pathConfigSource !== null)
+      ? PathConfigSource.fromPartial(object.pathConfigSource)
+      : undefined;
+    message.apiConfigSource = (object.apiConfigSource !== undefined && object.apiConfigSource !== null)
+      ? ApiConfigSource.fromPartial(object.apiConfigSource)
+      : undefined;
+    message.ads = (object.ads !== undefined && object.ads !== null)
+      ? AggregatedConfigSource.fromPartial(object.ads)
+      : undefined;
+    message.self = (object.self !== undefined && object.self !== null)
+      ? SelfConfigSource.fromPartial(object.self)
+      : undefined;
+    message.initialFetchTimeout = (object.initialFetchTimeout !== undefined && object.initialFetchTimeout !== null)
+      ? Duration.fromPartial(object.initialFetchTimeout)
+      : undefined;
     message.resourceApiVersion = object.resourceApiVersion ?? 0;
     return message;
   },
@@ -1215,7 +1224,7 @@ messageTypeRegistry.set(ConfigSource.$type, ConfigSource);
 
 function createBaseExtensionConfigSource(): ExtensionConfigSource {
   return {
-    $type: 'envoy.config.core.v3.ExtensionConfigSource',
+    $type: "envoy.config.core.v3.ExtensionConfigSource",
     configSource: undefined,
     defaultConfig: undefined,
     applyDefaultConfigWithoutWarming: false,
@@ -1223,11 +1232,8 @@ function createBaseExtensionConfigSource(): ExtensionConfigSource {
   };
 }
 
-export const ExtensionConfigSource: MessageFns<
-  ExtensionConfigSource,
-  'envoy.config.core.v3.ExtensionConfigSource'
-> = {
-  $type: 'envoy.config.core.v3.ExtensionConfigSource' as const,
+export const ExtensionConfigSource: MessageFns<ExtensionConfigSource, "envoy.config.core.v3.ExtensionConfigSource"> = {
+  $type: "envoy.config.core.v3.ExtensionConfigSource" as const,
 
   encode(message: ExtensionConfigSource, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.configSource !== undefined) {
@@ -1249,7 +1255,7 @@ export const ExtensionConfigSource: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -1308,23 +1314,23 @@ export const ExtensionConfigSource: MessageFns<
       configSource: isSet(object.configSource)
         ? ConfigSource.fromJSON(object.configSource)
         : isSet(object.config_source)
-          ? ConfigSource.fromJSON(object.config_source)
-          : undefined,
+        ? ConfigSource.fromJSON(object.config_source)
+        : undefined,
       defaultConfig: isSet(object.defaultConfig)
         ? Any.fromJSON(object.defaultConfig)
         : isSet(object.default_config)
-          ? Any.fromJSON(object.default_config)
-          : undefined,
+        ? Any.fromJSON(object.default_config)
+        : undefined,
       applyDefaultConfigWithoutWarming: isSet(object.applyDefaultConfigWithoutWarming)
         ? globalThis.Boolean(object.applyDefaultConfigWithoutWarming)
         : isSet(object.apply_default_config_without_warming)
-          ? globalThis.Boolean(object.apply_default_config_without_warming)
-          : false,
+        ? globalThis.Boolean(object.apply_default_config_without_warming)
+        : false,
       typeUrls: globalThis.Array.isArray(object?.typeUrls)
         ? object.typeUrls.map((e: any) => globalThis.String(e))
         : globalThis.Array.isArray(object?.type_urls)
-          ? object.type_urls.map((e: any) => globalThis.String(e))
-          : [],
+        ? object.type_urls.map((e: any) => globalThis.String(e))
+        : [],
     };
   },
 
@@ -1350,14 +1356,12 @@ export const ExtensionConfigSource: MessageFns<
   },
   fromPartial(object: DeepPartial<ExtensionConfigSource>): ExtensionConfigSource {
     const message = createBaseExtensionConfigSource();
-    message.configSource =
-      object.configSource !== undefined && object.configSource !== null
-        ? ConfigSource.fromPartial(object.configSource)
-        : undefined;
-    message.defaultConfig =
-      object.defaultConfig !== undefined && object.defaultConfig !== null
-        ? Any.fromPartial(object.defaultConfig)
-        : undefined;
+    message.configSource = (object.configSource !== undefined && object.configSource !== null)
+      ? ConfigSource.fromPartial(object.configSource)
+      : undefined;
+    message.defaultConfig = (object.defaultConfig !== undefined && object.defaultConfig !== null)
+      ? Any.fromPartial(object.defaultConfig)
+      : undefined;
     message.applyDefaultConfigWithoutWarming = object.applyDefaultConfigWithoutWarming ?? false;
     message.typeUrls = object.typeUrls?.map((e) => e) || [];
     return message;
@@ -1367,20 +1371,16 @@ export const ExtensionConfigSource: MessageFns<
 messageTypeRegistry.set(ExtensionConfigSource.$type, ExtensionConfigSource);
 
 function floatToJson(value: number | null | undefined): number | string | null | undefined {
-  return typeof value === 'number' && !globalThis.Number.isFinite(value) ? globalThis.String(value) : value;
+  return typeof value === "number" && !globalThis.Number.isFinite(value) ? globalThis.String(value) : value;
 }
 
 type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
 
-export type DeepPartial<T> = T extends Builtin
-  ? T
-  : T extends globalThis.Array<infer U>
-    ? globalThis.Array<DeepPartial<U>>
-    : T extends ReadonlyArray<infer U>
-      ? ReadonlyArray<DeepPartial<U>>
-      : T extends {}
-        ? { [K in Exclude<keyof T, '$type'>]?: DeepPartial<T[K]> }
-        : Partial<T>;
+export type DeepPartial<T> = T extends Builtin ? T
+  : T extends globalThis.Array<infer U> ? globalThis.Array<DeepPartial<U>>
+  : T extends ReadonlyArray<infer U> ? ReadonlyArray<DeepPartial<U>>
+  : T extends {} ? { [K in Exclude<keyof T, "$type">]?: DeepPartial<T[K]> }
+  : Partial<T>;
 
 function isSet(value: any): boolean {
   return value !== null && value !== undefined;

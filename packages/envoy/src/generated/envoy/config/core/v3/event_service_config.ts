@@ -5,30 +5,30 @@
 // source: envoy/config/core/v3/event_service_config.proto
 
 /* eslint-disable */
-import { BinaryReader, BinaryWriter } from '@bufbuild/protobuf/wire';
-import { messageTypeRegistry } from '../../../../typeRegistry';
-import { GrpcService } from './grpc_service';
+import { BinaryReader, BinaryWriter } from "@bufbuild/protobuf/wire";
+import { messageTypeRegistry } from "../../../../typeRegistry";
+import { GrpcService } from "./grpc_service";
 
-export const protobufPackage = 'envoy.config.core.v3';
+export const protobufPackage = "envoy.config.core.v3";
 
-export const protobufFileName = 'envoy/config/core/v3/event_service_config.proto';
+export const protobufFileName = "envoy/config/core/v3/event_service_config.proto";
 
 /**
  * [#not-implemented-hide:]
  * Configuration of the event reporting service endpoint.
  */
 export interface EventServiceConfig {
-  $type: 'envoy.config.core.v3.EventServiceConfig';
+  $type: "envoy.config.core.v3.EventServiceConfig";
   /** Specifies the gRPC service that hosts the event reporting service. */
   grpcService?: GrpcService | undefined;
 }
 
 function createBaseEventServiceConfig(): EventServiceConfig {
-  return { $type: 'envoy.config.core.v3.EventServiceConfig', grpcService: undefined };
+  return { $type: "envoy.config.core.v3.EventServiceConfig", grpcService: undefined };
 }
 
-export const EventServiceConfig: MessageFns<EventServiceConfig, 'envoy.config.core.v3.EventServiceConfig'> = {
-  $type: 'envoy.config.core.v3.EventServiceConfig' as const,
+export const EventServiceConfig: MessageFns<EventServiceConfig, "envoy.config.core.v3.EventServiceConfig"> = {
+  $type: "envoy.config.core.v3.EventServiceConfig" as const,
 
   encode(message: EventServiceConfig, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.grpcService !== undefined) {
@@ -41,7 +41,7 @@ export const EventServiceConfig: MessageFns<EventServiceConfig, 'envoy.config.co
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -76,8 +76,8 @@ export const EventServiceConfig: MessageFns<EventServiceConfig, 'envoy.config.co
       grpcService: isSet(object.grpcService)
         ? GrpcService.fromJSON(object.grpcService)
         : isSet(object.grpc_service)
-          ? GrpcService.fromJSON(object.grpc_service)
-          : undefined,
+        ? GrpcService.fromJSON(object.grpc_service)
+        : undefined,
     };
   },
 
@@ -94,10 +94,9 @@ export const EventServiceConfig: MessageFns<EventServiceConfig, 'envoy.config.co
   },
   fromPartial(object: DeepPartial<EventServiceConfig>): EventServiceConfig {
     const message = createBaseEventServiceConfig();
-    message.grpcService =
-      object.grpcService !== undefined && object.grpcService !== null
-        ? GrpcService.fromPartial(object.grpcService)
-        : undefined;
+    message.grpcService = (object.grpcService !== undefined && object.grpcService !== null)
+      ? GrpcService.fromPartial(object.grpcService)
+      : undefined;
     return message;
   },
 };
@@ -106,15 +105,11 @@ messageTypeRegistry.set(EventServiceConfig.$type, EventServiceConfig);
 
 type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
 
-export type DeepPartial<T> = T extends Builtin
-  ? T
-  : T extends globalThis.Array<infer U>
-    ? globalThis.Array<DeepPartial<U>>
-    : T extends ReadonlyArray<infer U>
-      ? ReadonlyArray<DeepPartial<U>>
-      : T extends {}
-        ? { [K in Exclude<keyof T, '$type'>]?: DeepPartial<T[K]> }
-        : Partial<T>;
+export type DeepPartial<T> = T extends Builtin ? T
+  : T extends globalThis.Array<infer U> ? globalThis.Array<DeepPartial<U>>
+  : T extends ReadonlyArray<infer U> ? ReadonlyArray<DeepPartial<U>>
+  : T extends {} ? { [K in Exclude<keyof T, "$type">]?: DeepPartial<T[K]> }
+  : Partial<T>;
 
 function isSet(value: any): boolean {
   return value !== null && value !== undefined;

@@ -5,20 +5,20 @@
 // source: envoy/config/core/v3/extension.proto
 
 /* eslint-disable */
-import { BinaryReader, BinaryWriter } from '@bufbuild/protobuf/wire';
-import { Any } from '../../../../google/protobuf/any';
-import { messageTypeRegistry } from '../../../../typeRegistry';
+import { BinaryReader, BinaryWriter } from "@bufbuild/protobuf/wire";
+import { Any } from "../../../../google/protobuf/any";
+import { messageTypeRegistry } from "../../../../typeRegistry";
 
-export const protobufPackage = 'envoy.config.core.v3';
+export const protobufPackage = "envoy.config.core.v3";
 
-export const protobufFileName = 'envoy/config/core/v3/extension.proto';
+export const protobufFileName = "envoy/config/core/v3/extension.proto";
 
 /**
  * Message type for extension configuration.
  * [#next-major-version: revisit all existing typed_config that doesn't use this wrapper.].
  */
 export interface TypedExtensionConfig {
-  $type: 'envoy.config.core.v3.TypedExtensionConfig';
+  $type: "envoy.config.core.v3.TypedExtensionConfig";
   /**
    * The name of an extension. This is not used to select the extension, instead
    * it serves the role of an opaque identifier.
@@ -36,17 +36,14 @@ export interface TypedExtensionConfig {
 }
 
 function createBaseTypedExtensionConfig(): TypedExtensionConfig {
-  return { $type: 'envoy.config.core.v3.TypedExtensionConfig', name: '', typedConfig: undefined };
+  return { $type: "envoy.config.core.v3.TypedExtensionConfig", name: "", typedConfig: undefined };
 }
 
-export const TypedExtensionConfig: MessageFns<
-  TypedExtensionConfig,
-  'envoy.config.core.v3.TypedExtensionConfig'
-> = {
-  $type: 'envoy.config.core.v3.TypedExtensionConfig' as const,
+export const TypedExtensionConfig: MessageFns<TypedExtensionConfig, "envoy.config.core.v3.TypedExtensionConfig"> = {
+  $type: "envoy.config.core.v3.TypedExtensionConfig" as const,
 
   encode(message: TypedExtensionConfig, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.name !== '') {
+    if (message.name !== "") {
       writer.uint32(10).string(message.name);
     }
     if (message.typedConfig !== undefined) {
@@ -59,7 +56,7 @@ export const TypedExtensionConfig: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -99,18 +96,18 @@ export const TypedExtensionConfig: MessageFns<
   fromJSON(object: any): TypedExtensionConfig {
     return {
       $type: TypedExtensionConfig.$type,
-      name: isSet(object.name) ? globalThis.String(object.name) : '',
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
       typedConfig: isSet(object.typedConfig)
         ? Any.fromJSON(object.typedConfig)
         : isSet(object.typed_config)
-          ? Any.fromJSON(object.typed_config)
-          : undefined,
+        ? Any.fromJSON(object.typed_config)
+        : undefined,
     };
   },
 
   toJSON(message: TypedExtensionConfig): unknown {
     const obj: any = {};
-    if (message.name !== '') {
+    if (message.name !== "") {
       obj.name = message.name;
     }
     if (message.typedConfig !== undefined) {
@@ -124,11 +121,10 @@ export const TypedExtensionConfig: MessageFns<
   },
   fromPartial(object: DeepPartial<TypedExtensionConfig>): TypedExtensionConfig {
     const message = createBaseTypedExtensionConfig();
-    message.name = object.name ?? '';
-    message.typedConfig =
-      object.typedConfig !== undefined && object.typedConfig !== null
-        ? Any.fromPartial(object.typedConfig)
-        : undefined;
+    message.name = object.name ?? "";
+    message.typedConfig = (object.typedConfig !== undefined && object.typedConfig !== null)
+      ? Any.fromPartial(object.typedConfig)
+      : undefined;
     return message;
   },
 };
@@ -137,15 +133,11 @@ messageTypeRegistry.set(TypedExtensionConfig.$type, TypedExtensionConfig);
 
 type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
 
-export type DeepPartial<T> = T extends Builtin
-  ? T
-  : T extends globalThis.Array<infer U>
-    ? globalThis.Array<DeepPartial<U>>
-    : T extends ReadonlyArray<infer U>
-      ? ReadonlyArray<DeepPartial<U>>
-      : T extends {}
-        ? { [K in Exclude<keyof T, '$type'>]?: DeepPartial<T[K]> }
-        : Partial<T>;
+export type DeepPartial<T> = T extends Builtin ? T
+  : T extends globalThis.Array<infer U> ? globalThis.Array<DeepPartial<U>>
+  : T extends ReadonlyArray<infer U> ? ReadonlyArray<DeepPartial<U>>
+  : T extends {} ? { [K in Exclude<keyof T, "$type">]?: DeepPartial<T[K]> }
+  : Partial<T>;
 
 function isSet(value: any): boolean {
   return value !== null && value !== undefined;

@@ -5,18 +5,18 @@
 // source: envoy/config/core/v3/grpc_service.proto
 
 /* eslint-disable */
-import { BinaryReader, BinaryWriter } from '@bufbuild/protobuf/wire';
-import { Any } from '../../../../google/protobuf/any';
-import { Duration } from '../../../../google/protobuf/duration';
-import { Empty } from '../../../../google/protobuf/empty';
-import { Struct } from '../../../../google/protobuf/struct';
-import { UInt32Value } from '../../../../google/protobuf/wrappers';
-import { messageTypeRegistry } from '../../../../typeRegistry';
-import { DataSource, HeaderValue, RetryPolicy } from './base';
+import { BinaryReader, BinaryWriter } from "@bufbuild/protobuf/wire";
+import { Any } from "../../../../google/protobuf/any";
+import { Duration } from "../../../../google/protobuf/duration";
+import { Empty } from "../../../../google/protobuf/empty";
+import { Struct } from "../../../../google/protobuf/struct";
+import { UInt32Value } from "../../../../google/protobuf/wrappers";
+import { messageTypeRegistry } from "../../../../typeRegistry";
+import { DataSource, HeaderValue, RetryPolicy } from "./base";
 
-export const protobufPackage = 'envoy.config.core.v3';
+export const protobufPackage = "envoy.config.core.v3";
 
-export const protobufFileName = 'envoy/config/core/v3/grpc_service.proto';
+export const protobufFileName = "envoy/config/core/v3/grpc_service.proto";
 
 /**
  * gRPC service configuration. This is used by :ref:`ApiConfigSource
@@ -24,24 +24,30 @@ export const protobufFileName = 'envoy/config/core/v3/grpc_service.proto';
  * [#next-free-field: 7]
  */
 export interface GrpcService {
-  $type: 'envoy.config.core.v3.GrpcService';
+  $type: "envoy.config.core.v3.GrpcService";
   /**
    * Envoy's in-built gRPC client.
    * See the :ref:`gRPC services overview <arch_overview_grpc_services>`
    * documentation for discussion on gRPC client selection.
    */
-  envoyGrpc?: GrpcService_EnvoyGrpc | undefined;
+  envoyGrpc?:
+    | GrpcService_EnvoyGrpc
+    | undefined;
   /**
    * `Google C++ gRPC client <https://github.com/grpc/grpc>`_
    * See the :ref:`gRPC services overview <arch_overview_grpc_services>`
    * documentation for discussion on gRPC client selection.
    */
-  googleGrpc?: GrpcService_GoogleGrpc | undefined;
+  googleGrpc?:
+    | GrpcService_GoogleGrpc
+    | undefined;
   /**
    * The timeout for the gRPC request. This is the timeout for a specific
    * request.
    */
-  timeout: Duration | undefined;
+  timeout:
+    | Duration
+    | undefined;
   /**
    * Additional metadata to include in streams initiated to the GrpcService. This can be used for
    * scenarios in which additional ad hoc authorization headers (e.g. ``x-foo-bar: baz-key``) are to
@@ -59,7 +65,7 @@ export interface GrpcService {
 
 /** [#next-free-field: 6] */
 export interface GrpcService_EnvoyGrpc {
-  $type: 'envoy.config.core.v3.GrpcService.EnvoyGrpc';
+  $type: "envoy.config.core.v3.GrpcService.EnvoyGrpc";
   /**
    * The name of the upstream gRPC cluster. SSL credentials will be supplied
    * in the :ref:`Cluster <envoy_v3_api_msg_config.cluster.v3.Cluster>` :ref:`transport_socket
@@ -77,14 +83,18 @@ export interface GrpcService_EnvoyGrpc {
    * Currently only supported for xDS gRPC streams.
    * If not set, xDS gRPC streams default base interval:500ms, maximum interval:30s will be applied.
    */
-  retryPolicy: RetryPolicy | undefined;
+  retryPolicy:
+    | RetryPolicy
+    | undefined;
   /**
    * Maximum gRPC message size that is allowed to be received.
    * If a message over this limit is received, the gRPC stream is terminated with the RESOURCE_EXHAUSTED error.
    * This limit is applied to individual messages in the streaming response and not the total size of streaming response.
    * Defaults to 0, which means unlimited.
    */
-  maxReceiveMessageLength: number | undefined;
+  maxReceiveMessageLength:
+    | number
+    | undefined;
   /**
    * This provides gRPC client level control over envoy generated headers.
    * If false, the header will be sent but it can be overridden by per stream option.
@@ -96,14 +106,16 @@ export interface GrpcService_EnvoyGrpc {
 
 /** [#next-free-field: 9] */
 export interface GrpcService_GoogleGrpc {
-  $type: 'envoy.config.core.v3.GrpcService.GoogleGrpc';
+  $type: "envoy.config.core.v3.GrpcService.GoogleGrpc";
   /**
    * The target URI when using the `Google C++ gRPC client
    * <https://github.com/grpc/grpc>`_. SSL credentials will be supplied in
    * :ref:`channel_credentials <envoy_v3_api_field_config.core.v3.GrpcService.GoogleGrpc.channel_credentials>`.
    */
   targetUri: string;
-  channelCredentials: GrpcService_GoogleGrpc_ChannelCredentials | undefined;
+  channelCredentials:
+    | GrpcService_GoogleGrpc_ChannelCredentials
+    | undefined;
   /**
    * A set of call credentials that can be composed with `channel credentials
    * <https://grpc.io/docs/guides/auth.html#credential-types>`_.
@@ -131,23 +143,31 @@ export interface GrpcService_GoogleGrpc {
    * Additional configuration for site-specific customizations of the Google
    * gRPC library.
    */
-  config: { [key: string]: any } | undefined;
+  config:
+    | { [key: string]: any }
+    | undefined;
   /**
    * How many bytes each stream can buffer internally.
    * If not set an implementation defined default is applied (1MiB).
    */
-  perStreamBufferLimitBytes: number | undefined;
+  perStreamBufferLimitBytes:
+    | number
+    | undefined;
   /** Custom channels args. */
   channelArgs: GrpcService_GoogleGrpc_ChannelArgs | undefined;
 }
 
 /** See https://grpc.io/grpc/cpp/structgrpc_1_1_ssl_credentials_options.html. */
 export interface GrpcService_GoogleGrpc_SslCredentials {
-  $type: 'envoy.config.core.v3.GrpcService.GoogleGrpc.SslCredentials';
+  $type: "envoy.config.core.v3.GrpcService.GoogleGrpc.SslCredentials";
   /** PEM encoded server root certificates. */
-  rootCerts: DataSource | undefined;
+  rootCerts:
+    | DataSource
+    | undefined;
   /** PEM encoded client private key. */
-  privateKey: DataSource | undefined;
+  privateKey:
+    | DataSource
+    | undefined;
   /** PEM encoded client certificate chain. */
   certChain: DataSource | undefined;
 }
@@ -157,7 +177,7 @@ export interface GrpcService_GoogleGrpc_SslCredentials {
  * See https://github.com/grpc/grpc/pull/15909.
  */
 export interface GrpcService_GoogleGrpc_GoogleLocalCredentials {
-  $type: 'envoy.config.core.v3.GrpcService.GoogleGrpc.GoogleLocalCredentials';
+  $type: "envoy.config.core.v3.GrpcService.GoogleGrpc.GoogleLocalCredentials";
 }
 
 /**
@@ -165,8 +185,10 @@ export interface GrpcService_GoogleGrpc_GoogleLocalCredentials {
  * credential types.
  */
 export interface GrpcService_GoogleGrpc_ChannelCredentials {
-  $type: 'envoy.config.core.v3.GrpcService.GoogleGrpc.ChannelCredentials';
-  sslCredentials?: GrpcService_GoogleGrpc_SslCredentials | undefined;
+  $type: "envoy.config.core.v3.GrpcService.GoogleGrpc.ChannelCredentials";
+  sslCredentials?:
+    | GrpcService_GoogleGrpc_SslCredentials
+    | undefined;
   /** https://grpc.io/grpc/cpp/namespacegrpc.html#a6beb3ac70ff94bd2ebbd89b8f21d1f61 */
   googleDefault?: Empty | undefined;
   localCredentials?: GrpcService_GoogleGrpc_GoogleLocalCredentials | undefined;
@@ -174,39 +196,50 @@ export interface GrpcService_GoogleGrpc_ChannelCredentials {
 
 /** [#next-free-field: 8] */
 export interface GrpcService_GoogleGrpc_CallCredentials {
-  $type: 'envoy.config.core.v3.GrpcService.GoogleGrpc.CallCredentials';
+  $type: "envoy.config.core.v3.GrpcService.GoogleGrpc.CallCredentials";
   /**
    * Access token credentials.
    * https://grpc.io/grpc/cpp/namespacegrpc.html#ad3a80da696ffdaea943f0f858d7a360d.
    */
-  accessToken?: string | undefined;
+  accessToken?:
+    | string
+    | undefined;
   /**
    * Google Compute Engine credentials.
    * https://grpc.io/grpc/cpp/namespacegrpc.html#a6beb3ac70ff94bd2ebbd89b8f21d1f61
    */
-  googleComputeEngine?: Empty | undefined;
+  googleComputeEngine?:
+    | Empty
+    | undefined;
   /**
    * Google refresh token credentials.
    * https://grpc.io/grpc/cpp/namespacegrpc.html#a96901c997b91bc6513b08491e0dca37c.
    */
-  googleRefreshToken?: string | undefined;
+  googleRefreshToken?:
+    | string
+    | undefined;
   /**
    * Service Account JWT Access credentials.
    * https://grpc.io/grpc/cpp/namespacegrpc.html#a92a9f959d6102461f66ee973d8e9d3aa.
    */
   serviceAccountJwtAccess?:
-    GrpcService_GoogleGrpc_CallCredentials_ServiceAccountJWTAccessCredentials | undefined;
+    | GrpcService_GoogleGrpc_CallCredentials_ServiceAccountJWTAccessCredentials
+    | undefined;
   /**
    * Google IAM credentials.
    * https://grpc.io/grpc/cpp/namespacegrpc.html#a9fc1fc101b41e680d47028166e76f9d0.
    */
-  googleIam?: GrpcService_GoogleGrpc_CallCredentials_GoogleIAMCredentials | undefined;
+  googleIam?:
+    | GrpcService_GoogleGrpc_CallCredentials_GoogleIAMCredentials
+    | undefined;
   /**
    * Custom authenticator credentials.
    * https://grpc.io/grpc/cpp/namespacegrpc.html#a823c6a4b19ffc71fb33e90154ee2ad07.
    * https://grpc.io/docs/guides/auth.html#extending-grpc-to-support-other-authentication-mechanisms.
    */
-  fromPlugin?: GrpcService_GoogleGrpc_CallCredentials_MetadataCredentialsFromPlugin | undefined;
+  fromPlugin?:
+    | GrpcService_GoogleGrpc_CallCredentials_MetadataCredentialsFromPlugin
+    | undefined;
   /**
    * Custom security token service which implements OAuth 2.0 token exchange.
    * https://tools.ietf.org/html/draft-ietf-oauth-token-exchange-16
@@ -216,19 +249,19 @@ export interface GrpcService_GoogleGrpc_CallCredentials {
 }
 
 export interface GrpcService_GoogleGrpc_CallCredentials_ServiceAccountJWTAccessCredentials {
-  $type: 'envoy.config.core.v3.GrpcService.GoogleGrpc.CallCredentials.ServiceAccountJWTAccessCredentials';
+  $type: "envoy.config.core.v3.GrpcService.GoogleGrpc.CallCredentials.ServiceAccountJWTAccessCredentials";
   jsonKey: string;
   tokenLifetimeSeconds: number;
 }
 
 export interface GrpcService_GoogleGrpc_CallCredentials_GoogleIAMCredentials {
-  $type: 'envoy.config.core.v3.GrpcService.GoogleGrpc.CallCredentials.GoogleIAMCredentials';
+  $type: "envoy.config.core.v3.GrpcService.GoogleGrpc.CallCredentials.GoogleIAMCredentials";
   authorizationToken: string;
   authoritySelector: string;
 }
 
 export interface GrpcService_GoogleGrpc_CallCredentials_MetadataCredentialsFromPlugin {
-  $type: 'envoy.config.core.v3.GrpcService.GoogleGrpc.CallCredentials.MetadataCredentialsFromPlugin';
+  $type: "envoy.config.core.v3.GrpcService.GoogleGrpc.CallCredentials.MetadataCredentialsFromPlugin";
   name: string;
   typedConfig?: Any | undefined;
 }
@@ -241,7 +274,7 @@ export interface GrpcService_GoogleGrpc_CallCredentials_MetadataCredentialsFromP
  * [#next-free-field: 10]
  */
 export interface GrpcService_GoogleGrpc_CallCredentials_StsService {
-  $type: 'envoy.config.core.v3.GrpcService.GoogleGrpc.CallCredentials.StsService';
+  $type: "envoy.config.core.v3.GrpcService.GoogleGrpc.CallCredentials.StsService";
   /**
    * URI of the token exchange service that handles token exchange requests.
    * [#comment:TODO(asraa): Add URI validation when implemented. Tracked by
@@ -284,26 +317,26 @@ export interface GrpcService_GoogleGrpc_CallCredentials_StsService {
 
 /** Channel arguments. */
 export interface GrpcService_GoogleGrpc_ChannelArgs {
-  $type: 'envoy.config.core.v3.GrpcService.GoogleGrpc.ChannelArgs';
+  $type: "envoy.config.core.v3.GrpcService.GoogleGrpc.ChannelArgs";
   /** See grpc_types.h GRPC_ARG #defines for keys that work here. */
   args: { [key: string]: GrpcService_GoogleGrpc_ChannelArgs_Value };
 }
 
 export interface GrpcService_GoogleGrpc_ChannelArgs_Value {
-  $type: 'envoy.config.core.v3.GrpcService.GoogleGrpc.ChannelArgs.Value';
+  $type: "envoy.config.core.v3.GrpcService.GoogleGrpc.ChannelArgs.Value";
   stringValue?: string | undefined;
   intValue?: number | undefined;
 }
 
 export interface GrpcService_GoogleGrpc_ChannelArgs_ArgsEntry {
-  $type: 'envoy.config.core.v3.GrpcService.GoogleGrpc.ChannelArgs.ArgsEntry';
+  $type: "envoy.config.core.v3.GrpcService.GoogleGrpc.ChannelArgs.ArgsEntry";
   key: string;
   value: GrpcService_GoogleGrpc_ChannelArgs_Value | undefined;
 }
 
 function createBaseGrpcService(): GrpcService {
   return {
-    $type: 'envoy.config.core.v3.GrpcService',
+    $type: "envoy.config.core.v3.GrpcService",
     envoyGrpc: undefined,
     googleGrpc: undefined,
     timeout: undefined,
@@ -312,8 +345,8 @@ function createBaseGrpcService(): GrpcService {
   };
 }
 
-export const GrpcService: MessageFns<GrpcService, 'envoy.config.core.v3.GrpcService'> = {
-  $type: 'envoy.config.core.v3.GrpcService' as const,
+export const GrpcService: MessageFns<GrpcService, "envoy.config.core.v3.GrpcService"> = {
+  $type: "envoy.config.core.v3.GrpcService" as const,
 
   encode(message: GrpcService, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.envoyGrpc !== undefined) {
@@ -338,7 +371,7 @@ export const GrpcService: MessageFns<GrpcService, 'envoy.config.core.v3.GrpcServ
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -405,24 +438,24 @@ export const GrpcService: MessageFns<GrpcService, 'envoy.config.core.v3.GrpcServ
       envoyGrpc: isSet(object.envoyGrpc)
         ? GrpcService_EnvoyGrpc.fromJSON(object.envoyGrpc)
         : isSet(object.envoy_grpc)
-          ? GrpcService_EnvoyGrpc.fromJSON(object.envoy_grpc)
-          : undefined,
+        ? GrpcService_EnvoyGrpc.fromJSON(object.envoy_grpc)
+        : undefined,
       googleGrpc: isSet(object.googleGrpc)
         ? GrpcService_GoogleGrpc.fromJSON(object.googleGrpc)
         : isSet(object.google_grpc)
-          ? GrpcService_GoogleGrpc.fromJSON(object.google_grpc)
-          : undefined,
+        ? GrpcService_GoogleGrpc.fromJSON(object.google_grpc)
+        : undefined,
       timeout: isSet(object.timeout) ? Duration.fromJSON(object.timeout) : undefined,
       initialMetadata: globalThis.Array.isArray(object?.initialMetadata)
         ? object.initialMetadata.map((e: any) => HeaderValue.fromJSON(e))
         : globalThis.Array.isArray(object?.initial_metadata)
-          ? object.initial_metadata.map((e: any) => HeaderValue.fromJSON(e))
-          : [],
+        ? object.initial_metadata.map((e: any) => HeaderValue.fromJSON(e))
+        : [],
       retryPolicy: isSet(object.retryPolicy)
         ? RetryPolicy.fromJSON(object.retryPolicy)
         : isSet(object.retry_policy)
-          ? RetryPolicy.fromJSON(object.retry_policy)
-          : undefined,
+        ? RetryPolicy.fromJSON(object.retry_policy)
+        : undefined,
     };
   },
 
@@ -451,23 +484,19 @@ export const GrpcService: MessageFns<GrpcService, 'envoy.config.core.v3.GrpcServ
   },
   fromPartial(object: DeepPartial<GrpcService>): GrpcService {
     const message = createBaseGrpcService();
-    message.envoyGrpc =
-      object.envoyGrpc !== undefined && object.envoyGrpc !== null
-        ? GrpcService_EnvoyGrpc.fromPartial(object.envoyGrpc)
-        : undefined;
-    message.googleGrpc =
-      object.googleGrpc !== undefined && object.googleGrpc !== null
-        ? GrpcService_GoogleGrpc.fromPartial(object.googleGrpc)
-        : undefined;
-    message.timeout =
-      object.timeout !== undefined && object.timeout !== null
-        ? Duration.fromPartial(object.timeout)
-        : undefined;
+    message.envoyGrpc = (object.envoyGrpc !== undefined && object.envoyGrpc !== null)
+      ? GrpcService_EnvoyGrpc.fromPartial(object.envoyGrpc)
+      : undefined;
+    message.googleGrpc = (object.googleGrpc !== undefined && object.googleGrpc !== null)
+      ? GrpcService_GoogleGrpc.fromPartial(object.googleGrpc)
+      : undefined;
+    message.timeout = (object.timeout !== undefined && object.timeout !== null)
+      ? Duration.fromPartial(object.timeout)
+      : undefined;
     message.initialMetadata = object.initialMetadata?.map((e) => HeaderValue.fromPartial(e)) || [];
-    message.retryPolicy =
-      object.retryPolicy !== undefined && object.retryPolicy !== null
-        ? RetryPolicy.fromPartial(object.retryPolicy)
-        : undefined;
+    message.retryPolicy = (object.retryPolicy !== undefined && object.retryPolicy !== null)
+      ? RetryPolicy.fromPartial(object.retryPolicy)
+      : undefined;
     return message;
   },
 };
@@ -476,26 +505,23 @@ messageTypeRegistry.set(GrpcService.$type, GrpcService);
 
 function createBaseGrpcService_EnvoyGrpc(): GrpcService_EnvoyGrpc {
   return {
-    $type: 'envoy.config.core.v3.GrpcService.EnvoyGrpc',
-    clusterName: '',
-    authority: '',
+    $type: "envoy.config.core.v3.GrpcService.EnvoyGrpc",
+    clusterName: "",
+    authority: "",
     retryPolicy: undefined,
     maxReceiveMessageLength: undefined,
     skipEnvoyHeaders: false,
   };
 }
 
-export const GrpcService_EnvoyGrpc: MessageFns<
-  GrpcService_EnvoyGrpc,
-  'envoy.config.core.v3.GrpcService.EnvoyGrpc'
-> = {
-  $type: 'envoy.config.core.v3.GrpcService.EnvoyGrpc' as const,
+export const GrpcService_EnvoyGrpc: MessageFns<GrpcService_EnvoyGrpc, "envoy.config.core.v3.GrpcService.EnvoyGrpc"> = {
+  $type: "envoy.config.core.v3.GrpcService.EnvoyGrpc" as const,
 
   encode(message: GrpcService_EnvoyGrpc, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.clusterName !== '') {
+    if (message.clusterName !== "") {
       writer.uint32(10).string(message.clusterName);
     }
-    if (message.authority !== '') {
+    if (message.authority !== "") {
       writer.uint32(18).string(message.authority);
     }
     if (message.retryPolicy !== undefined) {
@@ -503,7 +529,7 @@ export const GrpcService_EnvoyGrpc: MessageFns<
     }
     if (message.maxReceiveMessageLength !== undefined) {
       UInt32Value.encode(
-        { $type: 'google.protobuf.UInt32Value', value: message.maxReceiveMessageLength! },
+        { $type: "google.protobuf.UInt32Value", value: message.maxReceiveMessageLength! },
         writer.uint32(34).fork(),
       ).join();
     }
@@ -517,7 +543,7 @@ export const GrpcService_EnvoyGrpc: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -584,33 +610,33 @@ export const GrpcService_EnvoyGrpc: MessageFns<
       clusterName: isSet(object.clusterName)
         ? globalThis.String(object.clusterName)
         : isSet(object.cluster_name)
-          ? globalThis.String(object.cluster_name)
-          : '',
-      authority: isSet(object.authority) ? globalThis.String(object.authority) : '',
+        ? globalThis.String(object.cluster_name)
+        : "",
+      authority: isSet(object.authority) ? globalThis.String(object.authority) : "",
       retryPolicy: isSet(object.retryPolicy)
         ? RetryPolicy.fromJSON(object.retryPolicy)
         : isSet(object.retry_policy)
-          ? RetryPolicy.fromJSON(object.retry_policy)
-          : undefined,
+        ? RetryPolicy.fromJSON(object.retry_policy)
+        : undefined,
       maxReceiveMessageLength: isSet(object.maxReceiveMessageLength)
         ? Number(object.maxReceiveMessageLength)
         : isSet(object.max_receive_message_length)
-          ? Number(object.max_receive_message_length)
-          : undefined,
+        ? Number(object.max_receive_message_length)
+        : undefined,
       skipEnvoyHeaders: isSet(object.skipEnvoyHeaders)
         ? globalThis.Boolean(object.skipEnvoyHeaders)
         : isSet(object.skip_envoy_headers)
-          ? globalThis.Boolean(object.skip_envoy_headers)
-          : false,
+        ? globalThis.Boolean(object.skip_envoy_headers)
+        : false,
     };
   },
 
   toJSON(message: GrpcService_EnvoyGrpc): unknown {
     const obj: any = {};
-    if (message.clusterName !== '') {
+    if (message.clusterName !== "") {
       obj.clusterName = message.clusterName;
     }
-    if (message.authority !== '') {
+    if (message.authority !== "") {
       obj.authority = message.authority;
     }
     if (message.retryPolicy !== undefined) {
@@ -630,12 +656,11 @@ export const GrpcService_EnvoyGrpc: MessageFns<
   },
   fromPartial(object: DeepPartial<GrpcService_EnvoyGrpc>): GrpcService_EnvoyGrpc {
     const message = createBaseGrpcService_EnvoyGrpc();
-    message.clusterName = object.clusterName ?? '';
-    message.authority = object.authority ?? '';
-    message.retryPolicy =
-      object.retryPolicy !== undefined && object.retryPolicy !== null
-        ? RetryPolicy.fromPartial(object.retryPolicy)
-        : undefined;
+    message.clusterName = object.clusterName ?? "";
+    message.authority = object.authority ?? "";
+    message.retryPolicy = (object.retryPolicy !== undefined && object.retryPolicy !== null)
+      ? RetryPolicy.fromPartial(object.retryPolicy)
+      : undefined;
     message.maxReceiveMessageLength = object.maxReceiveMessageLength ?? undefined;
     message.skipEnvoyHeaders = object.skipEnvoyHeaders ?? false;
     return message;
@@ -646,254 +671,240 @@ messageTypeRegistry.set(GrpcService_EnvoyGrpc.$type, GrpcService_EnvoyGrpc);
 
 function createBaseGrpcService_GoogleGrpc(): GrpcService_GoogleGrpc {
   return {
-    $type: 'envoy.config.core.v3.GrpcService.GoogleGrpc',
-    targetUri: '',
+    $type: "envoy.config.core.v3.GrpcService.GoogleGrpc",
+    targetUri: "",
     channelCredentials: undefined,
     callCredentials: [],
-    statPrefix: '',
-    credentialsFactoryName: '',
+    statPrefix: "",
+    credentialsFactoryName: "",
     config: undefined,
     perStreamBufferLimitBytes: undefined,
     channelArgs: undefined,
   };
 }
 
-export const GrpcService_GoogleGrpc: MessageFns<
-  GrpcService_GoogleGrpc,
-  'envoy.config.core.v3.GrpcService.GoogleGrpc'
-> = {
-  $type: 'envoy.config.core.v3.GrpcService.GoogleGrpc' as const,
+export const GrpcService_GoogleGrpc: MessageFns<GrpcService_GoogleGrpc, "envoy.config.core.v3.GrpcService.GoogleGrpc"> =
+  {
+    $type: "envoy.config.core.v3.GrpcService.GoogleGrpc" as const,
 
-  encode(message: GrpcService_GoogleGrpc, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.targetUri !== '') {
-      writer.uint32(10).string(message.targetUri);
-    }
-    if (message.channelCredentials !== undefined) {
-      GrpcService_GoogleGrpc_ChannelCredentials.encode(
-        message.channelCredentials,
-        writer.uint32(18).fork(),
-      ).join();
-    }
-    for (const v of message.callCredentials) {
-      GrpcService_GoogleGrpc_CallCredentials.encode(v!, writer.uint32(26).fork()).join();
-    }
-    if (message.statPrefix !== '') {
-      writer.uint32(34).string(message.statPrefix);
-    }
-    if (message.credentialsFactoryName !== '') {
-      writer.uint32(42).string(message.credentialsFactoryName);
-    }
-    if (message.config !== undefined) {
-      Struct.encode(Struct.wrap(message.config), writer.uint32(50).fork()).join();
-    }
-    if (message.perStreamBufferLimitBytes !== undefined) {
-      UInt32Value.encode(
-        { $type: 'google.protobuf.UInt32Value', value: message.perStreamBufferLimitBytes! },
-        writer.uint32(58).fork(),
-      ).join();
-    }
-    if (message.channelArgs !== undefined) {
-      GrpcService_GoogleGrpc_ChannelArgs.encode(message.channelArgs, writer.uint32(66).fork()).join();
-    }
-    return writer;
-  },
-
-  decode(input: BinaryReader | Uint8Array, length?: number): GrpcService_GoogleGrpc {
-    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
-    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
-    if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
-    }
-    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
-    try {
-      const end = length === undefined ? reader.len : reader.pos + length;
-      const message = createBaseGrpcService_GoogleGrpc();
-      while (reader.pos < end) {
-        const tag = reader.uint32();
-        switch (tag >>> 3) {
-          case 1: {
-            if (tag !== 10) {
-              break;
-            }
-
-            message.targetUri = reader.string();
-            continue;
-          }
-          case 2: {
-            if (tag !== 18) {
-              break;
-            }
-
-            message.channelCredentials = GrpcService_GoogleGrpc_ChannelCredentials.decode(
-              reader,
-              reader.uint32(),
-            );
-            continue;
-          }
-          case 3: {
-            if (tag !== 26) {
-              break;
-            }
-
-            message.callCredentials.push(
-              GrpcService_GoogleGrpc_CallCredentials.decode(reader, reader.uint32()),
-            );
-            continue;
-          }
-          case 4: {
-            if (tag !== 34) {
-              break;
-            }
-
-            message.statPrefix = reader.string();
-            continue;
-          }
-          case 5: {
-            if (tag !== 42) {
-              break;
-            }
-
-            message.credentialsFactoryName = reader.string();
-            continue;
-          }
-          case 6: {
-            if (tag !== 50) {
-              break;
-            }
-
-            message.config = Struct.unwrap(Struct.decode(reader, reader.uint32()));
-            continue;
-          }
-          case 7: {
-            if (tag !== 58) {
-              break;
-            }
-
-            message.perStreamBufferLimitBytes = UInt32Value.decode(reader, reader.uint32()).value;
-            continue;
-          }
-          case 8: {
-            if (tag !== 66) {
-              break;
-            }
-
-            message.channelArgs = GrpcService_GoogleGrpc_ChannelArgs.decode(reader, reader.uint32());
-            continue;
-          }
-        }
-        if ((tag & 7) === 4 || tag === 0) {
-          break;
-        }
-        reader.skip(tag & 7);
+    encode(message: GrpcService_GoogleGrpc, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+      if (message.targetUri !== "") {
+        writer.uint32(10).string(message.targetUri);
       }
-      return message;
-    } finally {
-      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
-    }
-  },
+      if (message.channelCredentials !== undefined) {
+        GrpcService_GoogleGrpc_ChannelCredentials.encode(message.channelCredentials, writer.uint32(18).fork()).join();
+      }
+      for (const v of message.callCredentials) {
+        GrpcService_GoogleGrpc_CallCredentials.encode(v!, writer.uint32(26).fork()).join();
+      }
+      if (message.statPrefix !== "") {
+        writer.uint32(34).string(message.statPrefix);
+      }
+      if (message.credentialsFactoryName !== "") {
+        writer.uint32(42).string(message.credentialsFactoryName);
+      }
+      if (message.config !== undefined) {
+        Struct.encode(Struct.wrap(message.config), writer.uint32(50).fork()).join();
+      }
+      if (message.perStreamBufferLimitBytes !== undefined) {
+        UInt32Value.encode(
+          { $type: "google.protobuf.UInt32Value", value: message.perStreamBufferLimitBytes! },
+          writer.uint32(58).fork(),
+        ).join();
+      }
+      if (message.channelArgs !== undefined) {
+        GrpcService_GoogleGrpc_ChannelArgs.encode(message.channelArgs, writer.uint32(66).fork()).join();
+      }
+      return writer;
+    },
 
-  fromJSON(object: any): GrpcService_GoogleGrpc {
-    return {
-      $type: GrpcService_GoogleGrpc.$type,
-      targetUri: isSet(object.targetUri)
-        ? globalThis.String(object.targetUri)
-        : isSet(object.target_uri)
+    decode(input: BinaryReader | Uint8Array, length?: number): GrpcService_GoogleGrpc {
+      const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+      const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+      if (previousRecursionDepth >= 100) {
+        throw new globalThis.Error("protobuf decode recursion limit exceeded");
+      }
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+      try {
+        const end = length === undefined ? reader.len : reader.pos + length;
+        const message = createBaseGrpcService_GoogleGrpc();
+        while (reader.pos < end) {
+          const tag = reader.uint32();
+          switch (tag >>> 3) {
+            case 1: {
+              if (tag !== 10) {
+                break;
+              }
+
+              message.targetUri = reader.string();
+              continue;
+            }
+            case 2: {
+              if (tag !== 18) {
+                break;
+              }
+
+              message.channelCredentials = GrpcService_GoogleGrpc_ChannelCredentials.decode(reader, reader.uint32());
+              continue;
+            }
+            case 3: {
+              if (tag !== 26) {
+                break;
+              }
+
+              message.callCredentials.push(GrpcService_GoogleGrpc_CallCredentials.decode(reader, reader.uint32()));
+              continue;
+            }
+            case 4: {
+              if (tag !== 34) {
+                break;
+              }
+
+              message.statPrefix = reader.string();
+              continue;
+            }
+            case 5: {
+              if (tag !== 42) {
+                break;
+              }
+
+              message.credentialsFactoryName = reader.string();
+              continue;
+            }
+            case 6: {
+              if (tag !== 50) {
+                break;
+              }
+
+              message.config = Struct.unwrap(Struct.decode(reader, reader.uint32()));
+              continue;
+            }
+            case 7: {
+              if (tag !== 58) {
+                break;
+              }
+
+              message.perStreamBufferLimitBytes = UInt32Value.decode(reader, reader.uint32()).value;
+              continue;
+            }
+            case 8: {
+              if (tag !== 66) {
+                break;
+              }
+
+              message.channelArgs = GrpcService_GoogleGrpc_ChannelArgs.decode(reader, reader.uint32());
+              continue;
+            }
+          }
+          if ((tag & 7) === 4 || tag === 0) {
+            break;
+          }
+          reader.skip(tag & 7);
+        }
+        return message;
+      } finally {
+        (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+      }
+    },
+
+    fromJSON(object: any): GrpcService_GoogleGrpc {
+      return {
+        $type: GrpcService_GoogleGrpc.$type,
+        targetUri: isSet(object.targetUri)
+          ? globalThis.String(object.targetUri)
+          : isSet(object.target_uri)
           ? globalThis.String(object.target_uri)
-          : '',
-      channelCredentials: isSet(object.channelCredentials)
-        ? GrpcService_GoogleGrpc_ChannelCredentials.fromJSON(object.channelCredentials)
-        : isSet(object.channel_credentials)
+          : "",
+        channelCredentials: isSet(object.channelCredentials)
+          ? GrpcService_GoogleGrpc_ChannelCredentials.fromJSON(object.channelCredentials)
+          : isSet(object.channel_credentials)
           ? GrpcService_GoogleGrpc_ChannelCredentials.fromJSON(object.channel_credentials)
           : undefined,
-      callCredentials: globalThis.Array.isArray(object?.callCredentials)
-        ? object.callCredentials.map((e: any) => GrpcService_GoogleGrpc_CallCredentials.fromJSON(e))
-        : globalThis.Array.isArray(object?.call_credentials)
+        callCredentials: globalThis.Array.isArray(object?.callCredentials)
+          ? object.callCredentials.map((e: any) => GrpcService_GoogleGrpc_CallCredentials.fromJSON(e))
+          : globalThis.Array.isArray(object?.call_credentials)
           ? object.call_credentials.map((e: any) => GrpcService_GoogleGrpc_CallCredentials.fromJSON(e))
           : [],
-      statPrefix: isSet(object.statPrefix)
-        ? globalThis.String(object.statPrefix)
-        : isSet(object.stat_prefix)
+        statPrefix: isSet(object.statPrefix)
+          ? globalThis.String(object.statPrefix)
+          : isSet(object.stat_prefix)
           ? globalThis.String(object.stat_prefix)
-          : '',
-      credentialsFactoryName: isSet(object.credentialsFactoryName)
-        ? globalThis.String(object.credentialsFactoryName)
-        : isSet(object.credentials_factory_name)
+          : "",
+        credentialsFactoryName: isSet(object.credentialsFactoryName)
+          ? globalThis.String(object.credentialsFactoryName)
+          : isSet(object.credentials_factory_name)
           ? globalThis.String(object.credentials_factory_name)
-          : '',
-      config: isObject(object.config) ? object.config : undefined,
-      perStreamBufferLimitBytes: isSet(object.perStreamBufferLimitBytes)
-        ? Number(object.perStreamBufferLimitBytes)
-        : isSet(object.per_stream_buffer_limit_bytes)
+          : "",
+        config: isObject(object.config) ? object.config : undefined,
+        perStreamBufferLimitBytes: isSet(object.perStreamBufferLimitBytes)
+          ? Number(object.perStreamBufferLimitBytes)
+          : isSet(object.per_stream_buffer_limit_bytes)
           ? Number(object.per_stream_buffer_limit_bytes)
           : undefined,
-      channelArgs: isSet(object.channelArgs)
-        ? GrpcService_GoogleGrpc_ChannelArgs.fromJSON(object.channelArgs)
-        : isSet(object.channel_args)
+        channelArgs: isSet(object.channelArgs)
+          ? GrpcService_GoogleGrpc_ChannelArgs.fromJSON(object.channelArgs)
+          : isSet(object.channel_args)
           ? GrpcService_GoogleGrpc_ChannelArgs.fromJSON(object.channel_args)
           : undefined,
-    };
-  },
+      };
+    },
 
-  toJSON(message: GrpcService_GoogleGrpc): unknown {
-    const obj: any = {};
-    if (message.targetUri !== '') {
-      obj.targetUri = message.targetUri;
-    }
-    if (message.channelCredentials !== undefined) {
-      obj.channelCredentials = GrpcService_GoogleGrpc_ChannelCredentials.toJSON(message.channelCredentials);
-    }
-    if (message.callCredentials?.length) {
-      obj.callCredentials = message.callCredentials.map((e) =>
-        GrpcService_GoogleGrpc_CallCredentials.toJSON(e),
-      );
-    }
-    if (message.statPrefix !== '') {
-      obj.statPrefix = message.statPrefix;
-    }
-    if (message.credentialsFactoryName !== '') {
-      obj.credentialsFactoryName = message.credentialsFactoryName;
-    }
-    if (message.config !== undefined) {
-      obj.config = message.config;
-    }
-    if (message.perStreamBufferLimitBytes !== undefined) {
-      obj.perStreamBufferLimitBytes = message.perStreamBufferLimitBytes;
-    }
-    if (message.channelArgs !== undefined) {
-      obj.channelArgs = GrpcService_GoogleGrpc_ChannelArgs.toJSON(message.channelArgs);
-    }
-    return obj;
-  },
+    toJSON(message: GrpcService_GoogleGrpc): unknown {
+      const obj: any = {};
+      if (message.targetUri !== "") {
+        obj.targetUri = message.targetUri;
+      }
+      if (message.channelCredentials !== undefined) {
+        obj.channelCredentials = GrpcService_GoogleGrpc_ChannelCredentials.toJSON(message.channelCredentials);
+      }
+      if (message.callCredentials?.length) {
+        obj.callCredentials = message.callCredentials.map((e) => GrpcService_GoogleGrpc_CallCredentials.toJSON(e));
+      }
+      if (message.statPrefix !== "") {
+        obj.statPrefix = message.statPrefix;
+      }
+      if (message.credentialsFactoryName !== "") {
+        obj.credentialsFactoryName = message.credentialsFactoryName;
+      }
+      if (message.config !== undefined) {
+        obj.config = message.config;
+      }
+      if (message.perStreamBufferLimitBytes !== undefined) {
+        obj.perStreamBufferLimitBytes = message.perStreamBufferLimitBytes;
+      }
+      if (message.channelArgs !== undefined) {
+        obj.channelArgs = GrpcService_GoogleGrpc_ChannelArgs.toJSON(message.channelArgs);
+      }
+      return obj;
+    },
 
-  create(base?: DeepPartial<GrpcService_GoogleGrpc>): GrpcService_GoogleGrpc {
-    return GrpcService_GoogleGrpc.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<GrpcService_GoogleGrpc>): GrpcService_GoogleGrpc {
-    const message = createBaseGrpcService_GoogleGrpc();
-    message.targetUri = object.targetUri ?? '';
-    message.channelCredentials =
-      object.channelCredentials !== undefined && object.channelCredentials !== null
+    create(base?: DeepPartial<GrpcService_GoogleGrpc>): GrpcService_GoogleGrpc {
+      return GrpcService_GoogleGrpc.fromPartial(base ?? {});
+    },
+    fromPartial(object: DeepPartial<GrpcService_GoogleGrpc>): GrpcService_GoogleGrpc {
+      const message = createBaseGrpcService_GoogleGrpc();
+      message.targetUri = object.targetUri ?? "";
+      message.channelCredentials = (object.channelCredentials !== undefined && object.channelCredentials !== null)
         ? GrpcService_GoogleGrpc_ChannelCredentials.fromPartial(object.channelCredentials)
         : undefined;
-    message.callCredentials =
-      object.callCredentials?.map((e) => GrpcService_GoogleGrpc_CallCredentials.fromPartial(e)) || [];
-    message.statPrefix = object.statPrefix ?? '';
-    message.credentialsFactoryName = object.credentialsFactoryName ?? '';
-    message.config = object.config ?? undefined;
-    message.perStreamBufferLimitBytes = object.perStreamBufferLimitBytes ?? undefined;
-    message.channelArgs =
-      object.channelArgs !== undefined && object.channelArgs !== null
+      message.callCredentials =
+        object.callCredentials?.map((e) => GrpcService_GoogleGrpc_CallCredentials.fromPartial(e)) || [];
+      message.statPrefix = object.statPrefix ?? "";
+      message.credentialsFactoryName = object.credentialsFactoryName ?? "";
+      message.config = object.config ?? undefined;
+      message.perStreamBufferLimitBytes = object.perStreamBufferLimitBytes ?? undefined;
+      message.channelArgs = (object.channelArgs !== undefined && object.channelArgs !== null)
         ? GrpcService_GoogleGrpc_ChannelArgs.fromPartial(object.channelArgs)
         : undefined;
-    return message;
-  },
-};
+      return message;
+    },
+  };
 
 messageTypeRegistry.set(GrpcService_GoogleGrpc.$type, GrpcService_GoogleGrpc);
 
 function createBaseGrpcService_GoogleGrpc_SslCredentials(): GrpcService_GoogleGrpc_SslCredentials {
   return {
-    $type: 'envoy.config.core.v3.GrpcService.GoogleGrpc.SslCredentials',
+    $type: "envoy.config.core.v3.GrpcService.GoogleGrpc.SslCredentials",
     rootCerts: undefined,
     privateKey: undefined,
     certChain: undefined,
@@ -902,14 +913,11 @@ function createBaseGrpcService_GoogleGrpc_SslCredentials(): GrpcService_GoogleGr
 
 export const GrpcService_GoogleGrpc_SslCredentials: MessageFns<
   GrpcService_GoogleGrpc_SslCredentials,
-  'envoy.config.core.v3.GrpcService.GoogleGrpc.SslCredentials'
+  "envoy.config.core.v3.GrpcService.GoogleGrpc.SslCredentials"
 > = {
-  $type: 'envoy.config.core.v3.GrpcService.GoogleGrpc.SslCredentials' as const,
+  $type: "envoy.config.core.v3.GrpcService.GoogleGrpc.SslCredentials" as const,
 
-  encode(
-    message: GrpcService_GoogleGrpc_SslCredentials,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
+  encode(message: GrpcService_GoogleGrpc_SslCredentials, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.rootCerts !== undefined) {
       DataSource.encode(message.rootCerts, writer.uint32(10).fork()).join();
     }
@@ -926,7 +934,7 @@ export const GrpcService_GoogleGrpc_SslCredentials: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -977,18 +985,18 @@ export const GrpcService_GoogleGrpc_SslCredentials: MessageFns<
       rootCerts: isSet(object.rootCerts)
         ? DataSource.fromJSON(object.rootCerts)
         : isSet(object.root_certs)
-          ? DataSource.fromJSON(object.root_certs)
-          : undefined,
+        ? DataSource.fromJSON(object.root_certs)
+        : undefined,
       privateKey: isSet(object.privateKey)
         ? DataSource.fromJSON(object.privateKey)
         : isSet(object.private_key)
-          ? DataSource.fromJSON(object.private_key)
-          : undefined,
+        ? DataSource.fromJSON(object.private_key)
+        : undefined,
       certChain: isSet(object.certChain)
         ? DataSource.fromJSON(object.certChain)
         : isSet(object.cert_chain)
-          ? DataSource.fromJSON(object.cert_chain)
-          : undefined,
+        ? DataSource.fromJSON(object.cert_chain)
+        : undefined,
     };
   },
 
@@ -1009,22 +1017,17 @@ export const GrpcService_GoogleGrpc_SslCredentials: MessageFns<
   create(base?: DeepPartial<GrpcService_GoogleGrpc_SslCredentials>): GrpcService_GoogleGrpc_SslCredentials {
     return GrpcService_GoogleGrpc_SslCredentials.fromPartial(base ?? {});
   },
-  fromPartial(
-    object: DeepPartial<GrpcService_GoogleGrpc_SslCredentials>,
-  ): GrpcService_GoogleGrpc_SslCredentials {
+  fromPartial(object: DeepPartial<GrpcService_GoogleGrpc_SslCredentials>): GrpcService_GoogleGrpc_SslCredentials {
     const message = createBaseGrpcService_GoogleGrpc_SslCredentials();
-    message.rootCerts =
-      object.rootCerts !== undefined && object.rootCerts !== null
-        ? DataSource.fromPartial(object.rootCerts)
-        : undefined;
-    message.privateKey =
-      object.privateKey !== undefined && object.privateKey !== null
-        ? DataSource.fromPartial(object.privateKey)
-        : undefined;
-    message.certChain =
-      object.certChain !== undefined && object.certChain !== null
-        ? DataSource.fromPartial(object.certChain)
-        : undefined;
+    message.rootCerts = (object.rootCerts !== undefined && object.rootCerts !== null)
+      ? DataSource.fromPartial(object.rootCerts)
+      : undefined;
+    message.privateKey = (object.privateKey !== undefined && object.privateKey !== null)
+      ? DataSource.fromPartial(object.privateKey)
+      : undefined;
+    message.certChain = (object.certChain !== undefined && object.certChain !== null)
+      ? DataSource.fromPartial(object.certChain)
+      : undefined;
     return message;
   },
 };
@@ -1032,19 +1035,16 @@ export const GrpcService_GoogleGrpc_SslCredentials: MessageFns<
 messageTypeRegistry.set(GrpcService_GoogleGrpc_SslCredentials.$type, GrpcService_GoogleGrpc_SslCredentials);
 
 function createBaseGrpcService_GoogleGrpc_GoogleLocalCredentials(): GrpcService_GoogleGrpc_GoogleLocalCredentials {
-  return { $type: 'envoy.config.core.v3.GrpcService.GoogleGrpc.GoogleLocalCredentials' };
+  return { $type: "envoy.config.core.v3.GrpcService.GoogleGrpc.GoogleLocalCredentials" };
 }
 
 export const GrpcService_GoogleGrpc_GoogleLocalCredentials: MessageFns<
   GrpcService_GoogleGrpc_GoogleLocalCredentials,
-  'envoy.config.core.v3.GrpcService.GoogleGrpc.GoogleLocalCredentials'
+  "envoy.config.core.v3.GrpcService.GoogleGrpc.GoogleLocalCredentials"
 > = {
-  $type: 'envoy.config.core.v3.GrpcService.GoogleGrpc.GoogleLocalCredentials' as const,
+  $type: "envoy.config.core.v3.GrpcService.GoogleGrpc.GoogleLocalCredentials" as const,
 
-  encode(
-    _: GrpcService_GoogleGrpc_GoogleLocalCredentials,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
+  encode(_: GrpcService_GoogleGrpc_GoogleLocalCredentials, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     return writer;
   },
 
@@ -1052,7 +1052,7 @@ export const GrpcService_GoogleGrpc_GoogleLocalCredentials: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -1102,7 +1102,7 @@ messageTypeRegistry.set(
 
 function createBaseGrpcService_GoogleGrpc_ChannelCredentials(): GrpcService_GoogleGrpc_ChannelCredentials {
   return {
-    $type: 'envoy.config.core.v3.GrpcService.GoogleGrpc.ChannelCredentials',
+    $type: "envoy.config.core.v3.GrpcService.GoogleGrpc.ChannelCredentials",
     sslCredentials: undefined,
     googleDefault: undefined,
     localCredentials: undefined,
@@ -1111,14 +1111,11 @@ function createBaseGrpcService_GoogleGrpc_ChannelCredentials(): GrpcService_Goog
 
 export const GrpcService_GoogleGrpc_ChannelCredentials: MessageFns<
   GrpcService_GoogleGrpc_ChannelCredentials,
-  'envoy.config.core.v3.GrpcService.GoogleGrpc.ChannelCredentials'
+  "envoy.config.core.v3.GrpcService.GoogleGrpc.ChannelCredentials"
 > = {
-  $type: 'envoy.config.core.v3.GrpcService.GoogleGrpc.ChannelCredentials' as const,
+  $type: "envoy.config.core.v3.GrpcService.GoogleGrpc.ChannelCredentials" as const,
 
-  encode(
-    message: GrpcService_GoogleGrpc_ChannelCredentials,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
+  encode(message: GrpcService_GoogleGrpc_ChannelCredentials, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.sslCredentials !== undefined) {
       GrpcService_GoogleGrpc_SslCredentials.encode(message.sslCredentials, writer.uint32(10).fork()).join();
     }
@@ -1126,10 +1123,7 @@ export const GrpcService_GoogleGrpc_ChannelCredentials: MessageFns<
       Empty.encode(message.googleDefault, writer.uint32(18).fork()).join();
     }
     if (message.localCredentials !== undefined) {
-      GrpcService_GoogleGrpc_GoogleLocalCredentials.encode(
-        message.localCredentials,
-        writer.uint32(26).fork(),
-      ).join();
+      GrpcService_GoogleGrpc_GoogleLocalCredentials.encode(message.localCredentials, writer.uint32(26).fork()).join();
     }
     return writer;
   },
@@ -1138,7 +1132,7 @@ export const GrpcService_GoogleGrpc_ChannelCredentials: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -1168,10 +1162,7 @@ export const GrpcService_GoogleGrpc_ChannelCredentials: MessageFns<
               break;
             }
 
-            message.localCredentials = GrpcService_GoogleGrpc_GoogleLocalCredentials.decode(
-              reader,
-              reader.uint32(),
-            );
+            message.localCredentials = GrpcService_GoogleGrpc_GoogleLocalCredentials.decode(reader, reader.uint32());
             continue;
           }
         }
@@ -1192,18 +1183,18 @@ export const GrpcService_GoogleGrpc_ChannelCredentials: MessageFns<
       sslCredentials: isSet(object.sslCredentials)
         ? GrpcService_GoogleGrpc_SslCredentials.fromJSON(object.sslCredentials)
         : isSet(object.ssl_credentials)
-          ? GrpcService_GoogleGrpc_SslCredentials.fromJSON(object.ssl_credentials)
-          : undefined,
+        ? GrpcService_GoogleGrpc_SslCredentials.fromJSON(object.ssl_credentials)
+        : undefined,
       googleDefault: isSet(object.googleDefault)
         ? Empty.fromJSON(object.googleDefault)
         : isSet(object.google_default)
-          ? Empty.fromJSON(object.google_default)
-          : undefined,
+        ? Empty.fromJSON(object.google_default)
+        : undefined,
       localCredentials: isSet(object.localCredentials)
         ? GrpcService_GoogleGrpc_GoogleLocalCredentials.fromJSON(object.localCredentials)
         : isSet(object.local_credentials)
-          ? GrpcService_GoogleGrpc_GoogleLocalCredentials.fromJSON(object.local_credentials)
-          : undefined,
+        ? GrpcService_GoogleGrpc_GoogleLocalCredentials.fromJSON(object.local_credentials)
+        : undefined,
     };
   },
 
@@ -1221,39 +1212,31 @@ export const GrpcService_GoogleGrpc_ChannelCredentials: MessageFns<
     return obj;
   },
 
-  create(
-    base?: DeepPartial<GrpcService_GoogleGrpc_ChannelCredentials>,
-  ): GrpcService_GoogleGrpc_ChannelCredentials {
+  create(base?: DeepPartial<GrpcService_GoogleGrpc_ChannelCredentials>): GrpcService_GoogleGrpc_ChannelCredentials {
     return GrpcService_GoogleGrpc_ChannelCredentials.fromPartial(base ?? {});
   },
   fromPartial(
     object: DeepPartial<GrpcService_GoogleGrpc_ChannelCredentials>,
   ): GrpcService_GoogleGrpc_ChannelCredentials {
     const message = createBaseGrpcService_GoogleGrpc_ChannelCredentials();
-    message.sslCredentials =
-      object.sslCredentials !== undefined && object.sslCredentials !== null
-        ? GrpcService_GoogleGrpc_SslCredentials.fromPartial(object.sslCredentials)
-        : undefined;
-    message.googleDefault =
-      object.googleDefault !== undefined && object.googleDefault !== null
-        ? Empty.fromPartial(object.googleDefault)
-        : undefined;
-    message.localCredentials =
-      object.localCredentials !== undefined && object.localCredentials !== null
-        ? GrpcService_GoogleGrpc_GoogleLocalCredentials.fromPartial(object.localCredentials)
-        : undefined;
+    message.sslCredentials = (object.sslCredentials !== undefined && object.sslCredentials !== null)
+      ? GrpcService_GoogleGrpc_SslCredentials.fromPartial(object.sslCredentials)
+      : undefined;
+    message.googleDefault = (object.googleDefault !== undefined && object.googleDefault !== null)
+      ? Empty.fromPartial(object.googleDefault)
+      : undefined;
+    message.localCredentials = (object.localCredentials !== undefined && object.localCredentials !== null)
+      ? GrpcService_GoogleGrpc_GoogleLocalCredentials.fromPartial(object.localCredentials)
+      : undefined;
     return message;
   },
 };
 
-messageTypeRegistry.set(
-  GrpcService_GoogleGrpc_ChannelCredentials.$type,
-  GrpcService_GoogleGrpc_ChannelCredentials,
-);
+messageTypeRegistry.set(GrpcService_GoogleGrpc_ChannelCredentials.$type, GrpcService_GoogleGrpc_ChannelCredentials);
 
 function createBaseGrpcService_GoogleGrpc_CallCredentials(): GrpcService_GoogleGrpc_CallCredentials {
   return {
-    $type: 'envoy.config.core.v3.GrpcService.GoogleGrpc.CallCredentials',
+    $type: "envoy.config.core.v3.GrpcService.GoogleGrpc.CallCredentials",
     accessToken: undefined,
     googleComputeEngine: undefined,
     googleRefreshToken: undefined,
@@ -1266,14 +1249,11 @@ function createBaseGrpcService_GoogleGrpc_CallCredentials(): GrpcService_GoogleG
 
 export const GrpcService_GoogleGrpc_CallCredentials: MessageFns<
   GrpcService_GoogleGrpc_CallCredentials,
-  'envoy.config.core.v3.GrpcService.GoogleGrpc.CallCredentials'
+  "envoy.config.core.v3.GrpcService.GoogleGrpc.CallCredentials"
 > = {
-  $type: 'envoy.config.core.v3.GrpcService.GoogleGrpc.CallCredentials' as const,
+  $type: "envoy.config.core.v3.GrpcService.GoogleGrpc.CallCredentials" as const,
 
-  encode(
-    message: GrpcService_GoogleGrpc_CallCredentials,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
+  encode(message: GrpcService_GoogleGrpc_CallCredentials, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.accessToken !== undefined) {
       writer.uint32(10).string(message.accessToken);
     }
@@ -1290,10 +1270,8 @@ export const GrpcService_GoogleGrpc_CallCredentials: MessageFns<
       ).join();
     }
     if (message.googleIam !== undefined) {
-      GrpcService_GoogleGrpc_CallCredentials_GoogleIAMCredentials.encode(
-        message.googleIam,
-        writer.uint32(42).fork(),
-      ).join();
+      GrpcService_GoogleGrpc_CallCredentials_GoogleIAMCredentials.encode(message.googleIam, writer.uint32(42).fork())
+        .join();
     }
     if (message.fromPlugin !== undefined) {
       GrpcService_GoogleGrpc_CallCredentials_MetadataCredentialsFromPlugin.encode(
@@ -1302,10 +1280,7 @@ export const GrpcService_GoogleGrpc_CallCredentials: MessageFns<
       ).join();
     }
     if (message.stsService !== undefined) {
-      GrpcService_GoogleGrpc_CallCredentials_StsService.encode(
-        message.stsService,
-        writer.uint32(58).fork(),
-      ).join();
+      GrpcService_GoogleGrpc_CallCredentials_StsService.encode(message.stsService, writer.uint32(58).fork()).join();
     }
     return writer;
   },
@@ -1314,7 +1289,7 @@ export const GrpcService_GoogleGrpc_CallCredentials: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -1352,11 +1327,8 @@ export const GrpcService_GoogleGrpc_CallCredentials: MessageFns<
               break;
             }
 
-            message.serviceAccountJwtAccess =
-              GrpcService_GoogleGrpc_CallCredentials_ServiceAccountJWTAccessCredentials.decode(
-                reader,
-                reader.uint32(),
-              );
+            message.serviceAccountJwtAccess = GrpcService_GoogleGrpc_CallCredentials_ServiceAccountJWTAccessCredentials
+              .decode(reader, reader.uint32());
             continue;
           }
           case 5: {
@@ -1386,10 +1358,7 @@ export const GrpcService_GoogleGrpc_CallCredentials: MessageFns<
               break;
             }
 
-            message.stsService = GrpcService_GoogleGrpc_CallCredentials_StsService.decode(
-              reader,
-              reader.uint32(),
-            );
+            message.stsService = GrpcService_GoogleGrpc_CallCredentials_StsService.decode(reader, reader.uint32());
             continue;
           }
         }
@@ -1410,42 +1379,42 @@ export const GrpcService_GoogleGrpc_CallCredentials: MessageFns<
       accessToken: isSet(object.accessToken)
         ? globalThis.String(object.accessToken)
         : isSet(object.access_token)
-          ? globalThis.String(object.access_token)
-          : undefined,
+        ? globalThis.String(object.access_token)
+        : undefined,
       googleComputeEngine: isSet(object.googleComputeEngine)
         ? Empty.fromJSON(object.googleComputeEngine)
         : isSet(object.google_compute_engine)
-          ? Empty.fromJSON(object.google_compute_engine)
-          : undefined,
+        ? Empty.fromJSON(object.google_compute_engine)
+        : undefined,
       googleRefreshToken: isSet(object.googleRefreshToken)
         ? globalThis.String(object.googleRefreshToken)
         : isSet(object.google_refresh_token)
-          ? globalThis.String(object.google_refresh_token)
-          : undefined,
+        ? globalThis.String(object.google_refresh_token)
+        : undefined,
       serviceAccountJwtAccess: isSet(object.serviceAccountJwtAccess)
         ? GrpcService_GoogleGrpc_CallCredentials_ServiceAccountJWTAccessCredentials.fromJSON(
-            object.serviceAccountJwtAccess,
-          )
+          object.serviceAccountJwtAccess,
+        )
         : isSet(object.service_account_jwt_access)
-          ? GrpcService_GoogleGrpc_CallCredentials_ServiceAccountJWTAccessCredentials.fromJSON(
-              object.service_account_jwt_access,
-            )
-          : undefined,
+        ? GrpcService_GoogleGrpc_CallCredentials_ServiceAccountJWTAccessCredentials.fromJSON(
+          object.service_account_jwt_access,
+        )
+        : undefined,
       googleIam: isSet(object.googleIam)
         ? GrpcService_GoogleGrpc_CallCredentials_GoogleIAMCredentials.fromJSON(object.googleIam)
         : isSet(object.google_iam)
-          ? GrpcService_GoogleGrpc_CallCredentials_GoogleIAMCredentials.fromJSON(object.google_iam)
-          : undefined,
+        ? GrpcService_GoogleGrpc_CallCredentials_GoogleIAMCredentials.fromJSON(object.google_iam)
+        : undefined,
       fromPlugin: isSet(object.fromPlugin)
         ? GrpcService_GoogleGrpc_CallCredentials_MetadataCredentialsFromPlugin.fromJSON(object.fromPlugin)
         : isSet(object.from_plugin)
-          ? GrpcService_GoogleGrpc_CallCredentials_MetadataCredentialsFromPlugin.fromJSON(object.from_plugin)
-          : undefined,
+        ? GrpcService_GoogleGrpc_CallCredentials_MetadataCredentialsFromPlugin.fromJSON(object.from_plugin)
+        : undefined,
       stsService: isSet(object.stsService)
         ? GrpcService_GoogleGrpc_CallCredentials_StsService.fromJSON(object.stsService)
         : isSet(object.sts_service)
-          ? GrpcService_GoogleGrpc_CallCredentials_StsService.fromJSON(object.sts_service)
-          : undefined,
+        ? GrpcService_GoogleGrpc_CallCredentials_StsService.fromJSON(object.sts_service)
+        : undefined,
     };
   },
 
@@ -1461,18 +1430,15 @@ export const GrpcService_GoogleGrpc_CallCredentials: MessageFns<
       obj.googleRefreshToken = message.googleRefreshToken;
     }
     if (message.serviceAccountJwtAccess !== undefined) {
-      obj.serviceAccountJwtAccess =
-        GrpcService_GoogleGrpc_CallCredentials_ServiceAccountJWTAccessCredentials.toJSON(
-          message.serviceAccountJwtAccess,
-        );
+      obj.serviceAccountJwtAccess = GrpcService_GoogleGrpc_CallCredentials_ServiceAccountJWTAccessCredentials.toJSON(
+        message.serviceAccountJwtAccess,
+      );
     }
     if (message.googleIam !== undefined) {
       obj.googleIam = GrpcService_GoogleGrpc_CallCredentials_GoogleIAMCredentials.toJSON(message.googleIam);
     }
     if (message.fromPlugin !== undefined) {
-      obj.fromPlugin = GrpcService_GoogleGrpc_CallCredentials_MetadataCredentialsFromPlugin.toJSON(
-        message.fromPlugin,
-      );
+      obj.fromPlugin = GrpcService_GoogleGrpc_CallCredentials_MetadataCredentialsFromPlugin.toJSON(message.fromPlugin);
     }
     if (message.stsService !== undefined) {
       obj.stsService = GrpcService_GoogleGrpc_CallCredentials_StsService.toJSON(message.stsService);
@@ -1483,34 +1449,28 @@ export const GrpcService_GoogleGrpc_CallCredentials: MessageFns<
   create(base?: DeepPartial<GrpcService_GoogleGrpc_CallCredentials>): GrpcService_GoogleGrpc_CallCredentials {
     return GrpcService_GoogleGrpc_CallCredentials.fromPartial(base ?? {});
   },
-  fromPartial(
-    object: DeepPartial<GrpcService_GoogleGrpc_CallCredentials>,
-  ): GrpcService_GoogleGrpc_CallCredentials {
+  fromPartial(object: DeepPartial<GrpcService_GoogleGrpc_CallCredentials>): GrpcService_GoogleGrpc_CallCredentials {
     const message = createBaseGrpcService_GoogleGrpc_CallCredentials();
     message.accessToken = object.accessToken ?? undefined;
-    message.googleComputeEngine =
-      object.googleComputeEngine !== undefined && object.googleComputeEngine !== null
-        ? Empty.fromPartial(object.googleComputeEngine)
-        : undefined;
+    message.googleComputeEngine = (object.googleComputeEngine !== undefined && object.googleComputeEngine !== null)
+      ? Empty.fromPartial(object.googleComputeEngine)
+      : undefined;
     message.googleRefreshToken = object.googleRefreshToken ?? undefined;
     message.serviceAccountJwtAccess =
-      object.serviceAccountJwtAccess !== undefined && object.serviceAccountJwtAccess !== null
+      (object.serviceAccountJwtAccess !== undefined && object.serviceAccountJwtAccess !== null)
         ? GrpcService_GoogleGrpc_CallCredentials_ServiceAccountJWTAccessCredentials.fromPartial(
-            object.serviceAccountJwtAccess,
-          )
+          object.serviceAccountJwtAccess,
+        )
         : undefined;
-    message.googleIam =
-      object.googleIam !== undefined && object.googleIam !== null
-        ? GrpcService_GoogleGrpc_CallCredentials_GoogleIAMCredentials.fromPartial(object.googleIam)
-        : undefined;
-    message.fromPlugin =
-      object.fromPlugin !== undefined && object.fromPlugin !== null
-        ? GrpcService_GoogleGrpc_CallCredentials_MetadataCredentialsFromPlugin.fromPartial(object.fromPlugin)
-        : undefined;
-    message.stsService =
-      object.stsService !== undefined && object.stsService !== null
-        ? GrpcService_GoogleGrpc_CallCredentials_StsService.fromPartial(object.stsService)
-        : undefined;
+    message.googleIam = (object.googleIam !== undefined && object.googleIam !== null)
+      ? GrpcService_GoogleGrpc_CallCredentials_GoogleIAMCredentials.fromPartial(object.googleIam)
+      : undefined;
+    message.fromPlugin = (object.fromPlugin !== undefined && object.fromPlugin !== null)
+      ? GrpcService_GoogleGrpc_CallCredentials_MetadataCredentialsFromPlugin.fromPartial(object.fromPlugin)
+      : undefined;
+    message.stsService = (object.stsService !== undefined && object.stsService !== null)
+      ? GrpcService_GoogleGrpc_CallCredentials_StsService.fromPartial(object.stsService)
+      : undefined;
     return message;
   },
 };
@@ -1519,24 +1479,23 @@ messageTypeRegistry.set(GrpcService_GoogleGrpc_CallCredentials.$type, GrpcServic
 
 function createBaseGrpcService_GoogleGrpc_CallCredentials_ServiceAccountJWTAccessCredentials(): GrpcService_GoogleGrpc_CallCredentials_ServiceAccountJWTAccessCredentials {
   return {
-    $type: 'envoy.config.core.v3.GrpcService.GoogleGrpc.CallCredentials.ServiceAccountJWTAccessCredentials',
-    jsonKey: '',
+    $type: "envoy.config.core.v3.GrpcService.GoogleGrpc.CallCredentials.ServiceAccountJWTAccessCredentials",
+    jsonKey: "",
     tokenLifetimeSeconds: 0,
   };
 }
 
 export const GrpcService_GoogleGrpc_CallCredentials_ServiceAccountJWTAccessCredentials: MessageFns<
   GrpcService_GoogleGrpc_CallCredentials_ServiceAccountJWTAccessCredentials,
-  'envoy.config.core.v3.GrpcService.GoogleGrpc.CallCredentials.ServiceAccountJWTAccessCredentials'
+  "envoy.config.core.v3.GrpcService.GoogleGrpc.CallCredentials.ServiceAccountJWTAccessCredentials"
 > = {
-  $type:
-    'envoy.config.core.v3.GrpcService.GoogleGrpc.CallCredentials.ServiceAccountJWTAccessCredentials' as const,
+  $type: "envoy.config.core.v3.GrpcService.GoogleGrpc.CallCredentials.ServiceAccountJWTAccessCredentials" as const,
 
   encode(
     message: GrpcService_GoogleGrpc_CallCredentials_ServiceAccountJWTAccessCredentials,
     writer: BinaryWriter = new BinaryWriter(),
   ): BinaryWriter {
-    if (message.jsonKey !== '') {
+    if (message.jsonKey !== "") {
       writer.uint32(10).string(message.jsonKey);
     }
     if (message.tokenLifetimeSeconds !== 0) {
@@ -1552,7 +1511,7 @@ export const GrpcService_GoogleGrpc_CallCredentials_ServiceAccountJWTAccessCrede
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -1595,19 +1554,19 @@ export const GrpcService_GoogleGrpc_CallCredentials_ServiceAccountJWTAccessCrede
       jsonKey: isSet(object.jsonKey)
         ? globalThis.String(object.jsonKey)
         : isSet(object.json_key)
-          ? globalThis.String(object.json_key)
-          : '',
+        ? globalThis.String(object.json_key)
+        : "",
       tokenLifetimeSeconds: isSet(object.tokenLifetimeSeconds)
         ? globalThis.Number(object.tokenLifetimeSeconds)
         : isSet(object.token_lifetime_seconds)
-          ? globalThis.Number(object.token_lifetime_seconds)
-          : 0,
+        ? globalThis.Number(object.token_lifetime_seconds)
+        : 0,
     };
   },
 
   toJSON(message: GrpcService_GoogleGrpc_CallCredentials_ServiceAccountJWTAccessCredentials): unknown {
     const obj: any = {};
-    if (message.jsonKey !== '') {
+    if (message.jsonKey !== "") {
       obj.jsonKey = message.jsonKey;
     }
     if (message.tokenLifetimeSeconds !== 0) {
@@ -1625,7 +1584,7 @@ export const GrpcService_GoogleGrpc_CallCredentials_ServiceAccountJWTAccessCrede
     object: DeepPartial<GrpcService_GoogleGrpc_CallCredentials_ServiceAccountJWTAccessCredentials>,
   ): GrpcService_GoogleGrpc_CallCredentials_ServiceAccountJWTAccessCredentials {
     const message = createBaseGrpcService_GoogleGrpc_CallCredentials_ServiceAccountJWTAccessCredentials();
-    message.jsonKey = object.jsonKey ?? '';
+    message.jsonKey = object.jsonKey ?? "";
     message.tokenLifetimeSeconds = object.tokenLifetimeSeconds ?? 0;
     return message;
   },
@@ -1638,26 +1597,26 @@ messageTypeRegistry.set(
 
 function createBaseGrpcService_GoogleGrpc_CallCredentials_GoogleIAMCredentials(): GrpcService_GoogleGrpc_CallCredentials_GoogleIAMCredentials {
   return {
-    $type: 'envoy.config.core.v3.GrpcService.GoogleGrpc.CallCredentials.GoogleIAMCredentials',
-    authorizationToken: '',
-    authoritySelector: '',
+    $type: "envoy.config.core.v3.GrpcService.GoogleGrpc.CallCredentials.GoogleIAMCredentials",
+    authorizationToken: "",
+    authoritySelector: "",
   };
 }
 
 export const GrpcService_GoogleGrpc_CallCredentials_GoogleIAMCredentials: MessageFns<
   GrpcService_GoogleGrpc_CallCredentials_GoogleIAMCredentials,
-  'envoy.config.core.v3.GrpcService.GoogleGrpc.CallCredentials.GoogleIAMCredentials'
+  "envoy.config.core.v3.GrpcService.GoogleGrpc.CallCredentials.GoogleIAMCredentials"
 > = {
-  $type: 'envoy.config.core.v3.GrpcService.GoogleGrpc.CallCredentials.GoogleIAMCredentials' as const,
+  $type: "envoy.config.core.v3.GrpcService.GoogleGrpc.CallCredentials.GoogleIAMCredentials" as const,
 
   encode(
     message: GrpcService_GoogleGrpc_CallCredentials_GoogleIAMCredentials,
     writer: BinaryWriter = new BinaryWriter(),
   ): BinaryWriter {
-    if (message.authorizationToken !== '') {
+    if (message.authorizationToken !== "") {
       writer.uint32(10).string(message.authorizationToken);
     }
-    if (message.authoritySelector !== '') {
+    if (message.authoritySelector !== "") {
       writer.uint32(18).string(message.authoritySelector);
     }
     return writer;
@@ -1670,7 +1629,7 @@ export const GrpcService_GoogleGrpc_CallCredentials_GoogleIAMCredentials: Messag
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -1713,22 +1672,22 @@ export const GrpcService_GoogleGrpc_CallCredentials_GoogleIAMCredentials: Messag
       authorizationToken: isSet(object.authorizationToken)
         ? globalThis.String(object.authorizationToken)
         : isSet(object.authorization_token)
-          ? globalThis.String(object.authorization_token)
-          : '',
+        ? globalThis.String(object.authorization_token)
+        : "",
       authoritySelector: isSet(object.authoritySelector)
         ? globalThis.String(object.authoritySelector)
         : isSet(object.authority_selector)
-          ? globalThis.String(object.authority_selector)
-          : '',
+        ? globalThis.String(object.authority_selector)
+        : "",
     };
   },
 
   toJSON(message: GrpcService_GoogleGrpc_CallCredentials_GoogleIAMCredentials): unknown {
     const obj: any = {};
-    if (message.authorizationToken !== '') {
+    if (message.authorizationToken !== "") {
       obj.authorizationToken = message.authorizationToken;
     }
-    if (message.authoritySelector !== '') {
+    if (message.authoritySelector !== "") {
       obj.authoritySelector = message.authoritySelector;
     }
     return obj;
@@ -1743,8 +1702,8 @@ export const GrpcService_GoogleGrpc_CallCredentials_GoogleIAMCredentials: Messag
     object: DeepPartial<GrpcService_GoogleGrpc_CallCredentials_GoogleIAMCredentials>,
   ): GrpcService_GoogleGrpc_CallCredentials_GoogleIAMCredentials {
     const message = createBaseGrpcService_GoogleGrpc_CallCredentials_GoogleIAMCredentials();
-    message.authorizationToken = object.authorizationToken ?? '';
-    message.authoritySelector = object.authoritySelector ?? '';
+    message.authorizationToken = object.authorizationToken ?? "";
+    message.authoritySelector = object.authoritySelector ?? "";
     return message;
   },
 };
@@ -1756,23 +1715,23 @@ messageTypeRegistry.set(
 
 function createBaseGrpcService_GoogleGrpc_CallCredentials_MetadataCredentialsFromPlugin(): GrpcService_GoogleGrpc_CallCredentials_MetadataCredentialsFromPlugin {
   return {
-    $type: 'envoy.config.core.v3.GrpcService.GoogleGrpc.CallCredentials.MetadataCredentialsFromPlugin',
-    name: '',
+    $type: "envoy.config.core.v3.GrpcService.GoogleGrpc.CallCredentials.MetadataCredentialsFromPlugin",
+    name: "",
     typedConfig: undefined,
   };
 }
 
 export const GrpcService_GoogleGrpc_CallCredentials_MetadataCredentialsFromPlugin: MessageFns<
   GrpcService_GoogleGrpc_CallCredentials_MetadataCredentialsFromPlugin,
-  'envoy.config.core.v3.GrpcService.GoogleGrpc.CallCredentials.MetadataCredentialsFromPlugin'
+  "envoy.config.core.v3.GrpcService.GoogleGrpc.CallCredentials.MetadataCredentialsFromPlugin"
 > = {
-  $type: 'envoy.config.core.v3.GrpcService.GoogleGrpc.CallCredentials.MetadataCredentialsFromPlugin' as const,
+  $type: "envoy.config.core.v3.GrpcService.GoogleGrpc.CallCredentials.MetadataCredentialsFromPlugin" as const,
 
   encode(
     message: GrpcService_GoogleGrpc_CallCredentials_MetadataCredentialsFromPlugin,
     writer: BinaryWriter = new BinaryWriter(),
   ): BinaryWriter {
-    if (message.name !== '') {
+    if (message.name !== "") {
       writer.uint32(10).string(message.name);
     }
     if (message.typedConfig !== undefined) {
@@ -1788,7 +1747,7 @@ export const GrpcService_GoogleGrpc_CallCredentials_MetadataCredentialsFromPlugi
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -1828,18 +1787,18 @@ export const GrpcService_GoogleGrpc_CallCredentials_MetadataCredentialsFromPlugi
   fromJSON(object: any): GrpcService_GoogleGrpc_CallCredentials_MetadataCredentialsFromPlugin {
     return {
       $type: GrpcService_GoogleGrpc_CallCredentials_MetadataCredentialsFromPlugin.$type,
-      name: isSet(object.name) ? globalThis.String(object.name) : '',
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
       typedConfig: isSet(object.typedConfig)
         ? Any.fromJSON(object.typedConfig)
         : isSet(object.typed_config)
-          ? Any.fromJSON(object.typed_config)
-          : undefined,
+        ? Any.fromJSON(object.typed_config)
+        : undefined,
     };
   },
 
   toJSON(message: GrpcService_GoogleGrpc_CallCredentials_MetadataCredentialsFromPlugin): unknown {
     const obj: any = {};
-    if (message.name !== '') {
+    if (message.name !== "") {
       obj.name = message.name;
     }
     if (message.typedConfig !== undefined) {
@@ -1857,11 +1816,10 @@ export const GrpcService_GoogleGrpc_CallCredentials_MetadataCredentialsFromPlugi
     object: DeepPartial<GrpcService_GoogleGrpc_CallCredentials_MetadataCredentialsFromPlugin>,
   ): GrpcService_GoogleGrpc_CallCredentials_MetadataCredentialsFromPlugin {
     const message = createBaseGrpcService_GoogleGrpc_CallCredentials_MetadataCredentialsFromPlugin();
-    message.name = object.name ?? '';
-    message.typedConfig =
-      object.typedConfig !== undefined && object.typedConfig !== null
-        ? Any.fromPartial(object.typedConfig)
-        : undefined;
+    message.name = object.name ?? "";
+    message.typedConfig = (object.typedConfig !== undefined && object.typedConfig !== null)
+      ? Any.fromPartial(object.typedConfig)
+      : undefined;
     return message;
   },
 };
@@ -1873,67 +1831,64 @@ messageTypeRegistry.set(
 
 function createBaseGrpcService_GoogleGrpc_CallCredentials_StsService(): GrpcService_GoogleGrpc_CallCredentials_StsService {
   return {
-    $type: 'envoy.config.core.v3.GrpcService.GoogleGrpc.CallCredentials.StsService',
-    tokenExchangeServiceUri: '',
-    resource: '',
-    audience: '',
-    scope: '',
-    requestedTokenType: '',
-    subjectTokenPath: '',
-    subjectTokenType: '',
-    actorTokenPath: '',
-    actorTokenType: '',
+    $type: "envoy.config.core.v3.GrpcService.GoogleGrpc.CallCredentials.StsService",
+    tokenExchangeServiceUri: "",
+    resource: "",
+    audience: "",
+    scope: "",
+    requestedTokenType: "",
+    subjectTokenPath: "",
+    subjectTokenType: "",
+    actorTokenPath: "",
+    actorTokenType: "",
   };
 }
 
 export const GrpcService_GoogleGrpc_CallCredentials_StsService: MessageFns<
   GrpcService_GoogleGrpc_CallCredentials_StsService,
-  'envoy.config.core.v3.GrpcService.GoogleGrpc.CallCredentials.StsService'
+  "envoy.config.core.v3.GrpcService.GoogleGrpc.CallCredentials.StsService"
 > = {
-  $type: 'envoy.config.core.v3.GrpcService.GoogleGrpc.CallCredentials.StsService' as const,
+  $type: "envoy.config.core.v3.GrpcService.GoogleGrpc.CallCredentials.StsService" as const,
 
   encode(
     message: GrpcService_GoogleGrpc_CallCredentials_StsService,
     writer: BinaryWriter = new BinaryWriter(),
   ): BinaryWriter {
-    if (message.tokenExchangeServiceUri !== '') {
+    if (message.tokenExchangeServiceUri !== "") {
       writer.uint32(10).string(message.tokenExchangeServiceUri);
     }
-    if (message.resource !== '') {
+    if (message.resource !== "") {
       writer.uint32(18).string(message.resource);
     }
-    if (message.audience !== '') {
+    if (message.audience !== "") {
       writer.uint32(26).string(message.audience);
     }
-    if (message.scope !== '') {
+    if (message.scope !== "") {
       writer.uint32(34).string(message.scope);
     }
-    if (message.requestedTokenType !== '') {
+    if (message.requestedTokenType !== "") {
       writer.uint32(42).string(message.requestedTokenType);
     }
-    if (message.subjectTokenPath !== '') {
+    if (message.subjectTokenPath !== "") {
       writer.uint32(50).string(message.subjectTokenPath);
     }
-    if (message.subjectTokenType !== '') {
+    if (message.subjectTokenType !== "") {
       writer.uint32(58).string(message.subjectTokenType);
     }
-    if (message.actorTokenPath !== '') {
+    if (message.actorTokenPath !== "") {
       writer.uint32(66).string(message.actorTokenPath);
     }
-    if (message.actorTokenType !== '') {
+    if (message.actorTokenType !== "") {
       writer.uint32(74).string(message.actorTokenType);
     }
     return writer;
   },
 
-  decode(
-    input: BinaryReader | Uint8Array,
-    length?: number,
-  ): GrpcService_GoogleGrpc_CallCredentials_StsService {
+  decode(input: BinaryReader | Uint8Array, length?: number): GrpcService_GoogleGrpc_CallCredentials_StsService {
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -2032,66 +1987,66 @@ export const GrpcService_GoogleGrpc_CallCredentials_StsService: MessageFns<
       tokenExchangeServiceUri: isSet(object.tokenExchangeServiceUri)
         ? globalThis.String(object.tokenExchangeServiceUri)
         : isSet(object.token_exchange_service_uri)
-          ? globalThis.String(object.token_exchange_service_uri)
-          : '',
-      resource: isSet(object.resource) ? globalThis.String(object.resource) : '',
-      audience: isSet(object.audience) ? globalThis.String(object.audience) : '',
-      scope: isSet(object.scope) ? globalThis.String(object.scope) : '',
+        ? globalThis.String(object.token_exchange_service_uri)
+        : "",
+      resource: isSet(object.resource) ? globalThis.String(object.resource) : "",
+      audience: isSet(object.audience) ? globalThis.String(object.audience) : "",
+      scope: isSet(object.scope) ? globalThis.String(object.scope) : "",
       requestedTokenType: isSet(object.requestedTokenType)
         ? globalThis.String(object.requestedTokenType)
         : isSet(object.requested_token_type)
-          ? globalThis.String(object.requested_token_type)
-          : '',
+        ? globalThis.String(object.requested_token_type)
+        : "",
       subjectTokenPath: isSet(object.subjectTokenPath)
         ? globalThis.String(object.subjectTokenPath)
         : isSet(object.subject_token_path)
-          ? globalThis.String(object.subject_token_path)
-          : '',
+        ? globalThis.String(object.subject_token_path)
+        : "",
       subjectTokenType: isSet(object.subjectTokenType)
         ? globalThis.String(object.subjectTokenType)
         : isSet(object.subject_token_type)
-          ? globalThis.String(object.subject_token_type)
-          : '',
+        ? globalThis.String(object.subject_token_type)
+        : "",
       actorTokenPath: isSet(object.actorTokenPath)
         ? globalThis.String(object.actorTokenPath)
         : isSet(object.actor_token_path)
-          ? globalThis.String(object.actor_token_path)
-          : '',
+        ? globalThis.String(object.actor_token_path)
+        : "",
       actorTokenType: isSet(object.actorTokenType)
         ? globalThis.String(object.actorTokenType)
         : isSet(object.actor_token_type)
-          ? globalThis.String(object.actor_token_type)
-          : '',
+        ? globalThis.String(object.actor_token_type)
+        : "",
     };
   },
 
   toJSON(message: GrpcService_GoogleGrpc_CallCredentials_StsService): unknown {
     const obj: any = {};
-    if (message.tokenExchangeServiceUri !== '') {
+    if (message.tokenExchangeServiceUri !== "") {
       obj.tokenExchangeServiceUri = message.tokenExchangeServiceUri;
     }
-    if (message.resource !== '') {
+    if (message.resource !== "") {
       obj.resource = message.resource;
     }
-    if (message.audience !== '') {
+    if (message.audience !== "") {
       obj.audience = message.audience;
     }
-    if (message.scope !== '') {
+    if (message.scope !== "") {
       obj.scope = message.scope;
     }
-    if (message.requestedTokenType !== '') {
+    if (message.requestedTokenType !== "") {
       obj.requestedTokenType = message.requestedTokenType;
     }
-    if (message.subjectTokenPath !== '') {
+    if (message.subjectTokenPath !== "") {
       obj.subjectTokenPath = message.subjectTokenPath;
     }
-    if (message.subjectTokenType !== '') {
+    if (message.subjectTokenType !== "") {
       obj.subjectTokenType = message.subjectTokenType;
     }
-    if (message.actorTokenPath !== '') {
+    if (message.actorTokenPath !== "") {
       obj.actorTokenPath = message.actorTokenPath;
     }
-    if (message.actorTokenType !== '') {
+    if (message.actorTokenType !== "") {
       obj.actorTokenType = message.actorTokenType;
     }
     return obj;
@@ -2106,15 +2061,15 @@ export const GrpcService_GoogleGrpc_CallCredentials_StsService: MessageFns<
     object: DeepPartial<GrpcService_GoogleGrpc_CallCredentials_StsService>,
   ): GrpcService_GoogleGrpc_CallCredentials_StsService {
     const message = createBaseGrpcService_GoogleGrpc_CallCredentials_StsService();
-    message.tokenExchangeServiceUri = object.tokenExchangeServiceUri ?? '';
-    message.resource = object.resource ?? '';
-    message.audience = object.audience ?? '';
-    message.scope = object.scope ?? '';
-    message.requestedTokenType = object.requestedTokenType ?? '';
-    message.subjectTokenPath = object.subjectTokenPath ?? '';
-    message.subjectTokenType = object.subjectTokenType ?? '';
-    message.actorTokenPath = object.actorTokenPath ?? '';
-    message.actorTokenType = object.actorTokenType ?? '';
+    message.tokenExchangeServiceUri = object.tokenExchangeServiceUri ?? "";
+    message.resource = object.resource ?? "";
+    message.audience = object.audience ?? "";
+    message.scope = object.scope ?? "";
+    message.requestedTokenType = object.requestedTokenType ?? "";
+    message.subjectTokenPath = object.subjectTokenPath ?? "";
+    message.subjectTokenType = object.subjectTokenType ?? "";
+    message.actorTokenPath = object.actorTokenPath ?? "";
+    message.actorTokenType = object.actorTokenType ?? "";
     return message;
   },
 };
@@ -2125,29 +2080,23 @@ messageTypeRegistry.set(
 );
 
 function createBaseGrpcService_GoogleGrpc_ChannelArgs(): GrpcService_GoogleGrpc_ChannelArgs {
-  return { $type: 'envoy.config.core.v3.GrpcService.GoogleGrpc.ChannelArgs', args: {} };
+  return { $type: "envoy.config.core.v3.GrpcService.GoogleGrpc.ChannelArgs", args: {} };
 }
 
 export const GrpcService_GoogleGrpc_ChannelArgs: MessageFns<
   GrpcService_GoogleGrpc_ChannelArgs,
-  'envoy.config.core.v3.GrpcService.GoogleGrpc.ChannelArgs'
+  "envoy.config.core.v3.GrpcService.GoogleGrpc.ChannelArgs"
 > = {
-  $type: 'envoy.config.core.v3.GrpcService.GoogleGrpc.ChannelArgs' as const,
+  $type: "envoy.config.core.v3.GrpcService.GoogleGrpc.ChannelArgs" as const,
 
-  encode(
-    message: GrpcService_GoogleGrpc_ChannelArgs,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
+  encode(message: GrpcService_GoogleGrpc_ChannelArgs, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     globalThis.Object.entries(message.args).forEach(
       ([key, value]: [string, GrpcService_GoogleGrpc_ChannelArgs_Value]) => {
-        GrpcService_GoogleGrpc_ChannelArgs_ArgsEntry.encode(
-          {
-            $type: 'envoy.config.core.v3.GrpcService.GoogleGrpc.ChannelArgs.ArgsEntry',
-            key: key as any,
-            value,
-          },
-          writer.uint32(10).fork(),
-        ).join();
+        GrpcService_GoogleGrpc_ChannelArgs_ArgsEntry.encode({
+          $type: "envoy.config.core.v3.GrpcService.GoogleGrpc.ChannelArgs.ArgsEntry",
+          key: key as any,
+          value,
+        }, writer.uint32(10).fork()).join();
       },
     );
     return writer;
@@ -2157,7 +2106,7 @@ export const GrpcService_GoogleGrpc_ChannelArgs: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -2194,20 +2143,17 @@ export const GrpcService_GoogleGrpc_ChannelArgs: MessageFns<
       $type: GrpcService_GoogleGrpc_ChannelArgs.$type,
       args: isObject(object.args)
         ? (globalThis.Object.entries(object.args) as [string, any][]).reduce(
-            (
-              acc: { [key: string]: GrpcService_GoogleGrpc_ChannelArgs_Value },
-              [key, value]: [string, any],
-            ) => {
-              globalThis.Object.defineProperty(acc, key, {
-                value: GrpcService_GoogleGrpc_ChannelArgs_Value.fromJSON(value),
-                enumerable: true,
-                configurable: true,
-                writable: true,
-              });
-              return acc;
-            },
-            {},
-          )
+          (acc: { [key: string]: GrpcService_GoogleGrpc_ChannelArgs_Value }, [key, value]: [string, any]) => {
+            globalThis.Object.defineProperty(acc, key, {
+              value: GrpcService_GoogleGrpc_ChannelArgs_Value.fromJSON(value),
+              enumerable: true,
+              configurable: true,
+              writable: true,
+            });
+            return acc;
+          },
+          {},
+        )
         : {},
     };
   },
@@ -2215,10 +2161,7 @@ export const GrpcService_GoogleGrpc_ChannelArgs: MessageFns<
   toJSON(message: GrpcService_GoogleGrpc_ChannelArgs): unknown {
     const obj: any = {};
     if (message.args) {
-      const entries = globalThis.Object.entries(message.args) as [
-        string,
-        GrpcService_GoogleGrpc_ChannelArgs_Value,
-      ][];
+      const entries = globalThis.Object.entries(message.args) as [string, GrpcService_GoogleGrpc_ChannelArgs_Value][];
       if (entries.length > 0) {
         obj.args = {};
         entries.forEach(([k, v]) => {
@@ -2234,20 +2177,19 @@ export const GrpcService_GoogleGrpc_ChannelArgs: MessageFns<
   },
   fromPartial(object: DeepPartial<GrpcService_GoogleGrpc_ChannelArgs>): GrpcService_GoogleGrpc_ChannelArgs {
     const message = createBaseGrpcService_GoogleGrpc_ChannelArgs();
-    message.args = (
-      globalThis.Object.entries(object.args ?? {}) as [string, GrpcService_GoogleGrpc_ChannelArgs_Value][]
-    ).reduce(
-      (
-        acc: { [key: string]: GrpcService_GoogleGrpc_ChannelArgs_Value },
-        [key, value]: [string, GrpcService_GoogleGrpc_ChannelArgs_Value],
-      ) => {
-        if (value !== undefined) {
-          acc[key] = GrpcService_GoogleGrpc_ChannelArgs_Value.fromPartial(value);
-        }
-        return acc;
-      },
-      {},
-    );
+    message.args =
+      (globalThis.Object.entries(object.args ?? {}) as [string, GrpcService_GoogleGrpc_ChannelArgs_Value][]).reduce(
+        (
+          acc: { [key: string]: GrpcService_GoogleGrpc_ChannelArgs_Value },
+          [key, value]: [string, GrpcService_GoogleGrpc_ChannelArgs_Value],
+        ) => {
+          if (value !== undefined) {
+            acc[key] = GrpcService_GoogleGrpc_ChannelArgs_Value.fromPartial(value);
+          }
+          return acc;
+        },
+        {},
+      );
     return message;
   },
 };
@@ -2256,7 +2198,7 @@ messageTypeRegistry.set(GrpcService_GoogleGrpc_ChannelArgs.$type, GrpcService_Go
 
 function createBaseGrpcService_GoogleGrpc_ChannelArgs_Value(): GrpcService_GoogleGrpc_ChannelArgs_Value {
   return {
-    $type: 'envoy.config.core.v3.GrpcService.GoogleGrpc.ChannelArgs.Value',
+    $type: "envoy.config.core.v3.GrpcService.GoogleGrpc.ChannelArgs.Value",
     stringValue: undefined,
     intValue: undefined,
   };
@@ -2264,14 +2206,11 @@ function createBaseGrpcService_GoogleGrpc_ChannelArgs_Value(): GrpcService_Googl
 
 export const GrpcService_GoogleGrpc_ChannelArgs_Value: MessageFns<
   GrpcService_GoogleGrpc_ChannelArgs_Value,
-  'envoy.config.core.v3.GrpcService.GoogleGrpc.ChannelArgs.Value'
+  "envoy.config.core.v3.GrpcService.GoogleGrpc.ChannelArgs.Value"
 > = {
-  $type: 'envoy.config.core.v3.GrpcService.GoogleGrpc.ChannelArgs.Value' as const,
+  $type: "envoy.config.core.v3.GrpcService.GoogleGrpc.ChannelArgs.Value" as const,
 
-  encode(
-    message: GrpcService_GoogleGrpc_ChannelArgs_Value,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
+  encode(message: GrpcService_GoogleGrpc_ChannelArgs_Value, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.stringValue !== undefined) {
       writer.uint32(10).string(message.stringValue);
     }
@@ -2285,7 +2224,7 @@ export const GrpcService_GoogleGrpc_ChannelArgs_Value: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -2328,13 +2267,13 @@ export const GrpcService_GoogleGrpc_ChannelArgs_Value: MessageFns<
       stringValue: isSet(object.stringValue)
         ? globalThis.String(object.stringValue)
         : isSet(object.string_value)
-          ? globalThis.String(object.string_value)
-          : undefined,
+        ? globalThis.String(object.string_value)
+        : undefined,
       intValue: isSet(object.intValue)
         ? globalThis.Number(object.intValue)
         : isSet(object.int_value)
-          ? globalThis.Number(object.int_value)
-          : undefined,
+        ? globalThis.Number(object.int_value)
+        : undefined,
     };
   },
 
@@ -2349,14 +2288,10 @@ export const GrpcService_GoogleGrpc_ChannelArgs_Value: MessageFns<
     return obj;
   },
 
-  create(
-    base?: DeepPartial<GrpcService_GoogleGrpc_ChannelArgs_Value>,
-  ): GrpcService_GoogleGrpc_ChannelArgs_Value {
+  create(base?: DeepPartial<GrpcService_GoogleGrpc_ChannelArgs_Value>): GrpcService_GoogleGrpc_ChannelArgs_Value {
     return GrpcService_GoogleGrpc_ChannelArgs_Value.fromPartial(base ?? {});
   },
-  fromPartial(
-    object: DeepPartial<GrpcService_GoogleGrpc_ChannelArgs_Value>,
-  ): GrpcService_GoogleGrpc_ChannelArgs_Value {
+  fromPartial(object: DeepPartial<GrpcService_GoogleGrpc_ChannelArgs_Value>): GrpcService_GoogleGrpc_ChannelArgs_Value {
     const message = createBaseGrpcService_GoogleGrpc_ChannelArgs_Value();
     message.stringValue = object.stringValue ?? undefined;
     message.intValue = object.intValue ?? undefined;
@@ -2364,30 +2299,23 @@ export const GrpcService_GoogleGrpc_ChannelArgs_Value: MessageFns<
   },
 };
 
-messageTypeRegistry.set(
-  GrpcService_GoogleGrpc_ChannelArgs_Value.$type,
-  GrpcService_GoogleGrpc_ChannelArgs_Value,
-);
+messageTypeRegistry.set(GrpcService_GoogleGrpc_ChannelArgs_Value.$type, GrpcService_GoogleGrpc_ChannelArgs_Value);
 
 function createBaseGrpcService_GoogleGrpc_ChannelArgs_ArgsEntry(): GrpcService_GoogleGrpc_ChannelArgs_ArgsEntry {
-  return {
-    $type: 'envoy.config.core.v3.GrpcService.GoogleGrpc.ChannelArgs.ArgsEntry',
-    key: '',
-    value: undefined,
-  };
+  return { $type: "envoy.config.core.v3.GrpcService.GoogleGrpc.ChannelArgs.ArgsEntry", key: "", value: undefined };
 }
 
 export const GrpcService_GoogleGrpc_ChannelArgs_ArgsEntry: MessageFns<
   GrpcService_GoogleGrpc_ChannelArgs_ArgsEntry,
-  'envoy.config.core.v3.GrpcService.GoogleGrpc.ChannelArgs.ArgsEntry'
+  "envoy.config.core.v3.GrpcService.GoogleGrpc.ChannelArgs.ArgsEntry"
 > = {
-  $type: 'envoy.config.core.v3.GrpcService.GoogleGrpc.ChannelArgs.ArgsEntry' as const,
+  $type: "envoy.config.core.v3.GrpcService.GoogleGrpc.ChannelArgs.ArgsEntry" as const,
 
   encode(
     message: GrpcService_GoogleGrpc_ChannelArgs_ArgsEntry,
     writer: BinaryWriter = new BinaryWriter(),
   ): BinaryWriter {
-    if (message.key !== '') {
+    if (message.key !== "") {
       writer.uint32(10).string(message.key);
     }
     if (message.value !== undefined) {
@@ -2400,7 +2328,7 @@ export const GrpcService_GoogleGrpc_ChannelArgs_ArgsEntry: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -2440,16 +2368,14 @@ export const GrpcService_GoogleGrpc_ChannelArgs_ArgsEntry: MessageFns<
   fromJSON(object: any): GrpcService_GoogleGrpc_ChannelArgs_ArgsEntry {
     return {
       $type: GrpcService_GoogleGrpc_ChannelArgs_ArgsEntry.$type,
-      key: isSet(object.key) ? globalThis.String(object.key) : '',
-      value: isSet(object.value)
-        ? GrpcService_GoogleGrpc_ChannelArgs_Value.fromJSON(object.value)
-        : undefined,
+      key: isSet(object.key) ? globalThis.String(object.key) : "",
+      value: isSet(object.value) ? GrpcService_GoogleGrpc_ChannelArgs_Value.fromJSON(object.value) : undefined,
     };
   },
 
   toJSON(message: GrpcService_GoogleGrpc_ChannelArgs_ArgsEntry): unknown {
     const obj: any = {};
-    if (message.key !== '') {
+    if (message.key !== "") {
       obj.key = message.key;
     }
     if (message.value !== undefined) {
@@ -2467,11 +2393,10 @@ export const GrpcService_GoogleGrpc_ChannelArgs_ArgsEntry: MessageFns<
     object: DeepPartial<GrpcService_GoogleGrpc_ChannelArgs_ArgsEntry>,
   ): GrpcService_GoogleGrpc_ChannelArgs_ArgsEntry {
     const message = createBaseGrpcService_GoogleGrpc_ChannelArgs_ArgsEntry();
-    message.key = object.key ?? '';
-    message.value =
-      object.value !== undefined && object.value !== null
-        ? GrpcService_GoogleGrpc_ChannelArgs_Value.fromPartial(object.value)
-        : undefined;
+    message.key = object.key ?? "";
+    message.value = (object.value !== undefined && object.value !== null)
+      ? GrpcService_GoogleGrpc_ChannelArgs_Value.fromPartial(object.value)
+      : undefined;
     return message;
   },
 };
@@ -2483,29 +2408,25 @@ messageTypeRegistry.set(
 
 type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
 
-export type DeepPartial<T> = T extends Builtin
-  ? T
-  : T extends globalThis.Array<infer U>
-    ? globalThis.Array<DeepPartial<U>>
-    : T extends ReadonlyArray<infer U>
-      ? ReadonlyArray<DeepPartial<U>>
-      : T extends {}
-        ? { [K in Exclude<keyof T, '$type'>]?: DeepPartial<T[K]> }
-        : Partial<T>;
+export type DeepPartial<T> = T extends Builtin ? T
+  : T extends globalThis.Array<infer U> ? globalThis.Array<DeepPartial<U>>
+  : T extends ReadonlyArray<infer U> ? ReadonlyArray<DeepPartial<U>>
+  : T extends {} ? { [K in Exclude<keyof T, "$type">]?: DeepPartial<T[K]> }
+  : Partial<T>;
 
 function longToNumber(int64: { toString(): string }): number {
   const num = globalThis.Number(int64.toString());
   if (num > globalThis.Number.MAX_SAFE_INTEGER) {
-    throw new globalThis.Error('Value is larger than Number.MAX_SAFE_INTEGER');
+    throw new globalThis.Error("Value is larger than Number.MAX_SAFE_INTEGER");
   }
   if (num < globalThis.Number.MIN_SAFE_INTEGER) {
-    throw new globalThis.Error('Value is smaller than Number.MIN_SAFE_INTEGER');
+    throw new globalThis.Error("Value is smaller than Number.MIN_SAFE_INTEGER");
   }
   return num;
 }
 
 function isObject(value: any): boolean {
-  return typeof value === 'object' && value !== null;
+  return typeof value === "object" && value !== null;
 }
 
 function isSet(value: any): boolean {

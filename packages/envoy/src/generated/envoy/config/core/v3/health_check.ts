@@ -5,23 +5,23 @@
 // source: envoy/config/core/v3/health_check.proto
 
 /* eslint-disable */
-import { BinaryReader, BinaryWriter } from '@bufbuild/protobuf/wire';
-import { Any } from '../../../../google/protobuf/any';
-import { Duration } from '../../../../google/protobuf/duration';
-import { Struct } from '../../../../google/protobuf/struct';
-import { BoolValue, UInt32Value, UInt64Value } from '../../../../google/protobuf/wrappers';
-import { messageTypeRegistry } from '../../../../typeRegistry';
-import { StringMatcher } from '../../../type/matcher/v3/string';
-import { CodecClientType, codecClientTypeFromJSON, codecClientTypeToJSON } from '../../../type/v3/http';
-import { Int64Range } from '../../../type/v3/range';
-import { HeaderValueOption, RequestMethod, requestMethodFromJSON, requestMethodToJSON } from './base';
-import { EventServiceConfig } from './event_service_config';
-import { TypedExtensionConfig } from './extension';
-import { ProxyProtocolConfig } from './proxy_protocol';
+import { BinaryReader, BinaryWriter } from "@bufbuild/protobuf/wire";
+import { Any } from "../../../../google/protobuf/any";
+import { Duration } from "../../../../google/protobuf/duration";
+import { Struct } from "../../../../google/protobuf/struct";
+import { BoolValue, UInt32Value, UInt64Value } from "../../../../google/protobuf/wrappers";
+import { messageTypeRegistry } from "../../../../typeRegistry";
+import { StringMatcher } from "../../../type/matcher/v3/string";
+import { CodecClientType, codecClientTypeFromJSON, codecClientTypeToJSON } from "../../../type/v3/http";
+import { Int64Range } from "../../../type/v3/range";
+import { HeaderValueOption, RequestMethod, requestMethodFromJSON, requestMethodToJSON } from "./base";
+import { EventServiceConfig } from "./event_service_config";
+import { TypedExtensionConfig } from "./extension";
+import { ProxyProtocolConfig } from "./proxy_protocol";
 
-export const protobufPackage = 'envoy.config.core.v3';
+export const protobufPackage = "envoy.config.core.v3";
 
-export const protobufFileName = 'envoy/config/core/v3/health_check.proto';
+export const protobufFileName = "envoy/config/core/v3/health_check.proto";
 
 /** Endpoint health status. */
 export enum HealthStatus {
@@ -52,25 +52,25 @@ export enum HealthStatus {
 export function healthStatusFromJSON(object: any): HealthStatus {
   switch (object) {
     case 0:
-    case 'UNKNOWN':
+    case "UNKNOWN":
       return HealthStatus.UNKNOWN;
     case 1:
-    case 'HEALTHY':
+    case "HEALTHY":
       return HealthStatus.HEALTHY;
     case 2:
-    case 'UNHEALTHY':
+    case "UNHEALTHY":
       return HealthStatus.UNHEALTHY;
     case 3:
-    case 'DRAINING':
+    case "DRAINING":
       return HealthStatus.DRAINING;
     case 4:
-    case 'TIMEOUT':
+    case "TIMEOUT":
       return HealthStatus.TIMEOUT;
     case 5:
-    case 'DEGRADED':
+    case "DEGRADED":
       return HealthStatus.DEGRADED;
     case -1:
-    case 'UNRECOGNIZED':
+    case "UNRECOGNIZED":
     default:
       return HealthStatus.UNRECOGNIZED;
   }
@@ -79,50 +79,58 @@ export function healthStatusFromJSON(object: any): HealthStatus {
 export function healthStatusToJSON(object: HealthStatus): string {
   switch (object) {
     case HealthStatus.UNKNOWN:
-      return 'UNKNOWN';
+      return "UNKNOWN";
     case HealthStatus.HEALTHY:
-      return 'HEALTHY';
+      return "HEALTHY";
     case HealthStatus.UNHEALTHY:
-      return 'UNHEALTHY';
+      return "UNHEALTHY";
     case HealthStatus.DRAINING:
-      return 'DRAINING';
+      return "DRAINING";
     case HealthStatus.TIMEOUT:
-      return 'TIMEOUT';
+      return "TIMEOUT";
     case HealthStatus.DEGRADED:
-      return 'DEGRADED';
+      return "DEGRADED";
     case HealthStatus.UNRECOGNIZED:
     default:
-      return 'UNRECOGNIZED';
+      return "UNRECOGNIZED";
   }
 }
 
 export interface HealthStatusSet {
-  $type: 'envoy.config.core.v3.HealthStatusSet';
+  $type: "envoy.config.core.v3.HealthStatusSet";
   /** An order-independent set of health status. */
   statuses: HealthStatus[];
 }
 
 /** [#next-free-field: 27] */
 export interface HealthCheck {
-  $type: 'envoy.config.core.v3.HealthCheck';
+  $type: "envoy.config.core.v3.HealthCheck";
   /**
    * The time to wait for a health check response. If the timeout is reached the
    * health check attempt will be considered a failure.
    */
-  timeout: Duration | undefined;
+  timeout:
+    | Duration
+    | undefined;
   /** The interval between health checks. */
-  interval: Duration | undefined;
+  interval:
+    | Duration
+    | undefined;
   /**
    * An optional jitter amount in milliseconds. If specified, Envoy will start health
    * checking after for a random time in ms between 0 and initial_jitter. This only
    * applies to the first health check.
    */
-  initialJitter: Duration | undefined;
+  initialJitter:
+    | Duration
+    | undefined;
   /**
    * An optional jitter amount in milliseconds. If specified, during every
    * interval Envoy will add interval_jitter to the wait time.
    */
-  intervalJitter: Duration | undefined;
+  intervalJitter:
+    | Duration
+    | undefined;
   /**
    * An optional jitter amount as a percentage of interval_ms. If specified,
    * during every interval Envoy will add ``interval_ms`` *
@@ -139,25 +147,41 @@ export interface HealthCheck {
    * or :ref:`retriable_statuses <envoy_v3_api_field_config.core.v3.HealthCheck.HttpHealthCheck.retriable_statuses>`,
    * this threshold is ignored and the host is considered immediately unhealthy.
    */
-  unhealthyThreshold: number | undefined;
+  unhealthyThreshold:
+    | number
+    | undefined;
   /**
    * The number of healthy health checks required before a host is marked
    * healthy. Note that during startup, only a single successful health check is
    * required to mark a host healthy.
    */
-  healthyThreshold: number | undefined;
+  healthyThreshold:
+    | number
+    | undefined;
   /** [#not-implemented-hide:] Non-serving port for health checking. */
-  altPort: number | undefined;
+  altPort:
+    | number
+    | undefined;
   /** Reuse health check connection between health checks. Default is true. */
-  reuseConnection: boolean | undefined;
+  reuseConnection:
+    | boolean
+    | undefined;
   /** HTTP health check. */
-  httpHealthCheck?: HealthCheck_HttpHealthCheck | undefined;
+  httpHealthCheck?:
+    | HealthCheck_HttpHealthCheck
+    | undefined;
   /** TCP health check. */
-  tcpHealthCheck?: HealthCheck_TcpHealthCheck | undefined;
+  tcpHealthCheck?:
+    | HealthCheck_TcpHealthCheck
+    | undefined;
   /** gRPC health check. */
-  grpcHealthCheck?: HealthCheck_GrpcHealthCheck | undefined;
+  grpcHealthCheck?:
+    | HealthCheck_GrpcHealthCheck
+    | undefined;
   /** Custom health check. */
-  customHealthCheck?: HealthCheck_CustomHealthCheck | undefined;
+  customHealthCheck?:
+    | HealthCheck_CustomHealthCheck
+    | undefined;
   /**
    * The "no traffic interval" is a special health check interval that is used when a cluster has
    * never had traffic routed to it. This lower interval allows cluster information to be kept up to
@@ -168,7 +192,9 @@ export interface HealthCheck {
    *
    * The default value for "no traffic interval" is 60 seconds.
    */
-  noTrafficInterval: Duration | undefined;
+  noTrafficInterval:
+    | Duration
+    | undefined;
   /**
    * The "no traffic healthy interval" is a special health check interval that
    * is used for hosts that are currently passing active health checking
@@ -184,7 +210,9 @@ export interface HealthCheck {
    * If no_traffic_healthy_interval is not set, it will default to the
    * no traffic interval and send that interval regardless of health state.
    */
-  noTrafficHealthyInterval: Duration | undefined;
+  noTrafficHealthyInterval:
+    | Duration
+    | undefined;
   /**
    * The "unhealthy interval" is a health check interval that is used for hosts that are marked as
    * unhealthy. As soon as the host is marked as healthy, Envoy will shift back to using the
@@ -192,7 +220,9 @@ export interface HealthCheck {
    *
    * The default value for "unhealthy interval" is the same as "interval".
    */
-  unhealthyInterval: Duration | undefined;
+  unhealthyInterval:
+    | Duration
+    | undefined;
   /**
    * The "unhealthy edge interval" is a special health check interval that is used for the first
    * health check right after a host is marked as unhealthy. For subsequent health checks
@@ -201,7 +231,9 @@ export interface HealthCheck {
    *
    * The default value for "unhealthy edge interval" is the same as "unhealthy interval".
    */
-  unhealthyEdgeInterval: Duration | undefined;
+  unhealthyEdgeInterval:
+    | Duration
+    | undefined;
   /**
    * The "healthy edge interval" is a special health check interval that is used for the first
    * health check right after a host is marked as healthy. For subsequent health checks
@@ -209,7 +241,9 @@ export interface HealthCheck {
    *
    * The default value for "healthy edge interval" is the same as the default interval.
    */
-  healthyEdgeInterval: Duration | undefined;
+  healthyEdgeInterval:
+    | Duration
+    | undefined;
   /**
    * .. attention::
    * This field is deprecated in favor of the extension
@@ -232,7 +266,9 @@ export interface HealthCheck {
    * The gRPC service for the health check event service.
    * If empty, health check events won't be sent to a remote endpoint.
    */
-  eventService: EventServiceConfig | undefined;
+  eventService:
+    | EventServiceConfig
+    | undefined;
   /**
    * If set to true, health check failure events will always be logged. If set to false, only the
    * initial health check failure event will be logged.
@@ -246,7 +282,9 @@ export interface HealthCheck {
    */
   alwaysLogHealthCheckSuccess: boolean;
   /** This allows overriding the cluster TLS settings, just for health check connections. */
-  tlsOptions: HealthCheck_TlsOptions | undefined;
+  tlsOptions:
+    | HealthCheck_TlsOptions
+    | undefined;
   /**
    * Optional key/value pairs that will be used to match a transport socket from those specified in the cluster's
    * :ref:`tranport socket matches <envoy_v3_api_field_config.cluster.v3.Cluster.transport_socket_matches>`.
@@ -284,16 +322,18 @@ export interface HealthCheck {
 
 /** Describes the encoding of the payload bytes in the payload. */
 export interface HealthCheck_Payload {
-  $type: 'envoy.config.core.v3.HealthCheck.Payload';
+  $type: "envoy.config.core.v3.HealthCheck.Payload";
   /** Hex encoded payload. E.g., "000000FF". */
-  text?: string | undefined;
+  text?:
+    | string
+    | undefined;
   /** Binary payload. */
   binary?: Buffer | undefined;
 }
 
 /** [#next-free-field: 15] */
 export interface HealthCheck_HttpHealthCheck {
-  $type: 'envoy.config.core.v3.HealthCheck.HttpHealthCheck';
+  $type: "envoy.config.core.v3.HealthCheck.HttpHealthCheck";
   /**
    * The value of the host header in the HTTP health check request. If
    * left empty (default value), the name of the cluster this health check is associated
@@ -307,7 +347,9 @@ export interface HealthCheck_HttpHealthCheck {
    */
   path: string;
   /** [#not-implemented-hide:] HTTP specific payload. */
-  send: HealthCheck_Payload | undefined;
+  send:
+    | HealthCheck_Payload
+    | undefined;
   /**
    * Specifies a list of HTTP expected responses to match in the first ``response_buffer_size`` bytes of the response body.
    * If it is set, both the expected response check and status code determine the health check.
@@ -324,7 +366,9 @@ export interface HealthCheck_HttpHealthCheck {
    * Specifies the size of response buffer in bytes that is used to Payload match.
    * The default value is 1024. Setting to 0 implies that the Payload will be matched against the entire response.
    */
-  responseBufferSize: number | undefined;
+  responseBufferSize:
+    | number
+    | undefined;
   /**
    * Specifies a list of HTTP headers that should be added to each request that is sent to the
    * health checked cluster. For more information, including details on header value syntax, see
@@ -365,7 +409,9 @@ export interface HealthCheck_HttpHealthCheck {
    * <envoy_v3_api_msg_type.matcher.v3.StringMatcher>`. See the :ref:`architecture overview
    * <arch_overview_health_checking_identity>` for more information.
    */
-  serviceNameMatcher: StringMatcher | undefined;
+  serviceNameMatcher:
+    | StringMatcher
+    | undefined;
   /**
    * HTTP Method that will be used for health checking, default is "GET".
    * GET, HEAD, POST, PUT, DELETE, OPTIONS, TRACE, PATCH methods are supported, but making request body is not supported.
@@ -376,9 +422,11 @@ export interface HealthCheck_HttpHealthCheck {
 }
 
 export interface HealthCheck_TcpHealthCheck {
-  $type: 'envoy.config.core.v3.HealthCheck.TcpHealthCheck';
+  $type: "envoy.config.core.v3.HealthCheck.TcpHealthCheck";
   /** Empty payloads imply a connect-only health check. */
-  send: HealthCheck_Payload | undefined;
+  send:
+    | HealthCheck_Payload
+    | undefined;
   /**
    * When checking the response, “fuzzy” matching is performed such that each
    * payload block must be found, and in the order specified, but not
@@ -396,7 +444,7 @@ export interface HealthCheck_TcpHealthCheck {
 }
 
 export interface HealthCheck_RedisHealthCheck {
-  $type: 'envoy.config.core.v3.HealthCheck.RedisHealthCheck';
+  $type: "envoy.config.core.v3.HealthCheck.RedisHealthCheck";
   /**
    * If set, optionally perform ``EXISTS <key>`` instead of ``PING``. A return value
    * from Redis of 0 (does not exist) is considered a passing healthcheck. A return value other
@@ -413,7 +461,7 @@ export interface HealthCheck_RedisHealthCheck {
  * for details.
  */
 export interface HealthCheck_GrpcHealthCheck {
-  $type: 'envoy.config.core.v3.HealthCheck.GrpcHealthCheck';
+  $type: "envoy.config.core.v3.HealthCheck.GrpcHealthCheck";
   /**
    * An optional service name parameter which will be sent to gRPC service in
    * `grpc.health.v1.HealthCheckRequest
@@ -440,7 +488,7 @@ export interface HealthCheck_GrpcHealthCheck {
 
 /** Custom health check. */
 export interface HealthCheck_CustomHealthCheck {
-  $type: 'envoy.config.core.v3.HealthCheck.CustomHealthCheck';
+  $type: "envoy.config.core.v3.HealthCheck.CustomHealthCheck";
   /** The registered name of the custom health checker. */
   name: string;
   typedConfig?: Any | undefined;
@@ -453,7 +501,7 @@ export interface HealthCheck_CustomHealthCheck {
  * This allows overriding the cluster TLS settings, just for health check connections.
  */
 export interface HealthCheck_TlsOptions {
-  $type: 'envoy.config.core.v3.HealthCheck.TlsOptions';
+  $type: "envoy.config.core.v3.HealthCheck.TlsOptions";
   /**
    * Specifies the ALPN protocols for health check connections. This is useful if the
    * corresponding upstream is using ALPN-based :ref:`FilterChainMatch
@@ -464,11 +512,11 @@ export interface HealthCheck_TlsOptions {
 }
 
 function createBaseHealthStatusSet(): HealthStatusSet {
-  return { $type: 'envoy.config.core.v3.HealthStatusSet', statuses: [] };
+  return { $type: "envoy.config.core.v3.HealthStatusSet", statuses: [] };
 }
 
-export const HealthStatusSet: MessageFns<HealthStatusSet, 'envoy.config.core.v3.HealthStatusSet'> = {
-  $type: 'envoy.config.core.v3.HealthStatusSet' as const,
+export const HealthStatusSet: MessageFns<HealthStatusSet, "envoy.config.core.v3.HealthStatusSet"> = {
+  $type: "envoy.config.core.v3.HealthStatusSet" as const,
 
   encode(message: HealthStatusSet, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     for (const v of message.statuses) {
@@ -481,7 +529,7 @@ export const HealthStatusSet: MessageFns<HealthStatusSet, 'envoy.config.core.v3.
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -551,7 +599,7 @@ messageTypeRegistry.set(HealthStatusSet.$type, HealthStatusSet);
 
 function createBaseHealthCheck(): HealthCheck {
   return {
-    $type: 'envoy.config.core.v3.HealthCheck',
+    $type: "envoy.config.core.v3.HealthCheck",
     timeout: undefined,
     interval: undefined,
     initialJitter: undefined,
@@ -570,7 +618,7 @@ function createBaseHealthCheck(): HealthCheck {
     unhealthyInterval: undefined,
     unhealthyEdgeInterval: undefined,
     healthyEdgeInterval: undefined,
-    eventLogPath: '',
+    eventLogPath: "",
     eventLogger: [],
     eventService: undefined,
     alwaysLogHealthCheckFailures: false,
@@ -580,8 +628,8 @@ function createBaseHealthCheck(): HealthCheck {
   };
 }
 
-export const HealthCheck: MessageFns<HealthCheck, 'envoy.config.core.v3.HealthCheck'> = {
-  $type: 'envoy.config.core.v3.HealthCheck' as const,
+export const HealthCheck: MessageFns<HealthCheck, "envoy.config.core.v3.HealthCheck"> = {
+  $type: "envoy.config.core.v3.HealthCheck" as const,
 
   encode(message: HealthCheck, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.timeout !== undefined) {
@@ -601,25 +649,23 @@ export const HealthCheck: MessageFns<HealthCheck, 'envoy.config.core.v3.HealthCh
     }
     if (message.unhealthyThreshold !== undefined) {
       UInt32Value.encode(
-        { $type: 'google.protobuf.UInt32Value', value: message.unhealthyThreshold! },
+        { $type: "google.protobuf.UInt32Value", value: message.unhealthyThreshold! },
         writer.uint32(34).fork(),
       ).join();
     }
     if (message.healthyThreshold !== undefined) {
       UInt32Value.encode(
-        { $type: 'google.protobuf.UInt32Value', value: message.healthyThreshold! },
+        { $type: "google.protobuf.UInt32Value", value: message.healthyThreshold! },
         writer.uint32(42).fork(),
       ).join();
     }
     if (message.altPort !== undefined) {
-      UInt32Value.encode(
-        { $type: 'google.protobuf.UInt32Value', value: message.altPort! },
-        writer.uint32(50).fork(),
-      ).join();
+      UInt32Value.encode({ $type: "google.protobuf.UInt32Value", value: message.altPort! }, writer.uint32(50).fork())
+        .join();
     }
     if (message.reuseConnection !== undefined) {
       BoolValue.encode(
-        { $type: 'google.protobuf.BoolValue', value: message.reuseConnection! },
+        { $type: "google.protobuf.BoolValue", value: message.reuseConnection! },
         writer.uint32(58).fork(),
       ).join();
     }
@@ -650,7 +696,7 @@ export const HealthCheck: MessageFns<HealthCheck, 'envoy.config.core.v3.HealthCh
     if (message.healthyEdgeInterval !== undefined) {
       Duration.encode(message.healthyEdgeInterval, writer.uint32(130).fork()).join();
     }
-    if (message.eventLogPath !== '') {
+    if (message.eventLogPath !== "") {
       writer.uint32(138).string(message.eventLogPath);
     }
     for (const v of message.eventLogger) {
@@ -678,7 +724,7 @@ export const HealthCheck: MessageFns<HealthCheck, 'envoy.config.core.v3.HealthCh
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -907,118 +953,118 @@ export const HealthCheck: MessageFns<HealthCheck, 'envoy.config.core.v3.HealthCh
       initialJitter: isSet(object.initialJitter)
         ? Duration.fromJSON(object.initialJitter)
         : isSet(object.initial_jitter)
-          ? Duration.fromJSON(object.initial_jitter)
-          : undefined,
+        ? Duration.fromJSON(object.initial_jitter)
+        : undefined,
       intervalJitter: isSet(object.intervalJitter)
         ? Duration.fromJSON(object.intervalJitter)
         : isSet(object.interval_jitter)
-          ? Duration.fromJSON(object.interval_jitter)
-          : undefined,
+        ? Duration.fromJSON(object.interval_jitter)
+        : undefined,
       intervalJitterPercent: isSet(object.intervalJitterPercent)
         ? globalThis.Number(object.intervalJitterPercent)
         : isSet(object.interval_jitter_percent)
-          ? globalThis.Number(object.interval_jitter_percent)
-          : 0,
+        ? globalThis.Number(object.interval_jitter_percent)
+        : 0,
       unhealthyThreshold: isSet(object.unhealthyThreshold)
         ? Number(object.unhealthyThreshold)
         : isSet(object.unhealthy_threshold)
-          ? Number(object.unhealthy_threshold)
-          : undefined,
+        ? Number(object.unhealthy_threshold)
+        : undefined,
       healthyThreshold: isSet(object.healthyThreshold)
         ? Number(object.healthyThreshold)
         : isSet(object.healthy_threshold)
-          ? Number(object.healthy_threshold)
-          : undefined,
+        ? Number(object.healthy_threshold)
+        : undefined,
       altPort: isSet(object.altPort)
         ? Number(object.altPort)
         : isSet(object.alt_port)
-          ? Number(object.alt_port)
-          : undefined,
+        ? Number(object.alt_port)
+        : undefined,
       reuseConnection: isSet(object.reuseConnection)
         ? Boolean(object.reuseConnection)
         : isSet(object.reuse_connection)
-          ? Boolean(object.reuse_connection)
-          : undefined,
+        ? Boolean(object.reuse_connection)
+        : undefined,
       httpHealthCheck: isSet(object.httpHealthCheck)
         ? HealthCheck_HttpHealthCheck.fromJSON(object.httpHealthCheck)
         : isSet(object.http_health_check)
-          ? HealthCheck_HttpHealthCheck.fromJSON(object.http_health_check)
-          : undefined,
+        ? HealthCheck_HttpHealthCheck.fromJSON(object.http_health_check)
+        : undefined,
       tcpHealthCheck: isSet(object.tcpHealthCheck)
         ? HealthCheck_TcpHealthCheck.fromJSON(object.tcpHealthCheck)
         : isSet(object.tcp_health_check)
-          ? HealthCheck_TcpHealthCheck.fromJSON(object.tcp_health_check)
-          : undefined,
+        ? HealthCheck_TcpHealthCheck.fromJSON(object.tcp_health_check)
+        : undefined,
       grpcHealthCheck: isSet(object.grpcHealthCheck)
         ? HealthCheck_GrpcHealthCheck.fromJSON(object.grpcHealthCheck)
         : isSet(object.grpc_health_check)
-          ? HealthCheck_GrpcHealthCheck.fromJSON(object.grpc_health_check)
-          : undefined,
+        ? HealthCheck_GrpcHealthCheck.fromJSON(object.grpc_health_check)
+        : undefined,
       customHealthCheck: isSet(object.customHealthCheck)
         ? HealthCheck_CustomHealthCheck.fromJSON(object.customHealthCheck)
         : isSet(object.custom_health_check)
-          ? HealthCheck_CustomHealthCheck.fromJSON(object.custom_health_check)
-          : undefined,
+        ? HealthCheck_CustomHealthCheck.fromJSON(object.custom_health_check)
+        : undefined,
       noTrafficInterval: isSet(object.noTrafficInterval)
         ? Duration.fromJSON(object.noTrafficInterval)
         : isSet(object.no_traffic_interval)
-          ? Duration.fromJSON(object.no_traffic_interval)
-          : undefined,
+        ? Duration.fromJSON(object.no_traffic_interval)
+        : undefined,
       noTrafficHealthyInterval: isSet(object.noTrafficHealthyInterval)
         ? Duration.fromJSON(object.noTrafficHealthyInterval)
         : isSet(object.no_traffic_healthy_interval)
-          ? Duration.fromJSON(object.no_traffic_healthy_interval)
-          : undefined,
+        ? Duration.fromJSON(object.no_traffic_healthy_interval)
+        : undefined,
       unhealthyInterval: isSet(object.unhealthyInterval)
         ? Duration.fromJSON(object.unhealthyInterval)
         : isSet(object.unhealthy_interval)
-          ? Duration.fromJSON(object.unhealthy_interval)
-          : undefined,
+        ? Duration.fromJSON(object.unhealthy_interval)
+        : undefined,
       unhealthyEdgeInterval: isSet(object.unhealthyEdgeInterval)
         ? Duration.fromJSON(object.unhealthyEdgeInterval)
         : isSet(object.unhealthy_edge_interval)
-          ? Duration.fromJSON(object.unhealthy_edge_interval)
-          : undefined,
+        ? Duration.fromJSON(object.unhealthy_edge_interval)
+        : undefined,
       healthyEdgeInterval: isSet(object.healthyEdgeInterval)
         ? Duration.fromJSON(object.healthyEdgeInterval)
         : isSet(object.healthy_edge_interval)
-          ? Duration.fromJSON(object.healthy_edge_interval)
-          : undefined,
+        ? Duration.fromJSON(object.healthy_edge_interval)
+        : undefined,
       eventLogPath: isSet(object.eventLogPath)
         ? globalThis.String(object.eventLogPath)
         : isSet(object.event_log_path)
-          ? globalThis.String(object.event_log_path)
-          : '',
+        ? globalThis.String(object.event_log_path)
+        : "",
       eventLogger: globalThis.Array.isArray(object?.eventLogger)
         ? object.eventLogger.map((e: any) => TypedExtensionConfig.fromJSON(e))
         : globalThis.Array.isArray(object?.event_logger)
-          ? object.event_logger.map((e: any) => TypedExtensionConfig.fromJSON(e))
-          : [],
+        ? object.event_logger.map((e: any) => TypedExtensionConfig.fromJSON(e))
+        : [],
       eventService: isSet(object.eventService)
         ? EventServiceConfig.fromJSON(object.eventService)
         : isSet(object.event_service)
-          ? EventServiceConfig.fromJSON(object.event_service)
-          : undefined,
+        ? EventServiceConfig.fromJSON(object.event_service)
+        : undefined,
       alwaysLogHealthCheckFailures: isSet(object.alwaysLogHealthCheckFailures)
         ? globalThis.Boolean(object.alwaysLogHealthCheckFailures)
         : isSet(object.always_log_health_check_failures)
-          ? globalThis.Boolean(object.always_log_health_check_failures)
-          : false,
+        ? globalThis.Boolean(object.always_log_health_check_failures)
+        : false,
       alwaysLogHealthCheckSuccess: isSet(object.alwaysLogHealthCheckSuccess)
         ? globalThis.Boolean(object.alwaysLogHealthCheckSuccess)
         : isSet(object.always_log_health_check_success)
-          ? globalThis.Boolean(object.always_log_health_check_success)
-          : false,
+        ? globalThis.Boolean(object.always_log_health_check_success)
+        : false,
       tlsOptions: isSet(object.tlsOptions)
         ? HealthCheck_TlsOptions.fromJSON(object.tlsOptions)
         : isSet(object.tls_options)
-          ? HealthCheck_TlsOptions.fromJSON(object.tls_options)
-          : undefined,
+        ? HealthCheck_TlsOptions.fromJSON(object.tls_options)
+        : undefined,
       transportSocketMatchCriteria: isObject(object.transportSocketMatchCriteria)
         ? object.transportSocketMatchCriteria
         : isObject(object.transport_socket_match_criteria)
-          ? object.transport_socket_match_criteria
-          : undefined,
+        ? object.transport_socket_match_criteria
+        : undefined,
     };
   },
 
@@ -1078,7 +1124,7 @@ export const HealthCheck: MessageFns<HealthCheck, 'envoy.config.core.v3.HealthCh
     if (message.healthyEdgeInterval !== undefined) {
       obj.healthyEdgeInterval = Duration.toJSON(message.healthyEdgeInterval);
     }
-    if (message.eventLogPath !== '') {
+    if (message.eventLogPath !== "") {
       obj.eventLogPath = message.eventLogPath;
     }
     if (message.eventLogger?.length) {
@@ -1107,75 +1153,62 @@ export const HealthCheck: MessageFns<HealthCheck, 'envoy.config.core.v3.HealthCh
   },
   fromPartial(object: DeepPartial<HealthCheck>): HealthCheck {
     const message = createBaseHealthCheck();
-    message.timeout =
-      object.timeout !== undefined && object.timeout !== null
-        ? Duration.fromPartial(object.timeout)
-        : undefined;
-    message.interval =
-      object.interval !== undefined && object.interval !== null
-        ? Duration.fromPartial(object.interval)
-        : undefined;
-    message.initialJitter =
-      object.initialJitter !== undefined && object.initialJitter !== null
-        ? Duration.fromPartial(object.initialJitter)
-        : undefined;
-    message.intervalJitter =
-      object.intervalJitter !== undefined && object.intervalJitter !== null
-        ? Duration.fromPartial(object.intervalJitter)
-        : undefined;
+    message.timeout = (object.timeout !== undefined && object.timeout !== null)
+      ? Duration.fromPartial(object.timeout)
+      : undefined;
+    message.interval = (object.interval !== undefined && object.interval !== null)
+      ? Duration.fromPartial(object.interval)
+      : undefined;
+    message.initialJitter = (object.initialJitter !== undefined && object.initialJitter !== null)
+      ? Duration.fromPartial(object.initialJitter)
+      : undefined;
+    message.intervalJitter = (object.intervalJitter !== undefined && object.intervalJitter !== null)
+      ? Duration.fromPartial(object.intervalJitter)
+      : undefined;
     message.intervalJitterPercent = object.intervalJitterPercent ?? 0;
     message.unhealthyThreshold = object.unhealthyThreshold ?? undefined;
     message.healthyThreshold = object.healthyThreshold ?? undefined;
     message.altPort = object.altPort ?? undefined;
     message.reuseConnection = object.reuseConnection ?? undefined;
-    message.httpHealthCheck =
-      object.httpHealthCheck !== undefined && object.httpHealthCheck !== null
-        ? HealthCheck_HttpHealthCheck.fromPartial(object.httpHealthCheck)
-        : undefined;
-    message.tcpHealthCheck =
-      object.tcpHealthCheck !== undefined && object.tcpHealthCheck !== null
-        ? HealthCheck_TcpHealthCheck.fromPartial(object.tcpHealthCheck)
-        : undefined;
-    message.grpcHealthCheck =
-      object.grpcHealthCheck !== undefined && object.grpcHealthCheck !== null
-        ? HealthCheck_GrpcHealthCheck.fromPartial(object.grpcHealthCheck)
-        : undefined;
-    message.customHealthCheck =
-      object.customHealthCheck !== undefined && object.customHealthCheck !== null
-        ? HealthCheck_CustomHealthCheck.fromPartial(object.customHealthCheck)
-        : undefined;
-    message.noTrafficInterval =
-      object.noTrafficInterval !== undefined && object.noTrafficInterval !== null
-        ? Duration.fromPartial(object.noTrafficInterval)
-        : undefined;
+    message.httpHealthCheck = (object.httpHealthCheck !== undefined && object.httpHealthCheck !== null)
+      ? HealthCheck_HttpHealthCheck.fromPartial(object.httpHealthCheck)
+      : undefined;
+    message.tcpHealthCheck = (object.tcpHealthCheck !== undefined && object.tcpHealthCheck !== null)
+      ? HealthCheck_TcpHealthCheck.fromPartial(object.tcpHealthCheck)
+      : undefined;
+    message.grpcHealthCheck = (object.grpcHealthCheck !== undefined && object.grpcHealthCheck !== null)
+      ? HealthCheck_GrpcHealthCheck.fromPartial(object.grpcHealthCheck)
+      : undefined;
+    message.customHealthCheck = (object.customHealthCheck !== undefined && object.customHealthCheck !== null)
+      ? HealthCheck_CustomHealthCheck.fromPartial(object.customHealthCheck)
+      : undefined;
+    message.noTrafficInterval = (object.noTrafficInterval !== undefined && object.noTrafficInterval !== null)
+      ? Duration.fromPartial(object.noTrafficInterval)
+      : undefined;
     message.noTrafficHealthyInterval =
-      object.noTrafficHealthyInterval !== undefined && object.noTrafficHealthyInterval !== null
+      (object.noTrafficHealthyInterval !== undefined && object.noTrafficHealthyInterval !== null)
         ? Duration.fromPartial(object.noTrafficHealthyInterval)
         : undefined;
-    message.unhealthyInterval =
-      object.unhealthyInterval !== undefined && object.unhealthyInterval !== null
-        ? Duration.fromPartial(object.unhealthyInterval)
-        : undefined;
+    message.unhealthyInterval = (object.unhealthyInterval !== undefined && object.unhealthyInterval !== null)
+      ? Duration.fromPartial(object.unhealthyInterval)
+      : undefined;
     message.unhealthyEdgeInterval =
-      object.unhealthyEdgeInterval !== undefined && object.unhealthyEdgeInterval !== null
+      (object.unhealthyEdgeInterval !== undefined && object.unhealthyEdgeInterval !== null)
         ? Duration.fromPartial(object.unhealthyEdgeInterval)
         : undefined;
-    message.healthyEdgeInterval =
-      object.healthyEdgeInterval !== undefined && object.healthyEdgeInterval !== null
-        ? Duration.fromPartial(object.healthyEdgeInterval)
-        : undefined;
-    message.eventLogPath = object.eventLogPath ?? '';
+    message.healthyEdgeInterval = (object.healthyEdgeInterval !== undefined && object.healthyEdgeInterval !== null)
+      ? Duration.fromPartial(object.healthyEdgeInterval)
+      : undefined;
+    message.eventLogPath = object.eventLogPath ?? "";
     message.eventLogger = object.eventLogger?.map((e) => TypedExtensionConfig.fromPartial(e)) || [];
-    message.eventService =
-      object.eventService !== undefined && object.eventService !== null
-        ? EventServiceConfig.fromPartial(object.eventService)
-        : undefined;
+    message.eventService = (object.eventService !== undefined && object.eventService !== null)
+      ? EventServiceConfig.fromPartial(object.eventService)
+      : undefined;
     message.alwaysLogHealthCheckFailures = object.alwaysLogHealthCheckFailures ?? false;
     message.alwaysLogHealthCheckSuccess = object.alwaysLogHealthCheckSuccess ?? false;
-    message.tlsOptions =
-      object.tlsOptions !== undefined && object.tlsOptions !== null
-        ? HealthCheck_TlsOptions.fromPartial(object.tlsOptions)
-        : undefined;
+    message.tlsOptions = (object.tlsOptions !== undefined && object.tlsOptions !== null)
+      ? HealthCheck_TlsOptions.fromPartial(object.tlsOptions)
+      : undefined;
     message.transportSocketMatchCriteria = object.transportSocketMatchCriteria ?? undefined;
     return message;
   },
@@ -1184,14 +1217,11 @@ export const HealthCheck: MessageFns<HealthCheck, 'envoy.config.core.v3.HealthCh
 messageTypeRegistry.set(HealthCheck.$type, HealthCheck);
 
 function createBaseHealthCheck_Payload(): HealthCheck_Payload {
-  return { $type: 'envoy.config.core.v3.HealthCheck.Payload', text: undefined, binary: undefined };
+  return { $type: "envoy.config.core.v3.HealthCheck.Payload", text: undefined, binary: undefined };
 }
 
-export const HealthCheck_Payload: MessageFns<
-  HealthCheck_Payload,
-  'envoy.config.core.v3.HealthCheck.Payload'
-> = {
-  $type: 'envoy.config.core.v3.HealthCheck.Payload' as const,
+export const HealthCheck_Payload: MessageFns<HealthCheck_Payload, "envoy.config.core.v3.HealthCheck.Payload"> = {
+  $type: "envoy.config.core.v3.HealthCheck.Payload" as const,
 
   encode(message: HealthCheck_Payload, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.text !== undefined) {
@@ -1207,7 +1237,7 @@ export const HealthCheck_Payload: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -1278,9 +1308,9 @@ messageTypeRegistry.set(HealthCheck_Payload.$type, HealthCheck_Payload);
 
 function createBaseHealthCheck_HttpHealthCheck(): HealthCheck_HttpHealthCheck {
   return {
-    $type: 'envoy.config.core.v3.HealthCheck.HttpHealthCheck',
-    host: '',
-    path: '',
+    $type: "envoy.config.core.v3.HealthCheck.HttpHealthCheck",
+    host: "",
+    path: "",
     send: undefined,
     receive: [],
     responseBufferSize: undefined,
@@ -1296,15 +1326,15 @@ function createBaseHealthCheck_HttpHealthCheck(): HealthCheck_HttpHealthCheck {
 
 export const HealthCheck_HttpHealthCheck: MessageFns<
   HealthCheck_HttpHealthCheck,
-  'envoy.config.core.v3.HealthCheck.HttpHealthCheck'
+  "envoy.config.core.v3.HealthCheck.HttpHealthCheck"
 > = {
-  $type: 'envoy.config.core.v3.HealthCheck.HttpHealthCheck' as const,
+  $type: "envoy.config.core.v3.HealthCheck.HttpHealthCheck" as const,
 
   encode(message: HealthCheck_HttpHealthCheck, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.host !== '') {
+    if (message.host !== "") {
       writer.uint32(10).string(message.host);
     }
-    if (message.path !== '') {
+    if (message.path !== "") {
       writer.uint32(18).string(message.path);
     }
     if (message.send !== undefined) {
@@ -1315,7 +1345,7 @@ export const HealthCheck_HttpHealthCheck: MessageFns<
     }
     if (message.responseBufferSize !== undefined) {
       UInt64Value.encode(
-        { $type: 'google.protobuf.UInt64Value', value: message.responseBufferSize! },
+        { $type: "google.protobuf.UInt64Value", value: message.responseBufferSize! },
         writer.uint32(114).fork(),
       ).join();
     }
@@ -1347,7 +1377,7 @@ export const HealthCheck_HttpHealthCheck: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -1467,8 +1497,8 @@ export const HealthCheck_HttpHealthCheck: MessageFns<
   fromJSON(object: any): HealthCheck_HttpHealthCheck {
     return {
       $type: HealthCheck_HttpHealthCheck.$type,
-      host: isSet(object.host) ? globalThis.String(object.host) : '',
-      path: isSet(object.path) ? globalThis.String(object.path) : '',
+      host: isSet(object.host) ? globalThis.String(object.host) : "",
+      path: isSet(object.path) ? globalThis.String(object.path) : "",
       send: isSet(object.send) ? HealthCheck_Payload.fromJSON(object.send) : undefined,
       receive: globalThis.Array.isArray(object?.receive)
         ? object.receive.map((e: any) => HealthCheck_Payload.fromJSON(e))
@@ -1476,48 +1506,48 @@ export const HealthCheck_HttpHealthCheck: MessageFns<
       responseBufferSize: isSet(object.responseBufferSize)
         ? Number(object.responseBufferSize)
         : isSet(object.response_buffer_size)
-          ? Number(object.response_buffer_size)
-          : undefined,
+        ? Number(object.response_buffer_size)
+        : undefined,
       requestHeadersToAdd: globalThis.Array.isArray(object?.requestHeadersToAdd)
         ? object.requestHeadersToAdd.map((e: any) => HeaderValueOption.fromJSON(e))
         : globalThis.Array.isArray(object?.request_headers_to_add)
-          ? object.request_headers_to_add.map((e: any) => HeaderValueOption.fromJSON(e))
-          : [],
+        ? object.request_headers_to_add.map((e: any) => HeaderValueOption.fromJSON(e))
+        : [],
       requestHeadersToRemove: globalThis.Array.isArray(object?.requestHeadersToRemove)
         ? object.requestHeadersToRemove.map((e: any) => globalThis.String(e))
         : globalThis.Array.isArray(object?.request_headers_to_remove)
-          ? object.request_headers_to_remove.map((e: any) => globalThis.String(e))
-          : [],
+        ? object.request_headers_to_remove.map((e: any) => globalThis.String(e))
+        : [],
       expectedStatuses: globalThis.Array.isArray(object?.expectedStatuses)
         ? object.expectedStatuses.map((e: any) => Int64Range.fromJSON(e))
         : globalThis.Array.isArray(object?.expected_statuses)
-          ? object.expected_statuses.map((e: any) => Int64Range.fromJSON(e))
-          : [],
+        ? object.expected_statuses.map((e: any) => Int64Range.fromJSON(e))
+        : [],
       retriableStatuses: globalThis.Array.isArray(object?.retriableStatuses)
         ? object.retriableStatuses.map((e: any) => Int64Range.fromJSON(e))
         : globalThis.Array.isArray(object?.retriable_statuses)
-          ? object.retriable_statuses.map((e: any) => Int64Range.fromJSON(e))
-          : [],
+        ? object.retriable_statuses.map((e: any) => Int64Range.fromJSON(e))
+        : [],
       codecClientType: isSet(object.codecClientType)
         ? codecClientTypeFromJSON(object.codecClientType)
         : isSet(object.codec_client_type)
-          ? codecClientTypeFromJSON(object.codec_client_type)
-          : 0,
+        ? codecClientTypeFromJSON(object.codec_client_type)
+        : 0,
       serviceNameMatcher: isSet(object.serviceNameMatcher)
         ? StringMatcher.fromJSON(object.serviceNameMatcher)
         : isSet(object.service_name_matcher)
-          ? StringMatcher.fromJSON(object.service_name_matcher)
-          : undefined,
+        ? StringMatcher.fromJSON(object.service_name_matcher)
+        : undefined,
       method: isSet(object.method) ? requestMethodFromJSON(object.method) : 0,
     };
   },
 
   toJSON(message: HealthCheck_HttpHealthCheck): unknown {
     const obj: any = {};
-    if (message.host !== '') {
+    if (message.host !== "") {
       obj.host = message.host;
     }
-    if (message.path !== '') {
+    if (message.path !== "") {
       obj.path = message.path;
     }
     if (message.send !== undefined) {
@@ -1558,24 +1588,21 @@ export const HealthCheck_HttpHealthCheck: MessageFns<
   },
   fromPartial(object: DeepPartial<HealthCheck_HttpHealthCheck>): HealthCheck_HttpHealthCheck {
     const message = createBaseHealthCheck_HttpHealthCheck();
-    message.host = object.host ?? '';
-    message.path = object.path ?? '';
-    message.send =
-      object.send !== undefined && object.send !== null
-        ? HealthCheck_Payload.fromPartial(object.send)
-        : undefined;
+    message.host = object.host ?? "";
+    message.path = object.path ?? "";
+    message.send = (object.send !== undefined && object.send !== null)
+      ? HealthCheck_Payload.fromPartial(object.send)
+      : undefined;
     message.receive = object.receive?.map((e) => HealthCheck_Payload.fromPartial(e)) || [];
     message.responseBufferSize = object.responseBufferSize ?? undefined;
-    message.requestHeadersToAdd =
-      object.requestHeadersToAdd?.map((e) => HeaderValueOption.fromPartial(e)) || [];
+    message.requestHeadersToAdd = object.requestHeadersToAdd?.map((e) => HeaderValueOption.fromPartial(e)) || [];
     message.requestHeadersToRemove = object.requestHeadersToRemove?.map((e) => e) || [];
     message.expectedStatuses = object.expectedStatuses?.map((e) => Int64Range.fromPartial(e)) || [];
     message.retriableStatuses = object.retriableStatuses?.map((e) => Int64Range.fromPartial(e)) || [];
     message.codecClientType = object.codecClientType ?? 0;
-    message.serviceNameMatcher =
-      object.serviceNameMatcher !== undefined && object.serviceNameMatcher !== null
-        ? StringMatcher.fromPartial(object.serviceNameMatcher)
-        : undefined;
+    message.serviceNameMatcher = (object.serviceNameMatcher !== undefined && object.serviceNameMatcher !== null)
+      ? StringMatcher.fromPartial(object.serviceNameMatcher)
+      : undefined;
     message.method = object.method ?? 0;
     return message;
   },
@@ -1585,7 +1612,7 @@ messageTypeRegistry.set(HealthCheck_HttpHealthCheck.$type, HealthCheck_HttpHealt
 
 function createBaseHealthCheck_TcpHealthCheck(): HealthCheck_TcpHealthCheck {
   return {
-    $type: 'envoy.config.core.v3.HealthCheck.TcpHealthCheck',
+    $type: "envoy.config.core.v3.HealthCheck.TcpHealthCheck",
     send: undefined,
     receive: [],
     proxyProtocolConfig: undefined,
@@ -1594,9 +1621,9 @@ function createBaseHealthCheck_TcpHealthCheck(): HealthCheck_TcpHealthCheck {
 
 export const HealthCheck_TcpHealthCheck: MessageFns<
   HealthCheck_TcpHealthCheck,
-  'envoy.config.core.v3.HealthCheck.TcpHealthCheck'
+  "envoy.config.core.v3.HealthCheck.TcpHealthCheck"
 > = {
-  $type: 'envoy.config.core.v3.HealthCheck.TcpHealthCheck' as const,
+  $type: "envoy.config.core.v3.HealthCheck.TcpHealthCheck" as const,
 
   encode(message: HealthCheck_TcpHealthCheck, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.send !== undefined) {
@@ -1615,7 +1642,7 @@ export const HealthCheck_TcpHealthCheck: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -1670,8 +1697,8 @@ export const HealthCheck_TcpHealthCheck: MessageFns<
       proxyProtocolConfig: isSet(object.proxyProtocolConfig)
         ? ProxyProtocolConfig.fromJSON(object.proxyProtocolConfig)
         : isSet(object.proxy_protocol_config)
-          ? ProxyProtocolConfig.fromJSON(object.proxy_protocol_config)
-          : undefined,
+        ? ProxyProtocolConfig.fromJSON(object.proxy_protocol_config)
+        : undefined,
     };
   },
 
@@ -1694,15 +1721,13 @@ export const HealthCheck_TcpHealthCheck: MessageFns<
   },
   fromPartial(object: DeepPartial<HealthCheck_TcpHealthCheck>): HealthCheck_TcpHealthCheck {
     const message = createBaseHealthCheck_TcpHealthCheck();
-    message.send =
-      object.send !== undefined && object.send !== null
-        ? HealthCheck_Payload.fromPartial(object.send)
-        : undefined;
+    message.send = (object.send !== undefined && object.send !== null)
+      ? HealthCheck_Payload.fromPartial(object.send)
+      : undefined;
     message.receive = object.receive?.map((e) => HealthCheck_Payload.fromPartial(e)) || [];
-    message.proxyProtocolConfig =
-      object.proxyProtocolConfig !== undefined && object.proxyProtocolConfig !== null
-        ? ProxyProtocolConfig.fromPartial(object.proxyProtocolConfig)
-        : undefined;
+    message.proxyProtocolConfig = (object.proxyProtocolConfig !== undefined && object.proxyProtocolConfig !== null)
+      ? ProxyProtocolConfig.fromPartial(object.proxyProtocolConfig)
+      : undefined;
     return message;
   },
 };
@@ -1710,17 +1735,17 @@ export const HealthCheck_TcpHealthCheck: MessageFns<
 messageTypeRegistry.set(HealthCheck_TcpHealthCheck.$type, HealthCheck_TcpHealthCheck);
 
 function createBaseHealthCheck_RedisHealthCheck(): HealthCheck_RedisHealthCheck {
-  return { $type: 'envoy.config.core.v3.HealthCheck.RedisHealthCheck', key: '' };
+  return { $type: "envoy.config.core.v3.HealthCheck.RedisHealthCheck", key: "" };
 }
 
 export const HealthCheck_RedisHealthCheck: MessageFns<
   HealthCheck_RedisHealthCheck,
-  'envoy.config.core.v3.HealthCheck.RedisHealthCheck'
+  "envoy.config.core.v3.HealthCheck.RedisHealthCheck"
 > = {
-  $type: 'envoy.config.core.v3.HealthCheck.RedisHealthCheck' as const,
+  $type: "envoy.config.core.v3.HealthCheck.RedisHealthCheck" as const,
 
   encode(message: HealthCheck_RedisHealthCheck, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.key !== '') {
+    if (message.key !== "") {
       writer.uint32(10).string(message.key);
     }
     return writer;
@@ -1730,7 +1755,7 @@ export const HealthCheck_RedisHealthCheck: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -1760,15 +1785,12 @@ export const HealthCheck_RedisHealthCheck: MessageFns<
   },
 
   fromJSON(object: any): HealthCheck_RedisHealthCheck {
-    return {
-      $type: HealthCheck_RedisHealthCheck.$type,
-      key: isSet(object.key) ? globalThis.String(object.key) : '',
-    };
+    return { $type: HealthCheck_RedisHealthCheck.$type, key: isSet(object.key) ? globalThis.String(object.key) : "" };
   },
 
   toJSON(message: HealthCheck_RedisHealthCheck): unknown {
     const obj: any = {};
-    if (message.key !== '') {
+    if (message.key !== "") {
       obj.key = message.key;
     }
     return obj;
@@ -1779,7 +1801,7 @@ export const HealthCheck_RedisHealthCheck: MessageFns<
   },
   fromPartial(object: DeepPartial<HealthCheck_RedisHealthCheck>): HealthCheck_RedisHealthCheck {
     const message = createBaseHealthCheck_RedisHealthCheck();
-    message.key = object.key ?? '';
+    message.key = object.key ?? "";
     return message;
   },
 };
@@ -1788,24 +1810,24 @@ messageTypeRegistry.set(HealthCheck_RedisHealthCheck.$type, HealthCheck_RedisHea
 
 function createBaseHealthCheck_GrpcHealthCheck(): HealthCheck_GrpcHealthCheck {
   return {
-    $type: 'envoy.config.core.v3.HealthCheck.GrpcHealthCheck',
-    serviceName: '',
-    authority: '',
+    $type: "envoy.config.core.v3.HealthCheck.GrpcHealthCheck",
+    serviceName: "",
+    authority: "",
     initialMetadata: [],
   };
 }
 
 export const HealthCheck_GrpcHealthCheck: MessageFns<
   HealthCheck_GrpcHealthCheck,
-  'envoy.config.core.v3.HealthCheck.GrpcHealthCheck'
+  "envoy.config.core.v3.HealthCheck.GrpcHealthCheck"
 > = {
-  $type: 'envoy.config.core.v3.HealthCheck.GrpcHealthCheck' as const,
+  $type: "envoy.config.core.v3.HealthCheck.GrpcHealthCheck" as const,
 
   encode(message: HealthCheck_GrpcHealthCheck, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.serviceName !== '') {
+    if (message.serviceName !== "") {
       writer.uint32(10).string(message.serviceName);
     }
-    if (message.authority !== '') {
+    if (message.authority !== "") {
       writer.uint32(18).string(message.authority);
     }
     for (const v of message.initialMetadata) {
@@ -1818,7 +1840,7 @@ export const HealthCheck_GrpcHealthCheck: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -1869,23 +1891,23 @@ export const HealthCheck_GrpcHealthCheck: MessageFns<
       serviceName: isSet(object.serviceName)
         ? globalThis.String(object.serviceName)
         : isSet(object.service_name)
-          ? globalThis.String(object.service_name)
-          : '',
-      authority: isSet(object.authority) ? globalThis.String(object.authority) : '',
+        ? globalThis.String(object.service_name)
+        : "",
+      authority: isSet(object.authority) ? globalThis.String(object.authority) : "",
       initialMetadata: globalThis.Array.isArray(object?.initialMetadata)
         ? object.initialMetadata.map((e: any) => HeaderValueOption.fromJSON(e))
         : globalThis.Array.isArray(object?.initial_metadata)
-          ? object.initial_metadata.map((e: any) => HeaderValueOption.fromJSON(e))
-          : [],
+        ? object.initial_metadata.map((e: any) => HeaderValueOption.fromJSON(e))
+        : [],
     };
   },
 
   toJSON(message: HealthCheck_GrpcHealthCheck): unknown {
     const obj: any = {};
-    if (message.serviceName !== '') {
+    if (message.serviceName !== "") {
       obj.serviceName = message.serviceName;
     }
-    if (message.authority !== '') {
+    if (message.authority !== "") {
       obj.authority = message.authority;
     }
     if (message.initialMetadata?.length) {
@@ -1899,8 +1921,8 @@ export const HealthCheck_GrpcHealthCheck: MessageFns<
   },
   fromPartial(object: DeepPartial<HealthCheck_GrpcHealthCheck>): HealthCheck_GrpcHealthCheck {
     const message = createBaseHealthCheck_GrpcHealthCheck();
-    message.serviceName = object.serviceName ?? '';
-    message.authority = object.authority ?? '';
+    message.serviceName = object.serviceName ?? "";
+    message.authority = object.authority ?? "";
     message.initialMetadata = object.initialMetadata?.map((e) => HeaderValueOption.fromPartial(e)) || [];
     return message;
   },
@@ -1909,17 +1931,17 @@ export const HealthCheck_GrpcHealthCheck: MessageFns<
 messageTypeRegistry.set(HealthCheck_GrpcHealthCheck.$type, HealthCheck_GrpcHealthCheck);
 
 function createBaseHealthCheck_CustomHealthCheck(): HealthCheck_CustomHealthCheck {
-  return { $type: 'envoy.config.core.v3.HealthCheck.CustomHealthCheck', name: '', typedConfig: undefined };
+  return { $type: "envoy.config.core.v3.HealthCheck.CustomHealthCheck", name: "", typedConfig: undefined };
 }
 
 export const HealthCheck_CustomHealthCheck: MessageFns<
   HealthCheck_CustomHealthCheck,
-  'envoy.config.core.v3.HealthCheck.CustomHealthCheck'
+  "envoy.config.core.v3.HealthCheck.CustomHealthCheck"
 > = {
-  $type: 'envoy.config.core.v3.HealthCheck.CustomHealthCheck' as const,
+  $type: "envoy.config.core.v3.HealthCheck.CustomHealthCheck" as const,
 
   encode(message: HealthCheck_CustomHealthCheck, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.name !== '') {
+    if (message.name !== "") {
       writer.uint32(10).string(message.name);
     }
     if (message.typedConfig !== undefined) {
@@ -1932,7 +1954,7 @@ export const HealthCheck_CustomHealthCheck: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -1972,18 +1994,18 @@ export const HealthCheck_CustomHealthCheck: MessageFns<
   fromJSON(object: any): HealthCheck_CustomHealthCheck {
     return {
       $type: HealthCheck_CustomHealthCheck.$type,
-      name: isSet(object.name) ? globalThis.String(object.name) : '',
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
       typedConfig: isSet(object.typedConfig)
         ? Any.fromJSON(object.typedConfig)
         : isSet(object.typed_config)
-          ? Any.fromJSON(object.typed_config)
-          : undefined,
+        ? Any.fromJSON(object.typed_config)
+        : undefined,
     };
   },
 
   toJSON(message: HealthCheck_CustomHealthCheck): unknown {
     const obj: any = {};
-    if (message.name !== '') {
+    if (message.name !== "") {
       obj.name = message.name;
     }
     if (message.typedConfig !== undefined) {
@@ -1997,11 +2019,10 @@ export const HealthCheck_CustomHealthCheck: MessageFns<
   },
   fromPartial(object: DeepPartial<HealthCheck_CustomHealthCheck>): HealthCheck_CustomHealthCheck {
     const message = createBaseHealthCheck_CustomHealthCheck();
-    message.name = object.name ?? '';
-    message.typedConfig =
-      object.typedConfig !== undefined && object.typedConfig !== null
-        ? Any.fromPartial(object.typedConfig)
-        : undefined;
+    message.name = object.name ?? "";
+    message.typedConfig = (object.typedConfig !== undefined && object.typedConfig !== null)
+      ? Any.fromPartial(object.typedConfig)
+      : undefined;
     return message;
   },
 };
@@ -2009,108 +2030,102 @@ export const HealthCheck_CustomHealthCheck: MessageFns<
 messageTypeRegistry.set(HealthCheck_CustomHealthCheck.$type, HealthCheck_CustomHealthCheck);
 
 function createBaseHealthCheck_TlsOptions(): HealthCheck_TlsOptions {
-  return { $type: 'envoy.config.core.v3.HealthCheck.TlsOptions', alpnProtocols: [] };
+  return { $type: "envoy.config.core.v3.HealthCheck.TlsOptions", alpnProtocols: [] };
 }
 
-export const HealthCheck_TlsOptions: MessageFns<
-  HealthCheck_TlsOptions,
-  'envoy.config.core.v3.HealthCheck.TlsOptions'
-> = {
-  $type: 'envoy.config.core.v3.HealthCheck.TlsOptions' as const,
+export const HealthCheck_TlsOptions: MessageFns<HealthCheck_TlsOptions, "envoy.config.core.v3.HealthCheck.TlsOptions"> =
+  {
+    $type: "envoy.config.core.v3.HealthCheck.TlsOptions" as const,
 
-  encode(message: HealthCheck_TlsOptions, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    for (const v of message.alpnProtocols) {
-      writer.uint32(10).string(v!);
-    }
-    return writer;
-  },
-
-  decode(input: BinaryReader | Uint8Array, length?: number): HealthCheck_TlsOptions {
-    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
-    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
-    if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
-    }
-    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
-    try {
-      const end = length === undefined ? reader.len : reader.pos + length;
-      const message = createBaseHealthCheck_TlsOptions();
-      while (reader.pos < end) {
-        const tag = reader.uint32();
-        switch (tag >>> 3) {
-          case 1: {
-            if (tag !== 10) {
-              break;
-            }
-
-            message.alpnProtocols.push(reader.string());
-            continue;
-          }
-        }
-        if ((tag & 7) === 4 || tag === 0) {
-          break;
-        }
-        reader.skip(tag & 7);
+    encode(message: HealthCheck_TlsOptions, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+      for (const v of message.alpnProtocols) {
+        writer.uint32(10).string(v!);
       }
-      return message;
-    } finally {
-      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
-    }
-  },
+      return writer;
+    },
 
-  fromJSON(object: any): HealthCheck_TlsOptions {
-    return {
-      $type: HealthCheck_TlsOptions.$type,
-      alpnProtocols: globalThis.Array.isArray(object?.alpnProtocols)
-        ? object.alpnProtocols.map((e: any) => globalThis.String(e))
-        : globalThis.Array.isArray(object?.alpn_protocols)
+    decode(input: BinaryReader | Uint8Array, length?: number): HealthCheck_TlsOptions {
+      const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+      const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+      if (previousRecursionDepth >= 100) {
+        throw new globalThis.Error("protobuf decode recursion limit exceeded");
+      }
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+      try {
+        const end = length === undefined ? reader.len : reader.pos + length;
+        const message = createBaseHealthCheck_TlsOptions();
+        while (reader.pos < end) {
+          const tag = reader.uint32();
+          switch (tag >>> 3) {
+            case 1: {
+              if (tag !== 10) {
+                break;
+              }
+
+              message.alpnProtocols.push(reader.string());
+              continue;
+            }
+          }
+          if ((tag & 7) === 4 || tag === 0) {
+            break;
+          }
+          reader.skip(tag & 7);
+        }
+        return message;
+      } finally {
+        (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+      }
+    },
+
+    fromJSON(object: any): HealthCheck_TlsOptions {
+      return {
+        $type: HealthCheck_TlsOptions.$type,
+        alpnProtocols: globalThis.Array.isArray(object?.alpnProtocols)
+          ? object.alpnProtocols.map((e: any) => globalThis.String(e))
+          : globalThis.Array.isArray(object?.alpn_protocols)
           ? object.alpn_protocols.map((e: any) => globalThis.String(e))
           : [],
-    };
-  },
+      };
+    },
 
-  toJSON(message: HealthCheck_TlsOptions): unknown {
-    const obj: any = {};
-    if (message.alpnProtocols?.length) {
-      obj.alpnProtocols = message.alpnProtocols;
-    }
-    return obj;
-  },
+    toJSON(message: HealthCheck_TlsOptions): unknown {
+      const obj: any = {};
+      if (message.alpnProtocols?.length) {
+        obj.alpnProtocols = message.alpnProtocols;
+      }
+      return obj;
+    },
 
-  create(base?: DeepPartial<HealthCheck_TlsOptions>): HealthCheck_TlsOptions {
-    return HealthCheck_TlsOptions.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<HealthCheck_TlsOptions>): HealthCheck_TlsOptions {
-    const message = createBaseHealthCheck_TlsOptions();
-    message.alpnProtocols = object.alpnProtocols?.map((e) => e) || [];
-    return message;
-  },
-};
+    create(base?: DeepPartial<HealthCheck_TlsOptions>): HealthCheck_TlsOptions {
+      return HealthCheck_TlsOptions.fromPartial(base ?? {});
+    },
+    fromPartial(object: DeepPartial<HealthCheck_TlsOptions>): HealthCheck_TlsOptions {
+      const message = createBaseHealthCheck_TlsOptions();
+      message.alpnProtocols = object.alpnProtocols?.map((e) => e) || [];
+      return message;
+    },
+  };
 
 messageTypeRegistry.set(HealthCheck_TlsOptions.$type, HealthCheck_TlsOptions);
 
 function bytesFromBase64(b64: string): Uint8Array {
-  return Uint8Array.from(globalThis.Buffer.from(b64, 'base64'));
+  return Uint8Array.from(globalThis.Buffer.from(b64, "base64"));
 }
 
 function base64FromBytes(arr: Uint8Array): string {
-  return globalThis.Buffer.from(arr).toString('base64');
+  return globalThis.Buffer.from(arr).toString("base64");
 }
 
 type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
 
-export type DeepPartial<T> = T extends Builtin
-  ? T
-  : T extends globalThis.Array<infer U>
-    ? globalThis.Array<DeepPartial<U>>
-    : T extends ReadonlyArray<infer U>
-      ? ReadonlyArray<DeepPartial<U>>
-      : T extends {}
-        ? { [K in Exclude<keyof T, '$type'>]?: DeepPartial<T[K]> }
-        : Partial<T>;
+export type DeepPartial<T> = T extends Builtin ? T
+  : T extends globalThis.Array<infer U> ? globalThis.Array<DeepPartial<U>>
+  : T extends ReadonlyArray<infer U> ? ReadonlyArray<DeepPartial<U>>
+  : T extends {} ? { [K in Exclude<keyof T, "$type">]?: DeepPartial<T[K]> }
+  : Partial<T>;
 
 function isObject(value: any): boolean {
-  return typeof value === 'object' && value !== null;
+  return typeof value === "object" && value !== null;
 }
 
 function isSet(value: any): boolean {

@@ -5,17 +5,17 @@
 // source: envoy/config/core/v3/http_uri.proto
 
 /* eslint-disable */
-import { BinaryReader, BinaryWriter } from '@bufbuild/protobuf/wire';
-import { Duration } from '../../../../google/protobuf/duration';
-import { messageTypeRegistry } from '../../../../typeRegistry';
+import { BinaryReader, BinaryWriter } from "@bufbuild/protobuf/wire";
+import { Duration } from "../../../../google/protobuf/duration";
+import { messageTypeRegistry } from "../../../../typeRegistry";
 
-export const protobufPackage = 'envoy.config.core.v3';
+export const protobufPackage = "envoy.config.core.v3";
 
-export const protobufFileName = 'envoy/config/core/v3/http_uri.proto';
+export const protobufFileName = "envoy/config/core/v3/http_uri.proto";
 
 /** Envoy external URI descriptor */
 export interface HttpUri {
-  $type: 'envoy.config.core.v3.HttpUri';
+  $type: "envoy.config.core.v3.HttpUri";
   /**
    * The HTTP server URI. It should be a full FQDN with protocol, host and path.
    *
@@ -36,20 +36,22 @@ export interface HttpUri {
    *
    *    cluster: jwks_cluster
    */
-  cluster?: string | undefined;
+  cluster?:
+    | string
+    | undefined;
   /** Sets the maximum duration in milliseconds that a response can take to arrive upon request. */
   timeout: Duration | undefined;
 }
 
 function createBaseHttpUri(): HttpUri {
-  return { $type: 'envoy.config.core.v3.HttpUri', uri: '', cluster: undefined, timeout: undefined };
+  return { $type: "envoy.config.core.v3.HttpUri", uri: "", cluster: undefined, timeout: undefined };
 }
 
-export const HttpUri: MessageFns<HttpUri, 'envoy.config.core.v3.HttpUri'> = {
-  $type: 'envoy.config.core.v3.HttpUri' as const,
+export const HttpUri: MessageFns<HttpUri, "envoy.config.core.v3.HttpUri"> = {
+  $type: "envoy.config.core.v3.HttpUri" as const,
 
   encode(message: HttpUri, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.uri !== '') {
+    if (message.uri !== "") {
       writer.uint32(10).string(message.uri);
     }
     if (message.cluster !== undefined) {
@@ -65,7 +67,7 @@ export const HttpUri: MessageFns<HttpUri, 'envoy.config.core.v3.HttpUri'> = {
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -113,7 +115,7 @@ export const HttpUri: MessageFns<HttpUri, 'envoy.config.core.v3.HttpUri'> = {
   fromJSON(object: any): HttpUri {
     return {
       $type: HttpUri.$type,
-      uri: isSet(object.uri) ? globalThis.String(object.uri) : '',
+      uri: isSet(object.uri) ? globalThis.String(object.uri) : "",
       cluster: isSet(object.cluster) ? globalThis.String(object.cluster) : undefined,
       timeout: isSet(object.timeout) ? Duration.fromJSON(object.timeout) : undefined,
     };
@@ -121,7 +123,7 @@ export const HttpUri: MessageFns<HttpUri, 'envoy.config.core.v3.HttpUri'> = {
 
   toJSON(message: HttpUri): unknown {
     const obj: any = {};
-    if (message.uri !== '') {
+    if (message.uri !== "") {
       obj.uri = message.uri;
     }
     if (message.cluster !== undefined) {
@@ -138,12 +140,11 @@ export const HttpUri: MessageFns<HttpUri, 'envoy.config.core.v3.HttpUri'> = {
   },
   fromPartial(object: DeepPartial<HttpUri>): HttpUri {
     const message = createBaseHttpUri();
-    message.uri = object.uri ?? '';
+    message.uri = object.uri ?? "";
     message.cluster = object.cluster ?? undefined;
-    message.timeout =
-      object.timeout !== undefined && object.timeout !== null
-        ? Duration.fromPartial(object.timeout)
-        : undefined;
+    message.timeout = (object.timeout !== undefined && object.timeout !== null)
+      ? Duration.fromPartial(object.timeout)
+      : undefined;
     return message;
   },
 };
@@ -152,15 +153,11 @@ messageTypeRegistry.set(HttpUri.$type, HttpUri);
 
 type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
 
-export type DeepPartial<T> = T extends Builtin
-  ? T
-  : T extends globalThis.Array<infer U>
-    ? globalThis.Array<DeepPartial<U>>
-    : T extends ReadonlyArray<infer U>
-      ? ReadonlyArray<DeepPartial<U>>
-      : T extends {}
-        ? { [K in Exclude<keyof T, '$type'>]?: DeepPartial<T[K]> }
-        : Partial<T>;
+export type DeepPartial<T> = T extends Builtin ? T
+  : T extends globalThis.Array<infer U> ? globalThis.Array<DeepPartial<U>>
+  : T extends ReadonlyArray<infer U> ? ReadonlyArray<DeepPartial<U>>
+  : T extends {} ? { [K in Exclude<keyof T, "$type">]?: DeepPartial<T[K]> }
+  : Partial<T>;
 
 function isSet(value: any): boolean {
   return value !== null && value !== undefined;

@@ -5,20 +5,20 @@
 // source: envoy/config/core/v3/protocol.proto
 
 /* eslint-disable */
-import { BinaryReader, BinaryWriter } from '@bufbuild/protobuf/wire';
-import { Duration } from '../../../../google/protobuf/duration';
-import { BoolValue, UInt32Value } from '../../../../google/protobuf/wrappers';
-import { messageTypeRegistry } from '../../../../typeRegistry';
-import { Percent } from '../../../type/v3/percent';
-import { TypedExtensionConfig } from './extension';
+import { BinaryReader, BinaryWriter } from "@bufbuild/protobuf/wire";
+import { Duration } from "../../../../google/protobuf/duration";
+import { BoolValue, UInt32Value } from "../../../../google/protobuf/wrappers";
+import { messageTypeRegistry } from "../../../../typeRegistry";
+import { Percent } from "../../../type/v3/percent";
+import { TypedExtensionConfig } from "./extension";
 
-export const protobufPackage = 'envoy.config.core.v3';
+export const protobufPackage = "envoy.config.core.v3";
 
-export const protobufFileName = 'envoy/config/core/v3/protocol.proto';
+export const protobufFileName = "envoy/config/core/v3/protocol.proto";
 
 /** [#not-implemented-hide:] */
 export interface TcpProtocolOptions {
-  $type: 'envoy.config.core.v3.TcpProtocolOptions';
+  $type: "envoy.config.core.v3.TcpProtocolOptions";
 }
 
 /**
@@ -27,7 +27,7 @@ export interface TcpProtocolOptions {
  * itself doesn't timeout waiting for a probing response. Quic has a shorter idle timeout than TCP, so it doesn't rely on such probing to discover dead connections. If the peer fails to respond, the connection will idle timeout eventually. Thus, they are configured differently from :ref:`connection_keepalive <envoy_v3_api_field_config.core.v3.Http2ProtocolOptions.connection_keepalive>`.
  */
 export interface QuicKeepAliveSettings {
-  $type: 'envoy.config.core.v3.QuicKeepAliveSettings';
+  $type: "envoy.config.core.v3.QuicKeepAliveSettings";
   /**
    * The max interval for a connection to send keep-alive probing packets (with PING or PATH_RESPONSE). The value should be smaller than :ref:`connection idle_timeout <envoy_v3_api_field_config.listener.v3.QuicProtocolOptions.idle_timeout>` to prevent idle timeout while not less than 1s to avoid throttling the connection or flooding the peer with probes.
    *
@@ -36,7 +36,9 @@ export interface QuicKeepAliveSettings {
    * If zero, disable keepalive probing.
    * If absent, use the QUICHE default interval to probe.
    */
-  maxInterval: Duration | undefined;
+  maxInterval:
+    | Duration
+    | undefined;
   /**
    * The interval to send the first few keep-alive probing packets to prevent connection from hitting the idle timeout. Subsequent probes will be sent, each one with an interval exponentially longer than previous one, till it reaches :ref:`max_interval <envoy_v3_api_field_config.core.v3.QuicKeepAliveSettings.max_interval>`. And the probes afterwards will always use :ref:`max_interval <envoy_v3_api_field_config.core.v3.QuicKeepAliveSettings.max_interval>`.
    *
@@ -52,12 +54,14 @@ export interface QuicKeepAliveSettings {
  * [#next-free-field: 9]
  */
 export interface QuicProtocolOptions {
-  $type: 'envoy.config.core.v3.QuicProtocolOptions';
+  $type: "envoy.config.core.v3.QuicProtocolOptions";
   /**
    * Maximum number of streams that the client can negotiate per connection. 100
    * if not specified.
    */
-  maxConcurrentStreams: number | undefined;
+  maxConcurrentStreams:
+    | number
+    | undefined;
   /**
    * `Initial stream-level flow-control receive window
    * <https://tools.ietf.org/html/draft-ietf-quic-transport-34#section-4.1>`_ size. Valid values range from
@@ -70,7 +74,9 @@ export interface QuicProtocolOptions {
    * QUIC stream send and receive buffers. Once the buffer reaches this pointer, watermark callbacks will fire to
    * stop the flow of data to the stream buffers.
    */
-  initialStreamWindowSize: number | undefined;
+  initialStreamWindowSize:
+    | number
+    | undefined;
   /**
    * Similar to ``initial_stream_window_size``, but for connection-level
    * flow-control. Valid values rage from 1 to 25165824 (24MB, maximum supported by QUICHE) and defaults
@@ -79,19 +85,25 @@ export interface QuicProtocolOptions {
    * NOTE: 16384 (2^14) is the minimum window size supported in Google QUIC. We only support increasing the default
    * window size now, so it's also the minimum.
    */
-  initialConnectionWindowSize: number | undefined;
+  initialConnectionWindowSize:
+    | number
+    | undefined;
   /**
    * The number of timeouts that can occur before port migration is triggered for QUIC clients.
    * This defaults to 4. If set to 0, port migration will not occur on path degrading.
    * Timeout here refers to QUIC internal path degrading timeout mechanism, such as PTO.
    * This has no effect on server sessions.
    */
-  numTimeoutsToTriggerPortMigration: number | undefined;
+  numTimeoutsToTriggerPortMigration:
+    | number
+    | undefined;
   /**
    * Probes the peer at the configured interval to solicit traffic, i.e. ACK or PATH_RESPONSE, from the peer to push back connection idle timeout.
    * If absent, use the default keepalive behavior of which a client connection sends PINGs every 15s, and a server connection doesn't do anything.
    */
-  connectionKeepalive: QuicKeepAliveSettings | undefined;
+  connectionKeepalive:
+    | QuicKeepAliveSettings
+    | undefined;
   /**
    * A comma-separated list of strings representing QUIC connection options defined in
    * `QUICHE <https://github.com/google/quiche/blob/main/quiche/quic/core/crypto/crypto_protocol.h>`_ and to be sent by upstream connections.
@@ -112,7 +124,7 @@ export interface QuicProtocolOptions {
 }
 
 export interface UpstreamHttpProtocolOptions {
-  $type: 'envoy.config.core.v3.UpstreamHttpProtocolOptions';
+  $type: "envoy.config.core.v3.UpstreamHttpProtocolOptions";
   /**
    * Set transport socket `SNI <https://en.wikipedia.org/wiki/Server_Name_Indication>`_ for new
    * upstream connections based on the downstream HTTP host/authority header or any other arbitrary
@@ -150,7 +162,7 @@ export interface UpstreamHttpProtocolOptions {
  * [#next-free-field: 6]
  */
 export interface AlternateProtocolsCacheOptions {
-  $type: 'envoy.config.core.v3.AlternateProtocolsCacheOptions';
+  $type: "envoy.config.core.v3.AlternateProtocolsCacheOptions";
   /**
    * The name of the cache. Multiple named caches allow independent alternate protocols cache
    * configurations to operate within a single Envoy process using different configurations. All
@@ -168,7 +180,9 @@ export interface AlternateProtocolsCacheOptions {
    *   it is possible for the maximum entries in the cache to go slightly above the configured
    *   value depending on timing. This is similar to how other circuit breakers work.
    */
-  maxEntries: number | undefined;
+  maxEntries:
+    | number
+    | undefined;
   /**
    * Allows configuring a persistent
    * :ref:`key value store <envoy_v3_api_msg_config.common.key_value.v3.KeyValueStoreConfig>` to flush
@@ -176,7 +190,9 @@ export interface AlternateProtocolsCacheOptions {
    * This function is currently only supported if concurrency is 1
    * Cached entries will take precedence over pre-populated entries below.
    */
-  keyValueStoreConfig: TypedExtensionConfig | undefined;
+  keyValueStoreConfig:
+    | TypedExtensionConfig
+    | undefined;
   /** Allows pre-populating the cache with entries, as described above. */
   prepopulatedEntries: AlternateProtocolsCacheOptions_AlternateProtocolsCacheEntry[];
   /**
@@ -205,7 +221,7 @@ export interface AlternateProtocolsCacheOptions {
  * alt-svc: h3=:"123"; ma=86400" in a response to a request to foo.com:123
  */
 export interface AlternateProtocolsCacheOptions_AlternateProtocolsCacheEntry {
-  $type: 'envoy.config.core.v3.AlternateProtocolsCacheOptions.AlternateProtocolsCacheEntry';
+  $type: "envoy.config.core.v3.AlternateProtocolsCacheOptions.AlternateProtocolsCacheEntry";
   /** The host name for the alternate protocol entry. */
   hostname: string;
   /** The port for the alternate protocol entry. */
@@ -214,7 +230,7 @@ export interface AlternateProtocolsCacheOptions_AlternateProtocolsCacheEntry {
 
 /** [#next-free-field: 7] */
 export interface HttpProtocolOptions {
-  $type: 'envoy.config.core.v3.HttpProtocolOptions';
+  $type: "envoy.config.core.v3.HttpProtocolOptions";
   /**
    * The idle timeout for connections. The idle timeout is defined as the
    * period in which there are no active requests. When the
@@ -233,7 +249,9 @@ export interface HttpProtocolOptions {
    * is configured, this timeout is scaled for downstream connections according to the value for
    * :ref:`HTTP_DOWNSTREAM_CONNECTION_IDLE <envoy_v3_api_enum_value_config.overload.v3.ScaleTimersOverloadActionConfig.TimerType.HTTP_DOWNSTREAM_CONNECTION_IDLE>`.
    */
-  idleTimeout: Duration | undefined;
+  idleTimeout:
+    | Duration
+    | undefined;
   /**
    * The maximum duration of a connection. The duration is defined as a period since a connection
    * was established. If not set, there is no max duration. When max_connection_duration is reached,
@@ -241,18 +259,24 @@ export interface HttpProtocolOptions {
    * if there are no active streams. See :ref:`drain_timeout
    * <envoy_v3_api_field_extensions.filters.network.http_connection_manager.v3.HttpConnectionManager.drain_timeout>`.
    */
-  maxConnectionDuration: Duration | undefined;
+  maxConnectionDuration:
+    | Duration
+    | undefined;
   /**
    * The maximum number of headers. If unconfigured, the default
    * maximum number of request headers allowed is 100. Requests that exceed this limit will receive
    * a 431 response for HTTP/1.x and cause a stream reset for HTTP/2.
    */
-  maxHeadersCount: number | undefined;
+  maxHeadersCount:
+    | number
+    | undefined;
   /**
    * Total duration to keep alive an HTTP request/response stream. If the time limit is reached the stream will be
    * reset independent of any other timeouts. If not specified, this value is not set.
    */
-  maxStreamDuration: Duration | undefined;
+  maxStreamDuration:
+    | Duration
+    | undefined;
   /**
    * Action to take when a client request with a header name containing underscore characters is received.
    * If this setting is not specified, the value defaults to ALLOW.
@@ -300,16 +324,16 @@ export function httpProtocolOptions_HeadersWithUnderscoresActionFromJSON(
 ): HttpProtocolOptions_HeadersWithUnderscoresAction {
   switch (object) {
     case 0:
-    case 'ALLOW':
+    case "ALLOW":
       return HttpProtocolOptions_HeadersWithUnderscoresAction.ALLOW;
     case 1:
-    case 'REJECT_REQUEST':
+    case "REJECT_REQUEST":
       return HttpProtocolOptions_HeadersWithUnderscoresAction.REJECT_REQUEST;
     case 2:
-    case 'DROP_HEADER':
+    case "DROP_HEADER":
       return HttpProtocolOptions_HeadersWithUnderscoresAction.DROP_HEADER;
     case -1:
-    case 'UNRECOGNIZED':
+    case "UNRECOGNIZED":
     default:
       return HttpProtocolOptions_HeadersWithUnderscoresAction.UNRECOGNIZED;
   }
@@ -320,27 +344,29 @@ export function httpProtocolOptions_HeadersWithUnderscoresActionToJSON(
 ): string {
   switch (object) {
     case HttpProtocolOptions_HeadersWithUnderscoresAction.ALLOW:
-      return 'ALLOW';
+      return "ALLOW";
     case HttpProtocolOptions_HeadersWithUnderscoresAction.REJECT_REQUEST:
-      return 'REJECT_REQUEST';
+      return "REJECT_REQUEST";
     case HttpProtocolOptions_HeadersWithUnderscoresAction.DROP_HEADER:
-      return 'DROP_HEADER';
+      return "DROP_HEADER";
     case HttpProtocolOptions_HeadersWithUnderscoresAction.UNRECOGNIZED:
     default:
-      return 'UNRECOGNIZED';
+      return "UNRECOGNIZED";
   }
 }
 
 /** [#next-free-field: 11] */
 export interface Http1ProtocolOptions {
-  $type: 'envoy.config.core.v3.Http1ProtocolOptions';
+  $type: "envoy.config.core.v3.Http1ProtocolOptions";
   /**
    * Handle HTTP requests with absolute URLs in the requests. These requests
    * are generally sent by clients to forward/explicit proxies. This allows clients to configure
    * envoy as their HTTP proxy. In Unix, for example, this is typically done by setting the
    * ``http_proxy`` environment variable.
    */
-  allowAbsoluteUrl: boolean | undefined;
+  allowAbsoluteUrl:
+    | boolean
+    | undefined;
   /**
    * Handle incoming HTTP/1.0 and HTTP 0.9 requests.
    * This is off by default, and not fully standards compliant. There is support for pre-HTTP/1.1
@@ -358,7 +384,9 @@ export interface Http1ProtocolOptions {
    * Describes how the keys for response headers should be formatted. By default, all header keys
    * are lower cased.
    */
-  headerKeyFormat: Http1ProtocolOptions_HeaderKeyFormat | undefined;
+  headerKeyFormat:
+    | Http1ProtocolOptions_HeaderKeyFormat
+    | undefined;
   /**
    * Enables trailers for HTTP/1. By default the HTTP/1 codec drops proxied trailers.
    *
@@ -393,7 +421,9 @@ export interface Http1ProtocolOptions {
    * If set, this overrides any HCM :ref:`stream_error_on_invalid_http_messaging
    * <envoy_v3_api_field_extensions.filters.network.http_connection_manager.v3.HttpConnectionManager.stream_error_on_invalid_http_message>`.
    */
-  overrideStreamErrorOnInvalidHttpMessage: boolean | undefined;
+  overrideStreamErrorOnInvalidHttpMessage:
+    | boolean
+    | undefined;
   /**
    * Allows sending fully qualified URLs when proxying the first line of the
    * response. By default, Envoy will only send the path components in the first line.
@@ -409,7 +439,9 @@ export interface Http1ProtocolOptions {
    * envoy.reloadable_features.http1_use_balsa_parser.
    * See issue #21245.
    */
-  useBalsaParser: boolean | undefined;
+  useBalsaParser:
+    | boolean
+    | undefined;
   /**
    * [#not-implemented-hide:] Hiding so that field can be removed.
    * If true, and BalsaParser is used (either `use_balsa_parser` above is true,
@@ -428,7 +460,7 @@ export interface Http1ProtocolOptions {
 
 /** [#next-free-field: 9] */
 export interface Http1ProtocolOptions_HeaderKeyFormat {
-  $type: 'envoy.config.core.v3.Http1ProtocolOptions.HeaderKeyFormat';
+  $type: "envoy.config.core.v3.Http1ProtocolOptions.HeaderKeyFormat";
   /**
    * Formats the header by proper casing words: the first character and any character following
    * a special character will be capitalized if it's an alpha character. For example,
@@ -436,7 +468,9 @@ export interface Http1ProtocolOptions_HeaderKeyFormat {
    * Note that while this results in most headers following conventional casing, certain headers
    * are not covered. For example, the "TE" header will be formatted as "Te".
    */
-  properCaseWords?: Http1ProtocolOptions_HeaderKeyFormat_ProperCaseWords | undefined;
+  properCaseWords?:
+    | Http1ProtocolOptions_HeaderKeyFormat_ProperCaseWords
+    | undefined;
   /**
    * Configuration for stateful formatter extensions that allow using received headers to
    * affect the output of encoding headers. E.g., preserving case during proxying.
@@ -446,29 +480,35 @@ export interface Http1ProtocolOptions_HeaderKeyFormat {
 }
 
 export interface Http1ProtocolOptions_HeaderKeyFormat_ProperCaseWords {
-  $type: 'envoy.config.core.v3.Http1ProtocolOptions.HeaderKeyFormat.ProperCaseWords';
+  $type: "envoy.config.core.v3.Http1ProtocolOptions.HeaderKeyFormat.ProperCaseWords";
 }
 
 export interface KeepaliveSettings {
-  $type: 'envoy.config.core.v3.KeepaliveSettings';
+  $type: "envoy.config.core.v3.KeepaliveSettings";
   /**
    * Send HTTP/2 PING frames at this period, in order to test that the connection is still alive.
    * If this is zero, interval PINGs will not be sent.
    */
-  interval: Duration | undefined;
+  interval:
+    | Duration
+    | undefined;
   /**
    * How long to wait for a response to a keepalive PING. If a response is not received within this
    * time period, the connection will be aborted. Note that in order to prevent the influence of
    * Head-of-line (HOL) blocking the timeout period is extended when *any* frame is received on
    * the connection, under the assumption that if a frame is received the connection is healthy.
    */
-  timeout: Duration | undefined;
+  timeout:
+    | Duration
+    | undefined;
   /**
    * A random jitter amount as a percentage of interval that will be added to each interval.
    * A value of zero means there will be no jitter.
    * The default value is 15%.
    */
-  intervalJitter: Percent | undefined;
+  intervalJitter:
+    | Percent
+    | undefined;
   /**
    * If the connection has been idle for this duration, send a HTTP/2 ping ahead
    * of new stream creation, to quickly detect dead connections.
@@ -483,14 +523,16 @@ export interface KeepaliveSettings {
 
 /** [#next-free-field: 17] */
 export interface Http2ProtocolOptions {
-  $type: 'envoy.config.core.v3.Http2ProtocolOptions';
+  $type: "envoy.config.core.v3.Http2ProtocolOptions";
   /**
    * `Maximum table size <https://httpwg.org/specs/rfc7541.html#rfc.section.4.2>`_
    * (in octets) that the encoder is permitted to use for the dynamic HPACK table. Valid values
    * range from 0 to 4294967295 (2^32 - 1) and defaults to 4096. 0 effectively disables header
    * compression.
    */
-  hpackTableSize: number | undefined;
+  hpackTableSize:
+    | number
+    | undefined;
   /**
    * `Maximum concurrent streams <https://httpwg.org/specs/rfc7540.html#rfc.section.5.1.2>`_
    * allowed for peer on one HTTP/2 connection. Valid values range from 1 to 2147483647 (2^31 - 1)
@@ -504,7 +546,9 @@ export interface Http2ProtocolOptions {
    * connection based on upstream settings. Config dumps will reflect the configured upper bound,
    * not the per-connection negotiated limits.
    */
-  maxConcurrentStreams: number | undefined;
+  maxConcurrentStreams:
+    | number
+    | undefined;
   /**
    * `Initial stream-level flow-control window
    * <https://httpwg.org/specs/rfc7540.html#rfc.section.6.9.2>`_ size. Valid values range from 65535
@@ -518,12 +562,16 @@ export interface Http2ProtocolOptions {
    * HTTP/2 codec buffers. Once the buffer reaches this pointer, watermark callbacks will fire to
    * stop the flow of data to the codec buffers.
    */
-  initialStreamWindowSize: number | undefined;
+  initialStreamWindowSize:
+    | number
+    | undefined;
   /**
    * Similar to ``initial_stream_window_size``, but for connection-level flow-control
    * window. Currently, this has the same minimum/maximum/default as ``initial_stream_window_size``.
    */
-  initialConnectionWindowSize: number | undefined;
+  initialConnectionWindowSize:
+    | number
+    | undefined;
   /** Allows proxying Websocket and other upgrades over H2 connect. */
   allowConnect: boolean;
   /**
@@ -541,7 +589,9 @@ export interface Http2ProtocolOptions {
    * terminated. The ``http2.outbound_flood`` stat tracks the number of terminated connections due
    * to flood mitigation. The default limit is 10000.
    */
-  maxOutboundFrames: number | undefined;
+  maxOutboundFrames:
+    | number
+    | undefined;
   /**
    * Limit the number of pending outbound downstream frames of types PING, SETTINGS and RST_STREAM,
    * preventing high memory utilization when receiving continuous stream of these frames. Exceeding
@@ -549,7 +599,9 @@ export interface Http2ProtocolOptions {
    * ``http2.outbound_control_flood`` stat tracks the number of terminated connections due to flood
    * mitigation. The default limit is 1000.
    */
-  maxOutboundControlFrames: number | undefined;
+  maxOutboundControlFrames:
+    | number
+    | undefined;
   /**
    * Limit the number of consecutive inbound frames of types HEADERS, CONTINUATION and DATA with an
    * empty payload and no end stream flag. Those frames have no legitimate use and are abusive, but
@@ -558,7 +610,9 @@ export interface Http2ProtocolOptions {
    * Setting this to 0 will terminate connection upon receiving first frame with an empty payload
    * and no end stream flag. The default limit is 1.
    */
-  maxConsecutiveInboundFramesWithEmptyPayload: number | undefined;
+  maxConsecutiveInboundFramesWithEmptyPayload:
+    | number
+    | undefined;
   /**
    * Limit the number of inbound PRIORITY frames allowed per each opened stream. If the number
    * of PRIORITY frames received over the lifetime of connection exceeds the value calculated
@@ -572,7 +626,9 @@ export interface Http2ProtocolOptions {
    * ``http2.inbound_priority_frames_flood`` stat tracks
    * the number of connections terminated due to flood mitigation. The default limit is 100.
    */
-  maxInboundPriorityFramesPerStream: number | undefined;
+  maxInboundPriorityFramesPerStream:
+    | number
+    | undefined;
   /**
    * Limit the number of inbound WINDOW_UPDATE frames allowed per DATA frame sent. If the number
    * of WINDOW_UPDATE frames received over the lifetime of connection exceeds the value calculated
@@ -589,7 +645,9 @@ export interface Http2ProtocolOptions {
    * Setting this to 1 should be enough to support HTTP/2 implementations with basic flow control,
    * but more complex implementations that try to estimate available bandwidth require at least 2.
    */
-  maxInboundWindowUpdateFramesPerDataFrameSent: number | undefined;
+  maxInboundWindowUpdateFramesPerDataFrameSent:
+    | number
+    | undefined;
   /**
    * Allows invalid HTTP messaging and headers. When this option is disabled (default), then
    * the whole HTTP/2 connection is terminated upon receiving invalid HEADERS frame. However,
@@ -617,7 +675,9 @@ export interface Http2ProtocolOptions {
    *
    * See `RFC7540, sec. 8.1 <https://tools.ietf.org/html/rfc7540#section-8.1>`_ for details.
    */
-  overrideStreamErrorOnInvalidHttpMessage: boolean | undefined;
+  overrideStreamErrorOnInvalidHttpMessage:
+    | boolean
+    | undefined;
   /**
    * [#not-implemented-hide:]
    * Specifies SETTINGS frame parameters to be sent to the peer, with two exceptions:
@@ -651,7 +711,9 @@ export interface Http2ProtocolOptions {
    * Send HTTP/2 PING frames to verify that the connection is still healthy. If the remote peer
    * does not respond within the configured timeout, the connection will be aborted.
    */
-  connectionKeepalive: KeepaliveSettings | undefined;
+  connectionKeepalive:
+    | KeepaliveSettings
+    | undefined;
   /**
    * [#not-implemented-hide:] Hiding so that the field can be removed after oghttp2 is rolled out.
    * If set, force use of a particular HTTP/2 codec: oghttp2 if true, nghttp2 if false.
@@ -665,16 +727,18 @@ export interface Http2ProtocolOptions {
  * See `RFC7540, sec. 6.5.1 <https://tools.ietf.org/html/rfc7540#section-6.5.1>`_ for details.
  */
 export interface Http2ProtocolOptions_SettingsParameter {
-  $type: 'envoy.config.core.v3.Http2ProtocolOptions.SettingsParameter';
+  $type: "envoy.config.core.v3.Http2ProtocolOptions.SettingsParameter";
   /** The 16 bit parameter identifier. */
-  identifier: number | undefined;
+  identifier:
+    | number
+    | undefined;
   /** The 32 bit parameter value. */
   value: number | undefined;
 }
 
 /** [#not-implemented-hide:] */
 export interface GrpcProtocolOptions {
-  $type: 'envoy.config.core.v3.GrpcProtocolOptions';
+  $type: "envoy.config.core.v3.GrpcProtocolOptions";
   http2ProtocolOptions: Http2ProtocolOptions | undefined;
 }
 
@@ -683,8 +747,10 @@ export interface GrpcProtocolOptions {
  * [#next-free-field: 7]
  */
 export interface Http3ProtocolOptions {
-  $type: 'envoy.config.core.v3.Http3ProtocolOptions';
-  quicProtocolOptions: QuicProtocolOptions | undefined;
+  $type: "envoy.config.core.v3.Http3ProtocolOptions";
+  quicProtocolOptions:
+    | QuicProtocolOptions
+    | undefined;
   /**
    * Allows invalid HTTP messaging and headers. When this option is disabled (default), then
    * the whole HTTP/3 connection is terminated upon receiving invalid HEADERS frame. However,
@@ -693,7 +759,9 @@ export interface Http3ProtocolOptions {
    * If set, this overrides any HCM :ref:`stream_error_on_invalid_http_messaging
    * <envoy_v3_api_field_extensions.filters.network.http_connection_manager.v3.HttpConnectionManager.stream_error_on_invalid_http_message>`.
    */
-  overrideStreamErrorOnInvalidHttpMessage: boolean | undefined;
+  overrideStreamErrorOnInvalidHttpMessage:
+    | boolean
+    | undefined;
   /**
    * Allows proxying Websocket and other upgrades over HTTP/3 CONNECT using
    * the header mechanisms from the `HTTP/2 extended connect RFC
@@ -716,12 +784,14 @@ export interface Http3ProtocolOptions {
 
 /** A message to control transformations to the :scheme header */
 export interface SchemeHeaderTransformation {
-  $type: 'envoy.config.core.v3.SchemeHeaderTransformation';
+  $type: "envoy.config.core.v3.SchemeHeaderTransformation";
   /**
    * Overwrite any Scheme header with the contents of this string.
    * If set, takes precedence over match_upstream.
    */
-  schemeToOverwrite?: string | undefined;
+  schemeToOverwrite?:
+    | string
+    | undefined;
   /**
    * Set the Scheme header to match the upstream transport protocol. For example, should a
    * request be sent to the upstream over TLS, the scheme header will be set to "https". Should the
@@ -732,11 +802,11 @@ export interface SchemeHeaderTransformation {
 }
 
 function createBaseTcpProtocolOptions(): TcpProtocolOptions {
-  return { $type: 'envoy.config.core.v3.TcpProtocolOptions' };
+  return { $type: "envoy.config.core.v3.TcpProtocolOptions" };
 }
 
-export const TcpProtocolOptions: MessageFns<TcpProtocolOptions, 'envoy.config.core.v3.TcpProtocolOptions'> = {
-  $type: 'envoy.config.core.v3.TcpProtocolOptions' as const,
+export const TcpProtocolOptions: MessageFns<TcpProtocolOptions, "envoy.config.core.v3.TcpProtocolOptions"> = {
+  $type: "envoy.config.core.v3.TcpProtocolOptions" as const,
 
   encode(_: TcpProtocolOptions, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     return writer;
@@ -746,7 +816,7 @@ export const TcpProtocolOptions: MessageFns<TcpProtocolOptions, 'envoy.config.co
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -788,18 +858,11 @@ export const TcpProtocolOptions: MessageFns<TcpProtocolOptions, 'envoy.config.co
 messageTypeRegistry.set(TcpProtocolOptions.$type, TcpProtocolOptions);
 
 function createBaseQuicKeepAliveSettings(): QuicKeepAliveSettings {
-  return {
-    $type: 'envoy.config.core.v3.QuicKeepAliveSettings',
-    maxInterval: undefined,
-    initialInterval: undefined,
-  };
+  return { $type: "envoy.config.core.v3.QuicKeepAliveSettings", maxInterval: undefined, initialInterval: undefined };
 }
 
-export const QuicKeepAliveSettings: MessageFns<
-  QuicKeepAliveSettings,
-  'envoy.config.core.v3.QuicKeepAliveSettings'
-> = {
-  $type: 'envoy.config.core.v3.QuicKeepAliveSettings' as const,
+export const QuicKeepAliveSettings: MessageFns<QuicKeepAliveSettings, "envoy.config.core.v3.QuicKeepAliveSettings"> = {
+  $type: "envoy.config.core.v3.QuicKeepAliveSettings" as const,
 
   encode(message: QuicKeepAliveSettings, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.maxInterval !== undefined) {
@@ -815,7 +878,7 @@ export const QuicKeepAliveSettings: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -858,13 +921,13 @@ export const QuicKeepAliveSettings: MessageFns<
       maxInterval: isSet(object.maxInterval)
         ? Duration.fromJSON(object.maxInterval)
         : isSet(object.max_interval)
-          ? Duration.fromJSON(object.max_interval)
-          : undefined,
+        ? Duration.fromJSON(object.max_interval)
+        : undefined,
       initialInterval: isSet(object.initialInterval)
         ? Duration.fromJSON(object.initialInterval)
         : isSet(object.initial_interval)
-          ? Duration.fromJSON(object.initial_interval)
-          : undefined,
+        ? Duration.fromJSON(object.initial_interval)
+        : undefined,
     };
   },
 
@@ -884,14 +947,12 @@ export const QuicKeepAliveSettings: MessageFns<
   },
   fromPartial(object: DeepPartial<QuicKeepAliveSettings>): QuicKeepAliveSettings {
     const message = createBaseQuicKeepAliveSettings();
-    message.maxInterval =
-      object.maxInterval !== undefined && object.maxInterval !== null
-        ? Duration.fromPartial(object.maxInterval)
-        : undefined;
-    message.initialInterval =
-      object.initialInterval !== undefined && object.initialInterval !== null
-        ? Duration.fromPartial(object.initialInterval)
-        : undefined;
+    message.maxInterval = (object.maxInterval !== undefined && object.maxInterval !== null)
+      ? Duration.fromPartial(object.maxInterval)
+      : undefined;
+    message.initialInterval = (object.initialInterval !== undefined && object.initialInterval !== null)
+      ? Duration.fromPartial(object.initialInterval)
+      : undefined;
     return message;
   },
 };
@@ -900,56 +961,53 @@ messageTypeRegistry.set(QuicKeepAliveSettings.$type, QuicKeepAliveSettings);
 
 function createBaseQuicProtocolOptions(): QuicProtocolOptions {
   return {
-    $type: 'envoy.config.core.v3.QuicProtocolOptions',
+    $type: "envoy.config.core.v3.QuicProtocolOptions",
     maxConcurrentStreams: undefined,
     initialStreamWindowSize: undefined,
     initialConnectionWindowSize: undefined,
     numTimeoutsToTriggerPortMigration: undefined,
     connectionKeepalive: undefined,
-    connectionOptions: '',
-    clientConnectionOptions: '',
+    connectionOptions: "",
+    clientConnectionOptions: "",
     idleNetworkTimeout: undefined,
   };
 }
 
-export const QuicProtocolOptions: MessageFns<
-  QuicProtocolOptions,
-  'envoy.config.core.v3.QuicProtocolOptions'
-> = {
-  $type: 'envoy.config.core.v3.QuicProtocolOptions' as const,
+export const QuicProtocolOptions: MessageFns<QuicProtocolOptions, "envoy.config.core.v3.QuicProtocolOptions"> = {
+  $type: "envoy.config.core.v3.QuicProtocolOptions" as const,
 
   encode(message: QuicProtocolOptions, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.maxConcurrentStreams !== undefined) {
       UInt32Value.encode(
-        { $type: 'google.protobuf.UInt32Value', value: message.maxConcurrentStreams! },
+        { $type: "google.protobuf.UInt32Value", value: message.maxConcurrentStreams! },
         writer.uint32(10).fork(),
       ).join();
     }
     if (message.initialStreamWindowSize !== undefined) {
       UInt32Value.encode(
-        { $type: 'google.protobuf.UInt32Value', value: message.initialStreamWindowSize! },
+        { $type: "google.protobuf.UInt32Value", value: message.initialStreamWindowSize! },
         writer.uint32(18).fork(),
       ).join();
     }
     if (message.initialConnectionWindowSize !== undefined) {
       UInt32Value.encode(
-        { $type: 'google.protobuf.UInt32Value', value: message.initialConnectionWindowSize! },
+        { $type: "google.protobuf.UInt32Value", value: message.initialConnectionWindowSize! },
         writer.uint32(26).fork(),
       ).join();
     }
     if (message.numTimeoutsToTriggerPortMigration !== undefined) {
       UInt32Value.encode(
-        { $type: 'google.protobuf.UInt32Value', value: message.numTimeoutsToTriggerPortMigration! },
+        { $type: "google.protobuf.UInt32Value", value: message.numTimeoutsToTriggerPortMigration! },
         writer.uint32(34).fork(),
       ).join();
     }
     if (message.connectionKeepalive !== undefined) {
       QuicKeepAliveSettings.encode(message.connectionKeepalive, writer.uint32(42).fork()).join();
     }
-    if (message.connectionOptions !== '') {
+    if (message.connectionOptions !== "") {
       writer.uint32(50).string(message.connectionOptions);
     }
-    if (message.clientConnectionOptions !== '') {
+    if (message.clientConnectionOptions !== "") {
       writer.uint32(58).string(message.clientConnectionOptions);
     }
     if (message.idleNetworkTimeout !== undefined) {
@@ -962,7 +1020,7 @@ export const QuicProtocolOptions: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -1053,43 +1111,43 @@ export const QuicProtocolOptions: MessageFns<
       maxConcurrentStreams: isSet(object.maxConcurrentStreams)
         ? Number(object.maxConcurrentStreams)
         : isSet(object.max_concurrent_streams)
-          ? Number(object.max_concurrent_streams)
-          : undefined,
+        ? Number(object.max_concurrent_streams)
+        : undefined,
       initialStreamWindowSize: isSet(object.initialStreamWindowSize)
         ? Number(object.initialStreamWindowSize)
         : isSet(object.initial_stream_window_size)
-          ? Number(object.initial_stream_window_size)
-          : undefined,
+        ? Number(object.initial_stream_window_size)
+        : undefined,
       initialConnectionWindowSize: isSet(object.initialConnectionWindowSize)
         ? Number(object.initialConnectionWindowSize)
         : isSet(object.initial_connection_window_size)
-          ? Number(object.initial_connection_window_size)
-          : undefined,
+        ? Number(object.initial_connection_window_size)
+        : undefined,
       numTimeoutsToTriggerPortMigration: isSet(object.numTimeoutsToTriggerPortMigration)
         ? Number(object.numTimeoutsToTriggerPortMigration)
         : isSet(object.num_timeouts_to_trigger_port_migration)
-          ? Number(object.num_timeouts_to_trigger_port_migration)
-          : undefined,
+        ? Number(object.num_timeouts_to_trigger_port_migration)
+        : undefined,
       connectionKeepalive: isSet(object.connectionKeepalive)
         ? QuicKeepAliveSettings.fromJSON(object.connectionKeepalive)
         : isSet(object.connection_keepalive)
-          ? QuicKeepAliveSettings.fromJSON(object.connection_keepalive)
-          : undefined,
+        ? QuicKeepAliveSettings.fromJSON(object.connection_keepalive)
+        : undefined,
       connectionOptions: isSet(object.connectionOptions)
         ? globalThis.String(object.connectionOptions)
         : isSet(object.connection_options)
-          ? globalThis.String(object.connection_options)
-          : '',
+        ? globalThis.String(object.connection_options)
+        : "",
       clientConnectionOptions: isSet(object.clientConnectionOptions)
         ? globalThis.String(object.clientConnectionOptions)
         : isSet(object.client_connection_options)
-          ? globalThis.String(object.client_connection_options)
-          : '',
+        ? globalThis.String(object.client_connection_options)
+        : "",
       idleNetworkTimeout: isSet(object.idleNetworkTimeout)
         ? Duration.fromJSON(object.idleNetworkTimeout)
         : isSet(object.idle_network_timeout)
-          ? Duration.fromJSON(object.idle_network_timeout)
-          : undefined,
+        ? Duration.fromJSON(object.idle_network_timeout)
+        : undefined,
     };
   },
 
@@ -1110,10 +1168,10 @@ export const QuicProtocolOptions: MessageFns<
     if (message.connectionKeepalive !== undefined) {
       obj.connectionKeepalive = QuicKeepAliveSettings.toJSON(message.connectionKeepalive);
     }
-    if (message.connectionOptions !== '') {
+    if (message.connectionOptions !== "") {
       obj.connectionOptions = message.connectionOptions;
     }
-    if (message.clientConnectionOptions !== '') {
+    if (message.clientConnectionOptions !== "") {
       obj.clientConnectionOptions = message.clientConnectionOptions;
     }
     if (message.idleNetworkTimeout !== undefined) {
@@ -1131,16 +1189,14 @@ export const QuicProtocolOptions: MessageFns<
     message.initialStreamWindowSize = object.initialStreamWindowSize ?? undefined;
     message.initialConnectionWindowSize = object.initialConnectionWindowSize ?? undefined;
     message.numTimeoutsToTriggerPortMigration = object.numTimeoutsToTriggerPortMigration ?? undefined;
-    message.connectionKeepalive =
-      object.connectionKeepalive !== undefined && object.connectionKeepalive !== null
-        ? QuicKeepAliveSettings.fromPartial(object.connectionKeepalive)
-        : undefined;
-    message.connectionOptions = object.connectionOptions ?? '';
-    message.clientConnectionOptions = object.clientConnectionOptions ?? '';
-    message.idleNetworkTimeout =
-      object.idleNetworkTimeout !== undefined && object.idleNetworkTimeout !== null
-        ? Duration.fromPartial(object.idleNetworkTimeout)
-        : undefined;
+    message.connectionKeepalive = (object.connectionKeepalive !== undefined && object.connectionKeepalive !== null)
+      ? QuicKeepAliveSettings.fromPartial(object.connectionKeepalive)
+      : undefined;
+    message.connectionOptions = object.connectionOptions ?? "";
+    message.clientConnectionOptions = object.clientConnectionOptions ?? "";
+    message.idleNetworkTimeout = (object.idleNetworkTimeout !== undefined && object.idleNetworkTimeout !== null)
+      ? Duration.fromPartial(object.idleNetworkTimeout)
+      : undefined;
     return message;
   },
 };
@@ -1149,18 +1205,18 @@ messageTypeRegistry.set(QuicProtocolOptions.$type, QuicProtocolOptions);
 
 function createBaseUpstreamHttpProtocolOptions(): UpstreamHttpProtocolOptions {
   return {
-    $type: 'envoy.config.core.v3.UpstreamHttpProtocolOptions',
+    $type: "envoy.config.core.v3.UpstreamHttpProtocolOptions",
     autoSni: false,
     autoSanValidation: false,
-    overrideAutoSniHeader: '',
+    overrideAutoSniHeader: "",
   };
 }
 
 export const UpstreamHttpProtocolOptions: MessageFns<
   UpstreamHttpProtocolOptions,
-  'envoy.config.core.v3.UpstreamHttpProtocolOptions'
+  "envoy.config.core.v3.UpstreamHttpProtocolOptions"
 > = {
-  $type: 'envoy.config.core.v3.UpstreamHttpProtocolOptions' as const,
+  $type: "envoy.config.core.v3.UpstreamHttpProtocolOptions" as const,
 
   encode(message: UpstreamHttpProtocolOptions, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.autoSni !== false) {
@@ -1169,7 +1225,7 @@ export const UpstreamHttpProtocolOptions: MessageFns<
     if (message.autoSanValidation !== false) {
       writer.uint32(16).bool(message.autoSanValidation);
     }
-    if (message.overrideAutoSniHeader !== '') {
+    if (message.overrideAutoSniHeader !== "") {
       writer.uint32(26).string(message.overrideAutoSniHeader);
     }
     return writer;
@@ -1179,7 +1235,7 @@ export const UpstreamHttpProtocolOptions: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -1230,18 +1286,18 @@ export const UpstreamHttpProtocolOptions: MessageFns<
       autoSni: isSet(object.autoSni)
         ? globalThis.Boolean(object.autoSni)
         : isSet(object.auto_sni)
-          ? globalThis.Boolean(object.auto_sni)
-          : false,
+        ? globalThis.Boolean(object.auto_sni)
+        : false,
       autoSanValidation: isSet(object.autoSanValidation)
         ? globalThis.Boolean(object.autoSanValidation)
         : isSet(object.auto_san_validation)
-          ? globalThis.Boolean(object.auto_san_validation)
-          : false,
+        ? globalThis.Boolean(object.auto_san_validation)
+        : false,
       overrideAutoSniHeader: isSet(object.overrideAutoSniHeader)
         ? globalThis.String(object.overrideAutoSniHeader)
         : isSet(object.override_auto_sni_header)
-          ? globalThis.String(object.override_auto_sni_header)
-          : '',
+        ? globalThis.String(object.override_auto_sni_header)
+        : "",
     };
   },
 
@@ -1253,7 +1309,7 @@ export const UpstreamHttpProtocolOptions: MessageFns<
     if (message.autoSanValidation !== false) {
       obj.autoSanValidation = message.autoSanValidation;
     }
-    if (message.overrideAutoSniHeader !== '') {
+    if (message.overrideAutoSniHeader !== "") {
       obj.overrideAutoSniHeader = message.overrideAutoSniHeader;
     }
     return obj;
@@ -1266,7 +1322,7 @@ export const UpstreamHttpProtocolOptions: MessageFns<
     const message = createBaseUpstreamHttpProtocolOptions();
     message.autoSni = object.autoSni ?? false;
     message.autoSanValidation = object.autoSanValidation ?? false;
-    message.overrideAutoSniHeader = object.overrideAutoSniHeader ?? '';
+    message.overrideAutoSniHeader = object.overrideAutoSniHeader ?? "";
     return message;
   },
 };
@@ -1275,8 +1331,8 @@ messageTypeRegistry.set(UpstreamHttpProtocolOptions.$type, UpstreamHttpProtocolO
 
 function createBaseAlternateProtocolsCacheOptions(): AlternateProtocolsCacheOptions {
   return {
-    $type: 'envoy.config.core.v3.AlternateProtocolsCacheOptions',
-    name: '',
+    $type: "envoy.config.core.v3.AlternateProtocolsCacheOptions",
+    name: "",
     maxEntries: undefined,
     keyValueStoreConfig: undefined,
     prepopulatedEntries: [],
@@ -1286,19 +1342,17 @@ function createBaseAlternateProtocolsCacheOptions(): AlternateProtocolsCacheOpti
 
 export const AlternateProtocolsCacheOptions: MessageFns<
   AlternateProtocolsCacheOptions,
-  'envoy.config.core.v3.AlternateProtocolsCacheOptions'
+  "envoy.config.core.v3.AlternateProtocolsCacheOptions"
 > = {
-  $type: 'envoy.config.core.v3.AlternateProtocolsCacheOptions' as const,
+  $type: "envoy.config.core.v3.AlternateProtocolsCacheOptions" as const,
 
   encode(message: AlternateProtocolsCacheOptions, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.name !== '') {
+    if (message.name !== "") {
       writer.uint32(10).string(message.name);
     }
     if (message.maxEntries !== undefined) {
-      UInt32Value.encode(
-        { $type: 'google.protobuf.UInt32Value', value: message.maxEntries! },
-        writer.uint32(18).fork(),
-      ).join();
+      UInt32Value.encode({ $type: "google.protobuf.UInt32Value", value: message.maxEntries! }, writer.uint32(18).fork())
+        .join();
     }
     if (message.keyValueStoreConfig !== undefined) {
       TypedExtensionConfig.encode(message.keyValueStoreConfig, writer.uint32(26).fork()).join();
@@ -1316,7 +1370,7 @@ export const AlternateProtocolsCacheOptions: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -1382,37 +1436,37 @@ export const AlternateProtocolsCacheOptions: MessageFns<
   fromJSON(object: any): AlternateProtocolsCacheOptions {
     return {
       $type: AlternateProtocolsCacheOptions.$type,
-      name: isSet(object.name) ? globalThis.String(object.name) : '',
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
       maxEntries: isSet(object.maxEntries)
         ? Number(object.maxEntries)
         : isSet(object.max_entries)
-          ? Number(object.max_entries)
-          : undefined,
+        ? Number(object.max_entries)
+        : undefined,
       keyValueStoreConfig: isSet(object.keyValueStoreConfig)
         ? TypedExtensionConfig.fromJSON(object.keyValueStoreConfig)
         : isSet(object.key_value_store_config)
-          ? TypedExtensionConfig.fromJSON(object.key_value_store_config)
-          : undefined,
+        ? TypedExtensionConfig.fromJSON(object.key_value_store_config)
+        : undefined,
       prepopulatedEntries: globalThis.Array.isArray(object?.prepopulatedEntries)
         ? object.prepopulatedEntries.map((e: any) =>
-            AlternateProtocolsCacheOptions_AlternateProtocolsCacheEntry.fromJSON(e),
-          )
+          AlternateProtocolsCacheOptions_AlternateProtocolsCacheEntry.fromJSON(e)
+        )
         : globalThis.Array.isArray(object?.prepopulated_entries)
-          ? object.prepopulated_entries.map((e: any) =>
-              AlternateProtocolsCacheOptions_AlternateProtocolsCacheEntry.fromJSON(e),
-            )
-          : [],
+        ? object.prepopulated_entries.map((e: any) =>
+          AlternateProtocolsCacheOptions_AlternateProtocolsCacheEntry.fromJSON(e)
+        )
+        : [],
       canonicalSuffixes: globalThis.Array.isArray(object?.canonicalSuffixes)
         ? object.canonicalSuffixes.map((e: any) => globalThis.String(e))
         : globalThis.Array.isArray(object?.canonical_suffixes)
-          ? object.canonical_suffixes.map((e: any) => globalThis.String(e))
-          : [],
+        ? object.canonical_suffixes.map((e: any) => globalThis.String(e))
+        : [],
     };
   },
 
   toJSON(message: AlternateProtocolsCacheOptions): unknown {
     const obj: any = {};
-    if (message.name !== '') {
+    if (message.name !== "") {
       obj.name = message.name;
     }
     if (message.maxEntries !== undefined) {
@@ -1423,7 +1477,7 @@ export const AlternateProtocolsCacheOptions: MessageFns<
     }
     if (message.prepopulatedEntries?.length) {
       obj.prepopulatedEntries = message.prepopulatedEntries.map((e) =>
-        AlternateProtocolsCacheOptions_AlternateProtocolsCacheEntry.toJSON(e),
+        AlternateProtocolsCacheOptions_AlternateProtocolsCacheEntry.toJSON(e)
       );
     }
     if (message.canonicalSuffixes?.length) {
@@ -1437,15 +1491,14 @@ export const AlternateProtocolsCacheOptions: MessageFns<
   },
   fromPartial(object: DeepPartial<AlternateProtocolsCacheOptions>): AlternateProtocolsCacheOptions {
     const message = createBaseAlternateProtocolsCacheOptions();
-    message.name = object.name ?? '';
+    message.name = object.name ?? "";
     message.maxEntries = object.maxEntries ?? undefined;
-    message.keyValueStoreConfig =
-      object.keyValueStoreConfig !== undefined && object.keyValueStoreConfig !== null
-        ? TypedExtensionConfig.fromPartial(object.keyValueStoreConfig)
-        : undefined;
+    message.keyValueStoreConfig = (object.keyValueStoreConfig !== undefined && object.keyValueStoreConfig !== null)
+      ? TypedExtensionConfig.fromPartial(object.keyValueStoreConfig)
+      : undefined;
     message.prepopulatedEntries =
       object.prepopulatedEntries?.map((e) =>
-        AlternateProtocolsCacheOptions_AlternateProtocolsCacheEntry.fromPartial(e),
+        AlternateProtocolsCacheOptions_AlternateProtocolsCacheEntry.fromPartial(e)
       ) || [];
     message.canonicalSuffixes = object.canonicalSuffixes?.map((e) => e) || [];
     return message;
@@ -1456,23 +1509,23 @@ messageTypeRegistry.set(AlternateProtocolsCacheOptions.$type, AlternateProtocols
 
 function createBaseAlternateProtocolsCacheOptions_AlternateProtocolsCacheEntry(): AlternateProtocolsCacheOptions_AlternateProtocolsCacheEntry {
   return {
-    $type: 'envoy.config.core.v3.AlternateProtocolsCacheOptions.AlternateProtocolsCacheEntry',
-    hostname: '',
+    $type: "envoy.config.core.v3.AlternateProtocolsCacheOptions.AlternateProtocolsCacheEntry",
+    hostname: "",
     port: 0,
   };
 }
 
 export const AlternateProtocolsCacheOptions_AlternateProtocolsCacheEntry: MessageFns<
   AlternateProtocolsCacheOptions_AlternateProtocolsCacheEntry,
-  'envoy.config.core.v3.AlternateProtocolsCacheOptions.AlternateProtocolsCacheEntry'
+  "envoy.config.core.v3.AlternateProtocolsCacheOptions.AlternateProtocolsCacheEntry"
 > = {
-  $type: 'envoy.config.core.v3.AlternateProtocolsCacheOptions.AlternateProtocolsCacheEntry' as const,
+  $type: "envoy.config.core.v3.AlternateProtocolsCacheOptions.AlternateProtocolsCacheEntry" as const,
 
   encode(
     message: AlternateProtocolsCacheOptions_AlternateProtocolsCacheEntry,
     writer: BinaryWriter = new BinaryWriter(),
   ): BinaryWriter {
-    if (message.hostname !== '') {
+    if (message.hostname !== "") {
       writer.uint32(10).string(message.hostname);
     }
     if (message.port !== 0) {
@@ -1488,7 +1541,7 @@ export const AlternateProtocolsCacheOptions_AlternateProtocolsCacheEntry: Messag
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -1528,14 +1581,14 @@ export const AlternateProtocolsCacheOptions_AlternateProtocolsCacheEntry: Messag
   fromJSON(object: any): AlternateProtocolsCacheOptions_AlternateProtocolsCacheEntry {
     return {
       $type: AlternateProtocolsCacheOptions_AlternateProtocolsCacheEntry.$type,
-      hostname: isSet(object.hostname) ? globalThis.String(object.hostname) : '',
+      hostname: isSet(object.hostname) ? globalThis.String(object.hostname) : "",
       port: isSet(object.port) ? globalThis.Number(object.port) : 0,
     };
   },
 
   toJSON(message: AlternateProtocolsCacheOptions_AlternateProtocolsCacheEntry): unknown {
     const obj: any = {};
-    if (message.hostname !== '') {
+    if (message.hostname !== "") {
       obj.hostname = message.hostname;
     }
     if (message.port !== 0) {
@@ -1553,7 +1606,7 @@ export const AlternateProtocolsCacheOptions_AlternateProtocolsCacheEntry: Messag
     object: DeepPartial<AlternateProtocolsCacheOptions_AlternateProtocolsCacheEntry>,
   ): AlternateProtocolsCacheOptions_AlternateProtocolsCacheEntry {
     const message = createBaseAlternateProtocolsCacheOptions_AlternateProtocolsCacheEntry();
-    message.hostname = object.hostname ?? '';
+    message.hostname = object.hostname ?? "";
     message.port = object.port ?? 0;
     return message;
   },
@@ -1566,7 +1619,7 @@ messageTypeRegistry.set(
 
 function createBaseHttpProtocolOptions(): HttpProtocolOptions {
   return {
-    $type: 'envoy.config.core.v3.HttpProtocolOptions',
+    $type: "envoy.config.core.v3.HttpProtocolOptions",
     idleTimeout: undefined,
     maxConnectionDuration: undefined,
     maxHeadersCount: undefined,
@@ -1576,11 +1629,8 @@ function createBaseHttpProtocolOptions(): HttpProtocolOptions {
   };
 }
 
-export const HttpProtocolOptions: MessageFns<
-  HttpProtocolOptions,
-  'envoy.config.core.v3.HttpProtocolOptions'
-> = {
-  $type: 'envoy.config.core.v3.HttpProtocolOptions' as const,
+export const HttpProtocolOptions: MessageFns<HttpProtocolOptions, "envoy.config.core.v3.HttpProtocolOptions"> = {
+  $type: "envoy.config.core.v3.HttpProtocolOptions" as const,
 
   encode(message: HttpProtocolOptions, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.idleTimeout !== undefined) {
@@ -1591,7 +1641,7 @@ export const HttpProtocolOptions: MessageFns<
     }
     if (message.maxHeadersCount !== undefined) {
       UInt32Value.encode(
-        { $type: 'google.protobuf.UInt32Value', value: message.maxHeadersCount! },
+        { $type: "google.protobuf.UInt32Value", value: message.maxHeadersCount! },
         writer.uint32(18).fork(),
       ).join();
     }
@@ -1603,7 +1653,7 @@ export const HttpProtocolOptions: MessageFns<
     }
     if (message.maxRequestsPerConnection !== undefined) {
       UInt32Value.encode(
-        { $type: 'google.protobuf.UInt32Value', value: message.maxRequestsPerConnection! },
+        { $type: "google.protobuf.UInt32Value", value: message.maxRequestsPerConnection! },
         writer.uint32(50).fork(),
       ).join();
     }
@@ -1614,7 +1664,7 @@ export const HttpProtocolOptions: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -1689,33 +1739,33 @@ export const HttpProtocolOptions: MessageFns<
       idleTimeout: isSet(object.idleTimeout)
         ? Duration.fromJSON(object.idleTimeout)
         : isSet(object.idle_timeout)
-          ? Duration.fromJSON(object.idle_timeout)
-          : undefined,
+        ? Duration.fromJSON(object.idle_timeout)
+        : undefined,
       maxConnectionDuration: isSet(object.maxConnectionDuration)
         ? Duration.fromJSON(object.maxConnectionDuration)
         : isSet(object.max_connection_duration)
-          ? Duration.fromJSON(object.max_connection_duration)
-          : undefined,
+        ? Duration.fromJSON(object.max_connection_duration)
+        : undefined,
       maxHeadersCount: isSet(object.maxHeadersCount)
         ? Number(object.maxHeadersCount)
         : isSet(object.max_headers_count)
-          ? Number(object.max_headers_count)
-          : undefined,
+        ? Number(object.max_headers_count)
+        : undefined,
       maxStreamDuration: isSet(object.maxStreamDuration)
         ? Duration.fromJSON(object.maxStreamDuration)
         : isSet(object.max_stream_duration)
-          ? Duration.fromJSON(object.max_stream_duration)
-          : undefined,
+        ? Duration.fromJSON(object.max_stream_duration)
+        : undefined,
       headersWithUnderscoresAction: isSet(object.headersWithUnderscoresAction)
         ? httpProtocolOptions_HeadersWithUnderscoresActionFromJSON(object.headersWithUnderscoresAction)
         : isSet(object.headers_with_underscores_action)
-          ? httpProtocolOptions_HeadersWithUnderscoresActionFromJSON(object.headers_with_underscores_action)
-          : 0,
+        ? httpProtocolOptions_HeadersWithUnderscoresActionFromJSON(object.headers_with_underscores_action)
+        : 0,
       maxRequestsPerConnection: isSet(object.maxRequestsPerConnection)
         ? Number(object.maxRequestsPerConnection)
         : isSet(object.max_requests_per_connection)
-          ? Number(object.max_requests_per_connection)
-          : undefined,
+        ? Number(object.max_requests_per_connection)
+        : undefined,
     };
   },
 
@@ -1749,19 +1799,17 @@ export const HttpProtocolOptions: MessageFns<
   },
   fromPartial(object: DeepPartial<HttpProtocolOptions>): HttpProtocolOptions {
     const message = createBaseHttpProtocolOptions();
-    message.idleTimeout =
-      object.idleTimeout !== undefined && object.idleTimeout !== null
-        ? Duration.fromPartial(object.idleTimeout)
-        : undefined;
+    message.idleTimeout = (object.idleTimeout !== undefined && object.idleTimeout !== null)
+      ? Duration.fromPartial(object.idleTimeout)
+      : undefined;
     message.maxConnectionDuration =
-      object.maxConnectionDuration !== undefined && object.maxConnectionDuration !== null
+      (object.maxConnectionDuration !== undefined && object.maxConnectionDuration !== null)
         ? Duration.fromPartial(object.maxConnectionDuration)
         : undefined;
     message.maxHeadersCount = object.maxHeadersCount ?? undefined;
-    message.maxStreamDuration =
-      object.maxStreamDuration !== undefined && object.maxStreamDuration !== null
-        ? Duration.fromPartial(object.maxStreamDuration)
-        : undefined;
+    message.maxStreamDuration = (object.maxStreamDuration !== undefined && object.maxStreamDuration !== null)
+      ? Duration.fromPartial(object.maxStreamDuration)
+      : undefined;
     message.headersWithUnderscoresAction = object.headersWithUnderscoresAction ?? 0;
     message.maxRequestsPerConnection = object.maxRequestsPerConnection ?? undefined;
     return message;
@@ -1772,10 +1820,10 @@ messageTypeRegistry.set(HttpProtocolOptions.$type, HttpProtocolOptions);
 
 function createBaseHttp1ProtocolOptions(): Http1ProtocolOptions {
   return {
-    $type: 'envoy.config.core.v3.Http1ProtocolOptions',
+    $type: "envoy.config.core.v3.Http1ProtocolOptions",
     allowAbsoluteUrl: undefined,
     acceptHttp10: false,
-    defaultHostForHttp10: '',
+    defaultHostForHttp10: "",
     headerKeyFormat: undefined,
     enableTrailers: false,
     allowChunkedLength: false,
@@ -1786,23 +1834,20 @@ function createBaseHttp1ProtocolOptions(): Http1ProtocolOptions {
   };
 }
 
-export const Http1ProtocolOptions: MessageFns<
-  Http1ProtocolOptions,
-  'envoy.config.core.v3.Http1ProtocolOptions'
-> = {
-  $type: 'envoy.config.core.v3.Http1ProtocolOptions' as const,
+export const Http1ProtocolOptions: MessageFns<Http1ProtocolOptions, "envoy.config.core.v3.Http1ProtocolOptions"> = {
+  $type: "envoy.config.core.v3.Http1ProtocolOptions" as const,
 
   encode(message: Http1ProtocolOptions, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.allowAbsoluteUrl !== undefined) {
       BoolValue.encode(
-        { $type: 'google.protobuf.BoolValue', value: message.allowAbsoluteUrl! },
+        { $type: "google.protobuf.BoolValue", value: message.allowAbsoluteUrl! },
         writer.uint32(10).fork(),
       ).join();
     }
     if (message.acceptHttp10 !== false) {
       writer.uint32(16).bool(message.acceptHttp10);
     }
-    if (message.defaultHostForHttp10 !== '') {
+    if (message.defaultHostForHttp10 !== "") {
       writer.uint32(26).string(message.defaultHostForHttp10);
     }
     if (message.headerKeyFormat !== undefined) {
@@ -1816,7 +1861,7 @@ export const Http1ProtocolOptions: MessageFns<
     }
     if (message.overrideStreamErrorOnInvalidHttpMessage !== undefined) {
       BoolValue.encode(
-        { $type: 'google.protobuf.BoolValue', value: message.overrideStreamErrorOnInvalidHttpMessage! },
+        { $type: "google.protobuf.BoolValue", value: message.overrideStreamErrorOnInvalidHttpMessage! },
         writer.uint32(58).fork(),
       ).join();
     }
@@ -1824,10 +1869,8 @@ export const Http1ProtocolOptions: MessageFns<
       writer.uint32(64).bool(message.sendFullyQualifiedUrl);
     }
     if (message.useBalsaParser !== undefined) {
-      BoolValue.encode(
-        { $type: 'google.protobuf.BoolValue', value: message.useBalsaParser! },
-        writer.uint32(74).fork(),
-      ).join();
+      BoolValue.encode({ $type: "google.protobuf.BoolValue", value: message.useBalsaParser! }, writer.uint32(74).fork())
+        .join();
     }
     if (message.allowCustomMethods !== false) {
       writer.uint32(80).bool(message.allowCustomMethods);
@@ -1839,7 +1882,7 @@ export const Http1ProtocolOptions: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -1946,53 +1989,53 @@ export const Http1ProtocolOptions: MessageFns<
       allowAbsoluteUrl: isSet(object.allowAbsoluteUrl)
         ? Boolean(object.allowAbsoluteUrl)
         : isSet(object.allow_absolute_url)
-          ? Boolean(object.allow_absolute_url)
-          : undefined,
+        ? Boolean(object.allow_absolute_url)
+        : undefined,
       acceptHttp10: isSet(object.acceptHttp10)
         ? globalThis.Boolean(object.acceptHttp10)
         : isSet(object.accept_http_10)
-          ? globalThis.Boolean(object.accept_http_10)
-          : false,
+        ? globalThis.Boolean(object.accept_http_10)
+        : false,
       defaultHostForHttp10: isSet(object.defaultHostForHttp10)
         ? globalThis.String(object.defaultHostForHttp10)
         : isSet(object.default_host_for_http_10)
-          ? globalThis.String(object.default_host_for_http_10)
-          : '',
+        ? globalThis.String(object.default_host_for_http_10)
+        : "",
       headerKeyFormat: isSet(object.headerKeyFormat)
         ? Http1ProtocolOptions_HeaderKeyFormat.fromJSON(object.headerKeyFormat)
         : isSet(object.header_key_format)
-          ? Http1ProtocolOptions_HeaderKeyFormat.fromJSON(object.header_key_format)
-          : undefined,
+        ? Http1ProtocolOptions_HeaderKeyFormat.fromJSON(object.header_key_format)
+        : undefined,
       enableTrailers: isSet(object.enableTrailers)
         ? globalThis.Boolean(object.enableTrailers)
         : isSet(object.enable_trailers)
-          ? globalThis.Boolean(object.enable_trailers)
-          : false,
+        ? globalThis.Boolean(object.enable_trailers)
+        : false,
       allowChunkedLength: isSet(object.allowChunkedLength)
         ? globalThis.Boolean(object.allowChunkedLength)
         : isSet(object.allow_chunked_length)
-          ? globalThis.Boolean(object.allow_chunked_length)
-          : false,
+        ? globalThis.Boolean(object.allow_chunked_length)
+        : false,
       overrideStreamErrorOnInvalidHttpMessage: isSet(object.overrideStreamErrorOnInvalidHttpMessage)
         ? Boolean(object.overrideStreamErrorOnInvalidHttpMessage)
         : isSet(object.override_stream_error_on_invalid_http_message)
-          ? Boolean(object.override_stream_error_on_invalid_http_message)
-          : undefined,
+        ? Boolean(object.override_stream_error_on_invalid_http_message)
+        : undefined,
       sendFullyQualifiedUrl: isSet(object.sendFullyQualifiedUrl)
         ? globalThis.Boolean(object.sendFullyQualifiedUrl)
         : isSet(object.send_fully_qualified_url)
-          ? globalThis.Boolean(object.send_fully_qualified_url)
-          : false,
+        ? globalThis.Boolean(object.send_fully_qualified_url)
+        : false,
       useBalsaParser: isSet(object.useBalsaParser)
         ? Boolean(object.useBalsaParser)
         : isSet(object.use_balsa_parser)
-          ? Boolean(object.use_balsa_parser)
-          : undefined,
+        ? Boolean(object.use_balsa_parser)
+        : undefined,
       allowCustomMethods: isSet(object.allowCustomMethods)
         ? globalThis.Boolean(object.allowCustomMethods)
         : isSet(object.allow_custom_methods)
-          ? globalThis.Boolean(object.allow_custom_methods)
-          : false,
+        ? globalThis.Boolean(object.allow_custom_methods)
+        : false,
     };
   },
 
@@ -2004,7 +2047,7 @@ export const Http1ProtocolOptions: MessageFns<
     if (message.acceptHttp10 !== false) {
       obj.acceptHttp10 = message.acceptHttp10;
     }
-    if (message.defaultHostForHttp10 !== '') {
+    if (message.defaultHostForHttp10 !== "") {
       obj.defaultHostForHttp10 = message.defaultHostForHttp10;
     }
     if (message.headerKeyFormat !== undefined) {
@@ -2038,15 +2081,13 @@ export const Http1ProtocolOptions: MessageFns<
     const message = createBaseHttp1ProtocolOptions();
     message.allowAbsoluteUrl = object.allowAbsoluteUrl ?? undefined;
     message.acceptHttp10 = object.acceptHttp10 ?? false;
-    message.defaultHostForHttp10 = object.defaultHostForHttp10 ?? '';
-    message.headerKeyFormat =
-      object.headerKeyFormat !== undefined && object.headerKeyFormat !== null
-        ? Http1ProtocolOptions_HeaderKeyFormat.fromPartial(object.headerKeyFormat)
-        : undefined;
+    message.defaultHostForHttp10 = object.defaultHostForHttp10 ?? "";
+    message.headerKeyFormat = (object.headerKeyFormat !== undefined && object.headerKeyFormat !== null)
+      ? Http1ProtocolOptions_HeaderKeyFormat.fromPartial(object.headerKeyFormat)
+      : undefined;
     message.enableTrailers = object.enableTrailers ?? false;
     message.allowChunkedLength = object.allowChunkedLength ?? false;
-    message.overrideStreamErrorOnInvalidHttpMessage =
-      object.overrideStreamErrorOnInvalidHttpMessage ?? undefined;
+    message.overrideStreamErrorOnInvalidHttpMessage = object.overrideStreamErrorOnInvalidHttpMessage ?? undefined;
     message.sendFullyQualifiedUrl = object.sendFullyQualifiedUrl ?? false;
     message.useBalsaParser = object.useBalsaParser ?? undefined;
     message.allowCustomMethods = object.allowCustomMethods ?? false;
@@ -2058,7 +2099,7 @@ messageTypeRegistry.set(Http1ProtocolOptions.$type, Http1ProtocolOptions);
 
 function createBaseHttp1ProtocolOptions_HeaderKeyFormat(): Http1ProtocolOptions_HeaderKeyFormat {
   return {
-    $type: 'envoy.config.core.v3.Http1ProtocolOptions.HeaderKeyFormat',
+    $type: "envoy.config.core.v3.Http1ProtocolOptions.HeaderKeyFormat",
     properCaseWords: undefined,
     statefulFormatter: undefined,
   };
@@ -2066,19 +2107,14 @@ function createBaseHttp1ProtocolOptions_HeaderKeyFormat(): Http1ProtocolOptions_
 
 export const Http1ProtocolOptions_HeaderKeyFormat: MessageFns<
   Http1ProtocolOptions_HeaderKeyFormat,
-  'envoy.config.core.v3.Http1ProtocolOptions.HeaderKeyFormat'
+  "envoy.config.core.v3.Http1ProtocolOptions.HeaderKeyFormat"
 > = {
-  $type: 'envoy.config.core.v3.Http1ProtocolOptions.HeaderKeyFormat' as const,
+  $type: "envoy.config.core.v3.Http1ProtocolOptions.HeaderKeyFormat" as const,
 
-  encode(
-    message: Http1ProtocolOptions_HeaderKeyFormat,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
+  encode(message: Http1ProtocolOptions_HeaderKeyFormat, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.properCaseWords !== undefined) {
-      Http1ProtocolOptions_HeaderKeyFormat_ProperCaseWords.encode(
-        message.properCaseWords,
-        writer.uint32(10).fork(),
-      ).join();
+      Http1ProtocolOptions_HeaderKeyFormat_ProperCaseWords.encode(message.properCaseWords, writer.uint32(10).fork())
+        .join();
     }
     if (message.statefulFormatter !== undefined) {
       TypedExtensionConfig.encode(message.statefulFormatter, writer.uint32(66).fork()).join();
@@ -2090,7 +2126,7 @@ export const Http1ProtocolOptions_HeaderKeyFormat: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -2136,22 +2172,20 @@ export const Http1ProtocolOptions_HeaderKeyFormat: MessageFns<
       properCaseWords: isSet(object.properCaseWords)
         ? Http1ProtocolOptions_HeaderKeyFormat_ProperCaseWords.fromJSON(object.properCaseWords)
         : isSet(object.proper_case_words)
-          ? Http1ProtocolOptions_HeaderKeyFormat_ProperCaseWords.fromJSON(object.proper_case_words)
-          : undefined,
+        ? Http1ProtocolOptions_HeaderKeyFormat_ProperCaseWords.fromJSON(object.proper_case_words)
+        : undefined,
       statefulFormatter: isSet(object.statefulFormatter)
         ? TypedExtensionConfig.fromJSON(object.statefulFormatter)
         : isSet(object.stateful_formatter)
-          ? TypedExtensionConfig.fromJSON(object.stateful_formatter)
-          : undefined,
+        ? TypedExtensionConfig.fromJSON(object.stateful_formatter)
+        : undefined,
     };
   },
 
   toJSON(message: Http1ProtocolOptions_HeaderKeyFormat): unknown {
     const obj: any = {};
     if (message.properCaseWords !== undefined) {
-      obj.properCaseWords = Http1ProtocolOptions_HeaderKeyFormat_ProperCaseWords.toJSON(
-        message.properCaseWords,
-      );
+      obj.properCaseWords = Http1ProtocolOptions_HeaderKeyFormat_ProperCaseWords.toJSON(message.properCaseWords);
     }
     if (message.statefulFormatter !== undefined) {
       obj.statefulFormatter = TypedExtensionConfig.toJSON(message.statefulFormatter);
@@ -2162,18 +2196,14 @@ export const Http1ProtocolOptions_HeaderKeyFormat: MessageFns<
   create(base?: DeepPartial<Http1ProtocolOptions_HeaderKeyFormat>): Http1ProtocolOptions_HeaderKeyFormat {
     return Http1ProtocolOptions_HeaderKeyFormat.fromPartial(base ?? {});
   },
-  fromPartial(
-    object: DeepPartial<Http1ProtocolOptions_HeaderKeyFormat>,
-  ): Http1ProtocolOptions_HeaderKeyFormat {
+  fromPartial(object: DeepPartial<Http1ProtocolOptions_HeaderKeyFormat>): Http1ProtocolOptions_HeaderKeyFormat {
     const message = createBaseHttp1ProtocolOptions_HeaderKeyFormat();
-    message.properCaseWords =
-      object.properCaseWords !== undefined && object.properCaseWords !== null
-        ? Http1ProtocolOptions_HeaderKeyFormat_ProperCaseWords.fromPartial(object.properCaseWords)
-        : undefined;
-    message.statefulFormatter =
-      object.statefulFormatter !== undefined && object.statefulFormatter !== null
-        ? TypedExtensionConfig.fromPartial(object.statefulFormatter)
-        : undefined;
+    message.properCaseWords = (object.properCaseWords !== undefined && object.properCaseWords !== null)
+      ? Http1ProtocolOptions_HeaderKeyFormat_ProperCaseWords.fromPartial(object.properCaseWords)
+      : undefined;
+    message.statefulFormatter = (object.statefulFormatter !== undefined && object.statefulFormatter !== null)
+      ? TypedExtensionConfig.fromPartial(object.statefulFormatter)
+      : undefined;
     return message;
   },
 };
@@ -2181,14 +2211,14 @@ export const Http1ProtocolOptions_HeaderKeyFormat: MessageFns<
 messageTypeRegistry.set(Http1ProtocolOptions_HeaderKeyFormat.$type, Http1ProtocolOptions_HeaderKeyFormat);
 
 function createBaseHttp1ProtocolOptions_HeaderKeyFormat_ProperCaseWords(): Http1ProtocolOptions_HeaderKeyFormat_ProperCaseWords {
-  return { $type: 'envoy.config.core.v3.Http1ProtocolOptions.HeaderKeyFormat.ProperCaseWords' };
+  return { $type: "envoy.config.core.v3.Http1ProtocolOptions.HeaderKeyFormat.ProperCaseWords" };
 }
 
 export const Http1ProtocolOptions_HeaderKeyFormat_ProperCaseWords: MessageFns<
   Http1ProtocolOptions_HeaderKeyFormat_ProperCaseWords,
-  'envoy.config.core.v3.Http1ProtocolOptions.HeaderKeyFormat.ProperCaseWords'
+  "envoy.config.core.v3.Http1ProtocolOptions.HeaderKeyFormat.ProperCaseWords"
 > = {
-  $type: 'envoy.config.core.v3.Http1ProtocolOptions.HeaderKeyFormat.ProperCaseWords' as const,
+  $type: "envoy.config.core.v3.Http1ProtocolOptions.HeaderKeyFormat.ProperCaseWords" as const,
 
   encode(
     _: Http1ProtocolOptions_HeaderKeyFormat_ProperCaseWords,
@@ -2197,14 +2227,11 @@ export const Http1ProtocolOptions_HeaderKeyFormat_ProperCaseWords: MessageFns<
     return writer;
   },
 
-  decode(
-    input: BinaryReader | Uint8Array,
-    length?: number,
-  ): Http1ProtocolOptions_HeaderKeyFormat_ProperCaseWords {
+  decode(input: BinaryReader | Uint8Array, length?: number): Http1ProtocolOptions_HeaderKeyFormat_ProperCaseWords {
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -2254,7 +2281,7 @@ messageTypeRegistry.set(
 
 function createBaseKeepaliveSettings(): KeepaliveSettings {
   return {
-    $type: 'envoy.config.core.v3.KeepaliveSettings',
+    $type: "envoy.config.core.v3.KeepaliveSettings",
     interval: undefined,
     timeout: undefined,
     intervalJitter: undefined,
@@ -2262,8 +2289,8 @@ function createBaseKeepaliveSettings(): KeepaliveSettings {
   };
 }
 
-export const KeepaliveSettings: MessageFns<KeepaliveSettings, 'envoy.config.core.v3.KeepaliveSettings'> = {
-  $type: 'envoy.config.core.v3.KeepaliveSettings' as const,
+export const KeepaliveSettings: MessageFns<KeepaliveSettings, "envoy.config.core.v3.KeepaliveSettings"> = {
+  $type: "envoy.config.core.v3.KeepaliveSettings" as const,
 
   encode(message: KeepaliveSettings, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.interval !== undefined) {
@@ -2285,7 +2312,7 @@ export const KeepaliveSettings: MessageFns<KeepaliveSettings, 'envoy.config.core
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -2346,13 +2373,13 @@ export const KeepaliveSettings: MessageFns<KeepaliveSettings, 'envoy.config.core
       intervalJitter: isSet(object.intervalJitter)
         ? Percent.fromJSON(object.intervalJitter)
         : isSet(object.interval_jitter)
-          ? Percent.fromJSON(object.interval_jitter)
-          : undefined,
+        ? Percent.fromJSON(object.interval_jitter)
+        : undefined,
       connectionIdleInterval: isSet(object.connectionIdleInterval)
         ? Duration.fromJSON(object.connectionIdleInterval)
         : isSet(object.connection_idle_interval)
-          ? Duration.fromJSON(object.connection_idle_interval)
-          : undefined,
+        ? Duration.fromJSON(object.connection_idle_interval)
+        : undefined,
     };
   },
 
@@ -2378,20 +2405,17 @@ export const KeepaliveSettings: MessageFns<KeepaliveSettings, 'envoy.config.core
   },
   fromPartial(object: DeepPartial<KeepaliveSettings>): KeepaliveSettings {
     const message = createBaseKeepaliveSettings();
-    message.interval =
-      object.interval !== undefined && object.interval !== null
-        ? Duration.fromPartial(object.interval)
-        : undefined;
-    message.timeout =
-      object.timeout !== undefined && object.timeout !== null
-        ? Duration.fromPartial(object.timeout)
-        : undefined;
-    message.intervalJitter =
-      object.intervalJitter !== undefined && object.intervalJitter !== null
-        ? Percent.fromPartial(object.intervalJitter)
-        : undefined;
+    message.interval = (object.interval !== undefined && object.interval !== null)
+      ? Duration.fromPartial(object.interval)
+      : undefined;
+    message.timeout = (object.timeout !== undefined && object.timeout !== null)
+      ? Duration.fromPartial(object.timeout)
+      : undefined;
+    message.intervalJitter = (object.intervalJitter !== undefined && object.intervalJitter !== null)
+      ? Percent.fromPartial(object.intervalJitter)
+      : undefined;
     message.connectionIdleInterval =
-      object.connectionIdleInterval !== undefined && object.connectionIdleInterval !== null
+      (object.connectionIdleInterval !== undefined && object.connectionIdleInterval !== null)
         ? Duration.fromPartial(object.connectionIdleInterval)
         : undefined;
     return message;
@@ -2402,7 +2426,7 @@ messageTypeRegistry.set(KeepaliveSettings.$type, KeepaliveSettings);
 
 function createBaseHttp2ProtocolOptions(): Http2ProtocolOptions {
   return {
-    $type: 'envoy.config.core.v3.Http2ProtocolOptions',
+    $type: "envoy.config.core.v3.Http2ProtocolOptions",
     hpackTableSize: undefined,
     maxConcurrentStreams: undefined,
     initialStreamWindowSize: undefined,
@@ -2422,34 +2446,31 @@ function createBaseHttp2ProtocolOptions(): Http2ProtocolOptions {
   };
 }
 
-export const Http2ProtocolOptions: MessageFns<
-  Http2ProtocolOptions,
-  'envoy.config.core.v3.Http2ProtocolOptions'
-> = {
-  $type: 'envoy.config.core.v3.Http2ProtocolOptions' as const,
+export const Http2ProtocolOptions: MessageFns<Http2ProtocolOptions, "envoy.config.core.v3.Http2ProtocolOptions"> = {
+  $type: "envoy.config.core.v3.Http2ProtocolOptions" as const,
 
   encode(message: Http2ProtocolOptions, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.hpackTableSize !== undefined) {
       UInt32Value.encode(
-        { $type: 'google.protobuf.UInt32Value', value: message.hpackTableSize! },
+        { $type: "google.protobuf.UInt32Value", value: message.hpackTableSize! },
         writer.uint32(10).fork(),
       ).join();
     }
     if (message.maxConcurrentStreams !== undefined) {
       UInt32Value.encode(
-        { $type: 'google.protobuf.UInt32Value', value: message.maxConcurrentStreams! },
+        { $type: "google.protobuf.UInt32Value", value: message.maxConcurrentStreams! },
         writer.uint32(18).fork(),
       ).join();
     }
     if (message.initialStreamWindowSize !== undefined) {
       UInt32Value.encode(
-        { $type: 'google.protobuf.UInt32Value', value: message.initialStreamWindowSize! },
+        { $type: "google.protobuf.UInt32Value", value: message.initialStreamWindowSize! },
         writer.uint32(26).fork(),
       ).join();
     }
     if (message.initialConnectionWindowSize !== undefined) {
       UInt32Value.encode(
-        { $type: 'google.protobuf.UInt32Value', value: message.initialConnectionWindowSize! },
+        { $type: "google.protobuf.UInt32Value", value: message.initialConnectionWindowSize! },
         writer.uint32(34).fork(),
       ).join();
     }
@@ -2461,46 +2482,40 @@ export const Http2ProtocolOptions: MessageFns<
     }
     if (message.maxOutboundFrames !== undefined) {
       UInt32Value.encode(
-        { $type: 'google.protobuf.UInt32Value', value: message.maxOutboundFrames! },
+        { $type: "google.protobuf.UInt32Value", value: message.maxOutboundFrames! },
         writer.uint32(58).fork(),
       ).join();
     }
     if (message.maxOutboundControlFrames !== undefined) {
       UInt32Value.encode(
-        { $type: 'google.protobuf.UInt32Value', value: message.maxOutboundControlFrames! },
+        { $type: "google.protobuf.UInt32Value", value: message.maxOutboundControlFrames! },
         writer.uint32(66).fork(),
       ).join();
     }
     if (message.maxConsecutiveInboundFramesWithEmptyPayload !== undefined) {
-      UInt32Value.encode(
-        {
-          $type: 'google.protobuf.UInt32Value',
-          value: message.maxConsecutiveInboundFramesWithEmptyPayload!,
-        },
-        writer.uint32(74).fork(),
-      ).join();
+      UInt32Value.encode({
+        $type: "google.protobuf.UInt32Value",
+        value: message.maxConsecutiveInboundFramesWithEmptyPayload!,
+      }, writer.uint32(74).fork()).join();
     }
     if (message.maxInboundPriorityFramesPerStream !== undefined) {
       UInt32Value.encode(
-        { $type: 'google.protobuf.UInt32Value', value: message.maxInboundPriorityFramesPerStream! },
+        { $type: "google.protobuf.UInt32Value", value: message.maxInboundPriorityFramesPerStream! },
         writer.uint32(82).fork(),
       ).join();
     }
     if (message.maxInboundWindowUpdateFramesPerDataFrameSent !== undefined) {
-      UInt32Value.encode(
-        {
-          $type: 'google.protobuf.UInt32Value',
-          value: message.maxInboundWindowUpdateFramesPerDataFrameSent!,
-        },
-        writer.uint32(90).fork(),
-      ).join();
+      UInt32Value.encode({
+        $type: "google.protobuf.UInt32Value",
+        value: message.maxInboundWindowUpdateFramesPerDataFrameSent!,
+      }, writer.uint32(90).fork()).join();
     }
     if (message.streamErrorOnInvalidHttpMessaging !== false) {
       writer.uint32(96).bool(message.streamErrorOnInvalidHttpMessaging);
     }
     if (message.overrideStreamErrorOnInvalidHttpMessage !== undefined) {
       BoolValue.encode(
-        { $type: 'google.protobuf.BoolValue', value: message.overrideStreamErrorOnInvalidHttpMessage! },
+        { $type: "google.protobuf.BoolValue", value: message.overrideStreamErrorOnInvalidHttpMessage! },
         writer.uint32(114).fork(),
       ).join();
     }
@@ -2512,7 +2527,7 @@ export const Http2ProtocolOptions: MessageFns<
     }
     if (message.useOghttp2Codec !== undefined) {
       BoolValue.encode(
-        { $type: 'google.protobuf.BoolValue', value: message.useOghttp2Codec! },
+        { $type: "google.protobuf.BoolValue", value: message.useOghttp2Codec! },
         writer.uint32(130).fork(),
       ).join();
     }
@@ -2523,7 +2538,7 @@ export const Http2ProtocolOptions: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -2601,10 +2616,7 @@ export const Http2ProtocolOptions: MessageFns<
               break;
             }
 
-            message.maxConsecutiveInboundFramesWithEmptyPayload = UInt32Value.decode(
-              reader,
-              reader.uint32(),
-            ).value;
+            message.maxConsecutiveInboundFramesWithEmptyPayload = UInt32Value.decode(reader, reader.uint32()).value;
             continue;
           }
           case 10: {
@@ -2620,10 +2632,7 @@ export const Http2ProtocolOptions: MessageFns<
               break;
             }
 
-            message.maxInboundWindowUpdateFramesPerDataFrameSent = UInt32Value.decode(
-              reader,
-              reader.uint32(),
-            ).value;
+            message.maxInboundWindowUpdateFramesPerDataFrameSent = UInt32Value.decode(reader, reader.uint32()).value;
             continue;
           }
           case 12: {
@@ -2686,85 +2695,83 @@ export const Http2ProtocolOptions: MessageFns<
       hpackTableSize: isSet(object.hpackTableSize)
         ? Number(object.hpackTableSize)
         : isSet(object.hpack_table_size)
-          ? Number(object.hpack_table_size)
-          : undefined,
+        ? Number(object.hpack_table_size)
+        : undefined,
       maxConcurrentStreams: isSet(object.maxConcurrentStreams)
         ? Number(object.maxConcurrentStreams)
         : isSet(object.max_concurrent_streams)
-          ? Number(object.max_concurrent_streams)
-          : undefined,
+        ? Number(object.max_concurrent_streams)
+        : undefined,
       initialStreamWindowSize: isSet(object.initialStreamWindowSize)
         ? Number(object.initialStreamWindowSize)
         : isSet(object.initial_stream_window_size)
-          ? Number(object.initial_stream_window_size)
-          : undefined,
+        ? Number(object.initial_stream_window_size)
+        : undefined,
       initialConnectionWindowSize: isSet(object.initialConnectionWindowSize)
         ? Number(object.initialConnectionWindowSize)
         : isSet(object.initial_connection_window_size)
-          ? Number(object.initial_connection_window_size)
-          : undefined,
+        ? Number(object.initial_connection_window_size)
+        : undefined,
       allowConnect: isSet(object.allowConnect)
         ? globalThis.Boolean(object.allowConnect)
         : isSet(object.allow_connect)
-          ? globalThis.Boolean(object.allow_connect)
-          : false,
+        ? globalThis.Boolean(object.allow_connect)
+        : false,
       allowMetadata: isSet(object.allowMetadata)
         ? globalThis.Boolean(object.allowMetadata)
         : isSet(object.allow_metadata)
-          ? globalThis.Boolean(object.allow_metadata)
-          : false,
+        ? globalThis.Boolean(object.allow_metadata)
+        : false,
       maxOutboundFrames: isSet(object.maxOutboundFrames)
         ? Number(object.maxOutboundFrames)
         : isSet(object.max_outbound_frames)
-          ? Number(object.max_outbound_frames)
-          : undefined,
+        ? Number(object.max_outbound_frames)
+        : undefined,
       maxOutboundControlFrames: isSet(object.maxOutboundControlFrames)
         ? Number(object.maxOutboundControlFrames)
         : isSet(object.max_outbound_control_frames)
-          ? Number(object.max_outbound_control_frames)
-          : undefined,
+        ? Number(object.max_outbound_control_frames)
+        : undefined,
       maxConsecutiveInboundFramesWithEmptyPayload: isSet(object.maxConsecutiveInboundFramesWithEmptyPayload)
         ? Number(object.maxConsecutiveInboundFramesWithEmptyPayload)
         : isSet(object.max_consecutive_inbound_frames_with_empty_payload)
-          ? Number(object.max_consecutive_inbound_frames_with_empty_payload)
-          : undefined,
+        ? Number(object.max_consecutive_inbound_frames_with_empty_payload)
+        : undefined,
       maxInboundPriorityFramesPerStream: isSet(object.maxInboundPriorityFramesPerStream)
         ? Number(object.maxInboundPriorityFramesPerStream)
         : isSet(object.max_inbound_priority_frames_per_stream)
-          ? Number(object.max_inbound_priority_frames_per_stream)
-          : undefined,
+        ? Number(object.max_inbound_priority_frames_per_stream)
+        : undefined,
       maxInboundWindowUpdateFramesPerDataFrameSent: isSet(object.maxInboundWindowUpdateFramesPerDataFrameSent)
         ? Number(object.maxInboundWindowUpdateFramesPerDataFrameSent)
         : isSet(object.max_inbound_window_update_frames_per_data_frame_sent)
-          ? Number(object.max_inbound_window_update_frames_per_data_frame_sent)
-          : undefined,
+        ? Number(object.max_inbound_window_update_frames_per_data_frame_sent)
+        : undefined,
       streamErrorOnInvalidHttpMessaging: isSet(object.streamErrorOnInvalidHttpMessaging)
         ? globalThis.Boolean(object.streamErrorOnInvalidHttpMessaging)
         : isSet(object.stream_error_on_invalid_http_messaging)
-          ? globalThis.Boolean(object.stream_error_on_invalid_http_messaging)
-          : false,
+        ? globalThis.Boolean(object.stream_error_on_invalid_http_messaging)
+        : false,
       overrideStreamErrorOnInvalidHttpMessage: isSet(object.overrideStreamErrorOnInvalidHttpMessage)
         ? Boolean(object.overrideStreamErrorOnInvalidHttpMessage)
         : isSet(object.override_stream_error_on_invalid_http_message)
-          ? Boolean(object.override_stream_error_on_invalid_http_message)
-          : undefined,
+        ? Boolean(object.override_stream_error_on_invalid_http_message)
+        : undefined,
       customSettingsParameters: globalThis.Array.isArray(object?.customSettingsParameters)
         ? object.customSettingsParameters.map((e: any) => Http2ProtocolOptions_SettingsParameter.fromJSON(e))
         : globalThis.Array.isArray(object?.custom_settings_parameters)
-          ? object.custom_settings_parameters.map((e: any) =>
-              Http2ProtocolOptions_SettingsParameter.fromJSON(e),
-            )
-          : [],
+        ? object.custom_settings_parameters.map((e: any) => Http2ProtocolOptions_SettingsParameter.fromJSON(e))
+        : [],
       connectionKeepalive: isSet(object.connectionKeepalive)
         ? KeepaliveSettings.fromJSON(object.connectionKeepalive)
         : isSet(object.connection_keepalive)
-          ? KeepaliveSettings.fromJSON(object.connection_keepalive)
-          : undefined,
+        ? KeepaliveSettings.fromJSON(object.connection_keepalive)
+        : undefined,
       useOghttp2Codec: isSet(object.useOghttp2Codec)
         ? Boolean(object.useOghttp2Codec)
         : isSet(object.use_oghttp2_codec)
-          ? Boolean(object.use_oghttp2_codec)
-          : undefined,
+        ? Boolean(object.use_oghttp2_codec)
+        : undefined,
     };
   },
 
@@ -2811,7 +2818,7 @@ export const Http2ProtocolOptions: MessageFns<
     }
     if (message.customSettingsParameters?.length) {
       obj.customSettingsParameters = message.customSettingsParameters.map((e) =>
-        Http2ProtocolOptions_SettingsParameter.toJSON(e),
+        Http2ProtocolOptions_SettingsParameter.toJSON(e)
       );
     }
     if (message.connectionKeepalive !== undefined) {
@@ -2836,21 +2843,18 @@ export const Http2ProtocolOptions: MessageFns<
     message.allowMetadata = object.allowMetadata ?? false;
     message.maxOutboundFrames = object.maxOutboundFrames ?? undefined;
     message.maxOutboundControlFrames = object.maxOutboundControlFrames ?? undefined;
-    message.maxConsecutiveInboundFramesWithEmptyPayload =
-      object.maxConsecutiveInboundFramesWithEmptyPayload ?? undefined;
+    message.maxConsecutiveInboundFramesWithEmptyPayload = object.maxConsecutiveInboundFramesWithEmptyPayload ??
+      undefined;
     message.maxInboundPriorityFramesPerStream = object.maxInboundPriorityFramesPerStream ?? undefined;
-    message.maxInboundWindowUpdateFramesPerDataFrameSent =
-      object.maxInboundWindowUpdateFramesPerDataFrameSent ?? undefined;
+    message.maxInboundWindowUpdateFramesPerDataFrameSent = object.maxInboundWindowUpdateFramesPerDataFrameSent ??
+      undefined;
     message.streamErrorOnInvalidHttpMessaging = object.streamErrorOnInvalidHttpMessaging ?? false;
-    message.overrideStreamErrorOnInvalidHttpMessage =
-      object.overrideStreamErrorOnInvalidHttpMessage ?? undefined;
+    message.overrideStreamErrorOnInvalidHttpMessage = object.overrideStreamErrorOnInvalidHttpMessage ?? undefined;
     message.customSettingsParameters =
-      object.customSettingsParameters?.map((e) => Http2ProtocolOptions_SettingsParameter.fromPartial(e)) ||
-      [];
-    message.connectionKeepalive =
-      object.connectionKeepalive !== undefined && object.connectionKeepalive !== null
-        ? KeepaliveSettings.fromPartial(object.connectionKeepalive)
-        : undefined;
+      object.customSettingsParameters?.map((e) => Http2ProtocolOptions_SettingsParameter.fromPartial(e)) || [];
+    message.connectionKeepalive = (object.connectionKeepalive !== undefined && object.connectionKeepalive !== null)
+      ? KeepaliveSettings.fromPartial(object.connectionKeepalive)
+      : undefined;
     message.useOghttp2Codec = object.useOghttp2Codec ?? undefined;
     return message;
   },
@@ -2860,7 +2864,7 @@ messageTypeRegistry.set(Http2ProtocolOptions.$type, Http2ProtocolOptions);
 
 function createBaseHttp2ProtocolOptions_SettingsParameter(): Http2ProtocolOptions_SettingsParameter {
   return {
-    $type: 'envoy.config.core.v3.Http2ProtocolOptions.SettingsParameter',
+    $type: "envoy.config.core.v3.Http2ProtocolOptions.SettingsParameter",
     identifier: undefined,
     value: undefined,
   };
@@ -2868,25 +2872,18 @@ function createBaseHttp2ProtocolOptions_SettingsParameter(): Http2ProtocolOption
 
 export const Http2ProtocolOptions_SettingsParameter: MessageFns<
   Http2ProtocolOptions_SettingsParameter,
-  'envoy.config.core.v3.Http2ProtocolOptions.SettingsParameter'
+  "envoy.config.core.v3.Http2ProtocolOptions.SettingsParameter"
 > = {
-  $type: 'envoy.config.core.v3.Http2ProtocolOptions.SettingsParameter' as const,
+  $type: "envoy.config.core.v3.Http2ProtocolOptions.SettingsParameter" as const,
 
-  encode(
-    message: Http2ProtocolOptions_SettingsParameter,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
+  encode(message: Http2ProtocolOptions_SettingsParameter, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.identifier !== undefined) {
-      UInt32Value.encode(
-        { $type: 'google.protobuf.UInt32Value', value: message.identifier! },
-        writer.uint32(10).fork(),
-      ).join();
+      UInt32Value.encode({ $type: "google.protobuf.UInt32Value", value: message.identifier! }, writer.uint32(10).fork())
+        .join();
     }
     if (message.value !== undefined) {
-      UInt32Value.encode(
-        { $type: 'google.protobuf.UInt32Value', value: message.value! },
-        writer.uint32(18).fork(),
-      ).join();
+      UInt32Value.encode({ $type: "google.protobuf.UInt32Value", value: message.value! }, writer.uint32(18).fork())
+        .join();
     }
     return writer;
   },
@@ -2895,7 +2892,7 @@ export const Http2ProtocolOptions_SettingsParameter: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -2954,9 +2951,7 @@ export const Http2ProtocolOptions_SettingsParameter: MessageFns<
   create(base?: DeepPartial<Http2ProtocolOptions_SettingsParameter>): Http2ProtocolOptions_SettingsParameter {
     return Http2ProtocolOptions_SettingsParameter.fromPartial(base ?? {});
   },
-  fromPartial(
-    object: DeepPartial<Http2ProtocolOptions_SettingsParameter>,
-  ): Http2ProtocolOptions_SettingsParameter {
+  fromPartial(object: DeepPartial<Http2ProtocolOptions_SettingsParameter>): Http2ProtocolOptions_SettingsParameter {
     const message = createBaseHttp2ProtocolOptions_SettingsParameter();
     message.identifier = object.identifier ?? undefined;
     message.value = object.value ?? undefined;
@@ -2967,14 +2962,11 @@ export const Http2ProtocolOptions_SettingsParameter: MessageFns<
 messageTypeRegistry.set(Http2ProtocolOptions_SettingsParameter.$type, Http2ProtocolOptions_SettingsParameter);
 
 function createBaseGrpcProtocolOptions(): GrpcProtocolOptions {
-  return { $type: 'envoy.config.core.v3.GrpcProtocolOptions', http2ProtocolOptions: undefined };
+  return { $type: "envoy.config.core.v3.GrpcProtocolOptions", http2ProtocolOptions: undefined };
 }
 
-export const GrpcProtocolOptions: MessageFns<
-  GrpcProtocolOptions,
-  'envoy.config.core.v3.GrpcProtocolOptions'
-> = {
-  $type: 'envoy.config.core.v3.GrpcProtocolOptions' as const,
+export const GrpcProtocolOptions: MessageFns<GrpcProtocolOptions, "envoy.config.core.v3.GrpcProtocolOptions"> = {
+  $type: "envoy.config.core.v3.GrpcProtocolOptions" as const,
 
   encode(message: GrpcProtocolOptions, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.http2ProtocolOptions !== undefined) {
@@ -2987,7 +2979,7 @@ export const GrpcProtocolOptions: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -3022,8 +3014,8 @@ export const GrpcProtocolOptions: MessageFns<
       http2ProtocolOptions: isSet(object.http2ProtocolOptions)
         ? Http2ProtocolOptions.fromJSON(object.http2ProtocolOptions)
         : isSet(object.http2_protocol_options)
-          ? Http2ProtocolOptions.fromJSON(object.http2_protocol_options)
-          : undefined,
+        ? Http2ProtocolOptions.fromJSON(object.http2_protocol_options)
+        : undefined,
     };
   },
 
@@ -3040,10 +3032,9 @@ export const GrpcProtocolOptions: MessageFns<
   },
   fromPartial(object: DeepPartial<GrpcProtocolOptions>): GrpcProtocolOptions {
     const message = createBaseGrpcProtocolOptions();
-    message.http2ProtocolOptions =
-      object.http2ProtocolOptions !== undefined && object.http2ProtocolOptions !== null
-        ? Http2ProtocolOptions.fromPartial(object.http2ProtocolOptions)
-        : undefined;
+    message.http2ProtocolOptions = (object.http2ProtocolOptions !== undefined && object.http2ProtocolOptions !== null)
+      ? Http2ProtocolOptions.fromPartial(object.http2ProtocolOptions)
+      : undefined;
     return message;
   },
 };
@@ -3052,7 +3043,7 @@ messageTypeRegistry.set(GrpcProtocolOptions.$type, GrpcProtocolOptions);
 
 function createBaseHttp3ProtocolOptions(): Http3ProtocolOptions {
   return {
-    $type: 'envoy.config.core.v3.Http3ProtocolOptions',
+    $type: "envoy.config.core.v3.Http3ProtocolOptions",
     quicProtocolOptions: undefined,
     overrideStreamErrorOnInvalidHttpMessage: undefined,
     allowExtendedConnect: false,
@@ -3060,11 +3051,8 @@ function createBaseHttp3ProtocolOptions(): Http3ProtocolOptions {
   };
 }
 
-export const Http3ProtocolOptions: MessageFns<
-  Http3ProtocolOptions,
-  'envoy.config.core.v3.Http3ProtocolOptions'
-> = {
-  $type: 'envoy.config.core.v3.Http3ProtocolOptions' as const,
+export const Http3ProtocolOptions: MessageFns<Http3ProtocolOptions, "envoy.config.core.v3.Http3ProtocolOptions"> = {
+  $type: "envoy.config.core.v3.Http3ProtocolOptions" as const,
 
   encode(message: Http3ProtocolOptions, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.quicProtocolOptions !== undefined) {
@@ -3072,7 +3060,7 @@ export const Http3ProtocolOptions: MessageFns<
     }
     if (message.overrideStreamErrorOnInvalidHttpMessage !== undefined) {
       BoolValue.encode(
-        { $type: 'google.protobuf.BoolValue', value: message.overrideStreamErrorOnInvalidHttpMessage! },
+        { $type: "google.protobuf.BoolValue", value: message.overrideStreamErrorOnInvalidHttpMessage! },
         writer.uint32(18).fork(),
       ).join();
     }
@@ -3089,7 +3077,7 @@ export const Http3ProtocolOptions: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -3148,23 +3136,23 @@ export const Http3ProtocolOptions: MessageFns<
       quicProtocolOptions: isSet(object.quicProtocolOptions)
         ? QuicProtocolOptions.fromJSON(object.quicProtocolOptions)
         : isSet(object.quic_protocol_options)
-          ? QuicProtocolOptions.fromJSON(object.quic_protocol_options)
-          : undefined,
+        ? QuicProtocolOptions.fromJSON(object.quic_protocol_options)
+        : undefined,
       overrideStreamErrorOnInvalidHttpMessage: isSet(object.overrideStreamErrorOnInvalidHttpMessage)
         ? Boolean(object.overrideStreamErrorOnInvalidHttpMessage)
         : isSet(object.override_stream_error_on_invalid_http_message)
-          ? Boolean(object.override_stream_error_on_invalid_http_message)
-          : undefined,
+        ? Boolean(object.override_stream_error_on_invalid_http_message)
+        : undefined,
       allowExtendedConnect: isSet(object.allowExtendedConnect)
         ? globalThis.Boolean(object.allowExtendedConnect)
         : isSet(object.allow_extended_connect)
-          ? globalThis.Boolean(object.allow_extended_connect)
-          : false,
+        ? globalThis.Boolean(object.allow_extended_connect)
+        : false,
       allowMetadata: isSet(object.allowMetadata)
         ? globalThis.Boolean(object.allowMetadata)
         : isSet(object.allow_metadata)
-          ? globalThis.Boolean(object.allow_metadata)
-          : false,
+        ? globalThis.Boolean(object.allow_metadata)
+        : false,
     };
   },
 
@@ -3190,12 +3178,10 @@ export const Http3ProtocolOptions: MessageFns<
   },
   fromPartial(object: DeepPartial<Http3ProtocolOptions>): Http3ProtocolOptions {
     const message = createBaseHttp3ProtocolOptions();
-    message.quicProtocolOptions =
-      object.quicProtocolOptions !== undefined && object.quicProtocolOptions !== null
-        ? QuicProtocolOptions.fromPartial(object.quicProtocolOptions)
-        : undefined;
-    message.overrideStreamErrorOnInvalidHttpMessage =
-      object.overrideStreamErrorOnInvalidHttpMessage ?? undefined;
+    message.quicProtocolOptions = (object.quicProtocolOptions !== undefined && object.quicProtocolOptions !== null)
+      ? QuicProtocolOptions.fromPartial(object.quicProtocolOptions)
+      : undefined;
+    message.overrideStreamErrorOnInvalidHttpMessage = object.overrideStreamErrorOnInvalidHttpMessage ?? undefined;
     message.allowExtendedConnect = object.allowExtendedConnect ?? false;
     message.allowMetadata = object.allowMetadata ?? false;
     return message;
@@ -3206,7 +3192,7 @@ messageTypeRegistry.set(Http3ProtocolOptions.$type, Http3ProtocolOptions);
 
 function createBaseSchemeHeaderTransformation(): SchemeHeaderTransformation {
   return {
-    $type: 'envoy.config.core.v3.SchemeHeaderTransformation',
+    $type: "envoy.config.core.v3.SchemeHeaderTransformation",
     schemeToOverwrite: undefined,
     matchUpstream: false,
   };
@@ -3214,9 +3200,9 @@ function createBaseSchemeHeaderTransformation(): SchemeHeaderTransformation {
 
 export const SchemeHeaderTransformation: MessageFns<
   SchemeHeaderTransformation,
-  'envoy.config.core.v3.SchemeHeaderTransformation'
+  "envoy.config.core.v3.SchemeHeaderTransformation"
 > = {
-  $type: 'envoy.config.core.v3.SchemeHeaderTransformation' as const,
+  $type: "envoy.config.core.v3.SchemeHeaderTransformation" as const,
 
   encode(message: SchemeHeaderTransformation, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.schemeToOverwrite !== undefined) {
@@ -3232,7 +3218,7 @@ export const SchemeHeaderTransformation: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -3275,13 +3261,13 @@ export const SchemeHeaderTransformation: MessageFns<
       schemeToOverwrite: isSet(object.schemeToOverwrite)
         ? globalThis.String(object.schemeToOverwrite)
         : isSet(object.scheme_to_overwrite)
-          ? globalThis.String(object.scheme_to_overwrite)
-          : undefined,
+        ? globalThis.String(object.scheme_to_overwrite)
+        : undefined,
       matchUpstream: isSet(object.matchUpstream)
         ? globalThis.Boolean(object.matchUpstream)
         : isSet(object.match_upstream)
-          ? globalThis.Boolean(object.match_upstream)
-          : false,
+        ? globalThis.Boolean(object.match_upstream)
+        : false,
     };
   },
 
@@ -3311,15 +3297,11 @@ messageTypeRegistry.set(SchemeHeaderTransformation.$type, SchemeHeaderTransforma
 
 type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
 
-export type DeepPartial<T> = T extends Builtin
-  ? T
-  : T extends globalThis.Array<infer U>
-    ? globalThis.Array<DeepPartial<U>>
-    : T extends ReadonlyArray<infer U>
-      ? ReadonlyArray<DeepPartial<U>>
-      : T extends {}
-        ? { [K in Exclude<keyof T, '$type'>]?: DeepPartial<T[K]> }
-        : Partial<T>;
+export type DeepPartial<T> = T extends Builtin ? T
+  : T extends globalThis.Array<infer U> ? globalThis.Array<DeepPartial<U>>
+  : T extends ReadonlyArray<infer U> ? ReadonlyArray<DeepPartial<U>>
+  : T extends {} ? { [K in Exclude<keyof T, "$type">]?: DeepPartial<T[K]> }
+  : Partial<T>;
 
 function isSet(value: any): boolean {
   return value !== null && value !== undefined;

@@ -5,15 +5,15 @@
 // source: envoy/config/core/v3/proxy_protocol.proto
 
 /* eslint-disable */
-import { BinaryReader, BinaryWriter } from '@bufbuild/protobuf/wire';
-import { messageTypeRegistry } from '../../../../typeRegistry';
+import { BinaryReader, BinaryWriter } from "@bufbuild/protobuf/wire";
+import { messageTypeRegistry } from "../../../../typeRegistry";
 
-export const protobufPackage = 'envoy.config.core.v3';
+export const protobufPackage = "envoy.config.core.v3";
 
-export const protobufFileName = 'envoy/config/core/v3/proxy_protocol.proto';
+export const protobufFileName = "envoy/config/core/v3/proxy_protocol.proto";
 
 export interface ProxyProtocolPassThroughTLVs {
-  $type: 'envoy.config.core.v3.ProxyProtocolPassThroughTLVs';
+  $type: "envoy.config.core.v3.ProxyProtocolPassThroughTLVs";
   /**
    * The strategy to pass through TLVs. Default is INCLUDE_ALL.
    * If INCLUDE_ALL is set, all TLVs will be passed through no matter the tlv_type field.
@@ -40,13 +40,13 @@ export function proxyProtocolPassThroughTLVs_PassTLVsMatchTypeFromJSON(
 ): ProxyProtocolPassThroughTLVs_PassTLVsMatchType {
   switch (object) {
     case 0:
-    case 'INCLUDE_ALL':
+    case "INCLUDE_ALL":
       return ProxyProtocolPassThroughTLVs_PassTLVsMatchType.INCLUDE_ALL;
     case 1:
-    case 'INCLUDE':
+    case "INCLUDE":
       return ProxyProtocolPassThroughTLVs_PassTLVsMatchType.INCLUDE;
     case -1:
-    case 'UNRECOGNIZED':
+    case "UNRECOGNIZED":
     default:
       return ProxyProtocolPassThroughTLVs_PassTLVsMatchType.UNRECOGNIZED;
   }
@@ -57,17 +57,17 @@ export function proxyProtocolPassThroughTLVs_PassTLVsMatchTypeToJSON(
 ): string {
   switch (object) {
     case ProxyProtocolPassThroughTLVs_PassTLVsMatchType.INCLUDE_ALL:
-      return 'INCLUDE_ALL';
+      return "INCLUDE_ALL";
     case ProxyProtocolPassThroughTLVs_PassTLVsMatchType.INCLUDE:
-      return 'INCLUDE';
+      return "INCLUDE";
     case ProxyProtocolPassThroughTLVs_PassTLVsMatchType.UNRECOGNIZED:
     default:
-      return 'UNRECOGNIZED';
+      return "UNRECOGNIZED";
   }
 }
 
 export interface ProxyProtocolConfig {
-  $type: 'envoy.config.core.v3.ProxyProtocolConfig';
+  $type: "envoy.config.core.v3.ProxyProtocolConfig";
   /** The PROXY protocol version to use. See https://www.haproxy.org/download/2.1/doc/proxy-protocol.txt for details */
   version: ProxyProtocolConfig_Version;
   /**
@@ -88,13 +88,13 @@ export enum ProxyProtocolConfig_Version {
 export function proxyProtocolConfig_VersionFromJSON(object: any): ProxyProtocolConfig_Version {
   switch (object) {
     case 0:
-    case 'V1':
+    case "V1":
       return ProxyProtocolConfig_Version.V1;
     case 1:
-    case 'V2':
+    case "V2":
       return ProxyProtocolConfig_Version.V2;
     case -1:
-    case 'UNRECOGNIZED':
+    case "UNRECOGNIZED":
     default:
       return ProxyProtocolConfig_Version.UNRECOGNIZED;
   }
@@ -103,24 +103,24 @@ export function proxyProtocolConfig_VersionFromJSON(object: any): ProxyProtocolC
 export function proxyProtocolConfig_VersionToJSON(object: ProxyProtocolConfig_Version): string {
   switch (object) {
     case ProxyProtocolConfig_Version.V1:
-      return 'V1';
+      return "V1";
     case ProxyProtocolConfig_Version.V2:
-      return 'V2';
+      return "V2";
     case ProxyProtocolConfig_Version.UNRECOGNIZED:
     default:
-      return 'UNRECOGNIZED';
+      return "UNRECOGNIZED";
   }
 }
 
 function createBaseProxyProtocolPassThroughTLVs(): ProxyProtocolPassThroughTLVs {
-  return { $type: 'envoy.config.core.v3.ProxyProtocolPassThroughTLVs', matchType: 0, tlvType: [] };
+  return { $type: "envoy.config.core.v3.ProxyProtocolPassThroughTLVs", matchType: 0, tlvType: [] };
 }
 
 export const ProxyProtocolPassThroughTLVs: MessageFns<
   ProxyProtocolPassThroughTLVs,
-  'envoy.config.core.v3.ProxyProtocolPassThroughTLVs'
+  "envoy.config.core.v3.ProxyProtocolPassThroughTLVs"
 > = {
-  $type: 'envoy.config.core.v3.ProxyProtocolPassThroughTLVs' as const,
+  $type: "envoy.config.core.v3.ProxyProtocolPassThroughTLVs" as const,
 
   encode(message: ProxyProtocolPassThroughTLVs, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.matchType !== 0) {
@@ -136,7 +136,7 @@ export const ProxyProtocolPassThroughTLVs: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -189,13 +189,13 @@ export const ProxyProtocolPassThroughTLVs: MessageFns<
       matchType: isSet(object.matchType)
         ? proxyProtocolPassThroughTLVs_PassTLVsMatchTypeFromJSON(object.matchType)
         : isSet(object.match_type)
-          ? proxyProtocolPassThroughTLVs_PassTLVsMatchTypeFromJSON(object.match_type)
-          : 0,
+        ? proxyProtocolPassThroughTLVs_PassTLVsMatchTypeFromJSON(object.match_type)
+        : 0,
       tlvType: globalThis.Array.isArray(object?.tlvType)
         ? object.tlvType.map((e: any) => globalThis.Number(e))
         : globalThis.Array.isArray(object?.tlv_type)
-          ? object.tlv_type.map((e: any) => globalThis.Number(e))
-          : [],
+        ? object.tlv_type.map((e: any) => globalThis.Number(e))
+        : [],
     };
   },
 
@@ -224,14 +224,11 @@ export const ProxyProtocolPassThroughTLVs: MessageFns<
 messageTypeRegistry.set(ProxyProtocolPassThroughTLVs.$type, ProxyProtocolPassThroughTLVs);
 
 function createBaseProxyProtocolConfig(): ProxyProtocolConfig {
-  return { $type: 'envoy.config.core.v3.ProxyProtocolConfig', version: 0, passThroughTlvs: undefined };
+  return { $type: "envoy.config.core.v3.ProxyProtocolConfig", version: 0, passThroughTlvs: undefined };
 }
 
-export const ProxyProtocolConfig: MessageFns<
-  ProxyProtocolConfig,
-  'envoy.config.core.v3.ProxyProtocolConfig'
-> = {
-  $type: 'envoy.config.core.v3.ProxyProtocolConfig' as const,
+export const ProxyProtocolConfig: MessageFns<ProxyProtocolConfig, "envoy.config.core.v3.ProxyProtocolConfig"> = {
+  $type: "envoy.config.core.v3.ProxyProtocolConfig" as const,
 
   encode(message: ProxyProtocolConfig, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.version !== 0) {
@@ -247,7 +244,7 @@ export const ProxyProtocolConfig: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -291,8 +288,8 @@ export const ProxyProtocolConfig: MessageFns<
       passThroughTlvs: isSet(object.passThroughTlvs)
         ? ProxyProtocolPassThroughTLVs.fromJSON(object.passThroughTlvs)
         : isSet(object.pass_through_tlvs)
-          ? ProxyProtocolPassThroughTLVs.fromJSON(object.pass_through_tlvs)
-          : undefined,
+        ? ProxyProtocolPassThroughTLVs.fromJSON(object.pass_through_tlvs)
+        : undefined,
     };
   },
 
@@ -313,10 +310,9 @@ export const ProxyProtocolConfig: MessageFns<
   fromPartial(object: DeepPartial<ProxyProtocolConfig>): ProxyProtocolConfig {
     const message = createBaseProxyProtocolConfig();
     message.version = object.version ?? 0;
-    message.passThroughTlvs =
-      object.passThroughTlvs !== undefined && object.passThroughTlvs !== null
-        ? ProxyProtocolPassThroughTLVs.fromPartial(object.passThroughTlvs)
-        : undefined;
+    message.passThroughTlvs = (object.passThroughTlvs !== undefined && object.passThroughTlvs !== null)
+      ? ProxyProtocolPassThroughTLVs.fromPartial(object.passThroughTlvs)
+      : undefined;
     return message;
   },
 };
@@ -325,15 +321,11 @@ messageTypeRegistry.set(ProxyProtocolConfig.$type, ProxyProtocolConfig);
 
 type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
 
-export type DeepPartial<T> = T extends Builtin
-  ? T
-  : T extends globalThis.Array<infer U>
-    ? globalThis.Array<DeepPartial<U>>
-    : T extends ReadonlyArray<infer U>
-      ? ReadonlyArray<DeepPartial<U>>
-      : T extends {}
-        ? { [K in Exclude<keyof T, '$type'>]?: DeepPartial<T[K]> }
-        : Partial<T>;
+export type DeepPartial<T> = T extends Builtin ? T
+  : T extends globalThis.Array<infer U> ? globalThis.Array<DeepPartial<U>>
+  : T extends ReadonlyArray<infer U> ? ReadonlyArray<DeepPartial<U>>
+  : T extends {} ? { [K in Exclude<keyof T, "$type">]?: DeepPartial<T[K]> }
+  : Partial<T>;
 
 function isSet(value: any): boolean {
   return value !== null && value !== undefined;

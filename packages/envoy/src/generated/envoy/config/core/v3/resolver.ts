@@ -5,17 +5,17 @@
 // source: envoy/config/core/v3/resolver.proto
 
 /* eslint-disable */
-import { BinaryReader, BinaryWriter } from '@bufbuild/protobuf/wire';
-import { messageTypeRegistry } from '../../../../typeRegistry';
-import { Address } from './address';
+import { BinaryReader, BinaryWriter } from "@bufbuild/protobuf/wire";
+import { messageTypeRegistry } from "../../../../typeRegistry";
+import { Address } from "./address";
 
-export const protobufPackage = 'envoy.config.core.v3';
+export const protobufPackage = "envoy.config.core.v3";
 
-export const protobufFileName = 'envoy/config/core/v3/resolver.proto';
+export const protobufFileName = "envoy/config/core/v3/resolver.proto";
 
 /** Configuration of DNS resolver option flags which control the behavior of the DNS resolver. */
 export interface DnsResolverOptions {
-  $type: 'envoy.config.core.v3.DnsResolverOptions';
+  $type: "envoy.config.core.v3.DnsResolverOptions";
   /** Use TCP for all DNS queries instead of the default protocol UDP. */
   useTcpForDnsLookups: boolean;
   /** Do not use the default search domains; only query hostnames as-is or as aliases. */
@@ -24,7 +24,7 @@ export interface DnsResolverOptions {
 
 /** DNS resolution configuration which includes the underlying dns resolver addresses and options. */
 export interface DnsResolutionConfig {
-  $type: 'envoy.config.core.v3.DnsResolutionConfig';
+  $type: "envoy.config.core.v3.DnsResolutionConfig";
   /**
    * A list of dns resolver addresses. If specified, the DNS client library will perform resolution
    * via the underlying DNS resolvers. Otherwise, the default system resolvers
@@ -36,15 +36,11 @@ export interface DnsResolutionConfig {
 }
 
 function createBaseDnsResolverOptions(): DnsResolverOptions {
-  return {
-    $type: 'envoy.config.core.v3.DnsResolverOptions',
-    useTcpForDnsLookups: false,
-    noDefaultSearchDomain: false,
-  };
+  return { $type: "envoy.config.core.v3.DnsResolverOptions", useTcpForDnsLookups: false, noDefaultSearchDomain: false };
 }
 
-export const DnsResolverOptions: MessageFns<DnsResolverOptions, 'envoy.config.core.v3.DnsResolverOptions'> = {
-  $type: 'envoy.config.core.v3.DnsResolverOptions' as const,
+export const DnsResolverOptions: MessageFns<DnsResolverOptions, "envoy.config.core.v3.DnsResolverOptions"> = {
+  $type: "envoy.config.core.v3.DnsResolverOptions" as const,
 
   encode(message: DnsResolverOptions, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.useTcpForDnsLookups !== false) {
@@ -60,7 +56,7 @@ export const DnsResolverOptions: MessageFns<DnsResolverOptions, 'envoy.config.co
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -103,13 +99,13 @@ export const DnsResolverOptions: MessageFns<DnsResolverOptions, 'envoy.config.co
       useTcpForDnsLookups: isSet(object.useTcpForDnsLookups)
         ? globalThis.Boolean(object.useTcpForDnsLookups)
         : isSet(object.use_tcp_for_dns_lookups)
-          ? globalThis.Boolean(object.use_tcp_for_dns_lookups)
-          : false,
+        ? globalThis.Boolean(object.use_tcp_for_dns_lookups)
+        : false,
       noDefaultSearchDomain: isSet(object.noDefaultSearchDomain)
         ? globalThis.Boolean(object.noDefaultSearchDomain)
         : isSet(object.no_default_search_domain)
-          ? globalThis.Boolean(object.no_default_search_domain)
-          : false,
+        ? globalThis.Boolean(object.no_default_search_domain)
+        : false,
     };
   },
 
@@ -138,14 +134,11 @@ export const DnsResolverOptions: MessageFns<DnsResolverOptions, 'envoy.config.co
 messageTypeRegistry.set(DnsResolverOptions.$type, DnsResolverOptions);
 
 function createBaseDnsResolutionConfig(): DnsResolutionConfig {
-  return { $type: 'envoy.config.core.v3.DnsResolutionConfig', resolvers: [], dnsResolverOptions: undefined };
+  return { $type: "envoy.config.core.v3.DnsResolutionConfig", resolvers: [], dnsResolverOptions: undefined };
 }
 
-export const DnsResolutionConfig: MessageFns<
-  DnsResolutionConfig,
-  'envoy.config.core.v3.DnsResolutionConfig'
-> = {
-  $type: 'envoy.config.core.v3.DnsResolutionConfig' as const,
+export const DnsResolutionConfig: MessageFns<DnsResolutionConfig, "envoy.config.core.v3.DnsResolutionConfig"> = {
+  $type: "envoy.config.core.v3.DnsResolutionConfig" as const,
 
   encode(message: DnsResolutionConfig, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     for (const v of message.resolvers) {
@@ -161,7 +154,7 @@ export const DnsResolutionConfig: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -207,8 +200,8 @@ export const DnsResolutionConfig: MessageFns<
       dnsResolverOptions: isSet(object.dnsResolverOptions)
         ? DnsResolverOptions.fromJSON(object.dnsResolverOptions)
         : isSet(object.dns_resolver_options)
-          ? DnsResolverOptions.fromJSON(object.dns_resolver_options)
-          : undefined,
+        ? DnsResolverOptions.fromJSON(object.dns_resolver_options)
+        : undefined,
     };
   },
 
@@ -229,10 +222,9 @@ export const DnsResolutionConfig: MessageFns<
   fromPartial(object: DeepPartial<DnsResolutionConfig>): DnsResolutionConfig {
     const message = createBaseDnsResolutionConfig();
     message.resolvers = object.resolvers?.map((e) => Address.fromPartial(e)) || [];
-    message.dnsResolverOptions =
-      object.dnsResolverOptions !== undefined && object.dnsResolverOptions !== null
-        ? DnsResolverOptions.fromPartial(object.dnsResolverOptions)
-        : undefined;
+    message.dnsResolverOptions = (object.dnsResolverOptions !== undefined && object.dnsResolverOptions !== null)
+      ? DnsResolverOptions.fromPartial(object.dnsResolverOptions)
+      : undefined;
     return message;
   },
 };
@@ -241,15 +233,11 @@ messageTypeRegistry.set(DnsResolutionConfig.$type, DnsResolutionConfig);
 
 type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
 
-export type DeepPartial<T> = T extends Builtin
-  ? T
-  : T extends globalThis.Array<infer U>
-    ? globalThis.Array<DeepPartial<U>>
-    : T extends ReadonlyArray<infer U>
-      ? ReadonlyArray<DeepPartial<U>>
-      : T extends {}
-        ? { [K in Exclude<keyof T, '$type'>]?: DeepPartial<T[K]> }
-        : Partial<T>;
+export type DeepPartial<T> = T extends Builtin ? T
+  : T extends globalThis.Array<infer U> ? globalThis.Array<DeepPartial<U>>
+  : T extends ReadonlyArray<infer U> ? ReadonlyArray<DeepPartial<U>>
+  : T extends {} ? { [K in Exclude<keyof T, "$type">]?: DeepPartial<T[K]> }
+  : Partial<T>;
 
 function isSet(value: any): boolean {
   return value !== null && value !== undefined;

@@ -5,12 +5,12 @@
 // source: envoy/config/core/v3/socket_option.proto
 
 /* eslint-disable */
-import { BinaryReader, BinaryWriter } from '@bufbuild/protobuf/wire';
-import { messageTypeRegistry } from '../../../../typeRegistry';
+import { BinaryReader, BinaryWriter } from "@bufbuild/protobuf/wire";
+import { messageTypeRegistry } from "../../../../typeRegistry";
 
-export const protobufPackage = 'envoy.config.core.v3';
+export const protobufPackage = "envoy.config.core.v3";
 
-export const protobufFileName = 'envoy/config/core/v3/socket_option.proto';
+export const protobufFileName = "envoy/config/core/v3/socket_option.proto";
 
 /**
  * Generic socket option message. This would be used to set socket options that
@@ -38,7 +38,7 @@ export const protobufFileName = 'envoy/config/core/v3/socket_option.proto';
  * [#next-free-field: 7]
  */
 export interface SocketOption {
-  $type: 'envoy.config.core.v3.SocketOption';
+  $type: "envoy.config.core.v3.SocketOption";
   /**
    * An optional name to give this socket option for debugging, etc.
    * Uniqueness is not required and no special meaning is assumed.
@@ -49,9 +49,13 @@ export interface SocketOption {
   /** The numeric name as passed to setsockopt */
   name: number;
   /** Because many sockopts take an int value. */
-  intValue?: number | undefined;
+  intValue?:
+    | number
+    | undefined;
   /** Otherwise it's a byte buffer. */
-  bufValue?: Buffer | undefined;
+  bufValue?:
+    | Buffer
+    | undefined;
   /**
    * The state in which the option will be applied. When used in BindConfig
    * STATE_PREBIND is currently the only valid value.
@@ -72,16 +76,16 @@ export enum SocketOption_SocketState {
 export function socketOption_SocketStateFromJSON(object: any): SocketOption_SocketState {
   switch (object) {
     case 0:
-    case 'STATE_PREBIND':
+    case "STATE_PREBIND":
       return SocketOption_SocketState.STATE_PREBIND;
     case 1:
-    case 'STATE_BOUND':
+    case "STATE_BOUND":
       return SocketOption_SocketState.STATE_BOUND;
     case 2:
-    case 'STATE_LISTENING':
+    case "STATE_LISTENING":
       return SocketOption_SocketState.STATE_LISTENING;
     case -1:
-    case 'UNRECOGNIZED':
+    case "UNRECOGNIZED":
     default:
       return SocketOption_SocketState.UNRECOGNIZED;
   }
@@ -90,26 +94,26 @@ export function socketOption_SocketStateFromJSON(object: any): SocketOption_Sock
 export function socketOption_SocketStateToJSON(object: SocketOption_SocketState): string {
   switch (object) {
     case SocketOption_SocketState.STATE_PREBIND:
-      return 'STATE_PREBIND';
+      return "STATE_PREBIND";
     case SocketOption_SocketState.STATE_BOUND:
-      return 'STATE_BOUND';
+      return "STATE_BOUND";
     case SocketOption_SocketState.STATE_LISTENING:
-      return 'STATE_LISTENING';
+      return "STATE_LISTENING";
     case SocketOption_SocketState.UNRECOGNIZED:
     default:
-      return 'UNRECOGNIZED';
+      return "UNRECOGNIZED";
   }
 }
 
 export interface SocketOptionsOverride {
-  $type: 'envoy.config.core.v3.SocketOptionsOverride';
+  $type: "envoy.config.core.v3.SocketOptionsOverride";
   socketOptions: SocketOption[];
 }
 
 function createBaseSocketOption(): SocketOption {
   return {
-    $type: 'envoy.config.core.v3.SocketOption',
-    description: '',
+    $type: "envoy.config.core.v3.SocketOption",
+    description: "",
     level: 0,
     name: 0,
     intValue: undefined,
@@ -118,11 +122,11 @@ function createBaseSocketOption(): SocketOption {
   };
 }
 
-export const SocketOption: MessageFns<SocketOption, 'envoy.config.core.v3.SocketOption'> = {
-  $type: 'envoy.config.core.v3.SocketOption' as const,
+export const SocketOption: MessageFns<SocketOption, "envoy.config.core.v3.SocketOption"> = {
+  $type: "envoy.config.core.v3.SocketOption" as const,
 
   encode(message: SocketOption, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.description !== '') {
+    if (message.description !== "") {
       writer.uint32(10).string(message.description);
     }
     if (message.level !== 0) {
@@ -147,7 +151,7 @@ export const SocketOption: MessageFns<SocketOption, 'envoy.config.core.v3.Socket
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -219,26 +223,26 @@ export const SocketOption: MessageFns<SocketOption, 'envoy.config.core.v3.Socket
   fromJSON(object: any): SocketOption {
     return {
       $type: SocketOption.$type,
-      description: isSet(object.description) ? globalThis.String(object.description) : '',
+      description: isSet(object.description) ? globalThis.String(object.description) : "",
       level: isSet(object.level) ? globalThis.Number(object.level) : 0,
       name: isSet(object.name) ? globalThis.Number(object.name) : 0,
       intValue: isSet(object.intValue)
         ? globalThis.Number(object.intValue)
         : isSet(object.int_value)
-          ? globalThis.Number(object.int_value)
-          : undefined,
+        ? globalThis.Number(object.int_value)
+        : undefined,
       bufValue: isSet(object.bufValue)
         ? Buffer.from(bytesFromBase64(object.bufValue))
         : isSet(object.buf_value)
-          ? Buffer.from(bytesFromBase64(object.buf_value))
-          : undefined,
+        ? Buffer.from(bytesFromBase64(object.buf_value))
+        : undefined,
       state: isSet(object.state) ? socketOption_SocketStateFromJSON(object.state) : 0,
     };
   },
 
   toJSON(message: SocketOption): unknown {
     const obj: any = {};
-    if (message.description !== '') {
+    if (message.description !== "") {
       obj.description = message.description;
     }
     if (message.level !== 0) {
@@ -264,7 +268,7 @@ export const SocketOption: MessageFns<SocketOption, 'envoy.config.core.v3.Socket
   },
   fromPartial(object: DeepPartial<SocketOption>): SocketOption {
     const message = createBaseSocketOption();
-    message.description = object.description ?? '';
+    message.description = object.description ?? "";
     message.level = object.level ?? 0;
     message.name = object.name ?? 0;
     message.intValue = object.intValue ?? undefined;
@@ -277,14 +281,11 @@ export const SocketOption: MessageFns<SocketOption, 'envoy.config.core.v3.Socket
 messageTypeRegistry.set(SocketOption.$type, SocketOption);
 
 function createBaseSocketOptionsOverride(): SocketOptionsOverride {
-  return { $type: 'envoy.config.core.v3.SocketOptionsOverride', socketOptions: [] };
+  return { $type: "envoy.config.core.v3.SocketOptionsOverride", socketOptions: [] };
 }
 
-export const SocketOptionsOverride: MessageFns<
-  SocketOptionsOverride,
-  'envoy.config.core.v3.SocketOptionsOverride'
-> = {
-  $type: 'envoy.config.core.v3.SocketOptionsOverride' as const,
+export const SocketOptionsOverride: MessageFns<SocketOptionsOverride, "envoy.config.core.v3.SocketOptionsOverride"> = {
+  $type: "envoy.config.core.v3.SocketOptionsOverride" as const,
 
   encode(message: SocketOptionsOverride, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     for (const v of message.socketOptions) {
@@ -297,7 +298,7 @@ export const SocketOptionsOverride: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -332,8 +333,8 @@ export const SocketOptionsOverride: MessageFns<
       socketOptions: globalThis.Array.isArray(object?.socketOptions)
         ? object.socketOptions.map((e: any) => SocketOption.fromJSON(e))
         : globalThis.Array.isArray(object?.socket_options)
-          ? object.socket_options.map((e: any) => SocketOption.fromJSON(e))
-          : [],
+        ? object.socket_options.map((e: any) => SocketOption.fromJSON(e))
+        : [],
     };
   },
 
@@ -358,32 +359,28 @@ export const SocketOptionsOverride: MessageFns<
 messageTypeRegistry.set(SocketOptionsOverride.$type, SocketOptionsOverride);
 
 function bytesFromBase64(b64: string): Uint8Array {
-  return Uint8Array.from(globalThis.Buffer.from(b64, 'base64'));
+  return Uint8Array.from(globalThis.Buffer.from(b64, "base64"));
 }
 
 function base64FromBytes(arr: Uint8Array): string {
-  return globalThis.Buffer.from(arr).toString('base64');
+  return globalThis.Buffer.from(arr).toString("base64");
 }
 
 type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
 
-export type DeepPartial<T> = T extends Builtin
-  ? T
-  : T extends globalThis.Array<infer U>
-    ? globalThis.Array<DeepPartial<U>>
-    : T extends ReadonlyArray<infer U>
-      ? ReadonlyArray<DeepPartial<U>>
-      : T extends {}
-        ? { [K in Exclude<keyof T, '$type'>]?: DeepPartial<T[K]> }
-        : Partial<T>;
+export type DeepPartial<T> = T extends Builtin ? T
+  : T extends globalThis.Array<infer U> ? globalThis.Array<DeepPartial<U>>
+  : T extends ReadonlyArray<infer U> ? ReadonlyArray<DeepPartial<U>>
+  : T extends {} ? { [K in Exclude<keyof T, "$type">]?: DeepPartial<T[K]> }
+  : Partial<T>;
 
 function longToNumber(int64: { toString(): string }): number {
   const num = globalThis.Number(int64.toString());
   if (num > globalThis.Number.MAX_SAFE_INTEGER) {
-    throw new globalThis.Error('Value is larger than Number.MAX_SAFE_INTEGER');
+    throw new globalThis.Error("Value is larger than Number.MAX_SAFE_INTEGER");
   }
   if (num < globalThis.Number.MIN_SAFE_INTEGER) {
-    throw new globalThis.Error('Value is smaller than Number.MIN_SAFE_INTEGER');
+    throw new globalThis.Error("Value is smaller than Number.MIN_SAFE_INTEGER");
   }
   return num;
 }

@@ -5,19 +5,19 @@
 // source: envoy/config/core/v3/substitution_format_string.proto
 
 /* eslint-disable */
-import { BinaryReader, BinaryWriter } from '@bufbuild/protobuf/wire';
-import { Struct } from '../../../../google/protobuf/struct';
-import { messageTypeRegistry } from '../../../../typeRegistry';
-import { DataSource } from './base';
-import { TypedExtensionConfig } from './extension';
+import { BinaryReader, BinaryWriter } from "@bufbuild/protobuf/wire";
+import { Struct } from "../../../../google/protobuf/struct";
+import { messageTypeRegistry } from "../../../../typeRegistry";
+import { DataSource } from "./base";
+import { TypedExtensionConfig } from "./extension";
 
-export const protobufPackage = 'envoy.config.core.v3';
+export const protobufPackage = "envoy.config.core.v3";
 
-export const protobufFileName = 'envoy/config/core/v3/substitution_format_string.proto';
+export const protobufFileName = "envoy/config/core/v3/substitution_format_string.proto";
 
 /** Optional configuration options to be used with json_format. */
 export interface JsonFormatOptions {
-  $type: 'envoy.config.core.v3.JsonFormatOptions';
+  $type: "envoy.config.core.v3.JsonFormatOptions";
   /** The output JSON string properties will be sorted. */
   sortProperties: boolean;
 }
@@ -28,7 +28,7 @@ export interface JsonFormatOptions {
  * [#next-free-field: 8]
  */
 export interface SubstitutionFormatString {
-  $type: 'envoy.config.core.v3.SubstitutionFormatString';
+  $type: "envoy.config.core.v3.SubstitutionFormatString";
   /**
    * Specify a format with command operators to form a text string.
    * Its details is described in :ref:`format string<config_access_log_format_strings>`.
@@ -50,7 +50,9 @@ export interface SubstitutionFormatString {
    *
    * @deprecated
    */
-  textFormat?: string | undefined;
+  textFormat?:
+    | string
+    | undefined;
   /**
    * Specify a format with command operators to form a JSON string.
    * Its details is described in :ref:`format dictionary<config_access_log_format_dictionaries>`.
@@ -74,7 +76,9 @@ export interface SubstitutionFormatString {
    *    "message": "My error message"
    *  }
    */
-  jsonFormat?: { [key: string]: any } | undefined;
+  jsonFormat?:
+    | { [key: string]: any }
+    | undefined;
   /**
    * Specify a format with command operators to form a text string.
    * Its details is described in :ref:`format string<config_access_log_format_strings>`.
@@ -93,7 +97,9 @@ export interface SubstitutionFormatString {
    *
    *   upstream connect error:503:path=/foo
    */
-  textFormatSource?: DataSource | undefined;
+  textFormatSource?:
+    | DataSource
+    | undefined;
   /**
    * If set to true, when command operators are evaluated to null,
    *
@@ -124,11 +130,11 @@ export interface SubstitutionFormatString {
 }
 
 function createBaseJsonFormatOptions(): JsonFormatOptions {
-  return { $type: 'envoy.config.core.v3.JsonFormatOptions', sortProperties: false };
+  return { $type: "envoy.config.core.v3.JsonFormatOptions", sortProperties: false };
 }
 
-export const JsonFormatOptions: MessageFns<JsonFormatOptions, 'envoy.config.core.v3.JsonFormatOptions'> = {
-  $type: 'envoy.config.core.v3.JsonFormatOptions' as const,
+export const JsonFormatOptions: MessageFns<JsonFormatOptions, "envoy.config.core.v3.JsonFormatOptions"> = {
+  $type: "envoy.config.core.v3.JsonFormatOptions" as const,
 
   encode(message: JsonFormatOptions, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.sortProperties !== false) {
@@ -141,7 +147,7 @@ export const JsonFormatOptions: MessageFns<JsonFormatOptions, 'envoy.config.core
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -176,8 +182,8 @@ export const JsonFormatOptions: MessageFns<JsonFormatOptions, 'envoy.config.core
       sortProperties: isSet(object.sortProperties)
         ? globalThis.Boolean(object.sortProperties)
         : isSet(object.sort_properties)
-          ? globalThis.Boolean(object.sort_properties)
-          : false,
+        ? globalThis.Boolean(object.sort_properties)
+        : false,
     };
   },
 
@@ -203,12 +209,12 @@ messageTypeRegistry.set(JsonFormatOptions.$type, JsonFormatOptions);
 
 function createBaseSubstitutionFormatString(): SubstitutionFormatString {
   return {
-    $type: 'envoy.config.core.v3.SubstitutionFormatString',
+    $type: "envoy.config.core.v3.SubstitutionFormatString",
     textFormat: undefined,
     jsonFormat: undefined,
     textFormatSource: undefined,
     omitEmptyValues: false,
-    contentType: '',
+    contentType: "",
     formatters: [],
     jsonFormatOptions: undefined,
   };
@@ -216,9 +222,9 @@ function createBaseSubstitutionFormatString(): SubstitutionFormatString {
 
 export const SubstitutionFormatString: MessageFns<
   SubstitutionFormatString,
-  'envoy.config.core.v3.SubstitutionFormatString'
+  "envoy.config.core.v3.SubstitutionFormatString"
 > = {
-  $type: 'envoy.config.core.v3.SubstitutionFormatString' as const,
+  $type: "envoy.config.core.v3.SubstitutionFormatString" as const,
 
   encode(message: SubstitutionFormatString, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.textFormat !== undefined) {
@@ -233,7 +239,7 @@ export const SubstitutionFormatString: MessageFns<
     if (message.omitEmptyValues !== false) {
       writer.uint32(24).bool(message.omitEmptyValues);
     }
-    if (message.contentType !== '') {
+    if (message.contentType !== "") {
       writer.uint32(34).string(message.contentType);
     }
     for (const v of message.formatters) {
@@ -249,7 +255,7 @@ export const SubstitutionFormatString: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -332,36 +338,36 @@ export const SubstitutionFormatString: MessageFns<
       textFormat: isSet(object.textFormat)
         ? globalThis.String(object.textFormat)
         : isSet(object.text_format)
-          ? globalThis.String(object.text_format)
-          : undefined,
+        ? globalThis.String(object.text_format)
+        : undefined,
       jsonFormat: isObject(object.jsonFormat)
         ? object.jsonFormat
         : isObject(object.json_format)
-          ? object.json_format
-          : undefined,
+        ? object.json_format
+        : undefined,
       textFormatSource: isSet(object.textFormatSource)
         ? DataSource.fromJSON(object.textFormatSource)
         : isSet(object.text_format_source)
-          ? DataSource.fromJSON(object.text_format_source)
-          : undefined,
+        ? DataSource.fromJSON(object.text_format_source)
+        : undefined,
       omitEmptyValues: isSet(object.omitEmptyValues)
         ? globalThis.Boolean(object.omitEmptyValues)
         : isSet(object.omit_empty_values)
-          ? globalThis.Boolean(object.omit_empty_values)
-          : false,
+        ? globalThis.Boolean(object.omit_empty_values)
+        : false,
       contentType: isSet(object.contentType)
         ? globalThis.String(object.contentType)
         : isSet(object.content_type)
-          ? globalThis.String(object.content_type)
-          : '',
+        ? globalThis.String(object.content_type)
+        : "",
       formatters: globalThis.Array.isArray(object?.formatters)
         ? object.formatters.map((e: any) => TypedExtensionConfig.fromJSON(e))
         : [],
       jsonFormatOptions: isSet(object.jsonFormatOptions)
         ? JsonFormatOptions.fromJSON(object.jsonFormatOptions)
         : isSet(object.json_format_options)
-          ? JsonFormatOptions.fromJSON(object.json_format_options)
-          : undefined,
+        ? JsonFormatOptions.fromJSON(object.json_format_options)
+        : undefined,
     };
   },
 
@@ -379,7 +385,7 @@ export const SubstitutionFormatString: MessageFns<
     if (message.omitEmptyValues !== false) {
       obj.omitEmptyValues = message.omitEmptyValues;
     }
-    if (message.contentType !== '') {
+    if (message.contentType !== "") {
       obj.contentType = message.contentType;
     }
     if (message.formatters?.length) {
@@ -398,17 +404,15 @@ export const SubstitutionFormatString: MessageFns<
     const message = createBaseSubstitutionFormatString();
     message.textFormat = object.textFormat ?? undefined;
     message.jsonFormat = object.jsonFormat ?? undefined;
-    message.textFormatSource =
-      object.textFormatSource !== undefined && object.textFormatSource !== null
-        ? DataSource.fromPartial(object.textFormatSource)
-        : undefined;
+    message.textFormatSource = (object.textFormatSource !== undefined && object.textFormatSource !== null)
+      ? DataSource.fromPartial(object.textFormatSource)
+      : undefined;
     message.omitEmptyValues = object.omitEmptyValues ?? false;
-    message.contentType = object.contentType ?? '';
+    message.contentType = object.contentType ?? "";
     message.formatters = object.formatters?.map((e) => TypedExtensionConfig.fromPartial(e)) || [];
-    message.jsonFormatOptions =
-      object.jsonFormatOptions !== undefined && object.jsonFormatOptions !== null
-        ? JsonFormatOptions.fromPartial(object.jsonFormatOptions)
-        : undefined;
+    message.jsonFormatOptions = (object.jsonFormatOptions !== undefined && object.jsonFormatOptions !== null)
+      ? JsonFormatOptions.fromPartial(object.jsonFormatOptions)
+      : undefined;
     return message;
   },
 };
@@ -417,18 +421,14 @@ messageTypeRegistry.set(SubstitutionFormatString.$type, SubstitutionFormatString
 
 type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
 
-export type DeepPartial<T> = T extends Builtin
-  ? T
-  : T extends globalThis.Array<infer U>
-    ? globalThis.Array<DeepPartial<U>>
-    : T extends ReadonlyArray<infer U>
-      ? ReadonlyArray<DeepPartial<U>>
-      : T extends {}
-        ? { [K in Exclude<keyof T, '$type'>]?: DeepPartial<T[K]> }
-        : Partial<T>;
+export type DeepPartial<T> = T extends Builtin ? T
+  : T extends globalThis.Array<infer U> ? globalThis.Array<DeepPartial<U>>
+  : T extends ReadonlyArray<infer U> ? ReadonlyArray<DeepPartial<U>>
+  : T extends {} ? { [K in Exclude<keyof T, "$type">]?: DeepPartial<T[K]> }
+  : Partial<T>;
 
 function isObject(value: any): boolean {
-  return typeof value === 'object' && value !== null;
+  return typeof value === "object" && value !== null;
 }
 
 function isSet(value: any): boolean {

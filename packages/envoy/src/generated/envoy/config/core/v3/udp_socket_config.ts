@@ -5,23 +5,25 @@
 // source: envoy/config/core/v3/udp_socket_config.proto
 
 /* eslint-disable */
-import { BinaryReader, BinaryWriter } from '@bufbuild/protobuf/wire';
-import { BoolValue, UInt64Value } from '../../../../google/protobuf/wrappers';
-import { messageTypeRegistry } from '../../../../typeRegistry';
+import { BinaryReader, BinaryWriter } from "@bufbuild/protobuf/wire";
+import { BoolValue, UInt64Value } from "../../../../google/protobuf/wrappers";
+import { messageTypeRegistry } from "../../../../typeRegistry";
 
-export const protobufPackage = 'envoy.config.core.v3';
+export const protobufPackage = "envoy.config.core.v3";
 
-export const protobufFileName = 'envoy/config/core/v3/udp_socket_config.proto';
+export const protobufFileName = "envoy/config/core/v3/udp_socket_config.proto";
 
 /** Generic UDP socket configuration. */
 export interface UdpSocketConfig {
-  $type: 'envoy.config.core.v3.UdpSocketConfig';
+  $type: "envoy.config.core.v3.UdpSocketConfig";
   /**
    * The maximum size of received UDP datagrams. Using a larger size will cause Envoy to allocate
    * more memory per socket. Received datagrams above this size will be dropped. If not set
    * defaults to 1500 bytes.
    */
-  maxRxDatagramSize: number | undefined;
+  maxRxDatagramSize:
+    | number
+    | undefined;
   /**
    * Configures whether Generic Receive Offload (GRO)
    * <https://en.wikipedia.org/wiki/Large_receive_offload>_ is preferred when reading from the
@@ -33,28 +35,22 @@ export interface UdpSocketConfig {
 }
 
 function createBaseUdpSocketConfig(): UdpSocketConfig {
-  return {
-    $type: 'envoy.config.core.v3.UdpSocketConfig',
-    maxRxDatagramSize: undefined,
-    preferGro: undefined,
-  };
+  return { $type: "envoy.config.core.v3.UdpSocketConfig", maxRxDatagramSize: undefined, preferGro: undefined };
 }
 
-export const UdpSocketConfig: MessageFns<UdpSocketConfig, 'envoy.config.core.v3.UdpSocketConfig'> = {
-  $type: 'envoy.config.core.v3.UdpSocketConfig' as const,
+export const UdpSocketConfig: MessageFns<UdpSocketConfig, "envoy.config.core.v3.UdpSocketConfig"> = {
+  $type: "envoy.config.core.v3.UdpSocketConfig" as const,
 
   encode(message: UdpSocketConfig, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.maxRxDatagramSize !== undefined) {
       UInt64Value.encode(
-        { $type: 'google.protobuf.UInt64Value', value: message.maxRxDatagramSize! },
+        { $type: "google.protobuf.UInt64Value", value: message.maxRxDatagramSize! },
         writer.uint32(10).fork(),
       ).join();
     }
     if (message.preferGro !== undefined) {
-      BoolValue.encode(
-        { $type: 'google.protobuf.BoolValue', value: message.preferGro! },
-        writer.uint32(18).fork(),
-      ).join();
+      BoolValue.encode({ $type: "google.protobuf.BoolValue", value: message.preferGro! }, writer.uint32(18).fork())
+        .join();
     }
     return writer;
   },
@@ -63,7 +59,7 @@ export const UdpSocketConfig: MessageFns<UdpSocketConfig, 'envoy.config.core.v3.
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -106,13 +102,13 @@ export const UdpSocketConfig: MessageFns<UdpSocketConfig, 'envoy.config.core.v3.
       maxRxDatagramSize: isSet(object.maxRxDatagramSize)
         ? Number(object.maxRxDatagramSize)
         : isSet(object.max_rx_datagram_size)
-          ? Number(object.max_rx_datagram_size)
-          : undefined,
+        ? Number(object.max_rx_datagram_size)
+        : undefined,
       preferGro: isSet(object.preferGro)
         ? Boolean(object.preferGro)
         : isSet(object.prefer_gro)
-          ? Boolean(object.prefer_gro)
-          : undefined,
+        ? Boolean(object.prefer_gro)
+        : undefined,
     };
   },
 
@@ -142,15 +138,11 @@ messageTypeRegistry.set(UdpSocketConfig.$type, UdpSocketConfig);
 
 type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
 
-export type DeepPartial<T> = T extends Builtin
-  ? T
-  : T extends globalThis.Array<infer U>
-    ? globalThis.Array<DeepPartial<U>>
-    : T extends ReadonlyArray<infer U>
-      ? ReadonlyArray<DeepPartial<U>>
-      : T extends {}
-        ? { [K in Exclude<keyof T, '$type'>]?: DeepPartial<T[K]> }
-        : Partial<T>;
+export type DeepPartial<T> = T extends Builtin ? T
+  : T extends globalThis.Array<infer U> ? globalThis.Array<DeepPartial<U>>
+  : T extends ReadonlyArray<infer U> ? ReadonlyArray<DeepPartial<U>>
+  : T extends {} ? { [K in Exclude<keyof T, "$type">]?: DeepPartial<T[K]> }
+  : Partial<T>;
 
 function isSet(value: any): boolean {
   return value !== null && value !== undefined;

@@ -5,16 +5,16 @@
 // source: envoy/config/endpoint/v3/endpoint.proto
 
 /* eslint-disable */
-import { BinaryReader, BinaryWriter } from '@bufbuild/protobuf/wire';
-import { Duration } from '../../../../google/protobuf/duration';
-import { UInt32Value } from '../../../../google/protobuf/wrappers';
-import { messageTypeRegistry } from '../../../../typeRegistry';
-import { FractionalPercent } from '../../../type/v3/percent';
-import { Endpoint, LocalityLbEndpoints } from './endpoint_components';
+import { BinaryReader, BinaryWriter } from "@bufbuild/protobuf/wire";
+import { Duration } from "../../../../google/protobuf/duration";
+import { UInt32Value } from "../../../../google/protobuf/wrappers";
+import { messageTypeRegistry } from "../../../../typeRegistry";
+import { FractionalPercent } from "../../../type/v3/percent";
+import { Endpoint, LocalityLbEndpoints } from "./endpoint_components";
 
-export const protobufPackage = 'envoy.config.endpoint.v3';
+export const protobufPackage = "envoy.config.endpoint.v3";
 
-export const protobufFileName = 'envoy/config/endpoint/v3/endpoint.proto';
+export const protobufFileName = "envoy/config/endpoint/v3/endpoint.proto";
 
 /**
  * Each route from RDS will map to a single cluster or traffic split across
@@ -29,7 +29,7 @@ export const protobufFileName = 'envoy/config/endpoint/v3/endpoint.proto';
  * [#next-free-field: 6]
  */
 export interface ClusterLoadAssignment {
-  $type: 'envoy.config.endpoint.v3.ClusterLoadAssignment';
+  $type: "envoy.config.endpoint.v3.ClusterLoadAssignment";
   /**
    * Name of the cluster. This will be the :ref:`service_name
    * <envoy_v3_api_field_config.cluster.v3.Cluster.EdsClusterConfig.service_name>` value if specified
@@ -53,7 +53,7 @@ export interface ClusterLoadAssignment {
  * [#next-free-field: 7]
  */
 export interface ClusterLoadAssignment_Policy {
-  $type: 'envoy.config.endpoint.v3.ClusterLoadAssignment.Policy';
+  $type: "envoy.config.endpoint.v3.ClusterLoadAssignment.Policy";
   /**
    * Action to trim the overall incoming traffic to protect the upstream
    * hosts. This action allows protection in case the hosts are unable to
@@ -101,14 +101,18 @@ export interface ClusterLoadAssignment_Policy {
    * Read more at :ref:`priority levels <arch_overview_load_balancing_priority_levels>` and
    * :ref:`localities <arch_overview_load_balancing_locality_weighted_lb>`.
    */
-  overprovisioningFactor: number | undefined;
+  overprovisioningFactor:
+    | number
+    | undefined;
   /**
    * The max time until which the endpoints from this assignment can be used.
    * If no new assignments are received before this time expires the endpoints
    * are considered stale and should be marked unhealthy.
    * Defaults to 0 which means endpoints never go stale.
    */
-  endpointStaleAfter: Duration | undefined;
+  endpointStaleAfter:
+    | Duration
+    | undefined;
   /**
    * If true, use the :ref:`load balancing weight
    * <envoy_v3_api_field_config.endpoint.v3.LbEndpoint.load_balancing_weight>` of healthy and unhealthy
@@ -123,7 +127,7 @@ export interface ClusterLoadAssignment_Policy {
 }
 
 export interface ClusterLoadAssignment_Policy_DropOverload {
-  $type: 'envoy.config.endpoint.v3.ClusterLoadAssignment.Policy.DropOverload';
+  $type: "envoy.config.endpoint.v3.ClusterLoadAssignment.Policy.DropOverload";
   /** Identifier for the policy specifying the drop. */
   category: string;
   /** Percentage of traffic that should be dropped for the category. */
@@ -131,15 +135,15 @@ export interface ClusterLoadAssignment_Policy_DropOverload {
 }
 
 export interface ClusterLoadAssignment_NamedEndpointsEntry {
-  $type: 'envoy.config.endpoint.v3.ClusterLoadAssignment.NamedEndpointsEntry';
+  $type: "envoy.config.endpoint.v3.ClusterLoadAssignment.NamedEndpointsEntry";
   key: string;
   value: Endpoint | undefined;
 }
 
 function createBaseClusterLoadAssignment(): ClusterLoadAssignment {
   return {
-    $type: 'envoy.config.endpoint.v3.ClusterLoadAssignment',
-    clusterName: '',
+    $type: "envoy.config.endpoint.v3.ClusterLoadAssignment",
+    clusterName: "",
     endpoints: [],
     namedEndpoints: {},
     policy: undefined,
@@ -148,26 +152,23 @@ function createBaseClusterLoadAssignment(): ClusterLoadAssignment {
 
 export const ClusterLoadAssignment: MessageFns<
   ClusterLoadAssignment,
-  'envoy.config.endpoint.v3.ClusterLoadAssignment'
+  "envoy.config.endpoint.v3.ClusterLoadAssignment"
 > = {
-  $type: 'envoy.config.endpoint.v3.ClusterLoadAssignment' as const,
+  $type: "envoy.config.endpoint.v3.ClusterLoadAssignment" as const,
 
   encode(message: ClusterLoadAssignment, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.clusterName !== '') {
+    if (message.clusterName !== "") {
       writer.uint32(10).string(message.clusterName);
     }
     for (const v of message.endpoints) {
       LocalityLbEndpoints.encode(v!, writer.uint32(18).fork()).join();
     }
     globalThis.Object.entries(message.namedEndpoints).forEach(([key, value]: [string, Endpoint]) => {
-      ClusterLoadAssignment_NamedEndpointsEntry.encode(
-        {
-          $type: 'envoy.config.endpoint.v3.ClusterLoadAssignment.NamedEndpointsEntry',
-          key: key as any,
-          value,
-        },
-        writer.uint32(42).fork(),
-      ).join();
+      ClusterLoadAssignment_NamedEndpointsEntry.encode({
+        $type: "envoy.config.endpoint.v3.ClusterLoadAssignment.NamedEndpointsEntry",
+        key: key as any,
+        value,
+      }, writer.uint32(42).fork()).join();
     });
     if (message.policy !== undefined) {
       ClusterLoadAssignment_Policy.encode(message.policy, writer.uint32(34).fork()).join();
@@ -179,7 +180,7 @@ export const ClusterLoadAssignment: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -241,45 +242,45 @@ export const ClusterLoadAssignment: MessageFns<
       clusterName: isSet(object.clusterName)
         ? globalThis.String(object.clusterName)
         : isSet(object.cluster_name)
-          ? globalThis.String(object.cluster_name)
-          : '',
+        ? globalThis.String(object.cluster_name)
+        : "",
       endpoints: globalThis.Array.isArray(object?.endpoints)
         ? object.endpoints.map((e: any) => LocalityLbEndpoints.fromJSON(e))
         : [],
       namedEndpoints: isObject(object.namedEndpoints)
         ? (globalThis.Object.entries(object.namedEndpoints) as [string, any][]).reduce(
-            (acc: { [key: string]: Endpoint }, [key, value]: [string, any]) => {
-              globalThis.Object.defineProperty(acc, key, {
-                value: Endpoint.fromJSON(value),
-                enumerable: true,
-                configurable: true,
-                writable: true,
-              });
-              return acc;
-            },
-            {},
-          )
+          (acc: { [key: string]: Endpoint }, [key, value]: [string, any]) => {
+            globalThis.Object.defineProperty(acc, key, {
+              value: Endpoint.fromJSON(value),
+              enumerable: true,
+              configurable: true,
+              writable: true,
+            });
+            return acc;
+          },
+          {},
+        )
         : isObject(object.named_endpoints)
-          ? (globalThis.Object.entries(object.named_endpoints) as [string, any][]).reduce(
-              (acc: { [key: string]: Endpoint }, [key, value]: [string, any]) => {
-                globalThis.Object.defineProperty(acc, key, {
-                  value: Endpoint.fromJSON(value),
-                  enumerable: true,
-                  configurable: true,
-                  writable: true,
-                });
-                return acc;
-              },
-              {},
-            )
-          : {},
+        ? (globalThis.Object.entries(object.named_endpoints) as [string, any][]).reduce(
+          (acc: { [key: string]: Endpoint }, [key, value]: [string, any]) => {
+            globalThis.Object.defineProperty(acc, key, {
+              value: Endpoint.fromJSON(value),
+              enumerable: true,
+              configurable: true,
+              writable: true,
+            });
+            return acc;
+          },
+          {},
+        )
+        : {},
       policy: isSet(object.policy) ? ClusterLoadAssignment_Policy.fromJSON(object.policy) : undefined,
     };
   },
 
   toJSON(message: ClusterLoadAssignment): unknown {
     const obj: any = {};
-    if (message.clusterName !== '') {
+    if (message.clusterName !== "") {
       obj.clusterName = message.clusterName;
     }
     if (message.endpoints?.length) {
@@ -305,20 +306,20 @@ export const ClusterLoadAssignment: MessageFns<
   },
   fromPartial(object: DeepPartial<ClusterLoadAssignment>): ClusterLoadAssignment {
     const message = createBaseClusterLoadAssignment();
-    message.clusterName = object.clusterName ?? '';
+    message.clusterName = object.clusterName ?? "";
     message.endpoints = object.endpoints?.map((e) => LocalityLbEndpoints.fromPartial(e)) || [];
-    message.namedEndpoints = (
-      globalThis.Object.entries(object.namedEndpoints ?? {}) as [string, Endpoint][]
-    ).reduce((acc: { [key: string]: Endpoint }, [key, value]: [string, Endpoint]) => {
-      if (value !== undefined) {
-        acc[key] = Endpoint.fromPartial(value);
-      }
-      return acc;
-    }, {});
-    message.policy =
-      object.policy !== undefined && object.policy !== null
-        ? ClusterLoadAssignment_Policy.fromPartial(object.policy)
-        : undefined;
+    message.namedEndpoints = (globalThis.Object.entries(object.namedEndpoints ?? {}) as [string, Endpoint][]).reduce(
+      (acc: { [key: string]: Endpoint }, [key, value]: [string, Endpoint]) => {
+        if (value !== undefined) {
+          acc[key] = Endpoint.fromPartial(value);
+        }
+        return acc;
+      },
+      {},
+    );
+    message.policy = (object.policy !== undefined && object.policy !== null)
+      ? ClusterLoadAssignment_Policy.fromPartial(object.policy)
+      : undefined;
     return message;
   },
 };
@@ -327,7 +328,7 @@ messageTypeRegistry.set(ClusterLoadAssignment.$type, ClusterLoadAssignment);
 
 function createBaseClusterLoadAssignment_Policy(): ClusterLoadAssignment_Policy {
   return {
-    $type: 'envoy.config.endpoint.v3.ClusterLoadAssignment.Policy',
+    $type: "envoy.config.endpoint.v3.ClusterLoadAssignment.Policy",
     dropOverloads: [],
     overprovisioningFactor: undefined,
     endpointStaleAfter: undefined,
@@ -337,9 +338,9 @@ function createBaseClusterLoadAssignment_Policy(): ClusterLoadAssignment_Policy 
 
 export const ClusterLoadAssignment_Policy: MessageFns<
   ClusterLoadAssignment_Policy,
-  'envoy.config.endpoint.v3.ClusterLoadAssignment.Policy'
+  "envoy.config.endpoint.v3.ClusterLoadAssignment.Policy"
 > = {
-  $type: 'envoy.config.endpoint.v3.ClusterLoadAssignment.Policy' as const,
+  $type: "envoy.config.endpoint.v3.ClusterLoadAssignment.Policy" as const,
 
   encode(message: ClusterLoadAssignment_Policy, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     for (const v of message.dropOverloads) {
@@ -347,7 +348,7 @@ export const ClusterLoadAssignment_Policy: MessageFns<
     }
     if (message.overprovisioningFactor !== undefined) {
       UInt32Value.encode(
-        { $type: 'google.protobuf.UInt32Value', value: message.overprovisioningFactor! },
+        { $type: "google.protobuf.UInt32Value", value: message.overprovisioningFactor! },
         writer.uint32(26).fork(),
       ).join();
     }
@@ -364,7 +365,7 @@ export const ClusterLoadAssignment_Policy: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -378,9 +379,7 @@ export const ClusterLoadAssignment_Policy: MessageFns<
               break;
             }
 
-            message.dropOverloads.push(
-              ClusterLoadAssignment_Policy_DropOverload.decode(reader, reader.uint32()),
-            );
+            message.dropOverloads.push(ClusterLoadAssignment_Policy_DropOverload.decode(reader, reader.uint32()));
             continue;
           }
           case 3: {
@@ -425,32 +424,30 @@ export const ClusterLoadAssignment_Policy: MessageFns<
       dropOverloads: globalThis.Array.isArray(object?.dropOverloads)
         ? object.dropOverloads.map((e: any) => ClusterLoadAssignment_Policy_DropOverload.fromJSON(e))
         : globalThis.Array.isArray(object?.drop_overloads)
-          ? object.drop_overloads.map((e: any) => ClusterLoadAssignment_Policy_DropOverload.fromJSON(e))
-          : [],
+        ? object.drop_overloads.map((e: any) => ClusterLoadAssignment_Policy_DropOverload.fromJSON(e))
+        : [],
       overprovisioningFactor: isSet(object.overprovisioningFactor)
         ? Number(object.overprovisioningFactor)
         : isSet(object.overprovisioning_factor)
-          ? Number(object.overprovisioning_factor)
-          : undefined,
+        ? Number(object.overprovisioning_factor)
+        : undefined,
       endpointStaleAfter: isSet(object.endpointStaleAfter)
         ? Duration.fromJSON(object.endpointStaleAfter)
         : isSet(object.endpoint_stale_after)
-          ? Duration.fromJSON(object.endpoint_stale_after)
-          : undefined,
+        ? Duration.fromJSON(object.endpoint_stale_after)
+        : undefined,
       weightedPriorityHealth: isSet(object.weightedPriorityHealth)
         ? globalThis.Boolean(object.weightedPriorityHealth)
         : isSet(object.weighted_priority_health)
-          ? globalThis.Boolean(object.weighted_priority_health)
-          : false,
+        ? globalThis.Boolean(object.weighted_priority_health)
+        : false,
     };
   },
 
   toJSON(message: ClusterLoadAssignment_Policy): unknown {
     const obj: any = {};
     if (message.dropOverloads?.length) {
-      obj.dropOverloads = message.dropOverloads.map((e) =>
-        ClusterLoadAssignment_Policy_DropOverload.toJSON(e),
-      );
+      obj.dropOverloads = message.dropOverloads.map((e) => ClusterLoadAssignment_Policy_DropOverload.toJSON(e));
     }
     if (message.overprovisioningFactor !== undefined) {
       obj.overprovisioningFactor = message.overprovisioningFactor;
@@ -472,10 +469,9 @@ export const ClusterLoadAssignment_Policy: MessageFns<
     message.dropOverloads =
       object.dropOverloads?.map((e) => ClusterLoadAssignment_Policy_DropOverload.fromPartial(e)) || [];
     message.overprovisioningFactor = object.overprovisioningFactor ?? undefined;
-    message.endpointStaleAfter =
-      object.endpointStaleAfter !== undefined && object.endpointStaleAfter !== null
-        ? Duration.fromPartial(object.endpointStaleAfter)
-        : undefined;
+    message.endpointStaleAfter = (object.endpointStaleAfter !== undefined && object.endpointStaleAfter !== null)
+      ? Duration.fromPartial(object.endpointStaleAfter)
+      : undefined;
     message.weightedPriorityHealth = object.weightedPriorityHealth ?? false;
     return message;
   },
@@ -485,23 +481,20 @@ messageTypeRegistry.set(ClusterLoadAssignment_Policy.$type, ClusterLoadAssignmen
 
 function createBaseClusterLoadAssignment_Policy_DropOverload(): ClusterLoadAssignment_Policy_DropOverload {
   return {
-    $type: 'envoy.config.endpoint.v3.ClusterLoadAssignment.Policy.DropOverload',
-    category: '',
+    $type: "envoy.config.endpoint.v3.ClusterLoadAssignment.Policy.DropOverload",
+    category: "",
     dropPercentage: undefined,
   };
 }
 
 export const ClusterLoadAssignment_Policy_DropOverload: MessageFns<
   ClusterLoadAssignment_Policy_DropOverload,
-  'envoy.config.endpoint.v3.ClusterLoadAssignment.Policy.DropOverload'
+  "envoy.config.endpoint.v3.ClusterLoadAssignment.Policy.DropOverload"
 > = {
-  $type: 'envoy.config.endpoint.v3.ClusterLoadAssignment.Policy.DropOverload' as const,
+  $type: "envoy.config.endpoint.v3.ClusterLoadAssignment.Policy.DropOverload" as const,
 
-  encode(
-    message: ClusterLoadAssignment_Policy_DropOverload,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
-    if (message.category !== '') {
+  encode(message: ClusterLoadAssignment_Policy_DropOverload, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.category !== "") {
       writer.uint32(10).string(message.category);
     }
     if (message.dropPercentage !== undefined) {
@@ -514,7 +507,7 @@ export const ClusterLoadAssignment_Policy_DropOverload: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -554,18 +547,18 @@ export const ClusterLoadAssignment_Policy_DropOverload: MessageFns<
   fromJSON(object: any): ClusterLoadAssignment_Policy_DropOverload {
     return {
       $type: ClusterLoadAssignment_Policy_DropOverload.$type,
-      category: isSet(object.category) ? globalThis.String(object.category) : '',
+      category: isSet(object.category) ? globalThis.String(object.category) : "",
       dropPercentage: isSet(object.dropPercentage)
         ? FractionalPercent.fromJSON(object.dropPercentage)
         : isSet(object.drop_percentage)
-          ? FractionalPercent.fromJSON(object.drop_percentage)
-          : undefined,
+        ? FractionalPercent.fromJSON(object.drop_percentage)
+        : undefined,
     };
   },
 
   toJSON(message: ClusterLoadAssignment_Policy_DropOverload): unknown {
     const obj: any = {};
-    if (message.category !== '') {
+    if (message.category !== "") {
       obj.category = message.category;
     }
     if (message.dropPercentage !== undefined) {
@@ -574,48 +567,35 @@ export const ClusterLoadAssignment_Policy_DropOverload: MessageFns<
     return obj;
   },
 
-  create(
-    base?: DeepPartial<ClusterLoadAssignment_Policy_DropOverload>,
-  ): ClusterLoadAssignment_Policy_DropOverload {
+  create(base?: DeepPartial<ClusterLoadAssignment_Policy_DropOverload>): ClusterLoadAssignment_Policy_DropOverload {
     return ClusterLoadAssignment_Policy_DropOverload.fromPartial(base ?? {});
   },
   fromPartial(
     object: DeepPartial<ClusterLoadAssignment_Policy_DropOverload>,
   ): ClusterLoadAssignment_Policy_DropOverload {
     const message = createBaseClusterLoadAssignment_Policy_DropOverload();
-    message.category = object.category ?? '';
-    message.dropPercentage =
-      object.dropPercentage !== undefined && object.dropPercentage !== null
-        ? FractionalPercent.fromPartial(object.dropPercentage)
-        : undefined;
+    message.category = object.category ?? "";
+    message.dropPercentage = (object.dropPercentage !== undefined && object.dropPercentage !== null)
+      ? FractionalPercent.fromPartial(object.dropPercentage)
+      : undefined;
     return message;
   },
 };
 
-messageTypeRegistry.set(
-  ClusterLoadAssignment_Policy_DropOverload.$type,
-  ClusterLoadAssignment_Policy_DropOverload,
-);
+messageTypeRegistry.set(ClusterLoadAssignment_Policy_DropOverload.$type, ClusterLoadAssignment_Policy_DropOverload);
 
 function createBaseClusterLoadAssignment_NamedEndpointsEntry(): ClusterLoadAssignment_NamedEndpointsEntry {
-  return {
-    $type: 'envoy.config.endpoint.v3.ClusterLoadAssignment.NamedEndpointsEntry',
-    key: '',
-    value: undefined,
-  };
+  return { $type: "envoy.config.endpoint.v3.ClusterLoadAssignment.NamedEndpointsEntry", key: "", value: undefined };
 }
 
 export const ClusterLoadAssignment_NamedEndpointsEntry: MessageFns<
   ClusterLoadAssignment_NamedEndpointsEntry,
-  'envoy.config.endpoint.v3.ClusterLoadAssignment.NamedEndpointsEntry'
+  "envoy.config.endpoint.v3.ClusterLoadAssignment.NamedEndpointsEntry"
 > = {
-  $type: 'envoy.config.endpoint.v3.ClusterLoadAssignment.NamedEndpointsEntry' as const,
+  $type: "envoy.config.endpoint.v3.ClusterLoadAssignment.NamedEndpointsEntry" as const,
 
-  encode(
-    message: ClusterLoadAssignment_NamedEndpointsEntry,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
-    if (message.key !== '') {
+  encode(message: ClusterLoadAssignment_NamedEndpointsEntry, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.key !== "") {
       writer.uint32(10).string(message.key);
     }
     if (message.value !== undefined) {
@@ -628,7 +608,7 @@ export const ClusterLoadAssignment_NamedEndpointsEntry: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -668,14 +648,14 @@ export const ClusterLoadAssignment_NamedEndpointsEntry: MessageFns<
   fromJSON(object: any): ClusterLoadAssignment_NamedEndpointsEntry {
     return {
       $type: ClusterLoadAssignment_NamedEndpointsEntry.$type,
-      key: isSet(object.key) ? globalThis.String(object.key) : '',
+      key: isSet(object.key) ? globalThis.String(object.key) : "",
       value: isSet(object.value) ? Endpoint.fromJSON(object.value) : undefined,
     };
   },
 
   toJSON(message: ClusterLoadAssignment_NamedEndpointsEntry): unknown {
     const obj: any = {};
-    if (message.key !== '') {
+    if (message.key !== "") {
       obj.key = message.key;
     }
     if (message.value !== undefined) {
@@ -684,41 +664,33 @@ export const ClusterLoadAssignment_NamedEndpointsEntry: MessageFns<
     return obj;
   },
 
-  create(
-    base?: DeepPartial<ClusterLoadAssignment_NamedEndpointsEntry>,
-  ): ClusterLoadAssignment_NamedEndpointsEntry {
+  create(base?: DeepPartial<ClusterLoadAssignment_NamedEndpointsEntry>): ClusterLoadAssignment_NamedEndpointsEntry {
     return ClusterLoadAssignment_NamedEndpointsEntry.fromPartial(base ?? {});
   },
   fromPartial(
     object: DeepPartial<ClusterLoadAssignment_NamedEndpointsEntry>,
   ): ClusterLoadAssignment_NamedEndpointsEntry {
     const message = createBaseClusterLoadAssignment_NamedEndpointsEntry();
-    message.key = object.key ?? '';
-    message.value =
-      object.value !== undefined && object.value !== null ? Endpoint.fromPartial(object.value) : undefined;
+    message.key = object.key ?? "";
+    message.value = (object.value !== undefined && object.value !== null)
+      ? Endpoint.fromPartial(object.value)
+      : undefined;
     return message;
   },
 };
 
-messageTypeRegistry.set(
-  ClusterLoadAssignment_NamedEndpointsEntry.$type,
-  ClusterLoadAssignment_NamedEndpointsEntry,
-);
+messageTypeRegistry.set(ClusterLoadAssignment_NamedEndpointsEntry.$type, ClusterLoadAssignment_NamedEndpointsEntry);
 
 type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
 
-export type DeepPartial<T> = T extends Builtin
-  ? T
-  : T extends globalThis.Array<infer U>
-    ? globalThis.Array<DeepPartial<U>>
-    : T extends ReadonlyArray<infer U>
-      ? ReadonlyArray<DeepPartial<U>>
-      : T extends {}
-        ? { [K in Exclude<keyof T, '$type'>]?: DeepPartial<T[K]> }
-        : Partial<T>;
+export type DeepPartial<T> = T extends Builtin ? T
+  : T extends globalThis.Array<infer U> ? globalThis.Array<DeepPartial<U>>
+  : T extends ReadonlyArray<infer U> ? ReadonlyArray<DeepPartial<U>>
+  : T extends {} ? { [K in Exclude<keyof T, "$type">]?: DeepPartial<T[K]> }
+  : Partial<T>;
 
 function isObject(value: any): boolean {
-  return typeof value === 'object' && value !== null;
+  return typeof value === "object" && value !== null;
 }
 
 function isSet(value: any): boolean {

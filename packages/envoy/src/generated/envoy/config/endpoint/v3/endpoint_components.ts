@@ -5,21 +5,21 @@
 // source: envoy/config/endpoint/v3/endpoint_components.proto
 
 /* eslint-disable */
-import { BinaryReader, BinaryWriter } from '@bufbuild/protobuf/wire';
-import { UInt32Value } from '../../../../google/protobuf/wrappers';
-import { messageTypeRegistry } from '../../../../typeRegistry';
-import { Address } from '../../core/v3/address';
-import { Locality, Metadata } from '../../core/v3/base';
-import { ConfigSource } from '../../core/v3/config_source';
-import { HealthStatus, healthStatusFromJSON, healthStatusToJSON } from '../../core/v3/health_check';
+import { BinaryReader, BinaryWriter } from "@bufbuild/protobuf/wire";
+import { UInt32Value } from "../../../../google/protobuf/wrappers";
+import { messageTypeRegistry } from "../../../../typeRegistry";
+import { Address } from "../../core/v3/address";
+import { Locality, Metadata } from "../../core/v3/base";
+import { ConfigSource } from "../../core/v3/config_source";
+import { HealthStatus, healthStatusFromJSON, healthStatusToJSON } from "../../core/v3/health_check";
 
-export const protobufPackage = 'envoy.config.endpoint.v3';
+export const protobufPackage = "envoy.config.endpoint.v3";
 
-export const protobufFileName = 'envoy/config/endpoint/v3/endpoint_components.proto';
+export const protobufFileName = "envoy/config/endpoint/v3/endpoint_components.proto";
 
 /** Upstream host identifier. */
 export interface Endpoint {
-  $type: 'envoy.config.endpoint.v3.Endpoint';
+  $type: "envoy.config.endpoint.v3.Endpoint";
   /**
    * The upstream host address.
    *
@@ -31,7 +31,9 @@ export interface Endpoint {
    *   in the Address). For LOGICAL or STRICT DNS, it is expected to be hostname,
    *   and will be resolved via DNS.
    */
-  address: Address | undefined;
+  address:
+    | Address
+    | undefined;
   /**
    * The optional health check configuration is used as configuration for the
    * health checker to contact the health checked host.
@@ -41,7 +43,9 @@ export interface Endpoint {
    *   This takes into effect only for upstream clusters with
    *   :ref:`active health checking <arch_overview_health_checking>` enabled.
    */
-  healthCheckConfig: Endpoint_HealthCheckConfig | undefined;
+  healthCheckConfig:
+    | Endpoint_HealthCheckConfig
+    | undefined;
   /**
    * The hostname associated with this endpoint. This hostname is not used for routing or address
    * resolution. If provided, it will be associated with the endpoint, and can be used for features
@@ -61,7 +65,7 @@ export interface Endpoint {
 
 /** The optional health check configuration. */
 export interface Endpoint_HealthCheckConfig {
-  $type: 'envoy.config.endpoint.v3.Endpoint.HealthCheckConfig';
+  $type: "envoy.config.endpoint.v3.Endpoint.HealthCheckConfig";
   /**
    * Optional alternative health check port value.
    *
@@ -86,7 +90,9 @@ export interface Endpoint_HealthCheckConfig {
    *
    *   The form of the health check host address is expected to be a direct IP address.
    */
-  address: Address | undefined;
+  address:
+    | Address
+    | undefined;
   /**
    * Optional flag to control if perform active health check for this endpoint.
    * Active health check is enabled by default if there is a health checker.
@@ -95,7 +101,7 @@ export interface Endpoint_HealthCheckConfig {
 }
 
 export interface Endpoint_AdditionalAddress {
-  $type: 'envoy.config.endpoint.v3.Endpoint.AdditionalAddress';
+  $type: "envoy.config.endpoint.v3.Endpoint.AdditionalAddress";
   /** Additional address that is associated with the endpoint. */
   address: Address | undefined;
 }
@@ -105,10 +111,14 @@ export interface Endpoint_AdditionalAddress {
  * [#next-free-field: 6]
  */
 export interface LbEndpoint {
-  $type: 'envoy.config.endpoint.v3.LbEndpoint';
-  endpoint?: Endpoint | undefined;
+  $type: "envoy.config.endpoint.v3.LbEndpoint";
+  endpoint?:
+    | Endpoint
+    | undefined;
   /** [#not-implemented-hide:] */
-  endpointName?: string | undefined;
+  endpointName?:
+    | string
+    | undefined;
   /** Optional health status when known and supplied by EDS server. */
   healthStatus: HealthStatus;
   /**
@@ -120,7 +130,9 @@ export interface LbEndpoint {
    * :ref:`RouteAction <envoy_v3_api_msg_config.route.v3.RouteAction>` metadata_match field
    * to subset the endpoints considered in cluster load balancing.
    */
-  metadata: Metadata | undefined;
+  metadata:
+    | Metadata
+    | undefined;
   /**
    * The optional load balancing weight of the upstream host; at least 1.
    * Envoy uses the load balancing weight in some of the built in load
@@ -140,9 +152,11 @@ export interface LbEndpoint {
  * A configuration for a LEDS collection.
  */
 export interface LedsClusterLocalityConfig {
-  $type: 'envoy.config.endpoint.v3.LedsClusterLocalityConfig';
+  $type: "envoy.config.endpoint.v3.LedsClusterLocalityConfig";
   /** Configuration for the source of LEDS updates for a Locality. */
-  ledsConfig: ConfigSource | undefined;
+  ledsConfig:
+    | ConfigSource
+    | undefined;
   /**
    * The xDS transport protocol glob collection resource name.
    * The service is only supported in delta xDS (incremental) mode.
@@ -157,11 +171,15 @@ export interface LedsClusterLocalityConfig {
  * [#next-free-field: 10]
  */
 export interface LocalityLbEndpoints {
-  $type: 'envoy.config.endpoint.v3.LocalityLbEndpoints';
+  $type: "envoy.config.endpoint.v3.LocalityLbEndpoints";
   /** Identifies location of where the upstream hosts run. */
-  locality: Locality | undefined;
+  locality:
+    | Locality
+    | undefined;
   /** Metadata to provide additional information about the locality endpoints in aggregate. */
-  metadata: Metadata | undefined;
+  metadata:
+    | Metadata
+    | undefined;
   /**
    * The group of endpoints belonging to the locality specified.
    * [#comment:TODO(adisuissa): Once LEDS is implemented this field needs to be
@@ -173,9 +191,13 @@ export interface LocalityLbEndpoints {
    * [#comment:TODO(adisuissa): Once LEDS is implemented the ``lb_endpoints`` field
    * needs to be deprecated.]
    */
-  loadBalancerEndpoints?: LocalityLbEndpoints_LbEndpointList | undefined;
+  loadBalancerEndpoints?:
+    | LocalityLbEndpoints_LbEndpointList
+    | undefined;
   /** LEDS Configuration for the current locality. */
-  ledsClusterLocalityConfig?: LedsClusterLocalityConfig | undefined;
+  ledsClusterLocalityConfig?:
+    | LedsClusterLocalityConfig
+    | undefined;
   /**
    * Optional: Per priority/region/zone/sub_zone weight; at least 1. The load
    * balancing weight for a locality is divided by the sum of the weights of all
@@ -189,7 +211,9 @@ export interface LocalityLbEndpoints {
    * specified when locality weighted load balancing is enabled, the locality is
    * assigned no load.
    */
-  loadBalancingWeight: number | undefined;
+  loadBalancingWeight:
+    | number
+    | undefined;
   /**
    * Optional: the priority for this LocalityLbEndpoints. If unspecified this will
    * default to the highest priority (0).
@@ -218,22 +242,22 @@ export interface LocalityLbEndpoints {
  * A list of endpoints of a specific locality.
  */
 export interface LocalityLbEndpoints_LbEndpointList {
-  $type: 'envoy.config.endpoint.v3.LocalityLbEndpoints.LbEndpointList';
+  $type: "envoy.config.endpoint.v3.LocalityLbEndpoints.LbEndpointList";
   lbEndpoints: LbEndpoint[];
 }
 
 function createBaseEndpoint(): Endpoint {
   return {
-    $type: 'envoy.config.endpoint.v3.Endpoint',
+    $type: "envoy.config.endpoint.v3.Endpoint",
     address: undefined,
     healthCheckConfig: undefined,
-    hostname: '',
+    hostname: "",
     additionalAddresses: [],
   };
 }
 
-export const Endpoint: MessageFns<Endpoint, 'envoy.config.endpoint.v3.Endpoint'> = {
-  $type: 'envoy.config.endpoint.v3.Endpoint' as const,
+export const Endpoint: MessageFns<Endpoint, "envoy.config.endpoint.v3.Endpoint"> = {
+  $type: "envoy.config.endpoint.v3.Endpoint" as const,
 
   encode(message: Endpoint, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.address !== undefined) {
@@ -242,7 +266,7 @@ export const Endpoint: MessageFns<Endpoint, 'envoy.config.endpoint.v3.Endpoint'>
     if (message.healthCheckConfig !== undefined) {
       Endpoint_HealthCheckConfig.encode(message.healthCheckConfig, writer.uint32(18).fork()).join();
     }
-    if (message.hostname !== '') {
+    if (message.hostname !== "") {
       writer.uint32(26).string(message.hostname);
     }
     for (const v of message.additionalAddresses) {
@@ -255,7 +279,7 @@ export const Endpoint: MessageFns<Endpoint, 'envoy.config.endpoint.v3.Endpoint'>
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -315,14 +339,14 @@ export const Endpoint: MessageFns<Endpoint, 'envoy.config.endpoint.v3.Endpoint'>
       healthCheckConfig: isSet(object.healthCheckConfig)
         ? Endpoint_HealthCheckConfig.fromJSON(object.healthCheckConfig)
         : isSet(object.health_check_config)
-          ? Endpoint_HealthCheckConfig.fromJSON(object.health_check_config)
-          : undefined,
-      hostname: isSet(object.hostname) ? globalThis.String(object.hostname) : '',
+        ? Endpoint_HealthCheckConfig.fromJSON(object.health_check_config)
+        : undefined,
+      hostname: isSet(object.hostname) ? globalThis.String(object.hostname) : "",
       additionalAddresses: globalThis.Array.isArray(object?.additionalAddresses)
         ? object.additionalAddresses.map((e: any) => Endpoint_AdditionalAddress.fromJSON(e))
         : globalThis.Array.isArray(object?.additional_addresses)
-          ? object.additional_addresses.map((e: any) => Endpoint_AdditionalAddress.fromJSON(e))
-          : [],
+        ? object.additional_addresses.map((e: any) => Endpoint_AdditionalAddress.fromJSON(e))
+        : [],
     };
   },
 
@@ -334,7 +358,7 @@ export const Endpoint: MessageFns<Endpoint, 'envoy.config.endpoint.v3.Endpoint'>
     if (message.healthCheckConfig !== undefined) {
       obj.healthCheckConfig = Endpoint_HealthCheckConfig.toJSON(message.healthCheckConfig);
     }
-    if (message.hostname !== '') {
+    if (message.hostname !== "") {
       obj.hostname = message.hostname;
     }
     if (message.additionalAddresses?.length) {
@@ -348,17 +372,15 @@ export const Endpoint: MessageFns<Endpoint, 'envoy.config.endpoint.v3.Endpoint'>
   },
   fromPartial(object: DeepPartial<Endpoint>): Endpoint {
     const message = createBaseEndpoint();
-    message.address =
-      object.address !== undefined && object.address !== null
-        ? Address.fromPartial(object.address)
-        : undefined;
-    message.healthCheckConfig =
-      object.healthCheckConfig !== undefined && object.healthCheckConfig !== null
-        ? Endpoint_HealthCheckConfig.fromPartial(object.healthCheckConfig)
-        : undefined;
-    message.hostname = object.hostname ?? '';
-    message.additionalAddresses =
-      object.additionalAddresses?.map((e) => Endpoint_AdditionalAddress.fromPartial(e)) || [];
+    message.address = (object.address !== undefined && object.address !== null)
+      ? Address.fromPartial(object.address)
+      : undefined;
+    message.healthCheckConfig = (object.healthCheckConfig !== undefined && object.healthCheckConfig !== null)
+      ? Endpoint_HealthCheckConfig.fromPartial(object.healthCheckConfig)
+      : undefined;
+    message.hostname = object.hostname ?? "";
+    message.additionalAddresses = object.additionalAddresses?.map((e) => Endpoint_AdditionalAddress.fromPartial(e)) ||
+      [];
     return message;
   },
 };
@@ -367,9 +389,9 @@ messageTypeRegistry.set(Endpoint.$type, Endpoint);
 
 function createBaseEndpoint_HealthCheckConfig(): Endpoint_HealthCheckConfig {
   return {
-    $type: 'envoy.config.endpoint.v3.Endpoint.HealthCheckConfig',
+    $type: "envoy.config.endpoint.v3.Endpoint.HealthCheckConfig",
     portValue: 0,
-    hostname: '',
+    hostname: "",
     address: undefined,
     disableActiveHealthCheck: false,
   };
@@ -377,15 +399,15 @@ function createBaseEndpoint_HealthCheckConfig(): Endpoint_HealthCheckConfig {
 
 export const Endpoint_HealthCheckConfig: MessageFns<
   Endpoint_HealthCheckConfig,
-  'envoy.config.endpoint.v3.Endpoint.HealthCheckConfig'
+  "envoy.config.endpoint.v3.Endpoint.HealthCheckConfig"
 > = {
-  $type: 'envoy.config.endpoint.v3.Endpoint.HealthCheckConfig' as const,
+  $type: "envoy.config.endpoint.v3.Endpoint.HealthCheckConfig" as const,
 
   encode(message: Endpoint_HealthCheckConfig, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.portValue !== 0) {
       writer.uint32(8).uint32(message.portValue);
     }
-    if (message.hostname !== '') {
+    if (message.hostname !== "") {
       writer.uint32(18).string(message.hostname);
     }
     if (message.address !== undefined) {
@@ -401,7 +423,7 @@ export const Endpoint_HealthCheckConfig: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -460,15 +482,15 @@ export const Endpoint_HealthCheckConfig: MessageFns<
       portValue: isSet(object.portValue)
         ? globalThis.Number(object.portValue)
         : isSet(object.port_value)
-          ? globalThis.Number(object.port_value)
-          : 0,
-      hostname: isSet(object.hostname) ? globalThis.String(object.hostname) : '',
+        ? globalThis.Number(object.port_value)
+        : 0,
+      hostname: isSet(object.hostname) ? globalThis.String(object.hostname) : "",
       address: isSet(object.address) ? Address.fromJSON(object.address) : undefined,
       disableActiveHealthCheck: isSet(object.disableActiveHealthCheck)
         ? globalThis.Boolean(object.disableActiveHealthCheck)
         : isSet(object.disable_active_health_check)
-          ? globalThis.Boolean(object.disable_active_health_check)
-          : false,
+        ? globalThis.Boolean(object.disable_active_health_check)
+        : false,
     };
   },
 
@@ -477,7 +499,7 @@ export const Endpoint_HealthCheckConfig: MessageFns<
     if (message.portValue !== 0) {
       obj.portValue = Math.round(message.portValue);
     }
-    if (message.hostname !== '') {
+    if (message.hostname !== "") {
       obj.hostname = message.hostname;
     }
     if (message.address !== undefined) {
@@ -495,11 +517,10 @@ export const Endpoint_HealthCheckConfig: MessageFns<
   fromPartial(object: DeepPartial<Endpoint_HealthCheckConfig>): Endpoint_HealthCheckConfig {
     const message = createBaseEndpoint_HealthCheckConfig();
     message.portValue = object.portValue ?? 0;
-    message.hostname = object.hostname ?? '';
-    message.address =
-      object.address !== undefined && object.address !== null
-        ? Address.fromPartial(object.address)
-        : undefined;
+    message.hostname = object.hostname ?? "";
+    message.address = (object.address !== undefined && object.address !== null)
+      ? Address.fromPartial(object.address)
+      : undefined;
     message.disableActiveHealthCheck = object.disableActiveHealthCheck ?? false;
     return message;
   },
@@ -508,14 +529,14 @@ export const Endpoint_HealthCheckConfig: MessageFns<
 messageTypeRegistry.set(Endpoint_HealthCheckConfig.$type, Endpoint_HealthCheckConfig);
 
 function createBaseEndpoint_AdditionalAddress(): Endpoint_AdditionalAddress {
-  return { $type: 'envoy.config.endpoint.v3.Endpoint.AdditionalAddress', address: undefined };
+  return { $type: "envoy.config.endpoint.v3.Endpoint.AdditionalAddress", address: undefined };
 }
 
 export const Endpoint_AdditionalAddress: MessageFns<
   Endpoint_AdditionalAddress,
-  'envoy.config.endpoint.v3.Endpoint.AdditionalAddress'
+  "envoy.config.endpoint.v3.Endpoint.AdditionalAddress"
 > = {
-  $type: 'envoy.config.endpoint.v3.Endpoint.AdditionalAddress' as const,
+  $type: "envoy.config.endpoint.v3.Endpoint.AdditionalAddress" as const,
 
   encode(message: Endpoint_AdditionalAddress, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.address !== undefined) {
@@ -528,7 +549,7 @@ export const Endpoint_AdditionalAddress: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -577,10 +598,9 @@ export const Endpoint_AdditionalAddress: MessageFns<
   },
   fromPartial(object: DeepPartial<Endpoint_AdditionalAddress>): Endpoint_AdditionalAddress {
     const message = createBaseEndpoint_AdditionalAddress();
-    message.address =
-      object.address !== undefined && object.address !== null
-        ? Address.fromPartial(object.address)
-        : undefined;
+    message.address = (object.address !== undefined && object.address !== null)
+      ? Address.fromPartial(object.address)
+      : undefined;
     return message;
   },
 };
@@ -589,7 +609,7 @@ messageTypeRegistry.set(Endpoint_AdditionalAddress.$type, Endpoint_AdditionalAdd
 
 function createBaseLbEndpoint(): LbEndpoint {
   return {
-    $type: 'envoy.config.endpoint.v3.LbEndpoint',
+    $type: "envoy.config.endpoint.v3.LbEndpoint",
     endpoint: undefined,
     endpointName: undefined,
     healthStatus: 0,
@@ -598,8 +618,8 @@ function createBaseLbEndpoint(): LbEndpoint {
   };
 }
 
-export const LbEndpoint: MessageFns<LbEndpoint, 'envoy.config.endpoint.v3.LbEndpoint'> = {
-  $type: 'envoy.config.endpoint.v3.LbEndpoint' as const,
+export const LbEndpoint: MessageFns<LbEndpoint, "envoy.config.endpoint.v3.LbEndpoint"> = {
+  $type: "envoy.config.endpoint.v3.LbEndpoint" as const,
 
   encode(message: LbEndpoint, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.endpoint !== undefined) {
@@ -616,7 +636,7 @@ export const LbEndpoint: MessageFns<LbEndpoint, 'envoy.config.endpoint.v3.LbEndp
     }
     if (message.loadBalancingWeight !== undefined) {
       UInt32Value.encode(
-        { $type: 'google.protobuf.UInt32Value', value: message.loadBalancingWeight! },
+        { $type: "google.protobuf.UInt32Value", value: message.loadBalancingWeight! },
         writer.uint32(34).fork(),
       ).join();
     }
@@ -627,7 +647,7 @@ export const LbEndpoint: MessageFns<LbEndpoint, 'envoy.config.endpoint.v3.LbEndp
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -695,19 +715,19 @@ export const LbEndpoint: MessageFns<LbEndpoint, 'envoy.config.endpoint.v3.LbEndp
       endpointName: isSet(object.endpointName)
         ? globalThis.String(object.endpointName)
         : isSet(object.endpoint_name)
-          ? globalThis.String(object.endpoint_name)
-          : undefined,
+        ? globalThis.String(object.endpoint_name)
+        : undefined,
       healthStatus: isSet(object.healthStatus)
         ? healthStatusFromJSON(object.healthStatus)
         : isSet(object.health_status)
-          ? healthStatusFromJSON(object.health_status)
-          : 0,
+        ? healthStatusFromJSON(object.health_status)
+        : 0,
       metadata: isSet(object.metadata) ? Metadata.fromJSON(object.metadata) : undefined,
       loadBalancingWeight: isSet(object.loadBalancingWeight)
         ? Number(object.loadBalancingWeight)
         : isSet(object.load_balancing_weight)
-          ? Number(object.load_balancing_weight)
-          : undefined,
+        ? Number(object.load_balancing_weight)
+        : undefined,
     };
   },
 
@@ -736,16 +756,14 @@ export const LbEndpoint: MessageFns<LbEndpoint, 'envoy.config.endpoint.v3.LbEndp
   },
   fromPartial(object: DeepPartial<LbEndpoint>): LbEndpoint {
     const message = createBaseLbEndpoint();
-    message.endpoint =
-      object.endpoint !== undefined && object.endpoint !== null
-        ? Endpoint.fromPartial(object.endpoint)
-        : undefined;
+    message.endpoint = (object.endpoint !== undefined && object.endpoint !== null)
+      ? Endpoint.fromPartial(object.endpoint)
+      : undefined;
     message.endpointName = object.endpointName ?? undefined;
     message.healthStatus = object.healthStatus ?? 0;
-    message.metadata =
-      object.metadata !== undefined && object.metadata !== null
-        ? Metadata.fromPartial(object.metadata)
-        : undefined;
+    message.metadata = (object.metadata !== undefined && object.metadata !== null)
+      ? Metadata.fromPartial(object.metadata)
+      : undefined;
     message.loadBalancingWeight = object.loadBalancingWeight ?? undefined;
     return message;
   },
@@ -754,24 +772,20 @@ export const LbEndpoint: MessageFns<LbEndpoint, 'envoy.config.endpoint.v3.LbEndp
 messageTypeRegistry.set(LbEndpoint.$type, LbEndpoint);
 
 function createBaseLedsClusterLocalityConfig(): LedsClusterLocalityConfig {
-  return {
-    $type: 'envoy.config.endpoint.v3.LedsClusterLocalityConfig',
-    ledsConfig: undefined,
-    ledsCollectionName: '',
-  };
+  return { $type: "envoy.config.endpoint.v3.LedsClusterLocalityConfig", ledsConfig: undefined, ledsCollectionName: "" };
 }
 
 export const LedsClusterLocalityConfig: MessageFns<
   LedsClusterLocalityConfig,
-  'envoy.config.endpoint.v3.LedsClusterLocalityConfig'
+  "envoy.config.endpoint.v3.LedsClusterLocalityConfig"
 > = {
-  $type: 'envoy.config.endpoint.v3.LedsClusterLocalityConfig' as const,
+  $type: "envoy.config.endpoint.v3.LedsClusterLocalityConfig" as const,
 
   encode(message: LedsClusterLocalityConfig, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.ledsConfig !== undefined) {
       ConfigSource.encode(message.ledsConfig, writer.uint32(10).fork()).join();
     }
-    if (message.ledsCollectionName !== '') {
+    if (message.ledsCollectionName !== "") {
       writer.uint32(18).string(message.ledsCollectionName);
     }
     return writer;
@@ -781,7 +795,7 @@ export const LedsClusterLocalityConfig: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -824,13 +838,13 @@ export const LedsClusterLocalityConfig: MessageFns<
       ledsConfig: isSet(object.ledsConfig)
         ? ConfigSource.fromJSON(object.ledsConfig)
         : isSet(object.leds_config)
-          ? ConfigSource.fromJSON(object.leds_config)
-          : undefined,
+        ? ConfigSource.fromJSON(object.leds_config)
+        : undefined,
       ledsCollectionName: isSet(object.ledsCollectionName)
         ? globalThis.String(object.ledsCollectionName)
         : isSet(object.leds_collection_name)
-          ? globalThis.String(object.leds_collection_name)
-          : '',
+        ? globalThis.String(object.leds_collection_name)
+        : "",
     };
   },
 
@@ -839,7 +853,7 @@ export const LedsClusterLocalityConfig: MessageFns<
     if (message.ledsConfig !== undefined) {
       obj.ledsConfig = ConfigSource.toJSON(message.ledsConfig);
     }
-    if (message.ledsCollectionName !== '') {
+    if (message.ledsCollectionName !== "") {
       obj.ledsCollectionName = message.ledsCollectionName;
     }
     return obj;
@@ -850,11 +864,10 @@ export const LedsClusterLocalityConfig: MessageFns<
   },
   fromPartial(object: DeepPartial<LedsClusterLocalityConfig>): LedsClusterLocalityConfig {
     const message = createBaseLedsClusterLocalityConfig();
-    message.ledsConfig =
-      object.ledsConfig !== undefined && object.ledsConfig !== null
-        ? ConfigSource.fromPartial(object.ledsConfig)
-        : undefined;
-    message.ledsCollectionName = object.ledsCollectionName ?? '';
+    message.ledsConfig = (object.ledsConfig !== undefined && object.ledsConfig !== null)
+      ? ConfigSource.fromPartial(object.ledsConfig)
+      : undefined;
+    message.ledsCollectionName = object.ledsCollectionName ?? "";
     return message;
   },
 };
@@ -863,7 +876,7 @@ messageTypeRegistry.set(LedsClusterLocalityConfig.$type, LedsClusterLocalityConf
 
 function createBaseLocalityLbEndpoints(): LocalityLbEndpoints {
   return {
-    $type: 'envoy.config.endpoint.v3.LocalityLbEndpoints',
+    $type: "envoy.config.endpoint.v3.LocalityLbEndpoints",
     locality: undefined,
     metadata: undefined,
     lbEndpoints: [],
@@ -875,11 +888,8 @@ function createBaseLocalityLbEndpoints(): LocalityLbEndpoints {
   };
 }
 
-export const LocalityLbEndpoints: MessageFns<
-  LocalityLbEndpoints,
-  'envoy.config.endpoint.v3.LocalityLbEndpoints'
-> = {
-  $type: 'envoy.config.endpoint.v3.LocalityLbEndpoints' as const,
+export const LocalityLbEndpoints: MessageFns<LocalityLbEndpoints, "envoy.config.endpoint.v3.LocalityLbEndpoints"> = {
+  $type: "envoy.config.endpoint.v3.LocalityLbEndpoints" as const,
 
   encode(message: LocalityLbEndpoints, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.locality !== undefined) {
@@ -892,17 +902,14 @@ export const LocalityLbEndpoints: MessageFns<
       LbEndpoint.encode(v!, writer.uint32(18).fork()).join();
     }
     if (message.loadBalancerEndpoints !== undefined) {
-      LocalityLbEndpoints_LbEndpointList.encode(
-        message.loadBalancerEndpoints,
-        writer.uint32(58).fork(),
-      ).join();
+      LocalityLbEndpoints_LbEndpointList.encode(message.loadBalancerEndpoints, writer.uint32(58).fork()).join();
     }
     if (message.ledsClusterLocalityConfig !== undefined) {
       LedsClusterLocalityConfig.encode(message.ledsClusterLocalityConfig, writer.uint32(66).fork()).join();
     }
     if (message.loadBalancingWeight !== undefined) {
       UInt32Value.encode(
-        { $type: 'google.protobuf.UInt32Value', value: message.loadBalancingWeight! },
+        { $type: "google.protobuf.UInt32Value", value: message.loadBalancingWeight! },
         writer.uint32(26).fork(),
       ).join();
     }
@@ -910,10 +917,8 @@ export const LocalityLbEndpoints: MessageFns<
       writer.uint32(40).uint32(message.priority);
     }
     if (message.proximity !== undefined) {
-      UInt32Value.encode(
-        { $type: 'google.protobuf.UInt32Value', value: message.proximity! },
-        writer.uint32(50).fork(),
-      ).join();
+      UInt32Value.encode({ $type: "google.protobuf.UInt32Value", value: message.proximity! }, writer.uint32(50).fork())
+        .join();
     }
     return writer;
   },
@@ -922,7 +927,7 @@ export const LocalityLbEndpoints: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -960,10 +965,7 @@ export const LocalityLbEndpoints: MessageFns<
               break;
             }
 
-            message.loadBalancerEndpoints = LocalityLbEndpoints_LbEndpointList.decode(
-              reader,
-              reader.uint32(),
-            );
+            message.loadBalancerEndpoints = LocalityLbEndpoints_LbEndpointList.decode(reader, reader.uint32());
             continue;
           }
           case 8: {
@@ -1018,23 +1020,23 @@ export const LocalityLbEndpoints: MessageFns<
       lbEndpoints: globalThis.Array.isArray(object?.lbEndpoints)
         ? object.lbEndpoints.map((e: any) => LbEndpoint.fromJSON(e))
         : globalThis.Array.isArray(object?.lb_endpoints)
-          ? object.lb_endpoints.map((e: any) => LbEndpoint.fromJSON(e))
-          : [],
+        ? object.lb_endpoints.map((e: any) => LbEndpoint.fromJSON(e))
+        : [],
       loadBalancerEndpoints: isSet(object.loadBalancerEndpoints)
         ? LocalityLbEndpoints_LbEndpointList.fromJSON(object.loadBalancerEndpoints)
         : isSet(object.load_balancer_endpoints)
-          ? LocalityLbEndpoints_LbEndpointList.fromJSON(object.load_balancer_endpoints)
-          : undefined,
+        ? LocalityLbEndpoints_LbEndpointList.fromJSON(object.load_balancer_endpoints)
+        : undefined,
       ledsClusterLocalityConfig: isSet(object.ledsClusterLocalityConfig)
         ? LedsClusterLocalityConfig.fromJSON(object.ledsClusterLocalityConfig)
         : isSet(object.leds_cluster_locality_config)
-          ? LedsClusterLocalityConfig.fromJSON(object.leds_cluster_locality_config)
-          : undefined,
+        ? LedsClusterLocalityConfig.fromJSON(object.leds_cluster_locality_config)
+        : undefined,
       loadBalancingWeight: isSet(object.loadBalancingWeight)
         ? Number(object.loadBalancingWeight)
         : isSet(object.load_balancing_weight)
-          ? Number(object.load_balancing_weight)
-          : undefined,
+        ? Number(object.load_balancing_weight)
+        : undefined,
       priority: isSet(object.priority) ? globalThis.Number(object.priority) : 0,
       proximity: isSet(object.proximity) ? Number(object.proximity) : undefined,
     };
@@ -1074,21 +1076,19 @@ export const LocalityLbEndpoints: MessageFns<
   },
   fromPartial(object: DeepPartial<LocalityLbEndpoints>): LocalityLbEndpoints {
     const message = createBaseLocalityLbEndpoints();
-    message.locality =
-      object.locality !== undefined && object.locality !== null
-        ? Locality.fromPartial(object.locality)
-        : undefined;
-    message.metadata =
-      object.metadata !== undefined && object.metadata !== null
-        ? Metadata.fromPartial(object.metadata)
-        : undefined;
+    message.locality = (object.locality !== undefined && object.locality !== null)
+      ? Locality.fromPartial(object.locality)
+      : undefined;
+    message.metadata = (object.metadata !== undefined && object.metadata !== null)
+      ? Metadata.fromPartial(object.metadata)
+      : undefined;
     message.lbEndpoints = object.lbEndpoints?.map((e) => LbEndpoint.fromPartial(e)) || [];
     message.loadBalancerEndpoints =
-      object.loadBalancerEndpoints !== undefined && object.loadBalancerEndpoints !== null
+      (object.loadBalancerEndpoints !== undefined && object.loadBalancerEndpoints !== null)
         ? LocalityLbEndpoints_LbEndpointList.fromPartial(object.loadBalancerEndpoints)
         : undefined;
     message.ledsClusterLocalityConfig =
-      object.ledsClusterLocalityConfig !== undefined && object.ledsClusterLocalityConfig !== null
+      (object.ledsClusterLocalityConfig !== undefined && object.ledsClusterLocalityConfig !== null)
         ? LedsClusterLocalityConfig.fromPartial(object.ledsClusterLocalityConfig)
         : undefined;
     message.loadBalancingWeight = object.loadBalancingWeight ?? undefined;
@@ -1101,19 +1101,16 @@ export const LocalityLbEndpoints: MessageFns<
 messageTypeRegistry.set(LocalityLbEndpoints.$type, LocalityLbEndpoints);
 
 function createBaseLocalityLbEndpoints_LbEndpointList(): LocalityLbEndpoints_LbEndpointList {
-  return { $type: 'envoy.config.endpoint.v3.LocalityLbEndpoints.LbEndpointList', lbEndpoints: [] };
+  return { $type: "envoy.config.endpoint.v3.LocalityLbEndpoints.LbEndpointList", lbEndpoints: [] };
 }
 
 export const LocalityLbEndpoints_LbEndpointList: MessageFns<
   LocalityLbEndpoints_LbEndpointList,
-  'envoy.config.endpoint.v3.LocalityLbEndpoints.LbEndpointList'
+  "envoy.config.endpoint.v3.LocalityLbEndpoints.LbEndpointList"
 > = {
-  $type: 'envoy.config.endpoint.v3.LocalityLbEndpoints.LbEndpointList' as const,
+  $type: "envoy.config.endpoint.v3.LocalityLbEndpoints.LbEndpointList" as const,
 
-  encode(
-    message: LocalityLbEndpoints_LbEndpointList,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
+  encode(message: LocalityLbEndpoints_LbEndpointList, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     for (const v of message.lbEndpoints) {
       LbEndpoint.encode(v!, writer.uint32(10).fork()).join();
     }
@@ -1124,7 +1121,7 @@ export const LocalityLbEndpoints_LbEndpointList: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -1159,8 +1156,8 @@ export const LocalityLbEndpoints_LbEndpointList: MessageFns<
       lbEndpoints: globalThis.Array.isArray(object?.lbEndpoints)
         ? object.lbEndpoints.map((e: any) => LbEndpoint.fromJSON(e))
         : globalThis.Array.isArray(object?.lb_endpoints)
-          ? object.lb_endpoints.map((e: any) => LbEndpoint.fromJSON(e))
-          : [],
+        ? object.lb_endpoints.map((e: any) => LbEndpoint.fromJSON(e))
+        : [],
     };
   },
 
@@ -1186,15 +1183,11 @@ messageTypeRegistry.set(LocalityLbEndpoints_LbEndpointList.$type, LocalityLbEndp
 
 type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
 
-export type DeepPartial<T> = T extends Builtin
-  ? T
-  : T extends globalThis.Array<infer U>
-    ? globalThis.Array<DeepPartial<U>>
-    : T extends ReadonlyArray<infer U>
-      ? ReadonlyArray<DeepPartial<U>>
-      : T extends {}
-        ? { [K in Exclude<keyof T, '$type'>]?: DeepPartial<T[K]> }
-        : Partial<T>;
+export type DeepPartial<T> = T extends Builtin ? T
+  : T extends globalThis.Array<infer U> ? globalThis.Array<DeepPartial<U>>
+  : T extends ReadonlyArray<infer U> ? ReadonlyArray<DeepPartial<U>>
+  : T extends {} ? { [K in Exclude<keyof T, "$type">]?: DeepPartial<T[K]> }
+  : Partial<T>;
 
 function isSet(value: any): boolean {
   return value !== null && value !== undefined;

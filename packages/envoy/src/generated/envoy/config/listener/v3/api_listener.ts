@@ -5,20 +5,20 @@
 // source: envoy/config/listener/v3/api_listener.proto
 
 /* eslint-disable */
-import { BinaryReader, BinaryWriter } from '@bufbuild/protobuf/wire';
-import { Any } from '../../../../google/protobuf/any';
-import { messageTypeRegistry } from '../../../../typeRegistry';
+import { BinaryReader, BinaryWriter } from "@bufbuild/protobuf/wire";
+import { Any } from "../../../../google/protobuf/any";
+import { messageTypeRegistry } from "../../../../typeRegistry";
 
-export const protobufPackage = 'envoy.config.listener.v3';
+export const protobufPackage = "envoy.config.listener.v3";
 
-export const protobufFileName = 'envoy/config/listener/v3/api_listener.proto';
+export const protobufFileName = "envoy/config/listener/v3/api_listener.proto";
 
 /**
  * Describes a type of API listener, which is used in non-proxy clients. The type of API
  * exposed to the non-proxy application depends on the type of API listener.
  */
 export interface ApiListener {
-  $type: 'envoy.config.listener.v3.ApiListener';
+  $type: "envoy.config.listener.v3.ApiListener";
   /**
    * The type in this field determines the type of API listener. At present, the following
    * types are supported:
@@ -34,11 +34,11 @@ export interface ApiListener {
 }
 
 function createBaseApiListener(): ApiListener {
-  return { $type: 'envoy.config.listener.v3.ApiListener', apiListener: undefined };
+  return { $type: "envoy.config.listener.v3.ApiListener", apiListener: undefined };
 }
 
-export const ApiListener: MessageFns<ApiListener, 'envoy.config.listener.v3.ApiListener'> = {
-  $type: 'envoy.config.listener.v3.ApiListener' as const,
+export const ApiListener: MessageFns<ApiListener, "envoy.config.listener.v3.ApiListener"> = {
+  $type: "envoy.config.listener.v3.ApiListener" as const,
 
   encode(message: ApiListener, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.apiListener !== undefined) {
@@ -51,7 +51,7 @@ export const ApiListener: MessageFns<ApiListener, 'envoy.config.listener.v3.ApiL
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -86,8 +86,8 @@ export const ApiListener: MessageFns<ApiListener, 'envoy.config.listener.v3.ApiL
       apiListener: isSet(object.apiListener)
         ? Any.fromJSON(object.apiListener)
         : isSet(object.api_listener)
-          ? Any.fromJSON(object.api_listener)
-          : undefined,
+        ? Any.fromJSON(object.api_listener)
+        : undefined,
     };
   },
 
@@ -104,10 +104,9 @@ export const ApiListener: MessageFns<ApiListener, 'envoy.config.listener.v3.ApiL
   },
   fromPartial(object: DeepPartial<ApiListener>): ApiListener {
     const message = createBaseApiListener();
-    message.apiListener =
-      object.apiListener !== undefined && object.apiListener !== null
-        ? Any.fromPartial(object.apiListener)
-        : undefined;
+    message.apiListener = (object.apiListener !== undefined && object.apiListener !== null)
+      ? Any.fromPartial(object.apiListener)
+      : undefined;
     return message;
   },
 };
@@ -116,15 +115,11 @@ messageTypeRegistry.set(ApiListener.$type, ApiListener);
 
 type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
 
-export type DeepPartial<T> = T extends Builtin
-  ? T
-  : T extends globalThis.Array<infer U>
-    ? globalThis.Array<DeepPartial<U>>
-    : T extends ReadonlyArray<infer U>
-      ? ReadonlyArray<DeepPartial<U>>
-      : T extends {}
-        ? { [K in Exclude<keyof T, '$type'>]?: DeepPartial<T[K]> }
-        : Partial<T>;
+export type DeepPartial<T> = T extends Builtin ? T
+  : T extends globalThis.Array<infer U> ? globalThis.Array<DeepPartial<U>>
+  : T extends ReadonlyArray<infer U> ? ReadonlyArray<DeepPartial<U>>
+  : T extends {} ? { [K in Exclude<keyof T, "$type">]?: DeepPartial<T[K]> }
+  : Partial<T>;
 
 function isSet(value: any): boolean {
   return value !== null && value !== undefined;

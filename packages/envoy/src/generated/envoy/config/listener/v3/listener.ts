@@ -5,34 +5,31 @@
 // source: envoy/config/listener/v3/listener.proto
 
 /* eslint-disable */
-import { BinaryReader, BinaryWriter } from '@bufbuild/protobuf/wire';
-import { Duration } from '../../../../google/protobuf/duration';
-import { BoolValue, UInt32Value } from '../../../../google/protobuf/wrappers';
-import { messageTypeRegistry } from '../../../../typeRegistry';
-import { CollectionEntry } from '../../../../xds/core/v3/collection_entry';
-import { Matcher } from '../../../../xds/type/matcher/v3/matcher';
-import { AccessLog } from '../../accesslog/v3/accesslog';
-import { Address } from '../../core/v3/address';
-import {
-  Metadata,
-  TrafficDirection,
-  trafficDirectionFromJSON,
-  trafficDirectionToJSON,
-} from '../../core/v3/base';
-import { TypedExtensionConfig } from '../../core/v3/extension';
-import { SocketOption, SocketOptionsOverride } from '../../core/v3/socket_option';
-import { ApiListener } from './api_listener';
-import { FilterChain, ListenerFilter } from './listener_components';
-import { UdpListenerConfig } from './udp_listener_config';
+import { BinaryReader, BinaryWriter } from "@bufbuild/protobuf/wire";
+import { Duration } from "../../../../google/protobuf/duration";
+import { BoolValue, UInt32Value } from "../../../../google/protobuf/wrappers";
+import { messageTypeRegistry } from "../../../../typeRegistry";
+import { CollectionEntry } from "../../../../xds/core/v3/collection_entry";
+import { Matcher } from "../../../../xds/type/matcher/v3/matcher";
+import { AccessLog } from "../../accesslog/v3/accesslog";
+import { Address } from "../../core/v3/address";
+import { Metadata, TrafficDirection, trafficDirectionFromJSON, trafficDirectionToJSON } from "../../core/v3/base";
+import { TypedExtensionConfig } from "../../core/v3/extension";
+import { SocketOption, SocketOptionsOverride } from "../../core/v3/socket_option";
+import { ApiListener } from "./api_listener";
+import { FilterChain, ListenerFilter } from "./listener_components";
+import { UdpListenerConfig } from "./udp_listener_config";
 
-export const protobufPackage = 'envoy.config.listener.v3';
+export const protobufPackage = "envoy.config.listener.v3";
 
-export const protobufFileName = 'envoy/config/listener/v3/listener.proto';
+export const protobufFileName = "envoy/config/listener/v3/listener.proto";
 
 /** The additional address the listener is listening on. */
 export interface AdditionalAddress {
-  $type: 'envoy.config.listener.v3.AdditionalAddress';
-  address: Address | undefined;
+  $type: "envoy.config.listener.v3.AdditionalAddress";
+  address:
+    | Address
+    | undefined;
   /**
    * Additional socket options that may not be present in Envoy source code or
    * precompiled binaries. If specified, this will override the
@@ -50,13 +47,13 @@ export interface AdditionalAddress {
  * [#not-implemented-hide:]
  */
 export interface ListenerCollection {
-  $type: 'envoy.config.listener.v3.ListenerCollection';
+  $type: "envoy.config.listener.v3.ListenerCollection";
   entries: CollectionEntry[];
 }
 
 /** [#next-free-field: 36] */
 export interface Listener {
-  $type: 'envoy.config.listener.v3.Listener';
+  $type: "envoy.config.listener.v3.Listener";
   /**
    * The unique name by which this listener is known. If no name is provided,
    * Envoy will allocate an internal UUID for the listener. If the listener is to be dynamically
@@ -69,7 +66,9 @@ export interface Listener {
    * Linux as the actual port will be allocated by the OS.
    * Required unless ``api_listener`` or ``listener_specifier`` is populated.
    */
-  address: Address | undefined;
+  address:
+    | Address
+    | undefined;
   /**
    * The additional addresses the listener should listen on. The addresses must be unique across all
    * listeners. Multiple addresses with port 0 can be supplied. When using multiple addresses in a single listener,
@@ -110,7 +109,9 @@ export interface Listener {
    *  filter chain is removed or structurally modified, then the drain for its
    *  connections is initiated.
    */
-  filterChainMatcher: Matcher | undefined;
+  filterChainMatcher:
+    | Matcher
+    | undefined;
   /**
    * If a connection is redirected using ``iptables``, the port on which the proxy
    * receives it might be different from the original destination address. When this flag is set to
@@ -118,25 +119,35 @@ export interface Listener {
    * original destination address. If there is no listener associated with the original destination
    * address, the connection is handled by the listener that receives it. Defaults to false.
    */
-  useOriginalDst: boolean | undefined;
+  useOriginalDst:
+    | boolean
+    | undefined;
   /**
    * The default filter chain if none of the filter chain matches. If no default filter chain is supplied,
    * the connection will be closed. The filter chain match is ignored in this field.
    */
-  defaultFilterChain: FilterChain | undefined;
+  defaultFilterChain:
+    | FilterChain
+    | undefined;
   /**
    * Soft limit on size of the listener’s new connection read and write buffers.
    * If unspecified, an implementation defined default is applied (1MiB).
    */
-  perConnectionBufferLimitBytes: number | undefined;
+  perConnectionBufferLimitBytes:
+    | number
+    | undefined;
   /** Listener metadata. */
-  metadata: Metadata | undefined;
+  metadata:
+    | Metadata
+    | undefined;
   /**
    * [#not-implemented-hide:]
    *
    * @deprecated
    */
-  deprecatedV1: Listener_DeprecatedV1 | undefined;
+  deprecatedV1:
+    | Listener_DeprecatedV1
+    | undefined;
   /** The type of draining to perform at a listener-wide level. */
   drainType: Listener_DrainType;
   /**
@@ -161,7 +172,9 @@ export interface Listener {
    * ``continue_on_listener_filters_timeout`` is set to true. Specify 0 to disable the
    * timeout. If not specified, a default timeout of 15s is used.
    */
-  listenerFiltersTimeout: Duration | undefined;
+  listenerFiltersTimeout:
+    | Duration
+    | undefined;
   /**
    * Whether a connection should be created when listener filters timeout. Default is false.
    *
@@ -188,7 +201,9 @@ export interface Listener {
    * When this flag is not set (default), the socket is not modified, i.e. the transparent option
    * is neither set nor reset.
    */
-  transparent: boolean | undefined;
+  transparent:
+    | boolean
+    | undefined;
   /**
    * Whether the listener should set the ``IP_FREEBIND`` socket option. When this
    * flag is set to true, listeners can be bound to an IP address that is not
@@ -197,7 +212,9 @@ export interface Listener {
    * (default), the socket is not modified, i.e. the option is neither enabled
    * nor disabled.
    */
-  freebind: boolean | undefined;
+  freebind:
+    | boolean
+    | undefined;
   /**
    * Additional socket options that may not be present in Envoy source code or
    * precompiled binaries. The socket options can be updated for a listener when
@@ -222,7 +239,9 @@ export interface Listener {
    * On macOS, only values of 0, 1, and unset are valid; other values may result in an error.
    * To set the queue length on macOS, set the net.inet.tcp.fastopen_backlog kernel parameter.
    */
-  tcpFastOpenQueueLength: number | undefined;
+  tcpFastOpenQueueLength:
+    | number
+    | undefined;
   /**
    * Specifies the intended direction of the traffic relative to the local Envoy.
    * This property is required on Windows for listeners using the original destination filter,
@@ -235,7 +254,9 @@ export interface Listener {
    * <envoy_v3_api_enum_value_config.core.v3.SocketAddress.Protocol.UDP>`, this field specifies UDP
    * listener specific configuration.
    */
-  udpListenerConfig: UdpListenerConfig | undefined;
+  udpListenerConfig:
+    | UdpListenerConfig
+    | undefined;
   /**
    * Used to represent an API listener, which is used in non-proxy clients. The type of API
    * exposed to the non-proxy application depends on the type of API listener.
@@ -254,7 +275,9 @@ export interface Listener {
    * socket listener and the various types of API listener. That way, a given Listener message
    * can structurally only contain the fields of the relevant type.]
    */
-  apiListener: ApiListener | undefined;
+  apiListener:
+    | ApiListener
+    | undefined;
   /**
    * The listener's connection balancer configuration, currently only applicable to TCP listeners.
    * If no configuration is specified, Envoy will not attempt to balance active connections between
@@ -266,7 +289,9 @@ export interface Listener {
    * it is recommended to disable the balance config in listener X to avoid the cost of balancing, and
    * enable the balance config in Y1 and Y2 to balance the connections among the workers.
    */
-  connectionBalanceConfig: Listener_ConnectionBalanceConfig | undefined;
+  connectionBalanceConfig:
+    | Listener_ConnectionBalanceConfig
+    | undefined;
   /**
    * Deprecated. Use ``enable_reuse_port`` instead.
    *
@@ -297,7 +322,9 @@ export interface Listener {
    * * On Windows, reuse_port for TCP has undefined behavior. It is force disabled and the user
    *   is warned similar to macOS. It is left enabled for UDP with undefined behavior currently.
    */
-  enableReusePort: boolean | undefined;
+  enableReusePort:
+    | boolean
+    | undefined;
   /**
    * Configuration for :ref:`access logs <arch_overview_access_logs>`
    * emitted by this listener.
@@ -307,7 +334,9 @@ export interface Listener {
    * The maximum length a tcp listener's pending connections queue can grow to. If no value is
    * provided net.core.somaxconn will be used on Linux and 128 otherwise.
    */
-  tcpBacklogSize: number | undefined;
+  tcpBacklogSize:
+    | number
+    | undefined;
   /**
    * The maximum number of connections to accept from the kernel per socket
    * event. Envoy may decide to close these connections after accepting them
@@ -318,14 +347,18 @@ export interface Listener {
    * If no value is provided Envoy will accept all connections pending accept
    * from the kernel.
    */
-  maxConnectionsToAcceptPerSocketEvent: number | undefined;
+  maxConnectionsToAcceptPerSocketEvent:
+    | number
+    | undefined;
   /**
    * Whether the listener should bind to the port. A listener that doesn't
    * bind can only receive connections redirected from other listeners that set
    * :ref:`use_original_dst <envoy_v3_api_field_config.listener.v3.Listener.use_original_dst>`
    * to true. Default is true.
    */
-  bindToPort: boolean | undefined;
+  bindToPort:
+    | boolean
+    | undefined;
   /**
    * Used to represent an internal listener which does not listen on OSI L4 address but can be used by the
    * :ref:`envoy cluster <envoy_v3_api_msg_config.cluster.v3.Cluster>` to create a user space connection to.
@@ -342,7 +375,9 @@ export interface Listener {
    * * :ref:`freebind <envoy_v3_api_field_config.listener.v3.Listener.freebind>`
    * * :ref:`transparent <envoy_v3_api_field_config.listener.v3.Listener.transparent>`
    */
-  internalListener?: Listener_InternalListenerConfig | undefined;
+  internalListener?:
+    | Listener_InternalListenerConfig
+    | undefined;
   /**
    * Enable MPTCP (multi-path TCP) on this listener. Clients will be allowed to establish
    * MPTCP connections. Non-MPTCP clients will fall back to regular TCP.
@@ -375,13 +410,13 @@ export enum Listener_DrainType {
 export function listener_DrainTypeFromJSON(object: any): Listener_DrainType {
   switch (object) {
     case 0:
-    case 'DEFAULT':
+    case "DEFAULT":
       return Listener_DrainType.DEFAULT;
     case 1:
-    case 'MODIFY_ONLY':
+    case "MODIFY_ONLY":
       return Listener_DrainType.MODIFY_ONLY;
     case -1:
-    case 'UNRECOGNIZED':
+    case "UNRECOGNIZED":
     default:
       return Listener_DrainType.UNRECOGNIZED;
   }
@@ -390,18 +425,18 @@ export function listener_DrainTypeFromJSON(object: any): Listener_DrainType {
 export function listener_DrainTypeToJSON(object: Listener_DrainType): string {
   switch (object) {
     case Listener_DrainType.DEFAULT:
-      return 'DEFAULT';
+      return "DEFAULT";
     case Listener_DrainType.MODIFY_ONLY:
-      return 'MODIFY_ONLY';
+      return "MODIFY_ONLY";
     case Listener_DrainType.UNRECOGNIZED:
     default:
-      return 'UNRECOGNIZED';
+      return "UNRECOGNIZED";
   }
 }
 
 /** [#not-implemented-hide:] */
 export interface Listener_DeprecatedV1 {
-  $type: 'envoy.config.listener.v3.Listener.DeprecatedV1';
+  $type: "envoy.config.listener.v3.Listener.DeprecatedV1";
   /**
    * Whether the listener should bind to the port. A listener that doesn't
    * bind can only receive connections redirected from other listeners that
@@ -415,9 +450,11 @@ export interface Listener_DeprecatedV1 {
 
 /** Configuration for listener connection balancing. */
 export interface Listener_ConnectionBalanceConfig {
-  $type: 'envoy.config.listener.v3.Listener.ConnectionBalanceConfig';
+  $type: "envoy.config.listener.v3.Listener.ConnectionBalanceConfig";
   /** If specified, the listener will use the exact connection balancer. */
-  exactBalance?: Listener_ConnectionBalanceConfig_ExactBalance | undefined;
+  exactBalance?:
+    | Listener_ConnectionBalanceConfig_ExactBalance
+    | undefined;
   /**
    * The listener will use the connection balancer according to ``type_url``. If ``type_url`` is invalid,
    * Envoy will not attempt to balance active connections between worker threads.
@@ -435,12 +472,12 @@ export interface Listener_ConnectionBalanceConfig {
  * connections that rarely cycle (e.g., service mesh gRPC egress).
  */
 export interface Listener_ConnectionBalanceConfig_ExactBalance {
-  $type: 'envoy.config.listener.v3.Listener.ConnectionBalanceConfig.ExactBalance';
+  $type: "envoy.config.listener.v3.Listener.ConnectionBalanceConfig.ExactBalance";
 }
 
 /** Configuration for envoy internal listener. All the future internal listener features should be added here. */
 export interface Listener_InternalListenerConfig {
-  $type: 'envoy.config.listener.v3.Listener.InternalListenerConfig';
+  $type: "envoy.config.listener.v3.Listener.InternalListenerConfig";
 }
 
 /**
@@ -449,7 +486,7 @@ export interface Listener_InternalListenerConfig {
  * [#not-implemented-hide:]
  */
 export interface ListenerManager {
-  $type: 'envoy.config.listener.v3.ListenerManager';
+  $type: "envoy.config.listener.v3.ListenerManager";
 }
 
 /**
@@ -458,7 +495,7 @@ export interface ListenerManager {
  * [#not-implemented-hide:]
  */
 export interface ValidationListenerManager {
-  $type: 'envoy.config.listener.v3.ValidationListenerManager';
+  $type: "envoy.config.listener.v3.ValidationListenerManager";
 }
 
 /**
@@ -467,123 +504,113 @@ export interface ValidationListenerManager {
  * [#not-implemented-hide:]
  */
 export interface ApiListenerManager {
-  $type: 'envoy.config.listener.v3.ApiListenerManager';
+  $type: "envoy.config.listener.v3.ApiListenerManager";
 }
 
 function createBaseAdditionalAddress(): AdditionalAddress {
-  return {
-    $type: 'envoy.config.listener.v3.AdditionalAddress',
-    address: undefined,
-    socketOptions: undefined,
-  };
+  return { $type: "envoy.config.listener.v3.AdditionalAddress", address: undefined, socketOptions: undefined };
 }
 
-export const AdditionalAddress: MessageFns<AdditionalAddress, 'envoy.config.listener.v3.AdditionalAddress'> =
-  {
-    $type: 'envoy.config.listener.v3.AdditionalAddress' as const,
+export const AdditionalAddress: MessageFns<AdditionalAddress, "envoy.config.listener.v3.AdditionalAddress"> = {
+  $type: "envoy.config.listener.v3.AdditionalAddress" as const,
 
-    encode(message: AdditionalAddress, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-      if (message.address !== undefined) {
-        Address.encode(message.address, writer.uint32(10).fork()).join();
-      }
-      if (message.socketOptions !== undefined) {
-        SocketOptionsOverride.encode(message.socketOptions, writer.uint32(18).fork()).join();
-      }
-      return writer;
-    },
+  encode(message: AdditionalAddress, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.address !== undefined) {
+      Address.encode(message.address, writer.uint32(10).fork()).join();
+    }
+    if (message.socketOptions !== undefined) {
+      SocketOptionsOverride.encode(message.socketOptions, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
 
-    decode(input: BinaryReader | Uint8Array, length?: number): AdditionalAddress {
-      const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
-      const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
-      if (previousRecursionDepth >= 100) {
-        throw new globalThis.Error('protobuf decode recursion limit exceeded');
-      }
-      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
-      try {
-        const end = length === undefined ? reader.len : reader.pos + length;
-        const message = createBaseAdditionalAddress();
-        while (reader.pos < end) {
-          const tag = reader.uint32();
-          switch (tag >>> 3) {
-            case 1: {
-              if (tag !== 10) {
-                break;
-              }
-
-              message.address = Address.decode(reader, reader.uint32());
-              continue;
-            }
-            case 2: {
-              if (tag !== 18) {
-                break;
-              }
-
-              message.socketOptions = SocketOptionsOverride.decode(reader, reader.uint32());
-              continue;
-            }
-          }
-          if ((tag & 7) === 4 || tag === 0) {
-            break;
-          }
-          reader.skip(tag & 7);
-        }
-        return message;
-      } finally {
-        (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
-      }
-    },
-
-    fromJSON(object: any): AdditionalAddress {
-      return {
-        $type: AdditionalAddress.$type,
-        address: isSet(object.address) ? Address.fromJSON(object.address) : undefined,
-        socketOptions: isSet(object.socketOptions)
-          ? SocketOptionsOverride.fromJSON(object.socketOptions)
-          : isSet(object.socket_options)
-            ? SocketOptionsOverride.fromJSON(object.socket_options)
-            : undefined,
-      };
-    },
-
-    toJSON(message: AdditionalAddress): unknown {
-      const obj: any = {};
-      if (message.address !== undefined) {
-        obj.address = Address.toJSON(message.address);
-      }
-      if (message.socketOptions !== undefined) {
-        obj.socketOptions = SocketOptionsOverride.toJSON(message.socketOptions);
-      }
-      return obj;
-    },
-
-    create(base?: DeepPartial<AdditionalAddress>): AdditionalAddress {
-      return AdditionalAddress.fromPartial(base ?? {});
-    },
-    fromPartial(object: DeepPartial<AdditionalAddress>): AdditionalAddress {
+  decode(input: BinaryReader | Uint8Array, length?: number): AdditionalAddress {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
       const message = createBaseAdditionalAddress();
-      message.address =
-        object.address !== undefined && object.address !== null
-          ? Address.fromPartial(object.address)
-          : undefined;
-      message.socketOptions =
-        object.socketOptions !== undefined && object.socketOptions !== null
-          ? SocketOptionsOverride.fromPartial(object.socketOptions)
-          : undefined;
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.address = Address.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.socketOptions = SocketOptionsOverride.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
       return message;
-    },
-  };
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AdditionalAddress {
+    return {
+      $type: AdditionalAddress.$type,
+      address: isSet(object.address) ? Address.fromJSON(object.address) : undefined,
+      socketOptions: isSet(object.socketOptions)
+        ? SocketOptionsOverride.fromJSON(object.socketOptions)
+        : isSet(object.socket_options)
+        ? SocketOptionsOverride.fromJSON(object.socket_options)
+        : undefined,
+    };
+  },
+
+  toJSON(message: AdditionalAddress): unknown {
+    const obj: any = {};
+    if (message.address !== undefined) {
+      obj.address = Address.toJSON(message.address);
+    }
+    if (message.socketOptions !== undefined) {
+      obj.socketOptions = SocketOptionsOverride.toJSON(message.socketOptions);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<AdditionalAddress>): AdditionalAddress {
+    return AdditionalAddress.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<AdditionalAddress>): AdditionalAddress {
+    const message = createBaseAdditionalAddress();
+    message.address = (object.address !== undefined && object.address !== null)
+      ? Address.fromPartial(object.address)
+      : undefined;
+    message.socketOptions = (object.socketOptions !== undefined && object.socketOptions !== null)
+      ? SocketOptionsOverride.fromPartial(object.socketOptions)
+      : undefined;
+    return message;
+  },
+};
 
 messageTypeRegistry.set(AdditionalAddress.$type, AdditionalAddress);
 
 function createBaseListenerCollection(): ListenerCollection {
-  return { $type: 'envoy.config.listener.v3.ListenerCollection', entries: [] };
+  return { $type: "envoy.config.listener.v3.ListenerCollection", entries: [] };
 }
 
-export const ListenerCollection: MessageFns<
-  ListenerCollection,
-  'envoy.config.listener.v3.ListenerCollection'
-> = {
-  $type: 'envoy.config.listener.v3.ListenerCollection' as const,
+export const ListenerCollection: MessageFns<ListenerCollection, "envoy.config.listener.v3.ListenerCollection"> = {
+  $type: "envoy.config.listener.v3.ListenerCollection" as const,
 
   encode(message: ListenerCollection, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     for (const v of message.entries) {
@@ -596,7 +623,7 @@ export const ListenerCollection: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -656,11 +683,11 @@ messageTypeRegistry.set(ListenerCollection.$type, ListenerCollection);
 
 function createBaseListener(): Listener {
   return {
-    $type: 'envoy.config.listener.v3.Listener',
-    name: '',
+    $type: "envoy.config.listener.v3.Listener",
+    name: "",
     address: undefined,
     additionalAddresses: [],
-    statPrefix: '',
+    statPrefix: "",
     filterChains: [],
     filterChainMatcher: undefined,
     useOriginalDst: undefined,
@@ -693,11 +720,11 @@ function createBaseListener(): Listener {
   };
 }
 
-export const Listener: MessageFns<Listener, 'envoy.config.listener.v3.Listener'> = {
-  $type: 'envoy.config.listener.v3.Listener' as const,
+export const Listener: MessageFns<Listener, "envoy.config.listener.v3.Listener"> = {
+  $type: "envoy.config.listener.v3.Listener" as const,
 
   encode(message: Listener, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.name !== '') {
+    if (message.name !== "") {
       writer.uint32(10).string(message.name);
     }
     if (message.address !== undefined) {
@@ -706,7 +733,7 @@ export const Listener: MessageFns<Listener, 'envoy.config.listener.v3.Listener'>
     for (const v of message.additionalAddresses) {
       AdditionalAddress.encode(v!, writer.uint32(266).fork()).join();
     }
-    if (message.statPrefix !== '') {
+    if (message.statPrefix !== "") {
       writer.uint32(226).string(message.statPrefix);
     }
     for (const v of message.filterChains) {
@@ -716,17 +743,15 @@ export const Listener: MessageFns<Listener, 'envoy.config.listener.v3.Listener'>
       Matcher.encode(message.filterChainMatcher, writer.uint32(258).fork()).join();
     }
     if (message.useOriginalDst !== undefined) {
-      BoolValue.encode(
-        { $type: 'google.protobuf.BoolValue', value: message.useOriginalDst! },
-        writer.uint32(34).fork(),
-      ).join();
+      BoolValue.encode({ $type: "google.protobuf.BoolValue", value: message.useOriginalDst! }, writer.uint32(34).fork())
+        .join();
     }
     if (message.defaultFilterChain !== undefined) {
       FilterChain.encode(message.defaultFilterChain, writer.uint32(202).fork()).join();
     }
     if (message.perConnectionBufferLimitBytes !== undefined) {
       UInt32Value.encode(
-        { $type: 'google.protobuf.UInt32Value', value: message.perConnectionBufferLimitBytes! },
+        { $type: "google.protobuf.UInt32Value", value: message.perConnectionBufferLimitBytes! },
         writer.uint32(42).fork(),
       ).join();
     }
@@ -749,23 +774,19 @@ export const Listener: MessageFns<Listener, 'envoy.config.listener.v3.Listener'>
       writer.uint32(136).bool(message.continueOnListenerFiltersTimeout);
     }
     if (message.transparent !== undefined) {
-      BoolValue.encode(
-        { $type: 'google.protobuf.BoolValue', value: message.transparent! },
-        writer.uint32(82).fork(),
-      ).join();
+      BoolValue.encode({ $type: "google.protobuf.BoolValue", value: message.transparent! }, writer.uint32(82).fork())
+        .join();
     }
     if (message.freebind !== undefined) {
-      BoolValue.encode(
-        { $type: 'google.protobuf.BoolValue', value: message.freebind! },
-        writer.uint32(90).fork(),
-      ).join();
+      BoolValue.encode({ $type: "google.protobuf.BoolValue", value: message.freebind! }, writer.uint32(90).fork())
+        .join();
     }
     for (const v of message.socketOptions) {
       SocketOption.encode(v!, writer.uint32(106).fork()).join();
     }
     if (message.tcpFastOpenQueueLength !== undefined) {
       UInt32Value.encode(
-        { $type: 'google.protobuf.UInt32Value', value: message.tcpFastOpenQueueLength! },
+        { $type: "google.protobuf.UInt32Value", value: message.tcpFastOpenQueueLength! },
         writer.uint32(98).fork(),
       ).join();
     }
@@ -779,17 +800,14 @@ export const Listener: MessageFns<Listener, 'envoy.config.listener.v3.Listener'>
       ApiListener.encode(message.apiListener, writer.uint32(154).fork()).join();
     }
     if (message.connectionBalanceConfig !== undefined) {
-      Listener_ConnectionBalanceConfig.encode(
-        message.connectionBalanceConfig,
-        writer.uint32(162).fork(),
-      ).join();
+      Listener_ConnectionBalanceConfig.encode(message.connectionBalanceConfig, writer.uint32(162).fork()).join();
     }
     if (message.reusePort !== false) {
       writer.uint32(168).bool(message.reusePort);
     }
     if (message.enableReusePort !== undefined) {
       BoolValue.encode(
-        { $type: 'google.protobuf.BoolValue', value: message.enableReusePort! },
+        { $type: "google.protobuf.BoolValue", value: message.enableReusePort! },
         writer.uint32(234).fork(),
       ).join();
     }
@@ -798,21 +816,19 @@ export const Listener: MessageFns<Listener, 'envoy.config.listener.v3.Listener'>
     }
     if (message.tcpBacklogSize !== undefined) {
       UInt32Value.encode(
-        { $type: 'google.protobuf.UInt32Value', value: message.tcpBacklogSize! },
+        { $type: "google.protobuf.UInt32Value", value: message.tcpBacklogSize! },
         writer.uint32(194).fork(),
       ).join();
     }
     if (message.maxConnectionsToAcceptPerSocketEvent !== undefined) {
       UInt32Value.encode(
-        { $type: 'google.protobuf.UInt32Value', value: message.maxConnectionsToAcceptPerSocketEvent! },
+        { $type: "google.protobuf.UInt32Value", value: message.maxConnectionsToAcceptPerSocketEvent! },
         writer.uint32(274).fork(),
       ).join();
     }
     if (message.bindToPort !== undefined) {
-      BoolValue.encode(
-        { $type: 'google.protobuf.BoolValue', value: message.bindToPort! },
-        writer.uint32(210).fork(),
-      ).join();
+      BoolValue.encode({ $type: "google.protobuf.BoolValue", value: message.bindToPort! }, writer.uint32(210).fork())
+        .join();
     }
     if (message.internalListener !== undefined) {
       Listener_InternalListenerConfig.encode(message.internalListener, writer.uint32(218).fork()).join();
@@ -833,7 +849,7 @@ export const Listener: MessageFns<Listener, 'envoy.config.listener.v3.Listener'>
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -1023,10 +1039,7 @@ export const Listener: MessageFns<Listener, 'envoy.config.listener.v3.Listener'>
               break;
             }
 
-            message.connectionBalanceConfig = Listener_ConnectionBalanceConfig.decode(
-              reader,
-              reader.uint32(),
-            );
+            message.connectionBalanceConfig = Listener_ConnectionBalanceConfig.decode(reader, reader.uint32());
             continue;
           }
           case 21: {
@@ -1124,157 +1137,157 @@ export const Listener: MessageFns<Listener, 'envoy.config.listener.v3.Listener'>
   fromJSON(object: any): Listener {
     return {
       $type: Listener.$type,
-      name: isSet(object.name) ? globalThis.String(object.name) : '',
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
       address: isSet(object.address) ? Address.fromJSON(object.address) : undefined,
       additionalAddresses: globalThis.Array.isArray(object?.additionalAddresses)
         ? object.additionalAddresses.map((e: any) => AdditionalAddress.fromJSON(e))
         : globalThis.Array.isArray(object?.additional_addresses)
-          ? object.additional_addresses.map((e: any) => AdditionalAddress.fromJSON(e))
-          : [],
+        ? object.additional_addresses.map((e: any) => AdditionalAddress.fromJSON(e))
+        : [],
       statPrefix: isSet(object.statPrefix)
         ? globalThis.String(object.statPrefix)
         : isSet(object.stat_prefix)
-          ? globalThis.String(object.stat_prefix)
-          : '',
+        ? globalThis.String(object.stat_prefix)
+        : "",
       filterChains: globalThis.Array.isArray(object?.filterChains)
         ? object.filterChains.map((e: any) => FilterChain.fromJSON(e))
         : globalThis.Array.isArray(object?.filter_chains)
-          ? object.filter_chains.map((e: any) => FilterChain.fromJSON(e))
-          : [],
+        ? object.filter_chains.map((e: any) => FilterChain.fromJSON(e))
+        : [],
       filterChainMatcher: isSet(object.filterChainMatcher)
         ? Matcher.fromJSON(object.filterChainMatcher)
         : isSet(object.filter_chain_matcher)
-          ? Matcher.fromJSON(object.filter_chain_matcher)
-          : undefined,
+        ? Matcher.fromJSON(object.filter_chain_matcher)
+        : undefined,
       useOriginalDst: isSet(object.useOriginalDst)
         ? Boolean(object.useOriginalDst)
         : isSet(object.use_original_dst)
-          ? Boolean(object.use_original_dst)
-          : undefined,
+        ? Boolean(object.use_original_dst)
+        : undefined,
       defaultFilterChain: isSet(object.defaultFilterChain)
         ? FilterChain.fromJSON(object.defaultFilterChain)
         : isSet(object.default_filter_chain)
-          ? FilterChain.fromJSON(object.default_filter_chain)
-          : undefined,
+        ? FilterChain.fromJSON(object.default_filter_chain)
+        : undefined,
       perConnectionBufferLimitBytes: isSet(object.perConnectionBufferLimitBytes)
         ? Number(object.perConnectionBufferLimitBytes)
         : isSet(object.per_connection_buffer_limit_bytes)
-          ? Number(object.per_connection_buffer_limit_bytes)
-          : undefined,
+        ? Number(object.per_connection_buffer_limit_bytes)
+        : undefined,
       metadata: isSet(object.metadata) ? Metadata.fromJSON(object.metadata) : undefined,
       deprecatedV1: isSet(object.deprecatedV1)
         ? Listener_DeprecatedV1.fromJSON(object.deprecatedV1)
         : isSet(object.deprecated_v1)
-          ? Listener_DeprecatedV1.fromJSON(object.deprecated_v1)
-          : undefined,
+        ? Listener_DeprecatedV1.fromJSON(object.deprecated_v1)
+        : undefined,
       drainType: isSet(object.drainType)
         ? listener_DrainTypeFromJSON(object.drainType)
         : isSet(object.drain_type)
-          ? listener_DrainTypeFromJSON(object.drain_type)
-          : 0,
+        ? listener_DrainTypeFromJSON(object.drain_type)
+        : 0,
       listenerFilters: globalThis.Array.isArray(object?.listenerFilters)
         ? object.listenerFilters.map((e: any) => ListenerFilter.fromJSON(e))
         : globalThis.Array.isArray(object?.listener_filters)
-          ? object.listener_filters.map((e: any) => ListenerFilter.fromJSON(e))
-          : [],
+        ? object.listener_filters.map((e: any) => ListenerFilter.fromJSON(e))
+        : [],
       listenerFiltersTimeout: isSet(object.listenerFiltersTimeout)
         ? Duration.fromJSON(object.listenerFiltersTimeout)
         : isSet(object.listener_filters_timeout)
-          ? Duration.fromJSON(object.listener_filters_timeout)
-          : undefined,
+        ? Duration.fromJSON(object.listener_filters_timeout)
+        : undefined,
       continueOnListenerFiltersTimeout: isSet(object.continueOnListenerFiltersTimeout)
         ? globalThis.Boolean(object.continueOnListenerFiltersTimeout)
         : isSet(object.continue_on_listener_filters_timeout)
-          ? globalThis.Boolean(object.continue_on_listener_filters_timeout)
-          : false,
+        ? globalThis.Boolean(object.continue_on_listener_filters_timeout)
+        : false,
       transparent: isSet(object.transparent) ? Boolean(object.transparent) : undefined,
       freebind: isSet(object.freebind) ? Boolean(object.freebind) : undefined,
       socketOptions: globalThis.Array.isArray(object?.socketOptions)
         ? object.socketOptions.map((e: any) => SocketOption.fromJSON(e))
         : globalThis.Array.isArray(object?.socket_options)
-          ? object.socket_options.map((e: any) => SocketOption.fromJSON(e))
-          : [],
+        ? object.socket_options.map((e: any) => SocketOption.fromJSON(e))
+        : [],
       tcpFastOpenQueueLength: isSet(object.tcpFastOpenQueueLength)
         ? Number(object.tcpFastOpenQueueLength)
         : isSet(object.tcp_fast_open_queue_length)
-          ? Number(object.tcp_fast_open_queue_length)
-          : undefined,
+        ? Number(object.tcp_fast_open_queue_length)
+        : undefined,
       trafficDirection: isSet(object.trafficDirection)
         ? trafficDirectionFromJSON(object.trafficDirection)
         : isSet(object.traffic_direction)
-          ? trafficDirectionFromJSON(object.traffic_direction)
-          : 0,
+        ? trafficDirectionFromJSON(object.traffic_direction)
+        : 0,
       udpListenerConfig: isSet(object.udpListenerConfig)
         ? UdpListenerConfig.fromJSON(object.udpListenerConfig)
         : isSet(object.udp_listener_config)
-          ? UdpListenerConfig.fromJSON(object.udp_listener_config)
-          : undefined,
+        ? UdpListenerConfig.fromJSON(object.udp_listener_config)
+        : undefined,
       apiListener: isSet(object.apiListener)
         ? ApiListener.fromJSON(object.apiListener)
         : isSet(object.api_listener)
-          ? ApiListener.fromJSON(object.api_listener)
-          : undefined,
+        ? ApiListener.fromJSON(object.api_listener)
+        : undefined,
       connectionBalanceConfig: isSet(object.connectionBalanceConfig)
         ? Listener_ConnectionBalanceConfig.fromJSON(object.connectionBalanceConfig)
         : isSet(object.connection_balance_config)
-          ? Listener_ConnectionBalanceConfig.fromJSON(object.connection_balance_config)
-          : undefined,
+        ? Listener_ConnectionBalanceConfig.fromJSON(object.connection_balance_config)
+        : undefined,
       reusePort: isSet(object.reusePort)
         ? globalThis.Boolean(object.reusePort)
         : isSet(object.reuse_port)
-          ? globalThis.Boolean(object.reuse_port)
-          : false,
+        ? globalThis.Boolean(object.reuse_port)
+        : false,
       enableReusePort: isSet(object.enableReusePort)
         ? Boolean(object.enableReusePort)
         : isSet(object.enable_reuse_port)
-          ? Boolean(object.enable_reuse_port)
-          : undefined,
+        ? Boolean(object.enable_reuse_port)
+        : undefined,
       accessLog: globalThis.Array.isArray(object?.accessLog)
         ? object.accessLog.map((e: any) => AccessLog.fromJSON(e))
         : globalThis.Array.isArray(object?.access_log)
-          ? object.access_log.map((e: any) => AccessLog.fromJSON(e))
-          : [],
+        ? object.access_log.map((e: any) => AccessLog.fromJSON(e))
+        : [],
       tcpBacklogSize: isSet(object.tcpBacklogSize)
         ? Number(object.tcpBacklogSize)
         : isSet(object.tcp_backlog_size)
-          ? Number(object.tcp_backlog_size)
-          : undefined,
+        ? Number(object.tcp_backlog_size)
+        : undefined,
       maxConnectionsToAcceptPerSocketEvent: isSet(object.maxConnectionsToAcceptPerSocketEvent)
         ? Number(object.maxConnectionsToAcceptPerSocketEvent)
         : isSet(object.max_connections_to_accept_per_socket_event)
-          ? Number(object.max_connections_to_accept_per_socket_event)
-          : undefined,
+        ? Number(object.max_connections_to_accept_per_socket_event)
+        : undefined,
       bindToPort: isSet(object.bindToPort)
         ? Boolean(object.bindToPort)
         : isSet(object.bind_to_port)
-          ? Boolean(object.bind_to_port)
-          : undefined,
+        ? Boolean(object.bind_to_port)
+        : undefined,
       internalListener: isSet(object.internalListener)
         ? Listener_InternalListenerConfig.fromJSON(object.internalListener)
         : isSet(object.internal_listener)
-          ? Listener_InternalListenerConfig.fromJSON(object.internal_listener)
-          : undefined,
+        ? Listener_InternalListenerConfig.fromJSON(object.internal_listener)
+        : undefined,
       enableMptcp: isSet(object.enableMptcp)
         ? globalThis.Boolean(object.enableMptcp)
         : isSet(object.enable_mptcp)
-          ? globalThis.Boolean(object.enable_mptcp)
-          : false,
+        ? globalThis.Boolean(object.enable_mptcp)
+        : false,
       ignoreGlobalConnLimit: isSet(object.ignoreGlobalConnLimit)
         ? globalThis.Boolean(object.ignoreGlobalConnLimit)
         : isSet(object.ignore_global_conn_limit)
-          ? globalThis.Boolean(object.ignore_global_conn_limit)
-          : false,
+        ? globalThis.Boolean(object.ignore_global_conn_limit)
+        : false,
       bypassOverloadManager: isSet(object.bypassOverloadManager)
         ? globalThis.Boolean(object.bypassOverloadManager)
         : isSet(object.bypass_overload_manager)
-          ? globalThis.Boolean(object.bypass_overload_manager)
-          : false,
+        ? globalThis.Boolean(object.bypass_overload_manager)
+        : false,
     };
   },
 
   toJSON(message: Listener): unknown {
     const obj: any = {};
-    if (message.name !== '') {
+    if (message.name !== "") {
       obj.name = message.name;
     }
     if (message.address !== undefined) {
@@ -1283,7 +1296,7 @@ export const Listener: MessageFns<Listener, 'envoy.config.listener.v3.Listener'>
     if (message.additionalAddresses?.length) {
       obj.additionalAddresses = message.additionalAddresses.map((e) => AdditionalAddress.toJSON(e));
     }
-    if (message.statPrefix !== '') {
+    if (message.statPrefix !== "") {
       obj.statPrefix = message.statPrefix;
     }
     if (message.filterChains?.length) {
@@ -1381,37 +1394,31 @@ export const Listener: MessageFns<Listener, 'envoy.config.listener.v3.Listener'>
   },
   fromPartial(object: DeepPartial<Listener>): Listener {
     const message = createBaseListener();
-    message.name = object.name ?? '';
-    message.address =
-      object.address !== undefined && object.address !== null
-        ? Address.fromPartial(object.address)
-        : undefined;
-    message.additionalAddresses =
-      object.additionalAddresses?.map((e) => AdditionalAddress.fromPartial(e)) || [];
-    message.statPrefix = object.statPrefix ?? '';
+    message.name = object.name ?? "";
+    message.address = (object.address !== undefined && object.address !== null)
+      ? Address.fromPartial(object.address)
+      : undefined;
+    message.additionalAddresses = object.additionalAddresses?.map((e) => AdditionalAddress.fromPartial(e)) || [];
+    message.statPrefix = object.statPrefix ?? "";
     message.filterChains = object.filterChains?.map((e) => FilterChain.fromPartial(e)) || [];
-    message.filterChainMatcher =
-      object.filterChainMatcher !== undefined && object.filterChainMatcher !== null
-        ? Matcher.fromPartial(object.filterChainMatcher)
-        : undefined;
+    message.filterChainMatcher = (object.filterChainMatcher !== undefined && object.filterChainMatcher !== null)
+      ? Matcher.fromPartial(object.filterChainMatcher)
+      : undefined;
     message.useOriginalDst = object.useOriginalDst ?? undefined;
-    message.defaultFilterChain =
-      object.defaultFilterChain !== undefined && object.defaultFilterChain !== null
-        ? FilterChain.fromPartial(object.defaultFilterChain)
-        : undefined;
+    message.defaultFilterChain = (object.defaultFilterChain !== undefined && object.defaultFilterChain !== null)
+      ? FilterChain.fromPartial(object.defaultFilterChain)
+      : undefined;
     message.perConnectionBufferLimitBytes = object.perConnectionBufferLimitBytes ?? undefined;
-    message.metadata =
-      object.metadata !== undefined && object.metadata !== null
-        ? Metadata.fromPartial(object.metadata)
-        : undefined;
-    message.deprecatedV1 =
-      object.deprecatedV1 !== undefined && object.deprecatedV1 !== null
-        ? Listener_DeprecatedV1.fromPartial(object.deprecatedV1)
-        : undefined;
+    message.metadata = (object.metadata !== undefined && object.metadata !== null)
+      ? Metadata.fromPartial(object.metadata)
+      : undefined;
+    message.deprecatedV1 = (object.deprecatedV1 !== undefined && object.deprecatedV1 !== null)
+      ? Listener_DeprecatedV1.fromPartial(object.deprecatedV1)
+      : undefined;
     message.drainType = object.drainType ?? 0;
     message.listenerFilters = object.listenerFilters?.map((e) => ListenerFilter.fromPartial(e)) || [];
     message.listenerFiltersTimeout =
-      object.listenerFiltersTimeout !== undefined && object.listenerFiltersTimeout !== null
+      (object.listenerFiltersTimeout !== undefined && object.listenerFiltersTimeout !== null)
         ? Duration.fromPartial(object.listenerFiltersTimeout)
         : undefined;
     message.continueOnListenerFiltersTimeout = object.continueOnListenerFiltersTimeout ?? false;
@@ -1420,16 +1427,14 @@ export const Listener: MessageFns<Listener, 'envoy.config.listener.v3.Listener'>
     message.socketOptions = object.socketOptions?.map((e) => SocketOption.fromPartial(e)) || [];
     message.tcpFastOpenQueueLength = object.tcpFastOpenQueueLength ?? undefined;
     message.trafficDirection = object.trafficDirection ?? 0;
-    message.udpListenerConfig =
-      object.udpListenerConfig !== undefined && object.udpListenerConfig !== null
-        ? UdpListenerConfig.fromPartial(object.udpListenerConfig)
-        : undefined;
-    message.apiListener =
-      object.apiListener !== undefined && object.apiListener !== null
-        ? ApiListener.fromPartial(object.apiListener)
-        : undefined;
+    message.udpListenerConfig = (object.udpListenerConfig !== undefined && object.udpListenerConfig !== null)
+      ? UdpListenerConfig.fromPartial(object.udpListenerConfig)
+      : undefined;
+    message.apiListener = (object.apiListener !== undefined && object.apiListener !== null)
+      ? ApiListener.fromPartial(object.apiListener)
+      : undefined;
     message.connectionBalanceConfig =
-      object.connectionBalanceConfig !== undefined && object.connectionBalanceConfig !== null
+      (object.connectionBalanceConfig !== undefined && object.connectionBalanceConfig !== null)
         ? Listener_ConnectionBalanceConfig.fromPartial(object.connectionBalanceConfig)
         : undefined;
     message.reusePort = object.reusePort ?? false;
@@ -1438,10 +1443,9 @@ export const Listener: MessageFns<Listener, 'envoy.config.listener.v3.Listener'>
     message.tcpBacklogSize = object.tcpBacklogSize ?? undefined;
     message.maxConnectionsToAcceptPerSocketEvent = object.maxConnectionsToAcceptPerSocketEvent ?? undefined;
     message.bindToPort = object.bindToPort ?? undefined;
-    message.internalListener =
-      object.internalListener !== undefined && object.internalListener !== null
-        ? Listener_InternalListenerConfig.fromPartial(object.internalListener)
-        : undefined;
+    message.internalListener = (object.internalListener !== undefined && object.internalListener !== null)
+      ? Listener_InternalListenerConfig.fromPartial(object.internalListener)
+      : undefined;
     message.enableMptcp = object.enableMptcp ?? false;
     message.ignoreGlobalConnLimit = object.ignoreGlobalConnLimit ?? false;
     message.bypassOverloadManager = object.bypassOverloadManager ?? false;
@@ -1452,21 +1456,19 @@ export const Listener: MessageFns<Listener, 'envoy.config.listener.v3.Listener'>
 messageTypeRegistry.set(Listener.$type, Listener);
 
 function createBaseListener_DeprecatedV1(): Listener_DeprecatedV1 {
-  return { $type: 'envoy.config.listener.v3.Listener.DeprecatedV1', bindToPort: undefined };
+  return { $type: "envoy.config.listener.v3.Listener.DeprecatedV1", bindToPort: undefined };
 }
 
 export const Listener_DeprecatedV1: MessageFns<
   Listener_DeprecatedV1,
-  'envoy.config.listener.v3.Listener.DeprecatedV1'
+  "envoy.config.listener.v3.Listener.DeprecatedV1"
 > = {
-  $type: 'envoy.config.listener.v3.Listener.DeprecatedV1' as const,
+  $type: "envoy.config.listener.v3.Listener.DeprecatedV1" as const,
 
   encode(message: Listener_DeprecatedV1, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.bindToPort !== undefined) {
-      BoolValue.encode(
-        { $type: 'google.protobuf.BoolValue', value: message.bindToPort! },
-        writer.uint32(10).fork(),
-      ).join();
+      BoolValue.encode({ $type: "google.protobuf.BoolValue", value: message.bindToPort! }, writer.uint32(10).fork())
+        .join();
     }
     return writer;
   },
@@ -1475,7 +1477,7 @@ export const Listener_DeprecatedV1: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -1510,8 +1512,8 @@ export const Listener_DeprecatedV1: MessageFns<
       bindToPort: isSet(object.bindToPort)
         ? Boolean(object.bindToPort)
         : isSet(object.bind_to_port)
-          ? Boolean(object.bind_to_port)
-          : undefined,
+        ? Boolean(object.bind_to_port)
+        : undefined,
     };
   },
 
@@ -1537,7 +1539,7 @@ messageTypeRegistry.set(Listener_DeprecatedV1.$type, Listener_DeprecatedV1);
 
 function createBaseListener_ConnectionBalanceConfig(): Listener_ConnectionBalanceConfig {
   return {
-    $type: 'envoy.config.listener.v3.Listener.ConnectionBalanceConfig',
+    $type: "envoy.config.listener.v3.Listener.ConnectionBalanceConfig",
     exactBalance: undefined,
     extendBalance: undefined,
   };
@@ -1545,16 +1547,13 @@ function createBaseListener_ConnectionBalanceConfig(): Listener_ConnectionBalanc
 
 export const Listener_ConnectionBalanceConfig: MessageFns<
   Listener_ConnectionBalanceConfig,
-  'envoy.config.listener.v3.Listener.ConnectionBalanceConfig'
+  "envoy.config.listener.v3.Listener.ConnectionBalanceConfig"
 > = {
-  $type: 'envoy.config.listener.v3.Listener.ConnectionBalanceConfig' as const,
+  $type: "envoy.config.listener.v3.Listener.ConnectionBalanceConfig" as const,
 
   encode(message: Listener_ConnectionBalanceConfig, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.exactBalance !== undefined) {
-      Listener_ConnectionBalanceConfig_ExactBalance.encode(
-        message.exactBalance,
-        writer.uint32(10).fork(),
-      ).join();
+      Listener_ConnectionBalanceConfig_ExactBalance.encode(message.exactBalance, writer.uint32(10).fork()).join();
     }
     if (message.extendBalance !== undefined) {
       TypedExtensionConfig.encode(message.extendBalance, writer.uint32(18).fork()).join();
@@ -1566,7 +1565,7 @@ export const Listener_ConnectionBalanceConfig: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -1580,10 +1579,7 @@ export const Listener_ConnectionBalanceConfig: MessageFns<
               break;
             }
 
-            message.exactBalance = Listener_ConnectionBalanceConfig_ExactBalance.decode(
-              reader,
-              reader.uint32(),
-            );
+            message.exactBalance = Listener_ConnectionBalanceConfig_ExactBalance.decode(reader, reader.uint32());
             continue;
           }
           case 2: {
@@ -1612,13 +1608,13 @@ export const Listener_ConnectionBalanceConfig: MessageFns<
       exactBalance: isSet(object.exactBalance)
         ? Listener_ConnectionBalanceConfig_ExactBalance.fromJSON(object.exactBalance)
         : isSet(object.exact_balance)
-          ? Listener_ConnectionBalanceConfig_ExactBalance.fromJSON(object.exact_balance)
-          : undefined,
+        ? Listener_ConnectionBalanceConfig_ExactBalance.fromJSON(object.exact_balance)
+        : undefined,
       extendBalance: isSet(object.extendBalance)
         ? TypedExtensionConfig.fromJSON(object.extendBalance)
         : isSet(object.extend_balance)
-          ? TypedExtensionConfig.fromJSON(object.extend_balance)
-          : undefined,
+        ? TypedExtensionConfig.fromJSON(object.extend_balance)
+        : undefined,
     };
   },
 
@@ -1638,14 +1634,12 @@ export const Listener_ConnectionBalanceConfig: MessageFns<
   },
   fromPartial(object: DeepPartial<Listener_ConnectionBalanceConfig>): Listener_ConnectionBalanceConfig {
     const message = createBaseListener_ConnectionBalanceConfig();
-    message.exactBalance =
-      object.exactBalance !== undefined && object.exactBalance !== null
-        ? Listener_ConnectionBalanceConfig_ExactBalance.fromPartial(object.exactBalance)
-        : undefined;
-    message.extendBalance =
-      object.extendBalance !== undefined && object.extendBalance !== null
-        ? TypedExtensionConfig.fromPartial(object.extendBalance)
-        : undefined;
+    message.exactBalance = (object.exactBalance !== undefined && object.exactBalance !== null)
+      ? Listener_ConnectionBalanceConfig_ExactBalance.fromPartial(object.exactBalance)
+      : undefined;
+    message.extendBalance = (object.extendBalance !== undefined && object.extendBalance !== null)
+      ? TypedExtensionConfig.fromPartial(object.extendBalance)
+      : undefined;
     return message;
   },
 };
@@ -1653,19 +1647,16 @@ export const Listener_ConnectionBalanceConfig: MessageFns<
 messageTypeRegistry.set(Listener_ConnectionBalanceConfig.$type, Listener_ConnectionBalanceConfig);
 
 function createBaseListener_ConnectionBalanceConfig_ExactBalance(): Listener_ConnectionBalanceConfig_ExactBalance {
-  return { $type: 'envoy.config.listener.v3.Listener.ConnectionBalanceConfig.ExactBalance' };
+  return { $type: "envoy.config.listener.v3.Listener.ConnectionBalanceConfig.ExactBalance" };
 }
 
 export const Listener_ConnectionBalanceConfig_ExactBalance: MessageFns<
   Listener_ConnectionBalanceConfig_ExactBalance,
-  'envoy.config.listener.v3.Listener.ConnectionBalanceConfig.ExactBalance'
+  "envoy.config.listener.v3.Listener.ConnectionBalanceConfig.ExactBalance"
 > = {
-  $type: 'envoy.config.listener.v3.Listener.ConnectionBalanceConfig.ExactBalance' as const,
+  $type: "envoy.config.listener.v3.Listener.ConnectionBalanceConfig.ExactBalance" as const,
 
-  encode(
-    _: Listener_ConnectionBalanceConfig_ExactBalance,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
+  encode(_: Listener_ConnectionBalanceConfig_ExactBalance, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     return writer;
   },
 
@@ -1673,7 +1664,7 @@ export const Listener_ConnectionBalanceConfig_ExactBalance: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -1722,14 +1713,14 @@ messageTypeRegistry.set(
 );
 
 function createBaseListener_InternalListenerConfig(): Listener_InternalListenerConfig {
-  return { $type: 'envoy.config.listener.v3.Listener.InternalListenerConfig' };
+  return { $type: "envoy.config.listener.v3.Listener.InternalListenerConfig" };
 }
 
 export const Listener_InternalListenerConfig: MessageFns<
   Listener_InternalListenerConfig,
-  'envoy.config.listener.v3.Listener.InternalListenerConfig'
+  "envoy.config.listener.v3.Listener.InternalListenerConfig"
 > = {
-  $type: 'envoy.config.listener.v3.Listener.InternalListenerConfig' as const,
+  $type: "envoy.config.listener.v3.Listener.InternalListenerConfig" as const,
 
   encode(_: Listener_InternalListenerConfig, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     return writer;
@@ -1739,7 +1730,7 @@ export const Listener_InternalListenerConfig: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -1781,11 +1772,11 @@ export const Listener_InternalListenerConfig: MessageFns<
 messageTypeRegistry.set(Listener_InternalListenerConfig.$type, Listener_InternalListenerConfig);
 
 function createBaseListenerManager(): ListenerManager {
-  return { $type: 'envoy.config.listener.v3.ListenerManager' };
+  return { $type: "envoy.config.listener.v3.ListenerManager" };
 }
 
-export const ListenerManager: MessageFns<ListenerManager, 'envoy.config.listener.v3.ListenerManager'> = {
-  $type: 'envoy.config.listener.v3.ListenerManager' as const,
+export const ListenerManager: MessageFns<ListenerManager, "envoy.config.listener.v3.ListenerManager"> = {
+  $type: "envoy.config.listener.v3.ListenerManager" as const,
 
   encode(_: ListenerManager, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     return writer;
@@ -1795,7 +1786,7 @@ export const ListenerManager: MessageFns<ListenerManager, 'envoy.config.listener
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -1837,14 +1828,14 @@ export const ListenerManager: MessageFns<ListenerManager, 'envoy.config.listener
 messageTypeRegistry.set(ListenerManager.$type, ListenerManager);
 
 function createBaseValidationListenerManager(): ValidationListenerManager {
-  return { $type: 'envoy.config.listener.v3.ValidationListenerManager' };
+  return { $type: "envoy.config.listener.v3.ValidationListenerManager" };
 }
 
 export const ValidationListenerManager: MessageFns<
   ValidationListenerManager,
-  'envoy.config.listener.v3.ValidationListenerManager'
+  "envoy.config.listener.v3.ValidationListenerManager"
 > = {
-  $type: 'envoy.config.listener.v3.ValidationListenerManager' as const,
+  $type: "envoy.config.listener.v3.ValidationListenerManager" as const,
 
   encode(_: ValidationListenerManager, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     return writer;
@@ -1854,7 +1845,7 @@ export const ValidationListenerManager: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -1896,14 +1887,11 @@ export const ValidationListenerManager: MessageFns<
 messageTypeRegistry.set(ValidationListenerManager.$type, ValidationListenerManager);
 
 function createBaseApiListenerManager(): ApiListenerManager {
-  return { $type: 'envoy.config.listener.v3.ApiListenerManager' };
+  return { $type: "envoy.config.listener.v3.ApiListenerManager" };
 }
 
-export const ApiListenerManager: MessageFns<
-  ApiListenerManager,
-  'envoy.config.listener.v3.ApiListenerManager'
-> = {
-  $type: 'envoy.config.listener.v3.ApiListenerManager' as const,
+export const ApiListenerManager: MessageFns<ApiListenerManager, "envoy.config.listener.v3.ApiListenerManager"> = {
+  $type: "envoy.config.listener.v3.ApiListenerManager" as const,
 
   encode(_: ApiListenerManager, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     return writer;
@@ -1913,7 +1901,7 @@ export const ApiListenerManager: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -1956,15 +1944,11 @@ messageTypeRegistry.set(ApiListenerManager.$type, ApiListenerManager);
 
 type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
 
-export type DeepPartial<T> = T extends Builtin
-  ? T
-  : T extends globalThis.Array<infer U>
-    ? globalThis.Array<DeepPartial<U>>
-    : T extends ReadonlyArray<infer U>
-      ? ReadonlyArray<DeepPartial<U>>
-      : T extends {}
-        ? { [K in Exclude<keyof T, '$type'>]?: DeepPartial<T[K]> }
-        : Partial<T>;
+export type DeepPartial<T> = T extends Builtin ? T
+  : T extends globalThis.Array<infer U> ? globalThis.Array<DeepPartial<U>>
+  : T extends ReadonlyArray<infer U> ? ReadonlyArray<DeepPartial<U>>
+  : T extends {} ? { [K in Exclude<keyof T, "$type">]?: DeepPartial<T[K]> }
+  : Partial<T>;
 
 function isSet(value: any): boolean {
   return value !== null && value !== undefined;

@@ -5,23 +5,23 @@
 // source: envoy/config/listener/v3/listener_components.proto
 
 /* eslint-disable */
-import { BinaryReader, BinaryWriter } from '@bufbuild/protobuf/wire';
-import { Any } from '../../../../google/protobuf/any';
-import { Duration } from '../../../../google/protobuf/duration';
-import { BoolValue, UInt32Value } from '../../../../google/protobuf/wrappers';
-import { messageTypeRegistry } from '../../../../typeRegistry';
-import { Int32Range } from '../../../type/v3/range';
-import { CidrRange } from '../../core/v3/address';
-import { Metadata, TransportSocket } from '../../core/v3/base';
-import { ExtensionConfigSource } from '../../core/v3/config_source';
+import { BinaryReader, BinaryWriter } from "@bufbuild/protobuf/wire";
+import { Any } from "../../../../google/protobuf/any";
+import { Duration } from "../../../../google/protobuf/duration";
+import { BoolValue, UInt32Value } from "../../../../google/protobuf/wrappers";
+import { messageTypeRegistry } from "../../../../typeRegistry";
+import { Int32Range } from "../../../type/v3/range";
+import { CidrRange } from "../../core/v3/address";
+import { Metadata, TransportSocket } from "../../core/v3/base";
+import { ExtensionConfigSource } from "../../core/v3/config_source";
 
-export const protobufPackage = 'envoy.config.listener.v3';
+export const protobufPackage = "envoy.config.listener.v3";
 
-export const protobufFileName = 'envoy/config/listener/v3/listener_components.proto';
+export const protobufFileName = "envoy/config/listener/v3/listener_components.proto";
 
 /** [#next-free-field: 6] */
 export interface Filter {
-  $type: 'envoy.config.listener.v3.Filter';
+  $type: "envoy.config.listener.v3.Filter";
   /** The name of the filter configuration. */
   name: string;
   /**
@@ -29,7 +29,9 @@ export interface Filter {
    * instantiated. See the supported filters for further documentation.
    * [#extension-category: envoy.filters.network]
    */
-  typedConfig?: Any | undefined;
+  typedConfig?:
+    | Any
+    | undefined;
   /**
    * Configuration source specifier for an extension configuration discovery
    * service. In case of a failure and without the default configuration, the
@@ -85,12 +87,14 @@ export interface Filter {
  * [#next-free-field: 14]
  */
 export interface FilterChainMatch {
-  $type: 'envoy.config.listener.v3.FilterChainMatch';
+  $type: "envoy.config.listener.v3.FilterChainMatch";
   /**
    * Optional destination port to consider when use_original_dst is set on the
    * listener in determining a filter chain match.
    */
-  destinationPort: number | undefined;
+  destinationPort:
+    | number
+    | undefined;
   /**
    * If non-empty, an IP address and prefix length to match addresses when the
    * listener is bound to 0.0.0.0/:: or when use_original_dst is specified.
@@ -103,7 +107,9 @@ export interface FilterChainMatch {
    */
   addressSuffix: string;
   /** [#not-implemented-hide:] */
-  suffixLen: number | undefined;
+  suffixLen:
+    | number
+    | undefined;
   /**
    * The criteria is satisfied if the directly connected source IP address of the downstream
    * connection is contained in at least one of the specified subnets. If the parameter is not
@@ -188,39 +194,35 @@ export enum FilterChainMatch_ConnectionSourceType {
   UNRECOGNIZED = -1,
 }
 
-export function filterChainMatch_ConnectionSourceTypeFromJSON(
-  object: any,
-): FilterChainMatch_ConnectionSourceType {
+export function filterChainMatch_ConnectionSourceTypeFromJSON(object: any): FilterChainMatch_ConnectionSourceType {
   switch (object) {
     case 0:
-    case 'ANY':
+    case "ANY":
       return FilterChainMatch_ConnectionSourceType.ANY;
     case 1:
-    case 'SAME_IP_OR_LOOPBACK':
+    case "SAME_IP_OR_LOOPBACK":
       return FilterChainMatch_ConnectionSourceType.SAME_IP_OR_LOOPBACK;
     case 2:
-    case 'EXTERNAL':
+    case "EXTERNAL":
       return FilterChainMatch_ConnectionSourceType.EXTERNAL;
     case -1:
-    case 'UNRECOGNIZED':
+    case "UNRECOGNIZED":
     default:
       return FilterChainMatch_ConnectionSourceType.UNRECOGNIZED;
   }
 }
 
-export function filterChainMatch_ConnectionSourceTypeToJSON(
-  object: FilterChainMatch_ConnectionSourceType,
-): string {
+export function filterChainMatch_ConnectionSourceTypeToJSON(object: FilterChainMatch_ConnectionSourceType): string {
   switch (object) {
     case FilterChainMatch_ConnectionSourceType.ANY:
-      return 'ANY';
+      return "ANY";
     case FilterChainMatch_ConnectionSourceType.SAME_IP_OR_LOOPBACK:
-      return 'SAME_IP_OR_LOOPBACK';
+      return "SAME_IP_OR_LOOPBACK";
     case FilterChainMatch_ConnectionSourceType.EXTERNAL:
-      return 'EXTERNAL';
+      return "EXTERNAL";
     case FilterChainMatch_ConnectionSourceType.UNRECOGNIZED:
     default:
-      return 'UNRECOGNIZED';
+      return "UNRECOGNIZED";
   }
 }
 
@@ -230,9 +232,11 @@ export function filterChainMatch_ConnectionSourceTypeToJSON(
  * [#next-free-field: 10]
  */
 export interface FilterChain {
-  $type: 'envoy.config.listener.v3.FilterChain';
+  $type: "envoy.config.listener.v3.FilterChain";
   /** The criteria to use when matching a connection to this filter chain. */
-  filterChainMatch: FilterChainMatch | undefined;
+  filterChainMatch:
+    | FilterChainMatch
+    | undefined;
   /**
    * A list of individual network filters that make up the filter chain for
    * connections established with the listener. Order matters as the filters are
@@ -260,9 +264,13 @@ export interface FilterChain {
    *
    * @deprecated
    */
-  useProxyProto: boolean | undefined;
+  useProxyProto:
+    | boolean
+    | undefined;
   /** [#not-implemented-hide:] filter chain metadata. */
-  metadata: Metadata | undefined;
+  metadata:
+    | Metadata
+    | undefined;
   /**
    * Optional custom transport socket implementation to use for downstream connections.
    * To setup TLS, set a transport socket with name ``envoy.transport_sockets.tls`` and
@@ -271,13 +279,17 @@ export interface FilterChain {
    * will be set up with plaintext.
    * [#extension-category: envoy.transport_sockets.downstream]
    */
-  transportSocket: TransportSocket | undefined;
+  transportSocket:
+    | TransportSocket
+    | undefined;
   /**
    * If present and nonzero, the amount of time to allow incoming connections to complete any
    * transport socket negotiations. If this expires before the transport reports connection
    * establishment, the connection is summarily closed.
    */
-  transportSocketConnectTimeout: Duration | undefined;
+  transportSocketConnectTimeout:
+    | Duration
+    | undefined;
   /**
    * The unique name (or empty) by which this filter chain is known.
    * Note: :ref:`filter_chain_matcher
@@ -301,7 +313,7 @@ export interface FilterChain {
  * Filter chains that are not often used can be set as on-demand.
  */
 export interface FilterChain_OnDemandConfiguration {
-  $type: 'envoy.config.listener.v3.FilterChain.OnDemandConfiguration';
+  $type: "envoy.config.listener.v3.FilterChain.OnDemandConfiguration";
   /**
    * The timeout to wait for filter chain placeholders to complete rebuilding.
    * 1. If this field is set to 0, timeout is disabled.
@@ -343,21 +355,29 @@ export interface FilterChain_OnDemandConfiguration {
  * [#next-free-field: 6]
  */
 export interface ListenerFilterChainMatchPredicate {
-  $type: 'envoy.config.listener.v3.ListenerFilterChainMatchPredicate';
+  $type: "envoy.config.listener.v3.ListenerFilterChainMatchPredicate";
   /**
    * A set that describes a logical OR. If any member of the set matches, the match configuration
    * matches.
    */
-  orMatch?: ListenerFilterChainMatchPredicate_MatchSet | undefined;
+  orMatch?:
+    | ListenerFilterChainMatchPredicate_MatchSet
+    | undefined;
   /**
    * A set that describes a logical AND. If all members of the set match, the match configuration
    * matches.
    */
-  andMatch?: ListenerFilterChainMatchPredicate_MatchSet | undefined;
+  andMatch?:
+    | ListenerFilterChainMatchPredicate_MatchSet
+    | undefined;
   /** A negation match. The match configuration will match if the negated match condition matches. */
-  notMatch?: ListenerFilterChainMatchPredicate | undefined;
+  notMatch?:
+    | ListenerFilterChainMatchPredicate
+    | undefined;
   /** The match configuration will always match. */
-  anyMatch?: boolean | undefined;
+  anyMatch?:
+    | boolean
+    | undefined;
   /**
    * Match destination port. Particularly, the match evaluation must use the recovered local port if
    * the owning listener filter is after :ref:`an original_dst listener filter <config_listener_filters_original_dst>`.
@@ -367,14 +387,14 @@ export interface ListenerFilterChainMatchPredicate {
 
 /** A set of match configurations used for logical operations. */
 export interface ListenerFilterChainMatchPredicate_MatchSet {
-  $type: 'envoy.config.listener.v3.ListenerFilterChainMatchPredicate.MatchSet';
+  $type: "envoy.config.listener.v3.ListenerFilterChainMatchPredicate.MatchSet";
   /** The list of rules that make up the set. */
   rules: ListenerFilterChainMatchPredicate[];
 }
 
 /** [#next-free-field: 6] */
 export interface ListenerFilter {
-  $type: 'envoy.config.listener.v3.ListenerFilter';
+  $type: "envoy.config.listener.v3.ListenerFilter";
   /** The name of the filter configuration. */
   name: string;
   /**
@@ -382,13 +402,17 @@ export interface ListenerFilter {
    * instantiated. See the supported filters for further documentation.
    * [#extension-category: envoy.filters.listener,envoy.filters.udp_listener]
    */
-  typedConfig?: Any | undefined;
+  typedConfig?:
+    | Any
+    | undefined;
   /**
    * Configuration source specifier for an extension configuration discovery
    * service. In case of a failure and without the default configuration, the
    * listener closes the connections.
    */
-  configDiscovery?: ExtensionConfigSource | undefined;
+  configDiscovery?:
+    | ExtensionConfigSource
+    | undefined;
   /**
    * Optional match predicate used to disable the filter. The filter is enabled when this field is empty.
    * See :ref:`ListenerFilterChainMatchPredicate <envoy_v3_api_msg_config.listener.v3.ListenerFilterChainMatchPredicate>`
@@ -398,19 +422,14 @@ export interface ListenerFilter {
 }
 
 function createBaseFilter(): Filter {
-  return {
-    $type: 'envoy.config.listener.v3.Filter',
-    name: '',
-    typedConfig: undefined,
-    configDiscovery: undefined,
-  };
+  return { $type: "envoy.config.listener.v3.Filter", name: "", typedConfig: undefined, configDiscovery: undefined };
 }
 
-export const Filter: MessageFns<Filter, 'envoy.config.listener.v3.Filter'> = {
-  $type: 'envoy.config.listener.v3.Filter' as const,
+export const Filter: MessageFns<Filter, "envoy.config.listener.v3.Filter"> = {
+  $type: "envoy.config.listener.v3.Filter" as const,
 
   encode(message: Filter, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.name !== '') {
+    if (message.name !== "") {
       writer.uint32(10).string(message.name);
     }
     if (message.typedConfig !== undefined) {
@@ -426,7 +445,7 @@ export const Filter: MessageFns<Filter, 'envoy.config.listener.v3.Filter'> = {
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -474,23 +493,23 @@ export const Filter: MessageFns<Filter, 'envoy.config.listener.v3.Filter'> = {
   fromJSON(object: any): Filter {
     return {
       $type: Filter.$type,
-      name: isSet(object.name) ? globalThis.String(object.name) : '',
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
       typedConfig: isSet(object.typedConfig)
         ? Any.fromJSON(object.typedConfig)
         : isSet(object.typed_config)
-          ? Any.fromJSON(object.typed_config)
-          : undefined,
+        ? Any.fromJSON(object.typed_config)
+        : undefined,
       configDiscovery: isSet(object.configDiscovery)
         ? ExtensionConfigSource.fromJSON(object.configDiscovery)
         : isSet(object.config_discovery)
-          ? ExtensionConfigSource.fromJSON(object.config_discovery)
-          : undefined,
+        ? ExtensionConfigSource.fromJSON(object.config_discovery)
+        : undefined,
     };
   },
 
   toJSON(message: Filter): unknown {
     const obj: any = {};
-    if (message.name !== '') {
+    if (message.name !== "") {
       obj.name = message.name;
     }
     if (message.typedConfig !== undefined) {
@@ -507,15 +526,13 @@ export const Filter: MessageFns<Filter, 'envoy.config.listener.v3.Filter'> = {
   },
   fromPartial(object: DeepPartial<Filter>): Filter {
     const message = createBaseFilter();
-    message.name = object.name ?? '';
-    message.typedConfig =
-      object.typedConfig !== undefined && object.typedConfig !== null
-        ? Any.fromPartial(object.typedConfig)
-        : undefined;
-    message.configDiscovery =
-      object.configDiscovery !== undefined && object.configDiscovery !== null
-        ? ExtensionConfigSource.fromPartial(object.configDiscovery)
-        : undefined;
+    message.name = object.name ?? "";
+    message.typedConfig = (object.typedConfig !== undefined && object.typedConfig !== null)
+      ? Any.fromPartial(object.typedConfig)
+      : undefined;
+    message.configDiscovery = (object.configDiscovery !== undefined && object.configDiscovery !== null)
+      ? ExtensionConfigSource.fromPartial(object.configDiscovery)
+      : undefined;
     return message;
   },
 };
@@ -524,42 +541,40 @@ messageTypeRegistry.set(Filter.$type, Filter);
 
 function createBaseFilterChainMatch(): FilterChainMatch {
   return {
-    $type: 'envoy.config.listener.v3.FilterChainMatch',
+    $type: "envoy.config.listener.v3.FilterChainMatch",
     destinationPort: undefined,
     prefixRanges: [],
-    addressSuffix: '',
+    addressSuffix: "",
     suffixLen: undefined,
     directSourcePrefixRanges: [],
     sourceType: 0,
     sourcePrefixRanges: [],
     sourcePorts: [],
     serverNames: [],
-    transportProtocol: '',
+    transportProtocol: "",
     applicationProtocols: [],
   };
 }
 
-export const FilterChainMatch: MessageFns<FilterChainMatch, 'envoy.config.listener.v3.FilterChainMatch'> = {
-  $type: 'envoy.config.listener.v3.FilterChainMatch' as const,
+export const FilterChainMatch: MessageFns<FilterChainMatch, "envoy.config.listener.v3.FilterChainMatch"> = {
+  $type: "envoy.config.listener.v3.FilterChainMatch" as const,
 
   encode(message: FilterChainMatch, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.destinationPort !== undefined) {
       UInt32Value.encode(
-        { $type: 'google.protobuf.UInt32Value', value: message.destinationPort! },
+        { $type: "google.protobuf.UInt32Value", value: message.destinationPort! },
         writer.uint32(66).fork(),
       ).join();
     }
     for (const v of message.prefixRanges) {
       CidrRange.encode(v!, writer.uint32(26).fork()).join();
     }
-    if (message.addressSuffix !== '') {
+    if (message.addressSuffix !== "") {
       writer.uint32(34).string(message.addressSuffix);
     }
     if (message.suffixLen !== undefined) {
-      UInt32Value.encode(
-        { $type: 'google.protobuf.UInt32Value', value: message.suffixLen! },
-        writer.uint32(42).fork(),
-      ).join();
+      UInt32Value.encode({ $type: "google.protobuf.UInt32Value", value: message.suffixLen! }, writer.uint32(42).fork())
+        .join();
     }
     for (const v of message.directSourcePrefixRanges) {
       CidrRange.encode(v!, writer.uint32(106).fork()).join();
@@ -576,7 +591,7 @@ export const FilterChainMatch: MessageFns<FilterChainMatch, 'envoy.config.listen
     for (const v of message.serverNames) {
       writer.uint32(90).string(v!);
     }
-    if (message.transportProtocol !== '') {
+    if (message.transportProtocol !== "") {
       writer.uint32(74).string(message.transportProtocol);
     }
     for (const v of message.applicationProtocols) {
@@ -589,7 +604,7 @@ export const FilterChainMatch: MessageFns<FilterChainMatch, 'envoy.config.listen
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -714,58 +729,58 @@ export const FilterChainMatch: MessageFns<FilterChainMatch, 'envoy.config.listen
       destinationPort: isSet(object.destinationPort)
         ? Number(object.destinationPort)
         : isSet(object.destination_port)
-          ? Number(object.destination_port)
-          : undefined,
+        ? Number(object.destination_port)
+        : undefined,
       prefixRanges: globalThis.Array.isArray(object?.prefixRanges)
         ? object.prefixRanges.map((e: any) => CidrRange.fromJSON(e))
         : globalThis.Array.isArray(object?.prefix_ranges)
-          ? object.prefix_ranges.map((e: any) => CidrRange.fromJSON(e))
-          : [],
+        ? object.prefix_ranges.map((e: any) => CidrRange.fromJSON(e))
+        : [],
       addressSuffix: isSet(object.addressSuffix)
         ? globalThis.String(object.addressSuffix)
         : isSet(object.address_suffix)
-          ? globalThis.String(object.address_suffix)
-          : '',
+        ? globalThis.String(object.address_suffix)
+        : "",
       suffixLen: isSet(object.suffixLen)
         ? Number(object.suffixLen)
         : isSet(object.suffix_len)
-          ? Number(object.suffix_len)
-          : undefined,
+        ? Number(object.suffix_len)
+        : undefined,
       directSourcePrefixRanges: globalThis.Array.isArray(object?.directSourcePrefixRanges)
         ? object.directSourcePrefixRanges.map((e: any) => CidrRange.fromJSON(e))
         : globalThis.Array.isArray(object?.direct_source_prefix_ranges)
-          ? object.direct_source_prefix_ranges.map((e: any) => CidrRange.fromJSON(e))
-          : [],
+        ? object.direct_source_prefix_ranges.map((e: any) => CidrRange.fromJSON(e))
+        : [],
       sourceType: isSet(object.sourceType)
         ? filterChainMatch_ConnectionSourceTypeFromJSON(object.sourceType)
         : isSet(object.source_type)
-          ? filterChainMatch_ConnectionSourceTypeFromJSON(object.source_type)
-          : 0,
+        ? filterChainMatch_ConnectionSourceTypeFromJSON(object.source_type)
+        : 0,
       sourcePrefixRanges: globalThis.Array.isArray(object?.sourcePrefixRanges)
         ? object.sourcePrefixRanges.map((e: any) => CidrRange.fromJSON(e))
         : globalThis.Array.isArray(object?.source_prefix_ranges)
-          ? object.source_prefix_ranges.map((e: any) => CidrRange.fromJSON(e))
-          : [],
+        ? object.source_prefix_ranges.map((e: any) => CidrRange.fromJSON(e))
+        : [],
       sourcePorts: globalThis.Array.isArray(object?.sourcePorts)
         ? object.sourcePorts.map((e: any) => globalThis.Number(e))
         : globalThis.Array.isArray(object?.source_ports)
-          ? object.source_ports.map((e: any) => globalThis.Number(e))
-          : [],
+        ? object.source_ports.map((e: any) => globalThis.Number(e))
+        : [],
       serverNames: globalThis.Array.isArray(object?.serverNames)
         ? object.serverNames.map((e: any) => globalThis.String(e))
         : globalThis.Array.isArray(object?.server_names)
-          ? object.server_names.map((e: any) => globalThis.String(e))
-          : [],
+        ? object.server_names.map((e: any) => globalThis.String(e))
+        : [],
       transportProtocol: isSet(object.transportProtocol)
         ? globalThis.String(object.transportProtocol)
         : isSet(object.transport_protocol)
-          ? globalThis.String(object.transport_protocol)
-          : '',
+        ? globalThis.String(object.transport_protocol)
+        : "",
       applicationProtocols: globalThis.Array.isArray(object?.applicationProtocols)
         ? object.applicationProtocols.map((e: any) => globalThis.String(e))
         : globalThis.Array.isArray(object?.application_protocols)
-          ? object.application_protocols.map((e: any) => globalThis.String(e))
-          : [],
+        ? object.application_protocols.map((e: any) => globalThis.String(e))
+        : [],
     };
   },
 
@@ -777,7 +792,7 @@ export const FilterChainMatch: MessageFns<FilterChainMatch, 'envoy.config.listen
     if (message.prefixRanges?.length) {
       obj.prefixRanges = message.prefixRanges.map((e) => CidrRange.toJSON(e));
     }
-    if (message.addressSuffix !== '') {
+    if (message.addressSuffix !== "") {
       obj.addressSuffix = message.addressSuffix;
     }
     if (message.suffixLen !== undefined) {
@@ -798,7 +813,7 @@ export const FilterChainMatch: MessageFns<FilterChainMatch, 'envoy.config.listen
     if (message.serverNames?.length) {
       obj.serverNames = message.serverNames;
     }
-    if (message.transportProtocol !== '') {
+    if (message.transportProtocol !== "") {
       obj.transportProtocol = message.transportProtocol;
     }
     if (message.applicationProtocols?.length) {
@@ -814,15 +829,14 @@ export const FilterChainMatch: MessageFns<FilterChainMatch, 'envoy.config.listen
     const message = createBaseFilterChainMatch();
     message.destinationPort = object.destinationPort ?? undefined;
     message.prefixRanges = object.prefixRanges?.map((e) => CidrRange.fromPartial(e)) || [];
-    message.addressSuffix = object.addressSuffix ?? '';
+    message.addressSuffix = object.addressSuffix ?? "";
     message.suffixLen = object.suffixLen ?? undefined;
-    message.directSourcePrefixRanges =
-      object.directSourcePrefixRanges?.map((e) => CidrRange.fromPartial(e)) || [];
+    message.directSourcePrefixRanges = object.directSourcePrefixRanges?.map((e) => CidrRange.fromPartial(e)) || [];
     message.sourceType = object.sourceType ?? 0;
     message.sourcePrefixRanges = object.sourcePrefixRanges?.map((e) => CidrRange.fromPartial(e)) || [];
     message.sourcePorts = object.sourcePorts?.map((e) => e) || [];
     message.serverNames = object.serverNames?.map((e) => e) || [];
-    message.transportProtocol = object.transportProtocol ?? '';
+    message.transportProtocol = object.transportProtocol ?? "";
     message.applicationProtocols = object.applicationProtocols?.map((e) => e) || [];
     return message;
   },
@@ -832,20 +846,20 @@ messageTypeRegistry.set(FilterChainMatch.$type, FilterChainMatch);
 
 function createBaseFilterChain(): FilterChain {
   return {
-    $type: 'envoy.config.listener.v3.FilterChain',
+    $type: "envoy.config.listener.v3.FilterChain",
     filterChainMatch: undefined,
     filters: [],
     useProxyProto: undefined,
     metadata: undefined,
     transportSocket: undefined,
     transportSocketConnectTimeout: undefined,
-    name: '',
+    name: "",
     onDemandConfiguration: undefined,
   };
 }
 
-export const FilterChain: MessageFns<FilterChain, 'envoy.config.listener.v3.FilterChain'> = {
-  $type: 'envoy.config.listener.v3.FilterChain' as const,
+export const FilterChain: MessageFns<FilterChain, "envoy.config.listener.v3.FilterChain"> = {
+  $type: "envoy.config.listener.v3.FilterChain" as const,
 
   encode(message: FilterChain, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.filterChainMatch !== undefined) {
@@ -855,10 +869,8 @@ export const FilterChain: MessageFns<FilterChain, 'envoy.config.listener.v3.Filt
       Filter.encode(v!, writer.uint32(26).fork()).join();
     }
     if (message.useProxyProto !== undefined) {
-      BoolValue.encode(
-        { $type: 'google.protobuf.BoolValue', value: message.useProxyProto! },
-        writer.uint32(34).fork(),
-      ).join();
+      BoolValue.encode({ $type: "google.protobuf.BoolValue", value: message.useProxyProto! }, writer.uint32(34).fork())
+        .join();
     }
     if (message.metadata !== undefined) {
       Metadata.encode(message.metadata, writer.uint32(42).fork()).join();
@@ -869,14 +881,11 @@ export const FilterChain: MessageFns<FilterChain, 'envoy.config.listener.v3.Filt
     if (message.transportSocketConnectTimeout !== undefined) {
       Duration.encode(message.transportSocketConnectTimeout, writer.uint32(74).fork()).join();
     }
-    if (message.name !== '') {
+    if (message.name !== "") {
       writer.uint32(58).string(message.name);
     }
     if (message.onDemandConfiguration !== undefined) {
-      FilterChain_OnDemandConfiguration.encode(
-        message.onDemandConfiguration,
-        writer.uint32(66).fork(),
-      ).join();
+      FilterChain_OnDemandConfiguration.encode(message.onDemandConfiguration, writer.uint32(66).fork()).join();
     }
     return writer;
   },
@@ -885,7 +894,7 @@ export const FilterChain: MessageFns<FilterChain, 'envoy.config.listener.v3.Filt
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -976,33 +985,31 @@ export const FilterChain: MessageFns<FilterChain, 'envoy.config.listener.v3.Filt
       filterChainMatch: isSet(object.filterChainMatch)
         ? FilterChainMatch.fromJSON(object.filterChainMatch)
         : isSet(object.filter_chain_match)
-          ? FilterChainMatch.fromJSON(object.filter_chain_match)
-          : undefined,
-      filters: globalThis.Array.isArray(object?.filters)
-        ? object.filters.map((e: any) => Filter.fromJSON(e))
-        : [],
+        ? FilterChainMatch.fromJSON(object.filter_chain_match)
+        : undefined,
+      filters: globalThis.Array.isArray(object?.filters) ? object.filters.map((e: any) => Filter.fromJSON(e)) : [],
       useProxyProto: isSet(object.useProxyProto)
         ? Boolean(object.useProxyProto)
         : isSet(object.use_proxy_proto)
-          ? Boolean(object.use_proxy_proto)
-          : undefined,
+        ? Boolean(object.use_proxy_proto)
+        : undefined,
       metadata: isSet(object.metadata) ? Metadata.fromJSON(object.metadata) : undefined,
       transportSocket: isSet(object.transportSocket)
         ? TransportSocket.fromJSON(object.transportSocket)
         : isSet(object.transport_socket)
-          ? TransportSocket.fromJSON(object.transport_socket)
-          : undefined,
+        ? TransportSocket.fromJSON(object.transport_socket)
+        : undefined,
       transportSocketConnectTimeout: isSet(object.transportSocketConnectTimeout)
         ? Duration.fromJSON(object.transportSocketConnectTimeout)
         : isSet(object.transport_socket_connect_timeout)
-          ? Duration.fromJSON(object.transport_socket_connect_timeout)
-          : undefined,
-      name: isSet(object.name) ? globalThis.String(object.name) : '',
+        ? Duration.fromJSON(object.transport_socket_connect_timeout)
+        : undefined,
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
       onDemandConfiguration: isSet(object.onDemandConfiguration)
         ? FilterChain_OnDemandConfiguration.fromJSON(object.onDemandConfiguration)
         : isSet(object.on_demand_configuration)
-          ? FilterChain_OnDemandConfiguration.fromJSON(object.on_demand_configuration)
-          : undefined,
+        ? FilterChain_OnDemandConfiguration.fromJSON(object.on_demand_configuration)
+        : undefined,
     };
   },
 
@@ -1026,7 +1033,7 @@ export const FilterChain: MessageFns<FilterChain, 'envoy.config.listener.v3.Filt
     if (message.transportSocketConnectTimeout !== undefined) {
       obj.transportSocketConnectTimeout = Duration.toJSON(message.transportSocketConnectTimeout);
     }
-    if (message.name !== '') {
+    if (message.name !== "") {
       obj.name = message.name;
     }
     if (message.onDemandConfiguration !== undefined) {
@@ -1040,27 +1047,24 @@ export const FilterChain: MessageFns<FilterChain, 'envoy.config.listener.v3.Filt
   },
   fromPartial(object: DeepPartial<FilterChain>): FilterChain {
     const message = createBaseFilterChain();
-    message.filterChainMatch =
-      object.filterChainMatch !== undefined && object.filterChainMatch !== null
-        ? FilterChainMatch.fromPartial(object.filterChainMatch)
-        : undefined;
+    message.filterChainMatch = (object.filterChainMatch !== undefined && object.filterChainMatch !== null)
+      ? FilterChainMatch.fromPartial(object.filterChainMatch)
+      : undefined;
     message.filters = object.filters?.map((e) => Filter.fromPartial(e)) || [];
     message.useProxyProto = object.useProxyProto ?? undefined;
-    message.metadata =
-      object.metadata !== undefined && object.metadata !== null
-        ? Metadata.fromPartial(object.metadata)
-        : undefined;
-    message.transportSocket =
-      object.transportSocket !== undefined && object.transportSocket !== null
-        ? TransportSocket.fromPartial(object.transportSocket)
-        : undefined;
+    message.metadata = (object.metadata !== undefined && object.metadata !== null)
+      ? Metadata.fromPartial(object.metadata)
+      : undefined;
+    message.transportSocket = (object.transportSocket !== undefined && object.transportSocket !== null)
+      ? TransportSocket.fromPartial(object.transportSocket)
+      : undefined;
     message.transportSocketConnectTimeout =
-      object.transportSocketConnectTimeout !== undefined && object.transportSocketConnectTimeout !== null
+      (object.transportSocketConnectTimeout !== undefined && object.transportSocketConnectTimeout !== null)
         ? Duration.fromPartial(object.transportSocketConnectTimeout)
         : undefined;
-    message.name = object.name ?? '';
+    message.name = object.name ?? "";
     message.onDemandConfiguration =
-      object.onDemandConfiguration !== undefined && object.onDemandConfiguration !== null
+      (object.onDemandConfiguration !== undefined && object.onDemandConfiguration !== null)
         ? FilterChain_OnDemandConfiguration.fromPartial(object.onDemandConfiguration)
         : undefined;
     return message;
@@ -1070,19 +1074,16 @@ export const FilterChain: MessageFns<FilterChain, 'envoy.config.listener.v3.Filt
 messageTypeRegistry.set(FilterChain.$type, FilterChain);
 
 function createBaseFilterChain_OnDemandConfiguration(): FilterChain_OnDemandConfiguration {
-  return { $type: 'envoy.config.listener.v3.FilterChain.OnDemandConfiguration', rebuildTimeout: undefined };
+  return { $type: "envoy.config.listener.v3.FilterChain.OnDemandConfiguration", rebuildTimeout: undefined };
 }
 
 export const FilterChain_OnDemandConfiguration: MessageFns<
   FilterChain_OnDemandConfiguration,
-  'envoy.config.listener.v3.FilterChain.OnDemandConfiguration'
+  "envoy.config.listener.v3.FilterChain.OnDemandConfiguration"
 > = {
-  $type: 'envoy.config.listener.v3.FilterChain.OnDemandConfiguration' as const,
+  $type: "envoy.config.listener.v3.FilterChain.OnDemandConfiguration" as const,
 
-  encode(
-    message: FilterChain_OnDemandConfiguration,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
+  encode(message: FilterChain_OnDemandConfiguration, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.rebuildTimeout !== undefined) {
       Duration.encode(message.rebuildTimeout, writer.uint32(10).fork()).join();
     }
@@ -1093,7 +1094,7 @@ export const FilterChain_OnDemandConfiguration: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -1128,8 +1129,8 @@ export const FilterChain_OnDemandConfiguration: MessageFns<
       rebuildTimeout: isSet(object.rebuildTimeout)
         ? Duration.fromJSON(object.rebuildTimeout)
         : isSet(object.rebuild_timeout)
-          ? Duration.fromJSON(object.rebuild_timeout)
-          : undefined,
+        ? Duration.fromJSON(object.rebuild_timeout)
+        : undefined,
     };
   },
 
@@ -1146,10 +1147,9 @@ export const FilterChain_OnDemandConfiguration: MessageFns<
   },
   fromPartial(object: DeepPartial<FilterChain_OnDemandConfiguration>): FilterChain_OnDemandConfiguration {
     const message = createBaseFilterChain_OnDemandConfiguration();
-    message.rebuildTimeout =
-      object.rebuildTimeout !== undefined && object.rebuildTimeout !== null
-        ? Duration.fromPartial(object.rebuildTimeout)
-        : undefined;
+    message.rebuildTimeout = (object.rebuildTimeout !== undefined && object.rebuildTimeout !== null)
+      ? Duration.fromPartial(object.rebuildTimeout)
+      : undefined;
     return message;
   },
 };
@@ -1158,7 +1158,7 @@ messageTypeRegistry.set(FilterChain_OnDemandConfiguration.$type, FilterChain_OnD
 
 function createBaseListenerFilterChainMatchPredicate(): ListenerFilterChainMatchPredicate {
   return {
-    $type: 'envoy.config.listener.v3.ListenerFilterChainMatchPredicate',
+    $type: "envoy.config.listener.v3.ListenerFilterChainMatchPredicate",
     orMatch: undefined,
     andMatch: undefined,
     notMatch: undefined,
@@ -1169,14 +1169,11 @@ function createBaseListenerFilterChainMatchPredicate(): ListenerFilterChainMatch
 
 export const ListenerFilterChainMatchPredicate: MessageFns<
   ListenerFilterChainMatchPredicate,
-  'envoy.config.listener.v3.ListenerFilterChainMatchPredicate'
+  "envoy.config.listener.v3.ListenerFilterChainMatchPredicate"
 > = {
-  $type: 'envoy.config.listener.v3.ListenerFilterChainMatchPredicate' as const,
+  $type: "envoy.config.listener.v3.ListenerFilterChainMatchPredicate" as const,
 
-  encode(
-    message: ListenerFilterChainMatchPredicate,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
+  encode(message: ListenerFilterChainMatchPredicate, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.orMatch !== undefined) {
       ListenerFilterChainMatchPredicate_MatchSet.encode(message.orMatch, writer.uint32(10).fork()).join();
     }
@@ -1199,7 +1196,7 @@ export const ListenerFilterChainMatchPredicate: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -1266,28 +1263,28 @@ export const ListenerFilterChainMatchPredicate: MessageFns<
       orMatch: isSet(object.orMatch)
         ? ListenerFilterChainMatchPredicate_MatchSet.fromJSON(object.orMatch)
         : isSet(object.or_match)
-          ? ListenerFilterChainMatchPredicate_MatchSet.fromJSON(object.or_match)
-          : undefined,
+        ? ListenerFilterChainMatchPredicate_MatchSet.fromJSON(object.or_match)
+        : undefined,
       andMatch: isSet(object.andMatch)
         ? ListenerFilterChainMatchPredicate_MatchSet.fromJSON(object.andMatch)
         : isSet(object.and_match)
-          ? ListenerFilterChainMatchPredicate_MatchSet.fromJSON(object.and_match)
-          : undefined,
+        ? ListenerFilterChainMatchPredicate_MatchSet.fromJSON(object.and_match)
+        : undefined,
       notMatch: isSet(object.notMatch)
         ? ListenerFilterChainMatchPredicate.fromJSON(object.notMatch)
         : isSet(object.not_match)
-          ? ListenerFilterChainMatchPredicate.fromJSON(object.not_match)
-          : undefined,
+        ? ListenerFilterChainMatchPredicate.fromJSON(object.not_match)
+        : undefined,
       anyMatch: isSet(object.anyMatch)
         ? globalThis.Boolean(object.anyMatch)
         : isSet(object.any_match)
-          ? globalThis.Boolean(object.any_match)
-          : undefined,
+        ? globalThis.Boolean(object.any_match)
+        : undefined,
       destinationPortRange: isSet(object.destinationPortRange)
         ? Int32Range.fromJSON(object.destinationPortRange)
         : isSet(object.destination_port_range)
-          ? Int32Range.fromJSON(object.destination_port_range)
-          : undefined,
+        ? Int32Range.fromJSON(object.destination_port_range)
+        : undefined,
     };
   },
 
@@ -1316,23 +1313,19 @@ export const ListenerFilterChainMatchPredicate: MessageFns<
   },
   fromPartial(object: DeepPartial<ListenerFilterChainMatchPredicate>): ListenerFilterChainMatchPredicate {
     const message = createBaseListenerFilterChainMatchPredicate();
-    message.orMatch =
-      object.orMatch !== undefined && object.orMatch !== null
-        ? ListenerFilterChainMatchPredicate_MatchSet.fromPartial(object.orMatch)
-        : undefined;
-    message.andMatch =
-      object.andMatch !== undefined && object.andMatch !== null
-        ? ListenerFilterChainMatchPredicate_MatchSet.fromPartial(object.andMatch)
-        : undefined;
-    message.notMatch =
-      object.notMatch !== undefined && object.notMatch !== null
-        ? ListenerFilterChainMatchPredicate.fromPartial(object.notMatch)
-        : undefined;
+    message.orMatch = (object.orMatch !== undefined && object.orMatch !== null)
+      ? ListenerFilterChainMatchPredicate_MatchSet.fromPartial(object.orMatch)
+      : undefined;
+    message.andMatch = (object.andMatch !== undefined && object.andMatch !== null)
+      ? ListenerFilterChainMatchPredicate_MatchSet.fromPartial(object.andMatch)
+      : undefined;
+    message.notMatch = (object.notMatch !== undefined && object.notMatch !== null)
+      ? ListenerFilterChainMatchPredicate.fromPartial(object.notMatch)
+      : undefined;
     message.anyMatch = object.anyMatch ?? undefined;
-    message.destinationPortRange =
-      object.destinationPortRange !== undefined && object.destinationPortRange !== null
-        ? Int32Range.fromPartial(object.destinationPortRange)
-        : undefined;
+    message.destinationPortRange = (object.destinationPortRange !== undefined && object.destinationPortRange !== null)
+      ? Int32Range.fromPartial(object.destinationPortRange)
+      : undefined;
     return message;
   },
 };
@@ -1340,19 +1333,16 @@ export const ListenerFilterChainMatchPredicate: MessageFns<
 messageTypeRegistry.set(ListenerFilterChainMatchPredicate.$type, ListenerFilterChainMatchPredicate);
 
 function createBaseListenerFilterChainMatchPredicate_MatchSet(): ListenerFilterChainMatchPredicate_MatchSet {
-  return { $type: 'envoy.config.listener.v3.ListenerFilterChainMatchPredicate.MatchSet', rules: [] };
+  return { $type: "envoy.config.listener.v3.ListenerFilterChainMatchPredicate.MatchSet", rules: [] };
 }
 
 export const ListenerFilterChainMatchPredicate_MatchSet: MessageFns<
   ListenerFilterChainMatchPredicate_MatchSet,
-  'envoy.config.listener.v3.ListenerFilterChainMatchPredicate.MatchSet'
+  "envoy.config.listener.v3.ListenerFilterChainMatchPredicate.MatchSet"
 > = {
-  $type: 'envoy.config.listener.v3.ListenerFilterChainMatchPredicate.MatchSet' as const,
+  $type: "envoy.config.listener.v3.ListenerFilterChainMatchPredicate.MatchSet" as const,
 
-  encode(
-    message: ListenerFilterChainMatchPredicate_MatchSet,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
+  encode(message: ListenerFilterChainMatchPredicate_MatchSet, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     for (const v of message.rules) {
       ListenerFilterChainMatchPredicate.encode(v!, writer.uint32(10).fork()).join();
     }
@@ -1363,7 +1353,7 @@ export const ListenerFilterChainMatchPredicate_MatchSet: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -1409,9 +1399,7 @@ export const ListenerFilterChainMatchPredicate_MatchSet: MessageFns<
     return obj;
   },
 
-  create(
-    base?: DeepPartial<ListenerFilterChainMatchPredicate_MatchSet>,
-  ): ListenerFilterChainMatchPredicate_MatchSet {
+  create(base?: DeepPartial<ListenerFilterChainMatchPredicate_MatchSet>): ListenerFilterChainMatchPredicate_MatchSet {
     return ListenerFilterChainMatchPredicate_MatchSet.fromPartial(base ?? {});
   },
   fromPartial(
@@ -1423,26 +1411,23 @@ export const ListenerFilterChainMatchPredicate_MatchSet: MessageFns<
   },
 };
 
-messageTypeRegistry.set(
-  ListenerFilterChainMatchPredicate_MatchSet.$type,
-  ListenerFilterChainMatchPredicate_MatchSet,
-);
+messageTypeRegistry.set(ListenerFilterChainMatchPredicate_MatchSet.$type, ListenerFilterChainMatchPredicate_MatchSet);
 
 function createBaseListenerFilter(): ListenerFilter {
   return {
-    $type: 'envoy.config.listener.v3.ListenerFilter',
-    name: '',
+    $type: "envoy.config.listener.v3.ListenerFilter",
+    name: "",
     typedConfig: undefined,
     configDiscovery: undefined,
     filterDisabled: undefined,
   };
 }
 
-export const ListenerFilter: MessageFns<ListenerFilter, 'envoy.config.listener.v3.ListenerFilter'> = {
-  $type: 'envoy.config.listener.v3.ListenerFilter' as const,
+export const ListenerFilter: MessageFns<ListenerFilter, "envoy.config.listener.v3.ListenerFilter"> = {
+  $type: "envoy.config.listener.v3.ListenerFilter" as const,
 
   encode(message: ListenerFilter, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.name !== '') {
+    if (message.name !== "") {
       writer.uint32(10).string(message.name);
     }
     if (message.typedConfig !== undefined) {
@@ -1461,7 +1446,7 @@ export const ListenerFilter: MessageFns<ListenerFilter, 'envoy.config.listener.v
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -1517,28 +1502,28 @@ export const ListenerFilter: MessageFns<ListenerFilter, 'envoy.config.listener.v
   fromJSON(object: any): ListenerFilter {
     return {
       $type: ListenerFilter.$type,
-      name: isSet(object.name) ? globalThis.String(object.name) : '',
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
       typedConfig: isSet(object.typedConfig)
         ? Any.fromJSON(object.typedConfig)
         : isSet(object.typed_config)
-          ? Any.fromJSON(object.typed_config)
-          : undefined,
+        ? Any.fromJSON(object.typed_config)
+        : undefined,
       configDiscovery: isSet(object.configDiscovery)
         ? ExtensionConfigSource.fromJSON(object.configDiscovery)
         : isSet(object.config_discovery)
-          ? ExtensionConfigSource.fromJSON(object.config_discovery)
-          : undefined,
+        ? ExtensionConfigSource.fromJSON(object.config_discovery)
+        : undefined,
       filterDisabled: isSet(object.filterDisabled)
         ? ListenerFilterChainMatchPredicate.fromJSON(object.filterDisabled)
         : isSet(object.filter_disabled)
-          ? ListenerFilterChainMatchPredicate.fromJSON(object.filter_disabled)
-          : undefined,
+        ? ListenerFilterChainMatchPredicate.fromJSON(object.filter_disabled)
+        : undefined,
     };
   },
 
   toJSON(message: ListenerFilter): unknown {
     const obj: any = {};
-    if (message.name !== '') {
+    if (message.name !== "") {
       obj.name = message.name;
     }
     if (message.typedConfig !== undefined) {
@@ -1558,19 +1543,16 @@ export const ListenerFilter: MessageFns<ListenerFilter, 'envoy.config.listener.v
   },
   fromPartial(object: DeepPartial<ListenerFilter>): ListenerFilter {
     const message = createBaseListenerFilter();
-    message.name = object.name ?? '';
-    message.typedConfig =
-      object.typedConfig !== undefined && object.typedConfig !== null
-        ? Any.fromPartial(object.typedConfig)
-        : undefined;
-    message.configDiscovery =
-      object.configDiscovery !== undefined && object.configDiscovery !== null
-        ? ExtensionConfigSource.fromPartial(object.configDiscovery)
-        : undefined;
-    message.filterDisabled =
-      object.filterDisabled !== undefined && object.filterDisabled !== null
-        ? ListenerFilterChainMatchPredicate.fromPartial(object.filterDisabled)
-        : undefined;
+    message.name = object.name ?? "";
+    message.typedConfig = (object.typedConfig !== undefined && object.typedConfig !== null)
+      ? Any.fromPartial(object.typedConfig)
+      : undefined;
+    message.configDiscovery = (object.configDiscovery !== undefined && object.configDiscovery !== null)
+      ? ExtensionConfigSource.fromPartial(object.configDiscovery)
+      : undefined;
+    message.filterDisabled = (object.filterDisabled !== undefined && object.filterDisabled !== null)
+      ? ListenerFilterChainMatchPredicate.fromPartial(object.filterDisabled)
+      : undefined;
     return message;
   },
 };
@@ -1579,15 +1561,11 @@ messageTypeRegistry.set(ListenerFilter.$type, ListenerFilter);
 
 type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
 
-export type DeepPartial<T> = T extends Builtin
-  ? T
-  : T extends globalThis.Array<infer U>
-    ? globalThis.Array<DeepPartial<U>>
-    : T extends ReadonlyArray<infer U>
-      ? ReadonlyArray<DeepPartial<U>>
-      : T extends {}
-        ? { [K in Exclude<keyof T, '$type'>]?: DeepPartial<T[K]> }
-        : Partial<T>;
+export type DeepPartial<T> = T extends Builtin ? T
+  : T extends globalThis.Array<infer U> ? globalThis.Array<DeepPartial<U>>
+  : T extends ReadonlyArray<infer U> ? ReadonlyArray<DeepPartial<U>>
+  : T extends {} ? { [K in Exclude<keyof T, "$type">]?: DeepPartial<T[K]> }
+  : Partial<T>;
 
 function isSet(value: any): boolean {
   return value !== null && value !== undefined;

@@ -5,43 +5,51 @@
 // source: envoy/config/listener/v3/quic_config.proto
 
 /* eslint-disable */
-import { BinaryReader, BinaryWriter } from '@bufbuild/protobuf/wire';
-import { Duration } from '../../../../google/protobuf/duration';
-import { BoolValue, UInt32Value } from '../../../../google/protobuf/wrappers';
-import { messageTypeRegistry } from '../../../../typeRegistry';
-import { RuntimeFeatureFlag } from '../../core/v3/base';
-import { TypedExtensionConfig } from '../../core/v3/extension';
-import { QuicProtocolOptions as QuicProtocolOptions1 } from '../../core/v3/protocol';
+import { BinaryReader, BinaryWriter } from "@bufbuild/protobuf/wire";
+import { Duration } from "../../../../google/protobuf/duration";
+import { BoolValue, UInt32Value } from "../../../../google/protobuf/wrappers";
+import { messageTypeRegistry } from "../../../../typeRegistry";
+import { RuntimeFeatureFlag } from "../../core/v3/base";
+import { TypedExtensionConfig } from "../../core/v3/extension";
+import { QuicProtocolOptions as QuicProtocolOptions1 } from "../../core/v3/protocol";
 
-export const protobufPackage = 'envoy.config.listener.v3';
+export const protobufPackage = "envoy.config.listener.v3";
 
-export const protobufFileName = 'envoy/config/listener/v3/quic_config.proto';
+export const protobufFileName = "envoy/config/listener/v3/quic_config.proto";
 
 /**
  * Configuration specific to the UDP QUIC listener.
  * [#next-free-field: 12]
  */
 export interface QuicProtocolOptions {
-  $type: 'envoy.config.listener.v3.QuicProtocolOptions';
-  quicProtocolOptions: QuicProtocolOptions1 | undefined;
+  $type: "envoy.config.listener.v3.QuicProtocolOptions";
+  quicProtocolOptions:
+    | QuicProtocolOptions1
+    | undefined;
   /**
    * Maximum number of milliseconds that connection will be alive when there is
    * no network activity.
    *
    * If it is less than 1ms, Envoy will use 1ms. 300000ms if not specified.
    */
-  idleTimeout: Duration | undefined;
+  idleTimeout:
+    | Duration
+    | undefined;
   /**
    * Connection timeout in milliseconds before the crypto handshake is finished.
    *
    * If it is less than 5000ms, Envoy will use 5000ms. 20000ms if not specified.
    */
-  cryptoHandshakeTimeout: Duration | undefined;
+  cryptoHandshakeTimeout:
+    | Duration
+    | undefined;
   /**
    * Runtime flag that controls whether the listener is enabled or not. If not specified, defaults
    * to enabled.
    */
-  enabled: RuntimeFeatureFlag | undefined;
+  enabled:
+    | RuntimeFeatureFlag
+    | undefined;
   /**
    * A multiplier to number of connections which is used to determine how many packets to read per
    * event loop. A reasonable number should allow the listener to process enough payload but not
@@ -51,37 +59,49 @@ export interface QuicProtocolOptions {
    * The actual number of packets to read in total by the UDP listener is also
    * bound by 6000, regardless of this field or how many connections there are.
    */
-  packetsToReadToConnectionCountRatio: number | undefined;
+  packetsToReadToConnectionCountRatio:
+    | number
+    | undefined;
   /**
    * Configure which implementation of ``quic::QuicCryptoClientStreamBase`` to be used for this listener.
    * If not specified the :ref:`QUICHE default one configured by <envoy_v3_api_msg_extensions.quic.crypto_stream.v3.CryptoServerStreamConfig>` will be used.
    * [#extension-category: envoy.quic.server.crypto_stream]
    */
-  cryptoStreamConfig: TypedExtensionConfig | undefined;
+  cryptoStreamConfig:
+    | TypedExtensionConfig
+    | undefined;
   /**
    * Configure which implementation of ``quic::ProofSource`` to be used for this listener.
    * If not specified the :ref:`default one configured by <envoy_v3_api_msg_extensions.quic.proof_source.v3.ProofSourceConfig>` will be used.
    * [#extension-category: envoy.quic.proof_source]
    */
-  proofSourceConfig: TypedExtensionConfig | undefined;
+  proofSourceConfig:
+    | TypedExtensionConfig
+    | undefined;
   /**
    * Config which implementation of ``quic::ConnectionIdGeneratorInterface`` to be used for this listener.
    * If not specified the :ref:`default one configured by <envoy_v3_api_msg_extensions.quic.connection_id_generator.v3.DeterministicConnectionIdGeneratorConfig>` will be used.
    * [#extension-category: envoy.quic.connection_id_generator]
    */
-  connectionIdGeneratorConfig: TypedExtensionConfig | undefined;
+  connectionIdGeneratorConfig:
+    | TypedExtensionConfig
+    | undefined;
   /**
    * Configure the server's preferred address to advertise so that client can migrate to it. See :ref:`example <envoy_v3_api_msg_extensions.quic.server_preferred_address.v3.FixedServerPreferredAddressConfig>` which configures a pair of v4 and v6 preferred addresses.
    * The current QUICHE implementation will advertise only one of the preferred IPv4 and IPv6 addresses based on the address family the client initially connects with.
    * If not specified, Envoy will not advertise any server's preferred address.
    * [#extension-category: envoy.quic.server_preferred_address]
    */
-  serverPreferredAddressConfig: TypedExtensionConfig | undefined;
+  serverPreferredAddressConfig:
+    | TypedExtensionConfig
+    | undefined;
   /**
    * Configure the server to send transport parameter `disable_active_migration <https://www.rfc-editor.org/rfc/rfc9000#section-18.2-4.30.1>`_.
    * Defaults to false (do not send this transport parameter).
    */
-  sendDisableActiveMigration: boolean | undefined;
+  sendDisableActiveMigration:
+    | boolean
+    | undefined;
   /**
    * Configure which implementation of ``quic::QuicConnectionDebugVisitor`` to be used for this listener.
    * If not specified, no debug visitor will be attached to connections.
@@ -92,7 +112,7 @@ export interface QuicProtocolOptions {
 
 function createBaseQuicProtocolOptions(): QuicProtocolOptions {
   return {
-    $type: 'envoy.config.listener.v3.QuicProtocolOptions',
+    $type: "envoy.config.listener.v3.QuicProtocolOptions",
     quicProtocolOptions: undefined,
     idleTimeout: undefined,
     cryptoHandshakeTimeout: undefined,
@@ -107,11 +127,8 @@ function createBaseQuicProtocolOptions(): QuicProtocolOptions {
   };
 }
 
-export const QuicProtocolOptions: MessageFns<
-  QuicProtocolOptions,
-  'envoy.config.listener.v3.QuicProtocolOptions'
-> = {
-  $type: 'envoy.config.listener.v3.QuicProtocolOptions' as const,
+export const QuicProtocolOptions: MessageFns<QuicProtocolOptions, "envoy.config.listener.v3.QuicProtocolOptions"> = {
+  $type: "envoy.config.listener.v3.QuicProtocolOptions" as const,
 
   encode(message: QuicProtocolOptions, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.quicProtocolOptions !== undefined) {
@@ -128,7 +145,7 @@ export const QuicProtocolOptions: MessageFns<
     }
     if (message.packetsToReadToConnectionCountRatio !== undefined) {
       UInt32Value.encode(
-        { $type: 'google.protobuf.UInt32Value', value: message.packetsToReadToConnectionCountRatio! },
+        { $type: "google.protobuf.UInt32Value", value: message.packetsToReadToConnectionCountRatio! },
         writer.uint32(42).fork(),
       ).join();
     }
@@ -146,7 +163,7 @@ export const QuicProtocolOptions: MessageFns<
     }
     if (message.sendDisableActiveMigration !== undefined) {
       BoolValue.encode(
-        { $type: 'google.protobuf.BoolValue', value: message.sendDisableActiveMigration! },
+        { $type: "google.protobuf.BoolValue", value: message.sendDisableActiveMigration! },
         writer.uint32(82).fork(),
       ).join();
     }
@@ -160,7 +177,7 @@ export const QuicProtocolOptions: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -275,54 +292,54 @@ export const QuicProtocolOptions: MessageFns<
       quicProtocolOptions: isSet(object.quicProtocolOptions)
         ? QuicProtocolOptions1.fromJSON(object.quicProtocolOptions)
         : isSet(object.quic_protocol_options)
-          ? QuicProtocolOptions1.fromJSON(object.quic_protocol_options)
-          : undefined,
+        ? QuicProtocolOptions1.fromJSON(object.quic_protocol_options)
+        : undefined,
       idleTimeout: isSet(object.idleTimeout)
         ? Duration.fromJSON(object.idleTimeout)
         : isSet(object.idle_timeout)
-          ? Duration.fromJSON(object.idle_timeout)
-          : undefined,
+        ? Duration.fromJSON(object.idle_timeout)
+        : undefined,
       cryptoHandshakeTimeout: isSet(object.cryptoHandshakeTimeout)
         ? Duration.fromJSON(object.cryptoHandshakeTimeout)
         : isSet(object.crypto_handshake_timeout)
-          ? Duration.fromJSON(object.crypto_handshake_timeout)
-          : undefined,
+        ? Duration.fromJSON(object.crypto_handshake_timeout)
+        : undefined,
       enabled: isSet(object.enabled) ? RuntimeFeatureFlag.fromJSON(object.enabled) : undefined,
       packetsToReadToConnectionCountRatio: isSet(object.packetsToReadToConnectionCountRatio)
         ? Number(object.packetsToReadToConnectionCountRatio)
         : isSet(object.packets_to_read_to_connection_count_ratio)
-          ? Number(object.packets_to_read_to_connection_count_ratio)
-          : undefined,
+        ? Number(object.packets_to_read_to_connection_count_ratio)
+        : undefined,
       cryptoStreamConfig: isSet(object.cryptoStreamConfig)
         ? TypedExtensionConfig.fromJSON(object.cryptoStreamConfig)
         : isSet(object.crypto_stream_config)
-          ? TypedExtensionConfig.fromJSON(object.crypto_stream_config)
-          : undefined,
+        ? TypedExtensionConfig.fromJSON(object.crypto_stream_config)
+        : undefined,
       proofSourceConfig: isSet(object.proofSourceConfig)
         ? TypedExtensionConfig.fromJSON(object.proofSourceConfig)
         : isSet(object.proof_source_config)
-          ? TypedExtensionConfig.fromJSON(object.proof_source_config)
-          : undefined,
+        ? TypedExtensionConfig.fromJSON(object.proof_source_config)
+        : undefined,
       connectionIdGeneratorConfig: isSet(object.connectionIdGeneratorConfig)
         ? TypedExtensionConfig.fromJSON(object.connectionIdGeneratorConfig)
         : isSet(object.connection_id_generator_config)
-          ? TypedExtensionConfig.fromJSON(object.connection_id_generator_config)
-          : undefined,
+        ? TypedExtensionConfig.fromJSON(object.connection_id_generator_config)
+        : undefined,
       serverPreferredAddressConfig: isSet(object.serverPreferredAddressConfig)
         ? TypedExtensionConfig.fromJSON(object.serverPreferredAddressConfig)
         : isSet(object.server_preferred_address_config)
-          ? TypedExtensionConfig.fromJSON(object.server_preferred_address_config)
-          : undefined,
+        ? TypedExtensionConfig.fromJSON(object.server_preferred_address_config)
+        : undefined,
       sendDisableActiveMigration: isSet(object.sendDisableActiveMigration)
         ? Boolean(object.sendDisableActiveMigration)
         : isSet(object.send_disable_active_migration)
-          ? Boolean(object.send_disable_active_migration)
-          : undefined,
+        ? Boolean(object.send_disable_active_migration)
+        : undefined,
       connectionDebugVisitorConfig: isSet(object.connectionDebugVisitorConfig)
         ? TypedExtensionConfig.fromJSON(object.connectionDebugVisitorConfig)
         : isSet(object.connection_debug_visitor_config)
-          ? TypedExtensionConfig.fromJSON(object.connection_debug_visitor_config)
-          : undefined,
+        ? TypedExtensionConfig.fromJSON(object.connection_debug_visitor_config)
+        : undefined,
     };
   },
 
@@ -369,42 +386,37 @@ export const QuicProtocolOptions: MessageFns<
   },
   fromPartial(object: DeepPartial<QuicProtocolOptions>): QuicProtocolOptions {
     const message = createBaseQuicProtocolOptions();
-    message.quicProtocolOptions =
-      object.quicProtocolOptions !== undefined && object.quicProtocolOptions !== null
-        ? QuicProtocolOptions1.fromPartial(object.quicProtocolOptions)
-        : undefined;
-    message.idleTimeout =
-      object.idleTimeout !== undefined && object.idleTimeout !== null
-        ? Duration.fromPartial(object.idleTimeout)
-        : undefined;
+    message.quicProtocolOptions = (object.quicProtocolOptions !== undefined && object.quicProtocolOptions !== null)
+      ? QuicProtocolOptions1.fromPartial(object.quicProtocolOptions)
+      : undefined;
+    message.idleTimeout = (object.idleTimeout !== undefined && object.idleTimeout !== null)
+      ? Duration.fromPartial(object.idleTimeout)
+      : undefined;
     message.cryptoHandshakeTimeout =
-      object.cryptoHandshakeTimeout !== undefined && object.cryptoHandshakeTimeout !== null
+      (object.cryptoHandshakeTimeout !== undefined && object.cryptoHandshakeTimeout !== null)
         ? Duration.fromPartial(object.cryptoHandshakeTimeout)
         : undefined;
-    message.enabled =
-      object.enabled !== undefined && object.enabled !== null
-        ? RuntimeFeatureFlag.fromPartial(object.enabled)
-        : undefined;
+    message.enabled = (object.enabled !== undefined && object.enabled !== null)
+      ? RuntimeFeatureFlag.fromPartial(object.enabled)
+      : undefined;
     message.packetsToReadToConnectionCountRatio = object.packetsToReadToConnectionCountRatio ?? undefined;
-    message.cryptoStreamConfig =
-      object.cryptoStreamConfig !== undefined && object.cryptoStreamConfig !== null
-        ? TypedExtensionConfig.fromPartial(object.cryptoStreamConfig)
-        : undefined;
-    message.proofSourceConfig =
-      object.proofSourceConfig !== undefined && object.proofSourceConfig !== null
-        ? TypedExtensionConfig.fromPartial(object.proofSourceConfig)
-        : undefined;
+    message.cryptoStreamConfig = (object.cryptoStreamConfig !== undefined && object.cryptoStreamConfig !== null)
+      ? TypedExtensionConfig.fromPartial(object.cryptoStreamConfig)
+      : undefined;
+    message.proofSourceConfig = (object.proofSourceConfig !== undefined && object.proofSourceConfig !== null)
+      ? TypedExtensionConfig.fromPartial(object.proofSourceConfig)
+      : undefined;
     message.connectionIdGeneratorConfig =
-      object.connectionIdGeneratorConfig !== undefined && object.connectionIdGeneratorConfig !== null
+      (object.connectionIdGeneratorConfig !== undefined && object.connectionIdGeneratorConfig !== null)
         ? TypedExtensionConfig.fromPartial(object.connectionIdGeneratorConfig)
         : undefined;
     message.serverPreferredAddressConfig =
-      object.serverPreferredAddressConfig !== undefined && object.serverPreferredAddressConfig !== null
+      (object.serverPreferredAddressConfig !== undefined && object.serverPreferredAddressConfig !== null)
         ? TypedExtensionConfig.fromPartial(object.serverPreferredAddressConfig)
         : undefined;
     message.sendDisableActiveMigration = object.sendDisableActiveMigration ?? undefined;
     message.connectionDebugVisitorConfig =
-      object.connectionDebugVisitorConfig !== undefined && object.connectionDebugVisitorConfig !== null
+      (object.connectionDebugVisitorConfig !== undefined && object.connectionDebugVisitorConfig !== null)
         ? TypedExtensionConfig.fromPartial(object.connectionDebugVisitorConfig)
         : undefined;
     return message;
@@ -415,15 +427,11 @@ messageTypeRegistry.set(QuicProtocolOptions.$type, QuicProtocolOptions);
 
 type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
 
-export type DeepPartial<T> = T extends Builtin
-  ? T
-  : T extends globalThis.Array<infer U>
-    ? globalThis.Array<DeepPartial<U>>
-    : T extends ReadonlyArray<infer U>
-      ? ReadonlyArray<DeepPartial<U>>
-      : T extends {}
-        ? { [K in Exclude<keyof T, '$type'>]?: DeepPartial<T[K]> }
-        : Partial<T>;
+export type DeepPartial<T> = T extends Builtin ? T
+  : T extends globalThis.Array<infer U> ? globalThis.Array<DeepPartial<U>>
+  : T extends ReadonlyArray<infer U> ? ReadonlyArray<DeepPartial<U>>
+  : T extends {} ? { [K in Exclude<keyof T, "$type">]?: DeepPartial<T[K]> }
+  : Partial<T>;
 
 function isSet(value: any): boolean {
   return value !== null && value !== undefined;

@@ -5,31 +5,35 @@
 // source: envoy/config/listener/v3/udp_listener_config.proto
 
 /* eslint-disable */
-import { BinaryReader, BinaryWriter } from '@bufbuild/protobuf/wire';
-import { messageTypeRegistry } from '../../../../typeRegistry';
-import { TypedExtensionConfig } from '../../core/v3/extension';
-import { UdpSocketConfig } from '../../core/v3/udp_socket_config';
-import { QuicProtocolOptions } from './quic_config';
+import { BinaryReader, BinaryWriter } from "@bufbuild/protobuf/wire";
+import { messageTypeRegistry } from "../../../../typeRegistry";
+import { TypedExtensionConfig } from "../../core/v3/extension";
+import { UdpSocketConfig } from "../../core/v3/udp_socket_config";
+import { QuicProtocolOptions } from "./quic_config";
 
-export const protobufPackage = 'envoy.config.listener.v3';
+export const protobufPackage = "envoy.config.listener.v3";
 
-export const protobufFileName = 'envoy/config/listener/v3/udp_listener_config.proto';
+export const protobufFileName = "envoy/config/listener/v3/udp_listener_config.proto";
 
 /** [#next-free-field: 9] */
 export interface UdpListenerConfig {
-  $type: 'envoy.config.listener.v3.UdpListenerConfig';
+  $type: "envoy.config.listener.v3.UdpListenerConfig";
   /**
    * UDP socket configuration for the listener. The default for
    * :ref:`prefer_gro <envoy_v3_api_field_config.core.v3.UdpSocketConfig.prefer_gro>` is false for
    * listener sockets. If receiving a large amount of datagrams from a small number of sources, it
    * may be worthwhile to enable this option after performance testing.
    */
-  downstreamSocketConfig: UdpSocketConfig | undefined;
+  downstreamSocketConfig:
+    | UdpSocketConfig
+    | undefined;
   /**
    * Configuration for QUIC protocol. If empty, QUIC will not be enabled on this listener. Set
    * to the default object to enable QUIC without modifying any additional options.
    */
-  quicOptions: QuicProtocolOptions | undefined;
+  quicOptions:
+    | QuicProtocolOptions
+    | undefined;
   /**
    * Configuration for the UDP packet writer. If empty, HTTP/3 will use GSO if available
    * (:ref:`UdpDefaultWriterFactory <envoy_v3_api_msg_extensions.udp_packet_writer.v3.UdpGsoBatchWriterFactory>`)
@@ -42,151 +46,149 @@ export interface UdpListenerConfig {
 }
 
 export interface ActiveRawUdpListenerConfig {
-  $type: 'envoy.config.listener.v3.ActiveRawUdpListenerConfig';
+  $type: "envoy.config.listener.v3.ActiveRawUdpListenerConfig";
 }
 
 function createBaseUdpListenerConfig(): UdpListenerConfig {
   return {
-    $type: 'envoy.config.listener.v3.UdpListenerConfig',
+    $type: "envoy.config.listener.v3.UdpListenerConfig",
     downstreamSocketConfig: undefined,
     quicOptions: undefined,
     udpPacketPacketWriterConfig: undefined,
   };
 }
 
-export const UdpListenerConfig: MessageFns<UdpListenerConfig, 'envoy.config.listener.v3.UdpListenerConfig'> =
-  {
-    $type: 'envoy.config.listener.v3.UdpListenerConfig' as const,
+export const UdpListenerConfig: MessageFns<UdpListenerConfig, "envoy.config.listener.v3.UdpListenerConfig"> = {
+  $type: "envoy.config.listener.v3.UdpListenerConfig" as const,
 
-    encode(message: UdpListenerConfig, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-      if (message.downstreamSocketConfig !== undefined) {
-        UdpSocketConfig.encode(message.downstreamSocketConfig, writer.uint32(42).fork()).join();
-      }
-      if (message.quicOptions !== undefined) {
-        QuicProtocolOptions.encode(message.quicOptions, writer.uint32(58).fork()).join();
-      }
-      if (message.udpPacketPacketWriterConfig !== undefined) {
-        TypedExtensionConfig.encode(message.udpPacketPacketWriterConfig, writer.uint32(66).fork()).join();
-      }
-      return writer;
-    },
+  encode(message: UdpListenerConfig, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.downstreamSocketConfig !== undefined) {
+      UdpSocketConfig.encode(message.downstreamSocketConfig, writer.uint32(42).fork()).join();
+    }
+    if (message.quicOptions !== undefined) {
+      QuicProtocolOptions.encode(message.quicOptions, writer.uint32(58).fork()).join();
+    }
+    if (message.udpPacketPacketWriterConfig !== undefined) {
+      TypedExtensionConfig.encode(message.udpPacketPacketWriterConfig, writer.uint32(66).fork()).join();
+    }
+    return writer;
+  },
 
-    decode(input: BinaryReader | Uint8Array, length?: number): UdpListenerConfig {
-      const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
-      const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
-      if (previousRecursionDepth >= 100) {
-        throw new globalThis.Error('protobuf decode recursion limit exceeded');
-      }
-      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
-      try {
-        const end = length === undefined ? reader.len : reader.pos + length;
-        const message = createBaseUdpListenerConfig();
-        while (reader.pos < end) {
-          const tag = reader.uint32();
-          switch (tag >>> 3) {
-            case 5: {
-              if (tag !== 42) {
-                break;
-              }
-
-              message.downstreamSocketConfig = UdpSocketConfig.decode(reader, reader.uint32());
-              continue;
-            }
-            case 7: {
-              if (tag !== 58) {
-                break;
-              }
-
-              message.quicOptions = QuicProtocolOptions.decode(reader, reader.uint32());
-              continue;
-            }
-            case 8: {
-              if (tag !== 66) {
-                break;
-              }
-
-              message.udpPacketPacketWriterConfig = TypedExtensionConfig.decode(reader, reader.uint32());
-              continue;
-            }
-          }
-          if ((tag & 7) === 4 || tag === 0) {
-            break;
-          }
-          reader.skip(tag & 7);
-        }
-        return message;
-      } finally {
-        (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
-      }
-    },
-
-    fromJSON(object: any): UdpListenerConfig {
-      return {
-        $type: UdpListenerConfig.$type,
-        downstreamSocketConfig: isSet(object.downstreamSocketConfig)
-          ? UdpSocketConfig.fromJSON(object.downstreamSocketConfig)
-          : isSet(object.downstream_socket_config)
-            ? UdpSocketConfig.fromJSON(object.downstream_socket_config)
-            : undefined,
-        quicOptions: isSet(object.quicOptions)
-          ? QuicProtocolOptions.fromJSON(object.quicOptions)
-          : isSet(object.quic_options)
-            ? QuicProtocolOptions.fromJSON(object.quic_options)
-            : undefined,
-        udpPacketPacketWriterConfig: isSet(object.udpPacketPacketWriterConfig)
-          ? TypedExtensionConfig.fromJSON(object.udpPacketPacketWriterConfig)
-          : isSet(object.udp_packet_packet_writer_config)
-            ? TypedExtensionConfig.fromJSON(object.udp_packet_packet_writer_config)
-            : undefined,
-      };
-    },
-
-    toJSON(message: UdpListenerConfig): unknown {
-      const obj: any = {};
-      if (message.downstreamSocketConfig !== undefined) {
-        obj.downstreamSocketConfig = UdpSocketConfig.toJSON(message.downstreamSocketConfig);
-      }
-      if (message.quicOptions !== undefined) {
-        obj.quicOptions = QuicProtocolOptions.toJSON(message.quicOptions);
-      }
-      if (message.udpPacketPacketWriterConfig !== undefined) {
-        obj.udpPacketPacketWriterConfig = TypedExtensionConfig.toJSON(message.udpPacketPacketWriterConfig);
-      }
-      return obj;
-    },
-
-    create(base?: DeepPartial<UdpListenerConfig>): UdpListenerConfig {
-      return UdpListenerConfig.fromPartial(base ?? {});
-    },
-    fromPartial(object: DeepPartial<UdpListenerConfig>): UdpListenerConfig {
+  decode(input: BinaryReader | Uint8Array, length?: number): UdpListenerConfig {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
       const message = createBaseUdpListenerConfig();
-      message.downstreamSocketConfig =
-        object.downstreamSocketConfig !== undefined && object.downstreamSocketConfig !== null
-          ? UdpSocketConfig.fromPartial(object.downstreamSocketConfig)
-          : undefined;
-      message.quicOptions =
-        object.quicOptions !== undefined && object.quicOptions !== null
-          ? QuicProtocolOptions.fromPartial(object.quicOptions)
-          : undefined;
-      message.udpPacketPacketWriterConfig =
-        object.udpPacketPacketWriterConfig !== undefined && object.udpPacketPacketWriterConfig !== null
-          ? TypedExtensionConfig.fromPartial(object.udpPacketPacketWriterConfig)
-          : undefined;
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.downstreamSocketConfig = UdpSocketConfig.decode(reader, reader.uint32());
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.quicOptions = QuicProtocolOptions.decode(reader, reader.uint32());
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.udpPacketPacketWriterConfig = TypedExtensionConfig.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
       return message;
-    },
-  };
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UdpListenerConfig {
+    return {
+      $type: UdpListenerConfig.$type,
+      downstreamSocketConfig: isSet(object.downstreamSocketConfig)
+        ? UdpSocketConfig.fromJSON(object.downstreamSocketConfig)
+        : isSet(object.downstream_socket_config)
+        ? UdpSocketConfig.fromJSON(object.downstream_socket_config)
+        : undefined,
+      quicOptions: isSet(object.quicOptions)
+        ? QuicProtocolOptions.fromJSON(object.quicOptions)
+        : isSet(object.quic_options)
+        ? QuicProtocolOptions.fromJSON(object.quic_options)
+        : undefined,
+      udpPacketPacketWriterConfig: isSet(object.udpPacketPacketWriterConfig)
+        ? TypedExtensionConfig.fromJSON(object.udpPacketPacketWriterConfig)
+        : isSet(object.udp_packet_packet_writer_config)
+        ? TypedExtensionConfig.fromJSON(object.udp_packet_packet_writer_config)
+        : undefined,
+    };
+  },
+
+  toJSON(message: UdpListenerConfig): unknown {
+    const obj: any = {};
+    if (message.downstreamSocketConfig !== undefined) {
+      obj.downstreamSocketConfig = UdpSocketConfig.toJSON(message.downstreamSocketConfig);
+    }
+    if (message.quicOptions !== undefined) {
+      obj.quicOptions = QuicProtocolOptions.toJSON(message.quicOptions);
+    }
+    if (message.udpPacketPacketWriterConfig !== undefined) {
+      obj.udpPacketPacketWriterConfig = TypedExtensionConfig.toJSON(message.udpPacketPacketWriterConfig);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<UdpListenerConfig>): UdpListenerConfig {
+    return UdpListenerConfig.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<UdpListenerConfig>): UdpListenerConfig {
+    const message = createBaseUdpListenerConfig();
+    message.downstreamSocketConfig =
+      (object.downstreamSocketConfig !== undefined && object.downstreamSocketConfig !== null)
+        ? UdpSocketConfig.fromPartial(object.downstreamSocketConfig)
+        : undefined;
+    message.quicOptions = (object.quicOptions !== undefined && object.quicOptions !== null)
+      ? QuicProtocolOptions.fromPartial(object.quicOptions)
+      : undefined;
+    message.udpPacketPacketWriterConfig =
+      (object.udpPacketPacketWriterConfig !== undefined && object.udpPacketPacketWriterConfig !== null)
+        ? TypedExtensionConfig.fromPartial(object.udpPacketPacketWriterConfig)
+        : undefined;
+    return message;
+  },
+};
 
 messageTypeRegistry.set(UdpListenerConfig.$type, UdpListenerConfig);
 
 function createBaseActiveRawUdpListenerConfig(): ActiveRawUdpListenerConfig {
-  return { $type: 'envoy.config.listener.v3.ActiveRawUdpListenerConfig' };
+  return { $type: "envoy.config.listener.v3.ActiveRawUdpListenerConfig" };
 }
 
 export const ActiveRawUdpListenerConfig: MessageFns<
   ActiveRawUdpListenerConfig,
-  'envoy.config.listener.v3.ActiveRawUdpListenerConfig'
+  "envoy.config.listener.v3.ActiveRawUdpListenerConfig"
 > = {
-  $type: 'envoy.config.listener.v3.ActiveRawUdpListenerConfig' as const,
+  $type: "envoy.config.listener.v3.ActiveRawUdpListenerConfig" as const,
 
   encode(_: ActiveRawUdpListenerConfig, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     return writer;
@@ -196,7 +198,7 @@ export const ActiveRawUdpListenerConfig: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -239,15 +241,11 @@ messageTypeRegistry.set(ActiveRawUdpListenerConfig.$type, ActiveRawUdpListenerCo
 
 type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
 
-export type DeepPartial<T> = T extends Builtin
-  ? T
-  : T extends globalThis.Array<infer U>
-    ? globalThis.Array<DeepPartial<U>>
-    : T extends ReadonlyArray<infer U>
-      ? ReadonlyArray<DeepPartial<U>>
-      : T extends {}
-        ? { [K in Exclude<keyof T, '$type'>]?: DeepPartial<T[K]> }
-        : Partial<T>;
+export type DeepPartial<T> = T extends Builtin ? T
+  : T extends globalThis.Array<infer U> ? globalThis.Array<DeepPartial<U>>
+  : T extends ReadonlyArray<infer U> ? ReadonlyArray<DeepPartial<U>>
+  : T extends {} ? { [K in Exclude<keyof T, "$type">]?: DeepPartial<T[K]> }
+  : Partial<T>;
 
 function isSet(value: any): boolean {
   return value !== null && value !== undefined;

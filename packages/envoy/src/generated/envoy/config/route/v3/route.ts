@@ -5,21 +5,21 @@
 // source: envoy/config/route/v3/route.proto
 
 /* eslint-disable */
-import { BinaryReader, BinaryWriter } from '@bufbuild/protobuf/wire';
-import { Any } from '../../../../google/protobuf/any';
-import { BoolValue, UInt32Value } from '../../../../google/protobuf/wrappers';
-import { messageTypeRegistry } from '../../../../typeRegistry';
-import { HeaderValueOption, Metadata } from '../../core/v3/base';
-import { ConfigSource } from '../../core/v3/config_source';
-import { ClusterSpecifierPlugin, RouteAction_RequestMirrorPolicy, VirtualHost } from './route_components';
+import { BinaryReader, BinaryWriter } from "@bufbuild/protobuf/wire";
+import { Any } from "../../../../google/protobuf/any";
+import { BoolValue, UInt32Value } from "../../../../google/protobuf/wrappers";
+import { messageTypeRegistry } from "../../../../typeRegistry";
+import { HeaderValueOption, Metadata } from "../../core/v3/base";
+import { ConfigSource } from "../../core/v3/config_source";
+import { ClusterSpecifierPlugin, RouteAction_RequestMirrorPolicy, VirtualHost } from "./route_components";
 
-export const protobufPackage = 'envoy.config.route.v3';
+export const protobufPackage = "envoy.config.route.v3";
 
-export const protobufFileName = 'envoy/config/route/v3/route.proto';
+export const protobufFileName = "envoy/config/route/v3/route.proto";
 
 /** [#next-free-field: 18] */
 export interface RouteConfiguration {
-  $type: 'envoy.config.route.v3.RouteConfiguration';
+  $type: "envoy.config.route.v3.RouteConfiguration";
   /**
    * The name of the route configuration. For example, it might match
    * :ref:`route_config_name
@@ -37,7 +37,9 @@ export interface RouteConfiguration {
    * generate a routing table for a given RouteConfiguration, with ``vhds`` derived configuration
    * taking precedence.
    */
-  vhds: Vhds | undefined;
+  vhds:
+    | Vhds
+    | undefined;
   /**
    * Optionally specifies a list of HTTP headers that the connection manager
    * will consider to be internal only. If they are found on external requests they will be cleaned
@@ -96,7 +98,9 @@ export interface RouteConfiguration {
    * option. Users may wish to override the default behavior in certain cases (for example when
    * using CDS with a static route table).
    */
-  validateClusters: boolean | undefined;
+  validateClusters:
+    | boolean
+    | undefined;
   /**
    * The maximum bytes of the response :ref:`direct response body
    * <envoy_v3_api_field_config.route.v3.DirectResponseAction.body>` size. If not specified the default
@@ -109,7 +113,9 @@ export interface RouteConfiguration {
    *   this to be larger than the default 4KB, since the allocated memory for direct response body
    *   is not subject to data plane buffering controls.
    */
-  maxDirectResponseBodySizeBytes: number | undefined;
+  maxDirectResponseBodySizeBytes:
+    | number
+    | undefined;
   /**
    * A list of plugins and their configurations which may be used by a
    * :ref:`cluster specifier plugin name <envoy_v3_api_field_config.route.v3.RouteAction.cluster_specifier_plugin>`
@@ -157,21 +163,21 @@ export interface RouteConfiguration {
 }
 
 export interface RouteConfiguration_TypedPerFilterConfigEntry {
-  $type: 'envoy.config.route.v3.RouteConfiguration.TypedPerFilterConfigEntry';
+  $type: "envoy.config.route.v3.RouteConfiguration.TypedPerFilterConfigEntry";
   key: string;
   value: Any | undefined;
 }
 
 export interface Vhds {
-  $type: 'envoy.config.route.v3.Vhds';
+  $type: "envoy.config.route.v3.Vhds";
   /** Configuration source specifier for VHDS. */
   configSource: ConfigSource | undefined;
 }
 
 function createBaseRouteConfiguration(): RouteConfiguration {
   return {
-    $type: 'envoy.config.route.v3.RouteConfiguration',
-    name: '',
+    $type: "envoy.config.route.v3.RouteConfiguration",
+    name: "",
     virtualHosts: [],
     vhds: undefined,
     internalOnlyHeaders: [],
@@ -191,473 +197,454 @@ function createBaseRouteConfiguration(): RouteConfiguration {
   };
 }
 
-export const RouteConfiguration: MessageFns<RouteConfiguration, 'envoy.config.route.v3.RouteConfiguration'> =
-  {
-    $type: 'envoy.config.route.v3.RouteConfiguration' as const,
+export const RouteConfiguration: MessageFns<RouteConfiguration, "envoy.config.route.v3.RouteConfiguration"> = {
+  $type: "envoy.config.route.v3.RouteConfiguration" as const,
 
-    encode(message: RouteConfiguration, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-      if (message.name !== '') {
-        writer.uint32(10).string(message.name);
-      }
-      for (const v of message.virtualHosts) {
-        VirtualHost.encode(v!, writer.uint32(18).fork()).join();
-      }
-      if (message.vhds !== undefined) {
-        Vhds.encode(message.vhds, writer.uint32(74).fork()).join();
-      }
-      for (const v of message.internalOnlyHeaders) {
-        writer.uint32(26).string(v!);
-      }
-      for (const v of message.responseHeadersToAdd) {
-        HeaderValueOption.encode(v!, writer.uint32(34).fork()).join();
-      }
-      for (const v of message.responseHeadersToRemove) {
-        writer.uint32(42).string(v!);
-      }
-      for (const v of message.requestHeadersToAdd) {
-        HeaderValueOption.encode(v!, writer.uint32(50).fork()).join();
-      }
-      for (const v of message.requestHeadersToRemove) {
-        writer.uint32(66).string(v!);
-      }
-      if (message.mostSpecificHeaderMutationsWins !== false) {
-        writer.uint32(80).bool(message.mostSpecificHeaderMutationsWins);
-      }
-      if (message.validateClusters !== undefined) {
-        BoolValue.encode(
-          { $type: 'google.protobuf.BoolValue', value: message.validateClusters! },
-          writer.uint32(58).fork(),
-        ).join();
-      }
-      if (message.maxDirectResponseBodySizeBytes !== undefined) {
-        UInt32Value.encode(
-          { $type: 'google.protobuf.UInt32Value', value: message.maxDirectResponseBodySizeBytes! },
-          writer.uint32(90).fork(),
-        ).join();
-      }
-      for (const v of message.clusterSpecifierPlugins) {
-        ClusterSpecifierPlugin.encode(v!, writer.uint32(98).fork()).join();
-      }
-      for (const v of message.requestMirrorPolicies) {
-        RouteAction_RequestMirrorPolicy.encode(v!, writer.uint32(106).fork()).join();
-      }
-      if (message.ignorePortInHostMatching !== false) {
-        writer.uint32(112).bool(message.ignorePortInHostMatching);
-      }
-      if (message.ignorePathParametersInPathMatching !== false) {
-        writer.uint32(120).bool(message.ignorePathParametersInPathMatching);
-      }
-      globalThis.Object.entries(message.typedPerFilterConfig).forEach(([key, value]: [string, Any]) => {
-        RouteConfiguration_TypedPerFilterConfigEntry.encode(
-          {
-            $type: 'envoy.config.route.v3.RouteConfiguration.TypedPerFilterConfigEntry',
-            key: key as any,
-            value,
-          },
-          writer.uint32(130).fork(),
-        ).join();
-      });
-      if (message.metadata !== undefined) {
-        Metadata.encode(message.metadata, writer.uint32(138).fork()).join();
-      }
-      return writer;
-    },
+  encode(message: RouteConfiguration, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.name !== "") {
+      writer.uint32(10).string(message.name);
+    }
+    for (const v of message.virtualHosts) {
+      VirtualHost.encode(v!, writer.uint32(18).fork()).join();
+    }
+    if (message.vhds !== undefined) {
+      Vhds.encode(message.vhds, writer.uint32(74).fork()).join();
+    }
+    for (const v of message.internalOnlyHeaders) {
+      writer.uint32(26).string(v!);
+    }
+    for (const v of message.responseHeadersToAdd) {
+      HeaderValueOption.encode(v!, writer.uint32(34).fork()).join();
+    }
+    for (const v of message.responseHeadersToRemove) {
+      writer.uint32(42).string(v!);
+    }
+    for (const v of message.requestHeadersToAdd) {
+      HeaderValueOption.encode(v!, writer.uint32(50).fork()).join();
+    }
+    for (const v of message.requestHeadersToRemove) {
+      writer.uint32(66).string(v!);
+    }
+    if (message.mostSpecificHeaderMutationsWins !== false) {
+      writer.uint32(80).bool(message.mostSpecificHeaderMutationsWins);
+    }
+    if (message.validateClusters !== undefined) {
+      BoolValue.encode(
+        { $type: "google.protobuf.BoolValue", value: message.validateClusters! },
+        writer.uint32(58).fork(),
+      ).join();
+    }
+    if (message.maxDirectResponseBodySizeBytes !== undefined) {
+      UInt32Value.encode(
+        { $type: "google.protobuf.UInt32Value", value: message.maxDirectResponseBodySizeBytes! },
+        writer.uint32(90).fork(),
+      ).join();
+    }
+    for (const v of message.clusterSpecifierPlugins) {
+      ClusterSpecifierPlugin.encode(v!, writer.uint32(98).fork()).join();
+    }
+    for (const v of message.requestMirrorPolicies) {
+      RouteAction_RequestMirrorPolicy.encode(v!, writer.uint32(106).fork()).join();
+    }
+    if (message.ignorePortInHostMatching !== false) {
+      writer.uint32(112).bool(message.ignorePortInHostMatching);
+    }
+    if (message.ignorePathParametersInPathMatching !== false) {
+      writer.uint32(120).bool(message.ignorePathParametersInPathMatching);
+    }
+    globalThis.Object.entries(message.typedPerFilterConfig).forEach(([key, value]: [string, Any]) => {
+      RouteConfiguration_TypedPerFilterConfigEntry.encode({
+        $type: "envoy.config.route.v3.RouteConfiguration.TypedPerFilterConfigEntry",
+        key: key as any,
+        value,
+      }, writer.uint32(130).fork()).join();
+    });
+    if (message.metadata !== undefined) {
+      Metadata.encode(message.metadata, writer.uint32(138).fork()).join();
+    }
+    return writer;
+  },
 
-    decode(input: BinaryReader | Uint8Array, length?: number): RouteConfiguration {
-      const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
-      const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
-      if (previousRecursionDepth >= 100) {
-        throw new globalThis.Error('protobuf decode recursion limit exceeded');
-      }
-      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
-      try {
-        const end = length === undefined ? reader.len : reader.pos + length;
-        const message = createBaseRouteConfiguration();
-        while (reader.pos < end) {
-          const tag = reader.uint32();
-          switch (tag >>> 3) {
-            case 1: {
-              if (tag !== 10) {
-                break;
-              }
-
-              message.name = reader.string();
-              continue;
-            }
-            case 2: {
-              if (tag !== 18) {
-                break;
-              }
-
-              message.virtualHosts.push(VirtualHost.decode(reader, reader.uint32()));
-              continue;
-            }
-            case 9: {
-              if (tag !== 74) {
-                break;
-              }
-
-              message.vhds = Vhds.decode(reader, reader.uint32());
-              continue;
-            }
-            case 3: {
-              if (tag !== 26) {
-                break;
-              }
-
-              message.internalOnlyHeaders.push(reader.string());
-              continue;
-            }
-            case 4: {
-              if (tag !== 34) {
-                break;
-              }
-
-              message.responseHeadersToAdd.push(HeaderValueOption.decode(reader, reader.uint32()));
-              continue;
-            }
-            case 5: {
-              if (tag !== 42) {
-                break;
-              }
-
-              message.responseHeadersToRemove.push(reader.string());
-              continue;
-            }
-            case 6: {
-              if (tag !== 50) {
-                break;
-              }
-
-              message.requestHeadersToAdd.push(HeaderValueOption.decode(reader, reader.uint32()));
-              continue;
-            }
-            case 8: {
-              if (tag !== 66) {
-                break;
-              }
-
-              message.requestHeadersToRemove.push(reader.string());
-              continue;
-            }
-            case 10: {
-              if (tag !== 80) {
-                break;
-              }
-
-              message.mostSpecificHeaderMutationsWins = reader.bool();
-              continue;
-            }
-            case 7: {
-              if (tag !== 58) {
-                break;
-              }
-
-              message.validateClusters = BoolValue.decode(reader, reader.uint32()).value;
-              continue;
-            }
-            case 11: {
-              if (tag !== 90) {
-                break;
-              }
-
-              message.maxDirectResponseBodySizeBytes = UInt32Value.decode(reader, reader.uint32()).value;
-              continue;
-            }
-            case 12: {
-              if (tag !== 98) {
-                break;
-              }
-
-              message.clusterSpecifierPlugins.push(ClusterSpecifierPlugin.decode(reader, reader.uint32()));
-              continue;
-            }
-            case 13: {
-              if (tag !== 106) {
-                break;
-              }
-
-              message.requestMirrorPolicies.push(
-                RouteAction_RequestMirrorPolicy.decode(reader, reader.uint32()),
-              );
-              continue;
-            }
-            case 14: {
-              if (tag !== 112) {
-                break;
-              }
-
-              message.ignorePortInHostMatching = reader.bool();
-              continue;
-            }
-            case 15: {
-              if (tag !== 120) {
-                break;
-              }
-
-              message.ignorePathParametersInPathMatching = reader.bool();
-              continue;
-            }
-            case 16: {
-              if (tag !== 130) {
-                break;
-              }
-
-              const entry16 = RouteConfiguration_TypedPerFilterConfigEntry.decode(reader, reader.uint32());
-              if (entry16.value !== undefined) {
-                message.typedPerFilterConfig[entry16.key] = entry16.value;
-              }
-              continue;
-            }
-            case 17: {
-              if (tag !== 138) {
-                break;
-              }
-
-              message.metadata = Metadata.decode(reader, reader.uint32());
-              continue;
-            }
-          }
-          if ((tag & 7) === 4 || tag === 0) {
-            break;
-          }
-          reader.skip(tag & 7);
-        }
-        return message;
-      } finally {
-        (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
-      }
-    },
-
-    fromJSON(object: any): RouteConfiguration {
-      return {
-        $type: RouteConfiguration.$type,
-        name: isSet(object.name) ? globalThis.String(object.name) : '',
-        virtualHosts: globalThis.Array.isArray(object?.virtualHosts)
-          ? object.virtualHosts.map((e: any) => VirtualHost.fromJSON(e))
-          : globalThis.Array.isArray(object?.virtual_hosts)
-            ? object.virtual_hosts.map((e: any) => VirtualHost.fromJSON(e))
-            : [],
-        vhds: isSet(object.vhds) ? Vhds.fromJSON(object.vhds) : undefined,
-        internalOnlyHeaders: globalThis.Array.isArray(object?.internalOnlyHeaders)
-          ? object.internalOnlyHeaders.map((e: any) => globalThis.String(e))
-          : globalThis.Array.isArray(object?.internal_only_headers)
-            ? object.internal_only_headers.map((e: any) => globalThis.String(e))
-            : [],
-        responseHeadersToAdd: globalThis.Array.isArray(object?.responseHeadersToAdd)
-          ? object.responseHeadersToAdd.map((e: any) => HeaderValueOption.fromJSON(e))
-          : globalThis.Array.isArray(object?.response_headers_to_add)
-            ? object.response_headers_to_add.map((e: any) => HeaderValueOption.fromJSON(e))
-            : [],
-        responseHeadersToRemove: globalThis.Array.isArray(object?.responseHeadersToRemove)
-          ? object.responseHeadersToRemove.map((e: any) => globalThis.String(e))
-          : globalThis.Array.isArray(object?.response_headers_to_remove)
-            ? object.response_headers_to_remove.map((e: any) => globalThis.String(e))
-            : [],
-        requestHeadersToAdd: globalThis.Array.isArray(object?.requestHeadersToAdd)
-          ? object.requestHeadersToAdd.map((e: any) => HeaderValueOption.fromJSON(e))
-          : globalThis.Array.isArray(object?.request_headers_to_add)
-            ? object.request_headers_to_add.map((e: any) => HeaderValueOption.fromJSON(e))
-            : [],
-        requestHeadersToRemove: globalThis.Array.isArray(object?.requestHeadersToRemove)
-          ? object.requestHeadersToRemove.map((e: any) => globalThis.String(e))
-          : globalThis.Array.isArray(object?.request_headers_to_remove)
-            ? object.request_headers_to_remove.map((e: any) => globalThis.String(e))
-            : [],
-        mostSpecificHeaderMutationsWins: isSet(object.mostSpecificHeaderMutationsWins)
-          ? globalThis.Boolean(object.mostSpecificHeaderMutationsWins)
-          : isSet(object.most_specific_header_mutations_wins)
-            ? globalThis.Boolean(object.most_specific_header_mutations_wins)
-            : false,
-        validateClusters: isSet(object.validateClusters)
-          ? Boolean(object.validateClusters)
-          : isSet(object.validate_clusters)
-            ? Boolean(object.validate_clusters)
-            : undefined,
-        maxDirectResponseBodySizeBytes: isSet(object.maxDirectResponseBodySizeBytes)
-          ? Number(object.maxDirectResponseBodySizeBytes)
-          : isSet(object.max_direct_response_body_size_bytes)
-            ? Number(object.max_direct_response_body_size_bytes)
-            : undefined,
-        clusterSpecifierPlugins: globalThis.Array.isArray(object?.clusterSpecifierPlugins)
-          ? object.clusterSpecifierPlugins.map((e: any) => ClusterSpecifierPlugin.fromJSON(e))
-          : globalThis.Array.isArray(object?.cluster_specifier_plugins)
-            ? object.cluster_specifier_plugins.map((e: any) => ClusterSpecifierPlugin.fromJSON(e))
-            : [],
-        requestMirrorPolicies: globalThis.Array.isArray(object?.requestMirrorPolicies)
-          ? object.requestMirrorPolicies.map((e: any) => RouteAction_RequestMirrorPolicy.fromJSON(e))
-          : globalThis.Array.isArray(object?.request_mirror_policies)
-            ? object.request_mirror_policies.map((e: any) => RouteAction_RequestMirrorPolicy.fromJSON(e))
-            : [],
-        ignorePortInHostMatching: isSet(object.ignorePortInHostMatching)
-          ? globalThis.Boolean(object.ignorePortInHostMatching)
-          : isSet(object.ignore_port_in_host_matching)
-            ? globalThis.Boolean(object.ignore_port_in_host_matching)
-            : false,
-        ignorePathParametersInPathMatching: isSet(object.ignorePathParametersInPathMatching)
-          ? globalThis.Boolean(object.ignorePathParametersInPathMatching)
-          : isSet(object.ignore_path_parameters_in_path_matching)
-            ? globalThis.Boolean(object.ignore_path_parameters_in_path_matching)
-            : false,
-        typedPerFilterConfig: isObject(object.typedPerFilterConfig)
-          ? (globalThis.Object.entries(object.typedPerFilterConfig) as [string, any][]).reduce(
-              (acc: { [key: string]: Any }, [key, value]: [string, any]) => {
-                globalThis.Object.defineProperty(acc, key, {
-                  value: Any.fromJSON(value),
-                  enumerable: true,
-                  configurable: true,
-                  writable: true,
-                });
-                return acc;
-              },
-              {},
-            )
-          : isObject(object.typed_per_filter_config)
-            ? (globalThis.Object.entries(object.typed_per_filter_config) as [string, any][]).reduce(
-                (acc: { [key: string]: Any }, [key, value]: [string, any]) => {
-                  globalThis.Object.defineProperty(acc, key, {
-                    value: Any.fromJSON(value),
-                    enumerable: true,
-                    configurable: true,
-                    writable: true,
-                  });
-                  return acc;
-                },
-                {},
-              )
-            : {},
-        metadata: isSet(object.metadata) ? Metadata.fromJSON(object.metadata) : undefined,
-      };
-    },
-
-    toJSON(message: RouteConfiguration): unknown {
-      const obj: any = {};
-      if (message.name !== '') {
-        obj.name = message.name;
-      }
-      if (message.virtualHosts?.length) {
-        obj.virtualHosts = message.virtualHosts.map((e) => VirtualHost.toJSON(e));
-      }
-      if (message.vhds !== undefined) {
-        obj.vhds = Vhds.toJSON(message.vhds);
-      }
-      if (message.internalOnlyHeaders?.length) {
-        obj.internalOnlyHeaders = message.internalOnlyHeaders;
-      }
-      if (message.responseHeadersToAdd?.length) {
-        obj.responseHeadersToAdd = message.responseHeadersToAdd.map((e) => HeaderValueOption.toJSON(e));
-      }
-      if (message.responseHeadersToRemove?.length) {
-        obj.responseHeadersToRemove = message.responseHeadersToRemove;
-      }
-      if (message.requestHeadersToAdd?.length) {
-        obj.requestHeadersToAdd = message.requestHeadersToAdd.map((e) => HeaderValueOption.toJSON(e));
-      }
-      if (message.requestHeadersToRemove?.length) {
-        obj.requestHeadersToRemove = message.requestHeadersToRemove;
-      }
-      if (message.mostSpecificHeaderMutationsWins !== false) {
-        obj.mostSpecificHeaderMutationsWins = message.mostSpecificHeaderMutationsWins;
-      }
-      if (message.validateClusters !== undefined) {
-        obj.validateClusters = message.validateClusters;
-      }
-      if (message.maxDirectResponseBodySizeBytes !== undefined) {
-        obj.maxDirectResponseBodySizeBytes = message.maxDirectResponseBodySizeBytes;
-      }
-      if (message.clusterSpecifierPlugins?.length) {
-        obj.clusterSpecifierPlugins = message.clusterSpecifierPlugins.map((e) =>
-          ClusterSpecifierPlugin.toJSON(e),
-        );
-      }
-      if (message.requestMirrorPolicies?.length) {
-        obj.requestMirrorPolicies = message.requestMirrorPolicies.map((e) =>
-          RouteAction_RequestMirrorPolicy.toJSON(e),
-        );
-      }
-      if (message.ignorePortInHostMatching !== false) {
-        obj.ignorePortInHostMatching = message.ignorePortInHostMatching;
-      }
-      if (message.ignorePathParametersInPathMatching !== false) {
-        obj.ignorePathParametersInPathMatching = message.ignorePathParametersInPathMatching;
-      }
-      if (message.typedPerFilterConfig) {
-        const entries = globalThis.Object.entries(message.typedPerFilterConfig) as [string, Any][];
-        if (entries.length > 0) {
-          obj.typedPerFilterConfig = {};
-          entries.forEach(([k, v]) => {
-            obj.typedPerFilterConfig[k] = Any.toJSON(v);
-          });
-        }
-      }
-      if (message.metadata !== undefined) {
-        obj.metadata = Metadata.toJSON(message.metadata);
-      }
-      return obj;
-    },
-
-    create(base?: DeepPartial<RouteConfiguration>): RouteConfiguration {
-      return RouteConfiguration.fromPartial(base ?? {});
-    },
-    fromPartial(object: DeepPartial<RouteConfiguration>): RouteConfiguration {
+  decode(input: BinaryReader | Uint8Array, length?: number): RouteConfiguration {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
       const message = createBaseRouteConfiguration();
-      message.name = object.name ?? '';
-      message.virtualHosts = object.virtualHosts?.map((e) => VirtualHost.fromPartial(e)) || [];
-      message.vhds =
-        object.vhds !== undefined && object.vhds !== null ? Vhds.fromPartial(object.vhds) : undefined;
-      message.internalOnlyHeaders = object.internalOnlyHeaders?.map((e) => e) || [];
-      message.responseHeadersToAdd =
-        object.responseHeadersToAdd?.map((e) => HeaderValueOption.fromPartial(e)) || [];
-      message.responseHeadersToRemove = object.responseHeadersToRemove?.map((e) => e) || [];
-      message.requestHeadersToAdd =
-        object.requestHeadersToAdd?.map((e) => HeaderValueOption.fromPartial(e)) || [];
-      message.requestHeadersToRemove = object.requestHeadersToRemove?.map((e) => e) || [];
-      message.mostSpecificHeaderMutationsWins = object.mostSpecificHeaderMutationsWins ?? false;
-      message.validateClusters = object.validateClusters ?? undefined;
-      message.maxDirectResponseBodySizeBytes = object.maxDirectResponseBodySizeBytes ?? undefined;
-      message.clusterSpecifierPlugins =
-        object.clusterSpecifierPlugins?.map((e) => ClusterSpecifierPlugin.fromPartial(e)) || [];
-      message.requestMirrorPolicies =
-        object.requestMirrorPolicies?.map((e) => RouteAction_RequestMirrorPolicy.fromPartial(e)) || [];
-      message.ignorePortInHostMatching = object.ignorePortInHostMatching ?? false;
-      message.ignorePathParametersInPathMatching = object.ignorePathParametersInPathMatching ?? false;
-      message.typedPerFilterConfig = (
-        globalThis.Object.entries(object.typedPerFilterConfig ?? {}) as [string, Any][]
-      ).reduce((acc: { [key: string]: Any }, [key, value]: [string, Any]) => {
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.virtualHosts.push(VirtualHost.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.vhds = Vhds.decode(reader, reader.uint32());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.internalOnlyHeaders.push(reader.string());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.responseHeadersToAdd.push(HeaderValueOption.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.responseHeadersToRemove.push(reader.string());
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.requestHeadersToAdd.push(HeaderValueOption.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.requestHeadersToRemove.push(reader.string());
+            continue;
+          }
+          case 10: {
+            if (tag !== 80) {
+              break;
+            }
+
+            message.mostSpecificHeaderMutationsWins = reader.bool();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.validateClusters = BoolValue.decode(reader, reader.uint32()).value;
+            continue;
+          }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.maxDirectResponseBodySizeBytes = UInt32Value.decode(reader, reader.uint32()).value;
+            continue;
+          }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.clusterSpecifierPlugins.push(ClusterSpecifierPlugin.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 13: {
+            if (tag !== 106) {
+              break;
+            }
+
+            message.requestMirrorPolicies.push(RouteAction_RequestMirrorPolicy.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 14: {
+            if (tag !== 112) {
+              break;
+            }
+
+            message.ignorePortInHostMatching = reader.bool();
+            continue;
+          }
+          case 15: {
+            if (tag !== 120) {
+              break;
+            }
+
+            message.ignorePathParametersInPathMatching = reader.bool();
+            continue;
+          }
+          case 16: {
+            if (tag !== 130) {
+              break;
+            }
+
+            const entry16 = RouteConfiguration_TypedPerFilterConfigEntry.decode(reader, reader.uint32());
+            if (entry16.value !== undefined) {
+              message.typedPerFilterConfig[entry16.key] = entry16.value;
+            }
+            continue;
+          }
+          case 17: {
+            if (tag !== 138) {
+              break;
+            }
+
+            message.metadata = Metadata.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RouteConfiguration {
+    return {
+      $type: RouteConfiguration.$type,
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      virtualHosts: globalThis.Array.isArray(object?.virtualHosts)
+        ? object.virtualHosts.map((e: any) => VirtualHost.fromJSON(e))
+        : globalThis.Array.isArray(object?.virtual_hosts)
+        ? object.virtual_hosts.map((e: any) => VirtualHost.fromJSON(e))
+        : [],
+      vhds: isSet(object.vhds) ? Vhds.fromJSON(object.vhds) : undefined,
+      internalOnlyHeaders: globalThis.Array.isArray(object?.internalOnlyHeaders)
+        ? object.internalOnlyHeaders.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.internal_only_headers)
+        ? object.internal_only_headers.map((e: any) => globalThis.String(e))
+        : [],
+      responseHeadersToAdd: globalThis.Array.isArray(object?.responseHeadersToAdd)
+        ? object.responseHeadersToAdd.map((e: any) => HeaderValueOption.fromJSON(e))
+        : globalThis.Array.isArray(object?.response_headers_to_add)
+        ? object.response_headers_to_add.map((e: any) => HeaderValueOption.fromJSON(e))
+        : [],
+      responseHeadersToRemove: globalThis.Array.isArray(object?.responseHeadersToRemove)
+        ? object.responseHeadersToRemove.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.response_headers_to_remove)
+        ? object.response_headers_to_remove.map((e: any) => globalThis.String(e))
+        : [],
+      requestHeadersToAdd: globalThis.Array.isArray(object?.requestHeadersToAdd)
+        ? object.requestHeadersToAdd.map((e: any) => HeaderValueOption.fromJSON(e))
+        : globalThis.Array.isArray(object?.request_headers_to_add)
+        ? object.request_headers_to_add.map((e: any) => HeaderValueOption.fromJSON(e))
+        : [],
+      requestHeadersToRemove: globalThis.Array.isArray(object?.requestHeadersToRemove)
+        ? object.requestHeadersToRemove.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.request_headers_to_remove)
+        ? object.request_headers_to_remove.map((e: any) => globalThis.String(e))
+        : [],
+      mostSpecificHeaderMutationsWins: isSet(object.mostSpecificHeaderMutationsWins)
+        ? globalThis.Boolean(object.mostSpecificHeaderMutationsWins)
+        : isSet(object.most_specific_header_mutations_wins)
+        ? globalThis.Boolean(object.most_specific_header_mutations_wins)
+        : false,
+      validateClusters: isSet(object.validateClusters)
+        ? Boolean(object.validateClusters)
+        : isSet(object.validate_clusters)
+        ? Boolean(object.validate_clusters)
+        : undefined,
+      maxDirectResponseBodySizeBytes: isSet(object.maxDirectResponseBodySizeBytes)
+        ? Number(object.maxDirectResponseBodySizeBytes)
+        : isSet(object.max_direct_response_body_size_bytes)
+        ? Number(object.max_direct_response_body_size_bytes)
+        : undefined,
+      clusterSpecifierPlugins: globalThis.Array.isArray(object?.clusterSpecifierPlugins)
+        ? object.clusterSpecifierPlugins.map((e: any) => ClusterSpecifierPlugin.fromJSON(e))
+        : globalThis.Array.isArray(object?.cluster_specifier_plugins)
+        ? object.cluster_specifier_plugins.map((e: any) => ClusterSpecifierPlugin.fromJSON(e))
+        : [],
+      requestMirrorPolicies: globalThis.Array.isArray(object?.requestMirrorPolicies)
+        ? object.requestMirrorPolicies.map((e: any) => RouteAction_RequestMirrorPolicy.fromJSON(e))
+        : globalThis.Array.isArray(object?.request_mirror_policies)
+        ? object.request_mirror_policies.map((e: any) => RouteAction_RequestMirrorPolicy.fromJSON(e))
+        : [],
+      ignorePortInHostMatching: isSet(object.ignorePortInHostMatching)
+        ? globalThis.Boolean(object.ignorePortInHostMatching)
+        : isSet(object.ignore_port_in_host_matching)
+        ? globalThis.Boolean(object.ignore_port_in_host_matching)
+        : false,
+      ignorePathParametersInPathMatching: isSet(object.ignorePathParametersInPathMatching)
+        ? globalThis.Boolean(object.ignorePathParametersInPathMatching)
+        : isSet(object.ignore_path_parameters_in_path_matching)
+        ? globalThis.Boolean(object.ignore_path_parameters_in_path_matching)
+        : false,
+      typedPerFilterConfig: isObject(object.typedPerFilterConfig)
+        ? (globalThis.Object.entries(object.typedPerFilterConfig) as [string, any][]).reduce(
+          (acc: { [key: string]: Any }, [key, value]: [string, any]) => {
+            globalThis.Object.defineProperty(acc, key, {
+              value: Any.fromJSON(value),
+              enumerable: true,
+              configurable: true,
+              writable: true,
+            });
+            return acc;
+          },
+          {},
+        )
+        : isObject(object.typed_per_filter_config)
+        ? (globalThis.Object.entries(object.typed_per_filter_config) as [string, any][]).reduce(
+          (acc: { [key: string]: Any }, [key, value]: [string, any]) => {
+            globalThis.Object.defineProperty(acc, key, {
+              value: Any.fromJSON(value),
+              enumerable: true,
+              configurable: true,
+              writable: true,
+            });
+            return acc;
+          },
+          {},
+        )
+        : {},
+      metadata: isSet(object.metadata) ? Metadata.fromJSON(object.metadata) : undefined,
+    };
+  },
+
+  toJSON(message: RouteConfiguration): unknown {
+    const obj: any = {};
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    if (message.virtualHosts?.length) {
+      obj.virtualHosts = message.virtualHosts.map((e) => VirtualHost.toJSON(e));
+    }
+    if (message.vhds !== undefined) {
+      obj.vhds = Vhds.toJSON(message.vhds);
+    }
+    if (message.internalOnlyHeaders?.length) {
+      obj.internalOnlyHeaders = message.internalOnlyHeaders;
+    }
+    if (message.responseHeadersToAdd?.length) {
+      obj.responseHeadersToAdd = message.responseHeadersToAdd.map((e) => HeaderValueOption.toJSON(e));
+    }
+    if (message.responseHeadersToRemove?.length) {
+      obj.responseHeadersToRemove = message.responseHeadersToRemove;
+    }
+    if (message.requestHeadersToAdd?.length) {
+      obj.requestHeadersToAdd = message.requestHeadersToAdd.map((e) => HeaderValueOption.toJSON(e));
+    }
+    if (message.requestHeadersToRemove?.length) {
+      obj.requestHeadersToRemove = message.requestHeadersToRemove;
+    }
+    if (message.mostSpecificHeaderMutationsWins !== false) {
+      obj.mostSpecificHeaderMutationsWins = message.mostSpecificHeaderMutationsWins;
+    }
+    if (message.validateClusters !== undefined) {
+      obj.validateClusters = message.validateClusters;
+    }
+    if (message.maxDirectResponseBodySizeBytes !== undefined) {
+      obj.maxDirectResponseBodySizeBytes = message.maxDirectResponseBodySizeBytes;
+    }
+    if (message.clusterSpecifierPlugins?.length) {
+      obj.clusterSpecifierPlugins = message.clusterSpecifierPlugins.map((e) => ClusterSpecifierPlugin.toJSON(e));
+    }
+    if (message.requestMirrorPolicies?.length) {
+      obj.requestMirrorPolicies = message.requestMirrorPolicies.map((e) => RouteAction_RequestMirrorPolicy.toJSON(e));
+    }
+    if (message.ignorePortInHostMatching !== false) {
+      obj.ignorePortInHostMatching = message.ignorePortInHostMatching;
+    }
+    if (message.ignorePathParametersInPathMatching !== false) {
+      obj.ignorePathParametersInPathMatching = message.ignorePathParametersInPathMatching;
+    }
+    if (message.typedPerFilterConfig) {
+      const entries = globalThis.Object.entries(message.typedPerFilterConfig) as [string, Any][];
+      if (entries.length > 0) {
+        obj.typedPerFilterConfig = {};
+        entries.forEach(([k, v]) => {
+          obj.typedPerFilterConfig[k] = Any.toJSON(v);
+        });
+      }
+    }
+    if (message.metadata !== undefined) {
+      obj.metadata = Metadata.toJSON(message.metadata);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<RouteConfiguration>): RouteConfiguration {
+    return RouteConfiguration.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<RouteConfiguration>): RouteConfiguration {
+    const message = createBaseRouteConfiguration();
+    message.name = object.name ?? "";
+    message.virtualHosts = object.virtualHosts?.map((e) => VirtualHost.fromPartial(e)) || [];
+    message.vhds = (object.vhds !== undefined && object.vhds !== null) ? Vhds.fromPartial(object.vhds) : undefined;
+    message.internalOnlyHeaders = object.internalOnlyHeaders?.map((e) => e) || [];
+    message.responseHeadersToAdd = object.responseHeadersToAdd?.map((e) => HeaderValueOption.fromPartial(e)) || [];
+    message.responseHeadersToRemove = object.responseHeadersToRemove?.map((e) => e) || [];
+    message.requestHeadersToAdd = object.requestHeadersToAdd?.map((e) => HeaderValueOption.fromPartial(e)) || [];
+    message.requestHeadersToRemove = object.requestHeadersToRemove?.map((e) => e) || [];
+    message.mostSpecificHeaderMutationsWins = object.mostSpecificHeaderMutationsWins ?? false;
+    message.validateClusters = object.validateClusters ?? undefined;
+    message.maxDirectResponseBodySizeBytes = object.maxDirectResponseBodySizeBytes ?? undefined;
+    message.clusterSpecifierPlugins =
+      object.clusterSpecifierPlugins?.map((e) => ClusterSpecifierPlugin.fromPartial(e)) || [];
+    message.requestMirrorPolicies =
+      object.requestMirrorPolicies?.map((e) => RouteAction_RequestMirrorPolicy.fromPartial(e)) || [];
+    message.ignorePortInHostMatching = object.ignorePortInHostMatching ?? false;
+    message.ignorePathParametersInPathMatching = object.ignorePathParametersInPathMatching ?? false;
+    message.typedPerFilterConfig = (globalThis.Object.entries(object.typedPerFilterConfig ?? {}) as [string, Any][])
+      .reduce((acc: { [key: string]: Any }, [key, value]: [string, Any]) => {
         if (value !== undefined) {
           acc[key] = Any.fromPartial(value);
         }
         return acc;
       }, {});
-      message.metadata =
-        object.metadata !== undefined && object.metadata !== null
-          ? Metadata.fromPartial(object.metadata)
-          : undefined;
-      return message;
-    },
-  };
+    message.metadata = (object.metadata !== undefined && object.metadata !== null)
+      ? Metadata.fromPartial(object.metadata)
+      : undefined;
+    return message;
+  },
+};
 
 messageTypeRegistry.set(RouteConfiguration.$type, RouteConfiguration);
 
 function createBaseRouteConfiguration_TypedPerFilterConfigEntry(): RouteConfiguration_TypedPerFilterConfigEntry {
-  return {
-    $type: 'envoy.config.route.v3.RouteConfiguration.TypedPerFilterConfigEntry',
-    key: '',
-    value: undefined,
-  };
+  return { $type: "envoy.config.route.v3.RouteConfiguration.TypedPerFilterConfigEntry", key: "", value: undefined };
 }
 
 export const RouteConfiguration_TypedPerFilterConfigEntry: MessageFns<
   RouteConfiguration_TypedPerFilterConfigEntry,
-  'envoy.config.route.v3.RouteConfiguration.TypedPerFilterConfigEntry'
+  "envoy.config.route.v3.RouteConfiguration.TypedPerFilterConfigEntry"
 > = {
-  $type: 'envoy.config.route.v3.RouteConfiguration.TypedPerFilterConfigEntry' as const,
+  $type: "envoy.config.route.v3.RouteConfiguration.TypedPerFilterConfigEntry" as const,
 
   encode(
     message: RouteConfiguration_TypedPerFilterConfigEntry,
     writer: BinaryWriter = new BinaryWriter(),
   ): BinaryWriter {
-    if (message.key !== '') {
+    if (message.key !== "") {
       writer.uint32(10).string(message.key);
     }
     if (message.value !== undefined) {
@@ -670,7 +657,7 @@ export const RouteConfiguration_TypedPerFilterConfigEntry: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -710,14 +697,14 @@ export const RouteConfiguration_TypedPerFilterConfigEntry: MessageFns<
   fromJSON(object: any): RouteConfiguration_TypedPerFilterConfigEntry {
     return {
       $type: RouteConfiguration_TypedPerFilterConfigEntry.$type,
-      key: isSet(object.key) ? globalThis.String(object.key) : '',
+      key: isSet(object.key) ? globalThis.String(object.key) : "",
       value: isSet(object.value) ? Any.fromJSON(object.value) : undefined,
     };
   },
 
   toJSON(message: RouteConfiguration_TypedPerFilterConfigEntry): unknown {
     const obj: any = {};
-    if (message.key !== '') {
+    if (message.key !== "") {
       obj.key = message.key;
     }
     if (message.value !== undefined) {
@@ -735,9 +722,8 @@ export const RouteConfiguration_TypedPerFilterConfigEntry: MessageFns<
     object: DeepPartial<RouteConfiguration_TypedPerFilterConfigEntry>,
   ): RouteConfiguration_TypedPerFilterConfigEntry {
     const message = createBaseRouteConfiguration_TypedPerFilterConfigEntry();
-    message.key = object.key ?? '';
-    message.value =
-      object.value !== undefined && object.value !== null ? Any.fromPartial(object.value) : undefined;
+    message.key = object.key ?? "";
+    message.value = (object.value !== undefined && object.value !== null) ? Any.fromPartial(object.value) : undefined;
     return message;
   },
 };
@@ -748,11 +734,11 @@ messageTypeRegistry.set(
 );
 
 function createBaseVhds(): Vhds {
-  return { $type: 'envoy.config.route.v3.Vhds', configSource: undefined };
+  return { $type: "envoy.config.route.v3.Vhds", configSource: undefined };
 }
 
-export const Vhds: MessageFns<Vhds, 'envoy.config.route.v3.Vhds'> = {
-  $type: 'envoy.config.route.v3.Vhds' as const,
+export const Vhds: MessageFns<Vhds, "envoy.config.route.v3.Vhds"> = {
+  $type: "envoy.config.route.v3.Vhds" as const,
 
   encode(message: Vhds, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.configSource !== undefined) {
@@ -765,7 +751,7 @@ export const Vhds: MessageFns<Vhds, 'envoy.config.route.v3.Vhds'> = {
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -800,8 +786,8 @@ export const Vhds: MessageFns<Vhds, 'envoy.config.route.v3.Vhds'> = {
       configSource: isSet(object.configSource)
         ? ConfigSource.fromJSON(object.configSource)
         : isSet(object.config_source)
-          ? ConfigSource.fromJSON(object.config_source)
-          : undefined,
+        ? ConfigSource.fromJSON(object.config_source)
+        : undefined,
     };
   },
 
@@ -818,10 +804,9 @@ export const Vhds: MessageFns<Vhds, 'envoy.config.route.v3.Vhds'> = {
   },
   fromPartial(object: DeepPartial<Vhds>): Vhds {
     const message = createBaseVhds();
-    message.configSource =
-      object.configSource !== undefined && object.configSource !== null
-        ? ConfigSource.fromPartial(object.configSource)
-        : undefined;
+    message.configSource = (object.configSource !== undefined && object.configSource !== null)
+      ? ConfigSource.fromPartial(object.configSource)
+      : undefined;
     return message;
   },
 };
@@ -830,18 +815,14 @@ messageTypeRegistry.set(Vhds.$type, Vhds);
 
 type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
 
-export type DeepPartial<T> = T extends Builtin
-  ? T
-  : T extends globalThis.Array<infer U>
-    ? globalThis.Array<DeepPartial<U>>
-    : T extends ReadonlyArray<infer U>
-      ? ReadonlyArray<DeepPartial<U>>
-      : T extends {}
-        ? { [K in Exclude<keyof T, '$type'>]?: DeepPartial<T[K]> }
-        : Partial<T>;
+export type DeepPartial<T> = T extends Builtin ? T
+  : T extends globalThis.Array<infer U> ? globalThis.Array<DeepPartial<U>>
+  : T extends ReadonlyArray<infer U> ? ReadonlyArray<DeepPartial<U>>
+  : T extends {} ? { [K in Exclude<keyof T, "$type">]?: DeepPartial<T[K]> }
+  : Partial<T>;
 
 function isObject(value: any): boolean {
-  return typeof value === 'object' && value !== null;
+  return typeof value === "object" && value !== null;
 }
 
 function isSet(value: any): boolean {

@@ -5,19 +5,19 @@
 // source: envoy/config/route/v3/route_components.proto
 
 /* eslint-disable */
-import { BinaryReader, BinaryWriter } from '@bufbuild/protobuf/wire';
-import { Any } from '../../../../google/protobuf/any';
-import { Duration } from '../../../../google/protobuf/duration';
-import { BoolValue, UInt32Value } from '../../../../google/protobuf/wrappers';
-import { messageTypeRegistry } from '../../../../typeRegistry';
-import { Matcher } from '../../../../xds/type/matcher/v3/matcher';
-import { MetadataMatcher } from '../../../type/matcher/v3/metadata';
-import { RegexMatchAndSubstitute, RegexMatcher } from '../../../type/matcher/v3/regex';
-import { StringMatcher } from '../../../type/matcher/v3/string';
-import { MetadataKey } from '../../../type/metadata/v3/metadata';
-import { CustomTag } from '../../../type/tracing/v3/custom_tag';
-import { FractionalPercent } from '../../../type/v3/percent';
-import { Int64Range } from '../../../type/v3/range';
+import { BinaryReader, BinaryWriter } from "@bufbuild/protobuf/wire";
+import { Any } from "../../../../google/protobuf/any";
+import { Duration } from "../../../../google/protobuf/duration";
+import { BoolValue, UInt32Value } from "../../../../google/protobuf/wrappers";
+import { messageTypeRegistry } from "../../../../typeRegistry";
+import { Matcher } from "../../../../xds/type/matcher/v3/matcher";
+import { MetadataMatcher } from "../../../type/matcher/v3/metadata";
+import { RegexMatchAndSubstitute, RegexMatcher } from "../../../type/matcher/v3/regex";
+import { StringMatcher } from "../../../type/matcher/v3/string";
+import { MetadataKey } from "../../../type/metadata/v3/metadata";
+import { CustomTag } from "../../../type/tracing/v3/custom_tag";
+import { FractionalPercent } from "../../../type/v3/percent";
+import { Int64Range } from "../../../type/v3/range";
 import {
   DataSource,
   HeaderValueOption,
@@ -26,13 +26,13 @@ import {
   routingPriorityFromJSON,
   routingPriorityToJSON,
   RuntimeFractionalPercent,
-} from '../../core/v3/base';
-import { TypedExtensionConfig } from '../../core/v3/extension';
-import { ProxyProtocolConfig } from '../../core/v3/proxy_protocol';
+} from "../../core/v3/base";
+import { TypedExtensionConfig } from "../../core/v3/extension";
+import { ProxyProtocolConfig } from "../../core/v3/proxy_protocol";
 
-export const protobufPackage = 'envoy.config.route.v3';
+export const protobufPackage = "envoy.config.route.v3";
 
-export const protobufFileName = 'envoy/config/route/v3/route_components.proto';
+export const protobufFileName = "envoy/config/route/v3/route_components.proto";
 
 /**
  * The top level element in the routing configuration is a virtual host. Each virtual host has
@@ -43,7 +43,7 @@ export const protobufFileName = 'envoy/config/route/v3/route_components.proto';
  * [#next-free-field: 25]
  */
 export interface VirtualHost {
-  $type: 'envoy.config.route.v3.VirtualHost';
+  $type: "envoy.config.route.v3.VirtualHost";
   /**
    * The logical name of the virtual host. This is used when emitting certain
    * statistics but is not relevant for routing.
@@ -81,7 +81,9 @@ export interface VirtualHost {
    * The match tree to use when resolving route actions for incoming requests. Only one of this and ``routes``
    * can be specified.
    */
-  matcher: Matcher | undefined;
+  matcher:
+    | Matcher
+    | undefined;
   /**
    * Specifies the type of TLS enforcement the virtual host expects. If this option is not
    * specified, there is no TLS requirement for the virtual host.
@@ -138,7 +140,9 @@ export interface VirtualHost {
    *
    * @deprecated
    */
-  cors: CorsPolicy | undefined;
+  cors:
+    | CorsPolicy
+    | undefined;
   /**
    * This field can be used to provide virtual host level per filter config. The key should match the
    * :ref:`filter config name
@@ -179,7 +183,9 @@ export interface VirtualHost {
    * route level entry will take precedence over this config and it'll be treated
    * independently (e.g.: values are not inherited).
    */
-  retryPolicy: RetryPolicy | undefined;
+  retryPolicy:
+    | RetryPolicy
+    | undefined;
   /**
    * [#not-implemented-hide:]
    * Specifies the configuration for retry policy extension. Note that setting a route level entry
@@ -187,13 +193,17 @@ export interface VirtualHost {
    * inherited). :ref:`Retry policy <envoy_v3_api_field_config.route.v3.VirtualHost.retry_policy>` should not be
    * set if this field is used.
    */
-  retryPolicyTypedConfig: Any | undefined;
+  retryPolicyTypedConfig:
+    | Any
+    | undefined;
   /**
    * Indicates the hedge policy for all routes in this virtual host. Note that setting a
    * route level entry will take precedence over this config and it'll be treated
    * independently (e.g.: values are not inherited).
    */
-  hedgePolicy: HedgePolicy | undefined;
+  hedgePolicy:
+    | HedgePolicy
+    | undefined;
   /**
    * Decides whether to include the :ref:`x-envoy-is-timeout-retry <config_http_filters_router_x-envoy-is-timeout-retry>`
    * request header in retries initiated by per try timeouts.
@@ -204,7 +214,9 @@ export interface VirtualHost {
    * If set and a route-specific limit is not set, the bytes actually buffered will be the minimum
    * value of this and the listener per_connection_buffer_limit_bytes.
    */
-  perRequestBufferLimitBytes: number | undefined;
+  perRequestBufferLimitBytes:
+    | number
+    | undefined;
   /**
    * Specify a set of default request mirroring policies for every route under this virtual host.
    * It takes precedence over the route config mirror policy entirely.
@@ -240,16 +252,16 @@ export enum VirtualHost_TlsRequirementType {
 export function virtualHost_TlsRequirementTypeFromJSON(object: any): VirtualHost_TlsRequirementType {
   switch (object) {
     case 0:
-    case 'NONE':
+    case "NONE":
       return VirtualHost_TlsRequirementType.NONE;
     case 1:
-    case 'EXTERNAL_ONLY':
+    case "EXTERNAL_ONLY":
       return VirtualHost_TlsRequirementType.EXTERNAL_ONLY;
     case 2:
-    case 'ALL':
+    case "ALL":
       return VirtualHost_TlsRequirementType.ALL;
     case -1:
-    case 'UNRECOGNIZED':
+    case "UNRECOGNIZED":
     default:
       return VirtualHost_TlsRequirementType.UNRECOGNIZED;
   }
@@ -258,26 +270,26 @@ export function virtualHost_TlsRequirementTypeFromJSON(object: any): VirtualHost
 export function virtualHost_TlsRequirementTypeToJSON(object: VirtualHost_TlsRequirementType): string {
   switch (object) {
     case VirtualHost_TlsRequirementType.NONE:
-      return 'NONE';
+      return "NONE";
     case VirtualHost_TlsRequirementType.EXTERNAL_ONLY:
-      return 'EXTERNAL_ONLY';
+      return "EXTERNAL_ONLY";
     case VirtualHost_TlsRequirementType.ALL:
-      return 'ALL';
+      return "ALL";
     case VirtualHost_TlsRequirementType.UNRECOGNIZED:
     default:
-      return 'UNRECOGNIZED';
+      return "UNRECOGNIZED";
   }
 }
 
 export interface VirtualHost_TypedPerFilterConfigEntry {
-  $type: 'envoy.config.route.v3.VirtualHost.TypedPerFilterConfigEntry';
+  $type: "envoy.config.route.v3.VirtualHost.TypedPerFilterConfigEntry";
   key: string;
   value: Any | undefined;
 }
 
 /** A filter-defined action type. */
 export interface FilterAction {
-  $type: 'envoy.config.route.v3.FilterAction';
+  $type: "envoy.config.route.v3.FilterAction";
   action: Any | undefined;
 }
 
@@ -286,7 +298,7 @@ export interface FilterAction {
  * When the matcher matches, routes will be matched and run.
  */
 export interface RouteList {
-  $type: 'envoy.config.route.v3.RouteList';
+  $type: "envoy.config.route.v3.RouteList";
   /** The list of routes that will be matched and run, in order. The first route that matches will be used. */
   routes: Route[];
 }
@@ -302,24 +314,34 @@ export interface RouteList {
  * [#next-free-field: 20]
  */
 export interface Route {
-  $type: 'envoy.config.route.v3.Route';
+  $type: "envoy.config.route.v3.Route";
   /** Name for the route. */
   name: string;
   /** Route matching parameters. */
-  match: RouteMatch | undefined;
+  match:
+    | RouteMatch
+    | undefined;
   /** Route request to some upstream cluster. */
-  route?: RouteAction | undefined;
+  route?:
+    | RouteAction
+    | undefined;
   /** Return a redirect. */
-  redirect?: RedirectAction | undefined;
+  redirect?:
+    | RedirectAction
+    | undefined;
   /** Return an arbitrary HTTP response directly, without proxying. */
-  directResponse?: DirectResponseAction | undefined;
+  directResponse?:
+    | DirectResponseAction
+    | undefined;
   /**
    * [#not-implemented-hide:]
    * A filter-defined action (e.g., it could dynamically generate the RouteAction).
    * [#comment: TODO(samflattery): Remove cleanup in route_fuzz_test.cc when
    * implemented]
    */
-  filterAction?: FilterAction | undefined;
+  filterAction?:
+    | FilterAction
+    | undefined;
   /**
    * [#not-implemented-hide:]
    * An action used when the route will generate a response directly,
@@ -327,7 +349,9 @@ export interface Route {
    * xDS clients like the gRPC server. It could also be used in the future
    * in Envoy for a filter that directly generates responses for requests.
    */
-  nonForwardingAction?: NonForwardingAction | undefined;
+  nonForwardingAction?:
+    | NonForwardingAction
+    | undefined;
   /**
    * The Metadata field can be used to provide additional information
    * about the route. It can be used for configuration, stats, and logging.
@@ -335,9 +359,13 @@ export interface Route {
    * For instance, if the metadata is intended for the Router filter,
    * the filter name should be specified as ``envoy.filters.http.router``.
    */
-  metadata: Metadata | undefined;
+  metadata:
+    | Metadata
+    | undefined;
   /** Decorator for the matched route. */
-  decorator: Decorator | undefined;
+  decorator:
+    | Decorator
+    | undefined;
   /**
    * This field can be used to provide route specific per filter config. The key should match the
    * :ref:`filter config name
@@ -381,13 +409,17 @@ export interface Route {
    * Presence of the object defines whether the connection manager's tracing configuration
    * is overridden by this route specific instance.
    */
-  tracing: Tracing | undefined;
+  tracing:
+    | Tracing
+    | undefined;
   /**
    * The maximum bytes which will be buffered for retries and shadowing.
    * If set, the bytes actually buffered will be the minimum value of this and the
    * listener per_connection_buffer_limit_bytes.
    */
-  perRequestBufferLimitBytes: number | undefined;
+  perRequestBufferLimitBytes:
+    | number
+    | undefined;
   /**
    * The human readable prefix to use when emitting statistics for this endpoint.
    * The statistics are rooted at vhost.<virtual host name>.route.<stat_prefix>.
@@ -407,7 +439,7 @@ export interface Route {
 }
 
 export interface Route_TypedPerFilterConfigEntry {
-  $type: 'envoy.config.route.v3.Route.TypedPerFilterConfigEntry';
+  $type: "envoy.config.route.v3.Route.TypedPerFilterConfigEntry";
   key: string;
   value: Any | undefined;
 }
@@ -421,7 +453,7 @@ export interface Route_TypedPerFilterConfigEntry {
  * weights.
  */
 export interface WeightedCluster {
-  $type: 'envoy.config.route.v3.WeightedCluster';
+  $type: "envoy.config.route.v3.WeightedCluster";
   /** Specifies one or more upstream clusters associated with the route. */
   clusters: WeightedCluster_ClusterWeight[];
   /**
@@ -432,7 +464,9 @@ export interface WeightedCluster {
    *
    * @deprecated
    */
-  totalWeight: number | undefined;
+  totalWeight:
+    | number
+    | undefined;
   /**
    * Specifies the runtime key prefix that should be used to construct the
    * runtime keys associated with each cluster. When the ``runtime_key_prefix`` is
@@ -456,7 +490,7 @@ export interface WeightedCluster {
 
 /** [#next-free-field: 13] */
 export interface WeightedCluster_ClusterWeight {
-  $type: 'envoy.config.route.v3.WeightedCluster.ClusterWeight';
+  $type: "envoy.config.route.v3.WeightedCluster.ClusterWeight";
   /**
    * Only one of ``name`` and ``cluster_header`` may be specified.
    * [#next-major-version: Need to add back the validation rule: (validate.rules).string = {min_len: 1}]
@@ -489,7 +523,9 @@ export interface WeightedCluster_ClusterWeight {
    * entries in the clusters array must be greater than 0, and must not exceed
    * uint32_t maximal value (4294967295).
    */
-  weight: number | undefined;
+  weight:
+    | number
+    | undefined;
   /**
    * Optional endpoint metadata match criteria used by the subset load balancer. Only endpoints in
    * the upstream cluster with metadata matching what is set in this field will be considered for
@@ -497,7 +533,9 @@ export interface WeightedCluster_ClusterWeight {
    * :ref:`RouteAction.metadata_match <envoy_v3_api_field_config.route.v3.RouteAction.metadata_match>`, with
    * values here taking precedence. The filter name should be specified as ``envoy.lb``.
    */
-  metadataMatch: Metadata | undefined;
+  metadataMatch:
+    | Metadata
+    | undefined;
   /**
    * Specifies a list of headers to be added to requests when this cluster is selected
    * through the enclosing :ref:`envoy_v3_api_msg_config.route.v3.RouteAction`.
@@ -547,16 +585,18 @@ export interface WeightedCluster_ClusterWeight {
 }
 
 export interface WeightedCluster_ClusterWeight_TypedPerFilterConfigEntry {
-  $type: 'envoy.config.route.v3.WeightedCluster.ClusterWeight.TypedPerFilterConfigEntry';
+  $type: "envoy.config.route.v3.WeightedCluster.ClusterWeight.TypedPerFilterConfigEntry";
   key: string;
   value: Any | undefined;
 }
 
 /** Configuration for a cluster specifier plugin. */
 export interface ClusterSpecifierPlugin {
-  $type: 'envoy.config.route.v3.ClusterSpecifierPlugin';
+  $type: "envoy.config.route.v3.ClusterSpecifierPlugin";
   /** The name of the plugin and its opaque configuration. */
-  extension: TypedExtensionConfig | undefined;
+  extension:
+    | TypedExtensionConfig
+    | undefined;
   /**
    * If is_optional is not set or is set to false and the plugin defined by this message is not a
    * supported type, the containing resource is NACKed. If is_optional is set to true, the resource
@@ -569,17 +609,21 @@ export interface ClusterSpecifierPlugin {
 
 /** [#next-free-field: 16] */
 export interface RouteMatch {
-  $type: 'envoy.config.route.v3.RouteMatch';
+  $type: "envoy.config.route.v3.RouteMatch";
   /**
    * If specified, the route is a prefix rule meaning that the prefix must
    * match the beginning of the ``:path`` header.
    */
-  prefix?: string | undefined;
+  prefix?:
+    | string
+    | undefined;
   /**
    * If specified, the route is an exact path rule meaning that the path must
    * exactly match the ``:path`` header once the query string is removed.
    */
-  path?: string | undefined;
+  path?:
+    | string
+    | undefined;
   /**
    * If specified, the route is a regular expression rule meaning that the
    * regex must match the ``:path`` header once the query string is removed. The entire path
@@ -594,7 +638,9 @@ export interface RouteMatch {
    * on :path, etc. The issue with that is it is unclear how to generically deal with query string
    * stripping. This needs more thought.]
    */
-  safeRegex?: RegexMatcher | undefined;
+  safeRegex?:
+    | RegexMatcher
+    | undefined;
   /**
    * If this is used as the matcher, the matcher will only match CONNECT or CONNECT-UDP requests.
    * Note that this will not match other Extended CONNECT requests (WebSocket and the like) as
@@ -605,7 +651,9 @@ export interface RouteMatch {
    * Note that CONNECT support is currently considered alpha in Envoy.
    * [#comment: TODO(htuch): Replace the above comment with an alpha tag.]
    */
-  connectMatcher?: RouteMatch_ConnectMatcher | undefined;
+  connectMatcher?:
+    | RouteMatch_ConnectMatcher
+    | undefined;
   /**
    * If specified, the route is a path-separated prefix rule meaning that the
    * ``:path`` header (without the query string) must either exactly match the
@@ -617,14 +665,20 @@ export interface RouteMatch {
    *
    * Expect the value to not contain ``?`` or ``#`` and not to end in ``/``
    */
-  pathSeparatedPrefix?: string | undefined;
+  pathSeparatedPrefix?:
+    | string
+    | undefined;
   /** [#extension-category: envoy.path.match] */
-  pathMatchPolicy?: TypedExtensionConfig | undefined;
+  pathMatchPolicy?:
+    | TypedExtensionConfig
+    | undefined;
   /**
    * Indicates that prefix/path matching should be case sensitive. The default
    * is true. Ignored for safe_regex matching.
    */
-  caseSensitive: boolean | undefined;
+  caseSensitive:
+    | boolean
+    | undefined;
   /**
    * Indicates that the route should additionally match on a runtime key. Every time the route
    * is considered for a match, it must also fall under the percentage of matches indicated by
@@ -643,7 +697,9 @@ export interface RouteMatch {
    *    instance, a runtime key lookup returning the value "42" would parse as a FractionalPercent
    *    whose numerator is 42 and denominator is HUNDRED. This preserves legacy semantics.
    */
-  runtimeFraction: RuntimeFractionalPercent | undefined;
+  runtimeFraction:
+    | RuntimeFractionalPercent
+    | undefined;
   /**
    * Specifies a set of headers that the route should match on. The router will
    * check the request’s headers against all the specified headers in the route
@@ -674,14 +730,18 @@ export interface RouteMatch {
    * that the content-type header has a application/grpc or one of the various
    * application/grpc+ values.
    */
-  grpc: RouteMatch_GrpcRouteMatchOptions | undefined;
+  grpc:
+    | RouteMatch_GrpcRouteMatchOptions
+    | undefined;
   /**
    * If specified, the client tls context will be matched against the defined
    * match options.
    *
    * [#next-major-version: unify with RBAC]
    */
-  tlsContext: RouteMatch_TlsContextMatchOptions | undefined;
+  tlsContext:
+    | RouteMatch_TlsContextMatchOptions
+    | undefined;
   /**
    * Specifies a set of dynamic metadata matchers on which the route should match.
    * The router will check the dynamic metadata against all the specified dynamic metadata matchers.
@@ -692,16 +752,18 @@ export interface RouteMatch {
 }
 
 export interface RouteMatch_GrpcRouteMatchOptions {
-  $type: 'envoy.config.route.v3.RouteMatch.GrpcRouteMatchOptions';
+  $type: "envoy.config.route.v3.RouteMatch.GrpcRouteMatchOptions";
 }
 
 export interface RouteMatch_TlsContextMatchOptions {
-  $type: 'envoy.config.route.v3.RouteMatch.TlsContextMatchOptions';
+  $type: "envoy.config.route.v3.RouteMatch.TlsContextMatchOptions";
   /**
    * If specified, the route will match against whether or not a certificate is presented.
    * If not specified, certificate presentation status (true or false) will not be considered when route matching.
    */
-  presented: boolean | undefined;
+  presented:
+    | boolean
+    | undefined;
   /**
    * If specified, the route will match against whether or not a certificate is validated.
    * If not specified, certificate validation status (true or false) will not be considered when route matching.
@@ -721,7 +783,7 @@ export interface RouteMatch_TlsContextMatchOptions {
 
 /** An extensible message for matching CONNECT or CONNECT-UDP requests. */
 export interface RouteMatch_ConnectMatcher {
-  $type: 'envoy.config.route.v3.RouteMatch.ConnectMatcher';
+  $type: "envoy.config.route.v3.RouteMatch.ConnectMatcher";
 }
 
 /**
@@ -736,7 +798,7 @@ export interface RouteMatch_ConnectMatcher {
  * [#next-free-field: 14]
  */
 export interface CorsPolicy {
-  $type: 'envoy.config.route.v3.CorsPolicy';
+  $type: "envoy.config.route.v3.CorsPolicy";
   /**
    * Specifies string patterns that match allowed origins. An origin is allowed if any of the
    * string matchers match.
@@ -751,7 +813,9 @@ export interface CorsPolicy {
   /** Specifies the content for the ``access-control-max-age`` header. */
   maxAge: string;
   /** Specifies whether the resource allows credentials. */
-  allowCredentials: boolean | undefined;
+  allowCredentials:
+    | boolean
+    | undefined;
   /**
    * Specifies the % of requests for which the CORS filter is enabled.
    *
@@ -761,7 +825,9 @@ export interface CorsPolicy {
    * If :ref:`runtime_key <envoy_v3_api_field_config.core.v3.RuntimeFractionalPercent.runtime_key>` is
    * specified, Envoy will lookup the runtime key to get the percentage of requests to filter.
    */
-  filterEnabled?: RuntimeFractionalPercent | undefined;
+  filterEnabled?:
+    | RuntimeFractionalPercent
+    | undefined;
   /**
    * Specifies the % of requests for which the CORS policies will be evaluated and tracked, but not
    * enforced.
@@ -773,14 +839,18 @@ export interface CorsPolicy {
    * Envoy will lookup the runtime key to get the percentage of requests for which it will evaluate
    * and track the request's ``Origin`` to determine if it's valid but will not enforce any policies.
    */
-  shadowEnabled: RuntimeFractionalPercent | undefined;
+  shadowEnabled:
+    | RuntimeFractionalPercent
+    | undefined;
   /**
    * Specify whether allow requests whose target server's IP address is more private than that from
    * which the request initiator was fetched.
    *
    * More details refer to https://developer.chrome.com/blog/private-network-access-preflight.
    */
-  allowPrivateNetworkAccess: boolean | undefined;
+  allowPrivateNetworkAccess:
+    | boolean
+    | undefined;
   /**
    * Specifies if preflight requests not matching the configured allowed origin should be forwarded
    * to the upstream. Default is true.
@@ -790,12 +860,14 @@ export interface CorsPolicy {
 
 /** [#next-free-field: 42] */
 export interface RouteAction {
-  $type: 'envoy.config.route.v3.RouteAction';
+  $type: "envoy.config.route.v3.RouteAction";
   /**
    * Indicates the upstream cluster to which the request should be routed
    * to.
    */
-  cluster?: string | undefined;
+  cluster?:
+    | string
+    | undefined;
   /**
    * Envoy will determine the cluster to route to by reading the value of the
    * HTTP header named by cluster_header from the request headers. If the
@@ -811,7 +883,9 @@ export interface RouteAction {
    *
    *   If the header appears multiple times only the first value is used.
    */
-  clusterHeader?: string | undefined;
+  clusterHeader?:
+    | string
+    | undefined;
   /**
    * Multiple upstream clusters can be specified for a given route. The
    * request is routed to one of the upstream clusters based on weights
@@ -819,19 +893,25 @@ export interface RouteAction {
    * :ref:`traffic splitting <config_http_conn_man_route_table_traffic_splitting_split>`
    * for additional documentation.
    */
-  weightedClusters?: WeightedCluster | undefined;
+  weightedClusters?:
+    | WeightedCluster
+    | undefined;
   /**
    * Name of the cluster specifier plugin to use to determine the cluster for requests on this route.
    * The cluster specifier plugin name must be defined in the associated
    * :ref:`cluster specifier plugins <envoy_v3_api_field_config.route.v3.RouteConfiguration.cluster_specifier_plugins>`
    * in the :ref:`name <envoy_v3_api_field_config.core.v3.TypedExtensionConfig.name>` field.
    */
-  clusterSpecifierPlugin?: string | undefined;
+  clusterSpecifierPlugin?:
+    | string
+    | undefined;
   /**
    * Custom cluster specifier plugin configuration to use to determine the cluster for requests
    * on this route.
    */
-  inlineClusterSpecifierPlugin?: ClusterSpecifierPlugin | undefined;
+  inlineClusterSpecifierPlugin?:
+    | ClusterSpecifierPlugin
+    | undefined;
   /**
    * The HTTP status code to use when configured cluster is not found.
    * The default response code is 503 Service Unavailable.
@@ -844,7 +924,9 @@ export interface RouteAction {
    * <envoy_v3_api_field_config.route.v3.RouteAction.weighted_clusters>`, metadata will be merged, with values
    * provided there taking precedence. The filter name should be specified as ``envoy.lb``.
    */
-  metadataMatch: Metadata | undefined;
+  metadataMatch:
+    | Metadata
+    | undefined;
   /**
    * Indicates that during forwarding, the matched prefix (or path) should be
    * swapped with this value. This option allows application URLs to be rooted
@@ -911,9 +993,13 @@ export interface RouteAction {
    *   would do a case-insensitive match and transform path ``/aaa/XxX/bbb`` to
    *   ``/aaa/yyy/bbb``.
    */
-  regexRewrite: RegexMatchAndSubstitute | undefined;
+  regexRewrite:
+    | RegexMatchAndSubstitute
+    | undefined;
   /** [#extension-category: envoy.path.rewrite] */
-  pathRewritePolicy: TypedExtensionConfig | undefined;
+  pathRewritePolicy:
+    | TypedExtensionConfig
+    | undefined;
   /**
    * Indicates that during forwarding, the host header will be swapped with
    * this value. Using this option will append the
@@ -921,7 +1007,9 @@ export interface RouteAction {
    * :ref:`append_x_forwarded_host <envoy_v3_api_field_config.route.v3.RouteAction.append_x_forwarded_host>`
    * is set.
    */
-  hostRewriteLiteral?: string | undefined;
+  hostRewriteLiteral?:
+    | string
+    | undefined;
   /**
    * Indicates that during forwarding, the host header will be swapped with
    * the hostname of the upstream host chosen by the cluster manager. This
@@ -934,7 +1022,9 @@ export interface RouteAction {
    * :ref:`append_x_forwarded_host <envoy_v3_api_field_config.route.v3.RouteAction.append_x_forwarded_host>`
    * is set.
    */
-  autoHostRewrite?: boolean | undefined;
+  autoHostRewrite?:
+    | boolean
+    | undefined;
   /**
    * Indicates that during forwarding, the host header will be swapped with the content of given
    * downstream or :ref:`custom <config_http_conn_man_headers_custom_request_headers>` header.
@@ -952,7 +1042,9 @@ export interface RouteAction {
    *
    *   If the header appears multiple times only the first value is used.
    */
-  hostRewriteHeader?: string | undefined;
+  hostRewriteHeader?:
+    | string
+    | undefined;
   /**
    * Indicates that during forwarding, the host header will be swapped with
    * the result of the regex substitution executed on path value with query and fragment removed.
@@ -974,7 +1066,9 @@ export interface RouteAction {
    *
    * Would rewrite the host header to ``envoyproxy.io`` given the path ``/envoyproxy.io/some/path``.
    */
-  hostRewritePathRegex?: RegexMatchAndSubstitute | undefined;
+  hostRewritePathRegex?:
+    | RegexMatchAndSubstitute
+    | undefined;
   /**
    * If set, then a host rewrite action (one of
    * :ref:`host_rewrite_literal <envoy_v3_api_field_config.route.v3.RouteAction.host_rewrite_literal>`,
@@ -998,7 +1092,9 @@ export interface RouteAction {
    *   :ref:`config_http_filters_router_x-envoy-upstream-rq-per-try-timeout-ms`, and the
    *   :ref:`retry overview <arch_overview_http_routing_retry>`.
    */
-  timeout: Duration | undefined;
+  timeout:
+    | Duration
+    | undefined;
   /**
    * Specifies the idle timeout for the route. If not specified, there is no per-route idle timeout,
    * although the connection manager wide :ref:`stream_idle_timeout
@@ -1023,19 +1119,25 @@ export interface RouteAction {
    * is configured, this timeout is scaled according to the value for
    * :ref:`HTTP_DOWNSTREAM_STREAM_IDLE <envoy_v3_api_enum_value_config.overload.v3.ScaleTimersOverloadActionConfig.TimerType.HTTP_DOWNSTREAM_STREAM_IDLE>`.
    */
-  idleTimeout: Duration | undefined;
+  idleTimeout:
+    | Duration
+    | undefined;
   /**
    * Specifies how to send request over TLS early data.
    * If absent, allows `safe HTTP requests <https://www.rfc-editor.org/rfc/rfc7231#section-4.2.1>`_ to be sent on early data.
    * [#extension-category: envoy.route.early_data_policy]
    */
-  earlyDataPolicy: TypedExtensionConfig | undefined;
+  earlyDataPolicy:
+    | TypedExtensionConfig
+    | undefined;
   /**
    * Indicates that the route has a retry policy. Note that if this is set,
    * it'll take precedence over the virtual host level retry policy entirely
    * (e.g.: policies are not merged, most internal one becomes the enforced policy).
    */
-  retryPolicy: RetryPolicy | undefined;
+  retryPolicy:
+    | RetryPolicy
+    | undefined;
   /**
    * [#not-implemented-hide:]
    * Specifies the configuration for retry policy extension. Note that if this is set, it'll take
@@ -1043,7 +1145,9 @@ export interface RouteAction {
    * most internal one becomes the enforced policy). :ref:`Retry policy <envoy_v3_api_field_config.route.v3.VirtualHost.retry_policy>`
    * should not be set if this field is used.
    */
-  retryPolicyTypedConfig: Any | undefined;
+  retryPolicyTypedConfig:
+    | Any
+    | undefined;
   /**
    * Specify a set of route request mirroring policies.
    * It takes precedence over the virtual host and route config mirror policy entirely.
@@ -1067,7 +1171,9 @@ export interface RouteAction {
    *
    * @deprecated
    */
-  includeVhRateLimits: boolean | undefined;
+  includeVhRateLimits:
+    | boolean
+    | undefined;
   /**
    * Specifies a list of hash policies to use for ring hash load balancing. Each
    * hash policy is evaluated individually and the combined result is used to
@@ -1097,7 +1203,9 @@ export interface RouteAction {
    *
    * @deprecated
    */
-  cors: CorsPolicy | undefined;
+  cors:
+    | CorsPolicy
+    | undefined;
   /**
    * Deprecated by :ref:`grpc_timeout_header_max <envoy_v3_api_field_config.route.v3.RouteAction.MaxStreamDuration.grpc_timeout_header_max>`
    * If present, and the request is a gRPC request, use the
@@ -1122,7 +1230,9 @@ export interface RouteAction {
    *
    * @deprecated
    */
-  maxGrpcTimeout: Duration | undefined;
+  maxGrpcTimeout:
+    | Duration
+    | undefined;
   /**
    * Deprecated by :ref:`grpc_timeout_header_offset <envoy_v3_api_field_config.route.v3.RouteAction.MaxStreamDuration.grpc_timeout_header_offset>`.
    * If present, Envoy will adjust the timeout provided by the ``grpc-timeout`` header by subtracting
@@ -1143,7 +1253,9 @@ export interface RouteAction {
    * by :ref:`redirect_response_codes
    * <envoy_v3_api_field_config.route.v3.InternalRedirectPolicy.redirect_response_codes>`.
    */
-  internalRedirectPolicy: InternalRedirectPolicy | undefined;
+  internalRedirectPolicy:
+    | InternalRedirectPolicy
+    | undefined;
   /** @deprecated */
   internalRedirectAction: RouteAction_InternalRedirectAction;
   /**
@@ -1164,13 +1276,17 @@ export interface RouteAction {
    *
    * @deprecated
    */
-  maxInternalRedirects: number | undefined;
+  maxInternalRedirects:
+    | number
+    | undefined;
   /**
    * Indicates that the route has a hedge policy. Note that if this is set,
    * it'll take precedence over the virtual host level hedge policy entirely
    * (e.g.: policies are not merged, most internal one becomes the enforced policy).
    */
-  hedgePolicy: HedgePolicy | undefined;
+  hedgePolicy:
+    | HedgePolicy
+    | undefined;
   /** Specifies the maximum stream duration for this route. */
   maxStreamDuration: RouteAction_MaxStreamDuration | undefined;
 }
@@ -1185,39 +1301,35 @@ export enum RouteAction_ClusterNotFoundResponseCode {
   UNRECOGNIZED = -1,
 }
 
-export function routeAction_ClusterNotFoundResponseCodeFromJSON(
-  object: any,
-): RouteAction_ClusterNotFoundResponseCode {
+export function routeAction_ClusterNotFoundResponseCodeFromJSON(object: any): RouteAction_ClusterNotFoundResponseCode {
   switch (object) {
     case 0:
-    case 'SERVICE_UNAVAILABLE':
+    case "SERVICE_UNAVAILABLE":
       return RouteAction_ClusterNotFoundResponseCode.SERVICE_UNAVAILABLE;
     case 1:
-    case 'NOT_FOUND':
+    case "NOT_FOUND":
       return RouteAction_ClusterNotFoundResponseCode.NOT_FOUND;
     case 2:
-    case 'INTERNAL_SERVER_ERROR':
+    case "INTERNAL_SERVER_ERROR":
       return RouteAction_ClusterNotFoundResponseCode.INTERNAL_SERVER_ERROR;
     case -1:
-    case 'UNRECOGNIZED':
+    case "UNRECOGNIZED":
     default:
       return RouteAction_ClusterNotFoundResponseCode.UNRECOGNIZED;
   }
 }
 
-export function routeAction_ClusterNotFoundResponseCodeToJSON(
-  object: RouteAction_ClusterNotFoundResponseCode,
-): string {
+export function routeAction_ClusterNotFoundResponseCodeToJSON(object: RouteAction_ClusterNotFoundResponseCode): string {
   switch (object) {
     case RouteAction_ClusterNotFoundResponseCode.SERVICE_UNAVAILABLE:
-      return 'SERVICE_UNAVAILABLE';
+      return "SERVICE_UNAVAILABLE";
     case RouteAction_ClusterNotFoundResponseCode.NOT_FOUND:
-      return 'NOT_FOUND';
+      return "NOT_FOUND";
     case RouteAction_ClusterNotFoundResponseCode.INTERNAL_SERVER_ERROR:
-      return 'INTERNAL_SERVER_ERROR';
+      return "INTERNAL_SERVER_ERROR";
     case RouteAction_ClusterNotFoundResponseCode.UNRECOGNIZED:
     default:
-      return 'UNRECOGNIZED';
+      return "UNRECOGNIZED";
   }
 }
 
@@ -1236,13 +1348,13 @@ export enum RouteAction_InternalRedirectAction {
 export function routeAction_InternalRedirectActionFromJSON(object: any): RouteAction_InternalRedirectAction {
   switch (object) {
     case 0:
-    case 'PASS_THROUGH_INTERNAL_REDIRECT':
+    case "PASS_THROUGH_INTERNAL_REDIRECT":
       return RouteAction_InternalRedirectAction.PASS_THROUGH_INTERNAL_REDIRECT;
     case 1:
-    case 'HANDLE_INTERNAL_REDIRECT':
+    case "HANDLE_INTERNAL_REDIRECT":
       return RouteAction_InternalRedirectAction.HANDLE_INTERNAL_REDIRECT;
     case -1:
-    case 'UNRECOGNIZED':
+    case "UNRECOGNIZED":
     default:
       return RouteAction_InternalRedirectAction.UNRECOGNIZED;
   }
@@ -1251,12 +1363,12 @@ export function routeAction_InternalRedirectActionFromJSON(object: any): RouteAc
 export function routeAction_InternalRedirectActionToJSON(object: RouteAction_InternalRedirectAction): string {
   switch (object) {
     case RouteAction_InternalRedirectAction.PASS_THROUGH_INTERNAL_REDIRECT:
-      return 'PASS_THROUGH_INTERNAL_REDIRECT';
+      return "PASS_THROUGH_INTERNAL_REDIRECT";
     case RouteAction_InternalRedirectAction.HANDLE_INTERNAL_REDIRECT:
-      return 'HANDLE_INTERNAL_REDIRECT';
+      return "HANDLE_INTERNAL_REDIRECT";
     case RouteAction_InternalRedirectAction.UNRECOGNIZED:
     default:
-      return 'UNRECOGNIZED';
+      return "UNRECOGNIZED";
   }
 }
 
@@ -1280,7 +1392,7 @@ export function routeAction_InternalRedirectActionToJSON(object: RouteAction_Int
  * [#next-free-field: 7]
  */
 export interface RouteAction_RequestMirrorPolicy {
-  $type: 'envoy.config.route.v3.RouteAction.RequestMirrorPolicy';
+  $type: "envoy.config.route.v3.RouteAction.RequestMirrorPolicy";
   /**
    * Only one of ``cluster`` and ``cluster_header`` can be specified.
    * [#next-major-version: Need to add back the validation rule: (validate.rules).string = {min_len: 1}]
@@ -1315,9 +1427,13 @@ export interface RouteAction_RequestMirrorPolicy {
    * number is <= the value of the numerator N, or if the key is not present, the default
    * value, the request will be mirrored.
    */
-  runtimeFraction: RuntimeFractionalPercent | undefined;
+  runtimeFraction:
+    | RuntimeFractionalPercent
+    | undefined;
   /** Determines if the trace span should be sampled. Defaults to true. */
-  traceSampled: boolean | undefined;
+  traceSampled:
+    | boolean
+    | undefined;
   /** Disables appending the ``-shadow`` suffix to the shadowed ``Host`` header. Defaults to ``false``. */
   disableShadowHostSuffixAppend: boolean;
 }
@@ -1328,17 +1444,27 @@ export interface RouteAction_RequestMirrorPolicy {
  * [#next-free-field: 7]
  */
 export interface RouteAction_HashPolicy {
-  $type: 'envoy.config.route.v3.RouteAction.HashPolicy';
+  $type: "envoy.config.route.v3.RouteAction.HashPolicy";
   /** Header hash policy. */
-  header?: RouteAction_HashPolicy_Header | undefined;
+  header?:
+    | RouteAction_HashPolicy_Header
+    | undefined;
   /** Cookie hash policy. */
-  cookie?: RouteAction_HashPolicy_Cookie | undefined;
+  cookie?:
+    | RouteAction_HashPolicy_Cookie
+    | undefined;
   /** Connection properties hash policy. */
-  connectionProperties?: RouteAction_HashPolicy_ConnectionProperties | undefined;
+  connectionProperties?:
+    | RouteAction_HashPolicy_ConnectionProperties
+    | undefined;
   /** Query parameter hash policy. */
-  queryParameter?: RouteAction_HashPolicy_QueryParameter | undefined;
+  queryParameter?:
+    | RouteAction_HashPolicy_QueryParameter
+    | undefined;
   /** Filter state hash policy. */
-  filterState?: RouteAction_HashPolicy_FilterState | undefined;
+  filterState?:
+    | RouteAction_HashPolicy_FilterState
+    | undefined;
   /**
    * The flag that short-circuits the hash computing. This field provides a
    * 'fallback' style of configuration: "if a terminal policy doesn't work,
@@ -1364,7 +1490,7 @@ export interface RouteAction_HashPolicy {
 }
 
 export interface RouteAction_HashPolicy_Header {
-  $type: 'envoy.config.route.v3.RouteAction.HashPolicy.Header';
+  $type: "envoy.config.route.v3.RouteAction.HashPolicy.Header";
   /**
    * The name of the request header that will be used to obtain the hash
    * key. If the request header is not present, no hash will be produced.
@@ -1379,7 +1505,7 @@ export interface RouteAction_HashPolicy_Header {
 
 /** CookieAttribute defines an API for adding additional attributes for a HTTP cookie. */
 export interface RouteAction_HashPolicy_CookieAttribute {
-  $type: 'envoy.config.route.v3.RouteAction.HashPolicy.CookieAttribute';
+  $type: "envoy.config.route.v3.RouteAction.HashPolicy.CookieAttribute";
   /** The name of the cookie attribute. */
   name: string;
   /** The optional value of the cookie attribute. */
@@ -1403,7 +1529,7 @@ export interface RouteAction_HashPolicy_CookieAttribute {
  *    cookie, even if they arrive at the Envoy simultaneously.
  */
 export interface RouteAction_HashPolicy_Cookie {
-  $type: 'envoy.config.route.v3.RouteAction.HashPolicy.Cookie';
+  $type: "envoy.config.route.v3.RouteAction.HashPolicy.Cookie";
   /**
    * The name of the cookie that will be used to obtain the hash key. If the
    * cookie is not present and ttl below is not set, no hash will be
@@ -1415,7 +1541,9 @@ export interface RouteAction_HashPolicy_Cookie {
    * not present. If the TTL is present and zero, the generated cookie will
    * be a session cookie.
    */
-  ttl: Duration | undefined;
+  ttl:
+    | Duration
+    | undefined;
   /**
    * The name of the path for the cookie. If no path is specified here, no path
    * will be set for the cookie.
@@ -1426,13 +1554,13 @@ export interface RouteAction_HashPolicy_Cookie {
 }
 
 export interface RouteAction_HashPolicy_ConnectionProperties {
-  $type: 'envoy.config.route.v3.RouteAction.HashPolicy.ConnectionProperties';
+  $type: "envoy.config.route.v3.RouteAction.HashPolicy.ConnectionProperties";
   /** Hash on source IP address. */
   sourceIp: boolean;
 }
 
 export interface RouteAction_HashPolicy_QueryParameter {
-  $type: 'envoy.config.route.v3.RouteAction.HashPolicy.QueryParameter';
+  $type: "envoy.config.route.v3.RouteAction.HashPolicy.QueryParameter";
   /**
    * The name of the URL query parameter that will be used to obtain the hash
    * key. If the parameter is not present, no hash will be produced. Query
@@ -1443,7 +1571,7 @@ export interface RouteAction_HashPolicy_QueryParameter {
 }
 
 export interface RouteAction_HashPolicy_FilterState {
-  $type: 'envoy.config.route.v3.RouteAction.HashPolicy.FilterState';
+  $type: "envoy.config.route.v3.RouteAction.HashPolicy.FilterState";
   /**
    * The name of the Object in the per-request filterState, which is an
    * Envoy::Hashable object. If there is no data associated with the key,
@@ -1461,7 +1589,7 @@ export interface RouteAction_HashPolicy_FilterState {
  * but does not affect any custom filter chain specified there.
  */
 export interface RouteAction_UpgradeConfig {
-  $type: 'envoy.config.route.v3.RouteAction.UpgradeConfig';
+  $type: "envoy.config.route.v3.RouteAction.UpgradeConfig";
   /**
    * The case-insensitive name of this upgrade, e.g. "websocket".
    * For each upgrade type present in upgrade_configs, requests with
@@ -1469,7 +1597,9 @@ export interface RouteAction_UpgradeConfig {
    */
   upgradeType: string;
   /** Determines if upgrades are available on this route. Defaults to true. */
-  enabled: boolean | undefined;
+  enabled:
+    | boolean
+    | undefined;
   /**
    * Configuration for sending data upstream as a raw data payload. This is used for
    * CONNECT requests, when forwarding CONNECT payload as raw TCP.
@@ -1484,15 +1614,17 @@ export interface RouteAction_UpgradeConfig {
  * CONNECT or POST requests, when forwarding request payload as raw TCP.
  */
 export interface RouteAction_UpgradeConfig_ConnectConfig {
-  $type: 'envoy.config.route.v3.RouteAction.UpgradeConfig.ConnectConfig';
+  $type: "envoy.config.route.v3.RouteAction.UpgradeConfig.ConnectConfig";
   /** If present, the proxy protocol header will be prepended to the CONNECT payload sent upstream. */
-  proxyProtocolConfig: ProxyProtocolConfig | undefined;
+  proxyProtocolConfig:
+    | ProxyProtocolConfig
+    | undefined;
   /** If set, the route will also allow forwarding POST payload as raw TCP. */
   allowPost: boolean;
 }
 
 export interface RouteAction_MaxStreamDuration {
-  $type: 'envoy.config.route.v3.RouteAction.MaxStreamDuration';
+  $type: "envoy.config.route.v3.RouteAction.MaxStreamDuration";
   /**
    * Specifies the maximum duration allowed for streams on the route. If not specified, the value
    * from the :ref:`max_stream_duration
@@ -1503,14 +1635,18 @@ export interface RouteAction_MaxStreamDuration {
    * HttpConnectionManager max_stream_duration timeout will be disabled for
    * this route.
    */
-  maxStreamDuration: Duration | undefined;
+  maxStreamDuration:
+    | Duration
+    | undefined;
   /**
    * If present, and the request contains a `grpc-timeout header
    * <https://github.com/grpc/grpc/blob/master/doc/PROTOCOL-HTTP2.md>`_, use that value as the
    * ``max_stream_duration``, but limit the applied timeout to the maximum value specified here.
    * If set to 0, the ``grpc-timeout`` header is used without modification.
    */
-  grpcTimeoutHeaderMax: Duration | undefined;
+  grpcTimeoutHeaderMax:
+    | Duration
+    | undefined;
   /**
    * If present, Envoy will adjust the timeout provided by the ``grpc-timeout`` header by
    * subtracting the provided duration from the header. This is useful for allowing Envoy to set
@@ -1527,7 +1663,7 @@ export interface RouteAction_MaxStreamDuration {
  * [#next-free-field: 14]
  */
 export interface RetryPolicy {
-  $type: 'envoy.config.route.v3.RetryPolicy';
+  $type: "envoy.config.route.v3.RetryPolicy";
   /**
    * Specifies the conditions under which retry takes place. These are the same
    * conditions documented for :ref:`config_http_filters_router_x-envoy-retry-on` and
@@ -1539,7 +1675,9 @@ export interface RetryPolicy {
    * defaults to 1. These are the same conditions documented for
    * :ref:`config_http_filters_router_x-envoy-max-retries`.
    */
-  numRetries: number | undefined;
+  numRetries:
+    | number
+    | undefined;
   /**
    * Specifies a non-zero upstream timeout per retry attempt (including the initial attempt). This
    * parameter is optional. The same conditions documented for
@@ -1553,7 +1691,9 @@ export interface RetryPolicy {
    *   retry policy, a request that times out will not be retried as the total timeout budget
    *   would have been exhausted.
    */
-  perTryTimeout: Duration | undefined;
+  perTryTimeout:
+    | Duration
+    | undefined;
   /**
    * Specifies an upstream idle timeout per retry attempt (including the initial attempt). This
    * parameter is optional and if absent there is no per try idle timeout. The semantics of the per
@@ -1575,13 +1715,17 @@ export interface RetryPolicy {
    * This ensures that response data continues to make progress without using one of the HTTP
    * connection manager idle timeouts.
    */
-  perTryIdleTimeout: Duration | undefined;
+  perTryIdleTimeout:
+    | Duration
+    | undefined;
   /**
    * Specifies an implementation of a RetryPriority which is used to determine the
    * distribution of load across priorities used for retries. Refer to
    * :ref:`retry plugin configuration <arch_overview_http_retry_plugins>` for more details.
    */
-  retryPriority: RetryPolicy_RetryPriority | undefined;
+  retryPriority:
+    | RetryPolicy_RetryPriority
+    | undefined;
   /**
    * Specifies a collection of RetryHostPredicates that will be consulted when selecting a host
    * for retries. If any of the predicates reject the host, host selection will be reattempted.
@@ -1610,7 +1754,9 @@ export interface RetryPolicy {
    * the base interval. The documentation for :ref:`config_http_filters_router_x-envoy-max-retries`
    * describes Envoy's back-off algorithm.
    */
-  retryBackOff: RetryPolicy_RetryBackOff | undefined;
+  retryBackOff:
+    | RetryPolicy_RetryBackOff
+    | undefined;
   /**
    * Specifies parameters that control a retry back-off strategy that is used
    * when the request is rate limited by the upstream server. The server may
@@ -1620,7 +1766,9 @@ export interface RetryPolicy {
    * default exponential back off strategy (configured using ``retry_back_off``)
    * whenever a response includes the matching headers.
    */
-  rateLimitedRetryBackOff: RetryPolicy_RateLimitedRetryBackOff | undefined;
+  rateLimitedRetryBackOff:
+    | RetryPolicy_RateLimitedRetryBackOff
+    | undefined;
   /**
    * HTTP response headers that trigger a retry if present in the response. A retry will be
    * triggered if any of the header matches match the upstream response headers.
@@ -1640,13 +1788,13 @@ export enum RetryPolicy_ResetHeaderFormat {
 export function retryPolicy_ResetHeaderFormatFromJSON(object: any): RetryPolicy_ResetHeaderFormat {
   switch (object) {
     case 0:
-    case 'SECONDS':
+    case "SECONDS":
       return RetryPolicy_ResetHeaderFormat.SECONDS;
     case 1:
-    case 'UNIX_TIMESTAMP':
+    case "UNIX_TIMESTAMP":
       return RetryPolicy_ResetHeaderFormat.UNIX_TIMESTAMP;
     case -1:
-    case 'UNRECOGNIZED':
+    case "UNRECOGNIZED":
     default:
       return RetryPolicy_ResetHeaderFormat.UNRECOGNIZED;
   }
@@ -1655,36 +1803,38 @@ export function retryPolicy_ResetHeaderFormatFromJSON(object: any): RetryPolicy_
 export function retryPolicy_ResetHeaderFormatToJSON(object: RetryPolicy_ResetHeaderFormat): string {
   switch (object) {
     case RetryPolicy_ResetHeaderFormat.SECONDS:
-      return 'SECONDS';
+      return "SECONDS";
     case RetryPolicy_ResetHeaderFormat.UNIX_TIMESTAMP:
-      return 'UNIX_TIMESTAMP';
+      return "UNIX_TIMESTAMP";
     case RetryPolicy_ResetHeaderFormat.UNRECOGNIZED:
     default:
-      return 'UNRECOGNIZED';
+      return "UNRECOGNIZED";
   }
 }
 
 export interface RetryPolicy_RetryPriority {
-  $type: 'envoy.config.route.v3.RetryPolicy.RetryPriority';
+  $type: "envoy.config.route.v3.RetryPolicy.RetryPriority";
   name: string;
   typedConfig?: Any | undefined;
 }
 
 export interface RetryPolicy_RetryHostPredicate {
-  $type: 'envoy.config.route.v3.RetryPolicy.RetryHostPredicate';
+  $type: "envoy.config.route.v3.RetryPolicy.RetryHostPredicate";
   name: string;
   typedConfig?: Any | undefined;
 }
 
 export interface RetryPolicy_RetryBackOff {
-  $type: 'envoy.config.route.v3.RetryPolicy.RetryBackOff';
+  $type: "envoy.config.route.v3.RetryPolicy.RetryBackOff";
   /**
    * Specifies the base interval between retries. This parameter is required and must be greater
    * than zero. Values less than 1 ms are rounded up to 1 ms.
    * See :ref:`config_http_filters_router_x-envoy-max-retries` for a discussion of Envoy's
    * back-off algorithm.
    */
-  baseInterval: Duration | undefined;
+  baseInterval:
+    | Duration
+    | undefined;
   /**
    * Specifies the maximum interval between retries. This parameter is optional, but must be
    * greater than or equal to the ``base_interval`` if set. The default is 10 times the
@@ -1695,7 +1845,7 @@ export interface RetryPolicy_RetryBackOff {
 }
 
 export interface RetryPolicy_ResetHeader {
-  $type: 'envoy.config.route.v3.RetryPolicy.ResetHeader';
+  $type: "envoy.config.route.v3.RetryPolicy.ResetHeader";
   /**
    * The name of the reset header.
    *
@@ -1754,7 +1904,7 @@ export interface RetryPolicy_ResetHeader {
  *   the responses from the upstream server.
  */
 export interface RetryPolicy_RateLimitedRetryBackOff {
-  $type: 'envoy.config.route.v3.RetryPolicy.RateLimitedRetryBackOff';
+  $type: "envoy.config.route.v3.RetryPolicy.RateLimitedRetryBackOff";
   /**
    * Specifies the reset headers (like ``Retry-After`` or ``X-RateLimit-Reset``)
    * to match against the response. Headers are tried in order, and matched case
@@ -1772,21 +1922,25 @@ export interface RetryPolicy_RateLimitedRetryBackOff {
 
 /** HTTP request hedging :ref:`architecture overview <arch_overview_http_routing_hedging>`. */
 export interface HedgePolicy {
-  $type: 'envoy.config.route.v3.HedgePolicy';
+  $type: "envoy.config.route.v3.HedgePolicy";
   /**
    * Specifies the number of initial requests that should be sent upstream.
    * Must be at least 1.
    * Defaults to 1.
    * [#not-implemented-hide:]
    */
-  initialRequests: number | undefined;
+  initialRequests:
+    | number
+    | undefined;
   /**
    * Specifies a probability that an additional upstream request should be sent
    * on top of what is specified by initial_requests.
    * Defaults to 0.
    * [#not-implemented-hide:]
    */
-  additionalRequestChance: FractionalPercent | undefined;
+  additionalRequestChance:
+    | FractionalPercent
+    | undefined;
   /**
    * Indicates that a hedged request should be sent when the per-try timeout is hit.
    * This means that a retry will be issued without resetting the original request, leaving multiple upstream requests in flight.
@@ -1807,11 +1961,15 @@ export interface HedgePolicy {
 
 /** [#next-free-field: 10] */
 export interface RedirectAction {
-  $type: 'envoy.config.route.v3.RedirectAction';
+  $type: "envoy.config.route.v3.RedirectAction";
   /** The scheme portion of the URL will be swapped with "https". */
-  httpsRedirect?: boolean | undefined;
+  httpsRedirect?:
+    | boolean
+    | undefined;
   /** The scheme portion of the URL will be swapped with this value. */
-  schemeRedirect?: string | undefined;
+  schemeRedirect?:
+    | string
+    | undefined;
   /** The host portion of the URL will be swapped with this value. */
   hostRedirect: string;
   /** The port value of the URL will be swapped with this value. */
@@ -1834,7 +1992,9 @@ export interface RedirectAction {
    * 2. if request uri is "/old-path-2?bar=1", users will be redirected to "/new-path-2"
    * 3. if request uri is "/old-path-3?bar=1", users will be redirected to "/new-path-3?foo=1"
    */
-  pathRedirect?: string | undefined;
+  pathRedirect?:
+    | string
+    | undefined;
   /**
    * Indicates that during redirection, the matched prefix (or path)
    * should be swapped with this value. This option allows redirect URLs be dynamically created
@@ -1845,7 +2005,9 @@ export interface RedirectAction {
    *   Pay attention to the use of trailing slashes as mentioned in
    *   :ref:`RouteAction's prefix_rewrite <envoy_v3_api_field_config.route.v3.RouteAction.prefix_rewrite>`.
    */
-  prefixRewrite?: string | undefined;
+  prefixRewrite?:
+    | string
+    | undefined;
   /**
    * Indicates that during redirect, portions of the path that match the
    * pattern should be rewritten, even allowing the substitution of capture
@@ -1871,7 +2033,9 @@ export interface RedirectAction {
    *   would do a case-insensitive match and transform path ``/aaa/XxX/bbb`` to
    *   ``/aaa/yyy/bbb``.
    */
-  regexRewrite?: RegexMatchAndSubstitute | undefined;
+  regexRewrite?:
+    | RegexMatchAndSubstitute
+    | undefined;
   /**
    * The HTTP status code to use in the redirect response. The default response
    * code is MOVED_PERMANENTLY (301).
@@ -1898,54 +2062,50 @@ export enum RedirectAction_RedirectResponseCode {
   UNRECOGNIZED = -1,
 }
 
-export function redirectAction_RedirectResponseCodeFromJSON(
-  object: any,
-): RedirectAction_RedirectResponseCode {
+export function redirectAction_RedirectResponseCodeFromJSON(object: any): RedirectAction_RedirectResponseCode {
   switch (object) {
     case 0:
-    case 'MOVED_PERMANENTLY':
+    case "MOVED_PERMANENTLY":
       return RedirectAction_RedirectResponseCode.MOVED_PERMANENTLY;
     case 1:
-    case 'FOUND':
+    case "FOUND":
       return RedirectAction_RedirectResponseCode.FOUND;
     case 2:
-    case 'SEE_OTHER':
+    case "SEE_OTHER":
       return RedirectAction_RedirectResponseCode.SEE_OTHER;
     case 3:
-    case 'TEMPORARY_REDIRECT':
+    case "TEMPORARY_REDIRECT":
       return RedirectAction_RedirectResponseCode.TEMPORARY_REDIRECT;
     case 4:
-    case 'PERMANENT_REDIRECT':
+    case "PERMANENT_REDIRECT":
       return RedirectAction_RedirectResponseCode.PERMANENT_REDIRECT;
     case -1:
-    case 'UNRECOGNIZED':
+    case "UNRECOGNIZED":
     default:
       return RedirectAction_RedirectResponseCode.UNRECOGNIZED;
   }
 }
 
-export function redirectAction_RedirectResponseCodeToJSON(
-  object: RedirectAction_RedirectResponseCode,
-): string {
+export function redirectAction_RedirectResponseCodeToJSON(object: RedirectAction_RedirectResponseCode): string {
   switch (object) {
     case RedirectAction_RedirectResponseCode.MOVED_PERMANENTLY:
-      return 'MOVED_PERMANENTLY';
+      return "MOVED_PERMANENTLY";
     case RedirectAction_RedirectResponseCode.FOUND:
-      return 'FOUND';
+      return "FOUND";
     case RedirectAction_RedirectResponseCode.SEE_OTHER:
-      return 'SEE_OTHER';
+      return "SEE_OTHER";
     case RedirectAction_RedirectResponseCode.TEMPORARY_REDIRECT:
-      return 'TEMPORARY_REDIRECT';
+      return "TEMPORARY_REDIRECT";
     case RedirectAction_RedirectResponseCode.PERMANENT_REDIRECT:
-      return 'PERMANENT_REDIRECT';
+      return "PERMANENT_REDIRECT";
     case RedirectAction_RedirectResponseCode.UNRECOGNIZED:
     default:
-      return 'UNRECOGNIZED';
+      return "UNRECOGNIZED";
   }
 }
 
 export interface DirectResponseAction {
-  $type: 'envoy.config.route.v3.DirectResponseAction';
+  $type: "envoy.config.route.v3.DirectResponseAction";
   /** Specifies the HTTP response status to be returned. */
   status: number;
   /**
@@ -1963,11 +2123,11 @@ export interface DirectResponseAction {
 
 /** [#not-implemented-hide:] */
 export interface NonForwardingAction {
-  $type: 'envoy.config.route.v3.NonForwardingAction';
+  $type: "envoy.config.route.v3.NonForwardingAction";
 }
 
 export interface Decorator {
-  $type: 'envoy.config.route.v3.Decorator';
+  $type: "envoy.config.route.v3.Decorator";
   /**
    * The operation name associated with the request matched to this route. If tracing is
    * enabled, this information will be used as the span name reported for this request.
@@ -1984,7 +2144,7 @@ export interface Decorator {
 }
 
 export interface Tracing {
-  $type: 'envoy.config.route.v3.Tracing';
+  $type: "envoy.config.route.v3.Tracing";
   /**
    * Target percentage of requests managed by this HTTP connection manager that will be force
    * traced if the :ref:`x-client-trace-id <config_http_conn_man_headers_x-client-trace-id>`
@@ -1993,7 +2153,9 @@ export interface Tracing {
    * <config_http_conn_man_runtime>`.
    * Default: 100%
    */
-  clientSampling: FractionalPercent | undefined;
+  clientSampling:
+    | FractionalPercent
+    | undefined;
   /**
    * Target percentage of requests managed by this HTTP connection manager that will be randomly
    * selected for trace generation, if not requested by the client or not forced. This field is
@@ -2001,7 +2163,9 @@ export interface Tracing {
    * :ref:`HTTP Connection Manager <config_http_conn_man_runtime>`.
    * Default: 100%
    */
-  randomSampling: FractionalPercent | undefined;
+  randomSampling:
+    | FractionalPercent
+    | undefined;
   /**
    * Target percentage of requests managed by this HTTP connection manager that will be traced
    * after all other sampling checks have been applied (client-directed, force tracing, random
@@ -2012,7 +2176,9 @@ export interface Tracing {
    * :ref:`HTTP Connection Manager <config_http_conn_man_runtime>`.
    * Default: 100%
    */
-  overallSampling: FractionalPercent | undefined;
+  overallSampling:
+    | FractionalPercent
+    | undefined;
   /**
    * A list of custom tags with unique tag name to create tags for the active span.
    * It will take effect after merging with the :ref:`corresponding configuration
@@ -2044,7 +2210,7 @@ export interface Tracing {
  *    statistics output are not free.
  */
 export interface VirtualCluster {
-  $type: 'envoy.config.route.v3.VirtualCluster';
+  $type: "envoy.config.route.v3.VirtualCluster";
   /**
    * Specifies a list of header matchers to use for matching requests. Each specified header must
    * match. The pseudo-headers ``:path`` and ``:method`` can be used to match the request path and
@@ -2064,7 +2230,7 @@ export interface VirtualCluster {
  * Also applies to Local rate limiting :ref:`using descriptors <config_http_filters_local_rate_limit_descriptors>`.
  */
 export interface RateLimit {
-  $type: 'envoy.config.route.v3.RateLimit';
+  $type: "envoy.config.route.v3.RateLimit";
   /**
    * Refers to the stage set in the filter. The rate limit configuration only
    * applies to filters with the same stage number. The default stage number is
@@ -2074,7 +2240,9 @@ export interface RateLimit {
    *
    *   The filter supports a range of 0 - 10 inclusively for stage numbers.
    */
-  stage: number | undefined;
+  stage:
+    | number
+    | undefined;
   /** The key to be set in runtime to disable this rate limit configuration. */
   disableKey: string;
   /**
@@ -2097,19 +2265,31 @@ export interface RateLimit {
 
 /** [#next-free-field: 12] */
 export interface RateLimit_Action {
-  $type: 'envoy.config.route.v3.RateLimit.Action';
+  $type: "envoy.config.route.v3.RateLimit.Action";
   /** Rate limit on source cluster. */
-  sourceCluster?: RateLimit_Action_SourceCluster | undefined;
+  sourceCluster?:
+    | RateLimit_Action_SourceCluster
+    | undefined;
   /** Rate limit on destination cluster. */
-  destinationCluster?: RateLimit_Action_DestinationCluster | undefined;
+  destinationCluster?:
+    | RateLimit_Action_DestinationCluster
+    | undefined;
   /** Rate limit on request headers. */
-  requestHeaders?: RateLimit_Action_RequestHeaders | undefined;
+  requestHeaders?:
+    | RateLimit_Action_RequestHeaders
+    | undefined;
   /** Rate limit on remote address. */
-  remoteAddress?: RateLimit_Action_RemoteAddress | undefined;
+  remoteAddress?:
+    | RateLimit_Action_RemoteAddress
+    | undefined;
   /** Rate limit on a generic key. */
-  genericKey?: RateLimit_Action_GenericKey | undefined;
+  genericKey?:
+    | RateLimit_Action_GenericKey
+    | undefined;
   /** Rate limit on the existence of request headers. */
-  headerValueMatch?: RateLimit_Action_HeaderValueMatch | undefined;
+  headerValueMatch?:
+    | RateLimit_Action_HeaderValueMatch
+    | undefined;
   /**
    * Rate limit on dynamic metadata.
    *
@@ -2118,9 +2298,13 @@ export interface RateLimit_Action {
    *
    * @deprecated
    */
-  dynamicMetadata?: RateLimit_Action_DynamicMetaData | undefined;
+  dynamicMetadata?:
+    | RateLimit_Action_DynamicMetaData
+    | undefined;
   /** Rate limit on metadata. */
-  metadata?: RateLimit_Action_MetaData | undefined;
+  metadata?:
+    | RateLimit_Action_MetaData
+    | undefined;
   /**
    * Rate limit descriptor extension. See the rate limit descriptor extensions documentation.
    *
@@ -2131,9 +2315,13 @@ export interface RateLimit_Action {
    *
    * [#extension-category: envoy.rate_limit_descriptors]
    */
-  extension?: TypedExtensionConfig | undefined;
+  extension?:
+    | TypedExtensionConfig
+    | undefined;
   /** Rate limit on masked remote address. */
-  maskedRemoteAddress?: RateLimit_Action_MaskedRemoteAddress | undefined;
+  maskedRemoteAddress?:
+    | RateLimit_Action_MaskedRemoteAddress
+    | undefined;
   /** Rate limit on the existence of query parameters. */
   queryParameterValueMatch?: RateLimit_Action_QueryParameterValueMatch | undefined;
 }
@@ -2148,7 +2336,7 @@ export interface RateLimit_Action {
  * <local service cluster> is derived from the :option:`--service-cluster` option.
  */
 export interface RateLimit_Action_SourceCluster {
-  $type: 'envoy.config.route.v3.RateLimit.Action.SourceCluster';
+  $type: "envoy.config.route.v3.RateLimit.Action.SourceCluster";
 }
 
 /**
@@ -2170,7 +2358,7 @@ export interface RateLimit_Action_SourceCluster {
  *   header in the request contains the target cluster.
  */
 export interface RateLimit_Action_DestinationCluster {
-  $type: 'envoy.config.route.v3.RateLimit.Action.DestinationCluster';
+  $type: "envoy.config.route.v3.RateLimit.Action.DestinationCluster";
 }
 
 /**
@@ -2182,7 +2370,7 @@ export interface RateLimit_Action_DestinationCluster {
  *   ("<descriptor_key>", "<header_value_queried_from_header>")
  */
 export interface RateLimit_Action_RequestHeaders {
-  $type: 'envoy.config.route.v3.RateLimit.Action.RequestHeaders';
+  $type: "envoy.config.route.v3.RateLimit.Action.RequestHeaders";
   /**
    * The header name to be queried from the request headers. The header’s
    * value is used to populate the value of the descriptor entry for the
@@ -2208,7 +2396,7 @@ export interface RateLimit_Action_RequestHeaders {
  *   ("remote_address", "<trusted address from x-forwarded-for>")
  */
 export interface RateLimit_Action_RemoteAddress {
-  $type: 'envoy.config.route.v3.RateLimit.Action.RemoteAddress';
+  $type: "envoy.config.route.v3.RateLimit.Action.RemoteAddress";
 }
 
 /**
@@ -2220,7 +2408,7 @@ export interface RateLimit_Action_RemoteAddress {
  *   ("masked_remote_address", "<masked address from x-forwarded-for>")
  */
 export interface RateLimit_Action_MaskedRemoteAddress {
-  $type: 'envoy.config.route.v3.RateLimit.Action.MaskedRemoteAddress';
+  $type: "envoy.config.route.v3.RateLimit.Action.MaskedRemoteAddress";
   /**
    * Length of prefix mask len for IPv4 (e.g. 0, 32).
    * Defaults to 32 when unset.
@@ -2228,7 +2416,9 @@ export interface RateLimit_Action_MaskedRemoteAddress {
    * the descriptor entry is ("masked_remote_address", "192.168.1.1/32");
    * if mask len is 24, the descriptor entry is ("masked_remote_address", "192.168.1.0/24").
    */
-  v4PrefixMaskLen: number | undefined;
+  v4PrefixMaskLen:
+    | number
+    | undefined;
   /**
    * Length of prefix mask len for IPv6 (e.g. 0, 128).
    * Defaults to 128 when unset.
@@ -2247,7 +2437,7 @@ export interface RateLimit_Action_MaskedRemoteAddress {
  *   ("generic_key", "<descriptor_value>")
  */
 export interface RateLimit_Action_GenericKey {
-  $type: 'envoy.config.route.v3.RateLimit.Action.GenericKey';
+  $type: "envoy.config.route.v3.RateLimit.Action.GenericKey";
   /** The value to use in the descriptor entry. */
   descriptorValue: string;
   /**
@@ -2265,7 +2455,7 @@ export interface RateLimit_Action_GenericKey {
  *   ("header_match", "<descriptor_value>")
  */
 export interface RateLimit_Action_HeaderValueMatch {
-  $type: 'envoy.config.route.v3.RateLimit.Action.HeaderValueMatch';
+  $type: "envoy.config.route.v3.RateLimit.Action.HeaderValueMatch";
   /** The key to use in the descriptor entry. Defaults to ``header_match``. */
   descriptorKey: string;
   /** The value to use in the descriptor entry. */
@@ -2276,7 +2466,9 @@ export interface RateLimit_Action_HeaderValueMatch {
    * descriptor entry when the request does not match the headers. The
    * default value is true.
    */
-  expectMatch: boolean | undefined;
+  expectMatch:
+    | boolean
+    | undefined;
   /**
    * Specifies a set of headers that the rate limit action should match
    * on. The action will check the request’s headers against all the
@@ -2299,14 +2491,16 @@ export interface RateLimit_Action_HeaderValueMatch {
  *   This action has been deprecated in favor of the :ref:`metadata <envoy_v3_api_msg_config.route.v3.RateLimit.Action.MetaData>` action
  */
 export interface RateLimit_Action_DynamicMetaData {
-  $type: 'envoy.config.route.v3.RateLimit.Action.DynamicMetaData';
+  $type: "envoy.config.route.v3.RateLimit.Action.DynamicMetaData";
   /** The key to use in the descriptor entry. */
   descriptorKey: string;
   /**
    * Metadata struct that defines the key and path to retrieve the string value. A match will
    * only happen if the value in the dynamic metadata is of type string.
    */
-  metadataKey: MetadataKey | undefined;
+  metadataKey:
+    | MetadataKey
+    | undefined;
   /**
    * An optional value to use if ``metadata_key`` is empty. If not set and
    * no value is present under the metadata_key then no descriptor is generated.
@@ -2323,14 +2517,16 @@ export interface RateLimit_Action_DynamicMetaData {
  * [#next-free-field: 6]
  */
 export interface RateLimit_Action_MetaData {
-  $type: 'envoy.config.route.v3.RateLimit.Action.MetaData';
+  $type: "envoy.config.route.v3.RateLimit.Action.MetaData";
   /** The key to use in the descriptor entry. */
   descriptorKey: string;
   /**
    * Metadata struct that defines the key and path to retrieve the string value. A match will
    * only happen if the value in the metadata is of type string.
    */
-  metadataKey: MetadataKey | undefined;
+  metadataKey:
+    | MetadataKey
+    | undefined;
   /**
    * An optional value to use if ``metadata_key`` is empty. If not set and
    * no value is present under the metadata_key then ``skip_if_absent`` is followed to
@@ -2358,13 +2554,13 @@ export enum RateLimit_Action_MetaData_Source {
 export function rateLimit_Action_MetaData_SourceFromJSON(object: any): RateLimit_Action_MetaData_Source {
   switch (object) {
     case 0:
-    case 'DYNAMIC':
+    case "DYNAMIC":
       return RateLimit_Action_MetaData_Source.DYNAMIC;
     case 1:
-    case 'ROUTE_ENTRY':
+    case "ROUTE_ENTRY":
       return RateLimit_Action_MetaData_Source.ROUTE_ENTRY;
     case -1:
-    case 'UNRECOGNIZED':
+    case "UNRECOGNIZED":
     default:
       return RateLimit_Action_MetaData_Source.UNRECOGNIZED;
   }
@@ -2373,12 +2569,12 @@ export function rateLimit_Action_MetaData_SourceFromJSON(object: any): RateLimit
 export function rateLimit_Action_MetaData_SourceToJSON(object: RateLimit_Action_MetaData_Source): string {
   switch (object) {
     case RateLimit_Action_MetaData_Source.DYNAMIC:
-      return 'DYNAMIC';
+      return "DYNAMIC";
     case RateLimit_Action_MetaData_Source.ROUTE_ENTRY:
-      return 'ROUTE_ENTRY';
+      return "ROUTE_ENTRY";
     case RateLimit_Action_MetaData_Source.UNRECOGNIZED:
     default:
-      return 'UNRECOGNIZED';
+      return "UNRECOGNIZED";
   }
 }
 
@@ -2390,7 +2586,7 @@ export function rateLimit_Action_MetaData_SourceToJSON(object: RateLimit_Action_
  *   ("query_match", "<descriptor_value>")
  */
 export interface RateLimit_Action_QueryParameterValueMatch {
-  $type: 'envoy.config.route.v3.RateLimit.Action.QueryParameterValueMatch';
+  $type: "envoy.config.route.v3.RateLimit.Action.QueryParameterValueMatch";
   /** The key to use in the descriptor entry. Defaults to ``query_match``. */
   descriptorKey: string;
   /** The value to use in the descriptor entry. */
@@ -2401,7 +2597,9 @@ export interface RateLimit_Action_QueryParameterValueMatch {
    * descriptor entry when the request does not match the headers. The
    * default value is true.
    */
-  expectMatch: boolean | undefined;
+  expectMatch:
+    | boolean
+    | undefined;
   /**
    * Specifies a set of query parameters that the rate limit action should match
    * on. The action will check the request’s query parameters against all the
@@ -2413,14 +2611,14 @@ export interface RateLimit_Action_QueryParameterValueMatch {
 }
 
 export interface RateLimit_Override {
-  $type: 'envoy.config.route.v3.RateLimit.Override';
+  $type: "envoy.config.route.v3.RateLimit.Override";
   /** Limit override from dynamic metadata. */
   dynamicMetadata?: RateLimit_Override_DynamicMetadata | undefined;
 }
 
 /** Fetches the override from the dynamic metadata. */
 export interface RateLimit_Override_DynamicMetadata {
-  $type: 'envoy.config.route.v3.RateLimit.Override.DynamicMetadata';
+  $type: "envoy.config.route.v3.RateLimit.Override.DynamicMetadata";
   /**
    * Metadata struct that defines the key and path to retrieve the struct value.
    * The value must be a struct containing an integer "requests_per_unit" property
@@ -2460,7 +2658,7 @@ export interface RateLimit_Override_DynamicMetadata {
  * [#next-free-field: 15]
  */
 export interface HeaderMatcher {
-  $type: 'envoy.config.route.v3.HeaderMatcher';
+  $type: "envoy.config.route.v3.HeaderMatcher";
   /** Specifies the name of the header in the request. */
   name: string;
   /**
@@ -2469,7 +2667,9 @@ export interface HeaderMatcher {
    *
    * @deprecated
    */
-  exactMatch?: string | undefined;
+  exactMatch?:
+    | string
+    | undefined;
   /**
    * If specified, this regex string is a regular expression rule which implies the entire request
    * header value must match the regex. The rule will not match if only a subsequence of the
@@ -2478,7 +2678,9 @@ export interface HeaderMatcher {
    *
    * @deprecated
    */
-  safeRegexMatch?: RegexMatcher | undefined;
+  safeRegexMatch?:
+    | RegexMatcher
+    | undefined;
   /**
    * If specified, header match will be performed based on range.
    * The rule will match if the request header value is within this range.
@@ -2492,12 +2694,16 @@ export interface HeaderMatcher {
    * * For range [-10,0), route will match for header value -1, but not for 0, ``somestring``, 10.9,
    *   ``-1somestring``
    */
-  rangeMatch?: Int64Range | undefined;
+  rangeMatch?:
+    | Int64Range
+    | undefined;
   /**
    * If specified as true, header match will be performed based on whether the header is in the
    * request. If specified as false, header match will be performed based on whether the header is absent.
    */
-  presentMatch?: boolean | undefined;
+  presentMatch?:
+    | boolean
+    | undefined;
   /**
    * If specified, header match will be performed based on the prefix of the header value.
    * Note: empty prefix is not allowed, please use present_match instead.
@@ -2509,7 +2715,9 @@ export interface HeaderMatcher {
    *
    * @deprecated
    */
-  prefixMatch?: string | undefined;
+  prefixMatch?:
+    | string
+    | undefined;
   /**
    * If specified, header match will be performed based on the suffix of the header value.
    * Note: empty suffix is not allowed, please use present_match instead.
@@ -2521,7 +2729,9 @@ export interface HeaderMatcher {
    *
    * @deprecated
    */
-  suffixMatch?: string | undefined;
+  suffixMatch?:
+    | string
+    | undefined;
   /**
    * If specified, header match will be performed based on whether the header value contains
    * the given value or not.
@@ -2534,9 +2744,13 @@ export interface HeaderMatcher {
    *
    * @deprecated
    */
-  containsMatch?: string | undefined;
+  containsMatch?:
+    | string
+    | undefined;
   /** If specified, header match will be performed based on the string match of the header value. */
-  stringMatch?: StringMatcher | undefined;
+  stringMatch?:
+    | StringMatcher
+    | undefined;
   /**
    * If specified, the match result will be inverted before checking. Defaults to false.
    *
@@ -2583,14 +2797,16 @@ export interface HeaderMatcher {
  * [#next-free-field: 7]
  */
 export interface QueryParameterMatcher {
-  $type: 'envoy.config.route.v3.QueryParameterMatcher';
+  $type: "envoy.config.route.v3.QueryParameterMatcher";
   /**
    * Specifies the name of a key that must be present in the requested
    * ``path``'s query string.
    */
   name: string;
   /** Specifies whether a query parameter value should match against a string. */
-  stringMatch?: StringMatcher | undefined;
+  stringMatch?:
+    | StringMatcher
+    | undefined;
   /** Specifies whether a query parameter should be present. */
   presentMatch?: boolean | undefined;
 }
@@ -2600,7 +2816,7 @@ export interface QueryParameterMatcher {
  * [#next-free-field: 6]
  */
 export interface InternalRedirectPolicy {
-  $type: 'envoy.config.route.v3.InternalRedirectPolicy';
+  $type: "envoy.config.route.v3.InternalRedirectPolicy";
   /**
    * An internal redirect is not handled, unless the number of previous internal redirects that a
    * downstream request has encountered is lower than this value.
@@ -2611,7 +2827,9 @@ export interface InternalRedirectPolicy {
    *
    * If not specified, at most one redirect will be followed.
    */
-  maxInternalRedirects: number | undefined;
+  maxInternalRedirects:
+    | number
+    | undefined;
   /**
    * Defines what upstream response codes are allowed to trigger internal redirect. If unspecified,
    * only 302 will be treated as internal redirect.
@@ -2647,9 +2865,11 @@ export interface InternalRedirectPolicy {
  * to add additional flags to the filter.
  */
 export interface FilterConfig {
-  $type: 'envoy.config.route.v3.FilterConfig';
+  $type: "envoy.config.route.v3.FilterConfig";
   /** The filter config. */
-  config: Any | undefined;
+  config:
+    | Any
+    | undefined;
   /**
    * If true, the filter is optional, meaning that if the client does
    * not support the specified filter, it may ignore the map entry rather
@@ -2677,8 +2897,8 @@ export interface FilterConfig {
 
 function createBaseVirtualHost(): VirtualHost {
   return {
-    $type: 'envoy.config.route.v3.VirtualHost',
-    name: '',
+    $type: "envoy.config.route.v3.VirtualHost",
+    name: "",
     domains: [],
     routes: [],
     matcher: undefined,
@@ -2703,11 +2923,11 @@ function createBaseVirtualHost(): VirtualHost {
   };
 }
 
-export const VirtualHost: MessageFns<VirtualHost, 'envoy.config.route.v3.VirtualHost'> = {
-  $type: 'envoy.config.route.v3.VirtualHost' as const,
+export const VirtualHost: MessageFns<VirtualHost, "envoy.config.route.v3.VirtualHost"> = {
+  $type: "envoy.config.route.v3.VirtualHost" as const,
 
   encode(message: VirtualHost, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.name !== '') {
+    if (message.name !== "") {
       writer.uint32(10).string(message.name);
     }
     for (const v of message.domains) {
@@ -2744,14 +2964,11 @@ export const VirtualHost: MessageFns<VirtualHost, 'envoy.config.route.v3.Virtual
       CorsPolicy.encode(message.cors, writer.uint32(66).fork()).join();
     }
     globalThis.Object.entries(message.typedPerFilterConfig).forEach(([key, value]: [string, Any]) => {
-      VirtualHost_TypedPerFilterConfigEntry.encode(
-        {
-          $type: 'envoy.config.route.v3.VirtualHost.TypedPerFilterConfigEntry',
-          key: key as any,
-          value,
-        },
-        writer.uint32(122).fork(),
-      ).join();
+      VirtualHost_TypedPerFilterConfigEntry.encode({
+        $type: "envoy.config.route.v3.VirtualHost.TypedPerFilterConfigEntry",
+        key: key as any,
+        value,
+      }, writer.uint32(122).fork()).join();
     });
     if (message.includeRequestAttemptCount !== false) {
       writer.uint32(112).bool(message.includeRequestAttemptCount);
@@ -2773,7 +2990,7 @@ export const VirtualHost: MessageFns<VirtualHost, 'envoy.config.route.v3.Virtual
     }
     if (message.perRequestBufferLimitBytes !== undefined) {
       UInt32Value.encode(
-        { $type: 'google.protobuf.UInt32Value', value: message.perRequestBufferLimitBytes! },
+        { $type: "google.protobuf.UInt32Value", value: message.perRequestBufferLimitBytes! },
         writer.uint32(146).fork(),
       ).join();
     }
@@ -2790,7 +3007,7 @@ export const VirtualHost: MessageFns<VirtualHost, 'envoy.config.route.v3.Virtual
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -2967,9 +3184,7 @@ export const VirtualHost: MessageFns<VirtualHost, 'envoy.config.route.v3.Virtual
               break;
             }
 
-            message.requestMirrorPolicies.push(
-              RouteAction_RequestMirrorPolicy.decode(reader, reader.uint32()),
-            );
+            message.requestMirrorPolicies.push(RouteAction_RequestMirrorPolicy.decode(reader, reader.uint32()));
             continue;
           }
           case 24: {
@@ -2995,124 +3210,120 @@ export const VirtualHost: MessageFns<VirtualHost, 'envoy.config.route.v3.Virtual
   fromJSON(object: any): VirtualHost {
     return {
       $type: VirtualHost.$type,
-      name: isSet(object.name) ? globalThis.String(object.name) : '',
-      domains: globalThis.Array.isArray(object?.domains)
-        ? object.domains.map((e: any) => globalThis.String(e))
-        : [],
-      routes: globalThis.Array.isArray(object?.routes)
-        ? object.routes.map((e: any) => Route.fromJSON(e))
-        : [],
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      domains: globalThis.Array.isArray(object?.domains) ? object.domains.map((e: any) => globalThis.String(e)) : [],
+      routes: globalThis.Array.isArray(object?.routes) ? object.routes.map((e: any) => Route.fromJSON(e)) : [],
       matcher: isSet(object.matcher) ? Matcher.fromJSON(object.matcher) : undefined,
       requireTls: isSet(object.requireTls)
         ? virtualHost_TlsRequirementTypeFromJSON(object.requireTls)
         : isSet(object.require_tls)
-          ? virtualHost_TlsRequirementTypeFromJSON(object.require_tls)
-          : 0,
+        ? virtualHost_TlsRequirementTypeFromJSON(object.require_tls)
+        : 0,
       virtualClusters: globalThis.Array.isArray(object?.virtualClusters)
         ? object.virtualClusters.map((e: any) => VirtualCluster.fromJSON(e))
         : globalThis.Array.isArray(object?.virtual_clusters)
-          ? object.virtual_clusters.map((e: any) => VirtualCluster.fromJSON(e))
-          : [],
+        ? object.virtual_clusters.map((e: any) => VirtualCluster.fromJSON(e))
+        : [],
       rateLimits: globalThis.Array.isArray(object?.rateLimits)
         ? object.rateLimits.map((e: any) => RateLimit.fromJSON(e))
         : globalThis.Array.isArray(object?.rate_limits)
-          ? object.rate_limits.map((e: any) => RateLimit.fromJSON(e))
-          : [],
+        ? object.rate_limits.map((e: any) => RateLimit.fromJSON(e))
+        : [],
       requestHeadersToAdd: globalThis.Array.isArray(object?.requestHeadersToAdd)
         ? object.requestHeadersToAdd.map((e: any) => HeaderValueOption.fromJSON(e))
         : globalThis.Array.isArray(object?.request_headers_to_add)
-          ? object.request_headers_to_add.map((e: any) => HeaderValueOption.fromJSON(e))
-          : [],
+        ? object.request_headers_to_add.map((e: any) => HeaderValueOption.fromJSON(e))
+        : [],
       requestHeadersToRemove: globalThis.Array.isArray(object?.requestHeadersToRemove)
         ? object.requestHeadersToRemove.map((e: any) => globalThis.String(e))
         : globalThis.Array.isArray(object?.request_headers_to_remove)
-          ? object.request_headers_to_remove.map((e: any) => globalThis.String(e))
-          : [],
+        ? object.request_headers_to_remove.map((e: any) => globalThis.String(e))
+        : [],
       responseHeadersToAdd: globalThis.Array.isArray(object?.responseHeadersToAdd)
         ? object.responseHeadersToAdd.map((e: any) => HeaderValueOption.fromJSON(e))
         : globalThis.Array.isArray(object?.response_headers_to_add)
-          ? object.response_headers_to_add.map((e: any) => HeaderValueOption.fromJSON(e))
-          : [],
+        ? object.response_headers_to_add.map((e: any) => HeaderValueOption.fromJSON(e))
+        : [],
       responseHeadersToRemove: globalThis.Array.isArray(object?.responseHeadersToRemove)
         ? object.responseHeadersToRemove.map((e: any) => globalThis.String(e))
         : globalThis.Array.isArray(object?.response_headers_to_remove)
-          ? object.response_headers_to_remove.map((e: any) => globalThis.String(e))
-          : [],
+        ? object.response_headers_to_remove.map((e: any) => globalThis.String(e))
+        : [],
       cors: isSet(object.cors) ? CorsPolicy.fromJSON(object.cors) : undefined,
       typedPerFilterConfig: isObject(object.typedPerFilterConfig)
         ? (globalThis.Object.entries(object.typedPerFilterConfig) as [string, any][]).reduce(
-            (acc: { [key: string]: Any }, [key, value]: [string, any]) => {
-              globalThis.Object.defineProperty(acc, key, {
-                value: Any.fromJSON(value),
-                enumerable: true,
-                configurable: true,
-                writable: true,
-              });
-              return acc;
-            },
-            {},
-          )
+          (acc: { [key: string]: Any }, [key, value]: [string, any]) => {
+            globalThis.Object.defineProperty(acc, key, {
+              value: Any.fromJSON(value),
+              enumerable: true,
+              configurable: true,
+              writable: true,
+            });
+            return acc;
+          },
+          {},
+        )
         : isObject(object.typed_per_filter_config)
-          ? (globalThis.Object.entries(object.typed_per_filter_config) as [string, any][]).reduce(
-              (acc: { [key: string]: Any }, [key, value]: [string, any]) => {
-                globalThis.Object.defineProperty(acc, key, {
-                  value: Any.fromJSON(value),
-                  enumerable: true,
-                  configurable: true,
-                  writable: true,
-                });
-                return acc;
-              },
-              {},
-            )
-          : {},
+        ? (globalThis.Object.entries(object.typed_per_filter_config) as [string, any][]).reduce(
+          (acc: { [key: string]: Any }, [key, value]: [string, any]) => {
+            globalThis.Object.defineProperty(acc, key, {
+              value: Any.fromJSON(value),
+              enumerable: true,
+              configurable: true,
+              writable: true,
+            });
+            return acc;
+          },
+          {},
+        )
+        : {},
       includeRequestAttemptCount: isSet(object.includeRequestAttemptCount)
         ? globalThis.Boolean(object.includeRequestAttemptCount)
         : isSet(object.include_request_attempt_count)
-          ? globalThis.Boolean(object.include_request_attempt_count)
-          : false,
+        ? globalThis.Boolean(object.include_request_attempt_count)
+        : false,
       includeAttemptCountInResponse: isSet(object.includeAttemptCountInResponse)
         ? globalThis.Boolean(object.includeAttemptCountInResponse)
         : isSet(object.include_attempt_count_in_response)
-          ? globalThis.Boolean(object.include_attempt_count_in_response)
-          : false,
+        ? globalThis.Boolean(object.include_attempt_count_in_response)
+        : false,
       retryPolicy: isSet(object.retryPolicy)
         ? RetryPolicy.fromJSON(object.retryPolicy)
         : isSet(object.retry_policy)
-          ? RetryPolicy.fromJSON(object.retry_policy)
-          : undefined,
+        ? RetryPolicy.fromJSON(object.retry_policy)
+        : undefined,
       retryPolicyTypedConfig: isSet(object.retryPolicyTypedConfig)
         ? Any.fromJSON(object.retryPolicyTypedConfig)
         : isSet(object.retry_policy_typed_config)
-          ? Any.fromJSON(object.retry_policy_typed_config)
-          : undefined,
+        ? Any.fromJSON(object.retry_policy_typed_config)
+        : undefined,
       hedgePolicy: isSet(object.hedgePolicy)
         ? HedgePolicy.fromJSON(object.hedgePolicy)
         : isSet(object.hedge_policy)
-          ? HedgePolicy.fromJSON(object.hedge_policy)
-          : undefined,
+        ? HedgePolicy.fromJSON(object.hedge_policy)
+        : undefined,
       includeIsTimeoutRetryHeader: isSet(object.includeIsTimeoutRetryHeader)
         ? globalThis.Boolean(object.includeIsTimeoutRetryHeader)
         : isSet(object.include_is_timeout_retry_header)
-          ? globalThis.Boolean(object.include_is_timeout_retry_header)
-          : false,
+        ? globalThis.Boolean(object.include_is_timeout_retry_header)
+        : false,
       perRequestBufferLimitBytes: isSet(object.perRequestBufferLimitBytes)
         ? Number(object.perRequestBufferLimitBytes)
         : isSet(object.per_request_buffer_limit_bytes)
-          ? Number(object.per_request_buffer_limit_bytes)
-          : undefined,
+        ? Number(object.per_request_buffer_limit_bytes)
+        : undefined,
       requestMirrorPolicies: globalThis.Array.isArray(object?.requestMirrorPolicies)
         ? object.requestMirrorPolicies.map((e: any) => RouteAction_RequestMirrorPolicy.fromJSON(e))
         : globalThis.Array.isArray(object?.request_mirror_policies)
-          ? object.request_mirror_policies.map((e: any) => RouteAction_RequestMirrorPolicy.fromJSON(e))
-          : [],
+        ? object.request_mirror_policies.map((e: any) => RouteAction_RequestMirrorPolicy.fromJSON(e))
+        : [],
       metadata: isSet(object.metadata) ? Metadata.fromJSON(object.metadata) : undefined,
     };
   },
 
   toJSON(message: VirtualHost): unknown {
     const obj: any = {};
-    if (message.name !== '') {
+    if (message.name !== "") {
       obj.name = message.name;
     }
     if (message.domains?.length) {
@@ -3179,9 +3390,7 @@ export const VirtualHost: MessageFns<VirtualHost, 'envoy.config.route.v3.Virtual
       obj.perRequestBufferLimitBytes = message.perRequestBufferLimitBytes;
     }
     if (message.requestMirrorPolicies?.length) {
-      obj.requestMirrorPolicies = message.requestMirrorPolicies.map((e) =>
-        RouteAction_RequestMirrorPolicy.toJSON(e),
-      );
+      obj.requestMirrorPolicies = message.requestMirrorPolicies.map((e) => RouteAction_RequestMirrorPolicy.toJSON(e));
     }
     if (message.metadata !== undefined) {
       obj.metadata = Metadata.toJSON(message.metadata);
@@ -3194,54 +3403,48 @@ export const VirtualHost: MessageFns<VirtualHost, 'envoy.config.route.v3.Virtual
   },
   fromPartial(object: DeepPartial<VirtualHost>): VirtualHost {
     const message = createBaseVirtualHost();
-    message.name = object.name ?? '';
+    message.name = object.name ?? "";
     message.domains = object.domains?.map((e) => e) || [];
     message.routes = object.routes?.map((e) => Route.fromPartial(e)) || [];
-    message.matcher =
-      object.matcher !== undefined && object.matcher !== null
-        ? Matcher.fromPartial(object.matcher)
-        : undefined;
+    message.matcher = (object.matcher !== undefined && object.matcher !== null)
+      ? Matcher.fromPartial(object.matcher)
+      : undefined;
     message.requireTls = object.requireTls ?? 0;
     message.virtualClusters = object.virtualClusters?.map((e) => VirtualCluster.fromPartial(e)) || [];
     message.rateLimits = object.rateLimits?.map((e) => RateLimit.fromPartial(e)) || [];
-    message.requestHeadersToAdd =
-      object.requestHeadersToAdd?.map((e) => HeaderValueOption.fromPartial(e)) || [];
+    message.requestHeadersToAdd = object.requestHeadersToAdd?.map((e) => HeaderValueOption.fromPartial(e)) || [];
     message.requestHeadersToRemove = object.requestHeadersToRemove?.map((e) => e) || [];
-    message.responseHeadersToAdd =
-      object.responseHeadersToAdd?.map((e) => HeaderValueOption.fromPartial(e)) || [];
+    message.responseHeadersToAdd = object.responseHeadersToAdd?.map((e) => HeaderValueOption.fromPartial(e)) || [];
     message.responseHeadersToRemove = object.responseHeadersToRemove?.map((e) => e) || [];
-    message.cors =
-      object.cors !== undefined && object.cors !== null ? CorsPolicy.fromPartial(object.cors) : undefined;
-    message.typedPerFilterConfig = (
-      globalThis.Object.entries(object.typedPerFilterConfig ?? {}) as [string, Any][]
-    ).reduce((acc: { [key: string]: Any }, [key, value]: [string, Any]) => {
-      if (value !== undefined) {
-        acc[key] = Any.fromPartial(value);
-      }
-      return acc;
-    }, {});
+    message.cors = (object.cors !== undefined && object.cors !== null)
+      ? CorsPolicy.fromPartial(object.cors)
+      : undefined;
+    message.typedPerFilterConfig = (globalThis.Object.entries(object.typedPerFilterConfig ?? {}) as [string, Any][])
+      .reduce((acc: { [key: string]: Any }, [key, value]: [string, Any]) => {
+        if (value !== undefined) {
+          acc[key] = Any.fromPartial(value);
+        }
+        return acc;
+      }, {});
     message.includeRequestAttemptCount = object.includeRequestAttemptCount ?? false;
     message.includeAttemptCountInResponse = object.includeAttemptCountInResponse ?? false;
-    message.retryPolicy =
-      object.retryPolicy !== undefined && object.retryPolicy !== null
-        ? RetryPolicy.fromPartial(object.retryPolicy)
-        : undefined;
+    message.retryPolicy = (object.retryPolicy !== undefined && object.retryPolicy !== null)
+      ? RetryPolicy.fromPartial(object.retryPolicy)
+      : undefined;
     message.retryPolicyTypedConfig =
-      object.retryPolicyTypedConfig !== undefined && object.retryPolicyTypedConfig !== null
+      (object.retryPolicyTypedConfig !== undefined && object.retryPolicyTypedConfig !== null)
         ? Any.fromPartial(object.retryPolicyTypedConfig)
         : undefined;
-    message.hedgePolicy =
-      object.hedgePolicy !== undefined && object.hedgePolicy !== null
-        ? HedgePolicy.fromPartial(object.hedgePolicy)
-        : undefined;
+    message.hedgePolicy = (object.hedgePolicy !== undefined && object.hedgePolicy !== null)
+      ? HedgePolicy.fromPartial(object.hedgePolicy)
+      : undefined;
     message.includeIsTimeoutRetryHeader = object.includeIsTimeoutRetryHeader ?? false;
     message.perRequestBufferLimitBytes = object.perRequestBufferLimitBytes ?? undefined;
     message.requestMirrorPolicies =
       object.requestMirrorPolicies?.map((e) => RouteAction_RequestMirrorPolicy.fromPartial(e)) || [];
-    message.metadata =
-      object.metadata !== undefined && object.metadata !== null
-        ? Metadata.fromPartial(object.metadata)
-        : undefined;
+    message.metadata = (object.metadata !== undefined && object.metadata !== null)
+      ? Metadata.fromPartial(object.metadata)
+      : undefined;
     return message;
   },
 };
@@ -3249,20 +3452,17 @@ export const VirtualHost: MessageFns<VirtualHost, 'envoy.config.route.v3.Virtual
 messageTypeRegistry.set(VirtualHost.$type, VirtualHost);
 
 function createBaseVirtualHost_TypedPerFilterConfigEntry(): VirtualHost_TypedPerFilterConfigEntry {
-  return { $type: 'envoy.config.route.v3.VirtualHost.TypedPerFilterConfigEntry', key: '', value: undefined };
+  return { $type: "envoy.config.route.v3.VirtualHost.TypedPerFilterConfigEntry", key: "", value: undefined };
 }
 
 export const VirtualHost_TypedPerFilterConfigEntry: MessageFns<
   VirtualHost_TypedPerFilterConfigEntry,
-  'envoy.config.route.v3.VirtualHost.TypedPerFilterConfigEntry'
+  "envoy.config.route.v3.VirtualHost.TypedPerFilterConfigEntry"
 > = {
-  $type: 'envoy.config.route.v3.VirtualHost.TypedPerFilterConfigEntry' as const,
+  $type: "envoy.config.route.v3.VirtualHost.TypedPerFilterConfigEntry" as const,
 
-  encode(
-    message: VirtualHost_TypedPerFilterConfigEntry,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
-    if (message.key !== '') {
+  encode(message: VirtualHost_TypedPerFilterConfigEntry, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.key !== "") {
       writer.uint32(10).string(message.key);
     }
     if (message.value !== undefined) {
@@ -3275,7 +3475,7 @@ export const VirtualHost_TypedPerFilterConfigEntry: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -3315,14 +3515,14 @@ export const VirtualHost_TypedPerFilterConfigEntry: MessageFns<
   fromJSON(object: any): VirtualHost_TypedPerFilterConfigEntry {
     return {
       $type: VirtualHost_TypedPerFilterConfigEntry.$type,
-      key: isSet(object.key) ? globalThis.String(object.key) : '',
+      key: isSet(object.key) ? globalThis.String(object.key) : "",
       value: isSet(object.value) ? Any.fromJSON(object.value) : undefined,
     };
   },
 
   toJSON(message: VirtualHost_TypedPerFilterConfigEntry): unknown {
     const obj: any = {};
-    if (message.key !== '') {
+    if (message.key !== "") {
       obj.key = message.key;
     }
     if (message.value !== undefined) {
@@ -3334,13 +3534,10 @@ export const VirtualHost_TypedPerFilterConfigEntry: MessageFns<
   create(base?: DeepPartial<VirtualHost_TypedPerFilterConfigEntry>): VirtualHost_TypedPerFilterConfigEntry {
     return VirtualHost_TypedPerFilterConfigEntry.fromPartial(base ?? {});
   },
-  fromPartial(
-    object: DeepPartial<VirtualHost_TypedPerFilterConfigEntry>,
-  ): VirtualHost_TypedPerFilterConfigEntry {
+  fromPartial(object: DeepPartial<VirtualHost_TypedPerFilterConfigEntry>): VirtualHost_TypedPerFilterConfigEntry {
     const message = createBaseVirtualHost_TypedPerFilterConfigEntry();
-    message.key = object.key ?? '';
-    message.value =
-      object.value !== undefined && object.value !== null ? Any.fromPartial(object.value) : undefined;
+    message.key = object.key ?? "";
+    message.value = (object.value !== undefined && object.value !== null) ? Any.fromPartial(object.value) : undefined;
     return message;
   },
 };
@@ -3348,11 +3545,11 @@ export const VirtualHost_TypedPerFilterConfigEntry: MessageFns<
 messageTypeRegistry.set(VirtualHost_TypedPerFilterConfigEntry.$type, VirtualHost_TypedPerFilterConfigEntry);
 
 function createBaseFilterAction(): FilterAction {
-  return { $type: 'envoy.config.route.v3.FilterAction', action: undefined };
+  return { $type: "envoy.config.route.v3.FilterAction", action: undefined };
 }
 
-export const FilterAction: MessageFns<FilterAction, 'envoy.config.route.v3.FilterAction'> = {
-  $type: 'envoy.config.route.v3.FilterAction' as const,
+export const FilterAction: MessageFns<FilterAction, "envoy.config.route.v3.FilterAction"> = {
+  $type: "envoy.config.route.v3.FilterAction" as const,
 
   encode(message: FilterAction, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.action !== undefined) {
@@ -3365,7 +3562,7 @@ export const FilterAction: MessageFns<FilterAction, 'envoy.config.route.v3.Filte
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -3395,10 +3592,7 @@ export const FilterAction: MessageFns<FilterAction, 'envoy.config.route.v3.Filte
   },
 
   fromJSON(object: any): FilterAction {
-    return {
-      $type: FilterAction.$type,
-      action: isSet(object.action) ? Any.fromJSON(object.action) : undefined,
-    };
+    return { $type: FilterAction.$type, action: isSet(object.action) ? Any.fromJSON(object.action) : undefined };
   },
 
   toJSON(message: FilterAction): unknown {
@@ -3414,8 +3608,9 @@ export const FilterAction: MessageFns<FilterAction, 'envoy.config.route.v3.Filte
   },
   fromPartial(object: DeepPartial<FilterAction>): FilterAction {
     const message = createBaseFilterAction();
-    message.action =
-      object.action !== undefined && object.action !== null ? Any.fromPartial(object.action) : undefined;
+    message.action = (object.action !== undefined && object.action !== null)
+      ? Any.fromPartial(object.action)
+      : undefined;
     return message;
   },
 };
@@ -3423,11 +3618,11 @@ export const FilterAction: MessageFns<FilterAction, 'envoy.config.route.v3.Filte
 messageTypeRegistry.set(FilterAction.$type, FilterAction);
 
 function createBaseRouteList(): RouteList {
-  return { $type: 'envoy.config.route.v3.RouteList', routes: [] };
+  return { $type: "envoy.config.route.v3.RouteList", routes: [] };
 }
 
-export const RouteList: MessageFns<RouteList, 'envoy.config.route.v3.RouteList'> = {
-  $type: 'envoy.config.route.v3.RouteList' as const,
+export const RouteList: MessageFns<RouteList, "envoy.config.route.v3.RouteList"> = {
+  $type: "envoy.config.route.v3.RouteList" as const,
 
   encode(message: RouteList, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     for (const v of message.routes) {
@@ -3440,7 +3635,7 @@ export const RouteList: MessageFns<RouteList, 'envoy.config.route.v3.RouteList'>
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -3472,9 +3667,7 @@ export const RouteList: MessageFns<RouteList, 'envoy.config.route.v3.RouteList'>
   fromJSON(object: any): RouteList {
     return {
       $type: RouteList.$type,
-      routes: globalThis.Array.isArray(object?.routes)
-        ? object.routes.map((e: any) => Route.fromJSON(e))
-        : [],
+      routes: globalThis.Array.isArray(object?.routes) ? object.routes.map((e: any) => Route.fromJSON(e)) : [],
     };
   },
 
@@ -3500,8 +3693,8 @@ messageTypeRegistry.set(RouteList.$type, RouteList);
 
 function createBaseRoute(): Route {
   return {
-    $type: 'envoy.config.route.v3.Route',
-    name: '',
+    $type: "envoy.config.route.v3.Route",
+    name: "",
     match: undefined,
     route: undefined,
     redirect: undefined,
@@ -3517,15 +3710,15 @@ function createBaseRoute(): Route {
     responseHeadersToRemove: [],
     tracing: undefined,
     perRequestBufferLimitBytes: undefined,
-    statPrefix: '',
+    statPrefix: "",
   };
 }
 
-export const Route: MessageFns<Route, 'envoy.config.route.v3.Route'> = {
-  $type: 'envoy.config.route.v3.Route' as const,
+export const Route: MessageFns<Route, "envoy.config.route.v3.Route"> = {
+  $type: "envoy.config.route.v3.Route" as const,
 
   encode(message: Route, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.name !== '') {
+    if (message.name !== "") {
       writer.uint32(114).string(message.name);
     }
     if (message.match !== undefined) {
@@ -3553,14 +3746,11 @@ export const Route: MessageFns<Route, 'envoy.config.route.v3.Route'> = {
       Decorator.encode(message.decorator, writer.uint32(42).fork()).join();
     }
     globalThis.Object.entries(message.typedPerFilterConfig).forEach(([key, value]: [string, Any]) => {
-      Route_TypedPerFilterConfigEntry.encode(
-        {
-          $type: 'envoy.config.route.v3.Route.TypedPerFilterConfigEntry',
-          key: key as any,
-          value,
-        },
-        writer.uint32(106).fork(),
-      ).join();
+      Route_TypedPerFilterConfigEntry.encode({
+        $type: "envoy.config.route.v3.Route.TypedPerFilterConfigEntry",
+        key: key as any,
+        value,
+      }, writer.uint32(106).fork()).join();
     });
     for (const v of message.requestHeadersToAdd) {
       HeaderValueOption.encode(v!, writer.uint32(74).fork()).join();
@@ -3579,11 +3769,11 @@ export const Route: MessageFns<Route, 'envoy.config.route.v3.Route'> = {
     }
     if (message.perRequestBufferLimitBytes !== undefined) {
       UInt32Value.encode(
-        { $type: 'google.protobuf.UInt32Value', value: message.perRequestBufferLimitBytes! },
+        { $type: "google.protobuf.UInt32Value", value: message.perRequestBufferLimitBytes! },
         writer.uint32(130).fork(),
       ).join();
     }
-    if (message.statPrefix !== '') {
+    if (message.statPrefix !== "") {
       writer.uint32(154).string(message.statPrefix);
     }
     return writer;
@@ -3593,7 +3783,7 @@ export const Route: MessageFns<Route, 'envoy.config.route.v3.Route'> = {
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -3756,91 +3946,91 @@ export const Route: MessageFns<Route, 'envoy.config.route.v3.Route'> = {
   fromJSON(object: any): Route {
     return {
       $type: Route.$type,
-      name: isSet(object.name) ? globalThis.String(object.name) : '',
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
       match: isSet(object.match) ? RouteMatch.fromJSON(object.match) : undefined,
       route: isSet(object.route) ? RouteAction.fromJSON(object.route) : undefined,
       redirect: isSet(object.redirect) ? RedirectAction.fromJSON(object.redirect) : undefined,
       directResponse: isSet(object.directResponse)
         ? DirectResponseAction.fromJSON(object.directResponse)
         : isSet(object.direct_response)
-          ? DirectResponseAction.fromJSON(object.direct_response)
-          : undefined,
+        ? DirectResponseAction.fromJSON(object.direct_response)
+        : undefined,
       filterAction: isSet(object.filterAction)
         ? FilterAction.fromJSON(object.filterAction)
         : isSet(object.filter_action)
-          ? FilterAction.fromJSON(object.filter_action)
-          : undefined,
+        ? FilterAction.fromJSON(object.filter_action)
+        : undefined,
       nonForwardingAction: isSet(object.nonForwardingAction)
         ? NonForwardingAction.fromJSON(object.nonForwardingAction)
         : isSet(object.non_forwarding_action)
-          ? NonForwardingAction.fromJSON(object.non_forwarding_action)
-          : undefined,
+        ? NonForwardingAction.fromJSON(object.non_forwarding_action)
+        : undefined,
       metadata: isSet(object.metadata) ? Metadata.fromJSON(object.metadata) : undefined,
       decorator: isSet(object.decorator) ? Decorator.fromJSON(object.decorator) : undefined,
       typedPerFilterConfig: isObject(object.typedPerFilterConfig)
         ? (globalThis.Object.entries(object.typedPerFilterConfig) as [string, any][]).reduce(
-            (acc: { [key: string]: Any }, [key, value]: [string, any]) => {
-              globalThis.Object.defineProperty(acc, key, {
-                value: Any.fromJSON(value),
-                enumerable: true,
-                configurable: true,
-                writable: true,
-              });
-              return acc;
-            },
-            {},
-          )
+          (acc: { [key: string]: Any }, [key, value]: [string, any]) => {
+            globalThis.Object.defineProperty(acc, key, {
+              value: Any.fromJSON(value),
+              enumerable: true,
+              configurable: true,
+              writable: true,
+            });
+            return acc;
+          },
+          {},
+        )
         : isObject(object.typed_per_filter_config)
-          ? (globalThis.Object.entries(object.typed_per_filter_config) as [string, any][]).reduce(
-              (acc: { [key: string]: Any }, [key, value]: [string, any]) => {
-                globalThis.Object.defineProperty(acc, key, {
-                  value: Any.fromJSON(value),
-                  enumerable: true,
-                  configurable: true,
-                  writable: true,
-                });
-                return acc;
-              },
-              {},
-            )
-          : {},
+        ? (globalThis.Object.entries(object.typed_per_filter_config) as [string, any][]).reduce(
+          (acc: { [key: string]: Any }, [key, value]: [string, any]) => {
+            globalThis.Object.defineProperty(acc, key, {
+              value: Any.fromJSON(value),
+              enumerable: true,
+              configurable: true,
+              writable: true,
+            });
+            return acc;
+          },
+          {},
+        )
+        : {},
       requestHeadersToAdd: globalThis.Array.isArray(object?.requestHeadersToAdd)
         ? object.requestHeadersToAdd.map((e: any) => HeaderValueOption.fromJSON(e))
         : globalThis.Array.isArray(object?.request_headers_to_add)
-          ? object.request_headers_to_add.map((e: any) => HeaderValueOption.fromJSON(e))
-          : [],
+        ? object.request_headers_to_add.map((e: any) => HeaderValueOption.fromJSON(e))
+        : [],
       requestHeadersToRemove: globalThis.Array.isArray(object?.requestHeadersToRemove)
         ? object.requestHeadersToRemove.map((e: any) => globalThis.String(e))
         : globalThis.Array.isArray(object?.request_headers_to_remove)
-          ? object.request_headers_to_remove.map((e: any) => globalThis.String(e))
-          : [],
+        ? object.request_headers_to_remove.map((e: any) => globalThis.String(e))
+        : [],
       responseHeadersToAdd: globalThis.Array.isArray(object?.responseHeadersToAdd)
         ? object.responseHeadersToAdd.map((e: any) => HeaderValueOption.fromJSON(e))
         : globalThis.Array.isArray(object?.response_headers_to_add)
-          ? object.response_headers_to_add.map((e: any) => HeaderValueOption.fromJSON(e))
-          : [],
+        ? object.response_headers_to_add.map((e: any) => HeaderValueOption.fromJSON(e))
+        : [],
       responseHeadersToRemove: globalThis.Array.isArray(object?.responseHeadersToRemove)
         ? object.responseHeadersToRemove.map((e: any) => globalThis.String(e))
         : globalThis.Array.isArray(object?.response_headers_to_remove)
-          ? object.response_headers_to_remove.map((e: any) => globalThis.String(e))
-          : [],
+        ? object.response_headers_to_remove.map((e: any) => globalThis.String(e))
+        : [],
       tracing: isSet(object.tracing) ? Tracing.fromJSON(object.tracing) : undefined,
       perRequestBufferLimitBytes: isSet(object.perRequestBufferLimitBytes)
         ? Number(object.perRequestBufferLimitBytes)
         : isSet(object.per_request_buffer_limit_bytes)
-          ? Number(object.per_request_buffer_limit_bytes)
-          : undefined,
+        ? Number(object.per_request_buffer_limit_bytes)
+        : undefined,
       statPrefix: isSet(object.statPrefix)
         ? globalThis.String(object.statPrefix)
         : isSet(object.stat_prefix)
-          ? globalThis.String(object.stat_prefix)
-          : '',
+        ? globalThis.String(object.stat_prefix)
+        : "",
     };
   },
 
   toJSON(message: Route): unknown {
     const obj: any = {};
-    if (message.name !== '') {
+    if (message.name !== "") {
       obj.name = message.name;
     }
     if (message.match !== undefined) {
@@ -3894,7 +4084,7 @@ export const Route: MessageFns<Route, 'envoy.config.route.v3.Route'> = {
     if (message.perRequestBufferLimitBytes !== undefined) {
       obj.perRequestBufferLimitBytes = message.perRequestBufferLimitBytes;
     }
-    if (message.statPrefix !== '') {
+    if (message.statPrefix !== "") {
       obj.statPrefix = message.statPrefix;
     }
     return obj;
@@ -3905,55 +4095,47 @@ export const Route: MessageFns<Route, 'envoy.config.route.v3.Route'> = {
   },
   fromPartial(object: DeepPartial<Route>): Route {
     const message = createBaseRoute();
-    message.name = object.name ?? '';
-    message.match =
-      object.match !== undefined && object.match !== null ? RouteMatch.fromPartial(object.match) : undefined;
-    message.route =
-      object.route !== undefined && object.route !== null ? RouteAction.fromPartial(object.route) : undefined;
-    message.redirect =
-      object.redirect !== undefined && object.redirect !== null
-        ? RedirectAction.fromPartial(object.redirect)
-        : undefined;
-    message.directResponse =
-      object.directResponse !== undefined && object.directResponse !== null
-        ? DirectResponseAction.fromPartial(object.directResponse)
-        : undefined;
-    message.filterAction =
-      object.filterAction !== undefined && object.filterAction !== null
-        ? FilterAction.fromPartial(object.filterAction)
-        : undefined;
-    message.nonForwardingAction =
-      object.nonForwardingAction !== undefined && object.nonForwardingAction !== null
-        ? NonForwardingAction.fromPartial(object.nonForwardingAction)
-        : undefined;
-    message.metadata =
-      object.metadata !== undefined && object.metadata !== null
-        ? Metadata.fromPartial(object.metadata)
-        : undefined;
-    message.decorator =
-      object.decorator !== undefined && object.decorator !== null
-        ? Decorator.fromPartial(object.decorator)
-        : undefined;
-    message.typedPerFilterConfig = (
-      globalThis.Object.entries(object.typedPerFilterConfig ?? {}) as [string, Any][]
-    ).reduce((acc: { [key: string]: Any }, [key, value]: [string, Any]) => {
-      if (value !== undefined) {
-        acc[key] = Any.fromPartial(value);
-      }
-      return acc;
-    }, {});
-    message.requestHeadersToAdd =
-      object.requestHeadersToAdd?.map((e) => HeaderValueOption.fromPartial(e)) || [];
+    message.name = object.name ?? "";
+    message.match = (object.match !== undefined && object.match !== null)
+      ? RouteMatch.fromPartial(object.match)
+      : undefined;
+    message.route = (object.route !== undefined && object.route !== null)
+      ? RouteAction.fromPartial(object.route)
+      : undefined;
+    message.redirect = (object.redirect !== undefined && object.redirect !== null)
+      ? RedirectAction.fromPartial(object.redirect)
+      : undefined;
+    message.directResponse = (object.directResponse !== undefined && object.directResponse !== null)
+      ? DirectResponseAction.fromPartial(object.directResponse)
+      : undefined;
+    message.filterAction = (object.filterAction !== undefined && object.filterAction !== null)
+      ? FilterAction.fromPartial(object.filterAction)
+      : undefined;
+    message.nonForwardingAction = (object.nonForwardingAction !== undefined && object.nonForwardingAction !== null)
+      ? NonForwardingAction.fromPartial(object.nonForwardingAction)
+      : undefined;
+    message.metadata = (object.metadata !== undefined && object.metadata !== null)
+      ? Metadata.fromPartial(object.metadata)
+      : undefined;
+    message.decorator = (object.decorator !== undefined && object.decorator !== null)
+      ? Decorator.fromPartial(object.decorator)
+      : undefined;
+    message.typedPerFilterConfig = (globalThis.Object.entries(object.typedPerFilterConfig ?? {}) as [string, Any][])
+      .reduce((acc: { [key: string]: Any }, [key, value]: [string, Any]) => {
+        if (value !== undefined) {
+          acc[key] = Any.fromPartial(value);
+        }
+        return acc;
+      }, {});
+    message.requestHeadersToAdd = object.requestHeadersToAdd?.map((e) => HeaderValueOption.fromPartial(e)) || [];
     message.requestHeadersToRemove = object.requestHeadersToRemove?.map((e) => e) || [];
-    message.responseHeadersToAdd =
-      object.responseHeadersToAdd?.map((e) => HeaderValueOption.fromPartial(e)) || [];
+    message.responseHeadersToAdd = object.responseHeadersToAdd?.map((e) => HeaderValueOption.fromPartial(e)) || [];
     message.responseHeadersToRemove = object.responseHeadersToRemove?.map((e) => e) || [];
-    message.tracing =
-      object.tracing !== undefined && object.tracing !== null
-        ? Tracing.fromPartial(object.tracing)
-        : undefined;
+    message.tracing = (object.tracing !== undefined && object.tracing !== null)
+      ? Tracing.fromPartial(object.tracing)
+      : undefined;
     message.perRequestBufferLimitBytes = object.perRequestBufferLimitBytes ?? undefined;
-    message.statPrefix = object.statPrefix ?? '';
+    message.statPrefix = object.statPrefix ?? "";
     return message;
   },
 };
@@ -3961,17 +4143,17 @@ export const Route: MessageFns<Route, 'envoy.config.route.v3.Route'> = {
 messageTypeRegistry.set(Route.$type, Route);
 
 function createBaseRoute_TypedPerFilterConfigEntry(): Route_TypedPerFilterConfigEntry {
-  return { $type: 'envoy.config.route.v3.Route.TypedPerFilterConfigEntry', key: '', value: undefined };
+  return { $type: "envoy.config.route.v3.Route.TypedPerFilterConfigEntry", key: "", value: undefined };
 }
 
 export const Route_TypedPerFilterConfigEntry: MessageFns<
   Route_TypedPerFilterConfigEntry,
-  'envoy.config.route.v3.Route.TypedPerFilterConfigEntry'
+  "envoy.config.route.v3.Route.TypedPerFilterConfigEntry"
 > = {
-  $type: 'envoy.config.route.v3.Route.TypedPerFilterConfigEntry' as const,
+  $type: "envoy.config.route.v3.Route.TypedPerFilterConfigEntry" as const,
 
   encode(message: Route_TypedPerFilterConfigEntry, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.key !== '') {
+    if (message.key !== "") {
       writer.uint32(10).string(message.key);
     }
     if (message.value !== undefined) {
@@ -3984,7 +4166,7 @@ export const Route_TypedPerFilterConfigEntry: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -4024,14 +4206,14 @@ export const Route_TypedPerFilterConfigEntry: MessageFns<
   fromJSON(object: any): Route_TypedPerFilterConfigEntry {
     return {
       $type: Route_TypedPerFilterConfigEntry.$type,
-      key: isSet(object.key) ? globalThis.String(object.key) : '',
+      key: isSet(object.key) ? globalThis.String(object.key) : "",
       value: isSet(object.value) ? Any.fromJSON(object.value) : undefined,
     };
   },
 
   toJSON(message: Route_TypedPerFilterConfigEntry): unknown {
     const obj: any = {};
-    if (message.key !== '') {
+    if (message.key !== "") {
       obj.key = message.key;
     }
     if (message.value !== undefined) {
@@ -4045,9 +4227,8 @@ export const Route_TypedPerFilterConfigEntry: MessageFns<
   },
   fromPartial(object: DeepPartial<Route_TypedPerFilterConfigEntry>): Route_TypedPerFilterConfigEntry {
     const message = createBaseRoute_TypedPerFilterConfigEntry();
-    message.key = object.key ?? '';
-    message.value =
-      object.value !== undefined && object.value !== null ? Any.fromPartial(object.value) : undefined;
+    message.key = object.key ?? "";
+    message.value = (object.value !== undefined && object.value !== null) ? Any.fromPartial(object.value) : undefined;
     return message;
   },
 };
@@ -4056,16 +4237,16 @@ messageTypeRegistry.set(Route_TypedPerFilterConfigEntry.$type, Route_TypedPerFil
 
 function createBaseWeightedCluster(): WeightedCluster {
   return {
-    $type: 'envoy.config.route.v3.WeightedCluster',
+    $type: "envoy.config.route.v3.WeightedCluster",
     clusters: [],
     totalWeight: undefined,
-    runtimeKeyPrefix: '',
+    runtimeKeyPrefix: "",
     headerName: undefined,
   };
 }
 
-export const WeightedCluster: MessageFns<WeightedCluster, 'envoy.config.route.v3.WeightedCluster'> = {
-  $type: 'envoy.config.route.v3.WeightedCluster' as const,
+export const WeightedCluster: MessageFns<WeightedCluster, "envoy.config.route.v3.WeightedCluster"> = {
+  $type: "envoy.config.route.v3.WeightedCluster" as const,
 
   encode(message: WeightedCluster, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     for (const v of message.clusters) {
@@ -4073,11 +4254,11 @@ export const WeightedCluster: MessageFns<WeightedCluster, 'envoy.config.route.v3
     }
     if (message.totalWeight !== undefined) {
       UInt32Value.encode(
-        { $type: 'google.protobuf.UInt32Value', value: message.totalWeight! },
+        { $type: "google.protobuf.UInt32Value", value: message.totalWeight! },
         writer.uint32(26).fork(),
       ).join();
     }
-    if (message.runtimeKeyPrefix !== '') {
+    if (message.runtimeKeyPrefix !== "") {
       writer.uint32(18).string(message.runtimeKeyPrefix);
     }
     if (message.headerName !== undefined) {
@@ -4090,7 +4271,7 @@ export const WeightedCluster: MessageFns<WeightedCluster, 'envoy.config.route.v3
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -4152,18 +4333,18 @@ export const WeightedCluster: MessageFns<WeightedCluster, 'envoy.config.route.v3
       totalWeight: isSet(object.totalWeight)
         ? Number(object.totalWeight)
         : isSet(object.total_weight)
-          ? Number(object.total_weight)
-          : undefined,
+        ? Number(object.total_weight)
+        : undefined,
       runtimeKeyPrefix: isSet(object.runtimeKeyPrefix)
         ? globalThis.String(object.runtimeKeyPrefix)
         : isSet(object.runtime_key_prefix)
-          ? globalThis.String(object.runtime_key_prefix)
-          : '',
+        ? globalThis.String(object.runtime_key_prefix)
+        : "",
       headerName: isSet(object.headerName)
         ? globalThis.String(object.headerName)
         : isSet(object.header_name)
-          ? globalThis.String(object.header_name)
-          : undefined,
+        ? globalThis.String(object.header_name)
+        : undefined,
     };
   },
 
@@ -4175,7 +4356,7 @@ export const WeightedCluster: MessageFns<WeightedCluster, 'envoy.config.route.v3
     if (message.totalWeight !== undefined) {
       obj.totalWeight = message.totalWeight;
     }
-    if (message.runtimeKeyPrefix !== '') {
+    if (message.runtimeKeyPrefix !== "") {
       obj.runtimeKeyPrefix = message.runtimeKeyPrefix;
     }
     if (message.headerName !== undefined) {
@@ -4191,7 +4372,7 @@ export const WeightedCluster: MessageFns<WeightedCluster, 'envoy.config.route.v3
     const message = createBaseWeightedCluster();
     message.clusters = object.clusters?.map((e) => WeightedCluster_ClusterWeight.fromPartial(e)) || [];
     message.totalWeight = object.totalWeight ?? undefined;
-    message.runtimeKeyPrefix = object.runtimeKeyPrefix ?? '';
+    message.runtimeKeyPrefix = object.runtimeKeyPrefix ?? "";
     message.headerName = object.headerName ?? undefined;
     return message;
   },
@@ -4201,9 +4382,9 @@ messageTypeRegistry.set(WeightedCluster.$type, WeightedCluster);
 
 function createBaseWeightedCluster_ClusterWeight(): WeightedCluster_ClusterWeight {
   return {
-    $type: 'envoy.config.route.v3.WeightedCluster.ClusterWeight',
-    name: '',
-    clusterHeader: '',
+    $type: "envoy.config.route.v3.WeightedCluster.ClusterWeight",
+    name: "",
+    clusterHeader: "",
     weight: undefined,
     metadataMatch: undefined,
     requestHeadersToAdd: [],
@@ -4217,22 +4398,20 @@ function createBaseWeightedCluster_ClusterWeight(): WeightedCluster_ClusterWeigh
 
 export const WeightedCluster_ClusterWeight: MessageFns<
   WeightedCluster_ClusterWeight,
-  'envoy.config.route.v3.WeightedCluster.ClusterWeight'
+  "envoy.config.route.v3.WeightedCluster.ClusterWeight"
 > = {
-  $type: 'envoy.config.route.v3.WeightedCluster.ClusterWeight' as const,
+  $type: "envoy.config.route.v3.WeightedCluster.ClusterWeight" as const,
 
   encode(message: WeightedCluster_ClusterWeight, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.name !== '') {
+    if (message.name !== "") {
       writer.uint32(10).string(message.name);
     }
-    if (message.clusterHeader !== '') {
+    if (message.clusterHeader !== "") {
       writer.uint32(98).string(message.clusterHeader);
     }
     if (message.weight !== undefined) {
-      UInt32Value.encode(
-        { $type: 'google.protobuf.UInt32Value', value: message.weight! },
-        writer.uint32(18).fork(),
-      ).join();
+      UInt32Value.encode({ $type: "google.protobuf.UInt32Value", value: message.weight! }, writer.uint32(18).fork())
+        .join();
     }
     if (message.metadataMatch !== undefined) {
       Metadata.encode(message.metadataMatch, writer.uint32(26).fork()).join();
@@ -4250,14 +4429,11 @@ export const WeightedCluster_ClusterWeight: MessageFns<
       writer.uint32(50).string(v!);
     }
     globalThis.Object.entries(message.typedPerFilterConfig).forEach(([key, value]: [string, Any]) => {
-      WeightedCluster_ClusterWeight_TypedPerFilterConfigEntry.encode(
-        {
-          $type: 'envoy.config.route.v3.WeightedCluster.ClusterWeight.TypedPerFilterConfigEntry',
-          key: key as any,
-          value,
-        },
-        writer.uint32(82).fork(),
-      ).join();
+      WeightedCluster_ClusterWeight_TypedPerFilterConfigEntry.encode({
+        $type: "envoy.config.route.v3.WeightedCluster.ClusterWeight.TypedPerFilterConfigEntry",
+        key: key as any,
+        value,
+      }, writer.uint32(82).fork()).join();
     });
     if (message.hostRewriteLiteral !== undefined) {
       writer.uint32(90).string(message.hostRewriteLiteral);
@@ -4269,7 +4445,7 @@ export const WeightedCluster_ClusterWeight: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -4347,10 +4523,7 @@ export const WeightedCluster_ClusterWeight: MessageFns<
               break;
             }
 
-            const entry10 = WeightedCluster_ClusterWeight_TypedPerFilterConfigEntry.decode(
-              reader,
-              reader.uint32(),
-            );
+            const entry10 = WeightedCluster_ClusterWeight_TypedPerFilterConfigEntry.decode(reader, reader.uint32());
             if (entry10.value !== undefined) {
               message.typedPerFilterConfig[entry10.key] = entry10.value;
             }
@@ -4379,79 +4552,79 @@ export const WeightedCluster_ClusterWeight: MessageFns<
   fromJSON(object: any): WeightedCluster_ClusterWeight {
     return {
       $type: WeightedCluster_ClusterWeight.$type,
-      name: isSet(object.name) ? globalThis.String(object.name) : '',
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
       clusterHeader: isSet(object.clusterHeader)
         ? globalThis.String(object.clusterHeader)
         : isSet(object.cluster_header)
-          ? globalThis.String(object.cluster_header)
-          : '',
+        ? globalThis.String(object.cluster_header)
+        : "",
       weight: isSet(object.weight) ? Number(object.weight) : undefined,
       metadataMatch: isSet(object.metadataMatch)
         ? Metadata.fromJSON(object.metadataMatch)
         : isSet(object.metadata_match)
-          ? Metadata.fromJSON(object.metadata_match)
-          : undefined,
+        ? Metadata.fromJSON(object.metadata_match)
+        : undefined,
       requestHeadersToAdd: globalThis.Array.isArray(object?.requestHeadersToAdd)
         ? object.requestHeadersToAdd.map((e: any) => HeaderValueOption.fromJSON(e))
         : globalThis.Array.isArray(object?.request_headers_to_add)
-          ? object.request_headers_to_add.map((e: any) => HeaderValueOption.fromJSON(e))
-          : [],
+        ? object.request_headers_to_add.map((e: any) => HeaderValueOption.fromJSON(e))
+        : [],
       requestHeadersToRemove: globalThis.Array.isArray(object?.requestHeadersToRemove)
         ? object.requestHeadersToRemove.map((e: any) => globalThis.String(e))
         : globalThis.Array.isArray(object?.request_headers_to_remove)
-          ? object.request_headers_to_remove.map((e: any) => globalThis.String(e))
-          : [],
+        ? object.request_headers_to_remove.map((e: any) => globalThis.String(e))
+        : [],
       responseHeadersToAdd: globalThis.Array.isArray(object?.responseHeadersToAdd)
         ? object.responseHeadersToAdd.map((e: any) => HeaderValueOption.fromJSON(e))
         : globalThis.Array.isArray(object?.response_headers_to_add)
-          ? object.response_headers_to_add.map((e: any) => HeaderValueOption.fromJSON(e))
-          : [],
+        ? object.response_headers_to_add.map((e: any) => HeaderValueOption.fromJSON(e))
+        : [],
       responseHeadersToRemove: globalThis.Array.isArray(object?.responseHeadersToRemove)
         ? object.responseHeadersToRemove.map((e: any) => globalThis.String(e))
         : globalThis.Array.isArray(object?.response_headers_to_remove)
-          ? object.response_headers_to_remove.map((e: any) => globalThis.String(e))
-          : [],
+        ? object.response_headers_to_remove.map((e: any) => globalThis.String(e))
+        : [],
       typedPerFilterConfig: isObject(object.typedPerFilterConfig)
         ? (globalThis.Object.entries(object.typedPerFilterConfig) as [string, any][]).reduce(
-            (acc: { [key: string]: Any }, [key, value]: [string, any]) => {
-              globalThis.Object.defineProperty(acc, key, {
-                value: Any.fromJSON(value),
-                enumerable: true,
-                configurable: true,
-                writable: true,
-              });
-              return acc;
-            },
-            {},
-          )
+          (acc: { [key: string]: Any }, [key, value]: [string, any]) => {
+            globalThis.Object.defineProperty(acc, key, {
+              value: Any.fromJSON(value),
+              enumerable: true,
+              configurable: true,
+              writable: true,
+            });
+            return acc;
+          },
+          {},
+        )
         : isObject(object.typed_per_filter_config)
-          ? (globalThis.Object.entries(object.typed_per_filter_config) as [string, any][]).reduce(
-              (acc: { [key: string]: Any }, [key, value]: [string, any]) => {
-                globalThis.Object.defineProperty(acc, key, {
-                  value: Any.fromJSON(value),
-                  enumerable: true,
-                  configurable: true,
-                  writable: true,
-                });
-                return acc;
-              },
-              {},
-            )
-          : {},
+        ? (globalThis.Object.entries(object.typed_per_filter_config) as [string, any][]).reduce(
+          (acc: { [key: string]: Any }, [key, value]: [string, any]) => {
+            globalThis.Object.defineProperty(acc, key, {
+              value: Any.fromJSON(value),
+              enumerable: true,
+              configurable: true,
+              writable: true,
+            });
+            return acc;
+          },
+          {},
+        )
+        : {},
       hostRewriteLiteral: isSet(object.hostRewriteLiteral)
         ? globalThis.String(object.hostRewriteLiteral)
         : isSet(object.host_rewrite_literal)
-          ? globalThis.String(object.host_rewrite_literal)
-          : undefined,
+        ? globalThis.String(object.host_rewrite_literal)
+        : undefined,
     };
   },
 
   toJSON(message: WeightedCluster_ClusterWeight): unknown {
     const obj: any = {};
-    if (message.name !== '') {
+    if (message.name !== "") {
       obj.name = message.name;
     }
-    if (message.clusterHeader !== '') {
+    if (message.clusterHeader !== "") {
       obj.clusterHeader = message.clusterHeader;
     }
     if (message.weight !== undefined) {
@@ -4492,27 +4665,23 @@ export const WeightedCluster_ClusterWeight: MessageFns<
   },
   fromPartial(object: DeepPartial<WeightedCluster_ClusterWeight>): WeightedCluster_ClusterWeight {
     const message = createBaseWeightedCluster_ClusterWeight();
-    message.name = object.name ?? '';
-    message.clusterHeader = object.clusterHeader ?? '';
+    message.name = object.name ?? "";
+    message.clusterHeader = object.clusterHeader ?? "";
     message.weight = object.weight ?? undefined;
-    message.metadataMatch =
-      object.metadataMatch !== undefined && object.metadataMatch !== null
-        ? Metadata.fromPartial(object.metadataMatch)
-        : undefined;
-    message.requestHeadersToAdd =
-      object.requestHeadersToAdd?.map((e) => HeaderValueOption.fromPartial(e)) || [];
+    message.metadataMatch = (object.metadataMatch !== undefined && object.metadataMatch !== null)
+      ? Metadata.fromPartial(object.metadataMatch)
+      : undefined;
+    message.requestHeadersToAdd = object.requestHeadersToAdd?.map((e) => HeaderValueOption.fromPartial(e)) || [];
     message.requestHeadersToRemove = object.requestHeadersToRemove?.map((e) => e) || [];
-    message.responseHeadersToAdd =
-      object.responseHeadersToAdd?.map((e) => HeaderValueOption.fromPartial(e)) || [];
+    message.responseHeadersToAdd = object.responseHeadersToAdd?.map((e) => HeaderValueOption.fromPartial(e)) || [];
     message.responseHeadersToRemove = object.responseHeadersToRemove?.map((e) => e) || [];
-    message.typedPerFilterConfig = (
-      globalThis.Object.entries(object.typedPerFilterConfig ?? {}) as [string, Any][]
-    ).reduce((acc: { [key: string]: Any }, [key, value]: [string, Any]) => {
-      if (value !== undefined) {
-        acc[key] = Any.fromPartial(value);
-      }
-      return acc;
-    }, {});
+    message.typedPerFilterConfig = (globalThis.Object.entries(object.typedPerFilterConfig ?? {}) as [string, Any][])
+      .reduce((acc: { [key: string]: Any }, [key, value]: [string, Any]) => {
+        if (value !== undefined) {
+          acc[key] = Any.fromPartial(value);
+        }
+        return acc;
+      }, {});
     message.hostRewriteLiteral = object.hostRewriteLiteral ?? undefined;
     return message;
   },
@@ -4522,23 +4691,23 @@ messageTypeRegistry.set(WeightedCluster_ClusterWeight.$type, WeightedCluster_Clu
 
 function createBaseWeightedCluster_ClusterWeight_TypedPerFilterConfigEntry(): WeightedCluster_ClusterWeight_TypedPerFilterConfigEntry {
   return {
-    $type: 'envoy.config.route.v3.WeightedCluster.ClusterWeight.TypedPerFilterConfigEntry',
-    key: '',
+    $type: "envoy.config.route.v3.WeightedCluster.ClusterWeight.TypedPerFilterConfigEntry",
+    key: "",
     value: undefined,
   };
 }
 
 export const WeightedCluster_ClusterWeight_TypedPerFilterConfigEntry: MessageFns<
   WeightedCluster_ClusterWeight_TypedPerFilterConfigEntry,
-  'envoy.config.route.v3.WeightedCluster.ClusterWeight.TypedPerFilterConfigEntry'
+  "envoy.config.route.v3.WeightedCluster.ClusterWeight.TypedPerFilterConfigEntry"
 > = {
-  $type: 'envoy.config.route.v3.WeightedCluster.ClusterWeight.TypedPerFilterConfigEntry' as const,
+  $type: "envoy.config.route.v3.WeightedCluster.ClusterWeight.TypedPerFilterConfigEntry" as const,
 
   encode(
     message: WeightedCluster_ClusterWeight_TypedPerFilterConfigEntry,
     writer: BinaryWriter = new BinaryWriter(),
   ): BinaryWriter {
-    if (message.key !== '') {
+    if (message.key !== "") {
       writer.uint32(10).string(message.key);
     }
     if (message.value !== undefined) {
@@ -4547,14 +4716,11 @@ export const WeightedCluster_ClusterWeight_TypedPerFilterConfigEntry: MessageFns
     return writer;
   },
 
-  decode(
-    input: BinaryReader | Uint8Array,
-    length?: number,
-  ): WeightedCluster_ClusterWeight_TypedPerFilterConfigEntry {
+  decode(input: BinaryReader | Uint8Array, length?: number): WeightedCluster_ClusterWeight_TypedPerFilterConfigEntry {
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -4594,14 +4760,14 @@ export const WeightedCluster_ClusterWeight_TypedPerFilterConfigEntry: MessageFns
   fromJSON(object: any): WeightedCluster_ClusterWeight_TypedPerFilterConfigEntry {
     return {
       $type: WeightedCluster_ClusterWeight_TypedPerFilterConfigEntry.$type,
-      key: isSet(object.key) ? globalThis.String(object.key) : '',
+      key: isSet(object.key) ? globalThis.String(object.key) : "",
       value: isSet(object.value) ? Any.fromJSON(object.value) : undefined,
     };
   },
 
   toJSON(message: WeightedCluster_ClusterWeight_TypedPerFilterConfigEntry): unknown {
     const obj: any = {};
-    if (message.key !== '') {
+    if (message.key !== "") {
       obj.key = message.key;
     }
     if (message.value !== undefined) {
@@ -4619,9 +4785,8 @@ export const WeightedCluster_ClusterWeight_TypedPerFilterConfigEntry: MessageFns
     object: DeepPartial<WeightedCluster_ClusterWeight_TypedPerFilterConfigEntry>,
   ): WeightedCluster_ClusterWeight_TypedPerFilterConfigEntry {
     const message = createBaseWeightedCluster_ClusterWeight_TypedPerFilterConfigEntry();
-    message.key = object.key ?? '';
-    message.value =
-      object.value !== undefined && object.value !== null ? Any.fromPartial(object.value) : undefined;
+    message.key = object.key ?? "";
+    message.value = (object.value !== undefined && object.value !== null) ? Any.fromPartial(object.value) : undefined;
     return message;
   },
 };
@@ -4632,14 +4797,14 @@ messageTypeRegistry.set(
 );
 
 function createBaseClusterSpecifierPlugin(): ClusterSpecifierPlugin {
-  return { $type: 'envoy.config.route.v3.ClusterSpecifierPlugin', extension: undefined, isOptional: false };
+  return { $type: "envoy.config.route.v3.ClusterSpecifierPlugin", extension: undefined, isOptional: false };
 }
 
 export const ClusterSpecifierPlugin: MessageFns<
   ClusterSpecifierPlugin,
-  'envoy.config.route.v3.ClusterSpecifierPlugin'
+  "envoy.config.route.v3.ClusterSpecifierPlugin"
 > = {
-  $type: 'envoy.config.route.v3.ClusterSpecifierPlugin' as const,
+  $type: "envoy.config.route.v3.ClusterSpecifierPlugin" as const,
 
   encode(message: ClusterSpecifierPlugin, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.extension !== undefined) {
@@ -4655,7 +4820,7 @@ export const ClusterSpecifierPlugin: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -4699,8 +4864,8 @@ export const ClusterSpecifierPlugin: MessageFns<
       isOptional: isSet(object.isOptional)
         ? globalThis.Boolean(object.isOptional)
         : isSet(object.is_optional)
-          ? globalThis.Boolean(object.is_optional)
-          : false,
+        ? globalThis.Boolean(object.is_optional)
+        : false,
     };
   },
 
@@ -4720,10 +4885,9 @@ export const ClusterSpecifierPlugin: MessageFns<
   },
   fromPartial(object: DeepPartial<ClusterSpecifierPlugin>): ClusterSpecifierPlugin {
     const message = createBaseClusterSpecifierPlugin();
-    message.extension =
-      object.extension !== undefined && object.extension !== null
-        ? TypedExtensionConfig.fromPartial(object.extension)
-        : undefined;
+    message.extension = (object.extension !== undefined && object.extension !== null)
+      ? TypedExtensionConfig.fromPartial(object.extension)
+      : undefined;
     message.isOptional = object.isOptional ?? false;
     return message;
   },
@@ -4733,7 +4897,7 @@ messageTypeRegistry.set(ClusterSpecifierPlugin.$type, ClusterSpecifierPlugin);
 
 function createBaseRouteMatch(): RouteMatch {
   return {
-    $type: 'envoy.config.route.v3.RouteMatch',
+    $type: "envoy.config.route.v3.RouteMatch",
     prefix: undefined,
     path: undefined,
     safeRegex: undefined,
@@ -4750,8 +4914,8 @@ function createBaseRouteMatch(): RouteMatch {
   };
 }
 
-export const RouteMatch: MessageFns<RouteMatch, 'envoy.config.route.v3.RouteMatch'> = {
-  $type: 'envoy.config.route.v3.RouteMatch' as const,
+export const RouteMatch: MessageFns<RouteMatch, "envoy.config.route.v3.RouteMatch"> = {
+  $type: "envoy.config.route.v3.RouteMatch" as const,
 
   encode(message: RouteMatch, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.prefix !== undefined) {
@@ -4773,10 +4937,8 @@ export const RouteMatch: MessageFns<RouteMatch, 'envoy.config.route.v3.RouteMatc
       TypedExtensionConfig.encode(message.pathMatchPolicy, writer.uint32(122).fork()).join();
     }
     if (message.caseSensitive !== undefined) {
-      BoolValue.encode(
-        { $type: 'google.protobuf.BoolValue', value: message.caseSensitive! },
-        writer.uint32(34).fork(),
-      ).join();
+      BoolValue.encode({ $type: "google.protobuf.BoolValue", value: message.caseSensitive! }, writer.uint32(34).fork())
+        .join();
     }
     if (message.runtimeFraction !== undefined) {
       RuntimeFractionalPercent.encode(message.runtimeFraction, writer.uint32(74).fork()).join();
@@ -4803,7 +4965,7 @@ export const RouteMatch: MessageFns<RouteMatch, 'envoy.config.route.v3.RouteMatc
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -4936,52 +5098,52 @@ export const RouteMatch: MessageFns<RouteMatch, 'envoy.config.route.v3.RouteMatc
       safeRegex: isSet(object.safeRegex)
         ? RegexMatcher.fromJSON(object.safeRegex)
         : isSet(object.safe_regex)
-          ? RegexMatcher.fromJSON(object.safe_regex)
-          : undefined,
+        ? RegexMatcher.fromJSON(object.safe_regex)
+        : undefined,
       connectMatcher: isSet(object.connectMatcher)
         ? RouteMatch_ConnectMatcher.fromJSON(object.connectMatcher)
         : isSet(object.connect_matcher)
-          ? RouteMatch_ConnectMatcher.fromJSON(object.connect_matcher)
-          : undefined,
+        ? RouteMatch_ConnectMatcher.fromJSON(object.connect_matcher)
+        : undefined,
       pathSeparatedPrefix: isSet(object.pathSeparatedPrefix)
         ? globalThis.String(object.pathSeparatedPrefix)
         : isSet(object.path_separated_prefix)
-          ? globalThis.String(object.path_separated_prefix)
-          : undefined,
+        ? globalThis.String(object.path_separated_prefix)
+        : undefined,
       pathMatchPolicy: isSet(object.pathMatchPolicy)
         ? TypedExtensionConfig.fromJSON(object.pathMatchPolicy)
         : isSet(object.path_match_policy)
-          ? TypedExtensionConfig.fromJSON(object.path_match_policy)
-          : undefined,
+        ? TypedExtensionConfig.fromJSON(object.path_match_policy)
+        : undefined,
       caseSensitive: isSet(object.caseSensitive)
         ? Boolean(object.caseSensitive)
         : isSet(object.case_sensitive)
-          ? Boolean(object.case_sensitive)
-          : undefined,
+        ? Boolean(object.case_sensitive)
+        : undefined,
       runtimeFraction: isSet(object.runtimeFraction)
         ? RuntimeFractionalPercent.fromJSON(object.runtimeFraction)
         : isSet(object.runtime_fraction)
-          ? RuntimeFractionalPercent.fromJSON(object.runtime_fraction)
-          : undefined,
+        ? RuntimeFractionalPercent.fromJSON(object.runtime_fraction)
+        : undefined,
       headers: globalThis.Array.isArray(object?.headers)
         ? object.headers.map((e: any) => HeaderMatcher.fromJSON(e))
         : [],
       queryParameters: globalThis.Array.isArray(object?.queryParameters)
         ? object.queryParameters.map((e: any) => QueryParameterMatcher.fromJSON(e))
         : globalThis.Array.isArray(object?.query_parameters)
-          ? object.query_parameters.map((e: any) => QueryParameterMatcher.fromJSON(e))
-          : [],
+        ? object.query_parameters.map((e: any) => QueryParameterMatcher.fromJSON(e))
+        : [],
       grpc: isSet(object.grpc) ? RouteMatch_GrpcRouteMatchOptions.fromJSON(object.grpc) : undefined,
       tlsContext: isSet(object.tlsContext)
         ? RouteMatch_TlsContextMatchOptions.fromJSON(object.tlsContext)
         : isSet(object.tls_context)
-          ? RouteMatch_TlsContextMatchOptions.fromJSON(object.tls_context)
-          : undefined,
+        ? RouteMatch_TlsContextMatchOptions.fromJSON(object.tls_context)
+        : undefined,
       dynamicMetadata: globalThis.Array.isArray(object?.dynamicMetadata)
         ? object.dynamicMetadata.map((e: any) => MetadataMatcher.fromJSON(e))
         : globalThis.Array.isArray(object?.dynamic_metadata)
-          ? object.dynamic_metadata.map((e: any) => MetadataMatcher.fromJSON(e))
-          : [],
+        ? object.dynamic_metadata.map((e: any) => MetadataMatcher.fromJSON(e))
+        : [],
     };
   },
 
@@ -5036,34 +5198,28 @@ export const RouteMatch: MessageFns<RouteMatch, 'envoy.config.route.v3.RouteMatc
     const message = createBaseRouteMatch();
     message.prefix = object.prefix ?? undefined;
     message.path = object.path ?? undefined;
-    message.safeRegex =
-      object.safeRegex !== undefined && object.safeRegex !== null
-        ? RegexMatcher.fromPartial(object.safeRegex)
-        : undefined;
-    message.connectMatcher =
-      object.connectMatcher !== undefined && object.connectMatcher !== null
-        ? RouteMatch_ConnectMatcher.fromPartial(object.connectMatcher)
-        : undefined;
+    message.safeRegex = (object.safeRegex !== undefined && object.safeRegex !== null)
+      ? RegexMatcher.fromPartial(object.safeRegex)
+      : undefined;
+    message.connectMatcher = (object.connectMatcher !== undefined && object.connectMatcher !== null)
+      ? RouteMatch_ConnectMatcher.fromPartial(object.connectMatcher)
+      : undefined;
     message.pathSeparatedPrefix = object.pathSeparatedPrefix ?? undefined;
-    message.pathMatchPolicy =
-      object.pathMatchPolicy !== undefined && object.pathMatchPolicy !== null
-        ? TypedExtensionConfig.fromPartial(object.pathMatchPolicy)
-        : undefined;
+    message.pathMatchPolicy = (object.pathMatchPolicy !== undefined && object.pathMatchPolicy !== null)
+      ? TypedExtensionConfig.fromPartial(object.pathMatchPolicy)
+      : undefined;
     message.caseSensitive = object.caseSensitive ?? undefined;
-    message.runtimeFraction =
-      object.runtimeFraction !== undefined && object.runtimeFraction !== null
-        ? RuntimeFractionalPercent.fromPartial(object.runtimeFraction)
-        : undefined;
+    message.runtimeFraction = (object.runtimeFraction !== undefined && object.runtimeFraction !== null)
+      ? RuntimeFractionalPercent.fromPartial(object.runtimeFraction)
+      : undefined;
     message.headers = object.headers?.map((e) => HeaderMatcher.fromPartial(e)) || [];
     message.queryParameters = object.queryParameters?.map((e) => QueryParameterMatcher.fromPartial(e)) || [];
-    message.grpc =
-      object.grpc !== undefined && object.grpc !== null
-        ? RouteMatch_GrpcRouteMatchOptions.fromPartial(object.grpc)
-        : undefined;
-    message.tlsContext =
-      object.tlsContext !== undefined && object.tlsContext !== null
-        ? RouteMatch_TlsContextMatchOptions.fromPartial(object.tlsContext)
-        : undefined;
+    message.grpc = (object.grpc !== undefined && object.grpc !== null)
+      ? RouteMatch_GrpcRouteMatchOptions.fromPartial(object.grpc)
+      : undefined;
+    message.tlsContext = (object.tlsContext !== undefined && object.tlsContext !== null)
+      ? RouteMatch_TlsContextMatchOptions.fromPartial(object.tlsContext)
+      : undefined;
     message.dynamicMetadata = object.dynamicMetadata?.map((e) => MetadataMatcher.fromPartial(e)) || [];
     return message;
   },
@@ -5072,14 +5228,14 @@ export const RouteMatch: MessageFns<RouteMatch, 'envoy.config.route.v3.RouteMatc
 messageTypeRegistry.set(RouteMatch.$type, RouteMatch);
 
 function createBaseRouteMatch_GrpcRouteMatchOptions(): RouteMatch_GrpcRouteMatchOptions {
-  return { $type: 'envoy.config.route.v3.RouteMatch.GrpcRouteMatchOptions' };
+  return { $type: "envoy.config.route.v3.RouteMatch.GrpcRouteMatchOptions" };
 }
 
 export const RouteMatch_GrpcRouteMatchOptions: MessageFns<
   RouteMatch_GrpcRouteMatchOptions,
-  'envoy.config.route.v3.RouteMatch.GrpcRouteMatchOptions'
+  "envoy.config.route.v3.RouteMatch.GrpcRouteMatchOptions"
 > = {
-  $type: 'envoy.config.route.v3.RouteMatch.GrpcRouteMatchOptions' as const,
+  $type: "envoy.config.route.v3.RouteMatch.GrpcRouteMatchOptions" as const,
 
   encode(_: RouteMatch_GrpcRouteMatchOptions, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     return writer;
@@ -5089,7 +5245,7 @@ export const RouteMatch_GrpcRouteMatchOptions: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -5132,7 +5288,7 @@ messageTypeRegistry.set(RouteMatch_GrpcRouteMatchOptions.$type, RouteMatch_GrpcR
 
 function createBaseRouteMatch_TlsContextMatchOptions(): RouteMatch_TlsContextMatchOptions {
   return {
-    $type: 'envoy.config.route.v3.RouteMatch.TlsContextMatchOptions',
+    $type: "envoy.config.route.v3.RouteMatch.TlsContextMatchOptions",
     presented: undefined,
     validated: undefined,
   };
@@ -5140,25 +5296,18 @@ function createBaseRouteMatch_TlsContextMatchOptions(): RouteMatch_TlsContextMat
 
 export const RouteMatch_TlsContextMatchOptions: MessageFns<
   RouteMatch_TlsContextMatchOptions,
-  'envoy.config.route.v3.RouteMatch.TlsContextMatchOptions'
+  "envoy.config.route.v3.RouteMatch.TlsContextMatchOptions"
 > = {
-  $type: 'envoy.config.route.v3.RouteMatch.TlsContextMatchOptions' as const,
+  $type: "envoy.config.route.v3.RouteMatch.TlsContextMatchOptions" as const,
 
-  encode(
-    message: RouteMatch_TlsContextMatchOptions,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
+  encode(message: RouteMatch_TlsContextMatchOptions, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.presented !== undefined) {
-      BoolValue.encode(
-        { $type: 'google.protobuf.BoolValue', value: message.presented! },
-        writer.uint32(10).fork(),
-      ).join();
+      BoolValue.encode({ $type: "google.protobuf.BoolValue", value: message.presented! }, writer.uint32(10).fork())
+        .join();
     }
     if (message.validated !== undefined) {
-      BoolValue.encode(
-        { $type: 'google.protobuf.BoolValue', value: message.validated! },
-        writer.uint32(18).fork(),
-      ).join();
+      BoolValue.encode({ $type: "google.protobuf.BoolValue", value: message.validated! }, writer.uint32(18).fork())
+        .join();
     }
     return writer;
   },
@@ -5167,7 +5316,7 @@ export const RouteMatch_TlsContextMatchOptions: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -5237,14 +5386,14 @@ export const RouteMatch_TlsContextMatchOptions: MessageFns<
 messageTypeRegistry.set(RouteMatch_TlsContextMatchOptions.$type, RouteMatch_TlsContextMatchOptions);
 
 function createBaseRouteMatch_ConnectMatcher(): RouteMatch_ConnectMatcher {
-  return { $type: 'envoy.config.route.v3.RouteMatch.ConnectMatcher' };
+  return { $type: "envoy.config.route.v3.RouteMatch.ConnectMatcher" };
 }
 
 export const RouteMatch_ConnectMatcher: MessageFns<
   RouteMatch_ConnectMatcher,
-  'envoy.config.route.v3.RouteMatch.ConnectMatcher'
+  "envoy.config.route.v3.RouteMatch.ConnectMatcher"
 > = {
-  $type: 'envoy.config.route.v3.RouteMatch.ConnectMatcher' as const,
+  $type: "envoy.config.route.v3.RouteMatch.ConnectMatcher" as const,
 
   encode(_: RouteMatch_ConnectMatcher, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     return writer;
@@ -5254,7 +5403,7 @@ export const RouteMatch_ConnectMatcher: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -5297,12 +5446,12 @@ messageTypeRegistry.set(RouteMatch_ConnectMatcher.$type, RouteMatch_ConnectMatch
 
 function createBaseCorsPolicy(): CorsPolicy {
   return {
-    $type: 'envoy.config.route.v3.CorsPolicy',
+    $type: "envoy.config.route.v3.CorsPolicy",
     allowOriginStringMatch: [],
-    allowMethods: '',
-    allowHeaders: '',
-    exposeHeaders: '',
-    maxAge: '',
+    allowMethods: "",
+    allowHeaders: "",
+    exposeHeaders: "",
+    maxAge: "",
     allowCredentials: undefined,
     filterEnabled: undefined,
     shadowEnabled: undefined,
@@ -5311,28 +5460,28 @@ function createBaseCorsPolicy(): CorsPolicy {
   };
 }
 
-export const CorsPolicy: MessageFns<CorsPolicy, 'envoy.config.route.v3.CorsPolicy'> = {
-  $type: 'envoy.config.route.v3.CorsPolicy' as const,
+export const CorsPolicy: MessageFns<CorsPolicy, "envoy.config.route.v3.CorsPolicy"> = {
+  $type: "envoy.config.route.v3.CorsPolicy" as const,
 
   encode(message: CorsPolicy, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     for (const v of message.allowOriginStringMatch) {
       StringMatcher.encode(v!, writer.uint32(90).fork()).join();
     }
-    if (message.allowMethods !== '') {
+    if (message.allowMethods !== "") {
       writer.uint32(18).string(message.allowMethods);
     }
-    if (message.allowHeaders !== '') {
+    if (message.allowHeaders !== "") {
       writer.uint32(26).string(message.allowHeaders);
     }
-    if (message.exposeHeaders !== '') {
+    if (message.exposeHeaders !== "") {
       writer.uint32(34).string(message.exposeHeaders);
     }
-    if (message.maxAge !== '') {
+    if (message.maxAge !== "") {
       writer.uint32(42).string(message.maxAge);
     }
     if (message.allowCredentials !== undefined) {
       BoolValue.encode(
-        { $type: 'google.protobuf.BoolValue', value: message.allowCredentials! },
+        { $type: "google.protobuf.BoolValue", value: message.allowCredentials! },
         writer.uint32(50).fork(),
       ).join();
     }
@@ -5344,13 +5493,13 @@ export const CorsPolicy: MessageFns<CorsPolicy, 'envoy.config.route.v3.CorsPolic
     }
     if (message.allowPrivateNetworkAccess !== undefined) {
       BoolValue.encode(
-        { $type: 'google.protobuf.BoolValue', value: message.allowPrivateNetworkAccess! },
+        { $type: "google.protobuf.BoolValue", value: message.allowPrivateNetworkAccess! },
         writer.uint32(98).fork(),
       ).join();
     }
     if (message.forwardNotMatchingPreflights !== undefined) {
       BoolValue.encode(
-        { $type: 'google.protobuf.BoolValue', value: message.forwardNotMatchingPreflights! },
+        { $type: "google.protobuf.BoolValue", value: message.forwardNotMatchingPreflights! },
         writer.uint32(106).fork(),
       ).join();
     }
@@ -5361,7 +5510,7 @@ export const CorsPolicy: MessageFns<CorsPolicy, 'envoy.config.route.v3.CorsPolic
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -5468,53 +5617,53 @@ export const CorsPolicy: MessageFns<CorsPolicy, 'envoy.config.route.v3.CorsPolic
       allowOriginStringMatch: globalThis.Array.isArray(object?.allowOriginStringMatch)
         ? object.allowOriginStringMatch.map((e: any) => StringMatcher.fromJSON(e))
         : globalThis.Array.isArray(object?.allow_origin_string_match)
-          ? object.allow_origin_string_match.map((e: any) => StringMatcher.fromJSON(e))
-          : [],
+        ? object.allow_origin_string_match.map((e: any) => StringMatcher.fromJSON(e))
+        : [],
       allowMethods: isSet(object.allowMethods)
         ? globalThis.String(object.allowMethods)
         : isSet(object.allow_methods)
-          ? globalThis.String(object.allow_methods)
-          : '',
+        ? globalThis.String(object.allow_methods)
+        : "",
       allowHeaders: isSet(object.allowHeaders)
         ? globalThis.String(object.allowHeaders)
         : isSet(object.allow_headers)
-          ? globalThis.String(object.allow_headers)
-          : '',
+        ? globalThis.String(object.allow_headers)
+        : "",
       exposeHeaders: isSet(object.exposeHeaders)
         ? globalThis.String(object.exposeHeaders)
         : isSet(object.expose_headers)
-          ? globalThis.String(object.expose_headers)
-          : '',
+        ? globalThis.String(object.expose_headers)
+        : "",
       maxAge: isSet(object.maxAge)
         ? globalThis.String(object.maxAge)
         : isSet(object.max_age)
-          ? globalThis.String(object.max_age)
-          : '',
+        ? globalThis.String(object.max_age)
+        : "",
       allowCredentials: isSet(object.allowCredentials)
         ? Boolean(object.allowCredentials)
         : isSet(object.allow_credentials)
-          ? Boolean(object.allow_credentials)
-          : undefined,
+        ? Boolean(object.allow_credentials)
+        : undefined,
       filterEnabled: isSet(object.filterEnabled)
         ? RuntimeFractionalPercent.fromJSON(object.filterEnabled)
         : isSet(object.filter_enabled)
-          ? RuntimeFractionalPercent.fromJSON(object.filter_enabled)
-          : undefined,
+        ? RuntimeFractionalPercent.fromJSON(object.filter_enabled)
+        : undefined,
       shadowEnabled: isSet(object.shadowEnabled)
         ? RuntimeFractionalPercent.fromJSON(object.shadowEnabled)
         : isSet(object.shadow_enabled)
-          ? RuntimeFractionalPercent.fromJSON(object.shadow_enabled)
-          : undefined,
+        ? RuntimeFractionalPercent.fromJSON(object.shadow_enabled)
+        : undefined,
       allowPrivateNetworkAccess: isSet(object.allowPrivateNetworkAccess)
         ? Boolean(object.allowPrivateNetworkAccess)
         : isSet(object.allow_private_network_access)
-          ? Boolean(object.allow_private_network_access)
-          : undefined,
+        ? Boolean(object.allow_private_network_access)
+        : undefined,
       forwardNotMatchingPreflights: isSet(object.forwardNotMatchingPreflights)
         ? Boolean(object.forwardNotMatchingPreflights)
         : isSet(object.forward_not_matching_preflights)
-          ? Boolean(object.forward_not_matching_preflights)
-          : undefined,
+        ? Boolean(object.forward_not_matching_preflights)
+        : undefined,
     };
   },
 
@@ -5523,16 +5672,16 @@ export const CorsPolicy: MessageFns<CorsPolicy, 'envoy.config.route.v3.CorsPolic
     if (message.allowOriginStringMatch?.length) {
       obj.allowOriginStringMatch = message.allowOriginStringMatch.map((e) => StringMatcher.toJSON(e));
     }
-    if (message.allowMethods !== '') {
+    if (message.allowMethods !== "") {
       obj.allowMethods = message.allowMethods;
     }
-    if (message.allowHeaders !== '') {
+    if (message.allowHeaders !== "") {
       obj.allowHeaders = message.allowHeaders;
     }
-    if (message.exposeHeaders !== '') {
+    if (message.exposeHeaders !== "") {
       obj.exposeHeaders = message.exposeHeaders;
     }
-    if (message.maxAge !== '') {
+    if (message.maxAge !== "") {
       obj.maxAge = message.maxAge;
     }
     if (message.allowCredentials !== undefined) {
@@ -5558,21 +5707,18 @@ export const CorsPolicy: MessageFns<CorsPolicy, 'envoy.config.route.v3.CorsPolic
   },
   fromPartial(object: DeepPartial<CorsPolicy>): CorsPolicy {
     const message = createBaseCorsPolicy();
-    message.allowOriginStringMatch =
-      object.allowOriginStringMatch?.map((e) => StringMatcher.fromPartial(e)) || [];
-    message.allowMethods = object.allowMethods ?? '';
-    message.allowHeaders = object.allowHeaders ?? '';
-    message.exposeHeaders = object.exposeHeaders ?? '';
-    message.maxAge = object.maxAge ?? '';
+    message.allowOriginStringMatch = object.allowOriginStringMatch?.map((e) => StringMatcher.fromPartial(e)) || [];
+    message.allowMethods = object.allowMethods ?? "";
+    message.allowHeaders = object.allowHeaders ?? "";
+    message.exposeHeaders = object.exposeHeaders ?? "";
+    message.maxAge = object.maxAge ?? "";
     message.allowCredentials = object.allowCredentials ?? undefined;
-    message.filterEnabled =
-      object.filterEnabled !== undefined && object.filterEnabled !== null
-        ? RuntimeFractionalPercent.fromPartial(object.filterEnabled)
-        : undefined;
-    message.shadowEnabled =
-      object.shadowEnabled !== undefined && object.shadowEnabled !== null
-        ? RuntimeFractionalPercent.fromPartial(object.shadowEnabled)
-        : undefined;
+    message.filterEnabled = (object.filterEnabled !== undefined && object.filterEnabled !== null)
+      ? RuntimeFractionalPercent.fromPartial(object.filterEnabled)
+      : undefined;
+    message.shadowEnabled = (object.shadowEnabled !== undefined && object.shadowEnabled !== null)
+      ? RuntimeFractionalPercent.fromPartial(object.shadowEnabled)
+      : undefined;
     message.allowPrivateNetworkAccess = object.allowPrivateNetworkAccess ?? undefined;
     message.forwardNotMatchingPreflights = object.forwardNotMatchingPreflights ?? undefined;
     return message;
@@ -5583,7 +5729,7 @@ messageTypeRegistry.set(CorsPolicy.$type, CorsPolicy);
 
 function createBaseRouteAction(): RouteAction {
   return {
-    $type: 'envoy.config.route.v3.RouteAction',
+    $type: "envoy.config.route.v3.RouteAction",
     cluster: undefined,
     clusterHeader: undefined,
     weightedClusters: undefined,
@@ -5591,7 +5737,7 @@ function createBaseRouteAction(): RouteAction {
     inlineClusterSpecifierPlugin: undefined,
     clusterNotFoundResponseCode: 0,
     metadataMatch: undefined,
-    prefixRewrite: '',
+    prefixRewrite: "",
     regexRewrite: undefined,
     pathRewritePolicy: undefined,
     hostRewriteLiteral: undefined,
@@ -5621,8 +5767,8 @@ function createBaseRouteAction(): RouteAction {
   };
 }
 
-export const RouteAction: MessageFns<RouteAction, 'envoy.config.route.v3.RouteAction'> = {
-  $type: 'envoy.config.route.v3.RouteAction' as const,
+export const RouteAction: MessageFns<RouteAction, "envoy.config.route.v3.RouteAction"> = {
+  $type: "envoy.config.route.v3.RouteAction" as const,
 
   encode(message: RouteAction, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.cluster !== undefined) {
@@ -5646,7 +5792,7 @@ export const RouteAction: MessageFns<RouteAction, 'envoy.config.route.v3.RouteAc
     if (message.metadataMatch !== undefined) {
       Metadata.encode(message.metadataMatch, writer.uint32(34).fork()).join();
     }
-    if (message.prefixRewrite !== '') {
+    if (message.prefixRewrite !== "") {
       writer.uint32(42).string(message.prefixRewrite);
     }
     if (message.regexRewrite !== undefined) {
@@ -5660,7 +5806,7 @@ export const RouteAction: MessageFns<RouteAction, 'envoy.config.route.v3.RouteAc
     }
     if (message.autoHostRewrite !== undefined) {
       BoolValue.encode(
-        { $type: 'google.protobuf.BoolValue', value: message.autoHostRewrite! },
+        { $type: "google.protobuf.BoolValue", value: message.autoHostRewrite! },
         writer.uint32(58).fork(),
       ).join();
     }
@@ -5699,7 +5845,7 @@ export const RouteAction: MessageFns<RouteAction, 'envoy.config.route.v3.RouteAc
     }
     if (message.includeVhRateLimits !== undefined) {
       BoolValue.encode(
-        { $type: 'google.protobuf.BoolValue', value: message.includeVhRateLimits! },
+        { $type: "google.protobuf.BoolValue", value: message.includeVhRateLimits! },
         writer.uint32(114).fork(),
       ).join();
     }
@@ -5726,7 +5872,7 @@ export const RouteAction: MessageFns<RouteAction, 'envoy.config.route.v3.RouteAc
     }
     if (message.maxInternalRedirects !== undefined) {
       UInt32Value.encode(
-        { $type: 'google.protobuf.UInt32Value', value: message.maxInternalRedirects! },
+        { $type: "google.protobuf.UInt32Value", value: message.maxInternalRedirects! },
         writer.uint32(250).fork(),
       ).join();
     }
@@ -5743,7 +5889,7 @@ export const RouteAction: MessageFns<RouteAction, 'envoy.config.route.v3.RouteAc
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -5917,9 +6063,7 @@ export const RouteAction: MessageFns<RouteAction, 'envoy.config.route.v3.RouteAc
               break;
             }
 
-            message.requestMirrorPolicies.push(
-              RouteAction_RequestMirrorPolicy.decode(reader, reader.uint32()),
-            );
+            message.requestMirrorPolicies.push(RouteAction_RequestMirrorPolicy.decode(reader, reader.uint32()));
             continue;
           }
           case 11: {
@@ -6045,156 +6189,156 @@ export const RouteAction: MessageFns<RouteAction, 'envoy.config.route.v3.RouteAc
       clusterHeader: isSet(object.clusterHeader)
         ? globalThis.String(object.clusterHeader)
         : isSet(object.cluster_header)
-          ? globalThis.String(object.cluster_header)
-          : undefined,
+        ? globalThis.String(object.cluster_header)
+        : undefined,
       weightedClusters: isSet(object.weightedClusters)
         ? WeightedCluster.fromJSON(object.weightedClusters)
         : isSet(object.weighted_clusters)
-          ? WeightedCluster.fromJSON(object.weighted_clusters)
-          : undefined,
+        ? WeightedCluster.fromJSON(object.weighted_clusters)
+        : undefined,
       clusterSpecifierPlugin: isSet(object.clusterSpecifierPlugin)
         ? globalThis.String(object.clusterSpecifierPlugin)
         : isSet(object.cluster_specifier_plugin)
-          ? globalThis.String(object.cluster_specifier_plugin)
-          : undefined,
+        ? globalThis.String(object.cluster_specifier_plugin)
+        : undefined,
       inlineClusterSpecifierPlugin: isSet(object.inlineClusterSpecifierPlugin)
         ? ClusterSpecifierPlugin.fromJSON(object.inlineClusterSpecifierPlugin)
         : isSet(object.inline_cluster_specifier_plugin)
-          ? ClusterSpecifierPlugin.fromJSON(object.inline_cluster_specifier_plugin)
-          : undefined,
+        ? ClusterSpecifierPlugin.fromJSON(object.inline_cluster_specifier_plugin)
+        : undefined,
       clusterNotFoundResponseCode: isSet(object.clusterNotFoundResponseCode)
         ? routeAction_ClusterNotFoundResponseCodeFromJSON(object.clusterNotFoundResponseCode)
         : isSet(object.cluster_not_found_response_code)
-          ? routeAction_ClusterNotFoundResponseCodeFromJSON(object.cluster_not_found_response_code)
-          : 0,
+        ? routeAction_ClusterNotFoundResponseCodeFromJSON(object.cluster_not_found_response_code)
+        : 0,
       metadataMatch: isSet(object.metadataMatch)
         ? Metadata.fromJSON(object.metadataMatch)
         : isSet(object.metadata_match)
-          ? Metadata.fromJSON(object.metadata_match)
-          : undefined,
+        ? Metadata.fromJSON(object.metadata_match)
+        : undefined,
       prefixRewrite: isSet(object.prefixRewrite)
         ? globalThis.String(object.prefixRewrite)
         : isSet(object.prefix_rewrite)
-          ? globalThis.String(object.prefix_rewrite)
-          : '',
+        ? globalThis.String(object.prefix_rewrite)
+        : "",
       regexRewrite: isSet(object.regexRewrite)
         ? RegexMatchAndSubstitute.fromJSON(object.regexRewrite)
         : isSet(object.regex_rewrite)
-          ? RegexMatchAndSubstitute.fromJSON(object.regex_rewrite)
-          : undefined,
+        ? RegexMatchAndSubstitute.fromJSON(object.regex_rewrite)
+        : undefined,
       pathRewritePolicy: isSet(object.pathRewritePolicy)
         ? TypedExtensionConfig.fromJSON(object.pathRewritePolicy)
         : isSet(object.path_rewrite_policy)
-          ? TypedExtensionConfig.fromJSON(object.path_rewrite_policy)
-          : undefined,
+        ? TypedExtensionConfig.fromJSON(object.path_rewrite_policy)
+        : undefined,
       hostRewriteLiteral: isSet(object.hostRewriteLiteral)
         ? globalThis.String(object.hostRewriteLiteral)
         : isSet(object.host_rewrite_literal)
-          ? globalThis.String(object.host_rewrite_literal)
-          : undefined,
+        ? globalThis.String(object.host_rewrite_literal)
+        : undefined,
       autoHostRewrite: isSet(object.autoHostRewrite)
         ? Boolean(object.autoHostRewrite)
         : isSet(object.auto_host_rewrite)
-          ? Boolean(object.auto_host_rewrite)
-          : undefined,
+        ? Boolean(object.auto_host_rewrite)
+        : undefined,
       hostRewriteHeader: isSet(object.hostRewriteHeader)
         ? globalThis.String(object.hostRewriteHeader)
         : isSet(object.host_rewrite_header)
-          ? globalThis.String(object.host_rewrite_header)
-          : undefined,
+        ? globalThis.String(object.host_rewrite_header)
+        : undefined,
       hostRewritePathRegex: isSet(object.hostRewritePathRegex)
         ? RegexMatchAndSubstitute.fromJSON(object.hostRewritePathRegex)
         : isSet(object.host_rewrite_path_regex)
-          ? RegexMatchAndSubstitute.fromJSON(object.host_rewrite_path_regex)
-          : undefined,
+        ? RegexMatchAndSubstitute.fromJSON(object.host_rewrite_path_regex)
+        : undefined,
       appendXForwardedHost: isSet(object.appendXForwardedHost)
         ? globalThis.Boolean(object.appendXForwardedHost)
         : isSet(object.append_x_forwarded_host)
-          ? globalThis.Boolean(object.append_x_forwarded_host)
-          : false,
+        ? globalThis.Boolean(object.append_x_forwarded_host)
+        : false,
       timeout: isSet(object.timeout) ? Duration.fromJSON(object.timeout) : undefined,
       idleTimeout: isSet(object.idleTimeout)
         ? Duration.fromJSON(object.idleTimeout)
         : isSet(object.idle_timeout)
-          ? Duration.fromJSON(object.idle_timeout)
-          : undefined,
+        ? Duration.fromJSON(object.idle_timeout)
+        : undefined,
       earlyDataPolicy: isSet(object.earlyDataPolicy)
         ? TypedExtensionConfig.fromJSON(object.earlyDataPolicy)
         : isSet(object.early_data_policy)
-          ? TypedExtensionConfig.fromJSON(object.early_data_policy)
-          : undefined,
+        ? TypedExtensionConfig.fromJSON(object.early_data_policy)
+        : undefined,
       retryPolicy: isSet(object.retryPolicy)
         ? RetryPolicy.fromJSON(object.retryPolicy)
         : isSet(object.retry_policy)
-          ? RetryPolicy.fromJSON(object.retry_policy)
-          : undefined,
+        ? RetryPolicy.fromJSON(object.retry_policy)
+        : undefined,
       retryPolicyTypedConfig: isSet(object.retryPolicyTypedConfig)
         ? Any.fromJSON(object.retryPolicyTypedConfig)
         : isSet(object.retry_policy_typed_config)
-          ? Any.fromJSON(object.retry_policy_typed_config)
-          : undefined,
+        ? Any.fromJSON(object.retry_policy_typed_config)
+        : undefined,
       requestMirrorPolicies: globalThis.Array.isArray(object?.requestMirrorPolicies)
         ? object.requestMirrorPolicies.map((e: any) => RouteAction_RequestMirrorPolicy.fromJSON(e))
         : globalThis.Array.isArray(object?.request_mirror_policies)
-          ? object.request_mirror_policies.map((e: any) => RouteAction_RequestMirrorPolicy.fromJSON(e))
-          : [],
+        ? object.request_mirror_policies.map((e: any) => RouteAction_RequestMirrorPolicy.fromJSON(e))
+        : [],
       priority: isSet(object.priority) ? routingPriorityFromJSON(object.priority) : 0,
       rateLimits: globalThis.Array.isArray(object?.rateLimits)
         ? object.rateLimits.map((e: any) => RateLimit.fromJSON(e))
         : globalThis.Array.isArray(object?.rate_limits)
-          ? object.rate_limits.map((e: any) => RateLimit.fromJSON(e))
-          : [],
+        ? object.rate_limits.map((e: any) => RateLimit.fromJSON(e))
+        : [],
       includeVhRateLimits: isSet(object.includeVhRateLimits)
         ? Boolean(object.includeVhRateLimits)
         : isSet(object.include_vh_rate_limits)
-          ? Boolean(object.include_vh_rate_limits)
-          : undefined,
+        ? Boolean(object.include_vh_rate_limits)
+        : undefined,
       hashPolicy: globalThis.Array.isArray(object?.hashPolicy)
         ? object.hashPolicy.map((e: any) => RouteAction_HashPolicy.fromJSON(e))
         : globalThis.Array.isArray(object?.hash_policy)
-          ? object.hash_policy.map((e: any) => RouteAction_HashPolicy.fromJSON(e))
-          : [],
+        ? object.hash_policy.map((e: any) => RouteAction_HashPolicy.fromJSON(e))
+        : [],
       cors: isSet(object.cors) ? CorsPolicy.fromJSON(object.cors) : undefined,
       maxGrpcTimeout: isSet(object.maxGrpcTimeout)
         ? Duration.fromJSON(object.maxGrpcTimeout)
         : isSet(object.max_grpc_timeout)
-          ? Duration.fromJSON(object.max_grpc_timeout)
-          : undefined,
+        ? Duration.fromJSON(object.max_grpc_timeout)
+        : undefined,
       grpcTimeoutOffset: isSet(object.grpcTimeoutOffset)
         ? Duration.fromJSON(object.grpcTimeoutOffset)
         : isSet(object.grpc_timeout_offset)
-          ? Duration.fromJSON(object.grpc_timeout_offset)
-          : undefined,
+        ? Duration.fromJSON(object.grpc_timeout_offset)
+        : undefined,
       upgradeConfigs: globalThis.Array.isArray(object?.upgradeConfigs)
         ? object.upgradeConfigs.map((e: any) => RouteAction_UpgradeConfig.fromJSON(e))
         : globalThis.Array.isArray(object?.upgrade_configs)
-          ? object.upgrade_configs.map((e: any) => RouteAction_UpgradeConfig.fromJSON(e))
-          : [],
+        ? object.upgrade_configs.map((e: any) => RouteAction_UpgradeConfig.fromJSON(e))
+        : [],
       internalRedirectPolicy: isSet(object.internalRedirectPolicy)
         ? InternalRedirectPolicy.fromJSON(object.internalRedirectPolicy)
         : isSet(object.internal_redirect_policy)
-          ? InternalRedirectPolicy.fromJSON(object.internal_redirect_policy)
-          : undefined,
+        ? InternalRedirectPolicy.fromJSON(object.internal_redirect_policy)
+        : undefined,
       internalRedirectAction: isSet(object.internalRedirectAction)
         ? routeAction_InternalRedirectActionFromJSON(object.internalRedirectAction)
         : isSet(object.internal_redirect_action)
-          ? routeAction_InternalRedirectActionFromJSON(object.internal_redirect_action)
-          : 0,
+        ? routeAction_InternalRedirectActionFromJSON(object.internal_redirect_action)
+        : 0,
       maxInternalRedirects: isSet(object.maxInternalRedirects)
         ? Number(object.maxInternalRedirects)
         : isSet(object.max_internal_redirects)
-          ? Number(object.max_internal_redirects)
-          : undefined,
+        ? Number(object.max_internal_redirects)
+        : undefined,
       hedgePolicy: isSet(object.hedgePolicy)
         ? HedgePolicy.fromJSON(object.hedgePolicy)
         : isSet(object.hedge_policy)
-          ? HedgePolicy.fromJSON(object.hedge_policy)
-          : undefined,
+        ? HedgePolicy.fromJSON(object.hedge_policy)
+        : undefined,
       maxStreamDuration: isSet(object.maxStreamDuration)
         ? RouteAction_MaxStreamDuration.fromJSON(object.maxStreamDuration)
         : isSet(object.max_stream_duration)
-          ? RouteAction_MaxStreamDuration.fromJSON(object.max_stream_duration)
-          : undefined,
+        ? RouteAction_MaxStreamDuration.fromJSON(object.max_stream_duration)
+        : undefined,
     };
   },
 
@@ -6223,7 +6367,7 @@ export const RouteAction: MessageFns<RouteAction, 'envoy.config.route.v3.RouteAc
     if (message.metadataMatch !== undefined) {
       obj.metadataMatch = Metadata.toJSON(message.metadataMatch);
     }
-    if (message.prefixRewrite !== '') {
+    if (message.prefixRewrite !== "") {
       obj.prefixRewrite = message.prefixRewrite;
     }
     if (message.regexRewrite !== undefined) {
@@ -6263,9 +6407,7 @@ export const RouteAction: MessageFns<RouteAction, 'envoy.config.route.v3.RouteAc
       obj.retryPolicyTypedConfig = Any.toJSON(message.retryPolicyTypedConfig);
     }
     if (message.requestMirrorPolicies?.length) {
-      obj.requestMirrorPolicies = message.requestMirrorPolicies.map((e) =>
-        RouteAction_RequestMirrorPolicy.toJSON(e),
-      );
+      obj.requestMirrorPolicies = message.requestMirrorPolicies.map((e) => RouteAction_RequestMirrorPolicy.toJSON(e));
     }
     if (message.priority !== 0) {
       obj.priority = routingPriorityToJSON(message.priority);
@@ -6316,55 +6458,46 @@ export const RouteAction: MessageFns<RouteAction, 'envoy.config.route.v3.RouteAc
     const message = createBaseRouteAction();
     message.cluster = object.cluster ?? undefined;
     message.clusterHeader = object.clusterHeader ?? undefined;
-    message.weightedClusters =
-      object.weightedClusters !== undefined && object.weightedClusters !== null
-        ? WeightedCluster.fromPartial(object.weightedClusters)
-        : undefined;
+    message.weightedClusters = (object.weightedClusters !== undefined && object.weightedClusters !== null)
+      ? WeightedCluster.fromPartial(object.weightedClusters)
+      : undefined;
     message.clusterSpecifierPlugin = object.clusterSpecifierPlugin ?? undefined;
     message.inlineClusterSpecifierPlugin =
-      object.inlineClusterSpecifierPlugin !== undefined && object.inlineClusterSpecifierPlugin !== null
+      (object.inlineClusterSpecifierPlugin !== undefined && object.inlineClusterSpecifierPlugin !== null)
         ? ClusterSpecifierPlugin.fromPartial(object.inlineClusterSpecifierPlugin)
         : undefined;
     message.clusterNotFoundResponseCode = object.clusterNotFoundResponseCode ?? 0;
-    message.metadataMatch =
-      object.metadataMatch !== undefined && object.metadataMatch !== null
-        ? Metadata.fromPartial(object.metadataMatch)
-        : undefined;
-    message.prefixRewrite = object.prefixRewrite ?? '';
-    message.regexRewrite =
-      object.regexRewrite !== undefined && object.regexRewrite !== null
-        ? RegexMatchAndSubstitute.fromPartial(object.regexRewrite)
-        : undefined;
-    message.pathRewritePolicy =
-      object.pathRewritePolicy !== undefined && object.pathRewritePolicy !== null
-        ? TypedExtensionConfig.fromPartial(object.pathRewritePolicy)
-        : undefined;
+    message.metadataMatch = (object.metadataMatch !== undefined && object.metadataMatch !== null)
+      ? Metadata.fromPartial(object.metadataMatch)
+      : undefined;
+    message.prefixRewrite = object.prefixRewrite ?? "";
+    message.regexRewrite = (object.regexRewrite !== undefined && object.regexRewrite !== null)
+      ? RegexMatchAndSubstitute.fromPartial(object.regexRewrite)
+      : undefined;
+    message.pathRewritePolicy = (object.pathRewritePolicy !== undefined && object.pathRewritePolicy !== null)
+      ? TypedExtensionConfig.fromPartial(object.pathRewritePolicy)
+      : undefined;
     message.hostRewriteLiteral = object.hostRewriteLiteral ?? undefined;
     message.autoHostRewrite = object.autoHostRewrite ?? undefined;
     message.hostRewriteHeader = object.hostRewriteHeader ?? undefined;
-    message.hostRewritePathRegex =
-      object.hostRewritePathRegex !== undefined && object.hostRewritePathRegex !== null
-        ? RegexMatchAndSubstitute.fromPartial(object.hostRewritePathRegex)
-        : undefined;
+    message.hostRewritePathRegex = (object.hostRewritePathRegex !== undefined && object.hostRewritePathRegex !== null)
+      ? RegexMatchAndSubstitute.fromPartial(object.hostRewritePathRegex)
+      : undefined;
     message.appendXForwardedHost = object.appendXForwardedHost ?? false;
-    message.timeout =
-      object.timeout !== undefined && object.timeout !== null
-        ? Duration.fromPartial(object.timeout)
-        : undefined;
-    message.idleTimeout =
-      object.idleTimeout !== undefined && object.idleTimeout !== null
-        ? Duration.fromPartial(object.idleTimeout)
-        : undefined;
-    message.earlyDataPolicy =
-      object.earlyDataPolicy !== undefined && object.earlyDataPolicy !== null
-        ? TypedExtensionConfig.fromPartial(object.earlyDataPolicy)
-        : undefined;
-    message.retryPolicy =
-      object.retryPolicy !== undefined && object.retryPolicy !== null
-        ? RetryPolicy.fromPartial(object.retryPolicy)
-        : undefined;
+    message.timeout = (object.timeout !== undefined && object.timeout !== null)
+      ? Duration.fromPartial(object.timeout)
+      : undefined;
+    message.idleTimeout = (object.idleTimeout !== undefined && object.idleTimeout !== null)
+      ? Duration.fromPartial(object.idleTimeout)
+      : undefined;
+    message.earlyDataPolicy = (object.earlyDataPolicy !== undefined && object.earlyDataPolicy !== null)
+      ? TypedExtensionConfig.fromPartial(object.earlyDataPolicy)
+      : undefined;
+    message.retryPolicy = (object.retryPolicy !== undefined && object.retryPolicy !== null)
+      ? RetryPolicy.fromPartial(object.retryPolicy)
+      : undefined;
     message.retryPolicyTypedConfig =
-      object.retryPolicyTypedConfig !== undefined && object.retryPolicyTypedConfig !== null
+      (object.retryPolicyTypedConfig !== undefined && object.retryPolicyTypedConfig !== null)
         ? Any.fromPartial(object.retryPolicyTypedConfig)
         : undefined;
     message.requestMirrorPolicies =
@@ -6373,32 +6506,28 @@ export const RouteAction: MessageFns<RouteAction, 'envoy.config.route.v3.RouteAc
     message.rateLimits = object.rateLimits?.map((e) => RateLimit.fromPartial(e)) || [];
     message.includeVhRateLimits = object.includeVhRateLimits ?? undefined;
     message.hashPolicy = object.hashPolicy?.map((e) => RouteAction_HashPolicy.fromPartial(e)) || [];
-    message.cors =
-      object.cors !== undefined && object.cors !== null ? CorsPolicy.fromPartial(object.cors) : undefined;
-    message.maxGrpcTimeout =
-      object.maxGrpcTimeout !== undefined && object.maxGrpcTimeout !== null
-        ? Duration.fromPartial(object.maxGrpcTimeout)
-        : undefined;
-    message.grpcTimeoutOffset =
-      object.grpcTimeoutOffset !== undefined && object.grpcTimeoutOffset !== null
-        ? Duration.fromPartial(object.grpcTimeoutOffset)
-        : undefined;
-    message.upgradeConfigs =
-      object.upgradeConfigs?.map((e) => RouteAction_UpgradeConfig.fromPartial(e)) || [];
+    message.cors = (object.cors !== undefined && object.cors !== null)
+      ? CorsPolicy.fromPartial(object.cors)
+      : undefined;
+    message.maxGrpcTimeout = (object.maxGrpcTimeout !== undefined && object.maxGrpcTimeout !== null)
+      ? Duration.fromPartial(object.maxGrpcTimeout)
+      : undefined;
+    message.grpcTimeoutOffset = (object.grpcTimeoutOffset !== undefined && object.grpcTimeoutOffset !== null)
+      ? Duration.fromPartial(object.grpcTimeoutOffset)
+      : undefined;
+    message.upgradeConfigs = object.upgradeConfigs?.map((e) => RouteAction_UpgradeConfig.fromPartial(e)) || [];
     message.internalRedirectPolicy =
-      object.internalRedirectPolicy !== undefined && object.internalRedirectPolicy !== null
+      (object.internalRedirectPolicy !== undefined && object.internalRedirectPolicy !== null)
         ? InternalRedirectPolicy.fromPartial(object.internalRedirectPolicy)
         : undefined;
     message.internalRedirectAction = object.internalRedirectAction ?? 0;
     message.maxInternalRedirects = object.maxInternalRedirects ?? undefined;
-    message.hedgePolicy =
-      object.hedgePolicy !== undefined && object.hedgePolicy !== null
-        ? HedgePolicy.fromPartial(object.hedgePolicy)
-        : undefined;
-    message.maxStreamDuration =
-      object.maxStreamDuration !== undefined && object.maxStreamDuration !== null
-        ? RouteAction_MaxStreamDuration.fromPartial(object.maxStreamDuration)
-        : undefined;
+    message.hedgePolicy = (object.hedgePolicy !== undefined && object.hedgePolicy !== null)
+      ? HedgePolicy.fromPartial(object.hedgePolicy)
+      : undefined;
+    message.maxStreamDuration = (object.maxStreamDuration !== undefined && object.maxStreamDuration !== null)
+      ? RouteAction_MaxStreamDuration.fromPartial(object.maxStreamDuration)
+      : undefined;
     return message;
   },
 };
@@ -6407,9 +6536,9 @@ messageTypeRegistry.set(RouteAction.$type, RouteAction);
 
 function createBaseRouteAction_RequestMirrorPolicy(): RouteAction_RequestMirrorPolicy {
   return {
-    $type: 'envoy.config.route.v3.RouteAction.RequestMirrorPolicy',
-    cluster: '',
-    clusterHeader: '',
+    $type: "envoy.config.route.v3.RouteAction.RequestMirrorPolicy",
+    cluster: "",
+    clusterHeader: "",
     runtimeFraction: undefined,
     traceSampled: undefined,
     disableShadowHostSuffixAppend: false,
@@ -6418,25 +6547,23 @@ function createBaseRouteAction_RequestMirrorPolicy(): RouteAction_RequestMirrorP
 
 export const RouteAction_RequestMirrorPolicy: MessageFns<
   RouteAction_RequestMirrorPolicy,
-  'envoy.config.route.v3.RouteAction.RequestMirrorPolicy'
+  "envoy.config.route.v3.RouteAction.RequestMirrorPolicy"
 > = {
-  $type: 'envoy.config.route.v3.RouteAction.RequestMirrorPolicy' as const,
+  $type: "envoy.config.route.v3.RouteAction.RequestMirrorPolicy" as const,
 
   encode(message: RouteAction_RequestMirrorPolicy, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.cluster !== '') {
+    if (message.cluster !== "") {
       writer.uint32(10).string(message.cluster);
     }
-    if (message.clusterHeader !== '') {
+    if (message.clusterHeader !== "") {
       writer.uint32(42).string(message.clusterHeader);
     }
     if (message.runtimeFraction !== undefined) {
       RuntimeFractionalPercent.encode(message.runtimeFraction, writer.uint32(26).fork()).join();
     }
     if (message.traceSampled !== undefined) {
-      BoolValue.encode(
-        { $type: 'google.protobuf.BoolValue', value: message.traceSampled! },
-        writer.uint32(34).fork(),
-      ).join();
+      BoolValue.encode({ $type: "google.protobuf.BoolValue", value: message.traceSampled! }, writer.uint32(34).fork())
+        .join();
     }
     if (message.disableShadowHostSuffixAppend !== false) {
       writer.uint32(48).bool(message.disableShadowHostSuffixAppend);
@@ -6448,7 +6575,7 @@ export const RouteAction_RequestMirrorPolicy: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -6512,36 +6639,36 @@ export const RouteAction_RequestMirrorPolicy: MessageFns<
   fromJSON(object: any): RouteAction_RequestMirrorPolicy {
     return {
       $type: RouteAction_RequestMirrorPolicy.$type,
-      cluster: isSet(object.cluster) ? globalThis.String(object.cluster) : '',
+      cluster: isSet(object.cluster) ? globalThis.String(object.cluster) : "",
       clusterHeader: isSet(object.clusterHeader)
         ? globalThis.String(object.clusterHeader)
         : isSet(object.cluster_header)
-          ? globalThis.String(object.cluster_header)
-          : '',
+        ? globalThis.String(object.cluster_header)
+        : "",
       runtimeFraction: isSet(object.runtimeFraction)
         ? RuntimeFractionalPercent.fromJSON(object.runtimeFraction)
         : isSet(object.runtime_fraction)
-          ? RuntimeFractionalPercent.fromJSON(object.runtime_fraction)
-          : undefined,
+        ? RuntimeFractionalPercent.fromJSON(object.runtime_fraction)
+        : undefined,
       traceSampled: isSet(object.traceSampled)
         ? Boolean(object.traceSampled)
         : isSet(object.trace_sampled)
-          ? Boolean(object.trace_sampled)
-          : undefined,
+        ? Boolean(object.trace_sampled)
+        : undefined,
       disableShadowHostSuffixAppend: isSet(object.disableShadowHostSuffixAppend)
         ? globalThis.Boolean(object.disableShadowHostSuffixAppend)
         : isSet(object.disable_shadow_host_suffix_append)
-          ? globalThis.Boolean(object.disable_shadow_host_suffix_append)
-          : false,
+        ? globalThis.Boolean(object.disable_shadow_host_suffix_append)
+        : false,
     };
   },
 
   toJSON(message: RouteAction_RequestMirrorPolicy): unknown {
     const obj: any = {};
-    if (message.cluster !== '') {
+    if (message.cluster !== "") {
       obj.cluster = message.cluster;
     }
-    if (message.clusterHeader !== '') {
+    if (message.clusterHeader !== "") {
       obj.clusterHeader = message.clusterHeader;
     }
     if (message.runtimeFraction !== undefined) {
@@ -6561,12 +6688,11 @@ export const RouteAction_RequestMirrorPolicy: MessageFns<
   },
   fromPartial(object: DeepPartial<RouteAction_RequestMirrorPolicy>): RouteAction_RequestMirrorPolicy {
     const message = createBaseRouteAction_RequestMirrorPolicy();
-    message.cluster = object.cluster ?? '';
-    message.clusterHeader = object.clusterHeader ?? '';
-    message.runtimeFraction =
-      object.runtimeFraction !== undefined && object.runtimeFraction !== null
-        ? RuntimeFractionalPercent.fromPartial(object.runtimeFraction)
-        : undefined;
+    message.cluster = object.cluster ?? "";
+    message.clusterHeader = object.clusterHeader ?? "";
+    message.runtimeFraction = (object.runtimeFraction !== undefined && object.runtimeFraction !== null)
+      ? RuntimeFractionalPercent.fromPartial(object.runtimeFraction)
+      : undefined;
     message.traceSampled = object.traceSampled ?? undefined;
     message.disableShadowHostSuffixAppend = object.disableShadowHostSuffixAppend ?? false;
     return message;
@@ -6577,7 +6703,7 @@ messageTypeRegistry.set(RouteAction_RequestMirrorPolicy.$type, RouteAction_Reque
 
 function createBaseRouteAction_HashPolicy(): RouteAction_HashPolicy {
   return {
-    $type: 'envoy.config.route.v3.RouteAction.HashPolicy',
+    $type: "envoy.config.route.v3.RouteAction.HashPolicy",
     header: undefined,
     cookie: undefined,
     connectionProperties: undefined,
@@ -6589,9 +6715,9 @@ function createBaseRouteAction_HashPolicy(): RouteAction_HashPolicy {
 
 export const RouteAction_HashPolicy: MessageFns<
   RouteAction_HashPolicy,
-  'envoy.config.route.v3.RouteAction.HashPolicy'
+  "envoy.config.route.v3.RouteAction.HashPolicy"
 > = {
-  $type: 'envoy.config.route.v3.RouteAction.HashPolicy' as const,
+  $type: "envoy.config.route.v3.RouteAction.HashPolicy" as const,
 
   encode(message: RouteAction_HashPolicy, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.header !== undefined) {
@@ -6601,10 +6727,7 @@ export const RouteAction_HashPolicy: MessageFns<
       RouteAction_HashPolicy_Cookie.encode(message.cookie, writer.uint32(18).fork()).join();
     }
     if (message.connectionProperties !== undefined) {
-      RouteAction_HashPolicy_ConnectionProperties.encode(
-        message.connectionProperties,
-        writer.uint32(26).fork(),
-      ).join();
+      RouteAction_HashPolicy_ConnectionProperties.encode(message.connectionProperties, writer.uint32(26).fork()).join();
     }
     if (message.queryParameter !== undefined) {
       RouteAction_HashPolicy_QueryParameter.encode(message.queryParameter, writer.uint32(42).fork()).join();
@@ -6622,7 +6745,7 @@ export const RouteAction_HashPolicy: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -6652,10 +6775,7 @@ export const RouteAction_HashPolicy: MessageFns<
               break;
             }
 
-            message.connectionProperties = RouteAction_HashPolicy_ConnectionProperties.decode(
-              reader,
-              reader.uint32(),
-            );
+            message.connectionProperties = RouteAction_HashPolicy_ConnectionProperties.decode(reader, reader.uint32());
             continue;
           }
           case 5: {
@@ -6702,18 +6822,18 @@ export const RouteAction_HashPolicy: MessageFns<
       connectionProperties: isSet(object.connectionProperties)
         ? RouteAction_HashPolicy_ConnectionProperties.fromJSON(object.connectionProperties)
         : isSet(object.connection_properties)
-          ? RouteAction_HashPolicy_ConnectionProperties.fromJSON(object.connection_properties)
-          : undefined,
+        ? RouteAction_HashPolicy_ConnectionProperties.fromJSON(object.connection_properties)
+        : undefined,
       queryParameter: isSet(object.queryParameter)
         ? RouteAction_HashPolicy_QueryParameter.fromJSON(object.queryParameter)
         : isSet(object.query_parameter)
-          ? RouteAction_HashPolicy_QueryParameter.fromJSON(object.query_parameter)
-          : undefined,
+        ? RouteAction_HashPolicy_QueryParameter.fromJSON(object.query_parameter)
+        : undefined,
       filterState: isSet(object.filterState)
         ? RouteAction_HashPolicy_FilterState.fromJSON(object.filterState)
         : isSet(object.filter_state)
-          ? RouteAction_HashPolicy_FilterState.fromJSON(object.filter_state)
-          : undefined,
+        ? RouteAction_HashPolicy_FilterState.fromJSON(object.filter_state)
+        : undefined,
       terminal: isSet(object.terminal) ? globalThis.Boolean(object.terminal) : false,
     };
   },
@@ -6727,9 +6847,7 @@ export const RouteAction_HashPolicy: MessageFns<
       obj.cookie = RouteAction_HashPolicy_Cookie.toJSON(message.cookie);
     }
     if (message.connectionProperties !== undefined) {
-      obj.connectionProperties = RouteAction_HashPolicy_ConnectionProperties.toJSON(
-        message.connectionProperties,
-      );
+      obj.connectionProperties = RouteAction_HashPolicy_ConnectionProperties.toJSON(message.connectionProperties);
     }
     if (message.queryParameter !== undefined) {
       obj.queryParameter = RouteAction_HashPolicy_QueryParameter.toJSON(message.queryParameter);
@@ -6748,26 +6866,21 @@ export const RouteAction_HashPolicy: MessageFns<
   },
   fromPartial(object: DeepPartial<RouteAction_HashPolicy>): RouteAction_HashPolicy {
     const message = createBaseRouteAction_HashPolicy();
-    message.header =
-      object.header !== undefined && object.header !== null
-        ? RouteAction_HashPolicy_Header.fromPartial(object.header)
-        : undefined;
-    message.cookie =
-      object.cookie !== undefined && object.cookie !== null
-        ? RouteAction_HashPolicy_Cookie.fromPartial(object.cookie)
-        : undefined;
-    message.connectionProperties =
-      object.connectionProperties !== undefined && object.connectionProperties !== null
-        ? RouteAction_HashPolicy_ConnectionProperties.fromPartial(object.connectionProperties)
-        : undefined;
-    message.queryParameter =
-      object.queryParameter !== undefined && object.queryParameter !== null
-        ? RouteAction_HashPolicy_QueryParameter.fromPartial(object.queryParameter)
-        : undefined;
-    message.filterState =
-      object.filterState !== undefined && object.filterState !== null
-        ? RouteAction_HashPolicy_FilterState.fromPartial(object.filterState)
-        : undefined;
+    message.header = (object.header !== undefined && object.header !== null)
+      ? RouteAction_HashPolicy_Header.fromPartial(object.header)
+      : undefined;
+    message.cookie = (object.cookie !== undefined && object.cookie !== null)
+      ? RouteAction_HashPolicy_Cookie.fromPartial(object.cookie)
+      : undefined;
+    message.connectionProperties = (object.connectionProperties !== undefined && object.connectionProperties !== null)
+      ? RouteAction_HashPolicy_ConnectionProperties.fromPartial(object.connectionProperties)
+      : undefined;
+    message.queryParameter = (object.queryParameter !== undefined && object.queryParameter !== null)
+      ? RouteAction_HashPolicy_QueryParameter.fromPartial(object.queryParameter)
+      : undefined;
+    message.filterState = (object.filterState !== undefined && object.filterState !== null)
+      ? RouteAction_HashPolicy_FilterState.fromPartial(object.filterState)
+      : undefined;
     message.terminal = object.terminal ?? false;
     return message;
   },
@@ -6776,21 +6889,17 @@ export const RouteAction_HashPolicy: MessageFns<
 messageTypeRegistry.set(RouteAction_HashPolicy.$type, RouteAction_HashPolicy);
 
 function createBaseRouteAction_HashPolicy_Header(): RouteAction_HashPolicy_Header {
-  return {
-    $type: 'envoy.config.route.v3.RouteAction.HashPolicy.Header',
-    headerName: '',
-    regexRewrite: undefined,
-  };
+  return { $type: "envoy.config.route.v3.RouteAction.HashPolicy.Header", headerName: "", regexRewrite: undefined };
 }
 
 export const RouteAction_HashPolicy_Header: MessageFns<
   RouteAction_HashPolicy_Header,
-  'envoy.config.route.v3.RouteAction.HashPolicy.Header'
+  "envoy.config.route.v3.RouteAction.HashPolicy.Header"
 > = {
-  $type: 'envoy.config.route.v3.RouteAction.HashPolicy.Header' as const,
+  $type: "envoy.config.route.v3.RouteAction.HashPolicy.Header" as const,
 
   encode(message: RouteAction_HashPolicy_Header, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.headerName !== '') {
+    if (message.headerName !== "") {
       writer.uint32(10).string(message.headerName);
     }
     if (message.regexRewrite !== undefined) {
@@ -6803,7 +6912,7 @@ export const RouteAction_HashPolicy_Header: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -6846,19 +6955,19 @@ export const RouteAction_HashPolicy_Header: MessageFns<
       headerName: isSet(object.headerName)
         ? globalThis.String(object.headerName)
         : isSet(object.header_name)
-          ? globalThis.String(object.header_name)
-          : '',
+        ? globalThis.String(object.header_name)
+        : "",
       regexRewrite: isSet(object.regexRewrite)
         ? RegexMatchAndSubstitute.fromJSON(object.regexRewrite)
         : isSet(object.regex_rewrite)
-          ? RegexMatchAndSubstitute.fromJSON(object.regex_rewrite)
-          : undefined,
+        ? RegexMatchAndSubstitute.fromJSON(object.regex_rewrite)
+        : undefined,
     };
   },
 
   toJSON(message: RouteAction_HashPolicy_Header): unknown {
     const obj: any = {};
-    if (message.headerName !== '') {
+    if (message.headerName !== "") {
       obj.headerName = message.headerName;
     }
     if (message.regexRewrite !== undefined) {
@@ -6872,11 +6981,10 @@ export const RouteAction_HashPolicy_Header: MessageFns<
   },
   fromPartial(object: DeepPartial<RouteAction_HashPolicy_Header>): RouteAction_HashPolicy_Header {
     const message = createBaseRouteAction_HashPolicy_Header();
-    message.headerName = object.headerName ?? '';
-    message.regexRewrite =
-      object.regexRewrite !== undefined && object.regexRewrite !== null
-        ? RegexMatchAndSubstitute.fromPartial(object.regexRewrite)
-        : undefined;
+    message.headerName = object.headerName ?? "";
+    message.regexRewrite = (object.regexRewrite !== undefined && object.regexRewrite !== null)
+      ? RegexMatchAndSubstitute.fromPartial(object.regexRewrite)
+      : undefined;
     return message;
   },
 };
@@ -6884,23 +6992,20 @@ export const RouteAction_HashPolicy_Header: MessageFns<
 messageTypeRegistry.set(RouteAction_HashPolicy_Header.$type, RouteAction_HashPolicy_Header);
 
 function createBaseRouteAction_HashPolicy_CookieAttribute(): RouteAction_HashPolicy_CookieAttribute {
-  return { $type: 'envoy.config.route.v3.RouteAction.HashPolicy.CookieAttribute', name: '', value: '' };
+  return { $type: "envoy.config.route.v3.RouteAction.HashPolicy.CookieAttribute", name: "", value: "" };
 }
 
 export const RouteAction_HashPolicy_CookieAttribute: MessageFns<
   RouteAction_HashPolicy_CookieAttribute,
-  'envoy.config.route.v3.RouteAction.HashPolicy.CookieAttribute'
+  "envoy.config.route.v3.RouteAction.HashPolicy.CookieAttribute"
 > = {
-  $type: 'envoy.config.route.v3.RouteAction.HashPolicy.CookieAttribute' as const,
+  $type: "envoy.config.route.v3.RouteAction.HashPolicy.CookieAttribute" as const,
 
-  encode(
-    message: RouteAction_HashPolicy_CookieAttribute,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
-    if (message.name !== '') {
+  encode(message: RouteAction_HashPolicy_CookieAttribute, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.name !== "") {
       writer.uint32(10).string(message.name);
     }
-    if (message.value !== '') {
+    if (message.value !== "") {
       writer.uint32(18).string(message.value);
     }
     return writer;
@@ -6910,7 +7015,7 @@ export const RouteAction_HashPolicy_CookieAttribute: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -6950,17 +7055,17 @@ export const RouteAction_HashPolicy_CookieAttribute: MessageFns<
   fromJSON(object: any): RouteAction_HashPolicy_CookieAttribute {
     return {
       $type: RouteAction_HashPolicy_CookieAttribute.$type,
-      name: isSet(object.name) ? globalThis.String(object.name) : '',
-      value: isSet(object.value) ? globalThis.String(object.value) : '',
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      value: isSet(object.value) ? globalThis.String(object.value) : "",
     };
   },
 
   toJSON(message: RouteAction_HashPolicy_CookieAttribute): unknown {
     const obj: any = {};
-    if (message.name !== '') {
+    if (message.name !== "") {
       obj.name = message.name;
     }
-    if (message.value !== '') {
+    if (message.value !== "") {
       obj.value = message.value;
     }
     return obj;
@@ -6969,12 +7074,10 @@ export const RouteAction_HashPolicy_CookieAttribute: MessageFns<
   create(base?: DeepPartial<RouteAction_HashPolicy_CookieAttribute>): RouteAction_HashPolicy_CookieAttribute {
     return RouteAction_HashPolicy_CookieAttribute.fromPartial(base ?? {});
   },
-  fromPartial(
-    object: DeepPartial<RouteAction_HashPolicy_CookieAttribute>,
-  ): RouteAction_HashPolicy_CookieAttribute {
+  fromPartial(object: DeepPartial<RouteAction_HashPolicy_CookieAttribute>): RouteAction_HashPolicy_CookieAttribute {
     const message = createBaseRouteAction_HashPolicy_CookieAttribute();
-    message.name = object.name ?? '';
-    message.value = object.value ?? '';
+    message.name = object.name ?? "";
+    message.value = object.value ?? "";
     return message;
   },
 };
@@ -6983,28 +7086,28 @@ messageTypeRegistry.set(RouteAction_HashPolicy_CookieAttribute.$type, RouteActio
 
 function createBaseRouteAction_HashPolicy_Cookie(): RouteAction_HashPolicy_Cookie {
   return {
-    $type: 'envoy.config.route.v3.RouteAction.HashPolicy.Cookie',
-    name: '',
+    $type: "envoy.config.route.v3.RouteAction.HashPolicy.Cookie",
+    name: "",
     ttl: undefined,
-    path: '',
+    path: "",
     attributes: [],
   };
 }
 
 export const RouteAction_HashPolicy_Cookie: MessageFns<
   RouteAction_HashPolicy_Cookie,
-  'envoy.config.route.v3.RouteAction.HashPolicy.Cookie'
+  "envoy.config.route.v3.RouteAction.HashPolicy.Cookie"
 > = {
-  $type: 'envoy.config.route.v3.RouteAction.HashPolicy.Cookie' as const,
+  $type: "envoy.config.route.v3.RouteAction.HashPolicy.Cookie" as const,
 
   encode(message: RouteAction_HashPolicy_Cookie, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.name !== '') {
+    if (message.name !== "") {
       writer.uint32(10).string(message.name);
     }
     if (message.ttl !== undefined) {
       Duration.encode(message.ttl, writer.uint32(18).fork()).join();
     }
-    if (message.path !== '') {
+    if (message.path !== "") {
       writer.uint32(26).string(message.path);
     }
     for (const v of message.attributes) {
@@ -7017,7 +7120,7 @@ export const RouteAction_HashPolicy_Cookie: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -7073,9 +7176,9 @@ export const RouteAction_HashPolicy_Cookie: MessageFns<
   fromJSON(object: any): RouteAction_HashPolicy_Cookie {
     return {
       $type: RouteAction_HashPolicy_Cookie.$type,
-      name: isSet(object.name) ? globalThis.String(object.name) : '',
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
       ttl: isSet(object.ttl) ? Duration.fromJSON(object.ttl) : undefined,
-      path: isSet(object.path) ? globalThis.String(object.path) : '',
+      path: isSet(object.path) ? globalThis.String(object.path) : "",
       attributes: globalThis.Array.isArray(object?.attributes)
         ? object.attributes.map((e: any) => RouteAction_HashPolicy_CookieAttribute.fromJSON(e))
         : [],
@@ -7084,13 +7187,13 @@ export const RouteAction_HashPolicy_Cookie: MessageFns<
 
   toJSON(message: RouteAction_HashPolicy_Cookie): unknown {
     const obj: any = {};
-    if (message.name !== '') {
+    if (message.name !== "") {
       obj.name = message.name;
     }
     if (message.ttl !== undefined) {
       obj.ttl = Duration.toJSON(message.ttl);
     }
-    if (message.path !== '') {
+    if (message.path !== "") {
       obj.path = message.path;
     }
     if (message.attributes?.length) {
@@ -7104,12 +7207,10 @@ export const RouteAction_HashPolicy_Cookie: MessageFns<
   },
   fromPartial(object: DeepPartial<RouteAction_HashPolicy_Cookie>): RouteAction_HashPolicy_Cookie {
     const message = createBaseRouteAction_HashPolicy_Cookie();
-    message.name = object.name ?? '';
-    message.ttl =
-      object.ttl !== undefined && object.ttl !== null ? Duration.fromPartial(object.ttl) : undefined;
-    message.path = object.path ?? '';
-    message.attributes =
-      object.attributes?.map((e) => RouteAction_HashPolicy_CookieAttribute.fromPartial(e)) || [];
+    message.name = object.name ?? "";
+    message.ttl = (object.ttl !== undefined && object.ttl !== null) ? Duration.fromPartial(object.ttl) : undefined;
+    message.path = object.path ?? "";
+    message.attributes = object.attributes?.map((e) => RouteAction_HashPolicy_CookieAttribute.fromPartial(e)) || [];
     return message;
   },
 };
@@ -7117,14 +7218,14 @@ export const RouteAction_HashPolicy_Cookie: MessageFns<
 messageTypeRegistry.set(RouteAction_HashPolicy_Cookie.$type, RouteAction_HashPolicy_Cookie);
 
 function createBaseRouteAction_HashPolicy_ConnectionProperties(): RouteAction_HashPolicy_ConnectionProperties {
-  return { $type: 'envoy.config.route.v3.RouteAction.HashPolicy.ConnectionProperties', sourceIp: false };
+  return { $type: "envoy.config.route.v3.RouteAction.HashPolicy.ConnectionProperties", sourceIp: false };
 }
 
 export const RouteAction_HashPolicy_ConnectionProperties: MessageFns<
   RouteAction_HashPolicy_ConnectionProperties,
-  'envoy.config.route.v3.RouteAction.HashPolicy.ConnectionProperties'
+  "envoy.config.route.v3.RouteAction.HashPolicy.ConnectionProperties"
 > = {
-  $type: 'envoy.config.route.v3.RouteAction.HashPolicy.ConnectionProperties' as const,
+  $type: "envoy.config.route.v3.RouteAction.HashPolicy.ConnectionProperties" as const,
 
   encode(
     message: RouteAction_HashPolicy_ConnectionProperties,
@@ -7140,7 +7241,7 @@ export const RouteAction_HashPolicy_ConnectionProperties: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -7175,8 +7276,8 @@ export const RouteAction_HashPolicy_ConnectionProperties: MessageFns<
       sourceIp: isSet(object.sourceIp)
         ? globalThis.Boolean(object.sourceIp)
         : isSet(object.source_ip)
-          ? globalThis.Boolean(object.source_ip)
-          : false,
+        ? globalThis.Boolean(object.source_ip)
+        : false,
     };
   },
 
@@ -7188,9 +7289,7 @@ export const RouteAction_HashPolicy_ConnectionProperties: MessageFns<
     return obj;
   },
 
-  create(
-    base?: DeepPartial<RouteAction_HashPolicy_ConnectionProperties>,
-  ): RouteAction_HashPolicy_ConnectionProperties {
+  create(base?: DeepPartial<RouteAction_HashPolicy_ConnectionProperties>): RouteAction_HashPolicy_ConnectionProperties {
     return RouteAction_HashPolicy_ConnectionProperties.fromPartial(base ?? {});
   },
   fromPartial(
@@ -7202,26 +7301,20 @@ export const RouteAction_HashPolicy_ConnectionProperties: MessageFns<
   },
 };
 
-messageTypeRegistry.set(
-  RouteAction_HashPolicy_ConnectionProperties.$type,
-  RouteAction_HashPolicy_ConnectionProperties,
-);
+messageTypeRegistry.set(RouteAction_HashPolicy_ConnectionProperties.$type, RouteAction_HashPolicy_ConnectionProperties);
 
 function createBaseRouteAction_HashPolicy_QueryParameter(): RouteAction_HashPolicy_QueryParameter {
-  return { $type: 'envoy.config.route.v3.RouteAction.HashPolicy.QueryParameter', name: '' };
+  return { $type: "envoy.config.route.v3.RouteAction.HashPolicy.QueryParameter", name: "" };
 }
 
 export const RouteAction_HashPolicy_QueryParameter: MessageFns<
   RouteAction_HashPolicy_QueryParameter,
-  'envoy.config.route.v3.RouteAction.HashPolicy.QueryParameter'
+  "envoy.config.route.v3.RouteAction.HashPolicy.QueryParameter"
 > = {
-  $type: 'envoy.config.route.v3.RouteAction.HashPolicy.QueryParameter' as const,
+  $type: "envoy.config.route.v3.RouteAction.HashPolicy.QueryParameter" as const,
 
-  encode(
-    message: RouteAction_HashPolicy_QueryParameter,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
-    if (message.name !== '') {
+  encode(message: RouteAction_HashPolicy_QueryParameter, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.name !== "") {
       writer.uint32(10).string(message.name);
     }
     return writer;
@@ -7231,7 +7324,7 @@ export const RouteAction_HashPolicy_QueryParameter: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -7263,13 +7356,13 @@ export const RouteAction_HashPolicy_QueryParameter: MessageFns<
   fromJSON(object: any): RouteAction_HashPolicy_QueryParameter {
     return {
       $type: RouteAction_HashPolicy_QueryParameter.$type,
-      name: isSet(object.name) ? globalThis.String(object.name) : '',
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
     };
   },
 
   toJSON(message: RouteAction_HashPolicy_QueryParameter): unknown {
     const obj: any = {};
-    if (message.name !== '') {
+    if (message.name !== "") {
       obj.name = message.name;
     }
     return obj;
@@ -7278,11 +7371,9 @@ export const RouteAction_HashPolicy_QueryParameter: MessageFns<
   create(base?: DeepPartial<RouteAction_HashPolicy_QueryParameter>): RouteAction_HashPolicy_QueryParameter {
     return RouteAction_HashPolicy_QueryParameter.fromPartial(base ?? {});
   },
-  fromPartial(
-    object: DeepPartial<RouteAction_HashPolicy_QueryParameter>,
-  ): RouteAction_HashPolicy_QueryParameter {
+  fromPartial(object: DeepPartial<RouteAction_HashPolicy_QueryParameter>): RouteAction_HashPolicy_QueryParameter {
     const message = createBaseRouteAction_HashPolicy_QueryParameter();
-    message.name = object.name ?? '';
+    message.name = object.name ?? "";
     return message;
   },
 };
@@ -7290,20 +7381,17 @@ export const RouteAction_HashPolicy_QueryParameter: MessageFns<
 messageTypeRegistry.set(RouteAction_HashPolicy_QueryParameter.$type, RouteAction_HashPolicy_QueryParameter);
 
 function createBaseRouteAction_HashPolicy_FilterState(): RouteAction_HashPolicy_FilterState {
-  return { $type: 'envoy.config.route.v3.RouteAction.HashPolicy.FilterState', key: '' };
+  return { $type: "envoy.config.route.v3.RouteAction.HashPolicy.FilterState", key: "" };
 }
 
 export const RouteAction_HashPolicy_FilterState: MessageFns<
   RouteAction_HashPolicy_FilterState,
-  'envoy.config.route.v3.RouteAction.HashPolicy.FilterState'
+  "envoy.config.route.v3.RouteAction.HashPolicy.FilterState"
 > = {
-  $type: 'envoy.config.route.v3.RouteAction.HashPolicy.FilterState' as const,
+  $type: "envoy.config.route.v3.RouteAction.HashPolicy.FilterState" as const,
 
-  encode(
-    message: RouteAction_HashPolicy_FilterState,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
-    if (message.key !== '') {
+  encode(message: RouteAction_HashPolicy_FilterState, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.key !== "") {
       writer.uint32(10).string(message.key);
     }
     return writer;
@@ -7313,7 +7401,7 @@ export const RouteAction_HashPolicy_FilterState: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -7345,13 +7433,13 @@ export const RouteAction_HashPolicy_FilterState: MessageFns<
   fromJSON(object: any): RouteAction_HashPolicy_FilterState {
     return {
       $type: RouteAction_HashPolicy_FilterState.$type,
-      key: isSet(object.key) ? globalThis.String(object.key) : '',
+      key: isSet(object.key) ? globalThis.String(object.key) : "",
     };
   },
 
   toJSON(message: RouteAction_HashPolicy_FilterState): unknown {
     const obj: any = {};
-    if (message.key !== '') {
+    if (message.key !== "") {
       obj.key = message.key;
     }
     return obj;
@@ -7362,7 +7450,7 @@ export const RouteAction_HashPolicy_FilterState: MessageFns<
   },
   fromPartial(object: DeepPartial<RouteAction_HashPolicy_FilterState>): RouteAction_HashPolicy_FilterState {
     const message = createBaseRouteAction_HashPolicy_FilterState();
-    message.key = object.key ?? '';
+    message.key = object.key ?? "";
     return message;
   },
 };
@@ -7371,8 +7459,8 @@ messageTypeRegistry.set(RouteAction_HashPolicy_FilterState.$type, RouteAction_Ha
 
 function createBaseRouteAction_UpgradeConfig(): RouteAction_UpgradeConfig {
   return {
-    $type: 'envoy.config.route.v3.RouteAction.UpgradeConfig',
-    upgradeType: '',
+    $type: "envoy.config.route.v3.RouteAction.UpgradeConfig",
+    upgradeType: "",
     enabled: undefined,
     connectConfig: undefined,
   };
@@ -7380,19 +7468,17 @@ function createBaseRouteAction_UpgradeConfig(): RouteAction_UpgradeConfig {
 
 export const RouteAction_UpgradeConfig: MessageFns<
   RouteAction_UpgradeConfig,
-  'envoy.config.route.v3.RouteAction.UpgradeConfig'
+  "envoy.config.route.v3.RouteAction.UpgradeConfig"
 > = {
-  $type: 'envoy.config.route.v3.RouteAction.UpgradeConfig' as const,
+  $type: "envoy.config.route.v3.RouteAction.UpgradeConfig" as const,
 
   encode(message: RouteAction_UpgradeConfig, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.upgradeType !== '') {
+    if (message.upgradeType !== "") {
       writer.uint32(10).string(message.upgradeType);
     }
     if (message.enabled !== undefined) {
-      BoolValue.encode(
-        { $type: 'google.protobuf.BoolValue', value: message.enabled! },
-        writer.uint32(18).fork(),
-      ).join();
+      BoolValue.encode({ $type: "google.protobuf.BoolValue", value: message.enabled! }, writer.uint32(18).fork())
+        .join();
     }
     if (message.connectConfig !== undefined) {
       RouteAction_UpgradeConfig_ConnectConfig.encode(message.connectConfig, writer.uint32(26).fork()).join();
@@ -7404,7 +7490,7 @@ export const RouteAction_UpgradeConfig: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -7455,20 +7541,20 @@ export const RouteAction_UpgradeConfig: MessageFns<
       upgradeType: isSet(object.upgradeType)
         ? globalThis.String(object.upgradeType)
         : isSet(object.upgrade_type)
-          ? globalThis.String(object.upgrade_type)
-          : '',
+        ? globalThis.String(object.upgrade_type)
+        : "",
       enabled: isSet(object.enabled) ? Boolean(object.enabled) : undefined,
       connectConfig: isSet(object.connectConfig)
         ? RouteAction_UpgradeConfig_ConnectConfig.fromJSON(object.connectConfig)
         : isSet(object.connect_config)
-          ? RouteAction_UpgradeConfig_ConnectConfig.fromJSON(object.connect_config)
-          : undefined,
+        ? RouteAction_UpgradeConfig_ConnectConfig.fromJSON(object.connect_config)
+        : undefined,
     };
   },
 
   toJSON(message: RouteAction_UpgradeConfig): unknown {
     const obj: any = {};
-    if (message.upgradeType !== '') {
+    if (message.upgradeType !== "") {
       obj.upgradeType = message.upgradeType;
     }
     if (message.enabled !== undefined) {
@@ -7485,12 +7571,11 @@ export const RouteAction_UpgradeConfig: MessageFns<
   },
   fromPartial(object: DeepPartial<RouteAction_UpgradeConfig>): RouteAction_UpgradeConfig {
     const message = createBaseRouteAction_UpgradeConfig();
-    message.upgradeType = object.upgradeType ?? '';
+    message.upgradeType = object.upgradeType ?? "";
     message.enabled = object.enabled ?? undefined;
-    message.connectConfig =
-      object.connectConfig !== undefined && object.connectConfig !== null
-        ? RouteAction_UpgradeConfig_ConnectConfig.fromPartial(object.connectConfig)
-        : undefined;
+    message.connectConfig = (object.connectConfig !== undefined && object.connectConfig !== null)
+      ? RouteAction_UpgradeConfig_ConnectConfig.fromPartial(object.connectConfig)
+      : undefined;
     return message;
   },
 };
@@ -7499,7 +7584,7 @@ messageTypeRegistry.set(RouteAction_UpgradeConfig.$type, RouteAction_UpgradeConf
 
 function createBaseRouteAction_UpgradeConfig_ConnectConfig(): RouteAction_UpgradeConfig_ConnectConfig {
   return {
-    $type: 'envoy.config.route.v3.RouteAction.UpgradeConfig.ConnectConfig',
+    $type: "envoy.config.route.v3.RouteAction.UpgradeConfig.ConnectConfig",
     proxyProtocolConfig: undefined,
     allowPost: false,
   };
@@ -7507,14 +7592,11 @@ function createBaseRouteAction_UpgradeConfig_ConnectConfig(): RouteAction_Upgrad
 
 export const RouteAction_UpgradeConfig_ConnectConfig: MessageFns<
   RouteAction_UpgradeConfig_ConnectConfig,
-  'envoy.config.route.v3.RouteAction.UpgradeConfig.ConnectConfig'
+  "envoy.config.route.v3.RouteAction.UpgradeConfig.ConnectConfig"
 > = {
-  $type: 'envoy.config.route.v3.RouteAction.UpgradeConfig.ConnectConfig' as const,
+  $type: "envoy.config.route.v3.RouteAction.UpgradeConfig.ConnectConfig" as const,
 
-  encode(
-    message: RouteAction_UpgradeConfig_ConnectConfig,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
+  encode(message: RouteAction_UpgradeConfig_ConnectConfig, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.proxyProtocolConfig !== undefined) {
       ProxyProtocolConfig.encode(message.proxyProtocolConfig, writer.uint32(10).fork()).join();
     }
@@ -7528,7 +7610,7 @@ export const RouteAction_UpgradeConfig_ConnectConfig: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -7571,13 +7653,13 @@ export const RouteAction_UpgradeConfig_ConnectConfig: MessageFns<
       proxyProtocolConfig: isSet(object.proxyProtocolConfig)
         ? ProxyProtocolConfig.fromJSON(object.proxyProtocolConfig)
         : isSet(object.proxy_protocol_config)
-          ? ProxyProtocolConfig.fromJSON(object.proxy_protocol_config)
-          : undefined,
+        ? ProxyProtocolConfig.fromJSON(object.proxy_protocol_config)
+        : undefined,
       allowPost: isSet(object.allowPost)
         ? globalThis.Boolean(object.allowPost)
         : isSet(object.allow_post)
-          ? globalThis.Boolean(object.allow_post)
-          : false,
+        ? globalThis.Boolean(object.allow_post)
+        : false,
     };
   },
 
@@ -7592,32 +7674,24 @@ export const RouteAction_UpgradeConfig_ConnectConfig: MessageFns<
     return obj;
   },
 
-  create(
-    base?: DeepPartial<RouteAction_UpgradeConfig_ConnectConfig>,
-  ): RouteAction_UpgradeConfig_ConnectConfig {
+  create(base?: DeepPartial<RouteAction_UpgradeConfig_ConnectConfig>): RouteAction_UpgradeConfig_ConnectConfig {
     return RouteAction_UpgradeConfig_ConnectConfig.fromPartial(base ?? {});
   },
-  fromPartial(
-    object: DeepPartial<RouteAction_UpgradeConfig_ConnectConfig>,
-  ): RouteAction_UpgradeConfig_ConnectConfig {
+  fromPartial(object: DeepPartial<RouteAction_UpgradeConfig_ConnectConfig>): RouteAction_UpgradeConfig_ConnectConfig {
     const message = createBaseRouteAction_UpgradeConfig_ConnectConfig();
-    message.proxyProtocolConfig =
-      object.proxyProtocolConfig !== undefined && object.proxyProtocolConfig !== null
-        ? ProxyProtocolConfig.fromPartial(object.proxyProtocolConfig)
-        : undefined;
+    message.proxyProtocolConfig = (object.proxyProtocolConfig !== undefined && object.proxyProtocolConfig !== null)
+      ? ProxyProtocolConfig.fromPartial(object.proxyProtocolConfig)
+      : undefined;
     message.allowPost = object.allowPost ?? false;
     return message;
   },
 };
 
-messageTypeRegistry.set(
-  RouteAction_UpgradeConfig_ConnectConfig.$type,
-  RouteAction_UpgradeConfig_ConnectConfig,
-);
+messageTypeRegistry.set(RouteAction_UpgradeConfig_ConnectConfig.$type, RouteAction_UpgradeConfig_ConnectConfig);
 
 function createBaseRouteAction_MaxStreamDuration(): RouteAction_MaxStreamDuration {
   return {
-    $type: 'envoy.config.route.v3.RouteAction.MaxStreamDuration',
+    $type: "envoy.config.route.v3.RouteAction.MaxStreamDuration",
     maxStreamDuration: undefined,
     grpcTimeoutHeaderMax: undefined,
     grpcTimeoutHeaderOffset: undefined,
@@ -7626,9 +7700,9 @@ function createBaseRouteAction_MaxStreamDuration(): RouteAction_MaxStreamDuratio
 
 export const RouteAction_MaxStreamDuration: MessageFns<
   RouteAction_MaxStreamDuration,
-  'envoy.config.route.v3.RouteAction.MaxStreamDuration'
+  "envoy.config.route.v3.RouteAction.MaxStreamDuration"
 > = {
-  $type: 'envoy.config.route.v3.RouteAction.MaxStreamDuration' as const,
+  $type: "envoy.config.route.v3.RouteAction.MaxStreamDuration" as const,
 
   encode(message: RouteAction_MaxStreamDuration, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.maxStreamDuration !== undefined) {
@@ -7647,7 +7721,7 @@ export const RouteAction_MaxStreamDuration: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -7698,18 +7772,18 @@ export const RouteAction_MaxStreamDuration: MessageFns<
       maxStreamDuration: isSet(object.maxStreamDuration)
         ? Duration.fromJSON(object.maxStreamDuration)
         : isSet(object.max_stream_duration)
-          ? Duration.fromJSON(object.max_stream_duration)
-          : undefined,
+        ? Duration.fromJSON(object.max_stream_duration)
+        : undefined,
       grpcTimeoutHeaderMax: isSet(object.grpcTimeoutHeaderMax)
         ? Duration.fromJSON(object.grpcTimeoutHeaderMax)
         : isSet(object.grpc_timeout_header_max)
-          ? Duration.fromJSON(object.grpc_timeout_header_max)
-          : undefined,
+        ? Duration.fromJSON(object.grpc_timeout_header_max)
+        : undefined,
       grpcTimeoutHeaderOffset: isSet(object.grpcTimeoutHeaderOffset)
         ? Duration.fromJSON(object.grpcTimeoutHeaderOffset)
         : isSet(object.grpc_timeout_header_offset)
-          ? Duration.fromJSON(object.grpc_timeout_header_offset)
-          : undefined,
+        ? Duration.fromJSON(object.grpc_timeout_header_offset)
+        : undefined,
     };
   },
 
@@ -7732,16 +7806,14 @@ export const RouteAction_MaxStreamDuration: MessageFns<
   },
   fromPartial(object: DeepPartial<RouteAction_MaxStreamDuration>): RouteAction_MaxStreamDuration {
     const message = createBaseRouteAction_MaxStreamDuration();
-    message.maxStreamDuration =
-      object.maxStreamDuration !== undefined && object.maxStreamDuration !== null
-        ? Duration.fromPartial(object.maxStreamDuration)
-        : undefined;
-    message.grpcTimeoutHeaderMax =
-      object.grpcTimeoutHeaderMax !== undefined && object.grpcTimeoutHeaderMax !== null
-        ? Duration.fromPartial(object.grpcTimeoutHeaderMax)
-        : undefined;
+    message.maxStreamDuration = (object.maxStreamDuration !== undefined && object.maxStreamDuration !== null)
+      ? Duration.fromPartial(object.maxStreamDuration)
+      : undefined;
+    message.grpcTimeoutHeaderMax = (object.grpcTimeoutHeaderMax !== undefined && object.grpcTimeoutHeaderMax !== null)
+      ? Duration.fromPartial(object.grpcTimeoutHeaderMax)
+      : undefined;
     message.grpcTimeoutHeaderOffset =
-      object.grpcTimeoutHeaderOffset !== undefined && object.grpcTimeoutHeaderOffset !== null
+      (object.grpcTimeoutHeaderOffset !== undefined && object.grpcTimeoutHeaderOffset !== null)
         ? Duration.fromPartial(object.grpcTimeoutHeaderOffset)
         : undefined;
     return message;
@@ -7752,8 +7824,8 @@ messageTypeRegistry.set(RouteAction_MaxStreamDuration.$type, RouteAction_MaxStre
 
 function createBaseRetryPolicy(): RetryPolicy {
   return {
-    $type: 'envoy.config.route.v3.RetryPolicy',
-    retryOn: '',
+    $type: "envoy.config.route.v3.RetryPolicy",
+    retryOn: "",
     numRetries: undefined,
     perTryTimeout: undefined,
     perTryIdleTimeout: undefined,
@@ -7769,18 +7841,16 @@ function createBaseRetryPolicy(): RetryPolicy {
   };
 }
 
-export const RetryPolicy: MessageFns<RetryPolicy, 'envoy.config.route.v3.RetryPolicy'> = {
-  $type: 'envoy.config.route.v3.RetryPolicy' as const,
+export const RetryPolicy: MessageFns<RetryPolicy, "envoy.config.route.v3.RetryPolicy"> = {
+  $type: "envoy.config.route.v3.RetryPolicy" as const,
 
   encode(message: RetryPolicy, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.retryOn !== '') {
+    if (message.retryOn !== "") {
       writer.uint32(10).string(message.retryOn);
     }
     if (message.numRetries !== undefined) {
-      UInt32Value.encode(
-        { $type: 'google.protobuf.UInt32Value', value: message.numRetries! },
-        writer.uint32(18).fork(),
-      ).join();
+      UInt32Value.encode({ $type: "google.protobuf.UInt32Value", value: message.numRetries! }, writer.uint32(18).fork())
+        .join();
     }
     if (message.perTryTimeout !== undefined) {
       Duration.encode(message.perTryTimeout, writer.uint32(26).fork()).join();
@@ -7811,10 +7881,7 @@ export const RetryPolicy: MessageFns<RetryPolicy, 'envoy.config.route.v3.RetryPo
       RetryPolicy_RetryBackOff.encode(message.retryBackOff, writer.uint32(66).fork()).join();
     }
     if (message.rateLimitedRetryBackOff !== undefined) {
-      RetryPolicy_RateLimitedRetryBackOff.encode(
-        message.rateLimitedRetryBackOff,
-        writer.uint32(90).fork(),
-      ).join();
+      RetryPolicy_RateLimitedRetryBackOff.encode(message.rateLimitedRetryBackOff, writer.uint32(90).fork()).join();
     }
     for (const v of message.retriableHeaders) {
       HeaderMatcher.encode(v!, writer.uint32(74).fork()).join();
@@ -7829,7 +7896,7 @@ export const RetryPolicy: MessageFns<RetryPolicy, 'envoy.config.route.v3.RetryPo
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -7933,10 +8000,7 @@ export const RetryPolicy: MessageFns<RetryPolicy, 'envoy.config.route.v3.RetryPo
               break;
             }
 
-            message.rateLimitedRetryBackOff = RetryPolicy_RateLimitedRetryBackOff.decode(
-              reader,
-              reader.uint32(),
-            );
+            message.rateLimitedRetryBackOff = RetryPolicy_RateLimitedRetryBackOff.decode(reader, reader.uint32());
             continue;
           }
           case 9: {
@@ -7973,74 +8037,74 @@ export const RetryPolicy: MessageFns<RetryPolicy, 'envoy.config.route.v3.RetryPo
       retryOn: isSet(object.retryOn)
         ? globalThis.String(object.retryOn)
         : isSet(object.retry_on)
-          ? globalThis.String(object.retry_on)
-          : '',
+        ? globalThis.String(object.retry_on)
+        : "",
       numRetries: isSet(object.numRetries)
         ? Number(object.numRetries)
         : isSet(object.num_retries)
-          ? Number(object.num_retries)
-          : undefined,
+        ? Number(object.num_retries)
+        : undefined,
       perTryTimeout: isSet(object.perTryTimeout)
         ? Duration.fromJSON(object.perTryTimeout)
         : isSet(object.per_try_timeout)
-          ? Duration.fromJSON(object.per_try_timeout)
-          : undefined,
+        ? Duration.fromJSON(object.per_try_timeout)
+        : undefined,
       perTryIdleTimeout: isSet(object.perTryIdleTimeout)
         ? Duration.fromJSON(object.perTryIdleTimeout)
         : isSet(object.per_try_idle_timeout)
-          ? Duration.fromJSON(object.per_try_idle_timeout)
-          : undefined,
+        ? Duration.fromJSON(object.per_try_idle_timeout)
+        : undefined,
       retryPriority: isSet(object.retryPriority)
         ? RetryPolicy_RetryPriority.fromJSON(object.retryPriority)
         : isSet(object.retry_priority)
-          ? RetryPolicy_RetryPriority.fromJSON(object.retry_priority)
-          : undefined,
+        ? RetryPolicy_RetryPriority.fromJSON(object.retry_priority)
+        : undefined,
       retryHostPredicate: globalThis.Array.isArray(object?.retryHostPredicate)
         ? object.retryHostPredicate.map((e: any) => RetryPolicy_RetryHostPredicate.fromJSON(e))
         : globalThis.Array.isArray(object?.retry_host_predicate)
-          ? object.retry_host_predicate.map((e: any) => RetryPolicy_RetryHostPredicate.fromJSON(e))
-          : [],
+        ? object.retry_host_predicate.map((e: any) => RetryPolicy_RetryHostPredicate.fromJSON(e))
+        : [],
       retryOptionsPredicates: globalThis.Array.isArray(object?.retryOptionsPredicates)
         ? object.retryOptionsPredicates.map((e: any) => TypedExtensionConfig.fromJSON(e))
         : globalThis.Array.isArray(object?.retry_options_predicates)
-          ? object.retry_options_predicates.map((e: any) => TypedExtensionConfig.fromJSON(e))
-          : [],
+        ? object.retry_options_predicates.map((e: any) => TypedExtensionConfig.fromJSON(e))
+        : [],
       hostSelectionRetryMaxAttempts: isSet(object.hostSelectionRetryMaxAttempts)
         ? globalThis.Number(object.hostSelectionRetryMaxAttempts)
         : isSet(object.host_selection_retry_max_attempts)
-          ? globalThis.Number(object.host_selection_retry_max_attempts)
-          : 0,
+        ? globalThis.Number(object.host_selection_retry_max_attempts)
+        : 0,
       retriableStatusCodes: globalThis.Array.isArray(object?.retriableStatusCodes)
         ? object.retriableStatusCodes.map((e: any) => globalThis.Number(e))
         : globalThis.Array.isArray(object?.retriable_status_codes)
-          ? object.retriable_status_codes.map((e: any) => globalThis.Number(e))
-          : [],
+        ? object.retriable_status_codes.map((e: any) => globalThis.Number(e))
+        : [],
       retryBackOff: isSet(object.retryBackOff)
         ? RetryPolicy_RetryBackOff.fromJSON(object.retryBackOff)
         : isSet(object.retry_back_off)
-          ? RetryPolicy_RetryBackOff.fromJSON(object.retry_back_off)
-          : undefined,
+        ? RetryPolicy_RetryBackOff.fromJSON(object.retry_back_off)
+        : undefined,
       rateLimitedRetryBackOff: isSet(object.rateLimitedRetryBackOff)
         ? RetryPolicy_RateLimitedRetryBackOff.fromJSON(object.rateLimitedRetryBackOff)
         : isSet(object.rate_limited_retry_back_off)
-          ? RetryPolicy_RateLimitedRetryBackOff.fromJSON(object.rate_limited_retry_back_off)
-          : undefined,
+        ? RetryPolicy_RateLimitedRetryBackOff.fromJSON(object.rate_limited_retry_back_off)
+        : undefined,
       retriableHeaders: globalThis.Array.isArray(object?.retriableHeaders)
         ? object.retriableHeaders.map((e: any) => HeaderMatcher.fromJSON(e))
         : globalThis.Array.isArray(object?.retriable_headers)
-          ? object.retriable_headers.map((e: any) => HeaderMatcher.fromJSON(e))
-          : [],
+        ? object.retriable_headers.map((e: any) => HeaderMatcher.fromJSON(e))
+        : [],
       retriableRequestHeaders: globalThis.Array.isArray(object?.retriableRequestHeaders)
         ? object.retriableRequestHeaders.map((e: any) => HeaderMatcher.fromJSON(e))
         : globalThis.Array.isArray(object?.retriable_request_headers)
-          ? object.retriable_request_headers.map((e: any) => HeaderMatcher.fromJSON(e))
-          : [],
+        ? object.retriable_request_headers.map((e: any) => HeaderMatcher.fromJSON(e))
+        : [],
     };
   },
 
   toJSON(message: RetryPolicy): unknown {
     const obj: any = {};
-    if (message.retryOn !== '') {
+    if (message.retryOn !== "") {
       obj.retryOn = message.retryOn;
     }
     if (message.numRetries !== undefined) {
@@ -8056,9 +8120,7 @@ export const RetryPolicy: MessageFns<RetryPolicy, 'envoy.config.route.v3.RetryPo
       obj.retryPriority = RetryPolicy_RetryPriority.toJSON(message.retryPriority);
     }
     if (message.retryHostPredicate?.length) {
-      obj.retryHostPredicate = message.retryHostPredicate.map((e) =>
-        RetryPolicy_RetryHostPredicate.toJSON(e),
-      );
+      obj.retryHostPredicate = message.retryHostPredicate.map((e) => RetryPolicy_RetryHostPredicate.toJSON(e));
     }
     if (message.retryOptionsPredicates?.length) {
       obj.retryOptionsPredicates = message.retryOptionsPredicates.map((e) => TypedExtensionConfig.toJSON(e));
@@ -8073,9 +8135,7 @@ export const RetryPolicy: MessageFns<RetryPolicy, 'envoy.config.route.v3.RetryPo
       obj.retryBackOff = RetryPolicy_RetryBackOff.toJSON(message.retryBackOff);
     }
     if (message.rateLimitedRetryBackOff !== undefined) {
-      obj.rateLimitedRetryBackOff = RetryPolicy_RateLimitedRetryBackOff.toJSON(
-        message.rateLimitedRetryBackOff,
-      );
+      obj.rateLimitedRetryBackOff = RetryPolicy_RateLimitedRetryBackOff.toJSON(message.rateLimitedRetryBackOff);
     }
     if (message.retriableHeaders?.length) {
       obj.retriableHeaders = message.retriableHeaders.map((e) => HeaderMatcher.toJSON(e));
@@ -8091,37 +8151,32 @@ export const RetryPolicy: MessageFns<RetryPolicy, 'envoy.config.route.v3.RetryPo
   },
   fromPartial(object: DeepPartial<RetryPolicy>): RetryPolicy {
     const message = createBaseRetryPolicy();
-    message.retryOn = object.retryOn ?? '';
+    message.retryOn = object.retryOn ?? "";
     message.numRetries = object.numRetries ?? undefined;
-    message.perTryTimeout =
-      object.perTryTimeout !== undefined && object.perTryTimeout !== null
-        ? Duration.fromPartial(object.perTryTimeout)
-        : undefined;
-    message.perTryIdleTimeout =
-      object.perTryIdleTimeout !== undefined && object.perTryIdleTimeout !== null
-        ? Duration.fromPartial(object.perTryIdleTimeout)
-        : undefined;
-    message.retryPriority =
-      object.retryPriority !== undefined && object.retryPriority !== null
-        ? RetryPolicy_RetryPriority.fromPartial(object.retryPriority)
-        : undefined;
-    message.retryHostPredicate =
-      object.retryHostPredicate?.map((e) => RetryPolicy_RetryHostPredicate.fromPartial(e)) || [];
-    message.retryOptionsPredicates =
-      object.retryOptionsPredicates?.map((e) => TypedExtensionConfig.fromPartial(e)) || [];
+    message.perTryTimeout = (object.perTryTimeout !== undefined && object.perTryTimeout !== null)
+      ? Duration.fromPartial(object.perTryTimeout)
+      : undefined;
+    message.perTryIdleTimeout = (object.perTryIdleTimeout !== undefined && object.perTryIdleTimeout !== null)
+      ? Duration.fromPartial(object.perTryIdleTimeout)
+      : undefined;
+    message.retryPriority = (object.retryPriority !== undefined && object.retryPriority !== null)
+      ? RetryPolicy_RetryPriority.fromPartial(object.retryPriority)
+      : undefined;
+    message.retryHostPredicate = object.retryHostPredicate?.map((e) => RetryPolicy_RetryHostPredicate.fromPartial(e)) ||
+      [];
+    message.retryOptionsPredicates = object.retryOptionsPredicates?.map((e) => TypedExtensionConfig.fromPartial(e)) ||
+      [];
     message.hostSelectionRetryMaxAttempts = object.hostSelectionRetryMaxAttempts ?? 0;
     message.retriableStatusCodes = object.retriableStatusCodes?.map((e) => e) || [];
-    message.retryBackOff =
-      object.retryBackOff !== undefined && object.retryBackOff !== null
-        ? RetryPolicy_RetryBackOff.fromPartial(object.retryBackOff)
-        : undefined;
+    message.retryBackOff = (object.retryBackOff !== undefined && object.retryBackOff !== null)
+      ? RetryPolicy_RetryBackOff.fromPartial(object.retryBackOff)
+      : undefined;
     message.rateLimitedRetryBackOff =
-      object.rateLimitedRetryBackOff !== undefined && object.rateLimitedRetryBackOff !== null
+      (object.rateLimitedRetryBackOff !== undefined && object.rateLimitedRetryBackOff !== null)
         ? RetryPolicy_RateLimitedRetryBackOff.fromPartial(object.rateLimitedRetryBackOff)
         : undefined;
     message.retriableHeaders = object.retriableHeaders?.map((e) => HeaderMatcher.fromPartial(e)) || [];
-    message.retriableRequestHeaders =
-      object.retriableRequestHeaders?.map((e) => HeaderMatcher.fromPartial(e)) || [];
+    message.retriableRequestHeaders = object.retriableRequestHeaders?.map((e) => HeaderMatcher.fromPartial(e)) || [];
     return message;
   },
 };
@@ -8129,17 +8184,17 @@ export const RetryPolicy: MessageFns<RetryPolicy, 'envoy.config.route.v3.RetryPo
 messageTypeRegistry.set(RetryPolicy.$type, RetryPolicy);
 
 function createBaseRetryPolicy_RetryPriority(): RetryPolicy_RetryPriority {
-  return { $type: 'envoy.config.route.v3.RetryPolicy.RetryPriority', name: '', typedConfig: undefined };
+  return { $type: "envoy.config.route.v3.RetryPolicy.RetryPriority", name: "", typedConfig: undefined };
 }
 
 export const RetryPolicy_RetryPriority: MessageFns<
   RetryPolicy_RetryPriority,
-  'envoy.config.route.v3.RetryPolicy.RetryPriority'
+  "envoy.config.route.v3.RetryPolicy.RetryPriority"
 > = {
-  $type: 'envoy.config.route.v3.RetryPolicy.RetryPriority' as const,
+  $type: "envoy.config.route.v3.RetryPolicy.RetryPriority" as const,
 
   encode(message: RetryPolicy_RetryPriority, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.name !== '') {
+    if (message.name !== "") {
       writer.uint32(10).string(message.name);
     }
     if (message.typedConfig !== undefined) {
@@ -8152,7 +8207,7 @@ export const RetryPolicy_RetryPriority: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -8192,18 +8247,18 @@ export const RetryPolicy_RetryPriority: MessageFns<
   fromJSON(object: any): RetryPolicy_RetryPriority {
     return {
       $type: RetryPolicy_RetryPriority.$type,
-      name: isSet(object.name) ? globalThis.String(object.name) : '',
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
       typedConfig: isSet(object.typedConfig)
         ? Any.fromJSON(object.typedConfig)
         : isSet(object.typed_config)
-          ? Any.fromJSON(object.typed_config)
-          : undefined,
+        ? Any.fromJSON(object.typed_config)
+        : undefined,
     };
   },
 
   toJSON(message: RetryPolicy_RetryPriority): unknown {
     const obj: any = {};
-    if (message.name !== '') {
+    if (message.name !== "") {
       obj.name = message.name;
     }
     if (message.typedConfig !== undefined) {
@@ -8217,11 +8272,10 @@ export const RetryPolicy_RetryPriority: MessageFns<
   },
   fromPartial(object: DeepPartial<RetryPolicy_RetryPriority>): RetryPolicy_RetryPriority {
     const message = createBaseRetryPolicy_RetryPriority();
-    message.name = object.name ?? '';
-    message.typedConfig =
-      object.typedConfig !== undefined && object.typedConfig !== null
-        ? Any.fromPartial(object.typedConfig)
-        : undefined;
+    message.name = object.name ?? "";
+    message.typedConfig = (object.typedConfig !== undefined && object.typedConfig !== null)
+      ? Any.fromPartial(object.typedConfig)
+      : undefined;
     return message;
   },
 };
@@ -8229,17 +8283,17 @@ export const RetryPolicy_RetryPriority: MessageFns<
 messageTypeRegistry.set(RetryPolicy_RetryPriority.$type, RetryPolicy_RetryPriority);
 
 function createBaseRetryPolicy_RetryHostPredicate(): RetryPolicy_RetryHostPredicate {
-  return { $type: 'envoy.config.route.v3.RetryPolicy.RetryHostPredicate', name: '', typedConfig: undefined };
+  return { $type: "envoy.config.route.v3.RetryPolicy.RetryHostPredicate", name: "", typedConfig: undefined };
 }
 
 export const RetryPolicy_RetryHostPredicate: MessageFns<
   RetryPolicy_RetryHostPredicate,
-  'envoy.config.route.v3.RetryPolicy.RetryHostPredicate'
+  "envoy.config.route.v3.RetryPolicy.RetryHostPredicate"
 > = {
-  $type: 'envoy.config.route.v3.RetryPolicy.RetryHostPredicate' as const,
+  $type: "envoy.config.route.v3.RetryPolicy.RetryHostPredicate" as const,
 
   encode(message: RetryPolicy_RetryHostPredicate, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.name !== '') {
+    if (message.name !== "") {
       writer.uint32(10).string(message.name);
     }
     if (message.typedConfig !== undefined) {
@@ -8252,7 +8306,7 @@ export const RetryPolicy_RetryHostPredicate: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -8292,18 +8346,18 @@ export const RetryPolicy_RetryHostPredicate: MessageFns<
   fromJSON(object: any): RetryPolicy_RetryHostPredicate {
     return {
       $type: RetryPolicy_RetryHostPredicate.$type,
-      name: isSet(object.name) ? globalThis.String(object.name) : '',
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
       typedConfig: isSet(object.typedConfig)
         ? Any.fromJSON(object.typedConfig)
         : isSet(object.typed_config)
-          ? Any.fromJSON(object.typed_config)
-          : undefined,
+        ? Any.fromJSON(object.typed_config)
+        : undefined,
     };
   },
 
   toJSON(message: RetryPolicy_RetryHostPredicate): unknown {
     const obj: any = {};
-    if (message.name !== '') {
+    if (message.name !== "") {
       obj.name = message.name;
     }
     if (message.typedConfig !== undefined) {
@@ -8317,11 +8371,10 @@ export const RetryPolicy_RetryHostPredicate: MessageFns<
   },
   fromPartial(object: DeepPartial<RetryPolicy_RetryHostPredicate>): RetryPolicy_RetryHostPredicate {
     const message = createBaseRetryPolicy_RetryHostPredicate();
-    message.name = object.name ?? '';
-    message.typedConfig =
-      object.typedConfig !== undefined && object.typedConfig !== null
-        ? Any.fromPartial(object.typedConfig)
-        : undefined;
+    message.name = object.name ?? "";
+    message.typedConfig = (object.typedConfig !== undefined && object.typedConfig !== null)
+      ? Any.fromPartial(object.typedConfig)
+      : undefined;
     return message;
   },
 };
@@ -8329,18 +8382,14 @@ export const RetryPolicy_RetryHostPredicate: MessageFns<
 messageTypeRegistry.set(RetryPolicy_RetryHostPredicate.$type, RetryPolicy_RetryHostPredicate);
 
 function createBaseRetryPolicy_RetryBackOff(): RetryPolicy_RetryBackOff {
-  return {
-    $type: 'envoy.config.route.v3.RetryPolicy.RetryBackOff',
-    baseInterval: undefined,
-    maxInterval: undefined,
-  };
+  return { $type: "envoy.config.route.v3.RetryPolicy.RetryBackOff", baseInterval: undefined, maxInterval: undefined };
 }
 
 export const RetryPolicy_RetryBackOff: MessageFns<
   RetryPolicy_RetryBackOff,
-  'envoy.config.route.v3.RetryPolicy.RetryBackOff'
+  "envoy.config.route.v3.RetryPolicy.RetryBackOff"
 > = {
-  $type: 'envoy.config.route.v3.RetryPolicy.RetryBackOff' as const,
+  $type: "envoy.config.route.v3.RetryPolicy.RetryBackOff" as const,
 
   encode(message: RetryPolicy_RetryBackOff, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.baseInterval !== undefined) {
@@ -8356,7 +8405,7 @@ export const RetryPolicy_RetryBackOff: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -8399,13 +8448,13 @@ export const RetryPolicy_RetryBackOff: MessageFns<
       baseInterval: isSet(object.baseInterval)
         ? Duration.fromJSON(object.baseInterval)
         : isSet(object.base_interval)
-          ? Duration.fromJSON(object.base_interval)
-          : undefined,
+        ? Duration.fromJSON(object.base_interval)
+        : undefined,
       maxInterval: isSet(object.maxInterval)
         ? Duration.fromJSON(object.maxInterval)
         : isSet(object.max_interval)
-          ? Duration.fromJSON(object.max_interval)
-          : undefined,
+        ? Duration.fromJSON(object.max_interval)
+        : undefined,
     };
   },
 
@@ -8425,14 +8474,12 @@ export const RetryPolicy_RetryBackOff: MessageFns<
   },
   fromPartial(object: DeepPartial<RetryPolicy_RetryBackOff>): RetryPolicy_RetryBackOff {
     const message = createBaseRetryPolicy_RetryBackOff();
-    message.baseInterval =
-      object.baseInterval !== undefined && object.baseInterval !== null
-        ? Duration.fromPartial(object.baseInterval)
-        : undefined;
-    message.maxInterval =
-      object.maxInterval !== undefined && object.maxInterval !== null
-        ? Duration.fromPartial(object.maxInterval)
-        : undefined;
+    message.baseInterval = (object.baseInterval !== undefined && object.baseInterval !== null)
+      ? Duration.fromPartial(object.baseInterval)
+      : undefined;
+    message.maxInterval = (object.maxInterval !== undefined && object.maxInterval !== null)
+      ? Duration.fromPartial(object.maxInterval)
+      : undefined;
     return message;
   },
 };
@@ -8440,17 +8487,17 @@ export const RetryPolicy_RetryBackOff: MessageFns<
 messageTypeRegistry.set(RetryPolicy_RetryBackOff.$type, RetryPolicy_RetryBackOff);
 
 function createBaseRetryPolicy_ResetHeader(): RetryPolicy_ResetHeader {
-  return { $type: 'envoy.config.route.v3.RetryPolicy.ResetHeader', name: '', format: 0 };
+  return { $type: "envoy.config.route.v3.RetryPolicy.ResetHeader", name: "", format: 0 };
 }
 
 export const RetryPolicy_ResetHeader: MessageFns<
   RetryPolicy_ResetHeader,
-  'envoy.config.route.v3.RetryPolicy.ResetHeader'
+  "envoy.config.route.v3.RetryPolicy.ResetHeader"
 > = {
-  $type: 'envoy.config.route.v3.RetryPolicy.ResetHeader' as const,
+  $type: "envoy.config.route.v3.RetryPolicy.ResetHeader" as const,
 
   encode(message: RetryPolicy_ResetHeader, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.name !== '') {
+    if (message.name !== "") {
       writer.uint32(10).string(message.name);
     }
     if (message.format !== 0) {
@@ -8463,7 +8510,7 @@ export const RetryPolicy_ResetHeader: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -8503,14 +8550,14 @@ export const RetryPolicy_ResetHeader: MessageFns<
   fromJSON(object: any): RetryPolicy_ResetHeader {
     return {
       $type: RetryPolicy_ResetHeader.$type,
-      name: isSet(object.name) ? globalThis.String(object.name) : '',
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
       format: isSet(object.format) ? retryPolicy_ResetHeaderFormatFromJSON(object.format) : 0,
     };
   },
 
   toJSON(message: RetryPolicy_ResetHeader): unknown {
     const obj: any = {};
-    if (message.name !== '') {
+    if (message.name !== "") {
       obj.name = message.name;
     }
     if (message.format !== 0) {
@@ -8524,7 +8571,7 @@ export const RetryPolicy_ResetHeader: MessageFns<
   },
   fromPartial(object: DeepPartial<RetryPolicy_ResetHeader>): RetryPolicy_ResetHeader {
     const message = createBaseRetryPolicy_ResetHeader();
-    message.name = object.name ?? '';
+    message.name = object.name ?? "";
     message.format = object.format ?? 0;
     return message;
   },
@@ -8534,7 +8581,7 @@ messageTypeRegistry.set(RetryPolicy_ResetHeader.$type, RetryPolicy_ResetHeader);
 
 function createBaseRetryPolicy_RateLimitedRetryBackOff(): RetryPolicy_RateLimitedRetryBackOff {
   return {
-    $type: 'envoy.config.route.v3.RetryPolicy.RateLimitedRetryBackOff',
+    $type: "envoy.config.route.v3.RetryPolicy.RateLimitedRetryBackOff",
     resetHeaders: [],
     maxInterval: undefined,
   };
@@ -8542,14 +8589,11 @@ function createBaseRetryPolicy_RateLimitedRetryBackOff(): RetryPolicy_RateLimite
 
 export const RetryPolicy_RateLimitedRetryBackOff: MessageFns<
   RetryPolicy_RateLimitedRetryBackOff,
-  'envoy.config.route.v3.RetryPolicy.RateLimitedRetryBackOff'
+  "envoy.config.route.v3.RetryPolicy.RateLimitedRetryBackOff"
 > = {
-  $type: 'envoy.config.route.v3.RetryPolicy.RateLimitedRetryBackOff' as const,
+  $type: "envoy.config.route.v3.RetryPolicy.RateLimitedRetryBackOff" as const,
 
-  encode(
-    message: RetryPolicy_RateLimitedRetryBackOff,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
+  encode(message: RetryPolicy_RateLimitedRetryBackOff, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     for (const v of message.resetHeaders) {
       RetryPolicy_ResetHeader.encode(v!, writer.uint32(10).fork()).join();
     }
@@ -8563,7 +8607,7 @@ export const RetryPolicy_RateLimitedRetryBackOff: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -8606,13 +8650,13 @@ export const RetryPolicy_RateLimitedRetryBackOff: MessageFns<
       resetHeaders: globalThis.Array.isArray(object?.resetHeaders)
         ? object.resetHeaders.map((e: any) => RetryPolicy_ResetHeader.fromJSON(e))
         : globalThis.Array.isArray(object?.reset_headers)
-          ? object.reset_headers.map((e: any) => RetryPolicy_ResetHeader.fromJSON(e))
-          : [],
+        ? object.reset_headers.map((e: any) => RetryPolicy_ResetHeader.fromJSON(e))
+        : [],
       maxInterval: isSet(object.maxInterval)
         ? Duration.fromJSON(object.maxInterval)
         : isSet(object.max_interval)
-          ? Duration.fromJSON(object.max_interval)
-          : undefined,
+        ? Duration.fromJSON(object.max_interval)
+        : undefined,
     };
   },
 
@@ -8633,10 +8677,9 @@ export const RetryPolicy_RateLimitedRetryBackOff: MessageFns<
   fromPartial(object: DeepPartial<RetryPolicy_RateLimitedRetryBackOff>): RetryPolicy_RateLimitedRetryBackOff {
     const message = createBaseRetryPolicy_RateLimitedRetryBackOff();
     message.resetHeaders = object.resetHeaders?.map((e) => RetryPolicy_ResetHeader.fromPartial(e)) || [];
-    message.maxInterval =
-      object.maxInterval !== undefined && object.maxInterval !== null
-        ? Duration.fromPartial(object.maxInterval)
-        : undefined;
+    message.maxInterval = (object.maxInterval !== undefined && object.maxInterval !== null)
+      ? Duration.fromPartial(object.maxInterval)
+      : undefined;
     return message;
   },
 };
@@ -8645,20 +8688,20 @@ messageTypeRegistry.set(RetryPolicy_RateLimitedRetryBackOff.$type, RetryPolicy_R
 
 function createBaseHedgePolicy(): HedgePolicy {
   return {
-    $type: 'envoy.config.route.v3.HedgePolicy',
+    $type: "envoy.config.route.v3.HedgePolicy",
     initialRequests: undefined,
     additionalRequestChance: undefined,
     hedgeOnPerTryTimeout: false,
   };
 }
 
-export const HedgePolicy: MessageFns<HedgePolicy, 'envoy.config.route.v3.HedgePolicy'> = {
-  $type: 'envoy.config.route.v3.HedgePolicy' as const,
+export const HedgePolicy: MessageFns<HedgePolicy, "envoy.config.route.v3.HedgePolicy"> = {
+  $type: "envoy.config.route.v3.HedgePolicy" as const,
 
   encode(message: HedgePolicy, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.initialRequests !== undefined) {
       UInt32Value.encode(
-        { $type: 'google.protobuf.UInt32Value', value: message.initialRequests! },
+        { $type: "google.protobuf.UInt32Value", value: message.initialRequests! },
         writer.uint32(10).fork(),
       ).join();
     }
@@ -8675,7 +8718,7 @@ export const HedgePolicy: MessageFns<HedgePolicy, 'envoy.config.route.v3.HedgePo
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -8726,18 +8769,18 @@ export const HedgePolicy: MessageFns<HedgePolicy, 'envoy.config.route.v3.HedgePo
       initialRequests: isSet(object.initialRequests)
         ? Number(object.initialRequests)
         : isSet(object.initial_requests)
-          ? Number(object.initial_requests)
-          : undefined,
+        ? Number(object.initial_requests)
+        : undefined,
       additionalRequestChance: isSet(object.additionalRequestChance)
         ? FractionalPercent.fromJSON(object.additionalRequestChance)
         : isSet(object.additional_request_chance)
-          ? FractionalPercent.fromJSON(object.additional_request_chance)
-          : undefined,
+        ? FractionalPercent.fromJSON(object.additional_request_chance)
+        : undefined,
       hedgeOnPerTryTimeout: isSet(object.hedgeOnPerTryTimeout)
         ? globalThis.Boolean(object.hedgeOnPerTryTimeout)
         : isSet(object.hedge_on_per_try_timeout)
-          ? globalThis.Boolean(object.hedge_on_per_try_timeout)
-          : false,
+        ? globalThis.Boolean(object.hedge_on_per_try_timeout)
+        : false,
     };
   },
 
@@ -8762,7 +8805,7 @@ export const HedgePolicy: MessageFns<HedgePolicy, 'envoy.config.route.v3.HedgePo
     const message = createBaseHedgePolicy();
     message.initialRequests = object.initialRequests ?? undefined;
     message.additionalRequestChance =
-      object.additionalRequestChance !== undefined && object.additionalRequestChance !== null
+      (object.additionalRequestChance !== undefined && object.additionalRequestChance !== null)
         ? FractionalPercent.fromPartial(object.additionalRequestChance)
         : undefined;
     message.hedgeOnPerTryTimeout = object.hedgeOnPerTryTimeout ?? false;
@@ -8774,10 +8817,10 @@ messageTypeRegistry.set(HedgePolicy.$type, HedgePolicy);
 
 function createBaseRedirectAction(): RedirectAction {
   return {
-    $type: 'envoy.config.route.v3.RedirectAction',
+    $type: "envoy.config.route.v3.RedirectAction",
     httpsRedirect: undefined,
     schemeRedirect: undefined,
-    hostRedirect: '',
+    hostRedirect: "",
     portRedirect: 0,
     pathRedirect: undefined,
     prefixRewrite: undefined,
@@ -8787,8 +8830,8 @@ function createBaseRedirectAction(): RedirectAction {
   };
 }
 
-export const RedirectAction: MessageFns<RedirectAction, 'envoy.config.route.v3.RedirectAction'> = {
-  $type: 'envoy.config.route.v3.RedirectAction' as const,
+export const RedirectAction: MessageFns<RedirectAction, "envoy.config.route.v3.RedirectAction"> = {
+  $type: "envoy.config.route.v3.RedirectAction" as const,
 
   encode(message: RedirectAction, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.httpsRedirect !== undefined) {
@@ -8797,7 +8840,7 @@ export const RedirectAction: MessageFns<RedirectAction, 'envoy.config.route.v3.R
     if (message.schemeRedirect !== undefined) {
       writer.uint32(58).string(message.schemeRedirect);
     }
-    if (message.hostRedirect !== '') {
+    if (message.hostRedirect !== "") {
       writer.uint32(10).string(message.hostRedirect);
     }
     if (message.portRedirect !== 0) {
@@ -8825,7 +8868,7 @@ export const RedirectAction: MessageFns<RedirectAction, 'envoy.config.route.v3.R
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -8924,48 +8967,48 @@ export const RedirectAction: MessageFns<RedirectAction, 'envoy.config.route.v3.R
       httpsRedirect: isSet(object.httpsRedirect)
         ? globalThis.Boolean(object.httpsRedirect)
         : isSet(object.https_redirect)
-          ? globalThis.Boolean(object.https_redirect)
-          : undefined,
+        ? globalThis.Boolean(object.https_redirect)
+        : undefined,
       schemeRedirect: isSet(object.schemeRedirect)
         ? globalThis.String(object.schemeRedirect)
         : isSet(object.scheme_redirect)
-          ? globalThis.String(object.scheme_redirect)
-          : undefined,
+        ? globalThis.String(object.scheme_redirect)
+        : undefined,
       hostRedirect: isSet(object.hostRedirect)
         ? globalThis.String(object.hostRedirect)
         : isSet(object.host_redirect)
-          ? globalThis.String(object.host_redirect)
-          : '',
+        ? globalThis.String(object.host_redirect)
+        : "",
       portRedirect: isSet(object.portRedirect)
         ? globalThis.Number(object.portRedirect)
         : isSet(object.port_redirect)
-          ? globalThis.Number(object.port_redirect)
-          : 0,
+        ? globalThis.Number(object.port_redirect)
+        : 0,
       pathRedirect: isSet(object.pathRedirect)
         ? globalThis.String(object.pathRedirect)
         : isSet(object.path_redirect)
-          ? globalThis.String(object.path_redirect)
-          : undefined,
+        ? globalThis.String(object.path_redirect)
+        : undefined,
       prefixRewrite: isSet(object.prefixRewrite)
         ? globalThis.String(object.prefixRewrite)
         : isSet(object.prefix_rewrite)
-          ? globalThis.String(object.prefix_rewrite)
-          : undefined,
+        ? globalThis.String(object.prefix_rewrite)
+        : undefined,
       regexRewrite: isSet(object.regexRewrite)
         ? RegexMatchAndSubstitute.fromJSON(object.regexRewrite)
         : isSet(object.regex_rewrite)
-          ? RegexMatchAndSubstitute.fromJSON(object.regex_rewrite)
-          : undefined,
+        ? RegexMatchAndSubstitute.fromJSON(object.regex_rewrite)
+        : undefined,
       responseCode: isSet(object.responseCode)
         ? redirectAction_RedirectResponseCodeFromJSON(object.responseCode)
         : isSet(object.response_code)
-          ? redirectAction_RedirectResponseCodeFromJSON(object.response_code)
-          : 0,
+        ? redirectAction_RedirectResponseCodeFromJSON(object.response_code)
+        : 0,
       stripQuery: isSet(object.stripQuery)
         ? globalThis.Boolean(object.stripQuery)
         : isSet(object.strip_query)
-          ? globalThis.Boolean(object.strip_query)
-          : false,
+        ? globalThis.Boolean(object.strip_query)
+        : false,
     };
   },
 
@@ -8977,7 +9020,7 @@ export const RedirectAction: MessageFns<RedirectAction, 'envoy.config.route.v3.R
     if (message.schemeRedirect !== undefined) {
       obj.schemeRedirect = message.schemeRedirect;
     }
-    if (message.hostRedirect !== '') {
+    if (message.hostRedirect !== "") {
       obj.hostRedirect = message.hostRedirect;
     }
     if (message.portRedirect !== 0) {
@@ -9008,14 +9051,13 @@ export const RedirectAction: MessageFns<RedirectAction, 'envoy.config.route.v3.R
     const message = createBaseRedirectAction();
     message.httpsRedirect = object.httpsRedirect ?? undefined;
     message.schemeRedirect = object.schemeRedirect ?? undefined;
-    message.hostRedirect = object.hostRedirect ?? '';
+    message.hostRedirect = object.hostRedirect ?? "";
     message.portRedirect = object.portRedirect ?? 0;
     message.pathRedirect = object.pathRedirect ?? undefined;
     message.prefixRewrite = object.prefixRewrite ?? undefined;
-    message.regexRewrite =
-      object.regexRewrite !== undefined && object.regexRewrite !== null
-        ? RegexMatchAndSubstitute.fromPartial(object.regexRewrite)
-        : undefined;
+    message.regexRewrite = (object.regexRewrite !== undefined && object.regexRewrite !== null)
+      ? RegexMatchAndSubstitute.fromPartial(object.regexRewrite)
+      : undefined;
     message.responseCode = object.responseCode ?? 0;
     message.stripQuery = object.stripQuery ?? false;
     return message;
@@ -9025,14 +9067,11 @@ export const RedirectAction: MessageFns<RedirectAction, 'envoy.config.route.v3.R
 messageTypeRegistry.set(RedirectAction.$type, RedirectAction);
 
 function createBaseDirectResponseAction(): DirectResponseAction {
-  return { $type: 'envoy.config.route.v3.DirectResponseAction', status: 0, body: undefined };
+  return { $type: "envoy.config.route.v3.DirectResponseAction", status: 0, body: undefined };
 }
 
-export const DirectResponseAction: MessageFns<
-  DirectResponseAction,
-  'envoy.config.route.v3.DirectResponseAction'
-> = {
-  $type: 'envoy.config.route.v3.DirectResponseAction' as const,
+export const DirectResponseAction: MessageFns<DirectResponseAction, "envoy.config.route.v3.DirectResponseAction"> = {
+  $type: "envoy.config.route.v3.DirectResponseAction" as const,
 
   encode(message: DirectResponseAction, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.status !== 0) {
@@ -9048,7 +9087,7 @@ export const DirectResponseAction: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -9110,8 +9149,9 @@ export const DirectResponseAction: MessageFns<
   fromPartial(object: DeepPartial<DirectResponseAction>): DirectResponseAction {
     const message = createBaseDirectResponseAction();
     message.status = object.status ?? 0;
-    message.body =
-      object.body !== undefined && object.body !== null ? DataSource.fromPartial(object.body) : undefined;
+    message.body = (object.body !== undefined && object.body !== null)
+      ? DataSource.fromPartial(object.body)
+      : undefined;
     return message;
   },
 };
@@ -9119,14 +9159,11 @@ export const DirectResponseAction: MessageFns<
 messageTypeRegistry.set(DirectResponseAction.$type, DirectResponseAction);
 
 function createBaseNonForwardingAction(): NonForwardingAction {
-  return { $type: 'envoy.config.route.v3.NonForwardingAction' };
+  return { $type: "envoy.config.route.v3.NonForwardingAction" };
 }
 
-export const NonForwardingAction: MessageFns<
-  NonForwardingAction,
-  'envoy.config.route.v3.NonForwardingAction'
-> = {
-  $type: 'envoy.config.route.v3.NonForwardingAction' as const,
+export const NonForwardingAction: MessageFns<NonForwardingAction, "envoy.config.route.v3.NonForwardingAction"> = {
+  $type: "envoy.config.route.v3.NonForwardingAction" as const,
 
   encode(_: NonForwardingAction, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     return writer;
@@ -9136,7 +9173,7 @@ export const NonForwardingAction: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -9178,21 +9215,19 @@ export const NonForwardingAction: MessageFns<
 messageTypeRegistry.set(NonForwardingAction.$type, NonForwardingAction);
 
 function createBaseDecorator(): Decorator {
-  return { $type: 'envoy.config.route.v3.Decorator', operation: '', propagate: undefined };
+  return { $type: "envoy.config.route.v3.Decorator", operation: "", propagate: undefined };
 }
 
-export const Decorator: MessageFns<Decorator, 'envoy.config.route.v3.Decorator'> = {
-  $type: 'envoy.config.route.v3.Decorator' as const,
+export const Decorator: MessageFns<Decorator, "envoy.config.route.v3.Decorator"> = {
+  $type: "envoy.config.route.v3.Decorator" as const,
 
   encode(message: Decorator, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.operation !== '') {
+    if (message.operation !== "") {
       writer.uint32(10).string(message.operation);
     }
     if (message.propagate !== undefined) {
-      BoolValue.encode(
-        { $type: 'google.protobuf.BoolValue', value: message.propagate! },
-        writer.uint32(18).fork(),
-      ).join();
+      BoolValue.encode({ $type: "google.protobuf.BoolValue", value: message.propagate! }, writer.uint32(18).fork())
+        .join();
     }
     return writer;
   },
@@ -9201,7 +9236,7 @@ export const Decorator: MessageFns<Decorator, 'envoy.config.route.v3.Decorator'>
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -9241,14 +9276,14 @@ export const Decorator: MessageFns<Decorator, 'envoy.config.route.v3.Decorator'>
   fromJSON(object: any): Decorator {
     return {
       $type: Decorator.$type,
-      operation: isSet(object.operation) ? globalThis.String(object.operation) : '',
+      operation: isSet(object.operation) ? globalThis.String(object.operation) : "",
       propagate: isSet(object.propagate) ? Boolean(object.propagate) : undefined,
     };
   },
 
   toJSON(message: Decorator): unknown {
     const obj: any = {};
-    if (message.operation !== '') {
+    if (message.operation !== "") {
       obj.operation = message.operation;
     }
     if (message.propagate !== undefined) {
@@ -9262,7 +9297,7 @@ export const Decorator: MessageFns<Decorator, 'envoy.config.route.v3.Decorator'>
   },
   fromPartial(object: DeepPartial<Decorator>): Decorator {
     const message = createBaseDecorator();
-    message.operation = object.operation ?? '';
+    message.operation = object.operation ?? "";
     message.propagate = object.propagate ?? undefined;
     return message;
   },
@@ -9272,7 +9307,7 @@ messageTypeRegistry.set(Decorator.$type, Decorator);
 
 function createBaseTracing(): Tracing {
   return {
-    $type: 'envoy.config.route.v3.Tracing',
+    $type: "envoy.config.route.v3.Tracing",
     clientSampling: undefined,
     randomSampling: undefined,
     overallSampling: undefined,
@@ -9280,8 +9315,8 @@ function createBaseTracing(): Tracing {
   };
 }
 
-export const Tracing: MessageFns<Tracing, 'envoy.config.route.v3.Tracing'> = {
-  $type: 'envoy.config.route.v3.Tracing' as const,
+export const Tracing: MessageFns<Tracing, "envoy.config.route.v3.Tracing"> = {
+  $type: "envoy.config.route.v3.Tracing" as const,
 
   encode(message: Tracing, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.clientSampling !== undefined) {
@@ -9303,7 +9338,7 @@ export const Tracing: MessageFns<Tracing, 'envoy.config.route.v3.Tracing'> = {
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -9362,23 +9397,23 @@ export const Tracing: MessageFns<Tracing, 'envoy.config.route.v3.Tracing'> = {
       clientSampling: isSet(object.clientSampling)
         ? FractionalPercent.fromJSON(object.clientSampling)
         : isSet(object.client_sampling)
-          ? FractionalPercent.fromJSON(object.client_sampling)
-          : undefined,
+        ? FractionalPercent.fromJSON(object.client_sampling)
+        : undefined,
       randomSampling: isSet(object.randomSampling)
         ? FractionalPercent.fromJSON(object.randomSampling)
         : isSet(object.random_sampling)
-          ? FractionalPercent.fromJSON(object.random_sampling)
-          : undefined,
+        ? FractionalPercent.fromJSON(object.random_sampling)
+        : undefined,
       overallSampling: isSet(object.overallSampling)
         ? FractionalPercent.fromJSON(object.overallSampling)
         : isSet(object.overall_sampling)
-          ? FractionalPercent.fromJSON(object.overall_sampling)
-          : undefined,
+        ? FractionalPercent.fromJSON(object.overall_sampling)
+        : undefined,
       customTags: globalThis.Array.isArray(object?.customTags)
         ? object.customTags.map((e: any) => CustomTag.fromJSON(e))
         : globalThis.Array.isArray(object?.custom_tags)
-          ? object.custom_tags.map((e: any) => CustomTag.fromJSON(e))
-          : [],
+        ? object.custom_tags.map((e: any) => CustomTag.fromJSON(e))
+        : [],
     };
   },
 
@@ -9404,18 +9439,15 @@ export const Tracing: MessageFns<Tracing, 'envoy.config.route.v3.Tracing'> = {
   },
   fromPartial(object: DeepPartial<Tracing>): Tracing {
     const message = createBaseTracing();
-    message.clientSampling =
-      object.clientSampling !== undefined && object.clientSampling !== null
-        ? FractionalPercent.fromPartial(object.clientSampling)
-        : undefined;
-    message.randomSampling =
-      object.randomSampling !== undefined && object.randomSampling !== null
-        ? FractionalPercent.fromPartial(object.randomSampling)
-        : undefined;
-    message.overallSampling =
-      object.overallSampling !== undefined && object.overallSampling !== null
-        ? FractionalPercent.fromPartial(object.overallSampling)
-        : undefined;
+    message.clientSampling = (object.clientSampling !== undefined && object.clientSampling !== null)
+      ? FractionalPercent.fromPartial(object.clientSampling)
+      : undefined;
+    message.randomSampling = (object.randomSampling !== undefined && object.randomSampling !== null)
+      ? FractionalPercent.fromPartial(object.randomSampling)
+      : undefined;
+    message.overallSampling = (object.overallSampling !== undefined && object.overallSampling !== null)
+      ? FractionalPercent.fromPartial(object.overallSampling)
+      : undefined;
     message.customTags = object.customTags?.map((e) => CustomTag.fromPartial(e)) || [];
     return message;
   },
@@ -9424,17 +9456,17 @@ export const Tracing: MessageFns<Tracing, 'envoy.config.route.v3.Tracing'> = {
 messageTypeRegistry.set(Tracing.$type, Tracing);
 
 function createBaseVirtualCluster(): VirtualCluster {
-  return { $type: 'envoy.config.route.v3.VirtualCluster', headers: [], name: '' };
+  return { $type: "envoy.config.route.v3.VirtualCluster", headers: [], name: "" };
 }
 
-export const VirtualCluster: MessageFns<VirtualCluster, 'envoy.config.route.v3.VirtualCluster'> = {
-  $type: 'envoy.config.route.v3.VirtualCluster' as const,
+export const VirtualCluster: MessageFns<VirtualCluster, "envoy.config.route.v3.VirtualCluster"> = {
+  $type: "envoy.config.route.v3.VirtualCluster" as const,
 
   encode(message: VirtualCluster, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     for (const v of message.headers) {
       HeaderMatcher.encode(v!, writer.uint32(34).fork()).join();
     }
-    if (message.name !== '') {
+    if (message.name !== "") {
       writer.uint32(18).string(message.name);
     }
     return writer;
@@ -9444,7 +9476,7 @@ export const VirtualCluster: MessageFns<VirtualCluster, 'envoy.config.route.v3.V
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -9487,7 +9519,7 @@ export const VirtualCluster: MessageFns<VirtualCluster, 'envoy.config.route.v3.V
       headers: globalThis.Array.isArray(object?.headers)
         ? object.headers.map((e: any) => HeaderMatcher.fromJSON(e))
         : [],
-      name: isSet(object.name) ? globalThis.String(object.name) : '',
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
     };
   },
 
@@ -9496,7 +9528,7 @@ export const VirtualCluster: MessageFns<VirtualCluster, 'envoy.config.route.v3.V
     if (message.headers?.length) {
       obj.headers = message.headers.map((e) => HeaderMatcher.toJSON(e));
     }
-    if (message.name !== '') {
+    if (message.name !== "") {
       obj.name = message.name;
     }
     return obj;
@@ -9508,7 +9540,7 @@ export const VirtualCluster: MessageFns<VirtualCluster, 'envoy.config.route.v3.V
   fromPartial(object: DeepPartial<VirtualCluster>): VirtualCluster {
     const message = createBaseVirtualCluster();
     message.headers = object.headers?.map((e) => HeaderMatcher.fromPartial(e)) || [];
-    message.name = object.name ?? '';
+    message.name = object.name ?? "";
     return message;
   },
 };
@@ -9516,26 +9548,18 @@ export const VirtualCluster: MessageFns<VirtualCluster, 'envoy.config.route.v3.V
 messageTypeRegistry.set(VirtualCluster.$type, VirtualCluster);
 
 function createBaseRateLimit(): RateLimit {
-  return {
-    $type: 'envoy.config.route.v3.RateLimit',
-    stage: undefined,
-    disableKey: '',
-    actions: [],
-    limit: undefined,
-  };
+  return { $type: "envoy.config.route.v3.RateLimit", stage: undefined, disableKey: "", actions: [], limit: undefined };
 }
 
-export const RateLimit: MessageFns<RateLimit, 'envoy.config.route.v3.RateLimit'> = {
-  $type: 'envoy.config.route.v3.RateLimit' as const,
+export const RateLimit: MessageFns<RateLimit, "envoy.config.route.v3.RateLimit"> = {
+  $type: "envoy.config.route.v3.RateLimit" as const,
 
   encode(message: RateLimit, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.stage !== undefined) {
-      UInt32Value.encode(
-        { $type: 'google.protobuf.UInt32Value', value: message.stage! },
-        writer.uint32(10).fork(),
-      ).join();
+      UInt32Value.encode({ $type: "google.protobuf.UInt32Value", value: message.stage! }, writer.uint32(10).fork())
+        .join();
     }
-    if (message.disableKey !== '') {
+    if (message.disableKey !== "") {
       writer.uint32(18).string(message.disableKey);
     }
     for (const v of message.actions) {
@@ -9551,7 +9575,7 @@ export const RateLimit: MessageFns<RateLimit, 'envoy.config.route.v3.RateLimit'>
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -9611,8 +9635,8 @@ export const RateLimit: MessageFns<RateLimit, 'envoy.config.route.v3.RateLimit'>
       disableKey: isSet(object.disableKey)
         ? globalThis.String(object.disableKey)
         : isSet(object.disable_key)
-          ? globalThis.String(object.disable_key)
-          : '',
+        ? globalThis.String(object.disable_key)
+        : "",
       actions: globalThis.Array.isArray(object?.actions)
         ? object.actions.map((e: any) => RateLimit_Action.fromJSON(e))
         : [],
@@ -9625,7 +9649,7 @@ export const RateLimit: MessageFns<RateLimit, 'envoy.config.route.v3.RateLimit'>
     if (message.stage !== undefined) {
       obj.stage = message.stage;
     }
-    if (message.disableKey !== '') {
+    if (message.disableKey !== "") {
       obj.disableKey = message.disableKey;
     }
     if (message.actions?.length) {
@@ -9643,12 +9667,11 @@ export const RateLimit: MessageFns<RateLimit, 'envoy.config.route.v3.RateLimit'>
   fromPartial(object: DeepPartial<RateLimit>): RateLimit {
     const message = createBaseRateLimit();
     message.stage = object.stage ?? undefined;
-    message.disableKey = object.disableKey ?? '';
+    message.disableKey = object.disableKey ?? "";
     message.actions = object.actions?.map((e) => RateLimit_Action.fromPartial(e)) || [];
-    message.limit =
-      object.limit !== undefined && object.limit !== null
-        ? RateLimit_Override.fromPartial(object.limit)
-        : undefined;
+    message.limit = (object.limit !== undefined && object.limit !== null)
+      ? RateLimit_Override.fromPartial(object.limit)
+      : undefined;
     return message;
   },
 };
@@ -9657,7 +9680,7 @@ messageTypeRegistry.set(RateLimit.$type, RateLimit);
 
 function createBaseRateLimit_Action(): RateLimit_Action {
   return {
-    $type: 'envoy.config.route.v3.RateLimit.Action',
+    $type: "envoy.config.route.v3.RateLimit.Action",
     sourceCluster: undefined,
     destinationCluster: undefined,
     requestHeaders: undefined,
@@ -9672,8 +9695,8 @@ function createBaseRateLimit_Action(): RateLimit_Action {
   };
 }
 
-export const RateLimit_Action: MessageFns<RateLimit_Action, 'envoy.config.route.v3.RateLimit.Action'> = {
-  $type: 'envoy.config.route.v3.RateLimit.Action' as const,
+export const RateLimit_Action: MessageFns<RateLimit_Action, "envoy.config.route.v3.RateLimit.Action"> = {
+  $type: "envoy.config.route.v3.RateLimit.Action" as const,
 
   encode(message: RateLimit_Action, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.sourceCluster !== undefined) {
@@ -9704,16 +9727,11 @@ export const RateLimit_Action: MessageFns<RateLimit_Action, 'envoy.config.route.
       TypedExtensionConfig.encode(message.extension, writer.uint32(74).fork()).join();
     }
     if (message.maskedRemoteAddress !== undefined) {
-      RateLimit_Action_MaskedRemoteAddress.encode(
-        message.maskedRemoteAddress,
-        writer.uint32(82).fork(),
-      ).join();
+      RateLimit_Action_MaskedRemoteAddress.encode(message.maskedRemoteAddress, writer.uint32(82).fork()).join();
     }
     if (message.queryParameterValueMatch !== undefined) {
-      RateLimit_Action_QueryParameterValueMatch.encode(
-        message.queryParameterValueMatch,
-        writer.uint32(90).fork(),
-      ).join();
+      RateLimit_Action_QueryParameterValueMatch.encode(message.queryParameterValueMatch, writer.uint32(90).fork())
+        .join();
     }
     return writer;
   },
@@ -9722,7 +9740,7 @@ export const RateLimit_Action: MessageFns<RateLimit_Action, 'envoy.config.route.
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -9808,10 +9826,7 @@ export const RateLimit_Action: MessageFns<RateLimit_Action, 'envoy.config.route.
               break;
             }
 
-            message.maskedRemoteAddress = RateLimit_Action_MaskedRemoteAddress.decode(
-              reader,
-              reader.uint32(),
-            );
+            message.maskedRemoteAddress = RateLimit_Action_MaskedRemoteAddress.decode(reader, reader.uint32());
             continue;
           }
           case 11: {
@@ -9843,50 +9858,50 @@ export const RateLimit_Action: MessageFns<RateLimit_Action, 'envoy.config.route.
       sourceCluster: isSet(object.sourceCluster)
         ? RateLimit_Action_SourceCluster.fromJSON(object.sourceCluster)
         : isSet(object.source_cluster)
-          ? RateLimit_Action_SourceCluster.fromJSON(object.source_cluster)
-          : undefined,
+        ? RateLimit_Action_SourceCluster.fromJSON(object.source_cluster)
+        : undefined,
       destinationCluster: isSet(object.destinationCluster)
         ? RateLimit_Action_DestinationCluster.fromJSON(object.destinationCluster)
         : isSet(object.destination_cluster)
-          ? RateLimit_Action_DestinationCluster.fromJSON(object.destination_cluster)
-          : undefined,
+        ? RateLimit_Action_DestinationCluster.fromJSON(object.destination_cluster)
+        : undefined,
       requestHeaders: isSet(object.requestHeaders)
         ? RateLimit_Action_RequestHeaders.fromJSON(object.requestHeaders)
         : isSet(object.request_headers)
-          ? RateLimit_Action_RequestHeaders.fromJSON(object.request_headers)
-          : undefined,
+        ? RateLimit_Action_RequestHeaders.fromJSON(object.request_headers)
+        : undefined,
       remoteAddress: isSet(object.remoteAddress)
         ? RateLimit_Action_RemoteAddress.fromJSON(object.remoteAddress)
         : isSet(object.remote_address)
-          ? RateLimit_Action_RemoteAddress.fromJSON(object.remote_address)
-          : undefined,
+        ? RateLimit_Action_RemoteAddress.fromJSON(object.remote_address)
+        : undefined,
       genericKey: isSet(object.genericKey)
         ? RateLimit_Action_GenericKey.fromJSON(object.genericKey)
         : isSet(object.generic_key)
-          ? RateLimit_Action_GenericKey.fromJSON(object.generic_key)
-          : undefined,
+        ? RateLimit_Action_GenericKey.fromJSON(object.generic_key)
+        : undefined,
       headerValueMatch: isSet(object.headerValueMatch)
         ? RateLimit_Action_HeaderValueMatch.fromJSON(object.headerValueMatch)
         : isSet(object.header_value_match)
-          ? RateLimit_Action_HeaderValueMatch.fromJSON(object.header_value_match)
-          : undefined,
+        ? RateLimit_Action_HeaderValueMatch.fromJSON(object.header_value_match)
+        : undefined,
       dynamicMetadata: isSet(object.dynamicMetadata)
         ? RateLimit_Action_DynamicMetaData.fromJSON(object.dynamicMetadata)
         : isSet(object.dynamic_metadata)
-          ? RateLimit_Action_DynamicMetaData.fromJSON(object.dynamic_metadata)
-          : undefined,
+        ? RateLimit_Action_DynamicMetaData.fromJSON(object.dynamic_metadata)
+        : undefined,
       metadata: isSet(object.metadata) ? RateLimit_Action_MetaData.fromJSON(object.metadata) : undefined,
       extension: isSet(object.extension) ? TypedExtensionConfig.fromJSON(object.extension) : undefined,
       maskedRemoteAddress: isSet(object.maskedRemoteAddress)
         ? RateLimit_Action_MaskedRemoteAddress.fromJSON(object.maskedRemoteAddress)
         : isSet(object.masked_remote_address)
-          ? RateLimit_Action_MaskedRemoteAddress.fromJSON(object.masked_remote_address)
-          : undefined,
+        ? RateLimit_Action_MaskedRemoteAddress.fromJSON(object.masked_remote_address)
+        : undefined,
       queryParameterValueMatch: isSet(object.queryParameterValueMatch)
         ? RateLimit_Action_QueryParameterValueMatch.fromJSON(object.queryParameterValueMatch)
         : isSet(object.query_parameter_value_match)
-          ? RateLimit_Action_QueryParameterValueMatch.fromJSON(object.query_parameter_value_match)
-          : undefined,
+        ? RateLimit_Action_QueryParameterValueMatch.fromJSON(object.query_parameter_value_match)
+        : undefined,
     };
   },
 
@@ -9923,9 +9938,7 @@ export const RateLimit_Action: MessageFns<RateLimit_Action, 'envoy.config.route.
       obj.maskedRemoteAddress = RateLimit_Action_MaskedRemoteAddress.toJSON(message.maskedRemoteAddress);
     }
     if (message.queryParameterValueMatch !== undefined) {
-      obj.queryParameterValueMatch = RateLimit_Action_QueryParameterValueMatch.toJSON(
-        message.queryParameterValueMatch,
-      );
+      obj.queryParameterValueMatch = RateLimit_Action_QueryParameterValueMatch.toJSON(message.queryParameterValueMatch);
     }
     return obj;
   },
@@ -9935,48 +9948,38 @@ export const RateLimit_Action: MessageFns<RateLimit_Action, 'envoy.config.route.
   },
   fromPartial(object: DeepPartial<RateLimit_Action>): RateLimit_Action {
     const message = createBaseRateLimit_Action();
-    message.sourceCluster =
-      object.sourceCluster !== undefined && object.sourceCluster !== null
-        ? RateLimit_Action_SourceCluster.fromPartial(object.sourceCluster)
-        : undefined;
-    message.destinationCluster =
-      object.destinationCluster !== undefined && object.destinationCluster !== null
-        ? RateLimit_Action_DestinationCluster.fromPartial(object.destinationCluster)
-        : undefined;
-    message.requestHeaders =
-      object.requestHeaders !== undefined && object.requestHeaders !== null
-        ? RateLimit_Action_RequestHeaders.fromPartial(object.requestHeaders)
-        : undefined;
-    message.remoteAddress =
-      object.remoteAddress !== undefined && object.remoteAddress !== null
-        ? RateLimit_Action_RemoteAddress.fromPartial(object.remoteAddress)
-        : undefined;
-    message.genericKey =
-      object.genericKey !== undefined && object.genericKey !== null
-        ? RateLimit_Action_GenericKey.fromPartial(object.genericKey)
-        : undefined;
-    message.headerValueMatch =
-      object.headerValueMatch !== undefined && object.headerValueMatch !== null
-        ? RateLimit_Action_HeaderValueMatch.fromPartial(object.headerValueMatch)
-        : undefined;
-    message.dynamicMetadata =
-      object.dynamicMetadata !== undefined && object.dynamicMetadata !== null
-        ? RateLimit_Action_DynamicMetaData.fromPartial(object.dynamicMetadata)
-        : undefined;
-    message.metadata =
-      object.metadata !== undefined && object.metadata !== null
-        ? RateLimit_Action_MetaData.fromPartial(object.metadata)
-        : undefined;
-    message.extension =
-      object.extension !== undefined && object.extension !== null
-        ? TypedExtensionConfig.fromPartial(object.extension)
-        : undefined;
-    message.maskedRemoteAddress =
-      object.maskedRemoteAddress !== undefined && object.maskedRemoteAddress !== null
-        ? RateLimit_Action_MaskedRemoteAddress.fromPartial(object.maskedRemoteAddress)
-        : undefined;
+    message.sourceCluster = (object.sourceCluster !== undefined && object.sourceCluster !== null)
+      ? RateLimit_Action_SourceCluster.fromPartial(object.sourceCluster)
+      : undefined;
+    message.destinationCluster = (object.destinationCluster !== undefined && object.destinationCluster !== null)
+      ? RateLimit_Action_DestinationCluster.fromPartial(object.destinationCluster)
+      : undefined;
+    message.requestHeaders = (object.requestHeaders !== undefined && object.requestHeaders !== null)
+      ? RateLimit_Action_RequestHeaders.fromPartial(object.requestHeaders)
+      : undefined;
+    message.remoteAddress = (object.remoteAddress !== undefined && object.remoteAddress !== null)
+      ? RateLimit_Action_RemoteAddress.fromPartial(object.remoteAddress)
+      : undefined;
+    message.genericKey = (object.genericKey !== undefined && object.genericKey !== null)
+      ? RateLimit_Action_GenericKey.fromPartial(object.genericKey)
+      : undefined;
+    message.headerValueMatch = (object.headerValueMatch !== undefined && object.headerValueMatch !== null)
+      ? RateLimit_Action_HeaderValueMatch.fromPartial(object.headerValueMatch)
+      : undefined;
+    message.dynamicMetadata = (object.dynamicMetadata !== undefined && object.dynamicMetadata !== null)
+      ? RateLimit_Action_DynamicMetaData.fromPartial(object.dynamicMetadata)
+      : undefined;
+    message.metadata = (object.metadata !== undefined && object.metadata !== null)
+      ? RateLimit_Action_MetaData.fromPartial(object.metadata)
+      : undefined;
+    message.extension = (object.extension !== undefined && object.extension !== null)
+      ? TypedExtensionConfig.fromPartial(object.extension)
+      : undefined;
+    message.maskedRemoteAddress = (object.maskedRemoteAddress !== undefined && object.maskedRemoteAddress !== null)
+      ? RateLimit_Action_MaskedRemoteAddress.fromPartial(object.maskedRemoteAddress)
+      : undefined;
     message.queryParameterValueMatch =
-      object.queryParameterValueMatch !== undefined && object.queryParameterValueMatch !== null
+      (object.queryParameterValueMatch !== undefined && object.queryParameterValueMatch !== null)
         ? RateLimit_Action_QueryParameterValueMatch.fromPartial(object.queryParameterValueMatch)
         : undefined;
     return message;
@@ -9986,14 +9989,14 @@ export const RateLimit_Action: MessageFns<RateLimit_Action, 'envoy.config.route.
 messageTypeRegistry.set(RateLimit_Action.$type, RateLimit_Action);
 
 function createBaseRateLimit_Action_SourceCluster(): RateLimit_Action_SourceCluster {
-  return { $type: 'envoy.config.route.v3.RateLimit.Action.SourceCluster' };
+  return { $type: "envoy.config.route.v3.RateLimit.Action.SourceCluster" };
 }
 
 export const RateLimit_Action_SourceCluster: MessageFns<
   RateLimit_Action_SourceCluster,
-  'envoy.config.route.v3.RateLimit.Action.SourceCluster'
+  "envoy.config.route.v3.RateLimit.Action.SourceCluster"
 > = {
-  $type: 'envoy.config.route.v3.RateLimit.Action.SourceCluster' as const,
+  $type: "envoy.config.route.v3.RateLimit.Action.SourceCluster" as const,
 
   encode(_: RateLimit_Action_SourceCluster, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     return writer;
@@ -10003,7 +10006,7 @@ export const RateLimit_Action_SourceCluster: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -10045,14 +10048,14 @@ export const RateLimit_Action_SourceCluster: MessageFns<
 messageTypeRegistry.set(RateLimit_Action_SourceCluster.$type, RateLimit_Action_SourceCluster);
 
 function createBaseRateLimit_Action_DestinationCluster(): RateLimit_Action_DestinationCluster {
-  return { $type: 'envoy.config.route.v3.RateLimit.Action.DestinationCluster' };
+  return { $type: "envoy.config.route.v3.RateLimit.Action.DestinationCluster" };
 }
 
 export const RateLimit_Action_DestinationCluster: MessageFns<
   RateLimit_Action_DestinationCluster,
-  'envoy.config.route.v3.RateLimit.Action.DestinationCluster'
+  "envoy.config.route.v3.RateLimit.Action.DestinationCluster"
 > = {
-  $type: 'envoy.config.route.v3.RateLimit.Action.DestinationCluster' as const,
+  $type: "envoy.config.route.v3.RateLimit.Action.DestinationCluster" as const,
 
   encode(_: RateLimit_Action_DestinationCluster, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     return writer;
@@ -10062,7 +10065,7 @@ export const RateLimit_Action_DestinationCluster: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -10105,24 +10108,24 @@ messageTypeRegistry.set(RateLimit_Action_DestinationCluster.$type, RateLimit_Act
 
 function createBaseRateLimit_Action_RequestHeaders(): RateLimit_Action_RequestHeaders {
   return {
-    $type: 'envoy.config.route.v3.RateLimit.Action.RequestHeaders',
-    headerName: '',
-    descriptorKey: '',
+    $type: "envoy.config.route.v3.RateLimit.Action.RequestHeaders",
+    headerName: "",
+    descriptorKey: "",
     skipIfAbsent: false,
   };
 }
 
 export const RateLimit_Action_RequestHeaders: MessageFns<
   RateLimit_Action_RequestHeaders,
-  'envoy.config.route.v3.RateLimit.Action.RequestHeaders'
+  "envoy.config.route.v3.RateLimit.Action.RequestHeaders"
 > = {
-  $type: 'envoy.config.route.v3.RateLimit.Action.RequestHeaders' as const,
+  $type: "envoy.config.route.v3.RateLimit.Action.RequestHeaders" as const,
 
   encode(message: RateLimit_Action_RequestHeaders, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.headerName !== '') {
+    if (message.headerName !== "") {
       writer.uint32(10).string(message.headerName);
     }
-    if (message.descriptorKey !== '') {
+    if (message.descriptorKey !== "") {
       writer.uint32(18).string(message.descriptorKey);
     }
     if (message.skipIfAbsent !== false) {
@@ -10135,7 +10138,7 @@ export const RateLimit_Action_RequestHeaders: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -10186,27 +10189,27 @@ export const RateLimit_Action_RequestHeaders: MessageFns<
       headerName: isSet(object.headerName)
         ? globalThis.String(object.headerName)
         : isSet(object.header_name)
-          ? globalThis.String(object.header_name)
-          : '',
+        ? globalThis.String(object.header_name)
+        : "",
       descriptorKey: isSet(object.descriptorKey)
         ? globalThis.String(object.descriptorKey)
         : isSet(object.descriptor_key)
-          ? globalThis.String(object.descriptor_key)
-          : '',
+        ? globalThis.String(object.descriptor_key)
+        : "",
       skipIfAbsent: isSet(object.skipIfAbsent)
         ? globalThis.Boolean(object.skipIfAbsent)
         : isSet(object.skip_if_absent)
-          ? globalThis.Boolean(object.skip_if_absent)
-          : false,
+        ? globalThis.Boolean(object.skip_if_absent)
+        : false,
     };
   },
 
   toJSON(message: RateLimit_Action_RequestHeaders): unknown {
     const obj: any = {};
-    if (message.headerName !== '') {
+    if (message.headerName !== "") {
       obj.headerName = message.headerName;
     }
-    if (message.descriptorKey !== '') {
+    if (message.descriptorKey !== "") {
       obj.descriptorKey = message.descriptorKey;
     }
     if (message.skipIfAbsent !== false) {
@@ -10220,8 +10223,8 @@ export const RateLimit_Action_RequestHeaders: MessageFns<
   },
   fromPartial(object: DeepPartial<RateLimit_Action_RequestHeaders>): RateLimit_Action_RequestHeaders {
     const message = createBaseRateLimit_Action_RequestHeaders();
-    message.headerName = object.headerName ?? '';
-    message.descriptorKey = object.descriptorKey ?? '';
+    message.headerName = object.headerName ?? "";
+    message.descriptorKey = object.descriptorKey ?? "";
     message.skipIfAbsent = object.skipIfAbsent ?? false;
     return message;
   },
@@ -10230,14 +10233,14 @@ export const RateLimit_Action_RequestHeaders: MessageFns<
 messageTypeRegistry.set(RateLimit_Action_RequestHeaders.$type, RateLimit_Action_RequestHeaders);
 
 function createBaseRateLimit_Action_RemoteAddress(): RateLimit_Action_RemoteAddress {
-  return { $type: 'envoy.config.route.v3.RateLimit.Action.RemoteAddress' };
+  return { $type: "envoy.config.route.v3.RateLimit.Action.RemoteAddress" };
 }
 
 export const RateLimit_Action_RemoteAddress: MessageFns<
   RateLimit_Action_RemoteAddress,
-  'envoy.config.route.v3.RateLimit.Action.RemoteAddress'
+  "envoy.config.route.v3.RateLimit.Action.RemoteAddress"
 > = {
-  $type: 'envoy.config.route.v3.RateLimit.Action.RemoteAddress' as const,
+  $type: "envoy.config.route.v3.RateLimit.Action.RemoteAddress" as const,
 
   encode(_: RateLimit_Action_RemoteAddress, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     return writer;
@@ -10247,7 +10250,7 @@ export const RateLimit_Action_RemoteAddress: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -10290,7 +10293,7 @@ messageTypeRegistry.set(RateLimit_Action_RemoteAddress.$type, RateLimit_Action_R
 
 function createBaseRateLimit_Action_MaskedRemoteAddress(): RateLimit_Action_MaskedRemoteAddress {
   return {
-    $type: 'envoy.config.route.v3.RateLimit.Action.MaskedRemoteAddress',
+    $type: "envoy.config.route.v3.RateLimit.Action.MaskedRemoteAddress",
     v4PrefixMaskLen: undefined,
     v6PrefixMaskLen: undefined,
   };
@@ -10298,23 +10301,20 @@ function createBaseRateLimit_Action_MaskedRemoteAddress(): RateLimit_Action_Mask
 
 export const RateLimit_Action_MaskedRemoteAddress: MessageFns<
   RateLimit_Action_MaskedRemoteAddress,
-  'envoy.config.route.v3.RateLimit.Action.MaskedRemoteAddress'
+  "envoy.config.route.v3.RateLimit.Action.MaskedRemoteAddress"
 > = {
-  $type: 'envoy.config.route.v3.RateLimit.Action.MaskedRemoteAddress' as const,
+  $type: "envoy.config.route.v3.RateLimit.Action.MaskedRemoteAddress" as const,
 
-  encode(
-    message: RateLimit_Action_MaskedRemoteAddress,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
+  encode(message: RateLimit_Action_MaskedRemoteAddress, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.v4PrefixMaskLen !== undefined) {
       UInt32Value.encode(
-        { $type: 'google.protobuf.UInt32Value', value: message.v4PrefixMaskLen! },
+        { $type: "google.protobuf.UInt32Value", value: message.v4PrefixMaskLen! },
         writer.uint32(10).fork(),
       ).join();
     }
     if (message.v6PrefixMaskLen !== undefined) {
       UInt32Value.encode(
-        { $type: 'google.protobuf.UInt32Value', value: message.v6PrefixMaskLen! },
+        { $type: "google.protobuf.UInt32Value", value: message.v6PrefixMaskLen! },
         writer.uint32(18).fork(),
       ).join();
     }
@@ -10325,7 +10325,7 @@ export const RateLimit_Action_MaskedRemoteAddress: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -10368,13 +10368,13 @@ export const RateLimit_Action_MaskedRemoteAddress: MessageFns<
       v4PrefixMaskLen: isSet(object.v4PrefixMaskLen)
         ? Number(object.v4PrefixMaskLen)
         : isSet(object.v4_prefix_mask_len)
-          ? Number(object.v4_prefix_mask_len)
-          : undefined,
+        ? Number(object.v4_prefix_mask_len)
+        : undefined,
       v6PrefixMaskLen: isSet(object.v6PrefixMaskLen)
         ? Number(object.v6PrefixMaskLen)
         : isSet(object.v6_prefix_mask_len)
-          ? Number(object.v6_prefix_mask_len)
-          : undefined,
+        ? Number(object.v6_prefix_mask_len)
+        : undefined,
     };
   },
 
@@ -10392,9 +10392,7 @@ export const RateLimit_Action_MaskedRemoteAddress: MessageFns<
   create(base?: DeepPartial<RateLimit_Action_MaskedRemoteAddress>): RateLimit_Action_MaskedRemoteAddress {
     return RateLimit_Action_MaskedRemoteAddress.fromPartial(base ?? {});
   },
-  fromPartial(
-    object: DeepPartial<RateLimit_Action_MaskedRemoteAddress>,
-  ): RateLimit_Action_MaskedRemoteAddress {
+  fromPartial(object: DeepPartial<RateLimit_Action_MaskedRemoteAddress>): RateLimit_Action_MaskedRemoteAddress {
     const message = createBaseRateLimit_Action_MaskedRemoteAddress();
     message.v4PrefixMaskLen = object.v4PrefixMaskLen ?? undefined;
     message.v6PrefixMaskLen = object.v6PrefixMaskLen ?? undefined;
@@ -10405,24 +10403,20 @@ export const RateLimit_Action_MaskedRemoteAddress: MessageFns<
 messageTypeRegistry.set(RateLimit_Action_MaskedRemoteAddress.$type, RateLimit_Action_MaskedRemoteAddress);
 
 function createBaseRateLimit_Action_GenericKey(): RateLimit_Action_GenericKey {
-  return {
-    $type: 'envoy.config.route.v3.RateLimit.Action.GenericKey',
-    descriptorValue: '',
-    descriptorKey: '',
-  };
+  return { $type: "envoy.config.route.v3.RateLimit.Action.GenericKey", descriptorValue: "", descriptorKey: "" };
 }
 
 export const RateLimit_Action_GenericKey: MessageFns<
   RateLimit_Action_GenericKey,
-  'envoy.config.route.v3.RateLimit.Action.GenericKey'
+  "envoy.config.route.v3.RateLimit.Action.GenericKey"
 > = {
-  $type: 'envoy.config.route.v3.RateLimit.Action.GenericKey' as const,
+  $type: "envoy.config.route.v3.RateLimit.Action.GenericKey" as const,
 
   encode(message: RateLimit_Action_GenericKey, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.descriptorValue !== '') {
+    if (message.descriptorValue !== "") {
       writer.uint32(10).string(message.descriptorValue);
     }
-    if (message.descriptorKey !== '') {
+    if (message.descriptorKey !== "") {
       writer.uint32(18).string(message.descriptorKey);
     }
     return writer;
@@ -10432,7 +10426,7 @@ export const RateLimit_Action_GenericKey: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -10475,22 +10469,22 @@ export const RateLimit_Action_GenericKey: MessageFns<
       descriptorValue: isSet(object.descriptorValue)
         ? globalThis.String(object.descriptorValue)
         : isSet(object.descriptor_value)
-          ? globalThis.String(object.descriptor_value)
-          : '',
+        ? globalThis.String(object.descriptor_value)
+        : "",
       descriptorKey: isSet(object.descriptorKey)
         ? globalThis.String(object.descriptorKey)
         : isSet(object.descriptor_key)
-          ? globalThis.String(object.descriptor_key)
-          : '',
+        ? globalThis.String(object.descriptor_key)
+        : "",
     };
   },
 
   toJSON(message: RateLimit_Action_GenericKey): unknown {
     const obj: any = {};
-    if (message.descriptorValue !== '') {
+    if (message.descriptorValue !== "") {
       obj.descriptorValue = message.descriptorValue;
     }
-    if (message.descriptorKey !== '') {
+    if (message.descriptorKey !== "") {
       obj.descriptorKey = message.descriptorKey;
     }
     return obj;
@@ -10501,8 +10495,8 @@ export const RateLimit_Action_GenericKey: MessageFns<
   },
   fromPartial(object: DeepPartial<RateLimit_Action_GenericKey>): RateLimit_Action_GenericKey {
     const message = createBaseRateLimit_Action_GenericKey();
-    message.descriptorValue = object.descriptorValue ?? '';
-    message.descriptorKey = object.descriptorKey ?? '';
+    message.descriptorValue = object.descriptorValue ?? "";
+    message.descriptorKey = object.descriptorKey ?? "";
     return message;
   },
 };
@@ -10511,9 +10505,9 @@ messageTypeRegistry.set(RateLimit_Action_GenericKey.$type, RateLimit_Action_Gene
 
 function createBaseRateLimit_Action_HeaderValueMatch(): RateLimit_Action_HeaderValueMatch {
   return {
-    $type: 'envoy.config.route.v3.RateLimit.Action.HeaderValueMatch',
-    descriptorKey: '',
-    descriptorValue: '',
+    $type: "envoy.config.route.v3.RateLimit.Action.HeaderValueMatch",
+    descriptorKey: "",
+    descriptorValue: "",
     expectMatch: undefined,
     headers: [],
   };
@@ -10521,25 +10515,20 @@ function createBaseRateLimit_Action_HeaderValueMatch(): RateLimit_Action_HeaderV
 
 export const RateLimit_Action_HeaderValueMatch: MessageFns<
   RateLimit_Action_HeaderValueMatch,
-  'envoy.config.route.v3.RateLimit.Action.HeaderValueMatch'
+  "envoy.config.route.v3.RateLimit.Action.HeaderValueMatch"
 > = {
-  $type: 'envoy.config.route.v3.RateLimit.Action.HeaderValueMatch' as const,
+  $type: "envoy.config.route.v3.RateLimit.Action.HeaderValueMatch" as const,
 
-  encode(
-    message: RateLimit_Action_HeaderValueMatch,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
-    if (message.descriptorKey !== '') {
+  encode(message: RateLimit_Action_HeaderValueMatch, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.descriptorKey !== "") {
       writer.uint32(34).string(message.descriptorKey);
     }
-    if (message.descriptorValue !== '') {
+    if (message.descriptorValue !== "") {
       writer.uint32(10).string(message.descriptorValue);
     }
     if (message.expectMatch !== undefined) {
-      BoolValue.encode(
-        { $type: 'google.protobuf.BoolValue', value: message.expectMatch! },
-        writer.uint32(18).fork(),
-      ).join();
+      BoolValue.encode({ $type: "google.protobuf.BoolValue", value: message.expectMatch! }, writer.uint32(18).fork())
+        .join();
     }
     for (const v of message.headers) {
       HeaderMatcher.encode(v!, writer.uint32(26).fork()).join();
@@ -10551,7 +10540,7 @@ export const RateLimit_Action_HeaderValueMatch: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -10610,18 +10599,18 @@ export const RateLimit_Action_HeaderValueMatch: MessageFns<
       descriptorKey: isSet(object.descriptorKey)
         ? globalThis.String(object.descriptorKey)
         : isSet(object.descriptor_key)
-          ? globalThis.String(object.descriptor_key)
-          : '',
+        ? globalThis.String(object.descriptor_key)
+        : "",
       descriptorValue: isSet(object.descriptorValue)
         ? globalThis.String(object.descriptorValue)
         : isSet(object.descriptor_value)
-          ? globalThis.String(object.descriptor_value)
-          : '',
+        ? globalThis.String(object.descriptor_value)
+        : "",
       expectMatch: isSet(object.expectMatch)
         ? Boolean(object.expectMatch)
         : isSet(object.expect_match)
-          ? Boolean(object.expect_match)
-          : undefined,
+        ? Boolean(object.expect_match)
+        : undefined,
       headers: globalThis.Array.isArray(object?.headers)
         ? object.headers.map((e: any) => HeaderMatcher.fromJSON(e))
         : [],
@@ -10630,10 +10619,10 @@ export const RateLimit_Action_HeaderValueMatch: MessageFns<
 
   toJSON(message: RateLimit_Action_HeaderValueMatch): unknown {
     const obj: any = {};
-    if (message.descriptorKey !== '') {
+    if (message.descriptorKey !== "") {
       obj.descriptorKey = message.descriptorKey;
     }
-    if (message.descriptorValue !== '') {
+    if (message.descriptorValue !== "") {
       obj.descriptorValue = message.descriptorValue;
     }
     if (message.expectMatch !== undefined) {
@@ -10650,8 +10639,8 @@ export const RateLimit_Action_HeaderValueMatch: MessageFns<
   },
   fromPartial(object: DeepPartial<RateLimit_Action_HeaderValueMatch>): RateLimit_Action_HeaderValueMatch {
     const message = createBaseRateLimit_Action_HeaderValueMatch();
-    message.descriptorKey = object.descriptorKey ?? '';
-    message.descriptorValue = object.descriptorValue ?? '';
+    message.descriptorKey = object.descriptorKey ?? "";
+    message.descriptorValue = object.descriptorValue ?? "";
     message.expectMatch = object.expectMatch ?? undefined;
     message.headers = object.headers?.map((e) => HeaderMatcher.fromPartial(e)) || [];
     return message;
@@ -10662,27 +10651,27 @@ messageTypeRegistry.set(RateLimit_Action_HeaderValueMatch.$type, RateLimit_Actio
 
 function createBaseRateLimit_Action_DynamicMetaData(): RateLimit_Action_DynamicMetaData {
   return {
-    $type: 'envoy.config.route.v3.RateLimit.Action.DynamicMetaData',
-    descriptorKey: '',
+    $type: "envoy.config.route.v3.RateLimit.Action.DynamicMetaData",
+    descriptorKey: "",
     metadataKey: undefined,
-    defaultValue: '',
+    defaultValue: "",
   };
 }
 
 export const RateLimit_Action_DynamicMetaData: MessageFns<
   RateLimit_Action_DynamicMetaData,
-  'envoy.config.route.v3.RateLimit.Action.DynamicMetaData'
+  "envoy.config.route.v3.RateLimit.Action.DynamicMetaData"
 > = {
-  $type: 'envoy.config.route.v3.RateLimit.Action.DynamicMetaData' as const,
+  $type: "envoy.config.route.v3.RateLimit.Action.DynamicMetaData" as const,
 
   encode(message: RateLimit_Action_DynamicMetaData, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.descriptorKey !== '') {
+    if (message.descriptorKey !== "") {
       writer.uint32(10).string(message.descriptorKey);
     }
     if (message.metadataKey !== undefined) {
       MetadataKey.encode(message.metadataKey, writer.uint32(18).fork()).join();
     }
-    if (message.defaultValue !== '') {
+    if (message.defaultValue !== "") {
       writer.uint32(26).string(message.defaultValue);
     }
     return writer;
@@ -10692,7 +10681,7 @@ export const RateLimit_Action_DynamicMetaData: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -10743,30 +10732,30 @@ export const RateLimit_Action_DynamicMetaData: MessageFns<
       descriptorKey: isSet(object.descriptorKey)
         ? globalThis.String(object.descriptorKey)
         : isSet(object.descriptor_key)
-          ? globalThis.String(object.descriptor_key)
-          : '',
+        ? globalThis.String(object.descriptor_key)
+        : "",
       metadataKey: isSet(object.metadataKey)
         ? MetadataKey.fromJSON(object.metadataKey)
         : isSet(object.metadata_key)
-          ? MetadataKey.fromJSON(object.metadata_key)
-          : undefined,
+        ? MetadataKey.fromJSON(object.metadata_key)
+        : undefined,
       defaultValue: isSet(object.defaultValue)
         ? globalThis.String(object.defaultValue)
         : isSet(object.default_value)
-          ? globalThis.String(object.default_value)
-          : '',
+        ? globalThis.String(object.default_value)
+        : "",
     };
   },
 
   toJSON(message: RateLimit_Action_DynamicMetaData): unknown {
     const obj: any = {};
-    if (message.descriptorKey !== '') {
+    if (message.descriptorKey !== "") {
       obj.descriptorKey = message.descriptorKey;
     }
     if (message.metadataKey !== undefined) {
       obj.metadataKey = MetadataKey.toJSON(message.metadataKey);
     }
-    if (message.defaultValue !== '') {
+    if (message.defaultValue !== "") {
       obj.defaultValue = message.defaultValue;
     }
     return obj;
@@ -10777,12 +10766,11 @@ export const RateLimit_Action_DynamicMetaData: MessageFns<
   },
   fromPartial(object: DeepPartial<RateLimit_Action_DynamicMetaData>): RateLimit_Action_DynamicMetaData {
     const message = createBaseRateLimit_Action_DynamicMetaData();
-    message.descriptorKey = object.descriptorKey ?? '';
-    message.metadataKey =
-      object.metadataKey !== undefined && object.metadataKey !== null
-        ? MetadataKey.fromPartial(object.metadataKey)
-        : undefined;
-    message.defaultValue = object.defaultValue ?? '';
+    message.descriptorKey = object.descriptorKey ?? "";
+    message.metadataKey = (object.metadataKey !== undefined && object.metadataKey !== null)
+      ? MetadataKey.fromPartial(object.metadataKey)
+      : undefined;
+    message.defaultValue = object.defaultValue ?? "";
     return message;
   },
 };
@@ -10791,10 +10779,10 @@ messageTypeRegistry.set(RateLimit_Action_DynamicMetaData.$type, RateLimit_Action
 
 function createBaseRateLimit_Action_MetaData(): RateLimit_Action_MetaData {
   return {
-    $type: 'envoy.config.route.v3.RateLimit.Action.MetaData',
-    descriptorKey: '',
+    $type: "envoy.config.route.v3.RateLimit.Action.MetaData",
+    descriptorKey: "",
     metadataKey: undefined,
-    defaultValue: '',
+    defaultValue: "",
     source: 0,
     skipIfAbsent: false,
   };
@@ -10802,18 +10790,18 @@ function createBaseRateLimit_Action_MetaData(): RateLimit_Action_MetaData {
 
 export const RateLimit_Action_MetaData: MessageFns<
   RateLimit_Action_MetaData,
-  'envoy.config.route.v3.RateLimit.Action.MetaData'
+  "envoy.config.route.v3.RateLimit.Action.MetaData"
 > = {
-  $type: 'envoy.config.route.v3.RateLimit.Action.MetaData' as const,
+  $type: "envoy.config.route.v3.RateLimit.Action.MetaData" as const,
 
   encode(message: RateLimit_Action_MetaData, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.descriptorKey !== '') {
+    if (message.descriptorKey !== "") {
       writer.uint32(10).string(message.descriptorKey);
     }
     if (message.metadataKey !== undefined) {
       MetadataKey.encode(message.metadataKey, writer.uint32(18).fork()).join();
     }
-    if (message.defaultValue !== '') {
+    if (message.defaultValue !== "") {
       writer.uint32(26).string(message.defaultValue);
     }
     if (message.source !== 0) {
@@ -10829,7 +10817,7 @@ export const RateLimit_Action_MetaData: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -10896,36 +10884,36 @@ export const RateLimit_Action_MetaData: MessageFns<
       descriptorKey: isSet(object.descriptorKey)
         ? globalThis.String(object.descriptorKey)
         : isSet(object.descriptor_key)
-          ? globalThis.String(object.descriptor_key)
-          : '',
+        ? globalThis.String(object.descriptor_key)
+        : "",
       metadataKey: isSet(object.metadataKey)
         ? MetadataKey.fromJSON(object.metadataKey)
         : isSet(object.metadata_key)
-          ? MetadataKey.fromJSON(object.metadata_key)
-          : undefined,
+        ? MetadataKey.fromJSON(object.metadata_key)
+        : undefined,
       defaultValue: isSet(object.defaultValue)
         ? globalThis.String(object.defaultValue)
         : isSet(object.default_value)
-          ? globalThis.String(object.default_value)
-          : '',
+        ? globalThis.String(object.default_value)
+        : "",
       source: isSet(object.source) ? rateLimit_Action_MetaData_SourceFromJSON(object.source) : 0,
       skipIfAbsent: isSet(object.skipIfAbsent)
         ? globalThis.Boolean(object.skipIfAbsent)
         : isSet(object.skip_if_absent)
-          ? globalThis.Boolean(object.skip_if_absent)
-          : false,
+        ? globalThis.Boolean(object.skip_if_absent)
+        : false,
     };
   },
 
   toJSON(message: RateLimit_Action_MetaData): unknown {
     const obj: any = {};
-    if (message.descriptorKey !== '') {
+    if (message.descriptorKey !== "") {
       obj.descriptorKey = message.descriptorKey;
     }
     if (message.metadataKey !== undefined) {
       obj.metadataKey = MetadataKey.toJSON(message.metadataKey);
     }
-    if (message.defaultValue !== '') {
+    if (message.defaultValue !== "") {
       obj.defaultValue = message.defaultValue;
     }
     if (message.source !== 0) {
@@ -10942,12 +10930,11 @@ export const RateLimit_Action_MetaData: MessageFns<
   },
   fromPartial(object: DeepPartial<RateLimit_Action_MetaData>): RateLimit_Action_MetaData {
     const message = createBaseRateLimit_Action_MetaData();
-    message.descriptorKey = object.descriptorKey ?? '';
-    message.metadataKey =
-      object.metadataKey !== undefined && object.metadataKey !== null
-        ? MetadataKey.fromPartial(object.metadataKey)
-        : undefined;
-    message.defaultValue = object.defaultValue ?? '';
+    message.descriptorKey = object.descriptorKey ?? "";
+    message.metadataKey = (object.metadataKey !== undefined && object.metadataKey !== null)
+      ? MetadataKey.fromPartial(object.metadataKey)
+      : undefined;
+    message.defaultValue = object.defaultValue ?? "";
     message.source = object.source ?? 0;
     message.skipIfAbsent = object.skipIfAbsent ?? false;
     return message;
@@ -10958,9 +10945,9 @@ messageTypeRegistry.set(RateLimit_Action_MetaData.$type, RateLimit_Action_MetaDa
 
 function createBaseRateLimit_Action_QueryParameterValueMatch(): RateLimit_Action_QueryParameterValueMatch {
   return {
-    $type: 'envoy.config.route.v3.RateLimit.Action.QueryParameterValueMatch',
-    descriptorKey: '',
-    descriptorValue: '',
+    $type: "envoy.config.route.v3.RateLimit.Action.QueryParameterValueMatch",
+    descriptorKey: "",
+    descriptorValue: "",
     expectMatch: undefined,
     queryParameters: [],
   };
@@ -10968,25 +10955,20 @@ function createBaseRateLimit_Action_QueryParameterValueMatch(): RateLimit_Action
 
 export const RateLimit_Action_QueryParameterValueMatch: MessageFns<
   RateLimit_Action_QueryParameterValueMatch,
-  'envoy.config.route.v3.RateLimit.Action.QueryParameterValueMatch'
+  "envoy.config.route.v3.RateLimit.Action.QueryParameterValueMatch"
 > = {
-  $type: 'envoy.config.route.v3.RateLimit.Action.QueryParameterValueMatch' as const,
+  $type: "envoy.config.route.v3.RateLimit.Action.QueryParameterValueMatch" as const,
 
-  encode(
-    message: RateLimit_Action_QueryParameterValueMatch,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
-    if (message.descriptorKey !== '') {
+  encode(message: RateLimit_Action_QueryParameterValueMatch, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.descriptorKey !== "") {
       writer.uint32(34).string(message.descriptorKey);
     }
-    if (message.descriptorValue !== '') {
+    if (message.descriptorValue !== "") {
       writer.uint32(10).string(message.descriptorValue);
     }
     if (message.expectMatch !== undefined) {
-      BoolValue.encode(
-        { $type: 'google.protobuf.BoolValue', value: message.expectMatch! },
-        writer.uint32(18).fork(),
-      ).join();
+      BoolValue.encode({ $type: "google.protobuf.BoolValue", value: message.expectMatch! }, writer.uint32(18).fork())
+        .join();
     }
     for (const v of message.queryParameters) {
       QueryParameterMatcher.encode(v!, writer.uint32(26).fork()).join();
@@ -10998,7 +10980,7 @@ export const RateLimit_Action_QueryParameterValueMatch: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -11057,32 +11039,32 @@ export const RateLimit_Action_QueryParameterValueMatch: MessageFns<
       descriptorKey: isSet(object.descriptorKey)
         ? globalThis.String(object.descriptorKey)
         : isSet(object.descriptor_key)
-          ? globalThis.String(object.descriptor_key)
-          : '',
+        ? globalThis.String(object.descriptor_key)
+        : "",
       descriptorValue: isSet(object.descriptorValue)
         ? globalThis.String(object.descriptorValue)
         : isSet(object.descriptor_value)
-          ? globalThis.String(object.descriptor_value)
-          : '',
+        ? globalThis.String(object.descriptor_value)
+        : "",
       expectMatch: isSet(object.expectMatch)
         ? Boolean(object.expectMatch)
         : isSet(object.expect_match)
-          ? Boolean(object.expect_match)
-          : undefined,
+        ? Boolean(object.expect_match)
+        : undefined,
       queryParameters: globalThis.Array.isArray(object?.queryParameters)
         ? object.queryParameters.map((e: any) => QueryParameterMatcher.fromJSON(e))
         : globalThis.Array.isArray(object?.query_parameters)
-          ? object.query_parameters.map((e: any) => QueryParameterMatcher.fromJSON(e))
-          : [],
+        ? object.query_parameters.map((e: any) => QueryParameterMatcher.fromJSON(e))
+        : [],
     };
   },
 
   toJSON(message: RateLimit_Action_QueryParameterValueMatch): unknown {
     const obj: any = {};
-    if (message.descriptorKey !== '') {
+    if (message.descriptorKey !== "") {
       obj.descriptorKey = message.descriptorKey;
     }
-    if (message.descriptorValue !== '') {
+    if (message.descriptorValue !== "") {
       obj.descriptorValue = message.descriptorValue;
     }
     if (message.expectMatch !== undefined) {
@@ -11094,124 +11076,114 @@ export const RateLimit_Action_QueryParameterValueMatch: MessageFns<
     return obj;
   },
 
-  create(
-    base?: DeepPartial<RateLimit_Action_QueryParameterValueMatch>,
-  ): RateLimit_Action_QueryParameterValueMatch {
+  create(base?: DeepPartial<RateLimit_Action_QueryParameterValueMatch>): RateLimit_Action_QueryParameterValueMatch {
     return RateLimit_Action_QueryParameterValueMatch.fromPartial(base ?? {});
   },
   fromPartial(
     object: DeepPartial<RateLimit_Action_QueryParameterValueMatch>,
   ): RateLimit_Action_QueryParameterValueMatch {
     const message = createBaseRateLimit_Action_QueryParameterValueMatch();
-    message.descriptorKey = object.descriptorKey ?? '';
-    message.descriptorValue = object.descriptorValue ?? '';
+    message.descriptorKey = object.descriptorKey ?? "";
+    message.descriptorValue = object.descriptorValue ?? "";
     message.expectMatch = object.expectMatch ?? undefined;
     message.queryParameters = object.queryParameters?.map((e) => QueryParameterMatcher.fromPartial(e)) || [];
     return message;
   },
 };
 
-messageTypeRegistry.set(
-  RateLimit_Action_QueryParameterValueMatch.$type,
-  RateLimit_Action_QueryParameterValueMatch,
-);
+messageTypeRegistry.set(RateLimit_Action_QueryParameterValueMatch.$type, RateLimit_Action_QueryParameterValueMatch);
 
 function createBaseRateLimit_Override(): RateLimit_Override {
-  return { $type: 'envoy.config.route.v3.RateLimit.Override', dynamicMetadata: undefined };
+  return { $type: "envoy.config.route.v3.RateLimit.Override", dynamicMetadata: undefined };
 }
 
-export const RateLimit_Override: MessageFns<RateLimit_Override, 'envoy.config.route.v3.RateLimit.Override'> =
-  {
-    $type: 'envoy.config.route.v3.RateLimit.Override' as const,
+export const RateLimit_Override: MessageFns<RateLimit_Override, "envoy.config.route.v3.RateLimit.Override"> = {
+  $type: "envoy.config.route.v3.RateLimit.Override" as const,
 
-    encode(message: RateLimit_Override, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-      if (message.dynamicMetadata !== undefined) {
-        RateLimit_Override_DynamicMetadata.encode(message.dynamicMetadata, writer.uint32(10).fork()).join();
-      }
-      return writer;
-    },
+  encode(message: RateLimit_Override, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.dynamicMetadata !== undefined) {
+      RateLimit_Override_DynamicMetadata.encode(message.dynamicMetadata, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
 
-    decode(input: BinaryReader | Uint8Array, length?: number): RateLimit_Override {
-      const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
-      const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
-      if (previousRecursionDepth >= 100) {
-        throw new globalThis.Error('protobuf decode recursion limit exceeded');
-      }
-      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
-      try {
-        const end = length === undefined ? reader.len : reader.pos + length;
-        const message = createBaseRateLimit_Override();
-        while (reader.pos < end) {
-          const tag = reader.uint32();
-          switch (tag >>> 3) {
-            case 1: {
-              if (tag !== 10) {
-                break;
-              }
-
-              message.dynamicMetadata = RateLimit_Override_DynamicMetadata.decode(reader, reader.uint32());
-              continue;
-            }
-          }
-          if ((tag & 7) === 4 || tag === 0) {
-            break;
-          }
-          reader.skip(tag & 7);
-        }
-        return message;
-      } finally {
-        (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
-      }
-    },
-
-    fromJSON(object: any): RateLimit_Override {
-      return {
-        $type: RateLimit_Override.$type,
-        dynamicMetadata: isSet(object.dynamicMetadata)
-          ? RateLimit_Override_DynamicMetadata.fromJSON(object.dynamicMetadata)
-          : isSet(object.dynamic_metadata)
-            ? RateLimit_Override_DynamicMetadata.fromJSON(object.dynamic_metadata)
-            : undefined,
-      };
-    },
-
-    toJSON(message: RateLimit_Override): unknown {
-      const obj: any = {};
-      if (message.dynamicMetadata !== undefined) {
-        obj.dynamicMetadata = RateLimit_Override_DynamicMetadata.toJSON(message.dynamicMetadata);
-      }
-      return obj;
-    },
-
-    create(base?: DeepPartial<RateLimit_Override>): RateLimit_Override {
-      return RateLimit_Override.fromPartial(base ?? {});
-    },
-    fromPartial(object: DeepPartial<RateLimit_Override>): RateLimit_Override {
+  decode(input: BinaryReader | Uint8Array, length?: number): RateLimit_Override {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
       const message = createBaseRateLimit_Override();
-      message.dynamicMetadata =
-        object.dynamicMetadata !== undefined && object.dynamicMetadata !== null
-          ? RateLimit_Override_DynamicMetadata.fromPartial(object.dynamicMetadata)
-          : undefined;
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.dynamicMetadata = RateLimit_Override_DynamicMetadata.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
       return message;
-    },
-  };
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RateLimit_Override {
+    return {
+      $type: RateLimit_Override.$type,
+      dynamicMetadata: isSet(object.dynamicMetadata)
+        ? RateLimit_Override_DynamicMetadata.fromJSON(object.dynamicMetadata)
+        : isSet(object.dynamic_metadata)
+        ? RateLimit_Override_DynamicMetadata.fromJSON(object.dynamic_metadata)
+        : undefined,
+    };
+  },
+
+  toJSON(message: RateLimit_Override): unknown {
+    const obj: any = {};
+    if (message.dynamicMetadata !== undefined) {
+      obj.dynamicMetadata = RateLimit_Override_DynamicMetadata.toJSON(message.dynamicMetadata);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<RateLimit_Override>): RateLimit_Override {
+    return RateLimit_Override.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<RateLimit_Override>): RateLimit_Override {
+    const message = createBaseRateLimit_Override();
+    message.dynamicMetadata = (object.dynamicMetadata !== undefined && object.dynamicMetadata !== null)
+      ? RateLimit_Override_DynamicMetadata.fromPartial(object.dynamicMetadata)
+      : undefined;
+    return message;
+  },
+};
 
 messageTypeRegistry.set(RateLimit_Override.$type, RateLimit_Override);
 
 function createBaseRateLimit_Override_DynamicMetadata(): RateLimit_Override_DynamicMetadata {
-  return { $type: 'envoy.config.route.v3.RateLimit.Override.DynamicMetadata', metadataKey: undefined };
+  return { $type: "envoy.config.route.v3.RateLimit.Override.DynamicMetadata", metadataKey: undefined };
 }
 
 export const RateLimit_Override_DynamicMetadata: MessageFns<
   RateLimit_Override_DynamicMetadata,
-  'envoy.config.route.v3.RateLimit.Override.DynamicMetadata'
+  "envoy.config.route.v3.RateLimit.Override.DynamicMetadata"
 > = {
-  $type: 'envoy.config.route.v3.RateLimit.Override.DynamicMetadata' as const,
+  $type: "envoy.config.route.v3.RateLimit.Override.DynamicMetadata" as const,
 
-  encode(
-    message: RateLimit_Override_DynamicMetadata,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
+  encode(message: RateLimit_Override_DynamicMetadata, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.metadataKey !== undefined) {
       MetadataKey.encode(message.metadataKey, writer.uint32(10).fork()).join();
     }
@@ -11222,7 +11194,7 @@ export const RateLimit_Override_DynamicMetadata: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -11257,8 +11229,8 @@ export const RateLimit_Override_DynamicMetadata: MessageFns<
       metadataKey: isSet(object.metadataKey)
         ? MetadataKey.fromJSON(object.metadataKey)
         : isSet(object.metadata_key)
-          ? MetadataKey.fromJSON(object.metadata_key)
-          : undefined,
+        ? MetadataKey.fromJSON(object.metadata_key)
+        : undefined,
     };
   },
 
@@ -11275,10 +11247,9 @@ export const RateLimit_Override_DynamicMetadata: MessageFns<
   },
   fromPartial(object: DeepPartial<RateLimit_Override_DynamicMetadata>): RateLimit_Override_DynamicMetadata {
     const message = createBaseRateLimit_Override_DynamicMetadata();
-    message.metadataKey =
-      object.metadataKey !== undefined && object.metadataKey !== null
-        ? MetadataKey.fromPartial(object.metadataKey)
-        : undefined;
+    message.metadataKey = (object.metadataKey !== undefined && object.metadataKey !== null)
+      ? MetadataKey.fromPartial(object.metadataKey)
+      : undefined;
     return message;
   },
 };
@@ -11287,8 +11258,8 @@ messageTypeRegistry.set(RateLimit_Override_DynamicMetadata.$type, RateLimit_Over
 
 function createBaseHeaderMatcher(): HeaderMatcher {
   return {
-    $type: 'envoy.config.route.v3.HeaderMatcher',
-    name: '',
+    $type: "envoy.config.route.v3.HeaderMatcher",
+    name: "",
     exactMatch: undefined,
     safeRegexMatch: undefined,
     rangeMatch: undefined,
@@ -11302,11 +11273,11 @@ function createBaseHeaderMatcher(): HeaderMatcher {
   };
 }
 
-export const HeaderMatcher: MessageFns<HeaderMatcher, 'envoy.config.route.v3.HeaderMatcher'> = {
-  $type: 'envoy.config.route.v3.HeaderMatcher' as const,
+export const HeaderMatcher: MessageFns<HeaderMatcher, "envoy.config.route.v3.HeaderMatcher"> = {
+  $type: "envoy.config.route.v3.HeaderMatcher" as const,
 
   encode(message: HeaderMatcher, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.name !== '') {
+    if (message.name !== "") {
       writer.uint32(10).string(message.name);
     }
     if (message.exactMatch !== undefined) {
@@ -11346,7 +11317,7 @@ export const HeaderMatcher: MessageFns<HeaderMatcher, 'envoy.config.route.v3.Hea
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -11458,63 +11429,63 @@ export const HeaderMatcher: MessageFns<HeaderMatcher, 'envoy.config.route.v3.Hea
   fromJSON(object: any): HeaderMatcher {
     return {
       $type: HeaderMatcher.$type,
-      name: isSet(object.name) ? globalThis.String(object.name) : '',
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
       exactMatch: isSet(object.exactMatch)
         ? globalThis.String(object.exactMatch)
         : isSet(object.exact_match)
-          ? globalThis.String(object.exact_match)
-          : undefined,
+        ? globalThis.String(object.exact_match)
+        : undefined,
       safeRegexMatch: isSet(object.safeRegexMatch)
         ? RegexMatcher.fromJSON(object.safeRegexMatch)
         : isSet(object.safe_regex_match)
-          ? RegexMatcher.fromJSON(object.safe_regex_match)
-          : undefined,
+        ? RegexMatcher.fromJSON(object.safe_regex_match)
+        : undefined,
       rangeMatch: isSet(object.rangeMatch)
         ? Int64Range.fromJSON(object.rangeMatch)
         : isSet(object.range_match)
-          ? Int64Range.fromJSON(object.range_match)
-          : undefined,
+        ? Int64Range.fromJSON(object.range_match)
+        : undefined,
       presentMatch: isSet(object.presentMatch)
         ? globalThis.Boolean(object.presentMatch)
         : isSet(object.present_match)
-          ? globalThis.Boolean(object.present_match)
-          : undefined,
+        ? globalThis.Boolean(object.present_match)
+        : undefined,
       prefixMatch: isSet(object.prefixMatch)
         ? globalThis.String(object.prefixMatch)
         : isSet(object.prefix_match)
-          ? globalThis.String(object.prefix_match)
-          : undefined,
+        ? globalThis.String(object.prefix_match)
+        : undefined,
       suffixMatch: isSet(object.suffixMatch)
         ? globalThis.String(object.suffixMatch)
         : isSet(object.suffix_match)
-          ? globalThis.String(object.suffix_match)
-          : undefined,
+        ? globalThis.String(object.suffix_match)
+        : undefined,
       containsMatch: isSet(object.containsMatch)
         ? globalThis.String(object.containsMatch)
         : isSet(object.contains_match)
-          ? globalThis.String(object.contains_match)
-          : undefined,
+        ? globalThis.String(object.contains_match)
+        : undefined,
       stringMatch: isSet(object.stringMatch)
         ? StringMatcher.fromJSON(object.stringMatch)
         : isSet(object.string_match)
-          ? StringMatcher.fromJSON(object.string_match)
-          : undefined,
+        ? StringMatcher.fromJSON(object.string_match)
+        : undefined,
       invertMatch: isSet(object.invertMatch)
         ? globalThis.Boolean(object.invertMatch)
         : isSet(object.invert_match)
-          ? globalThis.Boolean(object.invert_match)
-          : false,
+        ? globalThis.Boolean(object.invert_match)
+        : false,
       treatMissingHeaderAsEmpty: isSet(object.treatMissingHeaderAsEmpty)
         ? globalThis.Boolean(object.treatMissingHeaderAsEmpty)
         : isSet(object.treat_missing_header_as_empty)
-          ? globalThis.Boolean(object.treat_missing_header_as_empty)
-          : false,
+        ? globalThis.Boolean(object.treat_missing_header_as_empty)
+        : false,
     };
   },
 
   toJSON(message: HeaderMatcher): unknown {
     const obj: any = {};
-    if (message.name !== '') {
+    if (message.name !== "") {
       obj.name = message.name;
     }
     if (message.exactMatch !== undefined) {
@@ -11555,24 +11526,21 @@ export const HeaderMatcher: MessageFns<HeaderMatcher, 'envoy.config.route.v3.Hea
   },
   fromPartial(object: DeepPartial<HeaderMatcher>): HeaderMatcher {
     const message = createBaseHeaderMatcher();
-    message.name = object.name ?? '';
+    message.name = object.name ?? "";
     message.exactMatch = object.exactMatch ?? undefined;
-    message.safeRegexMatch =
-      object.safeRegexMatch !== undefined && object.safeRegexMatch !== null
-        ? RegexMatcher.fromPartial(object.safeRegexMatch)
-        : undefined;
-    message.rangeMatch =
-      object.rangeMatch !== undefined && object.rangeMatch !== null
-        ? Int64Range.fromPartial(object.rangeMatch)
-        : undefined;
+    message.safeRegexMatch = (object.safeRegexMatch !== undefined && object.safeRegexMatch !== null)
+      ? RegexMatcher.fromPartial(object.safeRegexMatch)
+      : undefined;
+    message.rangeMatch = (object.rangeMatch !== undefined && object.rangeMatch !== null)
+      ? Int64Range.fromPartial(object.rangeMatch)
+      : undefined;
     message.presentMatch = object.presentMatch ?? undefined;
     message.prefixMatch = object.prefixMatch ?? undefined;
     message.suffixMatch = object.suffixMatch ?? undefined;
     message.containsMatch = object.containsMatch ?? undefined;
-    message.stringMatch =
-      object.stringMatch !== undefined && object.stringMatch !== null
-        ? StringMatcher.fromPartial(object.stringMatch)
-        : undefined;
+    message.stringMatch = (object.stringMatch !== undefined && object.stringMatch !== null)
+      ? StringMatcher.fromPartial(object.stringMatch)
+      : undefined;
     message.invertMatch = object.invertMatch ?? false;
     message.treatMissingHeaderAsEmpty = object.treatMissingHeaderAsEmpty ?? false;
     return message;
@@ -11583,21 +11551,18 @@ messageTypeRegistry.set(HeaderMatcher.$type, HeaderMatcher);
 
 function createBaseQueryParameterMatcher(): QueryParameterMatcher {
   return {
-    $type: 'envoy.config.route.v3.QueryParameterMatcher',
-    name: '',
+    $type: "envoy.config.route.v3.QueryParameterMatcher",
+    name: "",
     stringMatch: undefined,
     presentMatch: undefined,
   };
 }
 
-export const QueryParameterMatcher: MessageFns<
-  QueryParameterMatcher,
-  'envoy.config.route.v3.QueryParameterMatcher'
-> = {
-  $type: 'envoy.config.route.v3.QueryParameterMatcher' as const,
+export const QueryParameterMatcher: MessageFns<QueryParameterMatcher, "envoy.config.route.v3.QueryParameterMatcher"> = {
+  $type: "envoy.config.route.v3.QueryParameterMatcher" as const,
 
   encode(message: QueryParameterMatcher, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.name !== '') {
+    if (message.name !== "") {
       writer.uint32(10).string(message.name);
     }
     if (message.stringMatch !== undefined) {
@@ -11613,7 +11578,7 @@ export const QueryParameterMatcher: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -11661,23 +11626,23 @@ export const QueryParameterMatcher: MessageFns<
   fromJSON(object: any): QueryParameterMatcher {
     return {
       $type: QueryParameterMatcher.$type,
-      name: isSet(object.name) ? globalThis.String(object.name) : '',
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
       stringMatch: isSet(object.stringMatch)
         ? StringMatcher.fromJSON(object.stringMatch)
         : isSet(object.string_match)
-          ? StringMatcher.fromJSON(object.string_match)
-          : undefined,
+        ? StringMatcher.fromJSON(object.string_match)
+        : undefined,
       presentMatch: isSet(object.presentMatch)
         ? globalThis.Boolean(object.presentMatch)
         : isSet(object.present_match)
-          ? globalThis.Boolean(object.present_match)
-          : undefined,
+        ? globalThis.Boolean(object.present_match)
+        : undefined,
     };
   },
 
   toJSON(message: QueryParameterMatcher): unknown {
     const obj: any = {};
-    if (message.name !== '') {
+    if (message.name !== "") {
       obj.name = message.name;
     }
     if (message.stringMatch !== undefined) {
@@ -11694,11 +11659,10 @@ export const QueryParameterMatcher: MessageFns<
   },
   fromPartial(object: DeepPartial<QueryParameterMatcher>): QueryParameterMatcher {
     const message = createBaseQueryParameterMatcher();
-    message.name = object.name ?? '';
-    message.stringMatch =
-      object.stringMatch !== undefined && object.stringMatch !== null
-        ? StringMatcher.fromPartial(object.stringMatch)
-        : undefined;
+    message.name = object.name ?? "";
+    message.stringMatch = (object.stringMatch !== undefined && object.stringMatch !== null)
+      ? StringMatcher.fromPartial(object.stringMatch)
+      : undefined;
     message.presentMatch = object.presentMatch ?? undefined;
     return message;
   },
@@ -11708,7 +11672,7 @@ messageTypeRegistry.set(QueryParameterMatcher.$type, QueryParameterMatcher);
 
 function createBaseInternalRedirectPolicy(): InternalRedirectPolicy {
   return {
-    $type: 'envoy.config.route.v3.InternalRedirectPolicy',
+    $type: "envoy.config.route.v3.InternalRedirectPolicy",
     maxInternalRedirects: undefined,
     redirectResponseCodes: [],
     predicates: [],
@@ -11719,14 +11683,14 @@ function createBaseInternalRedirectPolicy(): InternalRedirectPolicy {
 
 export const InternalRedirectPolicy: MessageFns<
   InternalRedirectPolicy,
-  'envoy.config.route.v3.InternalRedirectPolicy'
+  "envoy.config.route.v3.InternalRedirectPolicy"
 > = {
-  $type: 'envoy.config.route.v3.InternalRedirectPolicy' as const,
+  $type: "envoy.config.route.v3.InternalRedirectPolicy" as const,
 
   encode(message: InternalRedirectPolicy, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.maxInternalRedirects !== undefined) {
       UInt32Value.encode(
-        { $type: 'google.protobuf.UInt32Value', value: message.maxInternalRedirects! },
+        { $type: "google.protobuf.UInt32Value", value: message.maxInternalRedirects! },
         writer.uint32(10).fork(),
       ).join();
     }
@@ -11749,7 +11713,7 @@ export const InternalRedirectPolicy: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -11826,26 +11790,26 @@ export const InternalRedirectPolicy: MessageFns<
       maxInternalRedirects: isSet(object.maxInternalRedirects)
         ? Number(object.maxInternalRedirects)
         : isSet(object.max_internal_redirects)
-          ? Number(object.max_internal_redirects)
-          : undefined,
+        ? Number(object.max_internal_redirects)
+        : undefined,
       redirectResponseCodes: globalThis.Array.isArray(object?.redirectResponseCodes)
         ? object.redirectResponseCodes.map((e: any) => globalThis.Number(e))
         : globalThis.Array.isArray(object?.redirect_response_codes)
-          ? object.redirect_response_codes.map((e: any) => globalThis.Number(e))
-          : [],
+        ? object.redirect_response_codes.map((e: any) => globalThis.Number(e))
+        : [],
       predicates: globalThis.Array.isArray(object?.predicates)
         ? object.predicates.map((e: any) => TypedExtensionConfig.fromJSON(e))
         : [],
       allowCrossSchemeRedirect: isSet(object.allowCrossSchemeRedirect)
         ? globalThis.Boolean(object.allowCrossSchemeRedirect)
         : isSet(object.allow_cross_scheme_redirect)
-          ? globalThis.Boolean(object.allow_cross_scheme_redirect)
-          : false,
+        ? globalThis.Boolean(object.allow_cross_scheme_redirect)
+        : false,
       responseHeadersToCopy: globalThis.Array.isArray(object?.responseHeadersToCopy)
         ? object.responseHeadersToCopy.map((e: any) => globalThis.String(e))
         : globalThis.Array.isArray(object?.response_headers_to_copy)
-          ? object.response_headers_to_copy.map((e: any) => globalThis.String(e))
-          : [],
+        ? object.response_headers_to_copy.map((e: any) => globalThis.String(e))
+        : [],
     };
   },
 
@@ -11886,16 +11850,11 @@ export const InternalRedirectPolicy: MessageFns<
 messageTypeRegistry.set(InternalRedirectPolicy.$type, InternalRedirectPolicy);
 
 function createBaseFilterConfig(): FilterConfig {
-  return {
-    $type: 'envoy.config.route.v3.FilterConfig',
-    config: undefined,
-    isOptional: false,
-    disabled: false,
-  };
+  return { $type: "envoy.config.route.v3.FilterConfig", config: undefined, isOptional: false, disabled: false };
 }
 
-export const FilterConfig: MessageFns<FilterConfig, 'envoy.config.route.v3.FilterConfig'> = {
-  $type: 'envoy.config.route.v3.FilterConfig' as const,
+export const FilterConfig: MessageFns<FilterConfig, "envoy.config.route.v3.FilterConfig"> = {
+  $type: "envoy.config.route.v3.FilterConfig" as const,
 
   encode(message: FilterConfig, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.config !== undefined) {
@@ -11914,7 +11873,7 @@ export const FilterConfig: MessageFns<FilterConfig, 'envoy.config.route.v3.Filte
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -11966,8 +11925,8 @@ export const FilterConfig: MessageFns<FilterConfig, 'envoy.config.route.v3.Filte
       isOptional: isSet(object.isOptional)
         ? globalThis.Boolean(object.isOptional)
         : isSet(object.is_optional)
-          ? globalThis.Boolean(object.is_optional)
-          : false,
+        ? globalThis.Boolean(object.is_optional)
+        : false,
       disabled: isSet(object.disabled) ? globalThis.Boolean(object.disabled) : false,
     };
   },
@@ -11991,8 +11950,9 @@ export const FilterConfig: MessageFns<FilterConfig, 'envoy.config.route.v3.Filte
   },
   fromPartial(object: DeepPartial<FilterConfig>): FilterConfig {
     const message = createBaseFilterConfig();
-    message.config =
-      object.config !== undefined && object.config !== null ? Any.fromPartial(object.config) : undefined;
+    message.config = (object.config !== undefined && object.config !== null)
+      ? Any.fromPartial(object.config)
+      : undefined;
     message.isOptional = object.isOptional ?? false;
     message.disabled = object.disabled ?? false;
     return message;
@@ -12003,29 +11963,25 @@ messageTypeRegistry.set(FilterConfig.$type, FilterConfig);
 
 type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
 
-export type DeepPartial<T> = T extends Builtin
-  ? T
-  : T extends globalThis.Array<infer U>
-    ? globalThis.Array<DeepPartial<U>>
-    : T extends ReadonlyArray<infer U>
-      ? ReadonlyArray<DeepPartial<U>>
-      : T extends {}
-        ? { [K in Exclude<keyof T, '$type'>]?: DeepPartial<T[K]> }
-        : Partial<T>;
+export type DeepPartial<T> = T extends Builtin ? T
+  : T extends globalThis.Array<infer U> ? globalThis.Array<DeepPartial<U>>
+  : T extends ReadonlyArray<infer U> ? ReadonlyArray<DeepPartial<U>>
+  : T extends {} ? { [K in Exclude<keyof T, "$type">]?: DeepPartial<T[K]> }
+  : Partial<T>;
 
 function longToNumber(int64: { toString(): string }): number {
   const num = globalThis.Number(int64.toString());
   if (num > globalThis.Number.MAX_SAFE_INTEGER) {
-    throw new globalThis.Error('Value is larger than Number.MAX_SAFE_INTEGER');
+    throw new globalThis.Error("Value is larger than Number.MAX_SAFE_INTEGER");
   }
   if (num < globalThis.Number.MIN_SAFE_INTEGER) {
-    throw new globalThis.Error('Value is smaller than Number.MIN_SAFE_INTEGER');
+    throw new globalThis.Error("Value is smaller than Number.MIN_SAFE_INTEGER");
   }
   return num;
 }
 
 function isObject(value: any): boolean {
-  return typeof value === 'object' && value !== null;
+  return typeof value === "object" && value !== null;
 }
 
 function isSet(value: any): boolean {

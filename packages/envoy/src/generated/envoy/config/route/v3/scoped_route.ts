@@ -5,13 +5,13 @@
 // source: envoy/config/route/v3/scoped_route.proto
 
 /* eslint-disable */
-import { BinaryReader, BinaryWriter } from '@bufbuild/protobuf/wire';
-import { messageTypeRegistry } from '../../../../typeRegistry';
-import { RouteConfiguration } from './route';
+import { BinaryReader, BinaryWriter } from "@bufbuild/protobuf/wire";
+import { messageTypeRegistry } from "../../../../typeRegistry";
+import { RouteConfiguration } from "./route";
 
-export const protobufPackage = 'envoy.config.route.v3';
+export const protobufPackage = "envoy.config.route.v3";
 
-export const protobufFileName = 'envoy/config/route/v3/scoped_route.proto';
+export const protobufFileName = "envoy/config/route/v3/scoped_route.proto";
 
 /**
  * Specifies a routing scope, which associates a
@@ -79,7 +79,7 @@ export const protobufFileName = 'envoy/config/route/v3/scoped_route.proto';
  * [#next-free-field: 6]
  */
 export interface ScopedRouteConfiguration {
-  $type: 'envoy.config.route.v3.ScopedRouteConfiguration';
+  $type: "envoy.config.route.v3.ScopedRouteConfiguration";
   /** Whether the RouteConfiguration should be loaded on demand. */
   onDemand: boolean;
   /** The name assigned to the routing scope. */
@@ -91,7 +91,9 @@ export interface ScopedRouteConfiguration {
    */
   routeConfigurationName: string;
   /** The :ref:`envoy_v3_api_msg_config.route.v3.RouteConfiguration` associated with the scope. */
-  routeConfiguration: RouteConfiguration | undefined;
+  routeConfiguration:
+    | RouteConfiguration
+    | undefined;
   /** The key to match against. */
   key: ScopedRouteConfiguration_Key | undefined;
 }
@@ -104,7 +106,7 @@ export interface ScopedRouteConfiguration {
  * Key.
  */
 export interface ScopedRouteConfiguration_Key {
-  $type: 'envoy.config.route.v3.ScopedRouteConfiguration.Key';
+  $type: "envoy.config.route.v3.ScopedRouteConfiguration.Key";
   /**
    * The ordered set of fragments to match against. The order must match the
    * fragments in the corresponding
@@ -114,17 +116,17 @@ export interface ScopedRouteConfiguration_Key {
 }
 
 export interface ScopedRouteConfiguration_Key_Fragment {
-  $type: 'envoy.config.route.v3.ScopedRouteConfiguration.Key.Fragment';
+  $type: "envoy.config.route.v3.ScopedRouteConfiguration.Key.Fragment";
   /** A string to match against. */
   stringKey?: string | undefined;
 }
 
 function createBaseScopedRouteConfiguration(): ScopedRouteConfiguration {
   return {
-    $type: 'envoy.config.route.v3.ScopedRouteConfiguration',
+    $type: "envoy.config.route.v3.ScopedRouteConfiguration",
     onDemand: false,
-    name: '',
-    routeConfigurationName: '',
+    name: "",
+    routeConfigurationName: "",
     routeConfiguration: undefined,
     key: undefined,
   };
@@ -132,18 +134,18 @@ function createBaseScopedRouteConfiguration(): ScopedRouteConfiguration {
 
 export const ScopedRouteConfiguration: MessageFns<
   ScopedRouteConfiguration,
-  'envoy.config.route.v3.ScopedRouteConfiguration'
+  "envoy.config.route.v3.ScopedRouteConfiguration"
 > = {
-  $type: 'envoy.config.route.v3.ScopedRouteConfiguration' as const,
+  $type: "envoy.config.route.v3.ScopedRouteConfiguration" as const,
 
   encode(message: ScopedRouteConfiguration, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.onDemand !== false) {
       writer.uint32(32).bool(message.onDemand);
     }
-    if (message.name !== '') {
+    if (message.name !== "") {
       writer.uint32(10).string(message.name);
     }
-    if (message.routeConfigurationName !== '') {
+    if (message.routeConfigurationName !== "") {
       writer.uint32(18).string(message.routeConfigurationName);
     }
     if (message.routeConfiguration !== undefined) {
@@ -159,7 +161,7 @@ export const ScopedRouteConfiguration: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -226,19 +228,19 @@ export const ScopedRouteConfiguration: MessageFns<
       onDemand: isSet(object.onDemand)
         ? globalThis.Boolean(object.onDemand)
         : isSet(object.on_demand)
-          ? globalThis.Boolean(object.on_demand)
-          : false,
-      name: isSet(object.name) ? globalThis.String(object.name) : '',
+        ? globalThis.Boolean(object.on_demand)
+        : false,
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
       routeConfigurationName: isSet(object.routeConfigurationName)
         ? globalThis.String(object.routeConfigurationName)
         : isSet(object.route_configuration_name)
-          ? globalThis.String(object.route_configuration_name)
-          : '',
+        ? globalThis.String(object.route_configuration_name)
+        : "",
       routeConfiguration: isSet(object.routeConfiguration)
         ? RouteConfiguration.fromJSON(object.routeConfiguration)
         : isSet(object.route_configuration)
-          ? RouteConfiguration.fromJSON(object.route_configuration)
-          : undefined,
+        ? RouteConfiguration.fromJSON(object.route_configuration)
+        : undefined,
       key: isSet(object.key) ? ScopedRouteConfiguration_Key.fromJSON(object.key) : undefined,
     };
   },
@@ -248,10 +250,10 @@ export const ScopedRouteConfiguration: MessageFns<
     if (message.onDemand !== false) {
       obj.onDemand = message.onDemand;
     }
-    if (message.name !== '') {
+    if (message.name !== "") {
       obj.name = message.name;
     }
-    if (message.routeConfigurationName !== '') {
+    if (message.routeConfigurationName !== "") {
       obj.routeConfigurationName = message.routeConfigurationName;
     }
     if (message.routeConfiguration !== undefined) {
@@ -269,16 +271,14 @@ export const ScopedRouteConfiguration: MessageFns<
   fromPartial(object: DeepPartial<ScopedRouteConfiguration>): ScopedRouteConfiguration {
     const message = createBaseScopedRouteConfiguration();
     message.onDemand = object.onDemand ?? false;
-    message.name = object.name ?? '';
-    message.routeConfigurationName = object.routeConfigurationName ?? '';
-    message.routeConfiguration =
-      object.routeConfiguration !== undefined && object.routeConfiguration !== null
-        ? RouteConfiguration.fromPartial(object.routeConfiguration)
-        : undefined;
-    message.key =
-      object.key !== undefined && object.key !== null
-        ? ScopedRouteConfiguration_Key.fromPartial(object.key)
-        : undefined;
+    message.name = object.name ?? "";
+    message.routeConfigurationName = object.routeConfigurationName ?? "";
+    message.routeConfiguration = (object.routeConfiguration !== undefined && object.routeConfiguration !== null)
+      ? RouteConfiguration.fromPartial(object.routeConfiguration)
+      : undefined;
+    message.key = (object.key !== undefined && object.key !== null)
+      ? ScopedRouteConfiguration_Key.fromPartial(object.key)
+      : undefined;
     return message;
   },
 };
@@ -286,14 +286,14 @@ export const ScopedRouteConfiguration: MessageFns<
 messageTypeRegistry.set(ScopedRouteConfiguration.$type, ScopedRouteConfiguration);
 
 function createBaseScopedRouteConfiguration_Key(): ScopedRouteConfiguration_Key {
-  return { $type: 'envoy.config.route.v3.ScopedRouteConfiguration.Key', fragments: [] };
+  return { $type: "envoy.config.route.v3.ScopedRouteConfiguration.Key", fragments: [] };
 }
 
 export const ScopedRouteConfiguration_Key: MessageFns<
   ScopedRouteConfiguration_Key,
-  'envoy.config.route.v3.ScopedRouteConfiguration.Key'
+  "envoy.config.route.v3.ScopedRouteConfiguration.Key"
 > = {
-  $type: 'envoy.config.route.v3.ScopedRouteConfiguration.Key' as const,
+  $type: "envoy.config.route.v3.ScopedRouteConfiguration.Key" as const,
 
   encode(message: ScopedRouteConfiguration_Key, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     for (const v of message.fragments) {
@@ -306,7 +306,7 @@ export const ScopedRouteConfiguration_Key: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -357,8 +357,7 @@ export const ScopedRouteConfiguration_Key: MessageFns<
   },
   fromPartial(object: DeepPartial<ScopedRouteConfiguration_Key>): ScopedRouteConfiguration_Key {
     const message = createBaseScopedRouteConfiguration_Key();
-    message.fragments =
-      object.fragments?.map((e) => ScopedRouteConfiguration_Key_Fragment.fromPartial(e)) || [];
+    message.fragments = object.fragments?.map((e) => ScopedRouteConfiguration_Key_Fragment.fromPartial(e)) || [];
     return message;
   },
 };
@@ -366,19 +365,16 @@ export const ScopedRouteConfiguration_Key: MessageFns<
 messageTypeRegistry.set(ScopedRouteConfiguration_Key.$type, ScopedRouteConfiguration_Key);
 
 function createBaseScopedRouteConfiguration_Key_Fragment(): ScopedRouteConfiguration_Key_Fragment {
-  return { $type: 'envoy.config.route.v3.ScopedRouteConfiguration.Key.Fragment', stringKey: undefined };
+  return { $type: "envoy.config.route.v3.ScopedRouteConfiguration.Key.Fragment", stringKey: undefined };
 }
 
 export const ScopedRouteConfiguration_Key_Fragment: MessageFns<
   ScopedRouteConfiguration_Key_Fragment,
-  'envoy.config.route.v3.ScopedRouteConfiguration.Key.Fragment'
+  "envoy.config.route.v3.ScopedRouteConfiguration.Key.Fragment"
 > = {
-  $type: 'envoy.config.route.v3.ScopedRouteConfiguration.Key.Fragment' as const,
+  $type: "envoy.config.route.v3.ScopedRouteConfiguration.Key.Fragment" as const,
 
-  encode(
-    message: ScopedRouteConfiguration_Key_Fragment,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
+  encode(message: ScopedRouteConfiguration_Key_Fragment, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.stringKey !== undefined) {
       writer.uint32(10).string(message.stringKey);
     }
@@ -389,7 +385,7 @@ export const ScopedRouteConfiguration_Key_Fragment: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -424,8 +420,8 @@ export const ScopedRouteConfiguration_Key_Fragment: MessageFns<
       stringKey: isSet(object.stringKey)
         ? globalThis.String(object.stringKey)
         : isSet(object.string_key)
-          ? globalThis.String(object.string_key)
-          : undefined,
+        ? globalThis.String(object.string_key)
+        : undefined,
     };
   },
 
@@ -440,9 +436,7 @@ export const ScopedRouteConfiguration_Key_Fragment: MessageFns<
   create(base?: DeepPartial<ScopedRouteConfiguration_Key_Fragment>): ScopedRouteConfiguration_Key_Fragment {
     return ScopedRouteConfiguration_Key_Fragment.fromPartial(base ?? {});
   },
-  fromPartial(
-    object: DeepPartial<ScopedRouteConfiguration_Key_Fragment>,
-  ): ScopedRouteConfiguration_Key_Fragment {
+  fromPartial(object: DeepPartial<ScopedRouteConfiguration_Key_Fragment>): ScopedRouteConfiguration_Key_Fragment {
     const message = createBaseScopedRouteConfiguration_Key_Fragment();
     message.stringKey = object.stringKey ?? undefined;
     return message;
@@ -453,15 +447,11 @@ messageTypeRegistry.set(ScopedRouteConfiguration_Key_Fragment.$type, ScopedRoute
 
 type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
 
-export type DeepPartial<T> = T extends Builtin
-  ? T
-  : T extends globalThis.Array<infer U>
-    ? globalThis.Array<DeepPartial<U>>
-    : T extends ReadonlyArray<infer U>
-      ? ReadonlyArray<DeepPartial<U>>
-      : T extends {}
-        ? { [K in Exclude<keyof T, '$type'>]?: DeepPartial<T[K]> }
-        : Partial<T>;
+export type DeepPartial<T> = T extends Builtin ? T
+  : T extends globalThis.Array<infer U> ? globalThis.Array<DeepPartial<U>>
+  : T extends ReadonlyArray<infer U> ? ReadonlyArray<DeepPartial<U>>
+  : T extends {} ? { [K in Exclude<keyof T, "$type">]?: DeepPartial<T[K]> }
+  : Partial<T>;
 
 function isSet(value: any): boolean {
   return value !== null && value !== undefined;

@@ -5,13 +5,13 @@
 // source: envoy/config/trace/v3/http_tracer.proto
 
 /* eslint-disable */
-import { BinaryReader, BinaryWriter } from '@bufbuild/protobuf/wire';
-import { Any } from '../../../../google/protobuf/any';
-import { messageTypeRegistry } from '../../../../typeRegistry';
+import { BinaryReader, BinaryWriter } from "@bufbuild/protobuf/wire";
+import { Any } from "../../../../google/protobuf/any";
+import { messageTypeRegistry } from "../../../../typeRegistry";
 
-export const protobufPackage = 'envoy.config.trace.v3';
+export const protobufPackage = "envoy.config.trace.v3";
 
-export const protobufFileName = 'envoy/config/trace/v3/http_tracer.proto';
+export const protobufFileName = "envoy/config/trace/v3/http_tracer.proto";
 
 /**
  * The tracing configuration specifies settings for an HTTP tracer provider used by Envoy.
@@ -25,7 +25,7 @@ export const protobufFileName = 'envoy/config/trace/v3/http_tracer.proto';
  *   :ref:`Tracing.Http <envoy_v3_api_msg_config.trace.v3.Tracing.Http>`.
  */
 export interface Tracing {
-  $type: 'envoy.config.trace.v3.Tracing';
+  $type: "envoy.config.trace.v3.Tracing";
   /** Provides configuration for the HTTP tracer. */
   http: Tracing_Http | undefined;
 }
@@ -39,7 +39,7 @@ export interface Tracing {
  * field.
  */
 export interface Tracing_Http {
-  $type: 'envoy.config.trace.v3.Tracing.Http';
+  $type: "envoy.config.trace.v3.Tracing.Http";
   /**
    * The name of the HTTP trace driver to instantiate. The name must match a
    * supported HTTP trace driver.
@@ -50,11 +50,11 @@ export interface Tracing_Http {
 }
 
 function createBaseTracing(): Tracing {
-  return { $type: 'envoy.config.trace.v3.Tracing', http: undefined };
+  return { $type: "envoy.config.trace.v3.Tracing", http: undefined };
 }
 
-export const Tracing: MessageFns<Tracing, 'envoy.config.trace.v3.Tracing'> = {
-  $type: 'envoy.config.trace.v3.Tracing' as const,
+export const Tracing: MessageFns<Tracing, "envoy.config.trace.v3.Tracing"> = {
+  $type: "envoy.config.trace.v3.Tracing" as const,
 
   encode(message: Tracing, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.http !== undefined) {
@@ -67,7 +67,7 @@ export const Tracing: MessageFns<Tracing, 'envoy.config.trace.v3.Tracing'> = {
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -97,10 +97,7 @@ export const Tracing: MessageFns<Tracing, 'envoy.config.trace.v3.Tracing'> = {
   },
 
   fromJSON(object: any): Tracing {
-    return {
-      $type: Tracing.$type,
-      http: isSet(object.http) ? Tracing_Http.fromJSON(object.http) : undefined,
-    };
+    return { $type: Tracing.$type, http: isSet(object.http) ? Tracing_Http.fromJSON(object.http) : undefined };
   },
 
   toJSON(message: Tracing): unknown {
@@ -116,8 +113,9 @@ export const Tracing: MessageFns<Tracing, 'envoy.config.trace.v3.Tracing'> = {
   },
   fromPartial(object: DeepPartial<Tracing>): Tracing {
     const message = createBaseTracing();
-    message.http =
-      object.http !== undefined && object.http !== null ? Tracing_Http.fromPartial(object.http) : undefined;
+    message.http = (object.http !== undefined && object.http !== null)
+      ? Tracing_Http.fromPartial(object.http)
+      : undefined;
     return message;
   },
 };
@@ -125,14 +123,14 @@ export const Tracing: MessageFns<Tracing, 'envoy.config.trace.v3.Tracing'> = {
 messageTypeRegistry.set(Tracing.$type, Tracing);
 
 function createBaseTracing_Http(): Tracing_Http {
-  return { $type: 'envoy.config.trace.v3.Tracing.Http', name: '', typedConfig: undefined };
+  return { $type: "envoy.config.trace.v3.Tracing.Http", name: "", typedConfig: undefined };
 }
 
-export const Tracing_Http: MessageFns<Tracing_Http, 'envoy.config.trace.v3.Tracing.Http'> = {
-  $type: 'envoy.config.trace.v3.Tracing.Http' as const,
+export const Tracing_Http: MessageFns<Tracing_Http, "envoy.config.trace.v3.Tracing.Http"> = {
+  $type: "envoy.config.trace.v3.Tracing.Http" as const,
 
   encode(message: Tracing_Http, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.name !== '') {
+    if (message.name !== "") {
       writer.uint32(10).string(message.name);
     }
     if (message.typedConfig !== undefined) {
@@ -145,7 +143,7 @@ export const Tracing_Http: MessageFns<Tracing_Http, 'envoy.config.trace.v3.Traci
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -185,18 +183,18 @@ export const Tracing_Http: MessageFns<Tracing_Http, 'envoy.config.trace.v3.Traci
   fromJSON(object: any): Tracing_Http {
     return {
       $type: Tracing_Http.$type,
-      name: isSet(object.name) ? globalThis.String(object.name) : '',
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
       typedConfig: isSet(object.typedConfig)
         ? Any.fromJSON(object.typedConfig)
         : isSet(object.typed_config)
-          ? Any.fromJSON(object.typed_config)
-          : undefined,
+        ? Any.fromJSON(object.typed_config)
+        : undefined,
     };
   },
 
   toJSON(message: Tracing_Http): unknown {
     const obj: any = {};
-    if (message.name !== '') {
+    if (message.name !== "") {
       obj.name = message.name;
     }
     if (message.typedConfig !== undefined) {
@@ -210,11 +208,10 @@ export const Tracing_Http: MessageFns<Tracing_Http, 'envoy.config.trace.v3.Traci
   },
   fromPartial(object: DeepPartial<Tracing_Http>): Tracing_Http {
     const message = createBaseTracing_Http();
-    message.name = object.name ?? '';
-    message.typedConfig =
-      object.typedConfig !== undefined && object.typedConfig !== null
-        ? Any.fromPartial(object.typedConfig)
-        : undefined;
+    message.name = object.name ?? "";
+    message.typedConfig = (object.typedConfig !== undefined && object.typedConfig !== null)
+      ? Any.fromPartial(object.typedConfig)
+      : undefined;
     return message;
   },
 };
@@ -223,15 +220,11 @@ messageTypeRegistry.set(Tracing_Http.$type, Tracing_Http);
 
 type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
 
-export type DeepPartial<T> = T extends Builtin
-  ? T
-  : T extends globalThis.Array<infer U>
-    ? globalThis.Array<DeepPartial<U>>
-    : T extends ReadonlyArray<infer U>
-      ? ReadonlyArray<DeepPartial<U>>
-      : T extends {}
-        ? { [K in Exclude<keyof T, '$type'>]?: DeepPartial<T[K]> }
-        : Partial<T>;
+export type DeepPartial<T> = T extends Builtin ? T
+  : T extends globalThis.Array<infer U> ? globalThis.Array<DeepPartial<U>>
+  : T extends ReadonlyArray<infer U> ? ReadonlyArray<DeepPartial<U>>
+  : T extends {} ? { [K in Exclude<keyof T, "$type">]?: DeepPartial<T[K]> }
+  : Partial<T>;
 
 function isSet(value: any): boolean {
   return value !== null && value !== undefined;

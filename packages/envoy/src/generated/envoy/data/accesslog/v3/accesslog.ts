@@ -5,23 +5,18 @@
 // source: envoy/data/accesslog/v3/accesslog.proto
 
 /* eslint-disable */
-import { BinaryReader, BinaryWriter } from '@bufbuild/protobuf/wire';
-import { Any } from '../../../../google/protobuf/any';
-import { Duration } from '../../../../google/protobuf/duration';
-import { Timestamp } from '../../../../google/protobuf/timestamp';
-import { UInt32Value } from '../../../../google/protobuf/wrappers';
-import { messageTypeRegistry } from '../../../../typeRegistry';
-import { Address } from '../../../config/core/v3/address';
-import {
-  Metadata,
-  RequestMethod,
-  requestMethodFromJSON,
-  requestMethodToJSON,
-} from '../../../config/core/v3/base';
+import { BinaryReader, BinaryWriter } from "@bufbuild/protobuf/wire";
+import { Any } from "../../../../google/protobuf/any";
+import { Duration } from "../../../../google/protobuf/duration";
+import { Timestamp } from "../../../../google/protobuf/timestamp";
+import { UInt32Value } from "../../../../google/protobuf/wrappers";
+import { messageTypeRegistry } from "../../../../typeRegistry";
+import { Address } from "../../../config/core/v3/address";
+import { Metadata, RequestMethod, requestMethodFromJSON, requestMethodToJSON } from "../../../config/core/v3/base";
 
-export const protobufPackage = 'envoy.data.accesslog.v3';
+export const protobufPackage = "envoy.data.accesslog.v3";
 
-export const protobufFileName = 'envoy/data/accesslog/v3/accesslog.proto';
+export const protobufFileName = "envoy/data/accesslog/v3/accesslog.proto";
 
 export enum AccessLogType {
   NotSet = 0,
@@ -44,49 +39,49 @@ export enum AccessLogType {
 export function accessLogTypeFromJSON(object: any): AccessLogType {
   switch (object) {
     case 0:
-    case 'NotSet':
+    case "NotSet":
       return AccessLogType.NotSet;
     case 1:
-    case 'TcpUpstreamConnected':
+    case "TcpUpstreamConnected":
       return AccessLogType.TcpUpstreamConnected;
     case 2:
-    case 'TcpPeriodic':
+    case "TcpPeriodic":
       return AccessLogType.TcpPeriodic;
     case 3:
-    case 'TcpConnectionEnd':
+    case "TcpConnectionEnd":
       return AccessLogType.TcpConnectionEnd;
     case 4:
-    case 'DownstreamStart':
+    case "DownstreamStart":
       return AccessLogType.DownstreamStart;
     case 5:
-    case 'DownstreamPeriodic':
+    case "DownstreamPeriodic":
       return AccessLogType.DownstreamPeriodic;
     case 6:
-    case 'DownstreamEnd':
+    case "DownstreamEnd":
       return AccessLogType.DownstreamEnd;
     case 7:
-    case 'UpstreamPoolReady':
+    case "UpstreamPoolReady":
       return AccessLogType.UpstreamPoolReady;
     case 8:
-    case 'UpstreamPeriodic':
+    case "UpstreamPeriodic":
       return AccessLogType.UpstreamPeriodic;
     case 9:
-    case 'UpstreamEnd':
+    case "UpstreamEnd":
       return AccessLogType.UpstreamEnd;
     case 10:
-    case 'DownstreamTunnelSuccessfullyEstablished':
+    case "DownstreamTunnelSuccessfullyEstablished":
       return AccessLogType.DownstreamTunnelSuccessfullyEstablished;
     case 11:
-    case 'UdpTunnelUpstreamConnected':
+    case "UdpTunnelUpstreamConnected":
       return AccessLogType.UdpTunnelUpstreamConnected;
     case 12:
-    case 'UdpPeriodic':
+    case "UdpPeriodic":
       return AccessLogType.UdpPeriodic;
     case 13:
-    case 'UdpSessionEnd':
+    case "UdpSessionEnd":
       return AccessLogType.UdpSessionEnd;
     case -1:
-    case 'UNRECOGNIZED':
+    case "UNRECOGNIZED":
     default:
       return AccessLogType.UNRECOGNIZED;
   }
@@ -95,54 +90,58 @@ export function accessLogTypeFromJSON(object: any): AccessLogType {
 export function accessLogTypeToJSON(object: AccessLogType): string {
   switch (object) {
     case AccessLogType.NotSet:
-      return 'NotSet';
+      return "NotSet";
     case AccessLogType.TcpUpstreamConnected:
-      return 'TcpUpstreamConnected';
+      return "TcpUpstreamConnected";
     case AccessLogType.TcpPeriodic:
-      return 'TcpPeriodic';
+      return "TcpPeriodic";
     case AccessLogType.TcpConnectionEnd:
-      return 'TcpConnectionEnd';
+      return "TcpConnectionEnd";
     case AccessLogType.DownstreamStart:
-      return 'DownstreamStart';
+      return "DownstreamStart";
     case AccessLogType.DownstreamPeriodic:
-      return 'DownstreamPeriodic';
+      return "DownstreamPeriodic";
     case AccessLogType.DownstreamEnd:
-      return 'DownstreamEnd';
+      return "DownstreamEnd";
     case AccessLogType.UpstreamPoolReady:
-      return 'UpstreamPoolReady';
+      return "UpstreamPoolReady";
     case AccessLogType.UpstreamPeriodic:
-      return 'UpstreamPeriodic';
+      return "UpstreamPeriodic";
     case AccessLogType.UpstreamEnd:
-      return 'UpstreamEnd';
+      return "UpstreamEnd";
     case AccessLogType.DownstreamTunnelSuccessfullyEstablished:
-      return 'DownstreamTunnelSuccessfullyEstablished';
+      return "DownstreamTunnelSuccessfullyEstablished";
     case AccessLogType.UdpTunnelUpstreamConnected:
-      return 'UdpTunnelUpstreamConnected';
+      return "UdpTunnelUpstreamConnected";
     case AccessLogType.UdpPeriodic:
-      return 'UdpPeriodic';
+      return "UdpPeriodic";
     case AccessLogType.UdpSessionEnd:
-      return 'UdpSessionEnd';
+      return "UdpSessionEnd";
     case AccessLogType.UNRECOGNIZED:
     default:
-      return 'UNRECOGNIZED';
+      return "UNRECOGNIZED";
   }
 }
 
 export interface TCPAccessLogEntry {
-  $type: 'envoy.data.accesslog.v3.TCPAccessLogEntry';
+  $type: "envoy.data.accesslog.v3.TCPAccessLogEntry";
   /** Common properties shared by all Envoy access logs. */
-  commonProperties: AccessLogCommon | undefined;
+  commonProperties:
+    | AccessLogCommon
+    | undefined;
   /** Properties of the TCP connection. */
   connectionProperties: ConnectionProperties | undefined;
 }
 
 export interface HTTPAccessLogEntry {
-  $type: 'envoy.data.accesslog.v3.HTTPAccessLogEntry';
+  $type: "envoy.data.accesslog.v3.HTTPAccessLogEntry";
   /** Common properties shared by all Envoy access logs. */
   commonProperties: AccessLogCommon | undefined;
   protocolVersion: HTTPAccessLogEntry_HTTPVersion;
   /** Description of the incoming HTTP request. */
-  request: HTTPRequestProperties | undefined;
+  request:
+    | HTTPRequestProperties
+    | undefined;
   /** Description of the outgoing HTTP response. */
   response: HTTPResponseProperties | undefined;
 }
@@ -160,22 +159,22 @@ export enum HTTPAccessLogEntry_HTTPVersion {
 export function hTTPAccessLogEntry_HTTPVersionFromJSON(object: any): HTTPAccessLogEntry_HTTPVersion {
   switch (object) {
     case 0:
-    case 'PROTOCOL_UNSPECIFIED':
+    case "PROTOCOL_UNSPECIFIED":
       return HTTPAccessLogEntry_HTTPVersion.PROTOCOL_UNSPECIFIED;
     case 1:
-    case 'HTTP10':
+    case "HTTP10":
       return HTTPAccessLogEntry_HTTPVersion.HTTP10;
     case 2:
-    case 'HTTP11':
+    case "HTTP11":
       return HTTPAccessLogEntry_HTTPVersion.HTTP11;
     case 3:
-    case 'HTTP2':
+    case "HTTP2":
       return HTTPAccessLogEntry_HTTPVersion.HTTP2;
     case 4:
-    case 'HTTP3':
+    case "HTTP3":
       return HTTPAccessLogEntry_HTTPVersion.HTTP3;
     case -1:
-    case 'UNRECOGNIZED':
+    case "UNRECOGNIZED":
     default:
       return HTTPAccessLogEntry_HTTPVersion.UNRECOGNIZED;
   }
@@ -184,24 +183,24 @@ export function hTTPAccessLogEntry_HTTPVersionFromJSON(object: any): HTTPAccessL
 export function hTTPAccessLogEntry_HTTPVersionToJSON(object: HTTPAccessLogEntry_HTTPVersion): string {
   switch (object) {
     case HTTPAccessLogEntry_HTTPVersion.PROTOCOL_UNSPECIFIED:
-      return 'PROTOCOL_UNSPECIFIED';
+      return "PROTOCOL_UNSPECIFIED";
     case HTTPAccessLogEntry_HTTPVersion.HTTP10:
-      return 'HTTP10';
+      return "HTTP10";
     case HTTPAccessLogEntry_HTTPVersion.HTTP11:
-      return 'HTTP11';
+      return "HTTP11";
     case HTTPAccessLogEntry_HTTPVersion.HTTP2:
-      return 'HTTP2';
+      return "HTTP2";
     case HTTPAccessLogEntry_HTTPVersion.HTTP3:
-      return 'HTTP3';
+      return "HTTP3";
     case HTTPAccessLogEntry_HTTPVersion.UNRECOGNIZED:
     default:
-      return 'UNRECOGNIZED';
+      return "UNRECOGNIZED";
   }
 }
 
 /** Defines fields for a connection */
 export interface ConnectionProperties {
-  $type: 'envoy.data.accesslog.v3.ConnectionProperties';
+  $type: "envoy.data.accesslog.v3.ConnectionProperties";
   /** Number of bytes received from downstream. */
   receivedBytes: number;
   /** Number of bytes sent to downstream. */
@@ -213,7 +212,7 @@ export interface ConnectionProperties {
  * [#next-free-field: 34]
  */
 export interface AccessLogCommon {
-  $type: 'envoy.data.accesslog.v3.AccessLogCommon';
+  $type: "envoy.data.accesslog.v3.AccessLogCommon";
   /**
    * [#not-implemented-hide:]
    * This field indicates the rate at which this log entry was sampled.
@@ -225,52 +224,72 @@ export interface AccessLogCommon {
    * Note: This may not be the physical peer. E.g, if the remote address is inferred from for
    * example the x-forwarder-for header, proxy protocol, etc.
    */
-  downstreamRemoteAddress: Address | undefined;
+  downstreamRemoteAddress:
+    | Address
+    | undefined;
   /** This field is the local/destination address on which the request from the user was received. */
-  downstreamLocalAddress: Address | undefined;
+  downstreamLocalAddress:
+    | Address
+    | undefined;
   /** If the connection is secure,S this field will contain TLS properties. */
-  tlsProperties: TLSProperties | undefined;
+  tlsProperties:
+    | TLSProperties
+    | undefined;
   /**
    * The time that Envoy started servicing this request. This is effectively the time that the first
    * downstream byte is received.
    */
-  startTime: Date | undefined;
+  startTime:
+    | Date
+    | undefined;
   /**
    * Interval between the first downstream byte received and the last
    * downstream byte received (i.e. time it takes to receive a request).
    */
-  timeToLastRxByte: Duration | undefined;
+  timeToLastRxByte:
+    | Duration
+    | undefined;
   /**
    * Interval between the first downstream byte received and the first upstream byte sent. There may
    * by considerable delta between ``time_to_last_rx_byte`` and this value due to filters.
    * Additionally, the same caveats apply as documented in ``time_to_last_downstream_tx_byte`` about
    * not accounting for kernel socket buffer time, etc.
    */
-  timeToFirstUpstreamTxByte: Duration | undefined;
+  timeToFirstUpstreamTxByte:
+    | Duration
+    | undefined;
   /**
    * Interval between the first downstream byte received and the last upstream byte sent. There may
    * by considerable delta between ``time_to_last_rx_byte`` and this value due to filters.
    * Additionally, the same caveats apply as documented in ``time_to_last_downstream_tx_byte`` about
    * not accounting for kernel socket buffer time, etc.
    */
-  timeToLastUpstreamTxByte: Duration | undefined;
+  timeToLastUpstreamTxByte:
+    | Duration
+    | undefined;
   /**
    * Interval between the first downstream byte received and the first upstream
    * byte received (i.e. time it takes to start receiving a response).
    */
-  timeToFirstUpstreamRxByte: Duration | undefined;
+  timeToFirstUpstreamRxByte:
+    | Duration
+    | undefined;
   /**
    * Interval between the first downstream byte received and the last upstream
    * byte received (i.e. time it takes to receive a complete response).
    */
-  timeToLastUpstreamRxByte: Duration | undefined;
+  timeToLastUpstreamRxByte:
+    | Duration
+    | undefined;
   /**
    * Interval between the first downstream byte received and the first downstream byte sent.
    * There may be a considerable delta between the ``time_to_first_upstream_rx_byte`` and this field
    * due to filters. Additionally, the same caveats apply as documented in
    * ``time_to_last_downstream_tx_byte`` about not accounting for kernel socket buffer time, etc.
    */
-  timeToFirstDownstreamTxByte: Duration | undefined;
+  timeToFirstDownstreamTxByte:
+    | Duration
+    | undefined;
   /**
    * Interval between the first downstream byte received and the last downstream byte sent.
    * Depending on protocol, buffering, windowing, filters, etc. there may be a considerable delta
@@ -279,18 +298,26 @@ export interface AccessLogCommon {
    * current implementation it also does not include send window buffering inside the HTTP/2 codec.
    * In the future it is likely that work will be done to make this duration more accurate.
    */
-  timeToLastDownstreamTxByte: Duration | undefined;
+  timeToLastDownstreamTxByte:
+    | Duration
+    | undefined;
   /**
    * The upstream remote/destination address that handles this exchange. This does not include
    * retries.
    */
-  upstreamRemoteAddress: Address | undefined;
+  upstreamRemoteAddress:
+    | Address
+    | undefined;
   /** The upstream local/origin address that handles this exchange. This does not include retries. */
-  upstreamLocalAddress: Address | undefined;
+  upstreamLocalAddress:
+    | Address
+    | undefined;
   /** The upstream cluster that ``upstream_remote_address`` belongs to. */
   upstreamCluster: string;
   /** Flags indicating occurrences during request/response processing. */
-  responseFlags: ResponseFlags | undefined;
+  responseFlags:
+    | ResponseFlags
+    | undefined;
   /**
    * All metadata encountered during request processing, including endpoint
    * selection.
@@ -301,7 +328,9 @@ export interface AccessLogCommon {
    * that ID in this field and cross reference later. It can also be used to
    * determine if a canary endpoint was used or not.
    */
-  metadata: Metadata | undefined;
+  metadata:
+    | Metadata
+    | undefined;
   /**
    * If upstream connection failed due to transport socket (e.g. TLS handshake), provides the
    * failure reason from the transport socket. The format of this field depends on the configured
@@ -316,7 +345,9 @@ export interface AccessLogCommon {
    * received. Note: This is always the physical peer, even if the remote address is inferred from
    * for example the x-forwarder-for header, proxy protocol, etc.
    */
-  downstreamDirectRemoteAddress: Address | undefined;
+  downstreamDirectRemoteAddress:
+    | Address
+    | undefined;
   /**
    * Map of filter state in stream info that have been configured to be logged. If the filter
    * state serialized to any message other than ``google.protobuf.Any`` it will be packed into
@@ -335,7 +366,9 @@ export interface AccessLogCommon {
    * This is the total duration of the request (i.e., when the request's ActiveStream is destroyed)
    * and may be longer than ``time_to_last_downstream_tx_byte``.
    */
-  duration: Duration | undefined;
+  duration:
+    | Duration
+    | undefined;
   /**
    * For HTTP: Number of times the request is attempted upstream. Note that the field is omitted when the request was never attempted upstream.
    * For TCP: Number of times the connection request is attempted upstream. Note that the field is omitted when the connect request was never attempted upstream.
@@ -403,13 +436,13 @@ export interface AccessLogCommon {
 }
 
 export interface AccessLogCommon_FilterStateObjectsEntry {
-  $type: 'envoy.data.accesslog.v3.AccessLogCommon.FilterStateObjectsEntry';
+  $type: "envoy.data.accesslog.v3.AccessLogCommon.FilterStateObjectsEntry";
   key: string;
   value: Any | undefined;
 }
 
 export interface AccessLogCommon_CustomTagsEntry {
-  $type: 'envoy.data.accesslog.v3.AccessLogCommon.CustomTagsEntry';
+  $type: "envoy.data.accesslog.v3.AccessLogCommon.CustomTagsEntry";
   key: string;
   value: string;
 }
@@ -419,7 +452,7 @@ export interface AccessLogCommon_CustomTagsEntry {
  * [#next-free-field: 29]
  */
 export interface ResponseFlags {
-  $type: 'envoy.data.accesslog.v3.ResponseFlags';
+  $type: "envoy.data.accesslog.v3.ResponseFlags";
   /** Indicates local server healthcheck failed. */
   failedLocalHealthcheck: boolean;
   /** Indicates there was no healthy upstream. */
@@ -445,7 +478,9 @@ export interface ResponseFlags {
   /** Indicates that the request was rate-limited locally. */
   rateLimited: boolean;
   /** Indicates if the request was deemed unauthorized and the reason for it. */
-  unauthorizedDetails: ResponseFlags_Unauthorized | undefined;
+  unauthorizedDetails:
+    | ResponseFlags_Unauthorized
+    | undefined;
   /** Indicates that the request was rejected because there was an error in rate limit service. */
   rateLimitServiceError: boolean;
   /** Indicates the stream was reset due to a downstream connection termination. */
@@ -482,7 +517,7 @@ export interface ResponseFlags {
 }
 
 export interface ResponseFlags_Unauthorized {
-  $type: 'envoy.data.accesslog.v3.ResponseFlags.Unauthorized';
+  $type: "envoy.data.accesslog.v3.ResponseFlags.Unauthorized";
   reason: ResponseFlags_Unauthorized_Reason;
 }
 
@@ -497,13 +532,13 @@ export enum ResponseFlags_Unauthorized_Reason {
 export function responseFlags_Unauthorized_ReasonFromJSON(object: any): ResponseFlags_Unauthorized_Reason {
   switch (object) {
     case 0:
-    case 'REASON_UNSPECIFIED':
+    case "REASON_UNSPECIFIED":
       return ResponseFlags_Unauthorized_Reason.REASON_UNSPECIFIED;
     case 1:
-    case 'EXTERNAL_SERVICE':
+    case "EXTERNAL_SERVICE":
       return ResponseFlags_Unauthorized_Reason.EXTERNAL_SERVICE;
     case -1:
-    case 'UNRECOGNIZED':
+    case "UNRECOGNIZED":
     default:
       return ResponseFlags_Unauthorized_Reason.UNRECOGNIZED;
   }
@@ -512,12 +547,12 @@ export function responseFlags_Unauthorized_ReasonFromJSON(object: any): Response
 export function responseFlags_Unauthorized_ReasonToJSON(object: ResponseFlags_Unauthorized_Reason): string {
   switch (object) {
     case ResponseFlags_Unauthorized_Reason.REASON_UNSPECIFIED:
-      return 'REASON_UNSPECIFIED';
+      return "REASON_UNSPECIFIED";
     case ResponseFlags_Unauthorized_Reason.EXTERNAL_SERVICE:
-      return 'EXTERNAL_SERVICE';
+      return "EXTERNAL_SERVICE";
     case ResponseFlags_Unauthorized_Reason.UNRECOGNIZED:
     default:
-      return 'UNRECOGNIZED';
+      return "UNRECOGNIZED";
   }
 }
 
@@ -526,7 +561,7 @@ export function responseFlags_Unauthorized_ReasonToJSON(object: ResponseFlags_Un
  * [#next-free-field: 8]
  */
 export interface TLSProperties {
-  $type: 'envoy.data.accesslog.v3.TLSProperties';
+  $type: "envoy.data.accesslog.v3.TLSProperties";
   /** Version of TLS that was negotiated. */
   tlsVersion: TLSProperties_TLSVersion;
   /**
@@ -536,13 +571,19 @@ export interface TLSProperties {
    *
    * Here it is expressed as an integer.
    */
-  tlsCipherSuite: number | undefined;
+  tlsCipherSuite:
+    | number
+    | undefined;
   /** SNI hostname from handshake. */
   tlsSniHostname: string;
   /** Properties of the local certificate used to negotiate TLS. */
-  localCertificateProperties: TLSProperties_CertificateProperties | undefined;
+  localCertificateProperties:
+    | TLSProperties_CertificateProperties
+    | undefined;
   /** Properties of the peer certificate used to negotiate TLS. */
-  peerCertificateProperties: TLSProperties_CertificateProperties | undefined;
+  peerCertificateProperties:
+    | TLSProperties_CertificateProperties
+    | undefined;
   /** The TLS session ID. */
   tlsSessionId: string;
   /** The ``JA3`` fingerprint when ``JA3`` fingerprinting is enabled. */
@@ -561,22 +602,22 @@ export enum TLSProperties_TLSVersion {
 export function tLSProperties_TLSVersionFromJSON(object: any): TLSProperties_TLSVersion {
   switch (object) {
     case 0:
-    case 'VERSION_UNSPECIFIED':
+    case "VERSION_UNSPECIFIED":
       return TLSProperties_TLSVersion.VERSION_UNSPECIFIED;
     case 1:
-    case 'TLSv1':
+    case "TLSv1":
       return TLSProperties_TLSVersion.TLSv1;
     case 2:
-    case 'TLSv1_1':
+    case "TLSv1_1":
       return TLSProperties_TLSVersion.TLSv1_1;
     case 3:
-    case 'TLSv1_2':
+    case "TLSv1_2":
       return TLSProperties_TLSVersion.TLSv1_2;
     case 4:
-    case 'TLSv1_3':
+    case "TLSv1_3":
       return TLSProperties_TLSVersion.TLSv1_3;
     case -1:
-    case 'UNRECOGNIZED':
+    case "UNRECOGNIZED":
     default:
       return TLSProperties_TLSVersion.UNRECOGNIZED;
   }
@@ -585,23 +626,23 @@ export function tLSProperties_TLSVersionFromJSON(object: any): TLSProperties_TLS
 export function tLSProperties_TLSVersionToJSON(object: TLSProperties_TLSVersion): string {
   switch (object) {
     case TLSProperties_TLSVersion.VERSION_UNSPECIFIED:
-      return 'VERSION_UNSPECIFIED';
+      return "VERSION_UNSPECIFIED";
     case TLSProperties_TLSVersion.TLSv1:
-      return 'TLSv1';
+      return "TLSv1";
     case TLSProperties_TLSVersion.TLSv1_1:
-      return 'TLSv1_1';
+      return "TLSv1_1";
     case TLSProperties_TLSVersion.TLSv1_2:
-      return 'TLSv1_2';
+      return "TLSv1_2";
     case TLSProperties_TLSVersion.TLSv1_3:
-      return 'TLSv1_3';
+      return "TLSv1_3";
     case TLSProperties_TLSVersion.UNRECOGNIZED:
     default:
-      return 'UNRECOGNIZED';
+      return "UNRECOGNIZED";
   }
 }
 
 export interface TLSProperties_CertificateProperties {
-  $type: 'envoy.data.accesslog.v3.TLSProperties.CertificateProperties';
+  $type: "envoy.data.accesslog.v3.TLSProperties.CertificateProperties";
   /** SANs present in the certificate. */
   subjectAltName: TLSProperties_CertificateProperties_SubjectAltName[];
   /** The subject field of the certificate. */
@@ -611,15 +652,17 @@ export interface TLSProperties_CertificateProperties {
 }
 
 export interface TLSProperties_CertificateProperties_SubjectAltName {
-  $type: 'envoy.data.accesslog.v3.TLSProperties.CertificateProperties.SubjectAltName';
-  uri?: string | undefined;
+  $type: "envoy.data.accesslog.v3.TLSProperties.CertificateProperties.SubjectAltName";
+  uri?:
+    | string
+    | undefined;
   /** [#not-implemented-hide:] */
   dns?: string | undefined;
 }
 
 /** [#next-free-field: 16] */
 export interface HTTPRequestProperties {
-  $type: 'envoy.data.accesslog.v3.HTTPRequestProperties';
+  $type: "envoy.data.accesslog.v3.HTTPRequestProperties";
   /** The request method (RFC 7231/2616). */
   requestMethod: RequestMethod;
   /** The scheme portion of the incoming request URI. */
@@ -630,7 +673,9 @@ export interface HTTPRequestProperties {
    * The port of the incoming request URI
    * (unused currently, as port is composed onto authority).
    */
-  port: number | undefined;
+  port:
+    | number
+    | undefined;
   /** The path portion from the incoming request URI. */
   path: string;
   /** Value of the ``User-Agent`` request header. */
@@ -676,16 +721,18 @@ export interface HTTPRequestProperties {
 }
 
 export interface HTTPRequestProperties_RequestHeadersEntry {
-  $type: 'envoy.data.accesslog.v3.HTTPRequestProperties.RequestHeadersEntry';
+  $type: "envoy.data.accesslog.v3.HTTPRequestProperties.RequestHeadersEntry";
   key: string;
   value: string;
 }
 
 /** [#next-free-field: 9] */
 export interface HTTPResponseProperties {
-  $type: 'envoy.data.accesslog.v3.HTTPResponseProperties';
+  $type: "envoy.data.accesslog.v3.HTTPResponseProperties";
   /** The HTTP response code returned by Envoy. */
-  responseCode: number | undefined;
+  responseCode:
+    | number
+    | undefined;
   /**
    * Size of the HTTP response headers in bytes.
    *
@@ -713,27 +760,27 @@ export interface HTTPResponseProperties {
 }
 
 export interface HTTPResponseProperties_ResponseHeadersEntry {
-  $type: 'envoy.data.accesslog.v3.HTTPResponseProperties.ResponseHeadersEntry';
+  $type: "envoy.data.accesslog.v3.HTTPResponseProperties.ResponseHeadersEntry";
   key: string;
   value: string;
 }
 
 export interface HTTPResponseProperties_ResponseTrailersEntry {
-  $type: 'envoy.data.accesslog.v3.HTTPResponseProperties.ResponseTrailersEntry';
+  $type: "envoy.data.accesslog.v3.HTTPResponseProperties.ResponseTrailersEntry";
   key: string;
   value: string;
 }
 
 function createBaseTCPAccessLogEntry(): TCPAccessLogEntry {
   return {
-    $type: 'envoy.data.accesslog.v3.TCPAccessLogEntry',
+    $type: "envoy.data.accesslog.v3.TCPAccessLogEntry",
     commonProperties: undefined,
     connectionProperties: undefined,
   };
 }
 
-export const TCPAccessLogEntry: MessageFns<TCPAccessLogEntry, 'envoy.data.accesslog.v3.TCPAccessLogEntry'> = {
-  $type: 'envoy.data.accesslog.v3.TCPAccessLogEntry' as const,
+export const TCPAccessLogEntry: MessageFns<TCPAccessLogEntry, "envoy.data.accesslog.v3.TCPAccessLogEntry"> = {
+  $type: "envoy.data.accesslog.v3.TCPAccessLogEntry" as const,
 
   encode(message: TCPAccessLogEntry, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.commonProperties !== undefined) {
@@ -749,7 +796,7 @@ export const TCPAccessLogEntry: MessageFns<TCPAccessLogEntry, 'envoy.data.access
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -792,13 +839,13 @@ export const TCPAccessLogEntry: MessageFns<TCPAccessLogEntry, 'envoy.data.access
       commonProperties: isSet(object.commonProperties)
         ? AccessLogCommon.fromJSON(object.commonProperties)
         : isSet(object.common_properties)
-          ? AccessLogCommon.fromJSON(object.common_properties)
-          : undefined,
+        ? AccessLogCommon.fromJSON(object.common_properties)
+        : undefined,
       connectionProperties: isSet(object.connectionProperties)
         ? ConnectionProperties.fromJSON(object.connectionProperties)
         : isSet(object.connection_properties)
-          ? ConnectionProperties.fromJSON(object.connection_properties)
-          : undefined,
+        ? ConnectionProperties.fromJSON(object.connection_properties)
+        : undefined,
     };
   },
 
@@ -818,14 +865,12 @@ export const TCPAccessLogEntry: MessageFns<TCPAccessLogEntry, 'envoy.data.access
   },
   fromPartial(object: DeepPartial<TCPAccessLogEntry>): TCPAccessLogEntry {
     const message = createBaseTCPAccessLogEntry();
-    message.commonProperties =
-      object.commonProperties !== undefined && object.commonProperties !== null
-        ? AccessLogCommon.fromPartial(object.commonProperties)
-        : undefined;
-    message.connectionProperties =
-      object.connectionProperties !== undefined && object.connectionProperties !== null
-        ? ConnectionProperties.fromPartial(object.connectionProperties)
-        : undefined;
+    message.commonProperties = (object.commonProperties !== undefined && object.commonProperties !== null)
+      ? AccessLogCommon.fromPartial(object.commonProperties)
+      : undefined;
+    message.connectionProperties = (object.connectionProperties !== undefined && object.connectionProperties !== null)
+      ? ConnectionProperties.fromPartial(object.connectionProperties)
+      : undefined;
     return message;
   },
 };
@@ -834,7 +879,7 @@ messageTypeRegistry.set(TCPAccessLogEntry.$type, TCPAccessLogEntry);
 
 function createBaseHTTPAccessLogEntry(): HTTPAccessLogEntry {
   return {
-    $type: 'envoy.data.accesslog.v3.HTTPAccessLogEntry',
+    $type: "envoy.data.accesslog.v3.HTTPAccessLogEntry",
     commonProperties: undefined,
     protocolVersion: 0,
     request: undefined,
@@ -842,11 +887,8 @@ function createBaseHTTPAccessLogEntry(): HTTPAccessLogEntry {
   };
 }
 
-export const HTTPAccessLogEntry: MessageFns<
-  HTTPAccessLogEntry,
-  'envoy.data.accesslog.v3.HTTPAccessLogEntry'
-> = {
-  $type: 'envoy.data.accesslog.v3.HTTPAccessLogEntry' as const,
+export const HTTPAccessLogEntry: MessageFns<HTTPAccessLogEntry, "envoy.data.accesslog.v3.HTTPAccessLogEntry"> = {
+  $type: "envoy.data.accesslog.v3.HTTPAccessLogEntry" as const,
 
   encode(message: HTTPAccessLogEntry, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.commonProperties !== undefined) {
@@ -868,7 +910,7 @@ export const HTTPAccessLogEntry: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -927,13 +969,13 @@ export const HTTPAccessLogEntry: MessageFns<
       commonProperties: isSet(object.commonProperties)
         ? AccessLogCommon.fromJSON(object.commonProperties)
         : isSet(object.common_properties)
-          ? AccessLogCommon.fromJSON(object.common_properties)
-          : undefined,
+        ? AccessLogCommon.fromJSON(object.common_properties)
+        : undefined,
       protocolVersion: isSet(object.protocolVersion)
         ? hTTPAccessLogEntry_HTTPVersionFromJSON(object.protocolVersion)
         : isSet(object.protocol_version)
-          ? hTTPAccessLogEntry_HTTPVersionFromJSON(object.protocol_version)
-          : 0,
+        ? hTTPAccessLogEntry_HTTPVersionFromJSON(object.protocol_version)
+        : 0,
       request: isSet(object.request) ? HTTPRequestProperties.fromJSON(object.request) : undefined,
       response: isSet(object.response) ? HTTPResponseProperties.fromJSON(object.response) : undefined,
     };
@@ -961,19 +1003,16 @@ export const HTTPAccessLogEntry: MessageFns<
   },
   fromPartial(object: DeepPartial<HTTPAccessLogEntry>): HTTPAccessLogEntry {
     const message = createBaseHTTPAccessLogEntry();
-    message.commonProperties =
-      object.commonProperties !== undefined && object.commonProperties !== null
-        ? AccessLogCommon.fromPartial(object.commonProperties)
-        : undefined;
+    message.commonProperties = (object.commonProperties !== undefined && object.commonProperties !== null)
+      ? AccessLogCommon.fromPartial(object.commonProperties)
+      : undefined;
     message.protocolVersion = object.protocolVersion ?? 0;
-    message.request =
-      object.request !== undefined && object.request !== null
-        ? HTTPRequestProperties.fromPartial(object.request)
-        : undefined;
-    message.response =
-      object.response !== undefined && object.response !== null
-        ? HTTPResponseProperties.fromPartial(object.response)
-        : undefined;
+    message.request = (object.request !== undefined && object.request !== null)
+      ? HTTPRequestProperties.fromPartial(object.request)
+      : undefined;
+    message.response = (object.response !== undefined && object.response !== null)
+      ? HTTPResponseProperties.fromPartial(object.response)
+      : undefined;
     return message;
   },
 };
@@ -981,14 +1020,11 @@ export const HTTPAccessLogEntry: MessageFns<
 messageTypeRegistry.set(HTTPAccessLogEntry.$type, HTTPAccessLogEntry);
 
 function createBaseConnectionProperties(): ConnectionProperties {
-  return { $type: 'envoy.data.accesslog.v3.ConnectionProperties', receivedBytes: 0, sentBytes: 0 };
+  return { $type: "envoy.data.accesslog.v3.ConnectionProperties", receivedBytes: 0, sentBytes: 0 };
 }
 
-export const ConnectionProperties: MessageFns<
-  ConnectionProperties,
-  'envoy.data.accesslog.v3.ConnectionProperties'
-> = {
-  $type: 'envoy.data.accesslog.v3.ConnectionProperties' as const,
+export const ConnectionProperties: MessageFns<ConnectionProperties, "envoy.data.accesslog.v3.ConnectionProperties"> = {
+  $type: "envoy.data.accesslog.v3.ConnectionProperties" as const,
 
   encode(message: ConnectionProperties, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.receivedBytes !== 0) {
@@ -1004,7 +1040,7 @@ export const ConnectionProperties: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -1047,13 +1083,13 @@ export const ConnectionProperties: MessageFns<
       receivedBytes: isSet(object.receivedBytes)
         ? globalThis.Number(object.receivedBytes)
         : isSet(object.received_bytes)
-          ? globalThis.Number(object.received_bytes)
-          : 0,
+        ? globalThis.Number(object.received_bytes)
+        : 0,
       sentBytes: isSet(object.sentBytes)
         ? globalThis.Number(object.sentBytes)
         : isSet(object.sent_bytes)
-          ? globalThis.Number(object.sent_bytes)
-          : 0,
+        ? globalThis.Number(object.sent_bytes)
+        : 0,
     };
   },
 
@@ -1083,7 +1119,7 @@ messageTypeRegistry.set(ConnectionProperties.$type, ConnectionProperties);
 
 function createBaseAccessLogCommon(): AccessLogCommon {
   return {
-    $type: 'envoy.data.accesslog.v3.AccessLogCommon',
+    $type: "envoy.data.accesslog.v3.AccessLogCommon",
     sampleRate: 0,
     downstreamRemoteAddress: undefined,
     downstreamLocalAddress: undefined,
@@ -1098,20 +1134,20 @@ function createBaseAccessLogCommon(): AccessLogCommon {
     timeToLastDownstreamTxByte: undefined,
     upstreamRemoteAddress: undefined,
     upstreamLocalAddress: undefined,
-    upstreamCluster: '',
+    upstreamCluster: "",
     responseFlags: undefined,
     metadata: undefined,
-    upstreamTransportFailureReason: '',
-    routeName: '',
+    upstreamTransportFailureReason: "",
+    routeName: "",
     downstreamDirectRemoteAddress: undefined,
     filterStateObjects: {},
     customTags: {},
     duration: undefined,
     upstreamRequestAttemptCount: 0,
-    connectionTerminationDetails: '',
-    streamId: '',
+    connectionTerminationDetails: "",
+    streamId: "",
     intermediateLogEntry: false,
-    downstreamTransportFailureReason: '',
+    downstreamTransportFailureReason: "",
     downstreamWireBytesSent: 0,
     downstreamWireBytesReceived: 0,
     upstreamWireBytesSent: 0,
@@ -1120,8 +1156,8 @@ function createBaseAccessLogCommon(): AccessLogCommon {
   };
 }
 
-export const AccessLogCommon: MessageFns<AccessLogCommon, 'envoy.data.accesslog.v3.AccessLogCommon'> = {
-  $type: 'envoy.data.accesslog.v3.AccessLogCommon' as const,
+export const AccessLogCommon: MessageFns<AccessLogCommon, "envoy.data.accesslog.v3.AccessLogCommon"> = {
+  $type: "envoy.data.accesslog.v3.AccessLogCommon" as const,
 
   encode(message: AccessLogCommon, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.sampleRate !== 0) {
@@ -1166,7 +1202,7 @@ export const AccessLogCommon: MessageFns<AccessLogCommon, 'envoy.data.accesslog.
     if (message.upstreamLocalAddress !== undefined) {
       Address.encode(message.upstreamLocalAddress, writer.uint32(114).fork()).join();
     }
-    if (message.upstreamCluster !== '') {
+    if (message.upstreamCluster !== "") {
       writer.uint32(122).string(message.upstreamCluster);
     }
     if (message.responseFlags !== undefined) {
@@ -1175,34 +1211,28 @@ export const AccessLogCommon: MessageFns<AccessLogCommon, 'envoy.data.accesslog.
     if (message.metadata !== undefined) {
       Metadata.encode(message.metadata, writer.uint32(138).fork()).join();
     }
-    if (message.upstreamTransportFailureReason !== '') {
+    if (message.upstreamTransportFailureReason !== "") {
       writer.uint32(146).string(message.upstreamTransportFailureReason);
     }
-    if (message.routeName !== '') {
+    if (message.routeName !== "") {
       writer.uint32(154).string(message.routeName);
     }
     if (message.downstreamDirectRemoteAddress !== undefined) {
       Address.encode(message.downstreamDirectRemoteAddress, writer.uint32(162).fork()).join();
     }
     globalThis.Object.entries(message.filterStateObjects).forEach(([key, value]: [string, Any]) => {
-      AccessLogCommon_FilterStateObjectsEntry.encode(
-        {
-          $type: 'envoy.data.accesslog.v3.AccessLogCommon.FilterStateObjectsEntry',
-          key: key as any,
-          value,
-        },
-        writer.uint32(170).fork(),
-      ).join();
+      AccessLogCommon_FilterStateObjectsEntry.encode({
+        $type: "envoy.data.accesslog.v3.AccessLogCommon.FilterStateObjectsEntry",
+        key: key as any,
+        value,
+      }, writer.uint32(170).fork()).join();
     });
     globalThis.Object.entries(message.customTags).forEach(([key, value]: [string, string]) => {
-      AccessLogCommon_CustomTagsEntry.encode(
-        {
-          $type: 'envoy.data.accesslog.v3.AccessLogCommon.CustomTagsEntry',
-          key: key as any,
-          value,
-        },
-        writer.uint32(178).fork(),
-      ).join();
+      AccessLogCommon_CustomTagsEntry.encode({
+        $type: "envoy.data.accesslog.v3.AccessLogCommon.CustomTagsEntry",
+        key: key as any,
+        value,
+      }, writer.uint32(178).fork()).join();
     });
     if (message.duration !== undefined) {
       Duration.encode(message.duration, writer.uint32(186).fork()).join();
@@ -1210,16 +1240,16 @@ export const AccessLogCommon: MessageFns<AccessLogCommon, 'envoy.data.accesslog.
     if (message.upstreamRequestAttemptCount !== 0) {
       writer.uint32(192).uint32(message.upstreamRequestAttemptCount);
     }
-    if (message.connectionTerminationDetails !== '') {
+    if (message.connectionTerminationDetails !== "") {
       writer.uint32(202).string(message.connectionTerminationDetails);
     }
-    if (message.streamId !== '') {
+    if (message.streamId !== "") {
       writer.uint32(210).string(message.streamId);
     }
     if (message.intermediateLogEntry !== false) {
       writer.uint32(216).bool(message.intermediateLogEntry);
     }
-    if (message.downstreamTransportFailureReason !== '') {
+    if (message.downstreamTransportFailureReason !== "") {
       writer.uint32(226).string(message.downstreamTransportFailureReason);
     }
     if (message.downstreamWireBytesSent !== 0) {
@@ -1244,7 +1274,7 @@ export const AccessLogCommon: MessageFns<AccessLogCommon, 'envoy.data.accesslog.
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -1541,204 +1571,204 @@ export const AccessLogCommon: MessageFns<AccessLogCommon, 'envoy.data.accesslog.
       sampleRate: isSet(object.sampleRate)
         ? globalThis.Number(object.sampleRate)
         : isSet(object.sample_rate)
-          ? globalThis.Number(object.sample_rate)
-          : 0,
+        ? globalThis.Number(object.sample_rate)
+        : 0,
       downstreamRemoteAddress: isSet(object.downstreamRemoteAddress)
         ? Address.fromJSON(object.downstreamRemoteAddress)
         : isSet(object.downstream_remote_address)
-          ? Address.fromJSON(object.downstream_remote_address)
-          : undefined,
+        ? Address.fromJSON(object.downstream_remote_address)
+        : undefined,
       downstreamLocalAddress: isSet(object.downstreamLocalAddress)
         ? Address.fromJSON(object.downstreamLocalAddress)
         : isSet(object.downstream_local_address)
-          ? Address.fromJSON(object.downstream_local_address)
-          : undefined,
+        ? Address.fromJSON(object.downstream_local_address)
+        : undefined,
       tlsProperties: isSet(object.tlsProperties)
         ? TLSProperties.fromJSON(object.tlsProperties)
         : isSet(object.tls_properties)
-          ? TLSProperties.fromJSON(object.tls_properties)
-          : undefined,
+        ? TLSProperties.fromJSON(object.tls_properties)
+        : undefined,
       startTime: isSet(object.startTime)
         ? fromJsonTimestamp(object.startTime)
         : isSet(object.start_time)
-          ? fromJsonTimestamp(object.start_time)
-          : undefined,
+        ? fromJsonTimestamp(object.start_time)
+        : undefined,
       timeToLastRxByte: isSet(object.timeToLastRxByte)
         ? Duration.fromJSON(object.timeToLastRxByte)
         : isSet(object.time_to_last_rx_byte)
-          ? Duration.fromJSON(object.time_to_last_rx_byte)
-          : undefined,
+        ? Duration.fromJSON(object.time_to_last_rx_byte)
+        : undefined,
       timeToFirstUpstreamTxByte: isSet(object.timeToFirstUpstreamTxByte)
         ? Duration.fromJSON(object.timeToFirstUpstreamTxByte)
         : isSet(object.time_to_first_upstream_tx_byte)
-          ? Duration.fromJSON(object.time_to_first_upstream_tx_byte)
-          : undefined,
+        ? Duration.fromJSON(object.time_to_first_upstream_tx_byte)
+        : undefined,
       timeToLastUpstreamTxByte: isSet(object.timeToLastUpstreamTxByte)
         ? Duration.fromJSON(object.timeToLastUpstreamTxByte)
         : isSet(object.time_to_last_upstream_tx_byte)
-          ? Duration.fromJSON(object.time_to_last_upstream_tx_byte)
-          : undefined,
+        ? Duration.fromJSON(object.time_to_last_upstream_tx_byte)
+        : undefined,
       timeToFirstUpstreamRxByte: isSet(object.timeToFirstUpstreamRxByte)
         ? Duration.fromJSON(object.timeToFirstUpstreamRxByte)
         : isSet(object.time_to_first_upstream_rx_byte)
-          ? Duration.fromJSON(object.time_to_first_upstream_rx_byte)
-          : undefined,
+        ? Duration.fromJSON(object.time_to_first_upstream_rx_byte)
+        : undefined,
       timeToLastUpstreamRxByte: isSet(object.timeToLastUpstreamRxByte)
         ? Duration.fromJSON(object.timeToLastUpstreamRxByte)
         : isSet(object.time_to_last_upstream_rx_byte)
-          ? Duration.fromJSON(object.time_to_last_upstream_rx_byte)
-          : undefined,
+        ? Duration.fromJSON(object.time_to_last_upstream_rx_byte)
+        : undefined,
       timeToFirstDownstreamTxByte: isSet(object.timeToFirstDownstreamTxByte)
         ? Duration.fromJSON(object.timeToFirstDownstreamTxByte)
         : isSet(object.time_to_first_downstream_tx_byte)
-          ? Duration.fromJSON(object.time_to_first_downstream_tx_byte)
-          : undefined,
+        ? Duration.fromJSON(object.time_to_first_downstream_tx_byte)
+        : undefined,
       timeToLastDownstreamTxByte: isSet(object.timeToLastDownstreamTxByte)
         ? Duration.fromJSON(object.timeToLastDownstreamTxByte)
         : isSet(object.time_to_last_downstream_tx_byte)
-          ? Duration.fromJSON(object.time_to_last_downstream_tx_byte)
-          : undefined,
+        ? Duration.fromJSON(object.time_to_last_downstream_tx_byte)
+        : undefined,
       upstreamRemoteAddress: isSet(object.upstreamRemoteAddress)
         ? Address.fromJSON(object.upstreamRemoteAddress)
         : isSet(object.upstream_remote_address)
-          ? Address.fromJSON(object.upstream_remote_address)
-          : undefined,
+        ? Address.fromJSON(object.upstream_remote_address)
+        : undefined,
       upstreamLocalAddress: isSet(object.upstreamLocalAddress)
         ? Address.fromJSON(object.upstreamLocalAddress)
         : isSet(object.upstream_local_address)
-          ? Address.fromJSON(object.upstream_local_address)
-          : undefined,
+        ? Address.fromJSON(object.upstream_local_address)
+        : undefined,
       upstreamCluster: isSet(object.upstreamCluster)
         ? globalThis.String(object.upstreamCluster)
         : isSet(object.upstream_cluster)
-          ? globalThis.String(object.upstream_cluster)
-          : '',
+        ? globalThis.String(object.upstream_cluster)
+        : "",
       responseFlags: isSet(object.responseFlags)
         ? ResponseFlags.fromJSON(object.responseFlags)
         : isSet(object.response_flags)
-          ? ResponseFlags.fromJSON(object.response_flags)
-          : undefined,
+        ? ResponseFlags.fromJSON(object.response_flags)
+        : undefined,
       metadata: isSet(object.metadata) ? Metadata.fromJSON(object.metadata) : undefined,
       upstreamTransportFailureReason: isSet(object.upstreamTransportFailureReason)
         ? globalThis.String(object.upstreamTransportFailureReason)
         : isSet(object.upstream_transport_failure_reason)
-          ? globalThis.String(object.upstream_transport_failure_reason)
-          : '',
+        ? globalThis.String(object.upstream_transport_failure_reason)
+        : "",
       routeName: isSet(object.routeName)
         ? globalThis.String(object.routeName)
         : isSet(object.route_name)
-          ? globalThis.String(object.route_name)
-          : '',
+        ? globalThis.String(object.route_name)
+        : "",
       downstreamDirectRemoteAddress: isSet(object.downstreamDirectRemoteAddress)
         ? Address.fromJSON(object.downstreamDirectRemoteAddress)
         : isSet(object.downstream_direct_remote_address)
-          ? Address.fromJSON(object.downstream_direct_remote_address)
-          : undefined,
+        ? Address.fromJSON(object.downstream_direct_remote_address)
+        : undefined,
       filterStateObjects: isObject(object.filterStateObjects)
         ? (globalThis.Object.entries(object.filterStateObjects) as [string, any][]).reduce(
-            (acc: { [key: string]: Any }, [key, value]: [string, any]) => {
-              globalThis.Object.defineProperty(acc, key, {
-                value: Any.fromJSON(value),
-                enumerable: true,
-                configurable: true,
-                writable: true,
-              });
-              return acc;
-            },
-            {},
-          )
+          (acc: { [key: string]: Any }, [key, value]: [string, any]) => {
+            globalThis.Object.defineProperty(acc, key, {
+              value: Any.fromJSON(value),
+              enumerable: true,
+              configurable: true,
+              writable: true,
+            });
+            return acc;
+          },
+          {},
+        )
         : isObject(object.filter_state_objects)
-          ? (globalThis.Object.entries(object.filter_state_objects) as [string, any][]).reduce(
-              (acc: { [key: string]: Any }, [key, value]: [string, any]) => {
-                globalThis.Object.defineProperty(acc, key, {
-                  value: Any.fromJSON(value),
-                  enumerable: true,
-                  configurable: true,
-                  writable: true,
-                });
-                return acc;
-              },
-              {},
-            )
-          : {},
+        ? (globalThis.Object.entries(object.filter_state_objects) as [string, any][]).reduce(
+          (acc: { [key: string]: Any }, [key, value]: [string, any]) => {
+            globalThis.Object.defineProperty(acc, key, {
+              value: Any.fromJSON(value),
+              enumerable: true,
+              configurable: true,
+              writable: true,
+            });
+            return acc;
+          },
+          {},
+        )
+        : {},
       customTags: isObject(object.customTags)
         ? (globalThis.Object.entries(object.customTags) as [string, any][]).reduce(
-            (acc: { [key: string]: string }, [key, value]: [string, any]) => {
-              globalThis.Object.defineProperty(acc, key, {
-                value: globalThis.String(value),
-                enumerable: true,
-                configurable: true,
-                writable: true,
-              });
-              return acc;
-            },
-            {},
-          )
+          (acc: { [key: string]: string }, [key, value]: [string, any]) => {
+            globalThis.Object.defineProperty(acc, key, {
+              value: globalThis.String(value),
+              enumerable: true,
+              configurable: true,
+              writable: true,
+            });
+            return acc;
+          },
+          {},
+        )
         : isObject(object.custom_tags)
-          ? (globalThis.Object.entries(object.custom_tags) as [string, any][]).reduce(
-              (acc: { [key: string]: string }, [key, value]: [string, any]) => {
-                globalThis.Object.defineProperty(acc, key, {
-                  value: globalThis.String(value),
-                  enumerable: true,
-                  configurable: true,
-                  writable: true,
-                });
-                return acc;
-              },
-              {},
-            )
-          : {},
+        ? (globalThis.Object.entries(object.custom_tags) as [string, any][]).reduce(
+          (acc: { [key: string]: string }, [key, value]: [string, any]) => {
+            globalThis.Object.defineProperty(acc, key, {
+              value: globalThis.String(value),
+              enumerable: true,
+              configurable: true,
+              writable: true,
+            });
+            return acc;
+          },
+          {},
+        )
+        : {},
       duration: isSet(object.duration) ? Duration.fromJSON(object.duration) : undefined,
       upstreamRequestAttemptCount: isSet(object.upstreamRequestAttemptCount)
         ? globalThis.Number(object.upstreamRequestAttemptCount)
         : isSet(object.upstream_request_attempt_count)
-          ? globalThis.Number(object.upstream_request_attempt_count)
-          : 0,
+        ? globalThis.Number(object.upstream_request_attempt_count)
+        : 0,
       connectionTerminationDetails: isSet(object.connectionTerminationDetails)
         ? globalThis.String(object.connectionTerminationDetails)
         : isSet(object.connection_termination_details)
-          ? globalThis.String(object.connection_termination_details)
-          : '',
+        ? globalThis.String(object.connection_termination_details)
+        : "",
       streamId: isSet(object.streamId)
         ? globalThis.String(object.streamId)
         : isSet(object.stream_id)
-          ? globalThis.String(object.stream_id)
-          : '',
+        ? globalThis.String(object.stream_id)
+        : "",
       intermediateLogEntry: isSet(object.intermediateLogEntry)
         ? globalThis.Boolean(object.intermediateLogEntry)
         : isSet(object.intermediate_log_entry)
-          ? globalThis.Boolean(object.intermediate_log_entry)
-          : false,
+        ? globalThis.Boolean(object.intermediate_log_entry)
+        : false,
       downstreamTransportFailureReason: isSet(object.downstreamTransportFailureReason)
         ? globalThis.String(object.downstreamTransportFailureReason)
         : isSet(object.downstream_transport_failure_reason)
-          ? globalThis.String(object.downstream_transport_failure_reason)
-          : '',
+        ? globalThis.String(object.downstream_transport_failure_reason)
+        : "",
       downstreamWireBytesSent: isSet(object.downstreamWireBytesSent)
         ? globalThis.Number(object.downstreamWireBytesSent)
         : isSet(object.downstream_wire_bytes_sent)
-          ? globalThis.Number(object.downstream_wire_bytes_sent)
-          : 0,
+        ? globalThis.Number(object.downstream_wire_bytes_sent)
+        : 0,
       downstreamWireBytesReceived: isSet(object.downstreamWireBytesReceived)
         ? globalThis.Number(object.downstreamWireBytesReceived)
         : isSet(object.downstream_wire_bytes_received)
-          ? globalThis.Number(object.downstream_wire_bytes_received)
-          : 0,
+        ? globalThis.Number(object.downstream_wire_bytes_received)
+        : 0,
       upstreamWireBytesSent: isSet(object.upstreamWireBytesSent)
         ? globalThis.Number(object.upstreamWireBytesSent)
         : isSet(object.upstream_wire_bytes_sent)
-          ? globalThis.Number(object.upstream_wire_bytes_sent)
-          : 0,
+        ? globalThis.Number(object.upstream_wire_bytes_sent)
+        : 0,
       upstreamWireBytesReceived: isSet(object.upstreamWireBytesReceived)
         ? globalThis.Number(object.upstreamWireBytesReceived)
         : isSet(object.upstream_wire_bytes_received)
-          ? globalThis.Number(object.upstream_wire_bytes_received)
-          : 0,
+        ? globalThis.Number(object.upstream_wire_bytes_received)
+        : 0,
       accessLogType: isSet(object.accessLogType)
         ? accessLogTypeFromJSON(object.accessLogType)
         : isSet(object.access_log_type)
-          ? accessLogTypeFromJSON(object.access_log_type)
-          : 0,
+        ? accessLogTypeFromJSON(object.access_log_type)
+        : 0,
     };
   },
 
@@ -1786,7 +1816,7 @@ export const AccessLogCommon: MessageFns<AccessLogCommon, 'envoy.data.accesslog.
     if (message.upstreamLocalAddress !== undefined) {
       obj.upstreamLocalAddress = Address.toJSON(message.upstreamLocalAddress);
     }
-    if (message.upstreamCluster !== '') {
+    if (message.upstreamCluster !== "") {
       obj.upstreamCluster = message.upstreamCluster;
     }
     if (message.responseFlags !== undefined) {
@@ -1795,10 +1825,10 @@ export const AccessLogCommon: MessageFns<AccessLogCommon, 'envoy.data.accesslog.
     if (message.metadata !== undefined) {
       obj.metadata = Metadata.toJSON(message.metadata);
     }
-    if (message.upstreamTransportFailureReason !== '') {
+    if (message.upstreamTransportFailureReason !== "") {
       obj.upstreamTransportFailureReason = message.upstreamTransportFailureReason;
     }
-    if (message.routeName !== '') {
+    if (message.routeName !== "") {
       obj.routeName = message.routeName;
     }
     if (message.downstreamDirectRemoteAddress !== undefined) {
@@ -1828,16 +1858,16 @@ export const AccessLogCommon: MessageFns<AccessLogCommon, 'envoy.data.accesslog.
     if (message.upstreamRequestAttemptCount !== 0) {
       obj.upstreamRequestAttemptCount = Math.round(message.upstreamRequestAttemptCount);
     }
-    if (message.connectionTerminationDetails !== '') {
+    if (message.connectionTerminationDetails !== "") {
       obj.connectionTerminationDetails = message.connectionTerminationDetails;
     }
-    if (message.streamId !== '') {
+    if (message.streamId !== "") {
       obj.streamId = message.streamId;
     }
     if (message.intermediateLogEntry !== false) {
       obj.intermediateLogEntry = message.intermediateLogEntry;
     }
-    if (message.downstreamTransportFailureReason !== '') {
+    if (message.downstreamTransportFailureReason !== "") {
       obj.downstreamTransportFailureReason = message.downstreamTransportFailureReason;
     }
     if (message.downstreamWireBytesSent !== 0) {
@@ -1865,77 +1895,73 @@ export const AccessLogCommon: MessageFns<AccessLogCommon, 'envoy.data.accesslog.
     const message = createBaseAccessLogCommon();
     message.sampleRate = object.sampleRate ?? 0;
     message.downstreamRemoteAddress =
-      object.downstreamRemoteAddress !== undefined && object.downstreamRemoteAddress !== null
+      (object.downstreamRemoteAddress !== undefined && object.downstreamRemoteAddress !== null)
         ? Address.fromPartial(object.downstreamRemoteAddress)
         : undefined;
     message.downstreamLocalAddress =
-      object.downstreamLocalAddress !== undefined && object.downstreamLocalAddress !== null
+      (object.downstreamLocalAddress !== undefined && object.downstreamLocalAddress !== null)
         ? Address.fromPartial(object.downstreamLocalAddress)
         : undefined;
-    message.tlsProperties =
-      object.tlsProperties !== undefined && object.tlsProperties !== null
-        ? TLSProperties.fromPartial(object.tlsProperties)
-        : undefined;
+    message.tlsProperties = (object.tlsProperties !== undefined && object.tlsProperties !== null)
+      ? TLSProperties.fromPartial(object.tlsProperties)
+      : undefined;
     message.startTime = object.startTime ?? undefined;
-    message.timeToLastRxByte =
-      object.timeToLastRxByte !== undefined && object.timeToLastRxByte !== null
-        ? Duration.fromPartial(object.timeToLastRxByte)
-        : undefined;
+    message.timeToLastRxByte = (object.timeToLastRxByte !== undefined && object.timeToLastRxByte !== null)
+      ? Duration.fromPartial(object.timeToLastRxByte)
+      : undefined;
     message.timeToFirstUpstreamTxByte =
-      object.timeToFirstUpstreamTxByte !== undefined && object.timeToFirstUpstreamTxByte !== null
+      (object.timeToFirstUpstreamTxByte !== undefined && object.timeToFirstUpstreamTxByte !== null)
         ? Duration.fromPartial(object.timeToFirstUpstreamTxByte)
         : undefined;
     message.timeToLastUpstreamTxByte =
-      object.timeToLastUpstreamTxByte !== undefined && object.timeToLastUpstreamTxByte !== null
+      (object.timeToLastUpstreamTxByte !== undefined && object.timeToLastUpstreamTxByte !== null)
         ? Duration.fromPartial(object.timeToLastUpstreamTxByte)
         : undefined;
     message.timeToFirstUpstreamRxByte =
-      object.timeToFirstUpstreamRxByte !== undefined && object.timeToFirstUpstreamRxByte !== null
+      (object.timeToFirstUpstreamRxByte !== undefined && object.timeToFirstUpstreamRxByte !== null)
         ? Duration.fromPartial(object.timeToFirstUpstreamRxByte)
         : undefined;
     message.timeToLastUpstreamRxByte =
-      object.timeToLastUpstreamRxByte !== undefined && object.timeToLastUpstreamRxByte !== null
+      (object.timeToLastUpstreamRxByte !== undefined && object.timeToLastUpstreamRxByte !== null)
         ? Duration.fromPartial(object.timeToLastUpstreamRxByte)
         : undefined;
     message.timeToFirstDownstreamTxByte =
-      object.timeToFirstDownstreamTxByte !== undefined && object.timeToFirstDownstreamTxByte !== null
+      (object.timeToFirstDownstreamTxByte !== undefined && object.timeToFirstDownstreamTxByte !== null)
         ? Duration.fromPartial(object.timeToFirstDownstreamTxByte)
         : undefined;
     message.timeToLastDownstreamTxByte =
-      object.timeToLastDownstreamTxByte !== undefined && object.timeToLastDownstreamTxByte !== null
+      (object.timeToLastDownstreamTxByte !== undefined && object.timeToLastDownstreamTxByte !== null)
         ? Duration.fromPartial(object.timeToLastDownstreamTxByte)
         : undefined;
     message.upstreamRemoteAddress =
-      object.upstreamRemoteAddress !== undefined && object.upstreamRemoteAddress !== null
+      (object.upstreamRemoteAddress !== undefined && object.upstreamRemoteAddress !== null)
         ? Address.fromPartial(object.upstreamRemoteAddress)
         : undefined;
-    message.upstreamLocalAddress =
-      object.upstreamLocalAddress !== undefined && object.upstreamLocalAddress !== null
-        ? Address.fromPartial(object.upstreamLocalAddress)
-        : undefined;
-    message.upstreamCluster = object.upstreamCluster ?? '';
-    message.responseFlags =
-      object.responseFlags !== undefined && object.responseFlags !== null
-        ? ResponseFlags.fromPartial(object.responseFlags)
-        : undefined;
-    message.metadata =
-      object.metadata !== undefined && object.metadata !== null
-        ? Metadata.fromPartial(object.metadata)
-        : undefined;
-    message.upstreamTransportFailureReason = object.upstreamTransportFailureReason ?? '';
-    message.routeName = object.routeName ?? '';
+    message.upstreamLocalAddress = (object.upstreamLocalAddress !== undefined && object.upstreamLocalAddress !== null)
+      ? Address.fromPartial(object.upstreamLocalAddress)
+      : undefined;
+    message.upstreamCluster = object.upstreamCluster ?? "";
+    message.responseFlags = (object.responseFlags !== undefined && object.responseFlags !== null)
+      ? ResponseFlags.fromPartial(object.responseFlags)
+      : undefined;
+    message.metadata = (object.metadata !== undefined && object.metadata !== null)
+      ? Metadata.fromPartial(object.metadata)
+      : undefined;
+    message.upstreamTransportFailureReason = object.upstreamTransportFailureReason ?? "";
+    message.routeName = object.routeName ?? "";
     message.downstreamDirectRemoteAddress =
-      object.downstreamDirectRemoteAddress !== undefined && object.downstreamDirectRemoteAddress !== null
+      (object.downstreamDirectRemoteAddress !== undefined && object.downstreamDirectRemoteAddress !== null)
         ? Address.fromPartial(object.downstreamDirectRemoteAddress)
         : undefined;
-    message.filterStateObjects = (
-      globalThis.Object.entries(object.filterStateObjects ?? {}) as [string, Any][]
-    ).reduce((acc: { [key: string]: Any }, [key, value]: [string, Any]) => {
-      if (value !== undefined) {
-        acc[key] = Any.fromPartial(value);
-      }
-      return acc;
-    }, {});
+    message.filterStateObjects = (globalThis.Object.entries(object.filterStateObjects ?? {}) as [string, Any][]).reduce(
+      (acc: { [key: string]: Any }, [key, value]: [string, Any]) => {
+        if (value !== undefined) {
+          acc[key] = Any.fromPartial(value);
+        }
+        return acc;
+      },
+      {},
+    );
     message.customTags = (globalThis.Object.entries(object.customTags ?? {}) as [string, string][]).reduce(
       (acc: { [key: string]: string }, [key, value]: [string, string]) => {
         if (value !== undefined) {
@@ -1945,15 +1971,14 @@ export const AccessLogCommon: MessageFns<AccessLogCommon, 'envoy.data.accesslog.
       },
       {},
     );
-    message.duration =
-      object.duration !== undefined && object.duration !== null
-        ? Duration.fromPartial(object.duration)
-        : undefined;
+    message.duration = (object.duration !== undefined && object.duration !== null)
+      ? Duration.fromPartial(object.duration)
+      : undefined;
     message.upstreamRequestAttemptCount = object.upstreamRequestAttemptCount ?? 0;
-    message.connectionTerminationDetails = object.connectionTerminationDetails ?? '';
-    message.streamId = object.streamId ?? '';
+    message.connectionTerminationDetails = object.connectionTerminationDetails ?? "";
+    message.streamId = object.streamId ?? "";
     message.intermediateLogEntry = object.intermediateLogEntry ?? false;
-    message.downstreamTransportFailureReason = object.downstreamTransportFailureReason ?? '';
+    message.downstreamTransportFailureReason = object.downstreamTransportFailureReason ?? "";
     message.downstreamWireBytesSent = object.downstreamWireBytesSent ?? 0;
     message.downstreamWireBytesReceived = object.downstreamWireBytesReceived ?? 0;
     message.upstreamWireBytesSent = object.upstreamWireBytesSent ?? 0;
@@ -1966,24 +1991,17 @@ export const AccessLogCommon: MessageFns<AccessLogCommon, 'envoy.data.accesslog.
 messageTypeRegistry.set(AccessLogCommon.$type, AccessLogCommon);
 
 function createBaseAccessLogCommon_FilterStateObjectsEntry(): AccessLogCommon_FilterStateObjectsEntry {
-  return {
-    $type: 'envoy.data.accesslog.v3.AccessLogCommon.FilterStateObjectsEntry',
-    key: '',
-    value: undefined,
-  };
+  return { $type: "envoy.data.accesslog.v3.AccessLogCommon.FilterStateObjectsEntry", key: "", value: undefined };
 }
 
 export const AccessLogCommon_FilterStateObjectsEntry: MessageFns<
   AccessLogCommon_FilterStateObjectsEntry,
-  'envoy.data.accesslog.v3.AccessLogCommon.FilterStateObjectsEntry'
+  "envoy.data.accesslog.v3.AccessLogCommon.FilterStateObjectsEntry"
 > = {
-  $type: 'envoy.data.accesslog.v3.AccessLogCommon.FilterStateObjectsEntry' as const,
+  $type: "envoy.data.accesslog.v3.AccessLogCommon.FilterStateObjectsEntry" as const,
 
-  encode(
-    message: AccessLogCommon_FilterStateObjectsEntry,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
-    if (message.key !== '') {
+  encode(message: AccessLogCommon_FilterStateObjectsEntry, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.key !== "") {
       writer.uint32(10).string(message.key);
     }
     if (message.value !== undefined) {
@@ -1996,7 +2014,7 @@ export const AccessLogCommon_FilterStateObjectsEntry: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -2036,14 +2054,14 @@ export const AccessLogCommon_FilterStateObjectsEntry: MessageFns<
   fromJSON(object: any): AccessLogCommon_FilterStateObjectsEntry {
     return {
       $type: AccessLogCommon_FilterStateObjectsEntry.$type,
-      key: isSet(object.key) ? globalThis.String(object.key) : '',
+      key: isSet(object.key) ? globalThis.String(object.key) : "",
       value: isSet(object.value) ? Any.fromJSON(object.value) : undefined,
     };
   },
 
   toJSON(message: AccessLogCommon_FilterStateObjectsEntry): unknown {
     const obj: any = {};
-    if (message.key !== '') {
+    if (message.key !== "") {
       obj.key = message.key;
     }
     if (message.value !== undefined) {
@@ -2052,42 +2070,34 @@ export const AccessLogCommon_FilterStateObjectsEntry: MessageFns<
     return obj;
   },
 
-  create(
-    base?: DeepPartial<AccessLogCommon_FilterStateObjectsEntry>,
-  ): AccessLogCommon_FilterStateObjectsEntry {
+  create(base?: DeepPartial<AccessLogCommon_FilterStateObjectsEntry>): AccessLogCommon_FilterStateObjectsEntry {
     return AccessLogCommon_FilterStateObjectsEntry.fromPartial(base ?? {});
   },
-  fromPartial(
-    object: DeepPartial<AccessLogCommon_FilterStateObjectsEntry>,
-  ): AccessLogCommon_FilterStateObjectsEntry {
+  fromPartial(object: DeepPartial<AccessLogCommon_FilterStateObjectsEntry>): AccessLogCommon_FilterStateObjectsEntry {
     const message = createBaseAccessLogCommon_FilterStateObjectsEntry();
-    message.key = object.key ?? '';
-    message.value =
-      object.value !== undefined && object.value !== null ? Any.fromPartial(object.value) : undefined;
+    message.key = object.key ?? "";
+    message.value = (object.value !== undefined && object.value !== null) ? Any.fromPartial(object.value) : undefined;
     return message;
   },
 };
 
-messageTypeRegistry.set(
-  AccessLogCommon_FilterStateObjectsEntry.$type,
-  AccessLogCommon_FilterStateObjectsEntry,
-);
+messageTypeRegistry.set(AccessLogCommon_FilterStateObjectsEntry.$type, AccessLogCommon_FilterStateObjectsEntry);
 
 function createBaseAccessLogCommon_CustomTagsEntry(): AccessLogCommon_CustomTagsEntry {
-  return { $type: 'envoy.data.accesslog.v3.AccessLogCommon.CustomTagsEntry', key: '', value: '' };
+  return { $type: "envoy.data.accesslog.v3.AccessLogCommon.CustomTagsEntry", key: "", value: "" };
 }
 
 export const AccessLogCommon_CustomTagsEntry: MessageFns<
   AccessLogCommon_CustomTagsEntry,
-  'envoy.data.accesslog.v3.AccessLogCommon.CustomTagsEntry'
+  "envoy.data.accesslog.v3.AccessLogCommon.CustomTagsEntry"
 > = {
-  $type: 'envoy.data.accesslog.v3.AccessLogCommon.CustomTagsEntry' as const,
+  $type: "envoy.data.accesslog.v3.AccessLogCommon.CustomTagsEntry" as const,
 
   encode(message: AccessLogCommon_CustomTagsEntry, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.key !== '') {
+    if (message.key !== "") {
       writer.uint32(10).string(message.key);
     }
-    if (message.value !== '') {
+    if (message.value !== "") {
       writer.uint32(18).string(message.value);
     }
     return writer;
@@ -2097,7 +2107,7 @@ export const AccessLogCommon_CustomTagsEntry: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -2137,17 +2147,17 @@ export const AccessLogCommon_CustomTagsEntry: MessageFns<
   fromJSON(object: any): AccessLogCommon_CustomTagsEntry {
     return {
       $type: AccessLogCommon_CustomTagsEntry.$type,
-      key: isSet(object.key) ? globalThis.String(object.key) : '',
-      value: isSet(object.value) ? globalThis.String(object.value) : '',
+      key: isSet(object.key) ? globalThis.String(object.key) : "",
+      value: isSet(object.value) ? globalThis.String(object.value) : "",
     };
   },
 
   toJSON(message: AccessLogCommon_CustomTagsEntry): unknown {
     const obj: any = {};
-    if (message.key !== '') {
+    if (message.key !== "") {
       obj.key = message.key;
     }
-    if (message.value !== '') {
+    if (message.value !== "") {
       obj.value = message.value;
     }
     return obj;
@@ -2158,8 +2168,8 @@ export const AccessLogCommon_CustomTagsEntry: MessageFns<
   },
   fromPartial(object: DeepPartial<AccessLogCommon_CustomTagsEntry>): AccessLogCommon_CustomTagsEntry {
     const message = createBaseAccessLogCommon_CustomTagsEntry();
-    message.key = object.key ?? '';
-    message.value = object.value ?? '';
+    message.key = object.key ?? "";
+    message.value = object.value ?? "";
     return message;
   },
 };
@@ -2168,7 +2178,7 @@ messageTypeRegistry.set(AccessLogCommon_CustomTagsEntry.$type, AccessLogCommon_C
 
 function createBaseResponseFlags(): ResponseFlags {
   return {
-    $type: 'envoy.data.accesslog.v3.ResponseFlags',
+    $type: "envoy.data.accesslog.v3.ResponseFlags",
     failedLocalHealthcheck: false,
     noHealthyUpstream: false,
     upstreamRequestTimeout: false,
@@ -2200,8 +2210,8 @@ function createBaseResponseFlags(): ResponseFlags {
   };
 }
 
-export const ResponseFlags: MessageFns<ResponseFlags, 'envoy.data.accesslog.v3.ResponseFlags'> = {
-  $type: 'envoy.data.accesslog.v3.ResponseFlags' as const,
+export const ResponseFlags: MessageFns<ResponseFlags, "envoy.data.accesslog.v3.ResponseFlags"> = {
+  $type: "envoy.data.accesslog.v3.ResponseFlags" as const,
 
   encode(message: ResponseFlags, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.failedLocalHealthcheck !== false) {
@@ -2295,7 +2305,7 @@ export const ResponseFlags: MessageFns<ResponseFlags, 'envoy.data.accesslog.v3.R
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -2546,143 +2556,143 @@ export const ResponseFlags: MessageFns<ResponseFlags, 'envoy.data.accesslog.v3.R
       failedLocalHealthcheck: isSet(object.failedLocalHealthcheck)
         ? globalThis.Boolean(object.failedLocalHealthcheck)
         : isSet(object.failed_local_healthcheck)
-          ? globalThis.Boolean(object.failed_local_healthcheck)
-          : false,
+        ? globalThis.Boolean(object.failed_local_healthcheck)
+        : false,
       noHealthyUpstream: isSet(object.noHealthyUpstream)
         ? globalThis.Boolean(object.noHealthyUpstream)
         : isSet(object.no_healthy_upstream)
-          ? globalThis.Boolean(object.no_healthy_upstream)
-          : false,
+        ? globalThis.Boolean(object.no_healthy_upstream)
+        : false,
       upstreamRequestTimeout: isSet(object.upstreamRequestTimeout)
         ? globalThis.Boolean(object.upstreamRequestTimeout)
         : isSet(object.upstream_request_timeout)
-          ? globalThis.Boolean(object.upstream_request_timeout)
-          : false,
+        ? globalThis.Boolean(object.upstream_request_timeout)
+        : false,
       localReset: isSet(object.localReset)
         ? globalThis.Boolean(object.localReset)
         : isSet(object.local_reset)
-          ? globalThis.Boolean(object.local_reset)
-          : false,
+        ? globalThis.Boolean(object.local_reset)
+        : false,
       upstreamRemoteReset: isSet(object.upstreamRemoteReset)
         ? globalThis.Boolean(object.upstreamRemoteReset)
         : isSet(object.upstream_remote_reset)
-          ? globalThis.Boolean(object.upstream_remote_reset)
-          : false,
+        ? globalThis.Boolean(object.upstream_remote_reset)
+        : false,
       upstreamConnectionFailure: isSet(object.upstreamConnectionFailure)
         ? globalThis.Boolean(object.upstreamConnectionFailure)
         : isSet(object.upstream_connection_failure)
-          ? globalThis.Boolean(object.upstream_connection_failure)
-          : false,
+        ? globalThis.Boolean(object.upstream_connection_failure)
+        : false,
       upstreamConnectionTermination: isSet(object.upstreamConnectionTermination)
         ? globalThis.Boolean(object.upstreamConnectionTermination)
         : isSet(object.upstream_connection_termination)
-          ? globalThis.Boolean(object.upstream_connection_termination)
-          : false,
+        ? globalThis.Boolean(object.upstream_connection_termination)
+        : false,
       upstreamOverflow: isSet(object.upstreamOverflow)
         ? globalThis.Boolean(object.upstreamOverflow)
         : isSet(object.upstream_overflow)
-          ? globalThis.Boolean(object.upstream_overflow)
-          : false,
+        ? globalThis.Boolean(object.upstream_overflow)
+        : false,
       noRouteFound: isSet(object.noRouteFound)
         ? globalThis.Boolean(object.noRouteFound)
         : isSet(object.no_route_found)
-          ? globalThis.Boolean(object.no_route_found)
-          : false,
+        ? globalThis.Boolean(object.no_route_found)
+        : false,
       delayInjected: isSet(object.delayInjected)
         ? globalThis.Boolean(object.delayInjected)
         : isSet(object.delay_injected)
-          ? globalThis.Boolean(object.delay_injected)
-          : false,
+        ? globalThis.Boolean(object.delay_injected)
+        : false,
       faultInjected: isSet(object.faultInjected)
         ? globalThis.Boolean(object.faultInjected)
         : isSet(object.fault_injected)
-          ? globalThis.Boolean(object.fault_injected)
-          : false,
+        ? globalThis.Boolean(object.fault_injected)
+        : false,
       rateLimited: isSet(object.rateLimited)
         ? globalThis.Boolean(object.rateLimited)
         : isSet(object.rate_limited)
-          ? globalThis.Boolean(object.rate_limited)
-          : false,
+        ? globalThis.Boolean(object.rate_limited)
+        : false,
       unauthorizedDetails: isSet(object.unauthorizedDetails)
         ? ResponseFlags_Unauthorized.fromJSON(object.unauthorizedDetails)
         : isSet(object.unauthorized_details)
-          ? ResponseFlags_Unauthorized.fromJSON(object.unauthorized_details)
-          : undefined,
+        ? ResponseFlags_Unauthorized.fromJSON(object.unauthorized_details)
+        : undefined,
       rateLimitServiceError: isSet(object.rateLimitServiceError)
         ? globalThis.Boolean(object.rateLimitServiceError)
         : isSet(object.rate_limit_service_error)
-          ? globalThis.Boolean(object.rate_limit_service_error)
-          : false,
+        ? globalThis.Boolean(object.rate_limit_service_error)
+        : false,
       downstreamConnectionTermination: isSet(object.downstreamConnectionTermination)
         ? globalThis.Boolean(object.downstreamConnectionTermination)
         : isSet(object.downstream_connection_termination)
-          ? globalThis.Boolean(object.downstream_connection_termination)
-          : false,
+        ? globalThis.Boolean(object.downstream_connection_termination)
+        : false,
       upstreamRetryLimitExceeded: isSet(object.upstreamRetryLimitExceeded)
         ? globalThis.Boolean(object.upstreamRetryLimitExceeded)
         : isSet(object.upstream_retry_limit_exceeded)
-          ? globalThis.Boolean(object.upstream_retry_limit_exceeded)
-          : false,
+        ? globalThis.Boolean(object.upstream_retry_limit_exceeded)
+        : false,
       streamIdleTimeout: isSet(object.streamIdleTimeout)
         ? globalThis.Boolean(object.streamIdleTimeout)
         : isSet(object.stream_idle_timeout)
-          ? globalThis.Boolean(object.stream_idle_timeout)
-          : false,
+        ? globalThis.Boolean(object.stream_idle_timeout)
+        : false,
       invalidEnvoyRequestHeaders: isSet(object.invalidEnvoyRequestHeaders)
         ? globalThis.Boolean(object.invalidEnvoyRequestHeaders)
         : isSet(object.invalid_envoy_request_headers)
-          ? globalThis.Boolean(object.invalid_envoy_request_headers)
-          : false,
+        ? globalThis.Boolean(object.invalid_envoy_request_headers)
+        : false,
       downstreamProtocolError: isSet(object.downstreamProtocolError)
         ? globalThis.Boolean(object.downstreamProtocolError)
         : isSet(object.downstream_protocol_error)
-          ? globalThis.Boolean(object.downstream_protocol_error)
-          : false,
+        ? globalThis.Boolean(object.downstream_protocol_error)
+        : false,
       upstreamMaxStreamDurationReached: isSet(object.upstreamMaxStreamDurationReached)
         ? globalThis.Boolean(object.upstreamMaxStreamDurationReached)
         : isSet(object.upstream_max_stream_duration_reached)
-          ? globalThis.Boolean(object.upstream_max_stream_duration_reached)
-          : false,
+        ? globalThis.Boolean(object.upstream_max_stream_duration_reached)
+        : false,
       responseFromCacheFilter: isSet(object.responseFromCacheFilter)
         ? globalThis.Boolean(object.responseFromCacheFilter)
         : isSet(object.response_from_cache_filter)
-          ? globalThis.Boolean(object.response_from_cache_filter)
-          : false,
+        ? globalThis.Boolean(object.response_from_cache_filter)
+        : false,
       noFilterConfigFound: isSet(object.noFilterConfigFound)
         ? globalThis.Boolean(object.noFilterConfigFound)
         : isSet(object.no_filter_config_found)
-          ? globalThis.Boolean(object.no_filter_config_found)
-          : false,
+        ? globalThis.Boolean(object.no_filter_config_found)
+        : false,
       durationTimeout: isSet(object.durationTimeout)
         ? globalThis.Boolean(object.durationTimeout)
         : isSet(object.duration_timeout)
-          ? globalThis.Boolean(object.duration_timeout)
-          : false,
+        ? globalThis.Boolean(object.duration_timeout)
+        : false,
       upstreamProtocolError: isSet(object.upstreamProtocolError)
         ? globalThis.Boolean(object.upstreamProtocolError)
         : isSet(object.upstream_protocol_error)
-          ? globalThis.Boolean(object.upstream_protocol_error)
-          : false,
+        ? globalThis.Boolean(object.upstream_protocol_error)
+        : false,
       noClusterFound: isSet(object.noClusterFound)
         ? globalThis.Boolean(object.noClusterFound)
         : isSet(object.no_cluster_found)
-          ? globalThis.Boolean(object.no_cluster_found)
-          : false,
+        ? globalThis.Boolean(object.no_cluster_found)
+        : false,
       overloadManager: isSet(object.overloadManager)
         ? globalThis.Boolean(object.overloadManager)
         : isSet(object.overload_manager)
-          ? globalThis.Boolean(object.overload_manager)
-          : false,
+        ? globalThis.Boolean(object.overload_manager)
+        : false,
       dnsResolutionFailure: isSet(object.dnsResolutionFailure)
         ? globalThis.Boolean(object.dnsResolutionFailure)
         : isSet(object.dns_resolution_failure)
-          ? globalThis.Boolean(object.dns_resolution_failure)
-          : false,
+        ? globalThis.Boolean(object.dns_resolution_failure)
+        : false,
       downstreamRemoteReset: isSet(object.downstreamRemoteReset)
         ? globalThis.Boolean(object.downstreamRemoteReset)
         : isSet(object.downstream_remote_reset)
-          ? globalThis.Boolean(object.downstream_remote_reset)
-          : false,
+        ? globalThis.Boolean(object.downstream_remote_reset)
+        : false,
     };
   },
 
@@ -2792,10 +2802,9 @@ export const ResponseFlags: MessageFns<ResponseFlags, 'envoy.data.accesslog.v3.R
     message.delayInjected = object.delayInjected ?? false;
     message.faultInjected = object.faultInjected ?? false;
     message.rateLimited = object.rateLimited ?? false;
-    message.unauthorizedDetails =
-      object.unauthorizedDetails !== undefined && object.unauthorizedDetails !== null
-        ? ResponseFlags_Unauthorized.fromPartial(object.unauthorizedDetails)
-        : undefined;
+    message.unauthorizedDetails = (object.unauthorizedDetails !== undefined && object.unauthorizedDetails !== null)
+      ? ResponseFlags_Unauthorized.fromPartial(object.unauthorizedDetails)
+      : undefined;
     message.rateLimitServiceError = object.rateLimitServiceError ?? false;
     message.downstreamConnectionTermination = object.downstreamConnectionTermination ?? false;
     message.upstreamRetryLimitExceeded = object.upstreamRetryLimitExceeded ?? false;
@@ -2818,14 +2827,14 @@ export const ResponseFlags: MessageFns<ResponseFlags, 'envoy.data.accesslog.v3.R
 messageTypeRegistry.set(ResponseFlags.$type, ResponseFlags);
 
 function createBaseResponseFlags_Unauthorized(): ResponseFlags_Unauthorized {
-  return { $type: 'envoy.data.accesslog.v3.ResponseFlags.Unauthorized', reason: 0 };
+  return { $type: "envoy.data.accesslog.v3.ResponseFlags.Unauthorized", reason: 0 };
 }
 
 export const ResponseFlags_Unauthorized: MessageFns<
   ResponseFlags_Unauthorized,
-  'envoy.data.accesslog.v3.ResponseFlags.Unauthorized'
+  "envoy.data.accesslog.v3.ResponseFlags.Unauthorized"
 > = {
-  $type: 'envoy.data.accesslog.v3.ResponseFlags.Unauthorized' as const,
+  $type: "envoy.data.accesslog.v3.ResponseFlags.Unauthorized" as const,
 
   encode(message: ResponseFlags_Unauthorized, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.reason !== 0) {
@@ -2838,7 +2847,7 @@ export const ResponseFlags_Unauthorized: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -2896,19 +2905,19 @@ messageTypeRegistry.set(ResponseFlags_Unauthorized.$type, ResponseFlags_Unauthor
 
 function createBaseTLSProperties(): TLSProperties {
   return {
-    $type: 'envoy.data.accesslog.v3.TLSProperties',
+    $type: "envoy.data.accesslog.v3.TLSProperties",
     tlsVersion: 0,
     tlsCipherSuite: undefined,
-    tlsSniHostname: '',
+    tlsSniHostname: "",
     localCertificateProperties: undefined,
     peerCertificateProperties: undefined,
-    tlsSessionId: '',
-    ja3Fingerprint: '',
+    tlsSessionId: "",
+    ja3Fingerprint: "",
   };
 }
 
-export const TLSProperties: MessageFns<TLSProperties, 'envoy.data.accesslog.v3.TLSProperties'> = {
-  $type: 'envoy.data.accesslog.v3.TLSProperties' as const,
+export const TLSProperties: MessageFns<TLSProperties, "envoy.data.accesslog.v3.TLSProperties"> = {
+  $type: "envoy.data.accesslog.v3.TLSProperties" as const,
 
   encode(message: TLSProperties, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.tlsVersion !== 0) {
@@ -2916,29 +2925,23 @@ export const TLSProperties: MessageFns<TLSProperties, 'envoy.data.accesslog.v3.T
     }
     if (message.tlsCipherSuite !== undefined) {
       UInt32Value.encode(
-        { $type: 'google.protobuf.UInt32Value', value: message.tlsCipherSuite! },
+        { $type: "google.protobuf.UInt32Value", value: message.tlsCipherSuite! },
         writer.uint32(18).fork(),
       ).join();
     }
-    if (message.tlsSniHostname !== '') {
+    if (message.tlsSniHostname !== "") {
       writer.uint32(26).string(message.tlsSniHostname);
     }
     if (message.localCertificateProperties !== undefined) {
-      TLSProperties_CertificateProperties.encode(
-        message.localCertificateProperties,
-        writer.uint32(34).fork(),
-      ).join();
+      TLSProperties_CertificateProperties.encode(message.localCertificateProperties, writer.uint32(34).fork()).join();
     }
     if (message.peerCertificateProperties !== undefined) {
-      TLSProperties_CertificateProperties.encode(
-        message.peerCertificateProperties,
-        writer.uint32(42).fork(),
-      ).join();
+      TLSProperties_CertificateProperties.encode(message.peerCertificateProperties, writer.uint32(42).fork()).join();
     }
-    if (message.tlsSessionId !== '') {
+    if (message.tlsSessionId !== "") {
       writer.uint32(50).string(message.tlsSessionId);
     }
-    if (message.ja3Fingerprint !== '') {
+    if (message.ja3Fingerprint !== "") {
       writer.uint32(58).string(message.ja3Fingerprint);
     }
     return writer;
@@ -2948,7 +2951,7 @@ export const TLSProperties: MessageFns<TLSProperties, 'envoy.data.accesslog.v3.T
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -2986,10 +2989,7 @@ export const TLSProperties: MessageFns<TLSProperties, 'envoy.data.accesslog.v3.T
               break;
             }
 
-            message.localCertificateProperties = TLSProperties_CertificateProperties.decode(
-              reader,
-              reader.uint32(),
-            );
+            message.localCertificateProperties = TLSProperties_CertificateProperties.decode(reader, reader.uint32());
             continue;
           }
           case 5: {
@@ -2997,10 +2997,7 @@ export const TLSProperties: MessageFns<TLSProperties, 'envoy.data.accesslog.v3.T
               break;
             }
 
-            message.peerCertificateProperties = TLSProperties_CertificateProperties.decode(
-              reader,
-              reader.uint32(),
-            );
+            message.peerCertificateProperties = TLSProperties_CertificateProperties.decode(reader, reader.uint32());
             continue;
           }
           case 6: {
@@ -3037,38 +3034,38 @@ export const TLSProperties: MessageFns<TLSProperties, 'envoy.data.accesslog.v3.T
       tlsVersion: isSet(object.tlsVersion)
         ? tLSProperties_TLSVersionFromJSON(object.tlsVersion)
         : isSet(object.tls_version)
-          ? tLSProperties_TLSVersionFromJSON(object.tls_version)
-          : 0,
+        ? tLSProperties_TLSVersionFromJSON(object.tls_version)
+        : 0,
       tlsCipherSuite: isSet(object.tlsCipherSuite)
         ? Number(object.tlsCipherSuite)
         : isSet(object.tls_cipher_suite)
-          ? Number(object.tls_cipher_suite)
-          : undefined,
+        ? Number(object.tls_cipher_suite)
+        : undefined,
       tlsSniHostname: isSet(object.tlsSniHostname)
         ? globalThis.String(object.tlsSniHostname)
         : isSet(object.tls_sni_hostname)
-          ? globalThis.String(object.tls_sni_hostname)
-          : '',
+        ? globalThis.String(object.tls_sni_hostname)
+        : "",
       localCertificateProperties: isSet(object.localCertificateProperties)
         ? TLSProperties_CertificateProperties.fromJSON(object.localCertificateProperties)
         : isSet(object.local_certificate_properties)
-          ? TLSProperties_CertificateProperties.fromJSON(object.local_certificate_properties)
-          : undefined,
+        ? TLSProperties_CertificateProperties.fromJSON(object.local_certificate_properties)
+        : undefined,
       peerCertificateProperties: isSet(object.peerCertificateProperties)
         ? TLSProperties_CertificateProperties.fromJSON(object.peerCertificateProperties)
         : isSet(object.peer_certificate_properties)
-          ? TLSProperties_CertificateProperties.fromJSON(object.peer_certificate_properties)
-          : undefined,
+        ? TLSProperties_CertificateProperties.fromJSON(object.peer_certificate_properties)
+        : undefined,
       tlsSessionId: isSet(object.tlsSessionId)
         ? globalThis.String(object.tlsSessionId)
         : isSet(object.tls_session_id)
-          ? globalThis.String(object.tls_session_id)
-          : '',
+        ? globalThis.String(object.tls_session_id)
+        : "",
       ja3Fingerprint: isSet(object.ja3Fingerprint)
         ? globalThis.String(object.ja3Fingerprint)
         : isSet(object.ja3_fingerprint)
-          ? globalThis.String(object.ja3_fingerprint)
-          : '',
+        ? globalThis.String(object.ja3_fingerprint)
+        : "",
     };
   },
 
@@ -3080,23 +3077,19 @@ export const TLSProperties: MessageFns<TLSProperties, 'envoy.data.accesslog.v3.T
     if (message.tlsCipherSuite !== undefined) {
       obj.tlsCipherSuite = message.tlsCipherSuite;
     }
-    if (message.tlsSniHostname !== '') {
+    if (message.tlsSniHostname !== "") {
       obj.tlsSniHostname = message.tlsSniHostname;
     }
     if (message.localCertificateProperties !== undefined) {
-      obj.localCertificateProperties = TLSProperties_CertificateProperties.toJSON(
-        message.localCertificateProperties,
-      );
+      obj.localCertificateProperties = TLSProperties_CertificateProperties.toJSON(message.localCertificateProperties);
     }
     if (message.peerCertificateProperties !== undefined) {
-      obj.peerCertificateProperties = TLSProperties_CertificateProperties.toJSON(
-        message.peerCertificateProperties,
-      );
+      obj.peerCertificateProperties = TLSProperties_CertificateProperties.toJSON(message.peerCertificateProperties);
     }
-    if (message.tlsSessionId !== '') {
+    if (message.tlsSessionId !== "") {
       obj.tlsSessionId = message.tlsSessionId;
     }
-    if (message.ja3Fingerprint !== '') {
+    if (message.ja3Fingerprint !== "") {
       obj.ja3Fingerprint = message.ja3Fingerprint;
     }
     return obj;
@@ -3109,17 +3102,17 @@ export const TLSProperties: MessageFns<TLSProperties, 'envoy.data.accesslog.v3.T
     const message = createBaseTLSProperties();
     message.tlsVersion = object.tlsVersion ?? 0;
     message.tlsCipherSuite = object.tlsCipherSuite ?? undefined;
-    message.tlsSniHostname = object.tlsSniHostname ?? '';
+    message.tlsSniHostname = object.tlsSniHostname ?? "";
     message.localCertificateProperties =
-      object.localCertificateProperties !== undefined && object.localCertificateProperties !== null
+      (object.localCertificateProperties !== undefined && object.localCertificateProperties !== null)
         ? TLSProperties_CertificateProperties.fromPartial(object.localCertificateProperties)
         : undefined;
     message.peerCertificateProperties =
-      object.peerCertificateProperties !== undefined && object.peerCertificateProperties !== null
+      (object.peerCertificateProperties !== undefined && object.peerCertificateProperties !== null)
         ? TLSProperties_CertificateProperties.fromPartial(object.peerCertificateProperties)
         : undefined;
-    message.tlsSessionId = object.tlsSessionId ?? '';
-    message.ja3Fingerprint = object.ja3Fingerprint ?? '';
+    message.tlsSessionId = object.tlsSessionId ?? "";
+    message.ja3Fingerprint = object.ja3Fingerprint ?? "";
     return message;
   },
 };
@@ -3128,30 +3121,27 @@ messageTypeRegistry.set(TLSProperties.$type, TLSProperties);
 
 function createBaseTLSProperties_CertificateProperties(): TLSProperties_CertificateProperties {
   return {
-    $type: 'envoy.data.accesslog.v3.TLSProperties.CertificateProperties',
+    $type: "envoy.data.accesslog.v3.TLSProperties.CertificateProperties",
     subjectAltName: [],
-    subject: '',
-    issuer: '',
+    subject: "",
+    issuer: "",
   };
 }
 
 export const TLSProperties_CertificateProperties: MessageFns<
   TLSProperties_CertificateProperties,
-  'envoy.data.accesslog.v3.TLSProperties.CertificateProperties'
+  "envoy.data.accesslog.v3.TLSProperties.CertificateProperties"
 > = {
-  $type: 'envoy.data.accesslog.v3.TLSProperties.CertificateProperties' as const,
+  $type: "envoy.data.accesslog.v3.TLSProperties.CertificateProperties" as const,
 
-  encode(
-    message: TLSProperties_CertificateProperties,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
+  encode(message: TLSProperties_CertificateProperties, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     for (const v of message.subjectAltName) {
       TLSProperties_CertificateProperties_SubjectAltName.encode(v!, writer.uint32(10).fork()).join();
     }
-    if (message.subject !== '') {
+    if (message.subject !== "") {
       writer.uint32(18).string(message.subject);
     }
-    if (message.issuer !== '') {
+    if (message.issuer !== "") {
       writer.uint32(26).string(message.issuer);
     }
     return writer;
@@ -3161,7 +3151,7 @@ export const TLSProperties_CertificateProperties: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -3212,16 +3202,12 @@ export const TLSProperties_CertificateProperties: MessageFns<
     return {
       $type: TLSProperties_CertificateProperties.$type,
       subjectAltName: globalThis.Array.isArray(object?.subjectAltName)
-        ? object.subjectAltName.map((e: any) =>
-            TLSProperties_CertificateProperties_SubjectAltName.fromJSON(e),
-          )
+        ? object.subjectAltName.map((e: any) => TLSProperties_CertificateProperties_SubjectAltName.fromJSON(e))
         : globalThis.Array.isArray(object?.subject_alt_name)
-          ? object.subject_alt_name.map((e: any) =>
-              TLSProperties_CertificateProperties_SubjectAltName.fromJSON(e),
-            )
-          : [],
-      subject: isSet(object.subject) ? globalThis.String(object.subject) : '',
-      issuer: isSet(object.issuer) ? globalThis.String(object.issuer) : '',
+        ? object.subject_alt_name.map((e: any) => TLSProperties_CertificateProperties_SubjectAltName.fromJSON(e))
+        : [],
+      subject: isSet(object.subject) ? globalThis.String(object.subject) : "",
+      issuer: isSet(object.issuer) ? globalThis.String(object.issuer) : "",
     };
   },
 
@@ -3229,13 +3215,13 @@ export const TLSProperties_CertificateProperties: MessageFns<
     const obj: any = {};
     if (message.subjectAltName?.length) {
       obj.subjectAltName = message.subjectAltName.map((e) =>
-        TLSProperties_CertificateProperties_SubjectAltName.toJSON(e),
+        TLSProperties_CertificateProperties_SubjectAltName.toJSON(e)
       );
     }
-    if (message.subject !== '') {
+    if (message.subject !== "") {
       obj.subject = message.subject;
     }
-    if (message.issuer !== '') {
+    if (message.issuer !== "") {
       obj.issuer = message.issuer;
     }
     return obj;
@@ -3247,10 +3233,9 @@ export const TLSProperties_CertificateProperties: MessageFns<
   fromPartial(object: DeepPartial<TLSProperties_CertificateProperties>): TLSProperties_CertificateProperties {
     const message = createBaseTLSProperties_CertificateProperties();
     message.subjectAltName =
-      object.subjectAltName?.map((e) => TLSProperties_CertificateProperties_SubjectAltName.fromPartial(e)) ||
-      [];
-    message.subject = object.subject ?? '';
-    message.issuer = object.issuer ?? '';
+      object.subjectAltName?.map((e) => TLSProperties_CertificateProperties_SubjectAltName.fromPartial(e)) || [];
+    message.subject = object.subject ?? "";
+    message.issuer = object.issuer ?? "";
     return message;
   },
 };
@@ -3259,7 +3244,7 @@ messageTypeRegistry.set(TLSProperties_CertificateProperties.$type, TLSProperties
 
 function createBaseTLSProperties_CertificateProperties_SubjectAltName(): TLSProperties_CertificateProperties_SubjectAltName {
   return {
-    $type: 'envoy.data.accesslog.v3.TLSProperties.CertificateProperties.SubjectAltName',
+    $type: "envoy.data.accesslog.v3.TLSProperties.CertificateProperties.SubjectAltName",
     uri: undefined,
     dns: undefined,
   };
@@ -3267,9 +3252,9 @@ function createBaseTLSProperties_CertificateProperties_SubjectAltName(): TLSProp
 
 export const TLSProperties_CertificateProperties_SubjectAltName: MessageFns<
   TLSProperties_CertificateProperties_SubjectAltName,
-  'envoy.data.accesslog.v3.TLSProperties.CertificateProperties.SubjectAltName'
+  "envoy.data.accesslog.v3.TLSProperties.CertificateProperties.SubjectAltName"
 > = {
-  $type: 'envoy.data.accesslog.v3.TLSProperties.CertificateProperties.SubjectAltName' as const,
+  $type: "envoy.data.accesslog.v3.TLSProperties.CertificateProperties.SubjectAltName" as const,
 
   encode(
     message: TLSProperties_CertificateProperties_SubjectAltName,
@@ -3284,14 +3269,11 @@ export const TLSProperties_CertificateProperties_SubjectAltName: MessageFns<
     return writer;
   },
 
-  decode(
-    input: BinaryReader | Uint8Array,
-    length?: number,
-  ): TLSProperties_CertificateProperties_SubjectAltName {
+  decode(input: BinaryReader | Uint8Array, length?: number): TLSProperties_CertificateProperties_SubjectAltName {
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -3369,17 +3351,17 @@ messageTypeRegistry.set(
 
 function createBaseHTTPRequestProperties(): HTTPRequestProperties {
   return {
-    $type: 'envoy.data.accesslog.v3.HTTPRequestProperties',
+    $type: "envoy.data.accesslog.v3.HTTPRequestProperties",
     requestMethod: 0,
-    scheme: '',
-    authority: '',
+    scheme: "",
+    authority: "",
     port: undefined,
-    path: '',
-    userAgent: '',
-    referer: '',
-    forwardedFor: '',
-    requestId: '',
-    originalPath: '',
+    path: "",
+    userAgent: "",
+    referer: "",
+    forwardedFor: "",
+    requestId: "",
+    originalPath: "",
     requestHeadersBytes: 0,
     requestBodyBytes: 0,
     requestHeaders: {},
@@ -3388,264 +3370,257 @@ function createBaseHTTPRequestProperties(): HTTPRequestProperties {
   };
 }
 
-export const HTTPRequestProperties: MessageFns<
-  HTTPRequestProperties,
-  'envoy.data.accesslog.v3.HTTPRequestProperties'
-> = {
-  $type: 'envoy.data.accesslog.v3.HTTPRequestProperties' as const,
+export const HTTPRequestProperties: MessageFns<HTTPRequestProperties, "envoy.data.accesslog.v3.HTTPRequestProperties"> =
+  {
+    $type: "envoy.data.accesslog.v3.HTTPRequestProperties" as const,
 
-  encode(message: HTTPRequestProperties, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.requestMethod !== 0) {
-      writer.uint32(8).int32(message.requestMethod);
-    }
-    if (message.scheme !== '') {
-      writer.uint32(18).string(message.scheme);
-    }
-    if (message.authority !== '') {
-      writer.uint32(26).string(message.authority);
-    }
-    if (message.port !== undefined) {
-      UInt32Value.encode(
-        { $type: 'google.protobuf.UInt32Value', value: message.port! },
-        writer.uint32(34).fork(),
-      ).join();
-    }
-    if (message.path !== '') {
-      writer.uint32(42).string(message.path);
-    }
-    if (message.userAgent !== '') {
-      writer.uint32(50).string(message.userAgent);
-    }
-    if (message.referer !== '') {
-      writer.uint32(58).string(message.referer);
-    }
-    if (message.forwardedFor !== '') {
-      writer.uint32(66).string(message.forwardedFor);
-    }
-    if (message.requestId !== '') {
-      writer.uint32(74).string(message.requestId);
-    }
-    if (message.originalPath !== '') {
-      writer.uint32(82).string(message.originalPath);
-    }
-    if (message.requestHeadersBytes !== 0) {
-      writer.uint32(88).uint64(message.requestHeadersBytes);
-    }
-    if (message.requestBodyBytes !== 0) {
-      writer.uint32(96).uint64(message.requestBodyBytes);
-    }
-    globalThis.Object.entries(message.requestHeaders).forEach(([key, value]: [string, string]) => {
-      HTTPRequestProperties_RequestHeadersEntry.encode(
-        {
-          $type: 'envoy.data.accesslog.v3.HTTPRequestProperties.RequestHeadersEntry',
+    encode(message: HTTPRequestProperties, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+      if (message.requestMethod !== 0) {
+        writer.uint32(8).int32(message.requestMethod);
+      }
+      if (message.scheme !== "") {
+        writer.uint32(18).string(message.scheme);
+      }
+      if (message.authority !== "") {
+        writer.uint32(26).string(message.authority);
+      }
+      if (message.port !== undefined) {
+        UInt32Value.encode({ $type: "google.protobuf.UInt32Value", value: message.port! }, writer.uint32(34).fork())
+          .join();
+      }
+      if (message.path !== "") {
+        writer.uint32(42).string(message.path);
+      }
+      if (message.userAgent !== "") {
+        writer.uint32(50).string(message.userAgent);
+      }
+      if (message.referer !== "") {
+        writer.uint32(58).string(message.referer);
+      }
+      if (message.forwardedFor !== "") {
+        writer.uint32(66).string(message.forwardedFor);
+      }
+      if (message.requestId !== "") {
+        writer.uint32(74).string(message.requestId);
+      }
+      if (message.originalPath !== "") {
+        writer.uint32(82).string(message.originalPath);
+      }
+      if (message.requestHeadersBytes !== 0) {
+        writer.uint32(88).uint64(message.requestHeadersBytes);
+      }
+      if (message.requestBodyBytes !== 0) {
+        writer.uint32(96).uint64(message.requestBodyBytes);
+      }
+      globalThis.Object.entries(message.requestHeaders).forEach(([key, value]: [string, string]) => {
+        HTTPRequestProperties_RequestHeadersEntry.encode({
+          $type: "envoy.data.accesslog.v3.HTTPRequestProperties.RequestHeadersEntry",
           key: key as any,
           value,
-        },
-        writer.uint32(106).fork(),
-      ).join();
-    });
-    if (message.upstreamHeaderBytesSent !== 0) {
-      writer.uint32(112).uint64(message.upstreamHeaderBytesSent);
-    }
-    if (message.downstreamHeaderBytesReceived !== 0) {
-      writer.uint32(120).uint64(message.downstreamHeaderBytesReceived);
-    }
-    return writer;
-  },
-
-  decode(input: BinaryReader | Uint8Array, length?: number): HTTPRequestProperties {
-    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
-    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
-    if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
-    }
-    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
-    try {
-      const end = length === undefined ? reader.len : reader.pos + length;
-      const message = createBaseHTTPRequestProperties();
-      while (reader.pos < end) {
-        const tag = reader.uint32();
-        switch (tag >>> 3) {
-          case 1: {
-            if (tag !== 8) {
-              break;
-            }
-
-            message.requestMethod = reader.int32() as any;
-            continue;
-          }
-          case 2: {
-            if (tag !== 18) {
-              break;
-            }
-
-            message.scheme = reader.string();
-            continue;
-          }
-          case 3: {
-            if (tag !== 26) {
-              break;
-            }
-
-            message.authority = reader.string();
-            continue;
-          }
-          case 4: {
-            if (tag !== 34) {
-              break;
-            }
-
-            message.port = UInt32Value.decode(reader, reader.uint32()).value;
-            continue;
-          }
-          case 5: {
-            if (tag !== 42) {
-              break;
-            }
-
-            message.path = reader.string();
-            continue;
-          }
-          case 6: {
-            if (tag !== 50) {
-              break;
-            }
-
-            message.userAgent = reader.string();
-            continue;
-          }
-          case 7: {
-            if (tag !== 58) {
-              break;
-            }
-
-            message.referer = reader.string();
-            continue;
-          }
-          case 8: {
-            if (tag !== 66) {
-              break;
-            }
-
-            message.forwardedFor = reader.string();
-            continue;
-          }
-          case 9: {
-            if (tag !== 74) {
-              break;
-            }
-
-            message.requestId = reader.string();
-            continue;
-          }
-          case 10: {
-            if (tag !== 82) {
-              break;
-            }
-
-            message.originalPath = reader.string();
-            continue;
-          }
-          case 11: {
-            if (tag !== 88) {
-              break;
-            }
-
-            message.requestHeadersBytes = longToNumber(reader.uint64());
-            continue;
-          }
-          case 12: {
-            if (tag !== 96) {
-              break;
-            }
-
-            message.requestBodyBytes = longToNumber(reader.uint64());
-            continue;
-          }
-          case 13: {
-            if (tag !== 106) {
-              break;
-            }
-
-            const entry13 = HTTPRequestProperties_RequestHeadersEntry.decode(reader, reader.uint32());
-            if (entry13.value !== undefined) {
-              message.requestHeaders[entry13.key] = entry13.value;
-            }
-            continue;
-          }
-          case 14: {
-            if (tag !== 112) {
-              break;
-            }
-
-            message.upstreamHeaderBytesSent = longToNumber(reader.uint64());
-            continue;
-          }
-          case 15: {
-            if (tag !== 120) {
-              break;
-            }
-
-            message.downstreamHeaderBytesReceived = longToNumber(reader.uint64());
-            continue;
-          }
-        }
-        if ((tag & 7) === 4 || tag === 0) {
-          break;
-        }
-        reader.skip(tag & 7);
+        }, writer.uint32(106).fork()).join();
+      });
+      if (message.upstreamHeaderBytesSent !== 0) {
+        writer.uint32(112).uint64(message.upstreamHeaderBytesSent);
       }
-      return message;
-    } finally {
-      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
-    }
-  },
+      if (message.downstreamHeaderBytesReceived !== 0) {
+        writer.uint32(120).uint64(message.downstreamHeaderBytesReceived);
+      }
+      return writer;
+    },
 
-  fromJSON(object: any): HTTPRequestProperties {
-    return {
-      $type: HTTPRequestProperties.$type,
-      requestMethod: isSet(object.requestMethod)
-        ? requestMethodFromJSON(object.requestMethod)
-        : isSet(object.request_method)
+    decode(input: BinaryReader | Uint8Array, length?: number): HTTPRequestProperties {
+      const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+      const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+      if (previousRecursionDepth >= 100) {
+        throw new globalThis.Error("protobuf decode recursion limit exceeded");
+      }
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+      try {
+        const end = length === undefined ? reader.len : reader.pos + length;
+        const message = createBaseHTTPRequestProperties();
+        while (reader.pos < end) {
+          const tag = reader.uint32();
+          switch (tag >>> 3) {
+            case 1: {
+              if (tag !== 8) {
+                break;
+              }
+
+              message.requestMethod = reader.int32() as any;
+              continue;
+            }
+            case 2: {
+              if (tag !== 18) {
+                break;
+              }
+
+              message.scheme = reader.string();
+              continue;
+            }
+            case 3: {
+              if (tag !== 26) {
+                break;
+              }
+
+              message.authority = reader.string();
+              continue;
+            }
+            case 4: {
+              if (tag !== 34) {
+                break;
+              }
+
+              message.port = UInt32Value.decode(reader, reader.uint32()).value;
+              continue;
+            }
+            case 5: {
+              if (tag !== 42) {
+                break;
+              }
+
+              message.path = reader.string();
+              continue;
+            }
+            case 6: {
+              if (tag !== 50) {
+                break;
+              }
+
+              message.userAgent = reader.string();
+              continue;
+            }
+            case 7: {
+              if (tag !== 58) {
+                break;
+              }
+
+              message.referer = reader.string();
+              continue;
+            }
+            case 8: {
+              if (tag !== 66) {
+                break;
+              }
+
+              message.forwardedFor = reader.string();
+              continue;
+            }
+            case 9: {
+              if (tag !== 74) {
+                break;
+              }
+
+              message.requestId = reader.string();
+              continue;
+            }
+            case 10: {
+              if (tag !== 82) {
+                break;
+              }
+
+              message.originalPath = reader.string();
+              continue;
+            }
+            case 11: {
+              if (tag !== 88) {
+                break;
+              }
+
+              message.requestHeadersBytes = longToNumber(reader.uint64());
+              continue;
+            }
+            case 12: {
+              if (tag !== 96) {
+                break;
+              }
+
+              message.requestBodyBytes = longToNumber(reader.uint64());
+              continue;
+            }
+            case 13: {
+              if (tag !== 106) {
+                break;
+              }
+
+              const entry13 = HTTPRequestProperties_RequestHeadersEntry.decode(reader, reader.uint32());
+              if (entry13.value !== undefined) {
+                message.requestHeaders[entry13.key] = entry13.value;
+              }
+              continue;
+            }
+            case 14: {
+              if (tag !== 112) {
+                break;
+              }
+
+              message.upstreamHeaderBytesSent = longToNumber(reader.uint64());
+              continue;
+            }
+            case 15: {
+              if (tag !== 120) {
+                break;
+              }
+
+              message.downstreamHeaderBytesReceived = longToNumber(reader.uint64());
+              continue;
+            }
+          }
+          if ((tag & 7) === 4 || tag === 0) {
+            break;
+          }
+          reader.skip(tag & 7);
+        }
+        return message;
+      } finally {
+        (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+      }
+    },
+
+    fromJSON(object: any): HTTPRequestProperties {
+      return {
+        $type: HTTPRequestProperties.$type,
+        requestMethod: isSet(object.requestMethod)
+          ? requestMethodFromJSON(object.requestMethod)
+          : isSet(object.request_method)
           ? requestMethodFromJSON(object.request_method)
           : 0,
-      scheme: isSet(object.scheme) ? globalThis.String(object.scheme) : '',
-      authority: isSet(object.authority) ? globalThis.String(object.authority) : '',
-      port: isSet(object.port) ? Number(object.port) : undefined,
-      path: isSet(object.path) ? globalThis.String(object.path) : '',
-      userAgent: isSet(object.userAgent)
-        ? globalThis.String(object.userAgent)
-        : isSet(object.user_agent)
+        scheme: isSet(object.scheme) ? globalThis.String(object.scheme) : "",
+        authority: isSet(object.authority) ? globalThis.String(object.authority) : "",
+        port: isSet(object.port) ? Number(object.port) : undefined,
+        path: isSet(object.path) ? globalThis.String(object.path) : "",
+        userAgent: isSet(object.userAgent)
+          ? globalThis.String(object.userAgent)
+          : isSet(object.user_agent)
           ? globalThis.String(object.user_agent)
-          : '',
-      referer: isSet(object.referer) ? globalThis.String(object.referer) : '',
-      forwardedFor: isSet(object.forwardedFor)
-        ? globalThis.String(object.forwardedFor)
-        : isSet(object.forwarded_for)
+          : "",
+        referer: isSet(object.referer) ? globalThis.String(object.referer) : "",
+        forwardedFor: isSet(object.forwardedFor)
+          ? globalThis.String(object.forwardedFor)
+          : isSet(object.forwarded_for)
           ? globalThis.String(object.forwarded_for)
-          : '',
-      requestId: isSet(object.requestId)
-        ? globalThis.String(object.requestId)
-        : isSet(object.request_id)
+          : "",
+        requestId: isSet(object.requestId)
+          ? globalThis.String(object.requestId)
+          : isSet(object.request_id)
           ? globalThis.String(object.request_id)
-          : '',
-      originalPath: isSet(object.originalPath)
-        ? globalThis.String(object.originalPath)
-        : isSet(object.original_path)
+          : "",
+        originalPath: isSet(object.originalPath)
+          ? globalThis.String(object.originalPath)
+          : isSet(object.original_path)
           ? globalThis.String(object.original_path)
-          : '',
-      requestHeadersBytes: isSet(object.requestHeadersBytes)
-        ? globalThis.Number(object.requestHeadersBytes)
-        : isSet(object.request_headers_bytes)
+          : "",
+        requestHeadersBytes: isSet(object.requestHeadersBytes)
+          ? globalThis.Number(object.requestHeadersBytes)
+          : isSet(object.request_headers_bytes)
           ? globalThis.Number(object.request_headers_bytes)
           : 0,
-      requestBodyBytes: isSet(object.requestBodyBytes)
-        ? globalThis.Number(object.requestBodyBytes)
-        : isSet(object.request_body_bytes)
+        requestBodyBytes: isSet(object.requestBodyBytes)
+          ? globalThis.Number(object.requestBodyBytes)
+          : isSet(object.request_body_bytes)
           ? globalThis.Number(object.request_body_bytes)
           : 0,
-      requestHeaders: isObject(object.requestHeaders)
-        ? (globalThis.Object.entries(object.requestHeaders) as [string, any][]).reduce(
+        requestHeaders: isObject(object.requestHeaders)
+          ? (globalThis.Object.entries(object.requestHeaders) as [string, any][]).reduce(
             (acc: { [key: string]: string }, [key, value]: [string, any]) => {
               globalThis.Object.defineProperty(acc, key, {
                 value: globalThis.String(value),
@@ -3657,140 +3632,138 @@ export const HTTPRequestProperties: MessageFns<
             },
             {},
           )
-        : isObject(object.request_headers)
+          : isObject(object.request_headers)
           ? (globalThis.Object.entries(object.request_headers) as [string, any][]).reduce(
-              (acc: { [key: string]: string }, [key, value]: [string, any]) => {
-                globalThis.Object.defineProperty(acc, key, {
-                  value: globalThis.String(value),
-                  enumerable: true,
-                  configurable: true,
-                  writable: true,
-                });
-                return acc;
-              },
-              {},
-            )
+            (acc: { [key: string]: string }, [key, value]: [string, any]) => {
+              globalThis.Object.defineProperty(acc, key, {
+                value: globalThis.String(value),
+                enumerable: true,
+                configurable: true,
+                writable: true,
+              });
+              return acc;
+            },
+            {},
+          )
           : {},
-      upstreamHeaderBytesSent: isSet(object.upstreamHeaderBytesSent)
-        ? globalThis.Number(object.upstreamHeaderBytesSent)
-        : isSet(object.upstream_header_bytes_sent)
+        upstreamHeaderBytesSent: isSet(object.upstreamHeaderBytesSent)
+          ? globalThis.Number(object.upstreamHeaderBytesSent)
+          : isSet(object.upstream_header_bytes_sent)
           ? globalThis.Number(object.upstream_header_bytes_sent)
           : 0,
-      downstreamHeaderBytesReceived: isSet(object.downstreamHeaderBytesReceived)
-        ? globalThis.Number(object.downstreamHeaderBytesReceived)
-        : isSet(object.downstream_header_bytes_received)
+        downstreamHeaderBytesReceived: isSet(object.downstreamHeaderBytesReceived)
+          ? globalThis.Number(object.downstreamHeaderBytesReceived)
+          : isSet(object.downstream_header_bytes_received)
           ? globalThis.Number(object.downstream_header_bytes_received)
           : 0,
-    };
-  },
+      };
+    },
 
-  toJSON(message: HTTPRequestProperties): unknown {
-    const obj: any = {};
-    if (message.requestMethod !== 0) {
-      obj.requestMethod = requestMethodToJSON(message.requestMethod);
-    }
-    if (message.scheme !== '') {
-      obj.scheme = message.scheme;
-    }
-    if (message.authority !== '') {
-      obj.authority = message.authority;
-    }
-    if (message.port !== undefined) {
-      obj.port = message.port;
-    }
-    if (message.path !== '') {
-      obj.path = message.path;
-    }
-    if (message.userAgent !== '') {
-      obj.userAgent = message.userAgent;
-    }
-    if (message.referer !== '') {
-      obj.referer = message.referer;
-    }
-    if (message.forwardedFor !== '') {
-      obj.forwardedFor = message.forwardedFor;
-    }
-    if (message.requestId !== '') {
-      obj.requestId = message.requestId;
-    }
-    if (message.originalPath !== '') {
-      obj.originalPath = message.originalPath;
-    }
-    if (message.requestHeadersBytes !== 0) {
-      obj.requestHeadersBytes = Math.round(message.requestHeadersBytes);
-    }
-    if (message.requestBodyBytes !== 0) {
-      obj.requestBodyBytes = Math.round(message.requestBodyBytes);
-    }
-    if (message.requestHeaders) {
-      const entries = globalThis.Object.entries(message.requestHeaders) as [string, string][];
-      if (entries.length > 0) {
-        obj.requestHeaders = {};
-        entries.forEach(([k, v]) => {
-          obj.requestHeaders[k] = v;
-        });
+    toJSON(message: HTTPRequestProperties): unknown {
+      const obj: any = {};
+      if (message.requestMethod !== 0) {
+        obj.requestMethod = requestMethodToJSON(message.requestMethod);
       }
-    }
-    if (message.upstreamHeaderBytesSent !== 0) {
-      obj.upstreamHeaderBytesSent = Math.round(message.upstreamHeaderBytesSent);
-    }
-    if (message.downstreamHeaderBytesReceived !== 0) {
-      obj.downstreamHeaderBytesReceived = Math.round(message.downstreamHeaderBytesReceived);
-    }
-    return obj;
-  },
+      if (message.scheme !== "") {
+        obj.scheme = message.scheme;
+      }
+      if (message.authority !== "") {
+        obj.authority = message.authority;
+      }
+      if (message.port !== undefined) {
+        obj.port = message.port;
+      }
+      if (message.path !== "") {
+        obj.path = message.path;
+      }
+      if (message.userAgent !== "") {
+        obj.userAgent = message.userAgent;
+      }
+      if (message.referer !== "") {
+        obj.referer = message.referer;
+      }
+      if (message.forwardedFor !== "") {
+        obj.forwardedFor = message.forwardedFor;
+      }
+      if (message.requestId !== "") {
+        obj.requestId = message.requestId;
+      }
+      if (message.originalPath !== "") {
+        obj.originalPath = message.originalPath;
+      }
+      if (message.requestHeadersBytes !== 0) {
+        obj.requestHeadersBytes = Math.round(message.requestHeadersBytes);
+      }
+      if (message.requestBodyBytes !== 0) {
+        obj.requestBodyBytes = Math.round(message.requestBodyBytes);
+      }
+      if (message.requestHeaders) {
+        const entries = globalThis.Object.entries(message.requestHeaders) as [string, string][];
+        if (entries.length > 0) {
+          obj.requestHeaders = {};
+          entries.forEach(([k, v]) => {
+            obj.requestHeaders[k] = v;
+          });
+        }
+      }
+      if (message.upstreamHeaderBytesSent !== 0) {
+        obj.upstreamHeaderBytesSent = Math.round(message.upstreamHeaderBytesSent);
+      }
+      if (message.downstreamHeaderBytesReceived !== 0) {
+        obj.downstreamHeaderBytesReceived = Math.round(message.downstreamHeaderBytesReceived);
+      }
+      return obj;
+    },
 
-  create(base?: DeepPartial<HTTPRequestProperties>): HTTPRequestProperties {
-    return HTTPRequestProperties.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<HTTPRequestProperties>): HTTPRequestProperties {
-    const message = createBaseHTTPRequestProperties();
-    message.requestMethod = object.requestMethod ?? 0;
-    message.scheme = object.scheme ?? '';
-    message.authority = object.authority ?? '';
-    message.port = object.port ?? undefined;
-    message.path = object.path ?? '';
-    message.userAgent = object.userAgent ?? '';
-    message.referer = object.referer ?? '';
-    message.forwardedFor = object.forwardedFor ?? '';
-    message.requestId = object.requestId ?? '';
-    message.originalPath = object.originalPath ?? '';
-    message.requestHeadersBytes = object.requestHeadersBytes ?? 0;
-    message.requestBodyBytes = object.requestBodyBytes ?? 0;
-    message.requestHeaders = (
-      globalThis.Object.entries(object.requestHeaders ?? {}) as [string, string][]
-    ).reduce((acc: { [key: string]: string }, [key, value]: [string, string]) => {
-      if (value !== undefined) {
-        acc[key] = globalThis.String(value);
-      }
-      return acc;
-    }, {});
-    message.upstreamHeaderBytesSent = object.upstreamHeaderBytesSent ?? 0;
-    message.downstreamHeaderBytesReceived = object.downstreamHeaderBytesReceived ?? 0;
-    return message;
-  },
-};
+    create(base?: DeepPartial<HTTPRequestProperties>): HTTPRequestProperties {
+      return HTTPRequestProperties.fromPartial(base ?? {});
+    },
+    fromPartial(object: DeepPartial<HTTPRequestProperties>): HTTPRequestProperties {
+      const message = createBaseHTTPRequestProperties();
+      message.requestMethod = object.requestMethod ?? 0;
+      message.scheme = object.scheme ?? "";
+      message.authority = object.authority ?? "";
+      message.port = object.port ?? undefined;
+      message.path = object.path ?? "";
+      message.userAgent = object.userAgent ?? "";
+      message.referer = object.referer ?? "";
+      message.forwardedFor = object.forwardedFor ?? "";
+      message.requestId = object.requestId ?? "";
+      message.originalPath = object.originalPath ?? "";
+      message.requestHeadersBytes = object.requestHeadersBytes ?? 0;
+      message.requestBodyBytes = object.requestBodyBytes ?? 0;
+      message.requestHeaders = (globalThis.Object.entries(object.requestHeaders ?? {}) as [string, string][]).reduce(
+        (acc: { [key: string]: string }, [key, value]: [string, string]) => {
+          if (value !== undefined) {
+            acc[key] = globalThis.String(value);
+          }
+          return acc;
+        },
+        {},
+      );
+      message.upstreamHeaderBytesSent = object.upstreamHeaderBytesSent ?? 0;
+      message.downstreamHeaderBytesReceived = object.downstreamHeaderBytesReceived ?? 0;
+      return message;
+    },
+  };
 
 messageTypeRegistry.set(HTTPRequestProperties.$type, HTTPRequestProperties);
 
 function createBaseHTTPRequestProperties_RequestHeadersEntry(): HTTPRequestProperties_RequestHeadersEntry {
-  return { $type: 'envoy.data.accesslog.v3.HTTPRequestProperties.RequestHeadersEntry', key: '', value: '' };
+  return { $type: "envoy.data.accesslog.v3.HTTPRequestProperties.RequestHeadersEntry", key: "", value: "" };
 }
 
 export const HTTPRequestProperties_RequestHeadersEntry: MessageFns<
   HTTPRequestProperties_RequestHeadersEntry,
-  'envoy.data.accesslog.v3.HTTPRequestProperties.RequestHeadersEntry'
+  "envoy.data.accesslog.v3.HTTPRequestProperties.RequestHeadersEntry"
 > = {
-  $type: 'envoy.data.accesslog.v3.HTTPRequestProperties.RequestHeadersEntry' as const,
+  $type: "envoy.data.accesslog.v3.HTTPRequestProperties.RequestHeadersEntry" as const,
 
-  encode(
-    message: HTTPRequestProperties_RequestHeadersEntry,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
-    if (message.key !== '') {
+  encode(message: HTTPRequestProperties_RequestHeadersEntry, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.key !== "") {
       writer.uint32(10).string(message.key);
     }
-    if (message.value !== '') {
+    if (message.value !== "") {
       writer.uint32(18).string(message.value);
     }
     return writer;
@@ -3800,7 +3773,7 @@ export const HTTPRequestProperties_RequestHeadersEntry: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -3840,51 +3813,46 @@ export const HTTPRequestProperties_RequestHeadersEntry: MessageFns<
   fromJSON(object: any): HTTPRequestProperties_RequestHeadersEntry {
     return {
       $type: HTTPRequestProperties_RequestHeadersEntry.$type,
-      key: isSet(object.key) ? globalThis.String(object.key) : '',
-      value: isSet(object.value) ? globalThis.String(object.value) : '',
+      key: isSet(object.key) ? globalThis.String(object.key) : "",
+      value: isSet(object.value) ? globalThis.String(object.value) : "",
     };
   },
 
   toJSON(message: HTTPRequestProperties_RequestHeadersEntry): unknown {
     const obj: any = {};
-    if (message.key !== '') {
+    if (message.key !== "") {
       obj.key = message.key;
     }
-    if (message.value !== '') {
+    if (message.value !== "") {
       obj.value = message.value;
     }
     return obj;
   },
 
-  create(
-    base?: DeepPartial<HTTPRequestProperties_RequestHeadersEntry>,
-  ): HTTPRequestProperties_RequestHeadersEntry {
+  create(base?: DeepPartial<HTTPRequestProperties_RequestHeadersEntry>): HTTPRequestProperties_RequestHeadersEntry {
     return HTTPRequestProperties_RequestHeadersEntry.fromPartial(base ?? {});
   },
   fromPartial(
     object: DeepPartial<HTTPRequestProperties_RequestHeadersEntry>,
   ): HTTPRequestProperties_RequestHeadersEntry {
     const message = createBaseHTTPRequestProperties_RequestHeadersEntry();
-    message.key = object.key ?? '';
-    message.value = object.value ?? '';
+    message.key = object.key ?? "";
+    message.value = object.value ?? "";
     return message;
   },
 };
 
-messageTypeRegistry.set(
-  HTTPRequestProperties_RequestHeadersEntry.$type,
-  HTTPRequestProperties_RequestHeadersEntry,
-);
+messageTypeRegistry.set(HTTPRequestProperties_RequestHeadersEntry.$type, HTTPRequestProperties_RequestHeadersEntry);
 
 function createBaseHTTPResponseProperties(): HTTPResponseProperties {
   return {
-    $type: 'envoy.data.accesslog.v3.HTTPResponseProperties',
+    $type: "envoy.data.accesslog.v3.HTTPResponseProperties",
     responseCode: undefined,
     responseHeadersBytes: 0,
     responseBodyBytes: 0,
     responseHeaders: {},
     responseTrailers: {},
-    responseCodeDetails: '',
+    responseCodeDetails: "",
     upstreamHeaderBytesReceived: 0,
     downstreamHeaderBytesSent: 0,
   };
@@ -3892,14 +3860,14 @@ function createBaseHTTPResponseProperties(): HTTPResponseProperties {
 
 export const HTTPResponseProperties: MessageFns<
   HTTPResponseProperties,
-  'envoy.data.accesslog.v3.HTTPResponseProperties'
+  "envoy.data.accesslog.v3.HTTPResponseProperties"
 > = {
-  $type: 'envoy.data.accesslog.v3.HTTPResponseProperties' as const,
+  $type: "envoy.data.accesslog.v3.HTTPResponseProperties" as const,
 
   encode(message: HTTPResponseProperties, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.responseCode !== undefined) {
       UInt32Value.encode(
-        { $type: 'google.protobuf.UInt32Value', value: message.responseCode! },
+        { $type: "google.protobuf.UInt32Value", value: message.responseCode! },
         writer.uint32(10).fork(),
       ).join();
     }
@@ -3910,26 +3878,20 @@ export const HTTPResponseProperties: MessageFns<
       writer.uint32(24).uint64(message.responseBodyBytes);
     }
     globalThis.Object.entries(message.responseHeaders).forEach(([key, value]: [string, string]) => {
-      HTTPResponseProperties_ResponseHeadersEntry.encode(
-        {
-          $type: 'envoy.data.accesslog.v3.HTTPResponseProperties.ResponseHeadersEntry',
-          key: key as any,
-          value,
-        },
-        writer.uint32(34).fork(),
-      ).join();
+      HTTPResponseProperties_ResponseHeadersEntry.encode({
+        $type: "envoy.data.accesslog.v3.HTTPResponseProperties.ResponseHeadersEntry",
+        key: key as any,
+        value,
+      }, writer.uint32(34).fork()).join();
     });
     globalThis.Object.entries(message.responseTrailers).forEach(([key, value]: [string, string]) => {
-      HTTPResponseProperties_ResponseTrailersEntry.encode(
-        {
-          $type: 'envoy.data.accesslog.v3.HTTPResponseProperties.ResponseTrailersEntry',
-          key: key as any,
-          value,
-        },
-        writer.uint32(42).fork(),
-      ).join();
+      HTTPResponseProperties_ResponseTrailersEntry.encode({
+        $type: "envoy.data.accesslog.v3.HTTPResponseProperties.ResponseTrailersEntry",
+        key: key as any,
+        value,
+      }, writer.uint32(42).fork()).join();
     });
-    if (message.responseCodeDetails !== '') {
+    if (message.responseCodeDetails !== "") {
       writer.uint32(50).string(message.responseCodeDetails);
     }
     if (message.upstreamHeaderBytesReceived !== 0) {
@@ -3945,7 +3907,7 @@ export const HTTPResponseProperties: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -4042,87 +4004,87 @@ export const HTTPResponseProperties: MessageFns<
       responseCode: isSet(object.responseCode)
         ? Number(object.responseCode)
         : isSet(object.response_code)
-          ? Number(object.response_code)
-          : undefined,
+        ? Number(object.response_code)
+        : undefined,
       responseHeadersBytes: isSet(object.responseHeadersBytes)
         ? globalThis.Number(object.responseHeadersBytes)
         : isSet(object.response_headers_bytes)
-          ? globalThis.Number(object.response_headers_bytes)
-          : 0,
+        ? globalThis.Number(object.response_headers_bytes)
+        : 0,
       responseBodyBytes: isSet(object.responseBodyBytes)
         ? globalThis.Number(object.responseBodyBytes)
         : isSet(object.response_body_bytes)
-          ? globalThis.Number(object.response_body_bytes)
-          : 0,
+        ? globalThis.Number(object.response_body_bytes)
+        : 0,
       responseHeaders: isObject(object.responseHeaders)
         ? (globalThis.Object.entries(object.responseHeaders) as [string, any][]).reduce(
-            (acc: { [key: string]: string }, [key, value]: [string, any]) => {
-              globalThis.Object.defineProperty(acc, key, {
-                value: globalThis.String(value),
-                enumerable: true,
-                configurable: true,
-                writable: true,
-              });
-              return acc;
-            },
-            {},
-          )
+          (acc: { [key: string]: string }, [key, value]: [string, any]) => {
+            globalThis.Object.defineProperty(acc, key, {
+              value: globalThis.String(value),
+              enumerable: true,
+              configurable: true,
+              writable: true,
+            });
+            return acc;
+          },
+          {},
+        )
         : isObject(object.response_headers)
-          ? (globalThis.Object.entries(object.response_headers) as [string, any][]).reduce(
-              (acc: { [key: string]: string }, [key, value]: [string, any]) => {
-                globalThis.Object.defineProperty(acc, key, {
-                  value: globalThis.String(value),
-                  enumerable: true,
-                  configurable: true,
-                  writable: true,
-                });
-                return acc;
-              },
-              {},
-            )
-          : {},
+        ? (globalThis.Object.entries(object.response_headers) as [string, any][]).reduce(
+          (acc: { [key: string]: string }, [key, value]: [string, any]) => {
+            globalThis.Object.defineProperty(acc, key, {
+              value: globalThis.String(value),
+              enumerable: true,
+              configurable: true,
+              writable: true,
+            });
+            return acc;
+          },
+          {},
+        )
+        : {},
       responseTrailers: isObject(object.responseTrailers)
         ? (globalThis.Object.entries(object.responseTrailers) as [string, any][]).reduce(
-            (acc: { [key: string]: string }, [key, value]: [string, any]) => {
-              globalThis.Object.defineProperty(acc, key, {
-                value: globalThis.String(value),
-                enumerable: true,
-                configurable: true,
-                writable: true,
-              });
-              return acc;
-            },
-            {},
-          )
+          (acc: { [key: string]: string }, [key, value]: [string, any]) => {
+            globalThis.Object.defineProperty(acc, key, {
+              value: globalThis.String(value),
+              enumerable: true,
+              configurable: true,
+              writable: true,
+            });
+            return acc;
+          },
+          {},
+        )
         : isObject(object.response_trailers)
-          ? (globalThis.Object.entries(object.response_trailers) as [string, any][]).reduce(
-              (acc: { [key: string]: string }, [key, value]: [string, any]) => {
-                globalThis.Object.defineProperty(acc, key, {
-                  value: globalThis.String(value),
-                  enumerable: true,
-                  configurable: true,
-                  writable: true,
-                });
-                return acc;
-              },
-              {},
-            )
-          : {},
+        ? (globalThis.Object.entries(object.response_trailers) as [string, any][]).reduce(
+          (acc: { [key: string]: string }, [key, value]: [string, any]) => {
+            globalThis.Object.defineProperty(acc, key, {
+              value: globalThis.String(value),
+              enumerable: true,
+              configurable: true,
+              writable: true,
+            });
+            return acc;
+          },
+          {},
+        )
+        : {},
       responseCodeDetails: isSet(object.responseCodeDetails)
         ? globalThis.String(object.responseCodeDetails)
         : isSet(object.response_code_details)
-          ? globalThis.String(object.response_code_details)
-          : '',
+        ? globalThis.String(object.response_code_details)
+        : "",
       upstreamHeaderBytesReceived: isSet(object.upstreamHeaderBytesReceived)
         ? globalThis.Number(object.upstreamHeaderBytesReceived)
         : isSet(object.upstream_header_bytes_received)
-          ? globalThis.Number(object.upstream_header_bytes_received)
-          : 0,
+        ? globalThis.Number(object.upstream_header_bytes_received)
+        : 0,
       downstreamHeaderBytesSent: isSet(object.downstreamHeaderBytesSent)
         ? globalThis.Number(object.downstreamHeaderBytesSent)
         : isSet(object.downstream_header_bytes_sent)
-          ? globalThis.Number(object.downstream_header_bytes_sent)
-          : 0,
+        ? globalThis.Number(object.downstream_header_bytes_sent)
+        : 0,
     };
   },
 
@@ -4155,7 +4117,7 @@ export const HTTPResponseProperties: MessageFns<
         });
       }
     }
-    if (message.responseCodeDetails !== '') {
+    if (message.responseCodeDetails !== "") {
       obj.responseCodeDetails = message.responseCodeDetails;
     }
     if (message.upstreamHeaderBytesReceived !== 0) {
@@ -4175,23 +4137,25 @@ export const HTTPResponseProperties: MessageFns<
     message.responseCode = object.responseCode ?? undefined;
     message.responseHeadersBytes = object.responseHeadersBytes ?? 0;
     message.responseBodyBytes = object.responseBodyBytes ?? 0;
-    message.responseHeaders = (
-      globalThis.Object.entries(object.responseHeaders ?? {}) as [string, string][]
-    ).reduce((acc: { [key: string]: string }, [key, value]: [string, string]) => {
-      if (value !== undefined) {
-        acc[key] = globalThis.String(value);
-      }
-      return acc;
-    }, {});
-    message.responseTrailers = (
-      globalThis.Object.entries(object.responseTrailers ?? {}) as [string, string][]
-    ).reduce((acc: { [key: string]: string }, [key, value]: [string, string]) => {
-      if (value !== undefined) {
-        acc[key] = globalThis.String(value);
-      }
-      return acc;
-    }, {});
-    message.responseCodeDetails = object.responseCodeDetails ?? '';
+    message.responseHeaders = (globalThis.Object.entries(object.responseHeaders ?? {}) as [string, string][]).reduce(
+      (acc: { [key: string]: string }, [key, value]: [string, string]) => {
+        if (value !== undefined) {
+          acc[key] = globalThis.String(value);
+        }
+        return acc;
+      },
+      {},
+    );
+    message.responseTrailers = (globalThis.Object.entries(object.responseTrailers ?? {}) as [string, string][]).reduce(
+      (acc: { [key: string]: string }, [key, value]: [string, string]) => {
+        if (value !== undefined) {
+          acc[key] = globalThis.String(value);
+        }
+        return acc;
+      },
+      {},
+    );
+    message.responseCodeDetails = object.responseCodeDetails ?? "";
     message.upstreamHeaderBytesReceived = object.upstreamHeaderBytesReceived ?? 0;
     message.downstreamHeaderBytesSent = object.downstreamHeaderBytesSent ?? 0;
     return message;
@@ -4201,23 +4165,23 @@ export const HTTPResponseProperties: MessageFns<
 messageTypeRegistry.set(HTTPResponseProperties.$type, HTTPResponseProperties);
 
 function createBaseHTTPResponseProperties_ResponseHeadersEntry(): HTTPResponseProperties_ResponseHeadersEntry {
-  return { $type: 'envoy.data.accesslog.v3.HTTPResponseProperties.ResponseHeadersEntry', key: '', value: '' };
+  return { $type: "envoy.data.accesslog.v3.HTTPResponseProperties.ResponseHeadersEntry", key: "", value: "" };
 }
 
 export const HTTPResponseProperties_ResponseHeadersEntry: MessageFns<
   HTTPResponseProperties_ResponseHeadersEntry,
-  'envoy.data.accesslog.v3.HTTPResponseProperties.ResponseHeadersEntry'
+  "envoy.data.accesslog.v3.HTTPResponseProperties.ResponseHeadersEntry"
 > = {
-  $type: 'envoy.data.accesslog.v3.HTTPResponseProperties.ResponseHeadersEntry' as const,
+  $type: "envoy.data.accesslog.v3.HTTPResponseProperties.ResponseHeadersEntry" as const,
 
   encode(
     message: HTTPResponseProperties_ResponseHeadersEntry,
     writer: BinaryWriter = new BinaryWriter(),
   ): BinaryWriter {
-    if (message.key !== '') {
+    if (message.key !== "") {
       writer.uint32(10).string(message.key);
     }
-    if (message.value !== '') {
+    if (message.value !== "") {
       writer.uint32(18).string(message.value);
     }
     return writer;
@@ -4227,7 +4191,7 @@ export const HTTPResponseProperties_ResponseHeadersEntry: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -4267,64 +4231,55 @@ export const HTTPResponseProperties_ResponseHeadersEntry: MessageFns<
   fromJSON(object: any): HTTPResponseProperties_ResponseHeadersEntry {
     return {
       $type: HTTPResponseProperties_ResponseHeadersEntry.$type,
-      key: isSet(object.key) ? globalThis.String(object.key) : '',
-      value: isSet(object.value) ? globalThis.String(object.value) : '',
+      key: isSet(object.key) ? globalThis.String(object.key) : "",
+      value: isSet(object.value) ? globalThis.String(object.value) : "",
     };
   },
 
   toJSON(message: HTTPResponseProperties_ResponseHeadersEntry): unknown {
     const obj: any = {};
-    if (message.key !== '') {
+    if (message.key !== "") {
       obj.key = message.key;
     }
-    if (message.value !== '') {
+    if (message.value !== "") {
       obj.value = message.value;
     }
     return obj;
   },
 
-  create(
-    base?: DeepPartial<HTTPResponseProperties_ResponseHeadersEntry>,
-  ): HTTPResponseProperties_ResponseHeadersEntry {
+  create(base?: DeepPartial<HTTPResponseProperties_ResponseHeadersEntry>): HTTPResponseProperties_ResponseHeadersEntry {
     return HTTPResponseProperties_ResponseHeadersEntry.fromPartial(base ?? {});
   },
   fromPartial(
     object: DeepPartial<HTTPResponseProperties_ResponseHeadersEntry>,
   ): HTTPResponseProperties_ResponseHeadersEntry {
     const message = createBaseHTTPResponseProperties_ResponseHeadersEntry();
-    message.key = object.key ?? '';
-    message.value = object.value ?? '';
+    message.key = object.key ?? "";
+    message.value = object.value ?? "";
     return message;
   },
 };
 
-messageTypeRegistry.set(
-  HTTPResponseProperties_ResponseHeadersEntry.$type,
-  HTTPResponseProperties_ResponseHeadersEntry,
-);
+messageTypeRegistry.set(HTTPResponseProperties_ResponseHeadersEntry.$type, HTTPResponseProperties_ResponseHeadersEntry);
 
 function createBaseHTTPResponseProperties_ResponseTrailersEntry(): HTTPResponseProperties_ResponseTrailersEntry {
-  return {
-    $type: 'envoy.data.accesslog.v3.HTTPResponseProperties.ResponseTrailersEntry',
-    key: '',
-    value: '',
-  };
+  return { $type: "envoy.data.accesslog.v3.HTTPResponseProperties.ResponseTrailersEntry", key: "", value: "" };
 }
 
 export const HTTPResponseProperties_ResponseTrailersEntry: MessageFns<
   HTTPResponseProperties_ResponseTrailersEntry,
-  'envoy.data.accesslog.v3.HTTPResponseProperties.ResponseTrailersEntry'
+  "envoy.data.accesslog.v3.HTTPResponseProperties.ResponseTrailersEntry"
 > = {
-  $type: 'envoy.data.accesslog.v3.HTTPResponseProperties.ResponseTrailersEntry' as const,
+  $type: "envoy.data.accesslog.v3.HTTPResponseProperties.ResponseTrailersEntry" as const,
 
   encode(
     message: HTTPResponseProperties_ResponseTrailersEntry,
     writer: BinaryWriter = new BinaryWriter(),
   ): BinaryWriter {
-    if (message.key !== '') {
+    if (message.key !== "") {
       writer.uint32(10).string(message.key);
     }
-    if (message.value !== '') {
+    if (message.value !== "") {
       writer.uint32(18).string(message.value);
     }
     return writer;
@@ -4334,7 +4289,7 @@ export const HTTPResponseProperties_ResponseTrailersEntry: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -4374,17 +4329,17 @@ export const HTTPResponseProperties_ResponseTrailersEntry: MessageFns<
   fromJSON(object: any): HTTPResponseProperties_ResponseTrailersEntry {
     return {
       $type: HTTPResponseProperties_ResponseTrailersEntry.$type,
-      key: isSet(object.key) ? globalThis.String(object.key) : '',
-      value: isSet(object.value) ? globalThis.String(object.value) : '',
+      key: isSet(object.key) ? globalThis.String(object.key) : "",
+      value: isSet(object.value) ? globalThis.String(object.value) : "",
     };
   },
 
   toJSON(message: HTTPResponseProperties_ResponseTrailersEntry): unknown {
     const obj: any = {};
-    if (message.key !== '') {
+    if (message.key !== "") {
       obj.key = message.key;
     }
-    if (message.value !== '') {
+    if (message.value !== "") {
       obj.value = message.value;
     }
     return obj;
@@ -4399,8 +4354,8 @@ export const HTTPResponseProperties_ResponseTrailersEntry: MessageFns<
     object: DeepPartial<HTTPResponseProperties_ResponseTrailersEntry>,
   ): HTTPResponseProperties_ResponseTrailersEntry {
     const message = createBaseHTTPResponseProperties_ResponseTrailersEntry();
-    message.key = object.key ?? '';
-    message.value = object.value ?? '';
+    message.key = object.key ?? "";
+    message.value = object.value ?? "";
     return message;
   },
 };
@@ -4411,25 +4366,21 @@ messageTypeRegistry.set(
 );
 
 function floatToJson(value: number | null | undefined): number | string | null | undefined {
-  return typeof value === 'number' && !globalThis.Number.isFinite(value) ? globalThis.String(value) : value;
+  return typeof value === "number" && !globalThis.Number.isFinite(value) ? globalThis.String(value) : value;
 }
 
 type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
 
-export type DeepPartial<T> = T extends Builtin
-  ? T
-  : T extends globalThis.Array<infer U>
-    ? globalThis.Array<DeepPartial<U>>
-    : T extends ReadonlyArray<infer U>
-      ? ReadonlyArray<DeepPartial<U>>
-      : T extends {}
-        ? { [K in Exclude<keyof T, '$type'>]?: DeepPartial<T[K]> }
-        : Partial<T>;
+export type DeepPartial<T> = T extends Builtin ? T
+  : T extends globalThis.Array<infer U> ? globalThis.Array<DeepPartial<U>>
+  : T extends ReadonlyArray<infer U> ? ReadonlyArray<DeepPartial<U>>
+  : T extends {} ? { [K in Exclude<keyof T, "$type">]?: DeepPartial<T[K]> }
+  : Partial<T>;
 
 function toTimestamp(date: Date): Timestamp {
   const seconds = Math.trunc(date.getTime() / 1_000);
   const nanos = (date.getTime() % 1_000) * 1_000_000;
-  return { $type: 'google.protobuf.Timestamp', seconds, nanos };
+  return { $type: "google.protobuf.Timestamp", seconds, nanos };
 }
 
 function fromTimestamp(t: Timestamp): Date {
@@ -4441,7 +4392,7 @@ function fromTimestamp(t: Timestamp): Date {
 function fromJsonTimestamp(o: any): Date {
   if (o instanceof globalThis.Date) {
     return o;
-  } else if (typeof o === 'string') {
+  } else if (typeof o === "string") {
     return new globalThis.Date(o);
   } else {
     return fromTimestamp(Timestamp.fromJSON(o));
@@ -4451,16 +4402,16 @@ function fromJsonTimestamp(o: any): Date {
 function longToNumber(int64: { toString(): string }): number {
   const num = globalThis.Number(int64.toString());
   if (num > globalThis.Number.MAX_SAFE_INTEGER) {
-    throw new globalThis.Error('Value is larger than Number.MAX_SAFE_INTEGER');
+    throw new globalThis.Error("Value is larger than Number.MAX_SAFE_INTEGER");
   }
   if (num < globalThis.Number.MIN_SAFE_INTEGER) {
-    throw new globalThis.Error('Value is smaller than Number.MIN_SAFE_INTEGER');
+    throw new globalThis.Error("Value is smaller than Number.MIN_SAFE_INTEGER");
   }
   return num;
 }
 
 function isObject(value: any): boolean {
-  return typeof value === 'object' && value !== null;
+  return typeof value === "object" && value !== null;
 }
 
 function isSet(value: any): boolean {

@@ -5,33 +5,28 @@
 // source: envoy/service/discovery/v3/ads.proto
 
 /* eslint-disable */
-import { BinaryReader, BinaryWriter } from '@bufbuild/protobuf/wire';
-import { messageTypeRegistry } from '../../../../typeRegistry';
-import {
-  DeltaDiscoveryRequest,
-  DeltaDiscoveryResponse,
-  DiscoveryRequest,
-  DiscoveryResponse,
-} from './discovery';
+import { BinaryReader, BinaryWriter } from "@bufbuild/protobuf/wire";
+import { messageTypeRegistry } from "../../../../typeRegistry";
+import { DeltaDiscoveryRequest, DeltaDiscoveryResponse, DiscoveryRequest, DiscoveryResponse } from "./discovery";
 
-export const protobufPackage = 'envoy.service.discovery.v3';
+export const protobufPackage = "envoy.service.discovery.v3";
 
-export const protobufFileName = 'envoy/service/discovery/v3/ads.proto';
+export const protobufFileName = "envoy/service/discovery/v3/ads.proto";
 
 /**
  * [#not-implemented-hide:] Not configuration. Workaround c++ protobuf issue with importing
  * services: https://github.com/google/protobuf/issues/4221
  */
 export interface AdsDummy {
-  $type: 'envoy.service.discovery.v3.AdsDummy';
+  $type: "envoy.service.discovery.v3.AdsDummy";
 }
 
 function createBaseAdsDummy(): AdsDummy {
-  return { $type: 'envoy.service.discovery.v3.AdsDummy' };
+  return { $type: "envoy.service.discovery.v3.AdsDummy" };
 }
 
-export const AdsDummy: MessageFns<AdsDummy, 'envoy.service.discovery.v3.AdsDummy'> = {
-  $type: 'envoy.service.discovery.v3.AdsDummy' as const,
+export const AdsDummy: MessageFns<AdsDummy, "envoy.service.discovery.v3.AdsDummy"> = {
+  $type: "envoy.service.discovery.v3.AdsDummy" as const,
 
   encode(_: AdsDummy, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     return writer;
@@ -41,7 +36,7 @@ export const AdsDummy: MessageFns<AdsDummy, 'envoy.service.discovery.v3.AdsDummy
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -92,12 +87,12 @@ messageTypeRegistry.set(AdsDummy.$type, AdsDummy);
  */
 export type AggregatedDiscoveryServiceDefinition = typeof AggregatedDiscoveryServiceDefinition;
 export const AggregatedDiscoveryServiceDefinition = {
-  name: 'AggregatedDiscoveryService',
-  fullName: 'envoy.service.discovery.v3.AggregatedDiscoveryService',
+  name: "AggregatedDiscoveryService",
+  fullName: "envoy.service.discovery.v3.AggregatedDiscoveryService",
   methods: {
     /** This is a gRPC-only API. */
     streamAggregatedResources: {
-      name: 'StreamAggregatedResources',
+      name: "StreamAggregatedResources",
       requestType: DiscoveryRequest as typeof DiscoveryRequest,
       requestStream: true,
       responseType: DiscoveryResponse as typeof DiscoveryResponse,
@@ -105,7 +100,7 @@ export const AggregatedDiscoveryServiceDefinition = {
       options: {},
     },
     deltaAggregatedResources: {
-      name: 'DeltaAggregatedResources',
+      name: "DeltaAggregatedResources",
       requestType: DeltaDiscoveryRequest as typeof DeltaDiscoveryRequest,
       requestStream: true,
       responseType: DeltaDiscoveryResponse as typeof DeltaDiscoveryResponse,
@@ -117,15 +112,11 @@ export const AggregatedDiscoveryServiceDefinition = {
 
 type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
 
-export type DeepPartial<T> = T extends Builtin
-  ? T
-  : T extends globalThis.Array<infer U>
-    ? globalThis.Array<DeepPartial<U>>
-    : T extends ReadonlyArray<infer U>
-      ? ReadonlyArray<DeepPartial<U>>
-      : T extends {}
-        ? { [K in Exclude<keyof T, '$type'>]?: DeepPartial<T[K]> }
-        : Partial<T>;
+export type DeepPartial<T> = T extends Builtin ? T
+  : T extends globalThis.Array<infer U> ? globalThis.Array<DeepPartial<U>>
+  : T extends ReadonlyArray<infer U> ? ReadonlyArray<DeepPartial<U>>
+  : T extends {} ? { [K in Exclude<keyof T, "$type">]?: DeepPartial<T[K]> }
+  : Partial<T>;
 
 export interface MessageFns<T, V extends string> {
   readonly $type: V;

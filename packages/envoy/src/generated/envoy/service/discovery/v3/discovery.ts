@@ -5,20 +5,20 @@
 // source: envoy/service/discovery/v3/discovery.proto
 
 /* eslint-disable */
-import { BinaryReader, BinaryWriter } from '@bufbuild/protobuf/wire';
-import { Any } from '../../../../google/protobuf/any';
-import { Duration } from '../../../../google/protobuf/duration';
-import { Status } from '../../../../google/rpc/status';
-import { messageTypeRegistry } from '../../../../typeRegistry';
-import { ControlPlane, Metadata, Node } from '../../../config/core/v3/base';
+import { BinaryReader, BinaryWriter } from "@bufbuild/protobuf/wire";
+import { Any } from "../../../../google/protobuf/any";
+import { Duration } from "../../../../google/protobuf/duration";
+import { Status } from "../../../../google/rpc/status";
+import { messageTypeRegistry } from "../../../../typeRegistry";
+import { ControlPlane, Metadata, Node } from "../../../config/core/v3/base";
 
-export const protobufPackage = 'envoy.service.discovery.v3';
+export const protobufPackage = "envoy.service.discovery.v3";
 
-export const protobufFileName = 'envoy/service/discovery/v3/discovery.proto';
+export const protobufFileName = "envoy/service/discovery/v3/discovery.proto";
 
 /** Specifies a resource to be subscribed to. */
 export interface ResourceLocator {
-  $type: 'envoy.service.discovery.v3.ResourceLocator';
+  $type: "envoy.service.discovery.v3.ResourceLocator";
   /** The resource name to subscribe to. */
   name: string;
   /**
@@ -30,14 +30,14 @@ export interface ResourceLocator {
 }
 
 export interface ResourceLocator_DynamicParametersEntry {
-  $type: 'envoy.service.discovery.v3.ResourceLocator.DynamicParametersEntry';
+  $type: "envoy.service.discovery.v3.ResourceLocator.DynamicParametersEntry";
   key: string;
   value: string;
 }
 
 /** Specifies a concrete resource name. */
 export interface ResourceName {
-  $type: 'envoy.service.discovery.v3.ResourceName';
+  $type: "envoy.service.discovery.v3.ResourceName";
   /** The name of the resource. */
   name: string;
   /**
@@ -53,7 +53,7 @@ export interface ResourceName {
  * [#next-free-field: 8]
  */
 export interface DiscoveryRequest {
-  $type: 'envoy.service.discovery.v3.DiscoveryRequest';
+  $type: "envoy.service.discovery.v3.DiscoveryRequest";
   /**
    * The version_info provided in the request messages will be the version_info
    * received with the most recent successfully processed response or empty on
@@ -65,7 +65,9 @@ export interface DiscoveryRequest {
    */
   versionInfo: string;
   /** The node making the request. */
-  node: Node | undefined;
+  node:
+    | Node
+    | undefined;
   /**
    * List of resources to subscribe to, e.g. list of cluster names or a route
    * configuration name. If this is empty, all resources for the API are
@@ -111,7 +113,7 @@ export interface DiscoveryRequest {
 
 /** [#next-free-field: 7] */
 export interface DiscoveryResponse {
-  $type: 'envoy.service.discovery.v3.DiscoveryResponse';
+  $type: "envoy.service.discovery.v3.DiscoveryResponse";
   /** The version of the response data. */
   versionInfo: string;
   /** The response resources. These resources are typed and depend on the API being called. */
@@ -189,9 +191,11 @@ export interface DiscoveryResponse {
  * [#next-free-field: 10]
  */
 export interface DeltaDiscoveryRequest {
-  $type: 'envoy.service.discovery.v3.DeltaDiscoveryRequest';
+  $type: "envoy.service.discovery.v3.DeltaDiscoveryRequest";
   /** The node making the request. */
-  node: Node | undefined;
+  node:
+    | Node
+    | undefined;
   /**
    * Type of the resource that is being requested, e.g.
    * ``type.googleapis.com/envoy.api.v2.ClusterLoadAssignment``. This does not need to be set if
@@ -268,14 +272,14 @@ export interface DeltaDiscoveryRequest {
 }
 
 export interface DeltaDiscoveryRequest_InitialResourceVersionsEntry {
-  $type: 'envoy.service.discovery.v3.DeltaDiscoveryRequest.InitialResourceVersionsEntry';
+  $type: "envoy.service.discovery.v3.DeltaDiscoveryRequest.InitialResourceVersionsEntry";
   key: string;
   value: string;
 }
 
 /** [#next-free-field: 9] */
 export interface DeltaDiscoveryResponse {
-  $type: 'envoy.service.discovery.v3.DeltaDiscoveryResponse';
+  $type: "envoy.service.discovery.v3.DeltaDiscoveryResponse";
   /** The version of the response data (used for debugging). */
   systemVersionInfo: string;
   /**
@@ -320,27 +324,35 @@ export interface DeltaDiscoveryResponse {
  * which variant of a resource is appropriate for a given client.
  */
 export interface DynamicParameterConstraints {
-  $type: 'envoy.service.discovery.v3.DynamicParameterConstraints';
+  $type: "envoy.service.discovery.v3.DynamicParameterConstraints";
   /** A single constraint to evaluate. */
-  constraint?: DynamicParameterConstraints_SingleConstraint | undefined;
+  constraint?:
+    | DynamicParameterConstraints_SingleConstraint
+    | undefined;
   /**
    * A list of constraints that match if any one constraint in the list
    * matches.
    */
-  orConstraints?: DynamicParameterConstraints_ConstraintList | undefined;
+  orConstraints?:
+    | DynamicParameterConstraints_ConstraintList
+    | undefined;
   /** A list of constraints that must all match. */
-  andConstraints?: DynamicParameterConstraints_ConstraintList | undefined;
+  andConstraints?:
+    | DynamicParameterConstraints_ConstraintList
+    | undefined;
   /** The inverse (NOT) of a set of constraints. */
   notConstraints?: DynamicParameterConstraints | undefined;
 }
 
 /** A single constraint for a given key. */
 export interface DynamicParameterConstraints_SingleConstraint {
-  $type: 'envoy.service.discovery.v3.DynamicParameterConstraints.SingleConstraint';
+  $type: "envoy.service.discovery.v3.DynamicParameterConstraints.SingleConstraint";
   /** The key to match against. */
   key: string;
   /** Matches this exact value. */
-  value?: string | undefined;
+  value?:
+    | string
+    | undefined;
   /**
    * Key is present (matches any value except for the key being absent).
    * This allows setting a default constraint for clients that do
@@ -351,17 +363,17 @@ export interface DynamicParameterConstraints_SingleConstraint {
 }
 
 export interface DynamicParameterConstraints_SingleConstraint_Exists {
-  $type: 'envoy.service.discovery.v3.DynamicParameterConstraints.SingleConstraint.Exists';
+  $type: "envoy.service.discovery.v3.DynamicParameterConstraints.SingleConstraint.Exists";
 }
 
 export interface DynamicParameterConstraints_ConstraintList {
-  $type: 'envoy.service.discovery.v3.DynamicParameterConstraints.ConstraintList';
+  $type: "envoy.service.discovery.v3.DynamicParameterConstraints.ConstraintList";
   constraints: DynamicParameterConstraints[];
 }
 
 /** [#next-free-field: 10] */
 export interface Resource {
-  $type: 'envoy.service.discovery.v3.Resource';
+  $type: "envoy.service.discovery.v3.Resource";
   /**
    * The resource's name, to distinguish it from others of the same type of resource.
    * Only one of ``name`` or ``resource_name`` may be set.
@@ -373,7 +385,9 @@ export interface Resource {
    * dynamic parameter constraints.
    * Only one of ``name`` or ``resource_name`` may be set.
    */
-  resourceName: ResourceName | undefined;
+  resourceName:
+    | ResourceName
+    | undefined;
   /** The aliases are a list of other names that this resource can go by. */
   aliases: string[];
   /**
@@ -382,7 +396,9 @@ export interface Resource {
    */
   version: string;
   /** The resource being tracked. */
-  resource: Any | undefined;
+  resource:
+    | Any
+    | undefined;
   /**
    * Time-to-live value for the resource. For each resource, a timer is started. The timer is
    * reset each time the resource is received with a new TTL. If the resource is received with
@@ -398,12 +414,16 @@ export interface Resource {
    * testing where the fault injection should be terminated in the event that Envoy loses contact
    * with the management server.
    */
-  ttl: Duration | undefined;
+  ttl:
+    | Duration
+    | undefined;
   /**
    * Cache control properties for the resource.
    * [#not-implemented-hide:]
    */
-  cacheControl: Resource_CacheControl | undefined;
+  cacheControl:
+    | Resource_CacheControl
+    | undefined;
   /**
    * The Metadata field can be used to provide additional information for the resource.
    * E.g. the trace data for debugging.
@@ -416,7 +436,7 @@ export interface Resource {
  * [#not-implemented-hide:]
  */
 export interface Resource_CacheControl {
-  $type: 'envoy.service.discovery.v3.Resource.CacheControl';
+  $type: "envoy.service.discovery.v3.Resource.CacheControl";
   /**
    * If true, xDS proxies may not cache this resource.
    * Note that this does not apply to clients other than xDS proxies, which must cache resources
@@ -426,25 +446,22 @@ export interface Resource_CacheControl {
 }
 
 function createBaseResourceLocator(): ResourceLocator {
-  return { $type: 'envoy.service.discovery.v3.ResourceLocator', name: '', dynamicParameters: {} };
+  return { $type: "envoy.service.discovery.v3.ResourceLocator", name: "", dynamicParameters: {} };
 }
 
-export const ResourceLocator: MessageFns<ResourceLocator, 'envoy.service.discovery.v3.ResourceLocator'> = {
-  $type: 'envoy.service.discovery.v3.ResourceLocator' as const,
+export const ResourceLocator: MessageFns<ResourceLocator, "envoy.service.discovery.v3.ResourceLocator"> = {
+  $type: "envoy.service.discovery.v3.ResourceLocator" as const,
 
   encode(message: ResourceLocator, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.name !== '') {
+    if (message.name !== "") {
       writer.uint32(10).string(message.name);
     }
     globalThis.Object.entries(message.dynamicParameters).forEach(([key, value]: [string, string]) => {
-      ResourceLocator_DynamicParametersEntry.encode(
-        {
-          $type: 'envoy.service.discovery.v3.ResourceLocator.DynamicParametersEntry',
-          key: key as any,
-          value,
-        },
-        writer.uint32(18).fork(),
-      ).join();
+      ResourceLocator_DynamicParametersEntry.encode({
+        $type: "envoy.service.discovery.v3.ResourceLocator.DynamicParametersEntry",
+        key: key as any,
+        value,
+      }, writer.uint32(18).fork()).join();
     });
     return writer;
   },
@@ -453,7 +470,7 @@ export const ResourceLocator: MessageFns<ResourceLocator, 'envoy.service.discove
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -496,40 +513,40 @@ export const ResourceLocator: MessageFns<ResourceLocator, 'envoy.service.discove
   fromJSON(object: any): ResourceLocator {
     return {
       $type: ResourceLocator.$type,
-      name: isSet(object.name) ? globalThis.String(object.name) : '',
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
       dynamicParameters: isObject(object.dynamicParameters)
         ? (globalThis.Object.entries(object.dynamicParameters) as [string, any][]).reduce(
-            (acc: { [key: string]: string }, [key, value]: [string, any]) => {
-              globalThis.Object.defineProperty(acc, key, {
-                value: globalThis.String(value),
-                enumerable: true,
-                configurable: true,
-                writable: true,
-              });
-              return acc;
-            },
-            {},
-          )
+          (acc: { [key: string]: string }, [key, value]: [string, any]) => {
+            globalThis.Object.defineProperty(acc, key, {
+              value: globalThis.String(value),
+              enumerable: true,
+              configurable: true,
+              writable: true,
+            });
+            return acc;
+          },
+          {},
+        )
         : isObject(object.dynamic_parameters)
-          ? (globalThis.Object.entries(object.dynamic_parameters) as [string, any][]).reduce(
-              (acc: { [key: string]: string }, [key, value]: [string, any]) => {
-                globalThis.Object.defineProperty(acc, key, {
-                  value: globalThis.String(value),
-                  enumerable: true,
-                  configurable: true,
-                  writable: true,
-                });
-                return acc;
-              },
-              {},
-            )
-          : {},
+        ? (globalThis.Object.entries(object.dynamic_parameters) as [string, any][]).reduce(
+          (acc: { [key: string]: string }, [key, value]: [string, any]) => {
+            globalThis.Object.defineProperty(acc, key, {
+              value: globalThis.String(value),
+              enumerable: true,
+              configurable: true,
+              writable: true,
+            });
+            return acc;
+          },
+          {},
+        )
+        : {},
     };
   },
 
   toJSON(message: ResourceLocator): unknown {
     const obj: any = {};
-    if (message.name !== '') {
+    if (message.name !== "") {
       obj.name = message.name;
     }
     if (message.dynamicParameters) {
@@ -549,15 +566,14 @@ export const ResourceLocator: MessageFns<ResourceLocator, 'envoy.service.discove
   },
   fromPartial(object: DeepPartial<ResourceLocator>): ResourceLocator {
     const message = createBaseResourceLocator();
-    message.name = object.name ?? '';
-    message.dynamicParameters = (
-      globalThis.Object.entries(object.dynamicParameters ?? {}) as [string, string][]
-    ).reduce((acc: { [key: string]: string }, [key, value]: [string, string]) => {
-      if (value !== undefined) {
-        acc[key] = globalThis.String(value);
-      }
-      return acc;
-    }, {});
+    message.name = object.name ?? "";
+    message.dynamicParameters = (globalThis.Object.entries(object.dynamicParameters ?? {}) as [string, string][])
+      .reduce((acc: { [key: string]: string }, [key, value]: [string, string]) => {
+        if (value !== undefined) {
+          acc[key] = globalThis.String(value);
+        }
+        return acc;
+      }, {});
     return message;
   },
 };
@@ -565,23 +581,20 @@ export const ResourceLocator: MessageFns<ResourceLocator, 'envoy.service.discove
 messageTypeRegistry.set(ResourceLocator.$type, ResourceLocator);
 
 function createBaseResourceLocator_DynamicParametersEntry(): ResourceLocator_DynamicParametersEntry {
-  return { $type: 'envoy.service.discovery.v3.ResourceLocator.DynamicParametersEntry', key: '', value: '' };
+  return { $type: "envoy.service.discovery.v3.ResourceLocator.DynamicParametersEntry", key: "", value: "" };
 }
 
 export const ResourceLocator_DynamicParametersEntry: MessageFns<
   ResourceLocator_DynamicParametersEntry,
-  'envoy.service.discovery.v3.ResourceLocator.DynamicParametersEntry'
+  "envoy.service.discovery.v3.ResourceLocator.DynamicParametersEntry"
 > = {
-  $type: 'envoy.service.discovery.v3.ResourceLocator.DynamicParametersEntry' as const,
+  $type: "envoy.service.discovery.v3.ResourceLocator.DynamicParametersEntry" as const,
 
-  encode(
-    message: ResourceLocator_DynamicParametersEntry,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
-    if (message.key !== '') {
+  encode(message: ResourceLocator_DynamicParametersEntry, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.key !== "") {
       writer.uint32(10).string(message.key);
     }
-    if (message.value !== '') {
+    if (message.value !== "") {
       writer.uint32(18).string(message.value);
     }
     return writer;
@@ -591,7 +604,7 @@ export const ResourceLocator_DynamicParametersEntry: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -631,17 +644,17 @@ export const ResourceLocator_DynamicParametersEntry: MessageFns<
   fromJSON(object: any): ResourceLocator_DynamicParametersEntry {
     return {
       $type: ResourceLocator_DynamicParametersEntry.$type,
-      key: isSet(object.key) ? globalThis.String(object.key) : '',
-      value: isSet(object.value) ? globalThis.String(object.value) : '',
+      key: isSet(object.key) ? globalThis.String(object.key) : "",
+      value: isSet(object.value) ? globalThis.String(object.value) : "",
     };
   },
 
   toJSON(message: ResourceLocator_DynamicParametersEntry): unknown {
     const obj: any = {};
-    if (message.key !== '') {
+    if (message.key !== "") {
       obj.key = message.key;
     }
-    if (message.value !== '') {
+    if (message.value !== "") {
       obj.value = message.value;
     }
     return obj;
@@ -650,12 +663,10 @@ export const ResourceLocator_DynamicParametersEntry: MessageFns<
   create(base?: DeepPartial<ResourceLocator_DynamicParametersEntry>): ResourceLocator_DynamicParametersEntry {
     return ResourceLocator_DynamicParametersEntry.fromPartial(base ?? {});
   },
-  fromPartial(
-    object: DeepPartial<ResourceLocator_DynamicParametersEntry>,
-  ): ResourceLocator_DynamicParametersEntry {
+  fromPartial(object: DeepPartial<ResourceLocator_DynamicParametersEntry>): ResourceLocator_DynamicParametersEntry {
     const message = createBaseResourceLocator_DynamicParametersEntry();
-    message.key = object.key ?? '';
-    message.value = object.value ?? '';
+    message.key = object.key ?? "";
+    message.value = object.value ?? "";
     return message;
   },
 };
@@ -663,25 +674,18 @@ export const ResourceLocator_DynamicParametersEntry: MessageFns<
 messageTypeRegistry.set(ResourceLocator_DynamicParametersEntry.$type, ResourceLocator_DynamicParametersEntry);
 
 function createBaseResourceName(): ResourceName {
-  return {
-    $type: 'envoy.service.discovery.v3.ResourceName',
-    name: '',
-    dynamicParameterConstraints: undefined,
-  };
+  return { $type: "envoy.service.discovery.v3.ResourceName", name: "", dynamicParameterConstraints: undefined };
 }
 
-export const ResourceName: MessageFns<ResourceName, 'envoy.service.discovery.v3.ResourceName'> = {
-  $type: 'envoy.service.discovery.v3.ResourceName' as const,
+export const ResourceName: MessageFns<ResourceName, "envoy.service.discovery.v3.ResourceName"> = {
+  $type: "envoy.service.discovery.v3.ResourceName" as const,
 
   encode(message: ResourceName, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.name !== '') {
+    if (message.name !== "") {
       writer.uint32(10).string(message.name);
     }
     if (message.dynamicParameterConstraints !== undefined) {
-      DynamicParameterConstraints.encode(
-        message.dynamicParameterConstraints,
-        writer.uint32(18).fork(),
-      ).join();
+      DynamicParameterConstraints.encode(message.dynamicParameterConstraints, writer.uint32(18).fork()).join();
     }
     return writer;
   },
@@ -690,7 +694,7 @@ export const ResourceName: MessageFns<ResourceName, 'envoy.service.discovery.v3.
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -730,24 +734,22 @@ export const ResourceName: MessageFns<ResourceName, 'envoy.service.discovery.v3.
   fromJSON(object: any): ResourceName {
     return {
       $type: ResourceName.$type,
-      name: isSet(object.name) ? globalThis.String(object.name) : '',
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
       dynamicParameterConstraints: isSet(object.dynamicParameterConstraints)
         ? DynamicParameterConstraints.fromJSON(object.dynamicParameterConstraints)
         : isSet(object.dynamic_parameter_constraints)
-          ? DynamicParameterConstraints.fromJSON(object.dynamic_parameter_constraints)
-          : undefined,
+        ? DynamicParameterConstraints.fromJSON(object.dynamic_parameter_constraints)
+        : undefined,
     };
   },
 
   toJSON(message: ResourceName): unknown {
     const obj: any = {};
-    if (message.name !== '') {
+    if (message.name !== "") {
       obj.name = message.name;
     }
     if (message.dynamicParameterConstraints !== undefined) {
-      obj.dynamicParameterConstraints = DynamicParameterConstraints.toJSON(
-        message.dynamicParameterConstraints,
-      );
+      obj.dynamicParameterConstraints = DynamicParameterConstraints.toJSON(message.dynamicParameterConstraints);
     }
     return obj;
   },
@@ -757,9 +759,9 @@ export const ResourceName: MessageFns<ResourceName, 'envoy.service.discovery.v3.
   },
   fromPartial(object: DeepPartial<ResourceName>): ResourceName {
     const message = createBaseResourceName();
-    message.name = object.name ?? '';
+    message.name = object.name ?? "";
     message.dynamicParameterConstraints =
-      object.dynamicParameterConstraints !== undefined && object.dynamicParameterConstraints !== null
+      (object.dynamicParameterConstraints !== undefined && object.dynamicParameterConstraints !== null)
         ? DynamicParameterConstraints.fromPartial(object.dynamicParameterConstraints)
         : undefined;
     return message;
@@ -770,22 +772,22 @@ messageTypeRegistry.set(ResourceName.$type, ResourceName);
 
 function createBaseDiscoveryRequest(): DiscoveryRequest {
   return {
-    $type: 'envoy.service.discovery.v3.DiscoveryRequest',
-    versionInfo: '',
+    $type: "envoy.service.discovery.v3.DiscoveryRequest",
+    versionInfo: "",
     node: undefined,
     resourceNames: [],
     resourceLocators: [],
-    typeUrl: '',
-    responseNonce: '',
+    typeUrl: "",
+    responseNonce: "",
     errorDetail: undefined,
   };
 }
 
-export const DiscoveryRequest: MessageFns<DiscoveryRequest, 'envoy.service.discovery.v3.DiscoveryRequest'> = {
-  $type: 'envoy.service.discovery.v3.DiscoveryRequest' as const,
+export const DiscoveryRequest: MessageFns<DiscoveryRequest, "envoy.service.discovery.v3.DiscoveryRequest"> = {
+  $type: "envoy.service.discovery.v3.DiscoveryRequest" as const,
 
   encode(message: DiscoveryRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.versionInfo !== '') {
+    if (message.versionInfo !== "") {
       writer.uint32(10).string(message.versionInfo);
     }
     if (message.node !== undefined) {
@@ -797,10 +799,10 @@ export const DiscoveryRequest: MessageFns<DiscoveryRequest, 'envoy.service.disco
     for (const v of message.resourceLocators) {
       ResourceLocator.encode(v!, writer.uint32(58).fork()).join();
     }
-    if (message.typeUrl !== '') {
+    if (message.typeUrl !== "") {
       writer.uint32(34).string(message.typeUrl);
     }
-    if (message.responseNonce !== '') {
+    if (message.responseNonce !== "") {
       writer.uint32(42).string(message.responseNonce);
     }
     if (message.errorDetail !== undefined) {
@@ -813,7 +815,7 @@ export const DiscoveryRequest: MessageFns<DiscoveryRequest, 'envoy.service.disco
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -896,40 +898,40 @@ export const DiscoveryRequest: MessageFns<DiscoveryRequest, 'envoy.service.disco
       versionInfo: isSet(object.versionInfo)
         ? globalThis.String(object.versionInfo)
         : isSet(object.version_info)
-          ? globalThis.String(object.version_info)
-          : '',
+        ? globalThis.String(object.version_info)
+        : "",
       node: isSet(object.node) ? Node.fromJSON(object.node) : undefined,
       resourceNames: globalThis.Array.isArray(object?.resourceNames)
         ? object.resourceNames.map((e: any) => globalThis.String(e))
         : globalThis.Array.isArray(object?.resource_names)
-          ? object.resource_names.map((e: any) => globalThis.String(e))
-          : [],
+        ? object.resource_names.map((e: any) => globalThis.String(e))
+        : [],
       resourceLocators: globalThis.Array.isArray(object?.resourceLocators)
         ? object.resourceLocators.map((e: any) => ResourceLocator.fromJSON(e))
         : globalThis.Array.isArray(object?.resource_locators)
-          ? object.resource_locators.map((e: any) => ResourceLocator.fromJSON(e))
-          : [],
+        ? object.resource_locators.map((e: any) => ResourceLocator.fromJSON(e))
+        : [],
       typeUrl: isSet(object.typeUrl)
         ? globalThis.String(object.typeUrl)
         : isSet(object.type_url)
-          ? globalThis.String(object.type_url)
-          : '',
+        ? globalThis.String(object.type_url)
+        : "",
       responseNonce: isSet(object.responseNonce)
         ? globalThis.String(object.responseNonce)
         : isSet(object.response_nonce)
-          ? globalThis.String(object.response_nonce)
-          : '',
+        ? globalThis.String(object.response_nonce)
+        : "",
       errorDetail: isSet(object.errorDetail)
         ? Status.fromJSON(object.errorDetail)
         : isSet(object.error_detail)
-          ? Status.fromJSON(object.error_detail)
-          : undefined,
+        ? Status.fromJSON(object.error_detail)
+        : undefined,
     };
   },
 
   toJSON(message: DiscoveryRequest): unknown {
     const obj: any = {};
-    if (message.versionInfo !== '') {
+    if (message.versionInfo !== "") {
       obj.versionInfo = message.versionInfo;
     }
     if (message.node !== undefined) {
@@ -941,10 +943,10 @@ export const DiscoveryRequest: MessageFns<DiscoveryRequest, 'envoy.service.disco
     if (message.resourceLocators?.length) {
       obj.resourceLocators = message.resourceLocators.map((e) => ResourceLocator.toJSON(e));
     }
-    if (message.typeUrl !== '') {
+    if (message.typeUrl !== "") {
       obj.typeUrl = message.typeUrl;
     }
-    if (message.responseNonce !== '') {
+    if (message.responseNonce !== "") {
       obj.responseNonce = message.responseNonce;
     }
     if (message.errorDetail !== undefined) {
@@ -958,17 +960,15 @@ export const DiscoveryRequest: MessageFns<DiscoveryRequest, 'envoy.service.disco
   },
   fromPartial(object: DeepPartial<DiscoveryRequest>): DiscoveryRequest {
     const message = createBaseDiscoveryRequest();
-    message.versionInfo = object.versionInfo ?? '';
-    message.node =
-      object.node !== undefined && object.node !== null ? Node.fromPartial(object.node) : undefined;
+    message.versionInfo = object.versionInfo ?? "";
+    message.node = (object.node !== undefined && object.node !== null) ? Node.fromPartial(object.node) : undefined;
     message.resourceNames = object.resourceNames?.map((e) => e) || [];
     message.resourceLocators = object.resourceLocators?.map((e) => ResourceLocator.fromPartial(e)) || [];
-    message.typeUrl = object.typeUrl ?? '';
-    message.responseNonce = object.responseNonce ?? '';
-    message.errorDetail =
-      object.errorDetail !== undefined && object.errorDetail !== null
-        ? Status.fromPartial(object.errorDetail)
-        : undefined;
+    message.typeUrl = object.typeUrl ?? "";
+    message.responseNonce = object.responseNonce ?? "";
+    message.errorDetail = (object.errorDetail !== undefined && object.errorDetail !== null)
+      ? Status.fromPartial(object.errorDetail)
+      : undefined;
     return message;
   },
 };
@@ -977,24 +977,21 @@ messageTypeRegistry.set(DiscoveryRequest.$type, DiscoveryRequest);
 
 function createBaseDiscoveryResponse(): DiscoveryResponse {
   return {
-    $type: 'envoy.service.discovery.v3.DiscoveryResponse',
-    versionInfo: '',
+    $type: "envoy.service.discovery.v3.DiscoveryResponse",
+    versionInfo: "",
     resources: [],
     canary: false,
-    typeUrl: '',
-    nonce: '',
+    typeUrl: "",
+    nonce: "",
     controlPlane: undefined,
   };
 }
 
-export const DiscoveryResponse: MessageFns<
-  DiscoveryResponse,
-  'envoy.service.discovery.v3.DiscoveryResponse'
-> = {
-  $type: 'envoy.service.discovery.v3.DiscoveryResponse' as const,
+export const DiscoveryResponse: MessageFns<DiscoveryResponse, "envoy.service.discovery.v3.DiscoveryResponse"> = {
+  $type: "envoy.service.discovery.v3.DiscoveryResponse" as const,
 
   encode(message: DiscoveryResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.versionInfo !== '') {
+    if (message.versionInfo !== "") {
       writer.uint32(10).string(message.versionInfo);
     }
     for (const v of message.resources) {
@@ -1003,10 +1000,10 @@ export const DiscoveryResponse: MessageFns<
     if (message.canary !== false) {
       writer.uint32(24).bool(message.canary);
     }
-    if (message.typeUrl !== '') {
+    if (message.typeUrl !== "") {
       writer.uint32(34).string(message.typeUrl);
     }
-    if (message.nonce !== '') {
+    if (message.nonce !== "") {
       writer.uint32(42).string(message.nonce);
     }
     if (message.controlPlane !== undefined) {
@@ -1019,7 +1016,7 @@ export const DiscoveryResponse: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -1094,29 +1091,27 @@ export const DiscoveryResponse: MessageFns<
       versionInfo: isSet(object.versionInfo)
         ? globalThis.String(object.versionInfo)
         : isSet(object.version_info)
-          ? globalThis.String(object.version_info)
-          : '',
-      resources: globalThis.Array.isArray(object?.resources)
-        ? object.resources.map((e: any) => Any.fromJSON(e))
-        : [],
+        ? globalThis.String(object.version_info)
+        : "",
+      resources: globalThis.Array.isArray(object?.resources) ? object.resources.map((e: any) => Any.fromJSON(e)) : [],
       canary: isSet(object.canary) ? globalThis.Boolean(object.canary) : false,
       typeUrl: isSet(object.typeUrl)
         ? globalThis.String(object.typeUrl)
         : isSet(object.type_url)
-          ? globalThis.String(object.type_url)
-          : '',
-      nonce: isSet(object.nonce) ? globalThis.String(object.nonce) : '',
+        ? globalThis.String(object.type_url)
+        : "",
+      nonce: isSet(object.nonce) ? globalThis.String(object.nonce) : "",
       controlPlane: isSet(object.controlPlane)
         ? ControlPlane.fromJSON(object.controlPlane)
         : isSet(object.control_plane)
-          ? ControlPlane.fromJSON(object.control_plane)
-          : undefined,
+        ? ControlPlane.fromJSON(object.control_plane)
+        : undefined,
     };
   },
 
   toJSON(message: DiscoveryResponse): unknown {
     const obj: any = {};
-    if (message.versionInfo !== '') {
+    if (message.versionInfo !== "") {
       obj.versionInfo = message.versionInfo;
     }
     if (message.resources?.length) {
@@ -1125,10 +1120,10 @@ export const DiscoveryResponse: MessageFns<
     if (message.canary !== false) {
       obj.canary = message.canary;
     }
-    if (message.typeUrl !== '') {
+    if (message.typeUrl !== "") {
       obj.typeUrl = message.typeUrl;
     }
-    if (message.nonce !== '') {
+    if (message.nonce !== "") {
       obj.nonce = message.nonce;
     }
     if (message.controlPlane !== undefined) {
@@ -1142,15 +1137,14 @@ export const DiscoveryResponse: MessageFns<
   },
   fromPartial(object: DeepPartial<DiscoveryResponse>): DiscoveryResponse {
     const message = createBaseDiscoveryResponse();
-    message.versionInfo = object.versionInfo ?? '';
+    message.versionInfo = object.versionInfo ?? "";
     message.resources = object.resources?.map((e) => Any.fromPartial(e)) || [];
     message.canary = object.canary ?? false;
-    message.typeUrl = object.typeUrl ?? '';
-    message.nonce = object.nonce ?? '';
-    message.controlPlane =
-      object.controlPlane !== undefined && object.controlPlane !== null
-        ? ControlPlane.fromPartial(object.controlPlane)
-        : undefined;
+    message.typeUrl = object.typeUrl ?? "";
+    message.nonce = object.nonce ?? "";
+    message.controlPlane = (object.controlPlane !== undefined && object.controlPlane !== null)
+      ? ControlPlane.fromPartial(object.controlPlane)
+      : undefined;
     return message;
   },
 };
@@ -1159,30 +1153,30 @@ messageTypeRegistry.set(DiscoveryResponse.$type, DiscoveryResponse);
 
 function createBaseDeltaDiscoveryRequest(): DeltaDiscoveryRequest {
   return {
-    $type: 'envoy.service.discovery.v3.DeltaDiscoveryRequest',
+    $type: "envoy.service.discovery.v3.DeltaDiscoveryRequest",
     node: undefined,
-    typeUrl: '',
+    typeUrl: "",
     resourceNamesSubscribe: [],
     resourceNamesUnsubscribe: [],
     resourceLocatorsSubscribe: [],
     resourceLocatorsUnsubscribe: [],
     initialResourceVersions: {},
-    responseNonce: '',
+    responseNonce: "",
     errorDetail: undefined,
   };
 }
 
 export const DeltaDiscoveryRequest: MessageFns<
   DeltaDiscoveryRequest,
-  'envoy.service.discovery.v3.DeltaDiscoveryRequest'
+  "envoy.service.discovery.v3.DeltaDiscoveryRequest"
 > = {
-  $type: 'envoy.service.discovery.v3.DeltaDiscoveryRequest' as const,
+  $type: "envoy.service.discovery.v3.DeltaDiscoveryRequest" as const,
 
   encode(message: DeltaDiscoveryRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.node !== undefined) {
       Node.encode(message.node, writer.uint32(10).fork()).join();
     }
-    if (message.typeUrl !== '') {
+    if (message.typeUrl !== "") {
       writer.uint32(18).string(message.typeUrl);
     }
     for (const v of message.resourceNamesSubscribe) {
@@ -1198,16 +1192,13 @@ export const DeltaDiscoveryRequest: MessageFns<
       ResourceLocator.encode(v!, writer.uint32(74).fork()).join();
     }
     globalThis.Object.entries(message.initialResourceVersions).forEach(([key, value]: [string, string]) => {
-      DeltaDiscoveryRequest_InitialResourceVersionsEntry.encode(
-        {
-          $type: 'envoy.service.discovery.v3.DeltaDiscoveryRequest.InitialResourceVersionsEntry',
-          key: key as any,
-          value,
-        },
-        writer.uint32(42).fork(),
-      ).join();
+      DeltaDiscoveryRequest_InitialResourceVersionsEntry.encode({
+        $type: "envoy.service.discovery.v3.DeltaDiscoveryRequest.InitialResourceVersionsEntry",
+        key: key as any,
+        value,
+      }, writer.uint32(42).fork()).join();
     });
-    if (message.responseNonce !== '') {
+    if (message.responseNonce !== "") {
       writer.uint32(50).string(message.responseNonce);
     }
     if (message.errorDetail !== undefined) {
@@ -1220,7 +1211,7 @@ export const DeltaDiscoveryRequest: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -1323,65 +1314,65 @@ export const DeltaDiscoveryRequest: MessageFns<
       typeUrl: isSet(object.typeUrl)
         ? globalThis.String(object.typeUrl)
         : isSet(object.type_url)
-          ? globalThis.String(object.type_url)
-          : '',
+        ? globalThis.String(object.type_url)
+        : "",
       resourceNamesSubscribe: globalThis.Array.isArray(object?.resourceNamesSubscribe)
         ? object.resourceNamesSubscribe.map((e: any) => globalThis.String(e))
         : globalThis.Array.isArray(object?.resource_names_subscribe)
-          ? object.resource_names_subscribe.map((e: any) => globalThis.String(e))
-          : [],
+        ? object.resource_names_subscribe.map((e: any) => globalThis.String(e))
+        : [],
       resourceNamesUnsubscribe: globalThis.Array.isArray(object?.resourceNamesUnsubscribe)
         ? object.resourceNamesUnsubscribe.map((e: any) => globalThis.String(e))
         : globalThis.Array.isArray(object?.resource_names_unsubscribe)
-          ? object.resource_names_unsubscribe.map((e: any) => globalThis.String(e))
-          : [],
+        ? object.resource_names_unsubscribe.map((e: any) => globalThis.String(e))
+        : [],
       resourceLocatorsSubscribe: globalThis.Array.isArray(object?.resourceLocatorsSubscribe)
         ? object.resourceLocatorsSubscribe.map((e: any) => ResourceLocator.fromJSON(e))
         : globalThis.Array.isArray(object?.resource_locators_subscribe)
-          ? object.resource_locators_subscribe.map((e: any) => ResourceLocator.fromJSON(e))
-          : [],
+        ? object.resource_locators_subscribe.map((e: any) => ResourceLocator.fromJSON(e))
+        : [],
       resourceLocatorsUnsubscribe: globalThis.Array.isArray(object?.resourceLocatorsUnsubscribe)
         ? object.resourceLocatorsUnsubscribe.map((e: any) => ResourceLocator.fromJSON(e))
         : globalThis.Array.isArray(object?.resource_locators_unsubscribe)
-          ? object.resource_locators_unsubscribe.map((e: any) => ResourceLocator.fromJSON(e))
-          : [],
+        ? object.resource_locators_unsubscribe.map((e: any) => ResourceLocator.fromJSON(e))
+        : [],
       initialResourceVersions: isObject(object.initialResourceVersions)
         ? (globalThis.Object.entries(object.initialResourceVersions) as [string, any][]).reduce(
-            (acc: { [key: string]: string }, [key, value]: [string, any]) => {
-              globalThis.Object.defineProperty(acc, key, {
-                value: globalThis.String(value),
-                enumerable: true,
-                configurable: true,
-                writable: true,
-              });
-              return acc;
-            },
-            {},
-          )
+          (acc: { [key: string]: string }, [key, value]: [string, any]) => {
+            globalThis.Object.defineProperty(acc, key, {
+              value: globalThis.String(value),
+              enumerable: true,
+              configurable: true,
+              writable: true,
+            });
+            return acc;
+          },
+          {},
+        )
         : isObject(object.initial_resource_versions)
-          ? (globalThis.Object.entries(object.initial_resource_versions) as [string, any][]).reduce(
-              (acc: { [key: string]: string }, [key, value]: [string, any]) => {
-                globalThis.Object.defineProperty(acc, key, {
-                  value: globalThis.String(value),
-                  enumerable: true,
-                  configurable: true,
-                  writable: true,
-                });
-                return acc;
-              },
-              {},
-            )
-          : {},
+        ? (globalThis.Object.entries(object.initial_resource_versions) as [string, any][]).reduce(
+          (acc: { [key: string]: string }, [key, value]: [string, any]) => {
+            globalThis.Object.defineProperty(acc, key, {
+              value: globalThis.String(value),
+              enumerable: true,
+              configurable: true,
+              writable: true,
+            });
+            return acc;
+          },
+          {},
+        )
+        : {},
       responseNonce: isSet(object.responseNonce)
         ? globalThis.String(object.responseNonce)
         : isSet(object.response_nonce)
-          ? globalThis.String(object.response_nonce)
-          : '',
+        ? globalThis.String(object.response_nonce)
+        : "",
       errorDetail: isSet(object.errorDetail)
         ? Status.fromJSON(object.errorDetail)
         : isSet(object.error_detail)
-          ? Status.fromJSON(object.error_detail)
-          : undefined,
+        ? Status.fromJSON(object.error_detail)
+        : undefined,
     };
   },
 
@@ -1390,7 +1381,7 @@ export const DeltaDiscoveryRequest: MessageFns<
     if (message.node !== undefined) {
       obj.node = Node.toJSON(message.node);
     }
-    if (message.typeUrl !== '') {
+    if (message.typeUrl !== "") {
       obj.typeUrl = message.typeUrl;
     }
     if (message.resourceNamesSubscribe?.length) {
@@ -1403,9 +1394,7 @@ export const DeltaDiscoveryRequest: MessageFns<
       obj.resourceLocatorsSubscribe = message.resourceLocatorsSubscribe.map((e) => ResourceLocator.toJSON(e));
     }
     if (message.resourceLocatorsUnsubscribe?.length) {
-      obj.resourceLocatorsUnsubscribe = message.resourceLocatorsUnsubscribe.map((e) =>
-        ResourceLocator.toJSON(e),
-      );
+      obj.resourceLocatorsUnsubscribe = message.resourceLocatorsUnsubscribe.map((e) => ResourceLocator.toJSON(e));
     }
     if (message.initialResourceVersions) {
       const entries = globalThis.Object.entries(message.initialResourceVersions) as [string, string][];
@@ -1416,7 +1405,7 @@ export const DeltaDiscoveryRequest: MessageFns<
         });
       }
     }
-    if (message.responseNonce !== '') {
+    if (message.responseNonce !== "") {
       obj.responseNonce = message.responseNonce;
     }
     if (message.errorDetail !== undefined) {
@@ -1430,28 +1419,28 @@ export const DeltaDiscoveryRequest: MessageFns<
   },
   fromPartial(object: DeepPartial<DeltaDiscoveryRequest>): DeltaDiscoveryRequest {
     const message = createBaseDeltaDiscoveryRequest();
-    message.node =
-      object.node !== undefined && object.node !== null ? Node.fromPartial(object.node) : undefined;
-    message.typeUrl = object.typeUrl ?? '';
+    message.node = (object.node !== undefined && object.node !== null) ? Node.fromPartial(object.node) : undefined;
+    message.typeUrl = object.typeUrl ?? "";
     message.resourceNamesSubscribe = object.resourceNamesSubscribe?.map((e) => e) || [];
     message.resourceNamesUnsubscribe = object.resourceNamesUnsubscribe?.map((e) => e) || [];
-    message.resourceLocatorsSubscribe =
-      object.resourceLocatorsSubscribe?.map((e) => ResourceLocator.fromPartial(e)) || [];
+    message.resourceLocatorsSubscribe = object.resourceLocatorsSubscribe?.map((e) => ResourceLocator.fromPartial(e)) ||
+      [];
     message.resourceLocatorsUnsubscribe =
       object.resourceLocatorsUnsubscribe?.map((e) => ResourceLocator.fromPartial(e)) || [];
-    message.initialResourceVersions = (
-      globalThis.Object.entries(object.initialResourceVersions ?? {}) as [string, string][]
-    ).reduce((acc: { [key: string]: string }, [key, value]: [string, string]) => {
-      if (value !== undefined) {
-        acc[key] = globalThis.String(value);
-      }
-      return acc;
-    }, {});
-    message.responseNonce = object.responseNonce ?? '';
-    message.errorDetail =
-      object.errorDetail !== undefined && object.errorDetail !== null
-        ? Status.fromPartial(object.errorDetail)
-        : undefined;
+    message.initialResourceVersions =
+      (globalThis.Object.entries(object.initialResourceVersions ?? {}) as [string, string][]).reduce(
+        (acc: { [key: string]: string }, [key, value]: [string, string]) => {
+          if (value !== undefined) {
+            acc[key] = globalThis.String(value);
+          }
+          return acc;
+        },
+        {},
+      );
+    message.responseNonce = object.responseNonce ?? "";
+    message.errorDetail = (object.errorDetail !== undefined && object.errorDetail !== null)
+      ? Status.fromPartial(object.errorDetail)
+      : undefined;
     return message;
   },
 };
@@ -1459,40 +1448,33 @@ export const DeltaDiscoveryRequest: MessageFns<
 messageTypeRegistry.set(DeltaDiscoveryRequest.$type, DeltaDiscoveryRequest);
 
 function createBaseDeltaDiscoveryRequest_InitialResourceVersionsEntry(): DeltaDiscoveryRequest_InitialResourceVersionsEntry {
-  return {
-    $type: 'envoy.service.discovery.v3.DeltaDiscoveryRequest.InitialResourceVersionsEntry',
-    key: '',
-    value: '',
-  };
+  return { $type: "envoy.service.discovery.v3.DeltaDiscoveryRequest.InitialResourceVersionsEntry", key: "", value: "" };
 }
 
 export const DeltaDiscoveryRequest_InitialResourceVersionsEntry: MessageFns<
   DeltaDiscoveryRequest_InitialResourceVersionsEntry,
-  'envoy.service.discovery.v3.DeltaDiscoveryRequest.InitialResourceVersionsEntry'
+  "envoy.service.discovery.v3.DeltaDiscoveryRequest.InitialResourceVersionsEntry"
 > = {
-  $type: 'envoy.service.discovery.v3.DeltaDiscoveryRequest.InitialResourceVersionsEntry' as const,
+  $type: "envoy.service.discovery.v3.DeltaDiscoveryRequest.InitialResourceVersionsEntry" as const,
 
   encode(
     message: DeltaDiscoveryRequest_InitialResourceVersionsEntry,
     writer: BinaryWriter = new BinaryWriter(),
   ): BinaryWriter {
-    if (message.key !== '') {
+    if (message.key !== "") {
       writer.uint32(10).string(message.key);
     }
-    if (message.value !== '') {
+    if (message.value !== "") {
       writer.uint32(18).string(message.value);
     }
     return writer;
   },
 
-  decode(
-    input: BinaryReader | Uint8Array,
-    length?: number,
-  ): DeltaDiscoveryRequest_InitialResourceVersionsEntry {
+  decode(input: BinaryReader | Uint8Array, length?: number): DeltaDiscoveryRequest_InitialResourceVersionsEntry {
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -1532,17 +1514,17 @@ export const DeltaDiscoveryRequest_InitialResourceVersionsEntry: MessageFns<
   fromJSON(object: any): DeltaDiscoveryRequest_InitialResourceVersionsEntry {
     return {
       $type: DeltaDiscoveryRequest_InitialResourceVersionsEntry.$type,
-      key: isSet(object.key) ? globalThis.String(object.key) : '',
-      value: isSet(object.value) ? globalThis.String(object.value) : '',
+      key: isSet(object.key) ? globalThis.String(object.key) : "",
+      value: isSet(object.value) ? globalThis.String(object.value) : "",
     };
   },
 
   toJSON(message: DeltaDiscoveryRequest_InitialResourceVersionsEntry): unknown {
     const obj: any = {};
-    if (message.key !== '') {
+    if (message.key !== "") {
       obj.key = message.key;
     }
-    if (message.value !== '') {
+    if (message.value !== "") {
       obj.value = message.value;
     }
     return obj;
@@ -1557,8 +1539,8 @@ export const DeltaDiscoveryRequest_InitialResourceVersionsEntry: MessageFns<
     object: DeepPartial<DeltaDiscoveryRequest_InitialResourceVersionsEntry>,
   ): DeltaDiscoveryRequest_InitialResourceVersionsEntry {
     const message = createBaseDeltaDiscoveryRequest_InitialResourceVersionsEntry();
-    message.key = object.key ?? '';
-    message.value = object.value ?? '';
+    message.key = object.key ?? "";
+    message.value = object.value ?? "";
     return message;
   },
 };
@@ -1570,31 +1552,31 @@ messageTypeRegistry.set(
 
 function createBaseDeltaDiscoveryResponse(): DeltaDiscoveryResponse {
   return {
-    $type: 'envoy.service.discovery.v3.DeltaDiscoveryResponse',
-    systemVersionInfo: '',
+    $type: "envoy.service.discovery.v3.DeltaDiscoveryResponse",
+    systemVersionInfo: "",
     resources: [],
-    typeUrl: '',
+    typeUrl: "",
     removedResources: [],
     removedResourceNames: [],
-    nonce: '',
+    nonce: "",
     controlPlane: undefined,
   };
 }
 
 export const DeltaDiscoveryResponse: MessageFns<
   DeltaDiscoveryResponse,
-  'envoy.service.discovery.v3.DeltaDiscoveryResponse'
+  "envoy.service.discovery.v3.DeltaDiscoveryResponse"
 > = {
-  $type: 'envoy.service.discovery.v3.DeltaDiscoveryResponse' as const,
+  $type: "envoy.service.discovery.v3.DeltaDiscoveryResponse" as const,
 
   encode(message: DeltaDiscoveryResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.systemVersionInfo !== '') {
+    if (message.systemVersionInfo !== "") {
       writer.uint32(10).string(message.systemVersionInfo);
     }
     for (const v of message.resources) {
       Resource.encode(v!, writer.uint32(18).fork()).join();
     }
-    if (message.typeUrl !== '') {
+    if (message.typeUrl !== "") {
       writer.uint32(34).string(message.typeUrl);
     }
     for (const v of message.removedResources) {
@@ -1603,7 +1585,7 @@ export const DeltaDiscoveryResponse: MessageFns<
     for (const v of message.removedResourceNames) {
       ResourceName.encode(v!, writer.uint32(66).fork()).join();
     }
-    if (message.nonce !== '') {
+    if (message.nonce !== "") {
       writer.uint32(42).string(message.nonce);
     }
     if (message.controlPlane !== undefined) {
@@ -1616,7 +1598,7 @@ export const DeltaDiscoveryResponse: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -1699,44 +1681,44 @@ export const DeltaDiscoveryResponse: MessageFns<
       systemVersionInfo: isSet(object.systemVersionInfo)
         ? globalThis.String(object.systemVersionInfo)
         : isSet(object.system_version_info)
-          ? globalThis.String(object.system_version_info)
-          : '',
+        ? globalThis.String(object.system_version_info)
+        : "",
       resources: globalThis.Array.isArray(object?.resources)
         ? object.resources.map((e: any) => Resource.fromJSON(e))
         : [],
       typeUrl: isSet(object.typeUrl)
         ? globalThis.String(object.typeUrl)
         : isSet(object.type_url)
-          ? globalThis.String(object.type_url)
-          : '',
+        ? globalThis.String(object.type_url)
+        : "",
       removedResources: globalThis.Array.isArray(object?.removedResources)
         ? object.removedResources.map((e: any) => globalThis.String(e))
         : globalThis.Array.isArray(object?.removed_resources)
-          ? object.removed_resources.map((e: any) => globalThis.String(e))
-          : [],
+        ? object.removed_resources.map((e: any) => globalThis.String(e))
+        : [],
       removedResourceNames: globalThis.Array.isArray(object?.removedResourceNames)
         ? object.removedResourceNames.map((e: any) => ResourceName.fromJSON(e))
         : globalThis.Array.isArray(object?.removed_resource_names)
-          ? object.removed_resource_names.map((e: any) => ResourceName.fromJSON(e))
-          : [],
-      nonce: isSet(object.nonce) ? globalThis.String(object.nonce) : '',
+        ? object.removed_resource_names.map((e: any) => ResourceName.fromJSON(e))
+        : [],
+      nonce: isSet(object.nonce) ? globalThis.String(object.nonce) : "",
       controlPlane: isSet(object.controlPlane)
         ? ControlPlane.fromJSON(object.controlPlane)
         : isSet(object.control_plane)
-          ? ControlPlane.fromJSON(object.control_plane)
-          : undefined,
+        ? ControlPlane.fromJSON(object.control_plane)
+        : undefined,
     };
   },
 
   toJSON(message: DeltaDiscoveryResponse): unknown {
     const obj: any = {};
-    if (message.systemVersionInfo !== '') {
+    if (message.systemVersionInfo !== "") {
       obj.systemVersionInfo = message.systemVersionInfo;
     }
     if (message.resources?.length) {
       obj.resources = message.resources.map((e) => Resource.toJSON(e));
     }
-    if (message.typeUrl !== '') {
+    if (message.typeUrl !== "") {
       obj.typeUrl = message.typeUrl;
     }
     if (message.removedResources?.length) {
@@ -1745,7 +1727,7 @@ export const DeltaDiscoveryResponse: MessageFns<
     if (message.removedResourceNames?.length) {
       obj.removedResourceNames = message.removedResourceNames.map((e) => ResourceName.toJSON(e));
     }
-    if (message.nonce !== '') {
+    if (message.nonce !== "") {
       obj.nonce = message.nonce;
     }
     if (message.controlPlane !== undefined) {
@@ -1759,16 +1741,15 @@ export const DeltaDiscoveryResponse: MessageFns<
   },
   fromPartial(object: DeepPartial<DeltaDiscoveryResponse>): DeltaDiscoveryResponse {
     const message = createBaseDeltaDiscoveryResponse();
-    message.systemVersionInfo = object.systemVersionInfo ?? '';
+    message.systemVersionInfo = object.systemVersionInfo ?? "";
     message.resources = object.resources?.map((e) => Resource.fromPartial(e)) || [];
-    message.typeUrl = object.typeUrl ?? '';
+    message.typeUrl = object.typeUrl ?? "";
     message.removedResources = object.removedResources?.map((e) => e) || [];
     message.removedResourceNames = object.removedResourceNames?.map((e) => ResourceName.fromPartial(e)) || [];
-    message.nonce = object.nonce ?? '';
-    message.controlPlane =
-      object.controlPlane !== undefined && object.controlPlane !== null
-        ? ControlPlane.fromPartial(object.controlPlane)
-        : undefined;
+    message.nonce = object.nonce ?? "";
+    message.controlPlane = (object.controlPlane !== undefined && object.controlPlane !== null)
+      ? ControlPlane.fromPartial(object.controlPlane)
+      : undefined;
     return message;
   },
 };
@@ -1777,7 +1758,7 @@ messageTypeRegistry.set(DeltaDiscoveryResponse.$type, DeltaDiscoveryResponse);
 
 function createBaseDynamicParameterConstraints(): DynamicParameterConstraints {
   return {
-    $type: 'envoy.service.discovery.v3.DynamicParameterConstraints',
+    $type: "envoy.service.discovery.v3.DynamicParameterConstraints",
     constraint: undefined,
     orConstraints: undefined,
     andConstraints: undefined,
@@ -1787,28 +1768,19 @@ function createBaseDynamicParameterConstraints(): DynamicParameterConstraints {
 
 export const DynamicParameterConstraints: MessageFns<
   DynamicParameterConstraints,
-  'envoy.service.discovery.v3.DynamicParameterConstraints'
+  "envoy.service.discovery.v3.DynamicParameterConstraints"
 > = {
-  $type: 'envoy.service.discovery.v3.DynamicParameterConstraints' as const,
+  $type: "envoy.service.discovery.v3.DynamicParameterConstraints" as const,
 
   encode(message: DynamicParameterConstraints, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.constraint !== undefined) {
-      DynamicParameterConstraints_SingleConstraint.encode(
-        message.constraint,
-        writer.uint32(10).fork(),
-      ).join();
+      DynamicParameterConstraints_SingleConstraint.encode(message.constraint, writer.uint32(10).fork()).join();
     }
     if (message.orConstraints !== undefined) {
-      DynamicParameterConstraints_ConstraintList.encode(
-        message.orConstraints,
-        writer.uint32(18).fork(),
-      ).join();
+      DynamicParameterConstraints_ConstraintList.encode(message.orConstraints, writer.uint32(18).fork()).join();
     }
     if (message.andConstraints !== undefined) {
-      DynamicParameterConstraints_ConstraintList.encode(
-        message.andConstraints,
-        writer.uint32(26).fork(),
-      ).join();
+      DynamicParameterConstraints_ConstraintList.encode(message.andConstraints, writer.uint32(26).fork()).join();
     }
     if (message.notConstraints !== undefined) {
       DynamicParameterConstraints.encode(message.notConstraints, writer.uint32(34).fork()).join();
@@ -1820,7 +1792,7 @@ export const DynamicParameterConstraints: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -1842,10 +1814,7 @@ export const DynamicParameterConstraints: MessageFns<
               break;
             }
 
-            message.orConstraints = DynamicParameterConstraints_ConstraintList.decode(
-              reader,
-              reader.uint32(),
-            );
+            message.orConstraints = DynamicParameterConstraints_ConstraintList.decode(reader, reader.uint32());
             continue;
           }
           case 3: {
@@ -1853,10 +1822,7 @@ export const DynamicParameterConstraints: MessageFns<
               break;
             }
 
-            message.andConstraints = DynamicParameterConstraints_ConstraintList.decode(
-              reader,
-              reader.uint32(),
-            );
+            message.andConstraints = DynamicParameterConstraints_ConstraintList.decode(reader, reader.uint32());
             continue;
           }
           case 4: {
@@ -1888,18 +1854,18 @@ export const DynamicParameterConstraints: MessageFns<
       orConstraints: isSet(object.orConstraints)
         ? DynamicParameterConstraints_ConstraintList.fromJSON(object.orConstraints)
         : isSet(object.or_constraints)
-          ? DynamicParameterConstraints_ConstraintList.fromJSON(object.or_constraints)
-          : undefined,
+        ? DynamicParameterConstraints_ConstraintList.fromJSON(object.or_constraints)
+        : undefined,
       andConstraints: isSet(object.andConstraints)
         ? DynamicParameterConstraints_ConstraintList.fromJSON(object.andConstraints)
         : isSet(object.and_constraints)
-          ? DynamicParameterConstraints_ConstraintList.fromJSON(object.and_constraints)
-          : undefined,
+        ? DynamicParameterConstraints_ConstraintList.fromJSON(object.and_constraints)
+        : undefined,
       notConstraints: isSet(object.notConstraints)
         ? DynamicParameterConstraints.fromJSON(object.notConstraints)
         : isSet(object.not_constraints)
-          ? DynamicParameterConstraints.fromJSON(object.not_constraints)
-          : undefined,
+        ? DynamicParameterConstraints.fromJSON(object.not_constraints)
+        : undefined,
     };
   },
 
@@ -1925,22 +1891,18 @@ export const DynamicParameterConstraints: MessageFns<
   },
   fromPartial(object: DeepPartial<DynamicParameterConstraints>): DynamicParameterConstraints {
     const message = createBaseDynamicParameterConstraints();
-    message.constraint =
-      object.constraint !== undefined && object.constraint !== null
-        ? DynamicParameterConstraints_SingleConstraint.fromPartial(object.constraint)
-        : undefined;
-    message.orConstraints =
-      object.orConstraints !== undefined && object.orConstraints !== null
-        ? DynamicParameterConstraints_ConstraintList.fromPartial(object.orConstraints)
-        : undefined;
-    message.andConstraints =
-      object.andConstraints !== undefined && object.andConstraints !== null
-        ? DynamicParameterConstraints_ConstraintList.fromPartial(object.andConstraints)
-        : undefined;
-    message.notConstraints =
-      object.notConstraints !== undefined && object.notConstraints !== null
-        ? DynamicParameterConstraints.fromPartial(object.notConstraints)
-        : undefined;
+    message.constraint = (object.constraint !== undefined && object.constraint !== null)
+      ? DynamicParameterConstraints_SingleConstraint.fromPartial(object.constraint)
+      : undefined;
+    message.orConstraints = (object.orConstraints !== undefined && object.orConstraints !== null)
+      ? DynamicParameterConstraints_ConstraintList.fromPartial(object.orConstraints)
+      : undefined;
+    message.andConstraints = (object.andConstraints !== undefined && object.andConstraints !== null)
+      ? DynamicParameterConstraints_ConstraintList.fromPartial(object.andConstraints)
+      : undefined;
+    message.notConstraints = (object.notConstraints !== undefined && object.notConstraints !== null)
+      ? DynamicParameterConstraints.fromPartial(object.notConstraints)
+      : undefined;
     return message;
   },
 };
@@ -1949,8 +1911,8 @@ messageTypeRegistry.set(DynamicParameterConstraints.$type, DynamicParameterConst
 
 function createBaseDynamicParameterConstraints_SingleConstraint(): DynamicParameterConstraints_SingleConstraint {
   return {
-    $type: 'envoy.service.discovery.v3.DynamicParameterConstraints.SingleConstraint',
-    key: '',
+    $type: "envoy.service.discovery.v3.DynamicParameterConstraints.SingleConstraint",
+    key: "",
     value: undefined,
     exists: undefined,
   };
@@ -1958,25 +1920,22 @@ function createBaseDynamicParameterConstraints_SingleConstraint(): DynamicParame
 
 export const DynamicParameterConstraints_SingleConstraint: MessageFns<
   DynamicParameterConstraints_SingleConstraint,
-  'envoy.service.discovery.v3.DynamicParameterConstraints.SingleConstraint'
+  "envoy.service.discovery.v3.DynamicParameterConstraints.SingleConstraint"
 > = {
-  $type: 'envoy.service.discovery.v3.DynamicParameterConstraints.SingleConstraint' as const,
+  $type: "envoy.service.discovery.v3.DynamicParameterConstraints.SingleConstraint" as const,
 
   encode(
     message: DynamicParameterConstraints_SingleConstraint,
     writer: BinaryWriter = new BinaryWriter(),
   ): BinaryWriter {
-    if (message.key !== '') {
+    if (message.key !== "") {
       writer.uint32(10).string(message.key);
     }
     if (message.value !== undefined) {
       writer.uint32(18).string(message.value);
     }
     if (message.exists !== undefined) {
-      DynamicParameterConstraints_SingleConstraint_Exists.encode(
-        message.exists,
-        writer.uint32(26).fork(),
-      ).join();
+      DynamicParameterConstraints_SingleConstraint_Exists.encode(message.exists, writer.uint32(26).fork()).join();
     }
     return writer;
   },
@@ -1985,7 +1944,7 @@ export const DynamicParameterConstraints_SingleConstraint: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -2015,10 +1974,7 @@ export const DynamicParameterConstraints_SingleConstraint: MessageFns<
               break;
             }
 
-            message.exists = DynamicParameterConstraints_SingleConstraint_Exists.decode(
-              reader,
-              reader.uint32(),
-            );
+            message.exists = DynamicParameterConstraints_SingleConstraint_Exists.decode(reader, reader.uint32());
             continue;
           }
         }
@@ -2036,7 +1992,7 @@ export const DynamicParameterConstraints_SingleConstraint: MessageFns<
   fromJSON(object: any): DynamicParameterConstraints_SingleConstraint {
     return {
       $type: DynamicParameterConstraints_SingleConstraint.$type,
-      key: isSet(object.key) ? globalThis.String(object.key) : '',
+      key: isSet(object.key) ? globalThis.String(object.key) : "",
       value: isSet(object.value) ? globalThis.String(object.value) : undefined,
       exists: isSet(object.exists)
         ? DynamicParameterConstraints_SingleConstraint_Exists.fromJSON(object.exists)
@@ -2046,7 +2002,7 @@ export const DynamicParameterConstraints_SingleConstraint: MessageFns<
 
   toJSON(message: DynamicParameterConstraints_SingleConstraint): unknown {
     const obj: any = {};
-    if (message.key !== '') {
+    if (message.key !== "") {
       obj.key = message.key;
     }
     if (message.value !== undefined) {
@@ -2067,12 +2023,11 @@ export const DynamicParameterConstraints_SingleConstraint: MessageFns<
     object: DeepPartial<DynamicParameterConstraints_SingleConstraint>,
   ): DynamicParameterConstraints_SingleConstraint {
     const message = createBaseDynamicParameterConstraints_SingleConstraint();
-    message.key = object.key ?? '';
+    message.key = object.key ?? "";
     message.value = object.value ?? undefined;
-    message.exists =
-      object.exists !== undefined && object.exists !== null
-        ? DynamicParameterConstraints_SingleConstraint_Exists.fromPartial(object.exists)
-        : undefined;
+    message.exists = (object.exists !== undefined && object.exists !== null)
+      ? DynamicParameterConstraints_SingleConstraint_Exists.fromPartial(object.exists)
+      : undefined;
     return message;
   },
 };
@@ -2083,14 +2038,14 @@ messageTypeRegistry.set(
 );
 
 function createBaseDynamicParameterConstraints_SingleConstraint_Exists(): DynamicParameterConstraints_SingleConstraint_Exists {
-  return { $type: 'envoy.service.discovery.v3.DynamicParameterConstraints.SingleConstraint.Exists' };
+  return { $type: "envoy.service.discovery.v3.DynamicParameterConstraints.SingleConstraint.Exists" };
 }
 
 export const DynamicParameterConstraints_SingleConstraint_Exists: MessageFns<
   DynamicParameterConstraints_SingleConstraint_Exists,
-  'envoy.service.discovery.v3.DynamicParameterConstraints.SingleConstraint.Exists'
+  "envoy.service.discovery.v3.DynamicParameterConstraints.SingleConstraint.Exists"
 > = {
-  $type: 'envoy.service.discovery.v3.DynamicParameterConstraints.SingleConstraint.Exists' as const,
+  $type: "envoy.service.discovery.v3.DynamicParameterConstraints.SingleConstraint.Exists" as const,
 
   encode(
     _: DynamicParameterConstraints_SingleConstraint_Exists,
@@ -2099,14 +2054,11 @@ export const DynamicParameterConstraints_SingleConstraint_Exists: MessageFns<
     return writer;
   },
 
-  decode(
-    input: BinaryReader | Uint8Array,
-    length?: number,
-  ): DynamicParameterConstraints_SingleConstraint_Exists {
+  decode(input: BinaryReader | Uint8Array, length?: number): DynamicParameterConstraints_SingleConstraint_Exists {
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -2155,19 +2107,16 @@ messageTypeRegistry.set(
 );
 
 function createBaseDynamicParameterConstraints_ConstraintList(): DynamicParameterConstraints_ConstraintList {
-  return { $type: 'envoy.service.discovery.v3.DynamicParameterConstraints.ConstraintList', constraints: [] };
+  return { $type: "envoy.service.discovery.v3.DynamicParameterConstraints.ConstraintList", constraints: [] };
 }
 
 export const DynamicParameterConstraints_ConstraintList: MessageFns<
   DynamicParameterConstraints_ConstraintList,
-  'envoy.service.discovery.v3.DynamicParameterConstraints.ConstraintList'
+  "envoy.service.discovery.v3.DynamicParameterConstraints.ConstraintList"
 > = {
-  $type: 'envoy.service.discovery.v3.DynamicParameterConstraints.ConstraintList' as const,
+  $type: "envoy.service.discovery.v3.DynamicParameterConstraints.ConstraintList" as const,
 
-  encode(
-    message: DynamicParameterConstraints_ConstraintList,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
+  encode(message: DynamicParameterConstraints_ConstraintList, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     for (const v of message.constraints) {
       DynamicParameterConstraints.encode(v!, writer.uint32(10).fork()).join();
     }
@@ -2178,7 +2127,7 @@ export const DynamicParameterConstraints_ConstraintList: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -2224,9 +2173,7 @@ export const DynamicParameterConstraints_ConstraintList: MessageFns<
     return obj;
   },
 
-  create(
-    base?: DeepPartial<DynamicParameterConstraints_ConstraintList>,
-  ): DynamicParameterConstraints_ConstraintList {
+  create(base?: DeepPartial<DynamicParameterConstraints_ConstraintList>): DynamicParameterConstraints_ConstraintList {
     return DynamicParameterConstraints_ConstraintList.fromPartial(base ?? {});
   },
   fromPartial(
@@ -2238,18 +2185,15 @@ export const DynamicParameterConstraints_ConstraintList: MessageFns<
   },
 };
 
-messageTypeRegistry.set(
-  DynamicParameterConstraints_ConstraintList.$type,
-  DynamicParameterConstraints_ConstraintList,
-);
+messageTypeRegistry.set(DynamicParameterConstraints_ConstraintList.$type, DynamicParameterConstraints_ConstraintList);
 
 function createBaseResource(): Resource {
   return {
-    $type: 'envoy.service.discovery.v3.Resource',
-    name: '',
+    $type: "envoy.service.discovery.v3.Resource",
+    name: "",
     resourceName: undefined,
     aliases: [],
-    version: '',
+    version: "",
     resource: undefined,
     ttl: undefined,
     cacheControl: undefined,
@@ -2257,11 +2201,11 @@ function createBaseResource(): Resource {
   };
 }
 
-export const Resource: MessageFns<Resource, 'envoy.service.discovery.v3.Resource'> = {
-  $type: 'envoy.service.discovery.v3.Resource' as const,
+export const Resource: MessageFns<Resource, "envoy.service.discovery.v3.Resource"> = {
+  $type: "envoy.service.discovery.v3.Resource" as const,
 
   encode(message: Resource, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.name !== '') {
+    if (message.name !== "") {
       writer.uint32(26).string(message.name);
     }
     if (message.resourceName !== undefined) {
@@ -2270,7 +2214,7 @@ export const Resource: MessageFns<Resource, 'envoy.service.discovery.v3.Resource
     for (const v of message.aliases) {
       writer.uint32(34).string(v!);
     }
-    if (message.version !== '') {
+    if (message.version !== "") {
       writer.uint32(10).string(message.version);
     }
     if (message.resource !== undefined) {
@@ -2292,7 +2236,7 @@ export const Resource: MessageFns<Resource, 'envoy.service.discovery.v3.Resource
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -2380,30 +2324,28 @@ export const Resource: MessageFns<Resource, 'envoy.service.discovery.v3.Resource
   fromJSON(object: any): Resource {
     return {
       $type: Resource.$type,
-      name: isSet(object.name) ? globalThis.String(object.name) : '',
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
       resourceName: isSet(object.resourceName)
         ? ResourceName.fromJSON(object.resourceName)
         : isSet(object.resource_name)
-          ? ResourceName.fromJSON(object.resource_name)
-          : undefined,
-      aliases: globalThis.Array.isArray(object?.aliases)
-        ? object.aliases.map((e: any) => globalThis.String(e))
-        : [],
-      version: isSet(object.version) ? globalThis.String(object.version) : '',
+        ? ResourceName.fromJSON(object.resource_name)
+        : undefined,
+      aliases: globalThis.Array.isArray(object?.aliases) ? object.aliases.map((e: any) => globalThis.String(e)) : [],
+      version: isSet(object.version) ? globalThis.String(object.version) : "",
       resource: isSet(object.resource) ? Any.fromJSON(object.resource) : undefined,
       ttl: isSet(object.ttl) ? Duration.fromJSON(object.ttl) : undefined,
       cacheControl: isSet(object.cacheControl)
         ? Resource_CacheControl.fromJSON(object.cacheControl)
         : isSet(object.cache_control)
-          ? Resource_CacheControl.fromJSON(object.cache_control)
-          : undefined,
+        ? Resource_CacheControl.fromJSON(object.cache_control)
+        : undefined,
       metadata: isSet(object.metadata) ? Metadata.fromJSON(object.metadata) : undefined,
     };
   },
 
   toJSON(message: Resource): unknown {
     const obj: any = {};
-    if (message.name !== '') {
+    if (message.name !== "") {
       obj.name = message.name;
     }
     if (message.resourceName !== undefined) {
@@ -2412,7 +2354,7 @@ export const Resource: MessageFns<Resource, 'envoy.service.discovery.v3.Resource
     if (message.aliases?.length) {
       obj.aliases = message.aliases;
     }
-    if (message.version !== '') {
+    if (message.version !== "") {
       obj.version = message.version;
     }
     if (message.resource !== undefined) {
@@ -2435,27 +2377,22 @@ export const Resource: MessageFns<Resource, 'envoy.service.discovery.v3.Resource
   },
   fromPartial(object: DeepPartial<Resource>): Resource {
     const message = createBaseResource();
-    message.name = object.name ?? '';
-    message.resourceName =
-      object.resourceName !== undefined && object.resourceName !== null
-        ? ResourceName.fromPartial(object.resourceName)
-        : undefined;
+    message.name = object.name ?? "";
+    message.resourceName = (object.resourceName !== undefined && object.resourceName !== null)
+      ? ResourceName.fromPartial(object.resourceName)
+      : undefined;
     message.aliases = object.aliases?.map((e) => e) || [];
-    message.version = object.version ?? '';
-    message.resource =
-      object.resource !== undefined && object.resource !== null
-        ? Any.fromPartial(object.resource)
-        : undefined;
-    message.ttl =
-      object.ttl !== undefined && object.ttl !== null ? Duration.fromPartial(object.ttl) : undefined;
-    message.cacheControl =
-      object.cacheControl !== undefined && object.cacheControl !== null
-        ? Resource_CacheControl.fromPartial(object.cacheControl)
-        : undefined;
-    message.metadata =
-      object.metadata !== undefined && object.metadata !== null
-        ? Metadata.fromPartial(object.metadata)
-        : undefined;
+    message.version = object.version ?? "";
+    message.resource = (object.resource !== undefined && object.resource !== null)
+      ? Any.fromPartial(object.resource)
+      : undefined;
+    message.ttl = (object.ttl !== undefined && object.ttl !== null) ? Duration.fromPartial(object.ttl) : undefined;
+    message.cacheControl = (object.cacheControl !== undefined && object.cacheControl !== null)
+      ? Resource_CacheControl.fromPartial(object.cacheControl)
+      : undefined;
+    message.metadata = (object.metadata !== undefined && object.metadata !== null)
+      ? Metadata.fromPartial(object.metadata)
+      : undefined;
     return message;
   },
 };
@@ -2463,14 +2400,14 @@ export const Resource: MessageFns<Resource, 'envoy.service.discovery.v3.Resource
 messageTypeRegistry.set(Resource.$type, Resource);
 
 function createBaseResource_CacheControl(): Resource_CacheControl {
-  return { $type: 'envoy.service.discovery.v3.Resource.CacheControl', doNotCache: false };
+  return { $type: "envoy.service.discovery.v3.Resource.CacheControl", doNotCache: false };
 }
 
 export const Resource_CacheControl: MessageFns<
   Resource_CacheControl,
-  'envoy.service.discovery.v3.Resource.CacheControl'
+  "envoy.service.discovery.v3.Resource.CacheControl"
 > = {
-  $type: 'envoy.service.discovery.v3.Resource.CacheControl' as const,
+  $type: "envoy.service.discovery.v3.Resource.CacheControl" as const,
 
   encode(message: Resource_CacheControl, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.doNotCache !== false) {
@@ -2483,7 +2420,7 @@ export const Resource_CacheControl: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -2518,8 +2455,8 @@ export const Resource_CacheControl: MessageFns<
       doNotCache: isSet(object.doNotCache)
         ? globalThis.Boolean(object.doNotCache)
         : isSet(object.do_not_cache)
-          ? globalThis.Boolean(object.do_not_cache)
-          : false,
+        ? globalThis.Boolean(object.do_not_cache)
+        : false,
     };
   },
 
@@ -2545,18 +2482,14 @@ messageTypeRegistry.set(Resource_CacheControl.$type, Resource_CacheControl);
 
 type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
 
-export type DeepPartial<T> = T extends Builtin
-  ? T
-  : T extends globalThis.Array<infer U>
-    ? globalThis.Array<DeepPartial<U>>
-    : T extends ReadonlyArray<infer U>
-      ? ReadonlyArray<DeepPartial<U>>
-      : T extends {}
-        ? { [K in Exclude<keyof T, '$type'>]?: DeepPartial<T[K]> }
-        : Partial<T>;
+export type DeepPartial<T> = T extends Builtin ? T
+  : T extends globalThis.Array<infer U> ? globalThis.Array<DeepPartial<U>>
+  : T extends ReadonlyArray<infer U> ? ReadonlyArray<DeepPartial<U>>
+  : T extends {} ? { [K in Exclude<keyof T, "$type">]?: DeepPartial<T[K]> }
+  : Partial<T>;
 
 function isObject(value: any): boolean {
-  return typeof value === 'object' && value !== null;
+  return typeof value === "object" && value !== null;
 }
 
 function isSet(value: any): boolean {

@@ -5,24 +5,26 @@
 // source: envoy/type/http/v3/path_transformation.proto
 
 /* eslint-disable */
-import { BinaryReader, BinaryWriter } from '@bufbuild/protobuf/wire';
-import { messageTypeRegistry } from '../../../../typeRegistry';
+import { BinaryReader, BinaryWriter } from "@bufbuild/protobuf/wire";
+import { messageTypeRegistry } from "../../../../typeRegistry";
 
-export const protobufPackage = 'envoy.type.http.v3';
+export const protobufPackage = "envoy.type.http.v3";
 
-export const protobufFileName = 'envoy/type/http/v3/path_transformation.proto';
+export const protobufFileName = "envoy/type/http/v3/path_transformation.proto";
 
 export interface PathTransformation {
-  $type: 'envoy.type.http.v3.PathTransformation';
+  $type: "envoy.type.http.v3.PathTransformation";
   /** A list of operations to apply. Transformations will be performed in the order that they appear. */
   operations: PathTransformation_Operation[];
 }
 
 /** A type of operation to alter text. */
 export interface PathTransformation_Operation {
-  $type: 'envoy.type.http.v3.PathTransformation.Operation';
+  $type: "envoy.type.http.v3.PathTransformation.Operation";
   /** Enable path normalization per RFC 3986. */
-  normalizePathRfc3986?: PathTransformation_Operation_NormalizePathRFC3986 | undefined;
+  normalizePathRfc3986?:
+    | PathTransformation_Operation_NormalizePathRFC3986
+    | undefined;
   /** Enable merging adjacent slashes. */
   mergeSlashes?: PathTransformation_Operation_MergeSlashes | undefined;
 }
@@ -37,7 +39,7 @@ export interface PathTransformation_Operation {
  * <https://tools.ietf.org/html/rfc3986#section-6.2.2.1>`_
  */
 export interface PathTransformation_Operation_NormalizePathRFC3986 {
-  $type: 'envoy.type.http.v3.PathTransformation.Operation.NormalizePathRFC3986';
+  $type: "envoy.type.http.v3.PathTransformation.Operation.NormalizePathRFC3986";
 }
 
 /**
@@ -49,15 +51,15 @@ export interface PathTransformation_Operation_NormalizePathRFC3986 {
  * part of `HTTP spec <https://tools.ietf.org/html/rfc3986>`_ and is provided for convenience.
  */
 export interface PathTransformation_Operation_MergeSlashes {
-  $type: 'envoy.type.http.v3.PathTransformation.Operation.MergeSlashes';
+  $type: "envoy.type.http.v3.PathTransformation.Operation.MergeSlashes";
 }
 
 function createBasePathTransformation(): PathTransformation {
-  return { $type: 'envoy.type.http.v3.PathTransformation', operations: [] };
+  return { $type: "envoy.type.http.v3.PathTransformation", operations: [] };
 }
 
-export const PathTransformation: MessageFns<PathTransformation, 'envoy.type.http.v3.PathTransformation'> = {
-  $type: 'envoy.type.http.v3.PathTransformation' as const,
+export const PathTransformation: MessageFns<PathTransformation, "envoy.type.http.v3.PathTransformation"> = {
+  $type: "envoy.type.http.v3.PathTransformation" as const,
 
   encode(message: PathTransformation, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     for (const v of message.operations) {
@@ -70,7 +72,7 @@ export const PathTransformation: MessageFns<PathTransformation, 'envoy.type.http
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -130,7 +132,7 @@ messageTypeRegistry.set(PathTransformation.$type, PathTransformation);
 
 function createBasePathTransformation_Operation(): PathTransformation_Operation {
   return {
-    $type: 'envoy.type.http.v3.PathTransformation.Operation',
+    $type: "envoy.type.http.v3.PathTransformation.Operation",
     normalizePathRfc3986: undefined,
     mergeSlashes: undefined,
   };
@@ -138,16 +140,14 @@ function createBasePathTransformation_Operation(): PathTransformation_Operation 
 
 export const PathTransformation_Operation: MessageFns<
   PathTransformation_Operation,
-  'envoy.type.http.v3.PathTransformation.Operation'
+  "envoy.type.http.v3.PathTransformation.Operation"
 > = {
-  $type: 'envoy.type.http.v3.PathTransformation.Operation' as const,
+  $type: "envoy.type.http.v3.PathTransformation.Operation" as const,
 
   encode(message: PathTransformation_Operation, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.normalizePathRfc3986 !== undefined) {
-      PathTransformation_Operation_NormalizePathRFC3986.encode(
-        message.normalizePathRfc3986,
-        writer.uint32(18).fork(),
-      ).join();
+      PathTransformation_Operation_NormalizePathRFC3986.encode(message.normalizePathRfc3986, writer.uint32(18).fork())
+        .join();
     }
     if (message.mergeSlashes !== undefined) {
       PathTransformation_Operation_MergeSlashes.encode(message.mergeSlashes, writer.uint32(26).fork()).join();
@@ -159,7 +159,7 @@ export const PathTransformation_Operation: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -205,22 +205,20 @@ export const PathTransformation_Operation: MessageFns<
       normalizePathRfc3986: isSet(object.normalizePathRfc3986)
         ? PathTransformation_Operation_NormalizePathRFC3986.fromJSON(object.normalizePathRfc3986)
         : isSet(object.normalize_path_rfc_3986)
-          ? PathTransformation_Operation_NormalizePathRFC3986.fromJSON(object.normalize_path_rfc_3986)
-          : undefined,
+        ? PathTransformation_Operation_NormalizePathRFC3986.fromJSON(object.normalize_path_rfc_3986)
+        : undefined,
       mergeSlashes: isSet(object.mergeSlashes)
         ? PathTransformation_Operation_MergeSlashes.fromJSON(object.mergeSlashes)
         : isSet(object.merge_slashes)
-          ? PathTransformation_Operation_MergeSlashes.fromJSON(object.merge_slashes)
-          : undefined,
+        ? PathTransformation_Operation_MergeSlashes.fromJSON(object.merge_slashes)
+        : undefined,
     };
   },
 
   toJSON(message: PathTransformation_Operation): unknown {
     const obj: any = {};
     if (message.normalizePathRfc3986 !== undefined) {
-      obj.normalizePathRfc3986 = PathTransformation_Operation_NormalizePathRFC3986.toJSON(
-        message.normalizePathRfc3986,
-      );
+      obj.normalizePathRfc3986 = PathTransformation_Operation_NormalizePathRFC3986.toJSON(message.normalizePathRfc3986);
     }
     if (message.mergeSlashes !== undefined) {
       obj.mergeSlashes = PathTransformation_Operation_MergeSlashes.toJSON(message.mergeSlashes);
@@ -233,14 +231,12 @@ export const PathTransformation_Operation: MessageFns<
   },
   fromPartial(object: DeepPartial<PathTransformation_Operation>): PathTransformation_Operation {
     const message = createBasePathTransformation_Operation();
-    message.normalizePathRfc3986 =
-      object.normalizePathRfc3986 !== undefined && object.normalizePathRfc3986 !== null
-        ? PathTransformation_Operation_NormalizePathRFC3986.fromPartial(object.normalizePathRfc3986)
-        : undefined;
-    message.mergeSlashes =
-      object.mergeSlashes !== undefined && object.mergeSlashes !== null
-        ? PathTransformation_Operation_MergeSlashes.fromPartial(object.mergeSlashes)
-        : undefined;
+    message.normalizePathRfc3986 = (object.normalizePathRfc3986 !== undefined && object.normalizePathRfc3986 !== null)
+      ? PathTransformation_Operation_NormalizePathRFC3986.fromPartial(object.normalizePathRfc3986)
+      : undefined;
+    message.mergeSlashes = (object.mergeSlashes !== undefined && object.mergeSlashes !== null)
+      ? PathTransformation_Operation_MergeSlashes.fromPartial(object.mergeSlashes)
+      : undefined;
     return message;
   },
 };
@@ -248,14 +244,14 @@ export const PathTransformation_Operation: MessageFns<
 messageTypeRegistry.set(PathTransformation_Operation.$type, PathTransformation_Operation);
 
 function createBasePathTransformation_Operation_NormalizePathRFC3986(): PathTransformation_Operation_NormalizePathRFC3986 {
-  return { $type: 'envoy.type.http.v3.PathTransformation.Operation.NormalizePathRFC3986' };
+  return { $type: "envoy.type.http.v3.PathTransformation.Operation.NormalizePathRFC3986" };
 }
 
 export const PathTransformation_Operation_NormalizePathRFC3986: MessageFns<
   PathTransformation_Operation_NormalizePathRFC3986,
-  'envoy.type.http.v3.PathTransformation.Operation.NormalizePathRFC3986'
+  "envoy.type.http.v3.PathTransformation.Operation.NormalizePathRFC3986"
 > = {
-  $type: 'envoy.type.http.v3.PathTransformation.Operation.NormalizePathRFC3986' as const,
+  $type: "envoy.type.http.v3.PathTransformation.Operation.NormalizePathRFC3986" as const,
 
   encode(
     _: PathTransformation_Operation_NormalizePathRFC3986,
@@ -264,14 +260,11 @@ export const PathTransformation_Operation_NormalizePathRFC3986: MessageFns<
     return writer;
   },
 
-  decode(
-    input: BinaryReader | Uint8Array,
-    length?: number,
-  ): PathTransformation_Operation_NormalizePathRFC3986 {
+  decode(input: BinaryReader | Uint8Array, length?: number): PathTransformation_Operation_NormalizePathRFC3986 {
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -320,19 +313,16 @@ messageTypeRegistry.set(
 );
 
 function createBasePathTransformation_Operation_MergeSlashes(): PathTransformation_Operation_MergeSlashes {
-  return { $type: 'envoy.type.http.v3.PathTransformation.Operation.MergeSlashes' };
+  return { $type: "envoy.type.http.v3.PathTransformation.Operation.MergeSlashes" };
 }
 
 export const PathTransformation_Operation_MergeSlashes: MessageFns<
   PathTransformation_Operation_MergeSlashes,
-  'envoy.type.http.v3.PathTransformation.Operation.MergeSlashes'
+  "envoy.type.http.v3.PathTransformation.Operation.MergeSlashes"
 > = {
-  $type: 'envoy.type.http.v3.PathTransformation.Operation.MergeSlashes' as const,
+  $type: "envoy.type.http.v3.PathTransformation.Operation.MergeSlashes" as const,
 
-  encode(
-    _: PathTransformation_Operation_MergeSlashes,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
+  encode(_: PathTransformation_Operation_MergeSlashes, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     return writer;
   },
 
@@ -340,7 +330,7 @@ export const PathTransformation_Operation_MergeSlashes: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -370,35 +360,24 @@ export const PathTransformation_Operation_MergeSlashes: MessageFns<
     return obj;
   },
 
-  create(
-    base?: DeepPartial<PathTransformation_Operation_MergeSlashes>,
-  ): PathTransformation_Operation_MergeSlashes {
+  create(base?: DeepPartial<PathTransformation_Operation_MergeSlashes>): PathTransformation_Operation_MergeSlashes {
     return PathTransformation_Operation_MergeSlashes.fromPartial(base ?? {});
   },
-  fromPartial(
-    _: DeepPartial<PathTransformation_Operation_MergeSlashes>,
-  ): PathTransformation_Operation_MergeSlashes {
+  fromPartial(_: DeepPartial<PathTransformation_Operation_MergeSlashes>): PathTransformation_Operation_MergeSlashes {
     const message = createBasePathTransformation_Operation_MergeSlashes();
     return message;
   },
 };
 
-messageTypeRegistry.set(
-  PathTransformation_Operation_MergeSlashes.$type,
-  PathTransformation_Operation_MergeSlashes,
-);
+messageTypeRegistry.set(PathTransformation_Operation_MergeSlashes.$type, PathTransformation_Operation_MergeSlashes);
 
 type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
 
-export type DeepPartial<T> = T extends Builtin
-  ? T
-  : T extends globalThis.Array<infer U>
-    ? globalThis.Array<DeepPartial<U>>
-    : T extends ReadonlyArray<infer U>
-      ? ReadonlyArray<DeepPartial<U>>
-      : T extends {}
-        ? { [K in Exclude<keyof T, '$type'>]?: DeepPartial<T[K]> }
-        : Partial<T>;
+export type DeepPartial<T> = T extends Builtin ? T
+  : T extends globalThis.Array<infer U> ? globalThis.Array<DeepPartial<U>>
+  : T extends ReadonlyArray<infer U> ? ReadonlyArray<DeepPartial<U>>
+  : T extends {} ? { [K in Exclude<keyof T, "$type">]?: DeepPartial<T[K]> }
+  : Partial<T>;
 
 function isSet(value: any): boolean {
   return value !== null && value !== undefined;

@@ -5,23 +5,25 @@
 // source: envoy/type/matcher/v3/metadata.proto
 
 /* eslint-disable */
-import { BinaryReader, BinaryWriter } from '@bufbuild/protobuf/wire';
-import { messageTypeRegistry } from '../../../../typeRegistry';
-import { ValueMatcher } from './value';
+import { BinaryReader, BinaryWriter } from "@bufbuild/protobuf/wire";
+import { messageTypeRegistry } from "../../../../typeRegistry";
+import { ValueMatcher } from "./value";
 
-export const protobufPackage = 'envoy.type.matcher.v3';
+export const protobufPackage = "envoy.type.matcher.v3";
 
-export const protobufFileName = 'envoy/type/matcher/v3/metadata.proto';
+export const protobufFileName = "envoy/type/matcher/v3/metadata.proto";
 
 /** [#next-major-version: MetadataMatcher should use StructMatcher] */
 export interface MetadataMatcher {
-  $type: 'envoy.type.matcher.v3.MetadataMatcher';
+  $type: "envoy.type.matcher.v3.MetadataMatcher";
   /** The filter name to retrieve the Struct from the Metadata. */
   filter: string;
   /** The path to retrieve the Value from the Struct. */
   path: MetadataMatcher_PathSegment[];
   /** The MetadataMatcher is matched if the value retrieved by path is matched to this value. */
-  value: ValueMatcher | undefined;
+  value:
+    | ValueMatcher
+    | undefined;
   /** If true, the match result will be inverted. */
   invert: boolean;
 }
@@ -32,26 +34,20 @@ export interface MetadataMatcher {
  * if the segment key refers to a list, it has to be the last segment in a path.
  */
 export interface MetadataMatcher_PathSegment {
-  $type: 'envoy.type.matcher.v3.MetadataMatcher.PathSegment';
+  $type: "envoy.type.matcher.v3.MetadataMatcher.PathSegment";
   /** If specified, use the key to retrieve the value in a Struct. */
   key?: string | undefined;
 }
 
 function createBaseMetadataMatcher(): MetadataMatcher {
-  return {
-    $type: 'envoy.type.matcher.v3.MetadataMatcher',
-    filter: '',
-    path: [],
-    value: undefined,
-    invert: false,
-  };
+  return { $type: "envoy.type.matcher.v3.MetadataMatcher", filter: "", path: [], value: undefined, invert: false };
 }
 
-export const MetadataMatcher: MessageFns<MetadataMatcher, 'envoy.type.matcher.v3.MetadataMatcher'> = {
-  $type: 'envoy.type.matcher.v3.MetadataMatcher' as const,
+export const MetadataMatcher: MessageFns<MetadataMatcher, "envoy.type.matcher.v3.MetadataMatcher"> = {
+  $type: "envoy.type.matcher.v3.MetadataMatcher" as const,
 
   encode(message: MetadataMatcher, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.filter !== '') {
+    if (message.filter !== "") {
       writer.uint32(10).string(message.filter);
     }
     for (const v of message.path) {
@@ -70,7 +66,7 @@ export const MetadataMatcher: MessageFns<MetadataMatcher, 'envoy.type.matcher.v3
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -126,7 +122,7 @@ export const MetadataMatcher: MessageFns<MetadataMatcher, 'envoy.type.matcher.v3
   fromJSON(object: any): MetadataMatcher {
     return {
       $type: MetadataMatcher.$type,
-      filter: isSet(object.filter) ? globalThis.String(object.filter) : '',
+      filter: isSet(object.filter) ? globalThis.String(object.filter) : "",
       path: globalThis.Array.isArray(object?.path)
         ? object.path.map((e: any) => MetadataMatcher_PathSegment.fromJSON(e))
         : [],
@@ -137,7 +133,7 @@ export const MetadataMatcher: MessageFns<MetadataMatcher, 'envoy.type.matcher.v3
 
   toJSON(message: MetadataMatcher): unknown {
     const obj: any = {};
-    if (message.filter !== '') {
+    if (message.filter !== "") {
       obj.filter = message.filter;
     }
     if (message.path?.length) {
@@ -157,12 +153,11 @@ export const MetadataMatcher: MessageFns<MetadataMatcher, 'envoy.type.matcher.v3
   },
   fromPartial(object: DeepPartial<MetadataMatcher>): MetadataMatcher {
     const message = createBaseMetadataMatcher();
-    message.filter = object.filter ?? '';
+    message.filter = object.filter ?? "";
     message.path = object.path?.map((e) => MetadataMatcher_PathSegment.fromPartial(e)) || [];
-    message.value =
-      object.value !== undefined && object.value !== null
-        ? ValueMatcher.fromPartial(object.value)
-        : undefined;
+    message.value = (object.value !== undefined && object.value !== null)
+      ? ValueMatcher.fromPartial(object.value)
+      : undefined;
     message.invert = object.invert ?? false;
     return message;
   },
@@ -171,14 +166,14 @@ export const MetadataMatcher: MessageFns<MetadataMatcher, 'envoy.type.matcher.v3
 messageTypeRegistry.set(MetadataMatcher.$type, MetadataMatcher);
 
 function createBaseMetadataMatcher_PathSegment(): MetadataMatcher_PathSegment {
-  return { $type: 'envoy.type.matcher.v3.MetadataMatcher.PathSegment', key: undefined };
+  return { $type: "envoy.type.matcher.v3.MetadataMatcher.PathSegment", key: undefined };
 }
 
 export const MetadataMatcher_PathSegment: MessageFns<
   MetadataMatcher_PathSegment,
-  'envoy.type.matcher.v3.MetadataMatcher.PathSegment'
+  "envoy.type.matcher.v3.MetadataMatcher.PathSegment"
 > = {
-  $type: 'envoy.type.matcher.v3.MetadataMatcher.PathSegment' as const,
+  $type: "envoy.type.matcher.v3.MetadataMatcher.PathSegment" as const,
 
   encode(message: MetadataMatcher_PathSegment, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.key !== undefined) {
@@ -191,7 +186,7 @@ export const MetadataMatcher_PathSegment: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -249,15 +244,11 @@ messageTypeRegistry.set(MetadataMatcher_PathSegment.$type, MetadataMatcher_PathS
 
 type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
 
-export type DeepPartial<T> = T extends Builtin
-  ? T
-  : T extends globalThis.Array<infer U>
-    ? globalThis.Array<DeepPartial<U>>
-    : T extends ReadonlyArray<infer U>
-      ? ReadonlyArray<DeepPartial<U>>
-      : T extends {}
-        ? { [K in Exclude<keyof T, '$type'>]?: DeepPartial<T[K]> }
-        : Partial<T>;
+export type DeepPartial<T> = T extends Builtin ? T
+  : T extends globalThis.Array<infer U> ? globalThis.Array<DeepPartial<U>>
+  : T extends ReadonlyArray<infer U> ? ReadonlyArray<DeepPartial<U>>
+  : T extends {} ? { [K in Exclude<keyof T, "$type">]?: DeepPartial<T[K]> }
+  : Partial<T>;
 
 function isSet(value: any): boolean {
   return value !== null && value !== undefined;

@@ -5,32 +5,34 @@
 // source: envoy/type/matcher/v3/number.proto
 
 /* eslint-disable */
-import { BinaryReader, BinaryWriter } from '@bufbuild/protobuf/wire';
-import { messageTypeRegistry } from '../../../../typeRegistry';
-import { DoubleRange } from '../../v3/range';
+import { BinaryReader, BinaryWriter } from "@bufbuild/protobuf/wire";
+import { messageTypeRegistry } from "../../../../typeRegistry";
+import { DoubleRange } from "../../v3/range";
 
-export const protobufPackage = 'envoy.type.matcher.v3';
+export const protobufPackage = "envoy.type.matcher.v3";
 
-export const protobufFileName = 'envoy/type/matcher/v3/number.proto';
+export const protobufFileName = "envoy/type/matcher/v3/number.proto";
 
 /** Specifies the way to match a double value. */
 export interface DoubleMatcher {
-  $type: 'envoy.type.matcher.v3.DoubleMatcher';
+  $type: "envoy.type.matcher.v3.DoubleMatcher";
   /**
    * If specified, the input double value must be in the range specified here.
    * Note: The range is using half-open interval semantics [start, end).
    */
-  range?: DoubleRange | undefined;
+  range?:
+    | DoubleRange
+    | undefined;
   /** If specified, the input double value must be equal to the value specified here. */
   exact?: number | undefined;
 }
 
 function createBaseDoubleMatcher(): DoubleMatcher {
-  return { $type: 'envoy.type.matcher.v3.DoubleMatcher', range: undefined, exact: undefined };
+  return { $type: "envoy.type.matcher.v3.DoubleMatcher", range: undefined, exact: undefined };
 }
 
-export const DoubleMatcher: MessageFns<DoubleMatcher, 'envoy.type.matcher.v3.DoubleMatcher'> = {
-  $type: 'envoy.type.matcher.v3.DoubleMatcher' as const,
+export const DoubleMatcher: MessageFns<DoubleMatcher, "envoy.type.matcher.v3.DoubleMatcher"> = {
+  $type: "envoy.type.matcher.v3.DoubleMatcher" as const,
 
   encode(message: DoubleMatcher, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.range !== undefined) {
@@ -46,7 +48,7 @@ export const DoubleMatcher: MessageFns<DoubleMatcher, 'envoy.type.matcher.v3.Dou
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -107,8 +109,9 @@ export const DoubleMatcher: MessageFns<DoubleMatcher, 'envoy.type.matcher.v3.Dou
   },
   fromPartial(object: DeepPartial<DoubleMatcher>): DoubleMatcher {
     const message = createBaseDoubleMatcher();
-    message.range =
-      object.range !== undefined && object.range !== null ? DoubleRange.fromPartial(object.range) : undefined;
+    message.range = (object.range !== undefined && object.range !== null)
+      ? DoubleRange.fromPartial(object.range)
+      : undefined;
     message.exact = object.exact ?? undefined;
     return message;
   },
@@ -117,20 +120,16 @@ export const DoubleMatcher: MessageFns<DoubleMatcher, 'envoy.type.matcher.v3.Dou
 messageTypeRegistry.set(DoubleMatcher.$type, DoubleMatcher);
 
 function floatToJson(value: number | null | undefined): number | string | null | undefined {
-  return typeof value === 'number' && !globalThis.Number.isFinite(value) ? globalThis.String(value) : value;
+  return typeof value === "number" && !globalThis.Number.isFinite(value) ? globalThis.String(value) : value;
 }
 
 type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
 
-export type DeepPartial<T> = T extends Builtin
-  ? T
-  : T extends globalThis.Array<infer U>
-    ? globalThis.Array<DeepPartial<U>>
-    : T extends ReadonlyArray<infer U>
-      ? ReadonlyArray<DeepPartial<U>>
-      : T extends {}
-        ? { [K in Exclude<keyof T, '$type'>]?: DeepPartial<T[K]> }
-        : Partial<T>;
+export type DeepPartial<T> = T extends Builtin ? T
+  : T extends globalThis.Array<infer U> ? globalThis.Array<DeepPartial<U>>
+  : T extends ReadonlyArray<infer U> ? ReadonlyArray<DeepPartial<U>>
+  : T extends {} ? { [K in Exclude<keyof T, "$type">]?: DeepPartial<T[K]> }
+  : Partial<T>;
 
 function isSet(value: any): boolean {
   return value !== null && value !== undefined;

@@ -5,23 +5,25 @@
 // source: envoy/type/matcher/v3/regex.proto
 
 /* eslint-disable */
-import { BinaryReader, BinaryWriter } from '@bufbuild/protobuf/wire';
-import { UInt32Value } from '../../../../google/protobuf/wrappers';
-import { messageTypeRegistry } from '../../../../typeRegistry';
+import { BinaryReader, BinaryWriter } from "@bufbuild/protobuf/wire";
+import { UInt32Value } from "../../../../google/protobuf/wrappers";
+import { messageTypeRegistry } from "../../../../typeRegistry";
 
-export const protobufPackage = 'envoy.type.matcher.v3';
+export const protobufPackage = "envoy.type.matcher.v3";
 
-export const protobufFileName = 'envoy/type/matcher/v3/regex.proto';
+export const protobufFileName = "envoy/type/matcher/v3/regex.proto";
 
 /** A regex matcher designed for safety when used with untrusted input. */
 export interface RegexMatcher {
-  $type: 'envoy.type.matcher.v3.RegexMatcher';
+  $type: "envoy.type.matcher.v3.RegexMatcher";
   /**
    * Google's RE2 regex engine.
    *
    * @deprecated
    */
-  googleRe2?: RegexMatcher_GoogleRE2 | undefined;
+  googleRe2?:
+    | RegexMatcher_GoogleRE2
+    | undefined;
   /**
    * The regex match string. The string must be supported by the configured engine. The regex is matched
    * against the full string, not as a partial match.
@@ -45,7 +47,7 @@ export interface RegexMatcher {
  * each time the program size exceeds the warn level threshold.
  */
 export interface RegexMatcher_GoogleRE2 {
-  $type: 'envoy.type.matcher.v3.RegexMatcher.GoogleRE2';
+  $type: "envoy.type.matcher.v3.RegexMatcher.GoogleRE2";
   /**
    * This field controls the RE2 "program size" which is a rough estimate of how complex a
    * compiled regex is to evaluate. A regex that has a program size greater than the configured
@@ -70,7 +72,7 @@ export interface RegexMatcher_GoogleRE2 {
  * expression and a substitution string.
  */
 export interface RegexMatchAndSubstitute {
-  $type: 'envoy.type.matcher.v3.RegexMatchAndSubstitute';
+  $type: "envoy.type.matcher.v3.RegexMatchAndSubstitute";
   /**
    * The regular expression used to find portions of a string (hereafter called
    * the "subject string") that should be replaced. When a new string is
@@ -82,7 +84,9 @@ export interface RegexMatchAndSubstitute {
    * used in the pattern to extract portions of the subject string, and then
    * referenced in the substitution string.
    */
-  pattern: RegexMatcher | undefined;
+  pattern:
+    | RegexMatcher
+    | undefined;
   /**
    * The string that should be substituted into matching portions of the
    * subject string during a substitution operation to produce a new string.
@@ -98,17 +102,17 @@ export interface RegexMatchAndSubstitute {
 }
 
 function createBaseRegexMatcher(): RegexMatcher {
-  return { $type: 'envoy.type.matcher.v3.RegexMatcher', googleRe2: undefined, regex: '' };
+  return { $type: "envoy.type.matcher.v3.RegexMatcher", googleRe2: undefined, regex: "" };
 }
 
-export const RegexMatcher: MessageFns<RegexMatcher, 'envoy.type.matcher.v3.RegexMatcher'> = {
-  $type: 'envoy.type.matcher.v3.RegexMatcher' as const,
+export const RegexMatcher: MessageFns<RegexMatcher, "envoy.type.matcher.v3.RegexMatcher"> = {
+  $type: "envoy.type.matcher.v3.RegexMatcher" as const,
 
   encode(message: RegexMatcher, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.googleRe2 !== undefined) {
       RegexMatcher_GoogleRE2.encode(message.googleRe2, writer.uint32(10).fork()).join();
     }
-    if (message.regex !== '') {
+    if (message.regex !== "") {
       writer.uint32(18).string(message.regex);
     }
     return writer;
@@ -118,7 +122,7 @@ export const RegexMatcher: MessageFns<RegexMatcher, 'envoy.type.matcher.v3.Regex
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -161,9 +165,9 @@ export const RegexMatcher: MessageFns<RegexMatcher, 'envoy.type.matcher.v3.Regex
       googleRe2: isSet(object.googleRe2)
         ? RegexMatcher_GoogleRE2.fromJSON(object.googleRe2)
         : isSet(object.google_re2)
-          ? RegexMatcher_GoogleRE2.fromJSON(object.google_re2)
-          : undefined,
-      regex: isSet(object.regex) ? globalThis.String(object.regex) : '',
+        ? RegexMatcher_GoogleRE2.fromJSON(object.google_re2)
+        : undefined,
+      regex: isSet(object.regex) ? globalThis.String(object.regex) : "",
     };
   },
 
@@ -172,7 +176,7 @@ export const RegexMatcher: MessageFns<RegexMatcher, 'envoy.type.matcher.v3.Regex
     if (message.googleRe2 !== undefined) {
       obj.googleRe2 = RegexMatcher_GoogleRE2.toJSON(message.googleRe2);
     }
-    if (message.regex !== '') {
+    if (message.regex !== "") {
       obj.regex = message.regex;
     }
     return obj;
@@ -183,11 +187,10 @@ export const RegexMatcher: MessageFns<RegexMatcher, 'envoy.type.matcher.v3.Regex
   },
   fromPartial(object: DeepPartial<RegexMatcher>): RegexMatcher {
     const message = createBaseRegexMatcher();
-    message.googleRe2 =
-      object.googleRe2 !== undefined && object.googleRe2 !== null
-        ? RegexMatcher_GoogleRE2.fromPartial(object.googleRe2)
-        : undefined;
-    message.regex = object.regex ?? '';
+    message.googleRe2 = (object.googleRe2 !== undefined && object.googleRe2 !== null)
+      ? RegexMatcher_GoogleRE2.fromPartial(object.googleRe2)
+      : undefined;
+    message.regex = object.regex ?? "";
     return message;
   },
 };
@@ -195,19 +198,19 @@ export const RegexMatcher: MessageFns<RegexMatcher, 'envoy.type.matcher.v3.Regex
 messageTypeRegistry.set(RegexMatcher.$type, RegexMatcher);
 
 function createBaseRegexMatcher_GoogleRE2(): RegexMatcher_GoogleRE2 {
-  return { $type: 'envoy.type.matcher.v3.RegexMatcher.GoogleRE2', maxProgramSize: undefined };
+  return { $type: "envoy.type.matcher.v3.RegexMatcher.GoogleRE2", maxProgramSize: undefined };
 }
 
 export const RegexMatcher_GoogleRE2: MessageFns<
   RegexMatcher_GoogleRE2,
-  'envoy.type.matcher.v3.RegexMatcher.GoogleRE2'
+  "envoy.type.matcher.v3.RegexMatcher.GoogleRE2"
 > = {
-  $type: 'envoy.type.matcher.v3.RegexMatcher.GoogleRE2' as const,
+  $type: "envoy.type.matcher.v3.RegexMatcher.GoogleRE2" as const,
 
   encode(message: RegexMatcher_GoogleRE2, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.maxProgramSize !== undefined) {
       UInt32Value.encode(
-        { $type: 'google.protobuf.UInt32Value', value: message.maxProgramSize! },
+        { $type: "google.protobuf.UInt32Value", value: message.maxProgramSize! },
         writer.uint32(10).fork(),
       ).join();
     }
@@ -218,7 +221,7 @@ export const RegexMatcher_GoogleRE2: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -253,8 +256,8 @@ export const RegexMatcher_GoogleRE2: MessageFns<
       maxProgramSize: isSet(object.maxProgramSize)
         ? Number(object.maxProgramSize)
         : isSet(object.max_program_size)
-          ? Number(object.max_program_size)
-          : undefined,
+        ? Number(object.max_program_size)
+        : undefined,
     };
   },
 
@@ -279,20 +282,20 @@ export const RegexMatcher_GoogleRE2: MessageFns<
 messageTypeRegistry.set(RegexMatcher_GoogleRE2.$type, RegexMatcher_GoogleRE2);
 
 function createBaseRegexMatchAndSubstitute(): RegexMatchAndSubstitute {
-  return { $type: 'envoy.type.matcher.v3.RegexMatchAndSubstitute', pattern: undefined, substitution: '' };
+  return { $type: "envoy.type.matcher.v3.RegexMatchAndSubstitute", pattern: undefined, substitution: "" };
 }
 
 export const RegexMatchAndSubstitute: MessageFns<
   RegexMatchAndSubstitute,
-  'envoy.type.matcher.v3.RegexMatchAndSubstitute'
+  "envoy.type.matcher.v3.RegexMatchAndSubstitute"
 > = {
-  $type: 'envoy.type.matcher.v3.RegexMatchAndSubstitute' as const,
+  $type: "envoy.type.matcher.v3.RegexMatchAndSubstitute" as const,
 
   encode(message: RegexMatchAndSubstitute, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.pattern !== undefined) {
       RegexMatcher.encode(message.pattern, writer.uint32(10).fork()).join();
     }
-    if (message.substitution !== '') {
+    if (message.substitution !== "") {
       writer.uint32(18).string(message.substitution);
     }
     return writer;
@@ -302,7 +305,7 @@ export const RegexMatchAndSubstitute: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -343,7 +346,7 @@ export const RegexMatchAndSubstitute: MessageFns<
     return {
       $type: RegexMatchAndSubstitute.$type,
       pattern: isSet(object.pattern) ? RegexMatcher.fromJSON(object.pattern) : undefined,
-      substitution: isSet(object.substitution) ? globalThis.String(object.substitution) : '',
+      substitution: isSet(object.substitution) ? globalThis.String(object.substitution) : "",
     };
   },
 
@@ -352,7 +355,7 @@ export const RegexMatchAndSubstitute: MessageFns<
     if (message.pattern !== undefined) {
       obj.pattern = RegexMatcher.toJSON(message.pattern);
     }
-    if (message.substitution !== '') {
+    if (message.substitution !== "") {
       obj.substitution = message.substitution;
     }
     return obj;
@@ -363,11 +366,10 @@ export const RegexMatchAndSubstitute: MessageFns<
   },
   fromPartial(object: DeepPartial<RegexMatchAndSubstitute>): RegexMatchAndSubstitute {
     const message = createBaseRegexMatchAndSubstitute();
-    message.pattern =
-      object.pattern !== undefined && object.pattern !== null
-        ? RegexMatcher.fromPartial(object.pattern)
-        : undefined;
-    message.substitution = object.substitution ?? '';
+    message.pattern = (object.pattern !== undefined && object.pattern !== null)
+      ? RegexMatcher.fromPartial(object.pattern)
+      : undefined;
+    message.substitution = object.substitution ?? "";
     return message;
   },
 };
@@ -376,15 +378,11 @@ messageTypeRegistry.set(RegexMatchAndSubstitute.$type, RegexMatchAndSubstitute);
 
 type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
 
-export type DeepPartial<T> = T extends Builtin
-  ? T
-  : T extends globalThis.Array<infer U>
-    ? globalThis.Array<DeepPartial<U>>
-    : T extends ReadonlyArray<infer U>
-      ? ReadonlyArray<DeepPartial<U>>
-      : T extends {}
-        ? { [K in Exclude<keyof T, '$type'>]?: DeepPartial<T[K]> }
-        : Partial<T>;
+export type DeepPartial<T> = T extends Builtin ? T
+  : T extends globalThis.Array<infer U> ? globalThis.Array<DeepPartial<U>>
+  : T extends ReadonlyArray<infer U> ? ReadonlyArray<DeepPartial<U>>
+  : T extends {} ? { [K in Exclude<keyof T, "$type">]?: DeepPartial<T[K]> }
+  : Partial<T>;
 
 function isSet(value: any): boolean {
   return value !== null && value !== undefined;

@@ -5,21 +5,21 @@
 // source: envoy/type/matcher/v3/string.proto
 
 /* eslint-disable */
-import { BinaryReader, BinaryWriter } from '@bufbuild/protobuf/wire';
-import { messageTypeRegistry } from '../../../../typeRegistry';
-import { TypedExtensionConfig } from '../../../../xds/core/v3/extension';
-import { RegexMatcher } from './regex';
+import { BinaryReader, BinaryWriter } from "@bufbuild/protobuf/wire";
+import { messageTypeRegistry } from "../../../../typeRegistry";
+import { TypedExtensionConfig } from "../../../../xds/core/v3/extension";
+import { RegexMatcher } from "./regex";
 
-export const protobufPackage = 'envoy.type.matcher.v3';
+export const protobufPackage = "envoy.type.matcher.v3";
 
-export const protobufFileName = 'envoy/type/matcher/v3/string.proto';
+export const protobufFileName = "envoy/type/matcher/v3/string.proto";
 
 /**
  * Specifies the way to match a string.
  * [#next-free-field: 9]
  */
 export interface StringMatcher {
-  $type: 'envoy.type.matcher.v3.StringMatcher';
+  $type: "envoy.type.matcher.v3.StringMatcher";
   /**
    * The input string must match exactly the string specified here.
    *
@@ -27,7 +27,9 @@ export interface StringMatcher {
    *
    * * ``abc`` only matches the value ``abc``.
    */
-  exact?: string | undefined;
+  exact?:
+    | string
+    | undefined;
   /**
    * The input string must have the prefix specified here.
    * Note: empty prefix is not allowed, please use regex instead.
@@ -36,7 +38,9 @@ export interface StringMatcher {
    *
    * * ``abc`` matches the value ``abc.xyz``
    */
-  prefix?: string | undefined;
+  prefix?:
+    | string
+    | undefined;
   /**
    * The input string must have the suffix specified here.
    * Note: empty prefix is not allowed, please use regex instead.
@@ -45,9 +49,13 @@ export interface StringMatcher {
    *
    * * ``abc`` matches the value ``xyz.abc``
    */
-  suffix?: string | undefined;
+  suffix?:
+    | string
+    | undefined;
   /** The input string must match the regular expression specified here. */
-  safeRegex?: RegexMatcher | undefined;
+  safeRegex?:
+    | RegexMatcher
+    | undefined;
   /**
    * The input string must have the substring specified here.
    * Note: empty contains match is not allowed, please use regex instead.
@@ -56,12 +64,16 @@ export interface StringMatcher {
    *
    * * ``abc`` matches the value ``xyz.abc.def``
    */
-  contains?: string | undefined;
+  contains?:
+    | string
+    | undefined;
   /**
    * Use an extension as the matcher type.
    * [#extension-category: envoy.string_matcher]
    */
-  custom?: TypedExtensionConfig | undefined;
+  custom?:
+    | TypedExtensionConfig
+    | undefined;
   /**
    * If true, indicates the exact/prefix/suffix/contains matching should be case insensitive. This
    * has no effect for the safe_regex match.
@@ -72,13 +84,13 @@ export interface StringMatcher {
 
 /** Specifies a list of ways to match a string. */
 export interface ListStringMatcher {
-  $type: 'envoy.type.matcher.v3.ListStringMatcher';
+  $type: "envoy.type.matcher.v3.ListStringMatcher";
   patterns: StringMatcher[];
 }
 
 function createBaseStringMatcher(): StringMatcher {
   return {
-    $type: 'envoy.type.matcher.v3.StringMatcher',
+    $type: "envoy.type.matcher.v3.StringMatcher",
     exact: undefined,
     prefix: undefined,
     suffix: undefined,
@@ -89,8 +101,8 @@ function createBaseStringMatcher(): StringMatcher {
   };
 }
 
-export const StringMatcher: MessageFns<StringMatcher, 'envoy.type.matcher.v3.StringMatcher'> = {
-  $type: 'envoy.type.matcher.v3.StringMatcher' as const,
+export const StringMatcher: MessageFns<StringMatcher, "envoy.type.matcher.v3.StringMatcher"> = {
+  $type: "envoy.type.matcher.v3.StringMatcher" as const,
 
   encode(message: StringMatcher, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.exact !== undefined) {
@@ -121,7 +133,7 @@ export const StringMatcher: MessageFns<StringMatcher, 'envoy.type.matcher.v3.Str
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -207,15 +219,15 @@ export const StringMatcher: MessageFns<StringMatcher, 'envoy.type.matcher.v3.Str
       safeRegex: isSet(object.safeRegex)
         ? RegexMatcher.fromJSON(object.safeRegex)
         : isSet(object.safe_regex)
-          ? RegexMatcher.fromJSON(object.safe_regex)
-          : undefined,
+        ? RegexMatcher.fromJSON(object.safe_regex)
+        : undefined,
       contains: isSet(object.contains) ? globalThis.String(object.contains) : undefined,
       custom: isSet(object.custom) ? TypedExtensionConfig.fromJSON(object.custom) : undefined,
       ignoreCase: isSet(object.ignoreCase)
         ? globalThis.Boolean(object.ignoreCase)
         : isSet(object.ignore_case)
-          ? globalThis.Boolean(object.ignore_case)
-          : false,
+        ? globalThis.Boolean(object.ignore_case)
+        : false,
     };
   },
 
@@ -253,15 +265,13 @@ export const StringMatcher: MessageFns<StringMatcher, 'envoy.type.matcher.v3.Str
     message.exact = object.exact ?? undefined;
     message.prefix = object.prefix ?? undefined;
     message.suffix = object.suffix ?? undefined;
-    message.safeRegex =
-      object.safeRegex !== undefined && object.safeRegex !== null
-        ? RegexMatcher.fromPartial(object.safeRegex)
-        : undefined;
+    message.safeRegex = (object.safeRegex !== undefined && object.safeRegex !== null)
+      ? RegexMatcher.fromPartial(object.safeRegex)
+      : undefined;
     message.contains = object.contains ?? undefined;
-    message.custom =
-      object.custom !== undefined && object.custom !== null
-        ? TypedExtensionConfig.fromPartial(object.custom)
-        : undefined;
+    message.custom = (object.custom !== undefined && object.custom !== null)
+      ? TypedExtensionConfig.fromPartial(object.custom)
+      : undefined;
     message.ignoreCase = object.ignoreCase ?? false;
     return message;
   },
@@ -270,11 +280,11 @@ export const StringMatcher: MessageFns<StringMatcher, 'envoy.type.matcher.v3.Str
 messageTypeRegistry.set(StringMatcher.$type, StringMatcher);
 
 function createBaseListStringMatcher(): ListStringMatcher {
-  return { $type: 'envoy.type.matcher.v3.ListStringMatcher', patterns: [] };
+  return { $type: "envoy.type.matcher.v3.ListStringMatcher", patterns: [] };
 }
 
-export const ListStringMatcher: MessageFns<ListStringMatcher, 'envoy.type.matcher.v3.ListStringMatcher'> = {
-  $type: 'envoy.type.matcher.v3.ListStringMatcher' as const,
+export const ListStringMatcher: MessageFns<ListStringMatcher, "envoy.type.matcher.v3.ListStringMatcher"> = {
+  $type: "envoy.type.matcher.v3.ListStringMatcher" as const,
 
   encode(message: ListStringMatcher, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     for (const v of message.patterns) {
@@ -287,7 +297,7 @@ export const ListStringMatcher: MessageFns<ListStringMatcher, 'envoy.type.matche
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -347,15 +357,11 @@ messageTypeRegistry.set(ListStringMatcher.$type, ListStringMatcher);
 
 type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
 
-export type DeepPartial<T> = T extends Builtin
-  ? T
-  : T extends globalThis.Array<infer U>
-    ? globalThis.Array<DeepPartial<U>>
-    : T extends ReadonlyArray<infer U>
-      ? ReadonlyArray<DeepPartial<U>>
-      : T extends {}
-        ? { [K in Exclude<keyof T, '$type'>]?: DeepPartial<T[K]> }
-        : Partial<T>;
+export type DeepPartial<T> = T extends Builtin ? T
+  : T extends globalThis.Array<infer U> ? globalThis.Array<DeepPartial<U>>
+  : T extends ReadonlyArray<infer U> ? ReadonlyArray<DeepPartial<U>>
+  : T extends {} ? { [K in Exclude<keyof T, "$type">]?: DeepPartial<T[K]> }
+  : Partial<T>;
 
 function isSet(value: any): boolean {
   return value !== null && value !== undefined;

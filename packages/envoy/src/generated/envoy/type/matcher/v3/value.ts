@@ -5,14 +5,14 @@
 // source: envoy/type/matcher/v3/value.proto
 
 /* eslint-disable */
-import { BinaryReader, BinaryWriter } from '@bufbuild/protobuf/wire';
-import { messageTypeRegistry } from '../../../../typeRegistry';
-import { DoubleMatcher } from './number';
-import { StringMatcher } from './string';
+import { BinaryReader, BinaryWriter } from "@bufbuild/protobuf/wire";
+import { messageTypeRegistry } from "../../../../typeRegistry";
+import { DoubleMatcher } from "./number";
+import { StringMatcher } from "./string";
 
-export const protobufPackage = 'envoy.type.matcher.v3';
+export const protobufPackage = "envoy.type.matcher.v3";
 
-export const protobufFileName = 'envoy/type/matcher/v3/value.proto';
+export const protobufFileName = "envoy/type/matcher/v3/value.proto";
 
 /**
  * Specifies the way to match a ProtobufWkt::Value. Primitive values and ListValue are supported.
@@ -20,60 +20,72 @@ export const protobufFileName = 'envoy/type/matcher/v3/value.proto';
  * [#next-free-field: 8]
  */
 export interface ValueMatcher {
-  $type: 'envoy.type.matcher.v3.ValueMatcher';
+  $type: "envoy.type.matcher.v3.ValueMatcher";
   /** If specified, a match occurs if and only if the target value is a NullValue. */
-  nullMatch?: ValueMatcher_NullMatch | undefined;
+  nullMatch?:
+    | ValueMatcher_NullMatch
+    | undefined;
   /**
    * If specified, a match occurs if and only if the target value is a double value and is
    * matched to this field.
    */
-  doubleMatch?: DoubleMatcher | undefined;
+  doubleMatch?:
+    | DoubleMatcher
+    | undefined;
   /**
    * If specified, a match occurs if and only if the target value is a string value and is
    * matched to this field.
    */
-  stringMatch?: StringMatcher | undefined;
+  stringMatch?:
+    | StringMatcher
+    | undefined;
   /**
    * If specified, a match occurs if and only if the target value is a bool value and is equal
    * to this field.
    */
-  boolMatch?: boolean | undefined;
+  boolMatch?:
+    | boolean
+    | undefined;
   /**
    * If specified, value match will be performed based on whether the path is referring to a
    * valid primitive value in the metadata. If the path is referring to a non-primitive value,
    * the result is always not matched.
    */
-  presentMatch?: boolean | undefined;
+  presentMatch?:
+    | boolean
+    | undefined;
   /**
    * If specified, a match occurs if and only if the target value is a list value and
    * is matched to this field.
    */
-  listMatch?: ListMatcher | undefined;
+  listMatch?:
+    | ListMatcher
+    | undefined;
   /** If specified, a match occurs if and only if any of the alternatives in the match accept the value. */
   orMatch?: OrMatcher | undefined;
 }
 
 /** NullMatch is an empty message to specify a null value. */
 export interface ValueMatcher_NullMatch {
-  $type: 'envoy.type.matcher.v3.ValueMatcher.NullMatch';
+  $type: "envoy.type.matcher.v3.ValueMatcher.NullMatch";
 }
 
 /** Specifies the way to match a list value. */
 export interface ListMatcher {
-  $type: 'envoy.type.matcher.v3.ListMatcher';
+  $type: "envoy.type.matcher.v3.ListMatcher";
   /** If specified, at least one of the values in the list must match the value specified. */
   oneOf?: ValueMatcher | undefined;
 }
 
 /** Specifies a list of alternatives for the match. */
 export interface OrMatcher {
-  $type: 'envoy.type.matcher.v3.OrMatcher';
+  $type: "envoy.type.matcher.v3.OrMatcher";
   valueMatchers: ValueMatcher[];
 }
 
 function createBaseValueMatcher(): ValueMatcher {
   return {
-    $type: 'envoy.type.matcher.v3.ValueMatcher',
+    $type: "envoy.type.matcher.v3.ValueMatcher",
     nullMatch: undefined,
     doubleMatch: undefined,
     stringMatch: undefined,
@@ -84,8 +96,8 @@ function createBaseValueMatcher(): ValueMatcher {
   };
 }
 
-export const ValueMatcher: MessageFns<ValueMatcher, 'envoy.type.matcher.v3.ValueMatcher'> = {
-  $type: 'envoy.type.matcher.v3.ValueMatcher' as const,
+export const ValueMatcher: MessageFns<ValueMatcher, "envoy.type.matcher.v3.ValueMatcher"> = {
+  $type: "envoy.type.matcher.v3.ValueMatcher" as const,
 
   encode(message: ValueMatcher, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.nullMatch !== undefined) {
@@ -116,7 +128,7 @@ export const ValueMatcher: MessageFns<ValueMatcher, 'envoy.type.matcher.v3.Value
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -199,38 +211,38 @@ export const ValueMatcher: MessageFns<ValueMatcher, 'envoy.type.matcher.v3.Value
       nullMatch: isSet(object.nullMatch)
         ? ValueMatcher_NullMatch.fromJSON(object.nullMatch)
         : isSet(object.null_match)
-          ? ValueMatcher_NullMatch.fromJSON(object.null_match)
-          : undefined,
+        ? ValueMatcher_NullMatch.fromJSON(object.null_match)
+        : undefined,
       doubleMatch: isSet(object.doubleMatch)
         ? DoubleMatcher.fromJSON(object.doubleMatch)
         : isSet(object.double_match)
-          ? DoubleMatcher.fromJSON(object.double_match)
-          : undefined,
+        ? DoubleMatcher.fromJSON(object.double_match)
+        : undefined,
       stringMatch: isSet(object.stringMatch)
         ? StringMatcher.fromJSON(object.stringMatch)
         : isSet(object.string_match)
-          ? StringMatcher.fromJSON(object.string_match)
-          : undefined,
+        ? StringMatcher.fromJSON(object.string_match)
+        : undefined,
       boolMatch: isSet(object.boolMatch)
         ? globalThis.Boolean(object.boolMatch)
         : isSet(object.bool_match)
-          ? globalThis.Boolean(object.bool_match)
-          : undefined,
+        ? globalThis.Boolean(object.bool_match)
+        : undefined,
       presentMatch: isSet(object.presentMatch)
         ? globalThis.Boolean(object.presentMatch)
         : isSet(object.present_match)
-          ? globalThis.Boolean(object.present_match)
-          : undefined,
+        ? globalThis.Boolean(object.present_match)
+        : undefined,
       listMatch: isSet(object.listMatch)
         ? ListMatcher.fromJSON(object.listMatch)
         : isSet(object.list_match)
-          ? ListMatcher.fromJSON(object.list_match)
-          : undefined,
+        ? ListMatcher.fromJSON(object.list_match)
+        : undefined,
       orMatch: isSet(object.orMatch)
         ? OrMatcher.fromJSON(object.orMatch)
         : isSet(object.or_match)
-          ? OrMatcher.fromJSON(object.or_match)
-          : undefined,
+        ? OrMatcher.fromJSON(object.or_match)
+        : undefined,
     };
   },
 
@@ -265,28 +277,23 @@ export const ValueMatcher: MessageFns<ValueMatcher, 'envoy.type.matcher.v3.Value
   },
   fromPartial(object: DeepPartial<ValueMatcher>): ValueMatcher {
     const message = createBaseValueMatcher();
-    message.nullMatch =
-      object.nullMatch !== undefined && object.nullMatch !== null
-        ? ValueMatcher_NullMatch.fromPartial(object.nullMatch)
-        : undefined;
-    message.doubleMatch =
-      object.doubleMatch !== undefined && object.doubleMatch !== null
-        ? DoubleMatcher.fromPartial(object.doubleMatch)
-        : undefined;
-    message.stringMatch =
-      object.stringMatch !== undefined && object.stringMatch !== null
-        ? StringMatcher.fromPartial(object.stringMatch)
-        : undefined;
+    message.nullMatch = (object.nullMatch !== undefined && object.nullMatch !== null)
+      ? ValueMatcher_NullMatch.fromPartial(object.nullMatch)
+      : undefined;
+    message.doubleMatch = (object.doubleMatch !== undefined && object.doubleMatch !== null)
+      ? DoubleMatcher.fromPartial(object.doubleMatch)
+      : undefined;
+    message.stringMatch = (object.stringMatch !== undefined && object.stringMatch !== null)
+      ? StringMatcher.fromPartial(object.stringMatch)
+      : undefined;
     message.boolMatch = object.boolMatch ?? undefined;
     message.presentMatch = object.presentMatch ?? undefined;
-    message.listMatch =
-      object.listMatch !== undefined && object.listMatch !== null
-        ? ListMatcher.fromPartial(object.listMatch)
-        : undefined;
-    message.orMatch =
-      object.orMatch !== undefined && object.orMatch !== null
-        ? OrMatcher.fromPartial(object.orMatch)
-        : undefined;
+    message.listMatch = (object.listMatch !== undefined && object.listMatch !== null)
+      ? ListMatcher.fromPartial(object.listMatch)
+      : undefined;
+    message.orMatch = (object.orMatch !== undefined && object.orMatch !== null)
+      ? OrMatcher.fromPartial(object.orMatch)
+      : undefined;
     return message;
   },
 };
@@ -294,14 +301,14 @@ export const ValueMatcher: MessageFns<ValueMatcher, 'envoy.type.matcher.v3.Value
 messageTypeRegistry.set(ValueMatcher.$type, ValueMatcher);
 
 function createBaseValueMatcher_NullMatch(): ValueMatcher_NullMatch {
-  return { $type: 'envoy.type.matcher.v3.ValueMatcher.NullMatch' };
+  return { $type: "envoy.type.matcher.v3.ValueMatcher.NullMatch" };
 }
 
 export const ValueMatcher_NullMatch: MessageFns<
   ValueMatcher_NullMatch,
-  'envoy.type.matcher.v3.ValueMatcher.NullMatch'
+  "envoy.type.matcher.v3.ValueMatcher.NullMatch"
 > = {
-  $type: 'envoy.type.matcher.v3.ValueMatcher.NullMatch' as const,
+  $type: "envoy.type.matcher.v3.ValueMatcher.NullMatch" as const,
 
   encode(_: ValueMatcher_NullMatch, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     return writer;
@@ -311,7 +318,7 @@ export const ValueMatcher_NullMatch: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -353,11 +360,11 @@ export const ValueMatcher_NullMatch: MessageFns<
 messageTypeRegistry.set(ValueMatcher_NullMatch.$type, ValueMatcher_NullMatch);
 
 function createBaseListMatcher(): ListMatcher {
-  return { $type: 'envoy.type.matcher.v3.ListMatcher', oneOf: undefined };
+  return { $type: "envoy.type.matcher.v3.ListMatcher", oneOf: undefined };
 }
 
-export const ListMatcher: MessageFns<ListMatcher, 'envoy.type.matcher.v3.ListMatcher'> = {
-  $type: 'envoy.type.matcher.v3.ListMatcher' as const,
+export const ListMatcher: MessageFns<ListMatcher, "envoy.type.matcher.v3.ListMatcher"> = {
+  $type: "envoy.type.matcher.v3.ListMatcher" as const,
 
   encode(message: ListMatcher, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.oneOf !== undefined) {
@@ -370,7 +377,7 @@ export const ListMatcher: MessageFns<ListMatcher, 'envoy.type.matcher.v3.ListMat
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -405,8 +412,8 @@ export const ListMatcher: MessageFns<ListMatcher, 'envoy.type.matcher.v3.ListMat
       oneOf: isSet(object.oneOf)
         ? ValueMatcher.fromJSON(object.oneOf)
         : isSet(object.one_of)
-          ? ValueMatcher.fromJSON(object.one_of)
-          : undefined,
+        ? ValueMatcher.fromJSON(object.one_of)
+        : undefined,
     };
   },
 
@@ -423,10 +430,9 @@ export const ListMatcher: MessageFns<ListMatcher, 'envoy.type.matcher.v3.ListMat
   },
   fromPartial(object: DeepPartial<ListMatcher>): ListMatcher {
     const message = createBaseListMatcher();
-    message.oneOf =
-      object.oneOf !== undefined && object.oneOf !== null
-        ? ValueMatcher.fromPartial(object.oneOf)
-        : undefined;
+    message.oneOf = (object.oneOf !== undefined && object.oneOf !== null)
+      ? ValueMatcher.fromPartial(object.oneOf)
+      : undefined;
     return message;
   },
 };
@@ -434,11 +440,11 @@ export const ListMatcher: MessageFns<ListMatcher, 'envoy.type.matcher.v3.ListMat
 messageTypeRegistry.set(ListMatcher.$type, ListMatcher);
 
 function createBaseOrMatcher(): OrMatcher {
-  return { $type: 'envoy.type.matcher.v3.OrMatcher', valueMatchers: [] };
+  return { $type: "envoy.type.matcher.v3.OrMatcher", valueMatchers: [] };
 }
 
-export const OrMatcher: MessageFns<OrMatcher, 'envoy.type.matcher.v3.OrMatcher'> = {
-  $type: 'envoy.type.matcher.v3.OrMatcher' as const,
+export const OrMatcher: MessageFns<OrMatcher, "envoy.type.matcher.v3.OrMatcher"> = {
+  $type: "envoy.type.matcher.v3.OrMatcher" as const,
 
   encode(message: OrMatcher, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     for (const v of message.valueMatchers) {
@@ -451,7 +457,7 @@ export const OrMatcher: MessageFns<OrMatcher, 'envoy.type.matcher.v3.OrMatcher'>
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -486,8 +492,8 @@ export const OrMatcher: MessageFns<OrMatcher, 'envoy.type.matcher.v3.OrMatcher'>
       valueMatchers: globalThis.Array.isArray(object?.valueMatchers)
         ? object.valueMatchers.map((e: any) => ValueMatcher.fromJSON(e))
         : globalThis.Array.isArray(object?.value_matchers)
-          ? object.value_matchers.map((e: any) => ValueMatcher.fromJSON(e))
-          : [],
+        ? object.value_matchers.map((e: any) => ValueMatcher.fromJSON(e))
+        : [],
     };
   },
 
@@ -513,15 +519,11 @@ messageTypeRegistry.set(OrMatcher.$type, OrMatcher);
 
 type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
 
-export type DeepPartial<T> = T extends Builtin
-  ? T
-  : T extends globalThis.Array<infer U>
-    ? globalThis.Array<DeepPartial<U>>
-    : T extends ReadonlyArray<infer U>
-      ? ReadonlyArray<DeepPartial<U>>
-      : T extends {}
-        ? { [K in Exclude<keyof T, '$type'>]?: DeepPartial<T[K]> }
-        : Partial<T>;
+export type DeepPartial<T> = T extends Builtin ? T
+  : T extends globalThis.Array<infer U> ? globalThis.Array<DeepPartial<U>>
+  : T extends ReadonlyArray<infer U> ? ReadonlyArray<DeepPartial<U>>
+  : T extends {} ? { [K in Exclude<keyof T, "$type">]?: DeepPartial<T[K]> }
+  : Partial<T>;
 
 function isSet(value: any): boolean {
   return value !== null && value !== undefined;

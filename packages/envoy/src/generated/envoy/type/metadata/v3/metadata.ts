@@ -5,12 +5,12 @@
 // source: envoy/type/metadata/v3/metadata.proto
 
 /* eslint-disable */
-import { BinaryReader, BinaryWriter } from '@bufbuild/protobuf/wire';
-import { messageTypeRegistry } from '../../../../typeRegistry';
+import { BinaryReader, BinaryWriter } from "@bufbuild/protobuf/wire";
+import { messageTypeRegistry } from "../../../../typeRegistry";
 
-export const protobufPackage = 'envoy.type.metadata.v3';
+export const protobufPackage = "envoy.type.metadata.v3";
 
-export const protobufFileName = 'envoy/type/metadata/v3/metadata.proto';
+export const protobufFileName = "envoy/type/metadata/v3/metadata.proto";
 
 /**
  * MetadataKey provides a general interface using ``key`` and ``path`` to retrieve value from
@@ -37,7 +37,7 @@ export const protobufFileName = 'envoy/type/metadata/v3/metadata.proto';
  *    - key: foo
  */
 export interface MetadataKey {
-  $type: 'envoy.type.metadata.v3.MetadataKey';
+  $type: "envoy.type.metadata.v3.MetadataKey";
   /**
    * The key name of Metadata to retrieve the Struct from the metadata.
    * Typically, it represents a builtin subsystem or custom extension.
@@ -59,37 +59,43 @@ export interface MetadataKey {
  * Currently it is only supported to specify the key, i.e. field name, as one segment of a path.
  */
 export interface MetadataKey_PathSegment {
-  $type: 'envoy.type.metadata.v3.MetadataKey.PathSegment';
+  $type: "envoy.type.metadata.v3.MetadataKey.PathSegment";
   /** If specified, use the key to retrieve the value in a Struct. */
   key?: string | undefined;
 }
 
 /** Describes what kind of metadata. */
 export interface MetadataKind {
-  $type: 'envoy.type.metadata.v3.MetadataKind';
+  $type: "envoy.type.metadata.v3.MetadataKind";
   /** Request kind of metadata. */
-  request?: MetadataKind_Request | undefined;
+  request?:
+    | MetadataKind_Request
+    | undefined;
   /** Route kind of metadata. */
-  route?: MetadataKind_Route | undefined;
+  route?:
+    | MetadataKind_Route
+    | undefined;
   /** Cluster kind of metadata. */
-  cluster?: MetadataKind_Cluster | undefined;
+  cluster?:
+    | MetadataKind_Cluster
+    | undefined;
   /** Host kind of metadata. */
   host?: MetadataKind_Host | undefined;
 }
 
 /** Represents dynamic metadata associated with the request. */
 export interface MetadataKind_Request {
-  $type: 'envoy.type.metadata.v3.MetadataKind.Request';
+  $type: "envoy.type.metadata.v3.MetadataKind.Request";
 }
 
 /** Represents metadata from :ref:`the route<envoy_v3_api_field_config.route.v3.Route.metadata>`. */
 export interface MetadataKind_Route {
-  $type: 'envoy.type.metadata.v3.MetadataKind.Route';
+  $type: "envoy.type.metadata.v3.MetadataKind.Route";
 }
 
 /** Represents metadata from :ref:`the upstream cluster<envoy_v3_api_field_config.cluster.v3.Cluster.metadata>`. */
 export interface MetadataKind_Cluster {
-  $type: 'envoy.type.metadata.v3.MetadataKind.Cluster';
+  $type: "envoy.type.metadata.v3.MetadataKind.Cluster";
 }
 
 /**
@@ -97,18 +103,18 @@ export interface MetadataKind_Cluster {
  * host<envoy_v3_api_field_config.endpoint.v3.LbEndpoint.metadata>`.
  */
 export interface MetadataKind_Host {
-  $type: 'envoy.type.metadata.v3.MetadataKind.Host';
+  $type: "envoy.type.metadata.v3.MetadataKind.Host";
 }
 
 function createBaseMetadataKey(): MetadataKey {
-  return { $type: 'envoy.type.metadata.v3.MetadataKey', key: '', path: [] };
+  return { $type: "envoy.type.metadata.v3.MetadataKey", key: "", path: [] };
 }
 
-export const MetadataKey: MessageFns<MetadataKey, 'envoy.type.metadata.v3.MetadataKey'> = {
-  $type: 'envoy.type.metadata.v3.MetadataKey' as const,
+export const MetadataKey: MessageFns<MetadataKey, "envoy.type.metadata.v3.MetadataKey"> = {
+  $type: "envoy.type.metadata.v3.MetadataKey" as const,
 
   encode(message: MetadataKey, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.key !== '') {
+    if (message.key !== "") {
       writer.uint32(10).string(message.key);
     }
     for (const v of message.path) {
@@ -121,7 +127,7 @@ export const MetadataKey: MessageFns<MetadataKey, 'envoy.type.metadata.v3.Metada
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -161,7 +167,7 @@ export const MetadataKey: MessageFns<MetadataKey, 'envoy.type.metadata.v3.Metada
   fromJSON(object: any): MetadataKey {
     return {
       $type: MetadataKey.$type,
-      key: isSet(object.key) ? globalThis.String(object.key) : '',
+      key: isSet(object.key) ? globalThis.String(object.key) : "",
       path: globalThis.Array.isArray(object?.path)
         ? object.path.map((e: any) => MetadataKey_PathSegment.fromJSON(e))
         : [],
@@ -170,7 +176,7 @@ export const MetadataKey: MessageFns<MetadataKey, 'envoy.type.metadata.v3.Metada
 
   toJSON(message: MetadataKey): unknown {
     const obj: any = {};
-    if (message.key !== '') {
+    if (message.key !== "") {
       obj.key = message.key;
     }
     if (message.path?.length) {
@@ -184,7 +190,7 @@ export const MetadataKey: MessageFns<MetadataKey, 'envoy.type.metadata.v3.Metada
   },
   fromPartial(object: DeepPartial<MetadataKey>): MetadataKey {
     const message = createBaseMetadataKey();
-    message.key = object.key ?? '';
+    message.key = object.key ?? "";
     message.path = object.path?.map((e) => MetadataKey_PathSegment.fromPartial(e)) || [];
     return message;
   },
@@ -193,14 +199,14 @@ export const MetadataKey: MessageFns<MetadataKey, 'envoy.type.metadata.v3.Metada
 messageTypeRegistry.set(MetadataKey.$type, MetadataKey);
 
 function createBaseMetadataKey_PathSegment(): MetadataKey_PathSegment {
-  return { $type: 'envoy.type.metadata.v3.MetadataKey.PathSegment', key: undefined };
+  return { $type: "envoy.type.metadata.v3.MetadataKey.PathSegment", key: undefined };
 }
 
 export const MetadataKey_PathSegment: MessageFns<
   MetadataKey_PathSegment,
-  'envoy.type.metadata.v3.MetadataKey.PathSegment'
+  "envoy.type.metadata.v3.MetadataKey.PathSegment"
 > = {
-  $type: 'envoy.type.metadata.v3.MetadataKey.PathSegment' as const,
+  $type: "envoy.type.metadata.v3.MetadataKey.PathSegment" as const,
 
   encode(message: MetadataKey_PathSegment, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.key !== undefined) {
@@ -213,7 +219,7 @@ export const MetadataKey_PathSegment: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -243,10 +249,7 @@ export const MetadataKey_PathSegment: MessageFns<
   },
 
   fromJSON(object: any): MetadataKey_PathSegment {
-    return {
-      $type: MetadataKey_PathSegment.$type,
-      key: isSet(object.key) ? globalThis.String(object.key) : undefined,
-    };
+    return { $type: MetadataKey_PathSegment.$type, key: isSet(object.key) ? globalThis.String(object.key) : undefined };
   },
 
   toJSON(message: MetadataKey_PathSegment): unknown {
@@ -271,7 +274,7 @@ messageTypeRegistry.set(MetadataKey_PathSegment.$type, MetadataKey_PathSegment);
 
 function createBaseMetadataKind(): MetadataKind {
   return {
-    $type: 'envoy.type.metadata.v3.MetadataKind',
+    $type: "envoy.type.metadata.v3.MetadataKind",
     request: undefined,
     route: undefined,
     cluster: undefined,
@@ -279,8 +282,8 @@ function createBaseMetadataKind(): MetadataKind {
   };
 }
 
-export const MetadataKind: MessageFns<MetadataKind, 'envoy.type.metadata.v3.MetadataKind'> = {
-  $type: 'envoy.type.metadata.v3.MetadataKind' as const,
+export const MetadataKind: MessageFns<MetadataKind, "envoy.type.metadata.v3.MetadataKind"> = {
+  $type: "envoy.type.metadata.v3.MetadataKind" as const,
 
   encode(message: MetadataKind, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.request !== undefined) {
@@ -302,7 +305,7 @@ export const MetadataKind: MessageFns<MetadataKind, 'envoy.type.metadata.v3.Meta
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -387,22 +390,18 @@ export const MetadataKind: MessageFns<MetadataKind, 'envoy.type.metadata.v3.Meta
   },
   fromPartial(object: DeepPartial<MetadataKind>): MetadataKind {
     const message = createBaseMetadataKind();
-    message.request =
-      object.request !== undefined && object.request !== null
-        ? MetadataKind_Request.fromPartial(object.request)
-        : undefined;
-    message.route =
-      object.route !== undefined && object.route !== null
-        ? MetadataKind_Route.fromPartial(object.route)
-        : undefined;
-    message.cluster =
-      object.cluster !== undefined && object.cluster !== null
-        ? MetadataKind_Cluster.fromPartial(object.cluster)
-        : undefined;
-    message.host =
-      object.host !== undefined && object.host !== null
-        ? MetadataKind_Host.fromPartial(object.host)
-        : undefined;
+    message.request = (object.request !== undefined && object.request !== null)
+      ? MetadataKind_Request.fromPartial(object.request)
+      : undefined;
+    message.route = (object.route !== undefined && object.route !== null)
+      ? MetadataKind_Route.fromPartial(object.route)
+      : undefined;
+    message.cluster = (object.cluster !== undefined && object.cluster !== null)
+      ? MetadataKind_Cluster.fromPartial(object.cluster)
+      : undefined;
+    message.host = (object.host !== undefined && object.host !== null)
+      ? MetadataKind_Host.fromPartial(object.host)
+      : undefined;
     return message;
   },
 };
@@ -410,14 +409,11 @@ export const MetadataKind: MessageFns<MetadataKind, 'envoy.type.metadata.v3.Meta
 messageTypeRegistry.set(MetadataKind.$type, MetadataKind);
 
 function createBaseMetadataKind_Request(): MetadataKind_Request {
-  return { $type: 'envoy.type.metadata.v3.MetadataKind.Request' };
+  return { $type: "envoy.type.metadata.v3.MetadataKind.Request" };
 }
 
-export const MetadataKind_Request: MessageFns<
-  MetadataKind_Request,
-  'envoy.type.metadata.v3.MetadataKind.Request'
-> = {
-  $type: 'envoy.type.metadata.v3.MetadataKind.Request' as const,
+export const MetadataKind_Request: MessageFns<MetadataKind_Request, "envoy.type.metadata.v3.MetadataKind.Request"> = {
+  $type: "envoy.type.metadata.v3.MetadataKind.Request" as const,
 
   encode(_: MetadataKind_Request, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     return writer;
@@ -427,7 +423,7 @@ export const MetadataKind_Request: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -469,71 +465,67 @@ export const MetadataKind_Request: MessageFns<
 messageTypeRegistry.set(MetadataKind_Request.$type, MetadataKind_Request);
 
 function createBaseMetadataKind_Route(): MetadataKind_Route {
-  return { $type: 'envoy.type.metadata.v3.MetadataKind.Route' };
+  return { $type: "envoy.type.metadata.v3.MetadataKind.Route" };
 }
 
-export const MetadataKind_Route: MessageFns<MetadataKind_Route, 'envoy.type.metadata.v3.MetadataKind.Route'> =
-  {
-    $type: 'envoy.type.metadata.v3.MetadataKind.Route' as const,
+export const MetadataKind_Route: MessageFns<MetadataKind_Route, "envoy.type.metadata.v3.MetadataKind.Route"> = {
+  $type: "envoy.type.metadata.v3.MetadataKind.Route" as const,
 
-    encode(_: MetadataKind_Route, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-      return writer;
-    },
+  encode(_: MetadataKind_Route, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
 
-    decode(input: BinaryReader | Uint8Array, length?: number): MetadataKind_Route {
-      const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
-      const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
-      if (previousRecursionDepth >= 100) {
-        throw new globalThis.Error('protobuf decode recursion limit exceeded');
-      }
-      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
-      try {
-        const end = length === undefined ? reader.len : reader.pos + length;
-        const message = createBaseMetadataKind_Route();
-        while (reader.pos < end) {
-          const tag = reader.uint32();
-          switch (tag >>> 3) {
-          }
-          if ((tag & 7) === 4 || tag === 0) {
-            break;
-          }
-          reader.skip(tag & 7);
-        }
-        return message;
-      } finally {
-        (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
-      }
-    },
-
-    fromJSON(_: any): MetadataKind_Route {
-      return { $type: MetadataKind_Route.$type };
-    },
-
-    toJSON(_: MetadataKind_Route): unknown {
-      const obj: any = {};
-      return obj;
-    },
-
-    create(base?: DeepPartial<MetadataKind_Route>): MetadataKind_Route {
-      return MetadataKind_Route.fromPartial(base ?? {});
-    },
-    fromPartial(_: DeepPartial<MetadataKind_Route>): MetadataKind_Route {
+  decode(input: BinaryReader | Uint8Array, length?: number): MetadataKind_Route {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
       const message = createBaseMetadataKind_Route();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
       return message;
-    },
-  };
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): MetadataKind_Route {
+    return { $type: MetadataKind_Route.$type };
+  },
+
+  toJSON(_: MetadataKind_Route): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create(base?: DeepPartial<MetadataKind_Route>): MetadataKind_Route {
+    return MetadataKind_Route.fromPartial(base ?? {});
+  },
+  fromPartial(_: DeepPartial<MetadataKind_Route>): MetadataKind_Route {
+    const message = createBaseMetadataKind_Route();
+    return message;
+  },
+};
 
 messageTypeRegistry.set(MetadataKind_Route.$type, MetadataKind_Route);
 
 function createBaseMetadataKind_Cluster(): MetadataKind_Cluster {
-  return { $type: 'envoy.type.metadata.v3.MetadataKind.Cluster' };
+  return { $type: "envoy.type.metadata.v3.MetadataKind.Cluster" };
 }
 
-export const MetadataKind_Cluster: MessageFns<
-  MetadataKind_Cluster,
-  'envoy.type.metadata.v3.MetadataKind.Cluster'
-> = {
-  $type: 'envoy.type.metadata.v3.MetadataKind.Cluster' as const,
+export const MetadataKind_Cluster: MessageFns<MetadataKind_Cluster, "envoy.type.metadata.v3.MetadataKind.Cluster"> = {
+  $type: "envoy.type.metadata.v3.MetadataKind.Cluster" as const,
 
   encode(_: MetadataKind_Cluster, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     return writer;
@@ -543,7 +535,7 @@ export const MetadataKind_Cluster: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -585,11 +577,11 @@ export const MetadataKind_Cluster: MessageFns<
 messageTypeRegistry.set(MetadataKind_Cluster.$type, MetadataKind_Cluster);
 
 function createBaseMetadataKind_Host(): MetadataKind_Host {
-  return { $type: 'envoy.type.metadata.v3.MetadataKind.Host' };
+  return { $type: "envoy.type.metadata.v3.MetadataKind.Host" };
 }
 
-export const MetadataKind_Host: MessageFns<MetadataKind_Host, 'envoy.type.metadata.v3.MetadataKind.Host'> = {
-  $type: 'envoy.type.metadata.v3.MetadataKind.Host' as const,
+export const MetadataKind_Host: MessageFns<MetadataKind_Host, "envoy.type.metadata.v3.MetadataKind.Host"> = {
+  $type: "envoy.type.metadata.v3.MetadataKind.Host" as const,
 
   encode(_: MetadataKind_Host, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     return writer;
@@ -599,7 +591,7 @@ export const MetadataKind_Host: MessageFns<MetadataKind_Host, 'envoy.type.metada
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -642,15 +634,11 @@ messageTypeRegistry.set(MetadataKind_Host.$type, MetadataKind_Host);
 
 type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
 
-export type DeepPartial<T> = T extends Builtin
-  ? T
-  : T extends globalThis.Array<infer U>
-    ? globalThis.Array<DeepPartial<U>>
-    : T extends ReadonlyArray<infer U>
-      ? ReadonlyArray<DeepPartial<U>>
-      : T extends {}
-        ? { [K in Exclude<keyof T, '$type'>]?: DeepPartial<T[K]> }
-        : Partial<T>;
+export type DeepPartial<T> = T extends Builtin ? T
+  : T extends globalThis.Array<infer U> ? globalThis.Array<DeepPartial<U>>
+  : T extends ReadonlyArray<infer U> ? ReadonlyArray<DeepPartial<U>>
+  : T extends {} ? { [K in Exclude<keyof T, "$type">]?: DeepPartial<T[K]> }
+  : Partial<T>;
 
 function isSet(value: any): boolean {
   return value !== null && value !== undefined;

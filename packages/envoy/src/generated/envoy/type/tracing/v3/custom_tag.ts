@@ -5,42 +5,48 @@
 // source: envoy/type/tracing/v3/custom_tag.proto
 
 /* eslint-disable */
-import { BinaryReader, BinaryWriter } from '@bufbuild/protobuf/wire';
-import { messageTypeRegistry } from '../../../../typeRegistry';
-import { MetadataKey, MetadataKind } from '../../metadata/v3/metadata';
+import { BinaryReader, BinaryWriter } from "@bufbuild/protobuf/wire";
+import { messageTypeRegistry } from "../../../../typeRegistry";
+import { MetadataKey, MetadataKind } from "../../metadata/v3/metadata";
 
-export const protobufPackage = 'envoy.type.tracing.v3';
+export const protobufPackage = "envoy.type.tracing.v3";
 
-export const protobufFileName = 'envoy/type/tracing/v3/custom_tag.proto';
+export const protobufFileName = "envoy/type/tracing/v3/custom_tag.proto";
 
 /**
  * Describes custom tags for the active span.
  * [#next-free-field: 6]
  */
 export interface CustomTag {
-  $type: 'envoy.type.tracing.v3.CustomTag';
+  $type: "envoy.type.tracing.v3.CustomTag";
   /** Used to populate the tag name. */
   tag: string;
   /** A literal custom tag. */
-  literal?: CustomTag_Literal | undefined;
+  literal?:
+    | CustomTag_Literal
+    | undefined;
   /** An environment custom tag. */
-  environment?: CustomTag_Environment | undefined;
+  environment?:
+    | CustomTag_Environment
+    | undefined;
   /** A request header custom tag. */
-  requestHeader?: CustomTag_Header | undefined;
+  requestHeader?:
+    | CustomTag_Header
+    | undefined;
   /** A custom tag to obtain tag value from the metadata. */
   metadata?: CustomTag_Metadata | undefined;
 }
 
 /** Literal type custom tag with static value for the tag value. */
 export interface CustomTag_Literal {
-  $type: 'envoy.type.tracing.v3.CustomTag.Literal';
+  $type: "envoy.type.tracing.v3.CustomTag.Literal";
   /** Static literal value to populate the tag value. */
   value: string;
 }
 
 /** Environment type custom tag with environment name and default value. */
 export interface CustomTag_Environment {
-  $type: 'envoy.type.tracing.v3.CustomTag.Environment';
+  $type: "envoy.type.tracing.v3.CustomTag.Environment";
   /** Environment variable name to obtain the value to populate the tag value. */
   name: string;
   /**
@@ -53,7 +59,7 @@ export interface CustomTag_Environment {
 
 /** Header type custom tag with header name and default value. */
 export interface CustomTag_Header {
-  $type: 'envoy.type.tracing.v3.CustomTag.Header';
+  $type: "envoy.type.tracing.v3.CustomTag.Header";
   /** Header name to obtain the value to populate the tag value. */
   name: string;
   /**
@@ -72,11 +78,15 @@ export interface CustomTag_Header {
  * representation of it.
  */
 export interface CustomTag_Metadata {
-  $type: 'envoy.type.tracing.v3.CustomTag.Metadata';
+  $type: "envoy.type.tracing.v3.CustomTag.Metadata";
   /** Specify what kind of metadata to obtain tag value from. */
-  kind: MetadataKind | undefined;
+  kind:
+    | MetadataKind
+    | undefined;
   /** Metadata key to define the path to retrieve the tag value. */
-  metadataKey: MetadataKey | undefined;
+  metadataKey:
+    | MetadataKey
+    | undefined;
   /**
    * When no valid metadata is found,
    * the tag value would be populated with this default value if specified,
@@ -87,8 +97,8 @@ export interface CustomTag_Metadata {
 
 function createBaseCustomTag(): CustomTag {
   return {
-    $type: 'envoy.type.tracing.v3.CustomTag',
-    tag: '',
+    $type: "envoy.type.tracing.v3.CustomTag",
+    tag: "",
     literal: undefined,
     environment: undefined,
     requestHeader: undefined,
@@ -96,11 +106,11 @@ function createBaseCustomTag(): CustomTag {
   };
 }
 
-export const CustomTag: MessageFns<CustomTag, 'envoy.type.tracing.v3.CustomTag'> = {
-  $type: 'envoy.type.tracing.v3.CustomTag' as const,
+export const CustomTag: MessageFns<CustomTag, "envoy.type.tracing.v3.CustomTag"> = {
+  $type: "envoy.type.tracing.v3.CustomTag" as const,
 
   encode(message: CustomTag, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.tag !== '') {
+    if (message.tag !== "") {
       writer.uint32(10).string(message.tag);
     }
     if (message.literal !== undefined) {
@@ -122,7 +132,7 @@ export const CustomTag: MessageFns<CustomTag, 'envoy.type.tracing.v3.CustomTag'>
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -186,21 +196,21 @@ export const CustomTag: MessageFns<CustomTag, 'envoy.type.tracing.v3.CustomTag'>
   fromJSON(object: any): CustomTag {
     return {
       $type: CustomTag.$type,
-      tag: isSet(object.tag) ? globalThis.String(object.tag) : '',
+      tag: isSet(object.tag) ? globalThis.String(object.tag) : "",
       literal: isSet(object.literal) ? CustomTag_Literal.fromJSON(object.literal) : undefined,
       environment: isSet(object.environment) ? CustomTag_Environment.fromJSON(object.environment) : undefined,
       requestHeader: isSet(object.requestHeader)
         ? CustomTag_Header.fromJSON(object.requestHeader)
         : isSet(object.request_header)
-          ? CustomTag_Header.fromJSON(object.request_header)
-          : undefined,
+        ? CustomTag_Header.fromJSON(object.request_header)
+        : undefined,
       metadata: isSet(object.metadata) ? CustomTag_Metadata.fromJSON(object.metadata) : undefined,
     };
   },
 
   toJSON(message: CustomTag): unknown {
     const obj: any = {};
-    if (message.tag !== '') {
+    if (message.tag !== "") {
       obj.tag = message.tag;
     }
     if (message.literal !== undefined) {
@@ -223,23 +233,19 @@ export const CustomTag: MessageFns<CustomTag, 'envoy.type.tracing.v3.CustomTag'>
   },
   fromPartial(object: DeepPartial<CustomTag>): CustomTag {
     const message = createBaseCustomTag();
-    message.tag = object.tag ?? '';
-    message.literal =
-      object.literal !== undefined && object.literal !== null
-        ? CustomTag_Literal.fromPartial(object.literal)
-        : undefined;
-    message.environment =
-      object.environment !== undefined && object.environment !== null
-        ? CustomTag_Environment.fromPartial(object.environment)
-        : undefined;
-    message.requestHeader =
-      object.requestHeader !== undefined && object.requestHeader !== null
-        ? CustomTag_Header.fromPartial(object.requestHeader)
-        : undefined;
-    message.metadata =
-      object.metadata !== undefined && object.metadata !== null
-        ? CustomTag_Metadata.fromPartial(object.metadata)
-        : undefined;
+    message.tag = object.tag ?? "";
+    message.literal = (object.literal !== undefined && object.literal !== null)
+      ? CustomTag_Literal.fromPartial(object.literal)
+      : undefined;
+    message.environment = (object.environment !== undefined && object.environment !== null)
+      ? CustomTag_Environment.fromPartial(object.environment)
+      : undefined;
+    message.requestHeader = (object.requestHeader !== undefined && object.requestHeader !== null)
+      ? CustomTag_Header.fromPartial(object.requestHeader)
+      : undefined;
+    message.metadata = (object.metadata !== undefined && object.metadata !== null)
+      ? CustomTag_Metadata.fromPartial(object.metadata)
+      : undefined;
     return message;
   },
 };
@@ -247,14 +253,14 @@ export const CustomTag: MessageFns<CustomTag, 'envoy.type.tracing.v3.CustomTag'>
 messageTypeRegistry.set(CustomTag.$type, CustomTag);
 
 function createBaseCustomTag_Literal(): CustomTag_Literal {
-  return { $type: 'envoy.type.tracing.v3.CustomTag.Literal', value: '' };
+  return { $type: "envoy.type.tracing.v3.CustomTag.Literal", value: "" };
 }
 
-export const CustomTag_Literal: MessageFns<CustomTag_Literal, 'envoy.type.tracing.v3.CustomTag.Literal'> = {
-  $type: 'envoy.type.tracing.v3.CustomTag.Literal' as const,
+export const CustomTag_Literal: MessageFns<CustomTag_Literal, "envoy.type.tracing.v3.CustomTag.Literal"> = {
+  $type: "envoy.type.tracing.v3.CustomTag.Literal" as const,
 
   encode(message: CustomTag_Literal, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.value !== '') {
+    if (message.value !== "") {
       writer.uint32(10).string(message.value);
     }
     return writer;
@@ -264,7 +270,7 @@ export const CustomTag_Literal: MessageFns<CustomTag_Literal, 'envoy.type.tracin
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -294,15 +300,12 @@ export const CustomTag_Literal: MessageFns<CustomTag_Literal, 'envoy.type.tracin
   },
 
   fromJSON(object: any): CustomTag_Literal {
-    return {
-      $type: CustomTag_Literal.$type,
-      value: isSet(object.value) ? globalThis.String(object.value) : '',
-    };
+    return { $type: CustomTag_Literal.$type, value: isSet(object.value) ? globalThis.String(object.value) : "" };
   },
 
   toJSON(message: CustomTag_Literal): unknown {
     const obj: any = {};
-    if (message.value !== '') {
+    if (message.value !== "") {
       obj.value = message.value;
     }
     return obj;
@@ -313,7 +316,7 @@ export const CustomTag_Literal: MessageFns<CustomTag_Literal, 'envoy.type.tracin
   },
   fromPartial(object: DeepPartial<CustomTag_Literal>): CustomTag_Literal {
     const message = createBaseCustomTag_Literal();
-    message.value = object.value ?? '';
+    message.value = object.value ?? "";
     return message;
   },
 };
@@ -321,20 +324,17 @@ export const CustomTag_Literal: MessageFns<CustomTag_Literal, 'envoy.type.tracin
 messageTypeRegistry.set(CustomTag_Literal.$type, CustomTag_Literal);
 
 function createBaseCustomTag_Environment(): CustomTag_Environment {
-  return { $type: 'envoy.type.tracing.v3.CustomTag.Environment', name: '', defaultValue: '' };
+  return { $type: "envoy.type.tracing.v3.CustomTag.Environment", name: "", defaultValue: "" };
 }
 
-export const CustomTag_Environment: MessageFns<
-  CustomTag_Environment,
-  'envoy.type.tracing.v3.CustomTag.Environment'
-> = {
-  $type: 'envoy.type.tracing.v3.CustomTag.Environment' as const,
+export const CustomTag_Environment: MessageFns<CustomTag_Environment, "envoy.type.tracing.v3.CustomTag.Environment"> = {
+  $type: "envoy.type.tracing.v3.CustomTag.Environment" as const,
 
   encode(message: CustomTag_Environment, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.name !== '') {
+    if (message.name !== "") {
       writer.uint32(10).string(message.name);
     }
-    if (message.defaultValue !== '') {
+    if (message.defaultValue !== "") {
       writer.uint32(18).string(message.defaultValue);
     }
     return writer;
@@ -344,7 +344,7 @@ export const CustomTag_Environment: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -384,21 +384,21 @@ export const CustomTag_Environment: MessageFns<
   fromJSON(object: any): CustomTag_Environment {
     return {
       $type: CustomTag_Environment.$type,
-      name: isSet(object.name) ? globalThis.String(object.name) : '',
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
       defaultValue: isSet(object.defaultValue)
         ? globalThis.String(object.defaultValue)
         : isSet(object.default_value)
-          ? globalThis.String(object.default_value)
-          : '',
+        ? globalThis.String(object.default_value)
+        : "",
     };
   },
 
   toJSON(message: CustomTag_Environment): unknown {
     const obj: any = {};
-    if (message.name !== '') {
+    if (message.name !== "") {
       obj.name = message.name;
     }
-    if (message.defaultValue !== '') {
+    if (message.defaultValue !== "") {
       obj.defaultValue = message.defaultValue;
     }
     return obj;
@@ -409,8 +409,8 @@ export const CustomTag_Environment: MessageFns<
   },
   fromPartial(object: DeepPartial<CustomTag_Environment>): CustomTag_Environment {
     const message = createBaseCustomTag_Environment();
-    message.name = object.name ?? '';
-    message.defaultValue = object.defaultValue ?? '';
+    message.name = object.name ?? "";
+    message.defaultValue = object.defaultValue ?? "";
     return message;
   },
 };
@@ -418,17 +418,17 @@ export const CustomTag_Environment: MessageFns<
 messageTypeRegistry.set(CustomTag_Environment.$type, CustomTag_Environment);
 
 function createBaseCustomTag_Header(): CustomTag_Header {
-  return { $type: 'envoy.type.tracing.v3.CustomTag.Header', name: '', defaultValue: '' };
+  return { $type: "envoy.type.tracing.v3.CustomTag.Header", name: "", defaultValue: "" };
 }
 
-export const CustomTag_Header: MessageFns<CustomTag_Header, 'envoy.type.tracing.v3.CustomTag.Header'> = {
-  $type: 'envoy.type.tracing.v3.CustomTag.Header' as const,
+export const CustomTag_Header: MessageFns<CustomTag_Header, "envoy.type.tracing.v3.CustomTag.Header"> = {
+  $type: "envoy.type.tracing.v3.CustomTag.Header" as const,
 
   encode(message: CustomTag_Header, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.name !== '') {
+    if (message.name !== "") {
       writer.uint32(10).string(message.name);
     }
-    if (message.defaultValue !== '') {
+    if (message.defaultValue !== "") {
       writer.uint32(18).string(message.defaultValue);
     }
     return writer;
@@ -438,7 +438,7 @@ export const CustomTag_Header: MessageFns<CustomTag_Header, 'envoy.type.tracing.
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -478,21 +478,21 @@ export const CustomTag_Header: MessageFns<CustomTag_Header, 'envoy.type.tracing.
   fromJSON(object: any): CustomTag_Header {
     return {
       $type: CustomTag_Header.$type,
-      name: isSet(object.name) ? globalThis.String(object.name) : '',
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
       defaultValue: isSet(object.defaultValue)
         ? globalThis.String(object.defaultValue)
         : isSet(object.default_value)
-          ? globalThis.String(object.default_value)
-          : '',
+        ? globalThis.String(object.default_value)
+        : "",
     };
   },
 
   toJSON(message: CustomTag_Header): unknown {
     const obj: any = {};
-    if (message.name !== '') {
+    if (message.name !== "") {
       obj.name = message.name;
     }
-    if (message.defaultValue !== '') {
+    if (message.defaultValue !== "") {
       obj.defaultValue = message.defaultValue;
     }
     return obj;
@@ -503,8 +503,8 @@ export const CustomTag_Header: MessageFns<CustomTag_Header, 'envoy.type.tracing.
   },
   fromPartial(object: DeepPartial<CustomTag_Header>): CustomTag_Header {
     const message = createBaseCustomTag_Header();
-    message.name = object.name ?? '';
-    message.defaultValue = object.defaultValue ?? '';
+    message.name = object.name ?? "";
+    message.defaultValue = object.defaultValue ?? "";
     return message;
   },
 };
@@ -513,139 +513,134 @@ messageTypeRegistry.set(CustomTag_Header.$type, CustomTag_Header);
 
 function createBaseCustomTag_Metadata(): CustomTag_Metadata {
   return {
-    $type: 'envoy.type.tracing.v3.CustomTag.Metadata',
+    $type: "envoy.type.tracing.v3.CustomTag.Metadata",
     kind: undefined,
     metadataKey: undefined,
-    defaultValue: '',
+    defaultValue: "",
   };
 }
 
-export const CustomTag_Metadata: MessageFns<CustomTag_Metadata, 'envoy.type.tracing.v3.CustomTag.Metadata'> =
-  {
-    $type: 'envoy.type.tracing.v3.CustomTag.Metadata' as const,
+export const CustomTag_Metadata: MessageFns<CustomTag_Metadata, "envoy.type.tracing.v3.CustomTag.Metadata"> = {
+  $type: "envoy.type.tracing.v3.CustomTag.Metadata" as const,
 
-    encode(message: CustomTag_Metadata, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-      if (message.kind !== undefined) {
-        MetadataKind.encode(message.kind, writer.uint32(10).fork()).join();
-      }
-      if (message.metadataKey !== undefined) {
-        MetadataKey.encode(message.metadataKey, writer.uint32(18).fork()).join();
-      }
-      if (message.defaultValue !== '') {
-        writer.uint32(26).string(message.defaultValue);
-      }
-      return writer;
-    },
+  encode(message: CustomTag_Metadata, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.kind !== undefined) {
+      MetadataKind.encode(message.kind, writer.uint32(10).fork()).join();
+    }
+    if (message.metadataKey !== undefined) {
+      MetadataKey.encode(message.metadataKey, writer.uint32(18).fork()).join();
+    }
+    if (message.defaultValue !== "") {
+      writer.uint32(26).string(message.defaultValue);
+    }
+    return writer;
+  },
 
-    decode(input: BinaryReader | Uint8Array, length?: number): CustomTag_Metadata {
-      const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
-      const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
-      if (previousRecursionDepth >= 100) {
-        throw new globalThis.Error('protobuf decode recursion limit exceeded');
-      }
-      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
-      try {
-        const end = length === undefined ? reader.len : reader.pos + length;
-        const message = createBaseCustomTag_Metadata();
-        while (reader.pos < end) {
-          const tag = reader.uint32();
-          switch (tag >>> 3) {
-            case 1: {
-              if (tag !== 10) {
-                break;
-              }
-
-              message.kind = MetadataKind.decode(reader, reader.uint32());
-              continue;
-            }
-            case 2: {
-              if (tag !== 18) {
-                break;
-              }
-
-              message.metadataKey = MetadataKey.decode(reader, reader.uint32());
-              continue;
-            }
-            case 3: {
-              if (tag !== 26) {
-                break;
-              }
-
-              message.defaultValue = reader.string();
-              continue;
-            }
-          }
-          if ((tag & 7) === 4 || tag === 0) {
-            break;
-          }
-          reader.skip(tag & 7);
-        }
-        return message;
-      } finally {
-        (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
-      }
-    },
-
-    fromJSON(object: any): CustomTag_Metadata {
-      return {
-        $type: CustomTag_Metadata.$type,
-        kind: isSet(object.kind) ? MetadataKind.fromJSON(object.kind) : undefined,
-        metadataKey: isSet(object.metadataKey)
-          ? MetadataKey.fromJSON(object.metadataKey)
-          : isSet(object.metadata_key)
-            ? MetadataKey.fromJSON(object.metadata_key)
-            : undefined,
-        defaultValue: isSet(object.defaultValue)
-          ? globalThis.String(object.defaultValue)
-          : isSet(object.default_value)
-            ? globalThis.String(object.default_value)
-            : '',
-      };
-    },
-
-    toJSON(message: CustomTag_Metadata): unknown {
-      const obj: any = {};
-      if (message.kind !== undefined) {
-        obj.kind = MetadataKind.toJSON(message.kind);
-      }
-      if (message.metadataKey !== undefined) {
-        obj.metadataKey = MetadataKey.toJSON(message.metadataKey);
-      }
-      if (message.defaultValue !== '') {
-        obj.defaultValue = message.defaultValue;
-      }
-      return obj;
-    },
-
-    create(base?: DeepPartial<CustomTag_Metadata>): CustomTag_Metadata {
-      return CustomTag_Metadata.fromPartial(base ?? {});
-    },
-    fromPartial(object: DeepPartial<CustomTag_Metadata>): CustomTag_Metadata {
+  decode(input: BinaryReader | Uint8Array, length?: number): CustomTag_Metadata {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
       const message = createBaseCustomTag_Metadata();
-      message.kind =
-        object.kind !== undefined && object.kind !== null ? MetadataKind.fromPartial(object.kind) : undefined;
-      message.metadataKey =
-        object.metadataKey !== undefined && object.metadataKey !== null
-          ? MetadataKey.fromPartial(object.metadataKey)
-          : undefined;
-      message.defaultValue = object.defaultValue ?? '';
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.kind = MetadataKind.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.metadataKey = MetadataKey.decode(reader, reader.uint32());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.defaultValue = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
       return message;
-    },
-  };
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CustomTag_Metadata {
+    return {
+      $type: CustomTag_Metadata.$type,
+      kind: isSet(object.kind) ? MetadataKind.fromJSON(object.kind) : undefined,
+      metadataKey: isSet(object.metadataKey)
+        ? MetadataKey.fromJSON(object.metadataKey)
+        : isSet(object.metadata_key)
+        ? MetadataKey.fromJSON(object.metadata_key)
+        : undefined,
+      defaultValue: isSet(object.defaultValue)
+        ? globalThis.String(object.defaultValue)
+        : isSet(object.default_value)
+        ? globalThis.String(object.default_value)
+        : "",
+    };
+  },
+
+  toJSON(message: CustomTag_Metadata): unknown {
+    const obj: any = {};
+    if (message.kind !== undefined) {
+      obj.kind = MetadataKind.toJSON(message.kind);
+    }
+    if (message.metadataKey !== undefined) {
+      obj.metadataKey = MetadataKey.toJSON(message.metadataKey);
+    }
+    if (message.defaultValue !== "") {
+      obj.defaultValue = message.defaultValue;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<CustomTag_Metadata>): CustomTag_Metadata {
+    return CustomTag_Metadata.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<CustomTag_Metadata>): CustomTag_Metadata {
+    const message = createBaseCustomTag_Metadata();
+    message.kind = (object.kind !== undefined && object.kind !== null)
+      ? MetadataKind.fromPartial(object.kind)
+      : undefined;
+    message.metadataKey = (object.metadataKey !== undefined && object.metadataKey !== null)
+      ? MetadataKey.fromPartial(object.metadataKey)
+      : undefined;
+    message.defaultValue = object.defaultValue ?? "";
+    return message;
+  },
+};
 
 messageTypeRegistry.set(CustomTag_Metadata.$type, CustomTag_Metadata);
 
 type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
 
-export type DeepPartial<T> = T extends Builtin
-  ? T
-  : T extends globalThis.Array<infer U>
-    ? globalThis.Array<DeepPartial<U>>
-    : T extends ReadonlyArray<infer U>
-      ? ReadonlyArray<DeepPartial<U>>
-      : T extends {}
-        ? { [K in Exclude<keyof T, '$type'>]?: DeepPartial<T[K]> }
-        : Partial<T>;
+export type DeepPartial<T> = T extends Builtin ? T
+  : T extends globalThis.Array<infer U> ? globalThis.Array<DeepPartial<U>>
+  : T extends ReadonlyArray<infer U> ? ReadonlyArray<DeepPartial<U>>
+  : T extends {} ? { [K in Exclude<keyof T, "$type">]?: DeepPartial<T[K]> }
+  : Partial<T>;
 
 function isSet(value: any): boolean {
   return value !== null && value !== undefined;

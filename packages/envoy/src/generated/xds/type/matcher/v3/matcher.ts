@@ -5,14 +5,14 @@
 // source: xds/type/matcher/v3/matcher.proto
 
 /* eslint-disable */
-import { BinaryReader, BinaryWriter } from '@bufbuild/protobuf/wire';
-import { messageTypeRegistry } from '../../../../typeRegistry';
-import { TypedExtensionConfig } from '../../../core/v3/extension';
-import { StringMatcher } from './string';
+import { BinaryReader, BinaryWriter } from "@bufbuild/protobuf/wire";
+import { messageTypeRegistry } from "../../../../typeRegistry";
+import { TypedExtensionConfig } from "../../../core/v3/extension";
+import { StringMatcher } from "./string";
 
-export const protobufPackage = 'xds.type.matcher.v3';
+export const protobufPackage = "xds.type.matcher.v3";
 
-export const protobufFileName = 'xds/type/matcher/v3/matcher.proto';
+export const protobufFileName = "xds/type/matcher/v3/matcher.proto";
 
 /**
  * A matcher, which may traverse a matching tree in order to result in a match action.
@@ -22,11 +22,15 @@ export const protobufFileName = 'xds/type/matcher/v3/matcher.proto';
  * might repeat several times until the final OnMatch (or no match) is decided.
  */
 export interface Matcher {
-  $type: 'xds.type.matcher.v3.Matcher';
+  $type: "xds.type.matcher.v3.Matcher";
   /** A linear list of matchers to evaluate. */
-  matcherList?: Matcher_MatcherList | undefined;
+  matcherList?:
+    | Matcher_MatcherList
+    | undefined;
   /** A match tree to evaluate. */
-  matcherTree?: Matcher_MatcherTree | undefined;
+  matcherTree?:
+    | Matcher_MatcherTree
+    | undefined;
   /**
    * Optional OnMatch to use if no matcher above matched (e.g., if there are no matchers specified
    * above, or if none of the matches specified above succeeded).
@@ -37,7 +41,7 @@ export interface Matcher {
 
 /** What to do if a match is successful. */
 export interface Matcher_OnMatch {
-  $type: 'xds.type.matcher.v3.Matcher.OnMatch';
+  $type: "xds.type.matcher.v3.Matcher.OnMatch";
   /**
    * Nested matcher to evaluate.
    * If the nested matcher does not match and does not specify
@@ -45,7 +49,9 @@ export interface Matcher_OnMatch {
    * matched, even if a predicate at this level or above returned
    * true.
    */
-  matcher?: Matcher | undefined;
+  matcher?:
+    | Matcher
+    | undefined;
   /** Protocol-specific action to take. */
   action?: TypedExtensionConfig | undefined;
 }
@@ -56,34 +62,44 @@ export interface Matcher_OnMatch {
  * wins.
  */
 export interface Matcher_MatcherList {
-  $type: 'xds.type.matcher.v3.Matcher.MatcherList';
+  $type: "xds.type.matcher.v3.Matcher.MatcherList";
   /** A list of matchers. First match wins. */
   matchers: Matcher_MatcherList_FieldMatcher[];
 }
 
 /** Predicate to determine if a match is successful. */
 export interface Matcher_MatcherList_Predicate {
-  $type: 'xds.type.matcher.v3.Matcher.MatcherList.Predicate';
+  $type: "xds.type.matcher.v3.Matcher.MatcherList.Predicate";
   /** A single predicate to evaluate. */
-  singlePredicate?: Matcher_MatcherList_Predicate_SinglePredicate | undefined;
+  singlePredicate?:
+    | Matcher_MatcherList_Predicate_SinglePredicate
+    | undefined;
   /** A list of predicates to be OR-ed together. */
-  orMatcher?: Matcher_MatcherList_Predicate_PredicateList | undefined;
+  orMatcher?:
+    | Matcher_MatcherList_Predicate_PredicateList
+    | undefined;
   /** A list of predicates to be AND-ed together. */
-  andMatcher?: Matcher_MatcherList_Predicate_PredicateList | undefined;
+  andMatcher?:
+    | Matcher_MatcherList_Predicate_PredicateList
+    | undefined;
   /** The invert of a predicate */
   notMatcher?: Matcher_MatcherList_Predicate | undefined;
 }
 
 /** Predicate for a single input field. */
 export interface Matcher_MatcherList_Predicate_SinglePredicate {
-  $type: 'xds.type.matcher.v3.Matcher.MatcherList.Predicate.SinglePredicate';
+  $type: "xds.type.matcher.v3.Matcher.MatcherList.Predicate.SinglePredicate";
   /**
    * Protocol-specific specification of input field to match on.
    * [#extension-category: envoy.matching.common_inputs]
    */
-  input: TypedExtensionConfig | undefined;
+  input:
+    | TypedExtensionConfig
+    | undefined;
   /** Built-in string matcher. */
-  valueMatch?: StringMatcher | undefined;
+  valueMatch?:
+    | StringMatcher
+    | undefined;
   /**
    * Extension for custom matching logic.
    * [#extension-category: envoy.matching.input_matchers]
@@ -93,53 +109,54 @@ export interface Matcher_MatcherList_Predicate_SinglePredicate {
 
 /** A list of two or more matchers. Used to allow using a list within a oneof. */
 export interface Matcher_MatcherList_Predicate_PredicateList {
-  $type: 'xds.type.matcher.v3.Matcher.MatcherList.Predicate.PredicateList';
+  $type: "xds.type.matcher.v3.Matcher.MatcherList.Predicate.PredicateList";
   predicate: Matcher_MatcherList_Predicate[];
 }
 
 /** An individual matcher. */
 export interface Matcher_MatcherList_FieldMatcher {
-  $type: 'xds.type.matcher.v3.Matcher.MatcherList.FieldMatcher';
+  $type: "xds.type.matcher.v3.Matcher.MatcherList.FieldMatcher";
   /** Determines if the match succeeds. */
-  predicate: Matcher_MatcherList_Predicate | undefined;
+  predicate:
+    | Matcher_MatcherList_Predicate
+    | undefined;
   /** What to do if the match succeeds. */
   onMatch: Matcher_OnMatch | undefined;
 }
 
 export interface Matcher_MatcherTree {
-  $type: 'xds.type.matcher.v3.Matcher.MatcherTree';
+  $type: "xds.type.matcher.v3.Matcher.MatcherTree";
   /** Protocol-specific specification of input field to match on. */
   input: TypedExtensionConfig | undefined;
-  exactMatchMap?: Matcher_MatcherTree_MatchMap | undefined;
+  exactMatchMap?:
+    | Matcher_MatcherTree_MatchMap
+    | undefined;
   /** Longest matching prefix wins. */
-  prefixMatchMap?: Matcher_MatcherTree_MatchMap | undefined;
+  prefixMatchMap?:
+    | Matcher_MatcherTree_MatchMap
+    | undefined;
   /** Extension for custom matching logic. */
   customMatch?: TypedExtensionConfig | undefined;
 }
 
 /** A map of configured matchers. Used to allow using a map within a oneof. */
 export interface Matcher_MatcherTree_MatchMap {
-  $type: 'xds.type.matcher.v3.Matcher.MatcherTree.MatchMap';
+  $type: "xds.type.matcher.v3.Matcher.MatcherTree.MatchMap";
   map: { [key: string]: Matcher_OnMatch };
 }
 
 export interface Matcher_MatcherTree_MatchMap_MapEntry {
-  $type: 'xds.type.matcher.v3.Matcher.MatcherTree.MatchMap.MapEntry';
+  $type: "xds.type.matcher.v3.Matcher.MatcherTree.MatchMap.MapEntry";
   key: string;
   value: Matcher_OnMatch | undefined;
 }
 
 function createBaseMatcher(): Matcher {
-  return {
-    $type: 'xds.type.matcher.v3.Matcher',
-    matcherList: undefined,
-    matcherTree: undefined,
-    onNoMatch: undefined,
-  };
+  return { $type: "xds.type.matcher.v3.Matcher", matcherList: undefined, matcherTree: undefined, onNoMatch: undefined };
 }
 
-export const Matcher: MessageFns<Matcher, 'xds.type.matcher.v3.Matcher'> = {
-  $type: 'xds.type.matcher.v3.Matcher' as const,
+export const Matcher: MessageFns<Matcher, "xds.type.matcher.v3.Matcher"> = {
+  $type: "xds.type.matcher.v3.Matcher" as const,
 
   encode(message: Matcher, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.matcherList !== undefined) {
@@ -158,7 +175,7 @@ export const Matcher: MessageFns<Matcher, 'xds.type.matcher.v3.Matcher'> = {
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -209,18 +226,18 @@ export const Matcher: MessageFns<Matcher, 'xds.type.matcher.v3.Matcher'> = {
       matcherList: isSet(object.matcherList)
         ? Matcher_MatcherList.fromJSON(object.matcherList)
         : isSet(object.matcher_list)
-          ? Matcher_MatcherList.fromJSON(object.matcher_list)
-          : undefined,
+        ? Matcher_MatcherList.fromJSON(object.matcher_list)
+        : undefined,
       matcherTree: isSet(object.matcherTree)
         ? Matcher_MatcherTree.fromJSON(object.matcherTree)
         : isSet(object.matcher_tree)
-          ? Matcher_MatcherTree.fromJSON(object.matcher_tree)
-          : undefined,
+        ? Matcher_MatcherTree.fromJSON(object.matcher_tree)
+        : undefined,
       onNoMatch: isSet(object.onNoMatch)
         ? Matcher_OnMatch.fromJSON(object.onNoMatch)
         : isSet(object.on_no_match)
-          ? Matcher_OnMatch.fromJSON(object.on_no_match)
-          : undefined,
+        ? Matcher_OnMatch.fromJSON(object.on_no_match)
+        : undefined,
     };
   },
 
@@ -243,18 +260,15 @@ export const Matcher: MessageFns<Matcher, 'xds.type.matcher.v3.Matcher'> = {
   },
   fromPartial(object: DeepPartial<Matcher>): Matcher {
     const message = createBaseMatcher();
-    message.matcherList =
-      object.matcherList !== undefined && object.matcherList !== null
-        ? Matcher_MatcherList.fromPartial(object.matcherList)
-        : undefined;
-    message.matcherTree =
-      object.matcherTree !== undefined && object.matcherTree !== null
-        ? Matcher_MatcherTree.fromPartial(object.matcherTree)
-        : undefined;
-    message.onNoMatch =
-      object.onNoMatch !== undefined && object.onNoMatch !== null
-        ? Matcher_OnMatch.fromPartial(object.onNoMatch)
-        : undefined;
+    message.matcherList = (object.matcherList !== undefined && object.matcherList !== null)
+      ? Matcher_MatcherList.fromPartial(object.matcherList)
+      : undefined;
+    message.matcherTree = (object.matcherTree !== undefined && object.matcherTree !== null)
+      ? Matcher_MatcherTree.fromPartial(object.matcherTree)
+      : undefined;
+    message.onNoMatch = (object.onNoMatch !== undefined && object.onNoMatch !== null)
+      ? Matcher_OnMatch.fromPartial(object.onNoMatch)
+      : undefined;
     return message;
   },
 };
@@ -262,11 +276,11 @@ export const Matcher: MessageFns<Matcher, 'xds.type.matcher.v3.Matcher'> = {
 messageTypeRegistry.set(Matcher.$type, Matcher);
 
 function createBaseMatcher_OnMatch(): Matcher_OnMatch {
-  return { $type: 'xds.type.matcher.v3.Matcher.OnMatch', matcher: undefined, action: undefined };
+  return { $type: "xds.type.matcher.v3.Matcher.OnMatch", matcher: undefined, action: undefined };
 }
 
-export const Matcher_OnMatch: MessageFns<Matcher_OnMatch, 'xds.type.matcher.v3.Matcher.OnMatch'> = {
-  $type: 'xds.type.matcher.v3.Matcher.OnMatch' as const,
+export const Matcher_OnMatch: MessageFns<Matcher_OnMatch, "xds.type.matcher.v3.Matcher.OnMatch"> = {
+  $type: "xds.type.matcher.v3.Matcher.OnMatch" as const,
 
   encode(message: Matcher_OnMatch, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.matcher !== undefined) {
@@ -282,7 +296,7 @@ export const Matcher_OnMatch: MessageFns<Matcher_OnMatch, 'xds.type.matcher.v3.M
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -343,14 +357,12 @@ export const Matcher_OnMatch: MessageFns<Matcher_OnMatch, 'xds.type.matcher.v3.M
   },
   fromPartial(object: DeepPartial<Matcher_OnMatch>): Matcher_OnMatch {
     const message = createBaseMatcher_OnMatch();
-    message.matcher =
-      object.matcher !== undefined && object.matcher !== null
-        ? Matcher.fromPartial(object.matcher)
-        : undefined;
-    message.action =
-      object.action !== undefined && object.action !== null
-        ? TypedExtensionConfig.fromPartial(object.action)
-        : undefined;
+    message.matcher = (object.matcher !== undefined && object.matcher !== null)
+      ? Matcher.fromPartial(object.matcher)
+      : undefined;
+    message.action = (object.action !== undefined && object.action !== null)
+      ? TypedExtensionConfig.fromPartial(object.action)
+      : undefined;
     return message;
   },
 };
@@ -358,85 +370,84 @@ export const Matcher_OnMatch: MessageFns<Matcher_OnMatch, 'xds.type.matcher.v3.M
 messageTypeRegistry.set(Matcher_OnMatch.$type, Matcher_OnMatch);
 
 function createBaseMatcher_MatcherList(): Matcher_MatcherList {
-  return { $type: 'xds.type.matcher.v3.Matcher.MatcherList', matchers: [] };
+  return { $type: "xds.type.matcher.v3.Matcher.MatcherList", matchers: [] };
 }
 
-export const Matcher_MatcherList: MessageFns<Matcher_MatcherList, 'xds.type.matcher.v3.Matcher.MatcherList'> =
-  {
-    $type: 'xds.type.matcher.v3.Matcher.MatcherList' as const,
+export const Matcher_MatcherList: MessageFns<Matcher_MatcherList, "xds.type.matcher.v3.Matcher.MatcherList"> = {
+  $type: "xds.type.matcher.v3.Matcher.MatcherList" as const,
 
-    encode(message: Matcher_MatcherList, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-      for (const v of message.matchers) {
-        Matcher_MatcherList_FieldMatcher.encode(v!, writer.uint32(10).fork()).join();
-      }
-      return writer;
-    },
+  encode(message: Matcher_MatcherList, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.matchers) {
+      Matcher_MatcherList_FieldMatcher.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
 
-    decode(input: BinaryReader | Uint8Array, length?: number): Matcher_MatcherList {
-      const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
-      const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
-      if (previousRecursionDepth >= 100) {
-        throw new globalThis.Error('protobuf decode recursion limit exceeded');
-      }
-      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
-      try {
-        const end = length === undefined ? reader.len : reader.pos + length;
-        const message = createBaseMatcher_MatcherList();
-        while (reader.pos < end) {
-          const tag = reader.uint32();
-          switch (tag >>> 3) {
-            case 1: {
-              if (tag !== 10) {
-                break;
-              }
-
-              message.matchers.push(Matcher_MatcherList_FieldMatcher.decode(reader, reader.uint32()));
-              continue;
-            }
-          }
-          if ((tag & 7) === 4 || tag === 0) {
-            break;
-          }
-          reader.skip(tag & 7);
-        }
-        return message;
-      } finally {
-        (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
-      }
-    },
-
-    fromJSON(object: any): Matcher_MatcherList {
-      return {
-        $type: Matcher_MatcherList.$type,
-        matchers: globalThis.Array.isArray(object?.matchers)
-          ? object.matchers.map((e: any) => Matcher_MatcherList_FieldMatcher.fromJSON(e))
-          : [],
-      };
-    },
-
-    toJSON(message: Matcher_MatcherList): unknown {
-      const obj: any = {};
-      if (message.matchers?.length) {
-        obj.matchers = message.matchers.map((e) => Matcher_MatcherList_FieldMatcher.toJSON(e));
-      }
-      return obj;
-    },
-
-    create(base?: DeepPartial<Matcher_MatcherList>): Matcher_MatcherList {
-      return Matcher_MatcherList.fromPartial(base ?? {});
-    },
-    fromPartial(object: DeepPartial<Matcher_MatcherList>): Matcher_MatcherList {
+  decode(input: BinaryReader | Uint8Array, length?: number): Matcher_MatcherList {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
       const message = createBaseMatcher_MatcherList();
-      message.matchers = object.matchers?.map((e) => Matcher_MatcherList_FieldMatcher.fromPartial(e)) || [];
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.matchers.push(Matcher_MatcherList_FieldMatcher.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
       return message;
-    },
-  };
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Matcher_MatcherList {
+    return {
+      $type: Matcher_MatcherList.$type,
+      matchers: globalThis.Array.isArray(object?.matchers)
+        ? object.matchers.map((e: any) => Matcher_MatcherList_FieldMatcher.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: Matcher_MatcherList): unknown {
+    const obj: any = {};
+    if (message.matchers?.length) {
+      obj.matchers = message.matchers.map((e) => Matcher_MatcherList_FieldMatcher.toJSON(e));
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<Matcher_MatcherList>): Matcher_MatcherList {
+    return Matcher_MatcherList.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<Matcher_MatcherList>): Matcher_MatcherList {
+    const message = createBaseMatcher_MatcherList();
+    message.matchers = object.matchers?.map((e) => Matcher_MatcherList_FieldMatcher.fromPartial(e)) || [];
+    return message;
+  },
+};
 
 messageTypeRegistry.set(Matcher_MatcherList.$type, Matcher_MatcherList);
 
 function createBaseMatcher_MatcherList_Predicate(): Matcher_MatcherList_Predicate {
   return {
-    $type: 'xds.type.matcher.v3.Matcher.MatcherList.Predicate',
+    $type: "xds.type.matcher.v3.Matcher.MatcherList.Predicate",
     singlePredicate: undefined,
     orMatcher: undefined,
     andMatcher: undefined,
@@ -446,16 +457,13 @@ function createBaseMatcher_MatcherList_Predicate(): Matcher_MatcherList_Predicat
 
 export const Matcher_MatcherList_Predicate: MessageFns<
   Matcher_MatcherList_Predicate,
-  'xds.type.matcher.v3.Matcher.MatcherList.Predicate'
+  "xds.type.matcher.v3.Matcher.MatcherList.Predicate"
 > = {
-  $type: 'xds.type.matcher.v3.Matcher.MatcherList.Predicate' as const,
+  $type: "xds.type.matcher.v3.Matcher.MatcherList.Predicate" as const,
 
   encode(message: Matcher_MatcherList_Predicate, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.singlePredicate !== undefined) {
-      Matcher_MatcherList_Predicate_SinglePredicate.encode(
-        message.singlePredicate,
-        writer.uint32(10).fork(),
-      ).join();
+      Matcher_MatcherList_Predicate_SinglePredicate.encode(message.singlePredicate, writer.uint32(10).fork()).join();
     }
     if (message.orMatcher !== undefined) {
       Matcher_MatcherList_Predicate_PredicateList.encode(message.orMatcher, writer.uint32(18).fork()).join();
@@ -473,7 +481,7 @@ export const Matcher_MatcherList_Predicate: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -487,10 +495,7 @@ export const Matcher_MatcherList_Predicate: MessageFns<
               break;
             }
 
-            message.singlePredicate = Matcher_MatcherList_Predicate_SinglePredicate.decode(
-              reader,
-              reader.uint32(),
-            );
+            message.singlePredicate = Matcher_MatcherList_Predicate_SinglePredicate.decode(reader, reader.uint32());
             continue;
           }
           case 2: {
@@ -535,23 +540,23 @@ export const Matcher_MatcherList_Predicate: MessageFns<
       singlePredicate: isSet(object.singlePredicate)
         ? Matcher_MatcherList_Predicate_SinglePredicate.fromJSON(object.singlePredicate)
         : isSet(object.single_predicate)
-          ? Matcher_MatcherList_Predicate_SinglePredicate.fromJSON(object.single_predicate)
-          : undefined,
+        ? Matcher_MatcherList_Predicate_SinglePredicate.fromJSON(object.single_predicate)
+        : undefined,
       orMatcher: isSet(object.orMatcher)
         ? Matcher_MatcherList_Predicate_PredicateList.fromJSON(object.orMatcher)
         : isSet(object.or_matcher)
-          ? Matcher_MatcherList_Predicate_PredicateList.fromJSON(object.or_matcher)
-          : undefined,
+        ? Matcher_MatcherList_Predicate_PredicateList.fromJSON(object.or_matcher)
+        : undefined,
       andMatcher: isSet(object.andMatcher)
         ? Matcher_MatcherList_Predicate_PredicateList.fromJSON(object.andMatcher)
         : isSet(object.and_matcher)
-          ? Matcher_MatcherList_Predicate_PredicateList.fromJSON(object.and_matcher)
-          : undefined,
+        ? Matcher_MatcherList_Predicate_PredicateList.fromJSON(object.and_matcher)
+        : undefined,
       notMatcher: isSet(object.notMatcher)
         ? Matcher_MatcherList_Predicate.fromJSON(object.notMatcher)
         : isSet(object.not_matcher)
-          ? Matcher_MatcherList_Predicate.fromJSON(object.not_matcher)
-          : undefined,
+        ? Matcher_MatcherList_Predicate.fromJSON(object.not_matcher)
+        : undefined,
     };
   },
 
@@ -577,22 +582,18 @@ export const Matcher_MatcherList_Predicate: MessageFns<
   },
   fromPartial(object: DeepPartial<Matcher_MatcherList_Predicate>): Matcher_MatcherList_Predicate {
     const message = createBaseMatcher_MatcherList_Predicate();
-    message.singlePredicate =
-      object.singlePredicate !== undefined && object.singlePredicate !== null
-        ? Matcher_MatcherList_Predicate_SinglePredicate.fromPartial(object.singlePredicate)
-        : undefined;
-    message.orMatcher =
-      object.orMatcher !== undefined && object.orMatcher !== null
-        ? Matcher_MatcherList_Predicate_PredicateList.fromPartial(object.orMatcher)
-        : undefined;
-    message.andMatcher =
-      object.andMatcher !== undefined && object.andMatcher !== null
-        ? Matcher_MatcherList_Predicate_PredicateList.fromPartial(object.andMatcher)
-        : undefined;
-    message.notMatcher =
-      object.notMatcher !== undefined && object.notMatcher !== null
-        ? Matcher_MatcherList_Predicate.fromPartial(object.notMatcher)
-        : undefined;
+    message.singlePredicate = (object.singlePredicate !== undefined && object.singlePredicate !== null)
+      ? Matcher_MatcherList_Predicate_SinglePredicate.fromPartial(object.singlePredicate)
+      : undefined;
+    message.orMatcher = (object.orMatcher !== undefined && object.orMatcher !== null)
+      ? Matcher_MatcherList_Predicate_PredicateList.fromPartial(object.orMatcher)
+      : undefined;
+    message.andMatcher = (object.andMatcher !== undefined && object.andMatcher !== null)
+      ? Matcher_MatcherList_Predicate_PredicateList.fromPartial(object.andMatcher)
+      : undefined;
+    message.notMatcher = (object.notMatcher !== undefined && object.notMatcher !== null)
+      ? Matcher_MatcherList_Predicate.fromPartial(object.notMatcher)
+      : undefined;
     return message;
   },
 };
@@ -601,7 +602,7 @@ messageTypeRegistry.set(Matcher_MatcherList_Predicate.$type, Matcher_MatcherList
 
 function createBaseMatcher_MatcherList_Predicate_SinglePredicate(): Matcher_MatcherList_Predicate_SinglePredicate {
   return {
-    $type: 'xds.type.matcher.v3.Matcher.MatcherList.Predicate.SinglePredicate',
+    $type: "xds.type.matcher.v3.Matcher.MatcherList.Predicate.SinglePredicate",
     input: undefined,
     valueMatch: undefined,
     customMatch: undefined,
@@ -610,9 +611,9 @@ function createBaseMatcher_MatcherList_Predicate_SinglePredicate(): Matcher_Matc
 
 export const Matcher_MatcherList_Predicate_SinglePredicate: MessageFns<
   Matcher_MatcherList_Predicate_SinglePredicate,
-  'xds.type.matcher.v3.Matcher.MatcherList.Predicate.SinglePredicate'
+  "xds.type.matcher.v3.Matcher.MatcherList.Predicate.SinglePredicate"
 > = {
-  $type: 'xds.type.matcher.v3.Matcher.MatcherList.Predicate.SinglePredicate' as const,
+  $type: "xds.type.matcher.v3.Matcher.MatcherList.Predicate.SinglePredicate" as const,
 
   encode(
     message: Matcher_MatcherList_Predicate_SinglePredicate,
@@ -634,7 +635,7 @@ export const Matcher_MatcherList_Predicate_SinglePredicate: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -686,13 +687,13 @@ export const Matcher_MatcherList_Predicate_SinglePredicate: MessageFns<
       valueMatch: isSet(object.valueMatch)
         ? StringMatcher.fromJSON(object.valueMatch)
         : isSet(object.value_match)
-          ? StringMatcher.fromJSON(object.value_match)
-          : undefined,
+        ? StringMatcher.fromJSON(object.value_match)
+        : undefined,
       customMatch: isSet(object.customMatch)
         ? TypedExtensionConfig.fromJSON(object.customMatch)
         : isSet(object.custom_match)
-          ? TypedExtensionConfig.fromJSON(object.custom_match)
-          : undefined,
+        ? TypedExtensionConfig.fromJSON(object.custom_match)
+        : undefined,
     };
   },
 
@@ -719,18 +720,15 @@ export const Matcher_MatcherList_Predicate_SinglePredicate: MessageFns<
     object: DeepPartial<Matcher_MatcherList_Predicate_SinglePredicate>,
   ): Matcher_MatcherList_Predicate_SinglePredicate {
     const message = createBaseMatcher_MatcherList_Predicate_SinglePredicate();
-    message.input =
-      object.input !== undefined && object.input !== null
-        ? TypedExtensionConfig.fromPartial(object.input)
-        : undefined;
-    message.valueMatch =
-      object.valueMatch !== undefined && object.valueMatch !== null
-        ? StringMatcher.fromPartial(object.valueMatch)
-        : undefined;
-    message.customMatch =
-      object.customMatch !== undefined && object.customMatch !== null
-        ? TypedExtensionConfig.fromPartial(object.customMatch)
-        : undefined;
+    message.input = (object.input !== undefined && object.input !== null)
+      ? TypedExtensionConfig.fromPartial(object.input)
+      : undefined;
+    message.valueMatch = (object.valueMatch !== undefined && object.valueMatch !== null)
+      ? StringMatcher.fromPartial(object.valueMatch)
+      : undefined;
+    message.customMatch = (object.customMatch !== undefined && object.customMatch !== null)
+      ? TypedExtensionConfig.fromPartial(object.customMatch)
+      : undefined;
     return message;
   },
 };
@@ -741,14 +739,14 @@ messageTypeRegistry.set(
 );
 
 function createBaseMatcher_MatcherList_Predicate_PredicateList(): Matcher_MatcherList_Predicate_PredicateList {
-  return { $type: 'xds.type.matcher.v3.Matcher.MatcherList.Predicate.PredicateList', predicate: [] };
+  return { $type: "xds.type.matcher.v3.Matcher.MatcherList.Predicate.PredicateList", predicate: [] };
 }
 
 export const Matcher_MatcherList_Predicate_PredicateList: MessageFns<
   Matcher_MatcherList_Predicate_PredicateList,
-  'xds.type.matcher.v3.Matcher.MatcherList.Predicate.PredicateList'
+  "xds.type.matcher.v3.Matcher.MatcherList.Predicate.PredicateList"
 > = {
-  $type: 'xds.type.matcher.v3.Matcher.MatcherList.Predicate.PredicateList' as const,
+  $type: "xds.type.matcher.v3.Matcher.MatcherList.Predicate.PredicateList" as const,
 
   encode(
     message: Matcher_MatcherList_Predicate_PredicateList,
@@ -764,7 +762,7 @@ export const Matcher_MatcherList_Predicate_PredicateList: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -810,9 +808,7 @@ export const Matcher_MatcherList_Predicate_PredicateList: MessageFns<
     return obj;
   },
 
-  create(
-    base?: DeepPartial<Matcher_MatcherList_Predicate_PredicateList>,
-  ): Matcher_MatcherList_Predicate_PredicateList {
+  create(base?: DeepPartial<Matcher_MatcherList_Predicate_PredicateList>): Matcher_MatcherList_Predicate_PredicateList {
     return Matcher_MatcherList_Predicate_PredicateList.fromPartial(base ?? {});
   },
   fromPartial(
@@ -824,24 +820,17 @@ export const Matcher_MatcherList_Predicate_PredicateList: MessageFns<
   },
 };
 
-messageTypeRegistry.set(
-  Matcher_MatcherList_Predicate_PredicateList.$type,
-  Matcher_MatcherList_Predicate_PredicateList,
-);
+messageTypeRegistry.set(Matcher_MatcherList_Predicate_PredicateList.$type, Matcher_MatcherList_Predicate_PredicateList);
 
 function createBaseMatcher_MatcherList_FieldMatcher(): Matcher_MatcherList_FieldMatcher {
-  return {
-    $type: 'xds.type.matcher.v3.Matcher.MatcherList.FieldMatcher',
-    predicate: undefined,
-    onMatch: undefined,
-  };
+  return { $type: "xds.type.matcher.v3.Matcher.MatcherList.FieldMatcher", predicate: undefined, onMatch: undefined };
 }
 
 export const Matcher_MatcherList_FieldMatcher: MessageFns<
   Matcher_MatcherList_FieldMatcher,
-  'xds.type.matcher.v3.Matcher.MatcherList.FieldMatcher'
+  "xds.type.matcher.v3.Matcher.MatcherList.FieldMatcher"
 > = {
-  $type: 'xds.type.matcher.v3.Matcher.MatcherList.FieldMatcher' as const,
+  $type: "xds.type.matcher.v3.Matcher.MatcherList.FieldMatcher" as const,
 
   encode(message: Matcher_MatcherList_FieldMatcher, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.predicate !== undefined) {
@@ -857,7 +846,7 @@ export const Matcher_MatcherList_FieldMatcher: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -897,14 +886,12 @@ export const Matcher_MatcherList_FieldMatcher: MessageFns<
   fromJSON(object: any): Matcher_MatcherList_FieldMatcher {
     return {
       $type: Matcher_MatcherList_FieldMatcher.$type,
-      predicate: isSet(object.predicate)
-        ? Matcher_MatcherList_Predicate.fromJSON(object.predicate)
-        : undefined,
+      predicate: isSet(object.predicate) ? Matcher_MatcherList_Predicate.fromJSON(object.predicate) : undefined,
       onMatch: isSet(object.onMatch)
         ? Matcher_OnMatch.fromJSON(object.onMatch)
         : isSet(object.on_match)
-          ? Matcher_OnMatch.fromJSON(object.on_match)
-          : undefined,
+        ? Matcher_OnMatch.fromJSON(object.on_match)
+        : undefined,
     };
   },
 
@@ -924,14 +911,12 @@ export const Matcher_MatcherList_FieldMatcher: MessageFns<
   },
   fromPartial(object: DeepPartial<Matcher_MatcherList_FieldMatcher>): Matcher_MatcherList_FieldMatcher {
     const message = createBaseMatcher_MatcherList_FieldMatcher();
-    message.predicate =
-      object.predicate !== undefined && object.predicate !== null
-        ? Matcher_MatcherList_Predicate.fromPartial(object.predicate)
-        : undefined;
-    message.onMatch =
-      object.onMatch !== undefined && object.onMatch !== null
-        ? Matcher_OnMatch.fromPartial(object.onMatch)
-        : undefined;
+    message.predicate = (object.predicate !== undefined && object.predicate !== null)
+      ? Matcher_MatcherList_Predicate.fromPartial(object.predicate)
+      : undefined;
+    message.onMatch = (object.onMatch !== undefined && object.onMatch !== null)
+      ? Matcher_OnMatch.fromPartial(object.onMatch)
+      : undefined;
     return message;
   },
 };
@@ -940,7 +925,7 @@ messageTypeRegistry.set(Matcher_MatcherList_FieldMatcher.$type, Matcher_MatcherL
 
 function createBaseMatcher_MatcherTree(): Matcher_MatcherTree {
   return {
-    $type: 'xds.type.matcher.v3.Matcher.MatcherTree',
+    $type: "xds.type.matcher.v3.Matcher.MatcherTree",
     input: undefined,
     exactMatchMap: undefined,
     prefixMatchMap: undefined,
@@ -948,169 +933,161 @@ function createBaseMatcher_MatcherTree(): Matcher_MatcherTree {
   };
 }
 
-export const Matcher_MatcherTree: MessageFns<Matcher_MatcherTree, 'xds.type.matcher.v3.Matcher.MatcherTree'> =
-  {
-    $type: 'xds.type.matcher.v3.Matcher.MatcherTree' as const,
+export const Matcher_MatcherTree: MessageFns<Matcher_MatcherTree, "xds.type.matcher.v3.Matcher.MatcherTree"> = {
+  $type: "xds.type.matcher.v3.Matcher.MatcherTree" as const,
 
-    encode(message: Matcher_MatcherTree, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-      if (message.input !== undefined) {
-        TypedExtensionConfig.encode(message.input, writer.uint32(10).fork()).join();
-      }
-      if (message.exactMatchMap !== undefined) {
-        Matcher_MatcherTree_MatchMap.encode(message.exactMatchMap, writer.uint32(18).fork()).join();
-      }
-      if (message.prefixMatchMap !== undefined) {
-        Matcher_MatcherTree_MatchMap.encode(message.prefixMatchMap, writer.uint32(26).fork()).join();
-      }
-      if (message.customMatch !== undefined) {
-        TypedExtensionConfig.encode(message.customMatch, writer.uint32(34).fork()).join();
-      }
-      return writer;
-    },
+  encode(message: Matcher_MatcherTree, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.input !== undefined) {
+      TypedExtensionConfig.encode(message.input, writer.uint32(10).fork()).join();
+    }
+    if (message.exactMatchMap !== undefined) {
+      Matcher_MatcherTree_MatchMap.encode(message.exactMatchMap, writer.uint32(18).fork()).join();
+    }
+    if (message.prefixMatchMap !== undefined) {
+      Matcher_MatcherTree_MatchMap.encode(message.prefixMatchMap, writer.uint32(26).fork()).join();
+    }
+    if (message.customMatch !== undefined) {
+      TypedExtensionConfig.encode(message.customMatch, writer.uint32(34).fork()).join();
+    }
+    return writer;
+  },
 
-    decode(input: BinaryReader | Uint8Array, length?: number): Matcher_MatcherTree {
-      const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
-      const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
-      if (previousRecursionDepth >= 100) {
-        throw new globalThis.Error('protobuf decode recursion limit exceeded');
-      }
-      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
-      try {
-        const end = length === undefined ? reader.len : reader.pos + length;
-        const message = createBaseMatcher_MatcherTree();
-        while (reader.pos < end) {
-          const tag = reader.uint32();
-          switch (tag >>> 3) {
-            case 1: {
-              if (tag !== 10) {
-                break;
-              }
-
-              message.input = TypedExtensionConfig.decode(reader, reader.uint32());
-              continue;
-            }
-            case 2: {
-              if (tag !== 18) {
-                break;
-              }
-
-              message.exactMatchMap = Matcher_MatcherTree_MatchMap.decode(reader, reader.uint32());
-              continue;
-            }
-            case 3: {
-              if (tag !== 26) {
-                break;
-              }
-
-              message.prefixMatchMap = Matcher_MatcherTree_MatchMap.decode(reader, reader.uint32());
-              continue;
-            }
-            case 4: {
-              if (tag !== 34) {
-                break;
-              }
-
-              message.customMatch = TypedExtensionConfig.decode(reader, reader.uint32());
-              continue;
-            }
-          }
-          if ((tag & 7) === 4 || tag === 0) {
-            break;
-          }
-          reader.skip(tag & 7);
-        }
-        return message;
-      } finally {
-        (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
-      }
-    },
-
-    fromJSON(object: any): Matcher_MatcherTree {
-      return {
-        $type: Matcher_MatcherTree.$type,
-        input: isSet(object.input) ? TypedExtensionConfig.fromJSON(object.input) : undefined,
-        exactMatchMap: isSet(object.exactMatchMap)
-          ? Matcher_MatcherTree_MatchMap.fromJSON(object.exactMatchMap)
-          : isSet(object.exact_match_map)
-            ? Matcher_MatcherTree_MatchMap.fromJSON(object.exact_match_map)
-            : undefined,
-        prefixMatchMap: isSet(object.prefixMatchMap)
-          ? Matcher_MatcherTree_MatchMap.fromJSON(object.prefixMatchMap)
-          : isSet(object.prefix_match_map)
-            ? Matcher_MatcherTree_MatchMap.fromJSON(object.prefix_match_map)
-            : undefined,
-        customMatch: isSet(object.customMatch)
-          ? TypedExtensionConfig.fromJSON(object.customMatch)
-          : isSet(object.custom_match)
-            ? TypedExtensionConfig.fromJSON(object.custom_match)
-            : undefined,
-      };
-    },
-
-    toJSON(message: Matcher_MatcherTree): unknown {
-      const obj: any = {};
-      if (message.input !== undefined) {
-        obj.input = TypedExtensionConfig.toJSON(message.input);
-      }
-      if (message.exactMatchMap !== undefined) {
-        obj.exactMatchMap = Matcher_MatcherTree_MatchMap.toJSON(message.exactMatchMap);
-      }
-      if (message.prefixMatchMap !== undefined) {
-        obj.prefixMatchMap = Matcher_MatcherTree_MatchMap.toJSON(message.prefixMatchMap);
-      }
-      if (message.customMatch !== undefined) {
-        obj.customMatch = TypedExtensionConfig.toJSON(message.customMatch);
-      }
-      return obj;
-    },
-
-    create(base?: DeepPartial<Matcher_MatcherTree>): Matcher_MatcherTree {
-      return Matcher_MatcherTree.fromPartial(base ?? {});
-    },
-    fromPartial(object: DeepPartial<Matcher_MatcherTree>): Matcher_MatcherTree {
+  decode(input: BinaryReader | Uint8Array, length?: number): Matcher_MatcherTree {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
       const message = createBaseMatcher_MatcherTree();
-      message.input =
-        object.input !== undefined && object.input !== null
-          ? TypedExtensionConfig.fromPartial(object.input)
-          : undefined;
-      message.exactMatchMap =
-        object.exactMatchMap !== undefined && object.exactMatchMap !== null
-          ? Matcher_MatcherTree_MatchMap.fromPartial(object.exactMatchMap)
-          : undefined;
-      message.prefixMatchMap =
-        object.prefixMatchMap !== undefined && object.prefixMatchMap !== null
-          ? Matcher_MatcherTree_MatchMap.fromPartial(object.prefixMatchMap)
-          : undefined;
-      message.customMatch =
-        object.customMatch !== undefined && object.customMatch !== null
-          ? TypedExtensionConfig.fromPartial(object.customMatch)
-          : undefined;
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.input = TypedExtensionConfig.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.exactMatchMap = Matcher_MatcherTree_MatchMap.decode(reader, reader.uint32());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.prefixMatchMap = Matcher_MatcherTree_MatchMap.decode(reader, reader.uint32());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.customMatch = TypedExtensionConfig.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
       return message;
-    },
-  };
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Matcher_MatcherTree {
+    return {
+      $type: Matcher_MatcherTree.$type,
+      input: isSet(object.input) ? TypedExtensionConfig.fromJSON(object.input) : undefined,
+      exactMatchMap: isSet(object.exactMatchMap)
+        ? Matcher_MatcherTree_MatchMap.fromJSON(object.exactMatchMap)
+        : isSet(object.exact_match_map)
+        ? Matcher_MatcherTree_MatchMap.fromJSON(object.exact_match_map)
+        : undefined,
+      prefixMatchMap: isSet(object.prefixMatchMap)
+        ? Matcher_MatcherTree_MatchMap.fromJSON(object.prefixMatchMap)
+        : isSet(object.prefix_match_map)
+        ? Matcher_MatcherTree_MatchMap.fromJSON(object.prefix_match_map)
+        : undefined,
+      customMatch: isSet(object.customMatch)
+        ? TypedExtensionConfig.fromJSON(object.customMatch)
+        : isSet(object.custom_match)
+        ? TypedExtensionConfig.fromJSON(object.custom_match)
+        : undefined,
+    };
+  },
+
+  toJSON(message: Matcher_MatcherTree): unknown {
+    const obj: any = {};
+    if (message.input !== undefined) {
+      obj.input = TypedExtensionConfig.toJSON(message.input);
+    }
+    if (message.exactMatchMap !== undefined) {
+      obj.exactMatchMap = Matcher_MatcherTree_MatchMap.toJSON(message.exactMatchMap);
+    }
+    if (message.prefixMatchMap !== undefined) {
+      obj.prefixMatchMap = Matcher_MatcherTree_MatchMap.toJSON(message.prefixMatchMap);
+    }
+    if (message.customMatch !== undefined) {
+      obj.customMatch = TypedExtensionConfig.toJSON(message.customMatch);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<Matcher_MatcherTree>): Matcher_MatcherTree {
+    return Matcher_MatcherTree.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<Matcher_MatcherTree>): Matcher_MatcherTree {
+    const message = createBaseMatcher_MatcherTree();
+    message.input = (object.input !== undefined && object.input !== null)
+      ? TypedExtensionConfig.fromPartial(object.input)
+      : undefined;
+    message.exactMatchMap = (object.exactMatchMap !== undefined && object.exactMatchMap !== null)
+      ? Matcher_MatcherTree_MatchMap.fromPartial(object.exactMatchMap)
+      : undefined;
+    message.prefixMatchMap = (object.prefixMatchMap !== undefined && object.prefixMatchMap !== null)
+      ? Matcher_MatcherTree_MatchMap.fromPartial(object.prefixMatchMap)
+      : undefined;
+    message.customMatch = (object.customMatch !== undefined && object.customMatch !== null)
+      ? TypedExtensionConfig.fromPartial(object.customMatch)
+      : undefined;
+    return message;
+  },
+};
 
 messageTypeRegistry.set(Matcher_MatcherTree.$type, Matcher_MatcherTree);
 
 function createBaseMatcher_MatcherTree_MatchMap(): Matcher_MatcherTree_MatchMap {
-  return { $type: 'xds.type.matcher.v3.Matcher.MatcherTree.MatchMap', map: {} };
+  return { $type: "xds.type.matcher.v3.Matcher.MatcherTree.MatchMap", map: {} };
 }
 
 export const Matcher_MatcherTree_MatchMap: MessageFns<
   Matcher_MatcherTree_MatchMap,
-  'xds.type.matcher.v3.Matcher.MatcherTree.MatchMap'
+  "xds.type.matcher.v3.Matcher.MatcherTree.MatchMap"
 > = {
-  $type: 'xds.type.matcher.v3.Matcher.MatcherTree.MatchMap' as const,
+  $type: "xds.type.matcher.v3.Matcher.MatcherTree.MatchMap" as const,
 
   encode(message: Matcher_MatcherTree_MatchMap, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     globalThis.Object.entries(message.map).forEach(([key, value]: [string, Matcher_OnMatch]) => {
-      Matcher_MatcherTree_MatchMap_MapEntry.encode(
-        {
-          $type: 'xds.type.matcher.v3.Matcher.MatcherTree.MatchMap.MapEntry',
-          key: key as any,
-          value,
-        },
-        writer.uint32(10).fork(),
-      ).join();
+      Matcher_MatcherTree_MatchMap_MapEntry.encode({
+        $type: "xds.type.matcher.v3.Matcher.MatcherTree.MatchMap.MapEntry",
+        key: key as any,
+        value,
+      }, writer.uint32(10).fork()).join();
     });
     return writer;
   },
@@ -1119,7 +1096,7 @@ export const Matcher_MatcherTree_MatchMap: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -1156,17 +1133,17 @@ export const Matcher_MatcherTree_MatchMap: MessageFns<
       $type: Matcher_MatcherTree_MatchMap.$type,
       map: isObject(object.map)
         ? (globalThis.Object.entries(object.map) as [string, any][]).reduce(
-            (acc: { [key: string]: Matcher_OnMatch }, [key, value]: [string, any]) => {
-              globalThis.Object.defineProperty(acc, key, {
-                value: Matcher_OnMatch.fromJSON(value),
-                enumerable: true,
-                configurable: true,
-                writable: true,
-              });
-              return acc;
-            },
-            {},
-          )
+          (acc: { [key: string]: Matcher_OnMatch }, [key, value]: [string, any]) => {
+            globalThis.Object.defineProperty(acc, key, {
+              value: Matcher_OnMatch.fromJSON(value),
+              enumerable: true,
+              configurable: true,
+              writable: true,
+            });
+            return acc;
+          },
+          {},
+        )
         : {},
     };
   },
@@ -1206,20 +1183,17 @@ export const Matcher_MatcherTree_MatchMap: MessageFns<
 messageTypeRegistry.set(Matcher_MatcherTree_MatchMap.$type, Matcher_MatcherTree_MatchMap);
 
 function createBaseMatcher_MatcherTree_MatchMap_MapEntry(): Matcher_MatcherTree_MatchMap_MapEntry {
-  return { $type: 'xds.type.matcher.v3.Matcher.MatcherTree.MatchMap.MapEntry', key: '', value: undefined };
+  return { $type: "xds.type.matcher.v3.Matcher.MatcherTree.MatchMap.MapEntry", key: "", value: undefined };
 }
 
 export const Matcher_MatcherTree_MatchMap_MapEntry: MessageFns<
   Matcher_MatcherTree_MatchMap_MapEntry,
-  'xds.type.matcher.v3.Matcher.MatcherTree.MatchMap.MapEntry'
+  "xds.type.matcher.v3.Matcher.MatcherTree.MatchMap.MapEntry"
 > = {
-  $type: 'xds.type.matcher.v3.Matcher.MatcherTree.MatchMap.MapEntry' as const,
+  $type: "xds.type.matcher.v3.Matcher.MatcherTree.MatchMap.MapEntry" as const,
 
-  encode(
-    message: Matcher_MatcherTree_MatchMap_MapEntry,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
-    if (message.key !== '') {
+  encode(message: Matcher_MatcherTree_MatchMap_MapEntry, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.key !== "") {
       writer.uint32(10).string(message.key);
     }
     if (message.value !== undefined) {
@@ -1232,7 +1206,7 @@ export const Matcher_MatcherTree_MatchMap_MapEntry: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -1272,14 +1246,14 @@ export const Matcher_MatcherTree_MatchMap_MapEntry: MessageFns<
   fromJSON(object: any): Matcher_MatcherTree_MatchMap_MapEntry {
     return {
       $type: Matcher_MatcherTree_MatchMap_MapEntry.$type,
-      key: isSet(object.key) ? globalThis.String(object.key) : '',
+      key: isSet(object.key) ? globalThis.String(object.key) : "",
       value: isSet(object.value) ? Matcher_OnMatch.fromJSON(object.value) : undefined,
     };
   },
 
   toJSON(message: Matcher_MatcherTree_MatchMap_MapEntry): unknown {
     const obj: any = {};
-    if (message.key !== '') {
+    if (message.key !== "") {
       obj.key = message.key;
     }
     if (message.value !== undefined) {
@@ -1291,15 +1265,12 @@ export const Matcher_MatcherTree_MatchMap_MapEntry: MessageFns<
   create(base?: DeepPartial<Matcher_MatcherTree_MatchMap_MapEntry>): Matcher_MatcherTree_MatchMap_MapEntry {
     return Matcher_MatcherTree_MatchMap_MapEntry.fromPartial(base ?? {});
   },
-  fromPartial(
-    object: DeepPartial<Matcher_MatcherTree_MatchMap_MapEntry>,
-  ): Matcher_MatcherTree_MatchMap_MapEntry {
+  fromPartial(object: DeepPartial<Matcher_MatcherTree_MatchMap_MapEntry>): Matcher_MatcherTree_MatchMap_MapEntry {
     const message = createBaseMatcher_MatcherTree_MatchMap_MapEntry();
-    message.key = object.key ?? '';
-    message.value =
-      object.value !== undefined && object.value !== null
-        ? Matcher_OnMatch.fromPartial(object.value)
-        : undefined;
+    message.key = object.key ?? "";
+    message.value = (object.value !== undefined && object.value !== null)
+      ? Matcher_OnMatch.fromPartial(object.value)
+      : undefined;
     return message;
   },
 };
@@ -1308,18 +1279,14 @@ messageTypeRegistry.set(Matcher_MatcherTree_MatchMap_MapEntry.$type, Matcher_Mat
 
 type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
 
-export type DeepPartial<T> = T extends Builtin
-  ? T
-  : T extends globalThis.Array<infer U>
-    ? globalThis.Array<DeepPartial<U>>
-    : T extends ReadonlyArray<infer U>
-      ? ReadonlyArray<DeepPartial<U>>
-      : T extends {}
-        ? { [K in Exclude<keyof T, '$type'>]?: DeepPartial<T[K]> }
-        : Partial<T>;
+export type DeepPartial<T> = T extends Builtin ? T
+  : T extends globalThis.Array<infer U> ? globalThis.Array<DeepPartial<U>>
+  : T extends ReadonlyArray<infer U> ? ReadonlyArray<DeepPartial<U>>
+  : T extends {} ? { [K in Exclude<keyof T, "$type">]?: DeepPartial<T[K]> }
+  : Partial<T>;
 
 function isObject(value: any): boolean {
-  return typeof value === 'object' && value !== null;
+  return typeof value === "object" && value !== null;
 }
 
 function isSet(value: any): boolean {

@@ -5,18 +5,20 @@
 // source: xds/type/matcher/v3/regex.proto
 
 /* eslint-disable */
-import { BinaryReader, BinaryWriter } from '@bufbuild/protobuf/wire';
-import { messageTypeRegistry } from '../../../../typeRegistry';
+import { BinaryReader, BinaryWriter } from "@bufbuild/protobuf/wire";
+import { messageTypeRegistry } from "../../../../typeRegistry";
 
-export const protobufPackage = 'xds.type.matcher.v3';
+export const protobufPackage = "xds.type.matcher.v3";
 
-export const protobufFileName = 'xds/type/matcher/v3/regex.proto';
+export const protobufFileName = "xds/type/matcher/v3/regex.proto";
 
 /** A regex matcher designed for safety when used with untrusted input. */
 export interface RegexMatcher {
-  $type: 'xds.type.matcher.v3.RegexMatcher';
+  $type: "xds.type.matcher.v3.RegexMatcher";
   /** Google's RE2 regex engine. */
-  googleRe2?: RegexMatcher_GoogleRE2 | undefined;
+  googleRe2?:
+    | RegexMatcher_GoogleRE2
+    | undefined;
   /**
    * The regex match string. The string must be supported by the configured
    * engine.
@@ -45,21 +47,21 @@ export interface RegexMatcher {
  * program size exceeds the warn level threshold.
  */
 export interface RegexMatcher_GoogleRE2 {
-  $type: 'xds.type.matcher.v3.RegexMatcher.GoogleRE2';
+  $type: "xds.type.matcher.v3.RegexMatcher.GoogleRE2";
 }
 
 function createBaseRegexMatcher(): RegexMatcher {
-  return { $type: 'xds.type.matcher.v3.RegexMatcher', googleRe2: undefined, regex: '' };
+  return { $type: "xds.type.matcher.v3.RegexMatcher", googleRe2: undefined, regex: "" };
 }
 
-export const RegexMatcher: MessageFns<RegexMatcher, 'xds.type.matcher.v3.RegexMatcher'> = {
-  $type: 'xds.type.matcher.v3.RegexMatcher' as const,
+export const RegexMatcher: MessageFns<RegexMatcher, "xds.type.matcher.v3.RegexMatcher"> = {
+  $type: "xds.type.matcher.v3.RegexMatcher" as const,
 
   encode(message: RegexMatcher, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.googleRe2 !== undefined) {
       RegexMatcher_GoogleRE2.encode(message.googleRe2, writer.uint32(10).fork()).join();
     }
-    if (message.regex !== '') {
+    if (message.regex !== "") {
       writer.uint32(18).string(message.regex);
     }
     return writer;
@@ -69,7 +71,7 @@ export const RegexMatcher: MessageFns<RegexMatcher, 'xds.type.matcher.v3.RegexMa
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -112,9 +114,9 @@ export const RegexMatcher: MessageFns<RegexMatcher, 'xds.type.matcher.v3.RegexMa
       googleRe2: isSet(object.googleRe2)
         ? RegexMatcher_GoogleRE2.fromJSON(object.googleRe2)
         : isSet(object.google_re2)
-          ? RegexMatcher_GoogleRE2.fromJSON(object.google_re2)
-          : undefined,
-      regex: isSet(object.regex) ? globalThis.String(object.regex) : '',
+        ? RegexMatcher_GoogleRE2.fromJSON(object.google_re2)
+        : undefined,
+      regex: isSet(object.regex) ? globalThis.String(object.regex) : "",
     };
   },
 
@@ -123,7 +125,7 @@ export const RegexMatcher: MessageFns<RegexMatcher, 'xds.type.matcher.v3.RegexMa
     if (message.googleRe2 !== undefined) {
       obj.googleRe2 = RegexMatcher_GoogleRE2.toJSON(message.googleRe2);
     }
-    if (message.regex !== '') {
+    if (message.regex !== "") {
       obj.regex = message.regex;
     }
     return obj;
@@ -134,11 +136,10 @@ export const RegexMatcher: MessageFns<RegexMatcher, 'xds.type.matcher.v3.RegexMa
   },
   fromPartial(object: DeepPartial<RegexMatcher>): RegexMatcher {
     const message = createBaseRegexMatcher();
-    message.googleRe2 =
-      object.googleRe2 !== undefined && object.googleRe2 !== null
-        ? RegexMatcher_GoogleRE2.fromPartial(object.googleRe2)
-        : undefined;
-    message.regex = object.regex ?? '';
+    message.googleRe2 = (object.googleRe2 !== undefined && object.googleRe2 !== null)
+      ? RegexMatcher_GoogleRE2.fromPartial(object.googleRe2)
+      : undefined;
+    message.regex = object.regex ?? "";
     return message;
   },
 };
@@ -146,75 +147,69 @@ export const RegexMatcher: MessageFns<RegexMatcher, 'xds.type.matcher.v3.RegexMa
 messageTypeRegistry.set(RegexMatcher.$type, RegexMatcher);
 
 function createBaseRegexMatcher_GoogleRE2(): RegexMatcher_GoogleRE2 {
-  return { $type: 'xds.type.matcher.v3.RegexMatcher.GoogleRE2' };
+  return { $type: "xds.type.matcher.v3.RegexMatcher.GoogleRE2" };
 }
 
-export const RegexMatcher_GoogleRE2: MessageFns<
-  RegexMatcher_GoogleRE2,
-  'xds.type.matcher.v3.RegexMatcher.GoogleRE2'
-> = {
-  $type: 'xds.type.matcher.v3.RegexMatcher.GoogleRE2' as const,
+export const RegexMatcher_GoogleRE2: MessageFns<RegexMatcher_GoogleRE2, "xds.type.matcher.v3.RegexMatcher.GoogleRE2"> =
+  {
+    $type: "xds.type.matcher.v3.RegexMatcher.GoogleRE2" as const,
 
-  encode(_: RegexMatcher_GoogleRE2, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    return writer;
-  },
+    encode(_: RegexMatcher_GoogleRE2, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+      return writer;
+    },
 
-  decode(input: BinaryReader | Uint8Array, length?: number): RegexMatcher_GoogleRE2 {
-    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
-    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
-    if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
-    }
-    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
-    try {
-      const end = length === undefined ? reader.len : reader.pos + length;
-      const message = createBaseRegexMatcher_GoogleRE2();
-      while (reader.pos < end) {
-        const tag = reader.uint32();
-        switch (tag >>> 3) {
-        }
-        if ((tag & 7) === 4 || tag === 0) {
-          break;
-        }
-        reader.skip(tag & 7);
+    decode(input: BinaryReader | Uint8Array, length?: number): RegexMatcher_GoogleRE2 {
+      const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+      const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+      if (previousRecursionDepth >= 100) {
+        throw new globalThis.Error("protobuf decode recursion limit exceeded");
       }
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+      try {
+        const end = length === undefined ? reader.len : reader.pos + length;
+        const message = createBaseRegexMatcher_GoogleRE2();
+        while (reader.pos < end) {
+          const tag = reader.uint32();
+          switch (tag >>> 3) {
+          }
+          if ((tag & 7) === 4 || tag === 0) {
+            break;
+          }
+          reader.skip(tag & 7);
+        }
+        return message;
+      } finally {
+        (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+      }
+    },
+
+    fromJSON(_: any): RegexMatcher_GoogleRE2 {
+      return { $type: RegexMatcher_GoogleRE2.$type };
+    },
+
+    toJSON(_: RegexMatcher_GoogleRE2): unknown {
+      const obj: any = {};
+      return obj;
+    },
+
+    create(base?: DeepPartial<RegexMatcher_GoogleRE2>): RegexMatcher_GoogleRE2 {
+      return RegexMatcher_GoogleRE2.fromPartial(base ?? {});
+    },
+    fromPartial(_: DeepPartial<RegexMatcher_GoogleRE2>): RegexMatcher_GoogleRE2 {
+      const message = createBaseRegexMatcher_GoogleRE2();
       return message;
-    } finally {
-      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
-    }
-  },
-
-  fromJSON(_: any): RegexMatcher_GoogleRE2 {
-    return { $type: RegexMatcher_GoogleRE2.$type };
-  },
-
-  toJSON(_: RegexMatcher_GoogleRE2): unknown {
-    const obj: any = {};
-    return obj;
-  },
-
-  create(base?: DeepPartial<RegexMatcher_GoogleRE2>): RegexMatcher_GoogleRE2 {
-    return RegexMatcher_GoogleRE2.fromPartial(base ?? {});
-  },
-  fromPartial(_: DeepPartial<RegexMatcher_GoogleRE2>): RegexMatcher_GoogleRE2 {
-    const message = createBaseRegexMatcher_GoogleRE2();
-    return message;
-  },
-};
+    },
+  };
 
 messageTypeRegistry.set(RegexMatcher_GoogleRE2.$type, RegexMatcher_GoogleRE2);
 
 type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
 
-export type DeepPartial<T> = T extends Builtin
-  ? T
-  : T extends globalThis.Array<infer U>
-    ? globalThis.Array<DeepPartial<U>>
-    : T extends ReadonlyArray<infer U>
-      ? ReadonlyArray<DeepPartial<U>>
-      : T extends {}
-        ? { [K in Exclude<keyof T, '$type'>]?: DeepPartial<T[K]> }
-        : Partial<T>;
+export type DeepPartial<T> = T extends Builtin ? T
+  : T extends globalThis.Array<infer U> ? globalThis.Array<DeepPartial<U>>
+  : T extends ReadonlyArray<infer U> ? ReadonlyArray<DeepPartial<U>>
+  : T extends {} ? { [K in Exclude<keyof T, "$type">]?: DeepPartial<T[K]> }
+  : Partial<T>;
 
 function isSet(value: any): boolean {
   return value !== null && value !== undefined;

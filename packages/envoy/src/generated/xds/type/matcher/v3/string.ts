@@ -5,20 +5,20 @@
 // source: xds/type/matcher/v3/string.proto
 
 /* eslint-disable */
-import { BinaryReader, BinaryWriter } from '@bufbuild/protobuf/wire';
-import { messageTypeRegistry } from '../../../../typeRegistry';
-import { RegexMatcher } from './regex';
+import { BinaryReader, BinaryWriter } from "@bufbuild/protobuf/wire";
+import { messageTypeRegistry } from "../../../../typeRegistry";
+import { RegexMatcher } from "./regex";
 
-export const protobufPackage = 'xds.type.matcher.v3';
+export const protobufPackage = "xds.type.matcher.v3";
 
-export const protobufFileName = 'xds/type/matcher/v3/string.proto';
+export const protobufFileName = "xds/type/matcher/v3/string.proto";
 
 /**
  * Specifies the way to match a string.
  * [#next-free-field: 8]
  */
 export interface StringMatcher {
-  $type: 'xds.type.matcher.v3.StringMatcher';
+  $type: "xds.type.matcher.v3.StringMatcher";
   /**
    * The input string must match exactly the string specified here.
    *
@@ -26,7 +26,9 @@ export interface StringMatcher {
    *
    * * *abc* only matches the value *abc*.
    */
-  exact?: string | undefined;
+  exact?:
+    | string
+    | undefined;
   /**
    * The input string must have the prefix specified here.
    * Note: empty prefix is not allowed, please use regex instead.
@@ -35,7 +37,9 @@ export interface StringMatcher {
    *
    * * *abc* matches the value *abc.xyz*
    */
-  prefix?: string | undefined;
+  prefix?:
+    | string
+    | undefined;
   /**
    * The input string must have the suffix specified here.
    * Note: empty prefix is not allowed, please use regex instead.
@@ -44,9 +48,13 @@ export interface StringMatcher {
    *
    * * *abc* matches the value *xyz.abc*
    */
-  suffix?: string | undefined;
+  suffix?:
+    | string
+    | undefined;
   /** The input string must match the regular expression specified here. */
-  safeRegex?: RegexMatcher | undefined;
+  safeRegex?:
+    | RegexMatcher
+    | undefined;
   /**
    * The input string must have the substring specified here.
    * Note: empty contains match is not allowed, please use regex instead.
@@ -55,7 +63,9 @@ export interface StringMatcher {
    *
    * * *abc* matches the value *xyz.abc.def*
    */
-  contains?: string | undefined;
+  contains?:
+    | string
+    | undefined;
   /**
    * If true, indicates the exact/prefix/suffix matching should be case insensitive. This has no
    * effect for the safe_regex match.
@@ -66,13 +76,13 @@ export interface StringMatcher {
 
 /** Specifies a list of ways to match a string. */
 export interface ListStringMatcher {
-  $type: 'xds.type.matcher.v3.ListStringMatcher';
+  $type: "xds.type.matcher.v3.ListStringMatcher";
   patterns: StringMatcher[];
 }
 
 function createBaseStringMatcher(): StringMatcher {
   return {
-    $type: 'xds.type.matcher.v3.StringMatcher',
+    $type: "xds.type.matcher.v3.StringMatcher",
     exact: undefined,
     prefix: undefined,
     suffix: undefined,
@@ -82,8 +92,8 @@ function createBaseStringMatcher(): StringMatcher {
   };
 }
 
-export const StringMatcher: MessageFns<StringMatcher, 'xds.type.matcher.v3.StringMatcher'> = {
-  $type: 'xds.type.matcher.v3.StringMatcher' as const,
+export const StringMatcher: MessageFns<StringMatcher, "xds.type.matcher.v3.StringMatcher"> = {
+  $type: "xds.type.matcher.v3.StringMatcher" as const,
 
   encode(message: StringMatcher, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.exact !== undefined) {
@@ -111,7 +121,7 @@ export const StringMatcher: MessageFns<StringMatcher, 'xds.type.matcher.v3.Strin
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -189,14 +199,14 @@ export const StringMatcher: MessageFns<StringMatcher, 'xds.type.matcher.v3.Strin
       safeRegex: isSet(object.safeRegex)
         ? RegexMatcher.fromJSON(object.safeRegex)
         : isSet(object.safe_regex)
-          ? RegexMatcher.fromJSON(object.safe_regex)
-          : undefined,
+        ? RegexMatcher.fromJSON(object.safe_regex)
+        : undefined,
       contains: isSet(object.contains) ? globalThis.String(object.contains) : undefined,
       ignoreCase: isSet(object.ignoreCase)
         ? globalThis.Boolean(object.ignoreCase)
         : isSet(object.ignore_case)
-          ? globalThis.Boolean(object.ignore_case)
-          : false,
+        ? globalThis.Boolean(object.ignore_case)
+        : false,
     };
   },
 
@@ -231,10 +241,9 @@ export const StringMatcher: MessageFns<StringMatcher, 'xds.type.matcher.v3.Strin
     message.exact = object.exact ?? undefined;
     message.prefix = object.prefix ?? undefined;
     message.suffix = object.suffix ?? undefined;
-    message.safeRegex =
-      object.safeRegex !== undefined && object.safeRegex !== null
-        ? RegexMatcher.fromPartial(object.safeRegex)
-        : undefined;
+    message.safeRegex = (object.safeRegex !== undefined && object.safeRegex !== null)
+      ? RegexMatcher.fromPartial(object.safeRegex)
+      : undefined;
     message.contains = object.contains ?? undefined;
     message.ignoreCase = object.ignoreCase ?? false;
     return message;
@@ -244,11 +253,11 @@ export const StringMatcher: MessageFns<StringMatcher, 'xds.type.matcher.v3.Strin
 messageTypeRegistry.set(StringMatcher.$type, StringMatcher);
 
 function createBaseListStringMatcher(): ListStringMatcher {
-  return { $type: 'xds.type.matcher.v3.ListStringMatcher', patterns: [] };
+  return { $type: "xds.type.matcher.v3.ListStringMatcher", patterns: [] };
 }
 
-export const ListStringMatcher: MessageFns<ListStringMatcher, 'xds.type.matcher.v3.ListStringMatcher'> = {
-  $type: 'xds.type.matcher.v3.ListStringMatcher' as const,
+export const ListStringMatcher: MessageFns<ListStringMatcher, "xds.type.matcher.v3.ListStringMatcher"> = {
+  $type: "xds.type.matcher.v3.ListStringMatcher" as const,
 
   encode(message: ListStringMatcher, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     for (const v of message.patterns) {
@@ -261,7 +270,7 @@ export const ListStringMatcher: MessageFns<ListStringMatcher, 'xds.type.matcher.
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -321,15 +330,11 @@ messageTypeRegistry.set(ListStringMatcher.$type, ListStringMatcher);
 
 type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
 
-export type DeepPartial<T> = T extends Builtin
-  ? T
-  : T extends globalThis.Array<infer U>
-    ? globalThis.Array<DeepPartial<U>>
-    : T extends ReadonlyArray<infer U>
-      ? ReadonlyArray<DeepPartial<U>>
-      : T extends {}
-        ? { [K in Exclude<keyof T, '$type'>]?: DeepPartial<T[K]> }
-        : Partial<T>;
+export type DeepPartial<T> = T extends Builtin ? T
+  : T extends globalThis.Array<infer U> ? globalThis.Array<DeepPartial<U>>
+  : T extends ReadonlyArray<infer U> ? ReadonlyArray<DeepPartial<U>>
+  : T extends {} ? { [K in Exclude<keyof T, "$type">]?: DeepPartial<T[K]> }
+  : Partial<T>;
 
 function isSet(value: any): boolean {
   return value !== null && value !== undefined;

@@ -5,9 +5,9 @@
 // source: envoy/extensions/upstreams/http/v3/http_protocol_options.proto
 
 /* eslint-disable */
-import { BinaryReader, BinaryWriter } from '@bufbuild/protobuf/wire';
-import { messageTypeRegistry } from '../../../../../typeRegistry';
-import { TypedExtensionConfig } from '../../../../config/core/v3/extension';
+import { BinaryReader, BinaryWriter } from "@bufbuild/protobuf/wire";
+import { messageTypeRegistry } from "../../../../../typeRegistry";
+import { TypedExtensionConfig } from "../../../../config/core/v3/extension";
 import {
   AlternateProtocolsCacheOptions,
   Http1ProtocolOptions,
@@ -15,12 +15,12 @@ import {
   Http3ProtocolOptions,
   HttpProtocolOptions as HttpProtocolOptions1,
   UpstreamHttpProtocolOptions,
-} from '../../../../config/core/v3/protocol';
-import { HttpFilter } from '../../../filters/network/http_connection_manager/v3/http_connection_manager';
+} from "../../../../config/core/v3/protocol";
+import { HttpFilter } from "../../../filters/network/http_connection_manager/v3/http_connection_manager";
 
-export const protobufPackage = 'envoy.extensions.upstreams.http.v3';
+export const protobufPackage = "envoy.extensions.upstreams.http.v3";
 
-export const protobufFileName = 'envoy/extensions/upstreams/http/v3/http_protocol_options.proto';
+export const protobufFileName = "envoy/extensions/upstreams/http/v3/http_protocol_options.proto";
 
 /**
  * HttpProtocolOptions specifies Http upstream protocol options. This object
@@ -67,23 +67,33 @@ export const protobufFileName = 'envoy/extensions/upstreams/http/v3/http_protoco
  * [#next-free-field: 8]
  */
 export interface HttpProtocolOptions {
-  $type: 'envoy.extensions.upstreams.http.v3.HttpProtocolOptions';
+  $type: "envoy.extensions.upstreams.http.v3.HttpProtocolOptions";
   /** This contains options common across HTTP/1 and HTTP/2 */
-  commonHttpProtocolOptions: HttpProtocolOptions1 | undefined;
+  commonHttpProtocolOptions:
+    | HttpProtocolOptions1
+    | undefined;
   /** This contains common protocol options which are only applied upstream. */
-  upstreamHttpProtocolOptions: UpstreamHttpProtocolOptions | undefined;
+  upstreamHttpProtocolOptions:
+    | UpstreamHttpProtocolOptions
+    | undefined;
   /**
    * To explicitly configure either HTTP/1 or HTTP/2 (but not both!) use ``explicit_http_config``.
    * If the ``explicit_http_config`` is empty, HTTP/1.1 is used.
    */
-  explicitHttpConfig?: HttpProtocolOptions_ExplicitHttpConfig | undefined;
+  explicitHttpConfig?:
+    | HttpProtocolOptions_ExplicitHttpConfig
+    | undefined;
   /**
    * This allows switching on protocol based on what protocol the downstream
    * connection used.
    */
-  useDownstreamProtocolConfig?: HttpProtocolOptions_UseDownstreamHttpConfig | undefined;
+  useDownstreamProtocolConfig?:
+    | HttpProtocolOptions_UseDownstreamHttpConfig
+    | undefined;
   /** This allows switching on protocol based on ALPN */
-  autoConfig?: HttpProtocolOptions_AutoHttpConfig | undefined;
+  autoConfig?:
+    | HttpProtocolOptions_AutoHttpConfig
+    | undefined;
   /**
    * .. note::
    *   Upstream HTTP filters are currently in alpha.
@@ -117,9 +127,11 @@ export interface HttpProtocolOptions {
  * Note that HTTP/2 or above should generally be used for upstream gRPC clusters.
  */
 export interface HttpProtocolOptions_ExplicitHttpConfig {
-  $type: 'envoy.extensions.upstreams.http.v3.HttpProtocolOptions.ExplicitHttpConfig';
+  $type: "envoy.extensions.upstreams.http.v3.HttpProtocolOptions.ExplicitHttpConfig";
   httpProtocolOptions?: Http1ProtocolOptions | undefined;
-  http2ProtocolOptions?: Http2ProtocolOptions | undefined;
+  http2ProtocolOptions?:
+    | Http2ProtocolOptions
+    | undefined;
   /**
    * .. warning::
    *   QUIC upstream support is currently not ready for internet use.
@@ -136,9 +148,11 @@ export interface HttpProtocolOptions_ExplicitHttpConfig {
  * HTTP/3 requests will fail over to HTTP/2.
  */
 export interface HttpProtocolOptions_UseDownstreamHttpConfig {
-  $type: 'envoy.extensions.upstreams.http.v3.HttpProtocolOptions.UseDownstreamHttpConfig';
+  $type: "envoy.extensions.upstreams.http.v3.HttpProtocolOptions.UseDownstreamHttpConfig";
   httpProtocolOptions: Http1ProtocolOptions | undefined;
-  http2ProtocolOptions: Http2ProtocolOptions | undefined;
+  http2ProtocolOptions:
+    | Http2ProtocolOptions
+    | undefined;
   /**
    * .. warning::
    *   QUIC upstream support is currently not ready for internet use.
@@ -159,9 +173,11 @@ export interface HttpProtocolOptions_UseDownstreamHttpConfig {
  * for the cluster (or if custom ALPN fails) will be "h2,http/1.1".
  */
 export interface HttpProtocolOptions_AutoHttpConfig {
-  $type: 'envoy.extensions.upstreams.http.v3.HttpProtocolOptions.AutoHttpConfig';
+  $type: "envoy.extensions.upstreams.http.v3.HttpProtocolOptions.AutoHttpConfig";
   httpProtocolOptions: Http1ProtocolOptions | undefined;
-  http2ProtocolOptions: Http2ProtocolOptions | undefined;
+  http2ProtocolOptions:
+    | Http2ProtocolOptions
+    | undefined;
   /**
    * Unlike HTTP/1 and HTTP/2, HTTP/3 will not be configured unless it is
    * present, and (soon) only if there is an indication of server side
@@ -173,7 +189,9 @@ export interface HttpProtocolOptions_AutoHttpConfig {
    *   QUIC upstream support is currently not ready for internet use.
    *   Please see :ref:`here <arch_overview_http3>` for details.
    */
-  http3ProtocolOptions: Http3ProtocolOptions | undefined;
+  http3ProtocolOptions:
+    | Http3ProtocolOptions
+    | undefined;
   /**
    * The presence of alternate protocols cache options causes the use of the
    * alternate protocols cache, which is responsible for parsing and caching
@@ -188,7 +206,7 @@ export interface HttpProtocolOptions_AutoHttpConfig {
 
 function createBaseHttpProtocolOptions(): HttpProtocolOptions {
   return {
-    $type: 'envoy.extensions.upstreams.http.v3.HttpProtocolOptions',
+    $type: "envoy.extensions.upstreams.http.v3.HttpProtocolOptions",
     commonHttpProtocolOptions: undefined,
     upstreamHttpProtocolOptions: undefined,
     explicitHttpConfig: undefined,
@@ -201,31 +219,23 @@ function createBaseHttpProtocolOptions(): HttpProtocolOptions {
 
 export const HttpProtocolOptions: MessageFns<
   HttpProtocolOptions,
-  'envoy.extensions.upstreams.http.v3.HttpProtocolOptions'
+  "envoy.extensions.upstreams.http.v3.HttpProtocolOptions"
 > = {
-  $type: 'envoy.extensions.upstreams.http.v3.HttpProtocolOptions' as const,
+  $type: "envoy.extensions.upstreams.http.v3.HttpProtocolOptions" as const,
 
   encode(message: HttpProtocolOptions, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.commonHttpProtocolOptions !== undefined) {
       HttpProtocolOptions1.encode(message.commonHttpProtocolOptions, writer.uint32(10).fork()).join();
     }
     if (message.upstreamHttpProtocolOptions !== undefined) {
-      UpstreamHttpProtocolOptions.encode(
-        message.upstreamHttpProtocolOptions,
-        writer.uint32(18).fork(),
-      ).join();
+      UpstreamHttpProtocolOptions.encode(message.upstreamHttpProtocolOptions, writer.uint32(18).fork()).join();
     }
     if (message.explicitHttpConfig !== undefined) {
-      HttpProtocolOptions_ExplicitHttpConfig.encode(
-        message.explicitHttpConfig,
-        writer.uint32(26).fork(),
-      ).join();
+      HttpProtocolOptions_ExplicitHttpConfig.encode(message.explicitHttpConfig, writer.uint32(26).fork()).join();
     }
     if (message.useDownstreamProtocolConfig !== undefined) {
-      HttpProtocolOptions_UseDownstreamHttpConfig.encode(
-        message.useDownstreamProtocolConfig,
-        writer.uint32(34).fork(),
-      ).join();
+      HttpProtocolOptions_UseDownstreamHttpConfig.encode(message.useDownstreamProtocolConfig, writer.uint32(34).fork())
+        .join();
     }
     if (message.autoConfig !== undefined) {
       HttpProtocolOptions_AutoHttpConfig.encode(message.autoConfig, writer.uint32(42).fork()).join();
@@ -243,7 +253,7 @@ export const HttpProtocolOptions: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -273,10 +283,7 @@ export const HttpProtocolOptions: MessageFns<
               break;
             }
 
-            message.explicitHttpConfig = HttpProtocolOptions_ExplicitHttpConfig.decode(
-              reader,
-              reader.uint32(),
-            );
+            message.explicitHttpConfig = HttpProtocolOptions_ExplicitHttpConfig.decode(reader, reader.uint32());
             continue;
           }
           case 4: {
@@ -332,38 +339,38 @@ export const HttpProtocolOptions: MessageFns<
       commonHttpProtocolOptions: isSet(object.commonHttpProtocolOptions)
         ? HttpProtocolOptions1.fromJSON(object.commonHttpProtocolOptions)
         : isSet(object.common_http_protocol_options)
-          ? HttpProtocolOptions1.fromJSON(object.common_http_protocol_options)
-          : undefined,
+        ? HttpProtocolOptions1.fromJSON(object.common_http_protocol_options)
+        : undefined,
       upstreamHttpProtocolOptions: isSet(object.upstreamHttpProtocolOptions)
         ? UpstreamHttpProtocolOptions.fromJSON(object.upstreamHttpProtocolOptions)
         : isSet(object.upstream_http_protocol_options)
-          ? UpstreamHttpProtocolOptions.fromJSON(object.upstream_http_protocol_options)
-          : undefined,
+        ? UpstreamHttpProtocolOptions.fromJSON(object.upstream_http_protocol_options)
+        : undefined,
       explicitHttpConfig: isSet(object.explicitHttpConfig)
         ? HttpProtocolOptions_ExplicitHttpConfig.fromJSON(object.explicitHttpConfig)
         : isSet(object.explicit_http_config)
-          ? HttpProtocolOptions_ExplicitHttpConfig.fromJSON(object.explicit_http_config)
-          : undefined,
+        ? HttpProtocolOptions_ExplicitHttpConfig.fromJSON(object.explicit_http_config)
+        : undefined,
       useDownstreamProtocolConfig: isSet(object.useDownstreamProtocolConfig)
         ? HttpProtocolOptions_UseDownstreamHttpConfig.fromJSON(object.useDownstreamProtocolConfig)
         : isSet(object.use_downstream_protocol_config)
-          ? HttpProtocolOptions_UseDownstreamHttpConfig.fromJSON(object.use_downstream_protocol_config)
-          : undefined,
+        ? HttpProtocolOptions_UseDownstreamHttpConfig.fromJSON(object.use_downstream_protocol_config)
+        : undefined,
       autoConfig: isSet(object.autoConfig)
         ? HttpProtocolOptions_AutoHttpConfig.fromJSON(object.autoConfig)
         : isSet(object.auto_config)
-          ? HttpProtocolOptions_AutoHttpConfig.fromJSON(object.auto_config)
-          : undefined,
+        ? HttpProtocolOptions_AutoHttpConfig.fromJSON(object.auto_config)
+        : undefined,
       httpFilters: globalThis.Array.isArray(object?.httpFilters)
         ? object.httpFilters.map((e: any) => HttpFilter.fromJSON(e))
         : globalThis.Array.isArray(object?.http_filters)
-          ? object.http_filters.map((e: any) => HttpFilter.fromJSON(e))
-          : [],
+        ? object.http_filters.map((e: any) => HttpFilter.fromJSON(e))
+        : [],
       headerValidationConfig: isSet(object.headerValidationConfig)
         ? TypedExtensionConfig.fromJSON(object.headerValidationConfig)
         : isSet(object.header_validation_config)
-          ? TypedExtensionConfig.fromJSON(object.header_validation_config)
-          : undefined,
+        ? TypedExtensionConfig.fromJSON(object.header_validation_config)
+        : undefined,
     };
   },
 
@@ -373,9 +380,7 @@ export const HttpProtocolOptions: MessageFns<
       obj.commonHttpProtocolOptions = HttpProtocolOptions1.toJSON(message.commonHttpProtocolOptions);
     }
     if (message.upstreamHttpProtocolOptions !== undefined) {
-      obj.upstreamHttpProtocolOptions = UpstreamHttpProtocolOptions.toJSON(
-        message.upstreamHttpProtocolOptions,
-      );
+      obj.upstreamHttpProtocolOptions = UpstreamHttpProtocolOptions.toJSON(message.upstreamHttpProtocolOptions);
     }
     if (message.explicitHttpConfig !== undefined) {
       obj.explicitHttpConfig = HttpProtocolOptions_ExplicitHttpConfig.toJSON(message.explicitHttpConfig);
@@ -403,28 +408,26 @@ export const HttpProtocolOptions: MessageFns<
   fromPartial(object: DeepPartial<HttpProtocolOptions>): HttpProtocolOptions {
     const message = createBaseHttpProtocolOptions();
     message.commonHttpProtocolOptions =
-      object.commonHttpProtocolOptions !== undefined && object.commonHttpProtocolOptions !== null
+      (object.commonHttpProtocolOptions !== undefined && object.commonHttpProtocolOptions !== null)
         ? HttpProtocolOptions1.fromPartial(object.commonHttpProtocolOptions)
         : undefined;
     message.upstreamHttpProtocolOptions =
-      object.upstreamHttpProtocolOptions !== undefined && object.upstreamHttpProtocolOptions !== null
+      (object.upstreamHttpProtocolOptions !== undefined && object.upstreamHttpProtocolOptions !== null)
         ? UpstreamHttpProtocolOptions.fromPartial(object.upstreamHttpProtocolOptions)
         : undefined;
-    message.explicitHttpConfig =
-      object.explicitHttpConfig !== undefined && object.explicitHttpConfig !== null
-        ? HttpProtocolOptions_ExplicitHttpConfig.fromPartial(object.explicitHttpConfig)
-        : undefined;
+    message.explicitHttpConfig = (object.explicitHttpConfig !== undefined && object.explicitHttpConfig !== null)
+      ? HttpProtocolOptions_ExplicitHttpConfig.fromPartial(object.explicitHttpConfig)
+      : undefined;
     message.useDownstreamProtocolConfig =
-      object.useDownstreamProtocolConfig !== undefined && object.useDownstreamProtocolConfig !== null
+      (object.useDownstreamProtocolConfig !== undefined && object.useDownstreamProtocolConfig !== null)
         ? HttpProtocolOptions_UseDownstreamHttpConfig.fromPartial(object.useDownstreamProtocolConfig)
         : undefined;
-    message.autoConfig =
-      object.autoConfig !== undefined && object.autoConfig !== null
-        ? HttpProtocolOptions_AutoHttpConfig.fromPartial(object.autoConfig)
-        : undefined;
+    message.autoConfig = (object.autoConfig !== undefined && object.autoConfig !== null)
+      ? HttpProtocolOptions_AutoHttpConfig.fromPartial(object.autoConfig)
+      : undefined;
     message.httpFilters = object.httpFilters?.map((e) => HttpFilter.fromPartial(e)) || [];
     message.headerValidationConfig =
-      object.headerValidationConfig !== undefined && object.headerValidationConfig !== null
+      (object.headerValidationConfig !== undefined && object.headerValidationConfig !== null)
         ? TypedExtensionConfig.fromPartial(object.headerValidationConfig)
         : undefined;
     return message;
@@ -435,7 +438,7 @@ messageTypeRegistry.set(HttpProtocolOptions.$type, HttpProtocolOptions);
 
 function createBaseHttpProtocolOptions_ExplicitHttpConfig(): HttpProtocolOptions_ExplicitHttpConfig {
   return {
-    $type: 'envoy.extensions.upstreams.http.v3.HttpProtocolOptions.ExplicitHttpConfig',
+    $type: "envoy.extensions.upstreams.http.v3.HttpProtocolOptions.ExplicitHttpConfig",
     httpProtocolOptions: undefined,
     http2ProtocolOptions: undefined,
     http3ProtocolOptions: undefined,
@@ -444,14 +447,11 @@ function createBaseHttpProtocolOptions_ExplicitHttpConfig(): HttpProtocolOptions
 
 export const HttpProtocolOptions_ExplicitHttpConfig: MessageFns<
   HttpProtocolOptions_ExplicitHttpConfig,
-  'envoy.extensions.upstreams.http.v3.HttpProtocolOptions.ExplicitHttpConfig'
+  "envoy.extensions.upstreams.http.v3.HttpProtocolOptions.ExplicitHttpConfig"
 > = {
-  $type: 'envoy.extensions.upstreams.http.v3.HttpProtocolOptions.ExplicitHttpConfig' as const,
+  $type: "envoy.extensions.upstreams.http.v3.HttpProtocolOptions.ExplicitHttpConfig" as const,
 
-  encode(
-    message: HttpProtocolOptions_ExplicitHttpConfig,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
+  encode(message: HttpProtocolOptions_ExplicitHttpConfig, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.httpProtocolOptions !== undefined) {
       Http1ProtocolOptions.encode(message.httpProtocolOptions, writer.uint32(10).fork()).join();
     }
@@ -468,7 +468,7 @@ export const HttpProtocolOptions_ExplicitHttpConfig: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -519,18 +519,18 @@ export const HttpProtocolOptions_ExplicitHttpConfig: MessageFns<
       httpProtocolOptions: isSet(object.httpProtocolOptions)
         ? Http1ProtocolOptions.fromJSON(object.httpProtocolOptions)
         : isSet(object.http_protocol_options)
-          ? Http1ProtocolOptions.fromJSON(object.http_protocol_options)
-          : undefined,
+        ? Http1ProtocolOptions.fromJSON(object.http_protocol_options)
+        : undefined,
       http2ProtocolOptions: isSet(object.http2ProtocolOptions)
         ? Http2ProtocolOptions.fromJSON(object.http2ProtocolOptions)
         : isSet(object.http2_protocol_options)
-          ? Http2ProtocolOptions.fromJSON(object.http2_protocol_options)
-          : undefined,
+        ? Http2ProtocolOptions.fromJSON(object.http2_protocol_options)
+        : undefined,
       http3ProtocolOptions: isSet(object.http3ProtocolOptions)
         ? Http3ProtocolOptions.fromJSON(object.http3ProtocolOptions)
         : isSet(object.http3_protocol_options)
-          ? Http3ProtocolOptions.fromJSON(object.http3_protocol_options)
-          : undefined,
+        ? Http3ProtocolOptions.fromJSON(object.http3_protocol_options)
+        : undefined,
     };
   },
 
@@ -551,22 +551,17 @@ export const HttpProtocolOptions_ExplicitHttpConfig: MessageFns<
   create(base?: DeepPartial<HttpProtocolOptions_ExplicitHttpConfig>): HttpProtocolOptions_ExplicitHttpConfig {
     return HttpProtocolOptions_ExplicitHttpConfig.fromPartial(base ?? {});
   },
-  fromPartial(
-    object: DeepPartial<HttpProtocolOptions_ExplicitHttpConfig>,
-  ): HttpProtocolOptions_ExplicitHttpConfig {
+  fromPartial(object: DeepPartial<HttpProtocolOptions_ExplicitHttpConfig>): HttpProtocolOptions_ExplicitHttpConfig {
     const message = createBaseHttpProtocolOptions_ExplicitHttpConfig();
-    message.httpProtocolOptions =
-      object.httpProtocolOptions !== undefined && object.httpProtocolOptions !== null
-        ? Http1ProtocolOptions.fromPartial(object.httpProtocolOptions)
-        : undefined;
-    message.http2ProtocolOptions =
-      object.http2ProtocolOptions !== undefined && object.http2ProtocolOptions !== null
-        ? Http2ProtocolOptions.fromPartial(object.http2ProtocolOptions)
-        : undefined;
-    message.http3ProtocolOptions =
-      object.http3ProtocolOptions !== undefined && object.http3ProtocolOptions !== null
-        ? Http3ProtocolOptions.fromPartial(object.http3ProtocolOptions)
-        : undefined;
+    message.httpProtocolOptions = (object.httpProtocolOptions !== undefined && object.httpProtocolOptions !== null)
+      ? Http1ProtocolOptions.fromPartial(object.httpProtocolOptions)
+      : undefined;
+    message.http2ProtocolOptions = (object.http2ProtocolOptions !== undefined && object.http2ProtocolOptions !== null)
+      ? Http2ProtocolOptions.fromPartial(object.http2ProtocolOptions)
+      : undefined;
+    message.http3ProtocolOptions = (object.http3ProtocolOptions !== undefined && object.http3ProtocolOptions !== null)
+      ? Http3ProtocolOptions.fromPartial(object.http3ProtocolOptions)
+      : undefined;
     return message;
   },
 };
@@ -575,7 +570,7 @@ messageTypeRegistry.set(HttpProtocolOptions_ExplicitHttpConfig.$type, HttpProtoc
 
 function createBaseHttpProtocolOptions_UseDownstreamHttpConfig(): HttpProtocolOptions_UseDownstreamHttpConfig {
   return {
-    $type: 'envoy.extensions.upstreams.http.v3.HttpProtocolOptions.UseDownstreamHttpConfig',
+    $type: "envoy.extensions.upstreams.http.v3.HttpProtocolOptions.UseDownstreamHttpConfig",
     httpProtocolOptions: undefined,
     http2ProtocolOptions: undefined,
     http3ProtocolOptions: undefined,
@@ -584,9 +579,9 @@ function createBaseHttpProtocolOptions_UseDownstreamHttpConfig(): HttpProtocolOp
 
 export const HttpProtocolOptions_UseDownstreamHttpConfig: MessageFns<
   HttpProtocolOptions_UseDownstreamHttpConfig,
-  'envoy.extensions.upstreams.http.v3.HttpProtocolOptions.UseDownstreamHttpConfig'
+  "envoy.extensions.upstreams.http.v3.HttpProtocolOptions.UseDownstreamHttpConfig"
 > = {
-  $type: 'envoy.extensions.upstreams.http.v3.HttpProtocolOptions.UseDownstreamHttpConfig' as const,
+  $type: "envoy.extensions.upstreams.http.v3.HttpProtocolOptions.UseDownstreamHttpConfig" as const,
 
   encode(
     message: HttpProtocolOptions_UseDownstreamHttpConfig,
@@ -608,7 +603,7 @@ export const HttpProtocolOptions_UseDownstreamHttpConfig: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -659,18 +654,18 @@ export const HttpProtocolOptions_UseDownstreamHttpConfig: MessageFns<
       httpProtocolOptions: isSet(object.httpProtocolOptions)
         ? Http1ProtocolOptions.fromJSON(object.httpProtocolOptions)
         : isSet(object.http_protocol_options)
-          ? Http1ProtocolOptions.fromJSON(object.http_protocol_options)
-          : undefined,
+        ? Http1ProtocolOptions.fromJSON(object.http_protocol_options)
+        : undefined,
       http2ProtocolOptions: isSet(object.http2ProtocolOptions)
         ? Http2ProtocolOptions.fromJSON(object.http2ProtocolOptions)
         : isSet(object.http2_protocol_options)
-          ? Http2ProtocolOptions.fromJSON(object.http2_protocol_options)
-          : undefined,
+        ? Http2ProtocolOptions.fromJSON(object.http2_protocol_options)
+        : undefined,
       http3ProtocolOptions: isSet(object.http3ProtocolOptions)
         ? Http3ProtocolOptions.fromJSON(object.http3ProtocolOptions)
         : isSet(object.http3_protocol_options)
-          ? Http3ProtocolOptions.fromJSON(object.http3_protocol_options)
-          : undefined,
+        ? Http3ProtocolOptions.fromJSON(object.http3_protocol_options)
+        : undefined,
     };
   },
 
@@ -688,39 +683,31 @@ export const HttpProtocolOptions_UseDownstreamHttpConfig: MessageFns<
     return obj;
   },
 
-  create(
-    base?: DeepPartial<HttpProtocolOptions_UseDownstreamHttpConfig>,
-  ): HttpProtocolOptions_UseDownstreamHttpConfig {
+  create(base?: DeepPartial<HttpProtocolOptions_UseDownstreamHttpConfig>): HttpProtocolOptions_UseDownstreamHttpConfig {
     return HttpProtocolOptions_UseDownstreamHttpConfig.fromPartial(base ?? {});
   },
   fromPartial(
     object: DeepPartial<HttpProtocolOptions_UseDownstreamHttpConfig>,
   ): HttpProtocolOptions_UseDownstreamHttpConfig {
     const message = createBaseHttpProtocolOptions_UseDownstreamHttpConfig();
-    message.httpProtocolOptions =
-      object.httpProtocolOptions !== undefined && object.httpProtocolOptions !== null
-        ? Http1ProtocolOptions.fromPartial(object.httpProtocolOptions)
-        : undefined;
-    message.http2ProtocolOptions =
-      object.http2ProtocolOptions !== undefined && object.http2ProtocolOptions !== null
-        ? Http2ProtocolOptions.fromPartial(object.http2ProtocolOptions)
-        : undefined;
-    message.http3ProtocolOptions =
-      object.http3ProtocolOptions !== undefined && object.http3ProtocolOptions !== null
-        ? Http3ProtocolOptions.fromPartial(object.http3ProtocolOptions)
-        : undefined;
+    message.httpProtocolOptions = (object.httpProtocolOptions !== undefined && object.httpProtocolOptions !== null)
+      ? Http1ProtocolOptions.fromPartial(object.httpProtocolOptions)
+      : undefined;
+    message.http2ProtocolOptions = (object.http2ProtocolOptions !== undefined && object.http2ProtocolOptions !== null)
+      ? Http2ProtocolOptions.fromPartial(object.http2ProtocolOptions)
+      : undefined;
+    message.http3ProtocolOptions = (object.http3ProtocolOptions !== undefined && object.http3ProtocolOptions !== null)
+      ? Http3ProtocolOptions.fromPartial(object.http3ProtocolOptions)
+      : undefined;
     return message;
   },
 };
 
-messageTypeRegistry.set(
-  HttpProtocolOptions_UseDownstreamHttpConfig.$type,
-  HttpProtocolOptions_UseDownstreamHttpConfig,
-);
+messageTypeRegistry.set(HttpProtocolOptions_UseDownstreamHttpConfig.$type, HttpProtocolOptions_UseDownstreamHttpConfig);
 
 function createBaseHttpProtocolOptions_AutoHttpConfig(): HttpProtocolOptions_AutoHttpConfig {
   return {
-    $type: 'envoy.extensions.upstreams.http.v3.HttpProtocolOptions.AutoHttpConfig',
+    $type: "envoy.extensions.upstreams.http.v3.HttpProtocolOptions.AutoHttpConfig",
     httpProtocolOptions: undefined,
     http2ProtocolOptions: undefined,
     http3ProtocolOptions: undefined,
@@ -730,14 +717,11 @@ function createBaseHttpProtocolOptions_AutoHttpConfig(): HttpProtocolOptions_Aut
 
 export const HttpProtocolOptions_AutoHttpConfig: MessageFns<
   HttpProtocolOptions_AutoHttpConfig,
-  'envoy.extensions.upstreams.http.v3.HttpProtocolOptions.AutoHttpConfig'
+  "envoy.extensions.upstreams.http.v3.HttpProtocolOptions.AutoHttpConfig"
 > = {
-  $type: 'envoy.extensions.upstreams.http.v3.HttpProtocolOptions.AutoHttpConfig' as const,
+  $type: "envoy.extensions.upstreams.http.v3.HttpProtocolOptions.AutoHttpConfig" as const,
 
-  encode(
-    message: HttpProtocolOptions_AutoHttpConfig,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
+  encode(message: HttpProtocolOptions_AutoHttpConfig, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.httpProtocolOptions !== undefined) {
       Http1ProtocolOptions.encode(message.httpProtocolOptions, writer.uint32(10).fork()).join();
     }
@@ -748,10 +732,7 @@ export const HttpProtocolOptions_AutoHttpConfig: MessageFns<
       Http3ProtocolOptions.encode(message.http3ProtocolOptions, writer.uint32(26).fork()).join();
     }
     if (message.alternateProtocolsCacheOptions !== undefined) {
-      AlternateProtocolsCacheOptions.encode(
-        message.alternateProtocolsCacheOptions,
-        writer.uint32(34).fork(),
-      ).join();
+      AlternateProtocolsCacheOptions.encode(message.alternateProtocolsCacheOptions, writer.uint32(34).fork()).join();
     }
     return writer;
   },
@@ -760,7 +741,7 @@ export const HttpProtocolOptions_AutoHttpConfig: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -798,10 +779,7 @@ export const HttpProtocolOptions_AutoHttpConfig: MessageFns<
               break;
             }
 
-            message.alternateProtocolsCacheOptions = AlternateProtocolsCacheOptions.decode(
-              reader,
-              reader.uint32(),
-            );
+            message.alternateProtocolsCacheOptions = AlternateProtocolsCacheOptions.decode(reader, reader.uint32());
             continue;
           }
         }
@@ -822,23 +800,23 @@ export const HttpProtocolOptions_AutoHttpConfig: MessageFns<
       httpProtocolOptions: isSet(object.httpProtocolOptions)
         ? Http1ProtocolOptions.fromJSON(object.httpProtocolOptions)
         : isSet(object.http_protocol_options)
-          ? Http1ProtocolOptions.fromJSON(object.http_protocol_options)
-          : undefined,
+        ? Http1ProtocolOptions.fromJSON(object.http_protocol_options)
+        : undefined,
       http2ProtocolOptions: isSet(object.http2ProtocolOptions)
         ? Http2ProtocolOptions.fromJSON(object.http2ProtocolOptions)
         : isSet(object.http2_protocol_options)
-          ? Http2ProtocolOptions.fromJSON(object.http2_protocol_options)
-          : undefined,
+        ? Http2ProtocolOptions.fromJSON(object.http2_protocol_options)
+        : undefined,
       http3ProtocolOptions: isSet(object.http3ProtocolOptions)
         ? Http3ProtocolOptions.fromJSON(object.http3ProtocolOptions)
         : isSet(object.http3_protocol_options)
-          ? Http3ProtocolOptions.fromJSON(object.http3_protocol_options)
-          : undefined,
+        ? Http3ProtocolOptions.fromJSON(object.http3_protocol_options)
+        : undefined,
       alternateProtocolsCacheOptions: isSet(object.alternateProtocolsCacheOptions)
         ? AlternateProtocolsCacheOptions.fromJSON(object.alternateProtocolsCacheOptions)
         : isSet(object.alternate_protocols_cache_options)
-          ? AlternateProtocolsCacheOptions.fromJSON(object.alternate_protocols_cache_options)
-          : undefined,
+        ? AlternateProtocolsCacheOptions.fromJSON(object.alternate_protocols_cache_options)
+        : undefined,
     };
   },
 
@@ -866,20 +844,17 @@ export const HttpProtocolOptions_AutoHttpConfig: MessageFns<
   },
   fromPartial(object: DeepPartial<HttpProtocolOptions_AutoHttpConfig>): HttpProtocolOptions_AutoHttpConfig {
     const message = createBaseHttpProtocolOptions_AutoHttpConfig();
-    message.httpProtocolOptions =
-      object.httpProtocolOptions !== undefined && object.httpProtocolOptions !== null
-        ? Http1ProtocolOptions.fromPartial(object.httpProtocolOptions)
-        : undefined;
-    message.http2ProtocolOptions =
-      object.http2ProtocolOptions !== undefined && object.http2ProtocolOptions !== null
-        ? Http2ProtocolOptions.fromPartial(object.http2ProtocolOptions)
-        : undefined;
-    message.http3ProtocolOptions =
-      object.http3ProtocolOptions !== undefined && object.http3ProtocolOptions !== null
-        ? Http3ProtocolOptions.fromPartial(object.http3ProtocolOptions)
-        : undefined;
+    message.httpProtocolOptions = (object.httpProtocolOptions !== undefined && object.httpProtocolOptions !== null)
+      ? Http1ProtocolOptions.fromPartial(object.httpProtocolOptions)
+      : undefined;
+    message.http2ProtocolOptions = (object.http2ProtocolOptions !== undefined && object.http2ProtocolOptions !== null)
+      ? Http2ProtocolOptions.fromPartial(object.http2ProtocolOptions)
+      : undefined;
+    message.http3ProtocolOptions = (object.http3ProtocolOptions !== undefined && object.http3ProtocolOptions !== null)
+      ? Http3ProtocolOptions.fromPartial(object.http3ProtocolOptions)
+      : undefined;
     message.alternateProtocolsCacheOptions =
-      object.alternateProtocolsCacheOptions !== undefined && object.alternateProtocolsCacheOptions !== null
+      (object.alternateProtocolsCacheOptions !== undefined && object.alternateProtocolsCacheOptions !== null)
         ? AlternateProtocolsCacheOptions.fromPartial(object.alternateProtocolsCacheOptions)
         : undefined;
     return message;
@@ -890,15 +865,11 @@ messageTypeRegistry.set(HttpProtocolOptions_AutoHttpConfig.$type, HttpProtocolOp
 
 type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
 
-export type DeepPartial<T> = T extends Builtin
-  ? T
-  : T extends globalThis.Array<infer U>
-    ? globalThis.Array<DeepPartial<U>>
-    : T extends ReadonlyArray<infer U>
-      ? ReadonlyArray<DeepPartial<U>>
-      : T extends {}
-        ? { [K in Exclude<keyof T, '$type'>]?: DeepPartial<T[K]> }
-        : Partial<T>;
+export type DeepPartial<T> = T extends Builtin ? T
+  : T extends globalThis.Array<infer U> ? globalThis.Array<DeepPartial<U>>
+  : T extends ReadonlyArray<infer U> ? ReadonlyArray<DeepPartial<U>>
+  : T extends {} ? { [K in Exclude<keyof T, "$type">]?: DeepPartial<T[K]> }
+  : Partial<T>;
 
 function isSet(value: any): boolean {
   return value !== null && value !== undefined;

@@ -5,25 +5,27 @@
 // source: envoy/extensions/filters/http/router/v3/router.proto
 
 /* eslint-disable */
-import { BinaryReader, BinaryWriter } from '@bufbuild/protobuf/wire';
-import { Duration } from '../../../../../../google/protobuf/duration';
-import { BoolValue } from '../../../../../../google/protobuf/wrappers';
-import { messageTypeRegistry } from '../../../../../../typeRegistry';
-import { AccessLog } from '../../../../../config/accesslog/v3/accesslog';
-import { HttpFilter } from '../../../network/http_connection_manager/v3/http_connection_manager';
+import { BinaryReader, BinaryWriter } from "@bufbuild/protobuf/wire";
+import { Duration } from "../../../../../../google/protobuf/duration";
+import { BoolValue } from "../../../../../../google/protobuf/wrappers";
+import { messageTypeRegistry } from "../../../../../../typeRegistry";
+import { AccessLog } from "../../../../../config/accesslog/v3/accesslog";
+import { HttpFilter } from "../../../network/http_connection_manager/v3/http_connection_manager";
 
-export const protobufPackage = 'envoy.extensions.filters.http.router.v3';
+export const protobufPackage = "envoy.extensions.filters.http.router.v3";
 
-export const protobufFileName = 'envoy/extensions/filters/http/router/v3/router.proto';
+export const protobufFileName = "envoy/extensions/filters/http/router/v3/router.proto";
 
 /** [#next-free-field: 10] */
 export interface Router {
-  $type: 'envoy.extensions.filters.http.router.v3.Router';
+  $type: "envoy.extensions.filters.http.router.v3.Router";
   /**
    * Whether the router generates dynamic cluster statistics. Defaults to
    * true. Can be disabled in high performance scenarios.
    */
-  dynamicStats: boolean | undefined;
+  dynamicStats:
+    | boolean
+    | undefined;
   /**
    * Whether to start a child span for egress routed calls. This can be
    * useful in scenarios where other filters (auth, ratelimit, etc.) make
@@ -46,7 +48,9 @@ export interface Router {
    */
   upstreamLog: AccessLog[];
   /** Additional upstream access log options. */
-  upstreamLogOptions: Router_UpstreamAccessLogOptions | undefined;
+  upstreamLogOptions:
+    | Router_UpstreamAccessLogOptions
+    | undefined;
   /**
    * Do not add any additional ``x-envoy-`` headers to requests or responses. This
    * only affects the :ref:`router filter generated x-envoy- headers
@@ -110,7 +114,7 @@ export interface Router {
 }
 
 export interface Router_UpstreamAccessLogOptions {
-  $type: 'envoy.extensions.filters.http.router.v3.Router.UpstreamAccessLogOptions';
+  $type: "envoy.extensions.filters.http.router.v3.Router.UpstreamAccessLogOptions";
   /**
    * If set to true, an upstream access log will be recorded when an upstream stream is
    * associated to an http request. Note: Each HTTP request received for an already established
@@ -131,7 +135,7 @@ export interface Router_UpstreamAccessLogOptions {
 
 function createBaseRouter(): Router {
   return {
-    $type: 'envoy.extensions.filters.http.router.v3.Router',
+    $type: "envoy.extensions.filters.http.router.v3.Router",
     dynamicStats: undefined,
     startChildSpan: false,
     upstreamLog: [],
@@ -144,15 +148,13 @@ function createBaseRouter(): Router {
   };
 }
 
-export const Router: MessageFns<Router, 'envoy.extensions.filters.http.router.v3.Router'> = {
-  $type: 'envoy.extensions.filters.http.router.v3.Router' as const,
+export const Router: MessageFns<Router, "envoy.extensions.filters.http.router.v3.Router"> = {
+  $type: "envoy.extensions.filters.http.router.v3.Router" as const,
 
   encode(message: Router, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.dynamicStats !== undefined) {
-      BoolValue.encode(
-        { $type: 'google.protobuf.BoolValue', value: message.dynamicStats! },
-        writer.uint32(10).fork(),
-      ).join();
+      BoolValue.encode({ $type: "google.protobuf.BoolValue", value: message.dynamicStats! }, writer.uint32(10).fork())
+        .join();
     }
     if (message.startChildSpan !== false) {
       writer.uint32(16).bool(message.startChildSpan);
@@ -185,7 +187,7 @@ export const Router: MessageFns<Router, 'envoy.extensions.filters.http.router.v3
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -284,48 +286,48 @@ export const Router: MessageFns<Router, 'envoy.extensions.filters.http.router.v3
       dynamicStats: isSet(object.dynamicStats)
         ? Boolean(object.dynamicStats)
         : isSet(object.dynamic_stats)
-          ? Boolean(object.dynamic_stats)
-          : undefined,
+        ? Boolean(object.dynamic_stats)
+        : undefined,
       startChildSpan: isSet(object.startChildSpan)
         ? globalThis.Boolean(object.startChildSpan)
         : isSet(object.start_child_span)
-          ? globalThis.Boolean(object.start_child_span)
-          : false,
+        ? globalThis.Boolean(object.start_child_span)
+        : false,
       upstreamLog: globalThis.Array.isArray(object?.upstreamLog)
         ? object.upstreamLog.map((e: any) => AccessLog.fromJSON(e))
         : globalThis.Array.isArray(object?.upstream_log)
-          ? object.upstream_log.map((e: any) => AccessLog.fromJSON(e))
-          : [],
+        ? object.upstream_log.map((e: any) => AccessLog.fromJSON(e))
+        : [],
       upstreamLogOptions: isSet(object.upstreamLogOptions)
         ? Router_UpstreamAccessLogOptions.fromJSON(object.upstreamLogOptions)
         : isSet(object.upstream_log_options)
-          ? Router_UpstreamAccessLogOptions.fromJSON(object.upstream_log_options)
-          : undefined,
+        ? Router_UpstreamAccessLogOptions.fromJSON(object.upstream_log_options)
+        : undefined,
       suppressEnvoyHeaders: isSet(object.suppressEnvoyHeaders)
         ? globalThis.Boolean(object.suppressEnvoyHeaders)
         : isSet(object.suppress_envoy_headers)
-          ? globalThis.Boolean(object.suppress_envoy_headers)
-          : false,
+        ? globalThis.Boolean(object.suppress_envoy_headers)
+        : false,
       strictCheckHeaders: globalThis.Array.isArray(object?.strictCheckHeaders)
         ? object.strictCheckHeaders.map((e: any) => globalThis.String(e))
         : globalThis.Array.isArray(object?.strict_check_headers)
-          ? object.strict_check_headers.map((e: any) => globalThis.String(e))
-          : [],
+        ? object.strict_check_headers.map((e: any) => globalThis.String(e))
+        : [],
       respectExpectedRqTimeout: isSet(object.respectExpectedRqTimeout)
         ? globalThis.Boolean(object.respectExpectedRqTimeout)
         : isSet(object.respect_expected_rq_timeout)
-          ? globalThis.Boolean(object.respect_expected_rq_timeout)
-          : false,
+        ? globalThis.Boolean(object.respect_expected_rq_timeout)
+        : false,
       suppressGrpcRequestFailureCodeStats: isSet(object.suppressGrpcRequestFailureCodeStats)
         ? globalThis.Boolean(object.suppressGrpcRequestFailureCodeStats)
         : isSet(object.suppress_grpc_request_failure_code_stats)
-          ? globalThis.Boolean(object.suppress_grpc_request_failure_code_stats)
-          : false,
+        ? globalThis.Boolean(object.suppress_grpc_request_failure_code_stats)
+        : false,
       upstreamHttpFilters: globalThis.Array.isArray(object?.upstreamHttpFilters)
         ? object.upstreamHttpFilters.map((e: any) => HttpFilter.fromJSON(e))
         : globalThis.Array.isArray(object?.upstream_http_filters)
-          ? object.upstream_http_filters.map((e: any) => HttpFilter.fromJSON(e))
-          : [],
+        ? object.upstream_http_filters.map((e: any) => HttpFilter.fromJSON(e))
+        : [],
     };
   },
 
@@ -369,10 +371,9 @@ export const Router: MessageFns<Router, 'envoy.extensions.filters.http.router.v3
     message.dynamicStats = object.dynamicStats ?? undefined;
     message.startChildSpan = object.startChildSpan ?? false;
     message.upstreamLog = object.upstreamLog?.map((e) => AccessLog.fromPartial(e)) || [];
-    message.upstreamLogOptions =
-      object.upstreamLogOptions !== undefined && object.upstreamLogOptions !== null
-        ? Router_UpstreamAccessLogOptions.fromPartial(object.upstreamLogOptions)
-        : undefined;
+    message.upstreamLogOptions = (object.upstreamLogOptions !== undefined && object.upstreamLogOptions !== null)
+      ? Router_UpstreamAccessLogOptions.fromPartial(object.upstreamLogOptions)
+      : undefined;
     message.suppressEnvoyHeaders = object.suppressEnvoyHeaders ?? false;
     message.strictCheckHeaders = object.strictCheckHeaders?.map((e) => e) || [];
     message.respectExpectedRqTimeout = object.respectExpectedRqTimeout ?? false;
@@ -386,7 +387,7 @@ messageTypeRegistry.set(Router.$type, Router);
 
 function createBaseRouter_UpstreamAccessLogOptions(): Router_UpstreamAccessLogOptions {
   return {
-    $type: 'envoy.extensions.filters.http.router.v3.Router.UpstreamAccessLogOptions',
+    $type: "envoy.extensions.filters.http.router.v3.Router.UpstreamAccessLogOptions",
     flushUpstreamLogOnUpstreamStream: false,
     upstreamLogFlushInterval: undefined,
   };
@@ -394,9 +395,9 @@ function createBaseRouter_UpstreamAccessLogOptions(): Router_UpstreamAccessLogOp
 
 export const Router_UpstreamAccessLogOptions: MessageFns<
   Router_UpstreamAccessLogOptions,
-  'envoy.extensions.filters.http.router.v3.Router.UpstreamAccessLogOptions'
+  "envoy.extensions.filters.http.router.v3.Router.UpstreamAccessLogOptions"
 > = {
-  $type: 'envoy.extensions.filters.http.router.v3.Router.UpstreamAccessLogOptions' as const,
+  $type: "envoy.extensions.filters.http.router.v3.Router.UpstreamAccessLogOptions" as const,
 
   encode(message: Router_UpstreamAccessLogOptions, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.flushUpstreamLogOnUpstreamStream !== false) {
@@ -412,7 +413,7 @@ export const Router_UpstreamAccessLogOptions: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -455,13 +456,13 @@ export const Router_UpstreamAccessLogOptions: MessageFns<
       flushUpstreamLogOnUpstreamStream: isSet(object.flushUpstreamLogOnUpstreamStream)
         ? globalThis.Boolean(object.flushUpstreamLogOnUpstreamStream)
         : isSet(object.flush_upstream_log_on_upstream_stream)
-          ? globalThis.Boolean(object.flush_upstream_log_on_upstream_stream)
-          : false,
+        ? globalThis.Boolean(object.flush_upstream_log_on_upstream_stream)
+        : false,
       upstreamLogFlushInterval: isSet(object.upstreamLogFlushInterval)
         ? Duration.fromJSON(object.upstreamLogFlushInterval)
         : isSet(object.upstream_log_flush_interval)
-          ? Duration.fromJSON(object.upstream_log_flush_interval)
-          : undefined,
+        ? Duration.fromJSON(object.upstream_log_flush_interval)
+        : undefined,
     };
   },
 
@@ -483,7 +484,7 @@ export const Router_UpstreamAccessLogOptions: MessageFns<
     const message = createBaseRouter_UpstreamAccessLogOptions();
     message.flushUpstreamLogOnUpstreamStream = object.flushUpstreamLogOnUpstreamStream ?? false;
     message.upstreamLogFlushInterval =
-      object.upstreamLogFlushInterval !== undefined && object.upstreamLogFlushInterval !== null
+      (object.upstreamLogFlushInterval !== undefined && object.upstreamLogFlushInterval !== null)
         ? Duration.fromPartial(object.upstreamLogFlushInterval)
         : undefined;
     return message;
@@ -494,15 +495,11 @@ messageTypeRegistry.set(Router_UpstreamAccessLogOptions.$type, Router_UpstreamAc
 
 type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
 
-export type DeepPartial<T> = T extends Builtin
-  ? T
-  : T extends globalThis.Array<infer U>
-    ? globalThis.Array<DeepPartial<U>>
-    : T extends ReadonlyArray<infer U>
-      ? ReadonlyArray<DeepPartial<U>>
-      : T extends {}
-        ? { [K in Exclude<keyof T, '$type'>]?: DeepPartial<T[K]> }
-        : Partial<T>;
+export type DeepPartial<T> = T extends Builtin ? T
+  : T extends globalThis.Array<infer U> ? globalThis.Array<DeepPartial<U>>
+  : T extends ReadonlyArray<infer U> ? ReadonlyArray<DeepPartial<U>>
+  : T extends {} ? { [K in Exclude<keyof T, "$type">]?: DeepPartial<T[K]> }
+  : Partial<T>;
 
 function isSet(value: any): boolean {
   return value !== null && value !== undefined;

@@ -5,18 +5,20 @@
 // source: envoy/extensions/filters/listener/tls_inspector/v3/tls_inspector.proto
 
 /* eslint-disable */
-import { BinaryReader, BinaryWriter } from '@bufbuild/protobuf/wire';
-import { BoolValue, UInt32Value } from '../../../../../../google/protobuf/wrappers';
-import { messageTypeRegistry } from '../../../../../../typeRegistry';
+import { BinaryReader, BinaryWriter } from "@bufbuild/protobuf/wire";
+import { BoolValue, UInt32Value } from "../../../../../../google/protobuf/wrappers";
+import { messageTypeRegistry } from "../../../../../../typeRegistry";
 
-export const protobufPackage = 'envoy.extensions.filters.listener.tls_inspector.v3';
+export const protobufPackage = "envoy.extensions.filters.listener.tls_inspector.v3";
 
-export const protobufFileName = 'envoy/extensions/filters/listener/tls_inspector/v3/tls_inspector.proto';
+export const protobufFileName = "envoy/extensions/filters/listener/tls_inspector/v3/tls_inspector.proto";
 
 export interface TlsInspector {
-  $type: 'envoy.extensions.filters.listener.tls_inspector.v3.TlsInspector';
+  $type: "envoy.extensions.filters.listener.tls_inspector.v3.TlsInspector";
   /** Populate ``JA3`` fingerprint hash using data from the TLS Client Hello packet. Default is false. */
-  enableJa3Fingerprinting: boolean | undefined;
+  enableJa3Fingerprinting:
+    | boolean
+    | undefined;
   /**
    * The size in bytes of the initial buffer requested by the tls_inspector.
    * If the filter needs to read additional bytes from the socket, the
@@ -29,126 +31,120 @@ export interface TlsInspector {
 
 function createBaseTlsInspector(): TlsInspector {
   return {
-    $type: 'envoy.extensions.filters.listener.tls_inspector.v3.TlsInspector',
+    $type: "envoy.extensions.filters.listener.tls_inspector.v3.TlsInspector",
     enableJa3Fingerprinting: undefined,
     initialReadBufferSize: undefined,
   };
 }
 
-export const TlsInspector: MessageFns<
-  TlsInspector,
-  'envoy.extensions.filters.listener.tls_inspector.v3.TlsInspector'
-> = {
-  $type: 'envoy.extensions.filters.listener.tls_inspector.v3.TlsInspector' as const,
+export const TlsInspector: MessageFns<TlsInspector, "envoy.extensions.filters.listener.tls_inspector.v3.TlsInspector"> =
+  {
+    $type: "envoy.extensions.filters.listener.tls_inspector.v3.TlsInspector" as const,
 
-  encode(message: TlsInspector, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.enableJa3Fingerprinting !== undefined) {
-      BoolValue.encode(
-        { $type: 'google.protobuf.BoolValue', value: message.enableJa3Fingerprinting! },
-        writer.uint32(10).fork(),
-      ).join();
-    }
-    if (message.initialReadBufferSize !== undefined) {
-      UInt32Value.encode(
-        { $type: 'google.protobuf.UInt32Value', value: message.initialReadBufferSize! },
-        writer.uint32(18).fork(),
-      ).join();
-    }
-    return writer;
-  },
-
-  decode(input: BinaryReader | Uint8Array, length?: number): TlsInspector {
-    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
-    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
-    if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
-    }
-    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
-    try {
-      const end = length === undefined ? reader.len : reader.pos + length;
-      const message = createBaseTlsInspector();
-      while (reader.pos < end) {
-        const tag = reader.uint32();
-        switch (tag >>> 3) {
-          case 1: {
-            if (tag !== 10) {
-              break;
-            }
-
-            message.enableJa3Fingerprinting = BoolValue.decode(reader, reader.uint32()).value;
-            continue;
-          }
-          case 2: {
-            if (tag !== 18) {
-              break;
-            }
-
-            message.initialReadBufferSize = UInt32Value.decode(reader, reader.uint32()).value;
-            continue;
-          }
-        }
-        if ((tag & 7) === 4 || tag === 0) {
-          break;
-        }
-        reader.skip(tag & 7);
+    encode(message: TlsInspector, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+      if (message.enableJa3Fingerprinting !== undefined) {
+        BoolValue.encode(
+          { $type: "google.protobuf.BoolValue", value: message.enableJa3Fingerprinting! },
+          writer.uint32(10).fork(),
+        ).join();
       }
-      return message;
-    } finally {
-      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
-    }
-  },
+      if (message.initialReadBufferSize !== undefined) {
+        UInt32Value.encode(
+          { $type: "google.protobuf.UInt32Value", value: message.initialReadBufferSize! },
+          writer.uint32(18).fork(),
+        ).join();
+      }
+      return writer;
+    },
 
-  fromJSON(object: any): TlsInspector {
-    return {
-      $type: TlsInspector.$type,
-      enableJa3Fingerprinting: isSet(object.enableJa3Fingerprinting)
-        ? Boolean(object.enableJa3Fingerprinting)
-        : isSet(object.enable_ja3_fingerprinting)
+    decode(input: BinaryReader | Uint8Array, length?: number): TlsInspector {
+      const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+      const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+      if (previousRecursionDepth >= 100) {
+        throw new globalThis.Error("protobuf decode recursion limit exceeded");
+      }
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+      try {
+        const end = length === undefined ? reader.len : reader.pos + length;
+        const message = createBaseTlsInspector();
+        while (reader.pos < end) {
+          const tag = reader.uint32();
+          switch (tag >>> 3) {
+            case 1: {
+              if (tag !== 10) {
+                break;
+              }
+
+              message.enableJa3Fingerprinting = BoolValue.decode(reader, reader.uint32()).value;
+              continue;
+            }
+            case 2: {
+              if (tag !== 18) {
+                break;
+              }
+
+              message.initialReadBufferSize = UInt32Value.decode(reader, reader.uint32()).value;
+              continue;
+            }
+          }
+          if ((tag & 7) === 4 || tag === 0) {
+            break;
+          }
+          reader.skip(tag & 7);
+        }
+        return message;
+      } finally {
+        (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+      }
+    },
+
+    fromJSON(object: any): TlsInspector {
+      return {
+        $type: TlsInspector.$type,
+        enableJa3Fingerprinting: isSet(object.enableJa3Fingerprinting)
+          ? Boolean(object.enableJa3Fingerprinting)
+          : isSet(object.enable_ja3_fingerprinting)
           ? Boolean(object.enable_ja3_fingerprinting)
           : undefined,
-      initialReadBufferSize: isSet(object.initialReadBufferSize)
-        ? Number(object.initialReadBufferSize)
-        : isSet(object.initial_read_buffer_size)
+        initialReadBufferSize: isSet(object.initialReadBufferSize)
+          ? Number(object.initialReadBufferSize)
+          : isSet(object.initial_read_buffer_size)
           ? Number(object.initial_read_buffer_size)
           : undefined,
-    };
-  },
+      };
+    },
 
-  toJSON(message: TlsInspector): unknown {
-    const obj: any = {};
-    if (message.enableJa3Fingerprinting !== undefined) {
-      obj.enableJa3Fingerprinting = message.enableJa3Fingerprinting;
-    }
-    if (message.initialReadBufferSize !== undefined) {
-      obj.initialReadBufferSize = message.initialReadBufferSize;
-    }
-    return obj;
-  },
+    toJSON(message: TlsInspector): unknown {
+      const obj: any = {};
+      if (message.enableJa3Fingerprinting !== undefined) {
+        obj.enableJa3Fingerprinting = message.enableJa3Fingerprinting;
+      }
+      if (message.initialReadBufferSize !== undefined) {
+        obj.initialReadBufferSize = message.initialReadBufferSize;
+      }
+      return obj;
+    },
 
-  create(base?: DeepPartial<TlsInspector>): TlsInspector {
-    return TlsInspector.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<TlsInspector>): TlsInspector {
-    const message = createBaseTlsInspector();
-    message.enableJa3Fingerprinting = object.enableJa3Fingerprinting ?? undefined;
-    message.initialReadBufferSize = object.initialReadBufferSize ?? undefined;
-    return message;
-  },
-};
+    create(base?: DeepPartial<TlsInspector>): TlsInspector {
+      return TlsInspector.fromPartial(base ?? {});
+    },
+    fromPartial(object: DeepPartial<TlsInspector>): TlsInspector {
+      const message = createBaseTlsInspector();
+      message.enableJa3Fingerprinting = object.enableJa3Fingerprinting ?? undefined;
+      message.initialReadBufferSize = object.initialReadBufferSize ?? undefined;
+      return message;
+    },
+  };
 
 messageTypeRegistry.set(TlsInspector.$type, TlsInspector);
 
 type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
 
-export type DeepPartial<T> = T extends Builtin
-  ? T
-  : T extends globalThis.Array<infer U>
-    ? globalThis.Array<DeepPartial<U>>
-    : T extends ReadonlyArray<infer U>
-      ? ReadonlyArray<DeepPartial<U>>
-      : T extends {}
-        ? { [K in Exclude<keyof T, '$type'>]?: DeepPartial<T[K]> }
-        : Partial<T>;
+export type DeepPartial<T> = T extends Builtin ? T
+  : T extends globalThis.Array<infer U> ? globalThis.Array<DeepPartial<U>>
+  : T extends ReadonlyArray<infer U> ? ReadonlyArray<DeepPartial<U>>
+  : T extends {} ? { [K in Exclude<keyof T, "$type">]?: DeepPartial<T[K]> }
+  : Partial<T>;
 
 function isSet(value: any): boolean {
   return value !== null && value !== undefined;

@@ -5,39 +5,39 @@
 // source: envoy/extensions/filters/network/http_connection_manager/v3/http_connection_manager.proto
 
 /* eslint-disable */
-import { BinaryReader, BinaryWriter } from '@bufbuild/protobuf/wire';
-import { Any } from '../../../../../../google/protobuf/any';
-import { Duration } from '../../../../../../google/protobuf/duration';
-import { BoolValue, UInt32Value } from '../../../../../../google/protobuf/wrappers';
-import { messageTypeRegistry } from '../../../../../../typeRegistry';
-import { AccessLog, AccessLogFilter } from '../../../../../config/accesslog/v3/accesslog';
-import { CidrRange } from '../../../../../config/core/v3/address';
-import { DataSource, HeaderValueOption } from '../../../../../config/core/v3/base';
-import { ConfigSource, ExtensionConfigSource } from '../../../../../config/core/v3/config_source';
-import { TypedExtensionConfig } from '../../../../../config/core/v3/extension';
+import { BinaryReader, BinaryWriter } from "@bufbuild/protobuf/wire";
+import { Any } from "../../../../../../google/protobuf/any";
+import { Duration } from "../../../../../../google/protobuf/duration";
+import { BoolValue, UInt32Value } from "../../../../../../google/protobuf/wrappers";
+import { messageTypeRegistry } from "../../../../../../typeRegistry";
+import { AccessLog, AccessLogFilter } from "../../../../../config/accesslog/v3/accesslog";
+import { CidrRange } from "../../../../../config/core/v3/address";
+import { DataSource, HeaderValueOption } from "../../../../../config/core/v3/base";
+import { ConfigSource, ExtensionConfigSource } from "../../../../../config/core/v3/config_source";
+import { TypedExtensionConfig } from "../../../../../config/core/v3/extension";
 import {
   Http1ProtocolOptions,
   Http2ProtocolOptions,
   Http3ProtocolOptions,
   HttpProtocolOptions,
   SchemeHeaderTransformation,
-} from '../../../../../config/core/v3/protocol';
-import { SubstitutionFormatString } from '../../../../../config/core/v3/substitution_format_string';
-import { RouteConfiguration } from '../../../../../config/route/v3/route';
-import { ScopedRouteConfiguration } from '../../../../../config/route/v3/scoped_route';
-import { Tracing_Http } from '../../../../../config/trace/v3/http_tracer';
-import { PathTransformation } from '../../../../../type/http/v3/path_transformation';
-import { CustomTag } from '../../../../../type/tracing/v3/custom_tag';
-import { Percent } from '../../../../../type/v3/percent';
+} from "../../../../../config/core/v3/protocol";
+import { SubstitutionFormatString } from "../../../../../config/core/v3/substitution_format_string";
+import { RouteConfiguration } from "../../../../../config/route/v3/route";
+import { ScopedRouteConfiguration } from "../../../../../config/route/v3/scoped_route";
+import { Tracing_Http } from "../../../../../config/trace/v3/http_tracer";
+import { PathTransformation } from "../../../../../type/http/v3/path_transformation";
+import { CustomTag } from "../../../../../type/tracing/v3/custom_tag";
+import { Percent } from "../../../../../type/v3/percent";
 
-export const protobufPackage = 'envoy.extensions.filters.network.http_connection_manager.v3';
+export const protobufPackage = "envoy.extensions.filters.network.http_connection_manager.v3";
 
 export const protobufFileName =
-  'envoy/extensions/filters/network/http_connection_manager/v3/http_connection_manager.proto';
+  "envoy/extensions/filters/network/http_connection_manager/v3/http_connection_manager.proto";
 
 /** [#next-free-field: 58] */
 export interface HttpConnectionManager {
-  $type: 'envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager';
+  $type: "envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager";
   /** Supplies the type of codec that the connection manager should use. */
   codecType: HttpConnectionManager_CodecType;
   /**
@@ -47,15 +47,21 @@ export interface HttpConnectionManager {
    */
   statPrefix: string;
   /** The connection manager’s route table will be dynamically loaded via the RDS API. */
-  rds?: Rds | undefined;
+  rds?:
+    | Rds
+    | undefined;
   /** The route table for the connection manager is static and is specified in this property. */
-  routeConfig?: RouteConfiguration | undefined;
+  routeConfig?:
+    | RouteConfiguration
+    | undefined;
   /**
    * A route table will be dynamically assigned to each request based on request attributes
    * (e.g., the value of a header). The "routing scopes" (i.e., route tables) and "scope keys" are
    * specified in this message.
    */
-  scopedRoutes?: ScopedRoutes | undefined;
+  scopedRoutes?:
+    | ScopedRoutes
+    | undefined;
   /**
    * A list of individual HTTP filters that make up the filter chain for
    * requests made to the connection manager. :ref:`Order matters <arch_overview_http_filters_ordering>`
@@ -67,18 +73,24 @@ export interface HttpConnectionManager {
    * and :ref:`config_http_conn_man_headers_downstream-service-cluster` headers. See the linked
    * documentation for more information. Defaults to false.
    */
-  addUserAgent: boolean | undefined;
+  addUserAgent:
+    | boolean
+    | undefined;
   /**
    * Presence of the object defines whether the connection manager
    * emits :ref:`tracing <arch_overview_tracing>` data to the :ref:`configured tracing provider
    * <envoy_v3_api_msg_config.trace.v3.Tracing>`.
    */
-  tracing: HttpConnectionManager_Tracing | undefined;
+  tracing:
+    | HttpConnectionManager_Tracing
+    | undefined;
   /**
    * Additional settings for HTTP requests handled by the connection manager. These will be
    * applicable to both HTTP1 and HTTP2 requests.
    */
-  commonHttpProtocolOptions: HttpProtocolOptions | undefined;
+  commonHttpProtocolOptions:
+    | HttpProtocolOptions
+    | undefined;
   /**
    * Additional HTTP/1 settings that are passed to the HTTP/1 codec.
    * [#comment:TODO: The following fields are ignored when the
@@ -86,14 +98,20 @@ export interface HttpConnectionManager {
    * is present:
    * 1. :ref:`allow_chunked_length <envoy_v3_api_field_config.core.v3.Http1ProtocolOptions.allow_chunked_length>`]
    */
-  httpProtocolOptions: Http1ProtocolOptions | undefined;
+  httpProtocolOptions:
+    | Http1ProtocolOptions
+    | undefined;
   /** Additional HTTP/2 settings that are passed directly to the HTTP/2 codec. */
-  http2ProtocolOptions: Http2ProtocolOptions | undefined;
+  http2ProtocolOptions:
+    | Http2ProtocolOptions
+    | undefined;
   /**
    * Additional HTTP/3 settings that are passed directly to the HTTP/3 codec.
    * [#not-implemented-hide:]
    */
-  http3ProtocolOptions: Http3ProtocolOptions | undefined;
+  http3ProtocolOptions:
+    | Http3ProtocolOptions
+    | undefined;
   /**
    * An optional override that the connection manager will write to the server
    * header in responses. If not set, the default is ``envoy``.
@@ -110,13 +128,17 @@ export interface HttpConnectionManager {
    * If not set, Envoy's default :ref:`scheme  <config_http_conn_man_headers_scheme>`
    * handling applies.
    */
-  schemeHeaderTransformation: SchemeHeaderTransformation | undefined;
+  schemeHeaderTransformation:
+    | SchemeHeaderTransformation
+    | undefined;
   /**
    * The maximum request headers size for incoming connections.
    * If unconfigured, the default max request headers allowed is 60 KiB.
    * Requests that exceed this limit will receive a 431 response.
    */
-  maxRequestHeadersKb: number | undefined;
+  maxRequestHeadersKb:
+    | number
+    | undefined;
   /**
    * The stream idle timeout for connections managed by the connection manager.
    * If not specified, this defaults to 5 minutes. The default value was selected
@@ -158,20 +180,26 @@ export interface HttpConnectionManager {
    * A value of 0 will completely disable the connection manager stream idle
    * timeout, although per-route idle timeout overrides will continue to apply.
    */
-  streamIdleTimeout: Duration | undefined;
+  streamIdleTimeout:
+    | Duration
+    | undefined;
   /**
    * The amount of time that Envoy will wait for the entire request to be received.
    * The timer is activated when the request is initiated, and is disarmed when the last byte of the
    * request is sent upstream (i.e. all decoding filters have processed the request), OR when the
    * response is initiated. If not specified or set to 0, this timeout is disabled.
    */
-  requestTimeout: Duration | undefined;
+  requestTimeout:
+    | Duration
+    | undefined;
   /**
    * The amount of time that Envoy will wait for the request headers to be received. The timer is
    * activated when the first byte of the headers is received, and is disarmed when the last byte of
    * the headers has been received. If not specified or set to 0, this timeout is disabled.
    */
-  requestHeadersTimeout: Duration | undefined;
+  requestHeadersTimeout:
+    | Duration
+    | undefined;
   /**
    * The time that Envoy will wait between sending an HTTP/2 “shutdown
    * notification” (GOAWAY frame with max stream ID) and a final GOAWAY frame.
@@ -184,7 +212,9 @@ export interface HttpConnectionManager {
    * is reached, or during general server draining. The default grace period is
    * 5000 milliseconds (5 seconds) if this option is not specified.
    */
-  drainTimeout: Duration | undefined;
+  drainTimeout:
+    | Duration
+    | undefined;
   /**
    * The delayed close timeout is for downstream connections managed by the HTTP connection manager.
    * It is defined as a grace period after connection close processing has been locally initiated
@@ -217,7 +247,9 @@ export interface HttpConnectionManager {
    *    connection's socket will be closed immediately after the write flush is completed or will
    *    never close if the write flush does not complete.
    */
-  delayedCloseTimeout: Duration | undefined;
+  delayedCloseTimeout:
+    | Duration
+    | undefined;
   /**
    * Configuration for :ref:`HTTP access logs <arch_overview_access_logs>`
    * emitted by the connection manager.
@@ -234,7 +266,9 @@ export interface HttpConnectionManager {
    *
    * @deprecated
    */
-  accessLogFlushInterval: Duration | undefined;
+  accessLogFlushInterval:
+    | Duration
+    | undefined;
   /**
    * .. attention::
    * This field is deprecated in favor of
@@ -248,7 +282,9 @@ export interface HttpConnectionManager {
    */
   flushAccessLogOnNewRequest: boolean;
   /** Additional access log options for HTTP connection manager. */
-  accessLogOptions: HttpConnectionManager_HcmAccessLogOptions | undefined;
+  accessLogOptions:
+    | HttpConnectionManager_HcmAccessLogOptions
+    | undefined;
   /**
    * If set to true, the connection manager will use the real remote address
    * of the client connection when determining internal versus external origin and manipulating
@@ -258,7 +294,9 @@ export interface HttpConnectionManager {
    * :ref:`config_http_conn_man_headers_x-envoy-internal`, and
    * :ref:`config_http_conn_man_headers_x-envoy-external-address` for more information.
    */
-  useRemoteAddress: boolean | undefined;
+  useRemoteAddress:
+    | boolean
+    | undefined;
   /**
    * The number of additional ingress proxy hops from the right side of the
    * :ref:`config_http_conn_man_headers_x-forwarded-for` HTTP header to trust when
@@ -303,7 +341,9 @@ export interface HttpConnectionManager {
    * See the documentation for :ref:`config_http_conn_man_headers_x-envoy-internal` for more
    * information about internal/external addresses.
    */
-  internalAddressConfig: HttpConnectionManager_InternalAddressConfig | undefined;
+  internalAddressConfig:
+    | HttpConnectionManager_InternalAddressConfig
+    | undefined;
   /**
    * If set, Envoy will not append the remote address to the
    * :ref:`config_http_conn_man_headers_x-forwarded-for` HTTP header. This may be used in
@@ -326,7 +366,9 @@ export interface HttpConnectionManager {
    * true. Generating a random UUID4 is expensive so in high throughput scenarios where this feature
    * is not desired it can be disabled.
    */
-  generateRequestId: boolean | undefined;
+  generateRequestId:
+    | boolean
+    | undefined;
   /**
    * Whether the connection manager will keep the :ref:`x-request-id
    * <config_http_conn_man_headers_x-request-id>` header if passed for a request that is edge
@@ -354,7 +396,9 @@ export interface HttpConnectionManager {
    * ``By`` is always set when the client certificate presents the URI type Subject Alternative Name
    * value.
    */
-  setCurrentClientCertDetails: HttpConnectionManager_SetCurrentClientCertDetails | undefined;
+  setCurrentClientCertDetails:
+    | HttpConnectionManager_SetCurrentClientCertDetails
+    | undefined;
   /**
    * If proxy_100_continue is true, Envoy will proxy incoming "Expect:
    * 100-continue" headers upstream, and forward "100 Continue" responses
@@ -395,7 +439,9 @@ export interface HttpConnectionManager {
    * :ref:`header validation configuration <envoy_v3_api_field_extensions.filters.network.http_connection_manager.v3.HttpConnectionManager.typed_header_validation_config>`
    * is present.]
    */
-  normalizePath: boolean | undefined;
+  normalizePath:
+    | boolean
+    | undefined;
   /**
    * Determines if adjacent slashes in the path are merged into one before any processing of
    * requests by HTTP filters or routing. This affects the upstream ``:path`` header as well. Without
@@ -436,13 +482,17 @@ export interface HttpConnectionManager {
    *
    * [#extension-category: envoy.request_id]
    */
-  requestIdExtension: RequestIDExtension | undefined;
+  requestIdExtension:
+    | RequestIDExtension
+    | undefined;
   /**
    * The configuration to customize local reply returned by Envoy. It can customize status code,
    * body text and response content type. If not specified, status code and text body are hard
    * coded in Envoy, the response content type is plain text.
    */
-  localReplyConfig: LocalReplyConfig | undefined;
+  localReplyConfig:
+    | LocalReplyConfig
+    | undefined;
   /**
    * Determines if the port part should be removed from host/authority header before any processing
    * of request by HTTP filters or routing. The port would be removed only if it is equal to the :ref:`listener's<envoy_v3_api_field_config.listener.v3.Listener.address>`
@@ -465,7 +515,9 @@ export interface HttpConnectionManager {
    * of `HTTP spec <https://tools.ietf.org/html/rfc3986>`_ and is provided for convenience.
    * Only one of ``strip_matching_host_port`` or ``strip_any_host_port`` can be set.
    */
-  stripAnyHostPort?: boolean | undefined;
+  stripAnyHostPort?:
+    | boolean
+    | undefined;
   /**
    * Governs Envoy's behavior when receiving invalid HTTP from downstream.
    * If this option is false (default), Envoy will err on the conservative side handling HTTP
@@ -484,7 +536,9 @@ export interface HttpConnectionManager {
    * ``not`` the deprecated but similarly named :ref:`stream_error_on_invalid_http_messaging
    * <envoy_v3_api_field_config.core.v3.Http2ProtocolOptions.stream_error_on_invalid_http_messaging>`
    */
-  streamErrorOnInvalidHttpMessage: boolean | undefined;
+  streamErrorOnInvalidHttpMessage:
+    | boolean
+    | undefined;
   /**
    * [#not-implemented-hide:] Path normalization configuration. This includes
    * configurations for transformations (e.g. RFC 3986 normalization or merge
@@ -495,7 +549,9 @@ export interface HttpConnectionManager {
    * <envoy_v3_api_msg_extensions.filters.network.http_connection_manager.v3.PathNormalizationOptions>`
    * for details.
    */
-  pathNormalizationOptions: HttpConnectionManager_PathNormalizationOptions | undefined;
+  pathNormalizationOptions:
+    | HttpConnectionManager_PathNormalizationOptions
+    | undefined;
   /**
    * Determines if trailing dot of the host should be removed from host/authority header before any
    * processing of request by HTTP filters or routing.
@@ -512,7 +568,9 @@ export interface HttpConnectionManager {
    * If this config is set, the Proxy-Status HTTP response header field is
    * populated. By default, it is not.
    */
-  proxyStatusConfig: HttpConnectionManager_ProxyStatusConfig | undefined;
+  proxyStatusConfig:
+    | HttpConnectionManager_ProxyStatusConfig
+    | undefined;
   /**
    * Configuration options for Header Validation (UHV).
    * UHV is an extensible mechanism for checking validity of HTTP requests as well as providing
@@ -537,7 +595,9 @@ export interface HttpConnectionManager {
    * [#not-implemented-hide:]
    * [#extension-category: envoy.http.header_validators]
    */
-  typedHeaderValidationConfig: TypedExtensionConfig | undefined;
+  typedHeaderValidationConfig:
+    | TypedExtensionConfig
+    | undefined;
   /**
    * Append the ``x-forwarded-port`` header with the port value client used to connect to Envoy. It
    * will be ignored if the ``x-forwarded-port`` header has been set by any trusted proxy in front of Envoy.
@@ -585,19 +645,19 @@ export enum HttpConnectionManager_CodecType {
 export function httpConnectionManager_CodecTypeFromJSON(object: any): HttpConnectionManager_CodecType {
   switch (object) {
     case 0:
-    case 'AUTO':
+    case "AUTO":
       return HttpConnectionManager_CodecType.AUTO;
     case 1:
-    case 'HTTP1':
+    case "HTTP1":
       return HttpConnectionManager_CodecType.HTTP1;
     case 2:
-    case 'HTTP2':
+    case "HTTP2":
       return HttpConnectionManager_CodecType.HTTP2;
     case 3:
-    case 'HTTP3':
+    case "HTTP3":
       return HttpConnectionManager_CodecType.HTTP3;
     case -1:
-    case 'UNRECOGNIZED':
+    case "UNRECOGNIZED":
     default:
       return HttpConnectionManager_CodecType.UNRECOGNIZED;
   }
@@ -606,16 +666,16 @@ export function httpConnectionManager_CodecTypeFromJSON(object: any): HttpConnec
 export function httpConnectionManager_CodecTypeToJSON(object: HttpConnectionManager_CodecType): string {
   switch (object) {
     case HttpConnectionManager_CodecType.AUTO:
-      return 'AUTO';
+      return "AUTO";
     case HttpConnectionManager_CodecType.HTTP1:
-      return 'HTTP1';
+      return "HTTP1";
     case HttpConnectionManager_CodecType.HTTP2:
-      return 'HTTP2';
+      return "HTTP2";
     case HttpConnectionManager_CodecType.HTTP3:
-      return 'HTTP3';
+      return "HTTP3";
     case HttpConnectionManager_CodecType.UNRECOGNIZED:
     default:
-      return 'UNRECOGNIZED';
+      return "UNRECOGNIZED";
   }
 }
 
@@ -640,16 +700,16 @@ export function httpConnectionManager_ServerHeaderTransformationFromJSON(
 ): HttpConnectionManager_ServerHeaderTransformation {
   switch (object) {
     case 0:
-    case 'OVERWRITE':
+    case "OVERWRITE":
       return HttpConnectionManager_ServerHeaderTransformation.OVERWRITE;
     case 1:
-    case 'APPEND_IF_ABSENT':
+    case "APPEND_IF_ABSENT":
       return HttpConnectionManager_ServerHeaderTransformation.APPEND_IF_ABSENT;
     case 2:
-    case 'PASS_THROUGH':
+    case "PASS_THROUGH":
       return HttpConnectionManager_ServerHeaderTransformation.PASS_THROUGH;
     case -1:
-    case 'UNRECOGNIZED':
+    case "UNRECOGNIZED":
     default:
       return HttpConnectionManager_ServerHeaderTransformation.UNRECOGNIZED;
   }
@@ -660,14 +720,14 @@ export function httpConnectionManager_ServerHeaderTransformationToJSON(
 ): string {
   switch (object) {
     case HttpConnectionManager_ServerHeaderTransformation.OVERWRITE:
-      return 'OVERWRITE';
+      return "OVERWRITE";
     case HttpConnectionManager_ServerHeaderTransformation.APPEND_IF_ABSENT:
-      return 'APPEND_IF_ABSENT';
+      return "APPEND_IF_ABSENT";
     case HttpConnectionManager_ServerHeaderTransformation.PASS_THROUGH:
-      return 'PASS_THROUGH';
+      return "PASS_THROUGH";
     case HttpConnectionManager_ServerHeaderTransformation.UNRECOGNIZED:
     default:
-      return 'UNRECOGNIZED';
+      return "UNRECOGNIZED";
   }
 }
 
@@ -706,22 +766,22 @@ export function httpConnectionManager_ForwardClientCertDetailsFromJSON(
 ): HttpConnectionManager_ForwardClientCertDetails {
   switch (object) {
     case 0:
-    case 'SANITIZE':
+    case "SANITIZE":
       return HttpConnectionManager_ForwardClientCertDetails.SANITIZE;
     case 1:
-    case 'FORWARD_ONLY':
+    case "FORWARD_ONLY":
       return HttpConnectionManager_ForwardClientCertDetails.FORWARD_ONLY;
     case 2:
-    case 'APPEND_FORWARD':
+    case "APPEND_FORWARD":
       return HttpConnectionManager_ForwardClientCertDetails.APPEND_FORWARD;
     case 3:
-    case 'SANITIZE_SET':
+    case "SANITIZE_SET":
       return HttpConnectionManager_ForwardClientCertDetails.SANITIZE_SET;
     case 4:
-    case 'ALWAYS_FORWARD_ONLY':
+    case "ALWAYS_FORWARD_ONLY":
       return HttpConnectionManager_ForwardClientCertDetails.ALWAYS_FORWARD_ONLY;
     case -1:
-    case 'UNRECOGNIZED':
+    case "UNRECOGNIZED":
     default:
       return HttpConnectionManager_ForwardClientCertDetails.UNRECOGNIZED;
   }
@@ -732,18 +792,18 @@ export function httpConnectionManager_ForwardClientCertDetailsToJSON(
 ): string {
   switch (object) {
     case HttpConnectionManager_ForwardClientCertDetails.SANITIZE:
-      return 'SANITIZE';
+      return "SANITIZE";
     case HttpConnectionManager_ForwardClientCertDetails.FORWARD_ONLY:
-      return 'FORWARD_ONLY';
+      return "FORWARD_ONLY";
     case HttpConnectionManager_ForwardClientCertDetails.APPEND_FORWARD:
-      return 'APPEND_FORWARD';
+      return "APPEND_FORWARD";
     case HttpConnectionManager_ForwardClientCertDetails.SANITIZE_SET:
-      return 'SANITIZE_SET';
+      return "SANITIZE_SET";
     case HttpConnectionManager_ForwardClientCertDetails.ALWAYS_FORWARD_ONLY:
-      return 'ALWAYS_FORWARD_ONLY';
+      return "ALWAYS_FORWARD_ONLY";
     case HttpConnectionManager_ForwardClientCertDetails.UNRECOGNIZED:
     default:
-      return 'UNRECOGNIZED';
+      return "UNRECOGNIZED";
   }
 }
 
@@ -789,22 +849,22 @@ export function httpConnectionManager_PathWithEscapedSlashesActionFromJSON(
 ): HttpConnectionManager_PathWithEscapedSlashesAction {
   switch (object) {
     case 0:
-    case 'IMPLEMENTATION_SPECIFIC_DEFAULT':
+    case "IMPLEMENTATION_SPECIFIC_DEFAULT":
       return HttpConnectionManager_PathWithEscapedSlashesAction.IMPLEMENTATION_SPECIFIC_DEFAULT;
     case 1:
-    case 'KEEP_UNCHANGED':
+    case "KEEP_UNCHANGED":
       return HttpConnectionManager_PathWithEscapedSlashesAction.KEEP_UNCHANGED;
     case 2:
-    case 'REJECT_REQUEST':
+    case "REJECT_REQUEST":
       return HttpConnectionManager_PathWithEscapedSlashesAction.REJECT_REQUEST;
     case 3:
-    case 'UNESCAPE_AND_REDIRECT':
+    case "UNESCAPE_AND_REDIRECT":
       return HttpConnectionManager_PathWithEscapedSlashesAction.UNESCAPE_AND_REDIRECT;
     case 4:
-    case 'UNESCAPE_AND_FORWARD':
+    case "UNESCAPE_AND_FORWARD":
       return HttpConnectionManager_PathWithEscapedSlashesAction.UNESCAPE_AND_FORWARD;
     case -1:
-    case 'UNRECOGNIZED':
+    case "UNRECOGNIZED":
     default:
       return HttpConnectionManager_PathWithEscapedSlashesAction.UNRECOGNIZED;
   }
@@ -815,24 +875,24 @@ export function httpConnectionManager_PathWithEscapedSlashesActionToJSON(
 ): string {
   switch (object) {
     case HttpConnectionManager_PathWithEscapedSlashesAction.IMPLEMENTATION_SPECIFIC_DEFAULT:
-      return 'IMPLEMENTATION_SPECIFIC_DEFAULT';
+      return "IMPLEMENTATION_SPECIFIC_DEFAULT";
     case HttpConnectionManager_PathWithEscapedSlashesAction.KEEP_UNCHANGED:
-      return 'KEEP_UNCHANGED';
+      return "KEEP_UNCHANGED";
     case HttpConnectionManager_PathWithEscapedSlashesAction.REJECT_REQUEST:
-      return 'REJECT_REQUEST';
+      return "REJECT_REQUEST";
     case HttpConnectionManager_PathWithEscapedSlashesAction.UNESCAPE_AND_REDIRECT:
-      return 'UNESCAPE_AND_REDIRECT';
+      return "UNESCAPE_AND_REDIRECT";
     case HttpConnectionManager_PathWithEscapedSlashesAction.UNESCAPE_AND_FORWARD:
-      return 'UNESCAPE_AND_FORWARD';
+      return "UNESCAPE_AND_FORWARD";
     case HttpConnectionManager_PathWithEscapedSlashesAction.UNRECOGNIZED:
     default:
-      return 'UNRECOGNIZED';
+      return "UNRECOGNIZED";
   }
 }
 
 /** [#next-free-field: 11] */
 export interface HttpConnectionManager_Tracing {
-  $type: 'envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager.Tracing';
+  $type: "envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager.Tracing";
   /**
    * Target percentage of requests managed by this HTTP connection manager that will be force
    * traced if the :ref:`x-client-trace-id <config_http_conn_man_headers_x-client-trace-id>`
@@ -841,7 +901,9 @@ export interface HttpConnectionManager_Tracing {
    * <config_http_conn_man_runtime>`.
    * Default: 100%
    */
-  clientSampling: Percent | undefined;
+  clientSampling:
+    | Percent
+    | undefined;
   /**
    * Target percentage of requests managed by this HTTP connection manager that will be randomly
    * selected for trace generation, if not requested by the client or not forced. This field is
@@ -849,7 +911,9 @@ export interface HttpConnectionManager_Tracing {
    * :ref:`HTTP Connection Manager <config_http_conn_man_runtime>`.
    * Default: 100%
    */
-  randomSampling: Percent | undefined;
+  randomSampling:
+    | Percent
+    | undefined;
   /**
    * Target percentage of requests managed by this HTTP connection manager that will be traced
    * after all other sampling checks have been applied (client-directed, force tracing, random
@@ -860,7 +924,9 @@ export interface HttpConnectionManager_Tracing {
    * :ref:`HTTP Connection Manager <config_http_conn_man_runtime>`.
    * Default: 100%
    */
-  overallSampling: Percent | undefined;
+  overallSampling:
+    | Percent
+    | undefined;
   /**
    * Whether to annotate spans with additional data. If true, spans will include logs for stream
    * events.
@@ -871,7 +937,9 @@ export interface HttpConnectionManager_Tracing {
    * truncate lengthy request paths to meet the needs of a tracing backend.
    * Default: 256
    */
-  maxPathTagLength: number | undefined;
+  maxPathTagLength:
+    | number
+    | undefined;
   /** A list of custom tags with unique tag name to create tags for the active span. */
   customTags: CustomTag[];
   /**
@@ -886,7 +954,9 @@ export interface HttpConnectionManager_Tracing {
    *   Such a constraint is inherent to OpenCensus itself. It cannot be overcome without changes
    *   on OpenCensus side.
    */
-  provider: Tracing_Http | undefined;
+  provider:
+    | Tracing_Http
+    | undefined;
   /**
    * Create separate tracing span for each upstream request if true. And if this flag is set to true,
    * the tracing provider will assume that Envoy will be independent hop in the trace chain and may
@@ -924,13 +994,13 @@ export function httpConnectionManager_Tracing_OperationNameFromJSON(
 ): HttpConnectionManager_Tracing_OperationName {
   switch (object) {
     case 0:
-    case 'INGRESS':
+    case "INGRESS":
       return HttpConnectionManager_Tracing_OperationName.INGRESS;
     case 1:
-    case 'EGRESS':
+    case "EGRESS":
       return HttpConnectionManager_Tracing_OperationName.EGRESS;
     case -1:
-    case 'UNRECOGNIZED':
+    case "UNRECOGNIZED":
     default:
       return HttpConnectionManager_Tracing_OperationName.UNRECOGNIZED;
   }
@@ -941,17 +1011,17 @@ export function httpConnectionManager_Tracing_OperationNameToJSON(
 ): string {
   switch (object) {
     case HttpConnectionManager_Tracing_OperationName.INGRESS:
-      return 'INGRESS';
+      return "INGRESS";
     case HttpConnectionManager_Tracing_OperationName.EGRESS:
-      return 'EGRESS';
+      return "EGRESS";
     case HttpConnectionManager_Tracing_OperationName.UNRECOGNIZED:
     default:
-      return 'UNRECOGNIZED';
+      return "UNRECOGNIZED";
   }
 }
 
 export interface HttpConnectionManager_InternalAddressConfig {
-  $type: 'envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager.InternalAddressConfig';
+  $type: "envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager.InternalAddressConfig";
   /** Whether unix socket addresses should be considered internal. */
   unixSockets: boolean;
   /**
@@ -963,9 +1033,12 @@ export interface HttpConnectionManager_InternalAddressConfig {
 
 /** [#next-free-field: 7] */
 export interface HttpConnectionManager_SetCurrentClientCertDetails {
-  $type: 'envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager.SetCurrentClientCertDetails';
+  $type:
+    "envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager.SetCurrentClientCertDetails";
   /** Whether to forward the subject of the client cert. Defaults to false. */
-  subject: boolean | undefined;
+  subject:
+    | boolean
+    | undefined;
   /**
    * Whether to forward the entire client cert in URL encoded PEM format. This will appear in the
    * XFCC header comma separated from other values with the value Cert="PEM".
@@ -1006,7 +1079,7 @@ export interface HttpConnectionManager_SetCurrentClientCertDetails {
  *    upstreams.
  */
 export interface HttpConnectionManager_UpgradeConfig {
-  $type: 'envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager.UpgradeConfig';
+  $type: "envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager.UpgradeConfig";
   /**
    * The case-insensitive name of this upgrade, e.g. "websocket".
    * For each upgrade type present in upgrade_configs, requests with
@@ -1041,7 +1114,7 @@ export interface HttpConnectionManager_UpgradeConfig {
  * Note: access logging and tracing will show the original ``:path`` header.
  */
 export interface HttpConnectionManager_PathNormalizationOptions {
-  $type: 'envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager.PathNormalizationOptions';
+  $type: "envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager.PathNormalizationOptions";
   /**
    * [#not-implemented-hide:] Normalization applies internally before any processing of requests by
    * HTTP filters, routing, and matching *and* will affect the forwarded ``:path`` header. Defaults
@@ -1052,7 +1125,9 @@ export interface HttpConnectionManager_PathNormalizationOptions {
    * Envoy will respond with 400 to paths that are malformed (e.g. for paths that fail RFC 3986
    * normalization due to disallowed characters.)
    */
-  forwardingTransformation: PathTransformation | undefined;
+  forwardingTransformation:
+    | PathTransformation
+    | undefined;
   /**
    * [#not-implemented-hide:] Normalization only applies internally before any processing of
    * requests by HTTP filters, routing, and matching. These will be applied after full
@@ -1081,7 +1156,7 @@ export interface HttpConnectionManager_PathNormalizationOptions {
  * [#next-free-field: 7]
  */
 export interface HttpConnectionManager_ProxyStatusConfig {
-  $type: 'envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager.ProxyStatusConfig';
+  $type: "envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager.ProxyStatusConfig";
   /**
    * If true, the details field of the Proxy-Status header is not populated with stream_info.response_code_details.
    * This value defaults to ``false``, i.e. the ``details`` field is populated by default.
@@ -1110,7 +1185,9 @@ export interface HttpConnectionManager_ProxyStatusConfig {
    * If ``use_node_id`` is set, Proxy-Status headers will use the Envoy's node
    * ID as the name of the proxy.
    */
-  useNodeId?: boolean | undefined;
+  useNodeId?:
+    | boolean
+    | undefined;
   /**
    * If ``literal_proxy_name`` is set, Proxy-Status headers will use this
    * value as the name of the proxy.
@@ -1119,7 +1196,7 @@ export interface HttpConnectionManager_ProxyStatusConfig {
 }
 
 export interface HttpConnectionManager_HcmAccessLogOptions {
-  $type: 'envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager.HcmAccessLogOptions';
+  $type: "envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager.HcmAccessLogOptions";
   /**
    * The interval to flush the above access logs. By default, the HCM will flush exactly one access log
    * on stream close, when the HTTP request is complete. If this field is set, the HCM will flush access
@@ -1129,7 +1206,9 @@ export interface HttpConnectionManager_HcmAccessLogOptions {
    * string.
    * The interval must be at least 1 millisecond.
    */
-  accessLogFlushInterval: Duration | undefined;
+  accessLogFlushInterval:
+    | Duration
+    | undefined;
   /**
    * If set to true, HCM will flush an access log when a new HTTP request is received, after request
    * headers have been evaluated, before iterating through the HTTP filter chain.
@@ -1147,7 +1226,7 @@ export interface HttpConnectionManager_HcmAccessLogOptions {
 
 /** The configuration to customize local reply returned by Envoy. */
 export interface LocalReplyConfig {
-  $type: 'envoy.extensions.filters.network.http_connection_manager.v3.LocalReplyConfig';
+  $type: "envoy.extensions.filters.network.http_connection_manager.v3.LocalReplyConfig";
   /**
    * Configuration of list of mappers which allows to filter and change local response.
    * The mappers will be checked by the specified order until one is matched.
@@ -1200,21 +1279,29 @@ export interface LocalReplyConfig {
  * [#next-free-field: 6]
  */
 export interface ResponseMapper {
-  $type: 'envoy.extensions.filters.network.http_connection_manager.v3.ResponseMapper';
+  $type: "envoy.extensions.filters.network.http_connection_manager.v3.ResponseMapper";
   /** Filter to determine if this mapper should apply. */
-  filter: AccessLogFilter | undefined;
+  filter:
+    | AccessLogFilter
+    | undefined;
   /** The new response status code if specified. */
-  statusCode: number | undefined;
+  statusCode:
+    | number
+    | undefined;
   /**
    * The new local reply body text if specified. It will be used in the ``%LOCAL_REPLY_BODY%``
    * command operator in the ``body_format``.
    */
-  body: DataSource | undefined;
+  body:
+    | DataSource
+    | undefined;
   /**
    * A per mapper ``body_format`` to override the :ref:`body_format <envoy_v3_api_field_extensions.filters.network.http_connection_manager.v3.LocalReplyConfig.body_format>`.
    * It will be used when this mapper is matched.
    */
-  bodyFormatOverride: SubstitutionFormatString | undefined;
+  bodyFormatOverride:
+    | SubstitutionFormatString
+    | undefined;
   /**
    * HTTP headers to add to a local reply. This allows the response mapper to append, to add
    * or to override headers of any local reply before it is sent to a downstream client.
@@ -1223,9 +1310,11 @@ export interface ResponseMapper {
 }
 
 export interface Rds {
-  $type: 'envoy.extensions.filters.network.http_connection_manager.v3.Rds';
+  $type: "envoy.extensions.filters.network.http_connection_manager.v3.Rds";
   /** Configuration source specifier for RDS. */
-  configSource: ConfigSource | undefined;
+  configSource:
+    | ConfigSource
+    | undefined;
   /**
    * The name of the route configuration. This name will be passed to the RDS
    * API. This allows an Envoy configuration with multiple HTTP listeners (and
@@ -1237,23 +1326,27 @@ export interface Rds {
 
 /** This message is used to work around the limitations with 'oneof' and repeated fields. */
 export interface ScopedRouteConfigurationsList {
-  $type: 'envoy.extensions.filters.network.http_connection_manager.v3.ScopedRouteConfigurationsList';
+  $type: "envoy.extensions.filters.network.http_connection_manager.v3.ScopedRouteConfigurationsList";
   scopedRouteConfigurations: ScopedRouteConfiguration[];
 }
 
 /** [#next-free-field: 6] */
 export interface ScopedRoutes {
-  $type: 'envoy.extensions.filters.network.http_connection_manager.v3.ScopedRoutes';
+  $type: "envoy.extensions.filters.network.http_connection_manager.v3.ScopedRoutes";
   /** The name assigned to the scoped routing configuration. */
   name: string;
   /** The algorithm to use for constructing a scope key for each request. */
-  scopeKeyBuilder: ScopedRoutes_ScopeKeyBuilder | undefined;
+  scopeKeyBuilder:
+    | ScopedRoutes_ScopeKeyBuilder
+    | undefined;
   /**
    * Configuration source specifier for RDS.
    * This config source is used to subscribe to RouteConfiguration resources specified in
    * ScopedRouteConfiguration messages.
    */
-  rdsConfigSource: ConfigSource | undefined;
+  rdsConfigSource:
+    | ConfigSource
+    | undefined;
   /**
    * The set of routing scopes corresponding to the HCM. A scope is assigned to a request by
    * matching a key constructed from the request's attributes according to the algorithm specified
@@ -1261,7 +1354,9 @@ export interface ScopedRoutes {
    * :ref:`ScopeKeyBuilder<envoy_v3_api_msg_extensions.filters.network.http_connection_manager.v3.ScopedRoutes.ScopeKeyBuilder>`
    * in this message.
    */
-  scopedRouteConfigurationsList?: ScopedRouteConfigurationsList | undefined;
+  scopedRouteConfigurationsList?:
+    | ScopedRouteConfigurationsList
+    | undefined;
   /**
    * The set of routing scopes associated with the HCM will be dynamically loaded via the SRDS
    * API. A scope is assigned to a request by matching a key constructed from the request's
@@ -1284,7 +1379,7 @@ export interface ScopedRoutes {
  * :ref:`RouteConfiguration<envoy_v3_api_msg_config.route.v3.RouteConfiguration>`) to use for the request.
  */
 export interface ScopedRoutes_ScopeKeyBuilder {
-  $type: 'envoy.extensions.filters.network.http_connection_manager.v3.ScopedRoutes.ScopeKeyBuilder';
+  $type: "envoy.extensions.filters.network.http_connection_manager.v3.ScopedRoutes.ScopeKeyBuilder";
   /**
    * The final(built) scope key consists of the ordered union of these fragments, which are compared in order with the
    * fragments of a :ref:`ScopedRouteConfiguration<envoy_v3_api_msg_config.route.v3.ScopedRouteConfiguration>`.
@@ -1295,7 +1390,7 @@ export interface ScopedRoutes_ScopeKeyBuilder {
 
 /** Specifies the mechanism for constructing key fragments which are composed into scope keys. */
 export interface ScopedRoutes_ScopeKeyBuilder_FragmentBuilder {
-  $type: 'envoy.extensions.filters.network.http_connection_manager.v3.ScopedRoutes.ScopeKeyBuilder.FragmentBuilder';
+  $type: "envoy.extensions.filters.network.http_connection_manager.v3.ScopedRoutes.ScopeKeyBuilder.FragmentBuilder";
   /** Specifies how a header field's value should be extracted. */
   headerValueExtractor?: ScopedRoutes_ScopeKeyBuilder_FragmentBuilder_HeaderValueExtractor | undefined;
 }
@@ -1320,7 +1415,8 @@ export interface ScopedRoutes_ScopeKeyBuilder_FragmentBuilder {
  *    Each 'a=b' key-value pair constitutes an 'element' of the header field.
  */
 export interface ScopedRoutes_ScopeKeyBuilder_FragmentBuilder_HeaderValueExtractor {
-  $type: 'envoy.extensions.filters.network.http_connection_manager.v3.ScopedRoutes.ScopeKeyBuilder.FragmentBuilder.HeaderValueExtractor';
+  $type:
+    "envoy.extensions.filters.network.http_connection_manager.v3.ScopedRoutes.ScopeKeyBuilder.FragmentBuilder.HeaderValueExtractor";
   /**
    * The name of the header field to extract the value from.
    *
@@ -1341,14 +1437,17 @@ export interface ScopedRoutes_ScopeKeyBuilder_FragmentBuilder_HeaderValueExtract
    * Note Envoy concatenates multiple values of the same header key into a comma separated
    * string, the splitting always happens after the concatenation.
    */
-  index?: number | undefined;
+  index?:
+    | number
+    | undefined;
   /** Specifies the key value pair to extract the value from. */
   element?: ScopedRoutes_ScopeKeyBuilder_FragmentBuilder_HeaderValueExtractor_KvElement | undefined;
 }
 
 /** Specifies a header field's key value pair to match on. */
 export interface ScopedRoutes_ScopeKeyBuilder_FragmentBuilder_HeaderValueExtractor_KvElement {
-  $type: 'envoy.extensions.filters.network.http_connection_manager.v3.ScopedRoutes.ScopeKeyBuilder.FragmentBuilder.HeaderValueExtractor.KvElement';
+  $type:
+    "envoy.extensions.filters.network.http_connection_manager.v3.ScopedRoutes.ScopeKeyBuilder.FragmentBuilder.HeaderValueExtractor.KvElement";
   /**
    * The separator between key and value (e.g., '=' separates 'k=v;...').
    * If an element is an empty string, the element is ignored.
@@ -1362,9 +1461,11 @@ export interface ScopedRoutes_ScopeKeyBuilder_FragmentBuilder_HeaderValueExtract
 }
 
 export interface ScopedRds {
-  $type: 'envoy.extensions.filters.network.http_connection_manager.v3.ScopedRds';
+  $type: "envoy.extensions.filters.network.http_connection_manager.v3.ScopedRds";
   /** Configuration source specifier for scoped RDS. */
-  scopedRdsConfigSource: ConfigSource | undefined;
+  scopedRdsConfigSource:
+    | ConfigSource
+    | undefined;
   /**
    * xdstp:// resource locator for scoped RDS collection.
    * [#not-implemented-hide:]
@@ -1374,7 +1475,7 @@ export interface ScopedRds {
 
 /** [#next-free-field: 8] */
 export interface HttpFilter {
-  $type: 'envoy.extensions.filters.network.http_connection_manager.v3.HttpFilter';
+  $type: "envoy.extensions.filters.network.http_connection_manager.v3.HttpFilter";
   /** The name of the filter configuration. It also serves as a resource name in ExtensionConfigDS. */
   name: string;
   /**
@@ -1386,7 +1487,9 @@ export interface HttpFilter {
    * with the desired HTTP filter.
    * [#extension-category: envoy.filters.http]
    */
-  typedConfig?: Any | undefined;
+  typedConfig?:
+    | Any
+    | undefined;
   /**
    * Configuration source specifier for an extension configuration discovery service.
    * In case of a failure and without the default configuration, the HTTP listener responds with code 500.
@@ -1397,7 +1500,9 @@ export interface HttpFilter {
    * with the desired HTTP filter. This works for both the default filter configuration as well
    * as for filters provided via the API.
    */
-  configDiscovery?: ExtensionConfigSource | undefined;
+  configDiscovery?:
+    | ExtensionConfigSource
+    | undefined;
   /**
    * If true, clients that do not support this filter may ignore the
    * filter but otherwise accept the config.
@@ -1416,7 +1521,7 @@ export interface HttpFilter {
 }
 
 export interface RequestIDExtension {
-  $type: 'envoy.extensions.filters.network.http_connection_manager.v3.RequestIDExtension';
+  $type: "envoy.extensions.filters.network.http_connection_manager.v3.RequestIDExtension";
   /** Request ID extension specific configuration. */
   typedConfig: Any | undefined;
 }
@@ -1427,7 +1532,7 @@ export interface RequestIDExtension {
  * [#extension: envoy.filters.network.envoy_mobile_http_connection_manager]
  */
 export interface EnvoyMobileHttpConnectionManager {
-  $type: 'envoy.extensions.filters.network.http_connection_manager.v3.EnvoyMobileHttpConnectionManager';
+  $type: "envoy.extensions.filters.network.http_connection_manager.v3.EnvoyMobileHttpConnectionManager";
   /**
    * The configuration for the underlying HttpConnectionManager which will be
    * instantiated for Envoy mobile.
@@ -1437,9 +1542,9 @@ export interface EnvoyMobileHttpConnectionManager {
 
 function createBaseHttpConnectionManager(): HttpConnectionManager {
   return {
-    $type: 'envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager',
+    $type: "envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager",
     codecType: 0,
-    statPrefix: '',
+    statPrefix: "",
     rds: undefined,
     routeConfig: undefined,
     scopedRoutes: undefined,
@@ -1450,7 +1555,7 @@ function createBaseHttpConnectionManager(): HttpConnectionManager {
     httpProtocolOptions: undefined,
     http2ProtocolOptions: undefined,
     http3ProtocolOptions: undefined,
-    serverName: '',
+    serverName: "",
     serverHeaderTransformation: 0,
     schemeHeaderTransformation: undefined,
     maxRequestHeadersKb: undefined,
@@ -1469,7 +1574,7 @@ function createBaseHttpConnectionManager(): HttpConnectionManager {
     earlyHeaderMutationExtensions: [],
     internalAddressConfig: undefined,
     skipXffAppend: false,
-    via: '',
+    via: "",
     generateRequestId: undefined,
     preserveExternalRequestId: false,
     alwaysSetRequestIdInResponse: false,
@@ -1498,15 +1603,15 @@ function createBaseHttpConnectionManager(): HttpConnectionManager {
 
 export const HttpConnectionManager: MessageFns<
   HttpConnectionManager,
-  'envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager'
+  "envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager"
 > = {
-  $type: 'envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager' as const,
+  $type: "envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager" as const,
 
   encode(message: HttpConnectionManager, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.codecType !== 0) {
       writer.uint32(8).int32(message.codecType);
     }
-    if (message.statPrefix !== '') {
+    if (message.statPrefix !== "") {
       writer.uint32(18).string(message.statPrefix);
     }
     if (message.rds !== undefined) {
@@ -1522,10 +1627,8 @@ export const HttpConnectionManager: MessageFns<
       HttpFilter.encode(v!, writer.uint32(42).fork()).join();
     }
     if (message.addUserAgent !== undefined) {
-      BoolValue.encode(
-        { $type: 'google.protobuf.BoolValue', value: message.addUserAgent! },
-        writer.uint32(50).fork(),
-      ).join();
+      BoolValue.encode({ $type: "google.protobuf.BoolValue", value: message.addUserAgent! }, writer.uint32(50).fork())
+        .join();
     }
     if (message.tracing !== undefined) {
       HttpConnectionManager_Tracing.encode(message.tracing, writer.uint32(58).fork()).join();
@@ -1542,7 +1645,7 @@ export const HttpConnectionManager: MessageFns<
     if (message.http3ProtocolOptions !== undefined) {
       Http3ProtocolOptions.encode(message.http3ProtocolOptions, writer.uint32(354).fork()).join();
     }
-    if (message.serverName !== '') {
+    if (message.serverName !== "") {
       writer.uint32(82).string(message.serverName);
     }
     if (message.serverHeaderTransformation !== 0) {
@@ -1553,7 +1656,7 @@ export const HttpConnectionManager: MessageFns<
     }
     if (message.maxRequestHeadersKb !== undefined) {
       UInt32Value.encode(
-        { $type: 'google.protobuf.UInt32Value', value: message.maxRequestHeadersKb! },
+        { $type: "google.protobuf.UInt32Value", value: message.maxRequestHeadersKb! },
         writer.uint32(234).fork(),
       ).join();
     }
@@ -1582,14 +1685,11 @@ export const HttpConnectionManager: MessageFns<
       writer.uint32(440).bool(message.flushAccessLogOnNewRequest);
     }
     if (message.accessLogOptions !== undefined) {
-      HttpConnectionManager_HcmAccessLogOptions.encode(
-        message.accessLogOptions,
-        writer.uint32(450).fork(),
-      ).join();
+      HttpConnectionManager_HcmAccessLogOptions.encode(message.accessLogOptions, writer.uint32(450).fork()).join();
     }
     if (message.useRemoteAddress !== undefined) {
       BoolValue.encode(
-        { $type: 'google.protobuf.BoolValue', value: message.useRemoteAddress! },
+        { $type: "google.protobuf.BoolValue", value: message.useRemoteAddress! },
         writer.uint32(114).fork(),
       ).join();
     }
@@ -1603,20 +1703,18 @@ export const HttpConnectionManager: MessageFns<
       TypedExtensionConfig.encode(v!, writer.uint32(418).fork()).join();
     }
     if (message.internalAddressConfig !== undefined) {
-      HttpConnectionManager_InternalAddressConfig.encode(
-        message.internalAddressConfig,
-        writer.uint32(202).fork(),
-      ).join();
+      HttpConnectionManager_InternalAddressConfig.encode(message.internalAddressConfig, writer.uint32(202).fork())
+        .join();
     }
     if (message.skipXffAppend !== false) {
       writer.uint32(168).bool(message.skipXffAppend);
     }
-    if (message.via !== '') {
+    if (message.via !== "") {
       writer.uint32(178).string(message.via);
     }
     if (message.generateRequestId !== undefined) {
       BoolValue.encode(
-        { $type: 'google.protobuf.BoolValue', value: message.generateRequestId! },
+        { $type: "google.protobuf.BoolValue", value: message.generateRequestId! },
         writer.uint32(122).fork(),
       ).join();
     }
@@ -1645,10 +1743,8 @@ export const HttpConnectionManager: MessageFns<
       HttpConnectionManager_UpgradeConfig.encode(v!, writer.uint32(186).fork()).join();
     }
     if (message.normalizePath !== undefined) {
-      BoolValue.encode(
-        { $type: 'google.protobuf.BoolValue', value: message.normalizePath! },
-        writer.uint32(242).fork(),
-      ).join();
+      BoolValue.encode({ $type: "google.protobuf.BoolValue", value: message.normalizePath! }, writer.uint32(242).fork())
+        .join();
     }
     if (message.mergeSlashes !== false) {
       writer.uint32(264).bool(message.mergeSlashes);
@@ -1670,24 +1766,19 @@ export const HttpConnectionManager: MessageFns<
     }
     if (message.streamErrorOnInvalidHttpMessage !== undefined) {
       BoolValue.encode(
-        { $type: 'google.protobuf.BoolValue', value: message.streamErrorOnInvalidHttpMessage! },
+        { $type: "google.protobuf.BoolValue", value: message.streamErrorOnInvalidHttpMessage! },
         writer.uint32(322).fork(),
       ).join();
     }
     if (message.pathNormalizationOptions !== undefined) {
-      HttpConnectionManager_PathNormalizationOptions.encode(
-        message.pathNormalizationOptions,
-        writer.uint32(346).fork(),
-      ).join();
+      HttpConnectionManager_PathNormalizationOptions.encode(message.pathNormalizationOptions, writer.uint32(346).fork())
+        .join();
     }
     if (message.stripTrailingHostDot !== false) {
       writer.uint32(376).bool(message.stripTrailingHostDot);
     }
     if (message.proxyStatusConfig !== undefined) {
-      HttpConnectionManager_ProxyStatusConfig.encode(
-        message.proxyStatusConfig,
-        writer.uint32(394).fork(),
-      ).join();
+      HttpConnectionManager_ProxyStatusConfig.encode(message.proxyStatusConfig, writer.uint32(394).fork()).join();
     }
     if (message.typedHeaderValidationConfig !== undefined) {
       TypedExtensionConfig.encode(message.typedHeaderValidationConfig, writer.uint32(402).fork()).join();
@@ -1700,7 +1791,7 @@ export const HttpConnectionManager: MessageFns<
     }
     if (message.addProxyProtocolConnectionState !== undefined) {
       BoolValue.encode(
-        { $type: 'google.protobuf.BoolValue', value: message.addProxyProtocolConnectionState! },
+        { $type: "google.protobuf.BoolValue", value: message.addProxyProtocolConnectionState! },
         writer.uint32(426).fork(),
       ).join();
     }
@@ -1711,7 +1802,7 @@ export const HttpConnectionManager: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -1917,10 +2008,7 @@ export const HttpConnectionManager: MessageFns<
               break;
             }
 
-            message.accessLogOptions = HttpConnectionManager_HcmAccessLogOptions.decode(
-              reader,
-              reader.uint32(),
-            );
+            message.accessLogOptions = HttpConnectionManager_HcmAccessLogOptions.decode(reader, reader.uint32());
             continue;
           }
           case 14: {
@@ -1960,10 +2048,7 @@ export const HttpConnectionManager: MessageFns<
               break;
             }
 
-            message.internalAddressConfig = HttpConnectionManager_InternalAddressConfig.decode(
-              reader,
-              reader.uint32(),
-            );
+            message.internalAddressConfig = HttpConnectionManager_InternalAddressConfig.decode(reader, reader.uint32());
             continue;
           }
           case 21: {
@@ -2137,10 +2222,7 @@ export const HttpConnectionManager: MessageFns<
               break;
             }
 
-            message.proxyStatusConfig = HttpConnectionManager_ProxyStatusConfig.decode(
-              reader,
-              reader.uint32(),
-            );
+            message.proxyStatusConfig = HttpConnectionManager_ProxyStatusConfig.decode(reader, reader.uint32());
             continue;
           }
           case 50: {
@@ -2193,268 +2275,266 @@ export const HttpConnectionManager: MessageFns<
       codecType: isSet(object.codecType)
         ? httpConnectionManager_CodecTypeFromJSON(object.codecType)
         : isSet(object.codec_type)
-          ? httpConnectionManager_CodecTypeFromJSON(object.codec_type)
-          : 0,
+        ? httpConnectionManager_CodecTypeFromJSON(object.codec_type)
+        : 0,
       statPrefix: isSet(object.statPrefix)
         ? globalThis.String(object.statPrefix)
         : isSet(object.stat_prefix)
-          ? globalThis.String(object.stat_prefix)
-          : '',
+        ? globalThis.String(object.stat_prefix)
+        : "",
       rds: isSet(object.rds) ? Rds.fromJSON(object.rds) : undefined,
       routeConfig: isSet(object.routeConfig)
         ? RouteConfiguration.fromJSON(object.routeConfig)
         : isSet(object.route_config)
-          ? RouteConfiguration.fromJSON(object.route_config)
-          : undefined,
+        ? RouteConfiguration.fromJSON(object.route_config)
+        : undefined,
       scopedRoutes: isSet(object.scopedRoutes)
         ? ScopedRoutes.fromJSON(object.scopedRoutes)
         : isSet(object.scoped_routes)
-          ? ScopedRoutes.fromJSON(object.scoped_routes)
-          : undefined,
+        ? ScopedRoutes.fromJSON(object.scoped_routes)
+        : undefined,
       httpFilters: globalThis.Array.isArray(object?.httpFilters)
         ? object.httpFilters.map((e: any) => HttpFilter.fromJSON(e))
         : globalThis.Array.isArray(object?.http_filters)
-          ? object.http_filters.map((e: any) => HttpFilter.fromJSON(e))
-          : [],
+        ? object.http_filters.map((e: any) => HttpFilter.fromJSON(e))
+        : [],
       addUserAgent: isSet(object.addUserAgent)
         ? Boolean(object.addUserAgent)
         : isSet(object.add_user_agent)
-          ? Boolean(object.add_user_agent)
-          : undefined,
+        ? Boolean(object.add_user_agent)
+        : undefined,
       tracing: isSet(object.tracing) ? HttpConnectionManager_Tracing.fromJSON(object.tracing) : undefined,
       commonHttpProtocolOptions: isSet(object.commonHttpProtocolOptions)
         ? HttpProtocolOptions.fromJSON(object.commonHttpProtocolOptions)
         : isSet(object.common_http_protocol_options)
-          ? HttpProtocolOptions.fromJSON(object.common_http_protocol_options)
-          : undefined,
+        ? HttpProtocolOptions.fromJSON(object.common_http_protocol_options)
+        : undefined,
       httpProtocolOptions: isSet(object.httpProtocolOptions)
         ? Http1ProtocolOptions.fromJSON(object.httpProtocolOptions)
         : isSet(object.http_protocol_options)
-          ? Http1ProtocolOptions.fromJSON(object.http_protocol_options)
-          : undefined,
+        ? Http1ProtocolOptions.fromJSON(object.http_protocol_options)
+        : undefined,
       http2ProtocolOptions: isSet(object.http2ProtocolOptions)
         ? Http2ProtocolOptions.fromJSON(object.http2ProtocolOptions)
         : isSet(object.http2_protocol_options)
-          ? Http2ProtocolOptions.fromJSON(object.http2_protocol_options)
-          : undefined,
+        ? Http2ProtocolOptions.fromJSON(object.http2_protocol_options)
+        : undefined,
       http3ProtocolOptions: isSet(object.http3ProtocolOptions)
         ? Http3ProtocolOptions.fromJSON(object.http3ProtocolOptions)
         : isSet(object.http3_protocol_options)
-          ? Http3ProtocolOptions.fromJSON(object.http3_protocol_options)
-          : undefined,
+        ? Http3ProtocolOptions.fromJSON(object.http3_protocol_options)
+        : undefined,
       serverName: isSet(object.serverName)
         ? globalThis.String(object.serverName)
         : isSet(object.server_name)
-          ? globalThis.String(object.server_name)
-          : '',
+        ? globalThis.String(object.server_name)
+        : "",
       serverHeaderTransformation: isSet(object.serverHeaderTransformation)
         ? httpConnectionManager_ServerHeaderTransformationFromJSON(object.serverHeaderTransformation)
         : isSet(object.server_header_transformation)
-          ? httpConnectionManager_ServerHeaderTransformationFromJSON(object.server_header_transformation)
-          : 0,
+        ? httpConnectionManager_ServerHeaderTransformationFromJSON(object.server_header_transformation)
+        : 0,
       schemeHeaderTransformation: isSet(object.schemeHeaderTransformation)
         ? SchemeHeaderTransformation.fromJSON(object.schemeHeaderTransformation)
         : isSet(object.scheme_header_transformation)
-          ? SchemeHeaderTransformation.fromJSON(object.scheme_header_transformation)
-          : undefined,
+        ? SchemeHeaderTransformation.fromJSON(object.scheme_header_transformation)
+        : undefined,
       maxRequestHeadersKb: isSet(object.maxRequestHeadersKb)
         ? Number(object.maxRequestHeadersKb)
         : isSet(object.max_request_headers_kb)
-          ? Number(object.max_request_headers_kb)
-          : undefined,
+        ? Number(object.max_request_headers_kb)
+        : undefined,
       streamIdleTimeout: isSet(object.streamIdleTimeout)
         ? Duration.fromJSON(object.streamIdleTimeout)
         : isSet(object.stream_idle_timeout)
-          ? Duration.fromJSON(object.stream_idle_timeout)
-          : undefined,
+        ? Duration.fromJSON(object.stream_idle_timeout)
+        : undefined,
       requestTimeout: isSet(object.requestTimeout)
         ? Duration.fromJSON(object.requestTimeout)
         : isSet(object.request_timeout)
-          ? Duration.fromJSON(object.request_timeout)
-          : undefined,
+        ? Duration.fromJSON(object.request_timeout)
+        : undefined,
       requestHeadersTimeout: isSet(object.requestHeadersTimeout)
         ? Duration.fromJSON(object.requestHeadersTimeout)
         : isSet(object.request_headers_timeout)
-          ? Duration.fromJSON(object.request_headers_timeout)
-          : undefined,
+        ? Duration.fromJSON(object.request_headers_timeout)
+        : undefined,
       drainTimeout: isSet(object.drainTimeout)
         ? Duration.fromJSON(object.drainTimeout)
         : isSet(object.drain_timeout)
-          ? Duration.fromJSON(object.drain_timeout)
-          : undefined,
+        ? Duration.fromJSON(object.drain_timeout)
+        : undefined,
       delayedCloseTimeout: isSet(object.delayedCloseTimeout)
         ? Duration.fromJSON(object.delayedCloseTimeout)
         : isSet(object.delayed_close_timeout)
-          ? Duration.fromJSON(object.delayed_close_timeout)
-          : undefined,
+        ? Duration.fromJSON(object.delayed_close_timeout)
+        : undefined,
       accessLog: globalThis.Array.isArray(object?.accessLog)
         ? object.accessLog.map((e: any) => AccessLog.fromJSON(e))
         : globalThis.Array.isArray(object?.access_log)
-          ? object.access_log.map((e: any) => AccessLog.fromJSON(e))
-          : [],
+        ? object.access_log.map((e: any) => AccessLog.fromJSON(e))
+        : [],
       accessLogFlushInterval: isSet(object.accessLogFlushInterval)
         ? Duration.fromJSON(object.accessLogFlushInterval)
         : isSet(object.access_log_flush_interval)
-          ? Duration.fromJSON(object.access_log_flush_interval)
-          : undefined,
+        ? Duration.fromJSON(object.access_log_flush_interval)
+        : undefined,
       flushAccessLogOnNewRequest: isSet(object.flushAccessLogOnNewRequest)
         ? globalThis.Boolean(object.flushAccessLogOnNewRequest)
         : isSet(object.flush_access_log_on_new_request)
-          ? globalThis.Boolean(object.flush_access_log_on_new_request)
-          : false,
+        ? globalThis.Boolean(object.flush_access_log_on_new_request)
+        : false,
       accessLogOptions: isSet(object.accessLogOptions)
         ? HttpConnectionManager_HcmAccessLogOptions.fromJSON(object.accessLogOptions)
         : isSet(object.access_log_options)
-          ? HttpConnectionManager_HcmAccessLogOptions.fromJSON(object.access_log_options)
-          : undefined,
+        ? HttpConnectionManager_HcmAccessLogOptions.fromJSON(object.access_log_options)
+        : undefined,
       useRemoteAddress: isSet(object.useRemoteAddress)
         ? Boolean(object.useRemoteAddress)
         : isSet(object.use_remote_address)
-          ? Boolean(object.use_remote_address)
-          : undefined,
+        ? Boolean(object.use_remote_address)
+        : undefined,
       xffNumTrustedHops: isSet(object.xffNumTrustedHops)
         ? globalThis.Number(object.xffNumTrustedHops)
         : isSet(object.xff_num_trusted_hops)
-          ? globalThis.Number(object.xff_num_trusted_hops)
-          : 0,
+        ? globalThis.Number(object.xff_num_trusted_hops)
+        : 0,
       originalIpDetectionExtensions: globalThis.Array.isArray(object?.originalIpDetectionExtensions)
         ? object.originalIpDetectionExtensions.map((e: any) => TypedExtensionConfig.fromJSON(e))
         : globalThis.Array.isArray(object?.original_ip_detection_extensions)
-          ? object.original_ip_detection_extensions.map((e: any) => TypedExtensionConfig.fromJSON(e))
-          : [],
+        ? object.original_ip_detection_extensions.map((e: any) => TypedExtensionConfig.fromJSON(e))
+        : [],
       earlyHeaderMutationExtensions: globalThis.Array.isArray(object?.earlyHeaderMutationExtensions)
         ? object.earlyHeaderMutationExtensions.map((e: any) => TypedExtensionConfig.fromJSON(e))
         : globalThis.Array.isArray(object?.early_header_mutation_extensions)
-          ? object.early_header_mutation_extensions.map((e: any) => TypedExtensionConfig.fromJSON(e))
-          : [],
+        ? object.early_header_mutation_extensions.map((e: any) => TypedExtensionConfig.fromJSON(e))
+        : [],
       internalAddressConfig: isSet(object.internalAddressConfig)
         ? HttpConnectionManager_InternalAddressConfig.fromJSON(object.internalAddressConfig)
         : isSet(object.internal_address_config)
-          ? HttpConnectionManager_InternalAddressConfig.fromJSON(object.internal_address_config)
-          : undefined,
+        ? HttpConnectionManager_InternalAddressConfig.fromJSON(object.internal_address_config)
+        : undefined,
       skipXffAppend: isSet(object.skipXffAppend)
         ? globalThis.Boolean(object.skipXffAppend)
         : isSet(object.skip_xff_append)
-          ? globalThis.Boolean(object.skip_xff_append)
-          : false,
-      via: isSet(object.via) ? globalThis.String(object.via) : '',
+        ? globalThis.Boolean(object.skip_xff_append)
+        : false,
+      via: isSet(object.via) ? globalThis.String(object.via) : "",
       generateRequestId: isSet(object.generateRequestId)
         ? Boolean(object.generateRequestId)
         : isSet(object.generate_request_id)
-          ? Boolean(object.generate_request_id)
-          : undefined,
+        ? Boolean(object.generate_request_id)
+        : undefined,
       preserveExternalRequestId: isSet(object.preserveExternalRequestId)
         ? globalThis.Boolean(object.preserveExternalRequestId)
         : isSet(object.preserve_external_request_id)
-          ? globalThis.Boolean(object.preserve_external_request_id)
-          : false,
+        ? globalThis.Boolean(object.preserve_external_request_id)
+        : false,
       alwaysSetRequestIdInResponse: isSet(object.alwaysSetRequestIdInResponse)
         ? globalThis.Boolean(object.alwaysSetRequestIdInResponse)
         : isSet(object.always_set_request_id_in_response)
-          ? globalThis.Boolean(object.always_set_request_id_in_response)
-          : false,
+        ? globalThis.Boolean(object.always_set_request_id_in_response)
+        : false,
       forwardClientCertDetails: isSet(object.forwardClientCertDetails)
         ? httpConnectionManager_ForwardClientCertDetailsFromJSON(object.forwardClientCertDetails)
         : isSet(object.forward_client_cert_details)
-          ? httpConnectionManager_ForwardClientCertDetailsFromJSON(object.forward_client_cert_details)
-          : 0,
+        ? httpConnectionManager_ForwardClientCertDetailsFromJSON(object.forward_client_cert_details)
+        : 0,
       setCurrentClientCertDetails: isSet(object.setCurrentClientCertDetails)
         ? HttpConnectionManager_SetCurrentClientCertDetails.fromJSON(object.setCurrentClientCertDetails)
         : isSet(object.set_current_client_cert_details)
-          ? HttpConnectionManager_SetCurrentClientCertDetails.fromJSON(object.set_current_client_cert_details)
-          : undefined,
+        ? HttpConnectionManager_SetCurrentClientCertDetails.fromJSON(object.set_current_client_cert_details)
+        : undefined,
       proxy100Continue: isSet(object.proxy100Continue)
         ? globalThis.Boolean(object.proxy100Continue)
         : isSet(object.proxy_100_continue)
-          ? globalThis.Boolean(object.proxy_100_continue)
-          : false,
+        ? globalThis.Boolean(object.proxy_100_continue)
+        : false,
       representIpv4RemoteAddressAsIpv4MappedIpv6: isSet(object.representIpv4RemoteAddressAsIpv4MappedIpv6)
         ? globalThis.Boolean(object.representIpv4RemoteAddressAsIpv4MappedIpv6)
         : isSet(object.represent_ipv4_remote_address_as_ipv4_mapped_ipv6)
-          ? globalThis.Boolean(object.represent_ipv4_remote_address_as_ipv4_mapped_ipv6)
-          : false,
+        ? globalThis.Boolean(object.represent_ipv4_remote_address_as_ipv4_mapped_ipv6)
+        : false,
       upgradeConfigs: globalThis.Array.isArray(object?.upgradeConfigs)
         ? object.upgradeConfigs.map((e: any) => HttpConnectionManager_UpgradeConfig.fromJSON(e))
         : globalThis.Array.isArray(object?.upgrade_configs)
-          ? object.upgrade_configs.map((e: any) => HttpConnectionManager_UpgradeConfig.fromJSON(e))
-          : [],
+        ? object.upgrade_configs.map((e: any) => HttpConnectionManager_UpgradeConfig.fromJSON(e))
+        : [],
       normalizePath: isSet(object.normalizePath)
         ? Boolean(object.normalizePath)
         : isSet(object.normalize_path)
-          ? Boolean(object.normalize_path)
-          : undefined,
+        ? Boolean(object.normalize_path)
+        : undefined,
       mergeSlashes: isSet(object.mergeSlashes)
         ? globalThis.Boolean(object.mergeSlashes)
         : isSet(object.merge_slashes)
-          ? globalThis.Boolean(object.merge_slashes)
-          : false,
+        ? globalThis.Boolean(object.merge_slashes)
+        : false,
       pathWithEscapedSlashesAction: isSet(object.pathWithEscapedSlashesAction)
         ? httpConnectionManager_PathWithEscapedSlashesActionFromJSON(object.pathWithEscapedSlashesAction)
         : isSet(object.path_with_escaped_slashes_action)
-          ? httpConnectionManager_PathWithEscapedSlashesActionFromJSON(
-              object.path_with_escaped_slashes_action,
-            )
-          : 0,
+        ? httpConnectionManager_PathWithEscapedSlashesActionFromJSON(object.path_with_escaped_slashes_action)
+        : 0,
       requestIdExtension: isSet(object.requestIdExtension)
         ? RequestIDExtension.fromJSON(object.requestIdExtension)
         : isSet(object.request_id_extension)
-          ? RequestIDExtension.fromJSON(object.request_id_extension)
-          : undefined,
+        ? RequestIDExtension.fromJSON(object.request_id_extension)
+        : undefined,
       localReplyConfig: isSet(object.localReplyConfig)
         ? LocalReplyConfig.fromJSON(object.localReplyConfig)
         : isSet(object.local_reply_config)
-          ? LocalReplyConfig.fromJSON(object.local_reply_config)
-          : undefined,
+        ? LocalReplyConfig.fromJSON(object.local_reply_config)
+        : undefined,
       stripMatchingHostPort: isSet(object.stripMatchingHostPort)
         ? globalThis.Boolean(object.stripMatchingHostPort)
         : isSet(object.strip_matching_host_port)
-          ? globalThis.Boolean(object.strip_matching_host_port)
-          : false,
+        ? globalThis.Boolean(object.strip_matching_host_port)
+        : false,
       stripAnyHostPort: isSet(object.stripAnyHostPort)
         ? globalThis.Boolean(object.stripAnyHostPort)
         : isSet(object.strip_any_host_port)
-          ? globalThis.Boolean(object.strip_any_host_port)
-          : undefined,
+        ? globalThis.Boolean(object.strip_any_host_port)
+        : undefined,
       streamErrorOnInvalidHttpMessage: isSet(object.streamErrorOnInvalidHttpMessage)
         ? Boolean(object.streamErrorOnInvalidHttpMessage)
         : isSet(object.stream_error_on_invalid_http_message)
-          ? Boolean(object.stream_error_on_invalid_http_message)
-          : undefined,
+        ? Boolean(object.stream_error_on_invalid_http_message)
+        : undefined,
       pathNormalizationOptions: isSet(object.pathNormalizationOptions)
         ? HttpConnectionManager_PathNormalizationOptions.fromJSON(object.pathNormalizationOptions)
         : isSet(object.path_normalization_options)
-          ? HttpConnectionManager_PathNormalizationOptions.fromJSON(object.path_normalization_options)
-          : undefined,
+        ? HttpConnectionManager_PathNormalizationOptions.fromJSON(object.path_normalization_options)
+        : undefined,
       stripTrailingHostDot: isSet(object.stripTrailingHostDot)
         ? globalThis.Boolean(object.stripTrailingHostDot)
         : isSet(object.strip_trailing_host_dot)
-          ? globalThis.Boolean(object.strip_trailing_host_dot)
-          : false,
+        ? globalThis.Boolean(object.strip_trailing_host_dot)
+        : false,
       proxyStatusConfig: isSet(object.proxyStatusConfig)
         ? HttpConnectionManager_ProxyStatusConfig.fromJSON(object.proxyStatusConfig)
         : isSet(object.proxy_status_config)
-          ? HttpConnectionManager_ProxyStatusConfig.fromJSON(object.proxy_status_config)
-          : undefined,
+        ? HttpConnectionManager_ProxyStatusConfig.fromJSON(object.proxy_status_config)
+        : undefined,
       typedHeaderValidationConfig: isSet(object.typedHeaderValidationConfig)
         ? TypedExtensionConfig.fromJSON(object.typedHeaderValidationConfig)
         : isSet(object.typed_header_validation_config)
-          ? TypedExtensionConfig.fromJSON(object.typed_header_validation_config)
-          : undefined,
+        ? TypedExtensionConfig.fromJSON(object.typed_header_validation_config)
+        : undefined,
       appendXForwardedPort: isSet(object.appendXForwardedPort)
         ? globalThis.Boolean(object.appendXForwardedPort)
         : isSet(object.append_x_forwarded_port)
-          ? globalThis.Boolean(object.append_x_forwarded_port)
-          : false,
+        ? globalThis.Boolean(object.append_x_forwarded_port)
+        : false,
       appendLocalOverload: isSet(object.appendLocalOverload)
         ? globalThis.Boolean(object.appendLocalOverload)
         : isSet(object.append_local_overload)
-          ? globalThis.Boolean(object.append_local_overload)
-          : false,
+        ? globalThis.Boolean(object.append_local_overload)
+        : false,
       addProxyProtocolConnectionState: isSet(object.addProxyProtocolConnectionState)
         ? Boolean(object.addProxyProtocolConnectionState)
         : isSet(object.add_proxy_protocol_connection_state)
-          ? Boolean(object.add_proxy_protocol_connection_state)
-          : undefined,
+        ? Boolean(object.add_proxy_protocol_connection_state)
+        : undefined,
     };
   },
 
@@ -2463,7 +2543,7 @@ export const HttpConnectionManager: MessageFns<
     if (message.codecType !== 0) {
       obj.codecType = httpConnectionManager_CodecTypeToJSON(message.codecType);
     }
-    if (message.statPrefix !== '') {
+    if (message.statPrefix !== "") {
       obj.statPrefix = message.statPrefix;
     }
     if (message.rds !== undefined) {
@@ -2496,7 +2576,7 @@ export const HttpConnectionManager: MessageFns<
     if (message.http3ProtocolOptions !== undefined) {
       obj.http3ProtocolOptions = Http3ProtocolOptions.toJSON(message.http3ProtocolOptions);
     }
-    if (message.serverName !== '') {
+    if (message.serverName !== "") {
       obj.serverName = message.serverName;
     }
     if (message.serverHeaderTransformation !== 0) {
@@ -2545,23 +2625,21 @@ export const HttpConnectionManager: MessageFns<
     }
     if (message.originalIpDetectionExtensions?.length) {
       obj.originalIpDetectionExtensions = message.originalIpDetectionExtensions.map((e) =>
-        TypedExtensionConfig.toJSON(e),
+        TypedExtensionConfig.toJSON(e)
       );
     }
     if (message.earlyHeaderMutationExtensions?.length) {
       obj.earlyHeaderMutationExtensions = message.earlyHeaderMutationExtensions.map((e) =>
-        TypedExtensionConfig.toJSON(e),
+        TypedExtensionConfig.toJSON(e)
       );
     }
     if (message.internalAddressConfig !== undefined) {
-      obj.internalAddressConfig = HttpConnectionManager_InternalAddressConfig.toJSON(
-        message.internalAddressConfig,
-      );
+      obj.internalAddressConfig = HttpConnectionManager_InternalAddressConfig.toJSON(message.internalAddressConfig);
     }
     if (message.skipXffAppend !== false) {
       obj.skipXffAppend = message.skipXffAppend;
     }
-    if (message.via !== '') {
+    if (message.via !== "") {
       obj.via = message.via;
     }
     if (message.generateRequestId !== undefined) {
@@ -2650,75 +2728,64 @@ export const HttpConnectionManager: MessageFns<
   fromPartial(object: DeepPartial<HttpConnectionManager>): HttpConnectionManager {
     const message = createBaseHttpConnectionManager();
     message.codecType = object.codecType ?? 0;
-    message.statPrefix = object.statPrefix ?? '';
-    message.rds = object.rds !== undefined && object.rds !== null ? Rds.fromPartial(object.rds) : undefined;
-    message.routeConfig =
-      object.routeConfig !== undefined && object.routeConfig !== null
-        ? RouteConfiguration.fromPartial(object.routeConfig)
-        : undefined;
-    message.scopedRoutes =
-      object.scopedRoutes !== undefined && object.scopedRoutes !== null
-        ? ScopedRoutes.fromPartial(object.scopedRoutes)
-        : undefined;
+    message.statPrefix = object.statPrefix ?? "";
+    message.rds = (object.rds !== undefined && object.rds !== null) ? Rds.fromPartial(object.rds) : undefined;
+    message.routeConfig = (object.routeConfig !== undefined && object.routeConfig !== null)
+      ? RouteConfiguration.fromPartial(object.routeConfig)
+      : undefined;
+    message.scopedRoutes = (object.scopedRoutes !== undefined && object.scopedRoutes !== null)
+      ? ScopedRoutes.fromPartial(object.scopedRoutes)
+      : undefined;
     message.httpFilters = object.httpFilters?.map((e) => HttpFilter.fromPartial(e)) || [];
     message.addUserAgent = object.addUserAgent ?? undefined;
-    message.tracing =
-      object.tracing !== undefined && object.tracing !== null
-        ? HttpConnectionManager_Tracing.fromPartial(object.tracing)
-        : undefined;
+    message.tracing = (object.tracing !== undefined && object.tracing !== null)
+      ? HttpConnectionManager_Tracing.fromPartial(object.tracing)
+      : undefined;
     message.commonHttpProtocolOptions =
-      object.commonHttpProtocolOptions !== undefined && object.commonHttpProtocolOptions !== null
+      (object.commonHttpProtocolOptions !== undefined && object.commonHttpProtocolOptions !== null)
         ? HttpProtocolOptions.fromPartial(object.commonHttpProtocolOptions)
         : undefined;
-    message.httpProtocolOptions =
-      object.httpProtocolOptions !== undefined && object.httpProtocolOptions !== null
-        ? Http1ProtocolOptions.fromPartial(object.httpProtocolOptions)
-        : undefined;
-    message.http2ProtocolOptions =
-      object.http2ProtocolOptions !== undefined && object.http2ProtocolOptions !== null
-        ? Http2ProtocolOptions.fromPartial(object.http2ProtocolOptions)
-        : undefined;
-    message.http3ProtocolOptions =
-      object.http3ProtocolOptions !== undefined && object.http3ProtocolOptions !== null
-        ? Http3ProtocolOptions.fromPartial(object.http3ProtocolOptions)
-        : undefined;
-    message.serverName = object.serverName ?? '';
+    message.httpProtocolOptions = (object.httpProtocolOptions !== undefined && object.httpProtocolOptions !== null)
+      ? Http1ProtocolOptions.fromPartial(object.httpProtocolOptions)
+      : undefined;
+    message.http2ProtocolOptions = (object.http2ProtocolOptions !== undefined && object.http2ProtocolOptions !== null)
+      ? Http2ProtocolOptions.fromPartial(object.http2ProtocolOptions)
+      : undefined;
+    message.http3ProtocolOptions = (object.http3ProtocolOptions !== undefined && object.http3ProtocolOptions !== null)
+      ? Http3ProtocolOptions.fromPartial(object.http3ProtocolOptions)
+      : undefined;
+    message.serverName = object.serverName ?? "";
     message.serverHeaderTransformation = object.serverHeaderTransformation ?? 0;
     message.schemeHeaderTransformation =
-      object.schemeHeaderTransformation !== undefined && object.schemeHeaderTransformation !== null
+      (object.schemeHeaderTransformation !== undefined && object.schemeHeaderTransformation !== null)
         ? SchemeHeaderTransformation.fromPartial(object.schemeHeaderTransformation)
         : undefined;
     message.maxRequestHeadersKb = object.maxRequestHeadersKb ?? undefined;
-    message.streamIdleTimeout =
-      object.streamIdleTimeout !== undefined && object.streamIdleTimeout !== null
-        ? Duration.fromPartial(object.streamIdleTimeout)
-        : undefined;
-    message.requestTimeout =
-      object.requestTimeout !== undefined && object.requestTimeout !== null
-        ? Duration.fromPartial(object.requestTimeout)
-        : undefined;
+    message.streamIdleTimeout = (object.streamIdleTimeout !== undefined && object.streamIdleTimeout !== null)
+      ? Duration.fromPartial(object.streamIdleTimeout)
+      : undefined;
+    message.requestTimeout = (object.requestTimeout !== undefined && object.requestTimeout !== null)
+      ? Duration.fromPartial(object.requestTimeout)
+      : undefined;
     message.requestHeadersTimeout =
-      object.requestHeadersTimeout !== undefined && object.requestHeadersTimeout !== null
+      (object.requestHeadersTimeout !== undefined && object.requestHeadersTimeout !== null)
         ? Duration.fromPartial(object.requestHeadersTimeout)
         : undefined;
-    message.drainTimeout =
-      object.drainTimeout !== undefined && object.drainTimeout !== null
-        ? Duration.fromPartial(object.drainTimeout)
-        : undefined;
-    message.delayedCloseTimeout =
-      object.delayedCloseTimeout !== undefined && object.delayedCloseTimeout !== null
-        ? Duration.fromPartial(object.delayedCloseTimeout)
-        : undefined;
+    message.drainTimeout = (object.drainTimeout !== undefined && object.drainTimeout !== null)
+      ? Duration.fromPartial(object.drainTimeout)
+      : undefined;
+    message.delayedCloseTimeout = (object.delayedCloseTimeout !== undefined && object.delayedCloseTimeout !== null)
+      ? Duration.fromPartial(object.delayedCloseTimeout)
+      : undefined;
     message.accessLog = object.accessLog?.map((e) => AccessLog.fromPartial(e)) || [];
     message.accessLogFlushInterval =
-      object.accessLogFlushInterval !== undefined && object.accessLogFlushInterval !== null
+      (object.accessLogFlushInterval !== undefined && object.accessLogFlushInterval !== null)
         ? Duration.fromPartial(object.accessLogFlushInterval)
         : undefined;
     message.flushAccessLogOnNewRequest = object.flushAccessLogOnNewRequest ?? false;
-    message.accessLogOptions =
-      object.accessLogOptions !== undefined && object.accessLogOptions !== null
-        ? HttpConnectionManager_HcmAccessLogOptions.fromPartial(object.accessLogOptions)
-        : undefined;
+    message.accessLogOptions = (object.accessLogOptions !== undefined && object.accessLogOptions !== null)
+      ? HttpConnectionManager_HcmAccessLogOptions.fromPartial(object.accessLogOptions)
+      : undefined;
     message.useRemoteAddress = object.useRemoteAddress ?? undefined;
     message.xffNumTrustedHops = object.xffNumTrustedHops ?? 0;
     message.originalIpDetectionExtensions =
@@ -2726,49 +2793,45 @@ export const HttpConnectionManager: MessageFns<
     message.earlyHeaderMutationExtensions =
       object.earlyHeaderMutationExtensions?.map((e) => TypedExtensionConfig.fromPartial(e)) || [];
     message.internalAddressConfig =
-      object.internalAddressConfig !== undefined && object.internalAddressConfig !== null
+      (object.internalAddressConfig !== undefined && object.internalAddressConfig !== null)
         ? HttpConnectionManager_InternalAddressConfig.fromPartial(object.internalAddressConfig)
         : undefined;
     message.skipXffAppend = object.skipXffAppend ?? false;
-    message.via = object.via ?? '';
+    message.via = object.via ?? "";
     message.generateRequestId = object.generateRequestId ?? undefined;
     message.preserveExternalRequestId = object.preserveExternalRequestId ?? false;
     message.alwaysSetRequestIdInResponse = object.alwaysSetRequestIdInResponse ?? false;
     message.forwardClientCertDetails = object.forwardClientCertDetails ?? 0;
     message.setCurrentClientCertDetails =
-      object.setCurrentClientCertDetails !== undefined && object.setCurrentClientCertDetails !== null
+      (object.setCurrentClientCertDetails !== undefined && object.setCurrentClientCertDetails !== null)
         ? HttpConnectionManager_SetCurrentClientCertDetails.fromPartial(object.setCurrentClientCertDetails)
         : undefined;
     message.proxy100Continue = object.proxy100Continue ?? false;
-    message.representIpv4RemoteAddressAsIpv4MappedIpv6 =
-      object.representIpv4RemoteAddressAsIpv4MappedIpv6 ?? false;
-    message.upgradeConfigs =
-      object.upgradeConfigs?.map((e) => HttpConnectionManager_UpgradeConfig.fromPartial(e)) || [];
+    message.representIpv4RemoteAddressAsIpv4MappedIpv6 = object.representIpv4RemoteAddressAsIpv4MappedIpv6 ?? false;
+    message.upgradeConfigs = object.upgradeConfigs?.map((e) => HttpConnectionManager_UpgradeConfig.fromPartial(e)) ||
+      [];
     message.normalizePath = object.normalizePath ?? undefined;
     message.mergeSlashes = object.mergeSlashes ?? false;
     message.pathWithEscapedSlashesAction = object.pathWithEscapedSlashesAction ?? 0;
-    message.requestIdExtension =
-      object.requestIdExtension !== undefined && object.requestIdExtension !== null
-        ? RequestIDExtension.fromPartial(object.requestIdExtension)
-        : undefined;
-    message.localReplyConfig =
-      object.localReplyConfig !== undefined && object.localReplyConfig !== null
-        ? LocalReplyConfig.fromPartial(object.localReplyConfig)
-        : undefined;
+    message.requestIdExtension = (object.requestIdExtension !== undefined && object.requestIdExtension !== null)
+      ? RequestIDExtension.fromPartial(object.requestIdExtension)
+      : undefined;
+    message.localReplyConfig = (object.localReplyConfig !== undefined && object.localReplyConfig !== null)
+      ? LocalReplyConfig.fromPartial(object.localReplyConfig)
+      : undefined;
     message.stripMatchingHostPort = object.stripMatchingHostPort ?? false;
     message.stripAnyHostPort = object.stripAnyHostPort ?? undefined;
     message.streamErrorOnInvalidHttpMessage = object.streamErrorOnInvalidHttpMessage ?? undefined;
     message.pathNormalizationOptions =
-      object.pathNormalizationOptions !== undefined && object.pathNormalizationOptions !== null
+      (object.pathNormalizationOptions !== undefined && object.pathNormalizationOptions !== null)
         ? HttpConnectionManager_PathNormalizationOptions.fromPartial(object.pathNormalizationOptions)
         : undefined;
     message.stripTrailingHostDot = object.stripTrailingHostDot ?? false;
-    message.proxyStatusConfig =
-      object.proxyStatusConfig !== undefined && object.proxyStatusConfig !== null
-        ? HttpConnectionManager_ProxyStatusConfig.fromPartial(object.proxyStatusConfig)
-        : undefined;
+    message.proxyStatusConfig = (object.proxyStatusConfig !== undefined && object.proxyStatusConfig !== null)
+      ? HttpConnectionManager_ProxyStatusConfig.fromPartial(object.proxyStatusConfig)
+      : undefined;
     message.typedHeaderValidationConfig =
-      object.typedHeaderValidationConfig !== undefined && object.typedHeaderValidationConfig !== null
+      (object.typedHeaderValidationConfig !== undefined && object.typedHeaderValidationConfig !== null)
         ? TypedExtensionConfig.fromPartial(object.typedHeaderValidationConfig)
         : undefined;
     message.appendXForwardedPort = object.appendXForwardedPort ?? false;
@@ -2782,7 +2845,7 @@ messageTypeRegistry.set(HttpConnectionManager.$type, HttpConnectionManager);
 
 function createBaseHttpConnectionManager_Tracing(): HttpConnectionManager_Tracing {
   return {
-    $type: 'envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager.Tracing',
+    $type: "envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager.Tracing",
     clientSampling: undefined,
     randomSampling: undefined,
     overallSampling: undefined,
@@ -2796,9 +2859,9 @@ function createBaseHttpConnectionManager_Tracing(): HttpConnectionManager_Tracin
 
 export const HttpConnectionManager_Tracing: MessageFns<
   HttpConnectionManager_Tracing,
-  'envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager.Tracing'
+  "envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager.Tracing"
 > = {
-  $type: 'envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager.Tracing' as const,
+  $type: "envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager.Tracing" as const,
 
   encode(message: HttpConnectionManager_Tracing, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.clientSampling !== undefined) {
@@ -2815,7 +2878,7 @@ export const HttpConnectionManager_Tracing: MessageFns<
     }
     if (message.maxPathTagLength !== undefined) {
       UInt32Value.encode(
-        { $type: 'google.protobuf.UInt32Value', value: message.maxPathTagLength! },
+        { $type: "google.protobuf.UInt32Value", value: message.maxPathTagLength! },
         writer.uint32(58).fork(),
       ).join();
     }
@@ -2827,7 +2890,7 @@ export const HttpConnectionManager_Tracing: MessageFns<
     }
     if (message.spawnUpstreamSpan !== undefined) {
       BoolValue.encode(
-        { $type: 'google.protobuf.BoolValue', value: message.spawnUpstreamSpan! },
+        { $type: "google.protobuf.BoolValue", value: message.spawnUpstreamSpan! },
         writer.uint32(82).fork(),
       ).join();
     }
@@ -2838,7 +2901,7 @@ export const HttpConnectionManager_Tracing: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -2929,35 +2992,35 @@ export const HttpConnectionManager_Tracing: MessageFns<
       clientSampling: isSet(object.clientSampling)
         ? Percent.fromJSON(object.clientSampling)
         : isSet(object.client_sampling)
-          ? Percent.fromJSON(object.client_sampling)
-          : undefined,
+        ? Percent.fromJSON(object.client_sampling)
+        : undefined,
       randomSampling: isSet(object.randomSampling)
         ? Percent.fromJSON(object.randomSampling)
         : isSet(object.random_sampling)
-          ? Percent.fromJSON(object.random_sampling)
-          : undefined,
+        ? Percent.fromJSON(object.random_sampling)
+        : undefined,
       overallSampling: isSet(object.overallSampling)
         ? Percent.fromJSON(object.overallSampling)
         : isSet(object.overall_sampling)
-          ? Percent.fromJSON(object.overall_sampling)
-          : undefined,
+        ? Percent.fromJSON(object.overall_sampling)
+        : undefined,
       verbose: isSet(object.verbose) ? globalThis.Boolean(object.verbose) : false,
       maxPathTagLength: isSet(object.maxPathTagLength)
         ? Number(object.maxPathTagLength)
         : isSet(object.max_path_tag_length)
-          ? Number(object.max_path_tag_length)
-          : undefined,
+        ? Number(object.max_path_tag_length)
+        : undefined,
       customTags: globalThis.Array.isArray(object?.customTags)
         ? object.customTags.map((e: any) => CustomTag.fromJSON(e))
         : globalThis.Array.isArray(object?.custom_tags)
-          ? object.custom_tags.map((e: any) => CustomTag.fromJSON(e))
-          : [],
+        ? object.custom_tags.map((e: any) => CustomTag.fromJSON(e))
+        : [],
       provider: isSet(object.provider) ? Tracing_Http.fromJSON(object.provider) : undefined,
       spawnUpstreamSpan: isSet(object.spawnUpstreamSpan)
         ? Boolean(object.spawnUpstreamSpan)
         : isSet(object.spawn_upstream_span)
-          ? Boolean(object.spawn_upstream_span)
-          : undefined,
+        ? Boolean(object.spawn_upstream_span)
+        : undefined,
     };
   },
 
@@ -2995,25 +3058,21 @@ export const HttpConnectionManager_Tracing: MessageFns<
   },
   fromPartial(object: DeepPartial<HttpConnectionManager_Tracing>): HttpConnectionManager_Tracing {
     const message = createBaseHttpConnectionManager_Tracing();
-    message.clientSampling =
-      object.clientSampling !== undefined && object.clientSampling !== null
-        ? Percent.fromPartial(object.clientSampling)
-        : undefined;
-    message.randomSampling =
-      object.randomSampling !== undefined && object.randomSampling !== null
-        ? Percent.fromPartial(object.randomSampling)
-        : undefined;
-    message.overallSampling =
-      object.overallSampling !== undefined && object.overallSampling !== null
-        ? Percent.fromPartial(object.overallSampling)
-        : undefined;
+    message.clientSampling = (object.clientSampling !== undefined && object.clientSampling !== null)
+      ? Percent.fromPartial(object.clientSampling)
+      : undefined;
+    message.randomSampling = (object.randomSampling !== undefined && object.randomSampling !== null)
+      ? Percent.fromPartial(object.randomSampling)
+      : undefined;
+    message.overallSampling = (object.overallSampling !== undefined && object.overallSampling !== null)
+      ? Percent.fromPartial(object.overallSampling)
+      : undefined;
     message.verbose = object.verbose ?? false;
     message.maxPathTagLength = object.maxPathTagLength ?? undefined;
     message.customTags = object.customTags?.map((e) => CustomTag.fromPartial(e)) || [];
-    message.provider =
-      object.provider !== undefined && object.provider !== null
-        ? Tracing_Http.fromPartial(object.provider)
-        : undefined;
+    message.provider = (object.provider !== undefined && object.provider !== null)
+      ? Tracing_Http.fromPartial(object.provider)
+      : undefined;
     message.spawnUpstreamSpan = object.spawnUpstreamSpan ?? undefined;
     return message;
   },
@@ -3023,8 +3082,7 @@ messageTypeRegistry.set(HttpConnectionManager_Tracing.$type, HttpConnectionManag
 
 function createBaseHttpConnectionManager_InternalAddressConfig(): HttpConnectionManager_InternalAddressConfig {
   return {
-    $type:
-      'envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager.InternalAddressConfig',
+    $type: "envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager.InternalAddressConfig",
     unixSockets: false,
     cidrRanges: [],
   };
@@ -3032,10 +3090,10 @@ function createBaseHttpConnectionManager_InternalAddressConfig(): HttpConnection
 
 export const HttpConnectionManager_InternalAddressConfig: MessageFns<
   HttpConnectionManager_InternalAddressConfig,
-  'envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager.InternalAddressConfig'
+  "envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager.InternalAddressConfig"
 > = {
   $type:
-    'envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager.InternalAddressConfig' as const,
+    "envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager.InternalAddressConfig" as const,
 
   encode(
     message: HttpConnectionManager_InternalAddressConfig,
@@ -3054,7 +3112,7 @@ export const HttpConnectionManager_InternalAddressConfig: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -3097,13 +3155,13 @@ export const HttpConnectionManager_InternalAddressConfig: MessageFns<
       unixSockets: isSet(object.unixSockets)
         ? globalThis.Boolean(object.unixSockets)
         : isSet(object.unix_sockets)
-          ? globalThis.Boolean(object.unix_sockets)
-          : false,
+        ? globalThis.Boolean(object.unix_sockets)
+        : false,
       cidrRanges: globalThis.Array.isArray(object?.cidrRanges)
         ? object.cidrRanges.map((e: any) => CidrRange.fromJSON(e))
         : globalThis.Array.isArray(object?.cidr_ranges)
-          ? object.cidr_ranges.map((e: any) => CidrRange.fromJSON(e))
-          : [],
+        ? object.cidr_ranges.map((e: any) => CidrRange.fromJSON(e))
+        : [],
     };
   },
 
@@ -3118,9 +3176,7 @@ export const HttpConnectionManager_InternalAddressConfig: MessageFns<
     return obj;
   },
 
-  create(
-    base?: DeepPartial<HttpConnectionManager_InternalAddressConfig>,
-  ): HttpConnectionManager_InternalAddressConfig {
+  create(base?: DeepPartial<HttpConnectionManager_InternalAddressConfig>): HttpConnectionManager_InternalAddressConfig {
     return HttpConnectionManager_InternalAddressConfig.fromPartial(base ?? {});
   },
   fromPartial(
@@ -3133,15 +3189,12 @@ export const HttpConnectionManager_InternalAddressConfig: MessageFns<
   },
 };
 
-messageTypeRegistry.set(
-  HttpConnectionManager_InternalAddressConfig.$type,
-  HttpConnectionManager_InternalAddressConfig,
-);
+messageTypeRegistry.set(HttpConnectionManager_InternalAddressConfig.$type, HttpConnectionManager_InternalAddressConfig);
 
 function createBaseHttpConnectionManager_SetCurrentClientCertDetails(): HttpConnectionManager_SetCurrentClientCertDetails {
   return {
     $type:
-      'envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager.SetCurrentClientCertDetails',
+      "envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager.SetCurrentClientCertDetails",
     subject: undefined,
     cert: false,
     chain: false,
@@ -3152,20 +3205,18 @@ function createBaseHttpConnectionManager_SetCurrentClientCertDetails(): HttpConn
 
 export const HttpConnectionManager_SetCurrentClientCertDetails: MessageFns<
   HttpConnectionManager_SetCurrentClientCertDetails,
-  'envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager.SetCurrentClientCertDetails'
+  "envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager.SetCurrentClientCertDetails"
 > = {
   $type:
-    'envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager.SetCurrentClientCertDetails' as const,
+    "envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager.SetCurrentClientCertDetails" as const,
 
   encode(
     message: HttpConnectionManager_SetCurrentClientCertDetails,
     writer: BinaryWriter = new BinaryWriter(),
   ): BinaryWriter {
     if (message.subject !== undefined) {
-      BoolValue.encode(
-        { $type: 'google.protobuf.BoolValue', value: message.subject! },
-        writer.uint32(10).fork(),
-      ).join();
+      BoolValue.encode({ $type: "google.protobuf.BoolValue", value: message.subject! }, writer.uint32(10).fork())
+        .join();
     }
     if (message.cert !== false) {
       writer.uint32(24).bool(message.cert);
@@ -3182,14 +3233,11 @@ export const HttpConnectionManager_SetCurrentClientCertDetails: MessageFns<
     return writer;
   },
 
-  decode(
-    input: BinaryReader | Uint8Array,
-    length?: number,
-  ): HttpConnectionManager_SetCurrentClientCertDetails {
+  decode(input: BinaryReader | Uint8Array, length?: number): HttpConnectionManager_SetCurrentClientCertDetails {
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -3306,8 +3354,8 @@ messageTypeRegistry.set(
 
 function createBaseHttpConnectionManager_UpgradeConfig(): HttpConnectionManager_UpgradeConfig {
   return {
-    $type: 'envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager.UpgradeConfig',
-    upgradeType: '',
+    $type: "envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager.UpgradeConfig",
+    upgradeType: "",
     filters: [],
     enabled: undefined,
   };
@@ -3315,26 +3363,20 @@ function createBaseHttpConnectionManager_UpgradeConfig(): HttpConnectionManager_
 
 export const HttpConnectionManager_UpgradeConfig: MessageFns<
   HttpConnectionManager_UpgradeConfig,
-  'envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager.UpgradeConfig'
+  "envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager.UpgradeConfig"
 > = {
-  $type:
-    'envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager.UpgradeConfig' as const,
+  $type: "envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager.UpgradeConfig" as const,
 
-  encode(
-    message: HttpConnectionManager_UpgradeConfig,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
-    if (message.upgradeType !== '') {
+  encode(message: HttpConnectionManager_UpgradeConfig, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.upgradeType !== "") {
       writer.uint32(10).string(message.upgradeType);
     }
     for (const v of message.filters) {
       HttpFilter.encode(v!, writer.uint32(18).fork()).join();
     }
     if (message.enabled !== undefined) {
-      BoolValue.encode(
-        { $type: 'google.protobuf.BoolValue', value: message.enabled! },
-        writer.uint32(26).fork(),
-      ).join();
+      BoolValue.encode({ $type: "google.protobuf.BoolValue", value: message.enabled! }, writer.uint32(26).fork())
+        .join();
     }
     return writer;
   },
@@ -3343,7 +3385,7 @@ export const HttpConnectionManager_UpgradeConfig: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -3394,18 +3436,16 @@ export const HttpConnectionManager_UpgradeConfig: MessageFns<
       upgradeType: isSet(object.upgradeType)
         ? globalThis.String(object.upgradeType)
         : isSet(object.upgrade_type)
-          ? globalThis.String(object.upgrade_type)
-          : '',
-      filters: globalThis.Array.isArray(object?.filters)
-        ? object.filters.map((e: any) => HttpFilter.fromJSON(e))
-        : [],
+        ? globalThis.String(object.upgrade_type)
+        : "",
+      filters: globalThis.Array.isArray(object?.filters) ? object.filters.map((e: any) => HttpFilter.fromJSON(e)) : [],
       enabled: isSet(object.enabled) ? Boolean(object.enabled) : undefined,
     };
   },
 
   toJSON(message: HttpConnectionManager_UpgradeConfig): unknown {
     const obj: any = {};
-    if (message.upgradeType !== '') {
+    if (message.upgradeType !== "") {
       obj.upgradeType = message.upgradeType;
     }
     if (message.filters?.length) {
@@ -3422,7 +3462,7 @@ export const HttpConnectionManager_UpgradeConfig: MessageFns<
   },
   fromPartial(object: DeepPartial<HttpConnectionManager_UpgradeConfig>): HttpConnectionManager_UpgradeConfig {
     const message = createBaseHttpConnectionManager_UpgradeConfig();
-    message.upgradeType = object.upgradeType ?? '';
+    message.upgradeType = object.upgradeType ?? "";
     message.filters = object.filters?.map((e) => HttpFilter.fromPartial(e)) || [];
     message.enabled = object.enabled ?? undefined;
     return message;
@@ -3433,8 +3473,7 @@ messageTypeRegistry.set(HttpConnectionManager_UpgradeConfig.$type, HttpConnectio
 
 function createBaseHttpConnectionManager_PathNormalizationOptions(): HttpConnectionManager_PathNormalizationOptions {
   return {
-    $type:
-      'envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager.PathNormalizationOptions',
+    $type: "envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager.PathNormalizationOptions",
     forwardingTransformation: undefined,
     httpFilterTransformation: undefined,
   };
@@ -3442,10 +3481,10 @@ function createBaseHttpConnectionManager_PathNormalizationOptions(): HttpConnect
 
 export const HttpConnectionManager_PathNormalizationOptions: MessageFns<
   HttpConnectionManager_PathNormalizationOptions,
-  'envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager.PathNormalizationOptions'
+  "envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager.PathNormalizationOptions"
 > = {
   $type:
-    'envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager.PathNormalizationOptions' as const,
+    "envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager.PathNormalizationOptions" as const,
 
   encode(
     message: HttpConnectionManager_PathNormalizationOptions,
@@ -3464,7 +3503,7 @@ export const HttpConnectionManager_PathNormalizationOptions: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -3507,13 +3546,13 @@ export const HttpConnectionManager_PathNormalizationOptions: MessageFns<
       forwardingTransformation: isSet(object.forwardingTransformation)
         ? PathTransformation.fromJSON(object.forwardingTransformation)
         : isSet(object.forwarding_transformation)
-          ? PathTransformation.fromJSON(object.forwarding_transformation)
-          : undefined,
+        ? PathTransformation.fromJSON(object.forwarding_transformation)
+        : undefined,
       httpFilterTransformation: isSet(object.httpFilterTransformation)
         ? PathTransformation.fromJSON(object.httpFilterTransformation)
         : isSet(object.http_filter_transformation)
-          ? PathTransformation.fromJSON(object.http_filter_transformation)
-          : undefined,
+        ? PathTransformation.fromJSON(object.http_filter_transformation)
+        : undefined,
     };
   },
 
@@ -3538,11 +3577,11 @@ export const HttpConnectionManager_PathNormalizationOptions: MessageFns<
   ): HttpConnectionManager_PathNormalizationOptions {
     const message = createBaseHttpConnectionManager_PathNormalizationOptions();
     message.forwardingTransformation =
-      object.forwardingTransformation !== undefined && object.forwardingTransformation !== null
+      (object.forwardingTransformation !== undefined && object.forwardingTransformation !== null)
         ? PathTransformation.fromPartial(object.forwardingTransformation)
         : undefined;
     message.httpFilterTransformation =
-      object.httpFilterTransformation !== undefined && object.httpFilterTransformation !== null
+      (object.httpFilterTransformation !== undefined && object.httpFilterTransformation !== null)
         ? PathTransformation.fromPartial(object.httpFilterTransformation)
         : undefined;
     return message;
@@ -3556,8 +3595,7 @@ messageTypeRegistry.set(
 
 function createBaseHttpConnectionManager_ProxyStatusConfig(): HttpConnectionManager_ProxyStatusConfig {
   return {
-    $type:
-      'envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager.ProxyStatusConfig',
+    $type: "envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager.ProxyStatusConfig",
     removeDetails: false,
     removeConnectionTerminationDetails: false,
     removeResponseFlags: false,
@@ -3569,15 +3607,11 @@ function createBaseHttpConnectionManager_ProxyStatusConfig(): HttpConnectionMana
 
 export const HttpConnectionManager_ProxyStatusConfig: MessageFns<
   HttpConnectionManager_ProxyStatusConfig,
-  'envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager.ProxyStatusConfig'
+  "envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager.ProxyStatusConfig"
 > = {
-  $type:
-    'envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager.ProxyStatusConfig' as const,
+  $type: "envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager.ProxyStatusConfig" as const,
 
-  encode(
-    message: HttpConnectionManager_ProxyStatusConfig,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
+  encode(message: HttpConnectionManager_ProxyStatusConfig, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.removeDetails !== false) {
       writer.uint32(8).bool(message.removeDetails);
     }
@@ -3603,7 +3637,7 @@ export const HttpConnectionManager_ProxyStatusConfig: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -3678,33 +3712,33 @@ export const HttpConnectionManager_ProxyStatusConfig: MessageFns<
       removeDetails: isSet(object.removeDetails)
         ? globalThis.Boolean(object.removeDetails)
         : isSet(object.remove_details)
-          ? globalThis.Boolean(object.remove_details)
-          : false,
+        ? globalThis.Boolean(object.remove_details)
+        : false,
       removeConnectionTerminationDetails: isSet(object.removeConnectionTerminationDetails)
         ? globalThis.Boolean(object.removeConnectionTerminationDetails)
         : isSet(object.remove_connection_termination_details)
-          ? globalThis.Boolean(object.remove_connection_termination_details)
-          : false,
+        ? globalThis.Boolean(object.remove_connection_termination_details)
+        : false,
       removeResponseFlags: isSet(object.removeResponseFlags)
         ? globalThis.Boolean(object.removeResponseFlags)
         : isSet(object.remove_response_flags)
-          ? globalThis.Boolean(object.remove_response_flags)
-          : false,
+        ? globalThis.Boolean(object.remove_response_flags)
+        : false,
       setRecommendedResponseCode: isSet(object.setRecommendedResponseCode)
         ? globalThis.Boolean(object.setRecommendedResponseCode)
         : isSet(object.set_recommended_response_code)
-          ? globalThis.Boolean(object.set_recommended_response_code)
-          : false,
+        ? globalThis.Boolean(object.set_recommended_response_code)
+        : false,
       useNodeId: isSet(object.useNodeId)
         ? globalThis.Boolean(object.useNodeId)
         : isSet(object.use_node_id)
-          ? globalThis.Boolean(object.use_node_id)
-          : undefined,
+        ? globalThis.Boolean(object.use_node_id)
+        : undefined,
       literalProxyName: isSet(object.literalProxyName)
         ? globalThis.String(object.literalProxyName)
         : isSet(object.literal_proxy_name)
-          ? globalThis.String(object.literal_proxy_name)
-          : undefined,
+        ? globalThis.String(object.literal_proxy_name)
+        : undefined,
     };
   },
 
@@ -3731,14 +3765,10 @@ export const HttpConnectionManager_ProxyStatusConfig: MessageFns<
     return obj;
   },
 
-  create(
-    base?: DeepPartial<HttpConnectionManager_ProxyStatusConfig>,
-  ): HttpConnectionManager_ProxyStatusConfig {
+  create(base?: DeepPartial<HttpConnectionManager_ProxyStatusConfig>): HttpConnectionManager_ProxyStatusConfig {
     return HttpConnectionManager_ProxyStatusConfig.fromPartial(base ?? {});
   },
-  fromPartial(
-    object: DeepPartial<HttpConnectionManager_ProxyStatusConfig>,
-  ): HttpConnectionManager_ProxyStatusConfig {
+  fromPartial(object: DeepPartial<HttpConnectionManager_ProxyStatusConfig>): HttpConnectionManager_ProxyStatusConfig {
     const message = createBaseHttpConnectionManager_ProxyStatusConfig();
     message.removeDetails = object.removeDetails ?? false;
     message.removeConnectionTerminationDetails = object.removeConnectionTerminationDetails ?? false;
@@ -3750,15 +3780,11 @@ export const HttpConnectionManager_ProxyStatusConfig: MessageFns<
   },
 };
 
-messageTypeRegistry.set(
-  HttpConnectionManager_ProxyStatusConfig.$type,
-  HttpConnectionManager_ProxyStatusConfig,
-);
+messageTypeRegistry.set(HttpConnectionManager_ProxyStatusConfig.$type, HttpConnectionManager_ProxyStatusConfig);
 
 function createBaseHttpConnectionManager_HcmAccessLogOptions(): HttpConnectionManager_HcmAccessLogOptions {
   return {
-    $type:
-      'envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager.HcmAccessLogOptions',
+    $type: "envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager.HcmAccessLogOptions",
     accessLogFlushInterval: undefined,
     flushAccessLogOnNewRequest: false,
     flushLogOnTunnelSuccessfullyEstablished: false,
@@ -3767,15 +3793,12 @@ function createBaseHttpConnectionManager_HcmAccessLogOptions(): HttpConnectionMa
 
 export const HttpConnectionManager_HcmAccessLogOptions: MessageFns<
   HttpConnectionManager_HcmAccessLogOptions,
-  'envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager.HcmAccessLogOptions'
+  "envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager.HcmAccessLogOptions"
 > = {
   $type:
-    'envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager.HcmAccessLogOptions' as const,
+    "envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager.HcmAccessLogOptions" as const,
 
-  encode(
-    message: HttpConnectionManager_HcmAccessLogOptions,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
+  encode(message: HttpConnectionManager_HcmAccessLogOptions, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.accessLogFlushInterval !== undefined) {
       Duration.encode(message.accessLogFlushInterval, writer.uint32(10).fork()).join();
     }
@@ -3792,7 +3815,7 @@ export const HttpConnectionManager_HcmAccessLogOptions: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -3843,18 +3866,18 @@ export const HttpConnectionManager_HcmAccessLogOptions: MessageFns<
       accessLogFlushInterval: isSet(object.accessLogFlushInterval)
         ? Duration.fromJSON(object.accessLogFlushInterval)
         : isSet(object.access_log_flush_interval)
-          ? Duration.fromJSON(object.access_log_flush_interval)
-          : undefined,
+        ? Duration.fromJSON(object.access_log_flush_interval)
+        : undefined,
       flushAccessLogOnNewRequest: isSet(object.flushAccessLogOnNewRequest)
         ? globalThis.Boolean(object.flushAccessLogOnNewRequest)
         : isSet(object.flush_access_log_on_new_request)
-          ? globalThis.Boolean(object.flush_access_log_on_new_request)
-          : false,
+        ? globalThis.Boolean(object.flush_access_log_on_new_request)
+        : false,
       flushLogOnTunnelSuccessfullyEstablished: isSet(object.flushLogOnTunnelSuccessfullyEstablished)
         ? globalThis.Boolean(object.flushLogOnTunnelSuccessfullyEstablished)
         : isSet(object.flush_log_on_tunnel_successfully_established)
-          ? globalThis.Boolean(object.flush_log_on_tunnel_successfully_established)
-          : false,
+        ? globalThis.Boolean(object.flush_log_on_tunnel_successfully_established)
+        : false,
     };
   },
 
@@ -3872,9 +3895,7 @@ export const HttpConnectionManager_HcmAccessLogOptions: MessageFns<
     return obj;
   },
 
-  create(
-    base?: DeepPartial<HttpConnectionManager_HcmAccessLogOptions>,
-  ): HttpConnectionManager_HcmAccessLogOptions {
+  create(base?: DeepPartial<HttpConnectionManager_HcmAccessLogOptions>): HttpConnectionManager_HcmAccessLogOptions {
     return HttpConnectionManager_HcmAccessLogOptions.fromPartial(base ?? {});
   },
   fromPartial(
@@ -3882,7 +3903,7 @@ export const HttpConnectionManager_HcmAccessLogOptions: MessageFns<
   ): HttpConnectionManager_HcmAccessLogOptions {
     const message = createBaseHttpConnectionManager_HcmAccessLogOptions();
     message.accessLogFlushInterval =
-      object.accessLogFlushInterval !== undefined && object.accessLogFlushInterval !== null
+      (object.accessLogFlushInterval !== undefined && object.accessLogFlushInterval !== null)
         ? Duration.fromPartial(object.accessLogFlushInterval)
         : undefined;
     message.flushAccessLogOnNewRequest = object.flushAccessLogOnNewRequest ?? false;
@@ -3891,14 +3912,11 @@ export const HttpConnectionManager_HcmAccessLogOptions: MessageFns<
   },
 };
 
-messageTypeRegistry.set(
-  HttpConnectionManager_HcmAccessLogOptions.$type,
-  HttpConnectionManager_HcmAccessLogOptions,
-);
+messageTypeRegistry.set(HttpConnectionManager_HcmAccessLogOptions.$type, HttpConnectionManager_HcmAccessLogOptions);
 
 function createBaseLocalReplyConfig(): LocalReplyConfig {
   return {
-    $type: 'envoy.extensions.filters.network.http_connection_manager.v3.LocalReplyConfig',
+    $type: "envoy.extensions.filters.network.http_connection_manager.v3.LocalReplyConfig",
     mappers: [],
     bodyFormat: undefined,
   };
@@ -3906,9 +3924,9 @@ function createBaseLocalReplyConfig(): LocalReplyConfig {
 
 export const LocalReplyConfig: MessageFns<
   LocalReplyConfig,
-  'envoy.extensions.filters.network.http_connection_manager.v3.LocalReplyConfig'
+  "envoy.extensions.filters.network.http_connection_manager.v3.LocalReplyConfig"
 > = {
-  $type: 'envoy.extensions.filters.network.http_connection_manager.v3.LocalReplyConfig' as const,
+  $type: "envoy.extensions.filters.network.http_connection_manager.v3.LocalReplyConfig" as const,
 
   encode(message: LocalReplyConfig, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     for (const v of message.mappers) {
@@ -3924,7 +3942,7 @@ export const LocalReplyConfig: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -3970,8 +3988,8 @@ export const LocalReplyConfig: MessageFns<
       bodyFormat: isSet(object.bodyFormat)
         ? SubstitutionFormatString.fromJSON(object.bodyFormat)
         : isSet(object.body_format)
-          ? SubstitutionFormatString.fromJSON(object.body_format)
-          : undefined,
+        ? SubstitutionFormatString.fromJSON(object.body_format)
+        : undefined,
     };
   },
 
@@ -3992,10 +4010,9 @@ export const LocalReplyConfig: MessageFns<
   fromPartial(object: DeepPartial<LocalReplyConfig>): LocalReplyConfig {
     const message = createBaseLocalReplyConfig();
     message.mappers = object.mappers?.map((e) => ResponseMapper.fromPartial(e)) || [];
-    message.bodyFormat =
-      object.bodyFormat !== undefined && object.bodyFormat !== null
-        ? SubstitutionFormatString.fromPartial(object.bodyFormat)
-        : undefined;
+    message.bodyFormat = (object.bodyFormat !== undefined && object.bodyFormat !== null)
+      ? SubstitutionFormatString.fromPartial(object.bodyFormat)
+      : undefined;
     return message;
   },
 };
@@ -4004,7 +4021,7 @@ messageTypeRegistry.set(LocalReplyConfig.$type, LocalReplyConfig);
 
 function createBaseResponseMapper(): ResponseMapper {
   return {
-    $type: 'envoy.extensions.filters.network.http_connection_manager.v3.ResponseMapper',
+    $type: "envoy.extensions.filters.network.http_connection_manager.v3.ResponseMapper",
     filter: undefined,
     statusCode: undefined,
     body: undefined,
@@ -4015,19 +4032,17 @@ function createBaseResponseMapper(): ResponseMapper {
 
 export const ResponseMapper: MessageFns<
   ResponseMapper,
-  'envoy.extensions.filters.network.http_connection_manager.v3.ResponseMapper'
+  "envoy.extensions.filters.network.http_connection_manager.v3.ResponseMapper"
 > = {
-  $type: 'envoy.extensions.filters.network.http_connection_manager.v3.ResponseMapper' as const,
+  $type: "envoy.extensions.filters.network.http_connection_manager.v3.ResponseMapper" as const,
 
   encode(message: ResponseMapper, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.filter !== undefined) {
       AccessLogFilter.encode(message.filter, writer.uint32(10).fork()).join();
     }
     if (message.statusCode !== undefined) {
-      UInt32Value.encode(
-        { $type: 'google.protobuf.UInt32Value', value: message.statusCode! },
-        writer.uint32(18).fork(),
-      ).join();
+      UInt32Value.encode({ $type: "google.protobuf.UInt32Value", value: message.statusCode! }, writer.uint32(18).fork())
+        .join();
     }
     if (message.body !== undefined) {
       DataSource.encode(message.body, writer.uint32(26).fork()).join();
@@ -4045,7 +4060,7 @@ export const ResponseMapper: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -4113,19 +4128,19 @@ export const ResponseMapper: MessageFns<
       statusCode: isSet(object.statusCode)
         ? Number(object.statusCode)
         : isSet(object.status_code)
-          ? Number(object.status_code)
-          : undefined,
+        ? Number(object.status_code)
+        : undefined,
       body: isSet(object.body) ? DataSource.fromJSON(object.body) : undefined,
       bodyFormatOverride: isSet(object.bodyFormatOverride)
         ? SubstitutionFormatString.fromJSON(object.bodyFormatOverride)
         : isSet(object.body_format_override)
-          ? SubstitutionFormatString.fromJSON(object.body_format_override)
-          : undefined,
+        ? SubstitutionFormatString.fromJSON(object.body_format_override)
+        : undefined,
       headersToAdd: globalThis.Array.isArray(object?.headersToAdd)
         ? object.headersToAdd.map((e: any) => HeaderValueOption.fromJSON(e))
         : globalThis.Array.isArray(object?.headers_to_add)
-          ? object.headers_to_add.map((e: any) => HeaderValueOption.fromJSON(e))
-          : [],
+        ? object.headers_to_add.map((e: any) => HeaderValueOption.fromJSON(e))
+        : [],
     };
   },
 
@@ -4154,17 +4169,16 @@ export const ResponseMapper: MessageFns<
   },
   fromPartial(object: DeepPartial<ResponseMapper>): ResponseMapper {
     const message = createBaseResponseMapper();
-    message.filter =
-      object.filter !== undefined && object.filter !== null
-        ? AccessLogFilter.fromPartial(object.filter)
-        : undefined;
+    message.filter = (object.filter !== undefined && object.filter !== null)
+      ? AccessLogFilter.fromPartial(object.filter)
+      : undefined;
     message.statusCode = object.statusCode ?? undefined;
-    message.body =
-      object.body !== undefined && object.body !== null ? DataSource.fromPartial(object.body) : undefined;
-    message.bodyFormatOverride =
-      object.bodyFormatOverride !== undefined && object.bodyFormatOverride !== null
-        ? SubstitutionFormatString.fromPartial(object.bodyFormatOverride)
-        : undefined;
+    message.body = (object.body !== undefined && object.body !== null)
+      ? DataSource.fromPartial(object.body)
+      : undefined;
+    message.bodyFormatOverride = (object.bodyFormatOverride !== undefined && object.bodyFormatOverride !== null)
+      ? SubstitutionFormatString.fromPartial(object.bodyFormatOverride)
+      : undefined;
     message.headersToAdd = object.headersToAdd?.map((e) => HeaderValueOption.fromPartial(e)) || [];
     return message;
   },
@@ -4174,20 +4188,20 @@ messageTypeRegistry.set(ResponseMapper.$type, ResponseMapper);
 
 function createBaseRds(): Rds {
   return {
-    $type: 'envoy.extensions.filters.network.http_connection_manager.v3.Rds',
+    $type: "envoy.extensions.filters.network.http_connection_manager.v3.Rds",
     configSource: undefined,
-    routeConfigName: '',
+    routeConfigName: "",
   };
 }
 
-export const Rds: MessageFns<Rds, 'envoy.extensions.filters.network.http_connection_manager.v3.Rds'> = {
-  $type: 'envoy.extensions.filters.network.http_connection_manager.v3.Rds' as const,
+export const Rds: MessageFns<Rds, "envoy.extensions.filters.network.http_connection_manager.v3.Rds"> = {
+  $type: "envoy.extensions.filters.network.http_connection_manager.v3.Rds" as const,
 
   encode(message: Rds, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.configSource !== undefined) {
       ConfigSource.encode(message.configSource, writer.uint32(10).fork()).join();
     }
-    if (message.routeConfigName !== '') {
+    if (message.routeConfigName !== "") {
       writer.uint32(18).string(message.routeConfigName);
     }
     return writer;
@@ -4197,7 +4211,7 @@ export const Rds: MessageFns<Rds, 'envoy.extensions.filters.network.http_connect
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -4240,13 +4254,13 @@ export const Rds: MessageFns<Rds, 'envoy.extensions.filters.network.http_connect
       configSource: isSet(object.configSource)
         ? ConfigSource.fromJSON(object.configSource)
         : isSet(object.config_source)
-          ? ConfigSource.fromJSON(object.config_source)
-          : undefined,
+        ? ConfigSource.fromJSON(object.config_source)
+        : undefined,
       routeConfigName: isSet(object.routeConfigName)
         ? globalThis.String(object.routeConfigName)
         : isSet(object.route_config_name)
-          ? globalThis.String(object.route_config_name)
-          : '',
+        ? globalThis.String(object.route_config_name)
+        : "",
     };
   },
 
@@ -4255,7 +4269,7 @@ export const Rds: MessageFns<Rds, 'envoy.extensions.filters.network.http_connect
     if (message.configSource !== undefined) {
       obj.configSource = ConfigSource.toJSON(message.configSource);
     }
-    if (message.routeConfigName !== '') {
+    if (message.routeConfigName !== "") {
       obj.routeConfigName = message.routeConfigName;
     }
     return obj;
@@ -4266,11 +4280,10 @@ export const Rds: MessageFns<Rds, 'envoy.extensions.filters.network.http_connect
   },
   fromPartial(object: DeepPartial<Rds>): Rds {
     const message = createBaseRds();
-    message.configSource =
-      object.configSource !== undefined && object.configSource !== null
-        ? ConfigSource.fromPartial(object.configSource)
-        : undefined;
-    message.routeConfigName = object.routeConfigName ?? '';
+    message.configSource = (object.configSource !== undefined && object.configSource !== null)
+      ? ConfigSource.fromPartial(object.configSource)
+      : undefined;
+    message.routeConfigName = object.routeConfigName ?? "";
     return message;
   },
 };
@@ -4279,16 +4292,16 @@ messageTypeRegistry.set(Rds.$type, Rds);
 
 function createBaseScopedRouteConfigurationsList(): ScopedRouteConfigurationsList {
   return {
-    $type: 'envoy.extensions.filters.network.http_connection_manager.v3.ScopedRouteConfigurationsList',
+    $type: "envoy.extensions.filters.network.http_connection_manager.v3.ScopedRouteConfigurationsList",
     scopedRouteConfigurations: [],
   };
 }
 
 export const ScopedRouteConfigurationsList: MessageFns<
   ScopedRouteConfigurationsList,
-  'envoy.extensions.filters.network.http_connection_manager.v3.ScopedRouteConfigurationsList'
+  "envoy.extensions.filters.network.http_connection_manager.v3.ScopedRouteConfigurationsList"
 > = {
-  $type: 'envoy.extensions.filters.network.http_connection_manager.v3.ScopedRouteConfigurationsList' as const,
+  $type: "envoy.extensions.filters.network.http_connection_manager.v3.ScopedRouteConfigurationsList" as const,
 
   encode(message: ScopedRouteConfigurationsList, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     for (const v of message.scopedRouteConfigurations) {
@@ -4301,7 +4314,7 @@ export const ScopedRouteConfigurationsList: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -4336,17 +4349,15 @@ export const ScopedRouteConfigurationsList: MessageFns<
       scopedRouteConfigurations: globalThis.Array.isArray(object?.scopedRouteConfigurations)
         ? object.scopedRouteConfigurations.map((e: any) => ScopedRouteConfiguration.fromJSON(e))
         : globalThis.Array.isArray(object?.scoped_route_configurations)
-          ? object.scoped_route_configurations.map((e: any) => ScopedRouteConfiguration.fromJSON(e))
-          : [],
+        ? object.scoped_route_configurations.map((e: any) => ScopedRouteConfiguration.fromJSON(e))
+        : [],
     };
   },
 
   toJSON(message: ScopedRouteConfigurationsList): unknown {
     const obj: any = {};
     if (message.scopedRouteConfigurations?.length) {
-      obj.scopedRouteConfigurations = message.scopedRouteConfigurations.map((e) =>
-        ScopedRouteConfiguration.toJSON(e),
-      );
+      obj.scopedRouteConfigurations = message.scopedRouteConfigurations.map((e) => ScopedRouteConfiguration.toJSON(e));
     }
     return obj;
   },
@@ -4366,8 +4377,8 @@ messageTypeRegistry.set(ScopedRouteConfigurationsList.$type, ScopedRouteConfigur
 
 function createBaseScopedRoutes(): ScopedRoutes {
   return {
-    $type: 'envoy.extensions.filters.network.http_connection_manager.v3.ScopedRoutes',
-    name: '',
+    $type: "envoy.extensions.filters.network.http_connection_manager.v3.ScopedRoutes",
+    name: "",
     scopeKeyBuilder: undefined,
     rdsConfigSource: undefined,
     scopedRouteConfigurationsList: undefined,
@@ -4377,12 +4388,12 @@ function createBaseScopedRoutes(): ScopedRoutes {
 
 export const ScopedRoutes: MessageFns<
   ScopedRoutes,
-  'envoy.extensions.filters.network.http_connection_manager.v3.ScopedRoutes'
+  "envoy.extensions.filters.network.http_connection_manager.v3.ScopedRoutes"
 > = {
-  $type: 'envoy.extensions.filters.network.http_connection_manager.v3.ScopedRoutes' as const,
+  $type: "envoy.extensions.filters.network.http_connection_manager.v3.ScopedRoutes" as const,
 
   encode(message: ScopedRoutes, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.name !== '') {
+    if (message.name !== "") {
       writer.uint32(10).string(message.name);
     }
     if (message.scopeKeyBuilder !== undefined) {
@@ -4392,10 +4403,7 @@ export const ScopedRoutes: MessageFns<
       ConfigSource.encode(message.rdsConfigSource, writer.uint32(26).fork()).join();
     }
     if (message.scopedRouteConfigurationsList !== undefined) {
-      ScopedRouteConfigurationsList.encode(
-        message.scopedRouteConfigurationsList,
-        writer.uint32(34).fork(),
-      ).join();
+      ScopedRouteConfigurationsList.encode(message.scopedRouteConfigurationsList, writer.uint32(34).fork()).join();
     }
     if (message.scopedRds !== undefined) {
       ScopedRds.encode(message.scopedRds, writer.uint32(42).fork()).join();
@@ -4407,7 +4415,7 @@ export const ScopedRoutes: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -4445,10 +4453,7 @@ export const ScopedRoutes: MessageFns<
               break;
             }
 
-            message.scopedRouteConfigurationsList = ScopedRouteConfigurationsList.decode(
-              reader,
-              reader.uint32(),
-            );
+            message.scopedRouteConfigurationsList = ScopedRouteConfigurationsList.decode(reader, reader.uint32());
             continue;
           }
           case 5: {
@@ -4474,33 +4479,33 @@ export const ScopedRoutes: MessageFns<
   fromJSON(object: any): ScopedRoutes {
     return {
       $type: ScopedRoutes.$type,
-      name: isSet(object.name) ? globalThis.String(object.name) : '',
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
       scopeKeyBuilder: isSet(object.scopeKeyBuilder)
         ? ScopedRoutes_ScopeKeyBuilder.fromJSON(object.scopeKeyBuilder)
         : isSet(object.scope_key_builder)
-          ? ScopedRoutes_ScopeKeyBuilder.fromJSON(object.scope_key_builder)
-          : undefined,
+        ? ScopedRoutes_ScopeKeyBuilder.fromJSON(object.scope_key_builder)
+        : undefined,
       rdsConfigSource: isSet(object.rdsConfigSource)
         ? ConfigSource.fromJSON(object.rdsConfigSource)
         : isSet(object.rds_config_source)
-          ? ConfigSource.fromJSON(object.rds_config_source)
-          : undefined,
+        ? ConfigSource.fromJSON(object.rds_config_source)
+        : undefined,
       scopedRouteConfigurationsList: isSet(object.scopedRouteConfigurationsList)
         ? ScopedRouteConfigurationsList.fromJSON(object.scopedRouteConfigurationsList)
         : isSet(object.scoped_route_configurations_list)
-          ? ScopedRouteConfigurationsList.fromJSON(object.scoped_route_configurations_list)
-          : undefined,
+        ? ScopedRouteConfigurationsList.fromJSON(object.scoped_route_configurations_list)
+        : undefined,
       scopedRds: isSet(object.scopedRds)
         ? ScopedRds.fromJSON(object.scopedRds)
         : isSet(object.scoped_rds)
-          ? ScopedRds.fromJSON(object.scoped_rds)
-          : undefined,
+        ? ScopedRds.fromJSON(object.scoped_rds)
+        : undefined,
     };
   },
 
   toJSON(message: ScopedRoutes): unknown {
     const obj: any = {};
-    if (message.name !== '') {
+    if (message.name !== "") {
       obj.name = message.name;
     }
     if (message.scopeKeyBuilder !== undefined) {
@@ -4510,9 +4515,7 @@ export const ScopedRoutes: MessageFns<
       obj.rdsConfigSource = ConfigSource.toJSON(message.rdsConfigSource);
     }
     if (message.scopedRouteConfigurationsList !== undefined) {
-      obj.scopedRouteConfigurationsList = ScopedRouteConfigurationsList.toJSON(
-        message.scopedRouteConfigurationsList,
-      );
+      obj.scopedRouteConfigurationsList = ScopedRouteConfigurationsList.toJSON(message.scopedRouteConfigurationsList);
     }
     if (message.scopedRds !== undefined) {
       obj.scopedRds = ScopedRds.toJSON(message.scopedRds);
@@ -4525,23 +4528,20 @@ export const ScopedRoutes: MessageFns<
   },
   fromPartial(object: DeepPartial<ScopedRoutes>): ScopedRoutes {
     const message = createBaseScopedRoutes();
-    message.name = object.name ?? '';
-    message.scopeKeyBuilder =
-      object.scopeKeyBuilder !== undefined && object.scopeKeyBuilder !== null
-        ? ScopedRoutes_ScopeKeyBuilder.fromPartial(object.scopeKeyBuilder)
-        : undefined;
-    message.rdsConfigSource =
-      object.rdsConfigSource !== undefined && object.rdsConfigSource !== null
-        ? ConfigSource.fromPartial(object.rdsConfigSource)
-        : undefined;
+    message.name = object.name ?? "";
+    message.scopeKeyBuilder = (object.scopeKeyBuilder !== undefined && object.scopeKeyBuilder !== null)
+      ? ScopedRoutes_ScopeKeyBuilder.fromPartial(object.scopeKeyBuilder)
+      : undefined;
+    message.rdsConfigSource = (object.rdsConfigSource !== undefined && object.rdsConfigSource !== null)
+      ? ConfigSource.fromPartial(object.rdsConfigSource)
+      : undefined;
     message.scopedRouteConfigurationsList =
-      object.scopedRouteConfigurationsList !== undefined && object.scopedRouteConfigurationsList !== null
+      (object.scopedRouteConfigurationsList !== undefined && object.scopedRouteConfigurationsList !== null)
         ? ScopedRouteConfigurationsList.fromPartial(object.scopedRouteConfigurationsList)
         : undefined;
-    message.scopedRds =
-      object.scopedRds !== undefined && object.scopedRds !== null
-        ? ScopedRds.fromPartial(object.scopedRds)
-        : undefined;
+    message.scopedRds = (object.scopedRds !== undefined && object.scopedRds !== null)
+      ? ScopedRds.fromPartial(object.scopedRds)
+      : undefined;
     return message;
   },
 };
@@ -4550,16 +4550,16 @@ messageTypeRegistry.set(ScopedRoutes.$type, ScopedRoutes);
 
 function createBaseScopedRoutes_ScopeKeyBuilder(): ScopedRoutes_ScopeKeyBuilder {
   return {
-    $type: 'envoy.extensions.filters.network.http_connection_manager.v3.ScopedRoutes.ScopeKeyBuilder',
+    $type: "envoy.extensions.filters.network.http_connection_manager.v3.ScopedRoutes.ScopeKeyBuilder",
     fragments: [],
   };
 }
 
 export const ScopedRoutes_ScopeKeyBuilder: MessageFns<
   ScopedRoutes_ScopeKeyBuilder,
-  'envoy.extensions.filters.network.http_connection_manager.v3.ScopedRoutes.ScopeKeyBuilder'
+  "envoy.extensions.filters.network.http_connection_manager.v3.ScopedRoutes.ScopeKeyBuilder"
 > = {
-  $type: 'envoy.extensions.filters.network.http_connection_manager.v3.ScopedRoutes.ScopeKeyBuilder' as const,
+  $type: "envoy.extensions.filters.network.http_connection_manager.v3.ScopedRoutes.ScopeKeyBuilder" as const,
 
   encode(message: ScopedRoutes_ScopeKeyBuilder, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     for (const v of message.fragments) {
@@ -4572,7 +4572,7 @@ export const ScopedRoutes_ScopeKeyBuilder: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -4586,9 +4586,7 @@ export const ScopedRoutes_ScopeKeyBuilder: MessageFns<
               break;
             }
 
-            message.fragments.push(
-              ScopedRoutes_ScopeKeyBuilder_FragmentBuilder.decode(reader, reader.uint32()),
-            );
+            message.fragments.push(ScopedRoutes_ScopeKeyBuilder_FragmentBuilder.decode(reader, reader.uint32()));
             continue;
           }
         }
@@ -4625,8 +4623,7 @@ export const ScopedRoutes_ScopeKeyBuilder: MessageFns<
   },
   fromPartial(object: DeepPartial<ScopedRoutes_ScopeKeyBuilder>): ScopedRoutes_ScopeKeyBuilder {
     const message = createBaseScopedRoutes_ScopeKeyBuilder();
-    message.fragments =
-      object.fragments?.map((e) => ScopedRoutes_ScopeKeyBuilder_FragmentBuilder.fromPartial(e)) || [];
+    message.fragments = object.fragments?.map((e) => ScopedRoutes_ScopeKeyBuilder_FragmentBuilder.fromPartial(e)) || [];
     return message;
   },
 };
@@ -4635,18 +4632,17 @@ messageTypeRegistry.set(ScopedRoutes_ScopeKeyBuilder.$type, ScopedRoutes_ScopeKe
 
 function createBaseScopedRoutes_ScopeKeyBuilder_FragmentBuilder(): ScopedRoutes_ScopeKeyBuilder_FragmentBuilder {
   return {
-    $type:
-      'envoy.extensions.filters.network.http_connection_manager.v3.ScopedRoutes.ScopeKeyBuilder.FragmentBuilder',
+    $type: "envoy.extensions.filters.network.http_connection_manager.v3.ScopedRoutes.ScopeKeyBuilder.FragmentBuilder",
     headerValueExtractor: undefined,
   };
 }
 
 export const ScopedRoutes_ScopeKeyBuilder_FragmentBuilder: MessageFns<
   ScopedRoutes_ScopeKeyBuilder_FragmentBuilder,
-  'envoy.extensions.filters.network.http_connection_manager.v3.ScopedRoutes.ScopeKeyBuilder.FragmentBuilder'
+  "envoy.extensions.filters.network.http_connection_manager.v3.ScopedRoutes.ScopeKeyBuilder.FragmentBuilder"
 > = {
   $type:
-    'envoy.extensions.filters.network.http_connection_manager.v3.ScopedRoutes.ScopeKeyBuilder.FragmentBuilder' as const,
+    "envoy.extensions.filters.network.http_connection_manager.v3.ScopedRoutes.ScopeKeyBuilder.FragmentBuilder" as const,
 
   encode(
     message: ScopedRoutes_ScopeKeyBuilder_FragmentBuilder,
@@ -4665,7 +4661,7 @@ export const ScopedRoutes_ScopeKeyBuilder_FragmentBuilder: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -4679,11 +4675,10 @@ export const ScopedRoutes_ScopeKeyBuilder_FragmentBuilder: MessageFns<
               break;
             }
 
-            message.headerValueExtractor =
-              ScopedRoutes_ScopeKeyBuilder_FragmentBuilder_HeaderValueExtractor.decode(
-                reader,
-                reader.uint32(),
-              );
+            message.headerValueExtractor = ScopedRoutes_ScopeKeyBuilder_FragmentBuilder_HeaderValueExtractor.decode(
+              reader,
+              reader.uint32(),
+            );
             continue;
           }
         }
@@ -4702,14 +4697,10 @@ export const ScopedRoutes_ScopeKeyBuilder_FragmentBuilder: MessageFns<
     return {
       $type: ScopedRoutes_ScopeKeyBuilder_FragmentBuilder.$type,
       headerValueExtractor: isSet(object.headerValueExtractor)
-        ? ScopedRoutes_ScopeKeyBuilder_FragmentBuilder_HeaderValueExtractor.fromJSON(
-            object.headerValueExtractor,
-          )
+        ? ScopedRoutes_ScopeKeyBuilder_FragmentBuilder_HeaderValueExtractor.fromJSON(object.headerValueExtractor)
         : isSet(object.header_value_extractor)
-          ? ScopedRoutes_ScopeKeyBuilder_FragmentBuilder_HeaderValueExtractor.fromJSON(
-              object.header_value_extractor,
-            )
-          : undefined,
+        ? ScopedRoutes_ScopeKeyBuilder_FragmentBuilder_HeaderValueExtractor.fromJSON(object.header_value_extractor)
+        : undefined,
     };
   },
 
@@ -4732,12 +4723,9 @@ export const ScopedRoutes_ScopeKeyBuilder_FragmentBuilder: MessageFns<
     object: DeepPartial<ScopedRoutes_ScopeKeyBuilder_FragmentBuilder>,
   ): ScopedRoutes_ScopeKeyBuilder_FragmentBuilder {
     const message = createBaseScopedRoutes_ScopeKeyBuilder_FragmentBuilder();
-    message.headerValueExtractor =
-      object.headerValueExtractor !== undefined && object.headerValueExtractor !== null
-        ? ScopedRoutes_ScopeKeyBuilder_FragmentBuilder_HeaderValueExtractor.fromPartial(
-            object.headerValueExtractor,
-          )
-        : undefined;
+    message.headerValueExtractor = (object.headerValueExtractor !== undefined && object.headerValueExtractor !== null)
+      ? ScopedRoutes_ScopeKeyBuilder_FragmentBuilder_HeaderValueExtractor.fromPartial(object.headerValueExtractor)
+      : undefined;
     return message;
   },
 };
@@ -4750,9 +4738,9 @@ messageTypeRegistry.set(
 function createBaseScopedRoutes_ScopeKeyBuilder_FragmentBuilder_HeaderValueExtractor(): ScopedRoutes_ScopeKeyBuilder_FragmentBuilder_HeaderValueExtractor {
   return {
     $type:
-      'envoy.extensions.filters.network.http_connection_manager.v3.ScopedRoutes.ScopeKeyBuilder.FragmentBuilder.HeaderValueExtractor',
-    name: '',
-    elementSeparator: '',
+      "envoy.extensions.filters.network.http_connection_manager.v3.ScopedRoutes.ScopeKeyBuilder.FragmentBuilder.HeaderValueExtractor",
+    name: "",
+    elementSeparator: "",
     index: undefined,
     element: undefined,
   };
@@ -4760,19 +4748,19 @@ function createBaseScopedRoutes_ScopeKeyBuilder_FragmentBuilder_HeaderValueExtra
 
 export const ScopedRoutes_ScopeKeyBuilder_FragmentBuilder_HeaderValueExtractor: MessageFns<
   ScopedRoutes_ScopeKeyBuilder_FragmentBuilder_HeaderValueExtractor,
-  'envoy.extensions.filters.network.http_connection_manager.v3.ScopedRoutes.ScopeKeyBuilder.FragmentBuilder.HeaderValueExtractor'
+  "envoy.extensions.filters.network.http_connection_manager.v3.ScopedRoutes.ScopeKeyBuilder.FragmentBuilder.HeaderValueExtractor"
 > = {
   $type:
-    'envoy.extensions.filters.network.http_connection_manager.v3.ScopedRoutes.ScopeKeyBuilder.FragmentBuilder.HeaderValueExtractor' as const,
+    "envoy.extensions.filters.network.http_connection_manager.v3.ScopedRoutes.ScopeKeyBuilder.FragmentBuilder.HeaderValueExtractor" as const,
 
   encode(
     message: ScopedRoutes_ScopeKeyBuilder_FragmentBuilder_HeaderValueExtractor,
     writer: BinaryWriter = new BinaryWriter(),
   ): BinaryWriter {
-    if (message.name !== '') {
+    if (message.name !== "") {
       writer.uint32(10).string(message.name);
     }
-    if (message.elementSeparator !== '') {
+    if (message.elementSeparator !== "") {
       writer.uint32(18).string(message.elementSeparator);
     }
     if (message.index !== undefined) {
@@ -4794,7 +4782,7 @@ export const ScopedRoutes_ScopeKeyBuilder_FragmentBuilder_HeaderValueExtractor: 
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -4832,11 +4820,10 @@ export const ScopedRoutes_ScopeKeyBuilder_FragmentBuilder_HeaderValueExtractor: 
               break;
             }
 
-            message.element =
-              ScopedRoutes_ScopeKeyBuilder_FragmentBuilder_HeaderValueExtractor_KvElement.decode(
-                reader,
-                reader.uint32(),
-              );
+            message.element = ScopedRoutes_ScopeKeyBuilder_FragmentBuilder_HeaderValueExtractor_KvElement.decode(
+              reader,
+              reader.uint32(),
+            );
             continue;
           }
         }
@@ -4854,12 +4841,12 @@ export const ScopedRoutes_ScopeKeyBuilder_FragmentBuilder_HeaderValueExtractor: 
   fromJSON(object: any): ScopedRoutes_ScopeKeyBuilder_FragmentBuilder_HeaderValueExtractor {
     return {
       $type: ScopedRoutes_ScopeKeyBuilder_FragmentBuilder_HeaderValueExtractor.$type,
-      name: isSet(object.name) ? globalThis.String(object.name) : '',
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
       elementSeparator: isSet(object.elementSeparator)
         ? globalThis.String(object.elementSeparator)
         : isSet(object.element_separator)
-          ? globalThis.String(object.element_separator)
-          : '',
+        ? globalThis.String(object.element_separator)
+        : "",
       index: isSet(object.index) ? globalThis.Number(object.index) : undefined,
       element: isSet(object.element)
         ? ScopedRoutes_ScopeKeyBuilder_FragmentBuilder_HeaderValueExtractor_KvElement.fromJSON(object.element)
@@ -4869,19 +4856,17 @@ export const ScopedRoutes_ScopeKeyBuilder_FragmentBuilder_HeaderValueExtractor: 
 
   toJSON(message: ScopedRoutes_ScopeKeyBuilder_FragmentBuilder_HeaderValueExtractor): unknown {
     const obj: any = {};
-    if (message.name !== '') {
+    if (message.name !== "") {
       obj.name = message.name;
     }
-    if (message.elementSeparator !== '') {
+    if (message.elementSeparator !== "") {
       obj.elementSeparator = message.elementSeparator;
     }
     if (message.index !== undefined) {
       obj.index = Math.round(message.index);
     }
     if (message.element !== undefined) {
-      obj.element = ScopedRoutes_ScopeKeyBuilder_FragmentBuilder_HeaderValueExtractor_KvElement.toJSON(
-        message.element,
-      );
+      obj.element = ScopedRoutes_ScopeKeyBuilder_FragmentBuilder_HeaderValueExtractor_KvElement.toJSON(message.element);
     }
     return obj;
   },
@@ -4895,15 +4880,12 @@ export const ScopedRoutes_ScopeKeyBuilder_FragmentBuilder_HeaderValueExtractor: 
     object: DeepPartial<ScopedRoutes_ScopeKeyBuilder_FragmentBuilder_HeaderValueExtractor>,
   ): ScopedRoutes_ScopeKeyBuilder_FragmentBuilder_HeaderValueExtractor {
     const message = createBaseScopedRoutes_ScopeKeyBuilder_FragmentBuilder_HeaderValueExtractor();
-    message.name = object.name ?? '';
-    message.elementSeparator = object.elementSeparator ?? '';
+    message.name = object.name ?? "";
+    message.elementSeparator = object.elementSeparator ?? "";
     message.index = object.index ?? undefined;
-    message.element =
-      object.element !== undefined && object.element !== null
-        ? ScopedRoutes_ScopeKeyBuilder_FragmentBuilder_HeaderValueExtractor_KvElement.fromPartial(
-            object.element,
-          )
-        : undefined;
+    message.element = (object.element !== undefined && object.element !== null)
+      ? ScopedRoutes_ScopeKeyBuilder_FragmentBuilder_HeaderValueExtractor_KvElement.fromPartial(object.element)
+      : undefined;
     return message;
   },
 };
@@ -4916,27 +4898,27 @@ messageTypeRegistry.set(
 function createBaseScopedRoutes_ScopeKeyBuilder_FragmentBuilder_HeaderValueExtractor_KvElement(): ScopedRoutes_ScopeKeyBuilder_FragmentBuilder_HeaderValueExtractor_KvElement {
   return {
     $type:
-      'envoy.extensions.filters.network.http_connection_manager.v3.ScopedRoutes.ScopeKeyBuilder.FragmentBuilder.HeaderValueExtractor.KvElement',
-    separator: '',
-    key: '',
+      "envoy.extensions.filters.network.http_connection_manager.v3.ScopedRoutes.ScopeKeyBuilder.FragmentBuilder.HeaderValueExtractor.KvElement",
+    separator: "",
+    key: "",
   };
 }
 
 export const ScopedRoutes_ScopeKeyBuilder_FragmentBuilder_HeaderValueExtractor_KvElement: MessageFns<
   ScopedRoutes_ScopeKeyBuilder_FragmentBuilder_HeaderValueExtractor_KvElement,
-  'envoy.extensions.filters.network.http_connection_manager.v3.ScopedRoutes.ScopeKeyBuilder.FragmentBuilder.HeaderValueExtractor.KvElement'
+  "envoy.extensions.filters.network.http_connection_manager.v3.ScopedRoutes.ScopeKeyBuilder.FragmentBuilder.HeaderValueExtractor.KvElement"
 > = {
   $type:
-    'envoy.extensions.filters.network.http_connection_manager.v3.ScopedRoutes.ScopeKeyBuilder.FragmentBuilder.HeaderValueExtractor.KvElement' as const,
+    "envoy.extensions.filters.network.http_connection_manager.v3.ScopedRoutes.ScopeKeyBuilder.FragmentBuilder.HeaderValueExtractor.KvElement" as const,
 
   encode(
     message: ScopedRoutes_ScopeKeyBuilder_FragmentBuilder_HeaderValueExtractor_KvElement,
     writer: BinaryWriter = new BinaryWriter(),
   ): BinaryWriter {
-    if (message.separator !== '') {
+    if (message.separator !== "") {
       writer.uint32(10).string(message.separator);
     }
-    if (message.key !== '') {
+    if (message.key !== "") {
       writer.uint32(18).string(message.key);
     }
     return writer;
@@ -4949,7 +4931,7 @@ export const ScopedRoutes_ScopeKeyBuilder_FragmentBuilder_HeaderValueExtractor_K
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -4989,17 +4971,17 @@ export const ScopedRoutes_ScopeKeyBuilder_FragmentBuilder_HeaderValueExtractor_K
   fromJSON(object: any): ScopedRoutes_ScopeKeyBuilder_FragmentBuilder_HeaderValueExtractor_KvElement {
     return {
       $type: ScopedRoutes_ScopeKeyBuilder_FragmentBuilder_HeaderValueExtractor_KvElement.$type,
-      separator: isSet(object.separator) ? globalThis.String(object.separator) : '',
-      key: isSet(object.key) ? globalThis.String(object.key) : '',
+      separator: isSet(object.separator) ? globalThis.String(object.separator) : "",
+      key: isSet(object.key) ? globalThis.String(object.key) : "",
     };
   },
 
   toJSON(message: ScopedRoutes_ScopeKeyBuilder_FragmentBuilder_HeaderValueExtractor_KvElement): unknown {
     const obj: any = {};
-    if (message.separator !== '') {
+    if (message.separator !== "") {
       obj.separator = message.separator;
     }
-    if (message.key !== '') {
+    if (message.key !== "") {
       obj.key = message.key;
     }
     return obj;
@@ -5008,16 +4990,14 @@ export const ScopedRoutes_ScopeKeyBuilder_FragmentBuilder_HeaderValueExtractor_K
   create(
     base?: DeepPartial<ScopedRoutes_ScopeKeyBuilder_FragmentBuilder_HeaderValueExtractor_KvElement>,
   ): ScopedRoutes_ScopeKeyBuilder_FragmentBuilder_HeaderValueExtractor_KvElement {
-    return ScopedRoutes_ScopeKeyBuilder_FragmentBuilder_HeaderValueExtractor_KvElement.fromPartial(
-      base ?? {},
-    );
+    return ScopedRoutes_ScopeKeyBuilder_FragmentBuilder_HeaderValueExtractor_KvElement.fromPartial(base ?? {});
   },
   fromPartial(
     object: DeepPartial<ScopedRoutes_ScopeKeyBuilder_FragmentBuilder_HeaderValueExtractor_KvElement>,
   ): ScopedRoutes_ScopeKeyBuilder_FragmentBuilder_HeaderValueExtractor_KvElement {
     const message = createBaseScopedRoutes_ScopeKeyBuilder_FragmentBuilder_HeaderValueExtractor_KvElement();
-    message.separator = object.separator ?? '';
-    message.key = object.key ?? '';
+    message.separator = object.separator ?? "";
+    message.key = object.key ?? "";
     return message;
   },
 };
@@ -5029,116 +5009,114 @@ messageTypeRegistry.set(
 
 function createBaseScopedRds(): ScopedRds {
   return {
-    $type: 'envoy.extensions.filters.network.http_connection_manager.v3.ScopedRds',
+    $type: "envoy.extensions.filters.network.http_connection_manager.v3.ScopedRds",
     scopedRdsConfigSource: undefined,
-    srdsResourcesLocator: '',
+    srdsResourcesLocator: "",
   };
 }
 
-export const ScopedRds: MessageFns<
-  ScopedRds,
-  'envoy.extensions.filters.network.http_connection_manager.v3.ScopedRds'
-> = {
-  $type: 'envoy.extensions.filters.network.http_connection_manager.v3.ScopedRds' as const,
+export const ScopedRds: MessageFns<ScopedRds, "envoy.extensions.filters.network.http_connection_manager.v3.ScopedRds"> =
+  {
+    $type: "envoy.extensions.filters.network.http_connection_manager.v3.ScopedRds" as const,
 
-  encode(message: ScopedRds, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.scopedRdsConfigSource !== undefined) {
-      ConfigSource.encode(message.scopedRdsConfigSource, writer.uint32(10).fork()).join();
-    }
-    if (message.srdsResourcesLocator !== '') {
-      writer.uint32(18).string(message.srdsResourcesLocator);
-    }
-    return writer;
-  },
-
-  decode(input: BinaryReader | Uint8Array, length?: number): ScopedRds {
-    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
-    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
-    if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
-    }
-    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
-    try {
-      const end = length === undefined ? reader.len : reader.pos + length;
-      const message = createBaseScopedRds();
-      while (reader.pos < end) {
-        const tag = reader.uint32();
-        switch (tag >>> 3) {
-          case 1: {
-            if (tag !== 10) {
-              break;
-            }
-
-            message.scopedRdsConfigSource = ConfigSource.decode(reader, reader.uint32());
-            continue;
-          }
-          case 2: {
-            if (tag !== 18) {
-              break;
-            }
-
-            message.srdsResourcesLocator = reader.string();
-            continue;
-          }
-        }
-        if ((tag & 7) === 4 || tag === 0) {
-          break;
-        }
-        reader.skip(tag & 7);
+    encode(message: ScopedRds, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+      if (message.scopedRdsConfigSource !== undefined) {
+        ConfigSource.encode(message.scopedRdsConfigSource, writer.uint32(10).fork()).join();
       }
-      return message;
-    } finally {
-      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
-    }
-  },
+      if (message.srdsResourcesLocator !== "") {
+        writer.uint32(18).string(message.srdsResourcesLocator);
+      }
+      return writer;
+    },
 
-  fromJSON(object: any): ScopedRds {
-    return {
-      $type: ScopedRds.$type,
-      scopedRdsConfigSource: isSet(object.scopedRdsConfigSource)
-        ? ConfigSource.fromJSON(object.scopedRdsConfigSource)
-        : isSet(object.scoped_rds_config_source)
+    decode(input: BinaryReader | Uint8Array, length?: number): ScopedRds {
+      const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+      const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+      if (previousRecursionDepth >= 100) {
+        throw new globalThis.Error("protobuf decode recursion limit exceeded");
+      }
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+      try {
+        const end = length === undefined ? reader.len : reader.pos + length;
+        const message = createBaseScopedRds();
+        while (reader.pos < end) {
+          const tag = reader.uint32();
+          switch (tag >>> 3) {
+            case 1: {
+              if (tag !== 10) {
+                break;
+              }
+
+              message.scopedRdsConfigSource = ConfigSource.decode(reader, reader.uint32());
+              continue;
+            }
+            case 2: {
+              if (tag !== 18) {
+                break;
+              }
+
+              message.srdsResourcesLocator = reader.string();
+              continue;
+            }
+          }
+          if ((tag & 7) === 4 || tag === 0) {
+            break;
+          }
+          reader.skip(tag & 7);
+        }
+        return message;
+      } finally {
+        (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+      }
+    },
+
+    fromJSON(object: any): ScopedRds {
+      return {
+        $type: ScopedRds.$type,
+        scopedRdsConfigSource: isSet(object.scopedRdsConfigSource)
+          ? ConfigSource.fromJSON(object.scopedRdsConfigSource)
+          : isSet(object.scoped_rds_config_source)
           ? ConfigSource.fromJSON(object.scoped_rds_config_source)
           : undefined,
-      srdsResourcesLocator: isSet(object.srdsResourcesLocator)
-        ? globalThis.String(object.srdsResourcesLocator)
-        : isSet(object.srds_resources_locator)
+        srdsResourcesLocator: isSet(object.srdsResourcesLocator)
+          ? globalThis.String(object.srdsResourcesLocator)
+          : isSet(object.srds_resources_locator)
           ? globalThis.String(object.srds_resources_locator)
-          : '',
-    };
-  },
+          : "",
+      };
+    },
 
-  toJSON(message: ScopedRds): unknown {
-    const obj: any = {};
-    if (message.scopedRdsConfigSource !== undefined) {
-      obj.scopedRdsConfigSource = ConfigSource.toJSON(message.scopedRdsConfigSource);
-    }
-    if (message.srdsResourcesLocator !== '') {
-      obj.srdsResourcesLocator = message.srdsResourcesLocator;
-    }
-    return obj;
-  },
+    toJSON(message: ScopedRds): unknown {
+      const obj: any = {};
+      if (message.scopedRdsConfigSource !== undefined) {
+        obj.scopedRdsConfigSource = ConfigSource.toJSON(message.scopedRdsConfigSource);
+      }
+      if (message.srdsResourcesLocator !== "") {
+        obj.srdsResourcesLocator = message.srdsResourcesLocator;
+      }
+      return obj;
+    },
 
-  create(base?: DeepPartial<ScopedRds>): ScopedRds {
-    return ScopedRds.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<ScopedRds>): ScopedRds {
-    const message = createBaseScopedRds();
-    message.scopedRdsConfigSource =
-      object.scopedRdsConfigSource !== undefined && object.scopedRdsConfigSource !== null
-        ? ConfigSource.fromPartial(object.scopedRdsConfigSource)
-        : undefined;
-    message.srdsResourcesLocator = object.srdsResourcesLocator ?? '';
-    return message;
-  },
-};
+    create(base?: DeepPartial<ScopedRds>): ScopedRds {
+      return ScopedRds.fromPartial(base ?? {});
+    },
+    fromPartial(object: DeepPartial<ScopedRds>): ScopedRds {
+      const message = createBaseScopedRds();
+      message.scopedRdsConfigSource =
+        (object.scopedRdsConfigSource !== undefined && object.scopedRdsConfigSource !== null)
+          ? ConfigSource.fromPartial(object.scopedRdsConfigSource)
+          : undefined;
+      message.srdsResourcesLocator = object.srdsResourcesLocator ?? "";
+      return message;
+    },
+  };
 
 messageTypeRegistry.set(ScopedRds.$type, ScopedRds);
 
 function createBaseHttpFilter(): HttpFilter {
   return {
-    $type: 'envoy.extensions.filters.network.http_connection_manager.v3.HttpFilter',
-    name: '',
+    $type: "envoy.extensions.filters.network.http_connection_manager.v3.HttpFilter",
+    name: "",
     typedConfig: undefined,
     configDiscovery: undefined,
     isOptional: false,
@@ -5148,12 +5126,12 @@ function createBaseHttpFilter(): HttpFilter {
 
 export const HttpFilter: MessageFns<
   HttpFilter,
-  'envoy.extensions.filters.network.http_connection_manager.v3.HttpFilter'
+  "envoy.extensions.filters.network.http_connection_manager.v3.HttpFilter"
 > = {
-  $type: 'envoy.extensions.filters.network.http_connection_manager.v3.HttpFilter' as const,
+  $type: "envoy.extensions.filters.network.http_connection_manager.v3.HttpFilter" as const,
 
   encode(message: HttpFilter, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.name !== '') {
+    if (message.name !== "") {
       writer.uint32(10).string(message.name);
     }
     if (message.typedConfig !== undefined) {
@@ -5175,7 +5153,7 @@ export const HttpFilter: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -5239,29 +5217,29 @@ export const HttpFilter: MessageFns<
   fromJSON(object: any): HttpFilter {
     return {
       $type: HttpFilter.$type,
-      name: isSet(object.name) ? globalThis.String(object.name) : '',
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
       typedConfig: isSet(object.typedConfig)
         ? Any.fromJSON(object.typedConfig)
         : isSet(object.typed_config)
-          ? Any.fromJSON(object.typed_config)
-          : undefined,
+        ? Any.fromJSON(object.typed_config)
+        : undefined,
       configDiscovery: isSet(object.configDiscovery)
         ? ExtensionConfigSource.fromJSON(object.configDiscovery)
         : isSet(object.config_discovery)
-          ? ExtensionConfigSource.fromJSON(object.config_discovery)
-          : undefined,
+        ? ExtensionConfigSource.fromJSON(object.config_discovery)
+        : undefined,
       isOptional: isSet(object.isOptional)
         ? globalThis.Boolean(object.isOptional)
         : isSet(object.is_optional)
-          ? globalThis.Boolean(object.is_optional)
-          : false,
+        ? globalThis.Boolean(object.is_optional)
+        : false,
       disabled: isSet(object.disabled) ? globalThis.Boolean(object.disabled) : false,
     };
   },
 
   toJSON(message: HttpFilter): unknown {
     const obj: any = {};
-    if (message.name !== '') {
+    if (message.name !== "") {
       obj.name = message.name;
     }
     if (message.typedConfig !== undefined) {
@@ -5284,15 +5262,13 @@ export const HttpFilter: MessageFns<
   },
   fromPartial(object: DeepPartial<HttpFilter>): HttpFilter {
     const message = createBaseHttpFilter();
-    message.name = object.name ?? '';
-    message.typedConfig =
-      object.typedConfig !== undefined && object.typedConfig !== null
-        ? Any.fromPartial(object.typedConfig)
-        : undefined;
-    message.configDiscovery =
-      object.configDiscovery !== undefined && object.configDiscovery !== null
-        ? ExtensionConfigSource.fromPartial(object.configDiscovery)
-        : undefined;
+    message.name = object.name ?? "";
+    message.typedConfig = (object.typedConfig !== undefined && object.typedConfig !== null)
+      ? Any.fromPartial(object.typedConfig)
+      : undefined;
+    message.configDiscovery = (object.configDiscovery !== undefined && object.configDiscovery !== null)
+      ? ExtensionConfigSource.fromPartial(object.configDiscovery)
+      : undefined;
     message.isOptional = object.isOptional ?? false;
     message.disabled = object.disabled ?? false;
     return message;
@@ -5303,16 +5279,16 @@ messageTypeRegistry.set(HttpFilter.$type, HttpFilter);
 
 function createBaseRequestIDExtension(): RequestIDExtension {
   return {
-    $type: 'envoy.extensions.filters.network.http_connection_manager.v3.RequestIDExtension',
+    $type: "envoy.extensions.filters.network.http_connection_manager.v3.RequestIDExtension",
     typedConfig: undefined,
   };
 }
 
 export const RequestIDExtension: MessageFns<
   RequestIDExtension,
-  'envoy.extensions.filters.network.http_connection_manager.v3.RequestIDExtension'
+  "envoy.extensions.filters.network.http_connection_manager.v3.RequestIDExtension"
 > = {
-  $type: 'envoy.extensions.filters.network.http_connection_manager.v3.RequestIDExtension' as const,
+  $type: "envoy.extensions.filters.network.http_connection_manager.v3.RequestIDExtension" as const,
 
   encode(message: RequestIDExtension, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.typedConfig !== undefined) {
@@ -5325,7 +5301,7 @@ export const RequestIDExtension: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -5360,8 +5336,8 @@ export const RequestIDExtension: MessageFns<
       typedConfig: isSet(object.typedConfig)
         ? Any.fromJSON(object.typedConfig)
         : isSet(object.typed_config)
-          ? Any.fromJSON(object.typed_config)
-          : undefined,
+        ? Any.fromJSON(object.typed_config)
+        : undefined,
     };
   },
 
@@ -5378,10 +5354,9 @@ export const RequestIDExtension: MessageFns<
   },
   fromPartial(object: DeepPartial<RequestIDExtension>): RequestIDExtension {
     const message = createBaseRequestIDExtension();
-    message.typedConfig =
-      object.typedConfig !== undefined && object.typedConfig !== null
-        ? Any.fromPartial(object.typedConfig)
-        : undefined;
+    message.typedConfig = (object.typedConfig !== undefined && object.typedConfig !== null)
+      ? Any.fromPartial(object.typedConfig)
+      : undefined;
     return message;
   },
 };
@@ -5390,17 +5365,16 @@ messageTypeRegistry.set(RequestIDExtension.$type, RequestIDExtension);
 
 function createBaseEnvoyMobileHttpConnectionManager(): EnvoyMobileHttpConnectionManager {
   return {
-    $type: 'envoy.extensions.filters.network.http_connection_manager.v3.EnvoyMobileHttpConnectionManager',
+    $type: "envoy.extensions.filters.network.http_connection_manager.v3.EnvoyMobileHttpConnectionManager",
     config: undefined,
   };
 }
 
 export const EnvoyMobileHttpConnectionManager: MessageFns<
   EnvoyMobileHttpConnectionManager,
-  'envoy.extensions.filters.network.http_connection_manager.v3.EnvoyMobileHttpConnectionManager'
+  "envoy.extensions.filters.network.http_connection_manager.v3.EnvoyMobileHttpConnectionManager"
 > = {
-  $type:
-    'envoy.extensions.filters.network.http_connection_manager.v3.EnvoyMobileHttpConnectionManager' as const,
+  $type: "envoy.extensions.filters.network.http_connection_manager.v3.EnvoyMobileHttpConnectionManager" as const,
 
   encode(message: EnvoyMobileHttpConnectionManager, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.config !== undefined) {
@@ -5413,7 +5387,7 @@ export const EnvoyMobileHttpConnectionManager: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -5462,10 +5436,9 @@ export const EnvoyMobileHttpConnectionManager: MessageFns<
   },
   fromPartial(object: DeepPartial<EnvoyMobileHttpConnectionManager>): EnvoyMobileHttpConnectionManager {
     const message = createBaseEnvoyMobileHttpConnectionManager();
-    message.config =
-      object.config !== undefined && object.config !== null
-        ? HttpConnectionManager.fromPartial(object.config)
-        : undefined;
+    message.config = (object.config !== undefined && object.config !== null)
+      ? HttpConnectionManager.fromPartial(object.config)
+      : undefined;
     return message;
   },
 };
@@ -5474,15 +5447,11 @@ messageTypeRegistry.set(EnvoyMobileHttpConnectionManager.$type, EnvoyMobileHttpC
 
 type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
 
-export type DeepPartial<T> = T extends Builtin
-  ? T
-  : T extends globalThis.Array<infer U>
-    ? globalThis.Array<DeepPartial<U>>
-    : T extends ReadonlyArray<infer U>
-      ? ReadonlyArray<DeepPartial<U>>
-      : T extends {}
-        ? { [K in Exclude<keyof T, '$type'>]?: DeepPartial<T[K]> }
-        : Partial<T>;
+export type DeepPartial<T> = T extends Builtin ? T
+  : T extends globalThis.Array<infer U> ? globalThis.Array<DeepPartial<U>>
+  : T extends ReadonlyArray<infer U> ? ReadonlyArray<DeepPartial<U>>
+  : T extends {} ? { [K in Exclude<keyof T, "$type">]?: DeepPartial<T[K]> }
+  : Partial<T>;
 
 function isSet(value: any): boolean {
   return value !== null && value !== undefined;

@@ -5,35 +5,39 @@
 // source: envoy/extensions/filters/network/tcp_proxy/v3/tcp_proxy.proto
 
 /* eslint-disable */
-import { BinaryReader, BinaryWriter } from '@bufbuild/protobuf/wire';
-import { Duration } from '../../../../../../google/protobuf/duration';
-import { UInt32Value } from '../../../../../../google/protobuf/wrappers';
-import { messageTypeRegistry } from '../../../../../../typeRegistry';
-import { AccessLog } from '../../../../../config/accesslog/v3/accesslog';
-import { HeaderValueOption, Metadata } from '../../../../../config/core/v3/base';
-import { ConfigSource } from '../../../../../config/core/v3/config_source';
-import { HashPolicy } from '../../../../../type/v3/hash_policy';
+import { BinaryReader, BinaryWriter } from "@bufbuild/protobuf/wire";
+import { Duration } from "../../../../../../google/protobuf/duration";
+import { UInt32Value } from "../../../../../../google/protobuf/wrappers";
+import { messageTypeRegistry } from "../../../../../../typeRegistry";
+import { AccessLog } from "../../../../../config/accesslog/v3/accesslog";
+import { HeaderValueOption, Metadata } from "../../../../../config/core/v3/base";
+import { ConfigSource } from "../../../../../config/core/v3/config_source";
+import { HashPolicy } from "../../../../../type/v3/hash_policy";
 
-export const protobufPackage = 'envoy.extensions.filters.network.tcp_proxy.v3';
+export const protobufPackage = "envoy.extensions.filters.network.tcp_proxy.v3";
 
-export const protobufFileName = 'envoy/extensions/filters/network/tcp_proxy/v3/tcp_proxy.proto';
+export const protobufFileName = "envoy/extensions/filters/network/tcp_proxy/v3/tcp_proxy.proto";
 
 /** [#next-free-field: 18] */
 export interface TcpProxy {
-  $type: 'envoy.extensions.filters.network.tcp_proxy.v3.TcpProxy';
+  $type: "envoy.extensions.filters.network.tcp_proxy.v3.TcpProxy";
   /**
    * The prefix to use when emitting :ref:`statistics
    * <config_network_filters_tcp_proxy_stats>`.
    */
   statPrefix: string;
   /** The upstream cluster to connect to. */
-  cluster?: string | undefined;
+  cluster?:
+    | string
+    | undefined;
   /**
    * Multiple upstream clusters can be specified for a given route. The
    * request is routed to one of the upstream clusters based on weights
    * assigned to each cluster.
    */
-  weightedClusters?: TcpProxy_WeightedCluster | undefined;
+  weightedClusters?:
+    | TcpProxy_WeightedCluster
+    | undefined;
   /**
    * The on demand policy for the upstream cluster.
    * It applies to both
@@ -41,13 +45,17 @@ export interface TcpProxy {
    * and
    * :ref:`TcpProxy.weighted_clusters <envoy_v3_api_field_extensions.filters.network.tcp_proxy.v3.TcpProxy.weighted_clusters>`.
    */
-  onDemand: TcpProxy_OnDemand | undefined;
+  onDemand:
+    | TcpProxy_OnDemand
+    | undefined;
   /**
    * Optional endpoint metadata match criteria. Only endpoints in the upstream
    * cluster with metadata matching that set in metadata_match will be
    * considered. The filter name should be specified as ``envoy.lb``.
    */
-  metadataMatch: Metadata | undefined;
+  metadataMatch:
+    | Metadata
+    | undefined;
   /**
    * The idle timeout for connections managed by the TCP proxy filter. The idle timeout
    * is defined as the period in which there are no bytes sent or received on either
@@ -60,7 +68,9 @@ export interface TcpProxy {
    *   Disabling this timeout has a highly likelihood of yielding connection leaks due to lost TCP
    *   FIN packets, etc.
    */
-  idleTimeout: Duration | undefined;
+  idleTimeout:
+    | Duration
+    | undefined;
   /**
    * [#not-implemented-hide:] The idle timeout for connections managed by the TCP proxy
    * filter. The idle timeout is defined as the period in which there is no
@@ -69,9 +79,13 @@ export interface TcpProxy {
    * downstream_idle_timeout/upstream_idle_timeout provides a means to set
    * timeout based on the last byte sent on the downstream/upstream connection.
    */
-  downstreamIdleTimeout: Duration | undefined;
+  downstreamIdleTimeout:
+    | Duration
+    | undefined;
   /** [#not-implemented-hide:] */
-  upstreamIdleTimeout: Duration | undefined;
+  upstreamIdleTimeout:
+    | Duration
+    | undefined;
   /**
    * Configuration for :ref:`access logs <arch_overview_access_logs>`
    * emitted by the this tcp_proxy.
@@ -81,7 +95,9 @@ export interface TcpProxy {
    * The maximum number of unsuccessful connection attempts that will be made before
    * giving up. If the parameter is not specified, 1 connection attempt will be made.
    */
-  maxConnectAttempts: number | undefined;
+  maxConnectAttempts:
+    | number
+    | undefined;
   /**
    * Optional configuration for TCP proxy hash policy. If hash_policy is not set, the hash-based
    * load balancing algorithms will select a host randomly. Currently the number of hash policies is
@@ -94,13 +110,17 @@ export interface TcpProxy {
    * It is possible to dynamically override this configuration and disable tunneling per connection,
    * by setting a per-connection filter state object for the key ``envoy.tcp_proxy.disable_tunneling``.
    */
-  tunnelingConfig: TcpProxy_TunnelingConfig | undefined;
+  tunnelingConfig:
+    | TcpProxy_TunnelingConfig
+    | undefined;
   /**
    * The maximum duration of a connection. The duration is defined as the period since a connection
    * was established. If not set, there is no max duration. When max_downstream_connection_duration
    * is reached the connection will be closed. Duration must be at least 1ms.
    */
-  maxDownstreamConnectionDuration: Duration | undefined;
+  maxDownstreamConnectionDuration:
+    | Duration
+    | undefined;
   /**
    * .. attention::
    * This field is deprecated in favor of
@@ -112,7 +132,9 @@ export interface TcpProxy {
    *
    * @deprecated
    */
-  accessLogFlushInterval: Duration | undefined;
+  accessLogFlushInterval:
+    | Duration
+    | undefined;
   /**
    * .. attention::
    * This field is deprecated in favor of
@@ -135,13 +157,13 @@ export interface TcpProxy {
  * The router selects an upstream cluster based on these weights.
  */
 export interface TcpProxy_WeightedCluster {
-  $type: 'envoy.extensions.filters.network.tcp_proxy.v3.TcpProxy.WeightedCluster';
+  $type: "envoy.extensions.filters.network.tcp_proxy.v3.TcpProxy.WeightedCluster";
   /** Specifies one or more upstream clusters associated with the route. */
   clusters: TcpProxy_WeightedCluster_ClusterWeight[];
 }
 
 export interface TcpProxy_WeightedCluster_ClusterWeight {
-  $type: 'envoy.extensions.filters.network.tcp_proxy.v3.TcpProxy.WeightedCluster.ClusterWeight';
+  $type: "envoy.extensions.filters.network.tcp_proxy.v3.TcpProxy.WeightedCluster.ClusterWeight";
   /** Name of the upstream cluster. */
   name: string;
   /**
@@ -168,7 +190,7 @@ export interface TcpProxy_WeightedCluster_ClusterWeight {
  * [#next-free-field: 7]
  */
 export interface TcpProxy_TunnelingConfig {
-  $type: 'envoy.extensions.filters.network.tcp_proxy.v3.TcpProxy.TunnelingConfig';
+  $type: "envoy.extensions.filters.network.tcp_proxy.v3.TcpProxy.TunnelingConfig";
   /**
    * The hostname to send in the synthesized CONNECT headers to the upstream proxy.
    * This field evaluates command operators if set, otherwise returns hostname as is.
@@ -221,7 +243,7 @@ export interface TcpProxy_TunnelingConfig {
 }
 
 export interface TcpProxy_OnDemand {
-  $type: 'envoy.extensions.filters.network.tcp_proxy.v3.TcpProxy.OnDemand';
+  $type: "envoy.extensions.filters.network.tcp_proxy.v3.TcpProxy.OnDemand";
   /**
    * An optional configuration for on-demand cluster discovery
    * service. If not specified, the on-demand cluster discovery will
@@ -230,7 +252,9 @@ export interface TcpProxy_OnDemand {
    * process. When the discovery is finished (successfully or not),
    * the request will be resumed.
    */
-  odcdsConfig: ConfigSource | undefined;
+  odcdsConfig:
+    | ConfigSource
+    | undefined;
   /**
    * xdstp:// resource locator for on-demand cluster collection.
    * [#not-implemented-hide:]
@@ -245,14 +269,16 @@ export interface TcpProxy_OnDemand {
 }
 
 export interface TcpProxy_TcpAccessLogOptions {
-  $type: 'envoy.extensions.filters.network.tcp_proxy.v3.TcpProxy.TcpAccessLogOptions';
+  $type: "envoy.extensions.filters.network.tcp_proxy.v3.TcpProxy.TcpAccessLogOptions";
   /**
    * The interval to flush access log. The TCP proxy will flush only one access log when the connection
    * is closed by default. If this field is set, the TCP proxy will flush access log periodically with
    * the specified interval.
    * The interval must be at least 1ms.
    */
-  accessLogFlushInterval: Duration | undefined;
+  accessLogFlushInterval:
+    | Duration
+    | undefined;
   /**
    * If set to true, access log will be flushed when the TCP proxy has successfully established a
    * connection with the upstream. If the connection failed, the access log will not be flushed.
@@ -262,8 +288,8 @@ export interface TcpProxy_TcpAccessLogOptions {
 
 function createBaseTcpProxy(): TcpProxy {
   return {
-    $type: 'envoy.extensions.filters.network.tcp_proxy.v3.TcpProxy',
-    statPrefix: '',
+    $type: "envoy.extensions.filters.network.tcp_proxy.v3.TcpProxy",
+    statPrefix: "",
     cluster: undefined,
     weightedClusters: undefined,
     onDemand: undefined,
@@ -282,11 +308,11 @@ function createBaseTcpProxy(): TcpProxy {
   };
 }
 
-export const TcpProxy: MessageFns<TcpProxy, 'envoy.extensions.filters.network.tcp_proxy.v3.TcpProxy'> = {
-  $type: 'envoy.extensions.filters.network.tcp_proxy.v3.TcpProxy' as const,
+export const TcpProxy: MessageFns<TcpProxy, "envoy.extensions.filters.network.tcp_proxy.v3.TcpProxy"> = {
+  $type: "envoy.extensions.filters.network.tcp_proxy.v3.TcpProxy" as const,
 
   encode(message: TcpProxy, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.statPrefix !== '') {
+    if (message.statPrefix !== "") {
       writer.uint32(10).string(message.statPrefix);
     }
     if (message.cluster !== undefined) {
@@ -315,7 +341,7 @@ export const TcpProxy: MessageFns<TcpProxy, 'envoy.extensions.filters.network.tc
     }
     if (message.maxConnectAttempts !== undefined) {
       UInt32Value.encode(
-        { $type: 'google.protobuf.UInt32Value', value: message.maxConnectAttempts! },
+        { $type: "google.protobuf.UInt32Value", value: message.maxConnectAttempts! },
         writer.uint32(58).fork(),
       ).join();
     }
@@ -344,7 +370,7 @@ export const TcpProxy: MessageFns<TcpProxy, 'envoy.extensions.filters.network.tc
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -499,85 +525,85 @@ export const TcpProxy: MessageFns<TcpProxy, 'envoy.extensions.filters.network.tc
       statPrefix: isSet(object.statPrefix)
         ? globalThis.String(object.statPrefix)
         : isSet(object.stat_prefix)
-          ? globalThis.String(object.stat_prefix)
-          : '',
+        ? globalThis.String(object.stat_prefix)
+        : "",
       cluster: isSet(object.cluster) ? globalThis.String(object.cluster) : undefined,
       weightedClusters: isSet(object.weightedClusters)
         ? TcpProxy_WeightedCluster.fromJSON(object.weightedClusters)
         : isSet(object.weighted_clusters)
-          ? TcpProxy_WeightedCluster.fromJSON(object.weighted_clusters)
-          : undefined,
+        ? TcpProxy_WeightedCluster.fromJSON(object.weighted_clusters)
+        : undefined,
       onDemand: isSet(object.onDemand)
         ? TcpProxy_OnDemand.fromJSON(object.onDemand)
         : isSet(object.on_demand)
-          ? TcpProxy_OnDemand.fromJSON(object.on_demand)
-          : undefined,
+        ? TcpProxy_OnDemand.fromJSON(object.on_demand)
+        : undefined,
       metadataMatch: isSet(object.metadataMatch)
         ? Metadata.fromJSON(object.metadataMatch)
         : isSet(object.metadata_match)
-          ? Metadata.fromJSON(object.metadata_match)
-          : undefined,
+        ? Metadata.fromJSON(object.metadata_match)
+        : undefined,
       idleTimeout: isSet(object.idleTimeout)
         ? Duration.fromJSON(object.idleTimeout)
         : isSet(object.idle_timeout)
-          ? Duration.fromJSON(object.idle_timeout)
-          : undefined,
+        ? Duration.fromJSON(object.idle_timeout)
+        : undefined,
       downstreamIdleTimeout: isSet(object.downstreamIdleTimeout)
         ? Duration.fromJSON(object.downstreamIdleTimeout)
         : isSet(object.downstream_idle_timeout)
-          ? Duration.fromJSON(object.downstream_idle_timeout)
-          : undefined,
+        ? Duration.fromJSON(object.downstream_idle_timeout)
+        : undefined,
       upstreamIdleTimeout: isSet(object.upstreamIdleTimeout)
         ? Duration.fromJSON(object.upstreamIdleTimeout)
         : isSet(object.upstream_idle_timeout)
-          ? Duration.fromJSON(object.upstream_idle_timeout)
-          : undefined,
+        ? Duration.fromJSON(object.upstream_idle_timeout)
+        : undefined,
       accessLog: globalThis.Array.isArray(object?.accessLog)
         ? object.accessLog.map((e: any) => AccessLog.fromJSON(e))
         : globalThis.Array.isArray(object?.access_log)
-          ? object.access_log.map((e: any) => AccessLog.fromJSON(e))
-          : [],
+        ? object.access_log.map((e: any) => AccessLog.fromJSON(e))
+        : [],
       maxConnectAttempts: isSet(object.maxConnectAttempts)
         ? Number(object.maxConnectAttempts)
         : isSet(object.max_connect_attempts)
-          ? Number(object.max_connect_attempts)
-          : undefined,
+        ? Number(object.max_connect_attempts)
+        : undefined,
       hashPolicy: globalThis.Array.isArray(object?.hashPolicy)
         ? object.hashPolicy.map((e: any) => HashPolicy.fromJSON(e))
         : globalThis.Array.isArray(object?.hash_policy)
-          ? object.hash_policy.map((e: any) => HashPolicy.fromJSON(e))
-          : [],
+        ? object.hash_policy.map((e: any) => HashPolicy.fromJSON(e))
+        : [],
       tunnelingConfig: isSet(object.tunnelingConfig)
         ? TcpProxy_TunnelingConfig.fromJSON(object.tunnelingConfig)
         : isSet(object.tunneling_config)
-          ? TcpProxy_TunnelingConfig.fromJSON(object.tunneling_config)
-          : undefined,
+        ? TcpProxy_TunnelingConfig.fromJSON(object.tunneling_config)
+        : undefined,
       maxDownstreamConnectionDuration: isSet(object.maxDownstreamConnectionDuration)
         ? Duration.fromJSON(object.maxDownstreamConnectionDuration)
         : isSet(object.max_downstream_connection_duration)
-          ? Duration.fromJSON(object.max_downstream_connection_duration)
-          : undefined,
+        ? Duration.fromJSON(object.max_downstream_connection_duration)
+        : undefined,
       accessLogFlushInterval: isSet(object.accessLogFlushInterval)
         ? Duration.fromJSON(object.accessLogFlushInterval)
         : isSet(object.access_log_flush_interval)
-          ? Duration.fromJSON(object.access_log_flush_interval)
-          : undefined,
+        ? Duration.fromJSON(object.access_log_flush_interval)
+        : undefined,
       flushAccessLogOnConnected: isSet(object.flushAccessLogOnConnected)
         ? globalThis.Boolean(object.flushAccessLogOnConnected)
         : isSet(object.flush_access_log_on_connected)
-          ? globalThis.Boolean(object.flush_access_log_on_connected)
-          : false,
+        ? globalThis.Boolean(object.flush_access_log_on_connected)
+        : false,
       accessLogOptions: isSet(object.accessLogOptions)
         ? TcpProxy_TcpAccessLogOptions.fromJSON(object.accessLogOptions)
         : isSet(object.access_log_options)
-          ? TcpProxy_TcpAccessLogOptions.fromJSON(object.access_log_options)
-          : undefined,
+        ? TcpProxy_TcpAccessLogOptions.fromJSON(object.access_log_options)
+        : undefined,
     };
   },
 
   toJSON(message: TcpProxy): unknown {
     const obj: any = {};
-    if (message.statPrefix !== '') {
+    if (message.statPrefix !== "") {
       obj.statPrefix = message.statPrefix;
     }
     if (message.cluster !== undefined) {
@@ -633,52 +659,45 @@ export const TcpProxy: MessageFns<TcpProxy, 'envoy.extensions.filters.network.tc
   },
   fromPartial(object: DeepPartial<TcpProxy>): TcpProxy {
     const message = createBaseTcpProxy();
-    message.statPrefix = object.statPrefix ?? '';
+    message.statPrefix = object.statPrefix ?? "";
     message.cluster = object.cluster ?? undefined;
-    message.weightedClusters =
-      object.weightedClusters !== undefined && object.weightedClusters !== null
-        ? TcpProxy_WeightedCluster.fromPartial(object.weightedClusters)
-        : undefined;
-    message.onDemand =
-      object.onDemand !== undefined && object.onDemand !== null
-        ? TcpProxy_OnDemand.fromPartial(object.onDemand)
-        : undefined;
-    message.metadataMatch =
-      object.metadataMatch !== undefined && object.metadataMatch !== null
-        ? Metadata.fromPartial(object.metadataMatch)
-        : undefined;
-    message.idleTimeout =
-      object.idleTimeout !== undefined && object.idleTimeout !== null
-        ? Duration.fromPartial(object.idleTimeout)
-        : undefined;
+    message.weightedClusters = (object.weightedClusters !== undefined && object.weightedClusters !== null)
+      ? TcpProxy_WeightedCluster.fromPartial(object.weightedClusters)
+      : undefined;
+    message.onDemand = (object.onDemand !== undefined && object.onDemand !== null)
+      ? TcpProxy_OnDemand.fromPartial(object.onDemand)
+      : undefined;
+    message.metadataMatch = (object.metadataMatch !== undefined && object.metadataMatch !== null)
+      ? Metadata.fromPartial(object.metadataMatch)
+      : undefined;
+    message.idleTimeout = (object.idleTimeout !== undefined && object.idleTimeout !== null)
+      ? Duration.fromPartial(object.idleTimeout)
+      : undefined;
     message.downstreamIdleTimeout =
-      object.downstreamIdleTimeout !== undefined && object.downstreamIdleTimeout !== null
+      (object.downstreamIdleTimeout !== undefined && object.downstreamIdleTimeout !== null)
         ? Duration.fromPartial(object.downstreamIdleTimeout)
         : undefined;
-    message.upstreamIdleTimeout =
-      object.upstreamIdleTimeout !== undefined && object.upstreamIdleTimeout !== null
-        ? Duration.fromPartial(object.upstreamIdleTimeout)
-        : undefined;
+    message.upstreamIdleTimeout = (object.upstreamIdleTimeout !== undefined && object.upstreamIdleTimeout !== null)
+      ? Duration.fromPartial(object.upstreamIdleTimeout)
+      : undefined;
     message.accessLog = object.accessLog?.map((e) => AccessLog.fromPartial(e)) || [];
     message.maxConnectAttempts = object.maxConnectAttempts ?? undefined;
     message.hashPolicy = object.hashPolicy?.map((e) => HashPolicy.fromPartial(e)) || [];
-    message.tunnelingConfig =
-      object.tunnelingConfig !== undefined && object.tunnelingConfig !== null
-        ? TcpProxy_TunnelingConfig.fromPartial(object.tunnelingConfig)
-        : undefined;
+    message.tunnelingConfig = (object.tunnelingConfig !== undefined && object.tunnelingConfig !== null)
+      ? TcpProxy_TunnelingConfig.fromPartial(object.tunnelingConfig)
+      : undefined;
     message.maxDownstreamConnectionDuration =
-      object.maxDownstreamConnectionDuration !== undefined && object.maxDownstreamConnectionDuration !== null
+      (object.maxDownstreamConnectionDuration !== undefined && object.maxDownstreamConnectionDuration !== null)
         ? Duration.fromPartial(object.maxDownstreamConnectionDuration)
         : undefined;
     message.accessLogFlushInterval =
-      object.accessLogFlushInterval !== undefined && object.accessLogFlushInterval !== null
+      (object.accessLogFlushInterval !== undefined && object.accessLogFlushInterval !== null)
         ? Duration.fromPartial(object.accessLogFlushInterval)
         : undefined;
     message.flushAccessLogOnConnected = object.flushAccessLogOnConnected ?? false;
-    message.accessLogOptions =
-      object.accessLogOptions !== undefined && object.accessLogOptions !== null
-        ? TcpProxy_TcpAccessLogOptions.fromPartial(object.accessLogOptions)
-        : undefined;
+    message.accessLogOptions = (object.accessLogOptions !== undefined && object.accessLogOptions !== null)
+      ? TcpProxy_TcpAccessLogOptions.fromPartial(object.accessLogOptions)
+      : undefined;
     return message;
   },
 };
@@ -686,14 +705,14 @@ export const TcpProxy: MessageFns<TcpProxy, 'envoy.extensions.filters.network.tc
 messageTypeRegistry.set(TcpProxy.$type, TcpProxy);
 
 function createBaseTcpProxy_WeightedCluster(): TcpProxy_WeightedCluster {
-  return { $type: 'envoy.extensions.filters.network.tcp_proxy.v3.TcpProxy.WeightedCluster', clusters: [] };
+  return { $type: "envoy.extensions.filters.network.tcp_proxy.v3.TcpProxy.WeightedCluster", clusters: [] };
 }
 
 export const TcpProxy_WeightedCluster: MessageFns<
   TcpProxy_WeightedCluster,
-  'envoy.extensions.filters.network.tcp_proxy.v3.TcpProxy.WeightedCluster'
+  "envoy.extensions.filters.network.tcp_proxy.v3.TcpProxy.WeightedCluster"
 > = {
-  $type: 'envoy.extensions.filters.network.tcp_proxy.v3.TcpProxy.WeightedCluster' as const,
+  $type: "envoy.extensions.filters.network.tcp_proxy.v3.TcpProxy.WeightedCluster" as const,
 
   encode(message: TcpProxy_WeightedCluster, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     for (const v of message.clusters) {
@@ -706,7 +725,7 @@ export const TcpProxy_WeightedCluster: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -757,8 +776,7 @@ export const TcpProxy_WeightedCluster: MessageFns<
   },
   fromPartial(object: DeepPartial<TcpProxy_WeightedCluster>): TcpProxy_WeightedCluster {
     const message = createBaseTcpProxy_WeightedCluster();
-    message.clusters =
-      object.clusters?.map((e) => TcpProxy_WeightedCluster_ClusterWeight.fromPartial(e)) || [];
+    message.clusters = object.clusters?.map((e) => TcpProxy_WeightedCluster_ClusterWeight.fromPartial(e)) || [];
     return message;
   },
 };
@@ -767,8 +785,8 @@ messageTypeRegistry.set(TcpProxy_WeightedCluster.$type, TcpProxy_WeightedCluster
 
 function createBaseTcpProxy_WeightedCluster_ClusterWeight(): TcpProxy_WeightedCluster_ClusterWeight {
   return {
-    $type: 'envoy.extensions.filters.network.tcp_proxy.v3.TcpProxy.WeightedCluster.ClusterWeight',
-    name: '',
+    $type: "envoy.extensions.filters.network.tcp_proxy.v3.TcpProxy.WeightedCluster.ClusterWeight",
+    name: "",
     weight: 0,
     metadataMatch: undefined,
   };
@@ -776,15 +794,12 @@ function createBaseTcpProxy_WeightedCluster_ClusterWeight(): TcpProxy_WeightedCl
 
 export const TcpProxy_WeightedCluster_ClusterWeight: MessageFns<
   TcpProxy_WeightedCluster_ClusterWeight,
-  'envoy.extensions.filters.network.tcp_proxy.v3.TcpProxy.WeightedCluster.ClusterWeight'
+  "envoy.extensions.filters.network.tcp_proxy.v3.TcpProxy.WeightedCluster.ClusterWeight"
 > = {
-  $type: 'envoy.extensions.filters.network.tcp_proxy.v3.TcpProxy.WeightedCluster.ClusterWeight' as const,
+  $type: "envoy.extensions.filters.network.tcp_proxy.v3.TcpProxy.WeightedCluster.ClusterWeight" as const,
 
-  encode(
-    message: TcpProxy_WeightedCluster_ClusterWeight,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
-    if (message.name !== '') {
+  encode(message: TcpProxy_WeightedCluster_ClusterWeight, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.name !== "") {
       writer.uint32(10).string(message.name);
     }
     if (message.weight !== 0) {
@@ -800,7 +815,7 @@ export const TcpProxy_WeightedCluster_ClusterWeight: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -848,19 +863,19 @@ export const TcpProxy_WeightedCluster_ClusterWeight: MessageFns<
   fromJSON(object: any): TcpProxy_WeightedCluster_ClusterWeight {
     return {
       $type: TcpProxy_WeightedCluster_ClusterWeight.$type,
-      name: isSet(object.name) ? globalThis.String(object.name) : '',
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
       weight: isSet(object.weight) ? globalThis.Number(object.weight) : 0,
       metadataMatch: isSet(object.metadataMatch)
         ? Metadata.fromJSON(object.metadataMatch)
         : isSet(object.metadata_match)
-          ? Metadata.fromJSON(object.metadata_match)
-          : undefined,
+        ? Metadata.fromJSON(object.metadata_match)
+        : undefined,
     };
   },
 
   toJSON(message: TcpProxy_WeightedCluster_ClusterWeight): unknown {
     const obj: any = {};
-    if (message.name !== '') {
+    if (message.name !== "") {
       obj.name = message.name;
     }
     if (message.weight !== 0) {
@@ -875,16 +890,13 @@ export const TcpProxy_WeightedCluster_ClusterWeight: MessageFns<
   create(base?: DeepPartial<TcpProxy_WeightedCluster_ClusterWeight>): TcpProxy_WeightedCluster_ClusterWeight {
     return TcpProxy_WeightedCluster_ClusterWeight.fromPartial(base ?? {});
   },
-  fromPartial(
-    object: DeepPartial<TcpProxy_WeightedCluster_ClusterWeight>,
-  ): TcpProxy_WeightedCluster_ClusterWeight {
+  fromPartial(object: DeepPartial<TcpProxy_WeightedCluster_ClusterWeight>): TcpProxy_WeightedCluster_ClusterWeight {
     const message = createBaseTcpProxy_WeightedCluster_ClusterWeight();
-    message.name = object.name ?? '';
+    message.name = object.name ?? "";
     message.weight = object.weight ?? 0;
-    message.metadataMatch =
-      object.metadataMatch !== undefined && object.metadataMatch !== null
-        ? Metadata.fromPartial(object.metadataMatch)
-        : undefined;
+    message.metadataMatch = (object.metadataMatch !== undefined && object.metadataMatch !== null)
+      ? Metadata.fromPartial(object.metadataMatch)
+      : undefined;
     return message;
   },
 };
@@ -893,24 +905,24 @@ messageTypeRegistry.set(TcpProxy_WeightedCluster_ClusterWeight.$type, TcpProxy_W
 
 function createBaseTcpProxy_TunnelingConfig(): TcpProxy_TunnelingConfig {
   return {
-    $type: 'envoy.extensions.filters.network.tcp_proxy.v3.TcpProxy.TunnelingConfig',
-    hostname: '',
+    $type: "envoy.extensions.filters.network.tcp_proxy.v3.TcpProxy.TunnelingConfig",
+    hostname: "",
     usePost: false,
     headersToAdd: [],
     propagateResponseHeaders: false,
-    postPath: '',
+    postPath: "",
     propagateResponseTrailers: false,
   };
 }
 
 export const TcpProxy_TunnelingConfig: MessageFns<
   TcpProxy_TunnelingConfig,
-  'envoy.extensions.filters.network.tcp_proxy.v3.TcpProxy.TunnelingConfig'
+  "envoy.extensions.filters.network.tcp_proxy.v3.TcpProxy.TunnelingConfig"
 > = {
-  $type: 'envoy.extensions.filters.network.tcp_proxy.v3.TcpProxy.TunnelingConfig' as const,
+  $type: "envoy.extensions.filters.network.tcp_proxy.v3.TcpProxy.TunnelingConfig" as const,
 
   encode(message: TcpProxy_TunnelingConfig, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.hostname !== '') {
+    if (message.hostname !== "") {
       writer.uint32(10).string(message.hostname);
     }
     if (message.usePost !== false) {
@@ -922,7 +934,7 @@ export const TcpProxy_TunnelingConfig: MessageFns<
     if (message.propagateResponseHeaders !== false) {
       writer.uint32(32).bool(message.propagateResponseHeaders);
     }
-    if (message.postPath !== '') {
+    if (message.postPath !== "") {
       writer.uint32(42).string(message.postPath);
     }
     if (message.propagateResponseTrailers !== false) {
@@ -935,7 +947,7 @@ export const TcpProxy_TunnelingConfig: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -1007,38 +1019,38 @@ export const TcpProxy_TunnelingConfig: MessageFns<
   fromJSON(object: any): TcpProxy_TunnelingConfig {
     return {
       $type: TcpProxy_TunnelingConfig.$type,
-      hostname: isSet(object.hostname) ? globalThis.String(object.hostname) : '',
+      hostname: isSet(object.hostname) ? globalThis.String(object.hostname) : "",
       usePost: isSet(object.usePost)
         ? globalThis.Boolean(object.usePost)
         : isSet(object.use_post)
-          ? globalThis.Boolean(object.use_post)
-          : false,
+        ? globalThis.Boolean(object.use_post)
+        : false,
       headersToAdd: globalThis.Array.isArray(object?.headersToAdd)
         ? object.headersToAdd.map((e: any) => HeaderValueOption.fromJSON(e))
         : globalThis.Array.isArray(object?.headers_to_add)
-          ? object.headers_to_add.map((e: any) => HeaderValueOption.fromJSON(e))
-          : [],
+        ? object.headers_to_add.map((e: any) => HeaderValueOption.fromJSON(e))
+        : [],
       propagateResponseHeaders: isSet(object.propagateResponseHeaders)
         ? globalThis.Boolean(object.propagateResponseHeaders)
         : isSet(object.propagate_response_headers)
-          ? globalThis.Boolean(object.propagate_response_headers)
-          : false,
+        ? globalThis.Boolean(object.propagate_response_headers)
+        : false,
       postPath: isSet(object.postPath)
         ? globalThis.String(object.postPath)
         : isSet(object.post_path)
-          ? globalThis.String(object.post_path)
-          : '',
+        ? globalThis.String(object.post_path)
+        : "",
       propagateResponseTrailers: isSet(object.propagateResponseTrailers)
         ? globalThis.Boolean(object.propagateResponseTrailers)
         : isSet(object.propagate_response_trailers)
-          ? globalThis.Boolean(object.propagate_response_trailers)
-          : false,
+        ? globalThis.Boolean(object.propagate_response_trailers)
+        : false,
     };
   },
 
   toJSON(message: TcpProxy_TunnelingConfig): unknown {
     const obj: any = {};
-    if (message.hostname !== '') {
+    if (message.hostname !== "") {
       obj.hostname = message.hostname;
     }
     if (message.usePost !== false) {
@@ -1050,7 +1062,7 @@ export const TcpProxy_TunnelingConfig: MessageFns<
     if (message.propagateResponseHeaders !== false) {
       obj.propagateResponseHeaders = message.propagateResponseHeaders;
     }
-    if (message.postPath !== '') {
+    if (message.postPath !== "") {
       obj.postPath = message.postPath;
     }
     if (message.propagateResponseTrailers !== false) {
@@ -1064,11 +1076,11 @@ export const TcpProxy_TunnelingConfig: MessageFns<
   },
   fromPartial(object: DeepPartial<TcpProxy_TunnelingConfig>): TcpProxy_TunnelingConfig {
     const message = createBaseTcpProxy_TunnelingConfig();
-    message.hostname = object.hostname ?? '';
+    message.hostname = object.hostname ?? "";
     message.usePost = object.usePost ?? false;
     message.headersToAdd = object.headersToAdd?.map((e) => HeaderValueOption.fromPartial(e)) || [];
     message.propagateResponseHeaders = object.propagateResponseHeaders ?? false;
-    message.postPath = object.postPath ?? '';
+    message.postPath = object.postPath ?? "";
     message.propagateResponseTrailers = object.propagateResponseTrailers ?? false;
     return message;
   },
@@ -1078,24 +1090,24 @@ messageTypeRegistry.set(TcpProxy_TunnelingConfig.$type, TcpProxy_TunnelingConfig
 
 function createBaseTcpProxy_OnDemand(): TcpProxy_OnDemand {
   return {
-    $type: 'envoy.extensions.filters.network.tcp_proxy.v3.TcpProxy.OnDemand',
+    $type: "envoy.extensions.filters.network.tcp_proxy.v3.TcpProxy.OnDemand",
     odcdsConfig: undefined,
-    resourcesLocator: '',
+    resourcesLocator: "",
     timeout: undefined,
   };
 }
 
 export const TcpProxy_OnDemand: MessageFns<
   TcpProxy_OnDemand,
-  'envoy.extensions.filters.network.tcp_proxy.v3.TcpProxy.OnDemand'
+  "envoy.extensions.filters.network.tcp_proxy.v3.TcpProxy.OnDemand"
 > = {
-  $type: 'envoy.extensions.filters.network.tcp_proxy.v3.TcpProxy.OnDemand' as const,
+  $type: "envoy.extensions.filters.network.tcp_proxy.v3.TcpProxy.OnDemand" as const,
 
   encode(message: TcpProxy_OnDemand, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.odcdsConfig !== undefined) {
       ConfigSource.encode(message.odcdsConfig, writer.uint32(10).fork()).join();
     }
-    if (message.resourcesLocator !== '') {
+    if (message.resourcesLocator !== "") {
       writer.uint32(18).string(message.resourcesLocator);
     }
     if (message.timeout !== undefined) {
@@ -1108,7 +1120,7 @@ export const TcpProxy_OnDemand: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -1159,13 +1171,13 @@ export const TcpProxy_OnDemand: MessageFns<
       odcdsConfig: isSet(object.odcdsConfig)
         ? ConfigSource.fromJSON(object.odcdsConfig)
         : isSet(object.odcds_config)
-          ? ConfigSource.fromJSON(object.odcds_config)
-          : undefined,
+        ? ConfigSource.fromJSON(object.odcds_config)
+        : undefined,
       resourcesLocator: isSet(object.resourcesLocator)
         ? globalThis.String(object.resourcesLocator)
         : isSet(object.resources_locator)
-          ? globalThis.String(object.resources_locator)
-          : '',
+        ? globalThis.String(object.resources_locator)
+        : "",
       timeout: isSet(object.timeout) ? Duration.fromJSON(object.timeout) : undefined,
     };
   },
@@ -1175,7 +1187,7 @@ export const TcpProxy_OnDemand: MessageFns<
     if (message.odcdsConfig !== undefined) {
       obj.odcdsConfig = ConfigSource.toJSON(message.odcdsConfig);
     }
-    if (message.resourcesLocator !== '') {
+    if (message.resourcesLocator !== "") {
       obj.resourcesLocator = message.resourcesLocator;
     }
     if (message.timeout !== undefined) {
@@ -1189,15 +1201,13 @@ export const TcpProxy_OnDemand: MessageFns<
   },
   fromPartial(object: DeepPartial<TcpProxy_OnDemand>): TcpProxy_OnDemand {
     const message = createBaseTcpProxy_OnDemand();
-    message.odcdsConfig =
-      object.odcdsConfig !== undefined && object.odcdsConfig !== null
-        ? ConfigSource.fromPartial(object.odcdsConfig)
-        : undefined;
-    message.resourcesLocator = object.resourcesLocator ?? '';
-    message.timeout =
-      object.timeout !== undefined && object.timeout !== null
-        ? Duration.fromPartial(object.timeout)
-        : undefined;
+    message.odcdsConfig = (object.odcdsConfig !== undefined && object.odcdsConfig !== null)
+      ? ConfigSource.fromPartial(object.odcdsConfig)
+      : undefined;
+    message.resourcesLocator = object.resourcesLocator ?? "";
+    message.timeout = (object.timeout !== undefined && object.timeout !== null)
+      ? Duration.fromPartial(object.timeout)
+      : undefined;
     return message;
   },
 };
@@ -1206,7 +1216,7 @@ messageTypeRegistry.set(TcpProxy_OnDemand.$type, TcpProxy_OnDemand);
 
 function createBaseTcpProxy_TcpAccessLogOptions(): TcpProxy_TcpAccessLogOptions {
   return {
-    $type: 'envoy.extensions.filters.network.tcp_proxy.v3.TcpProxy.TcpAccessLogOptions',
+    $type: "envoy.extensions.filters.network.tcp_proxy.v3.TcpProxy.TcpAccessLogOptions",
     accessLogFlushInterval: undefined,
     flushAccessLogOnConnected: false,
   };
@@ -1214,9 +1224,9 @@ function createBaseTcpProxy_TcpAccessLogOptions(): TcpProxy_TcpAccessLogOptions 
 
 export const TcpProxy_TcpAccessLogOptions: MessageFns<
   TcpProxy_TcpAccessLogOptions,
-  'envoy.extensions.filters.network.tcp_proxy.v3.TcpProxy.TcpAccessLogOptions'
+  "envoy.extensions.filters.network.tcp_proxy.v3.TcpProxy.TcpAccessLogOptions"
 > = {
-  $type: 'envoy.extensions.filters.network.tcp_proxy.v3.TcpProxy.TcpAccessLogOptions' as const,
+  $type: "envoy.extensions.filters.network.tcp_proxy.v3.TcpProxy.TcpAccessLogOptions" as const,
 
   encode(message: TcpProxy_TcpAccessLogOptions, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.accessLogFlushInterval !== undefined) {
@@ -1232,7 +1242,7 @@ export const TcpProxy_TcpAccessLogOptions: MessageFns<
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -1275,13 +1285,13 @@ export const TcpProxy_TcpAccessLogOptions: MessageFns<
       accessLogFlushInterval: isSet(object.accessLogFlushInterval)
         ? Duration.fromJSON(object.accessLogFlushInterval)
         : isSet(object.access_log_flush_interval)
-          ? Duration.fromJSON(object.access_log_flush_interval)
-          : undefined,
+        ? Duration.fromJSON(object.access_log_flush_interval)
+        : undefined,
       flushAccessLogOnConnected: isSet(object.flushAccessLogOnConnected)
         ? globalThis.Boolean(object.flushAccessLogOnConnected)
         : isSet(object.flush_access_log_on_connected)
-          ? globalThis.Boolean(object.flush_access_log_on_connected)
-          : false,
+        ? globalThis.Boolean(object.flush_access_log_on_connected)
+        : false,
     };
   },
 
@@ -1302,7 +1312,7 @@ export const TcpProxy_TcpAccessLogOptions: MessageFns<
   fromPartial(object: DeepPartial<TcpProxy_TcpAccessLogOptions>): TcpProxy_TcpAccessLogOptions {
     const message = createBaseTcpProxy_TcpAccessLogOptions();
     message.accessLogFlushInterval =
-      object.accessLogFlushInterval !== undefined && object.accessLogFlushInterval !== null
+      (object.accessLogFlushInterval !== undefined && object.accessLogFlushInterval !== null)
         ? Duration.fromPartial(object.accessLogFlushInterval)
         : undefined;
     message.flushAccessLogOnConnected = object.flushAccessLogOnConnected ?? false;
@@ -1314,15 +1324,11 @@ messageTypeRegistry.set(TcpProxy_TcpAccessLogOptions.$type, TcpProxy_TcpAccessLo
 
 type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
 
-export type DeepPartial<T> = T extends Builtin
-  ? T
-  : T extends globalThis.Array<infer U>
-    ? globalThis.Array<DeepPartial<U>>
-    : T extends ReadonlyArray<infer U>
-      ? ReadonlyArray<DeepPartial<U>>
-      : T extends {}
-        ? { [K in Exclude<keyof T, '$type'>]?: DeepPartial<T[K]> }
-        : Partial<T>;
+export type DeepPartial<T> = T extends Builtin ? T
+  : T extends globalThis.Array<infer U> ? globalThis.Array<DeepPartial<U>>
+  : T extends ReadonlyArray<infer U> ? ReadonlyArray<DeepPartial<U>>
+  : T extends {} ? { [K in Exclude<keyof T, "$type">]?: DeepPartial<T[K]> }
+  : Partial<T>;
 
 function isSet(value: any): boolean {
   return value !== null && value !== undefined;
