@@ -55,12 +55,11 @@ const kinds: Record<string, KindDescriptor> = {
 };
 const bundle = join(repoRoot, 'packages/controller/dist/oooi-controller.js');
 /**
- * Granted but not sent in this run. Events: with leader election (the chart's default) the process records none —
- * @oooi/kube's Manager.whenStopped closes the Event recorders as soon as it is awaited, before the controllers start
- * on gaining the Lease (a bug, reported; with --no-leader-elect Events are sent). When that is fixed `create`
- * moves to the used side and this list must shrink; `patch` (a repeated Event's series) needs a 30 s repeat.
+ * Granted and possibly not sent in this run: Events are recorded only when a condition changes for the worse
+ * (create) and a repeat within the series window patches the series (patch); whether the examples' run hits
+ * either depends on the order in which objects arrive. Every other granted verb must be used.
  */
-const notExercised = ['create events.k8s.io/events@*', 'patch events.k8s.io/events@*'];
+const mayBeUnused = ['create events.k8s.io/events@*', 'patch events.k8s.io/events@*'];
 
 let rig: Rig;
 let admin: KubeClient;
@@ -216,7 +215,10 @@ test('under its ServiceAccount the operator reconciles examples/, using exactly 
   const granted = grantedBy(await installedObjects(), sa);
   const missing = [...used].filter((u) => !covers(granted, u)).sort();
   const unused = [...granted].filter((g) => ![...used].some((u) => covers(new Set([g]), u))).sort();
-  expect({ missing, unused }).toEqual({ missing: [], unused: notExercised });
+  expect({ missing, unused: unused.filter((u) => !mayBeUnused.includes(u)) }).toEqual({
+    missing: [],
+    unused: [],
+  });
 });
 
 test('helm upgrade updates the CRDs in place and narrows RBAC to one namespace; CRs stay', async () => {

@@ -88,6 +88,59 @@ describe('Manager with leader election', () => {
     expect(b.stopped).toEqual([{ reason: 'released' }]);
   });
 
+  test('a standby awaiting whenStopped still records Events once it leads (nothing closes before the abort)', async () => {
+    const rest = new FakeRest({ fieldManager: 'oooi-test' });
+    rest.seed(resourcePath(widgets, { namespace: 'ns', name: 'w' }), {
+      metadata: { name: 'w', namespace: 'ns', uid: 'u1' },
+    });
+    const a = process(rest, 'a');
+    await a.mgr.start(a.stop.signal);
+    await jest.advanceTimersByTimeAsync(100);
+    const stop = new AbortController();
+    const b = new Manager({
+      rest,
+      component: 'test',
+      fieldManager: 'oooi-test',
+      random: () => 0,
+      leaderElection: {
+        namespace: 'ns',
+        name: 'lock',
+        identity: 'b',
+        leaseDurationMs: 4000,
+        renewDeadlineMs: 3000,
+        retryPeriodMs: 500,
+      },
+    });
+    const events = b.eventRecorder('test-controller', 'b');
+    b.controller()
+      .for(widgets)
+      .complete({
+        reconcile: (req: Request) => {
+          events.event(
+            { kind: 'Widget', apiVersion: 'example.io/v1', namespace: req.namespace, name: req.name },
+            { type: 'Normal', reason: 'Seen', action: 'Reconcile', note: 'reconciled by b' },
+          );
+          return Promise.resolve({});
+        },
+      });
+    await b.start(stop.signal);
+    let stopped = false;
+    const done = b.whenStopped().then(() => (stopped = true));
+    await jest.advanceTimersByTimeAsync(1000);
+    expect([b.isLeader(), stopped]).toEqual([false, false]);
+
+    a.stop.abort(); // a releases the Lease; b takes over and reconciles
+    await jest.advanceTimersByTimeAsync(6000);
+    expect(b.isLeader()).toBe(true);
+    const posted = rest.writes().filter((r) => r.method === 'POST' && r.path.includes('/events'));
+    expect(posted.length).toBe(1);
+
+    stop.abort();
+    await jest.advanceTimersByTimeAsync(100);
+    await done;
+    await a.mgr.whenStopped();
+  });
+
   test('caches and controllers cannot be added after start', async () => {
     const rest = new FakeRest();
     const mgr = new Manager({ rest, component: 'test', fieldManager: 'oooi-test' });

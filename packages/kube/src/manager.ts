@@ -106,6 +106,8 @@ export class Manager implements CacheProvider {
   private readonly runnables: Registered[] = [];
   private elector: LeaseElector | undefined;
   private started = false;
+  /** Resolves when the signal given to start() aborts: nothing is torn down before that. */
+  private aborted: Promise<void> | undefined;
   private controllersStarted = false;
 
   constructor(options: ManagerOptions) {
@@ -222,6 +224,9 @@ export class Manager implements CacheProvider {
   async start(signal: AbortSignal): Promise<void> {
     if (this.started) throw new Error('manager started twice');
     this.started = true;
+    this.aborted = signal.aborted
+      ? Promise.resolve()
+      : new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
     await this.health?.start(signal);
     await Promise.all([...this.caches.values()].map((cache) => cache.start(signal)));
     await this.startRunnables(false, signal);
@@ -247,8 +252,13 @@ export class Manager implements CacheProvider {
     await elector.start(signal);
   }
 
-  /** Resolves when controllers have drained, the lease is released and caches have stopped. */
+  /**
+   * Resolves when the start signal has aborted, controllers have drained, the lease is released and caches have
+   * stopped. Waiting for the abort first matters under leader election: a standby's controllers start only later,
+   * and closing the Event recorders before that would silence every Event of the leader it becomes.
+   */
   async whenStopped(): Promise<void> {
+    await this.aborted;
     await Promise.all(this.controllers.map((c) => c.whenStopped()));
     await this.runnablesStopped(true);
     await Promise.all(this.recorders.map((r) => r.close()));
