@@ -55,5 +55,11 @@ export {
 export type { CidrV4, IPv4Range } from './ip-address';
 export { parseGoDuration } from './duration';
 export { DhcpConfig as DhcpConfigSchema, DHCP_CONFIG_VERSION } from './dhcp-config/dhcp-config';
-export type { DhcpConfig, DhcpReservation, DhcpClasslessRoute } from './dhcp-config/dhcp-config';
+export type {
+  DhcpConfig,
+  DhcpReservation,
+  DhcpClasslessRoute,
+  DhcpKubevirt,
+  DhcpStatusTarget,
+} from './dhcp-config/dhcp-config';
 export { validateDhcpConfig, isDnsName } from './dhcp-config/validate-dhcp-config';

@@ -38,6 +38,47 @@ export const DhcpReservation = Type.Object(
   { additionalProperties: false, description: 'A static reservation: matched by clientId, else by mac.' },
 );
 
+export const DhcpKubevirt = Type.Object(
+  {
+    namespaces: Type.Array(Type.String({ maxLength: 63 }), {
+      description:
+        'Namespaces whose VirtualMachineInstances and VirtualMachines the server reads; only these are watched.',
+      minItems: 1,
+      maxItems: 64,
+    }),
+    networkName: Type.String({
+      description:
+        'The network that identifies the VLAN interface on a VMI: a NetworkAttachmentDefinition "namespace/name" or "name", matched against spec.networks[].multus.networkName.',
+      maxLength: 253,
+    }),
+    unknownClients: Type.Union([Type.Literal('serve'), Type.Literal('refuse')], {
+      description:
+        'A client whose hardware address no VMI reports on the network: served from the pool, or sent no reply.',
+    }),
+    releaseGraceSeconds: seconds(
+      'Once a VMI with no owning VirtualMachine is deleted, its lease is released after this long.',
+      0,
+      86_400,
+    ),
+  },
+  {
+    additionalProperties: false,
+    description: 'KubeVirt awareness: addresses and host names from VirtualMachineInstances.',
+  },
+);
+
+export const DhcpStatusTarget = Type.Object(
+  {
+    namespace: Type.String({ maxLength: 63 }),
+    name: Type.String({ maxLength: 253 }),
+  },
+  {
+    additionalProperties: false,
+    description:
+      'The DHCPServer whose status this server writes (lease counts, conditions); absent: no report.',
+  },
+);
+
 export const DhcpConfig = Type.Object(
   {
     version: Type.Literal(DHCP_CONFIG_VERSION, { description: 'Format version of this file.' }),
@@ -89,10 +130,14 @@ export const DhcpConfig = Type.Object(
       }),
     ),
     reservations: Type.Optional(Type.Array(DhcpReservation, { maxItems: 65_536 })),
+    kubevirt: Type.Optional(DhcpKubevirt),
+    status: Type.Optional(DhcpStatusTarget),
   },
   { additionalProperties: false, description: 'oooi-dhcp configuration file.' },
 );
 
 export type DhcpConfig = Static<typeof DhcpConfig>;
 export type DhcpReservation = Static<typeof DhcpReservation>;
+export type DhcpKubevirt = Static<typeof DhcpKubevirt>;
+export type DhcpStatusTarget = Static<typeof DhcpStatusTarget>;
 export type DhcpClasslessRoute = Static<typeof DhcpClasslessRoute>;
