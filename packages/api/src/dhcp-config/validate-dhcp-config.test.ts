@@ -37,7 +37,7 @@ test('a complete config is accepted as is', () => {
 
 test.each<Case>([
   { name: 'other version', input: { ...good, version: 2 }, want: ['version: unsupported format version 2'] },
-  { name: 'unknown field', input: { ...good, kubevirt: {} }, want: ['kubevirt: Unexpected property'] },
+  { name: 'unknown field', input: { ...good, kubvirt: {} }, want: ['kubvirt: Unexpected property'] },
   {
     name: 'every problem of a broken network, each with its path',
     input: withChange((c) => {
