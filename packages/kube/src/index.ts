@@ -71,6 +71,15 @@ export {
   type OwnerIdentity,
 } from './ownership/owner-references';
 export {
+  applyOwnedChildren,
+  rejectionOf,
+  type ApplyOwnedChildrenOptions,
+  type ChildStep,
+  type ObjectReader,
+  type OwnedChildrenOutcome,
+  type Rejection,
+} from './ownership/owned-children';
+export {
   CacheSyncTimeoutError,
   ListWatchCache,
   stripManagedFields,

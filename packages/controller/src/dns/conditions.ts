@@ -1,6 +1,7 @@
 // Condition types and reasons of DNSServer status, in one place. Ready keeps the seed's meaning (the children are
 // provisioned); Available comes from the Deployment; Forwarding says whether other names have somewhere to go.
 // The reasons every kind shares (Ready's success, ChildRejected) come from workload/conditions.ts.
+import { AvailabilityReason } from '../workload/availability';
 import { ChildRejected, ReadySucceeded } from '../workload/conditions';
 
 export const DnsConditionType = {
@@ -18,14 +19,7 @@ export const DnsReason = {
   NameConflict: 'NameConflict',
   /** Ready=False: the apiserver refused a child (HTTP 422); not retried until the DNSServer or a child changes. */
   ChildRejected,
-  /** Available=True. */
-  DeploymentAvailable: 'DeploymentAvailable',
-  /** Available=False: the Deployment has no available replica (its own condition's message is quoted). */
-  DeploymentUnavailable: 'DeploymentUnavailable',
-  /** Available=False: the Deployment controller has not yet seen the current spec. */
-  RolloutPending: 'RolloutPending',
-  /** Available=False: no Deployment (not yet created, or not created because Ready is False). */
-  DeploymentMissing: 'DeploymentMissing',
+  ...AvailabilityReason,
   /** Forwarding=True. */
   UpstreamsConfigured: 'UpstreamsConfigured',
   /** Forwarding=False: spec.upstreams is empty; names outside the records get SERVFAIL. */

@@ -13,15 +13,11 @@ export type { DnsChildNames } from './desired/names';
 export { DEFAULT_COREDNS_IMAGE, COREDNS_UID, CONFIG_MOUNT, SERVICE_DNS_PORT } from './desired/dns-workload';
 export { UNPRIVILEGED_PORT_SYSCTL } from '../workload/security';
 export { MULTUS_NETWORKS_ANNOTATION } from '../workload/multus';
-export { desiredDnsStatus, deploymentAvailability } from './desired/dns-status';
+export { desiredDnsStatus } from './desired/dns-status';
 export type { DnsStatusInput } from './desired/dns-status';
 export { DnsConditionType, DnsReason } from './conditions';
 export { DnsServerReconciler } from './reconcile/dns-server-reconciler';
-export type {
-  DnsChildReaders,
-  DnsServerReconcilerOptions,
-  ObjectReader,
-} from './reconcile/dns-server-reconciler';
+export type { DnsChildReaders, DnsServerReconcilerOptions } from './reconcile/dns-server-reconciler';
 export { dnsServerWatches, setupDnsServerController } from './reconcile/dns-server-controller';
 export type { DnsServerControllerSetup } from './reconcile/dns-server-controller';
 export {

@@ -1,8 +1,6 @@
-import { ApiError } from '@oooi/kube';
 import { conditionChanged, listProblems } from './conditions';
 import { contentHash, shortHash } from './hash';
 import { multusNetworks } from './multus';
-import { rejectionOf } from './rejection';
 import { containerSecurityContext, podSecurityContext } from './security';
 
 describe('contentHash', () => {
@@ -53,23 +51,6 @@ describe('conditionChanged', () => {
     expect(conditionChanged(undefined, { type: 'Ready', status: 'True', reason: 'R', message: 'm' })).toBe(
       true,
     );
-  });
-});
-
-describe('rejectionOf', () => {
-  test('a 422 is a rejection carrying the apiserver message', () => {
-    expect(rejectionOf(new ApiError(422, { message: 'spec.x: Invalid value' }), 'Deployment/d')).toEqual({
-      child: 'Deployment/d',
-      message: 'spec.x: Invalid value',
-    });
-  });
-
-  test.each([
-    { name: 'a conflict', err: new ApiError(409, { message: 'conflict' }) },
-    { name: 'a server error', err: new ApiError(500, { message: 'boom' }) },
-    { name: 'a socket error', err: new Error('ECONNRESET') },
-  ])('anything else is not (the caller rethrows it): $name', ({ err }) => {
-    expect(rejectionOf(err, 'Deployment/d')).toBeUndefined();
   });
 });
 

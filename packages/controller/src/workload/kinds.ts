@@ -31,3 +31,21 @@ export const MachineKind: KindDescriptor = {
   kind: 'Machine',
 };
 export const ServiceKind: KindDescriptor = { group: '', version: 'v1', plural: 'services', kind: 'Service' };
+export const DeploymentKind: KindDescriptor = {
+  group: 'apps',
+  version: 'v1',
+  plural: 'deployments',
+  kind: 'Deployment',
+};
+export const ConfigMapKind: KindDescriptor = {
+  group: '',
+  version: 'v1',
+  plural: 'configmaps',
+  kind: 'ConfigMap',
+};
+export const ServiceAccountKind: KindDescriptor = {
+  group: '',
+  version: 'v1',
+  plural: 'serviceaccounts',
+  kind: 'ServiceAccount',
+};

@@ -1,8 +1,14 @@
 // The status the controller writes for a DNSServer, computed from what the pass saw (pure; `now` passed in).
 import { formatFieldError, type DNSServer, type DnsServerStatus, type ValidationResult } from '@oooi/api';
-import { setCondition, type Condition, type ConditionUpdate, type KubeObject } from '@oooi/kube';
+import {
+  setCondition,
+  type Condition,
+  type ConditionUpdate,
+  type KubeObject,
+  type Rejection,
+} from '@oooi/kube';
 import { listProblems } from '../../workload/conditions';
-import type { Rejection } from '../../workload/rejection';
+import { deploymentAvailability } from '../../workload/availability';
 import { DnsConditionType, DnsReason } from '../conditions';
 import { dnsChildNames } from './names';
 import type { RenderedDnsServer } from './render-dns-server';
@@ -50,46 +56,6 @@ function readiness(input: DnsStatusInput): Verdict {
     status: 'True',
     reason: DnsReason.ReconciliationSucceeded,
     message: `ServiceAccount, ConfigMap, Service and Deployment applied; serving ${vlan.records.length} vlan and ${pod.records.length} pod-network records`,
-  };
-}
-
-interface DeploymentShape {
-  metadata?: { generation?: number };
-  spec?: { replicas?: number };
-  status?: {
-    observedGeneration?: number;
-    availableReplicas?: number;
-    conditions?: { type: string; status: string; message?: string }[];
-  };
-}
-
-/** Available from the Deployment: its own Available condition, for the generation it has observed. */
-export function deploymentAvailability(deployment: KubeObject | undefined): Verdict {
-  if (!deployment)
-    return { status: 'False', reason: DnsReason.DeploymentMissing, message: 'no Deployment yet' };
-  const d = deployment as DeploymentShape;
-  const generation = d.metadata?.generation ?? 0;
-  const observed = d.status?.observedGeneration ?? 0;
-  if (observed < generation) {
-    return {
-      status: 'False',
-      reason: DnsReason.RolloutPending,
-      message: `the Deployment controller has observed generation ${observed} of ${generation}`,
-    };
-  }
-  const available = d.status?.availableReplicas ?? 0;
-  const cond = d.status?.conditions?.find((c) => c.type === 'Available');
-  if (cond?.status === 'True' && available > 0) {
-    return {
-      status: 'True',
-      reason: DnsReason.DeploymentAvailable,
-      message: `${available}/${d.spec?.replicas ?? 1} replicas available`,
-    };
-  }
-  return {
-    status: 'False',
-    reason: DnsReason.DeploymentUnavailable,
-    message: cond?.message ?? `${available} replicas available`,
   };
 }
 

@@ -6,11 +6,12 @@ import {
   resourcePath,
   type KindDescriptor,
   type KubeObject,
+  type ObjectReader,
   type ReconcileContext,
 } from '@oooi/kube';
 import { FakeRest } from '@oooi/kube/testing';
 import { exampleDnsServer } from '../testing/fixtures';
-import { DnsServerReconciler, type ObjectReader } from './dns-server-reconciler';
+import { DnsServerReconciler } from './dns-server-reconciler';
 import { ConfigMapKind, DeploymentKind, DnsServerKind, ServiceAccountKind, ServiceKind } from './kinds';
 
 const MANAGER = 'oooi-controller';

@@ -5,20 +5,20 @@
 // terminal, not retried until something changes). A Warning Event is recorded only when Ready changes.
 import { API_VERSION, type DNSServer } from '@oooi/api';
 import {
-  isControlledBy,
+  applyOwnedChildren,
   type Clock,
   type Condition,
   type EventRecorder,
-  type KindDescriptor,
   type KubeClient,
   type KubeObject,
+  type ObjectReader,
   type ReconcileContext,
   type Reconciler,
   type ReconcileResult,
+  type Rejection,
   type Request,
 } from '@oooi/kube';
 import { conditionChanged } from '../../workload/conditions';
-import { rejectionOf, type Rejection } from '../../workload/rejection';
 import { DnsConditionType } from '../conditions';
 import { desiredDnsStatus } from '../desired/dns-status';
 import { dnsChildNames } from '../desired/names';
@@ -28,11 +28,6 @@ import {
   type RenderedDnsServer,
 } from '../desired/render-dns-server';
 import { ConfigMapKind, DeploymentKind, DnsServerKind, ServiceAccountKind, ServiceKind } from './kinds';
-
-/** Reads one object from a cache (a ListWatchCache is one). */
-export interface ObjectReader<T extends KubeObject = KubeObject> {
-  get(namespace: string, name: string): T | undefined;
-}
 
 export interface DnsChildReaders {
   readonly serviceAccounts: ObjectReader;
@@ -59,8 +54,6 @@ interface Applied {
   readonly service?: KubeObject;
   readonly deployment?: KubeObject;
 }
-
-type Step = readonly [KindDescriptor, KubeObject, ObjectReader];
 
 export class DnsServerReconciler implements Reconciler {
   constructor(private readonly o: DnsServerReconcilerOptions) {}
@@ -97,54 +90,28 @@ export class DnsServerReconciler implements Reconciler {
     };
   }
 
-  /**
-   * Applies the four children in order. If any child's name is held by an object this DNSServer does not control,
-   * nothing is applied: a Deployment must never mount someone else's ConfigMap or run as someone else's account.
-   */
+  /** Applies the four children in order (`applyOwnedChildren`: nothing is taken over, a 422 is terminal). */
   private async applyChildren(dns: DNSServer, r: RenderedDnsServer, ctx: ReconcileContext): Promise<Applied> {
     const c = this.o.children;
-    const steps: Step[] = [
-      [ServiceAccountKind, r.children.serviceAccount, c.serviceAccounts],
-      [ConfigMapKind, r.children.configMap, c.configMaps],
-      [ServiceKind, r.children.service, c.services],
-      [DeploymentKind, r.children.deployment, c.deployments],
-    ];
-    const current = await Promise.all(steps.map((step) => this.ownedCurrent(dns, step, ctx.signal)));
-    const conflicts = steps
-      .filter((_, i) => current[i] === 'foreign')
-      .map(([kind, body]) => `${kind.kind}/${body.metadata?.name ?? ''}`);
-    if (conflicts.length > 0) return { ...this.asTheyAre(dns), conflicts };
-    const live = new Map<string, KubeObject>();
-    for (const [i, [kind, body]] of steps.entries()) {
-      const cur = current[i] as KubeObject | undefined;
-      try {
-        const out = await this.o.client.apply(kind, body, { force: true, current: cur, signal: ctx.signal });
-        if (out.sent) ctx.log.info({ kind: kind.kind, child: body.metadata?.name }, 'Applied');
-        live.set(kind.kind, out.object);
-      } catch (err) {
-        const rejected = rejectionOf(err, `${kind.kind}/${body.metadata?.name ?? ''}`);
-        if (!rejected) throw err;
-        ctx.log.warn({ err, kind: kind.kind, child: body.metadata?.name }, 'Child rejected');
-        return { ...this.asTheyAre(dns), conflicts, rejected };
-      }
+    const out = await applyOwnedChildren({
+      client: this.o.client,
+      ownerKind: DnsServerKind,
+      owner: dns,
+      steps: [
+        { kind: ServiceAccountKind, body: r.children.serviceAccount, reader: c.serviceAccounts },
+        { kind: ConfigMapKind, body: r.children.configMap, reader: c.configMaps },
+        { kind: ServiceKind, body: r.children.service, reader: c.services },
+        { kind: DeploymentKind, body: r.children.deployment, reader: c.deployments },
+      ],
+      signal: ctx.signal,
+      onApplied: ({ kind, body }) => ctx.log.info({ kind: kind.kind, child: body.metadata?.name }, 'Applied'),
+    });
+    if (out.state === 'conflict') return { ...this.asTheyAre(dns), conflicts: [...out.conflicts] };
+    if (out.state === 'rejected') {
+      ctx.log.warn({ child: out.rejection.child, why: out.rejection.message }, 'Child rejected');
+      return { ...this.asTheyAre(dns), rejected: out.rejection };
     }
-    return { conflicts, service: live.get('Service'), deployment: live.get('Deployment') };
-  }
-
-  /**
-   * The live child; 'foreign' when its name is taken by an object this DNSServer does not control (it is never
-   * taken over); undefined when there is none. A cache miss costs one GET, because the caches hold only our
-   * children (label-scoped) and a foreign object would not be in them.
-   */
-  private async ownedCurrent(
-    dns: DNSServer,
-    [kind, body, reader]: Step,
-    signal: AbortSignal,
-  ): Promise<KubeObject | 'foreign' | undefined> {
-    const ref = { namespace: body.metadata?.namespace ?? '', name: body.metadata?.name ?? '' };
-    const current = reader.get(ref.namespace, ref.name) ?? (await this.o.client.get(kind, ref, signal));
-    if (!current) return undefined;
-    return isControlledBy(current, DnsServerKind, dns) ? current : 'foreign';
+    return { conflicts: [], service: out.live.get('Service'), deployment: out.live.get('Deployment') };
   }
 
   private warn(dns: DNSServer & KubeObject, ready: Condition): void {

@@ -15,6 +15,7 @@ import type {
   Reconciler,
   Request,
 } from '@oooi/kube';
+import { rejectionOf } from '@oooi/kube';
 import { ConditionType } from '../conditions';
 import type { ChildPlan } from '../desired/child-plan';
 import type { Component } from '../desired/child-meta';
@@ -28,7 +29,6 @@ import type { ControllerMetrics } from '../../metrics';
 import type { ControllerCaches, Live } from '../caches';
 import { infraStatusBody } from '../status/status-body';
 import { conditionChanged } from '../../workload/conditions';
-import { rejectionOf } from '../../workload/rejection';
 import { gatherWorld } from './world';
 import type { CachedChildren } from './world';
 

@@ -1,0 +1,58 @@
+// Available on every workload kind (DNSServer, DHCPServer, ProxyServer) comes from its Deployment, judged once
+// here: the Deployment's own Available condition, for the generation its controller has observed.
+import type { KubeObject } from '@oooi/kube';
+import type { ConditionSpec } from './conditions';
+
+/** Available's reasons, shared by every workload kind. */
+export const AvailabilityReason = {
+  /** Available=True. */
+  DeploymentAvailable: 'DeploymentAvailable',
+  /** Available=False: the Deployment has no available replica (its own condition's message is quoted). */
+  DeploymentUnavailable: 'DeploymentUnavailable',
+  /** Available=False: the Deployment controller has not yet seen the current spec. */
+  RolloutPending: 'RolloutPending',
+  /** Available=False: no Deployment (not yet created, or not created because Ready is False). */
+  DeploymentMissing: 'DeploymentMissing',
+} as const;
+
+export type Verdict = Pick<ConditionSpec, 'status' | 'reason' | 'message'>;
+
+interface DeploymentShape {
+  metadata?: { generation?: number };
+  spec?: { replicas?: number };
+  status?: {
+    observedGeneration?: number;
+    availableReplicas?: number;
+    conditions?: { type: string; status: string; message?: string }[];
+  };
+}
+
+/** Available from the Deployment: its own Available condition, for the generation it has observed. */
+export function deploymentAvailability(deployment: KubeObject | undefined): Verdict {
+  const R = AvailabilityReason;
+  if (!deployment) return { status: 'False', reason: R.DeploymentMissing, message: 'no Deployment yet' };
+  const d = deployment as DeploymentShape;
+  const generation = d.metadata?.generation ?? 0;
+  const observed = d.status?.observedGeneration ?? 0;
+  if (observed < generation) {
+    return {
+      status: 'False',
+      reason: R.RolloutPending,
+      message: `the Deployment controller has observed generation ${observed} of ${generation}`,
+    };
+  }
+  const available = d.status?.availableReplicas ?? 0;
+  const cond = d.status?.conditions?.find((c) => c.type === 'Available');
+  if (cond?.status === 'True' && available > 0) {
+    return {
+      status: 'True',
+      reason: R.DeploymentAvailable,
+      message: `${available}/${d.spec?.replicas ?? 1} replicas available`,
+    };
+  }
+  return {
+    status: 'False',
+    reason: R.DeploymentUnavailable,
+    message: cond?.message ?? `${available} replicas available`,
+  };
+}

@@ -1,0 +1,93 @@
+// Applies the children one owner controls, in order, by server-side apply — the step every workload reconciler
+// (DNSServer, DHCPServer, ProxyServer) shares. Two rules live here and nowhere else:
+// - a child whose name is held by an object this owner does not control is never taken over: if any child's name
+//   is taken, nothing is applied (a Deployment must never mount someone else's ConfigMap or run as someone
+//   else's account), and the names are returned as conflicts;
+// - a child the apiserver refuses (HTTP 422, Invalid) is not retried — the same body would be refused again — but
+//   returned as a rejection (the caller turns it into Ready=False ChildRejected); every other error is thrown to
+//   the work queue, which alone decides about retries.
+import type { KindDescriptor } from '../kinds';
+import type { KubeObject } from '../object';
+import { isApiError } from '../rest/rest';
+import type { KubeClient } from '../write/client';
+import { isControlledBy, type OwnerIdentity } from './owner-references';
+
+/** Reads one object from a cache (a ListWatchCache is one). */
+export interface ObjectReader<T extends KubeObject = KubeObject> {
+  get(namespace: string, name: string): T | undefined;
+}
+
+/** A child the apiserver refused (HTTP 422). */
+export interface Rejection {
+  /** `Kind/name` of the refused child. */
+  readonly child: string;
+  /** The apiserver's message. */
+  readonly message: string;
+}
+
+/** The rejection `err` is, or undefined when `err` is any other failure (the caller rethrows it). */
+export function rejectionOf(err: unknown, child: string): Rejection | undefined {
+  return isApiError(err, 422) ? { child, message: err.message } : undefined;
+}
+
+/** One child: its kind, the apply body (only the fields we own), and the cache that holds the live object. */
+export interface ChildStep {
+  readonly kind: KindDescriptor;
+  readonly body: KubeObject;
+  /** A cache of this kind; a miss costs one GET, since caches scoped by label never hold a foreign object. */
+  readonly reader: ObjectReader;
+}
+
+export interface ApplyOwnedChildrenOptions {
+  readonly client: KubeClient;
+  readonly ownerKind: KindDescriptor;
+  readonly owner: OwnerIdentity;
+  readonly steps: readonly ChildStep[];
+  readonly signal?: AbortSignal;
+  /** Called once per child actually written (not for skipped applies). */
+  readonly onApplied?: (step: ChildStep) => void;
+}
+
+/** What happened: every child applied (`live` by kind name), or none because of conflicts, or a rejection. */
+export type OwnedChildrenOutcome =
+  | { readonly state: 'applied'; readonly live: ReadonlyMap<string, KubeObject> }
+  | { readonly state: 'conflict'; readonly conflicts: readonly string[] }
+  | { readonly state: 'rejected'; readonly rejection: Rejection };
+
+const childName = (s: ChildStep) => `${s.kind.kind}/${s.body.metadata?.name ?? ''}`;
+
+/** Applies `steps` in order (see the file comment for the two rules). */
+export async function applyOwnedChildren(o: ApplyOwnedChildrenOptions): Promise<OwnedChildrenOutcome> {
+  const current = await Promise.all(o.steps.map((s) => ownedCurrent(o, s)));
+  const conflicts = o.steps.filter((_, i) => current[i] === 'foreign').map(childName);
+  if (conflicts.length > 0) return { state: 'conflict', conflicts };
+  const live = new Map<string, KubeObject>();
+  for (const [i, step] of o.steps.entries()) {
+    const cur = current[i];
+    try {
+      const out = await o.client.apply(step.kind, step.body, {
+        force: true,
+        ...(cur && cur !== 'foreign' ? { current: cur } : {}),
+        ...(o.signal ? { signal: o.signal } : {}),
+      });
+      if (out.sent) o.onApplied?.(step);
+      live.set(step.kind.kind, out.object);
+    } catch (err) {
+      const rejection = rejectionOf(err, childName(step));
+      if (!rejection) throw err;
+      return { state: 'rejected', rejection };
+    }
+  }
+  return { state: 'applied', live };
+}
+
+/** The live child; 'foreign' when another owner (or nobody) controls an object of that name; undefined if none. */
+async function ownedCurrent(
+  o: ApplyOwnedChildrenOptions,
+  step: ChildStep,
+): Promise<KubeObject | 'foreign' | undefined> {
+  const ref = { namespace: step.body.metadata?.namespace ?? '', name: step.body.metadata?.name ?? '' };
+  const current = step.reader.get(ref.namespace, ref.name) ?? (await o.client.get(step.kind, ref, o.signal));
+  if (!current) return undefined;
+  return isControlledBy(current, o.ownerKind, o.owner) ? current : 'foreign';
+}
