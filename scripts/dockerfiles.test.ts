@@ -3,32 +3,15 @@
 // secret-looking, OCI labels, its capabilities and probes stated. Then each bundle is built exactly as the build
 // stage builds it (its `pnpm --filter … bundle` RUN line), the files the runtime stage COPYs are put alone in a
 // directory standing for /app, and the ENTRYPOINT is run from there with its own node flags.
-// Here every entrypoint answers `--help`. The controller's real run is e2e/chart/install.test.ts (this bundle
-// reconciles on the rig under the chart's account); short real runs of the oooi-dhcp and oooi-xds bundles (one
-// DHCP client, one Envoy served) are not written yet.
-import { execFileSync, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+// Here every entrypoint answers `--help` (the layout is scripts/image-app.ts). The real runs: the controller's
+// bundle reconciles on the rig under the chart's account (e2e/chart/install.test.ts); the oooi-dhcp bundle serves
+// a real DHCP client and the oooi-xds bundle a real Envoy (e2e/images/bundles.test.ts).
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
+import { imageApp, readImage } from './image-app';
 
 const root = join(__dirname, '..');
-
-interface Instruction {
-  readonly op: string;
-  readonly args: string;
-}
-
-function parseDockerfile(text: string): Instruction[] {
-  return text
-    .replace(/\\\n/g, ' ')
-    .split('\n')
-    .map((l) => l.trim())
-    .filter((l) => l !== '' && !l.startsWith('#'))
-    .map((l) => {
-      const [op = '', ...rest] = l.split(/\s+/);
-      return { op: op.toUpperCase(), args: rest.join(' ') };
-    });
-}
 
 interface Row {
   readonly file: string;
@@ -49,14 +32,7 @@ const ociLabels = ['title', 'description', 'source', 'licenses', 'version'].map(
 );
 
 describe.each(rows)('$file', ({ file, pkg, help }) => {
-  const text = readFileSync(join(root, file), 'utf8');
-  const steps = parseDockerfile(text);
-  const froms = steps.filter((s) => s.op === 'FROM');
-  const finalStage = steps.slice(steps.lastIndexOf(froms[froms.length - 1]!));
-  const entrypoint = JSON.parse(finalStage.find((s) => s.op === 'ENTRYPOINT')?.args ?? '[]') as string[];
-  const copies = finalStage
-    .filter((s) => s.op === 'COPY' && s.args.startsWith('--from='))
-    .flatMap((s) => s.args.split(/\s+/).slice(1, -1));
+  const { text, steps, froms, finalStage, entrypoint, copies } = readImage(file);
 
   test('lint: multi-stage, every base pinned by an exact version tag or a digest', () => {
     expect(froms.length).toBeGreaterThanOrEqual(2);
@@ -106,19 +82,10 @@ describe.each(rows)('$file', ({ file, pkg, help }) => {
   });
 
   test('the bundle, built as the Dockerfile builds it, runs alone with the entrypoint (--help)', () => {
-    execFileSync('pnpm', ['--silent', '--filter', `@oooi/${pkg}`, 'bundle'], { cwd: root, stdio: 'pipe' });
-    const app = mkdtempSync(join(tmpdir(), `oooi-image-${pkg}-`));
+    const app = imageApp(file, pkg);
     try {
-      for (const src of copies) {
-        const local = join(root, src.replace(/^\/src\//, ''));
-        expect(existsSync(local)).toBe(true);
-        copyFileSync(local, join(app, basename(local)));
-      }
-      const [node, ...rest] = entrypoint;
-      expect(node).toBe('node');
-      const argv = rest.map((a) => a.replace(/^\/app\//, `${app}/`));
-      const res = spawnSync(process.execPath, [...argv, '--help'], {
-        cwd: app,
+      const res = spawnSync(app.argv[0]!, [...app.argv.slice(1), '--help'], {
+        cwd: app.dir,
         env: { PATH: '/usr/bin:/bin' },
         encoding: 'utf8',
         timeout: 30_000,
@@ -128,7 +95,7 @@ describe.each(rows)('$file', ({ file, pkg, help }) => {
         output: expect.stringMatching(help.output),
       });
     } finally {
-      rmSync(app, { recursive: true, force: true });
+      app.dispose();
     }
   }, 120_000);
 });

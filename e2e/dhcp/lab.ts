@@ -54,8 +54,11 @@ export interface DhcpLab {
   readonly configFile: string;
   readonly leaseDir: string;
   server: TrackedProc | undefined;
-  /** Starts oooi-dhcp in srv (pnpm's tsx entry, as `pnpm --silent oooi-dhcp` runs it); waits for /readyz. */
-  startServer(extra?: readonly string[]): Promise<TrackedProc>;
+  /**
+   * Starts oooi-dhcp in srv — by default pnpm's tsx entry, as `pnpm --silent oooi-dhcp` runs it; ENTRY replaces that
+   * program (an image's entrypoint) — and waits for /readyz.
+   */
+  startServer(extra?: readonly string[], entry?: readonly string[]): Promise<TrackedProc>;
   writeConfig(c: DhcpConfig | string): Promise<void>;
   /** A fresh namespace with eth0 on NET (no address unless given). */
   client(label: string, net?: Network, address?: string): Promise<Netns>;
@@ -87,12 +90,11 @@ export async function openDhcpLab(owner: string, config: DhcpConfig = labConfig(
     leaseDir,
     server: undefined,
     writeConfig: (c) => writeFile(configFile, typeof c === 'string' ? c : JSON.stringify(c, null, 2)),
-    async startServer(extra = []) {
+    async startServer(extra = [], entry?: readonly string[]) {
       const tsx = join(repoRoot, 'node_modules', '.bin', 'tsx');
       const proc = srv.spawn(
         [
-          tsx,
-          join(repoRoot, 'packages/dhcp/src/main.ts'),
+          ...(entry ?? [tsx, join(repoRoot, 'packages/dhcp/src/main.ts')]),
           '--config',
           configFile,
           '--interface',
