@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # The main job, end to end on this machine (the README's first command): installs what it needs (pnpm, the
-# workspace, the rig's real peers), starts a throw-away control plane, installs crds/ and the examples, runs the
-# real oooi-controller until it converges, prints the children and the status a user would check, and stops
-# everything it started.
+# workspace, the rig's real peers), then runs the sandbox (e2e/sandbox/): a throw-away control plane, the Helm
+# chart, the operator and its workloads (CoreDNS, oooi-dhcp, Envoy + oooi-xds) as real processes on a VLAN of
+# network namespaces, and a VM that gets a lease, resolves its API name and reaches it over TLS through Envoy.
+# Options: --keep (leave it running until Ctrl-C), --print-kubeconfig.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/bootstrap.sh >&2
-pnpm --silent rig install k8s etcd kwok >&2
-exec pnpm --silent exec tsx e2e/controller/demo.ts
+pnpm --silent rig install >&2
+exec pnpm --silent exec tsx e2e/sandbox/main.ts "$@"

@@ -1,11 +1,11 @@
 // The pod runner: runs the containers of a Deployment's pod template as local processes inside one network
 // namespace that holds the Multus static IP(s) the pod asks for, with its ConfigMap volumes materialised as
 // files (and swapped atomically on updateConfigMap, as the kubelet does). See README.md "Pod runner".
-import { cp, mkdir, readFile } from 'node:fs/promises';
+import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { FAKE_NODE } from '../components';
-import { checkInterfaceAddress, hostOf } from '../net/addr';
+import { checkInterfaceAddress, hostOf, intToIp, parseCidr } from '../net/addr';
 import { bridgeLoopbackPort } from '../net/forward';
 import { ipIn } from '../net/netns';
 import type { NetScope, Netns, Network, TrackedProc } from '../net/scope';
@@ -37,6 +37,11 @@ export interface RunPodOptions {
   readonly images?: ImageMap;
   /** Rewrite mount paths inside ConfigMap file contents too (default true; see README). */
   readonly rewriteFileContents?: boolean;
+  /**
+   * The pod's /etc/resolv.conf (what the kubelet writes from the cluster DNS): put at /etc/netns/<namespace>/,
+   * which `ip netns exec` bind-mounts over /etc/resolv.conf for every container; removed with the pod.
+   */
+  readonly resolvConf?: string;
 }
 
 export interface RunningContainer {
@@ -162,7 +167,13 @@ async function attachNetworks(ctx: PodCtx): Promise<void> {
     for (const extra of net.ips.slice(1)) await ipIn(ns.name, ['addr', 'add', extra, 'dev', ifname]);
   }
   if (opts.podNetwork !== undefined) {
-    await opts.podNetwork.network.attach(ns, { ifname: 'eth0', address: opts.podNetwork.address });
+    // As in a real pod, eth0 holds the default route (via the pod network's first address): nothing the pod sends
+    // to an address off its networks may leave by the VLAN interface.
+    const { network, address } = opts.podNetwork;
+    await network.attach(ns, { ifname: 'eth0', address });
+    const gateway = intToIp(parseCidr(network.cidr).base + 1);
+    if (hostOf(address) !== gateway)
+      await ipIn(ns.name, ['route', 'add', 'default', 'via', gateway, 'dev', 'eth0']);
   }
   if (opts.kubeconfig !== undefined) {
     const port = await loopbackApiPort(opts.kubeconfig);
@@ -214,12 +225,18 @@ export async function runPod(scope: NetScope, opts: RunPodOptions): Promise<Runn
   const ns = await scope.createNamespace(nsLabel(plan.name));
   const ctx: PodCtx = { scope, opts, plan, dir, ns, configMaps, helpers: [] };
   const containers: RunningContainer[] = [];
+  const etcDir = join('/etc/netns', ns.name);
   const dispose = async (): Promise<void> => {
     await Promise.all(containers.splice(0).map((c) => c.proc.stop()));
     await Promise.all(ctx.helpers.splice(0).map((h) => h.stop()));
     await scope.deleteNamespace(ns);
+    await rm(etcDir, { recursive: true, force: true });
   };
   try {
+    if (opts.resolvConf !== undefined) {
+      await mkdir(etcDir, { recursive: true });
+      await writeFile(join(etcDir, 'resolv.conf'), opts.resolvConf);
+    }
     await attachNetworks(ctx);
     await writeVolumes(ctx);
     await copySubPaths(ctx);
