@@ -161,6 +161,39 @@ const sleepImage: ImageMap = [
   },
 ];
 
+describe('pod runner: what a real pod has beside its Multus interface', () => {
+  let scope: NetScope | undefined;
+  let pod: RunningPod | undefined;
+  afterAll(async () => {
+    await pod?.dispose();
+    await scope?.dispose();
+  });
+
+  it('eth0 on the pod network holds the default route; the given resolv.conf is its /etc/resolv.conf', async () => {
+    scope = openNetScope(e2eEnv().rig);
+    const vlan = await scope.createNetwork({ label: 'vlan', kind: 'vlan' });
+    const podNet = await scope.createNetwork({ label: 'podnet', kind: 'pod' });
+    const resolvConf =
+      'nameserver 203.0.113.53\nsearch ns1.svc.cluster.local svc.cluster.local\noptions ndots:5\n';
+    pod = await runPod(scope, {
+      deployment,
+      configMaps: [configMap('198.51.100.80')],
+      vlan,
+      podNetwork: { network: podNet, address: '203.0.113.20/24' },
+      resolvConf,
+    });
+    const routes = await pod.netns.exec(['ip', '-4', 'route', 'show', 'default']);
+    expect(routes.stdout.trim()).toBe('default via 203.0.113.1 dev eth0');
+    const seen = await pod.netns.exec(['cat', '/etc/resolv.conf']);
+    expect(seen.stdout).toBe(resolvConf);
+    const etc = `/etc/netns/${pod.netns.name}`;
+    expect(existsSync(etc)).toBe(true);
+    await pod.dispose();
+    pod = undefined;
+    expect(existsSync(etc)).toBe(false);
+  });
+});
+
 describe('pod runner: Multus addresses', () => {
   let scope: NetScope;
   let vlan: Network;

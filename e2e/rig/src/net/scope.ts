@@ -10,6 +10,7 @@ import {
   isAlive,
   run,
   spawnDaemon,
+  waitFor,
   stopProcess,
   type ProcRef,
   type RunOptions,
@@ -164,6 +165,15 @@ class Scope implements NetScope {
         await ipIn(br.name, ['link', 'set', peer, 'master', 'br0', 'up']);
         if (a.address !== undefined) await ipIn(member.name, ['addr', 'add', a.address, 'dev', ifname]);
         await ipIn(member.name, ['link', 'set', ifname, 'up']);
+        // Return once the link has carrier, as a CNI plugin returns a ready interface: until then the kernel
+        // reports it without IFF_RUNNING, and a program listing interfaces (Node's os.networkInterfaces()) does
+        // not see it at all.
+        await waitFor(
+          `${member.name}/${ifname} up`,
+          async () =>
+            / UP /.test(` ${(await ipIn(member.name, ['-br', 'link', 'show', ifname])).stdout.trim()} `),
+          { timeoutMs: 10_000, everyMs: 20 },
+        );
       },
     };
   }
