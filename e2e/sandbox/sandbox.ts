@@ -135,13 +135,15 @@ export async function runSandbox(o: SandboxOptions): Promise<SandboxResult> {
     for (const obj of examples()) await admin.apply(kinds[obj.kind as KindName], obj, { force: true });
     step('waiting for the operator to converge and the three workloads to run');
     const workloads = [`${INFRA}-dns`, `${INFRA}-dhcp`, `${INFRA}-proxy`];
+    let waiting = '';
     await waitFor(
       'the DNS, DHCP and proxy pods running',
       () => {
         for (const k of kubelets) k.check();
-        const missing = workloads.filter((w) => kubelets[1]!.pod(w) === undefined);
-        o.progress(`  waiting for: ${missing.join(', ') || 'nothing'}`);
-        return missing.length === 0;
+        const missing = workloads.filter((w) => kubelets[1]!.pod(w) === undefined).join(', ');
+        if (missing !== waiting && missing !== '') o.progress(`  waiting for the pods of: ${missing}`);
+        waiting = missing;
+        return missing === '';
       },
       { timeoutMs: 180_000, everyMs: 2000 },
     );

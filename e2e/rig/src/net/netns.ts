@@ -1,6 +1,8 @@
 // Low-level network-namespace operations through iproute2. Every command names a namespace of ours with
 // `ip -n` (or `ip netns exec`); nothing here configures the root namespace.
 import { randomBytes } from 'node:crypto';
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import { findBin } from '../bins';
 import { runOk, type RunResult } from '../proc';
 
@@ -54,6 +56,8 @@ export async function deleteNetns(owner: string, ns: string): Promise<void> {
   if (!ns.startsWith(netnsPrefix(owner)))
     throw new Error(`rig: refusing to delete netns "${ns}" (not of ${owner})`);
   assertOurs(ns);
+  // a pod's resolv.conf (pod runner) lives in /etc/netns/NS: it goes with the namespace, even after a killed run
+  await rm(join('/etc/netns', ns), { recursive: true, force: true });
   if (!(await listNetns()).includes(ns)) return;
   await runOk([ipBin(), 'netns', 'del', ns], { timeoutMs: IP_TIMEOUT_MS });
 }
