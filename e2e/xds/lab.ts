@@ -10,7 +10,7 @@ import {
   openNetScope,
   repoRoot,
   rigBin,
-  waitFor,
+  startTlsServer,
   type NetScope,
   type Netns,
   type TrackedProc,
@@ -73,39 +73,8 @@ export async function openXdsLab(
 }
 
 /** An openssl s_server (echoing each line reversed) with its own self-signed certificate (CN = NAME) on BACKEND_IP:PORT. */
-export async function startBackend(lab: XdsLab, name: string, port: number): Promise<TrackedProc> {
-  const openssl = await rigBin('openssl');
-  const key = join(lab.scope.dir, `${name}.key`);
-  const cert = join(lab.scope.dir, `${name}.crt`);
-  const gen = await lab.backends.exec([
-    openssl,
-    'req',
-    '-x509',
-    '-newkey',
-    'ec',
-    '-pkeyopt',
-    'ec_paramgen_curve:prime256v1',
-    '-nodes',
-    '-days',
-    '1',
-    '-subj',
-    `/CN=${name}`,
-    '-keyout',
-    key,
-    '-out',
-    cert,
-  ]);
-  if (gen.code !== 0) throw new Error(`openssl req for ${name}: ${gen.stderr}`);
-  const proc = lab.backends.spawn(
-    [openssl, 's_server', '-accept', `${BACKEND_IP}:${port}`, '-cert', cert, '-key', key, '-quiet', '-rev'],
-    { label: `backend-${name}` },
-  );
-  await waitFor(
-    `backend ${name} listening`,
-    async () => (await lab.backends.exec(['ss', '-ltnH', `sport = :${port}`])).stdout.includes(String(port)),
-    { timeoutMs: 10_000, everyMs: 100 },
-  );
-  return proc;
+export function startBackend(lab: XdsLab, name: string, port: number): Promise<TrackedProc> {
+  return startTlsServer(lab.backends, { dir: lab.scope.dir, address: BACKEND_IP, port, cn: name });
 }
 
 /**

@@ -41,6 +41,7 @@ export {
 } from './net/scope';
 export { listNetns, netnsPrefix } from './net/netns';
 export { bridgeLoopbackPort, exposePort } from './net/forward';
+export { startTlsServer, type TlsServerOptions } from './net/tls-server';
 export { dig, dhcpLease, type DigAnswer, type DigQuery, type Lease, type LeaseRequest } from './net/clients';
 export {
   VLAN_CIDR,
