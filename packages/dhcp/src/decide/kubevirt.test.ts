@@ -168,6 +168,8 @@ describe('decide with VMIs', () => {
       offer.kind === 'reply' && offer.pinBlocked,
     ]).toEqual(['198.51.100.100', ip('198.51.100.105')]);
     expect(w.dora(1)).toBe('198.51.100.100');
+    // nor when the VMI's client asks for it by INIT-REBOOT
+    expect(typeOf(w.send({ type: 'REQUEST', mac: 1, requested: ip('198.51.100.105') }))).toBe('NAK');
     // the holder renews
     expect(
       typeOf(w.send({ type: 'REQUEST', mac: 2, ciaddr: ip('198.51.100.105') }, ip('198.51.100.105'))),
