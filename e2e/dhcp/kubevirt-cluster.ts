@@ -185,7 +185,7 @@ export async function putVmi(c: Cluster, s: VmiSpec & { namespace: string }): Pr
   const { status, metadata, ...body } = vmiObject(s);
   // uid and creationTimestamp are the apiserver's to set
   const { uid: _uid, creationTimestamp: _created, ...meta } = metadata;
-  await c.admin.apply(kinds.VMI, { ...body, metadata: meta } as KubeObject, { force: true });
+  await c.admin.apply(kinds.VMI, { ...body, metadata: meta }, { force: true });
   if (Object.keys(status).length > 0) {
     await c.virt.applyStatus(
       kinds.VMI,
@@ -202,7 +202,7 @@ export async function putVm(
 ): Promise<string> {
   const { metadata, ...rest } = vmObject({ ...s, uid: '' });
   const { uid: _uid, ...meta } = metadata;
-  await c.admin.apply(kinds.VM, { ...rest, metadata: meta } as KubeObject, { force: true });
+  await c.admin.apply(kinds.VM, { ...rest, metadata: meta }, { force: true });
   const got = await c.admin.get(kinds.VM, { namespace: s.namespace, name: s.name });
   return got!.metadata!.uid!;
 }
