@@ -180,9 +180,12 @@ export async function tokenKubeconfig(
   return o.out;
 }
 
-/** A VMI as KubeVirt creates it (the object, then its status through the status subresource). */
+/**
+ * A VMI as KubeVirt creates it (the object, then its status through the status subresource), attached to the
+ * NetworkAttachmentDefinition `vlan-net` of its own namespace unless S names another network.
+ */
 export async function putVmi(c: Cluster, s: VmiSpec & { namespace: string }): Promise<void> {
-  const { status, metadata, ...body } = vmiObject(s);
+  const { status, metadata, ...body } = vmiObject({ network: 'vlan-net', ...s });
   // uid and creationTimestamp are the apiserver's to set
   const { uid: _uid, creationTimestamp: _created, ...meta } = metadata;
   await c.admin.apply(kinds.VMI, { ...body, metadata: meta }, { force: true });
@@ -200,7 +203,7 @@ export async function putVm(
   c: Cluster,
   s: { namespace: string; name: string; mac?: string },
 ): Promise<string> {
-  const { metadata, ...rest } = vmObject({ ...s, uid: '' });
+  const { metadata, ...rest } = vmObject({ network: 'vlan-net', ...s, uid: '' });
   const { uid: _uid, ...meta } = metadata;
   await c.admin.apply(kinds.VM, { ...rest, metadata: meta }, { force: true });
   const got = await c.admin.get(kinds.VM, { namespace: s.namespace, name: s.name });
