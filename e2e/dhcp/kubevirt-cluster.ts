@@ -2,11 +2,10 @@
 // (observedGeneration, Ready, Available under its own field manager), the ServiceAccount oooi-dhcp runs as with
 // exactly the Roles packages/dhcp/README.md documents, a TokenRequest kubeconfig for it, and VMIs / VMs written
 // the way KubeVirt writes them (object by its API, status through the status subresource).
-import { writeFileSync, readFileSync } from 'node:fs';
 import { GROUP, VERSION } from '@oooi/api';
 import { vmiObject, vmObject, type VmiSpec } from '@oooi/dhcp/testing';
 import { KubeClient, KubeConfigRest, loadKubeConfig, type KindDescriptor, type KubeObject } from '@oooi/kube';
-import { parse, stringify } from 'yaml';
+import { writeTokenKubeconfig } from '../chart/chart-support';
 
 export const kinds = {
   Namespace: { group: '', version: 'v1', plural: 'namespaces', kind: 'Namespace', namespaced: false },
@@ -161,23 +160,7 @@ export async function tokenKubeconfig(
     path: `/api/v1/namespaces/${o.namespace}/serviceaccounts/${o.name}/token`,
     body: { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: { expirationSeconds: 3600 } },
   });
-  const admin = parse(readFileSync(o.adminKubeconfig, 'utf8')) as {
-    clusters: { name: string; cluster: Record<string, unknown> }[];
-  };
-  const cluster = admin.clusters[0]!;
-  writeFileSync(
-    o.out,
-    stringify({
-      apiVersion: 'v1',
-      kind: 'Config',
-      clusters: [cluster],
-      users: [{ name: 'sa', user: { token: res.status.token } }],
-      contexts: [{ name: 'sa', context: { cluster: cluster.name, user: 'sa' } }],
-      'current-context': 'sa',
-    }),
-    { mode: 0o600 },
-  );
-  return o.out;
+  return writeTokenKubeconfig(o.adminKubeconfig, res.status.token, o.out);
 }
 
 /**

@@ -137,7 +137,6 @@ describe('oooi-dhcp with VMIs on the real apiserver', () => {
     await putVmi(c, {
       namespace: VMS,
       name: 'alpha',
-      network: 'vlan-net',
       mac: MAC.alpha,
       ips: ['198.51.100.105'],
     });
