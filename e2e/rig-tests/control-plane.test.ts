@@ -59,6 +59,7 @@ describe('the rig control plane', () => {
       'nodepools.hypershift.openshift.io',
       'machines.cluster.x-k8s.io',
       'virtualmachineinstances.kubevirt.io',
+      'virtualmachines.kubevirt.io',
       'network-attachment-definitions.k8s.cni.cncf.io',
       'metallbs.metallb.io',
       'ipaddresspools.metallb.io',

@@ -19,6 +19,15 @@ afterAll(async () => {
   await core.deleteNamespace({ name: ns });
 });
 
+/** What oooi-dhcp reads of a VMI spec (and of a VM's template). */
+const vmiSpec = {
+  hostname: 'web-1',
+  domain: {
+    devices: { interfaces: [{ name: 'vlan', bridge: {}, macAddress: '02:00:00:00:00:01' }] },
+  },
+  networks: [{ name: 'vlan', multus: { networkName: 'vlan/vlan-net' } }],
+};
+
 type Obj = Record<string, unknown> & {
   metadata: { name: string; namespace?: string; annotations?: Record<string, string> };
 };
@@ -206,13 +215,13 @@ describe('kinds oooi reads: the fields it reads survive', () => {
       ],
     },
     {
-      name: 'VirtualMachineInstance status.interfaces',
+      name: 'VirtualMachineInstance spec.networks, interfaces, hostname and status.interfaces',
       resource: { group: 'kubevirt.io', version: 'v1', plural: 'virtualmachineinstances' },
       obj: {
         apiVersion: 'kubevirt.io/v1',
         kind: 'VirtualMachineInstance',
         metadata: { name: 'vm1' },
-        spec: {},
+        spec: vmiSpec,
       },
       status: {
         interfaces: [
@@ -236,6 +245,23 @@ describe('kinds oooi reads: the fields it reads survive', () => {
             },
           ],
         ],
+        [['spec', 'hostname'], 'web-1'],
+        [['spec', 'networks'], vmiSpec.networks],
+        [['spec', 'domain', 'devices', 'interfaces'], vmiSpec.domain.devices.interfaces],
+      ],
+    },
+    {
+      name: 'VirtualMachine spec.template.spec networks and interfaces',
+      resource: { group: 'kubevirt.io', version: 'v1', plural: 'virtualmachines' },
+      obj: {
+        apiVersion: 'kubevirt.io/v1',
+        kind: 'VirtualMachine',
+        metadata: { name: 'vm1' },
+        spec: { runStrategy: 'Always', template: { spec: vmiSpec } },
+      },
+      want: [
+        [['spec', 'template', 'spec', 'networks'], vmiSpec.networks],
+        [['spec', 'template', 'spec', 'domain', 'devices', 'interfaces'], vmiSpec.domain.devices.interfaces],
       ],
     },
     {

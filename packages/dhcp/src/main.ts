@@ -29,7 +29,8 @@ async function main(): Promise<number> {
   process.on('SIGTERM', () => onSignal('SIGTERM'));
   process.on('SIGINT', () => onSignal('SIGINT'));
   try {
-    await runDhcp(parsed.command, { log, registry, signal: stop.signal });
+    const command = { ...parsed.command, kubeconfig: parsed.command.kubeconfig ?? process.env.KUBECONFIG };
+    await runDhcp(command, { log, registry, signal: stop.signal });
     return 0;
   } catch (err) {
     log.fatal({ err }, 'oooi-dhcp failed');

@@ -148,6 +148,14 @@ export {
   type FinalizerRequest,
 } from './write/finalizers';
 export { ApplyMemo, type AppliedWrite, type SkipVerdict } from './write/apply-memo';
+export {
+  StatusReporter,
+  statusWriteResults,
+  type OwnedCondition,
+  type OwnedStatus,
+  type StatusReporterOptions,
+  type StatusWriteResult,
+} from './write/status-reporter';
 export { ApplyConflictError, parseConflict, type ConflictTarget } from './write/conflict';
 export {
   ApplyPatchContentType,

@@ -31,8 +31,35 @@ const withChange = (f: (c: DhcpConfig) => void): unknown => {
   return c;
 };
 
-test('a complete config is accepted as is', () => {
-  expect(validateDhcpConfig(good)).toEqual({ ok: true, value: good });
+test.each([
+  { name: 'a complete config', config: good },
+  {
+    name: 'with KubeVirt awareness and a status target',
+    config: {
+      ...good,
+      kubevirt: {
+        namespaces: ['clusters-a', 'clusters-b'],
+        networkName: 'vlan/vlan-net.v1',
+        unknownClients: 'refuse' as const,
+        releaseGraceSeconds: 30,
+      },
+      status: { namespace: 'clusters', name: 'infra-dhcp' },
+    },
+  },
+  {
+    name: 'with a bare network name',
+    config: {
+      ...good,
+      kubevirt: {
+        namespaces: ['a'],
+        networkName: 'vlan-net',
+        unknownClients: 'serve' as const,
+        releaseGraceSeconds: 0,
+      },
+    },
+  },
+])('$name is accepted as is', ({ config }) => {
+  expect(validateDhcpConfig(config)).toEqual({ ok: true, value: config });
 });
 
 test.each<Case>([
@@ -86,6 +113,26 @@ test.each<Case>([
       'reservations[1].ip: duplicate of reservations[0]',
       'reservations[2]: needs mac or clientId',
       'reservations[2].ip: is the gateway or the server address',
+    ],
+  },
+  {
+    name: 'names that would end up in API paths',
+    input: withChange((c) => {
+      c.kubevirt = {
+        namespaces: ['ok', 'Bad_NS', 'ok', '../x'],
+        networkName: 'a/b/c',
+        unknownClients: 'serve',
+        releaseGraceSeconds: 0,
+      };
+      c.status = { namespace: 'x/y', name: 'Name' };
+    }),
+    want: [
+      'kubevirt.namespaces[1]: not a namespace name',
+      'kubevirt.namespaces[2]: duplicate of kubevirt.namespaces[0]',
+      'kubevirt.namespaces[3]: not a namespace name',
+      'kubevirt.networkName: not "namespace/name" or "name"',
+      'status.name: not an object name',
+      'status.namespace: not a namespace name',
     ],
   },
   {

@@ -83,6 +83,34 @@ function checkMeaning(c: DhcpConfig, report: Report): void {
     }
   }
   checkReservations(c, { cidr, gateway, server }, report);
+  checkKube(c, report);
+}
+
+const namespaceRe = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
+const objectNameRe = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+
+/** Namespaces and names that end up in API paths: Kubernetes name rules (DNS-1123 label, subdomain). */
+function checkKube(c: DhcpConfig, report: Report): void {
+  const k = c.kubevirt;
+  if (k !== undefined) {
+    const seen = new Map<string, number>();
+    k.namespaces.forEach((ns, i) => {
+      if (!namespaceRe.test(ns)) report(`kubevirt.namespaces[${i}]`, 'not a namespace name (DNS-1123 label)');
+      else if (seen.has(ns))
+        report(`kubevirt.namespaces[${i}]`, `duplicate of kubevirt.namespaces[${seen.get(ns)}]`);
+      else seen.set(ns, i);
+    });
+    const parts = k.networkName.split('/');
+    const [ns, name] = parts.length === 2 ? parts : [undefined, parts[0]];
+    const nameOk = parts.length <= 2 && name !== undefined && name.length <= 253 && objectNameRe.test(name);
+    if (!nameOk || (ns !== undefined && !namespaceRe.test(ns)))
+      report('kubevirt.networkName', 'not "namespace/name" or "name" of a NetworkAttachmentDefinition');
+  }
+  if (c.status !== undefined) {
+    if (!namespaceRe.test(c.status.namespace))
+      report('status.namespace', 'not a namespace name (DNS-1123 label)');
+    if (!objectNameRe.test(c.status.name)) report('status.name', 'not an object name (DNS-1123 subdomain)');
+  }
 }
 
 function checkTimers(c: DhcpConfig, report: Report): void {

@@ -1,8 +1,10 @@
-// Address choice (RFC 2131 §4.3.1): the client's reservation, else its current or previous address, else the
-// address it asks for (option 50) when free, else the next never-used pool address, else the expired record
-// held longest. Gateway, server, excluded and others' reserved addresses are never chosen.
+// Address choice (RFC 2131 §4.3.1): the client's reservation, else the address its VMI reports (when free for
+// it), else its current or previous address, else the address it asks for (option 50) when free, else the next
+// never-used pool address, else the expired record held longest. Gateway, server, excluded and others' reserved
+// or VMI-pinned addresses, and the lease records of MACs a VM holds on to, are never chosen.
 import { holds } from './lease-table';
 import type { LeaseTable } from './lease-table';
+import type { KubevirtView } from './kubevirt-view';
 import { inNetwork, isExcluded } from './served-network';
 import type { ServedNetwork } from './served-network';
 
@@ -10,11 +12,27 @@ export interface ClientRef {
   readonly key: string;
   /** The reservation key by MAC (`hw:<mac>`), tried when KEY (a client identifier) has none. */
   readonly hwKey: string;
+  /** aa:bb:cc:dd:ee:ff, lower case. */
+  readonly mac: string;
 }
 
 export type Allocation =
-  | { readonly ok: true; readonly ip: number; readonly hostname?: string }
-  | { readonly ok: false; readonly reason: 'pool_exhausted' };
+  | {
+      readonly ok: true;
+      readonly ip: number;
+      readonly hostname?: string;
+      /** The VMI-reported address that could not be given (another client's lease holds it). */
+      readonly pinBlocked?: number;
+    }
+  | { readonly ok: false; readonly reason: 'pool_exhausted'; readonly pinBlocked?: number };
+
+/** What usability depends on. */
+export interface World {
+  readonly net: ServedNetwork;
+  readonly table: LeaseTable;
+  readonly now: number;
+  readonly kubevirt?: KubevirtView;
+}
 
 /** The reservation of C, by client identifier first, then by MAC. */
 export function reservationOf(net: ServedNetwork, c: ClientRef) {
@@ -22,26 +40,37 @@ export function reservationOf(net: ServedNetwork, c: ClientRef) {
 }
 
 /** Whether ADDR may be leased to client C at NOW (ignoring whether it is in the dynamic pool). */
-export function usableBy(
-  o: { net: ServedNetwork; table: LeaseTable; now: number },
-  addr: number,
-  c: ClientRef,
-) {
+export function usableBy(o: World, addr: number, c: ClientRef): boolean {
   if (!inNetwork(o.net, addr) || isExcluded(o.net, addr)) return false;
   const owner = o.net.reservedIps.get(addr);
   if (owner !== undefined && reservationOf(o.net, c)?.ip !== addr) return false;
   const l = o.table.get(addr);
-  return l === undefined || l.clientKey === c.key || !holds(l, o.now);
+  const mine = l !== undefined && l.clientKey === c.key;
+  if (l !== undefined && !mine && holds(l, o.now)) return false;
+  const kv = o.kubevirt;
+  if (kv === undefined) return true;
+  // a pin gives way only to a lease its holder still has (that lease was ACKed; it is not taken away)
+  const pinnedTo = kv.pinnedIps.get(addr);
+  if (pinnedTo !== undefined && pinnedTo !== c.mac && !(mine && holds(l, o.now))) return false;
+  return l === undefined || mine || l.mac === c.mac || !kv.held.has(l.mac);
+}
+
+/** The VMI-reported address of C when it may have it now. */
+export function pinOf(o: World, c: ClientRef): number | undefined {
+  const ip = o.kubevirt?.clients.get(c.mac)?.ip;
+  return ip !== undefined && usableBy(o, ip, c) ? ip : undefined;
+}
+
+/** The address C must have, if any: its reservation, else its usable VMI pin. */
+export function fixedAddressOf(o: World, c: ClientRef): number | undefined {
+  return reservationOf(o.net, c)?.ip ?? pinOf(o, c);
 }
 
 export function inPool(net: ServedNetwork, addr: number): boolean {
   return addr >= net.poolStart && addr <= net.poolEnd;
 }
 
-export interface AllocateInput {
-  readonly net: ServedNetwork;
-  readonly table: LeaseTable;
-  readonly now: number;
+export interface AllocateInput extends World {
   readonly client: ClientRef;
   readonly requested?: number;
 }
@@ -58,15 +87,28 @@ export function allocate(a: AllocateInput): Allocation {
         }
       : { ok: false, reason: 'pool_exhausted' };
   }
+  const vmi = a.kubevirt?.clients.get(client.mac);
+  const extra = {
+    ...(vmi?.hostname !== undefined ? { hostname: vmi.hostname } : {}),
+    ...(vmi?.ip !== undefined && !usableBy(a, vmi.ip, client) ? { pinBlocked: vmi.ip } : {}),
+  };
+  if (vmi?.ip !== undefined && extra.pinBlocked === undefined) return { ok: true, ip: vmi.ip, ...extra };
   const mine = table.forClient(client.key);
   if (mine !== undefined && inPool(net, mine.ip) && usableBy(a, mine.ip, client))
-    return { ok: true, ip: mine.ip };
+    return { ok: true, ip: mine.ip, ...extra };
   const req = a.requested;
-  if (req !== undefined && inPool(net, req) && usableBy(a, req, client)) return { ok: true, ip: req };
+  if (req !== undefined && inPool(net, req) && usableBy(a, req, client))
+    return { ok: true, ip: req, ...extra };
   const fresh = nextUnused(a);
-  if (fresh !== undefined) return { ok: true, ip: fresh };
+  if (fresh !== undefined) return { ok: true, ip: fresh, ...extra };
   const old = oldestExpired(a);
-  return old !== undefined ? { ok: true, ip: old } : { ok: false, reason: 'pool_exhausted' };
+  return old !== undefined
+    ? { ok: true, ip: old, ...extra }
+    : {
+        ok: false,
+        reason: 'pool_exhausted',
+        ...(extra.pinBlocked !== undefined ? { pinBlocked: extra.pinBlocked } : {}),
+      };
 }
 
 function nextUnused(a: AllocateInput): number | undefined {

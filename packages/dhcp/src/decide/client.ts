@@ -6,9 +6,10 @@ import type { ClientRef } from '../allocate/allocator';
 
 /** The client's key: its client identifier (option 61) when it sends one, else its MAC (RFC 2131 §4.2). */
 export function clientOf(p: DhcpPacket): ClientRef {
-  const hwKey = `hw:${macOf(p)}`;
+  const mac = macOf(p);
+  const hwKey = `hw:${mac}`;
   const id = p.options.get(Opt.CLIENT_ID);
-  return { key: id !== undefined && id.length > 0 ? `id:${hex(id)}` : hwKey, hwKey };
+  return { key: id !== undefined && id.length > 0 ? `id:${hex(id)}` : hwKey, hwKey, mac };
 }
 
 /** Hostname the client gave (option 12), if printable and short. */

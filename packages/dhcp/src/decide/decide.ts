@@ -6,6 +6,7 @@ import { readIp } from '../codec/option-values';
 import { allocate } from '../allocate/allocator';
 import { inNetwork } from '../allocate/served-network';
 import { buildReply, destinationOf } from './reply';
+import { kubevirtGate } from './kubevirt-gate';
 import { decideRequest } from './request';
 import type { Decision, DecideInput } from './types';
 
@@ -25,7 +26,7 @@ function screen(i: DecideInput): Decision | undefined {
 }
 
 export function decide(i: DecideInput): Decision {
-  const refused = screen(i);
+  const refused = screen(i) ?? kubevirtGate(i);
   if (refused !== undefined) return refused;
   switch (messageType(i.packet)) {
     case MessageType.DISCOVER:
@@ -53,6 +54,7 @@ function discover(i: DecideInput): Decision {
     now: i.now,
     client,
     ...(requested !== undefined ? { requested } : {}),
+    ...(i.kubevirt !== undefined ? { kubevirt: i.kubevirt } : {}),
   });
   if (!a.ok) return { kind: 'drop', reason: a.reason };
   const prev = i.table.get(a.ip);
@@ -82,7 +84,9 @@ function discover(i: DecideInput): Decision {
     withLease: true,
     ...(a.hostname !== undefined ? { hostname: a.hostname } : {}),
   });
-  return { kind: 'reply', type: 'offer', reply, to: destinationOf(i.packet, 'OFFER'), changes };
+  const to = destinationOf(i.packet, 'OFFER');
+  const blocked = a.pinBlocked !== undefined ? { pinBlocked: a.pinBlocked } : {};
+  return { kind: 'reply', type: 'offer', reply, to, changes, ...blocked };
 }
 
 /** §4.3.3: the client found the address in use; quarantine it. */

@@ -4,7 +4,7 @@
 import { Opt, macOf } from '../codec/packet';
 import type { DhcpPacket } from '../codec/packet';
 import { readIp } from '../codec/option-values';
-import { inPool, reservationOf, usableBy } from '../allocate/allocator';
+import { fixedAddressOf, inPool, reservationOf, usableBy } from '../allocate/allocator';
 import type { ClientRef } from '../allocate/allocator';
 import type { Lease } from '../allocate/lease-table';
 import { inNetwork } from '../allocate/served-network';
@@ -35,16 +35,22 @@ export function decideRequest(i: DecideInput): Decision {
   return { kind: 'drop', reason: 'bad_request' };
 }
 
-/** Whether CLIENT may hold ADDR: free for it, and in the pool or its reservation. */
+/** Whether CLIENT may hold ADDR: its reservation or VMI-reported address, else free for it and in the pool. */
 function mayBind(i: DecideInput, addr: number, client: ClientRef): boolean {
-  const reserved = reservationOf(i.net, client)?.ip;
-  if (reserved !== undefined) return reserved === addr;
+  const fixed = fixedAddressOf(i, client);
+  if (fixed !== undefined) return fixed === addr;
   return inPool(i.net, addr) && usableBy(i, addr, client);
 }
 
-/** INIT-REBOOT: NAK a wrong network or an address that is not the client's; no record of it → silence. */
+/**
+ * INIT-REBOOT: NAK a wrong network or an address that is not the client's; no record of it → silence, unless
+ * the client has a fixed address (reservation, VMI report): then ACK that one and NAK any other.
+ */
 function initReboot(i: DecideInput, requested: number, client: ClientRef): Decision {
   if (!inNetwork(i.net, requested)) return nak(i, 'requested address is not on this network');
+  const fixed = fixedAddressOf(i, client);
+  if (fixed !== undefined)
+    return fixed === requested ? ack(i, requested, client) : nak(i, 'requested address is not this client’s');
   const mine = i.table.forClient(client.key);
   if (mine === undefined) {
     const other = i.table.get(requested);
@@ -67,10 +73,9 @@ function renewing(i: DecideInput, client: ClientRef): Decision {
 
 function ack(i: DecideInput, ip: number, client: ClientRef): Decision {
   const p: DhcpPacket = i.packet;
-  const reserved = reservationOf(i.net, client);
+  const given = reservationOf(i.net, client)?.hostname ?? i.kubevirt?.clients.get(client.mac)?.hostname;
   const prev: Lease | undefined = i.table.get(ip);
-  const hostname =
-    reserved?.hostname ?? hostnameOf(p) ?? (prev?.clientKey === client.key ? prev.hostname : undefined);
+  const hostname = given ?? hostnameOf(p) ?? (prev?.clientKey === client.key ? prev.hostname : undefined);
   const lease: Lease = {
     ip,
     clientKey: client.key,
@@ -84,7 +89,7 @@ function ack(i: DecideInput, ip: number, client: ClientRef): Decision {
     yiaddr: ip,
     ciaddr: p.ciaddr,
     withLease: true,
-    ...(reserved?.hostname !== undefined ? { hostname: reserved.hostname } : {}),
+    ...(given !== undefined ? { hostname: given } : {}),
   });
   return { kind: 'reply', type: 'ack', reply, to: destinationOf(p, 'ACK'), changes: [{ op: 'bind', lease }] };
 }

@@ -2,6 +2,7 @@
 // lease changes to make out. The server applies the changes, makes the durable ones durable, then sends.
 import type { DhcpPacket } from '../codec/packet';
 import type { Lease, LeaseTable } from '../allocate/lease-table';
+import type { KubevirtView } from '../allocate/kubevirt-view';
 import type { ServedNetwork } from '../allocate/served-network';
 
 export interface DecideInput {
@@ -14,6 +15,8 @@ export interface DecideInput {
   readonly sourceIp: number;
   /** How long an OFFER holds its address, ms. */
   readonly offerHoldMs: number;
+  /** KubeVirt awareness (config `kubevirt`): VMI pins, host names, the no-VMI policy. */
+  readonly kubevirt?: KubevirtView;
 }
 
 /** RFC 2131 §4.1: where a reply goes. */
@@ -42,7 +45,11 @@ export type DropReason =
   | 'not_for_us'
   | 'unknown_client'
   | 'bad_request'
-  | 'unsupported_type';
+  | 'unsupported_type'
+  /** KubeVirt mode, `unknownClients: refuse`: no VMI reports this MAC on the network. */
+  | 'no_vmi'
+  /** KubeVirt mode, before the VMI caches synced: only a client renewing the address the store has for it. */
+  | 'kubevirt_not_synced';
 
 export type Decision =
   | {
@@ -53,6 +60,8 @@ export type Decision =
       readonly changes: readonly LeaseChange[];
       /** Why a NAK was sent (for logs). */
       readonly why?: string;
+      /** The VMI-reported address this client could not get: another client's lease holds it. */
+      readonly pinBlocked?: number;
     }
   | {
       readonly kind: 'silent';

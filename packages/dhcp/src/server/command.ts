@@ -11,6 +11,9 @@ export interface DhcpCommand {
   readonly port: number;
   readonly clientPort: number;
   readonly reloadIntervalMs: number;
+  /** --kubeconfig; main.ts falls back to $KUBECONFIG, then the in-cluster service account. */
+  readonly kubeconfig: string | undefined;
+  readonly statusIntervalMs: number;
 }
 
 export interface HostPort {
@@ -59,6 +62,15 @@ function program(write: (s: string) => void): Command {
         .choices(['trace', 'debug', 'info', 'warn', 'error', 'fatal'])
         .default('info'),
     )
+    .option(
+      '--kubeconfig <file>',
+      'kubeconfig for the KubeVirt watch and the status report (default: $KUBECONFIG, else the in-cluster service account)',
+    )
+    .addOption(
+      new Option('--status-interval-ms <n>', 'minimum time between two DHCPServer status writes')
+        .default(10_000)
+        .argParser(int),
+    )
     .addOption(new Option('--port <n>', 'server port').default(67).argParser(int).hideHelp())
     .addOption(new Option('--client-port <n>', 'client port').default(68).argParser(int).hideHelp())
     .addOption(
@@ -91,6 +103,8 @@ export function parseDhcpCommand(argv: readonly string[]): ParsedCommand {
     port: number;
     clientPort: number;
     reloadIntervalMs: number;
+    kubeconfig?: string;
+    statusIntervalMs: number;
   }>();
   return {
     ok: true,
@@ -104,6 +118,8 @@ export function parseDhcpCommand(argv: readonly string[]): ParsedCommand {
       port: o.port,
       clientPort: o.clientPort,
       reloadIntervalMs: o.reloadIntervalMs,
+      kubeconfig: o.kubeconfig,
+      statusIntervalMs: o.statusIntervalMs,
     },
   };
 }

@@ -13,14 +13,18 @@ import type { DhcpConfig } from '@oooi/api';
 import type { Logger } from 'pino';
 import { compileNetwork, poolSize } from '../allocate/served-network';
 import type { ServedNetwork } from '../allocate/served-network';
+import { holds } from '../allocate/lease-table';
 import type { Lease, LeaseTable } from '../allocate/lease-table';
+import type { KubevirtView } from '../allocate/kubevirt-view';
 import { decodePacket } from '../codec/decode';
 import { encodePacket } from '../codec/encode';
 import { macOf, messageType } from '../codec/packet';
 import type { DhcpPacket } from '../codec/packet';
 import { applyChange } from '../decide/apply';
 import { decide } from '../decide/decide';
-import type { Decision, Destination } from '../decide/types';
+import { isKnownClient } from '../decide/kubevirt-gate';
+import type { Decision, DecideInput, Destination } from '../decide/types';
+import type { Release } from '../kubevirt/aggregate/kubevirt-index';
 import { LeaseStore } from '../store/lease-store';
 import type { DhcpMetrics, DropLabel } from './metrics';
 import { dhcpMetrics, typeLabel } from './metrics';
@@ -38,6 +42,8 @@ export interface DhcpServerOptions {
   readonly clientPort?: number;
   readonly offerHoldMs?: number;
   readonly now?: () => number;
+  /** Called after a lease change became durable (status reporting). */
+  readonly onLeaseChange?: () => void;
 }
 
 type Reload = { readonly ok: true } | { readonly ok: false; readonly why: string };
@@ -56,6 +62,9 @@ export class DhcpServer {
   private readonly now: () => number;
   private lastExhaustedLog = 0;
   private listening = false;
+  private kubevirt: KubevirtView | undefined;
+  /** `mac ip` of blocked VMI pins already logged under the current view. */
+  private readonly blockedLogged = new Set<string>();
 
   constructor(private readonly o: DhcpServerOptions) {
     this.config = o.config;
@@ -118,6 +127,56 @@ export class DhcpServer {
     return this.metrics;
   }
 
+  /** The network as served now (after the last accepted reload). */
+  get served(): ServedNetwork {
+    return this.net;
+  }
+
+  /** Bound unexpired leases and every durable record (expired, released and declined ones too). */
+  leaseCounts(): { active: number; total: number } {
+    const now = this.now();
+    let active = 0;
+    let total = 0;
+    for (const l of this.table?.values() ?? []) {
+      if (l.state === 'offered') continue;
+      total++;
+      if (l.state === 'bound' && l.expiresAt > now) active++;
+    }
+    return { active, total };
+  }
+
+  /** Swaps in what the KubeVirt index says now (undefined: KubeVirt mode off). */
+  setKubevirt(view: KubevirtView | undefined): void {
+    const table = this.table;
+    if (table !== undefined && this.kubevirt !== undefined) {
+      // an address no longer pinned is never-used again: let the next-unused scan see it
+      for (const ip of this.kubevirt.pinnedIps.keys())
+        if (view?.pinnedIps.has(ip) !== true) table.cursor = Math.min(table.cursor, ip);
+    }
+    this.kubevirt = view;
+    this.blockedLogged.clear();
+  }
+
+  /** Releases the bound leases of these MACs (their VMI is gone and the grace ended); durable before it resolves. */
+  async release(releases: readonly Release[]): Promise<void> {
+    const table = this.table;
+    if (table === undefined || this.store === undefined || releases.length === 0) return;
+    const now = this.now();
+    const macs = new Map(releases.map((r) => [r.mac, r]));
+    const changed: Lease[] = [];
+    for (const l of [...table.values()]) {
+      const r = macs.get(l.mac);
+      if (r === undefined || l.state !== 'bound' || !holds(l, now)) continue;
+      const lease: Lease = { ...l, state: 'released', expiresAt: now };
+      applyChange(table, { op: 'release', lease });
+      changed.push(lease);
+      this.log.info({ mac: l.mac, ip: formatIPv4(l.ip), vmi: r.vmi }, 'VMI gone; lease released');
+    }
+    if (changed.length === 0) return;
+    await this.store.commit(changed);
+    this.o.onLeaseChange?.();
+  }
+
   /** Closes the sockets, then lets pending commits finish and closes the store. */
   async stop(): Promise<void> {
     if (!this.listening) return;
@@ -138,19 +197,46 @@ export class DhcpServer {
       const p = r.packet;
       this.metrics.packets.inc({ type: typeLabel(messageType(p)) });
       const sourceIp = parseIPv4(rinfo.address) ?? 0;
-      const d = decide({
+      const input: DecideInput = {
         packet: p,
         net: this.net,
         table: this.table!,
         now: this.now(),
         sourceIp,
         offerHoldMs: this.o.offerHoldMs ?? 30_000,
-      });
+        ...(this.kubevirt !== undefined ? { kubevirt: this.kubevirt } : {}),
+      };
+      const d = decide(input);
+      if (this.kubevirt !== undefined) this.noteKubevirt(input, d);
       this.carryOut(p, d);
     } catch (err) {
       this.drop('internal_error', undefined);
       this.log.error({ err }, 'Request handling failed');
     }
+  }
+
+  private noteKubevirt(i: DecideInput, d: Decision): void {
+    const m = this.metrics.kubevirt;
+    if (d.kind === 'drop' && d.reason === 'no_vmi') m.unknownClients.inc({ result: 'refused' });
+    else if (d.kind === 'reply' && i.kubevirt?.synced === true && !isKnownClient(i))
+      m.unknownClients.inc({ result: 'served' });
+    if (d.kind !== 'reply' || d.pinBlocked === undefined) return;
+    const mac = macOf(i.packet);
+    const key = `${mac} ${d.pinBlocked}`;
+    if (this.blockedLogged.has(key)) return;
+    this.blockedLogged.add(key);
+    m.conflictsSeen.inc({ reason: 'lease_held' });
+    const holder = this.table?.get(d.pinBlocked);
+    this.log.warn(
+      {
+        reason: 'lease_held',
+        mac,
+        ip: formatIPv4(d.pinBlocked),
+        vmi: i.kubevirt?.clients.get(mac)?.vmi,
+        holder: holder?.mac,
+      },
+      'VMI-reported address is leased to another client; serving from the pool',
+    );
   }
 
   private carryOut(p: DhcpPacket, d: Decision): void {
@@ -171,6 +257,7 @@ export class DhcpServer {
       () => {
         if (d.kind === 'reply') this.send(p, d);
         else this.log.info({ mac: macOf(p), ip: formatIPv4(durable[0]!.ip), what: d.what }, 'Lease changed');
+        this.o.onLeaseChange?.();
         if (this.store!.wantsCompaction(this.table!.size)) {
           this.store!.compact(this.table!).catch((err: unknown) =>
             this.log.error({ err }, 'Lease compaction failed'),

@@ -4,6 +4,8 @@ import { Counter, Gauge, Histogram } from 'prom-client';
 import type { Registry } from 'prom-client';
 import type { DecodeError, MessageTypeName } from '../codec/packet';
 import type { DropReason, ReplyType } from '../decide/types';
+import type { ConflictReason, PinSource, ProblemReason } from '../kubevirt/aggregate/kubevirt-index';
+import { statusWriteResults } from '@oooi/kube';
 
 export type DropLabel = DropReason | DecodeError | 'commit_failed' | 'internal_error';
 
@@ -32,6 +34,8 @@ const dropReasons: readonly DropLabel[] = [
   'unknown_client',
   'bad_request',
   'unsupported_type',
+  'no_vmi',
+  'kubevirt_not_synced',
   'commit_failed',
   'internal_error',
 ];
@@ -46,6 +50,89 @@ export interface DhcpMetrics {
   readonly commitSeconds: Histogram<never>;
   readonly commitBatch: Histogram<never>;
   readonly reloads: Counter<'result'>;
+  readonly statusWrites: Counter<'result'>;
+  readonly kubevirt: KubevirtMetrics;
+}
+
+/** KubeVirt mode (config `kubevirt`); zero without it. */
+export interface KubevirtMetrics {
+  readonly synced: Gauge<never>;
+  readonly vmis: Gauge<'scope'>;
+  readonly reservations: Gauge<'source'>;
+  readonly unknownClients: Counter<'result'>;
+  readonly conflicts: Gauge<'reason'>;
+  readonly conflictsSeen: Counter<'reason'>;
+  readonly invalidVmis: Counter<'reason'>;
+  readonly released: Counter<never>;
+}
+
+/** `lease_held`: a VMI-reported address another client's ACKed lease holds (seen at allocation). */
+export type KubevirtConflictLabel = ConflictReason | 'lease_held';
+const conflictReasons: readonly KubevirtConflictLabel[] = [
+  'duplicate_mac',
+  'duplicate_ip',
+  'outside_network',
+  'excluded',
+  'reserved',
+  'lease_held',
+];
+const problemReasons: readonly ProblemReason[] = ['bad_mac', 'bad_hostname'];
+const pinSources: readonly PinSource[] = ['vmi', 'vm_affinity', 'grace'];
+
+function kubevirtMetrics(registers: Registry[]): KubevirtMetrics {
+  const gauge = <L extends string>(name: string, help: string, labelNames: L[]) =>
+    new Gauge<L>({ name, help, labelNames, registers });
+  const counter = <L extends string>(name: string, help: string, labelNames: L[]) =>
+    new Counter<L>({ name, help, labelNames, registers });
+  const m: KubevirtMetrics = {
+    synced: gauge(
+      'oooi_dhcp_kubevirt_synced',
+      '1 once every watched namespace has listed its VMIs and VMs.',
+      [],
+    ),
+    vmis: gauge(
+      'oooi_dhcp_kubevirt_vmis',
+      'VirtualMachineInstances: watched (in the caches), on_network (attached to the served network).',
+      ['scope'],
+    ),
+    reservations: gauge(
+      'oooi_dhcp_kubevirt_reservations',
+      'Addresses pinned to a MAC: vmi (reported by a live VMI), vm_affinity (VMI gone, VM exists), grace (VMI gone, release pending).',
+      ['source'],
+    ),
+    unknownClients: counter(
+      'oooi_dhcp_kubevirt_unknown_client_requests_total',
+      'Requests from MACs no VMI reports on the network, by what was done (refused, served).',
+      ['result'],
+    ),
+    conflicts: gauge('oooi_dhcp_kubevirt_conflicts', 'VMI conflicts present now, by reason.', ['reason']),
+    conflictsSeen: counter(
+      'oooi_dhcp_kubevirt_conflicts_total',
+      'VMI conflicts, counted once when they appear, by reason.',
+      ['reason'],
+    ),
+    invalidVmis: counter(
+      'oooi_dhcp_kubevirt_invalid_vmis_total',
+      'VMIs with a field that cannot be used (bad_mac, bad_hostname), counted once when they appear.',
+      ['reason'],
+    ),
+    released: counter(
+      'oooi_dhcp_kubevirt_leases_released_total',
+      'Leases released because their VMI was deleted (no VM holds them) and the grace ended.',
+      [],
+    ),
+  };
+  m.synced.set(0);
+  for (const s of ['watched', 'on_network']) m.vmis.set({ scope: s }, 0);
+  for (const s of pinSources) m.reservations.set({ source: s }, 0);
+  for (const r of ['refused', 'served']) m.unknownClients.inc({ result: r }, 0);
+  for (const r of conflictReasons) {
+    m.conflicts.set({ reason: r }, 0);
+    m.conflictsSeen.inc({ reason: r }, 0);
+  }
+  for (const r of problemReasons) m.invalidVmis.inc({ reason: r }, 0);
+  m.released.inc(0);
+  return m;
 }
 
 export function dhcpMetrics(registry: Registry, activeLeases: () => number): DhcpMetrics {
@@ -89,6 +176,12 @@ export function dhcpMetrics(registry: Registry, activeLeases: () => number): Dhc
       registers,
     }),
     reloads: counter('oooi_dhcp_config_reloads_total', 'Config file loads, by result.', ['result']),
+    statusWrites: counter(
+      'oooi_dhcp_status_writes_total',
+      'Writes of the DHCPServer status (config `status`): written, unchanged (skipped), failed.',
+      ['result'],
+    ),
+    kubevirt: kubevirtMetrics(registers),
   };
   zero(m);
   return m;
@@ -99,6 +192,7 @@ function zero(m: DhcpMetrics): void {
   for (const r of dropReasons) m.drops.inc({ reason: r }, 0);
   for (const t of ['offer', 'ack', 'nak'] satisfies ReplyType[]) m.replies.inc({ type: t }, 0);
   for (const r of ['success', 'failure']) m.reloads.inc({ result: r }, 0);
+  for (const r of statusWriteResults) m.statusWrites.inc({ result: r }, 0);
 }
 
 export function typeLabel(t: number | undefined): string {
