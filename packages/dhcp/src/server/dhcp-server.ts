@@ -8,6 +8,7 @@
 import { createSocket } from 'node:dgram';
 import type { RemoteInfo, Socket } from 'node:dgram';
 import { networkInterfaces } from 'node:os';
+import { waitForInterface } from './interface-wait';
 import { formatIPv4, parseIPv4 } from '@oooi/api';
 import type { DhcpConfig } from '@oooi/api';
 import type { Logger } from 'pino';
@@ -33,8 +34,10 @@ import type { Registry } from 'prom-client';
 export interface DhcpServerOptions {
   readonly config: DhcpConfig;
   readonly leaseDir: string;
-  /** The interface that must hold network.serverIP (checked at start). */
+  /** The interface that must be up and hold network.serverIP; start() waits for it (interface-wait.ts). */
   readonly interface?: string;
+  /** How long start() waits for the interface. @default 60000 */
+  readonly interfaceWaitMs?: number;
   readonly log: Logger;
   readonly registry: Registry;
   /** Server port (67) and client port (68); other values only for tests. */
@@ -77,7 +80,15 @@ export class DhcpServer {
   /** Opens the lease store, binds both sockets; resolves once serving. Stops when SIGNAL aborts. */
   async start(signal: AbortSignal): Promise<void> {
     const server = formatIPv4(this.net.serverIp);
-    if (this.o.interface !== undefined) checkInterface(this.o.interface, server);
+    if (this.o.interface !== undefined) {
+      await waitForInterface(this.o.interface, server, {
+        list: networkInterfaces,
+        sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
+        timeoutMs: this.o.interfaceWaitMs ?? 60_000,
+        onWait: (why) => this.log.warn({ interface: this.o.interface, why }, 'Waiting for the interface'),
+        signal,
+      });
+    }
     const opened = await LeaseStore.open(this.o.leaseDir, {
       onCommit: (n, s) => {
         this.metrics.commitSeconds.observe(s);
@@ -309,14 +320,6 @@ function target(to: Destination, clientPort: number, serverPort: number): [strin
   if (to.kind === 'relay') return [formatIPv4(to.ip), serverPort];
   if (to.kind === 'unicast') return [formatIPv4(to.ip), clientPort];
   return ['255.255.255.255', clientPort];
-}
-
-function checkInterface(name: string, ip: string): void {
-  const addrs = networkInterfaces()[name];
-  if (addrs === undefined) throw new Error(`oooi-dhcp: interface ${name} does not exist`);
-  if (!addrs.some((a) => a.family === 'IPv4' && a.address === ip)) {
-    throw new Error(`oooi-dhcp: interface ${name} does not hold network.serverIP ${ip}`);
-  }
 }
 
 function bindSocket(port: number, address: string): Promise<Socket> {
