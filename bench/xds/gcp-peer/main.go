@@ -12,7 +12,8 @@
 //
 //	{"ev":"ready","port":N}
 //	{"ev":"set","seq":N,"decodeMs":..,"buildMs":..,"consistentMs":..,"setMs":..,"clusterVersion":..,"listenerVersion":..}
-//	{"ev":"acked","seq":N,"sinceLoadMs":..,"sinceSetMs":..}   Envoy ACKed both types at the versions of load N
+//	{"ev":"acked","seq":N,"sinceLoadMs":..,"sinceSetMs":..,"cdsMs":..,"ldsMs":..}   Envoy ACKed both types at the
+//	  versions of load N (cdsMs, ldsMs: when each type's ACK came, from SetSnapshot; 0 for a type that did not change)
 //	{"ev":"nack","type":..,"version":..,"message":..}
 //	{"ev":"error","message":..}
 //
@@ -72,6 +73,7 @@ type tracker struct {
 	want     map[string]string
 	loadedAt time.Time
 	setAt    time.Time
+	at       map[string]time.Time
 	done     bool
 	// delta: nonce -> (type, version) of each response sent, per stream
 	nonces map[int64]map[string][2]string
@@ -81,6 +83,12 @@ func (t *tracker) expect(seq int, want map[string]string, loadedAt, setAt time.T
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.seq, t.want, t.loadedAt, t.setAt, t.done = seq, want, loadedAt, setAt, false
+	t.at = map[string]time.Time{}
+	for typ, v := range want {
+		if t.acked[typ] == v {
+			t.at[typ] = setAt
+		}
+	}
 	t.check(time.Now())
 }
 
@@ -89,6 +97,9 @@ func (t *tracker) ack(typeURL, version string) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.acked[typeURL] = version
+	if t.want != nil && !t.done && t.want[typeURL] == version {
+		t.at[typeURL] = now
+	}
 	t.check(now)
 }
 
@@ -103,7 +114,8 @@ func (t *tracker) check(now time.Time) {
 		}
 	}
 	t.done = true
-	emit(map[string]any{"ev": "acked", "seq": t.seq, "sinceLoadMs": ms(now.Sub(t.loadedAt)), "sinceSetMs": ms(now.Sub(t.setAt))})
+	emit(map[string]any{"ev": "acked", "seq": t.seq, "sinceLoadMs": ms(now.Sub(t.loadedAt)), "sinceSetMs": ms(now.Sub(t.setAt)),
+		"cdsMs": ms(t.at[resource.ClusterType].Sub(t.setAt)), "ldsMs": ms(t.at[resource.ListenerType].Sub(t.setAt))})
 }
 
 func (t *tracker) callbacks() server.CallbackFuncs {
