@@ -20,6 +20,9 @@ export async function startServer(o: {
   dir: string;
   cpu: number;
   leaseDir?: string;
+  /** oooi only: Node flags before the bundle (e.g. --cpu-prof), and another bundle than dist/oooi-dhcp.js. */
+  nodeArgs?: string[];
+  bundle?: string;
 }): Promise<Started> {
   const dir = join(o.dir, `${o.name}-${Date.now()}`);
   mkdirSync(dir, { recursive: true });
@@ -35,11 +38,12 @@ export async function startServer(o: {
       options: { dnsServers: ['198.18.0.53', '198.18.0.54'], domainName: 'bench.test' },
     };
     writeFileSync(join(dir, 'config.json'), JSON.stringify(config));
-    const bundle = join(repoRoot, 'packages/dhcp/dist/oooi-dhcp.js');
+    const bundle = o.bundle ?? join(repoRoot, 'packages/dhcp/dist/oooi-dhcp.js');
     proc = o.ns.spawn(
       [
         ...pin,
         process.execPath,
+        ...(o.nodeArgs ?? []),
         bundle,
         '--config',
         join(dir, 'config.json'),
