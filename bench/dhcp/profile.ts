@@ -8,9 +8,9 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:
 import { SourceMap } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { openNetScope, repoRoot } from '@oooi/rig';
+import { openNetScope, repoRoot, runDir } from '@oooi/rig';
 import { perfdhcp } from './perfdhcp';
-import { RELAY_IP, SERVER_IP, startServer } from './servers';
+import { benchNet, startServer } from './servers';
 
 const arg = (flag: string, def: string): string => {
   const i = process.argv.indexOf(flag);
@@ -72,17 +72,13 @@ async function main(): Promise<void> {
   const rate = Number(arg('--rate', '1000'));
   const n = Number(arg('--top', '25'));
   const bundle = arg('--bundle', join(repoRoot, 'packages/dhcp/dist/oooi-dhcp.js'));
-  const scope = openNetScope(`bench-dhcp-prof-${process.pid}`);
+  const owner = `bench-dhcp-prof-${process.pid}`;
+  const scope = openNetScope(owner);
   const dir = mkdtempSync(join(tmpdir(), 'oooi-bench-dhcp-prof-'));
   const profDir = arg('--keep', join(dir, 'profile'));
   mkdirSync(profDir, { recursive: true });
   try {
-    const net = await scope.createNetwork({ label: 'bench', kind: 'vlan' });
-    const [srv, cli] = [await scope.createNamespace('srv'), await scope.createNamespace('cli')];
-    await net.attach(srv);
-    await net.attach(cli);
-    await srv.exec(['ip', 'addr', 'add', `${SERVER_IP}/15`, 'dev', 'eth0']);
-    await cli.exec(['ip', 'addr', 'add', `${RELAY_IP}/15`, 'dev', 'eth0']);
+    const { srv, cli } = await benchNet(scope);
     const nodeArgs = ['--cpu-prof', `--cpu-prof-dir=${profDir}`, '--enable-source-maps'];
     const s = await startServer({ name: 'oooi', ns: srv, dir, cpu: 0, nodeArgs, bundle });
     const res = await perfdhcp(cli, { clients: 10_000, seconds, cpu: 1, ...(rate > 0 ? { rate } : {}) });
@@ -106,6 +102,7 @@ async function main(): Promise<void> {
   } finally {
     await scope.dispose();
     rmSync(dir, { recursive: true, force: true });
+    rmSync(runDir(owner), { recursive: true, force: true });
   }
 }
 

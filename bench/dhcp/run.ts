@@ -10,9 +10,9 @@ import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LeaseStore } from '@oooi/dhcp';
-import { openNetScope, type Netns } from '@oooi/rig';
+import { openNetScope, runDir, type Netns } from '@oooi/rig';
 import { perfdhcp, type PerfResult } from './perfdhcp';
-import { cleanup, RELAY_IP, SERVER_IP, startServer, type ServerName } from './servers';
+import { benchNet, cleanup, startServer, type ServerName } from './servers';
 
 const arg = (flag: string, def: number) => {
   const i = process.argv.indexOf(flag);
@@ -58,16 +58,11 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 const rotate = <T>(xs: T[], k: number) => xs.map((_, i) => xs[(i + k) % xs.length]!);
 
 async function main(): Promise<void> {
-  const scope = openNetScope(`bench-dhcp-${process.pid}`);
+  const owner = `bench-dhcp-${process.pid}`;
+  const scope = openNetScope(owner);
   const dir = mkdtempSync(join(tmpdir(), 'oooi-bench-dhcp-'));
   try {
-    const net = await scope.createNetwork({ label: 'bench', kind: 'vlan' });
-    const [srv, cli] = [await scope.createNamespace('srv'), await scope.createNamespace('cli')];
-    await net.attach(srv);
-    await net.attach(cli);
-    // the RFC 2544 benchmarking network, inside our two namespaces only
-    await srv.exec(['ip', 'addr', 'add', `${SERVER_IP}/15`, 'dev', 'eth0']);
-    await cli.exec(['ip', 'addr', 'add', `${RELAY_IP}/15`, 'dev', 'eth0']);
+    const { srv, cli } = await benchNet(scope);
     const names: ServerName[] = ['oooi', 'kea', 'dnsmasq'];
     const overload: Record<string, number[]> = { oooi: [], kea: [], dnsmasq: [] };
     for (let r = 0; r < ROUNDS; r++) {
@@ -106,6 +101,7 @@ async function main(): Promise<void> {
   } finally {
     await scope.dispose();
     rmSync(dir, { recursive: true, force: true });
+    rmSync(runDir(owner), { recursive: true, force: true });
   }
 }
 

@@ -84,84 +84,79 @@ function builds(bs: BuildResult[]): string[] {
   return out;
 }
 
-function convergence(bl: BlockResult[]): string[] {
-  const out = [
-    '\nInitial convergence, ms: Envoy started → both types ACKed / → /ready (one sample per block).\n',
-    head(['mode', 'attachments', 'ours ACK / ready', 'gcp ACK / ready', 'ratio (ready)']),
+/** A table with one row per block: mode, attachments, then CELLS of ours (o) and gcp (g). */
+function perBlock(
+  bl: BlockResult[],
+  intro: string[],
+  columns: string[],
+  cells: (o: ServerBlock, g: ServerBlock) => (string | number)[],
+): string[] {
+  return [
+    ...intro,
+    head(['mode', 'attachments', ...columns]),
+    ...bl.map((b) => row([mode(b.mode), b.n, ...cells(b.servers.ours, b.servers.gcp)])),
   ];
-  for (const b of bl) {
-    const [o, g] = [b.servers.ours, b.servers.gcp];
-    out.push(
-      row([
-        mode(b.mode),
-        b.n,
-        `${fmt(o.ackMs)} / ${fmt(o.readyMs)}`,
-        `${fmt(g.ackMs)} / ${fmt(g.readyMs)}`,
-        ratio(o.readyMs, g.readyMs),
-      ]),
-    );
-  }
-  return out;
 }
 
-function changes(bl: BlockResult[]): string[] {
-  const out = [
-    '\nOne changed attachment → Envoy ACKed both types, ms (median / p90). "change" starts when the server reads the',
-    'new input (ours then validates and translates; gcp decodes the translated resources); "push" starts when the',
-    'snapshot is handed to the cache.\n',
-    head([
-      'mode',
-      'attachments',
-      'samples',
-      'ours change',
-      'gcp change',
-      'ratio change',
-      'ours push',
-      'gcp push',
-      'ratio push',
-    ]),
-  ];
-  for (const b of bl) {
-    const [o, g] = [b.servers.ours, b.servers.gcp];
-    out.push(
-      row([
-        mode(b.mode),
-        b.n,
-        o.change.length,
-        medP90(o.change),
-        medP90(g.change),
-        `**${ratio(median(o.change), median(g.change))}**`,
-        medP90(o.push),
-        medP90(g.push),
-        ratio(median(o.push), median(g.push)),
-      ]),
-    );
-  }
-  return out;
-}
+const convergence = (bl: BlockResult[]): string[] =>
+  perBlock(
+    bl,
+    ['\nInitial convergence, ms: Envoy started → both types ACKed / → /ready (one sample per block).\n'],
+    ['ours ACK / ready', 'gcp ACK / ready', 'ratio (ready)'],
+    (o, g) => [
+      `${fmt(o.ackMs)} / ${fmt(o.readyMs)}`,
+      `${fmt(g.ackMs)} / ${fmt(g.readyMs)}`,
+      ratio(o.readyMs, g.readyMs),
+    ],
+  );
 
-function perType(bl: BlockResult[]): string[] {
-  const out = [
-    '\nWhere the push time goes, ms (median): snapshot handed to the cache → Envoy ACKed the Clusters / the Listeners.',
-    'oooi-xds sends the Listeners only once the Clusters are ACKed (make-before-break); go-control-plane sends both at',
-    'once and Envoy pauses LDS until CDS is applied.\n',
-    head(['mode', 'attachments', 'ours CDS ACK', 'ours LDS ACK', 'gcp CDS ACK', 'gcp LDS ACK']),
-  ];
-  for (const b of bl) {
-    const [o, g] = [b.servers.ours, b.servers.gcp];
-    out.push(
-      row([
-        mode(b.mode),
-        b.n,
-        fmt(median(o.cds)),
-        fmt(median(o.lds)),
-        fmt(median(g.cds)),
-        fmt(median(g.lds)),
-      ]),
-    );
-  }
-  return out;
-}
+const changes = (bl: BlockResult[]): string[] =>
+  perBlock(
+    bl,
+    [
+      '\nOne changed attachment → Envoy ACKed both types, ms (median / p90). "change" starts when the server reads the',
+      'new input (ours then validates and translates; gcp decodes the translated resources); "push" starts when the',
+      'snapshot is handed to the cache.\n',
+    ],
+    ['samples', 'ours change', 'gcp change', 'ratio change', 'ours push', 'gcp push', 'ratio push'],
+    (o, g) => [
+      o.change.length,
+      medP90(o.change),
+      medP90(g.change),
+      `**${ratio(median(o.change), median(g.change))}**`,
+      medP90(o.push),
+      medP90(g.push),
+      ratio(median(o.push), median(g.push)),
+    ],
+  );
+
+const perType = (bl: BlockResult[]): string[] =>
+  perBlock(
+    bl,
+    [
+      '\nWhere the push time goes, ms (median): snapshot handed to the cache → Envoy ACKed the Clusters / the Listeners.',
+      'oooi-xds sends the Listeners only once the Clusters are ACKed (make-before-break); go-control-plane sends both at',
+      'once and Envoy pauses LDS until CDS is applied.\n',
+    ],
+    ['ours CDS ACK', 'ours LDS ACK', 'gcp CDS ACK', 'gcp LDS ACK'],
+    (o, g) => [o.cds, o.lds, g.cds, g.lds].map((xs) => fmt(median(xs))),
+  );
+
+const rss = (r: { rss: number; hwm: number }): string => `${r.rss.toFixed(0)} (${r.hwm.toFixed(0)})`;
+
+const memory = (bl: BlockResult[]): string[] =>
+  perBlock(
+    bl,
+    ['\nRSS after the changes, MiB (peak in parentheses).\n'],
+    ['Envoy (ours)', 'Envoy (gcp)', 'oooi-xds core', 'go-control-plane', 'server ratio'],
+    (o, g) => [
+      rss(o.envoyRss),
+      rss(g.envoyRss),
+      rss(o.serverRss),
+      rss(g.serverRss),
+      ratio(o.serverRss.rss, g.serverRss.rss),
+    ],
+  );
 
 const delta = (s: Pick<ServerBlock, 'statsAfter' | 'statsBefore'>, k: string): number =>
   (s.statsAfter[k] ?? 0) - (s.statsBefore[k] ?? 0);
@@ -234,37 +229,6 @@ function envoyStats(bl: BlockResult[]): string[] {
         ]),
       );
     }
-  }
-  return out;
-}
-
-function memory(bl: BlockResult[]): string[] {
-  const out = [
-    '\nRSS after the changes, MiB (peak in parentheses).\n',
-    head([
-      'mode',
-      'attachments',
-      'Envoy (ours)',
-      'Envoy (gcp)',
-      'oooi-xds core',
-      'go-control-plane',
-      'server ratio',
-    ]),
-  ];
-  const m = (r: { rss: number; hwm: number }): string => `${r.rss.toFixed(0)} (${r.hwm.toFixed(0)})`;
-  for (const b of bl) {
-    const [o, g] = [b.servers.ours, b.servers.gcp];
-    out.push(
-      row([
-        mode(b.mode),
-        b.n,
-        m(o.envoyRss),
-        m(g.envoyRss),
-        m(o.serverRss),
-        m(g.serverRss),
-        ratio(o.serverRss.rss, g.serverRss.rss),
-      ]),
-    );
   }
   return out;
 }
