@@ -1,5 +1,6 @@
 // Runs perfdhcp (Kea 2.2, always a relay: giaddr = its address, replies expected at giaddr:67) and parses its
-// report: the 4-way rate, drops and delays of both stages, and per-exchange timers (-x t) for the p99.
+// report: the 4-way rate, drops and average delays of both stages, and the per-exchange timers (-x t) for the p99
+// of each stage.
 import { rigBin, type Netns } from '@oooi/rig';
 import { RELAY_IP, SERVER_IP } from './servers';
 
@@ -9,8 +10,12 @@ export interface PerfResult {
   readonly drops: [number, number];
   /** Average delay of DISCOVER→OFFER and REQUEST→ACK, ms. */
   readonly avgMs: [number, number];
-  /** p99 of the whole exchange (offer delay + ack delay), ms, from the -x t timers when printed. */
-  readonly p99Ms: number | undefined;
+  /**
+   * p99 delay of DISCOVER→OFFER and REQUEST→ACK, ms, from perfdhcp's per-exchange timers (`-x t`: a "sent /
+   * received" pair of timestamps per successful exchange). Dropped exchanges have no timer, so read it beside the
+   * drop ratio. NaN when a stage has no timers.
+   */
+  readonly p99Ms: [number, number];
   readonly raw: string;
 }
 
@@ -31,6 +36,8 @@ export async function perfdhcp(
     '-p',
     String(o.seconds),
     ...(o.rate !== undefined ? ['-r', String(o.rate)] : []),
+    '-x',
+    't',
     SERVER_IP,
   ];
   const res = await ns.exec(argv, { timeoutMs: (o.seconds + 30) * 1000 });
@@ -47,7 +54,26 @@ export function parsePerf(t: string): PerfResult {
     rate,
     drops: [drops[0] ?? 100, drops[1] ?? 100],
     avgMs: [avg[0] ?? NaN, avg[1] ?? NaN],
-    p99Ms: undefined,
+    p99Ms: [p99(stageDelays(t, 'DISCOVER-OFFER')), p99(stageDelays(t, 'REQUEST-ACK'))],
     raw: t,
   };
+}
+
+/** The per-exchange delays (ms) of one stage from `-x t` output ("***Timestamps for packets: STAGE***"). */
+export function stageDelays(t: string, stage: string): number[] {
+  const head = `***Timestamps for packets: ${stage}***`;
+  const start = t.indexOf(head);
+  if (start < 0) return [];
+  const next = t.indexOf('***', start + head.length);
+  const section = t.slice(start, next < 0 ? undefined : next);
+  return [...section.matchAll(/^sent \/ received: ([\d.]+) \/ ([\d.]+)$/gm)].map(
+    (m) => (Number(m[2]) - Number(m[1])) * 1000,
+  );
+}
+
+/** Nearest-rank 99th percentile; NaN for no samples. */
+export function p99(xs: readonly number[]): number {
+  if (xs.length === 0) return NaN;
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.ceil(0.99 * s.length) - 1]!;
 }

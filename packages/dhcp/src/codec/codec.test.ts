@@ -138,6 +138,22 @@ describe('codec', () => {
     expect(r.ok && macOf(r.packet)).toBe('02:00:00:aa:bb:cc');
   });
 
+  test.each([
+    { name: 'Ethernet', hlen: 6, bytes: [0x02, 0, 0x0f, 0xaa, 0xbb, 0xff], want: '02:00:0f:aa:bb:ff' },
+    { name: 'no hardware address', hlen: 0, bytes: [1, 2, 3], want: '' },
+    { name: 'one byte', hlen: 1, bytes: [0x9], want: '09' },
+    {
+      name: 'hlen past chaddr is cut at 16 bytes',
+      hlen: 20,
+      bytes: Array.from({ length: 16 }, (_, i) => i * 17),
+      want: '00:11:22:33:44:55:66:77:88:99:aa:bb:cc:dd:ee:ff',
+    },
+  ])('macOf: $name', ({ hlen, bytes, want }) => {
+    const chaddr = new Uint8Array(16);
+    chaddr.set(bytes);
+    expect(macOf({ ...discover([[53, [1]]]), hlen, chaddr })).toBe(want);
+  });
+
   const valid = encodePacket(discover([[53, [1]]]));
   const withCookie = (f: (b: Uint8Array) => void) => {
     const b = valid.slice();

@@ -90,9 +90,13 @@ export function messageType(p: DhcpPacket): number | undefined {
   return v !== undefined && v.length === 1 ? v[0] : undefined;
 }
 
-/** The hardware address as lower-case aa:bb:… (first hlen bytes of chaddr). */
+/** "00" … "ff", so formatting a MAC needs no per-byte toString/padStart (it runs for every packet). */
+const HEX_BYTE: readonly string[] = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+
+/** The hardware address as lower-case aa:bb:… (first hlen bytes of chaddr, at most 16). */
 export function macOf(p: DhcpPacket): string {
-  const parts: string[] = [];
-  for (let i = 0; i < Math.min(p.hlen, 16); i++) parts.push(p.chaddr[i]!.toString(16).padStart(2, '0'));
-  return parts.join(':');
+  const n = Math.min(p.hlen, 16, p.chaddr.length);
+  let s = '';
+  for (let i = 0; i < n; i++) s += i === 0 ? HEX_BYTE[p.chaddr[i]!]! : `:${HEX_BYTE[p.chaddr[i]!]!}`;
+  return s;
 }

@@ -19,7 +19,11 @@ export function translateProxyServer(
   const backends = servedBackends(spec);
   const httpPorts = new Set(options.httpPorts ?? DEFAULT_HTTP_PORTS);
   const byPort = new Map<number, ProxyBackend[]>();
-  for (const b of backends) byPort.set(b.port, [...(byPort.get(b.port) ?? []), b]);
+  for (const b of backends) {
+    const group = byPort.get(b.port);
+    if (group) group.push(b);
+    else byPort.set(b.port, [b]);
+  }
   const listeners = [...byPort.entries()]
     .sort(([a], [b]) => a - b)
     .map(([port, group]) =>

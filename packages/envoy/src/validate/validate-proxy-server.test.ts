@@ -44,6 +44,37 @@ test.each<Case>([
   },
   { name: 'empty', backends: [] },
   {
+    name: 'a source-only alias and an SNI chain with the same sources on 6443',
+    backends: [
+      b('x', { hostname: 'kubernetes', port: 6443, sourcePrefixRanges: ['198.51.100.1/32'] }),
+      b('y', { port: 6443, sourcePrefixRanges: ['198.51.100.1/32'] }),
+    ],
+  },
+  { name: '1,000 attachments', backends: manyAttachments(1000) },
+  {
+    name: 'one SNI clash between the first and the last of 1,000 attachments',
+    backends: [
+      ...manyAttachments(1000),
+      b('late', { hostname: 'late.test', alternateHostnames: ['oauth.a0000.example.test'] }),
+    ],
+    wantErrors: [
+      'spec.backends[5000].hostname: SNI "oauth.a0000.example.test" on port 443 with overlapping sources: spec.backends[5000] (late) overlaps spec.backends[2] (a0000-oauth-openshift)',
+    ],
+  },
+  {
+    name: 'three chains sharing an SNI: each later one names every earlier one',
+    backends: [
+      b('x'),
+      b('y', { hostname: 'x.example.test' }),
+      b('z', { alternateHostnames: ['x.example.test'] }),
+    ],
+    wantErrors: [
+      'spec.backends[1].hostname: SNI "x.example.test" on port 443 with overlapping sources: spec.backends[1] (y) overlaps spec.backends[0] (x)',
+      'spec.backends[2].hostname: SNI "x.example.test" on port 443 with overlapping sources: spec.backends[2] (z) overlaps spec.backends[0] (x)',
+      'spec.backends[2].hostname: SNI "x.example.test" on port 443 with overlapping sources: spec.backends[2] (z) overlaps spec.backends[1] (y)',
+    ],
+  },
+  {
     name: 'duplicate SNI on one port',
     backends: [b('x'), b('y', { hostname: 'other.example.test', alternateHostnames: ['x.example.test'] })],
     wantErrors: [

@@ -62,8 +62,15 @@ function sourcesOverlap(a: Cidr[], b: Cidr[]): boolean {
   return a.some((x) => b.some((y) => cidrsOverlap(x, y)));
 }
 
+/**
+ * Two chains of one TLS port conflict when they share an SNI name (or both match by source only) and their sources
+ * overlap. Only such pairs are compared: each backend is checked against the earlier ones indexed under its names
+ * (or under "source only"), so a port with thousands of distinct names costs O(backends), not O(backends²).
+ */
 function checkTlsPort(group: readonly Indexed[], out: FieldError[]): void {
-  const catchAll = group.filter((x) => serverNames(x.b).length === 0 && cidrsOf(x.b).length === 0);
+  const names = group.map((x) => serverNames(x.b));
+  const sources = group.map((x) => cidrsOf(x.b));
+  const catchAll = group.filter((_, n) => names[n]!.length === 0 && sources[n]!.length === 0);
   for (const x of catchAll.slice(1)) {
     out.push({
       path: at(x.i, 'hostname'),
@@ -71,17 +78,29 @@ function checkTlsPort(group: readonly Indexed[], out: FieldError[]): void {
     });
   }
   const catchAllSet = new Set(catchAll.slice(1));
+  const catchAllAny = new Set(catchAll);
+  const byName = new Map<string, number[]>();
+  const sourceOnly: number[] = [];
   group.forEach((x, n) => {
-    for (const y of group.slice(0, n)) {
-      if (catchAllSet.has(x) && catchAll.includes(y)) continue;
-      const shared = serverNames(x.b).filter((s) => serverNames(y.b).includes(s));
-      const bothSourceOnly = serverNames(x.b).length === 0 && serverNames(y.b).length === 0;
-      if ((shared.length === 0 && !bothSourceOnly) || !sourcesOverlap(cidrsOf(x.b), cidrsOf(y.b))) continue;
+    const xNames = names[n]!;
+    const earlier = xNames.length === 0 ? sourceOnly : xNames.flatMap((s) => byName.get(s) ?? []);
+    for (const m of [...new Set(earlier)].sort((a, b) => a - b)) {
+      const y = group[m]!;
+      if (catchAllSet.has(x) && catchAllAny.has(y)) continue;
+      const shared = xNames.filter((s) => names[m]!.includes(s));
+      const bothSourceOnly = xNames.length === 0 && names[m]!.length === 0;
+      if ((shared.length === 0 && !bothSourceOnly) || !sourcesOverlap(sources[n]!, sources[m]!)) continue;
       const what = bothSourceOnly ? 'a source-only match' : `SNI ${shared.map((s) => `"${s}"`).join(', ')}`;
       out.push({
         path: at(x.i, 'hostname'),
         message: `${what} on port ${x.b.port} with overlapping sources: ${who(x)} overlaps ${who(y)}`,
       });
+    }
+    if (xNames.length === 0) sourceOnly.push(n);
+    for (const s of xNames) {
+      const list = byName.get(s);
+      if (list) list.push(n);
+      else byName.set(s, [n]);
     }
   });
 }
@@ -151,7 +170,9 @@ export function validateProxyServer<S extends Partial<ProxyServerSpec>>(
   const httpPorts = new Set(options.httpPorts ?? DEFAULT_HTTP_PORTS);
   const byPort = new Map<number, Indexed[]>();
   for (const x of all.filter((y) => (y.b.protocol ?? 'TCP') === 'TCP')) {
-    byPort.set(x.b.port, [...(byPort.get(x.b.port) ?? []), x]);
+    const group = byPort.get(x.b.port);
+    if (group) group.push(x);
+    else byPort.set(x.b.port, [x]);
   }
   for (const [port, group] of byPort) (httpPorts.has(port) ? checkHttpPort : checkTlsPort)(group, out);
   if (out.length === 0) return { ok: true, value: spec };

@@ -1,0 +1,2 @@
+// @oooi/envoy/testing — test data shared with benches: backends shaped like the Infra reconciler's.
+export { attachmentBackends, manyAttachments, shuffled, type AttachmentFixture } from './fixtures';
