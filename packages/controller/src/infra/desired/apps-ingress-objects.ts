@@ -18,7 +18,9 @@ export const OPERATORS_NAMESPACE = 'openshift-operators';
 export const SUBSCRIPTION_NAME = 'metallb-operator';
 export const METALLB_NAME = 'metallb';
 /** The default IngressController's router pods. */
-export const ROUTER_SELECTOR = { 'ingresscontroller.operator.openshift.io/deployment-ingresscontroller': 'default' };
+export const ROUTER_SELECTOR = {
+  'ingresscontroller.operator.openshift.io/deployment-ingresscontroller': 'default',
+};
 
 export const SubscriptionKind: KindDescriptor = {
   group: 'operators.coreos.com',
@@ -35,7 +37,12 @@ const metallb = (kind: string, plural: string): KindDescriptor => ({
 export const MetalLBKind = metallb('MetalLB', 'metallbs');
 export const IPAddressPoolKind = metallb('IPAddressPool', 'ipaddresspools');
 export const L2AdvertisementKind = metallb('L2Advertisement', 'l2advertisements');
-export const HostedServiceKind: KindDescriptor = { group: '', version: 'v1', plural: 'services', kind: 'Service' };
+export const HostedServiceKind: KindDescriptor = {
+  group: '',
+  version: 'v1',
+  plural: 'services',
+  kind: 'Service',
+};
 
 /** One object of the hosted cluster by kind, namespace and name. */
 export interface HostedRef {
@@ -106,7 +113,11 @@ export const subscriptionRef: HostedRef = {
   namespace: OPERATORS_NAMESPACE,
   name: SUBSCRIPTION_NAME,
 };
-export const metallbRef: HostedRef = { kind: MetalLBKind, namespace: OPERATORS_NAMESPACE, name: METALLB_NAME };
+export const metallbRef: HostedRef = {
+  kind: MetalLBKind,
+  namespace: OPERATORS_NAMESPACE,
+  name: METALLB_NAME,
+};
 
 export function poolRef(name: string): HostedRef {
   return { kind: IPAddressPoolKind, namespace: OPERATORS_NAMESPACE, name };

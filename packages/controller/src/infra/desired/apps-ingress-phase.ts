@@ -42,7 +42,8 @@ export const defaultAppsIngressTimings: AppsIngressTimings = {
   readyRecheckMs: 300_000,
 };
 
-type Result<T = true> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: string };
+type Result<T = true> =
+  { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: string };
 
 /** What the shell found so far this pass; a step not taken yet is absent. */
 export interface AppsFacts {
@@ -94,7 +95,11 @@ function outcome(
   };
 }
 
-function metallbDecision(input: AppsDecisionInput, facts: AppsFacts, attempted: AppliedIdentities): AppsDecision {
+function metallbDecision(
+  input: AppsDecisionInput,
+  facts: AppsFacts,
+  attempted: AppliedIdentities,
+): AppsDecision {
   const m = facts.metallb!;
   if (!m.ok) {
     return outcome(input, {
@@ -111,7 +116,11 @@ function metallbDecision(input: AppsDecisionInput, facts: AppsFacts, attempted: 
   });
 }
 
-function endpointDecision(input: AppsDecisionInput, facts: AppsFacts, applied: AppliedIdentities): AppsDecision {
+function endpointDecision(
+  input: AppsDecisionInput,
+  facts: AppsFacts,
+  applied: AppliedIdentities,
+): AppsDecision {
   const e = facts.endpoint!;
   const svc = `${input.names!.serviceNamespace}/${input.names!.serviceName}`;
   if (!e.ok) {

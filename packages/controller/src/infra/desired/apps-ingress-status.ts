@@ -5,7 +5,9 @@ import type { InfraClusterAttachment } from '@oooi/api';
 import { canonicalJson } from '@oooi/kube';
 import type { AppsOutcome } from './apps-ingress-phase';
 
-export type AppsIngressStatus = NonNullable<NonNullable<InfraClusterAttachment['status']>['appsIngressStatus']>;
+export type AppsIngressStatus = NonNullable<
+  NonNullable<InfraClusterAttachment['status']>['appsIngressStatus']
+>;
 
 function withoutSyncTime(s: AppsIngressStatus | undefined): string {
   if (!s) return '';
