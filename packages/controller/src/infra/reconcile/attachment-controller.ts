@@ -1,6 +1,8 @@
 // The attachment controller's watches: a conflict or a shared source address involves another attachment, so any
 // change that can move one attachment's verdict re-queues every attachment of the same Infra — sibling
-// attachments, the Infra itself, and the NodePools and Machines of their clusters.
+// attachments (and those naming the same HostedCluster in another Infra), the Infra itself, and the NodePools and
+// Machines of their clusters — plus its own external Service (owner reference). The hosted cluster is not
+// watched: apps ingress reads it on its requeue intervals.
 import type { Infra, InfraClusterAttachment } from '@oooi/api';
 import type { Controller } from '@oooi/kube';
 import {
