@@ -162,7 +162,7 @@ async function reachBeyond(): Promise<void> {
     kind: 'Secret',
     metadata: { name: 'alpha-admin-kubeconfig', namespace: 'clusters' },
     data: { kubeconfig: Buffer.from('not: [a kubeconfig').toString('base64') },
-  } as KubeObject);
+  });
   const hc = {
     apiVersion: 'hypershift.openshift.io/v1beta1',
     kind: 'HostedCluster',

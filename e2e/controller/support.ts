@@ -13,12 +13,7 @@ import {
   type KubeObject,
   type RestClient,
 } from '@oooi/kube';
-import {
-  builtinImages,
-  fieldManager,
-  wireControllers,
-  type AttachmentReachOptions,
-} from '@oooi/controller';
+import { builtinImages, fieldManager, wireControllers, type AttachmentReachOptions } from '@oooi/controller';
 import { CountingRest } from '@oooi/kube/testing';
 
 export { CountingRest };

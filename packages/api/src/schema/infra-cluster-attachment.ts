@@ -239,7 +239,10 @@ export const ExternalServiceStatus = Type.Object(
       }),
     ),
     externalIP: Type.Optional(
-      Type.String({ description: 'Its external address (status.loadBalancer.ingress[0].ip).', maxLength: 64 }),
+      Type.String({
+        description: 'Its external address (status.loadBalancer.ingress[0].ip).',
+        maxLength: 64,
+      }),
     ),
     externalHostname: Type.Optional(
       Type.String({
