@@ -52,6 +52,13 @@ const kinds: Record<string, KindDescriptor> = {
   DHCPServer: { group, version: 'v1alpha1', plural: 'dhcpservers', kind: 'DHCPServer' },
   DNSServer: { group, version: 'v1alpha1', plural: 'dnsservers', kind: 'DNSServer' },
   ProxyServer: { group, version: 'v1alpha1', plural: 'proxyservers', kind: 'ProxyServer' },
+  Secret: { group: '', version: 'v1', plural: 'secrets', kind: 'Secret' },
+  HostedCluster: {
+    group: 'hypershift.openshift.io',
+    version: 'v1beta1',
+    plural: 'hostedclusters',
+    kind: 'HostedCluster',
+  },
 };
 const bundle = join(repoRoot, 'packages/controller/dist/oooi-controller.js');
 /**
@@ -59,7 +66,12 @@ const bundle = join(repoRoot, 'packages/controller/dist/oooi-controller.js');
  * (create) and a repeat within the series window patches the series (patch); whether the examples' run hits
  * either depends on the order in which objects arrive. Every other granted verb must be used.
  */
-const mayBeUnused = ['create events.k8s.io/events@*', 'patch events.k8s.io/events@*'];
+const mayBeUnused = [
+  'create events.k8s.io/events@*',
+  'patch events.k8s.io/events@*',
+  // The finalizer helpers read an attachment again only after their patch met a conflict (409).
+  `get ${group}/infraclusterattachments@*`,
+];
 
 let rig: Rig;
 let admin: KubeClient;
@@ -139,6 +151,56 @@ async function applyExamples(): Promise<void> {
   }
 }
 
+/**
+ * What reaches past the examples' first pass: HyperShift's HostedCluster for `alpha` with a kubeconfig Secret that
+ * does not parse (the controller reads both, then reports HostedClusterAccessFailed), and `bravo`'s external
+ * Service disabled (the controller deletes it).
+ */
+async function reachBeyond(): Promise<void> {
+  await admin.apply(kinds.Secret!, {
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: { name: 'alpha-admin-kubeconfig', namespace: 'clusters' },
+    data: { kubeconfig: Buffer.from('not: [a kubeconfig').toString('base64') },
+  });
+  const hc = {
+    apiVersion: 'hypershift.openshift.io/v1beta1',
+    kind: 'HostedCluster',
+    metadata: { name: 'alpha', namespace: 'clusters' },
+  };
+  await admin.apply(kinds.HostedCluster!, { ...hc, spec: {} });
+  await admin.applyStatus(kinds.HostedCluster!, {
+    ...hc,
+    status: { kubeconfig: { name: 'alpha-admin-kubeconfig' } },
+  });
+  await waitFor(
+    'alpha HostedClusterAccessFailed (kubeconfig read)',
+    async () => {
+      const a = await admin.get(kinds.InfraClusterAttachment!, { namespace: 'clusters', name: 'alpha' });
+      const s = (a?.status as { appsIngressStatus?: { message?: string } } | undefined)?.appsIngressStatus;
+      return s?.message?.includes('does not parse') ?? false;
+    },
+    { timeoutMs: 60_000 },
+  );
+  await waitFor(
+    'bravo external Service',
+    async () =>
+      (await admin.get(kinds.Service!, { namespace: 'clusters', name: 'bravo-proxy-external' })) !==
+      undefined,
+    { timeoutMs: 30_000 },
+  );
+  const bravo = examples('attachments.yaml').find((o) => o.metadata?.name === 'bravo')!;
+  (bravo.spec as { externalService: { enabled: boolean } }).externalService.enabled = false;
+  await admin.apply(kinds.InfraClusterAttachment!, bravo, { force: true });
+  await waitFor(
+    'bravo external Service deleted',
+    async () =>
+      (await admin.get(kinds.Service!, { namespace: 'clusters', name: 'bravo-proxy-external' })) ===
+      undefined,
+    { timeoutMs: 30_000 },
+  );
+}
+
 /** Stands in for the ProxyServer workload's Service (the Infra's internalProxyService). */
 async function proxyService(namespace: string): Promise<void> {
   await admin.apply(kinds.Service!, {
@@ -185,6 +247,7 @@ test('under its ServiceAccount the operator reconciles examples/, using exactly 
     await proxyService('clusters');
     running.push(start('oooi-0'));
     await waitFor('Infra Ready', () => infraReady('clusters', 'vlan100'), { timeoutMs: 30_000 });
+    await reachBeyond();
     await waitFor(
       'the DNS Deployment',
       async () =>

@@ -13,7 +13,7 @@ import {
   type KubeObject,
   type RestClient,
 } from '@oooi/kube';
-import { builtinImages, fieldManager, wireControllers } from '@oooi/controller';
+import { builtinImages, fieldManager, wireControllers, type AttachmentReachOptions } from '@oooi/controller';
 import { CountingRest } from '@oooi/kube/testing';
 
 export { CountingRest };
@@ -41,6 +41,13 @@ export const kinds = {
   NodePool: { group: 'hypershift.openshift.io', version: 'v1beta1', plural: 'nodepools', kind: 'NodePool' },
   Machine: { group: 'cluster.x-k8s.io', version: 'v1beta1', plural: 'machines', kind: 'Machine' },
   Service: { group: '', version: 'v1', plural: 'services', kind: 'Service' },
+  Secret: { group: '', version: 'v1', plural: 'secrets', kind: 'Secret' },
+  HostedCluster: {
+    group: 'hypershift.openshift.io',
+    version: 'v1beta1',
+    plural: 'hostedclusters',
+    kind: 'HostedCluster',
+  },
   Event: { group: 'events.k8s.io', version: 'v1', plural: 'events', kind: 'Event' },
 } satisfies Record<string, KindDescriptor>;
 export type KindName = keyof typeof kinds;
@@ -58,8 +65,16 @@ export interface RunningController {
   stop(): Promise<void>;
 }
 
+export interface StartOptions {
+  /** The attachment's reach: shortened timings, the test-only resolver of hosted-cluster Service names. */
+  readonly reach?: AttachmentReachOptions;
+}
+
 /** Starts the controller (all registered reconcilers) watching NAMESPACE only, as `--namespace` would. */
-export async function startController(namespace: string): Promise<RunningController> {
+export async function startController(
+  namespace: string,
+  options: StartOptions = {},
+): Promise<RunningController> {
   const rest = new CountingRest(await restForRig());
   const clock = systemClock();
   const manager = new Manager({
@@ -75,6 +90,7 @@ export async function startController(namespace: string): Promise<RunningControl
     clock,
     served: { nodePools: true, machines: true },
     instance: `e2e-${namespace}`,
+    ...(options.reach ? { reach: options.reach } : {}),
   });
   const stop = new AbortController();
   setMaxListeners(0, stop.signal);

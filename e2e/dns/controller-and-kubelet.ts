@@ -42,6 +42,8 @@ export interface ControllerProcessOptions {
   readonly kubeconfig: string;
   /** `--namespace` (watch only this one) and where the leader-election Lease lives. */
   readonly namespace: string;
+  /** Extra environment (e.g. NODE_OPTIONS loading a test-only resolver). */
+  readonly env?: NodeJS.ProcessEnv;
 }
 
 /**
@@ -65,7 +67,11 @@ export function startControllerProcess(scope: NetScope, o: ControllerProcessOpti
     '--log-level',
     'info',
   ];
-  return scope.spawn(argv, { label: 'oooi-controller', cwd: repoRoot });
+  return scope.spawn(argv, {
+    label: 'oooi-controller',
+    cwd: repoRoot,
+    ...(o.env ? { env: { ...process.env, ...o.env } } : {}),
+  });
 }
 
 /** Polls PROBE until OK holds; fails at once (with its log) when one of PROCS has exited, or after TIMEOUTMS. */

@@ -6,11 +6,16 @@
 // pod-network address checks every row of the reference table as the objects change: apps ingress Ready with an
 // externalIP (the *.apps wildcard appears; Ready with a hostname only adds none), a KubeVirt NodePool + Machine with
 // an in-CIDR address (the kubernetes aliases appear), an attachment added (its names answered) and one deleted (its
-// names forwarded to the upstream, as every name outside the records is). Each change is timed from the API write
-// to the first correct answer from both views, split into controller, kubelet and reload hops, and bounded.
+// names forwarded to the upstream, as every name outside the records is). Apps ingress is real: both attachments'
+// HostedClusters point at a second apiserver (e2e/attachment/hosted.ts) where the controller installs MetalLB and
+// the ingress Services, and the test writes the load balancers' addresses there, as MetalLB would. Each change is
+// timed from the API write to the first correct answer from both views, split into controller, kubelet and reload
+// hops, and bounded.
 import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
 import { KubeConfigRest, loadKubeConfig, type KubeObject } from '@oooi/kube';
-import { e2eEnv, type RunningPod, type TrackedProc } from '@oooi/rig';
+import { e2eEnv, repoRoot, type RunningPod, type TrackedProc } from '@oooi/rig';
+import { registerHostedCluster, startHosted, type Hosted } from '../attachment/hosted';
 import { attachment, machine, nodePool, service } from '../controller/objects';
 import { NamespaceKind, User, conditionOf, type KindName } from '../controller/support';
 import {
@@ -62,7 +67,13 @@ let lab: DnsLab | undefined;
 let controller: TrackedProc | undefined;
 let kubelet: KubeletStandIn | undefined;
 let pod: RunningPod | undefined;
+let hosted: Hosted | undefined;
 const timings: Timing[] = [];
+/**
+ * The controller notices a load balancer's address in the hosted cluster on its next read, 15 s after the last
+ * (apps ingress waiting for the address; docs/attachments.md): that change's controller hop may take this much more.
+ */
+const HOSTED_READ_MS = 15_000;
 
 /** What the answers must say: attached clusters, names nobody answers, apps Ready with an externalIP, aliases. */
 interface State {
@@ -188,17 +199,29 @@ async function timeChange(what: string, write: () => Promise<unknown>, probe: Ro
 }
 
 /** The bound, and the controller's share of it (so a slow controller hidden by a fast reload still shows). */
-function expectWithinBounds(t: Timing): void {
-  expect(t.controllerMs).toBeLessThan(CONTROLLER_BUDGET_MS);
-  expect(t.totalMs).toBeLessThan(CHANGE_BOUND_MS);
+function expectWithinBounds(t: Timing, extraControllerMs = 0): void {
+  expect(t.controllerMs).toBeLessThan(CONTROLLER_BUDGET_MS + extraControllerMs);
+  expect(t.totalMs).toBeLessThan(CHANGE_BOUND_MS + extraControllerMs);
 }
 
-const appsStatus = (name: string, appsIngressStatus: Record<string, string>): KubeObject => ({
-  apiVersion: 'hostedcluster.densityops.com/v1alpha1',
-  kind: 'InfraClusterAttachment',
-  metadata: { name, namespace: ns },
-  status: { appsIngressStatus },
-});
+/** The examples, with both HostedClusters in the test's namespace and bravo's ingress Service named apart. */
+function examplesHere(): KubeObject[] {
+  return movedExamples(ns, UPSTREAM_IP).map((obj) => {
+    if (obj.kind !== 'InfraClusterAttachment' || obj.metadata?.name !== 'bravo') return obj;
+    const spec = obj.spec as { hostedClusterRef: object; appsIngress: object };
+    return {
+      ...obj,
+      spec: {
+        ...spec,
+        hostedClusterRef: { ...spec.hostedClusterRef, namespace: ns },
+        appsIngress: { ...spec.appsIngress, service: { name: 'oooi-ingress-bravo' } },
+      },
+    };
+  });
+}
+
+const appsPhase = (a: KubeObject | undefined) =>
+  (a?.status as { appsIngressStatus?: { reason?: string } } | undefined)?.appsIngressStatus?.reason;
 
 const row = (name: string, vlan: string, podAnswer: string): Row => ({
   row: 'probe',
@@ -214,10 +237,18 @@ beforeAll(async () => {
     await user.client.apply(NamespaceKind, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
   }
   lab = await openDnsLab(env.rig);
-  for (const obj of movedExamples(ns, UPSTREAM_IP)) await user.apply(obj.kind as KindName, obj);
+  hosted = await startHosted('hosted-dns');
+  await hosted.installMetalLBCrds();
+  for (const name of ['alpha', 'bravo'])
+    await registerHostedCluster(user, { namespace: ns, name, kubeconfig: hosted.kubeconfig });
+  for (const obj of examplesHere()) await user.apply(obj.kind as KindName, obj);
   // internalProxyService names vlan100-proxy.<ns>.svc.cluster.local: the Service the ProxyServer workload would own
   await user.apply('Service', service(ns, 'vlan100-proxy', PROXY_CLUSTER_IP));
-  controller = startControllerProcess(lab.scope, { kubeconfig: env.kubeconfig, namespace: ns });
+  controller = startControllerProcess(lab.scope, {
+    kubeconfig: env.kubeconfig,
+    namespace: ns,
+    env: { NODE_OPTIONS: `--import=${join(repoRoot, 'e2e/attachment/svc-lookup-hook.mjs')}` },
+  });
   const deployment = await eventually(
     'the controller to write the DNS Deployment',
     () => user!.client.get(DeploymentKind, { namespace: ns, name: 'vlan100-dns' }),
@@ -239,6 +270,7 @@ afterAll(async () => {
     () => kubelet?.stop(),
     () => pod?.dispose(),
     () => controller?.stop(),
+    () => hosted?.down(),
     () => lab?.dispose(),
     () => user?.client.delete(NamespaceKind, { name: cpAlpha }),
     () => user?.client.delete(NamespaceKind, { name: ns }),
@@ -301,17 +333,21 @@ test('both clusters: control-plane names answered, apps and aliases forwarded un
 });
 
 test('apps ingress: the *.apps wildcard only where it is Ready with an externalIP', async () => {
+  for (const name of ['alpha', 'bravo']) {
+    await eventually(
+      `${name}: apps ingress installed, waiting for its address`,
+      () => user!.get('InfraClusterAttachment', ns, name),
+      (a) => appsPhase(a) === 'WaitingForExternalIP',
+      { procs: [controller!], timeoutMs: 90_000 },
+    );
+  }
   const t = await timeChange(
     'apps ingress Ready',
     async () => {
-      await user!.applyStatus(
-        'InfraClusterAttachment',
-        appsStatus('alpha', { phase: 'Ready', externalIP: APPS_VIP.alpha! }),
-      );
-      await user!.applyStatus(
-        'InfraClusterAttachment',
-        appsStatus('bravo', { phase: 'Ready', externalHostname: 'apps-lb.bravo.example.net' }),
-      );
+      await hosted!.setLoadBalancer('openshift-ingress', 'oooi-ingress', [{ ip: APPS_VIP.alpha! }]);
+      await hosted!.setLoadBalancer('openshift-ingress', 'oooi-ingress-bravo', [
+        { hostname: 'apps-lb.bravo.example.net' },
+      ]);
     },
     row(`console-openshift-console.apps.alpha.${DOMAIN}`, APPS_VIP.alpha!, PROXY_CLUSTER_IP),
   );
@@ -323,7 +359,7 @@ test('apps ingress: the *.apps wildcard only where it is Ready with an externalI
   });
   const alpha = await user!.get('InfraClusterAttachment', ns, 'alpha');
   expect(conditionOf(alpha, 'Ready')).toMatchObject({ status: 'True', reason: 'AppsIngressReady' });
-  expectWithinBounds(t);
+  expectWithinBounds(t, HOSTED_READ_MS);
 });
 
 test('every row from both views once a KubeVirt NodePool and a Machine with an in-CIDR address exist', async () => {

@@ -12,7 +12,7 @@ export {
 export { rigBin, rigInstall, findBin, knownBins, installPieces, type InstallPiece } from './bins';
 export { cacheDir, runDir, repoRoot, versions, parseEnvFile, parseVersions, type Versions } from './config';
 export { defaultCrdDirs, readCrds } from './crds';
-export { FAKE_NODE, portNames, type PortName } from './components';
+export { FAKE_NODE, fakeNode, portNames, type PortName } from './components';
 export { componentNames, isComponentName, readState, type ComponentName, type RunState } from './state';
 export {
   freePort,

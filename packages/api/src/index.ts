@@ -37,6 +37,7 @@ export {
   validateCross,
   findDuplicateAttachments,
   checkAppsRanges,
+  findHostedClusterAcrossInfras,
   attachmentDomain,
 } from './validate/validate-cross';
 export type { CrossProblem, CrossReason, ObjectField } from './validate/validate-cross';

@@ -36,6 +36,11 @@ export type { RunDeps } from './manager/run-controller';
 export { parseControllerCommand } from './manager/controller-command';
 export type { ReconcilerEntry, ReconcilerSetup } from './manager/setup';
 export { ControllerMetrics } from './metrics';
+export { defaultReachTimings } from './infra/reconcile/reach-options';
+export type { AttachmentReachOptions, ReachTimings } from './infra/reconcile/reach-options';
+export { APPS_CLEANUP_FINALIZER } from './infra/reconcile/attachment-finalizer';
+export { CREATED_FOR_ANNOTATION } from './infra/desired/apps-ingress-objects';
+export { PROXY_SERVER_LABEL, proxyPodSelector } from './workload/proxy-pods';
 export {
   COREFILE_KEY,
   DEFAULT_COREDNS_IMAGE,

@@ -56,6 +56,7 @@ export {
   type WatchRequest,
 } from './rest/rest';
 export { KubeConfigRest, loadKubeConfig, type KubeConfigRestOptions } from './rest/kubeconfig-rest';
+export { loadKubeConfigText, type KubeConfigTextOptions } from './rest/kubeconfig-text';
 export {
   defaultBurst,
   defaultQps,

@@ -230,6 +230,30 @@ export const AppsIngressStatus = Type.Object(
   { description: 'Apps-ingress state scoped to this cluster.' },
 );
 
+export const ExternalServiceStatus = Type.Object(
+  {
+    serviceName: Type.Optional(
+      Type.String({
+        description: 'The LoadBalancer Service <attachment>-proxy-external in the Infra namespace.',
+        maxLength: 63,
+      }),
+    ),
+    externalIP: Type.Optional(
+      Type.String({
+        description: 'Its external address (status.loadBalancer.ingress[0].ip).',
+        maxLength: 64,
+      }),
+    ),
+    externalHostname: Type.Optional(
+      Type.String({
+        description: 'Its external host name, when the load balancer gives a name instead of an address.',
+        maxLength: 253,
+      }),
+    ),
+  },
+  { description: 'The external LoadBalancer Service of spec.externalService, while it is enabled.' },
+);
+
 export const InfraClusterAttachmentStatus = Type.Object(
   {
     conditions: conditions(
@@ -243,6 +267,7 @@ export const InfraClusterAttachmentStatus = Type.Object(
       Type.String({ description: 'Resolved control-plane namespace.', maxLength: 63 }),
     ),
     appsIngressStatus: Type.Optional(AppsIngressStatus),
+    externalServiceStatus: Type.Optional(ExternalServiceStatus),
   },
   { description: 'Observed state, written by the controller.' },
 );

@@ -31,6 +31,10 @@ export const Reason = {
   // More attachments than an Infra routes (docs/limits.md): the message names the limit and those left out.
   AttachmentLimitExceeded: 'AttachmentLimitExceeded',
   InfraNotFound: 'InfraNotFound',
+  // Attachment deletion: the hosted cluster's objects could not be deleted yet (retried up to a bound), and at the
+  // bound the finalizer is released leaving them there (docs/attachments.md).
+  HostedCleanupFailed: 'HostedCleanupFailed',
+  HostedCleanupAbandoned: 'HostedCleanupAbandoned',
   // An enabled component that cannot be created: the reason names the missing field.
   DHCPServerIPMissing: 'DHCPServerIPMissing',
   DHCPRangeMissing: 'DHCPRangeMissing',

@@ -63,20 +63,29 @@ describe('controllerRegistrations (the production wiring)', () => {
     expect(keys.filter((k) => k.startsWith('cluster ') && k.includes('densityops'))).toEqual([]);
   });
 
-  test('nothing is deleted, and the Infra itself is never patched (only its status)', () => {
-    expect(keys.filter((k) => / delete /.test(k))).toEqual([]);
+  test('only a disabled external Service is deleted, and the Infra itself is never patched (only its status)', () => {
+    expect(keys.filter((k) => / delete /.test(k))).toEqual(['watched delete core/services']);
     expect(keys).not.toContain('watched patch hostedcluster.densityops.com/infras');
   });
-
+  test('attachments are patched for their finalizer (and read again after a conflict)', () => {
+    expect(keys).toContain('watched patch hostedcluster.densityops.com/infraclusterattachments');
+    expect(keys).toContain('watched get hostedcluster.densityops.com/infraclusterattachments');
+  });
+  test('a hosted-cluster client reads the HostedCluster and its kubeconfig Secret, wherever they are', () => {
+    expect(keys.filter((k) => /hostedclusters|secrets/.test(k))).toEqual([
+      'cluster get core/secrets',
+      'cluster get hypershift.openshift.io/hostedclusters',
+    ]);
+  });
   test('children of a label-filtered cache are read by name on a miss; the Infra children are not', () => {
     expect(keys.filter((k) => / get /.test(k) && k.startsWith('watched'))).toEqual([
       'watched get apps/deployments',
       'watched get core/configmaps',
       'watched get core/serviceaccounts',
       'watched get core/services',
+      'watched get hostedcluster.densityops.com/infraclusterattachments',
     ]);
   });
-
   test('Events and the Lease', () => {
     expect(keys).toContain('watched create events.k8s.io/events');
     expect(keys.filter((k) => k.startsWith('lease '))).toEqual([

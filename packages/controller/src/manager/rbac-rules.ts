@@ -33,6 +33,13 @@ export interface ControllerRegistrations {
   readonly leaderElection: boolean;
   /** Optional kinds whose group/version is asked for once at start. */
   readonly discovery: readonly KindDescriptor[];
+  /** Requests reconcilers send themselves (finalizer patches, deletes, reads by name), as their setups declare. */
+  readonly direct?: readonly DirectUse[];
+}
+
+/** One declared direct request kind: verbs on a kind, in the watched namespace or cluster-wide. */
+export interface DirectUse extends KindUse {
+  readonly verbs: readonly string[];
 }
 
 /** An rbac.authorization.k8s.io/v1 PolicyRule, in the chart's key order. */
@@ -77,6 +84,7 @@ export function requiredPermissions(r: ControllerRegistrations): Permission[] {
   for (const a of r.applies) add(a, a.kind.plural, ['create', 'patch']);
   for (const g of r.gets) add(g, g.kind.plural, ['get']);
   for (const s of r.statusWrites) add(s, `${s.kind.plural}/status`, ['patch']);
+  for (const d of r.direct ?? []) add(d, d.kind.plural, d.verbs);
   if (r.events) {
     for (const verb of eventVerbs)
       out.push({ scope: 'watched', group: 'events.k8s.io', resource: 'events', verb });

@@ -1,7 +1,8 @@
 // Records what the controller's wiring registers: wireControllers runs on a Manager that is never started (its
 // RestClient refuses every call), watching a sentinel namespace, and every cache, `for` kind, `owns` kind (with its
 // label selector: a filtered cache means a GET on a miss) and Event recorder it asks for is written down. Caches in the sentinel namespace follow `--namespace` (`watched`); caches
-// without one are cluster-wide. rbac-rules.ts turns the result into the RBAC rules the Helm chart carries.
+// without one are cluster-wide; requests a reconciler sends itself (a finalizer patch, a delete, a GET of a
+// HostedCluster) are declared by its setup through `declareAccess`. rbac-rules.ts turns the result into the RBAC rules the Helm chart carries.
 import {
   Manager,
   systemClock,
@@ -15,7 +16,7 @@ import {
 } from '@oooi/kube';
 import { builtinImages } from '../workload/images';
 import { MachineKind, NodePoolKind } from '../workload/kinds';
-import type { ControllerRegistrations, KindUse } from './rbac-rules';
+import type { ControllerRegistrations, DirectUse, KindUse } from './rbac-rules';
 import { wireControllers } from './wire';
 
 const sentinel = 'oooi-watched-namespace';
@@ -75,8 +76,10 @@ export function controllerRegistrations(): ControllerRegistrations {
     fieldManager: 'rbac',
     clock,
   });
+  const direct: DirectUse[] = [];
   wireControllers({
     manager,
+    declareAccess: (a) => direct.push(a),
     namespace: sentinel,
     images: builtinImages,
     clock,
@@ -91,5 +94,6 @@ export function controllerRegistrations(): ControllerRegistrations {
     events: manager.eventRecorders > 0,
     leaderElection: true,
     discovery: discoveredKinds,
+    direct,
   };
 }

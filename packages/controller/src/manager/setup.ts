@@ -4,6 +4,8 @@
 import type { CacheScope, Clock, Controller, EventRecorder, Manager } from '@oooi/kube';
 import type { ControllerMetrics } from '../metrics';
 import type { DefaultImages } from '../workload/images';
+import type { DirectAccess } from '../infra/reconcile/setup';
+import type { AttachmentReachOptions } from '../infra/reconcile/reach-options';
 
 /** What every reconciler's setup is given. */
 export interface ReconcilerSetup {
@@ -17,6 +19,10 @@ export interface ReconcilerSetup {
   readonly events: EventRecorder;
   readonly clock: Clock;
   readonly metrics: ControllerMetrics;
+  /** The attachment's reach: timings and the test-only hosted-cluster resolver (defaults: production). */
+  readonly reach?: AttachmentReachOptions;
+  /** Told about every kind a reconciler requests directly (registrations.ts: RBAC). */
+  readonly declareAccess?: (access: DirectAccess) => void;
 }
 
 export interface ReconcilerEntry {

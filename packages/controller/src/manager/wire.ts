@@ -4,6 +4,8 @@
 import type { Clock, Controller, Manager } from '@oooi/kube';
 import type { Registry } from 'prom-client';
 import type { DefaultImages } from '../workload/images';
+import type { DirectAccess } from '../infra/reconcile/setup';
+import type { AttachmentReachOptions } from '../infra/reconcile/reach-options';
 import { ControllerMetrics } from '../metrics';
 import { reconcilers } from './reconcilers';
 import type { ReconcilerSetup } from './setup';
@@ -25,6 +27,10 @@ export interface WireOptions {
   readonly served: { readonly nodePools: boolean; readonly machines: boolean };
   /** This process, for Events (`reportingInstance`), e.g. the pod name. */
   readonly instance: string;
+  /** The attachment's reach (timings; a resolver for tests only); default: production. */
+  readonly reach?: AttachmentReachOptions;
+  /** Told about every kind a reconciler requests directly (registrations.ts: RBAC). */
+  readonly declareAccess?: (access: DirectAccess) => void;
 }
 
 export function wireControllers(o: WireOptions): Controller[] {
@@ -37,6 +43,8 @@ export function wireControllers(o: WireOptions): Controller[] {
     events: o.manager.eventRecorder(reportingController, o.instance),
     clock: o.clock,
     metrics: new ControllerMetrics(o.registry ?? o.manager.metrics.registry),
+    ...(o.reach ? { reach: o.reach } : {}),
+    ...(o.declareAccess ? { declareAccess: o.declareAccess } : {}),
   };
   return reconcilers.map((entry) => entry.setup(setup));
 }

@@ -49,3 +49,11 @@ export const ServiceAccountKind: KindDescriptor = {
   plural: 'serviceaccounts',
   kind: 'ServiceAccount',
 };
+/** HyperShift HostedCluster: `status.kubeconfig.name` names the Secret (key `kubeconfig`) of its admin kubeconfig. */
+export const HostedClusterKind: KindDescriptor = {
+  group: 'hypershift.openshift.io',
+  version: 'v1beta1',
+  plural: 'hostedclusters',
+  kind: 'HostedCluster',
+};
+export const SecretKind: KindDescriptor = { group: '', version: 'v1', plural: 'secrets', kind: 'Secret' };

@@ -11,6 +11,7 @@
 // client-node is ESM-only and is loaded on first use (dynamic import), so code and tests that only use the
 // RestClient interface (with the fake in ../testing) never load it.
 import { createHash } from 'node:crypto';
+import type { LookupFunction } from 'node:net';
 import http from 'node:http';
 import https from 'node:https';
 import type { KubeConfig, Watch } from '@kubernetes/client-node';
@@ -46,6 +47,11 @@ export interface KubeConfigRestOptions extends Partial<Omit<ThrottleOptions, 'cl
   /** Extra headers on every non-watch request (e.g. `Impersonate-User`). */
   headers?: Record<string, string>;
   clock?: Clock;
+  /**
+   * Resolves host names instead of the system resolver (node:net's `lookup`), for plain requests; watches use the
+   * system resolver. For tests that must dial a name no resolver here knows, with TLS verified as usual.
+   */
+  lookup?: LookupFunction;
 }
 
 /** The production {@link RestClient}. */
@@ -57,13 +63,23 @@ export class KubeConfigRest implements RestClient {
   private readonly headers: Record<string, string>;
   private readonly throttle: RequestThrottle;
   private readonly agents = new Map<string, http.Agent>();
+  private readonly lookup: LookupFunction | undefined;
 
   constructor(options: KubeConfigRestOptions) {
     this.kc = options.kubeConfig;
     this.timeoutMs = options.requestTimeoutMs ?? 30_000;
     this.keepAlive = options.keepAlive ?? true;
     this.headers = options.headers ?? {};
-    const { kubeConfig: _kc, requestTimeoutMs: _t, keepAlive: _k, headers: _h, clock, ...throttle } = options;
+    this.lookup = options.lookup;
+    const {
+      kubeConfig: _kc,
+      requestTimeoutMs: _t,
+      keepAlive: _k,
+      headers: _h,
+      lookup: _l,
+      clock,
+      ...throttle
+    } = options;
     this.throttle = new RequestThrottle({ ...throttle, clock: clock ?? systemClock() });
   }
 
@@ -110,6 +126,7 @@ export class KubeConfigRest implements RestClient {
       ...(payload === undefined ? {} : { 'Content-Type': req.contentType ?? 'application/json' }),
     };
     opts.timeout = this.timeoutMs;
+    if (this.lookup) opts.lookup = this.lookup;
     if (req.signal) opts.signal = req.signal;
     const { code, text, retryAfter } = await send(url, opts, payload);
     return parseAnswer<T>(code, text, parseRetryAfter(retryAfter, Date.now()));

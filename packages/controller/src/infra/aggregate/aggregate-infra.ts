@@ -34,12 +34,14 @@ export interface AggregatedInfra {
 export interface AggregateInputs {
   readonly infra: Infra;
   readonly attachments: readonly InfraClusterAttachment[];
+  /** Attachments of other namespaces that name a member's HostedCluster (for the check across Infras). */
+  readonly elsewhere?: readonly InfraClusterAttachment[];
   readonly nodePools: readonly unknown[];
   readonly machines: readonly unknown[];
 }
 
 export function aggregateInfra(input: AggregateInputs): AggregatedInfra {
-  const agg = aggregateAttachments(input.infra, input.attachments);
+  const agg = aggregateAttachments(input.infra, input.attachments, input.elsewhere);
   const index = indexSources(input.nodePools, input.machines);
   const cidr = input.infra.spec.networkConfig.cidr;
   const domains = agg.included.map((a) => targetOf(a).domain);

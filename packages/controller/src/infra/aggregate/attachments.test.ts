@@ -8,6 +8,7 @@ describe('aggregateAttachments', () => {
   interface Case {
     name: string;
     input: ReturnType<typeof attachment>[];
+    elsewhere?: ReturnType<typeof attachment>[];
     members: string[];
     included: string[];
     conflicts: string[];
@@ -84,9 +85,38 @@ describe('aggregateAttachments', () => {
       included: ['a', 'b'],
       conflicts: [],
     },
-  ])('$name', ({ input, members, included, conflicts }) => {
+    {
+      name: 'one HostedCluster attached to two Infras of one namespace: ours is excluded, named with the other',
+      input: [attachment('a', { hc: 'x' }), attachment('z', { hc: 'x', infra: 'vlan200' }), attachment('b')],
+      members: ['a', 'b'],
+      included: ['b'],
+      conflicts: [
+        'DuplicateHostedCluster a: attachments "clusters/a" (Infra "vlan100") and "clusters/z" (Infra "vlan200") reference HostedCluster clusters/x',
+      ],
+    },
+    {
+      name: 'one HostedCluster attached to an Infra of another namespace (named after ours): ours is excluded too',
+      input: [attachment('a', { hc: 'x' })],
+      elsewhere: [{ ...attachment('a', { hc: 'x' }), metadata: { name: 'a', namespace: 'lab' } }],
+      members: ['a'],
+      included: [],
+      conflicts: [
+        'DuplicateHostedCluster a: attachments "clusters/a" (Infra "vlan100") and "lab/a" (Infra "vlan100") reference HostedCluster clusters/x',
+      ],
+    },
+    {
+      name: 'the other one terminating: no conflict',
+      input: [
+        attachment('a', { hc: 'x' }),
+        attachment('z', { hc: 'x', infra: 'vlan200', terminating: true }),
+      ],
+      members: ['a'],
+      included: ['a'],
+      conflicts: [],
+    },
+  ])('$name', ({ input, elsewhere, members, included, conflicts }) => {
     for (const order of [input, shuffled(input), [...input].reverse()]) {
-      const got = aggregateAttachments(vlan, order);
+      const got = aggregateAttachments(vlan, order, elsewhere);
       expect(names(got.members)).toEqual(members);
       expect(names(got.included)).toEqual(included);
       expect(got.conflicts.map((c) => `${c.reason} ${c.attachments.join(',')}: ${c.message}`)).toEqual(

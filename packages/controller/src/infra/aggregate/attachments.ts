@@ -2,7 +2,7 @@
 // visible rather than resolved silently: duplicate domains or duplicate HostedCluster references exclude both
 // attachments from routing"). The duplicate walk itself is @oooi/api's findDuplicateAttachments, the same one
 // `oooi validate` reports, so the controller and the validator can never disagree on what collides.
-import { attachmentDomain, findDuplicateAttachments } from '@oooi/api';
+import { attachmentDomain, findDuplicateAttachments, findHostedClusterAcrossInfras } from '@oooi/api';
 import type { Infra, InfraClusterAttachment } from '@oooi/api';
 import { MAX_ATTACHMENTS_PER_INFRA, withinAttachmentLimit } from './limits';
 import { sortedBy } from './order';
@@ -68,11 +68,39 @@ export interface Aggregation {
 }
 
 /**
+ * "One attachment per HostedCluster" across Infras (`@oooi/api`'s findHostedClusterAcrossInfras, the walk
+ * `oooi validate` reports): a member whose HostedCluster an attachment of another Infra also names. Each Infra
+ * excludes its own side, so both are excluded, as within one Infra; the message names both and their Infras.
+ */
+function acrossInfras(
+  infra: Infra,
+  members: readonly InfraClusterAttachment[],
+  everyone: readonly InfraClusterAttachment[],
+): Conflict[] {
+  const mine = new Set(members.map((a) => a.metadata.name));
+  const isMember = (o: { namespace: string; name: string }) =>
+    o.namespace === namespaceOf(infra) && mine.has(o.name);
+  const live = everyone.filter((a) => !a.metadata.deletionTimestamp);
+  return findHostedClusterAcrossInfras(live)
+    .filter((p) => p.objects.some(isMember))
+    .map((p) => ({
+      reason: 'DuplicateHostedCluster' as const,
+      message: p.message,
+      attachments: p.objects.filter(isMember).map((o) => o.name),
+    }));
+}
+
+/**
  * Aggregates the attachments of `infra` out of `all` (any order, any Infra): a terminating attachment is dropped
  * at once (its records go while its finalizer runs); the rest are walked in name order and every attachment in a
- * duplicate pair is excluded.
+ * duplicate pair is excluded. `elsewhere` are attachments of other namespaces, read only for a HostedCluster that
+ * is attached to another Infra too.
  */
-export function aggregateAttachments(infra: Infra, all: readonly InfraClusterAttachment[]): Aggregation {
+export function aggregateAttachments(
+  infra: Infra,
+  all: readonly InfraClusterAttachment[],
+  elsewhere: readonly InfraClusterAttachment[] = [],
+): Aggregation {
   const members = sortedBy(
     all.filter((a) => targetsInfra(a, infra) && !a.metadata.deletionTimestamp),
     (a) => a.metadata.name,
@@ -82,6 +110,7 @@ export function aggregateAttachments(infra: Infra, all: readonly InfraClusterAtt
     message: p.message,
     attachments: p.objects.map((o) => o.name),
   }));
+  conflicts.push(...acrossInfras(infra, members, [...all, ...elsewhere]));
   const excluded = new Set(conflicts.flatMap((c) => c.attachments));
   const limit = withinAttachmentLimit(members.filter((a) => !excluded.has(a.metadata.name)));
   if (limit.over.length > 0) {

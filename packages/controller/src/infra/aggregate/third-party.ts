@@ -85,3 +85,22 @@ export function serviceClusterIP(obj: unknown): string | undefined {
   const ip = str(field(obj, 'spec', 'clusterIP'));
   return ip === undefined || ip === '' || ip === 'None' ? undefined : ip;
 }
+
+/** What a LoadBalancer Service's first ingress entry says: an address, else a host name. */
+export interface LoadBalancerEndpoint {
+  readonly ip?: string;
+  readonly hostname?: string;
+}
+
+/**
+ * `status.loadBalancer.ingress[0]` of a Service: its `ip`, else its `hostname`; undefined when neither is set (no
+ * address yet). Only the first entry counts, as in the reference.
+ */
+export function loadBalancerEndpoint(svc: unknown): LoadBalancerEndpoint | undefined {
+  const list = field(svc, 'status', 'loadBalancer', 'ingress');
+  const first: unknown = Array.isArray(list) ? list[0] : undefined;
+  const ip = str(field(first, 'ip')) || undefined;
+  const hostname = str(field(first, 'hostname')) || undefined;
+  if (ip) return { ip };
+  return hostname ? { hostname } : undefined;
+}

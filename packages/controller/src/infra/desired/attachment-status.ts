@@ -17,6 +17,11 @@ export interface AttachmentStatusPlan {
   readonly controlPlaneNamespace: string;
   /** Aggregated, then Ready. */
   readonly conditions: readonly ConditionSpec[];
+  /**
+   * Why apps ingress must not touch the hosted cluster: the attachment is excluded from routing (a duplicate, the
+   * limit), its MetalLB range collides, or its Infra is missing. Empty: go.
+   */
+  readonly appsBlockers: readonly string[];
 }
 
 export interface AttachmentFacts {
@@ -122,7 +127,11 @@ function ready(a: InfraClusterAttachment, agg: ConditionSpec, facts: AttachmentF
   return appsReady(a);
 }
 
-function plan(a: InfraClusterAttachment, conditions: ConditionSpec[]): AttachmentStatusPlan {
+function plan(
+  a: InfraClusterAttachment,
+  conditions: ConditionSpec[],
+  appsBlockers: readonly string[],
+): AttachmentStatusPlan {
   const t = targetOf(a);
   return {
     namespace: t.namespace,
@@ -131,7 +140,16 @@ function plan(a: InfraClusterAttachment, conditions: ConditionSpec[]): Attachmen
     domain: t.domain,
     controlPlaneNamespace: t.controlPlaneNamespace,
     conditions,
+    appsBlockers,
   };
+}
+
+/** Conflicts that exclude the attachment from routing (a shared source address does not) and range problems. */
+function blockersOf(facts: AttachmentFacts): string[] {
+  return [
+    ...facts.conflicts.filter((c) => c.reason !== 'DuplicateSourceIP').map(describeConflict),
+    ...facts.problems.map((p) => p.message),
+  ];
 }
 
 export function desiredAttachmentStatus(
@@ -139,7 +157,7 @@ export function desiredAttachmentStatus(
   facts: AttachmentFacts,
 ): AttachmentStatusPlan {
   const agg = aggregated(a, facts);
-  return plan(a, [agg, ready(a, agg, facts)]);
+  return plan(a, [agg, ready(a, agg, facts)], blockersOf(facts));
 }
 
 /** An attachment whose Infra does not exist (in its namespace). */
@@ -152,7 +170,7 @@ export function attachmentStatusWithoutInfra(a: InfraClusterAttachment): Attachm
     reason: Reason.InfraNotFound,
     message,
   };
-  return plan(a, [agg, { ...agg, type: ConditionType.Ready }]);
+  return plan(a, [agg, { ...agg, type: ConditionType.Ready }], [message]);
 }
 
 export function isReady(p: AttachmentStatusPlan): boolean {

@@ -3,6 +3,7 @@
 // call this, so what render writes is what the controller applies.
 import { applyDefaults, checkAppsRanges, kindInfo } from '@oooi/api';
 import type {
+  CrossProblem,
   DHCPServer,
   DNSServer,
   Infra,
@@ -37,6 +38,11 @@ export interface InfraWorld {
   readonly infra: Infra;
   /** Attachments of the Infra's namespace (others are ignored). */
   readonly attachments: readonly InfraClusterAttachment[];
+  /**
+   * Attachments of other namespaces naming a HostedCluster one of the Infra's attachments names: one HostedCluster
+   * attached to two Infras excludes both (conflict DuplicateHostedCluster). Default: none.
+   */
+  readonly elsewhere?: readonly InfraClusterAttachment[];
   readonly nodePools: readonly unknown[];
   readonly machines: readonly unknown[];
   readonly services: readonly unknown[];
@@ -60,6 +66,8 @@ export interface InfraPlan {
   readonly attachments: readonly AttachmentStatusPlan[];
   /** Attachments whose aliases wait for a Machine address. */
   readonly pendingAliases: readonly string[];
+  /** MetalLB range problems among the members (each names the attachments and Infra fields involved). */
+  readonly rangeProblems: readonly CrossProblem[];
 }
 
 export function defaultedInfra(infra: Infra): Infra {
@@ -86,8 +94,11 @@ function guard<T extends { metadata: ObjectMeta }>(
   };
 }
 
-function attachmentPlans(infra: Infra, agg: AggregatedInfra): AttachmentStatusPlan[] {
-  const problems = checkAppsRanges(infra, agg.members);
+function attachmentPlans(
+  infra: Infra,
+  agg: AggregatedInfra,
+  problems: readonly CrossProblem[],
+): AttachmentStatusPlan[] {
   return agg.members.map((a) => {
     const name = a.metadata.name;
     return desiredAttachmentStatus(a, {
@@ -106,6 +117,7 @@ export function planInfra(world: InfraWorld): InfraPlan {
   const aggregated = aggregateInfra({
     infra,
     attachments: world.attachments,
+    elsewhere: world.elsewhere ?? [],
     nodePools: world.nodePools,
     machines: world.machines,
   });
@@ -115,6 +127,7 @@ export function planInfra(world: InfraWorld): InfraPlan {
   );
   const internalIP = internalProxy.state === 'resolved' ? internalProxy.ip : undefined;
   const views = aggregated.views;
+  const rangeProblems = checkAppsRanges(infra, aggregated.members);
   const children: ChildPlans = {
     dhcp: guard(desiredDhcpServer(infra, world.images), infra, world.children.dhcp, 'dhcp'),
     dns: guard(
@@ -130,7 +143,8 @@ export function planInfra(world: InfraWorld): InfraPlan {
     aggregated,
     internalProxy,
     children,
-    attachments: attachmentPlans(infra, aggregated),
+    attachments: attachmentPlans(infra, aggregated, rangeProblems),
     pendingAliases: pendingAliases(aggregated),
+    rangeProblems,
   };
 }

@@ -88,6 +88,29 @@ describe('Infra Ready', () => {
       want: 'False DuplicateSourceIP: attachments "a", "b" share source CIDR "198.51.100.50/32": the kubernetes alias routes for that address were removed, the other routes remain',
     },
     {
+      name: 'MetalLB ranges overlapping each other and the DHCP pool, after the conflicts',
+      w: world(infra(), {
+        attachments: [
+          attachment('a', { apps: { range: '198.51.100.200-198.51.100.209' } }),
+          attachment('b', { apps: { range: '198.51.100.205-198.51.100.214' } }),
+          attachment('c', { apps: { range: '198.51.100.190-198.51.100.195' } }),
+        ],
+      }),
+      want:
+        'False MetalLBRangeOverlapsPool: spec.appsIngress.metallb.ipAddressPoolRange 198.51.100.190-198.51.100.195 of attachment "c" overlaps the DHCP pool 198.51.100.100-198.51.100.199 of Infra "vlan100"; ' +
+        'spec.appsIngress.metallb.ipAddressPoolRange of attachments "a" (198.51.100.200-198.51.100.209) and "b" (198.51.100.205-198.51.100.214) overlap',
+    },
+    {
+      name: 'one HostedCluster attached to this Infra and to another one elsewhere',
+      w: world(infra(), {
+        attachments: [attachment('a', { hc: 'x' })],
+        elsewhere: [
+          { ...attachment('z', { hc: 'x', infra: 'vlan7' }), metadata: { name: 'z', namespace: 'lab' } },
+        ],
+      }),
+      want: 'False DuplicateHostedCluster: attachments "clusters/a" (Infra "vlan100") and "lab/z" (Infra "vlan7") reference HostedCluster clusters/x: both are excluded from routing',
+    },
+    {
       name: 'a missing field comes before a conflict',
       w: world(infra({ infraComponents: { dns: { serverIP: undefined } } }), {
         attachments: dup.slice(0, 2),

@@ -75,6 +75,9 @@ function readyProblems(plan: InfraPlan, outcomes: ChildOutcomes): Problem[] {
       if (c.reason === reason) out.push({ reason, message: describeConflict(c) });
     }
   }
+  // MetalLB ranges colliding with each other, the DHCP pool, a static address or the CIDR (the attachments
+  // involved say so too).
+  for (const p of plan.rangeProblems) out.push({ reason: p.reason, message: p.message });
   return out;
 }
 

@@ -1,9 +1,21 @@
 // The attachment controller's watches: a conflict or a shared source address involves another attachment, so any
 // change that can move one attachment's verdict re-queues every attachment of the same Infra — sibling
-// attachments, the Infra itself, and the NodePools and Machines of their clusters.
+// attachments (and those naming the same HostedCluster in another Infra), the Infra itself, and the NodePools and
+// Machines of their clusters — plus its own external Service (owner reference). The hosted cluster is not
+// watched: apps ingress reads it on its requeue intervals.
 import type { Infra, InfraClusterAttachment } from '@oooi/api';
 import type { Controller } from '@oooi/kube';
-import { AttachmentKind, InfraKind, MachineKind, NodePoolKind } from '../../workload/kinds';
+import {
+  AttachmentKind,
+  HostedClusterKind,
+  InfraKind,
+  MachineKind,
+  NodePoolKind,
+  SecretKind,
+  ServiceKind,
+} from '../../workload/kinds';
+import { HostedClients } from '../hosted/hosted-clients';
+import { defaultReachTimings } from './reach-options';
 import { controllerCaches } from '../caches';
 import type { Live } from '../caches';
 import type { InfraControllerSetup } from './setup';
@@ -15,18 +27,32 @@ import {
 } from '../watch/map-requests';
 import {
   attachmentSpecChanged,
+  externalServiceChanged,
   infraSpecChanged,
   machineRoutingChanged,
   nodePoolRoutingChanged,
 } from '../watch/predicates';
 import { AttachmentReconciler } from './attachment-reconciler';
 
+/** The requests the attachment reconciler sends beyond its caches, applies and status writes. */
+function declareAccess(s: InfraControllerSetup): void {
+  // The finalizer: a merge patch, and a GET to recompute it after a conflict.
+  s.declareAccess?.({ kind: AttachmentKind, verbs: ['get', 'patch'], scope: 'watched' });
+  // A disabled external Service is deleted.
+  s.declareAccess?.({ kind: ServiceKind, verbs: ['delete'], scope: 'watched' });
+  // The hosted-cluster client: the HostedCluster and its kubeconfig Secret, in the HostedCluster's namespace.
+  s.declareAccess?.({ kind: HostedClusterKind, verbs: ['get'], scope: 'cluster' });
+  s.declareAccess?.({ kind: SecretKind, verbs: ['get'], scope: 'cluster' });
+}
+
 export function setupAttachmentController(s: InfraControllerSetup): Controller {
   const caches = controllerCaches(s.manager, { own: s.scope, ...s.served });
   const attachments = () => caches.attachments.list();
+  declareAccess(s);
   let builder = s.manager
     .controller('infraclusterattachment')
     .for(AttachmentKind, s.scope)
+    .owns(ServiceKind, { ...s.scope, predicate: externalServiceChanged })
     .watches<Live<InfraClusterAttachment>>(
       AttachmentKind,
       (a) => attachmentToSiblingRequests(a, attachments()),
@@ -53,6 +79,14 @@ export function setupAttachmentController(s: InfraControllerSetup): Controller {
       events: s.events,
       clock: s.clock,
       images: s.images,
+      hosted: new HostedClients({
+        management: s.manager.client,
+        fieldManager: s.manager.client.fieldManager,
+        ...(s.reach?.hostedClusterLookupForTests
+          ? { lookupForTests: s.reach.hostedClusterLookupForTests }
+          : {}),
+      }),
+      timings: { ...defaultReachTimings, ...s.reach?.timings },
     }),
   );
 }

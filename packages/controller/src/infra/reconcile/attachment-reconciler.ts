@@ -1,29 +1,45 @@
 // The InfraClusterAttachment reconciler: the one writer of an attachment's status. It plans the attachment's Infra
-// with the same pure planInfra the Infra reconciler uses (so both always agree on conflicts) and writes this
-// attachment's slice: domain, control-plane namespace, Aggregated (the conflict's reason and the other
-// attachment's name) and Ready. An attachment whose Infra does not exist gets InfraNotFound. Conflicts and other
-// problems also become a Warning Event on the attachment, once per change of its conditions.
+// with the same pure planInfra the Infra reconciler uses (so both always agree on conflicts), then does the
+// attachment's reach — its external Service (attachment-external.ts) and its apps ingress in the hosted cluster
+// (attachment-apps.ts) — and writes, once: domain, control-plane namespace, Aggregated (the conflict's reason and
+// the other attachment's name), Ready, the apps-ingress block and the external Service's address. An attachment
+// whose Infra does not exist gets InfraNotFound. Problems become a Warning Event on the attachment, once per change
+// of its conditions. Deletion is attachment-finalizer.ts.
 import type { InfraClusterAttachment } from '@oooi/api';
-import type {
-  Clock,
-  EventRecorder,
-  KubeClient,
-  ReconcileContext,
-  ReconcileResult,
-  Reconciler,
-  Request,
+import {
+  addFinalizer,
+  canonicalJson,
+  hasFinalizer,
+  removeFinalizer,
+  type Clock,
+  type EventRecorder,
+  type KubeClient,
+  type ReconcileContext,
+  type ReconcileResult,
+  type Reconciler,
+  type Request,
 } from '@oooi/kube';
+import { ConditionType } from '../conditions';
 import type { ConditionSpec } from '../conditions';
 import { attachmentStatusWithoutInfra } from '../desired/attachment-status';
 import type { AttachmentStatusPlan } from '../desired/attachment-status';
+import { hasHostedFootprint } from '../desired/apps-ingress-status';
+import type { AppsIngressStatus } from '../desired/apps-ingress-status';
+import type { Problem } from '../desired/child-plan';
+import { planInfra } from '../desired/infra-plan';
 import type { DefaultImages } from '../../workload/images';
 import { AttachmentKind } from '../../workload/kinds';
 import { namespaceOf } from '../../workload/meta';
 import type { ControllerCaches, Live } from '../caches';
+import type { HostedClients } from '../hosted/hosted-clients';
 import { attachmentStatusBody } from '../status/status-body';
 import { conditionChanged } from '../../workload/conditions';
 import { gatherWorld } from './world';
 import { PlanMemo } from './plan-memo';
+import { AttachmentApps } from './attachment-apps';
+import { externalServicePass } from './attachment-external';
+import { APPS_CLEANUP_FINALIZER, finalizeAttachment } from './attachment-finalizer';
+import type { ReachTimings } from './reach-options';
 
 export interface AttachmentReconcilerOptions {
   readonly caches: ControllerCaches;
@@ -31,39 +47,89 @@ export interface AttachmentReconcilerOptions {
   readonly events: Pick<EventRecorder, 'event'>;
   readonly clock: Clock;
   readonly images: DefaultImages;
+  readonly hosted: HostedClients;
+  readonly timings: ReachTimings;
+}
+
+/** Ready with the external Service's problem folded in: it makes a Ready=True attachment False. */
+function withReachProblem(
+  conditions: readonly ConditionSpec[],
+  problem: Problem | undefined,
+): ConditionSpec[] {
+  return conditions.map((c) =>
+    problem && c.type === ConditionType.Ready && c.status === 'True'
+      ? { type: c.type, status: 'False', reason: problem.reason, message: problem.message }
+      : c,
+  );
+}
+
+function withApps(a: InfraClusterAttachment, apps: AppsIngressStatus | undefined): InfraClusterAttachment {
+  const { appsIngressStatus: _old, ...rest } = a.status ?? {};
+  return { ...a, status: { ...rest, ...(apps ? { appsIngressStatus: apps } : {}) } };
 }
 
 export class AttachmentReconciler implements Reconciler {
   private readonly plans = new PlanMemo();
+  private readonly apps: AttachmentApps;
 
-  constructor(private readonly o: AttachmentReconcilerOptions) {}
+  constructor(private readonly o: AttachmentReconcilerOptions) {
+    this.apps = new AttachmentApps({ clients: o.hosted, clock: o.clock, timings: o.timings });
+  }
 
   async reconcile(req: Request, ctx: ReconcileContext): Promise<ReconcileResult> {
     const live = this.o.caches.attachments.get(req.namespace, req.name);
-    if (!live || live.metadata.deletionTimestamp) return {};
-    const plan = this.planFor(live);
-    if (!plan) {
+    if (!live) {
+      this.o.hosted.forget(`${req.namespace}/${req.name}`);
+      return {};
+    }
+    if (live.metadata.deletionTimestamp) {
+      return finalizeAttachment({ ...this.o, clients: this.o.hosted }, live, ctx);
+    }
+    const enabled = live.spec.appsIngress?.enabled === true;
+    if (enabled || hasHostedFootprint(live.status?.appsIngressStatus)) await this.finalizer(live, 'add', ctx);
+    const first = this.planFor(live);
+    if (!first) {
       ctx.log.warn({ infra: live.spec.infraRef.name }, 'Attachment missing from its own Infra plan');
       return {};
     }
-    const body = attachmentStatusBody(live.status?.conditions, plan, this.o.clock.now());
-    await this.o.client.applyStatus(AttachmentKind, body, {
-      force: true,
-      current: live,
-      signal: ctx.signal,
+    const ext = await externalServicePass(this.o, live, ctx.signal);
+    const apps = await this.apps.pass(live, first.appsBlockers, ctx.signal);
+    if (apps.cleanupFailed) ctx.log.warn({ why: apps.cleanupFailed }, 'Apps-ingress cleanup failed');
+    const changed =
+      canonicalJson(apps.status ?? null) !== canonicalJson(live.status?.appsIngressStatus ?? null);
+    const plan = (changed ? this.planFor(withApps(live, apps.status), true) : first) ?? first;
+    const conditions = withReachProblem(plan.conditions, ext.problem);
+    const body = attachmentStatusBody(live.status?.conditions, { ...plan, conditions }, this.o.clock.now(), {
+      appsIngressStatus: apps.status,
+      externalServiceStatus: ext.status,
     });
-    this.recordEvents(live, plan.conditions);
-    return {};
+    await this.o.client.applyStatus(AttachmentKind, body, { force: true, current: live, signal: ctx.signal });
+    this.recordEvents(live, conditions);
+    if (!enabled && apps.status === undefined) await this.finalizer(live, 'remove', ctx);
+    return apps.requeueMs === undefined ? {} : { requeueAfterMs: apps.requeueMs };
   }
 
-  private planFor(a: InfraClusterAttachment): AttachmentStatusPlan | undefined {
+  private async finalizer(a: Live<InfraClusterAttachment>, op: 'add' | 'remove', ctx: ReconcileContext) {
+    if (hasFinalizer(a, APPS_CLEANUP_FINALIZER) === (op === 'add')) return;
+    const req = { client: this.o.client, kind: AttachmentKind, object: a, finalizer: APPS_CLEANUP_FINALIZER };
+    await (op === 'add' ? addFinalizer : removeFinalizer)({ ...req, signal: ctx.signal });
+  }
+
+  /** The attachment's status plan; FRESH plans without the memo (the attachment carries a status not yet written). */
+  private planFor(a: InfraClusterAttachment, fresh = false): AttachmentStatusPlan | undefined {
     const namespace = namespaceOf(a);
     const infra = this.o.caches.infras.get(namespace, a.spec.infraRef.name);
     if (!infra) {
       this.plans.forget(namespace, a.spec.infraRef.name);
       return attachmentStatusWithoutInfra(a);
     }
-    const plan = this.plans.plan(gatherWorld(this.o.caches, infra, this.o.images));
+    const world = gatherWorld(this.o.caches, infra, this.o.images);
+    const plan = fresh
+      ? planInfra({
+          ...world,
+          attachments: world.attachments.map((x) => (x.metadata.name === a.metadata.name ? a : x)),
+        })
+      : this.plans.plan(world);
     return plan.attachments.find((p) => p.name === a.metadata.name);
   }
 

@@ -40,10 +40,14 @@ export function setupInfraController(s: InfraControllerSetup): Controller {
     .owns(DhcpServerKind, s.scope)
     .owns(DnsServerKind, s.scope)
     .owns(ProxyServerKind, s.scope)
-    .watches<Live<InfraClusterAttachment>>(AttachmentKind, (a) => attachmentToInfraRequests(a), {
-      ...s.scope,
-      predicate: attachmentRoutingChanged,
-    })
+    .watches<Live<InfraClusterAttachment>>(
+      AttachmentKind,
+      (a) => attachmentToInfraRequests(a, attachments()),
+      {
+        ...s.scope,
+        predicate: attachmentRoutingChanged,
+      },
+    )
     .watches(ServiceKind, (svc) => serviceToInfraRequests(svc, infras()), {
       ...s.scope,
       predicate: serviceClusterIPChanged,

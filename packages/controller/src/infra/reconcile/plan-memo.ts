@@ -19,6 +19,7 @@ export function planKey(world: InfraWorld): string | undefined {
   const inputs: unknown[] = [
     world.infra,
     ...world.attachments,
+    ...(world.elsewhere ?? []),
     ...world.nodePools,
     ...world.machines,
     ...world.services,

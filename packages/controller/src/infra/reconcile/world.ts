@@ -42,6 +42,11 @@ export function gatherWorld(
   const namespace = ns(infra);
   const attachments = attachmentsIn(caches, namespace);
   const targets = attachments.filter((a) => targetsInfra(a, infra)).map(targetOf);
+  const clusters = new Set(targets.map((t) => `${t.hostedCluster.namespace}/${t.hostedCluster.name}`));
+  const elsewhere = caches.attachments.list().filter((a) => {
+    const hc = targetOf(a).hostedCluster;
+    return ns(a) !== namespace && clusters.has(`${hc.namespace}/${hc.name}`);
+  });
   const nodePools = unique(targets.map((t) => t.hostedCluster.namespace)).flatMap(
     (n) => caches.nodePools?.list({ namespace: n }) ?? [],
   );
@@ -51,6 +56,7 @@ export function gatherWorld(
   return {
     infra,
     attachments,
+    elsewhere,
     nodePools,
     machines,
     services: servicesFor(caches, infra),

@@ -38,10 +38,17 @@ export function infraStatusBody(
   };
 }
 
+/** The attachment's status blocks beyond the plan (written by its reach: apps ingress, external Service). */
+export interface AttachmentReachStatus {
+  readonly appsIngressStatus?: object;
+  readonly externalServiceStatus?: object;
+}
+
 export function attachmentStatusBody(
   previous: readonly Condition[] | undefined,
   plan: AttachmentStatusPlan,
   now: number,
+  reach: AttachmentReachStatus = {},
 ): StatusBody {
   return {
     apiVersion: API_VERSION,
@@ -52,6 +59,8 @@ export function attachmentStatusBody(
       conditions: mergeConditions(previous, plan.conditions, plan.generation, now),
       domain: plan.domain,
       controlPlaneNamespace: plan.controlPlaneNamespace,
+      ...(reach.appsIngressStatus ? { appsIngressStatus: reach.appsIngressStatus } : {}),
+      ...(reach.externalServiceStatus ? { externalServiceStatus: reach.externalServiceStatus } : {}),
     },
   };
 }

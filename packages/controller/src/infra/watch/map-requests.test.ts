@@ -26,6 +26,20 @@ describe('map functions', () => {
       want: ['clusters/vlan200'],
     },
     {
+      name: 'attachment → its Infra and the Infras of the attachments naming its HostedCluster',
+      got: () =>
+        attachmentToInfraRequests(attachment('x', { hc: 'alpha', infra: 'vlan300' }), [
+          ...atts,
+          { ...attachment('y', { hc: 'alpha', infra: 'vlan9' }), metadata: { name: 'y', namespace: 'lab' } },
+        ]),
+      want: ['clusters/vlan300', 'clusters/vlan100', 'lab/vlan9'],
+    },
+    {
+      name: 'attachment → its siblings and the attachments naming its HostedCluster',
+      got: () => attachmentToSiblingRequests(attachment('x', { hc: 'alpha', infra: 'vlan200' }), atts),
+      want: ['clusters/other', 'clusters/alpha'],
+    },
+    {
       name: 'NodePool → the Infra of the attachment of its HostedCluster',
       got: () => nodePoolToInfraRequests(nodePool('np', 'alpha'), atts),
       want: ['clusters/vlan100'],

@@ -9,13 +9,37 @@ import { parseInternalProxyService } from '../aggregate/internal-proxy';
 import { identityOf, readMachine, readNodePool } from '../aggregate/third-party';
 import { namespaceOf as ns } from '../../workload/meta';
 
-/** An attachment → the Infra it names. */
-export function attachmentToInfraRequests(a: InfraClusterAttachment): Request[] {
-  return [{ namespace: ns(a), name: a.spec.infraRef.name }];
+function unique(requests: readonly Request[]): Request[] {
+  const seen = new Map(requests.map((r) => [`${r.namespace}/${r.name}`, r]));
+  return [...seen.values()];
+}
+
+function infraOf(a: InfraClusterAttachment): Request {
+  return { namespace: ns(a), name: a.spec.infraRef.name };
 }
 
 function infrasOf(attachments: readonly InfraClusterAttachment[]): Request[] {
-  return attachments.flatMap(attachmentToInfraRequests);
+  return attachments.map(infraOf);
+}
+
+/** Attachments (any Infra, any namespace) naming the HostedCluster `a` names, `a` included. */
+function sameHostedCluster(
+  a: InfraClusterAttachment,
+  attachments: readonly InfraClusterAttachment[],
+): InfraClusterAttachment[] {
+  const key = (x: InfraClusterAttachment) => JSON.stringify(targetOf(x).hostedCluster);
+  return attachments.filter((o) => key(o) === key(a));
+}
+
+/**
+ * An attachment → the Infra it names, and the Infras of every attachment naming the same HostedCluster (one
+ * HostedCluster attached to two Infras is a conflict on both).
+ */
+export function attachmentToInfraRequests(
+  a: InfraClusterAttachment,
+  attachments: readonly InfraClusterAttachment[] = [],
+): Request[] {
+  return unique([infraOf(a), ...infrasOf(sameHostedCluster(a, attachments))]);
 }
 
 /** Attachments whose HostedCluster a NodePool belongs to (`spec.clusterName` in the HostedCluster namespace). */
@@ -72,14 +96,17 @@ export function serviceToInfraRequests(svc: unknown, infras: readonly Infra[]): 
 // For the attachment reconciler: a conflict involves another attachment, so every change that can move one
 // attachment's verdict re-queues every attachment of the same Infra.
 
-/** All attachments naming the same Infra as `a` (itself included). */
+/** All attachments naming the same Infra as `a` (itself included), and those naming the same HostedCluster. */
 export function attachmentToSiblingRequests(
   a: InfraClusterAttachment,
   attachments: readonly InfraClusterAttachment[],
 ): Request[] {
-  return attachments
-    .filter((o) => ns(o) === ns(a) && o.spec.infraRef.name === a.spec.infraRef.name)
-    .map((o) => ({ namespace: ns(o), name: o.metadata.name }));
+  return unique(
+    [
+      ...attachments.filter((o) => ns(o) === ns(a) && o.spec.infraRef.name === a.spec.infraRef.name),
+      ...sameHostedCluster(a, attachments),
+    ].map((o) => ({ namespace: ns(o), name: o.metadata.name })),
+  );
 }
 
 export function infraToAttachmentRequests(

@@ -36,3 +36,21 @@ export const attachmentSpecChanged = keyChanged((a) =>
 
 /** What of an Infra its attachments' verdicts depend on: its spec. */
 export const infraSpecChanged = keyChanged((i) => JSON.stringify(field(i, 'metadata', 'generation') ?? null));
+
+/**
+ * What of an attachment's external Service its reconcile reads: the metadata and spec it applies (a user's edit is
+ * re-asserted, a deletion re-created) and the load balancer's first address (reported in the attachment status).
+ * Other status churn and resourceVersion-only updates pass by; the apply itself is skipped when the live Service
+ * still holds what we applied, so the allocated ClusterIP, NodePort and the load balancer's status never cause a
+ * write.
+ */
+export const externalServiceChanged = keyChanged((svc) =>
+  JSON.stringify([
+    field(svc, 'metadata', 'labels') ?? null,
+    field(svc, 'metadata', 'annotations') ?? null,
+    field(svc, 'metadata', 'ownerReferences') ?? null,
+    field(svc, 'metadata', 'deletionTimestamp') ?? null,
+    field(svc, 'spec') ?? null,
+    field(svc, 'status', 'loadBalancer', 'ingress') ?? null,
+  ]),
+);
