@@ -66,6 +66,57 @@ describe('desiredDhcpServer', () => {
   });
 });
 
+describe('desiredDhcpServer: what only the Infra knows', () => {
+  test.each([
+    {
+      name: 'no attachments: the statics excluded, no VMI namespace, the NAD as the VMI network',
+      members: [],
+      want: {
+        excluded: ['198.51.100.1', '198.51.100.2', '198.51.100.3', '198.51.100.4'],
+        kubevirt: { networkName: 'clusters/vlan100' },
+      },
+    },
+    {
+      name: 'members: their MetalLB ranges excluded, their control-plane namespaces read (sorted, once each)',
+      members: [
+        attachment('bravo', { apps: { range: '198.51.100.210-198.51.100.219' } }),
+        attachment('alpha', { apps: { range: '198.51.100.200/29' }, controlPlaneNamespace: 'cp-alpha' }),
+        attachment('charlie', { hc: 'bravo' }),
+      ],
+      want: {
+        excluded: [
+          '198.51.100.1',
+          '198.51.100.2',
+          '198.51.100.3',
+          '198.51.100.4',
+          '198.51.100.210-198.51.100.219',
+          '198.51.100.200/29',
+        ],
+        kubevirt: { namespaces: ['clusters-bravo', 'cp-alpha'], networkName: 'clusters/vlan100' },
+      },
+    },
+  ])('$name', ({ members, want }) => {
+    const p = desiredDhcpServer(infra(), images, members);
+    if (p.action !== 'apply') throw new Error(p.action);
+    expect({ excluded: p.object.spec.leaseConfig.excluded, kubevirt: p.object.spec.kubevirt }).toEqual(want);
+  });
+
+  test('a disabled DNS or proxy has no address to exclude; the NAD namespace follows the Infra', () => {
+    const p = desiredDhcpServer(
+      infra({
+        networkConfig: { networkAttachmentNamespace: 'nets' },
+        infraComponents: { dns: { serverIP: undefined }, proxy: { serverIP: undefined } },
+      }),
+      images,
+    );
+    if (p.action !== 'apply') throw new Error(p.action);
+    expect([p.object.spec.leaseConfig.excluded, p.object.spec.kubevirt?.networkName]).toEqual([
+      ['198.51.100.1', '198.51.100.2'],
+      'nets/vlan100',
+    ]);
+  });
+});
+
 describe('desiredDnsServer and desiredProxyServer', () => {
   const plain = infra();
   test('images: the Infra override wins, else the operator default', () => {
