@@ -16,6 +16,7 @@ import {
 import { builtinImages } from '../workload/images';
 import { MachineKind, NodePoolKind } from '../workload/kinds';
 import type { ControllerRegistrations, KindUse } from './rbac-rules';
+import { reconcilers } from './reconcilers';
 import { wireControllers } from './wire';
 
 const sentinel = 'oooi-watched-namespace';
@@ -91,5 +92,6 @@ export function controllerRegistrations(): ControllerRegistrations {
     events: manager.eventRecorders > 0,
     leaderElection: true,
     discovery: discoveredKinds,
+    declared: reconcilers.flatMap((r) => r.permissions ?? []),
   };
 }

@@ -4,6 +4,7 @@
 import type { CacheScope, Clock, Controller, EventRecorder, Manager } from '@oooi/kube';
 import type { ControllerMetrics } from '../metrics';
 import type { DefaultImages } from '../workload/images';
+import type { DeclaredPermission } from './rbac-rules';
 
 /** What every reconciler's setup is given. */
 export interface ReconcilerSetup {
@@ -23,4 +24,6 @@ export interface ReconcilerEntry {
   /** The controller name (logs, metrics): the kind in lower case. */
   readonly name: string;
   readonly setup: (s: ReconcilerSetup) => Controller;
+  /** Permissions its caches and `owns` cannot show (deletes, cross-namespace writes, verbs it grants onwards). */
+  readonly permissions?: readonly DeclaredPermission[];
 }

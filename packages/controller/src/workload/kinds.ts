@@ -49,3 +49,21 @@ export const ServiceAccountKind: KindDescriptor = {
   plural: 'serviceaccounts',
   kind: 'ServiceAccount',
 };
+export const PersistentVolumeClaimKind: KindDescriptor = {
+  group: '',
+  version: 'v1',
+  plural: 'persistentvolumeclaims',
+  kind: 'PersistentVolumeClaim',
+};
+export const RoleKind: KindDescriptor = {
+  group: 'rbac.authorization.k8s.io',
+  version: 'v1',
+  plural: 'roles',
+  kind: 'Role',
+};
+export const RoleBindingKind: KindDescriptor = {
+  group: 'rbac.authorization.k8s.io',
+  version: 'v1',
+  plural: 'rolebindings',
+  kind: 'RoleBinding',
+};

@@ -11,6 +11,7 @@ import type { Infra } from '@oooi/api';
 
 const images = {
   dhcp: 'mirror/dhcp:1',
+  dhcpServer: 'mirror/dhcp:1',
   dns: 'mirror/coredns:1',
   proxy: 'mirror/envoy:1',
   xds: 'mirror/xds:1',
