@@ -109,6 +109,8 @@ const described = (writes: { method: string; path: string }[]) =>
     return `${w.method} ${parts.slice(at + 1).join('/')}`;
   });
 
+const finalizersOf = (o: unknown): string[] | undefined =>
+  (o as { metadata: { finalizers?: string[] } }).metadata.finalizers;
 const kubevirt = (namespaces: string[]) => ({ kubevirt: { namespaces, unknownClients: 'serve' as const } });
 
 describe('DhcpServerReconciler', () => {
@@ -132,7 +134,7 @@ describe('DhcpServerReconciler', () => {
     ]);
     expect(result).toEqual({});
     expect(w.fake.violations).toEqual([]);
-    expect(w.dhcp().metadata.finalizers).toEqual([VMI_READERS_FINALIZER]);
+    expect(finalizersOf(w.dhcp())).toEqual([VMI_READERS_FINALIZER]);
     expect(w.dhcp().status).toMatchObject({
       configMapName: 'lab-dhcp-config',
       deploymentName: 'lab-dhcp',
@@ -200,7 +202,7 @@ describe('DhcpServerReconciler', () => {
       'PATCH lab/dhcpservers/lab-dhcp',
       'PATCH lab/dhcpservers/lab-dhcp/status',
     ]);
-    expect(w.dhcp().metadata.finalizers ?? []).toEqual([]);
+    expect(finalizersOf(w.dhcp()) ?? []).toEqual([]);
     expect(w.condition('VMIAccess')).toMatchObject({ status: 'True', reason: 'NoNamespaces' });
   });
 
