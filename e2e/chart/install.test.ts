@@ -13,7 +13,7 @@ import { parseAllDocuments } from 'yaml';
 import { pino } from 'pino';
 import { Registry } from 'prom-client';
 import { KubeClient, KubeConfigRest, loadKubeConfig, type KindDescriptor, type KubeObject } from '@oooi/kube';
-import { parseControllerCommand, runController } from '@oooi/controller';
+import { parseControllerCommand, reconcilers, runController } from '@oooi/controller';
 import { freePort, repoRoot, rigDown, rigUp, run, waitFor, type Rig } from '@oooi/rig';
 import {
   RecordingRest,
@@ -57,9 +57,22 @@ const bundle = join(repoRoot, 'packages/controller/dist/oooi-controller.js');
 /**
  * Granted and possibly not sent in this run: Events are recorded only when a condition changes for the worse
  * (create) and a repeat within the series window patches the series (patch); whether the examples' run hits
- * either depends on the order in which objects arrive. Every other granted verb must be used.
+ * either depends on the order in which objects arrive. Deletes (the DHCPServer's VMI-reader Roles, when a namespace
+ * leaves its list or it is deleted) do not happen in this run. Permissions a reconciler declares as `grant` are never
+ * sent: the controller holds them only because RBAC escalation prevention lets it write a Role (and bind it) only
+ * when it holds every permission the Role grants. Every other granted verb must be used.
  */
-const mayBeUnused = ['create events.k8s.io/events@*', 'patch events.k8s.io/events@*'];
+const mayBeUnused = [
+  'create events.k8s.io/events@*',
+  'patch events.k8s.io/events@*',
+  ...reconcilers
+    .flatMap((r) => r.permissions ?? [])
+    .flatMap((p) =>
+      p.verbs
+        .filter((v) => p.purpose === 'grant' || v === 'delete')
+        .map((v) => `${v} ${p.group === '' ? 'core' : p.group}/${p.resource}@*`),
+    ),
+];
 
 let rig: Rig;
 let admin: KubeClient;
