@@ -140,16 +140,17 @@ function examples(file: string): KubeObject[] {
   );
 }
 
-/** examples/infra.yaml and attachments.yaml, as a user applies them (namespace `clusters`). */
+/**
+ * examples/, as a user applies them: the Infra and attachments (namespace `clusters`) and the standalone DHCPServer
+ * (namespace `lab`, reading VMIs in `lab-vms`: its VMI-reader Role there passes RBAC escalation prevention only
+ * because the chart grants the operator what that Role grants).
+ */
 async function applyExamples(): Promise<void> {
-  await admin.apply(kinds.Namespace!, {
-    apiVersion: 'v1',
-    kind: 'Namespace',
-    metadata: { name: 'clusters' },
-  });
-  for (const obj of [...examples('infra.yaml'), ...examples('attachments.yaml')]) {
-    await admin.apply(kinds[obj.kind ?? '']!, obj, { force: true });
+  for (const name of ['clusters', 'lab', 'lab-vms']) {
+    await admin.apply(kinds.Namespace!, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
   }
+  const all = [...examples('infra.yaml'), ...examples('attachments.yaml'), ...examples('dhcpserver.yaml')];
+  for (const obj of all) await admin.apply(kinds[obj.kind ?? '']!, obj, { force: true });
 }
 
 /** Stands in for the ProxyServer workload's Service (the Infra's internalProxyService). */
@@ -202,6 +203,18 @@ test('under its ServiceAccount the operator reconciles examples/, using exactly 
       'the DNS Deployment',
       async () =>
         (await admin.get(kinds.Deployment!, { namespace: 'clusters', name: 'vlan100-dns' })) !== undefined,
+      { timeoutMs: 30_000 },
+    );
+    await waitFor(
+      'the standalone DHCPServer Ready, with its VMI reader in lab-vms',
+      async () => {
+        const d = await admin.get(kinds.DHCPServer!, { namespace: 'lab', name: 'lab-dhcp' });
+        const conditions = (d?.status as { conditions?: { type: string; status: string }[] } | undefined)
+          ?.conditions;
+        return ['Ready', 'VMIAccess'].every((t) =>
+          conditions?.some((c) => c.type === t && c.status === 'True'),
+        );
+      },
       { timeoutMs: 30_000 },
     );
     // A second replica stays standby and watches the Lease.

@@ -56,9 +56,4 @@ export {
   setupDhcpServerController,
 } from './dhcp';
 export type { RenderedDhcpServer } from './dhcp';
-export {
-  PersistentVolumeClaimKind,
-  RoleBindingKind,
-  RoleKind,
-  ServiceAccountKind,
-} from './workload/kinds';
+export { PersistentVolumeClaimKind, RoleBindingKind, RoleKind, ServiceAccountKind } from './workload/kinds';

@@ -3,7 +3,8 @@
 // namespace it is told to. oooi-dhcp writes conditions of its own types under its own field manager; the
 // controller's status apply carries only these three. The reasons every kind shares come from workload/.
 import { AvailabilityReason } from '../workload/availability';
-import { ChildRejected, ReadySucceeded } from '../workload/conditions';
+import { ReadySucceeded } from '../workload/conditions';
+import { ReadinessReason } from '../workload/readiness';
 
 export const DhcpConditionType = {
   Ready: 'Ready',
@@ -14,12 +15,8 @@ export const DhcpConditionType = {
 export const DhcpReason = {
   /** Ready=True: every child applied (the same reason on every kind). */
   ReconciliationSucceeded: ReadySucceeded,
-  /** Ready=False: the spec cannot be rendered (the message lists every problem with its field path). */
-  InvalidSpec: 'InvalidSpec',
-  /** Ready=False: a child's name is taken by an object this DHCPServer does not control. */
-  NameConflict: 'NameConflict',
-  /** Ready=False: the apiserver refused a child (HTTP 422); not retried until the DHCPServer or a child changes. */
-  ChildRejected,
+  /** Ready=False: InvalidSpec, NameConflict, ChildRejected (workload/readiness.ts). */
+  ...ReadinessReason,
   ...AvailabilityReason,
   /** VMIAccess=True: a VMI-reader Role and RoleBinding exist in every listed namespace. */
   RolesApplied: 'RolesApplied',

@@ -8,10 +8,10 @@
 // the list) and by its finalizer (the DHCPServer deleted). The rules are exported: the controller must hold every
 // verb it grants (RBAC escalation prevention), and its own RBAC is generated from these same constants.
 import { GROUP } from '@oooi/api';
-import { controllerReferences, type KubeObject } from '@oooi/kube';
+import type { KubeObject } from '@oooi/kube';
 import type { DHCPServer } from '@oooi/api';
 import { DhcpServerKind } from '../../workload/kinds';
-import { namespaceOf } from '../../workload/meta';
+import { namespaceOf, ownedChildMeta } from '../../workload/meta';
 import type { DhcpChildNames } from './names';
 
 /** A PolicyRule of rbac.authorization.k8s.io/v1. */
@@ -51,13 +51,7 @@ function roleBinding(
 /** The status Role and its RoleBinding, in the DHCPServer's namespace, owned by it. */
 export function desiredStatusRbac(dhcp: DHCPServer, names: DhcpChildNames): [KubeObject, KubeObject] {
   const namespace = namespaceOf(dhcp);
-  const ownerReferences = controllerReferences(DhcpServerKind, dhcp);
-  const metadata = {
-    name: names.statusRole,
-    namespace,
-    labels: { ...names.labels },
-    ...(ownerReferences.length > 0 ? { ownerReferences } : {}),
-  };
+  const metadata = ownedChildMeta(DhcpServerKind, dhcp, names.statusRole, names.labels);
   const rule: RoleRule = {
     apiGroups: [GROUP],
     resources: ['dhcpservers/status'],

@@ -1,10 +1,11 @@
 // The status the controller writes for a DHCPServer, computed from what the pass saw (pure; `now` passed in). The
 // lease counts (activeLeases, totalLeases) are oooi-dhcp's, written under its own field manager: they are never in
 // this body, so the controller neither owns nor clears them. poolSize is the controller's, from the spec.
-import { formatFieldError, type DHCPServer, type DhcpServerStatus, type ValidationResult } from '@oooi/api';
+import type { DHCPServer, DhcpServerStatus, ValidationResult } from '@oooi/api';
 import type { KubeObject, Rejection } from '@oooi/kube';
 import { deploymentAvailability, type Verdict } from '../../workload/availability';
 import { listProblems, mergeConditions } from '../../workload/conditions';
+import { readinessVerdict } from '../../workload/readiness';
 import { namespaceOf } from '../../workload/meta';
 import { DhcpConditionType, DhcpReason } from '../conditions';
 import { dhcpChildNames } from './names';
@@ -33,35 +34,18 @@ export interface DhcpStatusInput {
 }
 
 function readiness(input: DhcpStatusInput): Verdict {
-  const { rendered, conflicts } = input;
-  if (!rendered.ok) {
-    return {
-      status: 'False',
-      reason: DhcpReason.InvalidSpec,
-      message: `not rendered, the running configuration is kept: ${listProblems(rendered.errors.map(formatFieldError))}`,
-    };
-  }
-  if (conflicts.length > 0) {
-    return {
-      status: 'False',
-      reason: DhcpReason.NameConflict,
-      message: `exists and is not controlled by this DHCPServer (rename or delete it): ${listProblems(conflicts)}`,
-    };
-  }
-  if (input.rejected) {
-    return {
-      status: 'False',
-      reason: DhcpReason.ChildRejected,
-      message: `${input.rejected.child} was rejected by the apiserver: ${input.rejected.message}`,
-    };
-  }
-  const c = rendered.value;
-  const kinds = c.children.leaseClaim ? 'PersistentVolumeClaim, ' : '';
-  return {
-    status: 'True',
-    reason: DhcpReason.ReconciliationSucceeded,
-    message: `ServiceAccount, Roles, ConfigMap, ${kinds}Service and Deployment applied; pool of ${c.config.poolSize} addresses`,
-  };
+  const { rendered } = input;
+  return readinessVerdict({
+    kind: 'DHCPServer',
+    invalid: rendered.ok ? [] : rendered.errors,
+    conflicts: input.conflicts,
+    rejected: input.rejected,
+    applied: () => {
+      if (!rendered.ok) return '';
+      const pvc = rendered.value.children.leaseClaim ? 'PersistentVolumeClaim, ' : '';
+      return `ServiceAccount, Roles, ConfigMap, ${pvc}Service and Deployment applied; pool of ${rendered.value.config.poolSize} addresses`;
+    },
+  });
 }
 
 function vmiAccess(input: DhcpStatusInput): Verdict {

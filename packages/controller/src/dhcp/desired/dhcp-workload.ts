@@ -12,9 +12,9 @@
 // - No config hash on the pod template: oooi-dhcp reloads config.json in place when the ConfigMap's files
 //   change. What needs a restart (image, server address, NAD) is in the Deployment and rolls out.
 import type { DHCPServer, DhcpServerSpec } from '@oooi/api';
-import { controllerReferences, type KubeObject } from '@oooi/kube';
+import type { KubeObject } from '@oooi/kube';
 import { DhcpServerKind } from '../../workload/kinds';
-import { namespaceOf } from '../../workload/meta';
+import { namespaceOf, ownedChildMeta } from '../../workload/meta';
 import { multusNetworks, MULTUS_NETWORKS_ANNOTATION } from '../../workload/multus';
 import { containerSecurityContext, podSecurityContext } from '../../workload/security';
 import { CONFIG_KEY } from '../render/dhcp-config';
@@ -33,13 +33,7 @@ export const LEASE_MOUNT = '/var/lib/oooi-dhcp';
 export const VLAN_INTERFACE = 'net1';
 
 function meta(dhcp: DHCPServer, name: string, names: DhcpChildNames): KubeObject['metadata'] {
-  const ownerReferences = controllerReferences(DhcpServerKind, dhcp);
-  return {
-    name,
-    namespace: namespaceOf(dhcp),
-    labels: { ...names.labels },
-    ...(ownerReferences.length > 0 ? { ownerReferences } : {}),
-  };
+  return ownedChildMeta(DhcpServerKind, dhcp, name, names.labels);
 }
 
 export function desiredDhcpServiceAccount(dhcp: DHCPServer, names: DhcpChildNames): KubeObject {

@@ -105,7 +105,9 @@ describe('Infra reconciler on the fake apiserver', () => {
       'Available=False ChildUnavailable',
     ]);
     const available = (statusOf(h.rest, infraPath)?.conditions as { type: string; message: string }[])[1]!;
-    expect(available.message).toMatch(/^DHCPServer vlan100-dhcp: RolloutPending: .*; DNSServer vlan100-dns: /);
+    expect(available.message).toMatch(
+      /^DHCPServer vlan100-dhcp: RolloutPending: .*; DNSServer vlan100-dns: /,
+    );
     expect(statusOf(h.rest, infraPath)).toMatchObject({
       observedGeneration: 1,
       componentStatus: { dhcpReady: true, dnsReady: true, proxyReady: true },
