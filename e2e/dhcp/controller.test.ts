@@ -4,7 +4,7 @@
 // the pod network holding the default route, net1 on the VLAN with the Multus static IP, the PVC as a directory
 // that outlives the pod) and serves real udhcpc and dhclient clients from VM namespaces; the leases survive a pod
 // restart on the claim; converged passes write nothing; image and address changes roll out; a namespace dropped
-// from the list loses its Role; deleting the DHCPServer removes its Roles in other namespaces and lets it go.
+// from the list loses its Role; a listed namespace created later gets its Role at once; deleting the DHCPServer removes its Roles in other namespaces and lets it go.
 // KubeVirt-driven leases (VMI-reported addresses, refusal of unknown clients) arrive with oooi-dhcp's KubeVirt
 // mode; until then the example's `unknownClients: serve` is what is served.
 import { dhcpLease, type ConfigMapLike, type Netns, type RunningPod } from '@oooi/rig';
@@ -22,6 +22,7 @@ import {
   ConfigMapKind,
   DeploymentKind,
   DhcpServerKind,
+  NamespaceKind,
   exampleIn,
   openDhcpNet,
   poll,
@@ -210,6 +211,25 @@ describe('changes', () => {
       };
       return want(d) ? d : undefined;
     });
+  });
+
+  it('a listed namespace that does not exist yet gets its Role as soon as it is created', async () => {
+    const late = `${w.vms}-late`;
+    await applyDhcp({ kubevirt: { namespaces: [w.vms, late], unknownClients: 'serve' } });
+    const s = await poll('VMIAccess=False NamespaceMissing', async () => {
+      const c = condition((await dhcp())?.status, 'VMIAccess');
+      return c?.reason === 'NamespaceMissing' ? c : undefined;
+    });
+    expect(s.message).toContain(late);
+    await w.user.apply(NamespaceKind, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: late } });
+    try {
+      await poll('the Role in the new namespace', () => w.get(RoleKind, READER(w.namespace), late));
+      await poll('VMIAccess=True', async () =>
+        condition((await dhcp())?.status, 'VMIAccess')?.status === 'True' ? true : undefined,
+      );
+    } finally {
+      await w.user.delete(NamespaceKind, { name: late });
+    }
   });
 
   it('a namespace dropped from the list loses its Role; deletion removes the rest and lets the DHCPServer go', async () => {

@@ -22,7 +22,7 @@ export const DhcpReason = {
   RolesApplied: 'RolesApplied',
   /** VMIAccess=True: no namespace is listed; no VMI is read and every client is served from the pool. */
   NoNamespaces: 'NoNamespaces',
-  /** VMIAccess=False: some listed namespaces do not exist (yet); checked again every 30 s. */
+  /** VMIAccess=False: some listed namespaces do not exist (yet); their Roles follow when they appear (Namespace watch). */
   NamespaceMissing: 'NamespaceMissing',
   /** VMIAccess=False: nothing was applied this pass (Ready says why). */
   NotProvisioned: 'NotProvisioned',

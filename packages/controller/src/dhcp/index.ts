@@ -30,7 +30,7 @@ export {
 export { desiredDhcpStatus } from './desired/dhcp-status';
 export type { DhcpStatusInput, VmiAccessOutcome } from './desired/dhcp-status';
 export { DhcpConditionType, DhcpReason } from './conditions';
-export { DhcpServerReconciler, MISSING_NAMESPACE_RETRY_MS } from './reconcile/dhcp-server-reconciler';
+export { DhcpServerReconciler } from './reconcile/dhcp-server-reconciler';
 export type { DhcpChildReaders, DhcpServerReconcilerOptions } from './reconcile/dhcp-server-reconciler';
 export { VMI_READERS_FINALIZER } from './reconcile/vmi-readers';
 export type { ObjectLister, VmiReaderCaches } from './reconcile/vmi-readers';

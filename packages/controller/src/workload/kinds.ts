@@ -67,3 +67,10 @@ export const RoleBindingKind: KindDescriptor = {
   plural: 'rolebindings',
   kind: 'RoleBinding',
 };
+export const NamespaceKind: KindDescriptor = {
+  group: '',
+  version: 'v1',
+  plural: 'namespaces',
+  kind: 'Namespace',
+  namespaced: false,
+};

@@ -61,7 +61,7 @@ function vmiAccess(input: DhcpStatusInput): Verdict {
     return {
       status: 'False',
       reason: DhcpReason.NamespaceMissing,
-      message: `no Role yet where the namespace does not exist (checked again every 30s): ${listProblems(vmi.missing)}`,
+      message: `no Role yet where the namespace does not exist (made when it appears): ${listProblems(vmi.missing)}`,
     };
   }
   if (vmi.applied.length === 0) {

@@ -2,7 +2,7 @@
 // the names of its RBAC objects. The Roles that let oooi-dhcp read VMIs live in other namespaces, where an owner
 // reference cannot point back (owner references never cross namespaces); they carry the owner's namespace as a
 // label instead, and their name holds both the owner's namespace and name, so two DHCPServers never share one.
-import { GROUP } from '@oooi/api';
+import { GROUP, type DHCPServer } from '@oooi/api';
 import { WORKLOAD_LABEL, workloadNames, type WorkloadNames } from '../../workload/names';
 
 /** The label naming the DHCPServer a child belongs to (also the owned-object caches' selector). */
@@ -60,4 +60,18 @@ export function vmiReaderToDhcpServerRequests(obj: {
   const namespace = obj.metadata?.labels?.[DHCP_SERVER_NAMESPACE_LABEL];
   const name = obj.metadata?.annotations?.[DHCP_SERVER_NAME_ANNOTATION];
   return namespace && name ? [{ namespace, name }] : [];
+}
+
+/**
+ * The DHCPServers (of DHCPSERVERS, the cache's content) whose spec.kubevirt.namespaces lists the namespace NS:
+ * a namespace that appears (or goes) changes what their VMI readers can be.
+ */
+export function namespaceToDhcpServerRequests(
+  ns: { readonly metadata?: { readonly name?: string } },
+  dhcpServers: readonly DHCPServer[],
+): { namespace: string; name: string }[] {
+  const name = ns.metadata?.name;
+  return dhcpServers
+    .filter((d) => name !== undefined && (d.spec.kubevirt?.namespaces ?? []).includes(name))
+    .map((d) => ({ namespace: d.metadata.namespace ?? '', name: d.metadata.name }));
 }

@@ -17,6 +17,7 @@ import { STATUS_WRITER_VERBS, VMI_READER_RULE } from '../desired/dhcp-rbac';
 import {
   DHCP_SERVER_LABEL,
   DHCP_SERVER_NAMESPACE_LABEL,
+  namespaceToDhcpServerRequests,
   vmiReaderToDhcpServerRequests,
 } from '../desired/names';
 import { DhcpServerReconciler } from './dhcp-server-reconciler';
@@ -24,6 +25,7 @@ import {
   ConfigMapKind,
   DeploymentKind,
   DhcpServerKind,
+  NamespaceKind,
   PersistentVolumeClaimKind,
   RoleBindingKind,
   RoleKind,
@@ -48,12 +50,15 @@ export const dhcpServerWatches = {
   /** Roles and RoleBindings in every namespace, by this label: the VMI readers. */
   vmiReaders: [RoleKind, RoleBindingKind],
   vmiReaderSelector: DHCP_SERVER_NAMESPACE_LABEL,
+  /** Namespaces (added or deleted) → the DHCPServers that list them. */
+  namespaces: NamespaceKind,
 } as const satisfies {
   for: KindDescriptor;
   owns: readonly KindDescriptor[];
   ownedSelector: string;
   vmiReaders: readonly KindDescriptor[];
   vmiReaderSelector: string;
+  namespaces: KindDescriptor;
 };
 
 /** One permission the wiring cannot show: `use`d by the controller, or held only to `grant` it onwards. */
@@ -122,9 +127,10 @@ export function setupDhcpServerController(s: DhcpServerControllerSetup): Control
   const everywhere: CacheScope = { labelSelector: dhcpServerWatches.vmiReaderSelector };
   const reader = (kind: KindDescriptor) => s.manager.cacheFor(kind, owned);
   const lister = (kind: KindDescriptor): ListWatchCache<KubeObject> => s.manager.cacheFor(kind, everywhere);
+  const dhcpServers = s.manager.cacheFor<DHCPServer & KubeObject>(DhcpServerKind, s.scope);
   const reconciler = new DhcpServerReconciler({
     client: s.manager.client,
-    dhcpServers: s.manager.cacheFor<DHCPServer & KubeObject>(DhcpServerKind, s.scope),
+    dhcpServers,
     children: {
       serviceAccounts: reader(ServiceAccountKind),
       roles: reader(RoleKind),
@@ -134,7 +140,11 @@ export function setupDhcpServerController(s: DhcpServerControllerSetup): Control
       services: reader(ServiceKind),
       deployments: reader(DeploymentKind),
     },
-    vmiReaders: { roles: lister(RoleKind), roleBindings: lister(RoleBindingKind) },
+    vmiReaders: {
+      roles: lister(RoleKind),
+      roleBindings: lister(RoleBindingKind),
+      namespaces: s.manager.cacheFor(NamespaceKind, {}),
+    },
     clock: s.clock,
     render: { defaultImage: s.images.dhcpServer },
     events: s.events,
@@ -143,5 +153,11 @@ export function setupDhcpServerController(s: DhcpServerControllerSetup): Control
   for (const kind of dhcpServerWatches.owns) builder = builder.owns(kind, owned);
   for (const kind of dhcpServerWatches.vmiReaders)
     builder = builder.watches(kind, vmiReaderToDhcpServerRequests, everywhere);
+  builder = builder.watches(
+    NamespaceKind,
+    (ns) => namespaceToDhcpServerRequests(ns, dhcpServers.list()),
+    // Only a namespace appearing or going changes anything (not its labels or its phase).
+    { predicate: (event) => event.type !== 'update' },
+  );
   return builder.complete(reconciler);
 }

@@ -11,7 +11,7 @@ import {
 } from '@oooi/kube';
 import { FakeRest } from '@oooi/kube/testing';
 import { exampleDhcpServer } from '../testing/fixtures';
-import { DhcpServerReconciler, MISSING_NAMESPACE_RETRY_MS } from './dhcp-server-reconciler';
+import { DhcpServerReconciler } from './dhcp-server-reconciler';
 import {
   ConfigMapKind,
   DeploymentKind,
@@ -32,6 +32,7 @@ const READER = 'oooi-dhcp.lab.lab-dhcp';
 function world(initial: DHCPServer) {
   const fake = new FakeRest({ fieldManager: MANAGER });
   const seeded = new Set<string>();
+  const namespaces = new Set(['lab', 'lab-vms', 'other']);
   const pathOf = (kind: KindDescriptor, name: string, namespace = NS) =>
     resourcePath(kind, { namespace, name });
   const reader = <T extends KubeObject>(kind: KindDescriptor): ObjectReader<T> => ({
@@ -70,7 +71,11 @@ function world(initial: DHCPServer) {
       services: reader(ServiceKind),
       deployments: reader(DeploymentKind),
     },
-    vmiReaders: { roles: lister(RoleKind), roleBindings: lister(RoleBindingKind) },
+    vmiReaders: {
+      roles: lister(RoleKind),
+      roleBindings: lister(RoleBindingKind),
+      namespaces: { get: (_, name) => (namespaces.has(name) ? { metadata: { name } } : undefined) },
+    },
     clock: { now: () => now, setTimeout: () => 0, clearTimeout: () => undefined },
     render: { defaultImage: 'oooi-dhcp:0.1.0' },
   });
@@ -83,6 +88,7 @@ function world(initial: DHCPServer) {
   const dhcp = () => fake.peek(pathOf(DhcpServerKind, NAME)) as unknown as DHCPServer;
   return {
     fake,
+    namespaces,
     seed,
     pathOf,
     dhcp,
@@ -223,14 +229,14 @@ describe('DhcpServerReconciler', () => {
     expect(w.fake.peek(w.pathOf(DeploymentKind, NAME))).toBeDefined();
   });
 
-  test('a namespace that does not exist yet: skipped, reported, and looked at again later', async () => {
+  test('a namespace that does not exist: no request there, reported; applied once it appears', async () => {
     const w = world(exampleDhcpServer(kubevirt(['gone', 'lab-vms'])));
-    w.fake.failNext(
-      (req) => req.method === 'PATCH' && req.path.includes('/namespaces/gone/'),
-      new ApiError(404, { message: 'namespaces "gone" not found' }),
+    const { result, writes } = await w.pass();
+    expect(result).toEqual({});
+    expect(described(writes).filter((x) => x.includes('gone/'))).toEqual([]);
+    expect(w.fake.requests.filter((r) => r.path.includes('/namespaces/gone/')).map((r) => r.path)).toEqual(
+      [],
     );
-    const { result } = await w.pass();
-    expect(result).toEqual({ requeueAfterMs: MISSING_NAMESPACE_RETRY_MS });
     expect(w.condition('Ready')).toMatchObject({ status: 'True' });
     expect(w.condition('VMIAccess')).toMatchObject({
       status: 'False',
@@ -238,8 +244,27 @@ describe('DhcpServerReconciler', () => {
       message: expect.stringContaining('gone'),
     });
     expect(w.fake.peek(w.pathOf(RoleKind, READER, 'lab-vms'))).toBeDefined();
-    expect((await w.pass()).result).toEqual({});
+    w.namespaces.add('gone'); // the Namespace watch re-queues the DHCPServer
+    expect(described((await w.pass()).writes)).toEqual([
+      `PATCH gone/roles/${READER}`,
+      `PATCH gone/rolebindings/${READER}`,
+      'PATCH lab/dhcpservers/lab-dhcp/status',
+    ]);
     expect(w.condition('VMIAccess')).toMatchObject({ status: 'True', reason: 'RolesApplied' });
+  });
+
+  test('a namespace deleted after the cache saw it (404 on apply) is reported the same way', async () => {
+    const w = world(exampleDhcpServer(kubevirt(['other', 'lab-vms'])));
+    w.fake.failNext(
+      (req) => req.method === 'PATCH' && req.path.includes('/namespaces/other/'),
+      new ApiError(404, { message: 'namespaces "other" not found' }),
+    );
+    await w.pass();
+    const sent = w.fake.writes().map((r) => `${r.method} ${r.path}`);
+    expect(sent.filter((r) => r.includes('/namespaces/other/'))).toEqual([
+      `PATCH /apis/rbac.authorization.k8s.io/v1/namespaces/other/roles/${READER}`,
+    ]); // the Role's 404 skips the RoleBinding
+    expect(w.condition('VMIAccess')).toMatchObject({ status: 'False', reason: 'NamespaceMissing' });
   });
 
   test('a foreign Role holding the reader name is reported and never taken over', async () => {

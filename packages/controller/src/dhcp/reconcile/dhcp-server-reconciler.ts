@@ -40,9 +40,6 @@ import {
 } from './kinds';
 import { VmiReaders, type VmiReaderCaches } from './vmi-readers';
 
-/** While a listed namespace does not exist, the pass comes back this often to create its Role. */
-export const MISSING_NAMESPACE_RETRY_MS = 30_000;
-
 export interface DhcpChildReaders {
   readonly serviceAccounts: ObjectReader;
   readonly roles: ObjectReader;
@@ -59,7 +56,7 @@ export interface DhcpServerReconcilerOptions {
   readonly dhcpServers: ObjectReader<DHCPServer & KubeObject>;
   /** Caches of the owned children (scoped to the DHCP_SERVER_LABEL label is enough). */
   readonly children: DhcpChildReaders;
-  /** Caches of the VMI readers in every namespace (selected by the owner-namespace label). */
+  /** Caches of the VMI readers in every namespace (selected by the owner-namespace label), and of Namespaces. */
   readonly vmiReaders: VmiReaderCaches;
   readonly clock: Clock;
   /** The operator's default image. */
@@ -99,7 +96,7 @@ export class DhcpServerReconciler implements Reconciler {
       },
       { current: dhcp, force: true, signal: ctx.signal },
     );
-    return (applied.vmi?.missing.length ?? 0) > 0 ? { requeueAfterMs: MISSING_NAMESPACE_RETRY_MS } : {};
+    return {};
   }
 
   /** The live Deployment, for a pass that applies nothing. */

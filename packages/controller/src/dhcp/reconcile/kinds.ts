@@ -5,6 +5,7 @@ export {
   ConfigMapKind,
   DeploymentKind,
   DhcpServerKind,
+  NamespaceKind,
   PersistentVolumeClaimKind,
   RoleBindingKind,
   RoleKind,

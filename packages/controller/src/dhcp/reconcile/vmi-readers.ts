@@ -5,7 +5,8 @@
 //   object of the same name without them is never taken over (NameConflict);
 // - the finalizer FINALIZER is on the DHCPServer while any may exist, and is removed only after every one is gone
 //   (the ones the label-selected caches hold and the ones the spec names, in case a cache has not seen a fresh one).
-// A namespace that does not exist yet (404 on apply) is skipped and reported; the pass asks to come back later.
+// A namespace that does not exist (not in the Namespace cache, or a 404 on apply) is skipped and reported; its
+// creation re-queues the DHCPServer (the controller's Namespace watch), so nothing polls.
 import {
   addFinalizer,
   hasFinalizer,
@@ -36,6 +37,8 @@ export interface VmiReaderCaches {
   readonly roles: ObjectLister;
   /** RoleBindings carrying the owner-namespace label, every namespace. */
   readonly roleBindings: ObjectLister;
+  /** Namespaces: a listed namespace that does not exist gets no request (its creation re-queues the owner). */
+  readonly namespaces: ObjectReader;
 }
 
 export type VmiReadersOutcome =
@@ -63,8 +66,11 @@ export class VmiReaders {
     desired: readonly KubeObject[],
     signal?: AbortSignal,
   ): Promise<VmiReadersOutcome> {
-    const live = await Promise.all(desired.map((d) => this.live(d, signal)));
-    const conflicts = desired
+    const exists = (o: KubeObject) =>
+      this.caches.namespaces.get('', o.metadata?.namespace ?? '') !== undefined;
+    const wanted = desired.filter(exists);
+    const live = await Promise.all(wanted.map((d) => this.live(d, signal)));
+    const conflicts = wanted
       .filter((_, i) => live[i] !== undefined && !isVmiReaderOf(live[i], names))
       .map((d) => `${String(d.kind)} ${d.metadata?.namespace ?? ''}/${d.metadata?.name ?? ''}`);
     if (conflicts.length > 0) return { state: 'conflict', conflicts };
@@ -77,12 +83,34 @@ export class VmiReaders {
         signal,
       });
     }
-    const missing = new Set<string>();
-    for (const [i, body] of desired.entries()) {
+    const missing = new Set(desired.filter((d) => !exists(d)).map((d) => d.metadata?.namespace ?? ''));
+    const rejection = await this.applyEach(wanted, live, missing, signal);
+    if (rejection) return { state: 'rejected', rejection };
+    await this.deleteOurs(names, new Set(desired.map(keyOf)), signal);
+    if (desired.length === 0 && this.ours(names).length === 0) await this.release(dhcp, signal);
+    const namespaces = [...new Set(desired.map((d) => d.metadata?.namespace ?? ''))];
+    return {
+      state: 'applied',
+      applied: namespaces.filter((n) => !missing.has(n)),
+      missing: namespaces.filter((n) => missing.has(n)),
+    };
+  }
+
+  /**
+   * Applies each body; a namespace deleted since the cache saw it (404) joins MISSING and its next body is
+   * skipped. Returns the apiserver's refusal (422), if any; every other error is thrown to the work queue.
+   */
+  private async applyEach(
+    bodies: readonly KubeObject[],
+    live: readonly (KubeObject | undefined)[],
+    missing: Set<string>,
+    signal?: AbortSignal,
+  ): Promise<Rejection | undefined> {
+    for (const [i, body] of bodies.entries()) {
       const ns = body.metadata?.namespace ?? '';
       if (missing.has(ns)) continue;
+      const cur = live[i];
       try {
-        const cur = live[i];
         await this.client.apply(kindOf(body), body, {
           force: true,
           ...(cur ? { current: cur } : {}),
@@ -95,18 +123,10 @@ export class VmiReaders {
         }
         const rejection = rejectionOf(err, `${String(body.kind)}/${body.metadata?.name ?? ''}`);
         if (!rejection) throw err;
-        return { state: 'rejected', rejection };
+        return rejection;
       }
     }
-    const keep = new Set(desired.map(keyOf));
-    await this.deleteOurs(names, keep, signal);
-    const namespaces = [...new Set(desired.map((d) => d.metadata?.namespace ?? ''))];
-    if (desired.length === 0 && this.ours(names).length === 0) await this.release(dhcp, signal);
-    return {
-      state: 'applied',
-      applied: namespaces.filter((n) => !missing.has(n)),
-      missing: namespaces.filter((n) => missing.has(n)),
-    };
+    return undefined;
   }
 
   /** The DHCPServer is terminating: delete every VMI reader (cached, and those the spec names), then release it. */
