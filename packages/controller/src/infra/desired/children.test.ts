@@ -7,7 +7,7 @@ import { desiredProxyServer } from './proxy-server';
 import { builtinImages } from '../../workload/images';
 import { planInfra } from './infra-plan';
 import { pruneEmpty } from './child-plan';
-import type { Infra } from '@oooi/api';
+import { formatFieldError, validateObject, type Infra } from '@oooi/api';
 
 const images = {
   dhcp: 'mirror/dhcp:1',
@@ -100,6 +100,24 @@ describe('desiredDhcpServer: what only the Infra knows', () => {
     const p = desiredDhcpServer(infra(), images, members);
     if (p.action !== 'apply') throw new Error(p.action);
     expect({ excluded: p.object.spec.leaseConfig.excluded, kubevirt: p.object.spec.kubevirt }).toEqual(want);
+  });
+
+  test.each([
+    { name: '252 members with apps ingress: 256 excluded entries, admitted', members: 252, want: [] },
+    {
+      name: '253: one past the CRD limit, the apiserver would refuse the child',
+      members: 253,
+      want: ['spec.leaseConfig.excluded: Too many: 257: must have at most 256 items'],
+    },
+  ])('$name', ({ members, want }) => {
+    const list = Array.from({ length: members }, (_, i) =>
+      attachment(`c${i}`, { apps: { range: `198.51.${100 + Math.floor(i / 128)}.${(i % 128) * 2}/31` } }),
+    );
+    const p = desiredDhcpServer(infra({ networkConfig: { cidr: '198.0.0.0/8' } }), images, list);
+    if (p.action !== 'apply') throw new Error(p.action);
+    const r = validateObject(p.object);
+    expect(r.ok ? [] : r.errors.map(formatFieldError).filter((e) => e.includes('Too many'))).toEqual(want);
+    expect(p.object.spec.kubevirt?.namespaces).toHaveLength(members);
   });
 
   test('a disabled DNS or proxy has no address to exclude; the NAD namespace follows the Infra', () => {
