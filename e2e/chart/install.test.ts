@@ -13,7 +13,7 @@ import { parseAllDocuments } from 'yaml';
 import { pino } from 'pino';
 import { Registry } from 'prom-client';
 import { KubeClient, KubeConfigRest, loadKubeConfig, type KindDescriptor, type KubeObject } from '@oooi/kube';
-import { parseControllerCommand, runController } from '@oooi/controller';
+import { parseControllerCommand, reconcilers, runController } from '@oooi/controller';
 import { freePort, repoRoot, rigDown, rigUp, run, waitFor, type Rig } from '@oooi/rig';
 import {
   RecordingRest,
@@ -64,13 +64,23 @@ const bundle = join(repoRoot, 'packages/controller/dist/oooi-controller.js');
 /**
  * Granted and possibly not sent in this run: Events are recorded only when a condition changes for the worse
  * (create) and a repeat within the series window patches the series (patch); whether the examples' run hits
- * either depends on the order in which objects arrive. Every other granted verb must be used.
+ * either depends on the order in which objects arrive. Deletes (the DHCPServer's VMI-reader Roles, when a namespace
+ * leaves its list or it is deleted) do not happen in this run. Permissions a reconciler declares as `grant` are never
+ * sent: the controller holds them only because RBAC escalation prevention lets it write a Role (and bind it) only
+ * when it holds every permission the Role grants. Every other granted verb must be used.
  */
 const mayBeUnused = [
   'create events.k8s.io/events@*',
   'patch events.k8s.io/events@*',
   // The finalizer helpers read an attachment again only after their patch met a conflict (409).
   `get ${group}/infraclusterattachments@*`,
+  ...reconcilers
+    .flatMap((r) => r.permissions ?? [])
+    .flatMap((p) =>
+      p.verbs
+        .filter((v) => p.purpose === 'grant' || v === 'delete')
+        .map((v) => `${v} ${p.group === '' ? 'core' : p.group}/${p.resource}@*`),
+    ),
 ];
 
 let rig: Rig;
@@ -139,16 +149,17 @@ function examples(file: string): KubeObject[] {
   );
 }
 
-/** examples/infra.yaml and attachments.yaml, as a user applies them (namespace `clusters`). */
+/**
+ * examples/, as a user applies them: the Infra and attachments (namespace `clusters`) and the standalone DHCPServer
+ * (namespace `lab`, reading VMIs in `lab-vms`: its VMI-reader Role there passes RBAC escalation prevention only
+ * because the chart grants the operator what that Role grants).
+ */
 async function applyExamples(): Promise<void> {
-  await admin.apply(kinds.Namespace!, {
-    apiVersion: 'v1',
-    kind: 'Namespace',
-    metadata: { name: 'clusters' },
-  });
-  for (const obj of [...examples('infra.yaml'), ...examples('attachments.yaml')]) {
-    await admin.apply(kinds[obj.kind ?? '']!, obj, { force: true });
+  for (const name of ['clusters', 'lab', 'lab-vms']) {
+    await admin.apply(kinds.Namespace!, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
   }
+  const all = [...examples('infra.yaml'), ...examples('attachments.yaml'), ...examples('dhcpserver.yaml')];
+  for (const obj of all) await admin.apply(kinds[obj.kind ?? '']!, obj, { force: true });
 }
 
 /**
@@ -252,6 +263,18 @@ test('under its ServiceAccount the operator reconciles examples/, using exactly 
       'the DNS Deployment',
       async () =>
         (await admin.get(kinds.Deployment!, { namespace: 'clusters', name: 'vlan100-dns' })) !== undefined,
+      { timeoutMs: 30_000 },
+    );
+    await waitFor(
+      'the standalone DHCPServer Ready, with its VMI reader in lab-vms',
+      async () => {
+        const d = await admin.get(kinds.DHCPServer!, { namespace: 'lab', name: 'lab-dhcp' });
+        const conditions = (d?.status as { conditions?: { type: string; status: string }[] } | undefined)
+          ?.conditions;
+        return ['Ready', 'VMIAccess'].every((t) =>
+          conditions?.some((c) => c.type === t && c.status === 'True'),
+        );
+      },
       { timeoutMs: 30_000 },
     );
     // A second replica stays standby and watches the Lease.

@@ -109,6 +109,7 @@ describe('helm template with the defaults', () => {
       expect.arrayContaining([
         '--leader-election-namespace=oooi-system',
         '--dhcp-image=ghcr.io/oooi-project/oooi-dhcp:0.1.0',
+        '--dhcp-server-image=ghcr.io/oooi-project/oooi-dhcp:0.1.0',
         '--dns-image=docker.io/coredns/coredns:1.14.7',
         '--proxy-image=docker.io/envoyproxy/envoy:v1.36.4',
         '--xds-image=ghcr.io/oooi-project/oooi-xds:0.1.0',

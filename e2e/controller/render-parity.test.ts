@@ -172,3 +172,26 @@ test('the DNS ConfigMap render writes is the one the DNS reconciler applied', as
   );
   expect(live?.data).toEqual(rendered.data);
 });
+
+test('the DHCP config.json render writes is the one the DHCPServer reconciler applied', async () => {
+  const out = join(dir, 'out-dhcp');
+  await run('pnpm', ['--silent', 'oooi', 'render', ...files.flatMap((f) => ['-f', f]), '-o', out], {
+    cwd: repoRoot,
+  });
+  const rendered = parse(readFileSync(join(out, `configmap-${ns}-vlan100-dhcp-config.yaml`), 'utf8')) as {
+    data: Record<string, string>;
+  };
+  const live = await until(
+    'the DHCP ConfigMap',
+    () =>
+      user.client.get<KubeObject & { data?: Record<string, string> }>(
+        { group: '', version: 'v1', plural: 'configmaps', kind: 'ConfigMap' },
+        { namespace: ns, name: 'vlan100-dhcp-config' },
+      ),
+    (c) => c !== undefined,
+  );
+  expect(live?.data).toEqual(rendered.data);
+  expect(readFileSync(join(out, `dhcp/${ns}-vlan100-dhcp/config.json`), 'utf8')).toBe(
+    live?.data?.['config.json'],
+  );
+});

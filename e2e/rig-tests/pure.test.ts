@@ -127,8 +127,22 @@ describe('pod runner planning', () => {
       spec: { template: { spec: { ...d.spec.template.spec, volumes: [{ name: 'v', secret: {} }] } } },
     };
     expect(() => planPod(secretVol, [cm], { podIP: '', nodeName: '' })).toThrow(
-      /only configMap and emptyDir/,
+      /only configMap, emptyDir and persistentVolumeClaim/,
     );
+    const claimVol = {
+      ...d,
+      spec: {
+        template: {
+          spec: {
+            ...d.spec.template.spec,
+            volumes: [{ name: 'v', persistentVolumeClaim: { claimName: 'leases' } }],
+          },
+        },
+      },
+    };
+    expect(planPod(claimVol, [cm], { podIP: '', nodeName: '' }).volumes).toEqual([
+      { kind: 'persistentVolumeClaim', name: 'v', claimName: 'leases' },
+    ]);
   });
 });
 

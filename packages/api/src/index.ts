@@ -17,7 +17,14 @@ export type {
   InfraClusterAttachmentSpec,
   InfraClusterAttachmentStatus,
 } from './schema/infra-cluster-attachment';
-export type { DhcpServerSpec, DhcpServerStatus } from './schema/dhcp-server';
+export type {
+  DhcpServerSpec,
+  DhcpServerStatus,
+  DhcpOptions,
+  DhcpKubevirtSpec,
+  DhcpLeaseStorage,
+} from './schema/dhcp-server';
+export { DEFAULT_LEASE_STORAGE_SIZE, DEFAULT_RELEASE_GRACE } from './schema/dhcp-server';
 export type { DnsServerSpec, DnsServerStatus } from './schema/dns-server';
 export type { ProxyBackend, ProxyServerSpec, ProxyServerStatus } from './schema/proxy-server';
 export type { Condition } from './schema/status';

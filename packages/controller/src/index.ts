@@ -1,5 +1,5 @@
 // @oooi/controller — public entry (README.md): what other packages' tests and benchmarks use — the Infra's plan,
-// the default images, the kinds, the reconcilers' wiring — and the DNS pieces (from ./dns). Everything else is
+// the default images, the kinds, the reconcilers' wiring — and the DNS and DHCP pieces (from ./dns, ./dhcp). Everything else is
 // reached inside the package by its path; src/main.ts and src/cli.ts are the two processes.
 export { planInfra } from './infra/desired/infra-plan';
 export type { InfraPlan, InfraWorld, LiveChildren, ChildPlans } from './infra/desired/infra-plan';
@@ -24,6 +24,7 @@ export { reconcilers } from './manager/reconcilers';
 export { grantedPermissions, permissionKey, requiredPermissions, rulesFrom } from './manager/rbac-rules';
 export type {
   ControllerRegistrations,
+  DeclaredPermission,
   KindUse,
   Permission,
   PolicyRule,
@@ -50,3 +51,14 @@ export {
   setupDnsServerController,
 } from './dns';
 export type { RenderedDnsServer } from './dns';
+export {
+  DHCP_CONFIG_KEY,
+  DEFAULT_DHCP_IMAGE,
+  VMI_READERS_FINALIZER,
+  dhcpChildNames,
+  dhcpServerPermissions,
+  renderDhcpServer,
+  setupDhcpServerController,
+} from './dhcp';
+export type { RenderedDhcpServer } from './dhcp';
+export { PersistentVolumeClaimKind, RoleBindingKind, RoleKind, ServiceAccountKind } from './workload/kinds';

@@ -27,8 +27,11 @@ function volumePlans(d: DeploymentLike): VolumePlan[] {
       };
     }
     if (v.emptyDir !== undefined) return { kind: 'emptyDir', name: v.name };
+    if (v.persistentVolumeClaim !== undefined) {
+      return { kind: 'persistentVolumeClaim', name: v.name, claimName: v.persistentVolumeClaim.claimName };
+    }
     throw new Error(
-      `spec.template.spec.volumes[${i}] (${v.name}): only configMap and emptyDir volumes are supported`,
+      `spec.template.spec.volumes[${i}] (${v.name}): only configMap, emptyDir and persistentVolumeClaim volumes are supported`,
     );
   });
 }

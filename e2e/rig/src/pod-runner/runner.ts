@@ -1,11 +1,11 @@
 // The pod runner: runs the containers of a Deployment's pod template as local processes inside one network
 // namespace that holds the Multus static IP(s) the pod asks for, with its ConfigMap volumes materialised as
 // files (and swapped atomically on updateConfigMap, as the kubelet does). See README.md "Pod runner".
-import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { FAKE_NODE } from '../components';
-import { checkInterfaceAddress, hostOf, intToIp, parseCidr } from '../net/addr';
+import { checkInterfaceAddress, cidrContains, hostOf, intToIp, parseCidr } from '../net/addr';
 import { bridgeLoopbackPort } from '../net/forward';
 import { ipIn } from '../net/netns';
 import type { NetScope, Netns, Network, TrackedProc } from '../net/scope';
@@ -29,8 +29,11 @@ export interface RunPodOptions {
   readonly configMaps?: readonly ConfigMapLike[];
   /** The network every attachment of the Multus annotation joins (interface `net1`, `net2`… or as named). */
   readonly vlan?: Network;
-  /** Also give the pod `eth0` on a pod network with this address. */
-  readonly podNetwork?: { readonly network: Network; readonly address: string };
+  /**
+   * Also give the pod `eth0` on a pod network with this address and the default route through `gateway` (by
+   * default the network's first address), as a real pod has: the Multus interfaces carry only their own subnet.
+   */
+  readonly podNetwork?: { readonly network: Network; readonly address: string; readonly gateway?: string };
   /** A kubeconfig for the containers (set as KUBECONFIG); its loopback apiserver port is bridged into the pod. */
   readonly kubeconfig?: string;
   /** Image → program rules (default `defaultImageMap()`); first match wins. */
@@ -99,6 +102,10 @@ async function writeVolumes(ctx: PodCtx, only?: string): Promise<void> {
       if (only === undefined) await mkdir(volDir(ctx, v.name), { recursive: true });
       continue;
     }
+    if (v.kind === 'persistentVolumeClaim') {
+      if (only === undefined) await claimVolume(ctx, v.name, v.claimName);
+      continue;
+    }
     if (only !== undefined && v.configMap !== only) continue;
     const files = volumeFiles(v, ctx.configMaps.get(v.configMap));
     if (rewrite) {
@@ -111,6 +118,18 @@ async function writeVolumes(ctx: PodCtx, only?: string): Promise<void> {
     }
     await writeAtomicDir(volDir(ctx, v.name), files);
   }
+}
+
+/**
+ * A PersistentVolumeClaim is a directory of the scope, `claims/<namespace>/<claim>`, linked in as the volume: it
+ * outlives the pod (a pod started again in the same scope finds what the last one wrote), as a bound volume does.
+ */
+async function claimVolume(ctx: PodCtx, volume: string, claim: string): Promise<void> {
+  const target = join(ctx.scope.dir, 'claims', ctx.plan.namespace, claim);
+  await mkdir(target, { recursive: true });
+  await mkdir(join(ctx.dir, 'volumes'), { recursive: true });
+  await rm(volDir(ctx, volume), { force: true }); // the link a previous pod of this name left
+  await symlink(target, volDir(ctx, volume));
 }
 
 /** subPath mounts are copied once at start (the kubelet does not update them either). */
@@ -167,13 +186,14 @@ async function attachNetworks(ctx: PodCtx): Promise<void> {
     for (const extra of net.ips.slice(1)) await ipIn(ns.name, ['addr', 'add', extra, 'dev', ifname]);
   }
   if (opts.podNetwork !== undefined) {
-    // As in a real pod, eth0 holds the default route (via the pod network's first address): nothing the pod sends
-    // to an address off its networks may leave by the VLAN interface.
+    // As in a real pod, eth0 holds the default route (via `gateway`, by default the pod network's first address):
+    // nothing the pod sends to an address off its networks may leave by the VLAN interface.
     const { network, address } = opts.podNetwork;
     await network.attach(ns, { ifname: 'eth0', address });
-    const gateway = intToIp(parseCidr(network.cidr).base + 1);
-    if (hostOf(address) !== gateway)
-      await ipIn(ns.name, ['route', 'add', 'default', 'via', gateway, 'dev', 'eth0']);
+    const gw = opts.podNetwork.gateway ?? intToIp(parseCidr(network.cidr).base + 1);
+    if (!cidrContains(network.cidr, gw))
+      throw new Error(`rig: pod gateway ${gw} is not on the pod network ${network.cidr}`);
+    if (hostOf(address) !== gw) await ipIn(ns.name, ['route', 'add', 'default', 'via', gw, 'dev', 'eth0']);
   }
   if (opts.kubeconfig !== undefined) {
     const port = await loopbackApiPort(opts.kubeconfig);

@@ -39,6 +39,7 @@ interface VolumeLike {
   name: string;
   configMap?: { name: string; items?: KeyToPath[]; defaultMode?: number; optional?: boolean };
   emptyDir?: unknown;
+  persistentVolumeClaim?: { claimName: string; readOnly?: boolean };
 }
 export interface DeploymentLike {
   metadata?: { name?: string; namespace?: string };
@@ -59,7 +60,8 @@ export type VolumePlan =
       defaultMode: number;
       optional: boolean;
     }
-  | { kind: 'emptyDir'; name: string };
+  | { kind: 'emptyDir'; name: string }
+  | { kind: 'persistentVolumeClaim'; name: string; claimName: string };
 
 export interface MountPlan {
   readonly volume: string;

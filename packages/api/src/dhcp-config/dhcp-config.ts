@@ -44,7 +44,7 @@ export const DhcpKubevirt = Type.Object(
       description:
         'Namespaces whose VirtualMachineInstances and VirtualMachines the server reads; only these are watched.',
       minItems: 1,
-      maxItems: 64,
+      maxItems: 256,
     }),
     networkName: Type.String({
       description:

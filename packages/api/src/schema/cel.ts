@@ -2,7 +2,7 @@
 // `x-kubernetes-validations` and `validateObject()` can never disagree on a rule or its message.
 // Rules follow the Kubernetes CEL libraries available from 1.31 (ip, cidr, isIP, isCIDR, strings ext).
 import { durationPattern, parseGoDuration } from '../duration';
-import { cidrContains, parseCidrV4, parseIPv4 } from '../ip-address';
+import { cidrContains, parseAddressRange, parseCidrV4, parseIPv4 } from '../ip-address';
 
 /** One `x-kubernetes-validations` entry plus the same check in TS (true = valid). */
 export interface CelRule {
@@ -115,6 +115,55 @@ export function matches(display: string, pattern: string, what: string): CelRule
     message: `${display} must be ${what}`,
     check: (self) => typeof self === 'string' && re.test(self),
   };
+}
+
+/** The CEL of "start-end" (ordered) or a CIDR; the ordering is arithmetic because CEL has no IP comparison. */
+const celAddressRange =
+  "(isCIDR(self) && cidr(self).ip().family() == 4) || (self.split('-').size() == 2 && isIP(self.split('-')[0]) && ip(self.split('-')[0]).family() == 4 && isIP(self.split('-')[1]) && ip(self.split('-')[1]).family() == 4 && " +
+  [0, 1]
+    .map(
+      (side) =>
+        `(int(self.split('-')[${side}].split('.')[0]) * 16777216 + int(self.split('-')[${side}].split('.')[1]) * 65536 + int(self.split('-')[${side}].split('.')[2]) * 256 + int(self.split('-')[${side}].split('.')[3]))`,
+    )
+    .join(' <= ') +
+  ')';
+
+/** An IPv4 CIDR or an ordered inclusive range "start-end". */
+export function addressRange(display: string): CelRule {
+  return {
+    rule: celAddressRange,
+    message: `${display} must be an IPv4 CIDR or an ordered range "start-end" such as 198.51.100.200-198.51.100.209`,
+    check: (self) => typeof self === 'string' && parseAddressRange(self) !== undefined,
+  };
+}
+
+/** An IPv4 address, an IPv4 CIDR or an ordered inclusive range "start-end". */
+export function addressOrRange(display: string): CelRule {
+  return {
+    rule: `(isIP(self) && ip(self).family() == 4) || ${celAddressRange}`,
+    message: `${display} must be an IPv4 address, an IPv4 CIDR or an ordered range "start-end" such as 198.51.100.200-198.51.100.209`,
+    check: (self) =>
+      typeof self === 'string' && (parseIPv4(self) !== undefined || parseAddressRange(self) !== undefined),
+  };
+}
+
+/** A route destination: any IPv4 CIDR (/0 to /32) whose host bits are zero. */
+export function routeDestination(display: string): CelRule[] {
+  return [
+    {
+      rule: 'isCIDR(self) && cidr(self).ip().family() == 4',
+      message: `${display} must be an IPv4 CIDR such as 10.0.0.0/8`,
+      check: (self) => typeof self === 'string' && parseCidrV4(self) !== undefined,
+    },
+    {
+      rule: '!isCIDR(self) || cidr(self).ip().family() != 4 || cidr(self) == cidr(self).masked()',
+      message: `${display} must be a network address with its host bits zero (for example 10.0.0.0/8, not 10.0.0.7/8)`,
+      check: (self) => {
+        const c = typeof self === 'string' ? parseCidrV4(self) : undefined;
+        return c === undefined || c.address === c.network;
+      },
+    },
+  ];
 }
 
 /** A lease-style duration: hours/minutes/seconds syntax (see durationPattern) between `min` and `max`. */

@@ -2,20 +2,35 @@
 import { Type } from '@sinclair/typebox';
 import type { Static } from '@sinclair/typebox';
 import {
+  addressOrRange,
   duration,
   ipInCidr,
   ipNotGreater,
   ipNotNetworkOrBroadcast,
   ipOutsideRange,
   ipsDistinct,
+  matches,
   refs,
+  routeDestination,
 } from './cel';
 import type { CelRule } from './cel';
-import { image, ipv4 } from './fields';
+import { dnsLabel, dnsSubdomainPattern, enumOf, image, ipv4, labelRegex, objectName } from './fields';
 import { childNetworkProperties, childNetworkRules } from './child-network';
 import { conditions, observedGeneration } from './status';
 
 const r = refs('spec');
+
+/** Refusing every client that no VMI reports only makes sense when some namespace's VMIs are read. */
+const refuseNeedsNamespaces: CelRule = {
+  rule: "!has(self.kubevirt) || !has(self.kubevirt.unknownClients) || self.kubevirt.unknownClients != 'refuse' || (has(self.kubevirt.namespaces) && size(self.kubevirt.namespaces) > 0)",
+  message:
+    'spec.kubevirt.namespaces must not be empty when spec.kubevirt.unknownClients is refuse (no client could get a lease)',
+  fieldPath: '.kubevirt.namespaces',
+  check: (self) => {
+    const k = (self as { kubevirt?: { unknownClients?: unknown; namespaces?: unknown[] } }).kubevirt;
+    return k?.unknownClients !== 'refuse' || (k.namespaces?.length ?? 0) > 0;
+  },
+};
 const cidr = r('networkConfig', 'cidr');
 const gateway = r('networkConfig', 'gateway');
 const serverIP = r('networkConfig', 'serverIP');
@@ -31,18 +46,146 @@ export const dhcpServerSpecRules: CelRule[] = [
   ipOutsideRange(serverIP, start, end),
   ipOutsideRange(gateway, start, end),
   ipsDistinct(serverIP, gateway),
+  refuseNeedsNamespaces,
 ];
 
-export const DhcpOption = Type.Object(
+/** The pod's lease store is a PersistentVolumeClaim of this size when a storage class is named. */
+export const DEFAULT_LEASE_STORAGE_SIZE = '64Mi';
+/** A VMI's lease is kept this long after it is deleted (a VMI owned by a VirtualMachine keeps it while the VM exists). */
+export const DEFAULT_RELEASE_GRACE = '5m';
+
+const opts = 'spec.options';
+const kv = 'spec.kubevirt';
+
+export const DhcpOptions = Type.Object(
   {
-    code: Type.Integer({ description: 'DHCP option code (RFC 2132), 1-254.', minimum: 1, maximum: 254 }),
-    value: Type.String({
-      description:
-        'Option value as text: an IPv4 address list "a,b", a number, or a string, by the option\'s type.',
-      maxLength: 255,
-    }),
+    domainName: Type.Optional(
+      Type.String({
+        description: 'Domain name (option 15): lower-case labels, such as vlan.example.com.',
+        maxLength: 253,
+        'x-kubernetes-validations': [
+          matches(
+            `${opts}.domainName`,
+            dnsSubdomainPattern,
+            'a lower-case DNS name such as vlan.example.com',
+          ),
+        ],
+      }),
+    ),
+    searchList: Type.Optional(
+      Type.Array(
+        Type.String({
+          description: 'A search domain.',
+          maxLength: 253,
+          'x-kubernetes-validations': [
+            matches(
+              `${opts}.searchList[*]`,
+              dnsSubdomainPattern,
+              'a lower-case DNS name such as vlan.example.com',
+            ),
+          ],
+        }),
+        { description: 'Domain search list (option 119, RFC 3397), in order.', maxItems: 32 },
+      ),
+    ),
+    mtu: Type.Optional(
+      Type.Integer({ description: 'Interface MTU (option 26), 68-65535.', minimum: 68, maximum: 65535 }),
+    ),
+    classlessRoutes: Type.Optional(
+      Type.Array(
+        Type.Object(
+          {
+            destination: Type.String({
+              description:
+                'Destination network, a.b.c.d/n with its host bits zero (0.0.0.0/0: a default route).',
+              maxLength: 18,
+              'x-kubernetes-validations': routeDestination(`${opts}.classlessRoutes[*].destination`),
+            }),
+            router: ipv4(`${opts}.classlessRoutes[*].router`, 'Next hop; 0.0.0.0 means on-link.'),
+          },
+          { description: 'One classless static route.' },
+        ),
+        {
+          description:
+            'Classless static routes (option 121, RFC 3442), in order. A client that takes them ignores the router option (3): add 0.0.0.0/0 to keep a default route.',
+          maxItems: 32,
+        },
+      ),
+    ),
+    ntpServers: Type.Optional(
+      Type.Array(ipv4(`${opts}.ntpServers[*]`, 'An IPv4 NTP server.'), {
+        description: 'NTP servers (option 42), in order.',
+        maxItems: 16,
+      }),
+    ),
   },
-  { description: 'An extra DHCP option sent to every client.' },
+  {
+    description:
+      'Options handed to every client besides the subnet mask, broadcast address, router (gateway) and resolvers (networkConfig.dnsServers).',
+  },
+);
+
+export const DhcpKubevirt = Type.Object(
+  {
+    namespaces: Type.Optional(
+      Type.Array(dnsLabel(`${kv}.namespaces[*]`, 'A namespace.'), {
+        description:
+          "Namespaces whose VirtualMachineInstances and VirtualMachines the server reads (the controller gives it a Role in each; only these are watched). For an Infra child: the attachments' control-plane namespaces. Empty: no VMI is read and every client is served from the pool.",
+        maxItems: 256,
+      }),
+    ),
+    networkName: Type.Optional(
+      Type.String({
+        description:
+          'The network that identifies the VLAN interface on a VMI, matched against spec.networks[].multus.networkName: a NetworkAttachmentDefinition "namespace/name" or "name". Default: networkConfig.networkAttachmentNamespace (else this object\'s namespace) "/" networkConfig.networkAttachmentName.',
+        maxLength: 317,
+        'x-kubernetes-validations': [
+          matches(
+            `${kv}.networkName`,
+            `^(${labelRegex}/)?${labelRegex}([.]${labelRegex})*$`,
+            'a NetworkAttachmentDefinition "namespace/name" or "name"',
+          ),
+        ],
+      }),
+    ),
+    unknownClients: Type.Optional(
+      enumOf(
+        ['serve', 'refuse'] as const,
+        'A client whose hardware address no VMI in the namespaces reports on the network: serve (from the pool) or refuse (no reply).',
+        'serve',
+      ),
+    ),
+    releaseGrace: Type.Optional(
+      Type.String({
+        description:
+          'How long the lease of a deleted VMI that no VirtualMachine owns is kept before it is released (hours, minutes, seconds); between 0s and 24h.',
+        default: DEFAULT_RELEASE_GRACE,
+        maxLength: 32,
+        'x-kubernetes-validations': duration(`${kv}.releaseGrace`, '0s', '24h'),
+      }),
+    ),
+  },
+  { description: 'KubeVirt awareness: addresses and host names that VirtualMachineInstances report.' },
+);
+
+export const DhcpLeaseStorage = Type.Object(
+  {
+    storageClassName: Type.Optional(
+      objectName(
+        'spec.leaseStorage.storageClassName',
+        'StorageClass of a PersistentVolumeClaim (ReadWriteOnce) holding the lease store. Empty: an emptyDir (leases are lost with the pod; VMI-reported addresses bring VMs back to theirs).',
+      ),
+    ),
+    size: Type.Optional(
+      Type.String({
+        description: 'Size of the PersistentVolumeClaim, in Mi or Gi.',
+        default: DEFAULT_LEASE_STORAGE_SIZE,
+        maxLength: 8,
+        pattern: '^[1-9][0-9]{0,5}(Mi|Gi)$',
+      }),
+    ),
+  },
+  { description: 'Where the lease journal lives.' },
 );
 
 export const DhcpServerSpec = Type.Object(
@@ -50,6 +193,10 @@ export const DhcpServerSpec = Type.Object(
     networkConfig: Type.Object(
       {
         ...childNetworkProperties('DHCP server'),
+        networkAttachmentName: objectName(
+          'spec.networkConfig.networkAttachmentName',
+          'Multus NetworkAttachmentDefinition of the VLAN: the pod serves through this interface (net1).',
+        ),
         gateway: ipv4(
           'spec.networkConfig.gateway',
           'Router handed to clients (option 3). Must lie inside cidr.',
@@ -79,18 +226,26 @@ export const DhcpServerSpec = Type.Object(
             'x-kubernetes-validations': duration('spec.leaseConfig.leaseTime', '1m', '8760h'),
           }),
         ),
+        excluded: Type.Optional(
+          Type.Array(
+            Type.String({
+              description: 'An address, a range or a CIDR.',
+              maxLength: 33,
+              'x-kubernetes-validations': [addressOrRange('spec.leaseConfig.excluded[*]')],
+            }),
+            {
+              description:
+                "Addresses never offered: a.b.c.d, an inclusive range a.b.c.d-e.f.g.h, or a CIDR. The gateway and serverIP never are anyway. For an Infra child: the gateway, the DNS and proxy server addresses and the attachments' MetalLB ranges.",
+              maxItems: 256,
+            },
+          ),
+        ),
       },
       { description: 'The dynamic pool.' },
     ),
-    options: Type.Optional(
-      Type.Array(DhcpOption, {
-        description:
-          'Extra options. Codes the server manages itself (1, 3, 6, 51, 53, 54, 58, 59) are refused by the server with a condition.',
-        maxItems: 32,
-        'x-kubernetes-list-type': 'map',
-        'x-kubernetes-list-map-keys': ['code'],
-      }),
-    ),
+    options: Type.Optional(DhcpOptions),
+    kubevirt: Type.Optional(DhcpKubevirt),
+    leaseStorage: Type.Optional(DhcpLeaseStorage),
     image: Type.Optional(image('The oooi-dhcp image.')),
   },
   { description: 'A DHCPv4 server on the VLAN.', 'x-kubernetes-validations': dhcpServerSpecRules },
@@ -121,4 +276,7 @@ export const DhcpServerStatus = Type.Object(
 );
 
 export type DhcpServerSpec = Static<typeof DhcpServerSpec>;
+export type DhcpOptions = Static<typeof DhcpOptions>;
+export type DhcpKubevirtSpec = Static<typeof DhcpKubevirt>;
+export type DhcpLeaseStorage = Static<typeof DhcpLeaseStorage>;
 export type DhcpServerStatus = Static<typeof DhcpServerStatus>;

@@ -1,27 +1,12 @@
 // InfraClusterAttachment: attaches one HostedCluster to a shared Infra in the same namespace.
 import { Type } from '@sinclair/typebox';
 import type { Static } from '@sinclair/typebox';
-import { intsDistinct, refs, requiredWhen } from './cel';
+import { addressRange, intsDistinct, refs, requiredWhen } from './cel';
 import type { CelRule } from './cel';
-import { parseAddressRange } from '../ip-address';
 import { dnsLabel, domain, enumOf, objectName, optionalFlag, port, stringMap, text } from './fields';
 import { conditions, observedGeneration } from './status';
 
-const addressRangeRule: CelRule = {
-  // "start-end" (ordered) or a CIDR; the ordering is arithmetic because CEL has no IP comparison.
-  rule:
-    "(isCIDR(self) && cidr(self).ip().family() == 4) || (self.split('-').size() == 2 && isIP(self.split('-')[0]) && ip(self.split('-')[0]).family() == 4 && isIP(self.split('-')[1]) && ip(self.split('-')[1]).family() == 4 && " +
-    [0, 1]
-      .map(
-        (side) =>
-          `(int(self.split('-')[${side}].split('.')[0]) * 16777216 + int(self.split('-')[${side}].split('.')[1]) * 65536 + int(self.split('-')[${side}].split('.')[2]) * 256 + int(self.split('-')[${side}].split('.')[3]))`,
-      )
-      .join(' <= ') +
-    ')',
-  message:
-    'spec.appsIngress.metallb.ipAddressPoolRange must be an IPv4 CIDR or an ordered range "start-end" such as 198.51.100.200-198.51.100.209',
-  check: (self) => typeof self === 'string' && parseAddressRange(self) !== undefined,
-};
+const addressRangeRule = addressRange('spec.appsIngress.metallb.ipAddressPoolRange');
 
 export const AppsIngress = Type.Object(
   {

@@ -57,4 +57,36 @@ export const acceptCases: Case[] = [
   },
   { name: 'a lease of 8760h', input: set(infra, 'spec.infraComponents.dhcp.leaseTime', '8760h') },
   { name: 'a 90s lease', input: set(infra, 'spec.infraComponents.dhcp.leaseTime', '1m30s') },
+  {
+    name: 'a DHCPServer with only its network and pool (no options, no KubeVirt block, an emptyDir)',
+    input: set(
+      set(set(dhcp, 'spec.options', undefined), 'spec.kubevirt', undefined),
+      'spec.leaseStorage',
+      undefined,
+    ),
+  },
+  {
+    name: 'a DHCPServer refusing clients no VMI reports, its network given as a bare name',
+    input: set(dhcp, 'spec.kubevirt', {
+      namespaces: ['lab-vms', 'lab'],
+      networkName: 'lab-vlan',
+      unknownClients: 'refuse',
+    }),
+  },
+  { name: 'a release grace of 0s', input: set(dhcp, 'spec.kubevirt.releaseGrace', '0s') },
+  {
+    name: 'excluded addresses as an address, a range and a CIDR',
+    input: set(dhcp, 'spec.leaseConfig.excluded', [
+      '198.51.100.30',
+      '198.51.100.40-198.51.100.49',
+      '198.51.100.64/28',
+    ]),
+  },
+  {
+    name: 'a classless default route and an on-link route',
+    input: set(dhcp, 'spec.options.classlessRoutes', [
+      { destination: '0.0.0.0/0', router: '198.51.100.1' },
+      { destination: '198.51.100.128/25', router: '0.0.0.0' },
+    ]),
+  },
 ];

@@ -78,10 +78,99 @@ export const childRejectCases: Case[] = [
     ],
   },
   {
-    name: 'a DHCP option code 255',
-    input: set(dhcp, 'spec.options', [{ code: 255, value: 'x' }]),
+    name: 'a DHCPServer without its NetworkAttachmentDefinition',
+    input: set(dhcp, 'spec.networkConfig.networkAttachmentName', undefined),
+    want: ['spec.networkConfig.networkAttachmentName: Required value'],
+  },
+  {
+    name: 'a DHCP search domain in upper case',
+    input: set(dhcp, 'spec.options.searchList', ['Lab.example.com']),
     want: [
-      'spec.options[0].code: Invalid value: 255: spec.options[0].code in body should be less than or equal to 254',
+      'spec.options.searchList[0]: spec.options.searchList[*] must be a lower-case DNS name such as vlan.example.com',
+    ],
+  },
+  {
+    name: 'a DHCP domain name with a trailing dot',
+    input: set(dhcp, 'spec.options.domainName', 'lab.example.com.'),
+    want: ['spec.options.domainName must be a lower-case DNS name such as vlan.example.com'],
+  },
+  {
+    name: 'a DHCP MTU of 60',
+    input: set(dhcp, 'spec.options.mtu', 60),
+    want: [
+      'spec.options.mtu: Invalid value: 60: spec.options.mtu in body should be greater than or equal to 68',
+    ],
+  },
+  {
+    name: 'a classless route with host bits set',
+    input: set(dhcp, 'spec.options.classlessRoutes', [{ destination: '10.0.0.7/8', router: '198.51.100.1' }]),
+    want: [
+      'spec.options.classlessRoutes[0].destination: spec.options.classlessRoutes[*].destination must be a network address with its host bits zero (for example 10.0.0.0/8, not 10.0.0.7/8)',
+    ],
+  },
+  {
+    name: 'a classless route to a name',
+    input: set(dhcp, 'spec.options.classlessRoutes', [{ destination: 'lab', router: 'gw' }]),
+    want: [
+      'spec.options.classlessRoutes[0].destination: spec.options.classlessRoutes[*].destination must be an IPv4 CIDR such as 10.0.0.0/8',
+      'spec.options.classlessRoutes[0].router: spec.options.classlessRoutes[*].router must be an IPv4 address such as 198.51.100.10',
+    ],
+  },
+  {
+    name: 'an NTP server given by name',
+    input: set(dhcp, 'spec.options.ntpServers', ['ntp.example.com']),
+    want: [
+      'spec.options.ntpServers[0]: spec.options.ntpServers[*] must be an IPv4 address such as 198.51.100.10',
+    ],
+  },
+  {
+    name: 'an excluded range in reverse',
+    input: set(dhcp, 'spec.leaseConfig.excluded', ['198.51.100.30', '198.51.100.50-198.51.100.40']),
+    want: [
+      'spec.leaseConfig.excluded[1]: spec.leaseConfig.excluded[*] must be an IPv4 address, an IPv4 CIDR or an ordered range "start-end" such as 198.51.100.200-198.51.100.209',
+    ],
+  },
+  {
+    name: 'unknown clients refused with no namespace to read',
+    input: set(dhcp, 'spec.kubevirt', { unknownClients: 'refuse' }),
+    want: [
+      'spec.kubevirt.namespaces must not be empty when spec.kubevirt.unknownClients is refuse (no client could get a lease)',
+    ],
+  },
+  {
+    name: 'an unknown-client policy of drop',
+    input: set(dhcp, 'spec.kubevirt.unknownClients', 'drop'),
+    want: ['spec.kubevirt.unknownClients: Unsupported value: "drop": supported values: "serve", "refuse"'],
+  },
+  {
+    name: 'a release grace of two days',
+    input: set(dhcp, 'spec.kubevirt.releaseGrace', '48h'),
+    want: ['spec.kubevirt.releaseGrace must be between 0s and 24h'],
+  },
+  {
+    name: 'a VMI namespace in upper case',
+    input: set(dhcp, 'spec.kubevirt.namespaces', ['Lab-vms']),
+    want: [
+      "spec.kubevirt.namespaces[0]: spec.kubevirt.namespaces[*] must be a DNS label: lower-case letters, digits and '-', starting and ending with a letter or digit",
+    ],
+  },
+  {
+    name: 'a network name of three parts',
+    input: set(dhcp, 'spec.kubevirt.networkName', 'a/b/c'),
+    want: ['spec.kubevirt.networkName must be a NetworkAttachmentDefinition "namespace/name" or "name"'],
+  },
+  {
+    name: 'a lease volume of 1Ti',
+    input: set(dhcp, 'spec.leaseStorage.size', '1Ti'),
+    want: [
+      `spec.leaseStorage.size: Invalid value: "1Ti": spec.leaseStorage.size in body should match '^[1-9][0-9]{0,5}(Mi|Gi)$'`,
+    ],
+  },
+  {
+    name: 'a storage class name with a space',
+    input: set(dhcp, 'spec.leaseStorage.storageClassName', 'fast ssd'),
+    want: [
+      "spec.leaseStorage.storageClassName must be a Kubernetes object name: lower-case letters, digits, '-' and '.'",
     ],
   },
   {

@@ -14,6 +14,7 @@ describe('parseControllerCommand', () => {
         metrics: { host: '0.0.0.0', port: 8080 },
         images: {
           dhcp: 'oooi-dhcp:0.1.0',
+          dhcpServer: 'oooi-dhcp:0.1.0',
           dns: 'coredns/coredns:1.14.7',
           proxy: 'envoyproxy/envoy:v1.36.4',
           xds: 'oooi-xds:0.1.0',

@@ -17,7 +17,7 @@ const nodePool = {
 };
 
 describe('requiredPermissions', () => {
-  test('a cache is list+watch, an owned kind create+patch (apply), a reconciled kind a status patch', () => {
+  test('a cache is list+watch, an owned kind create+patch (apply), a reconciled kind a status patch, declared ones as declared', () => {
     const r: ControllerRegistrations = {
       caches: [
         { kind: infra, scope: 'watched' },
@@ -30,9 +30,27 @@ describe('requiredPermissions', () => {
       events: false,
       leaderElection: false,
       discovery: [nodePool],
+      declared: [
+        {
+          group: 'rbac.authorization.k8s.io',
+          resource: 'roles',
+          verbs: ['delete'],
+          scope: 'cluster',
+          purpose: 'use',
+        },
+        {
+          group: 'kubevirt.io',
+          resource: 'virtualmachineinstances',
+          verbs: ['get'],
+          scope: 'cluster',
+          purpose: 'grant',
+        },
+      ],
     };
     expect(requiredPermissions(r).map(permissionKey)).toEqual([
+      'cluster delete rbac.authorization.k8s.io/roles',
       'cluster get /apis/hypershift.openshift.io/v1beta1',
+      'cluster get kubevirt.io/virtualmachineinstances',
       'cluster list hypershift.openshift.io/nodepools',
       'cluster watch hypershift.openshift.io/nodepools',
       'watched create core/configmaps',
@@ -61,10 +79,17 @@ describe('controllerRegistrations (the production wiring)', () => {
     expect(keys).toContain('cluster watch hypershift.openshift.io/nodepools');
     expect(keys).toContain('cluster watch cluster.x-k8s.io/machines');
     expect(keys.filter((k) => k.startsWith('cluster ') && k.includes('densityops'))).toEqual([]);
+    expect(keys).toContain('cluster patch rbac.authorization.k8s.io/roles');
+    expect(keys).toContain('cluster list rbac.authorization.k8s.io/roles');
   });
 
-  test('only a disabled external Service is deleted, and the Infra itself is never patched (only its status)', () => {
-    expect(keys.filter((k) => / delete /.test(k))).toEqual(['watched delete core/services']);
+  test('only a disabled external Service and the VMI readers in other namespaces are deleted; the Infra itself is never patched (only its status)', () => {
+    expect(keys.filter((k) => / delete /.test(k))).toEqual([
+      'cluster delete rbac.authorization.k8s.io/rolebindings',
+      'cluster delete rbac.authorization.k8s.io/roles',
+      'watched delete core/services',
+    ]);
+
     expect(keys).not.toContain('watched patch hostedcluster.densityops.com/infras');
   });
   test('attachments are patched for their finalizer (and read again after a conflict)', () => {
@@ -81,11 +106,25 @@ describe('controllerRegistrations (the production wiring)', () => {
     expect(keys.filter((k) => / get /.test(k) && k.startsWith('watched'))).toEqual([
       'watched get apps/deployments',
       'watched get core/configmaps',
+      'watched get core/persistentvolumeclaims',
       'watched get core/serviceaccounts',
       'watched get core/services',
+      'watched get hostedcluster.densityops.com/dhcpservers/status',
       'watched get hostedcluster.densityops.com/infraclusterattachments',
+      'watched get rbac.authorization.k8s.io/rolebindings',
+      'watched get rbac.authorization.k8s.io/roles',
     ]);
   });
+
+  test('what the DHCPServer Roles grant, the controller holds (RBAC escalation prevention)', () => {
+    for (const verb of ['list', 'watch']) {
+      expect(keys).toContain(`cluster ${verb} kubevirt.io/virtualmachineinstances`);
+      expect(keys).toContain(`cluster ${verb} kubevirt.io/virtualmachines`);
+    }
+    expect(keys).toContain('watched get hostedcluster.densityops.com/dhcpservers/status');
+    expect(keys).toContain('watched patch hostedcluster.densityops.com/dhcpservers/status');
+  });
+
   test('Events and the Lease', () => {
     expect(keys).toContain('watched create events.k8s.io/events');
     expect(keys.filter((k) => k.startsWith('lease '))).toEqual([

@@ -14,6 +14,21 @@ export interface KindUse {
   readonly scope: 'watched' | 'cluster';
 }
 
+/**
+ * A permission a reconciler declares next to its watches because no registration shows it: `use` (it sends the
+ * request: a delete, a write in a namespace it does not watch, a finalizer patch) or `grant` (never sent; held only
+ * because RBAC escalation prevention lets the controller write a Role, and bind it, only when it holds every
+ * permission the Role grants).
+ */
+export interface DeclaredPermission {
+  readonly group: string;
+  /** `plural` or `plural/subresource`. */
+  readonly resource: string;
+  readonly verbs: readonly string[];
+  readonly scope: 'watched' | 'cluster';
+  readonly purpose: 'use' | 'grant';
+}
+
 /** What the controller's wiring registers on its Manager. */
 export interface ControllerRegistrations {
   /** Every cache (list + watch). */
@@ -33,13 +48,8 @@ export interface ControllerRegistrations {
   readonly leaderElection: boolean;
   /** Optional kinds whose group/version is asked for once at start. */
   readonly discovery: readonly KindDescriptor[];
-  /** Requests reconcilers send themselves (finalizer patches, deletes, reads by name), as their setups declare. */
-  readonly direct?: readonly DirectUse[];
-}
-
-/** One declared direct request kind: verbs on a kind, in the watched namespace or cluster-wide. */
-export interface DirectUse extends KindUse {
-  readonly verbs: readonly string[];
+  /** What the reconcilers declare beyond their registrations (reconcilers.ts `permissions`). */
+  readonly declared: readonly DeclaredPermission[];
 }
 
 /** An rbac.authorization.k8s.io/v1 PolicyRule, in the chart's key order. */
@@ -84,7 +94,6 @@ export function requiredPermissions(r: ControllerRegistrations): Permission[] {
   for (const a of r.applies) add(a, a.kind.plural, ['create', 'patch']);
   for (const g of r.gets) add(g, g.kind.plural, ['get']);
   for (const s of r.statusWrites) add(s, `${s.kind.plural}/status`, ['patch']);
-  for (const d of r.direct ?? []) add(d, d.kind.plural, d.verbs);
   if (r.events) {
     for (const verb of eventVerbs)
       out.push({ scope: 'watched', group: 'events.k8s.io', resource: 'events', verb });
@@ -92,6 +101,9 @@ export function requiredPermissions(r: ControllerRegistrations): Permission[] {
   if (r.leaderElection) {
     for (const verb of leaseVerbs)
       out.push({ scope: 'lease', group: 'coordination.k8s.io', resource: 'leases', verb });
+  }
+  for (const d of r.declared) {
+    for (const verb of d.verbs) out.push({ scope: d.scope, group: d.group, resource: d.resource, verb });
   }
   for (const k of r.discovery) {
     const url = k.group === '' ? `/api/${k.version}` : `/apis/${k.group}/${k.version}`;

@@ -1,5 +1,6 @@
 // The reconcilers this process runs, in one small list: wire.ts registers each entry with the manager before it
 // starts. A new reconciler adds one entry (its setup declares its watches and caches and builds it).
+import { dhcpServerPermissions, setupDhcpServerController } from '../dhcp';
 import { setupDnsServerController } from '../dns';
 import { setupAttachmentController } from '../infra/reconcile/attachment-controller';
 import { setupInfraController } from '../infra/reconcile/infra-controller';
@@ -9,4 +10,5 @@ export const reconcilers: readonly ReconcilerEntry[] = [
   { name: 'infra', setup: setupInfraController },
   { name: 'infraclusterattachment', setup: setupAttachmentController },
   { name: 'dnsserver', setup: setupDnsServerController },
+  { name: 'dhcpserver', setup: setupDhcpServerController, permissions: dhcpServerPermissions },
 ];

@@ -16,7 +16,8 @@ import {
 } from '@oooi/kube';
 import { builtinImages } from '../workload/images';
 import { MachineKind, NodePoolKind } from '../workload/kinds';
-import type { ControllerRegistrations, DirectUse, KindUse } from './rbac-rules';
+import type { ControllerRegistrations, DeclaredPermission, KindUse } from './rbac-rules';
+import { reconcilers } from './reconcilers';
 import { wireControllers } from './wire';
 
 const sentinel = 'oooi-watched-namespace';
@@ -76,10 +77,12 @@ export function controllerRegistrations(): ControllerRegistrations {
     fieldManager: 'rbac',
     clock,
   });
-  const direct: DirectUse[] = [];
+  // What reconcilers request directly (finalizer patches, deletes, reads by name), as their setups declare it.
+  const direct: DeclaredPermission[] = [];
   wireControllers({
     manager,
-    declareAccess: (a) => direct.push(a),
+    declareAccess: (a) =>
+      direct.push({ group: a.kind.group, resource: a.kind.plural, verbs: a.verbs, scope: a.scope, purpose: 'use' }),
     namespace: sentinel,
     images: builtinImages,
     clock,
@@ -94,6 +97,6 @@ export function controllerRegistrations(): ControllerRegistrations {
     events: manager.eventRecorders > 0,
     leaderElection: true,
     discovery: discoveredKinds,
-    direct,
+    declared: [...direct, ...reconcilers.flatMap((r) => r.permissions ?? [])],
   };
 }

@@ -6,6 +6,7 @@ import type { ControllerMetrics } from '../metrics';
 import type { DefaultImages } from '../workload/images';
 import type { DirectAccess } from '../infra/reconcile/setup';
 import type { AttachmentReachOptions } from '../infra/reconcile/reach-options';
+import type { DeclaredPermission } from './rbac-rules';
 
 /** What every reconciler's setup is given. */
 export interface ReconcilerSetup {
@@ -29,4 +30,6 @@ export interface ReconcilerEntry {
   /** The controller name (logs, metrics): the kind in lower case. */
   readonly name: string;
   readonly setup: (s: ReconcilerSetup) => Controller;
+  /** Permissions its caches and `owns` cannot show (deletes, cross-namespace writes, verbs it grants onwards). */
+  readonly permissions?: readonly DeclaredPermission[];
 }

@@ -1,9 +1,11 @@
-// The operator's default images (docs/architecture.md, "Images"): an empty image field on the Infra means these. They are
+// The operator's default images (docs/architecture.md, "Images"): an empty image field on the Infra (or on a DHCPServer, DNSServer, ProxyServer) means these. They are
 // the controller's flag defaults and `oooi render`'s; the Helm chart overrides them per install.
 
 export interface DefaultImages {
-  /** oooi-dhcp. */
+  /** oooi-dhcp for an Infra's DHCPServer child (the Infra writes it into the child's spec.image). */
   readonly dhcp: string;
+  /** oooi-dhcp for a DHCPServer whose spec.image is empty (a standalone one). */
+  readonly dhcpServer: string;
   /** Upstream CoreDNS with the view plugin. */
   readonly dns: string;
   /** Upstream Envoy. */
@@ -14,6 +16,7 @@ export interface DefaultImages {
 
 export const builtinImages: DefaultImages = {
   dhcp: 'oooi-dhcp:0.1.0',
+  dhcpServer: 'oooi-dhcp:0.1.0',
   dns: 'coredns/coredns:1.14.7',
   proxy: 'envoyproxy/envoy:v1.36.4',
   xds: 'oooi-xds:0.1.0',

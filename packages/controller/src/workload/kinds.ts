@@ -57,3 +57,28 @@ export const HostedClusterKind: KindDescriptor = {
   kind: 'HostedCluster',
 };
 export const SecretKind: KindDescriptor = { group: '', version: 'v1', plural: 'secrets', kind: 'Secret' };
+export const PersistentVolumeClaimKind: KindDescriptor = {
+  group: '',
+  version: 'v1',
+  plural: 'persistentvolumeclaims',
+  kind: 'PersistentVolumeClaim',
+};
+export const RoleKind: KindDescriptor = {
+  group: 'rbac.authorization.k8s.io',
+  version: 'v1',
+  plural: 'roles',
+  kind: 'Role',
+};
+export const RoleBindingKind: KindDescriptor = {
+  group: 'rbac.authorization.k8s.io',
+  version: 'v1',
+  plural: 'rolebindings',
+  kind: 'RoleBinding',
+};
+export const NamespaceKind: KindDescriptor = {
+  group: '',
+  version: 'v1',
+  plural: 'namespaces',
+  kind: 'Namespace',
+  namespaced: false,
+};

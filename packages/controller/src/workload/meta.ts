@@ -1,6 +1,26 @@
-// Object metadata every feature reads the same way.
+// Object metadata every feature reads (and writes) the same way.
+import { controllerReferences, type KindDescriptor, type KubeObject, type OwnerIdentity } from '@oooi/kube';
 
 /** The namespace an object lives in: an object without one (as read from a file) is in `default`. */
 export function namespaceOf(obj: { readonly metadata: { readonly namespace?: string } }): string {
   return obj.metadata.namespace || 'default';
+}
+
+/**
+ * The metadata of a workload's child: NAME in the owner's namespace, the workload's LABELS, and a controller
+ * reference to the owner (left out offline, where an object read from a file has no uid).
+ */
+export function ownedChildMeta(
+  ownerKind: KindDescriptor,
+  owner: OwnerIdentity & { readonly metadata: { readonly namespace?: string } },
+  name: string,
+  labels: Readonly<Record<string, string>>,
+): KubeObject['metadata'] {
+  const ownerReferences = controllerReferences(ownerKind, owner);
+  return {
+    name,
+    namespace: namespaceOf(owner),
+    labels: { ...labels },
+    ...(ownerReferences.length > 0 ? { ownerReferences } : {}),
+  };
 }

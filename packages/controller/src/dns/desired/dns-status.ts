@@ -1,5 +1,5 @@
 // The status the controller writes for a DNSServer, computed from what the pass saw (pure; `now` passed in).
-import { formatFieldError, type DNSServer, type DnsServerStatus, type ValidationResult } from '@oooi/api';
+import type { DNSServer, DnsServerStatus, ValidationResult } from '@oooi/api';
 import {
   setCondition,
   type Condition,
@@ -7,7 +7,7 @@ import {
   type KubeObject,
   type Rejection,
 } from '@oooi/kube';
-import { listProblems } from '../../workload/conditions';
+import { readinessVerdict } from '../../workload/readiness';
 import { deploymentAvailability } from '../../workload/availability';
 import { DnsConditionType, DnsReason } from '../conditions';
 import { dnsChildNames } from './names';
@@ -29,34 +29,18 @@ export interface DnsStatusInput {
 type Verdict = Pick<ConditionUpdate, 'status' | 'reason' | 'message'>;
 
 function readiness(input: DnsStatusInput): Verdict {
-  const { rendered, conflicts } = input;
-  if (!rendered.ok) {
-    return {
-      status: 'False',
-      reason: DnsReason.InvalidSpec,
-      message: `not rendered, the running configuration is kept: ${listProblems(rendered.errors.map(formatFieldError))}`,
-    };
-  }
-  if (conflicts.length > 0) {
-    return {
-      status: 'False',
-      reason: DnsReason.NameConflict,
-      message: `exists and is not controlled by this DNSServer (rename or delete it): ${listProblems(conflicts)}`,
-    };
-  }
-  if (input.rejected) {
-    return {
-      status: 'False',
-      reason: DnsReason.ChildRejected,
-      message: `${input.rejected.child} was rejected by the apiserver: ${input.rejected.message}`,
-    };
-  }
-  const [vlan, pod] = rendered.value.config.model.views;
-  return {
-    status: 'True',
-    reason: DnsReason.ReconciliationSucceeded,
-    message: `ServiceAccount, ConfigMap, Service and Deployment applied; serving ${vlan.records.length} vlan and ${pod.records.length} pod-network records`,
-  };
+  const { rendered } = input;
+  return readinessVerdict({
+    kind: 'DNSServer',
+    invalid: rendered.ok ? [] : rendered.errors,
+    conflicts: input.conflicts,
+    rejected: input.rejected,
+    applied: () => {
+      if (!rendered.ok) return '';
+      const [vlan, pod] = rendered.value.config.model.views;
+      return `ServiceAccount, ConfigMap, Service and Deployment applied; serving ${vlan.records.length} vlan and ${pod.records.length} pod-network records`;
+    },
+  });
 }
 
 function forwarding(input: DnsStatusInput): Verdict {

@@ -9,10 +9,10 @@
 // No config-hash annotation on the pod template: the reload plugin applies every ConfigMap change in place
 // (render/corefile.ts); whatever needs a restart (image, port, network) is a Deployment field and rolls out.
 import type { DNSServer } from '@oooi/api';
-import { controllerReferences, type KubeObject } from '@oooi/kube';
+import type { KubeObject } from '@oooi/kube';
 import { builtinImages } from '../../workload/images';
 import { DnsServerKind } from '../../workload/kinds';
-import { namespaceOf } from '../../workload/meta';
+import { namespaceOf, ownedChildMeta } from '../../workload/meta';
 import { multusNetworks as vlanNetworks, MULTUS_NETWORKS_ANNOTATION } from '../../workload/multus';
 import { containerSecurityContext, podSecurityContext } from '../../workload/security';
 import type { DnsModel } from '../render/dns-model';
@@ -29,13 +29,7 @@ export const CONFIG_MOUNT = '/etc/coredns';
 export const SERVICE_DNS_PORT = 53;
 
 function meta(dns: DNSServer, name: string, names: DnsChildNames): KubeObject['metadata'] {
-  const ownerReferences = controllerReferences(DnsServerKind, dns);
-  return {
-    name,
-    namespace: namespaceOf(dns),
-    labels: { ...names.labels },
-    ...(ownerReferences.length > 0 ? { ownerReferences } : {}),
-  };
+  return ownedChildMeta(DnsServerKind, dns, name, names.labels);
 }
 
 export function desiredDnsServiceAccount(dns: DNSServer, names: DnsChildNames): KubeObject {

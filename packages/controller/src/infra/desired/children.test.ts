@@ -7,10 +7,11 @@ import { desiredProxyServer } from './proxy-server';
 import { builtinImages } from '../../workload/images';
 import { planInfra } from './infra-plan';
 import { pruneEmpty } from './child-plan';
-import type { Infra } from '@oooi/api';
+import { formatFieldError, validateObject, type Infra } from '@oooi/api';
 
 const images = {
   dhcp: 'mirror/dhcp:1',
+  dhcpServer: 'mirror/dhcp:1',
   dns: 'mirror/coredns:1',
   proxy: 'mirror/envoy:1',
   xds: 'mirror/xds:1',
@@ -63,6 +64,75 @@ describe('desiredDhcpServer', () => {
   ])('$name', ({ input, want }) => {
     const p = desiredDhcpServer(input, images);
     expect([p.action, ...(p.action === 'blocked' ? p.problems.map((x) => x.reason) : [])]).toEqual(want);
+  });
+});
+
+describe('desiredDhcpServer: what only the Infra knows', () => {
+  test.each([
+    {
+      name: 'no attachments: the statics excluded, no VMI namespace, the NAD as the VMI network',
+      members: [],
+      want: {
+        excluded: ['198.51.100.1', '198.51.100.2', '198.51.100.3', '198.51.100.4'],
+        kubevirt: { networkName: 'clusters/vlan100' },
+      },
+    },
+    {
+      name: 'members: their MetalLB ranges excluded, their control-plane namespaces read (sorted, once each)',
+      members: [
+        attachment('bravo', { apps: { range: '198.51.100.210-198.51.100.219' } }),
+        attachment('alpha', { apps: { range: '198.51.100.200/29' }, controlPlaneNamespace: 'cp-alpha' }),
+        attachment('charlie', { hc: 'bravo' }),
+      ],
+      want: {
+        excluded: [
+          '198.51.100.1',
+          '198.51.100.2',
+          '198.51.100.3',
+          '198.51.100.4',
+          '198.51.100.210-198.51.100.219',
+          '198.51.100.200/29',
+        ],
+        kubevirt: { namespaces: ['clusters-bravo', 'cp-alpha'], networkName: 'clusters/vlan100' },
+      },
+    },
+  ])('$name', ({ members, want }) => {
+    const p = desiredDhcpServer(infra(), images, members);
+    if (p.action !== 'apply') throw new Error(p.action);
+    expect({ excluded: p.object.spec.leaseConfig.excluded, kubevirt: p.object.spec.kubevirt }).toEqual(want);
+  });
+
+  test.each([
+    { name: '252 members with apps ingress: 256 excluded entries, admitted', members: 252, want: [] },
+    {
+      name: '253: one past the CRD limit, the apiserver would refuse the child',
+      members: 253,
+      want: ['spec.leaseConfig.excluded: Too many: 257: must have at most 256 items'],
+    },
+  ])('$name', ({ members, want }) => {
+    const list = Array.from({ length: members }, (_, i) =>
+      attachment(`c${i}`, { apps: { range: `198.51.${100 + Math.floor(i / 128)}.${(i % 128) * 2}/31` } }),
+    );
+    const p = desiredDhcpServer(infra({ networkConfig: { cidr: '198.0.0.0/8' } }), images, list);
+    if (p.action !== 'apply') throw new Error(p.action);
+    const r = validateObject(p.object);
+    expect(r.ok ? [] : r.errors.map(formatFieldError).filter((e) => e.includes('Too many'))).toEqual(want);
+    expect(p.object.spec.kubevirt?.namespaces).toHaveLength(members);
+  });
+
+  test('a disabled DNS or proxy has no address to exclude; the NAD namespace follows the Infra', () => {
+    const p = desiredDhcpServer(
+      infra({
+        networkConfig: { networkAttachmentNamespace: 'nets' },
+        infraComponents: { dns: { serverIP: undefined }, proxy: { serverIP: undefined } },
+      }),
+      images,
+    );
+    if (p.action !== 'apply') throw new Error(p.action);
+    expect([p.object.spec.leaseConfig.excluded, p.object.spec.kubevirt?.networkName]).toEqual([
+      ['198.51.100.1', '198.51.100.2'],
+      'nets/vlan100',
+    ]);
   });
 });
 

@@ -1,8 +1,12 @@
 // DHCPServer `<infra>-dhcp` (as the CRD reference states it): the VLAN, the pool,
 // the lease time, the resolvers handed out (the Infra's DNS server when that is enabled, else the upstreams that
 // are addresses), and the image. Not created while the enabled component lacks its serverIP or range.
+// What only the Infra knows is filled in too: the addresses never to offer (the gateway, the three server
+// addresses, every member attachment's MetalLB range) and the KubeVirt block (the members' control-plane
+// namespaces, whose VMIs the server reads, and the Infra's NAD `namespace/name` as the VMI network name).
 import { isIPv4 } from '@oooi/api';
-import type { DHCPServer, Infra } from '@oooi/api';
+import type { DHCPServer, Infra, InfraClusterAttachment } from '@oooi/api';
+import { targetOf } from '../aggregate/attachments';
 import { apiVersion, childMetadata, namespaceOf } from './child-meta';
 import { compact, pruneEmpty } from './child-plan';
 import type { ChildPlan, Problem } from './child-plan';
@@ -36,7 +40,35 @@ export function dhcpResolvers(infra: Infra): string[] {
   return (infra.spec.networkConfig.dnsServers ?? []).filter((s) => isIPv4(s));
 }
 
-export function desiredDhcpServer(infra: Infra, images: DefaultImages): ChildPlan<DHCPServer> {
+const unique = (values: readonly (string | undefined)[]): string[] => [
+  ...new Set(values.filter((v): v is string => !!v)),
+];
+
+/** Never offered: the gateway, the server addresses, then the members' MetalLB ranges (name order). */
+export function dhcpExcluded(infra: Infra, members: readonly InfraClusterAttachment[]): string[] {
+  const c = infra.spec.infraComponents;
+  const ranges = members.map((a) =>
+    a.spec.appsIngress?.enabled ? a.spec.appsIngress.metallb?.ipAddressPoolRange : undefined,
+  );
+  return unique([
+    infra.spec.networkConfig.gateway,
+    c?.dhcp?.serverIP,
+    c?.dns?.serverIP,
+    c?.proxy?.serverIP,
+    ...ranges,
+  ]);
+}
+
+/** The members' control-plane namespaces, sorted: where the worker VMs' VMIs live. */
+export function dhcpVmiNamespaces(members: readonly InfraClusterAttachment[]): string[] {
+  return unique(members.map((a) => targetOf(a).controlPlaneNamespace)).sort();
+}
+
+export function desiredDhcpServer(
+  infra: Infra,
+  images: DefaultImages,
+  members: readonly InfraClusterAttachment[] = [],
+): ChildPlan<DHCPServer> {
   const dhcp = infra.spec.infraComponents?.dhcp;
   if (dhcp?.enabled === false) return { action: 'disabled' };
   const problems = missing(infra);
@@ -44,6 +76,7 @@ export function desiredDhcpServer(infra: Infra, images: DefaultImages): ChildPla
     return { action: 'blocked', problems };
   }
   const net = infra.spec.networkConfig;
+  const nadNamespace = net.networkAttachmentNamespace || namespaceOf(infra);
   const object: DHCPServer = {
     apiVersion,
     kind: 'DHCPServer',
@@ -55,13 +88,18 @@ export function desiredDhcpServer(infra: Infra, images: DefaultImages): ChildPla
         gateway: net.gateway,
         dnsServers: dhcpResolvers(infra),
         networkAttachmentName: net.networkAttachmentDefinition,
-        networkAttachmentNamespace: net.networkAttachmentNamespace || namespaceOf(infra),
+        networkAttachmentNamespace: nadNamespace,
       },
       leaseConfig: compact({
         rangeStart: dhcp.rangeStart,
         rangeEnd: dhcp.rangeEnd,
         leaseTime: dhcp.leaseTime,
+        excluded: dhcpExcluded(infra, members),
       }),
+      kubevirt: {
+        namespaces: dhcpVmiNamespaces(members),
+        networkName: `${nadNamespace}/${net.networkAttachmentDefinition}`,
+      },
       image: dhcp.image || images.dhcp,
     }),
   };

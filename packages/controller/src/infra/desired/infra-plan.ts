@@ -129,7 +129,12 @@ export function planInfra(world: InfraWorld): InfraPlan {
   const views = aggregated.views;
   const rangeProblems = checkAppsRanges(infra, aggregated.members);
   const children: ChildPlans = {
-    dhcp: guard(desiredDhcpServer(infra, world.images), infra, world.children.dhcp, 'dhcp'),
+    dhcp: guard(
+      desiredDhcpServer(infra, world.images, aggregated.members),
+      infra,
+      world.children.dhcp,
+      'dhcp',
+    ),
     dns: guard(
       desiredDnsServer({ infra, views, internalIP, images: world.images }),
       infra,

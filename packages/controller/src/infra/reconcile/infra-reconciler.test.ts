@@ -100,11 +100,14 @@ describe('Infra reconciler on the fake apiserver', () => {
   test('statuses', () => {
     expect(conditions(h.rest, infraPath)).toEqual([
       'Ready=True ReconciliationSucceeded',
-      // The DNSServer reconciler (registered too) reports its Deployment unavailable: no pods on a fake apiserver.
+      // The DHCPServer and DNSServer reconcilers (registered too) report their Deployments unavailable: no pods on
+      // a fake apiserver.
       'Available=False ChildUnavailable',
     ]);
     const available = (statusOf(h.rest, infraPath)?.conditions as { type: string; message: string }[])[1]!;
-    expect(available.message).toMatch(/^DNSServer vlan100-dns: /);
+    expect(available.message).toMatch(
+      /^DHCPServer vlan100-dhcp: RolloutPending: .*; DNSServer vlan100-dns: /,
+    );
     expect(statusOf(h.rest, infraPath)).toMatchObject({
       observedGeneration: 1,
       componentStatus: { dhcpReady: true, dnsReady: true, proxyReady: true },

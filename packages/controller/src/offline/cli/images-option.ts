@@ -6,7 +6,17 @@ import type { DefaultImages } from '../../workload/images';
 
 export function addImageOptions(cmd: Command): Command {
   return cmd
-    .addOption(new Option('--dhcp-image <image>', 'default oooi-dhcp image').default(builtinImages.dhcp))
+    .addOption(
+      new Option('--dhcp-image <image>', "default oooi-dhcp image of an Infra's DHCPServer").default(
+        builtinImages.dhcp,
+      ),
+    )
+    .addOption(
+      new Option(
+        '--dhcp-server-image <image>',
+        'default oooi-dhcp image of a DHCPServer with an empty spec.image (standalone)',
+      ).default(builtinImages.dhcpServer),
+    )
     .addOption(new Option('--dns-image <image>', 'default CoreDNS image').default(builtinImages.dns))
     .addOption(new Option('--proxy-image <image>', 'default Envoy image').default(builtinImages.proxy))
     .addOption(
@@ -16,11 +26,18 @@ export function addImageOptions(cmd: Command): Command {
 
 export interface ImageFlags {
   readonly dhcpImage: string;
+  readonly dhcpServerImage: string;
   readonly dnsImage: string;
   readonly proxyImage: string;
   readonly xdsImage: string;
 }
 
 export function imagesFrom(flags: ImageFlags): DefaultImages {
-  return { dhcp: flags.dhcpImage, dns: flags.dnsImage, proxy: flags.proxyImage, xds: flags.xdsImage };
+  return {
+    dhcp: flags.dhcpImage,
+    dhcpServer: flags.dhcpServerImage,
+    dns: flags.dnsImage,
+    proxy: flags.proxyImage,
+    xds: flags.xdsImage,
+  };
 }

@@ -5,6 +5,7 @@
 import { fileWordProblem } from '../../workload/generated-text';
 import type { DefaultImages } from '../../workload/images';
 import { readRenderInput } from '../render/input';
+import { renderDhcpOutputs } from '../render/render-dhcp';
 import { renderDnsOutputs } from '../render/render-dns';
 import { renderFiles, renderInfras } from '../render/render-infras';
 import { checkOutputDir, writeOutputDir } from './output-dir';
@@ -66,10 +67,12 @@ export function runRender(args: RenderArgs, io: Output): number {
   const result = renderInfras(input.input, { now: args.now, images: args.images });
   const main = renderFiles(result);
   const dns = renderDnsOutputs(result.dnsServers, args.images.dns);
-  const files = [...main.files, ...dns.files];
+  const dhcp = renderDhcpOutputs(result.dhcpServers, args.images.dhcpServer);
+  const files = [...main.files, ...dns.files, ...dhcp.files];
   const clash = [...main.errors, ...duplicateNames(files.map((f) => f.name))];
-  if (clash.length > 0 || dns.errors.length > 0) {
-    for (const e of [...clash, ...dns.errors]) io.err(e);
+  const refused = [...dns.errors, ...dhcp.errors];
+  if (clash.length > 0 || refused.length > 0) {
+    for (const e of [...clash, ...refused]) io.err(e);
     return ExitCode.problems;
   }
   const names = files.flatMap((f) => fileNameProblems(f.name));

@@ -1,9 +1,12 @@
 // Injection: every string field of every input object, in turn, carries a payload that would end a line or a
 // block (newline, brace, directive, record, quote). Whatever happens — refused with the field named, or rendered —
-// the generated Corefiles and zone files parse back to exactly the baseline's directives and records: no
-// payload adds a directive, a block, a record or a token, and no payload word appears in any generated file.
+// the generated Corefiles and zone files parse back to exactly the baseline's directives and records, and every
+// config.json parses back to the baseline's shape and passes oooi-dhcp's validator: no payload adds a directive,
+// a block, a record, a token or a JSON key, and no payload word appears in any generated file or file name.
 import type { SourceDocument } from './input';
 import { readRenderInput } from './input';
+import { validateDhcpConfig } from '@oooi/api';
+import { renderDhcpOutputs } from './render-dhcp';
 import { renderDnsOutputs } from './render-dns';
 import { renderFiles, renderInfras } from './render-infras';
 import { builtinImages } from '../../workload/images';
@@ -47,6 +50,41 @@ function baseObjects(): unknown[] {
         views: { vlan: { records: [{ name: 'x.lab.example.com', ip: '198.51.100.9' }] } },
       },
     },
+    {
+      apiVersion: 'hostedcluster.densityops.com/v1alpha1',
+      kind: 'DHCPServer',
+      metadata: { name: 'lab-dhcp', namespace: 'lab' },
+      spec: {
+        networkConfig: {
+          cidr: '198.51.100.0/24',
+          gateway: '198.51.100.1',
+          serverIP: '198.51.100.2',
+          networkAttachmentName: 'lab-vlan',
+          networkAttachmentNamespace: 'nets',
+          dnsServers: ['198.51.100.3'],
+        },
+        leaseConfig: {
+          rangeStart: '198.51.100.20',
+          rangeEnd: '198.51.100.90',
+          leaseTime: '2h',
+          excluded: ['198.51.100.30-198.51.100.39'],
+        },
+        options: {
+          domainName: 'lab.example.com',
+          searchList: ['lab.example.com'],
+          classlessRoutes: [{ destination: '203.0.113.0/24', router: '198.51.100.1' }],
+          ntpServers: ['198.51.100.3'],
+        },
+        kubevirt: {
+          namespaces: ['lab-vms'],
+          networkName: 'nets/lab-vlan',
+          unknownClients: 'refuse',
+          releaseGrace: '1m',
+        },
+        leaseStorage: { storageClassName: 'standard', size: '64Mi' },
+        image: 'registry.example.com/oooi-dhcp:0.1.0',
+      },
+    },
   ];
 }
 
@@ -88,8 +126,12 @@ function render(objects: readonly unknown[]): Outcome {
   const result = renderInfras(read.input, { now, images: builtinImages });
   const main = renderFiles(result);
   const dns = renderDnsOutputs(result.dnsServers, builtinImages.dns);
-  if (main.errors.length + dns.errors.length > 0) return { refused: [...main.errors, ...dns.errors] };
-  return { files: Object.fromEntries([...main.files, ...dns.files].map((f) => [f.name, f.content])) };
+  const dhcp = renderDhcpOutputs(result.dhcpServers, builtinImages.dhcpServer);
+  const refused = [...main.errors, ...dns.errors, ...dhcp.errors];
+  if (refused.length > 0) return { refused };
+  return {
+    files: Object.fromEntries([...main.files, ...dns.files, ...dhcp.files].map((f) => [f.name, f.content])),
+  };
 }
 
 function dnsFiles(files: Record<string, string>): { corefiles: string[]; zones: string[] } {
@@ -147,5 +189,53 @@ describe('no string from a CR can add anything to a Corefile or zone file', () =
     expect(zones.flatMap((z) => z.other)).toEqual([]);
     for (const text of [...got.corefiles, ...got.zones])
       for (const m of MARKERS) expect(text).not.toContain(m);
+  });
+});
+
+/** The shape of a JSON value: its keys and the kinds of its leaves, not their text. */
+function shape(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(shape);
+  if (v !== null && typeof v === 'object')
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, shape(x)]));
+  return typeof v;
+}
+
+const configFiles = (files: Record<string, string>) =>
+  Object.keys(files)
+    .filter((n) => n.startsWith('dhcp/'))
+    .sort()
+    .map((n) => [n, files[n]!] as const);
+
+describe('no string from a CR can add anything to a config.json or a file name', () => {
+  const base = render(baseObjects());
+  if (!('files' in base)) throw new Error(`baseline refused: ${base.refused.join('\n')}`);
+  const baseline = configFiles(base.files);
+  const cases = stringPaths(baseObjects()).flatMap((path) =>
+    PAYLOADS.map((payload, p) => ({ path, payload, label: `${path.join('.')} #${p}` })),
+  );
+
+  test('the baseline has both DHCP servers (the Infra child and the standalone one)', () => {
+    expect(baseline.map(([n]) => n)).toEqual([
+      'dhcp/clusters-vlan100-dhcp/config.json',
+      'dhcp/lab-lab-dhcp/config.json',
+    ]);
+  });
+
+  test.each(cases)('$label', ({ path, payload }) => {
+    const outcome = render(withValue(baseObjects(), path, payload));
+    if ('refused' in outcome) {
+      const field = path[path.length - 1] === 'apiVersion' ? 'kind' : String(path[path.length - 1]);
+      expect(outcome.refused.some((e) => e.includes(field) || e.includes('cannot write'))).toBe(true);
+      return;
+    }
+    const got = configFiles(outcome.files);
+    expect(got.map(([n]) => n)).toEqual(baseline.map(([n]) => n));
+    got.forEach(([, text], i) => {
+      const json: unknown = JSON.parse(text);
+      expect(validateDhcpConfig(json)).toMatchObject({ ok: true });
+      expect(shape(json)).toEqual(shape(JSON.parse(baseline[i]![1])));
+    });
+    for (const [name, text] of Object.entries(outcome.files))
+      for (const m of MARKERS) expect(`${name}\n${name.startsWith('dhcp/') ? text : ''}`).not.toContain(m);
   });
 });

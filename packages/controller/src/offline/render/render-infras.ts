@@ -36,6 +36,8 @@ export interface RenderResult {
   readonly statuses: readonly StatusBody[];
   /** Every DNSServer the controller would serve: the generated ones and the standalone ones given. */
   readonly dnsServers: readonly DNSServer[];
+  /** Every DHCPServer the controller would serve: the generated ones and the standalone ones given. */
+  readonly dhcpServers: readonly DHCPServer[];
 }
 
 export function objectFileName(obj: {
@@ -111,12 +113,16 @@ export function renderInfras(input: RenderInput, options: RenderOptions): Render
     objects.push(...r.objects);
     statuses.push(...r.statuses);
   }
-  const generated = objects.filter((o): o is DNSServer => o.kind === 'DNSServer');
-  const standalone = input.dnsServers.filter((d) => !generated.some((g) => key(g) === key(d)));
+  const served = <T extends DNSServer | DHCPServer>(kind: T['kind'], given: readonly T[]): T[] => {
+    const generated = objects.filter((o): o is T => o.kind === kind);
+    const standalone = given.filter((d) => !generated.some((g) => key(g) === key(d)));
+    return sortedBy([...generated, ...standalone], key);
+  };
   return {
     objects: sortedBy(objects, key),
     statuses: sortedBy(statuses, key),
-    dnsServers: sortedBy([...generated, ...standalone], key),
+    dnsServers: served('DNSServer', input.dnsServers),
+    dhcpServers: served('DHCPServer', input.dhcpServers),
   };
 }
 

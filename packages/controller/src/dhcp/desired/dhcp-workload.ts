@@ -1,0 +1,174 @@
+// The workload children of a DHCPServer as server-side apply bodies: only the fields we own, nothing defaulted.
+//
+// - One replica, strategy Recreate, always: two pods must never serve one pool (both would answer, and both would
+//   hold the same Multus static IP), and a ReadWriteOnce lease volume could not move to a surge pod anyway.
+// - The pod joins the VLAN through its NetworkAttachmentDefinition with the static address `<serverIP>/<prefix of
+//   cidr>` (workload/multus.ts); Multus names that interface `net1`, which is what `--interface` says.
+// - Non-root (UID/GID 65532, the image's user) with every capability dropped but NET_BIND_SERVICE and NET_RAW;
+//   UDP 67 is bound through the unprivileged-port sysctl (workload/security.ts). fsGroup 65532 makes a
+//   PersistentVolumeClaim's volume writable for that user.
+// - /healthz, /readyz and /metrics listen on the pod IP (`$(POD_IP)`), never on the VLAN: the VMs on the VLAN
+//   cannot reach them; the probes and the metrics Service use the pod network.
+// - No config hash on the pod template: oooi-dhcp reloads config.json in place when the ConfigMap's files
+//   change. What needs a restart (image, server address, NAD) is in the Deployment and rolls out.
+import type { DHCPServer, DhcpServerSpec } from '@oooi/api';
+import type { KubeObject } from '@oooi/kube';
+import { DhcpServerKind } from '../../workload/kinds';
+import { namespaceOf, ownedChildMeta } from '../../workload/meta';
+import { multusNetworks, MULTUS_NETWORKS_ANNOTATION } from '../../workload/multus';
+import { containerSecurityContext, podSecurityContext } from '../../workload/security';
+import { CONFIG_KEY } from '../render/dhcp-config';
+import type { DhcpChildNames } from './names';
+
+/** The image's non-root user. */
+export const DHCP_UID = 65532;
+export const DHCP_PORT = 67;
+export const METRICS_PORT = 9167;
+export const HEALTH_PORT = 8081;
+/** Where the ConfigMap is mounted. */
+export const CONFIG_MOUNT = '/etc/oooi-dhcp';
+/** Where the lease journal lives (the PVC, else an emptyDir). */
+export const LEASE_MOUNT = '/var/lib/oooi-dhcp';
+/** The Multus interface of the first (only) network. */
+export const VLAN_INTERFACE = 'net1';
+
+function meta(dhcp: DHCPServer, name: string, names: DhcpChildNames): KubeObject['metadata'] {
+  return ownedChildMeta(DhcpServerKind, dhcp, name, names.labels);
+}
+
+export function desiredDhcpServiceAccount(dhcp: DHCPServer, names: DhcpChildNames): KubeObject {
+  return {
+    apiVersion: 'v1',
+    kind: 'ServiceAccount',
+    metadata: meta(dhcp, names.workload, names),
+    automountServiceAccountToken: false,
+  };
+}
+
+export function desiredDhcpConfigMap(dhcp: DHCPServer, names: DhcpChildNames, text: string): KubeObject {
+  return {
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: meta(dhcp, names.configMap, names),
+    data: { [CONFIG_KEY]: text },
+  };
+}
+
+/** The metrics Service (ClusterIP, TCP 9167): DHCP itself is served on the VLAN, never through a Service. */
+export function desiredDhcpService(dhcp: DHCPServer, names: DhcpChildNames): KubeObject {
+  return {
+    apiVersion: 'v1',
+    kind: 'Service',
+    metadata: meta(dhcp, names.workload, names),
+    spec: {
+      type: 'ClusterIP',
+      selector: { ...names.selector },
+      ports: [{ name: 'metrics', protocol: 'TCP', port: METRICS_PORT, targetPort: 'metrics' }],
+    },
+  };
+}
+
+/** The lease volume's claim, or undefined when no storage class is named (the pod then uses an emptyDir). */
+export function desiredLeaseClaim(
+  dhcp: DHCPServer,
+  names: DhcpChildNames,
+  spec: DhcpServerSpec,
+): KubeObject | undefined {
+  const storage = spec.leaseStorage;
+  if (!storage?.storageClassName) return undefined;
+  return {
+    apiVersion: 'v1',
+    kind: 'PersistentVolumeClaim',
+    metadata: meta(dhcp, names.leases, names),
+    spec: {
+      accessModes: ['ReadWriteOnce'],
+      storageClassName: storage.storageClassName,
+      resources: { requests: { storage: storage.size ?? '64Mi' } },
+    },
+  };
+}
+
+function dhcpContainer(image: string): Record<string, unknown> {
+  const probe = (path: string) => ({ httpGet: { path, port: 'health', scheme: 'HTTP' } });
+  return {
+    name: 'oooi-dhcp',
+    image,
+    args: [
+      '--config',
+      `${CONFIG_MOUNT}/${CONFIG_KEY}`,
+      '--interface',
+      VLAN_INTERFACE,
+      '--lease-dir',
+      LEASE_MOUNT,
+      '--metrics-addr',
+      `$(POD_IP):${METRICS_PORT}`,
+      '--health-addr',
+      `$(POD_IP):${HEALTH_PORT}`,
+    ],
+    env: [{ name: 'POD_IP', valueFrom: { fieldRef: { fieldPath: 'status.podIP' } } }],
+    ports: [
+      { name: 'dhcp', containerPort: DHCP_PORT, protocol: 'UDP' },
+      { name: 'metrics', containerPort: METRICS_PORT, protocol: 'TCP' },
+      { name: 'health', containerPort: HEALTH_PORT, protocol: 'TCP' },
+    ],
+    livenessProbe: {
+      ...probe('/healthz'),
+      initialDelaySeconds: 10,
+      periodSeconds: 10,
+      timeoutSeconds: 5,
+      failureThreshold: 5,
+    },
+    readinessProbe: { ...probe('/readyz'), periodSeconds: 5, timeoutSeconds: 3, failureThreshold: 3 },
+    resources: { requests: { cpu: '50m', memory: '64Mi' }, limits: { memory: '256Mi' } },
+    securityContext: containerSecurityContext(['NET_BIND_SERVICE', 'NET_RAW']),
+    volumeMounts: [
+      { name: 'config', mountPath: CONFIG_MOUNT, readOnly: true },
+      { name: 'leases', mountPath: LEASE_MOUNT },
+    ],
+  };
+}
+
+export interface DhcpDeploymentInput {
+  readonly dhcp: DHCPServer;
+  readonly spec: DhcpServerSpec;
+  readonly names: DhcpChildNames;
+  /** spec.image, or the operator's default when empty. */
+  readonly image: string;
+}
+
+export function desiredDhcpDeployment({ dhcp, spec, names, image }: DhcpDeploymentInput): KubeObject {
+  const networks = multusNetworks(spec.networkConfig, namespaceOf(dhcp));
+  const leases = spec.leaseStorage?.storageClassName
+    ? { name: 'leases', persistentVolumeClaim: { claimName: names.leases } }
+    : { name: 'leases', emptyDir: {} };
+  return {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: meta(dhcp, names.workload, names),
+    spec: {
+      replicas: 1,
+      revisionHistoryLimit: 3,
+      selector: { matchLabels: { ...names.selector } },
+      strategy: { type: 'Recreate' },
+      template: {
+        metadata: {
+          labels: { ...names.labels },
+          ...(networks ? { annotations: { [MULTUS_NETWORKS_ANNOTATION]: networks } } : {}),
+        },
+        spec: {
+          serviceAccountName: names.workload,
+          // oooi-dhcp reads VMIs and writes its status with the ServiceAccount's token.
+          automountServiceAccountToken: true,
+          enableServiceLinks: false,
+          securityContext: {
+            ...podSecurityContext({ uid: DHCP_UID, lowestPort: DHCP_PORT }),
+            fsGroup: DHCP_UID,
+            fsGroupChangePolicy: 'OnRootMismatch',
+          },
+          containers: [dhcpContainer(image)],
+          volumes: [{ name: 'config', configMap: { name: names.configMap } }, leases],
+        },
+      },
+    },
+  };
+}

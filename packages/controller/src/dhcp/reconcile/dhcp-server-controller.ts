@@ -1,0 +1,163 @@
+// The DHCPServer controller's watches, declared next to its reconciler, its registration with a Manager, and the
+// permissions its caches and `owns` declarations cannot show. Owned children are followed through their controller
+// owner reference (caches select DHCP_SERVER_LABEL in the watched scope); the VMI readers in other namespaces through
+// a map function over their owner-namespace label and owner-name annotation (caches in every namespace).
+import { GROUP, type DHCPServer } from '@oooi/api';
+import type {
+  CacheScope,
+  Clock,
+  Controller,
+  EventRecorder,
+  KindDescriptor,
+  KubeObject,
+  ListWatchCache,
+  Manager,
+} from '@oooi/kube';
+import { STATUS_WRITER_VERBS, VMI_READER_RULE } from '../desired/dhcp-rbac';
+import {
+  DHCP_SERVER_LABEL,
+  DHCP_SERVER_NAMESPACE_LABEL,
+  namespaceToDhcpServerRequests,
+  vmiReaderToDhcpServerRequests,
+} from '../desired/names';
+import { DhcpServerReconciler } from './dhcp-server-reconciler';
+import {
+  ConfigMapKind,
+  DeploymentKind,
+  DhcpServerKind,
+  NamespaceKind,
+  PersistentVolumeClaimKind,
+  RoleBindingKind,
+  RoleKind,
+  ServiceAccountKind,
+  ServiceKind,
+} from './kinds';
+
+/** What the DHCPServer controller watches. */
+export const dhcpServerWatches = {
+  for: DhcpServerKind,
+  owns: [
+    ServiceAccountKind,
+    RoleKind,
+    RoleBindingKind,
+    ConfigMapKind,
+    PersistentVolumeClaimKind,
+    ServiceKind,
+    DeploymentKind,
+  ],
+  /** Label selector of the owned kinds' caches. */
+  ownedSelector: DHCP_SERVER_LABEL,
+  /** Roles and RoleBindings in every namespace, by this label: the VMI readers. */
+  vmiReaders: [RoleKind, RoleBindingKind],
+  vmiReaderSelector: DHCP_SERVER_NAMESPACE_LABEL,
+  /** Namespaces (added or deleted) → the DHCPServers that list them. */
+  namespaces: NamespaceKind,
+} as const satisfies {
+  for: KindDescriptor;
+  owns: readonly KindDescriptor[];
+  ownedSelector: string;
+  vmiReaders: readonly KindDescriptor[];
+  vmiReaderSelector: string;
+  namespaces: KindDescriptor;
+};
+
+/** One permission the wiring cannot show: `use`d by the controller, or held only to `grant` it onwards. */
+export interface DeclaredPermission {
+  readonly group: string;
+  /** `plural` or `plural/subresource`. */
+  readonly resource: string;
+  readonly verbs: readonly string[];
+  /** `watched`: the watched namespace (or all); `cluster`: every namespace. */
+  readonly scope: 'watched' | 'cluster';
+  readonly purpose: 'use' | 'grant';
+}
+
+/**
+ * Beyond its caches (list, watch), owned kinds (create, patch, get) and status: the VMI readers are written, read
+ * by name and deleted in any namespace a DHCPServer lists; the finalizer is a patch of the DHCPServer; and RBAC
+ * escalation prevention lets the controller write a Role (and bind it) only when it holds every permission the
+ * Role grants — so it holds VMI_READER_RULE everywhere and the status Role's verbs in the watched scope.
+ */
+export const dhcpServerPermissions: readonly DeclaredPermission[] = [
+  {
+    group: 'rbac.authorization.k8s.io',
+    resource: 'roles',
+    verbs: ['create', 'delete', 'get', 'patch'],
+    scope: 'cluster',
+    purpose: 'use',
+  },
+  {
+    group: 'rbac.authorization.k8s.io',
+    resource: 'rolebindings',
+    verbs: ['create', 'delete', 'get', 'patch'],
+    scope: 'cluster',
+    purpose: 'use',
+  },
+  { group: GROUP, resource: 'dhcpservers', verbs: ['patch'], scope: 'watched', purpose: 'use' },
+  ...VMI_READER_RULE.resources.map((resource) => ({
+    group: VMI_READER_RULE.apiGroups[0]!,
+    resource,
+    verbs: VMI_READER_RULE.verbs,
+    scope: 'cluster' as const,
+    purpose: 'grant' as const,
+  })),
+  {
+    group: GROUP,
+    resource: 'dhcpservers/status',
+    verbs: STATUS_WRITER_VERBS,
+    scope: 'watched',
+    purpose: 'grant',
+  },
+];
+
+/** What the setup needs; the controller's ReconcilerSetup has all of it. */
+export interface DhcpServerControllerSetup {
+  readonly manager: Manager;
+  /** Scope of our kinds: one namespace, or every namespace. */
+  readonly scope: CacheScope;
+  /** The operator's default images; `dhcpServer` is used when a DHCPServer's spec.image is empty. */
+  readonly images: { readonly dhcpServer: string };
+  readonly clock: Clock;
+  readonly events?: EventRecorder;
+}
+
+/** Declares the `dhcpserver` controller on the manager (before it starts) and returns it. */
+export function setupDhcpServerController(s: DhcpServerControllerSetup): Controller {
+  const owned: CacheScope = { ...s.scope, labelSelector: dhcpServerWatches.ownedSelector };
+  const everywhere: CacheScope = { labelSelector: dhcpServerWatches.vmiReaderSelector };
+  const reader = (kind: KindDescriptor) => s.manager.cacheFor(kind, owned);
+  const lister = (kind: KindDescriptor): ListWatchCache<KubeObject> => s.manager.cacheFor(kind, everywhere);
+  const dhcpServers = s.manager.cacheFor<DHCPServer & KubeObject>(DhcpServerKind, s.scope);
+  const reconciler = new DhcpServerReconciler({
+    client: s.manager.client,
+    dhcpServers,
+    children: {
+      serviceAccounts: reader(ServiceAccountKind),
+      roles: reader(RoleKind),
+      roleBindings: reader(RoleBindingKind),
+      configMaps: reader(ConfigMapKind),
+      persistentVolumeClaims: reader(PersistentVolumeClaimKind),
+      services: reader(ServiceKind),
+      deployments: reader(DeploymentKind),
+    },
+    vmiReaders: {
+      roles: lister(RoleKind),
+      roleBindings: lister(RoleBindingKind),
+      namespaces: s.manager.cacheFor(NamespaceKind, {}),
+    },
+    clock: s.clock,
+    render: { defaultImage: s.images.dhcpServer },
+    events: s.events,
+  });
+  let builder = s.manager.controller('dhcpserver').for(DhcpServerKind, s.scope);
+  for (const kind of dhcpServerWatches.owns) builder = builder.owns(kind, owned);
+  for (const kind of dhcpServerWatches.vmiReaders)
+    builder = builder.watches(kind, vmiReaderToDhcpServerRequests, everywhere);
+  builder = builder.watches(
+    NamespaceKind,
+    (ns) => namespaceToDhcpServerRequests(ns, dhcpServers.list()),
+    // Only a namespace appearing or going changes anything (not its labels or its phase).
+    { predicate: (event) => event.type !== 'update' },
+  );
+  return builder.complete(reconciler);
+}

@@ -1,0 +1,177 @@
+// The VMI-reader Roles and RoleBindings of one DHCPServer, in the namespaces its spec lists: applied by
+// server-side apply, pruned when a namespace leaves the list, and deleted when the DHCPServer goes. They cannot
+// carry an owner reference (owner references never cross namespaces), so:
+// - ours are told apart by two labels (the workload and the owner's namespace; names.ts `isVmiReaderOf`): an
+//   object of the same name without them is never taken over (NameConflict);
+// - the finalizer FINALIZER is on the DHCPServer while any may exist, and is removed only after every one is gone
+//   (the ones the label-selected caches hold and the ones the spec names, in case a cache has not seen a fresh one).
+// A namespace that does not exist (not in the Namespace cache, or a 404 on apply) is skipped and reported; its
+// creation re-queues the DHCPServer (the controller's Namespace watch), so nothing polls.
+import {
+  addFinalizer,
+  hasFinalizer,
+  isApiError,
+  rejectionOf,
+  removeFinalizer,
+  type KindDescriptor,
+  type KubeClient,
+  type KubeObject,
+  type ObjectReader,
+  type Rejection,
+} from '@oooi/kube';
+import type { DHCPServer } from '@oooi/api';
+import { DhcpServerKind, RoleBindingKind, RoleKind } from '../../workload/kinds';
+import { isVmiReaderOf, type DhcpChildNames } from '../desired/names';
+import type { VmiAccessOutcome } from '../desired/dhcp-status';
+
+/** Set on a DHCPServer while VMI-reader Roles of it may exist in other namespaces. */
+export const VMI_READERS_FINALIZER = 'hostedcluster.densityops.com/dhcp-vmi-readers';
+
+/** A cache that can also list what it holds (a ListWatchCache is one). */
+export interface ObjectLister<T extends KubeObject = KubeObject> extends ObjectReader<T> {
+  list(): T[];
+}
+
+export interface VmiReaderCaches {
+  /** Roles carrying the owner-namespace label, every namespace. */
+  readonly roles: ObjectLister;
+  /** RoleBindings carrying the owner-namespace label, every namespace. */
+  readonly roleBindings: ObjectLister;
+  /** Namespaces: a listed namespace that does not exist gets no request (its creation re-queues the owner). */
+  readonly namespaces: ObjectReader;
+}
+
+export type VmiReadersOutcome =
+  | ({ readonly state: 'applied' } & VmiAccessOutcome)
+  | { readonly state: 'conflict'; readonly conflicts: readonly string[] }
+  | { readonly state: 'rejected'; readonly rejection: Rejection };
+
+const kindOf = (obj: KubeObject): KindDescriptor => (obj.kind === 'Role' ? RoleKind : RoleBindingKind);
+const idOf = (obj: KubeObject) => ({
+  namespace: obj.metadata?.namespace ?? '',
+  name: obj.metadata?.name ?? '',
+});
+const keyOf = (obj: KubeObject) => `${obj.kind}/${obj.metadata?.namespace ?? ''}/${obj.metadata?.name ?? ''}`;
+
+export class VmiReaders {
+  constructor(
+    private readonly client: KubeClient,
+    private readonly caches: VmiReaderCaches,
+  ) {}
+
+  /** Applies DESIRED (Role, RoleBinding per namespace) and deletes every other VMI reader of this DHCPServer. */
+  async sync(
+    dhcp: DHCPServer & KubeObject,
+    names: DhcpChildNames,
+    desired: readonly KubeObject[],
+    signal?: AbortSignal,
+  ): Promise<VmiReadersOutcome> {
+    const exists = (o: KubeObject) =>
+      this.caches.namespaces.get('', o.metadata?.namespace ?? '') !== undefined;
+    const wanted = desired.filter(exists);
+    const live = await Promise.all(wanted.map((d) => this.live(d, signal)));
+    const conflicts = wanted
+      .filter((_, i) => live[i] !== undefined && !isVmiReaderOf(live[i], names))
+      .map((d) => `${String(d.kind)} ${d.metadata?.namespace ?? ''}/${d.metadata?.name ?? ''}`);
+    if (conflicts.length > 0) return { state: 'conflict', conflicts };
+    if (desired.length > 0) {
+      await addFinalizer({
+        client: this.client,
+        kind: DhcpServerKind,
+        object: dhcp,
+        finalizer: VMI_READERS_FINALIZER,
+        signal,
+      });
+    }
+    const missing = new Set(desired.filter((d) => !exists(d)).map((d) => d.metadata?.namespace ?? ''));
+    const rejection = await this.applyEach(wanted, live, missing, signal);
+    if (rejection) return { state: 'rejected', rejection };
+    await this.deleteOurs(names, new Set(desired.map(keyOf)), signal);
+    if (desired.length === 0 && this.ours(names).length === 0) await this.release(dhcp, signal);
+    const namespaces = [...new Set(desired.map((d) => d.metadata?.namespace ?? ''))];
+    return {
+      state: 'applied',
+      applied: namespaces.filter((n) => !missing.has(n)),
+      missing: namespaces.filter((n) => missing.has(n)),
+    };
+  }
+
+  /**
+   * Applies each body; a namespace deleted since the cache saw it (404) joins MISSING and its next body is
+   * skipped. Returns the apiserver's refusal (422), if any; every other error is thrown to the work queue.
+   */
+  private async applyEach(
+    bodies: readonly KubeObject[],
+    live: readonly (KubeObject | undefined)[],
+    missing: Set<string>,
+    signal?: AbortSignal,
+  ): Promise<Rejection | undefined> {
+    for (const [i, body] of bodies.entries()) {
+      const ns = body.metadata?.namespace ?? '';
+      if (missing.has(ns)) continue;
+      const cur = live[i];
+      try {
+        await this.client.apply(kindOf(body), body, {
+          force: true,
+          ...(cur ? { current: cur } : {}),
+          signal,
+        });
+      } catch (err) {
+        if (isApiError(err, 404)) {
+          missing.add(ns);
+          continue;
+        }
+        const rejection = rejectionOf(err, `${String(body.kind)}/${body.metadata?.name ?? ''}`);
+        if (!rejection) throw err;
+        return rejection;
+      }
+    }
+    return undefined;
+  }
+
+  /** The DHCPServer is terminating: delete every VMI reader (cached, and those the spec names), then release it. */
+  async finalize(
+    dhcp: DHCPServer & KubeObject,
+    names: DhcpChildNames,
+    named: readonly KubeObject[],
+    signal?: AbortSignal,
+  ): Promise<void> {
+    if (!hasFinalizer(dhcp, VMI_READERS_FINALIZER)) return;
+    await this.deleteOurs(names, new Set(), signal);
+    for (const obj of named) {
+      const cur = await this.live(obj, signal);
+      if (cur && isVmiReaderOf(cur, names)) await this.client.delete(kindOf(obj), idOf(obj), signal);
+    }
+    await this.release(dhcp, signal);
+  }
+
+  /** Every VMI reader of this DHCPServer the caches hold (a cache sets each object's kind). */
+  private ours(names: DhcpChildNames): KubeObject[] {
+    return [
+      ...this.caches.roles.list().map((o) => ({ ...o, kind: 'Role' })),
+      ...this.caches.roleBindings.list().map((o) => ({ ...o, kind: 'RoleBinding' })),
+    ].filter((o) => isVmiReaderOf(o, names));
+  }
+
+  private async deleteOurs(names: DhcpChildNames, keep: ReadonlySet<string>, signal?: AbortSignal) {
+    for (const obj of this.ours(names)) {
+      if (!keep.has(keyOf(obj))) await this.client.delete(kindOf(obj), idOf(obj), signal);
+    }
+  }
+
+  private async live(body: KubeObject, signal?: AbortSignal): Promise<KubeObject | undefined> {
+    const { namespace, name } = idOf(body);
+    const cache = body.kind === 'Role' ? this.caches.roles : this.caches.roleBindings;
+    return cache.get(namespace, name) ?? (await this.client.get(kindOf(body), { namespace, name }, signal));
+  }
+
+  private async release(dhcp: DHCPServer & KubeObject, signal?: AbortSignal): Promise<void> {
+    await removeFinalizer({
+      client: this.client,
+      kind: DhcpServerKind,
+      object: dhcp,
+      finalizer: VMI_READERS_FINALIZER,
+      signal,
+    });
+  }
+}
