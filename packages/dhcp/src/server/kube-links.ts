@@ -21,6 +21,7 @@ import {
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import { poolSize } from '../allocate/served-network';
+import { emptyKubevirtView } from '../allocate/kubevirt-view';
 import { KubevirtWatch } from '../kubevirt/kubevirt-watch';
 import type { DhcpServer } from './dhcp-server';
 import { servingCondition } from './serving-condition';
@@ -56,17 +57,27 @@ export class KubeLinks {
   private reportingTo = '';
   private ticker: ReturnType<typeof setInterval> | undefined;
   private config: DhcpConfig | undefined;
+  private offline = false;
 
   constructor(private readonly o: KubeLinksOptions) {}
 
-  /** Connects when CONFIG needs the API server and no connection exists yet; throws when it cannot. */
+  /**
+   * Connects when CONFIG needs the API server and no connection exists yet. Without credentials (no --kubeconfig,
+   * no $KUBECONFIG, not in a pod) the server runs offline — the file `oooi render` writes is served as is, off a
+   * cluster: no status is reported, and the `kubevirt` block applies with no VMI known (so `unknownClients` decides
+   * for every client: `serve` serves from the pool, `refuse` answers nobody). It says so once, as a warning.
+   */
   async prepare(config: DhcpConfig): Promise<void> {
-    if (this.conn !== undefined || (config.kubevirt === undefined && config.status === undefined)) return;
+    if (this.conn !== undefined || this.offline) return;
+    if (config.kubevirt === undefined && config.status === undefined) return;
     const kubeConfig = await loadKubeConfig(this.o.kubeconfig);
     if (kubeConfig.getCurrentCluster()?.server.includes('undefined') !== false) {
-      throw new Error(
-        'config `kubevirt`/`status` needs the API server: give --kubeconfig or $KUBECONFIG, or run in a pod (KUBERNETES_SERVICE_HOST)',
+      this.offline = true;
+      this.o.log.warn(
+        { unknownClients: config.kubevirt?.unknownClients },
+        'No API server (no --kubeconfig, $KUBECONFIG or pod service account): status reporting is off and no VMI is known',
       );
+      return;
     }
     const rest = new KubeConfigRest({ kubeConfig });
     const metrics = new KubeMetrics({ registry: this.o.registry, component: 'dhcp' });
@@ -78,6 +89,13 @@ export class KubeLinks {
   /** Follows CONFIG (already served by the server): the watched namespaces and the status target. */
   configure(config: DhcpConfig): void {
     this.config = config;
+    if (this.offline) {
+      this.o.server.setKubevirt(
+        config.kubevirt &&
+          emptyKubevirtView({ synced: true, unknownClients: config.kubevirt.unknownClients }),
+      );
+      return;
+    }
     const conn = this.conn;
     if (conn === undefined) return;
     if (config.kubevirt !== undefined && this.watch === undefined) {
@@ -102,9 +120,9 @@ export class KubeLinks {
     this.reporter?.poke();
   }
 
-  /** For /readyz: the KubeVirt caches have listed (true without KubeVirt mode). */
+  /** For /readyz: the KubeVirt caches have listed (true without KubeVirt mode, or offline). */
   ready(): boolean {
-    return this.config?.kubevirt === undefined || this.watch?.synced() === true;
+    return this.offline || this.config?.kubevirt === undefined || this.watch?.synced() === true;
   }
 
   stop(): void {
