@@ -144,13 +144,22 @@ export async function openDhcpNet(cidr = '198.51.100.0/25'): Promise<DhcpNet> {
   return { scope, vlan, pod, dispose: () => scope.dispose() };
 }
 
-/** Runs DEPLOYMENT (with its ConfigMap) as a pod with eth0 + default route and net1; resolves once /readyz answers. */
-export async function runDhcpPod(net: DhcpNet, deployment: unknown, cm: ConfigMapLike): Promise<RunningPod> {
+/**
+ * Runs DEPLOYMENT (with its ConfigMap) as a pod with eth0 + default route and net1; resolves once /readyz answers.
+ * With KUBECONFIG (its ServiceAccount's token) oooi-dhcp reaches the apiserver; without it, it runs offline.
+ */
+export async function runDhcpPod(
+  net: DhcpNet,
+  deployment: unknown,
+  cm: ConfigMapLike,
+  kubeconfig?: string,
+): Promise<RunningPod> {
   const pod = await runPod(net.scope, {
     deployment,
     configMaps: [cm],
     vlan: net.vlan,
     podNetwork: { network: net.pod, address: POD_ADDRESS, gateway: POD_GATEWAY },
+    ...(kubeconfig !== undefined ? { kubeconfig } : {}),
   });
   const curl = await rigBin('curl');
   try {

@@ -5,8 +5,9 @@
 // that outlives the pod) and serves real udhcpc and dhclient clients from VM namespaces; the leases survive a pod
 // restart on the claim; converged passes write nothing; image and address changes roll out; a namespace dropped
 // from the list loses its Role; a listed namespace created later gets its Role at once; deleting the DHCPServer removes its Roles in other namespaces and lets it go.
-// KubeVirt-driven leases (VMI-reported addresses, refusal of unknown clients) arrive with oooi-dhcp's KubeVirt
-// mode; until then the example's `unknownClients: serve` is what is served.
+// Here the pod runs without API credentials (offline: no VMI known, the example's `unknownClients: serve` serves
+// everyone); KubeVirt-driven leases through this same Deployment, under its generated RBAC, are
+// kubevirt-deployment.test.ts.
 import { dhcpLease, type ConfigMapLike, type Netns, type RunningPod } from '@oooi/rig';
 import type { KubeObject } from '@oooi/kube';
 import {
