@@ -2,7 +2,7 @@
 // the end). Not a timed test: run it by hand,
 //   pnpm tsx bench/controller/run.ts [--sizes 10,200,1000] [--idle-seconds 300] [--edits 5]
 // For each N: one Infra and N attachments with their HostedClusters, NodePools and Machines (world.ts) are applied,
-// then the real `oooi-controller` process starts (as e2e/controller/demo.ts runs it: main.ts through tsx, leader
+// then the real `oooi-controller` process starts (as the e2e tests run it: main.ts through tsx, leader
 // election on). Printed: time from process start until every child and status holds what planInfra decides
 // (plan.ts); writes during convergence as the apiserver counted them (apiserver_request_total, cross-checked with the
 // controller's own oooi_controller_api_writes_total); writes during the idle period; the controller's RSS; and, at
