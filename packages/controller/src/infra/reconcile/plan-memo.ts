@@ -1,37 +1,83 @@
 // Every attachment of an Infra needs the same plan, and a change to one re-queues all of them; planning once per
-// distinct input (not once per attachment) keeps a storm of N reconciles at one plan instead of N. The key covers
-// every input planInfra reads: the identity and resourceVersion of every object (the Infra, attachments, NodePools,
-// Machines, Services and the three live children, absent ones included) and the default images, so any change to
-// any of them plans afresh.
+// distinct input (not once per attachment) keeps a storm of N reconciles at one plan instead of N.
+//
+// The key holds what planInfra reads of each input, and nothing else, so that the controller's own status writes
+// (each one a new resourceVersion) do not plan afresh:
+// - the Infra and the attachments (our kinds: a spec change moves `metadata.generation`): identity, uid,
+//   generation, deletionTimestamp, and of an attachment's status the apps endpoint (`status.appsIngressStatus`)
+//   and — only when more attachments name the Infra than it routes — whether it is Aggregated (the limit keeps
+//   those that already route);
+// - the three children: whether each exists, its uid and owner references (the plan reads only who controls it);
+// - NodePools, Machines and Services (written by others, their status read): identity and resourceVersion;
+// - the default images.
+// A new read of an input by the plan must be added here; plan-memo.test.ts checks that the plan does not change
+// under the fields left out. Inputs without a resourceVersion (objects read from files) are never cached.
+import type { Infra, InfraClusterAttachment } from '@oooi/api';
 import type { KubeObject } from '@oooi/kube';
+import { targetsInfra } from '../aggregate/attachments';
+import { MAX_ATTACHMENTS_PER_INFRA } from '../aggregate/limits';
 import { components } from '../desired/child-meta';
 import { planInfra } from '../desired/infra-plan';
 import type { InfraPlan, InfraWorld } from '../desired/infra-plan';
 
-function stamp(obj: unknown): string | undefined {
-  const o = obj as Pick<KubeObject, 'kind' | 'metadata'>;
+type Meta = Pick<KubeObject, 'kind' | 'metadata'>;
+
+const id = (o: Meta): string => `${o.kind ?? ''}/${o.metadata?.namespace ?? ''}/${o.metadata?.name ?? ''}`;
+
+/** Identity and resourceVersion (objects others write, whose status the plan reads). */
+function versionStamp(obj: unknown): string | undefined {
+  const o = obj as Meta;
   const rv = o.metadata?.resourceVersion;
-  return rv ? `${o.kind ?? ''}/${o.metadata?.namespace ?? ''}/${o.metadata?.name ?? ''}@${rv}` : undefined;
+  return rv ? `${id(o)}@${rv}` : undefined;
 }
 
-/** The inputs' identity and versions, or undefined when one has no resourceVersion (then nothing is cached). */
+/** Identity, uid, generation and deletion of one of our objects (its spec is covered by the generation). */
+function specStamp(o: Meta): string | undefined {
+  const m = o.metadata;
+  if (!m?.resourceVersion) return undefined;
+  return `${id(o)}:${m.uid ?? ''}@g${m.generation ?? ''}${m.deletionTimestamp ? `-${m.deletionTimestamp}` : ''}`;
+}
+
+function attachmentStamp(a: InfraClusterAttachment, limitApplies: boolean): string | undefined {
+  const base = specStamp(a as Meta);
+  if (base === undefined) return undefined;
+  const apps = a.status?.appsIngressStatus;
+  const aggregated = limitApplies
+    ? (a.status?.conditions ?? []).some((c) => c.type === 'Aggregated' && c.status === 'True')
+    : '';
+  return `${base}:${apps ? JSON.stringify(apps) : ''}:${aggregated}`;
+}
+
+function childStamp(child: unknown): string {
+  const c = child as Meta;
+  return `${id(c)}:${c.metadata?.uid ?? ''}:${JSON.stringify(c.metadata?.ownerReferences ?? [])}`;
+}
+
+/** What the plan reads of its inputs, or undefined when one has no resourceVersion (then nothing is cached). */
 export function planKey(world: InfraWorld): string | undefined {
-  const inputs: unknown[] = [
-    world.infra,
-    ...world.attachments,
-    ...world.nodePools,
-    ...world.machines,
-    ...world.services,
-  ];
+  const infra: Infra = world.infra;
+  const limitApplies =
+    world.attachments.filter((a) => targetsInfra(a, infra)).length > MAX_ATTACHMENTS_PER_INFRA;
+  const third = [...world.nodePools, ...world.machines, ...world.services];
   const children = components.map((c) => {
     const child = world.children[c];
-    return child ? stamp(child) : `${c}:absent`;
+    return child ? childStamp(child) : `${c}:absent`;
   });
   const { dhcp, dns, proxy, xds } = world.images;
-  const stamps = [...inputs.map(stamp), ...children, JSON.stringify([dhcp, dns, proxy, xds])];
+  const stamps = [
+    specStamp(infra as Meta),
+    ...world.attachments.map((a) => attachmentStamp(a, limitApplies)),
+    ...third.map(versionStamp),
+    ...children,
+    JSON.stringify([dhcp, dns, proxy, xds]),
+  ];
   return stamps.every((s) => s !== undefined) ? stamps.join('|') : undefined;
 }
 
+/**
+ * The last plan per Infra, reused while its key holds. What a reused plan carries of an input outside the key
+ * (e.g. `plan.infra.status`) is as of the pass that planned it; callers read the plan's decisions only.
+ */
 export class PlanMemo {
   private readonly last = new Map<string, { key: string; plan: InfraPlan }>();
 
