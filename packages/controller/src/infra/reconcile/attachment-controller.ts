@@ -19,30 +19,31 @@ import {
   machineRoutingChanged,
   nodePoolRoutingChanged,
 } from '../watch/predicates';
+import { attachmentLookup } from '../watch/indexes';
 import { AttachmentReconciler } from './attachment-reconciler';
 
 export function setupAttachmentController(s: InfraControllerSetup): Controller {
   const caches = controllerCaches(s.manager, { own: s.scope, ...s.served });
-  const attachments = () => caches.attachments.list();
+  const attachments = attachmentLookup(caches.attachments);
   let builder = s.manager
     .controller('infraclusterattachment')
     .for(AttachmentKind, s.scope)
     .watches<Live<InfraClusterAttachment>>(
       AttachmentKind,
-      (a) => attachmentToSiblingRequests(a, attachments()),
+      (a) => attachmentToSiblingRequests(a, attachments),
       { ...s.scope, predicate: attachmentSpecChanged },
     )
-    .watches<Live<Infra>>(InfraKind, (i) => infraToAttachmentRequests(i, attachments()), {
+    .watches<Live<Infra>>(InfraKind, (i) => infraToAttachmentRequests(i, attachments), {
       ...s.scope,
       predicate: infraSpecChanged,
     });
   if (caches.nodePools) {
-    builder = builder.watches(NodePoolKind, (np) => nodePoolToAttachmentRequests(np, attachments()), {
+    builder = builder.watches(NodePoolKind, (np) => nodePoolToAttachmentRequests(np, attachments), {
       predicate: nodePoolRoutingChanged,
     });
   }
   if (caches.machines) {
-    builder = builder.watches(MachineKind, (m) => machineToAttachmentRequests(m, attachments()), {
+    builder = builder.watches(MachineKind, (m) => machineToAttachmentRequests(m, attachments), {
       predicate: machineRoutingChanged,
     });
   }

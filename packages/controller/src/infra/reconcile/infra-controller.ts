@@ -28,12 +28,13 @@ import {
   nodePoolRoutingChanged,
   serviceClusterIPChanged,
 } from '../watch/predicates';
+import { attachmentLookup, infraLookup } from '../watch/indexes';
 import { InfraReconciler } from './infra-reconciler';
 
 export function setupInfraController(s: InfraControllerSetup): Controller {
   const caches = controllerCaches(s.manager, { own: s.scope, ...s.served });
-  const attachments = () => caches.attachments.list();
-  const infras = () => caches.infras.list();
+  const attachments = attachmentLookup(caches.attachments);
+  const infras = infraLookup(caches.infras);
   let builder = s.manager
     .controller('infra')
     .for(InfraKind, s.scope)
@@ -44,17 +45,17 @@ export function setupInfraController(s: InfraControllerSetup): Controller {
       ...s.scope,
       predicate: attachmentRoutingChanged,
     })
-    .watches(ServiceKind, (svc) => serviceToInfraRequests(svc, infras()), {
+    .watches(ServiceKind, (svc) => serviceToInfraRequests(svc, infras), {
       ...s.scope,
       predicate: serviceClusterIPChanged,
     });
   if (caches.nodePools) {
-    builder = builder.watches(NodePoolKind, (np) => nodePoolToInfraRequests(np, attachments()), {
+    builder = builder.watches(NodePoolKind, (np) => nodePoolToInfraRequests(np, attachments), {
       predicate: nodePoolRoutingChanged,
     });
   }
   if (caches.machines) {
-    builder = builder.watches(MachineKind, (m) => machineToInfraRequests(m, attachments()), {
+    builder = builder.watches(MachineKind, (m) => machineToInfraRequests(m, attachments), {
       predicate: machineRoutingChanged,
     });
   }
