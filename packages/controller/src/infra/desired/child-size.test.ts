@@ -17,7 +17,7 @@ const w = world(i, {
     machine('b0', 'clusters-bravo', 'clusters/bravo-np', addresses(40)),
   ],
 });
-const { views } = aggregateInfra({ infra: i, ...w });
+const { views } = aggregateInfra(w);
 const build = (vs: readonly MemberView[]) => desiredProxyServer(i, vs, builtinImages);
 const planned = build(views);
 const size = planned.action === 'apply' ? jsonBytes(planned.object) : NaN;

@@ -65,7 +65,8 @@ export class InfraReconciler implements Reconciler {
   constructor(private readonly o: InfraReconcilerOptions) {}
 
   async reconcile(req: Request, ctx: ReconcileContext): Promise<ReconcileResult> {
-    const live = this.o.caches.infras.get(req.namespace, req.name);
+    // Read-your-writes: the status (transition times) is derived from the newest Infra we know.
+    const live = this.o.client.freshest(InfraKind, this.o.caches.infras.get(req.namespace, req.name));
     if (!live) {
       this.o.metrics.forgetInfra(req.namespace, req.name);
       return {};
