@@ -44,6 +44,12 @@ describe('PlanMemo', () => {
     expect(memo.plan(base)).toBe(memo.plan({ ...base }));
   });
 
+  test('the same inputs in another order plan once (caches list in no stable order)', () => {
+    const two = { ...base, attachments: [v(attachment('a'), '2'), v(attachment('b'), '3')] };
+    const memo = new PlanMemo();
+    expect(memo.plan(two)).toBe(memo.plan({ ...two, attachments: [...two.attachments].reverse() }));
+  });
+
   test.each([
     {
       name: 'a new generation of an attachment plans again',

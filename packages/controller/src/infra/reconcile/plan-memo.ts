@@ -53,6 +53,9 @@ function childStamp(child: unknown): string {
   return `${id(c)}:${c.metadata?.uid ?? ''}:${JSON.stringify(c.metadata?.ownerReferences ?? [])}`;
 }
 
+const sorted = (stamps: (string | undefined)[]): (string | undefined)[] =>
+  stamps.some((s) => s === undefined) ? stamps : [...stamps].sort();
+
 /** What the plan reads of its inputs, or undefined when one has no resourceVersion (then nothing is cached). */
 export function planKey(world: InfraWorld): string | undefined {
   const infra: Infra = world.infra;
@@ -64,10 +67,12 @@ export function planKey(world: InfraWorld): string | undefined {
     return child ? childStamp(child) : `${c}:absent`;
   });
   const { dhcp, dns, proxy, xds } = world.images;
+  // The plan does not depend on input order (it sorts), and caches list in no stable order (an update re-indexes
+  // the object): the key is order-free.
   const stamps = [
     specStamp(infra as Meta),
-    ...world.attachments.map((a) => attachmentStamp(a, limitApplies)),
-    ...third.map(versionStamp),
+    ...sorted(world.attachments.map((a) => attachmentStamp(a, limitApplies))),
+    ...sorted(third.map(versionStamp)),
     ...children,
     JSON.stringify([dhcp, dns, proxy, xds]),
   ];
