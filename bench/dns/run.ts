@@ -7,7 +7,7 @@
 // address (the view expression fails, the catch-all block answers).
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DNSServer } from '@oooi/api';
 import { renderDnsServer } from '@oooi/controller';
@@ -24,6 +24,8 @@ interface Options {
   clusters: number;
   rounds: number;
   seconds: number;
+  /** Other Corefiles served with the generated zone files, for experiments (`--also LABEL=PATH`). */
+  also: { label: string; corefile: string }[];
 }
 
 function options(argv: readonly string[]): Options {
@@ -33,7 +35,19 @@ function options(argv: readonly string[]): Options {
     if (!Number.isInteger(v) || v < 1) throw new Error(`${flag} needs a positive integer`);
     return v;
   };
-  return { clusters: get('--clusters', 200), rounds: get('--rounds', 3), seconds: get('--seconds', 5) };
+  const also = argv.flatMap((a, i) => {
+    if (a !== '--also') return [];
+    const [label, corefile] = (argv[i + 1] ?? '').split('=');
+    if (!label || !corefile || ['trivial', 'generated'].includes(label))
+      throw new Error('--also needs LABEL=PATH-TO-COREFILE (a label other than trivial and generated)');
+    return [{ label, corefile }];
+  });
+  return {
+    clusters: get('--clusters', 200),
+    rounds: get('--rounds', 3),
+    seconds: get('--seconds', 5),
+    also,
+  };
 }
 
 const bin = (name: string): string =>
@@ -119,17 +133,33 @@ const upstreamCorefile = `.:53 {
 }
 `;
 
-function setUp(dir: string, n: number): { generated: string; trivial: string; upstream: string } {
-  const r = renderDnsServer(dnsServer(n));
+/** One directory per served variant (Corefile + zone files), plus the upstream stub's. */
+interface Dirs {
+  variants: Map<string, string>;
+  upstream: string;
+}
+
+function setUp(dir: string, o: Options): Dirs {
+  const r = renderDnsServer(dnsServer(o.clusters));
   if (!r.ok) throw new Error(r.errors.map((e) => `${e.path}: ${e.message}`).join('; '));
-  const generated = join(dir, 'generated');
-  const trivial = join(dir, 'trivial');
+  const corefiles: [string, string][] = [
+    ['trivial', trivialCorefile],
+    ['generated', r.value.files.Corefile!],
+    ...o.also.map((a): [string, string] => [a.label, readFileSync(a.corefile, 'utf8')]),
+  ];
+  const variants = new Map<string, string>();
+  for (const [label, corefile] of corefiles) {
+    const d = join(dir, `variant-${label}`);
+    mkdirSync(d);
+    if (label !== 'trivial')
+      for (const [f, text] of Object.entries(r.value.files)) writeFileSync(join(d, f), text);
+    writeFileSync(join(d, 'Corefile'), corefile);
+    variants.set(label, d);
+  }
   const upstream = join(dir, 'upstream');
-  for (const d of [generated, trivial, upstream]) mkdirSync(d);
-  for (const [f, text] of Object.entries(r.value.files)) writeFileSync(join(generated, f), text);
-  writeFileSync(join(trivial, 'Corefile'), trivialCorefile);
+  mkdirSync(upstream);
   writeFileSync(join(upstream, 'Corefile'), upstreamCorefile);
-  writeFileSync(join(dir, 'queries.txt'), queries(n, 20_000));
+  writeFileSync(join(dir, 'queries.txt'), queries(o.clusters, 20_000));
   ip(['netns', 'add', NETNS]);
   ip(['netns', 'add', UPSTREAM_NETNS]);
   ip(['-n', NETNS, 'link', 'set', 'lo', 'up']);
@@ -140,7 +170,7 @@ function setUp(dir: string, n: number): { generated: string; trivial: string; up
   ip(['-n', UPSTREAM_NETNS, 'addr', 'add', `${UPSTREAM_IP}/24`, 'dev', 'up1']);
   ip(['-n', NETNS, 'link', 'set', 'up0', 'up']);
   ip(['-n', UPSTREAM_NETNS, 'link', 'set', 'up1', 'up']);
-  return { generated, trivial, upstream };
+  return { variants, upstream };
 }
 
 function startCoreDNS(coredns: string, dir: string, cpu: string, netns = NETNS): ChildProcess {
@@ -199,9 +229,8 @@ function dnsperf(tool: string, file: string, source: string, seconds: number): n
   return Number(qps);
 }
 
-type Variant = 'trivial' | 'generated';
 interface Sample {
-  variant: Variant;
+  variant: string;
   vlan: number;
   pod: number;
   rssKb: number;
@@ -241,54 +270,59 @@ async function main(): Promise<void> {
     process.exit(130);
   });
   try {
-    const dirs = setUp(dir, o.clusters);
+    const dirs = setUp(dir, o);
     procs.push(startCoreDNS(coredns, dirs.upstream, '0', UPSTREAM_NETNS));
     waitAnswering(dig, '127.0.0.1', UPSTREAM_NETNS);
     const samples: Sample[] = [];
+    const labels = [...dirs.variants.keys()];
+    const file = join(dir, 'queries.txt');
     for (let round = 0; round < o.rounds; round++) {
-      const order: Variant[] = round % 2 === 0 ? ['trivial', 'generated'] : ['generated', 'trivial'];
+      // Variants rotate and reverse from round to round; so does the order of the two sources.
+      const rotated = [...labels.slice(round % labels.length), ...labels.slice(0, round % labels.length)];
+      const order = round % 2 === 0 ? rotated : rotated.reverse();
+      const sources = round % 2 === 0 ? (['vlan', 'pod'] as const) : (['pod', 'vlan'] as const);
       for (const variant of order) {
-        const server = startCoreDNS(coredns, dirs[variant], '1');
+        const server = startCoreDNS(coredns, dirs.variants.get(variant)!, '1');
         procs.push(server);
         waitAnswering(dig, DNS_IP);
-        const file = join(dir, 'queries.txt');
-        // one warm-up second fills the cache; then the measured runs
-        dnsperf(perf, file, VLAN_CLIENT, 1);
-        const sample: Sample = {
-          variant,
-          vlan: dnsperf(perf, file, VLAN_CLIENT, o.seconds),
-          pod: dnsperf(perf, file, POD_CLIENT, o.seconds),
-          rssKb: rssKb(server.pid),
-        };
+        const client = { vlan: VLAN_CLIENT, pod: POD_CLIENT };
+        // one warm-up second per source fills that view's cache; then the measured runs
+        for (const source of sources) dnsperf(perf, file, client[source], 1);
+        const qps = { vlan: 0, pod: 0 };
+        for (const source of sources) qps[source] = dnsperf(perf, file, client[source], o.seconds);
+        const sample: Sample = { variant, ...qps, rssKb: rssKb(server.pid) };
         samples.push(sample);
         process.stdout.write(
-          `round ${round + 1} ${variant.padEnd(9)} vlan ${sample.vlan.toFixed(0).padStart(7)} qps  pod-network ${sample.pod.toFixed(0).padStart(7)} qps  rss ${(sample.rssKb / 1024).toFixed(0)} MiB\n`,
+          `round ${round + 1} ${variant.padEnd(9)} vlan ${sample.vlan.toFixed(0).padStart(7)} qps  pod-network ${sample.pod.toFixed(0).padStart(7)} qps  rss ${(sample.rssKb / 1024).toFixed(0)} MiB  load ${loadavg()[0]!.toFixed(1)}\n`,
         );
         await stop(server);
       }
     }
-    report(o, samples, dirs.generated);
+    report(o, samples, dirs.variants);
   } finally {
     for (const p of procs) await stop(p);
     cleanup();
   }
 }
 
-function report(o: Options, samples: Sample[], generatedDir: string): void {
-  const of = (v: Variant, k: 'vlan' | 'pod' | 'rssKb') =>
+function report(o: Options, samples: Sample[], dirs: Map<string, string>): void {
+  const of = (v: string, k: 'vlan' | 'pod' | 'rssKb') =>
     median(samples.filter((s) => s.variant === v).map((s) => s[k]));
-  const lines = readFileSync(join(generatedDir, 'Corefile'), 'utf8').split('\n').length;
-  process.stdout.write(
-    [
-      '',
-      `generated Corefile: ${o.clusters} clusters, ${o.clusters * 6 + 4} records per view, ${lines} Corefile lines; ${o.rounds} interleaved rounds of ${o.seconds} s`,
-      `median qps  trivial: vlan ${of('trivial', 'vlan').toFixed(0)}, pod-network ${of('trivial', 'pod').toFixed(0)}`,
-      `median qps  generated: vlan ${of('generated', 'vlan').toFixed(0)}, pod-network ${of('generated', 'pod').toFixed(0)}`,
-      `ratio generated/trivial: vlan ${(of('generated', 'vlan') / of('trivial', 'vlan')).toFixed(2)}, pod-network ${(of('generated', 'pod') / of('trivial', 'pod')).toFixed(2)}`,
-      `median rss  trivial ${(of('trivial', 'rssKb') / 1024).toFixed(0)} MiB, generated ${(of('generated', 'rssKb') / 1024).toFixed(0)} MiB`,
-      '',
-    ].join('\n'),
-  );
+  const lines = readFileSync(join(dirs.get('generated')!, 'Corefile'), 'utf8').split('\n').length;
+  const out = [
+    '',
+    `generated Corefile: ${o.clusters} clusters, ${o.clusters * 6 + 4} records per view, ${lines} Corefile lines; ${o.rounds} interleaved rounds of ${o.seconds} s`,
+  ];
+  for (const v of dirs.keys()) {
+    const ratio =
+      v === 'trivial'
+        ? ''
+        : `  ratio to trivial: vlan ${(of(v, 'vlan') / of('trivial', 'vlan')).toFixed(2)}, pod-network ${(of(v, 'pod') / of('trivial', 'pod')).toFixed(2)}`;
+    out.push(
+      `median ${v.padEnd(9)} vlan ${of(v, 'vlan').toFixed(0)}, pod-network ${of(v, 'pod').toFixed(0)} qps, rss ${(of(v, 'rssKb') / 1024).toFixed(0)} MiB${ratio}`,
+    );
+  }
+  process.stdout.write(`${out.join('\n')}\n\n`);
 }
 
 main().catch((err: unknown) => {

@@ -22,11 +22,18 @@ import {
 import { attachmentLookup } from '../watch/indexes';
 import { AttachmentReconciler } from './attachment-reconciler';
 
+/**
+ * Attachments reconciled at once: each pass is one status write whose round trip dominates, and passes of one
+ * Infra share one plan (PlanMemo), so a storm of N passes overlaps its writes instead of queueing them.
+ */
+export const ATTACHMENT_WORKERS = 8;
+
 export function setupAttachmentController(s: InfraControllerSetup): Controller {
   const caches = controllerCaches(s.manager, { own: s.scope, ...s.served });
   const attachments = attachmentLookup(caches.attachments);
   let builder = s.manager
     .controller('infraclusterattachment')
+    .withOptions({ maxConcurrentReconciles: ATTACHMENT_WORKERS })
     .for(AttachmentKind, s.scope)
     .watches<Live<InfraClusterAttachment>>(
       AttachmentKind,
