@@ -1,6 +1,7 @@
 // Valid objects (edge cases included), shared by the unit and e2e tests.
 import type { Case } from './case';
 import { alpha, dhcp, dns, infra, proxy, set } from './fixtures';
+import { serviceMetadataAcceptCases } from './service-metadata-cases';
 
 export const acceptCases: Case[] = [
   { name: 'the example Infra', input: infra },
@@ -57,4 +58,5 @@ export const acceptCases: Case[] = [
   },
   { name: 'a lease of 8760h', input: set(infra, 'spec.infraComponents.dhcp.leaseTime', '8760h') },
   { name: 'a 90s lease', input: set(infra, 'spec.infraComponents.dhcp.leaseTime', '1m30s') },
+  ...serviceMetadataAcceptCases,
 ];
