@@ -202,7 +202,23 @@ function rssKb(pid: number | undefined): number {
   return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
 }
 
-function dnsperf(tool: string, file: string, source: string, seconds: number): number {
+/** CPU time (user + system) the process has used, in ms (from /proc: immune to other load on the machine). */
+function cpuMs(pid: number | undefined): number {
+  if (pid === undefined) return 0;
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const ticks = Number(fields[11]) + Number(fields[12]); // utime, stime (fields 14 and 15 of stat)
+  return (ticks * 1000) / CLOCK_TICKS;
+}
+const CLOCK_TICKS = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+
+interface PerfRun {
+  qps: number;
+  /** Queries answered. */
+  completed: number;
+}
+
+function dnsperf(tool: string, file: string, source: string, seconds: number): PerfRun {
   const argv = inNetns([
     'taskset',
     '-c',
@@ -223,18 +239,24 @@ function dnsperf(tool: string, file: string, source: string, seconds: number): n
   ]);
   const out = exec(argv, (seconds + 30) * 1000);
   const qps = /Queries per second:\s+([\d.]+)/.exec(out)?.[1];
+  const completed = /Queries completed:\s+(\d+)/.exec(out)?.[1];
   const lost = /Queries lost:\s+(\d+)/.exec(out)?.[1];
-  if (qps === undefined) throw new Error(`dnsperf printed no QPS:\n${out}`);
+  if (qps === undefined || completed === undefined) throw new Error(`dnsperf printed no QPS:\n${out}`);
   if (lost !== '0') process.stderr.write(`  (dnsperf lost ${lost} queries)\n`);
-  return Number(qps);
+  return { qps: Number(qps), completed: Number(completed) };
 }
 
 interface Sample {
   variant: string;
   vlan: number;
   pod: number;
+  /** CoreDNS CPU µs per answered query, per source. */
+  vlanCpu: number;
+  podCpu: number;
   rssKb: number;
 }
+
+type Metric = 'vlan' | 'pod' | 'vlanCpu' | 'podCpu' | 'rssKb';
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -289,11 +311,23 @@ async function main(): Promise<void> {
         // one warm-up second per source fills that view's cache; then the measured runs
         for (const source of sources) dnsperf(perf, file, client[source], 1);
         const qps = { vlan: 0, pod: 0 };
-        for (const source of sources) qps[source] = dnsperf(perf, file, client[source], o.seconds);
-        const sample: Sample = { variant, ...qps, rssKb: rssKb(server.pid) };
+        const cpu = { vlan: 0, pod: 0 };
+        for (const source of sources) {
+          const before = cpuMs(server.pid);
+          const run = dnsperf(perf, file, client[source], o.seconds);
+          qps[source] = run.qps;
+          cpu[source] = ((cpuMs(server.pid) - before) * 1000) / run.completed;
+        }
+        const sample: Sample = {
+          variant,
+          ...qps,
+          vlanCpu: cpu.vlan,
+          podCpu: cpu.pod,
+          rssKb: rssKb(server.pid),
+        };
         samples.push(sample);
         process.stdout.write(
-          `round ${round + 1} ${variant.padEnd(9)} vlan ${sample.vlan.toFixed(0).padStart(7)} qps  pod-network ${sample.pod.toFixed(0).padStart(7)} qps  rss ${(sample.rssKb / 1024).toFixed(0)} MiB  load ${loadavg()[0]!.toFixed(1)}\n`,
+          `round ${round + 1} ${variant.padEnd(9)} vlan ${sample.vlan.toFixed(0).padStart(7)} qps ${sample.vlanCpu.toFixed(1).padStart(5)} µs/q  pod-network ${sample.pod.toFixed(0).padStart(7)} qps ${sample.podCpu.toFixed(1).padStart(5)} µs/q  rss ${(sample.rssKb / 1024).toFixed(0)} MiB  load ${loadavg()[0]!.toFixed(1)}\n`,
         );
         await stop(server);
       }
@@ -306,20 +340,23 @@ async function main(): Promise<void> {
 }
 
 function report(o: Options, samples: Sample[], dirs: Map<string, string>): void {
-  const of = (v: string, k: 'vlan' | 'pod' | 'rssKb') =>
-    median(samples.filter((s) => s.variant === v).map((s) => s[k]));
+  const of = (v: string, k: Metric) => median(samples.filter((s) => s.variant === v).map((s) => s[k]));
   const lines = readFileSync(join(dirs.get('generated')!, 'Corefile'), 'utf8').split('\n').length;
   const out = [
     '',
     `generated Corefile: ${o.clusters} clusters, ${o.clusters * 6 + 4} records per view, ${lines} Corefile lines; ${o.rounds} interleaved rounds of ${o.seconds} s`,
+    'qps: what dnsperf got (moves with other load on the machine); µs/q: CoreDNS CPU per answered query (does not);',
+    'ratios to trivial: qps ratio, and trivial µs/q ÷ variant µs/q (the qps ratio when CoreDNS has a CPU to itself)',
   ];
+  const ratio = (v: string, a: Metric, b: Metric): string =>
+    `${(of(v, a) / of('trivial', a)).toFixed(2)} / ${(of('trivial', b) / of(v, b)).toFixed(2)}`;
   for (const v of dirs.keys()) {
-    const ratio =
+    const ratios =
       v === 'trivial'
         ? ''
-        : `  ratio to trivial: vlan ${(of(v, 'vlan') / of('trivial', 'vlan')).toFixed(2)}, pod-network ${(of(v, 'pod') / of('trivial', 'pod')).toFixed(2)}`;
+        : `  ratio vlan ${ratio(v, 'vlan', 'vlanCpu')}, pod-network ${ratio(v, 'pod', 'podCpu')}`;
     out.push(
-      `median ${v.padEnd(9)} vlan ${of(v, 'vlan').toFixed(0)}, pod-network ${of(v, 'pod').toFixed(0)} qps, rss ${(of(v, 'rssKb') / 1024).toFixed(0)} MiB${ratio}`,
+      `median ${v.padEnd(9)} vlan ${of(v, 'vlan').toFixed(0)} qps ${of(v, 'vlanCpu').toFixed(1)} µs/q, pod-network ${of(v, 'pod').toFixed(0)} qps ${of(v, 'podCpu').toFixed(1)} µs/q, rss ${(of(v, 'rssKb') / 1024).toFixed(0)} MiB${ratios}`,
     );
   }
   process.stdout.write(`${out.join('\n')}\n\n`);
