@@ -53,47 +53,88 @@ function childStamp(child: unknown): string {
   return `${id(c)}:${c.metadata?.uid ?? ''}:${JSON.stringify(c.metadata?.ownerReferences ?? [])}`;
 }
 
-const sorted = (stamps: (string | undefined)[]): (string | undefined)[] =>
-  stamps.some((s) => s === undefined) ? stamps : [...stamps].sort();
+/** Stamps are computed once per object version: cache objects are replaced, never changed, on an update. */
+const stampCache = new WeakMap<object, Map<string, string | undefined>>();
 
-/** What the plan reads of its inputs, or undefined when one has no resourceVersion (then nothing is cached). */
-export function planKey(world: InfraWorld): string | undefined {
+function cached(obj: object, variant: string, make: () => string | undefined): string | undefined {
+  let m = stampCache.get(obj);
+  if (!m) stampCache.set(obj, (m = new Map<string, string | undefined>()));
+  if (!m.has(variant)) m.set(variant, make());
+  return m.get(variant);
+}
+
+/** What the plan reads of its inputs, by input; undefined when one has no resourceVersion (nothing is cached). */
+export function planInputs(world: InfraWorld): Map<string, string> | undefined {
   const infra: Infra = world.infra;
   const limitApplies =
     world.attachments.filter((a) => targetsInfra(a, infra)).length > MAX_ATTACHMENTS_PER_INFRA;
-  const third = [...world.nodePools, ...world.machines, ...world.services];
-  const children = components.map((c) => {
-    const child = world.children[c];
-    return child ? childStamp(child) : `${c}:absent`;
-  });
-  const { dhcp, dns, proxy, xds } = world.images;
-  // The plan does not depend on input order (it sorts), and caches list in no stable order (an update re-indexes
-  // the object): the key is order-free.
-  const stamps = [
-    specStamp(infra as Meta),
-    ...sorted(world.attachments.map((a) => attachmentStamp(a, limitApplies))),
-    ...sorted(third.map(versionStamp)),
-    ...children,
-    JSON.stringify([dhcp, dns, proxy, xds]),
+  const out = new Map<string, string>();
+  const add = (key: string, stamp: string | undefined): boolean => {
+    if (stamp === undefined) return false;
+    out.set(key, stamp);
+    return true;
+  };
+  const flag = limitApplies ? 'limit' : '';
+  const groups: [string, readonly unknown[], (o: object) => string | undefined][] = [
+    [
+      'a',
+      world.attachments,
+      (o) => cached(o, flag, () => attachmentStamp(o as InfraClusterAttachment, limitApplies)),
+    ],
+    ['np', world.nodePools, (o) => cached(o, 'v', () => versionStamp(o))],
+    ['m', world.machines, (o) => cached(o, 'v', () => versionStamp(o))],
+    ['s', world.services, (o) => cached(o, 'v', () => versionStamp(o))],
   ];
-  return stamps.every((s) => s !== undefined) ? stamps.join('|') : undefined;
+  // Keyed by identity, not position: the plan does not depend on input order (it sorts), and caches list in no
+  // stable order (an update re-indexes the object).
+  for (const [group, items, stamp] of groups) {
+    for (const item of items) {
+      if (!add(`${group}:${id(item as Meta)}`, stamp(item as object))) return undefined;
+    }
+  }
+  if (!add('infra', specStamp(infra as Meta))) return undefined;
+  for (const c of components) {
+    const child = world.children[c];
+    out.set(`child:${c}`, child ? childStamp(child) : 'absent');
+  }
+  const { dhcp, dns, proxy, xds } = world.images;
+  out.set('images', JSON.stringify([dhcp, dns, proxy, xds]));
+  return out;
+}
+
+/** The inputs as one string (order-free), or undefined when nothing may be cached. */
+export function planKey(world: InfraWorld): string | undefined {
+  const inputs = planInputs(world);
+  return (
+    inputs &&
+    [...inputs]
+      .map(([k, v]) => `${k}=${v}`)
+      .sort()
+      .join('|')
+  );
+}
+
+function sameInputs(a: ReadonlyMap<string, string>, b: ReadonlyMap<string, string>): boolean {
+  if (a.size !== b.size) return false;
+  for (const [k, v] of a) if (b.get(k) !== v) return false;
+  return true;
 }
 
 /**
- * The last plan per Infra, reused while its key holds. What a reused plan carries of an input outside the key
+ * The last plan per Infra, reused while its inputs hold. What a reused plan carries of an input outside the key
  * (e.g. `plan.infra.status`) is as of the pass that planned it; callers read the plan's decisions only.
  */
 export class PlanMemo {
-  private readonly last = new Map<string, { key: string; plan: InfraPlan }>();
+  private readonly last = new Map<string, { inputs: Map<string, string>; plan: InfraPlan }>();
 
   plan(world: InfraWorld): InfraPlan {
     const id = `${world.infra.metadata.namespace ?? ''}/${world.infra.metadata.name}`;
-    const key = planKey(world);
+    const inputs = planInputs(world);
     const hit = this.last.get(id);
-    if (key !== undefined && hit?.key === key) return hit.plan;
+    if (inputs && hit && sameInputs(inputs, hit.inputs)) return hit.plan;
     const plan = planInfra(world);
-    if (key === undefined) this.last.delete(id);
-    else this.last.set(id, { key, plan });
+    if (inputs === undefined) this.last.delete(id);
+    else this.last.set(id, { inputs, plan });
     return plan;
   }
 
