@@ -8,7 +8,7 @@ import { get } from 'node:http';
 import { promisify } from 'node:util';
 import { isSubset, ListWatchCache, type KubeObject, type RestClient } from '@oooi/kube';
 import type { Expected } from './plan';
-import { infraName, kinds, ns } from './world';
+import { kinds, ns } from './world';
 
 const run = promisify(execFile);
 
@@ -35,17 +35,19 @@ export class Watcher {
   missing(expected: Expected): string[] {
     const out: string[] = [];
     const spec = (o: KubeObject | undefined): unknown => (o as { spec?: unknown } | undefined)?.spec;
-    if (!isSubset(expected.dnsSpec, spec(this.dns.get(ns, `${infraName}-dns`)))) out.push('DNSServer spec');
-    if (!isSubset(expected.proxySpec, spec(this.proxy.get(ns, `${infraName}-proxy`))))
-      out.push('ProxyServer spec');
-    const infra = this.infras.get(ns, infraName);
-    const status = infra?.status as
-      { observedGeneration?: number; attachments?: { total?: number } } | undefined;
-    if (
-      status?.observedGeneration !== infra?.metadata?.generation ||
-      status?.attachments?.total !== expected.n
-    )
-      out.push('Infra status');
+    for (const e of expected.infras) {
+      if (!isSubset(e.dnsSpec, spec(this.dns.get(ns, `${e.name}-dns`)))) out.push(`${e.name} DNSServer spec`);
+      if (!isSubset(e.proxySpec, spec(this.proxy.get(ns, `${e.name}-proxy`))))
+        out.push(`${e.name} ProxyServer spec`);
+      const infra = this.infras.get(ns, e.name);
+      const status = infra?.status as
+        { observedGeneration?: number; attachments?: { total?: number } } | undefined;
+      if (
+        status?.observedGeneration !== infra?.metadata?.generation ||
+        status?.attachments?.total !== e.total
+      )
+        out.push(`${e.name} status`);
+    }
     let pending = 0;
     for (const [name, want] of expected.conditions) {
       const live = this.attachments.get(ns, name);

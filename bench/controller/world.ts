@@ -1,12 +1,21 @@
-// The bench's objects, as a user, HyperShift and CAPK would create them: one Infra, and per attachment i a
-// HostedCluster `clusters/c<i>`, a KubeVirt NodePool `clusters/c<i>-pool`, a Machine in its own control-plane
-// namespace `clusters-c<i>` with one address, and the InfraClusterAttachment `clusters/c<i>`. The VLAN is
-// 198.18.0.0/16 (RFC 2544's benchmarking range): 1,000 clusters need more distinct Machine addresses than a /24
-// holds. These addresses are data only; nothing here sends a packet.
+// The bench's objects, as a user, HyperShift and CAPK would create them: one Infra per 200 attachments (the
+// documented maximum per Infra, docs/limits.md: 1,000 attachments are 5 Infras, as a user would get there), and per
+// attachment i a HostedCluster `clusters/c<i>`, a KubeVirt NodePool `clusters/c<i>-pool`, a Machine in its own
+// control-plane namespace `clusters-c<i>` with one address, and the InfraClusterAttachment `clusters/c<i>` naming
+// Infra `bench-<i div 200>`. Infra k's VLAN is the k-th /18 of 198.18.0.0/15 (RFC 2544's benchmarking range: 200
+// clusters need more distinct Machine addresses than a /24 holds). These addresses are data only; nothing here
+// sends a packet.
 import type { KubeObject } from '@oooi/kube';
 
 export const ns = 'clusters';
-export const infraName = 'bench';
+/** Attachments per Infra: the documented maximum (MAX_ATTACHMENTS_PER_INFRA). */
+export const perInfra = 200;
+export const infraName = (k: number): string => `bench-${k}`;
+/** The Infra attachment i names. */
+export const infraOf = (i: number): number => Math.floor(i / perInfra);
+/** How many Infras N attachments need. */
+export const infrasFor = (n: number): number => Math.ceil(n / perInfra);
+const proxyService = 'bench-proxy';
 const group = 'hostedcluster.densityops.com';
 const apiVersion = `${group}/v1alpha1`;
 
@@ -43,27 +52,37 @@ export interface Item {
 
 export const clusterName = (i: number): string => `c${String(i).padStart(4, '0')}`;
 
-/** A distinct address inside 198.18.0.0/16 for Machine i (from 198.18.1.0 on: .0.x holds the servers). */
-export function machineAddress(i: number): string {
-  return `198.18.${1 + Math.floor(i / 250)}.${1 + (i % 250)}`;
+/** The first two octets and the third octet's base of Infra k's /18 (k < 8). */
+function block(k: number): { ab: string; c: number } {
+  if (k >= 8) throw new Error('the bench has room for 8 Infras (1,600 attachments)');
+  return { ab: `198.${18 + Math.floor(k / 4)}`, c: (k % 4) * 64 };
 }
 
-export function infra(): KubeObject {
+/** A distinct address in Infra k's /18 for Machine i (from <base>+1.1 on: <base>.x holds the servers). */
+export function machineAddress(i: number): string {
+  const { ab, c } = block(infraOf(i));
+  const j = i % perInfra;
+  return `${ab}.${c + 1 + Math.floor(j / 250)}.${1 + (j % 250)}`;
+}
+
+export function infra(k: number): KubeObject {
+  const { ab, c } = block(k);
+  const at = (third: number, last: number): string => `${ab}.${c + third}.${last}`;
   return {
     apiVersion,
     kind: 'Infra',
-    metadata: { name: infraName, namespace: ns },
+    metadata: { name: infraName(k), namespace: ns },
     spec: {
       networkConfig: {
-        cidr: '198.18.0.0/16',
-        gateway: '198.18.0.1',
-        networkAttachmentDefinition: 'vlan-bench',
+        cidr: `${at(0, 0)}/18`,
+        gateway: at(0, 1),
+        networkAttachmentDefinition: `vlan-bench-${k}`,
         dnsServers: ['resolv.conf'],
       },
       infraComponents: {
-        dhcp: { serverIP: '198.18.0.2', rangeStart: '198.18.200.1', rangeEnd: '198.18.250.254' },
-        dns: { serverIP: '198.18.0.3' },
-        proxy: { serverIP: '198.18.0.4', internalProxyService: `${infraName}-proxy.${ns}.svc.cluster.local` },
+        dhcp: { serverIP: at(0, 2), rangeStart: at(40, 1), rangeEnd: at(63, 254) },
+        dns: { serverIP: at(0, 3) },
+        proxy: { serverIP: at(0, 4), internalProxyService: `${proxyService}.${ns}.svc.cluster.local` },
       },
     },
   };
@@ -76,7 +95,7 @@ export function attachment(i: number, baseDomain = 'example.com'): KubeObject {
     kind: 'InfraClusterAttachment',
     metadata: { name, namespace: ns },
     spec: {
-      infraRef: { name: infraName },
+      infraRef: { name: infraName(infraOf(i)) },
       hostedClusterRef: { name, namespace: ns },
       dns: { clusterName: name, baseDomain },
     },
@@ -124,8 +143,8 @@ export function clusterItems(i: number): Item[] {
   ];
 }
 
-/** The shared objects: the namespace, the Service internalProxyService names, the Infra. */
-export function sharedItems(): Item[] {
+/** The shared objects: the namespace, the Service every internalProxyService names, the Infras. */
+export function sharedItems(infras: number): Item[] {
   return [
     { kind: 'Namespace', body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } } },
     {
@@ -133,10 +152,10 @@ export function sharedItems(): Item[] {
       body: {
         apiVersion: 'v1',
         kind: 'Service',
-        metadata: { name: `${infraName}-proxy`, namespace: ns },
+        metadata: { name: proxyService, namespace: ns },
         spec: { ports: [{ name: 'proxy', port: 443 }] },
       },
     },
-    { kind: 'Infra', body: infra() },
+    ...Array.from({ length: infras }, (_, k): Item => ({ kind: 'Infra', body: infra(k) })),
   ];
 }

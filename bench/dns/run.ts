@@ -7,7 +7,7 @@
 // address (the view expression fails, the catch-all block answers).
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DNSServer } from '@oooi/api';
 import { renderDnsServer } from '@oooi/controller';
@@ -24,6 +24,8 @@ interface Options {
   clusters: number;
   rounds: number;
   seconds: number;
+  /** Other Corefiles served with the generated zone files, for experiments (`--also LABEL=PATH`). */
+  also: { label: string; corefile: string }[];
 }
 
 function options(argv: readonly string[]): Options {
@@ -33,7 +35,19 @@ function options(argv: readonly string[]): Options {
     if (!Number.isInteger(v) || v < 1) throw new Error(`${flag} needs a positive integer`);
     return v;
   };
-  return { clusters: get('--clusters', 200), rounds: get('--rounds', 3), seconds: get('--seconds', 5) };
+  const also = argv.flatMap((a, i) => {
+    if (a !== '--also') return [];
+    const [label, corefile] = (argv[i + 1] ?? '').split('=');
+    if (!label || !corefile || ['trivial', 'generated'].includes(label))
+      throw new Error('--also needs LABEL=PATH-TO-COREFILE (a label other than trivial and generated)');
+    return [{ label, corefile }];
+  });
+  return {
+    clusters: get('--clusters', 200),
+    rounds: get('--rounds', 3),
+    seconds: get('--seconds', 5),
+    also,
+  };
 }
 
 const bin = (name: string): string =>
@@ -119,17 +133,33 @@ const upstreamCorefile = `.:53 {
 }
 `;
 
-function setUp(dir: string, n: number): { generated: string; trivial: string; upstream: string } {
-  const r = renderDnsServer(dnsServer(n));
+/** One directory per served variant (Corefile + zone files), plus the upstream stub's. */
+interface Dirs {
+  variants: Map<string, string>;
+  upstream: string;
+}
+
+function setUp(dir: string, o: Options): Dirs {
+  const r = renderDnsServer(dnsServer(o.clusters));
   if (!r.ok) throw new Error(r.errors.map((e) => `${e.path}: ${e.message}`).join('; '));
-  const generated = join(dir, 'generated');
-  const trivial = join(dir, 'trivial');
+  const corefiles: [string, string][] = [
+    ['trivial', trivialCorefile],
+    ['generated', r.value.files.Corefile!],
+    ...o.also.map((a): [string, string] => [a.label, readFileSync(a.corefile, 'utf8')]),
+  ];
+  const variants = new Map<string, string>();
+  for (const [label, corefile] of corefiles) {
+    const d = join(dir, `variant-${label}`);
+    mkdirSync(d);
+    if (label !== 'trivial')
+      for (const [f, text] of Object.entries(r.value.files)) writeFileSync(join(d, f), text);
+    writeFileSync(join(d, 'Corefile'), corefile);
+    variants.set(label, d);
+  }
   const upstream = join(dir, 'upstream');
-  for (const d of [generated, trivial, upstream]) mkdirSync(d);
-  for (const [f, text] of Object.entries(r.value.files)) writeFileSync(join(generated, f), text);
-  writeFileSync(join(trivial, 'Corefile'), trivialCorefile);
+  mkdirSync(upstream);
   writeFileSync(join(upstream, 'Corefile'), upstreamCorefile);
-  writeFileSync(join(dir, 'queries.txt'), queries(n, 20_000));
+  writeFileSync(join(dir, 'queries.txt'), queries(o.clusters, 20_000));
   ip(['netns', 'add', NETNS]);
   ip(['netns', 'add', UPSTREAM_NETNS]);
   ip(['-n', NETNS, 'link', 'set', 'lo', 'up']);
@@ -140,7 +170,7 @@ function setUp(dir: string, n: number): { generated: string; trivial: string; up
   ip(['-n', UPSTREAM_NETNS, 'addr', 'add', `${UPSTREAM_IP}/24`, 'dev', 'up1']);
   ip(['-n', NETNS, 'link', 'set', 'up0', 'up']);
   ip(['-n', UPSTREAM_NETNS, 'link', 'set', 'up1', 'up']);
-  return { generated, trivial, upstream };
+  return { variants, upstream };
 }
 
 function startCoreDNS(coredns: string, dir: string, cpu: string, netns = NETNS): ChildProcess {
@@ -172,7 +202,23 @@ function rssKb(pid: number | undefined): number {
   return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
 }
 
-function dnsperf(tool: string, file: string, source: string, seconds: number): number {
+/** CPU time (user + system) the process has used, in ms (from /proc: immune to other load on the machine). */
+function cpuMs(pid: number | undefined): number {
+  if (pid === undefined) return 0;
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const ticks = Number(fields[11]) + Number(fields[12]); // utime, stime (fields 14 and 15 of stat)
+  return (ticks * 1000) / CLOCK_TICKS;
+}
+const CLOCK_TICKS = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+
+interface PerfRun {
+  qps: number;
+  /** Queries answered. */
+  completed: number;
+}
+
+function dnsperf(tool: string, file: string, source: string, seconds: number): PerfRun {
   const argv = inNetns([
     'taskset',
     '-c',
@@ -193,19 +239,24 @@ function dnsperf(tool: string, file: string, source: string, seconds: number): n
   ]);
   const out = exec(argv, (seconds + 30) * 1000);
   const qps = /Queries per second:\s+([\d.]+)/.exec(out)?.[1];
+  const completed = /Queries completed:\s+(\d+)/.exec(out)?.[1];
   const lost = /Queries lost:\s+(\d+)/.exec(out)?.[1];
-  if (qps === undefined) throw new Error(`dnsperf printed no QPS:\n${out}`);
+  if (qps === undefined || completed === undefined) throw new Error(`dnsperf printed no QPS:\n${out}`);
   if (lost !== '0') process.stderr.write(`  (dnsperf lost ${lost} queries)\n`);
-  return Number(qps);
+  return { qps: Number(qps), completed: Number(completed) };
 }
 
-type Variant = 'trivial' | 'generated';
 interface Sample {
-  variant: Variant;
+  variant: string;
   vlan: number;
   pod: number;
+  /** CoreDNS CPU µs per answered query, per source. */
+  vlanCpu: number;
+  podCpu: number;
   rssKb: number;
 }
+
+type Metric = 'vlan' | 'pod' | 'vlanCpu' | 'podCpu' | 'rssKb';
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -241,54 +292,74 @@ async function main(): Promise<void> {
     process.exit(130);
   });
   try {
-    const dirs = setUp(dir, o.clusters);
+    const dirs = setUp(dir, o);
     procs.push(startCoreDNS(coredns, dirs.upstream, '0', UPSTREAM_NETNS));
     waitAnswering(dig, '127.0.0.1', UPSTREAM_NETNS);
     const samples: Sample[] = [];
+    const labels = [...dirs.variants.keys()];
+    const file = join(dir, 'queries.txt');
     for (let round = 0; round < o.rounds; round++) {
-      const order: Variant[] = round % 2 === 0 ? ['trivial', 'generated'] : ['generated', 'trivial'];
+      // Variants rotate and reverse from round to round; so does the order of the two sources.
+      const rotated = [...labels.slice(round % labels.length), ...labels.slice(0, round % labels.length)];
+      const order = round % 2 === 0 ? rotated : rotated.reverse();
+      const sources = round % 2 === 0 ? (['vlan', 'pod'] as const) : (['pod', 'vlan'] as const);
       for (const variant of order) {
-        const server = startCoreDNS(coredns, dirs[variant], '1');
+        const server = startCoreDNS(coredns, dirs.variants.get(variant)!, '1');
         procs.push(server);
         waitAnswering(dig, DNS_IP);
-        const file = join(dir, 'queries.txt');
-        // one warm-up second fills the cache; then the measured runs
-        dnsperf(perf, file, VLAN_CLIENT, 1);
+        const client = { vlan: VLAN_CLIENT, pod: POD_CLIENT };
+        // one warm-up second per source fills that view's cache; then the measured runs
+        for (const source of sources) dnsperf(perf, file, client[source], 1);
+        const qps = { vlan: 0, pod: 0 };
+        const cpu = { vlan: 0, pod: 0 };
+        for (const source of sources) {
+          const before = cpuMs(server.pid);
+          const run = dnsperf(perf, file, client[source], o.seconds);
+          qps[source] = run.qps;
+          cpu[source] = ((cpuMs(server.pid) - before) * 1000) / run.completed;
+        }
         const sample: Sample = {
           variant,
-          vlan: dnsperf(perf, file, VLAN_CLIENT, o.seconds),
-          pod: dnsperf(perf, file, POD_CLIENT, o.seconds),
+          ...qps,
+          vlanCpu: cpu.vlan,
+          podCpu: cpu.pod,
           rssKb: rssKb(server.pid),
         };
         samples.push(sample);
         process.stdout.write(
-          `round ${round + 1} ${variant.padEnd(9)} vlan ${sample.vlan.toFixed(0).padStart(7)} qps  pod-network ${sample.pod.toFixed(0).padStart(7)} qps  rss ${(sample.rssKb / 1024).toFixed(0)} MiB\n`,
+          `round ${round + 1} ${variant.padEnd(9)} vlan ${sample.vlan.toFixed(0).padStart(7)} qps ${sample.vlanCpu.toFixed(1).padStart(5)} µs/q  pod-network ${sample.pod.toFixed(0).padStart(7)} qps ${sample.podCpu.toFixed(1).padStart(5)} µs/q  rss ${(sample.rssKb / 1024).toFixed(0)} MiB  load ${loadavg()[0]!.toFixed(1)}\n`,
         );
         await stop(server);
       }
     }
-    report(o, samples, dirs.generated);
+    report(o, samples, dirs.variants);
   } finally {
     for (const p of procs) await stop(p);
     cleanup();
   }
 }
 
-function report(o: Options, samples: Sample[], generatedDir: string): void {
-  const of = (v: Variant, k: 'vlan' | 'pod' | 'rssKb') =>
-    median(samples.filter((s) => s.variant === v).map((s) => s[k]));
-  const lines = readFileSync(join(generatedDir, 'Corefile'), 'utf8').split('\n').length;
-  process.stdout.write(
-    [
-      '',
-      `generated Corefile: ${o.clusters} clusters, ${o.clusters * 6 + 4} records per view, ${lines} Corefile lines; ${o.rounds} interleaved rounds of ${o.seconds} s`,
-      `median qps  trivial: vlan ${of('trivial', 'vlan').toFixed(0)}, pod-network ${of('trivial', 'pod').toFixed(0)}`,
-      `median qps  generated: vlan ${of('generated', 'vlan').toFixed(0)}, pod-network ${of('generated', 'pod').toFixed(0)}`,
-      `ratio generated/trivial: vlan ${(of('generated', 'vlan') / of('trivial', 'vlan')).toFixed(2)}, pod-network ${(of('generated', 'pod') / of('trivial', 'pod')).toFixed(2)}`,
-      `median rss  trivial ${(of('trivial', 'rssKb') / 1024).toFixed(0)} MiB, generated ${(of('generated', 'rssKb') / 1024).toFixed(0)} MiB`,
-      '',
-    ].join('\n'),
-  );
+function report(o: Options, samples: Sample[], dirs: Map<string, string>): void {
+  const of = (v: string, k: Metric) => median(samples.filter((s) => s.variant === v).map((s) => s[k]));
+  const lines = readFileSync(join(dirs.get('generated')!, 'Corefile'), 'utf8').split('\n').length;
+  const out = [
+    '',
+    `generated Corefile: ${o.clusters} clusters, ${o.clusters * 6 + 4} records per view, ${lines} Corefile lines; ${o.rounds} interleaved rounds of ${o.seconds} s`,
+    'qps: what dnsperf got (moves with other load on the machine); µs/q: CoreDNS CPU per answered query (does not);',
+    'ratios to trivial: qps ratio, and trivial µs/q ÷ variant µs/q (the qps ratio when CoreDNS has a CPU to itself)',
+  ];
+  const ratio = (v: string, a: Metric, b: Metric): string =>
+    `${(of(v, a) / of('trivial', a)).toFixed(2)} / ${(of('trivial', b) / of(v, b)).toFixed(2)}`;
+  for (const v of dirs.keys()) {
+    const ratios =
+      v === 'trivial'
+        ? ''
+        : `  ratio vlan ${ratio(v, 'vlan', 'vlanCpu')}, pod-network ${ratio(v, 'pod', 'podCpu')}`;
+    out.push(
+      `median ${v.padEnd(9)} vlan ${of(v, 'vlan').toFixed(0)} qps ${of(v, 'vlanCpu').toFixed(1)} µs/q, pod-network ${of(v, 'pod').toFixed(0)} qps ${of(v, 'podCpu').toFixed(1)} µs/q, rss ${(of(v, 'rssKb') / 1024).toFixed(0)} MiB${ratios}`,
+    );
+  }
+  process.stdout.write(`${out.join('\n')}\n\n`);
 }
 
 main().catch((err: unknown) => {

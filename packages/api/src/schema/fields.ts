@@ -93,12 +93,67 @@ export function optionalFlag(description: string, def: boolean) {
   return Type.Optional(Type.Boolean({ description, default: def }));
 }
 
-export function stringMap(description: string): TUnsafe<Record<string, string>> {
+/** Entries a label or annotation map may hold (bounds the CEL rules' cost; Services rarely carry more). */
+export const MAX_MAP_ENTRIES = 32;
+/** An annotation value's length: with MAX_MAP_ENTRIES it keeps a map under the apiserver's 256 KiB total. */
+export const MAX_ANNOTATION_VALUE = 4096;
+const subdomainRegex = '[a-z0-9]([-a-z0-9]*[a-z0-9])?([.][a-z0-9]([-a-z0-9]*[a-z0-9])?)*';
+const namePartRegex = '[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?';
+/** A label or annotation key (apimachinery's qualified name): `[<DNS subdomain>/]<name part of ≤ 63>`. */
+export const qualifiedNamePattern = `^(${subdomainRegex}/)?${namePartRegex}$`;
+/** A label value: empty, or ≤ 63 letters, digits, '-', '_' or '.' starting and ending with a letter or digit. */
+export const labelValuePattern = '^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$';
+
+function isQualifiedName(key: string): boolean {
+  const slash = key.indexOf('/');
+  return [...key].length <= 317 && (slash < 0 || slash <= 253) && new RegExp(qualifiedNamePattern).test(key);
+}
+
+const entriesOf = (self: unknown): [string, unknown][] =>
+  self !== null && typeof self === 'object' ? Object.entries(self) : [];
+
+function keyRule(path: string): CelRule {
+  return {
+    rule: `self.all(k, size(k) <= 317 && (!k.contains('/') || k.indexOf('/') <= 253) && k.matches('${qualifiedNamePattern}'))`,
+    message: `${path} keys must be qualified names: an optional DNS subdomain of at most 253 characters and '/', then a name of at most 63 letters, digits, '-', '_' or '.', starting and ending with a letter or digit`,
+    check: (self) => entriesOf(self).every(([k]) => isQualifiedName(k)),
+  };
+}
+
+function labelValueRule(path: string): CelRule {
+  return {
+    rule: `self.all(k, self[k].matches('${labelValuePattern}'))`,
+    message: `${path} values must be empty or letters, digits, '-', '_' or '.', starting and ending with a letter or digit`,
+    check: (self) =>
+      entriesOf(self).every(([, v]) => typeof v !== 'string' || new RegExp(labelValuePattern).test(v)),
+  };
+}
+
+function stringMap(maxValue: number, description: string, list: CelRule[]): TUnsafe<Record<string, string>> {
   return Type.Unsafe<Record<string, string>>({
     type: 'object',
     description,
-    additionalProperties: { type: 'string' },
+    maxProperties: MAX_MAP_ENTRIES,
+    additionalProperties: { type: 'string', maxLength: maxValue },
+    ...rules(list),
   });
+}
+
+/** Labels for an object oooi creates, checked as the apiserver checks `metadata.labels` (at most 32). */
+export function labelMap(path: string, description: string): TUnsafe<Record<string, string>> {
+  return stringMap(63, `${description} At most ${MAX_MAP_ENTRIES} labels.`, [
+    keyRule(path),
+    labelValueRule(path),
+  ]);
+}
+
+/** Annotations for an object oooi creates: keys as the apiserver checks them, at most 32 of ≤ 4,096 characters. */
+export function annotationMap(path: string, description: string): TUnsafe<Record<string, string>> {
+  return stringMap(
+    MAX_ANNOTATION_VALUE,
+    `${description} At most ${MAX_MAP_ENTRIES} annotations of at most ${MAX_ANNOTATION_VALUE} characters each.`,
+    [keyRule(path)],
+  );
 }
 
 /** An image reference; empty means the operator's default (controller flag / Helm value). No schema default. */

@@ -3,7 +3,17 @@ import { Type } from '@sinclair/typebox';
 import type { Static } from '@sinclair/typebox';
 import { addressRange, intsDistinct, refs, requiredWhen } from './cel';
 import type { CelRule } from './cel';
-import { dnsLabel, domain, enumOf, objectName, optionalFlag, port, stringMap, text } from './fields';
+import {
+  annotationMap,
+  dnsLabel,
+  domain,
+  enumOf,
+  labelMap,
+  objectName,
+  optionalFlag,
+  port,
+  text,
+} from './fields';
 import { conditions, observedGeneration } from './status';
 
 const addressRangeRule = addressRange('spec.appsIngress.metallb.ipAddressPoolRange');
@@ -54,9 +64,12 @@ export const AppsIngress = Type.Object(
               default: 'openshift-ingress',
             }),
           ),
-          labels: Type.Optional(stringMap('Labels merged onto the Service each reconcile.')),
+          labels: Type.Optional(
+            labelMap('spec.appsIngress.service.labels', 'Labels merged onto the Service each reconcile.'),
+          ),
           annotations: Type.Optional(
-            stringMap(
+            annotationMap(
+              'spec.appsIngress.service.annotations',
               'Annotations merged onto the Service each reconcile (the MetalLB pool annotation is operator-owned).',
             ),
           ),
@@ -92,10 +105,14 @@ export const ExternalService = Type.Object(
       ),
     ),
     labels: Type.Optional(
-      stringMap('Labels reconciled onto the Service, e.g. an ExternalDNS publish label.'),
+      labelMap(
+        'spec.externalService.labels',
+        'Labels reconciled onto the Service, e.g. an ExternalDNS publish label.',
+      ),
     ),
     annotations: Type.Optional(
-      stringMap(
+      annotationMap(
+        'spec.externalService.annotations',
         'Annotations reconciled onto the Service, e.g. external-dns.alpha.kubernetes.io/hostname: oauth.<cluster>.<domain>.',
       ),
     ),

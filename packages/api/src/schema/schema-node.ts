@@ -17,6 +17,7 @@ export interface SchemaNode {
   readonly maximum?: number;
   readonly minItems?: number;
   readonly maxItems?: number;
+  readonly maxProperties?: number;
   readonly 'x-kubernetes-list-type'?: 'map' | 'set' | 'atomic';
   readonly 'x-kubernetes-list-map-keys'?: readonly string[];
   readonly 'x-kubernetes-validations'?: readonly CelRule[];

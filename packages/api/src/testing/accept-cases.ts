@@ -1,6 +1,7 @@
 // Valid objects (edge cases included), shared by the unit and e2e tests.
 import type { Case } from './case';
 import { alpha, dhcp, dns, infra, proxy, set } from './fixtures';
+import { serviceMetadataAcceptCases } from './service-metadata-cases';
 
 export const acceptCases: Case[] = [
   { name: 'the example Infra', input: infra },
@@ -89,4 +90,5 @@ export const acceptCases: Case[] = [
       { destination: '198.51.100.128/25', router: '0.0.0.0' },
     ]),
   },
+  ...serviceMetadataAcceptCases,
 ];

@@ -2,6 +2,7 @@
 import type { Case } from './case';
 import { alpha, dhcp, dns, proxy, set } from './fixtures';
 import { cidrV4Pattern } from '../schema/fields';
+import { serviceMetadataRejectCases } from './service-metadata-cases';
 
 export const childRejectCases: Case[] = [
   {
@@ -282,4 +283,5 @@ export const childRejectCases: Case[] = [
     input: set(dns, 'spec.cacheTTL', '0s'),
     want: ['spec.cacheTTL must be at least 1s'],
   },
+  ...serviceMetadataRejectCases,
 ];

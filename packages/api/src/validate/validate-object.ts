@@ -7,7 +7,7 @@ import type { SchemaNode } from '../schema/schema-node';
 import type { OooiObject } from '../types';
 import { compareFieldErrors } from './field-error';
 import type { FieldError, ValidationResult } from './field-error';
-import { annotationErrors, labelErrors, validateMetadata } from './validate-metadata';
+import { validateMetadata } from './validate-metadata';
 import { validateSchema } from './validate-schema';
 
 /** A scalar for messages; String() of an object such as `{toString: {}}` would throw. */
@@ -33,34 +33,11 @@ export function validateObject(obj: unknown): ValidationResult<OooiObject> {
   else errors.push(...validateSchema(spec, defaulted.spec, 'spec'));
   // Offline input may carry a status (as `kubectl get -o yaml` prints it); it is read, so it is checked too.
   if (obj.status !== undefined) errors.push(...validateSchema(info.status, obj.status, 'status'));
-  errors.push(...serviceMetadataErrors(defaulted));
   if (errors.length > 0) return fail(errors);
   const value = { ...defaulted, ...(obj.status !== undefined ? { status: obj.status } : {}) };
   if (value.status === undefined) delete value.status;
   // The schema walk above has checked every field of the object against its kind's schema.
   return { ok: true, value: value as OooiObject };
-}
-
-/**
- * Labels and annotations an attachment copies onto Services it creates: the CRD's schema only says "map of
- * strings", but the apiserver would refuse the Service later, so they are checked here as it checks them.
- */
-function serviceMetadataErrors(obj: Record<string, unknown>): FieldError[] {
-  if (obj.kind !== 'InfraClusterAttachment' || !isPlainObject(obj.spec)) return [];
-  const spec = obj.spec;
-  const apps = isPlainObject(spec.appsIngress) ? spec.appsIngress.service : undefined;
-  const maps: [string, unknown][] = [
-    ['spec.externalService', spec.externalService],
-    ['spec.appsIngress.service', apps],
-  ];
-  return maps.flatMap(([path, svc]) =>
-    isPlainObject(svc)
-      ? [
-          ...labelErrors(`${path}.labels`, svc.labels),
-          ...annotationErrors(`${path}.annotations`, svc.annotations),
-        ]
-      : [],
-  );
 }
 
 function fail(errors: FieldError[]): ValidationResult<OooiObject> {

@@ -7,7 +7,10 @@ import type { FieldError } from './field-error';
 
 type Report = (path: string, message: string) => void;
 interface Emit {
-  /** Type, enum, maxLength, maxItems, required, unknown-field and duplicate errors: the apiserver then skips CEL. */
+  /**
+   * Type, enum, maxLength, maxItems, maxProperties, required, unknown-field and duplicate errors: the apiserver
+   * then skips CEL.
+   */
   readonly blocking: Report;
   /** Other schema keywords (pattern, minLength, minimum, maximum, minItems): CEL still runs. */
   readonly schema: Report;
@@ -99,6 +102,10 @@ function checkInteger(schema: SchemaNode, value: number, path: string, emit: Emi
 
 function checkObject(schema: SchemaNode, value: Record<string, unknown>, path: string, emit: Emit): void {
   const props = schema.properties ?? {};
+  const count = Object.values(value).filter((v) => v !== undefined).length;
+  if (schema.maxProperties !== undefined && count > schema.maxProperties) {
+    emit.blocking(path, `Too many: ${count}: must have at most ${schema.maxProperties} items`);
+  }
   for (const key of schema.required ?? []) {
     if (value[key] === undefined) emit.blocking(`${path}.${key}`, 'Required value');
   }

@@ -12,6 +12,7 @@ import {
   ProxyServerKind,
   ServiceKind,
 } from '../workload/kinds';
+import { addIndexes } from './watch/indexes';
 
 /** An object of ours as a cache holds it: the typed object, and a KubeObject for the client and recorder. */
 export type Live<T> = T & KubeObject;
@@ -37,11 +38,15 @@ export interface CacheScopes {
   readonly machines: boolean;
 }
 
+/** The caches, with the field indexes the map functions look up (watch/indexes.ts) added to them. */
 export function controllerCaches(provider: CacheProvider, scopes: CacheScopes): ControllerCaches {
   const own = scopes.own;
+  const infras = provider.cacheFor<Live<Infra>>(InfraKind, own);
+  const attachments = provider.cacheFor<Live<InfraClusterAttachment>>(AttachmentKind, own);
+  addIndexes(attachments, infras);
   return {
-    infras: provider.cacheFor<Live<Infra>>(InfraKind, own),
-    attachments: provider.cacheFor<Live<InfraClusterAttachment>>(AttachmentKind, own),
+    infras,
+    attachments,
     dhcpServers: provider.cacheFor<Live<DHCPServer>>(DhcpServerKind, own),
     dnsServers: provider.cacheFor<Live<DNSServer>>(DnsServerKind, own),
     proxyServers: provider.cacheFor<Live<ProxyServer>>(ProxyServerKind, own),

@@ -47,6 +47,8 @@ export const Reason = {
   ChildNotControlled: 'ChildNotControlled',
   // The apiserver refused a child (422); the message is the apiserver's.
   ChildRejected,
+  // A planned child is over the size bound of one object (docs/limits.md); the message names it and the limit.
+  ChildTooLarge: 'ChildTooLarge',
   // Available.
   ChildrenAvailable: 'ChildrenAvailable',
   ChildUnavailable: 'ChildUnavailable',

@@ -151,3 +151,31 @@ describe('ApplyMemo.verdict', () => {
     expect(memo.verdict('k', '', body, live('5', { a: 'x' })).why).toBe('live-is-ours');
   });
 });
+
+describe('ApplyMemo.freshest (read-your-writes)', () => {
+  /** The server's answer to an apply: the whole object, managedFields included. */
+  const answer = live;
+  /** Two writes of ours: sent on 3 (answered 4), then sent on 4 (answered 5). */
+  const memoWithTwoWrites = (): ApplyMemo => {
+    const memo = new ApplyMemo();
+    memo.remember('k', 'status', { body, sentOn: live('3'), result: answer('4', { a: 'first' }) });
+    memo.remember('k', 'status', { body, sentOn: live('4'), result: answer('5', { a: 'second' }) });
+    return memo;
+  };
+  test.each([
+    { name: 'the cache shows our newest write', current: live('5', { a: 'cache' }), want: 'cache' },
+    { name: 'the cache lags one write of ours', current: live('4', { a: 'cache' }), want: 'second' },
+    { name: 'the cache lags both writes of ours', current: live('3', { a: 'cache' }), want: 'second' },
+    { name: 'someone else wrote after us', current: live('9', { a: 'cache' }), want: 'cache' },
+  ])('$name', ({ current, want }) => {
+    const got = memoWithTwoWrites().freshest('k', current);
+    expect(got?.data).toEqual({ a: want });
+    // What is kept of an answer holds no managedFields (the caches strip them too).
+    if (want !== 'cache') expect(got?.metadata?.managedFields).toBeUndefined();
+  });
+  test('an object we never wrote, or one gone from the cache, is the cache’s', () => {
+    const memo = memoWithTwoWrites();
+    expect(memo.freshest('other', live('4'))).toEqual(live('4'));
+    expect(memo.freshest('k', undefined)).toBeUndefined();
+  });
+});

@@ -11,6 +11,13 @@
 // Without a live object, or after a restart (empty memo), the apply is sent: the server treats an unchanged
 // apply as a no-op (no new resourceVersion, no watch event), and from then on every pass with nothing changed
 // sends zero requests.
+//
+// Read-your-writes (`freshest`): the server's answer to our newest write of an object is kept, and while the cache
+// still shows an older version of ours (its resourceVersion is one we produced or sent against, not the newest),
+// that answer is the object as it is. A reconciler that derives status from the object's own status (a
+// condition's lastTransitionTime is kept while its status holds) must read it so: from the lagging cache two
+// passes in a row could compute from two different pasts, and each write would flip the other's transition times
+// back, for ever (one write per watch event, also while idle).
 import { createHash } from 'node:crypto';
 import type { KubeObject } from '../object';
 import { canonicalJson, isSubset } from './canonical';
@@ -23,13 +30,8 @@ interface ObjectMemo {
   known: string[];
   /** Digest of the last body applied, per part ('' or 'status'). */
   digests: Map<string, string>;
-}
-
-/** One successful apply: the body, the live object it was sent against, and the server's answer. */
-export interface AppliedWrite {
-  body: KubeObject;
-  sentOn: KubeObject | undefined;
-  result: KubeObject | undefined;
+  /** The server's answer to our newest write (any part), without managedFields. */
+  newest?: KubeObject;
 }
 
 /** One successful apply: the body, the live object it was sent against, and the server's answer. */
@@ -70,6 +72,20 @@ export class ApplyMemo {
       if (rv && !memo.known.includes(rv)) memo.known.push(rv);
     }
     memo.known.splice(0, Math.max(0, memo.known.length - knownVersions));
+    memo.newest = result?.metadata?.resourceVersion ? withoutManagedFields(result) : undefined;
+  }
+
+  /**
+   * The newest version of object `key` we know: `live` (the cache's), or the server's answer to our newest write
+   * when the cache has not caught up with it yet (live's resourceVersion is an older one of ours). Live as it is
+   * when someone else wrote after us, when we never wrote it, and when it is gone from the cache.
+   */
+  freshest<T extends KubeObject>(key: string, live: T | undefined): T | undefined {
+    const memo = this.objects.get(key);
+    const newest = memo?.newest;
+    const rv = live?.metadata?.resourceVersion;
+    if (!live || !newest || !rv || rv === newest.metadata?.resourceVersion) return live;
+    return memo.known.includes(rv) ? (newest as T) : live;
   }
 
   /** Forgets one part (after a failed apply) or the whole object (after a delete). */
@@ -86,6 +102,12 @@ export class ApplyMemo {
 
 function digest(body: KubeObject): string {
   return createHash('sha256').update(canonicalJson(body)).digest('hex');
+}
+
+function withoutManagedFields(obj: KubeObject): KubeObject {
+  if (!obj.metadata?.managedFields) return obj;
+  const { managedFields: _managedFields, ...metadata } = obj.metadata;
+  return { ...obj, metadata };
 }
 
 /** apiVersion and kind are left out of the live comparison: list items and watch events may omit them. */

@@ -82,6 +82,19 @@ export class KubeClient {
     return this.applyPart<T>(kind, body, 'status', options);
   }
 
+  /**
+   * Read-your-writes: `live` (an object from the cache), or this client's newest write of it when the cache has
+   * not seen that write yet (rule in apply-memo.ts). Read the object a pass derives its status from through this.
+   */
+  freshest<T extends KubeObject>(kind: KindDescriptor, live: T): T;
+  freshest<T extends KubeObject>(kind: KindDescriptor, live: T | undefined): T | undefined;
+  freshest<T extends KubeObject>(kind: KindDescriptor, live: T | undefined): T | undefined {
+    const name = live?.metadata?.name;
+    if (!live || !name) return live;
+    const namespace = kind.namespaced === false ? undefined : live.metadata?.namespace;
+    return this.memo.freshest(objectMemoKey(kind, { namespace, name }), live);
+  }
+
   /** GET one object; undefined when it does not exist. Reads are not counted. */
   async get<T extends KubeObject>(
     kind: KindDescriptor,

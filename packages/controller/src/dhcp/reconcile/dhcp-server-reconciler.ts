@@ -74,7 +74,7 @@ export class DhcpServerReconciler implements Reconciler {
   }
 
   async reconcile(req: Request, ctx: ReconcileContext): Promise<ReconcileResult> {
-    const dhcp = this.o.dhcpServers.get(req.namespace, req.name);
+    const dhcp = this.o.client.freshest(DhcpServerKind, this.o.dhcpServers.get(req.namespace, req.name));
     if (!dhcp) return {};
     const rendered = renderDhcpServer(dhcp, this.o.render);
     const names = dhcpChildNames(namespaceOf(dhcp), dhcp.metadata.name);

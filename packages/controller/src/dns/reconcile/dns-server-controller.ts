@@ -36,6 +36,9 @@ export interface DnsServerControllerSetup {
   readonly events?: EventRecorder;
 }
 
+/** DNSServers reconciled at once (one per Infra; a pass waits on its child applies and a status write). */
+export const DNS_SERVER_WORKERS = 2;
+
 /** Declares the `dnsserver` controller on the manager (before it starts) and returns it. */
 export function setupDnsServerController(s: DnsServerControllerSetup): Controller {
   const owned: CacheScope = { ...s.scope, labelSelector: dnsServerWatches.ownedSelector };
@@ -53,7 +56,10 @@ export function setupDnsServerController(s: DnsServerControllerSetup): Controlle
     render: { defaultImage: s.images.dns },
     events: s.events,
   });
-  let builder = s.manager.controller('dnsserver').for(DnsServerKind, s.scope);
+  let builder = s.manager
+    .controller('dnsserver')
+    .withOptions({ maxConcurrentReconciles: DNS_SERVER_WORKERS })
+    .for(DnsServerKind, s.scope);
   for (const kind of dnsServerWatches.owns) builder = builder.owns(kind, owned);
   return builder.complete(reconciler);
 }

@@ -25,8 +25,13 @@ interface RecordedEvent {
   readonly note: string;
 }
 
-function world(initial: DNSServer) {
+/**
+ * The reconciler's DNSServer reader: the apiserver's object as it is (`fresh`), or — with `lagging` — whatever
+ * the test last delivered to it (`w.deliver`), as a watch cache that has not seen the latest writes yet.
+ */
+function world(initial: DNSServer, lagging = false) {
   const fake = new FakeRest({ fieldManager: MANAGER });
+  let cached: KubeObject | undefined;
   const events: RecordedEvent[] = [];
   const pathOf = (kind: KindDescriptor, name: string) => resourcePath(kind, { namespace: NS, name });
   const reader = <T extends KubeObject>(kind: KindDescriptor): ObjectReader<T> => ({
@@ -34,9 +39,11 @@ function world(initial: DNSServer) {
   });
   fake.seed(pathOf(DnsServerKind, NAME), initial as unknown as KubeObject);
   let now = Date.parse('2026-11-30T12:00:00Z');
+  cached = fake.peek(pathOf(DnsServerKind, NAME));
+  const fresh = reader<DNSServer & KubeObject>(DnsServerKind);
   const reconciler = new DnsServerReconciler({
     client: new KubeClient({ rest: fake, fieldManager: MANAGER }),
-    dnsServers: reader<DNSServer & KubeObject>(DnsServerKind),
+    dnsServers: lagging ? { get: () => cached as (DNSServer & KubeObject) | undefined } : fresh,
     children: {
       serviceAccounts: reader(ServiceAccountKind),
       configMaps: reader(ConfigMapKind),
@@ -71,6 +78,8 @@ function world(initial: DNSServer) {
     pathOf,
     dns,
     tick: (ms: number) => (now += ms),
+    /** A lagging cache catches up to `obj` (a version the apiserver held). */
+    deliver: (obj: KubeObject | undefined) => (cached = obj),
     pass: async () => {
       const before = fake.writes().length;
       await reconciler.reconcile({ namespace: NS, name: NAME }, ctx);
@@ -163,6 +172,28 @@ describe('DnsServerReconciler', () => {
     expect(w.condition('Available')).toMatchObject({ status: 'True', reason: 'DeploymentAvailable' });
     expect(w.condition('Available')?.lastTransitionTime).toBe('2026-11-30T12:00:05Z');
     expect(w.condition('Ready')?.lastTransitionTime).toBe(readySince);
+  });
+
+  test('a cache lagging our own status writes: passes do not flip each other back, idle writes stay 0', async () => {
+    const w = world(exampleDnsServer(), true);
+    const produced: KubeObject[] = []; // versions the apiserver held after each write, in order
+    const run = async (): Promise<number> => {
+      const writes = await w.pass();
+      if (writes.length > 0) produced.push(w.fake.peek(w.pathOf(DnsServerKind, NAME))!);
+      return writes.filter((x) => x.path.endsWith('/status')).length;
+    };
+    expect(await run()).toBe(1); // the first status, from a cache that holds no status yet
+    w.tick(3_000);
+    // A child's event runs a second pass before the cache has seen that write (the race seen on the rig).
+    let statusWrites = await run();
+    // Then the watch delivers every version, one event (one pass) each, three seconds apart.
+    for (let events = 0; produced.length > 0 && events < 20; events++) {
+      w.deliver(produced.shift());
+      w.tick(3_000);
+      statusWrites += await run();
+    }
+    expect({ statusWrites, undelivered: produced.length }).toEqual({ statusWrites: 0, undelivered: 0 });
+    expect(w.condition('Ready')?.lastTransitionTime).toBe('2026-11-30T12:00:00Z');
   });
 
   test('no upstream: Forwarding=False/NoUpstream, still provisioned', async () => {

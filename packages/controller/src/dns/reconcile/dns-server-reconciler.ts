@@ -59,7 +59,9 @@ export class DnsServerReconciler implements Reconciler {
   constructor(private readonly o: DnsServerReconcilerOptions) {}
 
   async reconcile(req: Request, ctx: ReconcileContext): Promise<ReconcileResult> {
-    const dns = this.o.dnsServers.get(req.namespace, req.name);
+    // Read-your-writes: status is derived from the object's own (transition times), never from a cache that has
+    // not yet seen our last status write (two passes would flip each other's times back for ever).
+    const dns = this.o.client.freshest(DnsServerKind, this.o.dnsServers.get(req.namespace, req.name));
     if (!dns || dns.metadata.deletionTimestamp) return {};
     const rendered = renderDnsServer(dns, this.o.render);
     const applied = rendered.ok ? await this.applyChildren(dns, rendered.value, ctx) : this.asTheyAre(dns);

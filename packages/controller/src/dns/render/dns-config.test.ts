@@ -2,6 +2,7 @@ import type { DNSServer } from '@oooi/api';
 import { expectGoldenDir } from '../testing/golden';
 import { exampleDnsServer } from '../testing/fixtures';
 import { renderDnsConfig } from './dns-config';
+import { vlanViewExpression } from './corefile';
 
 interface GoldenCase {
   name: string;
@@ -87,10 +88,29 @@ describe('renderDnsConfig', () => {
     const corefile = render(twoViews).Corefile ?? '';
     const blocks = corefile.split(/^\.:53 \{$/m).slice(1);
     expect(blocks).toHaveLength(2);
-    expect(blocks[0]).toContain("expr incidr(client_ip(), '198.51.100.0/24')");
+    expect(blocks[0]).toContain("expr client_ip() startsWith '198.51.100.'");
     expect(blocks[1]).not.toContain('view ');
     expect(corefile).not.toMatch(/^\s*bind /m);
   });
+
+  test.each([
+    { cidr: '198.51.100.0/24', want: "client_ip() startsWith '198.51.100.'" },
+    { cidr: '10.0.0.0/8', want: "client_ip() startsWith '10.'" },
+    { cidr: '172.16.0.0/16', want: "client_ip() startsWith '172.16.'" },
+    {
+      cidr: '198.51.100.0/23',
+      want: "client_ip() startsWith '198.51.' && incidr(client_ip(), '198.51.100.0/23')",
+    },
+    {
+      cidr: '198.51.100.64/26',
+      want: "client_ip() startsWith '198.51.100.' && incidr(client_ip(), '198.51.100.64/26')",
+    },
+  ])(
+    'the VLAN view of $cidr: a string prefix on octet boundaries, incidr behind it otherwise',
+    ({ cidr, want }) => {
+      expect(vlanViewExpression(cidr)).toBe(want);
+    },
+  );
 
   test('a record change changes the Corefile (nsid), so the reload plugin picks it up', () => {
     const changed = exampleDnsServer({ clusters: ['alpha'] });

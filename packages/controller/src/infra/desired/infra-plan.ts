@@ -13,7 +13,7 @@ import type {
   ProxyServer,
 } from '@oooi/api';
 import { aggregateInfra, pendingAliases } from '../aggregate/aggregate-infra';
-import type { AggregatedInfra } from '../aggregate/aggregate-infra';
+import type { AggregatedInfra, MemberView } from '../aggregate/aggregate-infra';
 import { resolveInternalProxy } from '../aggregate/internal-proxy';
 import type { InternalProxy } from '../aggregate/internal-proxy';
 import { Reason } from '../conditions';
@@ -22,6 +22,7 @@ import type { AttachmentStatusPlan } from './attachment-status';
 import { childKindOf, controlledBy, namespaceOf } from './child-meta';
 import type { Component } from './child-meta';
 import type { ChildPlan } from './child-plan';
+import { withinSizeLimit } from './child-size';
 import { desiredDhcpServer } from './dhcp-server';
 import { desiredDnsServer } from './dns-server';
 import type { DefaultImages } from '../../workload/images';
@@ -128,6 +129,9 @@ export function planInfra(world: InfraWorld): InfraPlan {
   const internalIP = internalProxy.state === 'resolved' ? internalProxy.ip : undefined;
   const views = aggregated.views;
   const rangeProblems = checkAppsRanges(infra, aggregated.members);
+  const dns = (vs: readonly MemberView[]) =>
+    desiredDnsServer({ infra, views: vs, internalIP, images: world.images });
+  const proxy = (vs: readonly MemberView[]) => desiredProxyServer(infra, vs, world.images);
   const children: ChildPlans = {
     dhcp: guard(
       desiredDhcpServer(infra, world.images, aggregated.members),
@@ -136,12 +140,17 @@ export function planInfra(world: InfraWorld): InfraPlan {
       'dhcp',
     ),
     dns: guard(
-      desiredDnsServer({ infra, views, internalIP, images: world.images }),
+      withinSizeLimit(dns(views), { kind: 'DNSServer', views, build: dns }),
       infra,
       world.children.dns,
       'dns',
     ),
-    proxy: guard(desiredProxyServer(infra, views, world.images), infra, world.children.proxy, 'proxy'),
+    proxy: guard(
+      withinSizeLimit(proxy(views), { kind: 'ProxyServer', views, build: proxy }),
+      infra,
+      world.children.proxy,
+      'proxy',
+    ),
   };
   return {
     infra,

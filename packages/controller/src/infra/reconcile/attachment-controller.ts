@@ -32,6 +32,7 @@ import {
   machineRoutingChanged,
   nodePoolRoutingChanged,
 } from '../watch/predicates';
+import { attachmentLookup } from '../watch/indexes';
 import { AttachmentReconciler } from './attachment-reconciler';
 
 /** The requests the attachment reconciler sends beyond its caches, applies and status writes. */
@@ -45,30 +46,37 @@ function declareAccess(s: InfraControllerSetup): void {
   s.declareAccess?.({ kind: SecretKind, verbs: ['get'], scope: 'cluster' });
 }
 
+/**
+ * Attachments reconciled at once: each pass is one status write whose round trip dominates, and passes of one
+ * Infra share one plan (PlanMemo), so a storm of N passes overlaps its writes instead of queueing them.
+ */
+export const ATTACHMENT_WORKERS = 8;
+
 export function setupAttachmentController(s: InfraControllerSetup): Controller {
   const caches = controllerCaches(s.manager, { own: s.scope, ...s.served });
-  const attachments = () => caches.attachments.list();
+  const attachments = attachmentLookup(caches.attachments);
   declareAccess(s);
   let builder = s.manager
     .controller('infraclusterattachment')
+    .withOptions({ maxConcurrentReconciles: ATTACHMENT_WORKERS })
     .for(AttachmentKind, s.scope)
     .owns(ServiceKind, { ...s.scope, predicate: externalServiceChanged })
     .watches<Live<InfraClusterAttachment>>(
       AttachmentKind,
-      (a) => attachmentToSiblingRequests(a, attachments()),
+      (a) => attachmentToSiblingRequests(a, attachments),
       { ...s.scope, predicate: attachmentSpecChanged },
     )
-    .watches<Live<Infra>>(InfraKind, (i) => infraToAttachmentRequests(i, attachments()), {
+    .watches<Live<Infra>>(InfraKind, (i) => infraToAttachmentRequests(i, attachments), {
       ...s.scope,
       predicate: infraSpecChanged,
     });
   if (caches.nodePools) {
-    builder = builder.watches(NodePoolKind, (np) => nodePoolToAttachmentRequests(np, attachments()), {
+    builder = builder.watches(NodePoolKind, (np) => nodePoolToAttachmentRequests(np, attachments), {
       predicate: nodePoolRoutingChanged,
     });
   }
   if (caches.machines) {
-    builder = builder.watches(MachineKind, (m) => machineToAttachmentRequests(m, attachments()), {
+    builder = builder.watches(MachineKind, (m) => machineToAttachmentRequests(m, attachments), {
       predicate: machineRoutingChanged,
     });
   }

@@ -77,7 +77,11 @@ export class AttachmentReconciler implements Reconciler {
   }
 
   async reconcile(req: Request, ctx: ReconcileContext): Promise<ReconcileResult> {
-    const live = this.o.caches.attachments.get(req.namespace, req.name);
+    // Read-your-writes: the status (transition times) is derived from the newest attachment we know.
+    const live = this.o.client.freshest(
+      AttachmentKind,
+      this.o.caches.attachments.get(req.namespace, req.name),
+    );
     if (!live) {
       this.o.hosted.forget(`${req.namespace}/${req.name}`);
       return {};

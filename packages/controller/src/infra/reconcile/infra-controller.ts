@@ -28,37 +28,42 @@ import {
   nodePoolRoutingChanged,
   serviceClusterIPChanged,
 } from '../watch/predicates';
+import { attachmentLookup, infraLookup } from '../watch/indexes';
 import { InfraReconciler } from './infra-reconciler';
+
+/**
+ * Infras reconciled at once. A pass mostly waits for the apiserver, whose cost for one large child is seconds
+ * (bench/controller/apply-cost.ts: any write of a 1,400-backend ProxyServer 2–5 s under load); more than two at a
+ * time overran it on a 2-core machine (request timeouts, a missed Lease renewal).
+ */
+export const INFRA_WORKERS = 2;
 
 export function setupInfraController(s: InfraControllerSetup): Controller {
   const caches = controllerCaches(s.manager, { own: s.scope, ...s.served });
-  const attachments = () => caches.attachments.list();
-  const infras = () => caches.infras.list();
+  const attachments = attachmentLookup(caches.attachments);
+  const infras = infraLookup(caches.infras);
   let builder = s.manager
     .controller('infra')
+    .withOptions({ maxConcurrentReconciles: INFRA_WORKERS })
     .for(InfraKind, s.scope)
     .owns(DhcpServerKind, s.scope)
     .owns(DnsServerKind, s.scope)
     .owns(ProxyServerKind, s.scope)
-    .watches<Live<InfraClusterAttachment>>(
-      AttachmentKind,
-      (a) => attachmentToInfraRequests(a, attachments()),
-      {
-        ...s.scope,
-        predicate: attachmentRoutingChanged,
-      },
-    )
-    .watches(ServiceKind, (svc) => serviceToInfraRequests(svc, infras()), {
+    .watches<Live<InfraClusterAttachment>>(AttachmentKind, (a) => attachmentToInfraRequests(a, attachments), {
+      ...s.scope,
+      predicate: attachmentRoutingChanged,
+    })
+    .watches(ServiceKind, (svc) => serviceToInfraRequests(svc, infras), {
       ...s.scope,
       predicate: serviceClusterIPChanged,
     });
   if (caches.nodePools) {
-    builder = builder.watches(NodePoolKind, (np) => nodePoolToInfraRequests(np, attachments()), {
+    builder = builder.watches(NodePoolKind, (np) => nodePoolToInfraRequests(np, attachments), {
       predicate: nodePoolRoutingChanged,
     });
   }
   if (caches.machines) {
-    builder = builder.watches(MachineKind, (m) => machineToInfraRequests(m, attachments()), {
+    builder = builder.watches(MachineKind, (m) => machineToInfraRequests(m, attachments), {
       predicate: machineRoutingChanged,
     });
   }

@@ -65,7 +65,8 @@ export class InfraReconciler implements Reconciler {
   constructor(private readonly o: InfraReconcilerOptions) {}
 
   async reconcile(req: Request, ctx: ReconcileContext): Promise<ReconcileResult> {
-    const live = this.o.caches.infras.get(req.namespace, req.name);
+    // Read-your-writes: the status (transition times) is derived from the newest Infra we know.
+    const live = this.o.client.freshest(InfraKind, this.o.caches.infras.get(req.namespace, req.name));
     if (!live) {
       this.o.metrics.forgetInfra(req.namespace, req.name);
       return {};
@@ -73,11 +74,13 @@ export class InfraReconciler implements Reconciler {
     if (live.metadata.deletionTimestamp) return {};
     const world = gatherWorld(this.o.caches, live, this.o.images);
     const plan = planInfra(world);
-    const outcomes: ChildOutcomes = {
-      dhcp: await this.applyChild('dhcp', plan.children.dhcp, world.children, ctx),
-      dns: await this.applyChild('dns', plan.children.dns, world.children, ctx),
-      proxy: await this.applyChild('proxy', plan.children.proxy, world.children, ctx),
-    };
+    // The three children are independent: applied at once (a large ProxyServer takes the apiserver seconds).
+    const [dhcp, dns, proxy] = await Promise.all([
+      this.applyChild('dhcp', plan.children.dhcp, world.children, ctx),
+      this.applyChild('dns', plan.children.dns, world.children, ctx),
+      this.applyChild('proxy', plan.children.proxy, world.children, ctx),
+    ]);
+    const outcomes: ChildOutcomes = { dhcp, dns, proxy };
     const status = desiredInfraStatus(plan, outcomes, world.children);
     const body = infraStatusBody(
       { namespace: req.namespace, name: req.name, conditions: live.status?.conditions },

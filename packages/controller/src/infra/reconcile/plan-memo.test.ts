@@ -1,11 +1,40 @@
-import type { DNSServer } from '@oooi/api';
+import type { DNSServer, InfraClusterAttachment } from '@oooi/api';
 import { attachment, infra, world } from '../../testing/fixtures';
+import { planInfra } from '../desired/infra-plan';
+import type { InfraPlan, InfraWorld } from '../desired/infra-plan';
 import { PlanMemo, planKey } from './plan-memo';
 
 const v = <T extends { metadata: object }>(o: T, rv: string): T => ({
   ...o,
   metadata: { ...o.metadata, resourceVersion: rv },
 });
+
+/** A status write by the controller: new conditions, a new resourceVersion, nothing the plan reads. */
+function statusWritten(a: InfraClusterAttachment, rv: string): InfraClusterAttachment {
+  return v(
+    {
+      ...a,
+      status: {
+        ...a.status,
+        observedGeneration: 1,
+        conditions: [
+          {
+            type: 'Ready',
+            status: 'True',
+            reason: 'Aggregated',
+            message: 'routed',
+            lastTransitionTime: '2030-01-01T00:00:00Z',
+            observedGeneration: 1,
+          },
+        ],
+      },
+    },
+    rv,
+  );
+}
+
+const appsReady = (a: InfraClusterAttachment, ip: string, rv: string): InfraClusterAttachment =>
+  v({ ...a, status: { ...a.status, appsIngressStatus: { phase: 'Ready', externalIP: ip } } }, rv);
 
 describe('PlanMemo', () => {
   const base = world(v(infra(), '1'), { attachments: [v(attachment('a'), '2')], services: [] });
@@ -15,21 +44,89 @@ describe('PlanMemo', () => {
     expect(memo.plan(base)).toBe(memo.plan({ ...base }));
   });
 
+  test('the same inputs in another order plan once (caches list in no stable order)', () => {
+    const two = { ...base, attachments: [v(attachment('a'), '2'), v(attachment('b'), '3')] };
+    const memo = new PlanMemo();
+    expect(memo.plan(two)).toBe(memo.plan({ ...two, attachments: [...two.attachments].reverse() }));
+  });
+
   test.each([
     {
-      name: 'a new version of an input plans again',
-      next: { ...base, attachments: [v(attachment('a'), '3')] },
+      name: 'a new generation of an attachment plans again',
+      next: {
+        ...base,
+        attachments: [
+          v({ ...attachment('a'), metadata: { ...attachment('a').metadata, generation: 2 } }, '3'),
+        ],
+      },
     },
     {
       name: 'a new input plans again',
       next: { ...base, attachments: [...base.attachments, v(attachment('b'), '4')] },
     },
+    {
+      name: 'a terminating attachment plans again',
+      next: { ...base, attachments: [v(attachment('a', { terminating: true }), '3')] },
+    },
+    {
+      name: 'a new apps endpoint in the status plans again',
+      next: { ...base, attachments: [appsReady(base.attachments[0]!, '198.51.100.30', '3')] },
+    },
+    {
+      name: 'a new generation of the Infra plans again',
+      next: {
+        ...base,
+        infra: v({ ...base.infra, metadata: { ...base.infra.metadata, generation: 2 } }, '5'),
+      },
+    },
     { name: 'an input without a version is never cached', next: { ...base, attachments: [attachment('a')] } },
-  ])('$name', ({ next }) => {
+  ])('$name', ({ next }: { next: InfraWorld }) => {
     const memo = new PlanMemo();
     const first = memo.plan(next);
     if (planKey(next) === undefined) expect(memo.plan(next)).not.toBe(first);
     expect(memo.plan(base)).not.toBe(first);
+  });
+
+  test.each([
+    {
+      name: 'an attachment status write',
+      next: { ...base, attachments: [statusWritten(base.attachments[0]!, '9')] },
+    },
+    {
+      name: 'an Infra status write',
+      next: { ...base, infra: v({ ...base.infra, status: { observedGeneration: 1 } }, '9') },
+    },
+  ])('a status-only write the plan does not read keeps the plan: $name', ({ next }: { next: InfraWorld }) => {
+    const memo = new PlanMemo();
+    const first = memo.plan(base);
+    expect(planKey(next)).toBe(planKey(base));
+    expect(memo.plan(next)).toBe(first);
+    // The fields left out of the key are indeed not read: planning afresh decides the same.
+    const decisions = (p: InfraPlan) => [p.children, p.attachments, p.aggregated.conflicts, p.pendingAliases];
+    expect(decisions(planInfra(next))).toEqual(decisions(first));
+  });
+
+  test('past the attachment limit an attachment becoming Aggregated plans again (the limit keeps routed ones)', () => {
+    const many = Array.from({ length: 201 }, (_, i) =>
+      v(attachment(`a${i}`, { clusterName: `c${i}` }), `${10 + i}`),
+    );
+    const over = { ...base, attachments: many };
+    const aggregated: InfraClusterAttachment = {
+      ...many[200]!,
+      status: {
+        conditions: [
+          {
+            type: 'Aggregated',
+            status: 'True',
+            reason: 'Aggregated',
+            message: '',
+            lastTransitionTime: '2030-01-01T00:00:00Z',
+          },
+        ],
+      },
+    };
+    const next = { ...over, attachments: [...many.slice(0, 200), v(aggregated, '999')] };
+    expect(planKey(next)).not.toBe(planKey(over));
   });
 
   test('a changed child forces a re-plan: a DNSServer of that name that the Infra does not control appears', () => {
@@ -46,8 +143,35 @@ describe('PlanMemo', () => {
       action: 'blocked',
       problems: [{ reason: 'ChildNotControlled' }],
     });
-    const edited = { ...base, children: { dns: v(foreign, '8') } };
-    expect(memo.plan(edited)).not.toBe(memo.plan(next));
+    const adopted: DNSServer = v(
+      {
+        ...foreign,
+        metadata: {
+          ...foreign.metadata,
+          ownerReferences: [
+            {
+              apiVersion: 'hostedcluster.densityops.com/v1alpha1',
+              kind: 'Infra',
+              name: 'vlan100',
+              uid: 'uid-vlan100',
+              controller: true,
+            },
+          ],
+        },
+      },
+      '8',
+    );
+    expect(memo.plan({ ...base, children: { dns: adopted } }).children.dns.action).toBe('apply');
+  });
+
+  test('a child status write keeps the plan (the plan reads only who controls a child)', () => {
+    const first = planInfra(base).children.dns;
+    if (first.action !== 'apply') throw new Error('the base plan applies the DNSServer');
+    const live = v(first.object, '20');
+    const written = v({ ...live, status: { observedGeneration: 1, recordCount: 5 } }, '21');
+    expect(planKey({ ...base, children: { dns: written } })).toBe(
+      planKey({ ...base, children: { dns: live } }),
+    );
   });
 
   test('changed default images force a re-plan', () => {

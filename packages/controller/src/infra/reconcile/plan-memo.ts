@@ -1,49 +1,152 @@
 // Every attachment of an Infra needs the same plan, and a change to one re-queues all of them; planning once per
-// distinct input (not once per attachment) keeps a storm of N reconciles at one plan instead of N. The key covers
-// every input planInfra reads: the identity and resourceVersion of every object (the Infra, attachments, NodePools,
-// Machines, Services and the three live children, absent ones included) and the default images, so any change to
-// any of them plans afresh.
+// distinct input (not once per attachment) keeps a storm of N reconciles at one plan instead of N.
+//
+// The key holds what planInfra reads of each input, and nothing else, so that the controller's own status writes
+// (each one a new resourceVersion) do not plan afresh:
+// - the Infra, its attachments and other Infras' attachments (our kinds: a spec change moves `metadata.generation`): identity, uid,
+//   generation, deletionTimestamp, and of an attachment's status the apps endpoint (`status.appsIngressStatus`)
+//   and — only when more attachments name the Infra than it routes — whether it is Aggregated (the limit keeps
+//   those that already route);
+// - the three children: whether each exists, its uid and owner references (the plan reads only who controls it);
+// - NodePools, Machines and Services (written by others, their status read): identity and resourceVersion;
+// - the default images.
+// A new read of an input by the plan must be added here; plan-memo.test.ts checks that the plan does not change
+// under the fields left out. Inputs without a resourceVersion (objects read from files) are never cached.
+import type { Infra, InfraClusterAttachment } from '@oooi/api';
 import type { KubeObject } from '@oooi/kube';
+import { targetsInfra } from '../aggregate/attachments';
+import { MAX_ATTACHMENTS_PER_INFRA } from '../aggregate/limits';
 import { components } from '../desired/child-meta';
 import { planInfra } from '../desired/infra-plan';
 import type { InfraPlan, InfraWorld } from '../desired/infra-plan';
 
-function stamp(obj: unknown): string | undefined {
-  const o = obj as Pick<KubeObject, 'kind' | 'metadata'>;
+type Meta = Pick<KubeObject, 'kind' | 'metadata'>;
+
+const id = (o: Meta): string => `${o.kind ?? ''}/${o.metadata?.namespace ?? ''}/${o.metadata?.name ?? ''}`;
+
+/** Identity and resourceVersion (objects others write, whose status the plan reads). */
+function versionStamp(obj: unknown): string | undefined {
+  const o = obj as Meta;
   const rv = o.metadata?.resourceVersion;
-  return rv ? `${o.kind ?? ''}/${o.metadata?.namespace ?? ''}/${o.metadata?.name ?? ''}@${rv}` : undefined;
+  return rv ? `${id(o)}@${rv}` : undefined;
 }
 
-/** The inputs' identity and versions, or undefined when one has no resourceVersion (then nothing is cached). */
-export function planKey(world: InfraWorld): string | undefined {
-  const inputs: unknown[] = [
-    world.infra,
-    ...world.attachments,
-    ...(world.elsewhere ?? []),
-    ...world.nodePools,
-    ...world.machines,
-    ...world.services,
+/** Identity, uid, generation and deletion of one of our objects (its spec is covered by the generation). */
+function specStamp(o: Meta): string | undefined {
+  const m = o.metadata;
+  if (!m?.resourceVersion) return undefined;
+  return `${id(o)}:${m.uid ?? ''}@g${m.generation ?? ''}${m.deletionTimestamp ? `-${m.deletionTimestamp}` : ''}`;
+}
+
+function attachmentStamp(a: InfraClusterAttachment, limitApplies: boolean): string | undefined {
+  const base = specStamp(a as Meta);
+  if (base === undefined) return undefined;
+  const apps = a.status?.appsIngressStatus;
+  const aggregated = limitApplies
+    ? (a.status?.conditions ?? []).some((c) => c.type === 'Aggregated' && c.status === 'True')
+    : '';
+  return `${base}:${apps ? JSON.stringify(apps) : ''}:${aggregated}`;
+}
+
+function childStamp(child: unknown): string {
+  const c = child as Meta;
+  return `${id(c)}:${c.metadata?.uid ?? ''}:${JSON.stringify(c.metadata?.ownerReferences ?? [])}`;
+}
+
+/**
+ * Stamps already computed, by object: cache objects are replaced, never changed, on an update, so an object's
+ * stamp is computed once per version. Held by a PlanMemo (no module-level state).
+ */
+export type StampCache = WeakMap<object, Map<string, string | undefined>>;
+
+function cached(
+  stamps: StampCache | undefined,
+  obj: object,
+  variant: string,
+  make: () => string | undefined,
+): string | undefined {
+  if (!stamps) return make();
+  let m = stamps.get(obj);
+  if (!m) stamps.set(obj, (m = new Map<string, string | undefined>()));
+  if (!m.has(variant)) m.set(variant, make());
+  return m.get(variant);
+}
+
+/** What the plan reads of its inputs, by input; undefined when one has no resourceVersion (nothing is cached). */
+export function planInputs(world: InfraWorld, stamps?: StampCache): Map<string, string> | undefined {
+  const infra: Infra = world.infra;
+  const limitApplies =
+    world.attachments.filter((a) => targetsInfra(a, infra)).length > MAX_ATTACHMENTS_PER_INFRA;
+  const out = new Map<string, string>();
+  const add = (key: string, stamp: string | undefined): boolean => {
+    if (stamp === undefined) return false;
+    out.set(key, stamp);
+    return true;
+  };
+  const flag = limitApplies ? 'limit' : '';
+  const groups: [string, readonly unknown[], (o: object) => string | undefined][] = [
+    [
+      'a',
+      world.attachments,
+      (o) => cached(stamps, o, flag, () => attachmentStamp(o as InfraClusterAttachment, limitApplies)),
+    ],
+    // attachments of other Infras: the plan reads their specs (one HostedCluster attached to two Infras)
+    ['e', world.elsewhere ?? [], (o) => cached(stamps, o, 's', () => specStamp(o as Meta))],
+    ['np', world.nodePools, (o) => cached(stamps, o, 'v', () => versionStamp(o))],
+    ['m', world.machines, (o) => cached(stamps, o, 'v', () => versionStamp(o))],
+    ['s', world.services, (o) => cached(stamps, o, 'v', () => versionStamp(o))],
   ];
-  const children = components.map((c) => {
+  // Keyed by identity, not position: the plan does not depend on input order (it sorts), and caches list in no
+  // stable order (an update re-indexes the object).
+  for (const [group, items, stamp] of groups) {
+    for (const item of items) {
+      if (!add(`${group}:${id(item as Meta)}`, stamp(item as object))) return undefined;
+    }
+  }
+  if (!add('infra', specStamp(infra as Meta))) return undefined;
+  for (const c of components) {
     const child = world.children[c];
-    return child ? stamp(child) : `${c}:absent`;
-  });
+    out.set(`child:${c}`, child ? childStamp(child) : 'absent');
+  }
   const { dhcp, dns, proxy, xds } = world.images;
-  const stamps = [...inputs.map(stamp), ...children, JSON.stringify([dhcp, dns, proxy, xds])];
-  return stamps.every((s) => s !== undefined) ? stamps.join('|') : undefined;
+  out.set('images', JSON.stringify([dhcp, dns, proxy, xds]));
+  return out;
 }
 
+/** The inputs as one string (order-free), or undefined when nothing may be cached. */
+export function planKey(world: InfraWorld): string | undefined {
+  const inputs = planInputs(world);
+  return (
+    inputs &&
+    [...inputs]
+      .map(([k, v]) => `${k}=${v}`)
+      .sort()
+      .join('|')
+  );
+}
+
+function sameInputs(a: ReadonlyMap<string, string>, b: ReadonlyMap<string, string>): boolean {
+  if (a.size !== b.size) return false;
+  for (const [k, v] of a) if (b.get(k) !== v) return false;
+  return true;
+}
+
+/**
+ * The last plan per Infra, reused while its inputs hold. What a reused plan carries of an input outside the key
+ * (e.g. `plan.infra.status`) is as of the pass that planned it; callers read the plan's decisions only.
+ */
 export class PlanMemo {
-  private readonly last = new Map<string, { key: string; plan: InfraPlan }>();
+  private readonly last = new Map<string, { inputs: Map<string, string>; plan: InfraPlan }>();
+  private readonly stamps: StampCache = new WeakMap();
 
   plan(world: InfraWorld): InfraPlan {
     const id = `${world.infra.metadata.namespace ?? ''}/${world.infra.metadata.name}`;
-    const key = planKey(world);
+    const inputs = planInputs(world, this.stamps);
     const hit = this.last.get(id);
-    if (key !== undefined && hit?.key === key) return hit.plan;
+    if (inputs && hit && sameInputs(inputs, hit.inputs)) return hit.plan;
     const plan = planInfra(world);
-    if (key === undefined) this.last.delete(id);
-    else this.last.set(id, { key, plan });
+    if (inputs === undefined) this.last.delete(id);
+    else this.last.set(id, { inputs, plan });
     return plan;
   }
 

@@ -4,21 +4,68 @@ import {
   infraToAttachmentRequests,
   machineToAttachmentRequests,
   machineToInfraRequests,
+  nodePoolToAttachmentRequests,
   nodePoolToInfraRequests,
   serviceToInfraRequests,
 } from './map-requests';
 import { machineRoutingChanged } from './predicates';
 import { attachment, infra, machine, nodePool, service } from '../../testing/fixtures';
-import type { KubeObject } from '@oooi/kube';
+import { IndexedStore, type KubeObject } from '@oooi/kube';
+import type { Infra, InfraClusterAttachment } from '@oooi/api';
+import {
+  addIndexes,
+  attachmentIndexers,
+  attachmentLookup,
+  infraIndexers,
+  infraLookup,
+  scanned,
+  type AttachmentLookup,
+  type InfraLookup,
+} from './indexes';
 
 const atts = [
   attachment('alpha'),
   attachment('bravo', { controlPlaneNamespace: 'cp-bravo' }),
   attachment('other', { infra: 'vlan200' }),
 ];
-const keys = (reqs: { namespace: string; name: string }[]) => reqs.map((r) => `${r.namespace}/${r.name}`);
+const infras = [
+  infra(),
+  infra({ infraComponents: { proxy: { internalProxyService: '172.30.0.1' } } }, 'vlan200'),
+  infra({ infraComponents: { proxy: { internalProxyService: 'vlan100-proxy.clusters' } } }, 'vlan300'),
+];
+const keys = (reqs: { namespace: string; name: string }[]) =>
+  reqs.map((r) => `${r.namespace}/${r.name}`).sort();
 
-describe('map functions', () => {
+/** Caches' stores with the controller's indexes, holding `atts` and `infras`. */
+function indexedStores(a: readonly InfraClusterAttachment[], i: readonly Infra[]) {
+  const attachments = new IndexedStore<InfraClusterAttachment & KubeObject>();
+  const infraStore = new IndexedStore<Infra & KubeObject>();
+  a.forEach((x) => attachments.upsert(x as InfraClusterAttachment & KubeObject));
+  addIndexes(attachments, infraStore); // after the objects: existing ones are indexed at once
+  i.forEach((x) => infraStore.upsert(x as Infra & KubeObject));
+  return { attachments, infras: infraStore };
+}
+
+type Lookups = { attachments: AttachmentLookup; infras: InfraLookup };
+const lookups: [string, () => Lookups][] = [
+  [
+    'cache indexes',
+    () => {
+      const s = indexedStores(atts, infras);
+      return { attachments: attachmentLookup(s.attachments), infras: infraLookup(s.infras) };
+    },
+  ],
+  [
+    'scanned list',
+    () => ({
+      attachments: attachmentLookup(scanned(atts, attachmentIndexers)),
+      infras: infraLookup(scanned(infras, infraIndexers)),
+    }),
+  ],
+];
+
+describe.each(lookups)('map functions over the %s', (_, make) => {
+  const { attachments: byIndex, infras: infrasByIndex } = make();
   test.each([
     {
       name: 'attachment → its Infra',
@@ -28,63 +75,82 @@ describe('map functions', () => {
     {
       name: 'attachment → its Infra and the Infras of the attachments naming its HostedCluster',
       got: () =>
-        attachmentToInfraRequests(attachment('x', { hc: 'alpha', infra: 'vlan300' }), [
-          ...atts,
-          { ...attachment('y', { hc: 'alpha', infra: 'vlan9' }), metadata: { name: 'y', namespace: 'lab' } },
-        ]),
-      want: ['clusters/vlan300', 'clusters/vlan100', 'lab/vlan9'],
+        attachmentToInfraRequests(
+          attachment('x', { hc: 'alpha', infra: 'vlan300' }),
+          attachmentLookup(
+            scanned(
+              [
+                ...atts,
+                {
+                  ...attachment('y', { hc: 'alpha', infra: 'vlan9' }),
+                  metadata: { name: 'y', namespace: 'lab' },
+                },
+              ],
+              attachmentIndexers,
+            ),
+          ),
+        ),
+      want: ['clusters/vlan100', 'clusters/vlan300', 'lab/vlan9'],
     },
     {
       name: 'attachment → its siblings and the attachments naming its HostedCluster',
-      got: () => attachmentToSiblingRequests(attachment('x', { hc: 'alpha', infra: 'vlan200' }), atts),
-      want: ['clusters/other', 'clusters/alpha'],
+      got: () => attachmentToSiblingRequests(attachment('x', { hc: 'alpha', infra: 'vlan200' }), byIndex),
+      want: ['clusters/alpha', 'clusters/other'],
     },
     {
       name: 'NodePool → the Infra of the attachment of its HostedCluster',
-      got: () => nodePoolToInfraRequests(nodePool('np', 'alpha'), atts),
+      got: () => nodePoolToInfraRequests(nodePool('np', 'alpha'), byIndex),
       want: ['clusters/vlan100'],
     },
     {
       name: 'NodePool of an unknown cluster → nothing',
-      got: () => nodePoolToInfraRequests(nodePool('np', 'zulu'), atts),
+      got: () => nodePoolToInfraRequests(nodePool('np', 'zulu'), byIndex),
       want: [],
     },
     {
       name: 'Machine → the Infra of the attachment whose control-plane namespace holds it',
-      got: () => machineToInfraRequests(machine('m', 'cp-bravo', undefined, []), atts),
+      got: () => machineToInfraRequests(machine('m', 'cp-bravo', undefined, []), byIndex),
       want: ['clusters/vlan100'],
     },
     {
       name: 'Service → the Infras whose internalProxyService names it',
-      got: () =>
-        serviceToInfraRequests(service('vlan100-proxy', 'clusters', '1.2.3.4'), [
-          infra(),
-          infra({ infraComponents: { proxy: { internalProxyService: '172.30.0.1' } } }, 'vlan200'),
-          infra(
-            { infraComponents: { proxy: { internalProxyService: 'vlan100-proxy.clusters' } } },
-            'vlan300',
-          ),
-        ]),
+      got: () => serviceToInfraRequests(service('vlan100-proxy', 'clusters', '1.2.3.4'), infrasByIndex),
       want: ['clusters/vlan100', 'clusters/vlan300'],
     },
     {
       name: 'attachment → every attachment of the same Infra',
-      got: () => attachmentToSiblingRequests(atts[0]!, atts),
+      got: () => attachmentToSiblingRequests(atts[0]!, byIndex),
       want: ['clusters/alpha', 'clusters/bravo'],
     },
     {
       name: 'Infra → its attachments',
-      got: () => infraToAttachmentRequests(infra(), atts),
+      got: () => infraToAttachmentRequests(infra(), byIndex),
       want: ['clusters/alpha', 'clusters/bravo'],
     },
     {
       name: 'Machine → the attachments of the same Infra',
-      got: () => machineToAttachmentRequests(machine('m', 'clusters-alpha', undefined, []), atts),
+      got: () => machineToAttachmentRequests(machine('m', 'clusters-alpha', undefined, []), byIndex),
+      want: ['clusters/alpha', 'clusters/bravo'],
+    },
+    {
+      name: 'NodePool → every attachment of the same Infra, once each',
+      got: () => nodePoolToAttachmentRequests(nodePool('np', 'bravo'), byIndex),
       want: ['clusters/alpha', 'clusters/bravo'],
     },
   ])('$name', ({ got, want }) => {
     expect(keys(got())).toEqual(want);
   });
+});
+
+test('the indexes follow an update: an attachment moved to another Infra is found under the new one only', () => {
+  const s = indexedStores(atts, infras);
+  const lookup = attachmentLookup(s.attachments);
+  s.attachments.upsert(attachment('alpha', { infra: 'vlan200' }) as InfraClusterAttachment & KubeObject);
+  expect(keys(infraToAttachmentRequests(infra(), lookup))).toEqual(['clusters/bravo']);
+  expect(keys(infraToAttachmentRequests(infra({}, 'vlan200'), lookup))).toEqual([
+    'clusters/alpha',
+    'clusters/other',
+  ]);
 });
 
 describe('machineRoutingChanged', () => {
