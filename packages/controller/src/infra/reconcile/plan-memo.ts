@@ -91,7 +91,7 @@ export function planInputs(world: InfraWorld, stamps?: StampCache): Map<string, 
       (o) => cached(stamps, o, flag, () => attachmentStamp(o as InfraClusterAttachment, limitApplies)),
     ],
     // attachments of other Infras: the plan reads their specs (one HostedCluster attached to two Infras)
-    ['e', world.elsewhere ?? [], (o) => cached(stamps, o, 's', () => specStamp(o as Meta))],
+    ['e', world.elsewhere ?? [], (o) => cached(stamps, o, 's', () => specStamp(o))],
     ['np', world.nodePools, (o) => cached(stamps, o, 'v', () => versionStamp(o))],
     ['m', world.machines, (o) => cached(stamps, o, 'v', () => versionStamp(o))],
     ['s', world.services, (o) => cached(stamps, o, 'v', () => versionStamp(o))],
