@@ -1,9 +1,11 @@
-// The apps endpoint read from an attachment's status is not trusted as is, on the rig's real apiserver: a status
-// (written here as any client with status access could, the way the apps-ingress side reports it) whose
-// externalIP lies outside the attachment's MetalLB range, or whose externalHostname lies inside the cluster's
-// service domain or another attachment's domain, gives no *.apps record and no apps backend, and the attachment's
-// Ready names the address; a good endpoint routes, and correcting a bad one makes it route.
+// The apps endpoint is not trusted as is, on the rig's real apiserver and a second one standing in for the hosted
+// cluster (e2e/attachment/hosted.ts): the controller walks apps ingress there and reads the ingress Service's load
+// balancer address, which the test writes as MetalLB would. An externalIP outside the attachment's MetalLB range,
+// or an externalHostname inside the cluster's service domain or another attachment's domain, gives no *.apps record
+// and no apps backend, and the attachment's Ready names the address; a good endpoint routes, and correcting a bad
+// one makes it route.
 import type { KubeObject } from '@oooi/kube';
+import { lookupForTests, registerHostedCluster, startHosted, type Hosted } from '../attachment/hosted';
 import { attachment, infra } from './objects';
 import {
   User,
@@ -17,21 +19,38 @@ import {
 } from './support';
 
 const ns = 'ctl-e2e-apps-endpoint';
+const hcNs = 'ctl-e2e-apps-endpoint-hc';
 let user: User;
+let hosted: Hosted;
 let ctl: RunningController;
 let cleanup: () => Promise<void>;
 
-/** An attachment with apps ingress on its own MetalLB range, and the apps-ingress status given. */
-function withApps(name: string, range: string, status: Record<string, string>): KubeObject {
-  const a = attachment(ns, name);
+/** An attachment with apps ingress on its own MetalLB range and its own ingress Service in the hosted cluster. */
+function withApps(name: string, range: string): KubeObject {
+  const a = attachment(ns, name, { hc: name });
   return {
     ...a,
     spec: {
       ...(a.spec as object),
-      appsIngress: { enabled: true, metallb: { addressPoolName: `${name}-apps`, ipAddressPoolRange: range } },
+      hostedClusterRef: { name, namespace: hcNs },
+      appsIngress: {
+        enabled: true,
+        metallb: { addressPoolName: `${name}-apps`, ipAddressPoolRange: range },
+        service: { name: `${name}-ingress` },
+      },
     },
-    status: { appsIngressStatus: { phase: 'Ready', ...status } },
   };
+}
+
+/** MetalLB's part: the ingress Service of attachment NAME gets this load balancer address. */
+async function loadBalancer(name: string, ingress: Record<string, string>): Promise<void> {
+  await until(
+    `the ${name} ingress Service`,
+    () => hosted.get('Service', 'openshift-ingress', `${name}-ingress`),
+    (o) => o !== undefined,
+    60_000,
+  );
+  await hosted.setLoadBalancer('openshift-ingress', `${name}-ingress`, [ingress]);
 }
 
 const proxy = () => user.get('ProxyServer', ns, 'vlan100-proxy');
@@ -44,20 +63,35 @@ const vlanRecords = (o: KubeObject | undefined): string[] =>
 
 beforeAll(async () => {
   user = new User(await restForRig());
-  cleanup = await makeNamespaces(user, ns);
-  ctl = await startController(ns);
+  cleanup = await makeNamespaces(user, ns, hcNs);
+  hosted = await startHosted('hosted-endpoint');
+  await hosted.installMetalLBCrds();
   await user.apply(
     'Infra',
     infra(ns, 'vlan100', { proxy: { serverIP: '198.51.100.4', internalProxyService: '172.30.0.10' } }),
   );
-  await user.apply(
-    'InfraClusterAttachment',
-    withApps('good', '198.51.100.200-198.51.100.209', { externalIP: '198.51.100.201' }),
-  );
-}, 60_000);
+  for (const name of ['good', 'bad'])
+    await registerHostedCluster(user, { namespace: hcNs, name, kubeconfig: hosted.kubeconfig });
+  ctl = await startController(ns, {
+    reach: {
+      timings: {
+        retryMs: 1000,
+        addressRetryMs: 1000,
+        readyRecheckMs: 1000,
+        cleanupRetryMs: 1000,
+        cleanupBoundMs: 10_000,
+      },
+      hostedClusterLookupForTests: lookupForTests,
+    },
+  });
+  await user.apply('InfraClusterAttachment', withApps('good', '198.51.100.200-198.51.100.209'));
+  await loadBalancer('good', { ip: '198.51.100.201' });
+  await user.apply('InfraClusterAttachment', withApps('bad', '198.51.100.210-198.51.100.219'));
+}, 180_000);
 
 afterAll(async () => {
   await ctl?.stop();
+  await hosted?.down();
   await cleanup?.();
 }, 60_000);
 
@@ -70,26 +104,26 @@ test('an endpoint inside the MetalLB range routes: *.apps record and apps backen
   expect(vlanRecords(d)).toContain('*.apps.good.example.com 198.51.100.201');
 }, 60_000);
 
-test.each<{ name: string; status: Record<string, string>; says: string }>([
+test.each<{ name: string; ingress: Record<string, string>; says: string }>([
   {
     name: 'an externalIP outside the MetalLB range (a management ClusterIP)',
-    status: { externalIP: '10.96.0.1' },
+    ingress: { ip: '10.96.0.1' },
     says: 'apps ingress externalIP 10.96.0.1 is outside spec.appsIngress.metallb.ipAddressPoolRange 198.51.100.210-198.51.100.219',
   },
   {
     name: 'an externalHostname inside the cluster service domain',
-    status: { externalHostname: 'kubernetes.default.svc.cluster.local' },
+    ingress: { hostname: 'kubernetes.default.svc.cluster.local' },
     says: "apps ingress externalHostname kubernetes.default.svc.cluster.local is inside the cluster's service domain cluster.local",
   },
   {
     name: "an externalHostname inside another attachment's domain",
-    status: { externalHostname: 'oauth.good.example.com' },
+    ingress: { hostname: 'oauth.good.example.com' },
     says: 'apps ingress externalHostname oauth.good.example.com is inside domain good.example.com of another attachment',
   },
 ])(
   '$name: no record, no backend, Ready names the address',
-  async ({ status, says }) => {
-    await user.apply('InfraClusterAttachment', withApps('bad', '198.51.100.210-198.51.100.219', status));
+  async ({ ingress, says }) => {
+    await loadBalancer('bad', ingress);
     const a = await until(
       'bad Ready=False AppsEndpointRejected naming the address',
       () => user.get('InfraClusterAttachment', ns, 'bad'),
@@ -109,10 +143,7 @@ test.each<{ name: string; status: Record<string, string>; says: string }>([
 );
 
 test('correcting the status to an address inside the range makes it route', async () => {
-  await user.apply(
-    'InfraClusterAttachment',
-    withApps('bad', '198.51.100.210-198.51.100.219', { externalIP: '198.51.100.212' }),
-  );
+  await loadBalancer('bad', { ip: '198.51.100.212' });
   const a = await until(
     'bad Ready=True',
     () => user.get('InfraClusterAttachment', ns, 'bad'),
