@@ -82,7 +82,13 @@ export function controllerRegistrations(): ControllerRegistrations {
   wireControllers({
     manager,
     declareAccess: (a) =>
-      direct.push({ group: a.kind.group, resource: a.kind.plural, verbs: a.verbs, scope: a.scope, purpose: 'use' }),
+      direct.push({
+        group: a.kind.group,
+        resource: a.kind.plural,
+        verbs: a.verbs,
+        scope: a.scope,
+        purpose: 'use',
+      }),
     namespace: sentinel,
     images: builtinImages,
     clock,
