@@ -1,14 +1,17 @@
-// The static bootstrap from @oooi/envoy (what `oooi render` will write) holds exactly the listeners and clusters
-// oooi-xds serves: real Envoy 1.36.4 accepts it in --mode validate, and, run as is, routes TLS by SNI.
-import { writeFile } from 'node:fs/promises';
+// The static bootstrap from @oooi/envoy (what `oooi render` writes as proxy/<namespace>-<name>/envoy.yaml) holds
+// exactly the listeners and clusters oooi-xds serves: real Envoy 1.36.4 accepts it in --mode validate, and, run as
+// is, routes TLS by SNI — both when built here and when written by the `oooi render` command from a ProxyServer.
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { renderStaticBootstrap, translateProxyServer, validateProxyServer } from '@oooi/envoy';
-import { e2eEnv, rigBin, run, waitFor, type Netns } from '@oooi/rig';
+import { e2eEnv, repoRoot, rigBin, run, waitFor, type Netns } from '@oooi/rig';
+import { stringify } from 'yaml';
 import { backend, openXdsLab, probe, startBackend, ALLOWED_VM, type XdsLab } from './lab';
 
 jest.setTimeout(180_000);
 
 const STATIC_IP = '198.51.100.3';
+const RENDERED_IP = '198.51.100.4';
 const backends = [
   backend('alpha-api', 6443, 9101, { hostname: 'api.alpha.example.test' }),
   backend('bravo-api', 6443, 9102, { hostname: 'api.bravo.example.test' }),
@@ -22,7 +25,7 @@ const backends = [
 let lab: XdsLab & { extra: Netns[] };
 
 beforeAll(async () => {
-  lab = await openXdsLab(e2eEnv().rig, ['static']);
+  lab = await openXdsLab(e2eEnv().rig, ['static', 'rendered']);
   for (const [i, b] of backends.slice(0, 3).entries()) await startBackend(lab, b.name, 9101 + i);
 });
 
@@ -64,4 +67,51 @@ test('envoy --mode validate refuses what our validator refuses (two identical ma
     timeoutMs: 30_000,
   });
   expect(v.code).not.toBe(0);
+});
+
+test('`oooi render` writes proxy/<namespace>-<name>/envoy.yaml from a ProxyServer, and real Envoy routes it by SNI', async () => {
+  const input = join(lab.scope.dir, 'proxyserver.yaml');
+  await writeFile(
+    input,
+    stringify({
+      apiVersion: 'hostedcluster.densityops.com/v1alpha1',
+      kind: 'ProxyServer',
+      metadata: { name: 'edge', namespace: 'lab' },
+      spec: { networkConfig: { cidr: '198.51.100.0/24', serverIP: STATIC_IP }, backends },
+    }),
+  );
+  const out = join(lab.scope.dir, 'rendered');
+  const r = await run(
+    ['pnpm', '--silent', 'oooi', 'render', '-f', input, '-o', out, '--now', '2030-01-01T00:00:00Z'],
+    { timeoutMs: 120_000, cwd: repoRoot },
+  );
+  expect({ code: r.code, err: r.stderr }).toEqual({ code: 0, err: '' });
+  const file = join(out, 'proxy', 'lab-edge', 'envoy.yaml');
+  const doc = JSON.parse(await readFile(file, 'utf8')) as {
+    node: { id: string };
+    admin: { address: { socketAddress: { address: string } } };
+  };
+  expect(doc.node.id).toBe('lab/edge');
+  expect(doc.admin.address.socketAddress.address).toBe('127.0.0.1');
+  const envoy = await rigBin('envoy');
+  const v = await run([envoy, '--mode', 'validate', '-c', file, '--disable-hot-restart'], {
+    timeoutMs: 30_000,
+  });
+  expect({ code: v.code, out: v.code === 0 ? '' : v.stdout + v.stderr }).toEqual({ code: 0, out: '' });
+  // The rendered file binds its listeners to 0.0.0.0 (as oooi-xds does); it runs in the lab's second extra proxy
+  // namespace, at RENDERED_IP on the VLAN.
+  const proc = lab.extra[1]!.spawn([envoy, '-c', file, '--disable-hot-restart', '--base-id', '7'], {
+    label: 'envoy-rendered',
+  });
+  try {
+    await waitFor(
+      'rendered Envoy serves',
+      async () => (await probe(lab.vm2, 'api.bravo.example.test', 6443, RENDERED_IP)) === 'bravo-api',
+      { timeoutMs: 30_000, everyMs: 250 },
+    );
+    expect(await probe(lab.vm1, undefined, 6443, RENDERED_IP)).toBe('alpha-kubernetes-service');
+    expect(await probe(lab.vm2, undefined, 6443, RENDERED_IP)).toBe('refused');
+  } finally {
+    await proc.stop();
+  }
 });

@@ -45,7 +45,22 @@ describe('oooi render', () => {
         'proxyserver-clusters-vlan100-proxy.yaml',
         'status.yaml',
         'dns',
+        'proxy',
       ]),
+    );
+    const proxyServer = parse(readFileSync(join(out, 'proxyserver-clusters-vlan100-proxy.yaml'), 'utf8')) as {
+      spec: { backends: { port: number }[] };
+    };
+    const envoy = JSON.parse(readFileSync(join(out, 'proxy/clusters-vlan100-proxy/envoy.yaml'), 'utf8')) as {
+      node: { id: string };
+      admin: { address: { socketAddress: { address: string } } };
+      staticResources: { listeners: { address: { socketAddress: { portValue: number } } }[] };
+    };
+    expect(envoy.node.id).toBe('clusters/vlan100-proxy');
+    expect(envoy.admin.address.socketAddress.address).toBe('127.0.0.1');
+    const ports = (xs: number[]) => [...new Set(xs)].sort((a, b) => a - b);
+    expect(ports(envoy.staticResources.listeners.map((l) => l.address.socketAddress.portValue))).toEqual(
+      ports(proxyServer.spec.backends.map((b) => b.port)),
     );
     const status = parse(readFileSync(join(out, 'status.yaml'), 'utf8')) as {
       kind: string;
@@ -103,6 +118,35 @@ describe('oooi render', () => {
     expect(r.code).toBe(code);
     expect(r.err).toContain(err);
     expect(readdirSync(dir).includes('out')).toBe(false);
+  });
+
+  test('a ProxyServer oooi-xds would refuse is refused, naming the object and the field (exit 1)', () => {
+    const backend = (name: string) => ({
+      name,
+      hostname: 'api.alpha.example.com',
+      port: 6443,
+      targetService: '203.0.113.10',
+      targetNamespace: 'alpha',
+      targetPort: 6443,
+    });
+    const file = join(dir, 'proxy.yaml');
+    writeFileSync(
+      file,
+      JSON.stringify({
+        apiVersion: 'hostedcluster.densityops.com/v1alpha1',
+        kind: 'ProxyServer',
+        metadata: { name: 'edge', namespace: 'lab' },
+        spec: {
+          networkConfig: { cidr: '198.51.100.0/24', serverIP: '198.51.100.4' },
+          backends: [backend('one'), backend('two')],
+        },
+      }),
+    );
+    const r = cli('render', '-f', file, '-o', join(dir, 'out'));
+    expect(r.code).toBe(1);
+    expect(r.err).toContain('ProxyServer lab/edge: spec.backends[');
+    expect(r.err).toContain('api.alpha.example.com');
+    expect(readdirSync(dir)).toEqual(['proxy.yaml']);
   });
 
   test('a non-empty output directory is refused (exit 2)', () => {

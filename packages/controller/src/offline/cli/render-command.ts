@@ -8,6 +8,7 @@ import { readRenderInput } from '../render/input';
 import { renderDhcpOutputs } from '../render/render-dhcp';
 import { renderDnsOutputs } from '../render/render-dns';
 import { renderFiles, renderInfras } from '../render/render-infras';
+import { renderProxyOutputs } from '../render/render-proxy';
 import { checkOutputDir, writeOutputDir } from './output-dir';
 import { readFiles } from './read-files';
 
@@ -68,9 +69,10 @@ export function runRender(args: RenderArgs, io: Output): number {
   const main = renderFiles(result);
   const dns = renderDnsOutputs(result.dnsServers, args.images.dns);
   const dhcp = renderDhcpOutputs(result.dhcpServers, args.images.dhcpServer);
-  const files = [...main.files, ...dns.files, ...dhcp.files];
+  const proxy = renderProxyOutputs(result.proxyServers);
+  const files = [...main.files, ...dns.files, ...dhcp.files, ...proxy.files];
   const clash = [...main.errors, ...duplicateNames(files.map((f) => f.name))];
-  const refused = [...dns.errors, ...dhcp.errors];
+  const refused = [...dns.errors, ...dhcp.errors, ...proxy.errors];
   if (clash.length > 0 || refused.length > 0) {
     for (const e of [...clash, ...refused]) io.err(e);
     return ExitCode.problems;

@@ -38,6 +38,8 @@ export interface RenderResult {
   readonly dnsServers: readonly DNSServer[];
   /** Every DHCPServer the controller would serve: the generated ones and the standalone ones given. */
   readonly dhcpServers: readonly DHCPServer[];
+  /** Every ProxyServer the controller would serve: the generated ones and the standalone ones given. */
+  readonly proxyServers: readonly ProxyServer[];
 }
 
 export function objectFileName(obj: {
@@ -113,7 +115,7 @@ export function renderInfras(input: RenderInput, options: RenderOptions): Render
     objects.push(...r.objects);
     statuses.push(...r.statuses);
   }
-  const served = <T extends DNSServer | DHCPServer>(kind: T['kind'], given: readonly T[]): T[] => {
+  const served = <T extends DNSServer | DHCPServer | ProxyServer>(kind: T['kind'], given: readonly T[]): T[] => {
     const generated = objects.filter((o): o is T => o.kind === kind);
     const standalone = given.filter((d) => !generated.some((g) => key(g) === key(d)));
     return sortedBy([...generated, ...standalone], key);
@@ -123,6 +125,7 @@ export function renderInfras(input: RenderInput, options: RenderOptions): Render
     statuses: sortedBy(statuses, key),
     dnsServers: served('DNSServer', input.dnsServers),
     dhcpServers: served('DHCPServer', input.dhcpServers),
+    proxyServers: served('ProxyServer', input.proxyServers),
   };
 }
 

@@ -1,0 +1,32 @@
+// The proxy outputs of `oooi render`: for every ProxyServer the controller would serve (the Infras' children and
+// the standalone ones given), `proxy/<namespace>-<name>/envoy.yaml` — a static Envoy bootstrap holding exactly the
+// listeners and clusters oooi-xds serves for the same spec (one translator, @oooi/envoy), admin on 127.0.0.1,
+// node id `<namespace>/<name>`. Runnable as is with `envoy -c envoy.yaml`. A spec oooi-xds would refuse is refused
+// here with the same field paths. (JSON is YAML: the file is proto3 JSON, as Envoy reads it.)
+import type { ProxyServer } from '@oooi/api';
+import { renderStaticBootstrap, translateProxyServer, validateProxyServer } from '@oooi/envoy';
+import type { RenderedFile } from './render-infras';
+import { workloadOutputs } from './workload-outputs';
+
+export function renderProxyOutputs(proxyServers: readonly ProxyServer[]): {
+  files: RenderedFile[];
+  errors: string[];
+} {
+  return workloadOutputs(proxyServers, (proxy) => {
+    const namespace = proxy.metadata.namespace ?? 'default';
+    const checked = validateProxyServer(proxy.spec ?? {});
+    if (!checked.ok) return checked;
+    const envoy = renderStaticBootstrap(
+      { id: `${namespace}/${proxy.metadata.name}` },
+      translateProxyServer(checked.value),
+    );
+    return {
+      ok: true,
+      value: {
+        objects: [],
+        fileDir: `proxy/${namespace}-${proxy.metadata.name}`,
+        files: { 'envoy.yaml': envoy },
+      },
+    };
+  });
+}
