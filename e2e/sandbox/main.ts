@@ -13,19 +13,28 @@ async function main(argv: readonly string[]): Promise<number> {
     return unknown.length > 0 ? 2 : 0;
   }
   const say = (line: string) => void process.stdout.write(`${line}\n`);
+  // Ctrl-C (or SIGTERM) at any moment stops the sandbox the way it ends: everything started is torn down. A
+  // second one exits at once; `pnpm rig down --name sandbox` then removes what is left.
+  const interrupted = new AbortController();
+  const onSignal = (): void => {
+    if (interrupted.signal.aborted) process.exit(130);
+    process.stderr.write('sandbox: stopping everything it started (again to exit at once)\n');
+    interrupted.abort(new Error('interrupted'));
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
   const result = await runSandbox({
     name: 'sandbox',
     say,
     progress: (line) => void process.stderr.write(`${line}\n`),
+    signal: interrupted.signal,
     beforeTeardown: async (kubeconfig) => {
       if (argv.includes('--print-kubeconfig'))
         say(`\n# kubeconfig (${kubeconfig}):\n${readFileSync(kubeconfig, 'utf8')}`);
       if (!argv.includes('--keep')) return;
       say(`\n# everything keeps running; kubectl --kubeconfig ${kubeconfig} …; Ctrl-C stops it all`);
-      await new Promise<void>((resolve) => {
-        process.once('SIGINT', resolve);
-        process.once('SIGTERM', resolve);
-      });
+      if (!interrupted.signal.aborted)
+        await new Promise<void>((resolve) => interrupted.signal.addEventListener('abort', () => resolve()));
     },
   });
   say('\n# what the VM saw');
@@ -40,6 +49,11 @@ main(process.argv.slice(2)).then(
     process.exitCode = code;
   },
   (err: unknown) => {
+    if (err instanceof Error && err.message === 'interrupted') {
+      process.stderr.write('sandbox: interrupted\n');
+      process.exitCode = 130;
+      return;
+    }
     process.stderr.write(`sandbox failed: ${err instanceof Error ? err.message : String(err)}\n`);
     process.exitCode = 1;
   },

@@ -38,6 +38,8 @@ export interface SandboxOptions {
   readonly progress: (line: string) => void;
   /** Called once everything is shown, before teardown (e.g. wait for Ctrl-C with --keep). */
   readonly beforeTeardown?: (kubeconfig: string) => Promise<void>;
+  /** Aborted (Ctrl-C): the next wait or step stops, and everything started so far is torn down. */
+  readonly signal?: AbortSignal;
 }
 
 /** What the VM saw: the outcome a user checks. */
@@ -71,7 +73,10 @@ function podAddresses(): (deployment: string) => string {
 
 export async function runSandbox(o: SandboxOptions): Promise<SandboxResult> {
   const t0 = Date.now();
-  const step = (what: string) => o.say(`\n# [${((Date.now() - t0) / 1000).toFixed(1)} s] ${what}`);
+  const step = (what: string) => {
+    o.signal?.throwIfAborted();
+    o.say(`\n# [${((Date.now() - t0) / 1000).toFixed(1)} s] ${what}`);
+  };
   step('starting a control plane (etcd, kube-apiserver, controller-manager, scheduler, kwok)');
   // Our CRDs come from the chart; the third-party kinds the controller reads (HostedCluster, NodePool, Machine…)
   // stand for what HyperShift and KubeVirt install.
@@ -131,7 +136,10 @@ export async function runSandbox(o: SandboxOptions): Promise<SandboxResult> {
       kubelets.push(k);
     }
     step('kubectl apply -f examples/infra.yaml -f examples/attachments.yaml');
-    await admin.apply(NamespaceKind, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } });
+    // The hosted clusters' control-plane namespaces (`<namespace>-<name>` of each HostedCluster, which HyperShift
+    // makes): oooi-dhcp reads the VMIs there, and the controller writes its VMI-reader Roles into them.
+    for (const name of [NS, ...CLUSTERS.map((c) => `${NS}-${c.name}`)])
+      await admin.apply(NamespaceKind, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
     for (const obj of examples()) await admin.apply(kinds[obj.kind as KindName], obj, { force: true });
     step('waiting for the operator to converge and the three workloads to run');
     const workloads = [`${INFRA}-dns`, `${INFRA}-dhcp`, `${INFRA}-proxy`];
@@ -145,11 +153,11 @@ export async function runSandbox(o: SandboxOptions): Promise<SandboxResult> {
         waiting = missing;
         return missing === '';
       },
-      { timeoutMs: 180_000, everyMs: 2000 },
+      { timeoutMs: 180_000, everyMs: 2000, signal: o.signal },
     );
     await show('-n', NS, 'get', 'infras,infraclusterattachments,dhcpservers,dnsservers,proxyservers');
     await show('-n', NS, 'get', 'deployments,services,configmaps');
-    const result = await vmChecks(scope, vlan, step, o.say);
+    const result = await vmChecks({ scope, vlan, step, say: o.say, signal: o.signal });
     await o.beforeTeardown?.(rig.kubeconfig);
     return result;
   } finally {
@@ -162,12 +170,19 @@ export async function runSandbox(o: SandboxOptions): Promise<SandboxResult> {
 }
 
 /** The VM's view: lease, DNS answer, TLS peer (each step waits, bounded, for the service to answer). */
-async function vmChecks(
-  scope: NetScope,
-  vlan: Awaited<ReturnType<NetScope['createNetwork']>>,
-  step: (what: string) => void,
-  say: (line: string) => void,
-): Promise<SandboxResult> {
+async function vmChecks({
+  scope,
+  vlan,
+  step,
+  say,
+  signal,
+}: {
+  scope: NetScope;
+  vlan: Awaited<ReturnType<NetScope['createNetwork']>>;
+  step: (what: string) => void;
+  say: (line: string) => void;
+  signal: AbortSignal | undefined;
+}): Promise<SandboxResult> {
   const vm: Netns = await scope.createNamespace('vm-alpha-0');
   await vlan.attach(vm, {});
   step('a VM on the VLAN asks for a DHCP lease (udhcpc)');
@@ -178,7 +193,7 @@ async function vmChecks(
       leased = await dhcpLease(scope, vm, { client: 'udhcpc', timeoutSec: 10 }).catch(() => undefined);
       return leased?.ip !== undefined;
     },
-    { timeoutMs: 120_000, everyMs: 1000 },
+    { timeoutMs: 120_000, everyMs: 1000, signal },
   );
   const lease = { ip: leased!.ip, router: leased!.vars.router, dns: leased!.vars.dns };
   say(`lease: ${lease.ip} router ${lease.router ?? '-'} dns ${lease.dns ?? '-'}`);
@@ -194,7 +209,7 @@ async function vmChecks(
       answers = a.answers;
       return a.status === 'NOERROR' && answers.length > 0;
     },
-    { timeoutMs: 60_000, everyMs: 1000 },
+    { timeoutMs: 60_000, everyMs: 1000, signal },
   );
   say(`dns: ${name} A ${answers.join(', ')}`);
   const target = answers[0]!;
@@ -206,7 +221,7 @@ async function vmChecks(
       peer = await tlsPeer(vm, target, 6443, name);
       return peer !== '';
     },
-    { timeoutMs: 60_000, everyMs: 1000 },
+    { timeoutMs: 60_000, everyMs: 1000, signal },
   );
   say(`tls: ${name} via ${target}:6443 -> peer certificate CN=${peer}`);
   return { lease, dns: { name, server, answers }, tls: { sni: name, address: target, peer } };

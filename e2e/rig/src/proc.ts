@@ -73,10 +73,11 @@ export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeou
 export async function waitFor(
   what: string,
   ok: () => boolean | Promise<boolean>,
-  opts: { timeoutMs: number; everyMs?: number },
+  opts: { timeoutMs: number; everyMs?: number; signal?: AbortSignal },
 ): Promise<void> {
   const deadline = Date.now() + opts.timeoutMs;
   for (;;) {
+    opts.signal?.throwIfAborted();
     if (await ok()) return;
     if (Date.now() > deadline)
       throw new Error(`rig: timed out after ${opts.timeoutMs} ms waiting for ${what}`);
