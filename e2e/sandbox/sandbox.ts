@@ -157,6 +157,15 @@ export async function runSandbox(o: SandboxOptions): Promise<SandboxResult> {
     );
     await show('-n', NS, 'get', 'infras,infraclusterattachments,dhcpservers,dnsservers,proxyservers');
     await show('-n', NS, 'get', 'deployments,services,configmaps');
+    // Why an attachment is not Ready here: its apps ingress needs a HostedCluster, which this sandbox does not have.
+    const cond = (field: string) => `{.status.conditions[?(@.type=="Ready")].${field}}`;
+    await show(
+      '-n',
+      NS,
+      'get',
+      'infraclusterattachments',
+      `-o=custom-columns=NAME:.metadata.name,READY:${cond('status')},REASON:${cond('reason')},MESSAGE:${cond('message')}`,
+    );
     const result = await vmChecks({ scope, vlan, step, say: o.say, signal: o.signal });
     await o.beforeTeardown?.(rig.kubeconfig);
     return result;
