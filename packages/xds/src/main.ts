@@ -47,7 +47,11 @@ function program(): Command {
     )
     .option('--namespace <ns>', 'namespace of the ProxyServer to watch')
     .option('--name <name>', 'name of the ProxyServer to watch')
-    .option('--kubeconfig <path>', 'kubeconfig (default: in-cluster service account)')
+    .option(
+      '--kubeconfig <path>',
+      'kubeconfig (default: $KUBECONFIG, else the in-cluster service account)',
+      process.env.KUBECONFIG,
+    )
     .option('--listen <host:port>', 'ADS listen address', '127.0.0.1:18000')
     .option('--health-port <port>', 'port of /healthz, /readyz and /metrics on 127.0.0.1 (0: any)', '18001')
     .option(
@@ -106,7 +110,7 @@ function publish(c: Core, spec: Partial<ProxyServerSpec>): void {
 async function fromCluster(c: Core, flags: Flags, signal: AbortSignal): Promise<() => boolean> {
   const { namespace, name } = flags;
   if (!namespace || !name) throw new Error('give --from-file, or --namespace and --name');
-  const rest = new KubeConfigRest({ kubeConfig: await loadKubeConfig(flags.kubeconfig) });
+  const rest = new KubeConfigRest({ kubeConfig: await loadKubeConfig(flags.kubeconfig || undefined) });
   const client = new KubeClient({ rest, fieldManager: FIELD_MANAGER, log: c.log });
   const writer = new StatusWriter({
     client,
