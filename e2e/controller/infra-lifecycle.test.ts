@@ -62,7 +62,11 @@ test('two clusters: the children are exactly what the pure decision says, status
   await user.apply('InfraClusterAttachment', attachment(ns, 'alpha'));
   await user.apply('InfraClusterAttachment', attachment(ns, 'bravo'));
   // internalProxyService names the ProxyServer's own Service: the controller makes it, the apiserver gives it a ClusterIP
-  await until('the proxy Service', () => user.get('Service', ns, 'vlan100-proxy'), (svc) => svc !== undefined);
+  await until(
+    'the proxy Service',
+    () => user.get('Service', ns, 'vlan100-proxy'),
+    (svc) => svc !== undefined,
+  );
   await childrenConverge('the three children');
   expect(backendNames(await proxy())).toEqual([
     ...[
