@@ -1,13 +1,11 @@
 // The ProxyServer reconciler on the rig's real apiserver, with the examples as a user applies them (examples/infra.yaml
-// and attachments.yaml moved into a namespace of the test; no hand-made Service): the controller, wired as in
+// and attachments.yaml moved into a namespace of the test, the upstream resolver the DNS lab's stub; no hand-made
+// Service): the controller, wired as in
 // production, writes the Infra's ProxyServer and the ProxyServer's children; the Service it names in
 // internalProxyService gets a ClusterIP from the apiserver, so the Infra becomes Ready; the DNS pod (the generated
 // DNSServer Deployment, run by the pod runner) answers a pod-network client with that ClusterIP and a VLAN client
 // with serverIP; kwok runs the proxy pod, so the ProxyServer and the Infra report Available; a converged ProxyServer
 // costs no writes.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { parseAllDocuments } from 'yaml';
 import type { KubeObject } from '@oooi/kube';
 import {
   ConfigMapKind,
@@ -18,7 +16,7 @@ import {
   type RenderedProxyServer,
 } from '@oooi/controller';
 import type { ProxyServer } from '@oooi/api';
-import { dig, e2eEnv, repoRoot, type ConfigMapLike, type RunningPod } from '@oooi/rig';
+import { dig, e2eEnv, type ConfigMapLike, type RunningPod } from '@oooi/rig';
 import {
   User,
   conditionOf,
@@ -30,7 +28,8 @@ import {
   type KindName,
   type RunningController,
 } from '../controller/support';
-import { DNS_POD_ADDRESS, openDnsLab, runDnsPod, type DnsLab } from '../dns/lab';
+import { movedExamples } from '../dns/controller-and-kubelet';
+import { DNS_POD_ADDRESS, UPSTREAM_IP, openDnsLab, runDnsPod, type DnsLab } from '../dns/lab';
 
 jest.setTimeout(300_000);
 
@@ -41,17 +40,6 @@ let ctl: RunningController;
 let cleanup: () => Promise<void>;
 let lab: DnsLab | undefined;
 let dnsPod: RunningPod | undefined;
-
-/** examples/infra.yaml and attachments.yaml, every `clusters` namespace (and Service domain) moved to NS. */
-function examples(): KubeObject[] {
-  return ['examples/infra.yaml', 'examples/attachments.yaml'].flatMap((f) =>
-    parseAllDocuments(
-      readFileSync(join(repoRoot, f), 'utf8')
-        .replaceAll('namespace: clusters', `namespace: ${ns}`)
-        .replaceAll('.clusters.svc.', `.${ns}.svc.`),
-    ).map((d) => d.toJSON() as KubeObject),
-  );
-}
 
 const get = (kind: Parameters<User['client']['get']>[0], name = NAME) =>
   user.client.get(kind, { namespace: ns, name });
@@ -64,7 +52,8 @@ beforeAll(async () => {
   user = new User(await restForRig());
   cleanup = await makeNamespaces(user, ns, `${ns}-alpha`, `${ns}-bravo`);
   ctl = await startController(ns);
-  for (const obj of examples()) await user.apply(obj.kind as KindName, obj);
+  // the Infra's upstream is the DNS lab's stub resolver (the examples' resolv.conf would leave the lab)
+  for (const obj of movedExamples(ns, UPSTREAM_IP)) await user.apply(obj.kind as KindName, obj);
 });
 
 afterAll(async () => {
