@@ -6,7 +6,6 @@
 // DNSServer Deployment, run by the pod runner) answers a pod-network client with that ClusterIP and a VLAN client
 // with serverIP; kwok runs the proxy pod, so the ProxyServer and the Infra report Available; a converged ProxyServer
 // costs no writes.
-import type { KubeObject } from '@oooi/kube';
 import {
   ConfigMapKind,
   DeploymentKind,
