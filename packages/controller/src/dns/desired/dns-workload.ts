@@ -13,7 +13,11 @@ import type { KubeObject } from '@oooi/kube';
 import { builtinImages } from '../../workload/images';
 import { DnsServerKind } from '../../workload/kinds';
 import { namespaceOf, ownedChildMeta } from '../../workload/meta';
-import { multusNetworks as vlanNetworks, MULTUS_NETWORKS_ANNOTATION } from '../../workload/multus';
+import {
+  multusNetworks as vlanNetworks,
+  MULTUS_NETWORKS_ANNOTATION,
+  rolloutStrategy,
+} from '../../workload/multus';
 import { containerSecurityContext, podSecurityContext } from '../../workload/security';
 import type { DnsModel } from '../render/dns-model';
 import { HEALTH_PORT, METRICS_PORT, READY_PORT } from '../render/corefile';
@@ -112,15 +116,10 @@ export interface DeploymentInput {
   readonly image: string;
 }
 
-/**
- * One replica. With a Multus static IP the strategy is Recreate: two pods holding one VLAN address at once would
- * answer ARP for it both; without one, a rolling update keeps the Service answering.
- */
+/** One replica, rolled out by workload/multus.ts's rolloutStrategy. */
 export function desiredDnsDeployment({ dns, names, model, image }: DeploymentInput): KubeObject {
   const networks = multusNetworks(dns);
-  const strategy = networks
-    ? { type: 'Recreate' }
-    : { type: 'RollingUpdate', rollingUpdate: { maxSurge: 1, maxUnavailable: 0 } };
+  const strategy = rolloutStrategy(networks);
   return {
     apiVersion: 'apps/v1',
     kind: 'Deployment',

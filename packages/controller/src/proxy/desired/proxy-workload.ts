@@ -1,9 +1,10 @@
 // The workload children of a ProxyServer as server-side apply bodies: only the fields we own, nothing defaulted.
 //
-// - One replica, strategy Recreate: the pod holds the Multus static IP `<serverIP>/<prefix of cidr>`
-//   (workload/multus.ts) on the VLAN, and one address cannot be on two pods at once — a surge pod would start
-//   without it (or take it from the serving one). A rollout is therefore a short gap; the routes themselves never
-//   roll the pod: they come over ADS, and nothing in the pod template depends on spec.backends.
+// - One replica. On the VLAN (a NetworkAttachmentDefinition named) the pod holds the Multus static IP
+//   `<serverIP>/<prefix of cidr>` and the strategy is Recreate — one address cannot be on two pods at once, a surge
+//   pod would start without it — so a rollout is a short gap; without a VLAN (pod network only) a rolling update
+//   keeps Envoy serving (workload/multus.ts rolloutStrategy). The routes themselves never roll the pod: they come
+//   over ADS, and nothing in the pod template depends on spec.backends.
 // - Two containers: Envoy (`-c /etc/envoy/envoy.yaml`: ADS to the sidecar, admin on 127.0.0.1 only) and oooi-xds
 //   (watches this ProxyServer with the pod's ServiceAccount token; serves ADS on 127.0.0.1:xdsPort).
 // - Readiness: the kubelet probes the sidecar's /readyz on the pod IP ($(POD_IP):18001); the sidecar answers ready
@@ -20,7 +21,7 @@ import { listenerName } from '@oooi/envoy';
 import { shortHash } from '../../workload/hash';
 import { ProxyServerKind } from '../../workload/kinds';
 import { namespaceOf, ownedChildMeta } from '../../workload/meta';
-import { multusNetworks, MULTUS_NETWORKS_ANNOTATION } from '../../workload/multus';
+import { multusNetworks, MULTUS_NETWORKS_ANNOTATION, rolloutStrategy } from '../../workload/multus';
 import { containerSecurityContext, podSecurityContext } from '../../workload/security';
 import { ADMIN_HOST, BOOTSTRAP_KEY, XDS_HOST } from '../render/envoy-bootstrap';
 import type { ProxyChildNames } from './names';
@@ -169,7 +170,7 @@ export function desiredProxyDeployment({ proxy, spec, names, bootstrap }: ProxyD
       replicas: 1,
       revisionHistoryLimit: 3,
       selector: { matchLabels: { ...names.selector } },
-      strategy: { type: 'Recreate' },
+      strategy: rolloutStrategy(networks),
       template: {
         metadata: {
           labels: { ...names.labels },

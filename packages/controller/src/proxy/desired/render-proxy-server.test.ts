@@ -129,6 +129,15 @@ describe('renderProxyServer', () => {
     ]);
   });
 
+  test('without a VLAN (pod network only) a rolling update keeps Envoy serving', () => {
+    const net = { cidr: '198.51.100.0/25', serverIP: '198.51.100.4' };
+    const d = rendered(standaloneProxyServer({ networkConfig: net })).children.deployment.spec as Spec;
+    expect(d.strategy).toEqual({ type: 'RollingUpdate', rollingUpdate: { maxSurge: 1, maxUnavailable: 0 } });
+    expect(
+      template(rendered(standaloneProxyServer({ networkConfig: net }))).metadata.annotations,
+    ).not.toHaveProperty('k8s.v1.cni.cncf.io/networks');
+  });
+
   test('non-root: the port sysctl for every port, NET_BIND_SERVICE only on Envoy, nothing on the sidecar', () => {
     const r = rendered(infraChildProxyServer());
     expect(podSpec(r).securityContext).toEqual({

@@ -32,7 +32,7 @@ function world(initial: ProxyServer) {
   const reader = <T extends KubeObject>(kind: KindDescriptor): ObjectReader<T> => ({
     get: (namespace, name) => fake.peek(resourcePath(kind, { namespace, name })) as T | undefined,
   });
-  fake.seed(pathOf(ProxyServerKind, NAME), initial as KubeObject);
+  fake.seed(pathOf(ProxyServerKind, NAME), initial as unknown as KubeObject);
   let now = Date.parse('2026-12-02T12:00:00Z');
   const reconciler = new ProxyServerReconciler({
     client: new KubeClient({ rest: fake, fieldManager: MANAGER }),
