@@ -5,8 +5,8 @@
 // From VM namespaces on the VLAN: TLS with each hosted cluster's SNI reaches that cluster's stand-in Service
 // (resolved by Envoy through the stand-in cluster DNS); the source-scoped `kubernetes` alias answers alpha's worker
 // address and refuses another; a third attachment's routes go live with no restart while a held connection keeps
-// carrying data; Envoy's admin (and the xDS port) answer nobody off the pod's loopback. Last, every request the
-// sidecar sent is compared with the Role the controller wrote for it.
+// carrying data; Envoy's admin (and the xDS port) answer nobody off the pod's loopback; with Envoy gone the pod is
+// not ready. Last, every request the sidecar sent is compared with the Role the controller wrote for it.
 import type { KubeObject } from '@oooi/kube';
 import { DeploymentKind, ServiceKind, XDS_VERBS } from '@oooi/controller';
 import { rigBin, waitFor } from '@oooi/rig';
@@ -146,6 +146,32 @@ describe('changes', () => {
     expect(w.pod!.container('envoy').proc).toBe(envoy);
     expect(await template()).toBe(before);
     await until('Envoy ACKs charlie', status, acked, 60_000);
+  });
+});
+
+describe('readiness', () => {
+  it("Envoy gone: the sidecar's /readyz fails (no LIVE admin, no ADS stream), so the kubelet sees the pod not ready", async () => {
+    const curl = await rigBin('curl');
+    await w.pod!.container('envoy').proc.stop();
+    let text = '';
+    await waitFor(
+      '/readyz to fail',
+      async () => {
+        const r = await w.pod!.netns.exec([
+          curl,
+          '-s',
+          '-w',
+          ' %{http_code}',
+          `http://${POD_IP}:18001/readyz`,
+        ]);
+        text = r.stdout;
+        return text.endsWith(' 503');
+      },
+      { timeoutMs: 20_000, everyMs: 250 },
+    );
+    expect(text).toContain('[-]envoy-live failed');
+    expect(text).toContain('[-]envoy-connected failed');
+    expect(text).toContain('[+]snapshot ok');
   });
 });
 
