@@ -12,7 +12,7 @@ import type { DNSServer } from '@oooi/api';
 import type { KubeObject } from '@oooi/kube';
 import { builtinImages } from '../../workload/images';
 import { DnsServerKind } from '../../workload/kinds';
-import { namespaceOf, ownedChildMeta } from '../../workload/meta';
+import { configMapObject, namespaceOf, ownedChildMeta, serviceAccountObject } from '../../workload/meta';
 import {
   multusNetworks as vlanNetworks,
   MULTUS_NETWORKS_ANNOTATION,
@@ -37,12 +37,7 @@ function meta(dns: DNSServer, name: string, names: DnsChildNames): KubeObject['m
 }
 
 export function desiredDnsServiceAccount(dns: DNSServer, names: DnsChildNames): KubeObject {
-  return {
-    apiVersion: 'v1',
-    kind: 'ServiceAccount',
-    metadata: meta(dns, names.workload, names),
-    automountServiceAccountToken: false,
-  };
+  return serviceAccountObject(meta(dns, names.workload, names));
 }
 
 /** FILES are the Corefile and zone files, flat keys (render/dns-config.ts). */
@@ -51,12 +46,7 @@ export function desiredDnsConfigMap(
   names: DnsChildNames,
   files: Readonly<Record<string, string>>,
 ): KubeObject {
-  return {
-    apiVersion: 'v1',
-    kind: 'ConfigMap',
-    metadata: meta(dns, names.configMap, names),
-    data: { ...files },
-  };
+  return configMapObject(meta(dns, names.configMap, names), files);
 }
 
 export function desiredDnsService(dns: DNSServer, names: DnsChildNames): KubeObject {

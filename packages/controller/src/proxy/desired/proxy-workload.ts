@@ -20,7 +20,7 @@ import type { KubeObject } from '@oooi/kube';
 import { listenerName } from '@oooi/envoy';
 import { shortHash } from '../../workload/hash';
 import { ProxyServerKind } from '../../workload/kinds';
-import { namespaceOf, ownedChildMeta } from '../../workload/meta';
+import { configMapObject, namespaceOf, ownedChildMeta, serviceAccountObject } from '../../workload/meta';
 import { multusNetworks, MULTUS_NETWORKS_ANNOTATION, rolloutStrategy } from '../../workload/multus';
 import { containerSecurityContext, podSecurityContext } from '../../workload/security';
 import { ADMIN_HOST, BOOTSTRAP_KEY, XDS_HOST } from '../render/envoy-bootstrap';
@@ -44,21 +44,11 @@ function meta(proxy: ProxyServer, name: string, names: ProxyChildNames): KubeObj
 }
 
 export function desiredProxyServiceAccount(proxy: ProxyServer, names: ProxyChildNames): KubeObject {
-  return {
-    apiVersion: 'v1',
-    kind: 'ServiceAccount',
-    metadata: meta(proxy, names.workload, names),
-    automountServiceAccountToken: false,
-  };
+  return serviceAccountObject(meta(proxy, names.workload, names));
 }
 
 export function desiredProxyConfigMap(proxy: ProxyServer, names: ProxyChildNames, text: string): KubeObject {
-  return {
-    apiVersion: 'v1',
-    kind: 'ConfigMap',
-    metadata: meta(proxy, names.configMap, names),
-    data: { [BOOTSTRAP_KEY]: text },
-  };
+  return configMapObject(meta(proxy, names.configMap, names), { [BOOTSTRAP_KEY]: text });
 }
 
 /** The ports the Service exposes: spec.port (`proxy`), then every other TCP backend port (`port-<N>`), ascending. */
