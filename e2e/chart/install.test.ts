@@ -212,16 +212,6 @@ async function reachBeyond(): Promise<void> {
   );
 }
 
-/** Stands in for the ProxyServer workload's Service (the Infra's internalProxyService). */
-async function proxyService(namespace: string): Promise<void> {
-  await admin.apply(kinds.Service!, {
-    apiVersion: 'v1',
-    kind: 'Service',
-    metadata: { name: 'vlan100-proxy', namespace },
-    spec: { ports: [{ name: 'proxy', port: 443 }] },
-  });
-}
-
 test('under its ServiceAccount the operator reconciles examples/, using exactly the RBAC the chart grants', async () => {
   const args = [
     ...(await deploymentArgs()),
@@ -255,7 +245,7 @@ test('under its ServiceAccount the operator reconciles examples/, using exactly 
   };
   try {
     await applyExamples();
-    await proxyService('clusters');
+    // No stand-in for the Service internalProxyService names: the operator's ProxyServer reconciler makes it.
     running.push(start('oooi-0'));
     await waitFor('Infra Ready', () => infraReady('clusters', 'vlan100'), { timeoutMs: 30_000 });
     await reachBeyond();

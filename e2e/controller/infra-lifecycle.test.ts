@@ -2,7 +2,7 @@
 // idle, spec changes rolling out, `enabled: false`, attachments going away, no attachments at all, and the Infra
 // itself deleted (its children garbage-collected, its attachments told).
 import type { KubeObject } from '@oooi/kube';
-import { attachment, infra, service } from './objects';
+import { attachment, infra } from './objects';
 import { childDiff, expectedChildren } from './expect-children';
 import {
   User,
@@ -58,13 +58,15 @@ afterAll(async () => {
 });
 
 test('two clusters: the children are exactly what the pure decision says, statuses tell the truth', async () => {
-  await user.apply('Service', {
-    ...service(ns, 'vlan100-proxy', ''),
-    spec: { ports: [{ name: 'proxy', port: 443 }] },
-  });
   await user.apply('Infra', infra(ns));
   await user.apply('InfraClusterAttachment', attachment(ns, 'alpha'));
   await user.apply('InfraClusterAttachment', attachment(ns, 'bravo'));
+  // internalProxyService names the ProxyServer's own Service: the controller makes it, the apiserver gives it a ClusterIP
+  await until(
+    'the proxy Service',
+    () => user.get('Service', ns, 'vlan100-proxy'),
+    (svc) => svc !== undefined,
+  );
   await childrenConverge('the three children');
   expect(backendNames(await proxy())).toEqual([
     ...[

@@ -61,4 +61,14 @@ export {
   setupDhcpServerController,
 } from './dhcp';
 export type { RenderedDhcpServer } from './dhcp';
+export {
+  PROXY_BOOTSTRAP_KEY,
+  PROXY_HEALTH_PORT,
+  XDS_VERBS,
+  proxyChildNames,
+  proxyServerPermissions,
+  renderProxyServer,
+  setupProxyServerController,
+} from './proxy';
+export type { RenderedProxyServer } from './proxy';
 export { PersistentVolumeClaimKind, RoleBindingKind, RoleKind, ServiceAccountKind } from './workload/kinds';

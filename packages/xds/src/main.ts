@@ -3,10 +3,18 @@
 import { renameSync, writeFileSync } from 'node:fs';
 import type { ProxyServerSpec, ProxyServerStatus } from '@oooi/api';
 import { Command } from 'commander';
-import { HealthServer, KubeClient, KubeConfigRest, loadKubeConfig, systemClock } from '@oooi/kube';
+import {
+  HealthServer,
+  KubeClient,
+  type HealthCheck,
+  KubeConfigRest,
+  loadKubeConfig,
+  systemClock,
+} from '@oooi/kube';
 import { pino, type Logger } from 'pino';
 import { Registry } from 'prom-client';
 import { SnapshotCache } from './cache/snapshot-cache';
+import { envoyReady, parseEnvoyAdmin } from './envoy-ready';
 import { watchProxyServerFile } from './file-source';
 import { XdsMetrics } from './metrics';
 import { Publisher } from './publisher';
@@ -22,6 +30,8 @@ interface Flags {
   kubeconfig?: string;
   listen: string;
   healthPort: string;
+  healthAddress?: string;
+  envoyAdmin?: string;
   bindAddress: string;
   statusFile?: string;
   statusIntervalMs: string;
@@ -37,9 +47,21 @@ function program(): Command {
     )
     .option('--namespace <ns>', 'namespace of the ProxyServer to watch')
     .option('--name <name>', 'name of the ProxyServer to watch')
-    .option('--kubeconfig <path>', 'kubeconfig (default: in-cluster service account)')
+    .option(
+      '--kubeconfig <path>',
+      'kubeconfig (default: $KUBECONFIG, else the in-cluster service account)',
+      process.env.KUBECONFIG,
+    )
     .option('--listen <host:port>', 'ADS listen address', '127.0.0.1:18000')
     .option('--health-port <port>', 'port of /healthz, /readyz and /metrics on 127.0.0.1 (0: any)', '18001')
+    .option(
+      '--health-address <host:port>',
+      'address of /healthz, /readyz and /metrics instead (in a pod: $(POD_IP):18001, so the kubelet can probe it)',
+    )
+    .option(
+      '--envoy-admin <host:port>',
+      "Envoy's admin address (loopback): /readyz also needs its /ready to answer LIVE and an ADS stream open",
+    )
     .option('--bind-address <ip>', 'address the Envoy listeners bind to', '0.0.0.0')
     .option('--status-file <path>', 'with --from-file: write the status (xds + ConfigAccepted) here as JSON')
     .option('--status-interval-ms <ms>', 'minimum time between two status writes', '1000')
@@ -88,7 +110,7 @@ function publish(c: Core, spec: Partial<ProxyServerSpec>): void {
 async function fromCluster(c: Core, flags: Flags, signal: AbortSignal): Promise<() => boolean> {
   const { namespace, name } = flags;
   if (!namespace || !name) throw new Error('give --from-file, or --namespace and --name');
-  const rest = new KubeConfigRest({ kubeConfig: await loadKubeConfig(flags.kubeconfig) });
+  const rest = new KubeConfigRest({ kubeConfig: await loadKubeConfig(flags.kubeconfig || undefined) });
   const client = new KubeClient({ rest, fieldManager: FIELD_MANAGER, log: c.log });
   const writer = new StatusWriter({
     client,
@@ -129,21 +151,43 @@ function fromFile(c: Core, flags: Flags & { fromFile: string }, signal: AbortSig
   return () => true;
 }
 
+/** Where the health server listens: --health-address HOST:PORT, else 127.0.0.1:--health-port. */
+function healthListen(flags: Flags): { host: string; port: number } {
+  if (flags.healthAddress === undefined) return { host: '127.0.0.1', port: Number(flags.healthPort) };
+  const at = flags.healthAddress.lastIndexOf(':');
+  const port = Number(flags.healthAddress.slice(at + 1));
+  if (at <= 0 || !Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error(`--health-address ${flags.healthAddress}: want HOST:PORT`);
+  return { host: flags.healthAddress.slice(0, at), port };
+}
+
+/** With --envoy-admin: Envoy answers LIVE on its loopback admin, and it holds an ADS stream to us. */
+function envoyChecks(flags: Flags, ads: AdsServer): HealthCheck[] {
+  if (flags.envoyAdmin === undefined) return [];
+  const admin = parseEnvoyAdmin(flags.envoyAdmin);
+  return [
+    { name: 'envoy-connected', check: () => ads.openStreams() > 0 },
+    { name: 'envoy-live', check: () => envoyReady(admin) },
+  ];
+}
+
 async function run(flags: Flags, signal: AbortSignal): Promise<void> {
   const c = core(flags);
   const ads = c.ads;
+  const listen = healthListen(flags);
+  const envoy = envoyChecks(flags, ads);
   const sourceReady = flags.fromFile
     ? fromFile(c, { ...flags, fromFile: flags.fromFile }, signal)
     : await fromCluster(c, flags, signal);
   await ads.start(signal);
   const health = new HealthServer({
-    port: Number(flags.healthPort),
-    host: '127.0.0.1',
+    ...listen,
     registry: c.registry,
     readyz: [
       { name: 'ads', check: () => ads.ready() },
       { name: 'source', check: sourceReady },
       { name: 'snapshot', check: () => c.cache.get() !== undefined },
+      ...envoy,
     ],
     log: c.log,
   });

@@ -4,6 +4,9 @@
 // ClusterRole/Role are generated from this (scripts/generate-chart-rbac.ts), and the chart e2e test compares it with
 // every request the controller sends. Pure: no I/O.
 import type { KindDescriptor } from '@oooi/kube';
+import type { DeclaredPermission } from '../workload/rbac';
+
+export type { DeclaredPermission };
 
 /** Where a permission must hold: the watched namespace (or every namespace), always cluster-wide, or the Lease's. */
 export type RuleScope = 'watched' | 'cluster' | 'lease';
@@ -12,21 +15,6 @@ export interface KindUse {
   readonly kind: KindDescriptor;
   /** `watched`: follows `--namespace` (a Role there, or cluster-wide when all); `cluster`: always cluster-wide. */
   readonly scope: 'watched' | 'cluster';
-}
-
-/**
- * A permission a reconciler declares next to its watches because no registration shows it: `use` (it sends the
- * request: a delete, a write in a namespace it does not watch, a finalizer patch) or `grant` (never sent; held only
- * because RBAC escalation prevention lets the controller write a Role, and bind it, only when it holds every
- * permission the Role grants).
- */
-export interface DeclaredPermission {
-  readonly group: string;
-  /** `plural` or `plural/subresource`. */
-  readonly resource: string;
-  readonly verbs: readonly string[];
-  readonly scope: 'watched' | 'cluster';
-  readonly purpose: 'use' | 'grant';
 }
 
 /** What the controller's wiring registers on its Manager. */

@@ -2,6 +2,7 @@
 // starts. A new reconciler adds one entry (its setup declares its watches and caches and builds it).
 import { dhcpServerPermissions, setupDhcpServerController } from '../dhcp';
 import { setupDnsServerController } from '../dns';
+import { proxyServerPermissions, setupProxyServerController } from '../proxy';
 import { setupAttachmentController } from '../infra/reconcile/attachment-controller';
 import { setupInfraController } from '../infra/reconcile/infra-controller';
 import type { ReconcilerEntry } from './setup';
@@ -11,4 +12,5 @@ export const reconcilers: readonly ReconcilerEntry[] = [
   { name: 'infraclusterattachment', setup: setupAttachmentController },
   { name: 'dnsserver', setup: setupDnsServerController },
   { name: 'dhcpserver', setup: setupDhcpServerController, permissions: dhcpServerPermissions },
+  { name: 'proxyserver', setup: setupProxyServerController, permissions: proxyServerPermissions },
 ];

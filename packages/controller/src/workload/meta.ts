@@ -24,3 +24,16 @@ export function ownedChildMeta(
     ...(ownerReferences.length > 0 ? { ownerReferences } : {}),
   };
 }
+
+/** A workload's ServiceAccount (METADATA): no token mounted by default; the pod that needs one asks for it. */
+export function serviceAccountObject(metadata: KubeObject['metadata']): KubeObject {
+  return { apiVersion: 'v1', kind: 'ServiceAccount', metadata, automountServiceAccountToken: false };
+}
+
+/** A ConfigMap (METADATA) holding DATA, the files a workload reads. */
+export function configMapObject(
+  metadata: KubeObject['metadata'],
+  data: Readonly<Record<string, string>>,
+): KubeObject {
+  return { apiVersion: 'v1', kind: 'ConfigMap', metadata, data: { ...data } };
+}

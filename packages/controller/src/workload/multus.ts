@@ -25,3 +25,14 @@ export function multusNetworks(net: VlanAttachment, workloadNamespace: string): 
     },
   ]);
 }
+
+/**
+ * The rollout of a one-replica workload: with a Multus static IP (NETWORKS, the annotation's value) Recreate — one
+ * VLAN address cannot be on two pods at once (both would answer ARP for it, or the surge pod would start without
+ * it) — else a rolling update that starts the new pod before the old one stops, so the Service keeps answering.
+ */
+export function rolloutStrategy(networks: string | undefined): Record<string, unknown> {
+  return networks
+    ? { type: 'Recreate' }
+    : { type: 'RollingUpdate', rollingUpdate: { maxSurge: 1, maxUnavailable: 0 } };
+}

@@ -37,6 +37,21 @@ describe('HealthServer', () => {
       path: '/readyz',
       want: { status: 503, text: '[-]broken failed\nfailed\n' },
     },
+    {
+      name: 'an asynchronous check is awaited',
+      readyz: [
+        { name: 'envoy', check: () => Promise.resolve(true) },
+        { name: 'peer', check: () => Promise.resolve(false) },
+      ],
+      path: '/readyz',
+      want: { status: 503, text: '[+]envoy ok\n[-]peer failed\nfailed\n' },
+    },
+    {
+      name: 'a rejected check fails',
+      readyz: [{ name: 'peer', check: () => Promise.reject(new Error('refused')) }],
+      path: '/readyz',
+      want: { status: 503, text: '[-]peer failed\nfailed\n' },
+    },
     { name: 'unknown path', readyz: [], path: '/nope', want: { status: 404, text: 'not found\n' } },
   ])('$name', async ({ readyz, path, want }) => {
     const stop = new AbortController();

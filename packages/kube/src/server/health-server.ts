@@ -5,10 +5,10 @@ import type { AddressInfo } from 'node:net';
 import { pino, type Logger } from 'pino';
 import type { Registry } from 'prom-client';
 
-/** A named probe check; returns true when healthy. */
+/** A named probe check; returns (or resolves to) true when healthy. A check that asks another process bounds its own wait. */
 export interface HealthCheck {
   name: string;
-  check: () => boolean;
+  check: () => boolean | Promise<boolean>;
 }
 
 export interface HealthServerOptions {
@@ -79,8 +79,8 @@ export class HealthServer {
   private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     const path = (req.url ?? '/').split('?')[0];
     try {
-      if (path === '/healthz') return this.probe(res, this.o.healthz ?? []);
-      if (path === '/readyz') return this.probe(res, this.readyChecks);
+      if (path === '/healthz') return await this.probe(res, this.o.healthz ?? []);
+      if (path === '/readyz') return await this.probe(res, this.readyChecks);
       if (path === '/metrics') {
         const body = await this.o.registry.metrics();
         res.writeHead(200, { 'Content-Type': this.o.registry.contentType }).end(body);
@@ -93,13 +93,13 @@ export class HealthServer {
     }
   }
 
-  private probe(res: http.ServerResponse, checks: HealthCheck[]): void {
+  private async probe(res: http.ServerResponse, checks: HealthCheck[]): Promise<void> {
     const lines: string[] = [];
     let ok = true;
     for (const { name, check } of checks) {
       let passed = false;
       try {
-        passed = check();
+        passed = await check();
       } catch (err) {
         this.log.warn({ err, check: name }, 'Health check threw');
       }

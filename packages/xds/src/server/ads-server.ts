@@ -55,6 +55,7 @@ export class AdsServer {
   private server: grpc.Server | undefined;
   private boundPort = 0;
   private streams = 0;
+  private open = 0;
 
   constructor(private readonly o: AdsServerOptions) {}
 
@@ -64,6 +65,11 @@ export class AdsServer {
 
   ready(): boolean {
     return this.server !== undefined;
+  }
+
+  /** ADS streams open now (an Envoy is connected while this is above zero). */
+  openStreams(): number {
+    return this.open;
   }
 
   private events(mode: string, id: string): StreamEvents {
@@ -112,6 +118,7 @@ export class AdsServer {
     const id = `${mode}${++this.streams}`;
     const stream = make((r) => call.write(r), this.events(mode, id), id);
     this.o.metrics.connected.inc({ mode });
+    this.open += 1;
     this.o.log.info({ stream: id, mode, peer: call.getPeer() }, 'ADS stream opened');
     let closed = false;
     const close = (why: string, err?: unknown): void => {
@@ -119,6 +126,7 @@ export class AdsServer {
       closed = true;
       stream.close();
       this.o.metrics.connected.dec({ mode });
+      this.open -= 1;
       this.o.log.info({ stream: id, mode, why, err }, 'ADS stream closed');
     };
     call.on('data', (req: Req) => stream.onRequest(req));

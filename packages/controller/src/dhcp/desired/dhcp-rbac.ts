@@ -12,15 +12,8 @@ import type { KubeObject } from '@oooi/kube';
 import type { DHCPServer } from '@oooi/api';
 import { DhcpServerKind } from '../../workload/kinds';
 import { namespaceOf, ownedChildMeta } from '../../workload/meta';
+import { role, roleBinding, type RoleRule } from '../../workload/rbac';
 import type { DhcpChildNames } from './names';
-
-/** A PolicyRule of rbac.authorization.k8s.io/v1. */
-export interface RoleRule {
-  readonly apiGroups: readonly string[];
-  readonly resources: readonly string[];
-  readonly resourceNames?: readonly string[];
-  readonly verbs: readonly string[];
-}
 
 /** What oooi-dhcp reads in each VMI namespace. */
 export const VMI_READER_RULE: RoleRule = {
@@ -31,22 +24,6 @@ export const VMI_READER_RULE: RoleRule = {
 
 /** What oooi-dhcp writes in its own namespace (restricted to its DHCPServer by resourceNames). */
 export const STATUS_WRITER_VERBS: readonly string[] = ['get', 'patch'];
-
-const rbacApiVersion = 'rbac.authorization.k8s.io/v1';
-
-function roleBinding(
-  name: string,
-  metadata: KubeObject['metadata'],
-  sa: { name: string; namespace: string },
-) {
-  return {
-    apiVersion: rbacApiVersion,
-    kind: 'RoleBinding',
-    metadata,
-    roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name },
-    subjects: [{ kind: 'ServiceAccount', name: sa.name, namespace: sa.namespace }],
-  };
-}
 
 /** The status Role and its RoleBinding, in the DHCPServer's namespace, owned by it. */
 export function desiredStatusRbac(dhcp: DHCPServer, names: DhcpChildNames): [KubeObject, KubeObject] {
@@ -59,7 +36,7 @@ export function desiredStatusRbac(dhcp: DHCPServer, names: DhcpChildNames): [Kub
     verbs: STATUS_WRITER_VERBS,
   };
   return [
-    { apiVersion: rbacApiVersion, kind: 'Role', metadata, rules: [rule] },
+    role(metadata, [rule]),
     roleBinding(names.statusRole, metadata, { name: names.workload, namespace }),
   ];
 }
@@ -78,9 +55,6 @@ export function desiredVmiReaders(
       labels: { ...names.vmiReaderLabels },
       annotations: { ...names.vmiReaderAnnotations },
     };
-    return [
-      { apiVersion: rbacApiVersion, kind: 'Role', metadata, rules: [VMI_READER_RULE] },
-      roleBinding(names.vmiReader, metadata, owner),
-    ];
+    return [role(metadata, [VMI_READER_RULE]), roleBinding(names.vmiReader, metadata, owner)];
   });
 }

@@ -14,7 +14,7 @@
 import type { DHCPServer, DhcpServerSpec } from '@oooi/api';
 import type { KubeObject } from '@oooi/kube';
 import { DhcpServerKind } from '../../workload/kinds';
-import { namespaceOf, ownedChildMeta } from '../../workload/meta';
+import { configMapObject, namespaceOf, ownedChildMeta, serviceAccountObject } from '../../workload/meta';
 import { multusNetworks, MULTUS_NETWORKS_ANNOTATION } from '../../workload/multus';
 import { containerSecurityContext, podSecurityContext } from '../../workload/security';
 import { CONFIG_KEY } from '../render/dhcp-config';
@@ -37,21 +37,11 @@ function meta(dhcp: DHCPServer, name: string, names: DhcpChildNames): KubeObject
 }
 
 export function desiredDhcpServiceAccount(dhcp: DHCPServer, names: DhcpChildNames): KubeObject {
-  return {
-    apiVersion: 'v1',
-    kind: 'ServiceAccount',
-    metadata: meta(dhcp, names.workload, names),
-    automountServiceAccountToken: false,
-  };
+  return serviceAccountObject(meta(dhcp, names.workload, names));
 }
 
 export function desiredDhcpConfigMap(dhcp: DHCPServer, names: DhcpChildNames, text: string): KubeObject {
-  return {
-    apiVersion: 'v1',
-    kind: 'ConfigMap',
-    metadata: meta(dhcp, names.configMap, names),
-    data: { [CONFIG_KEY]: text },
-  };
+  return configMapObject(meta(dhcp, names.configMap, names), { [CONFIG_KEY]: text });
 }
 
 /** The metrics Service (ClusterIP, TCP 9167): DHCP itself is served on the VLAN, never through a Service. */

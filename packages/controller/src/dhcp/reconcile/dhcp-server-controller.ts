@@ -13,6 +13,7 @@ import type {
   ListWatchCache,
   Manager,
 } from '@oooi/kube';
+import type { DeclaredPermission } from '../../workload/rbac';
 import { STATUS_WRITER_VERBS, VMI_READER_RULE } from '../desired/dhcp-rbac';
 import {
   DHCP_SERVER_LABEL,
@@ -32,6 +33,8 @@ import {
   ServiceAccountKind,
   ServiceKind,
 } from './kinds';
+
+export type { DeclaredPermission };
 
 /** What the DHCPServer controller watches. */
 export const dhcpServerWatches = {
@@ -60,17 +63,6 @@ export const dhcpServerWatches = {
   vmiReaderSelector: string;
   namespaces: KindDescriptor;
 };
-
-/** One permission the wiring cannot show: `use`d by the controller, or held only to `grant` it onwards. */
-export interface DeclaredPermission {
-  readonly group: string;
-  /** `plural` or `plural/subresource`. */
-  readonly resource: string;
-  readonly verbs: readonly string[];
-  /** `watched`: the watched namespace (or all); `cluster`: every namespace. */
-  readonly scope: 'watched' | 'cluster';
-  readonly purpose: 'use' | 'grant';
-}
 
 /**
  * Beyond its caches (list, watch), owned kinds (create, patch, get) and status: the VMI readers are written, read

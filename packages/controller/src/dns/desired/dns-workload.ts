@@ -12,8 +12,12 @@ import type { DNSServer } from '@oooi/api';
 import type { KubeObject } from '@oooi/kube';
 import { builtinImages } from '../../workload/images';
 import { DnsServerKind } from '../../workload/kinds';
-import { namespaceOf, ownedChildMeta } from '../../workload/meta';
-import { multusNetworks as vlanNetworks, MULTUS_NETWORKS_ANNOTATION } from '../../workload/multus';
+import { configMapObject, namespaceOf, ownedChildMeta, serviceAccountObject } from '../../workload/meta';
+import {
+  multusNetworks as vlanNetworks,
+  MULTUS_NETWORKS_ANNOTATION,
+  rolloutStrategy,
+} from '../../workload/multus';
 import { containerSecurityContext, podSecurityContext } from '../../workload/security';
 import type { DnsModel } from '../render/dns-model';
 import { HEALTH_PORT, METRICS_PORT, READY_PORT } from '../render/corefile';
@@ -33,12 +37,7 @@ function meta(dns: DNSServer, name: string, names: DnsChildNames): KubeObject['m
 }
 
 export function desiredDnsServiceAccount(dns: DNSServer, names: DnsChildNames): KubeObject {
-  return {
-    apiVersion: 'v1',
-    kind: 'ServiceAccount',
-    metadata: meta(dns, names.workload, names),
-    automountServiceAccountToken: false,
-  };
+  return serviceAccountObject(meta(dns, names.workload, names));
 }
 
 /** FILES are the Corefile and zone files, flat keys (render/dns-config.ts). */
@@ -47,12 +46,7 @@ export function desiredDnsConfigMap(
   names: DnsChildNames,
   files: Readonly<Record<string, string>>,
 ): KubeObject {
-  return {
-    apiVersion: 'v1',
-    kind: 'ConfigMap',
-    metadata: meta(dns, names.configMap, names),
-    data: { ...files },
-  };
+  return configMapObject(meta(dns, names.configMap, names), files);
 }
 
 export function desiredDnsService(dns: DNSServer, names: DnsChildNames): KubeObject {
@@ -112,15 +106,10 @@ export interface DeploymentInput {
   readonly image: string;
 }
 
-/**
- * One replica. With a Multus static IP the strategy is Recreate: two pods holding one VLAN address at once would
- * answer ARP for it both; without one, a rolling update keeps the Service answering.
- */
+/** One replica, rolled out by workload/multus.ts's rolloutStrategy. */
 export function desiredDnsDeployment({ dns, names, model, image }: DeploymentInput): KubeObject {
   const networks = multusNetworks(dns);
-  const strategy = networks
-    ? { type: 'Recreate' }
-    : { type: 'RollingUpdate', rollingUpdate: { maxSurge: 1, maxUnavailable: 0 } };
+  const strategy = rolloutStrategy(networks);
   return {
     apiVersion: 'apps/v1',
     kind: 'Deployment',

@@ -1,0 +1,106 @@
+// The one pure entry for a ProxyServer's children, as the reconciler applies them (and as `oooi render` may write
+// them): ServiceAccount, the sidecar's Role and RoleBinding, the bootstrap ConfigMap, the Service and the
+// Deployment. The routes (spec.backends) are not rendered here: oooi-xds validates and serves them; only the
+// Service's ports and one port the pod reserves depend on them.
+import { applyDefaults, kindInfo, type FieldError, type ProxyServer, type ProxyServerSpec } from '@oooi/api';
+import type { ValidationResult } from '@oooi/api';
+import type { KubeObject } from '@oooi/kube';
+import { builtinImages } from '../../workload/images';
+import { BOOTSTRAP_KEY, renderProxyBootstrap } from '../render/envoy-bootstrap';
+import { proxyChildNames, type ProxyChildNames } from './names';
+import { desiredXdsRbac } from './proxy-rbac';
+import {
+  desiredProxyConfigMap,
+  desiredProxyDeployment,
+  desiredProxyService,
+  desiredProxyServiceAccount,
+  HEALTH_PORT,
+} from './proxy-workload';
+
+export interface RenderProxyServerOptions {
+  /** The operator's default Envoy image, used when spec.proxyImage is empty. Default builtinImages.proxy. */
+  readonly defaultProxyImage?: string;
+  /** The operator's default oooi-xds image, used when spec.managerImage is empty. Default builtinImages.xds. */
+  readonly defaultXdsImage?: string;
+}
+
+export interface ProxyChildren {
+  readonly serviceAccount: KubeObject;
+  readonly xdsRole: KubeObject;
+  readonly xdsRoleBinding: KubeObject;
+  readonly configMap: KubeObject;
+  readonly service: KubeObject;
+  readonly deployment: KubeObject;
+}
+
+export interface RenderedProxyServer {
+  readonly names: ProxyChildNames;
+  /** The spec with the CRD's defaults and both images filled in. */
+  readonly spec: ProxyServerSpec;
+  /** `envoy.yaml`: the ConfigMap's data (ADS to the sidecar, admin on loopback). */
+  readonly files: Readonly<Record<string, string>>;
+  readonly children: ProxyChildren;
+  /** In apply order: ServiceAccount, Role, RoleBinding, ConfigMap, Service, Deployment. */
+  readonly objects: readonly KubeObject[];
+}
+
+/** The spec as the apiserver stores it (the CRD's defaults filled in). */
+export function defaultedProxySpec(proxy: ProxyServer): ProxyServerSpec {
+  return applyDefaults<ProxyServerSpec>(kindInfo('ProxyServer')!.spec, proxy.spec);
+}
+
+/** What the pod itself needs that the schema cannot tell: no listener on the sidecar's health port. */
+function podProblems(spec: ProxyServerSpec): FieldError[] {
+  const taken = `the oooi-xds sidecar's health port ${HEALTH_PORT} on the pod IP`;
+  const out: FieldError[] = [];
+  if (spec.port === HEALTH_PORT)
+    out.push({ path: 'spec.port', message: `Invalid value: ${HEALTH_PORT}: ${taken}` });
+  (spec.backends ?? []).forEach((b, i) => {
+    if (b.port === HEALTH_PORT && b.protocol !== 'UDP')
+      out.push({ path: `spec.backends[${i}].port`, message: `Invalid value: ${HEALTH_PORT}: ${taken}` });
+  });
+  return out;
+}
+
+/** Renders every child of a ProxyServer, or every problem that prevents it (nothing is applied then). */
+export function renderProxyServer(
+  proxy: ProxyServer,
+  options: RenderProxyServerOptions = {},
+): ValidationResult<RenderedProxyServer> {
+  const defaulted = defaultedProxySpec(proxy);
+  const problems = podProblems(defaulted);
+  if (problems.length > 0) return { ok: false, errors: problems };
+  const spec: ProxyServerSpec = {
+    ...defaulted,
+    proxyImage: defaulted.proxyImage || options.defaultProxyImage || builtinImages.proxy,
+    managerImage: defaulted.managerImage || options.defaultXdsImage || builtinImages.xds,
+  };
+  const names = proxyChildNames(proxy.metadata.name);
+  const bootstrap = renderProxyBootstrap(proxy, spec);
+  const [xdsRole, xdsRoleBinding] = desiredXdsRbac(proxy, names);
+  const children: ProxyChildren = {
+    serviceAccount: desiredProxyServiceAccount(proxy, names),
+    xdsRole,
+    xdsRoleBinding,
+    configMap: desiredProxyConfigMap(proxy, names, bootstrap),
+    service: desiredProxyService(proxy, names, spec),
+    deployment: desiredProxyDeployment({ proxy, spec, names, bootstrap }),
+  };
+  return {
+    ok: true,
+    value: {
+      names,
+      spec,
+      files: { [BOOTSTRAP_KEY]: bootstrap },
+      children,
+      objects: [
+        children.serviceAccount,
+        xdsRole,
+        xdsRoleBinding,
+        children.configMap,
+        children.service,
+        children.deployment,
+      ],
+    },
+  };
+}

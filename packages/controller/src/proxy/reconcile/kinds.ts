@@ -1,0 +1,12 @@
+// The kinds the ProxyServer controller reads and writes (the runtime is told them; it never discovers them), all
+// described once in workload/kinds.ts.
+
+export {
+  ConfigMapKind,
+  DeploymentKind,
+  ProxyServerKind,
+  RoleBindingKind,
+  RoleKind,
+  ServiceAccountKind,
+  ServiceKind,
+} from '../../workload/kinds';

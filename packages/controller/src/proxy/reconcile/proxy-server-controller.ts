@@ -1,0 +1,78 @@
+// The ProxyServer controller's watches, declared next to its reconciler, its registration with a Manager, and the
+// permissions its caches and `owns` declarations cannot show. Owned children are followed through their controller
+// owner reference (caches select PROXY_SERVER_LABEL in the watched scope).
+import { GROUP, type ProxyServer } from '@oooi/api';
+import type {
+  CacheScope,
+  Clock,
+  Controller,
+  EventRecorder,
+  KindDescriptor,
+  KubeObject,
+  Manager,
+} from '@oooi/kube';
+import type { DeclaredPermission } from '../../workload/rbac';
+import { PROXY_SERVER_LABEL } from '../desired/names';
+import { XDS_VERBS } from '../desired/proxy-rbac';
+import { ProxyServerReconciler } from './proxy-server-reconciler';
+import {
+  ConfigMapKind,
+  DeploymentKind,
+  ProxyServerKind,
+  RoleBindingKind,
+  RoleKind,
+  ServiceAccountKind,
+  ServiceKind,
+} from './kinds';
+
+/** What the ProxyServer controller watches. */
+export const proxyServerWatches = {
+  for: ProxyServerKind,
+  owns: [ServiceAccountKind, RoleKind, RoleBindingKind, ConfigMapKind, ServiceKind, DeploymentKind],
+  /** Label selector of the owned kinds' caches. */
+  ownedSelector: PROXY_SERVER_LABEL,
+} as const satisfies { for: KindDescriptor; owns: readonly KindDescriptor[]; ownedSelector: string };
+
+/**
+ * Beyond its caches, owned kinds and status: nothing it sends. It holds the sidecar Role's verbs (list and watch
+ * of proxyservers, patch of their status) because RBAC escalation prevention lets it write that Role only then;
+ * its own ProxyServer cache and status writes use them too, in the same watched scope.
+ */
+export const proxyServerPermissions: readonly DeclaredPermission[] = Object.entries(XDS_VERBS).map(
+  ([resource, verbs]) => ({ group: GROUP, resource, verbs, scope: 'watched', purpose: 'grant' }),
+);
+
+/** What the setup needs; the controller's ReconcilerSetup has all of it. */
+export interface ProxyServerControllerSetup {
+  readonly manager: Manager;
+  /** Scope of our kinds: one namespace, or every namespace. */
+  readonly scope: CacheScope;
+  /** The operator's default images: used when a ProxyServer's spec.proxyImage / spec.managerImage is empty. */
+  readonly images: { readonly proxy: string; readonly xds: string };
+  readonly clock: Clock;
+  readonly events?: EventRecorder;
+}
+
+/** Declares the `proxyserver` controller on the manager (before it starts) and returns it. */
+export function setupProxyServerController(s: ProxyServerControllerSetup): Controller {
+  const owned: CacheScope = { ...s.scope, labelSelector: proxyServerWatches.ownedSelector };
+  const reader = (kind: KindDescriptor) => s.manager.cacheFor(kind, owned);
+  const reconciler = new ProxyServerReconciler({
+    client: s.manager.client,
+    proxyServers: s.manager.cacheFor<ProxyServer & KubeObject>(ProxyServerKind, s.scope),
+    children: {
+      serviceAccounts: reader(ServiceAccountKind),
+      roles: reader(RoleKind),
+      roleBindings: reader(RoleBindingKind),
+      configMaps: reader(ConfigMapKind),
+      services: reader(ServiceKind),
+      deployments: reader(DeploymentKind),
+    },
+    clock: s.clock,
+    render: { defaultProxyImage: s.images.proxy, defaultXdsImage: s.images.xds },
+    events: s.events,
+  });
+  let builder = s.manager.controller('proxyserver').for(ProxyServerKind, s.scope);
+  for (const kind of proxyServerWatches.owns) builder = builder.owns(kind, owned);
+  return builder.complete(reconciler);
+}

@@ -1,0 +1,137 @@
+// ProxyServerReconciler: read the ProxyServer from the cache (absent: done — the garbage collector removes the
+// owned children), render every child with the pure renderer, apply them by server-side apply (skipped when
+// unchanged; a foreign name is never taken over; a 422 is terminal), then write status once. A spec that cannot be
+// rendered leaves every child as it is (the running Envoy keeps serving) and says why in Ready. A Warning Event is
+// recorded only when Ready changes.
+import { API_VERSION, type ProxyServer } from '@oooi/api';
+import {
+  applyOwnedChildren,
+  type Clock,
+  type Condition,
+  type EventRecorder,
+  type KubeClient,
+  type KubeObject,
+  type ObjectReader,
+  type ReconcileContext,
+  type Reconciler,
+  type ReconcileResult,
+  type Request,
+} from '@oooi/kube';
+import { conditionChanged } from '../../workload/conditions';
+import { namespaceOf } from '../../workload/meta';
+import { ProxyConditionType } from '../conditions';
+import { proxyChildNames } from '../desired/names';
+import { desiredProxyStatus, type ProxyStatusInput } from '../desired/proxy-status';
+import {
+  renderProxyServer,
+  type RenderProxyServerOptions,
+  type RenderedProxyServer,
+} from '../desired/render-proxy-server';
+import {
+  ConfigMapKind,
+  DeploymentKind,
+  ProxyServerKind,
+  RoleBindingKind,
+  RoleKind,
+  ServiceAccountKind,
+  ServiceKind,
+} from './kinds';
+
+export interface ProxyChildReaders {
+  readonly serviceAccounts: ObjectReader;
+  readonly roles: ObjectReader;
+  readonly roleBindings: ObjectReader;
+  readonly configMaps: ObjectReader;
+  readonly services: ObjectReader;
+  readonly deployments: ObjectReader;
+}
+
+export interface ProxyServerReconcilerOptions {
+  /** The write path (one field manager). */
+  readonly client: KubeClient;
+  readonly proxyServers: ObjectReader<ProxyServer & KubeObject>;
+  /** Caches of the owned children (scoped to the PROXY_SERVER_LABEL label is enough). */
+  readonly children: ProxyChildReaders;
+  readonly clock: Clock;
+  /** The operator's default images. */
+  readonly render?: RenderProxyServerOptions;
+  readonly events?: Pick<EventRecorder, 'event'>;
+}
+
+type Applied = Pick<ProxyStatusInput, 'conflicts' | 'rejected' | 'deployment' | 'service'>;
+
+export class ProxyServerReconciler implements Reconciler {
+  constructor(private readonly o: ProxyServerReconcilerOptions) {}
+
+  async reconcile(req: Request, ctx: ReconcileContext): Promise<ReconcileResult> {
+    const proxy = this.o.client.freshest(ProxyServerKind, this.o.proxyServers.get(req.namespace, req.name));
+    if (!proxy || proxy.metadata.deletionTimestamp) return {};
+    const rendered = renderProxyServer(proxy, this.o.render);
+    const applied = rendered.ok ? await this.apply(proxy, rendered.value, ctx) : this.asTheyAre(proxy);
+    const status = desiredProxyStatus({ proxy, rendered, ...applied, now: this.o.clock.now() });
+    const ready = status.conditions?.find((c) => c.type === ProxyConditionType.Ready);
+    if (ready?.status === 'False' && conditionChanged(proxy.status?.conditions, ready))
+      this.warn(proxy, ready);
+    await this.o.client.applyStatus(
+      ProxyServerKind,
+      {
+        apiVersion: API_VERSION,
+        kind: 'ProxyServer',
+        metadata: { name: req.name, namespace: req.namespace },
+        status,
+      },
+      { current: proxy, force: true, signal: ctx.signal },
+    );
+    return {};
+  }
+
+  /** The live Deployment and Service, for a pass that applies nothing. */
+  private asTheyAre(proxy: ProxyServer): Applied {
+    const { workload } = proxyChildNames(proxy.metadata.name);
+    const namespace = namespaceOf(proxy);
+    return {
+      conflicts: [],
+      deployment: this.o.children.deployments.get(namespace, workload),
+      service: this.o.children.services.get(namespace, workload),
+    };
+  }
+
+  private async apply(
+    proxy: ProxyServer & KubeObject,
+    r: RenderedProxyServer,
+    ctx: ReconcileContext,
+  ): Promise<Applied> {
+    const c = this.o.children;
+    const ch = r.children;
+    const out = await applyOwnedChildren({
+      client: this.o.client,
+      ownerKind: ProxyServerKind,
+      owner: proxy,
+      steps: [
+        { kind: ServiceAccountKind, body: ch.serviceAccount, reader: c.serviceAccounts },
+        { kind: RoleKind, body: ch.xdsRole, reader: c.roles },
+        { kind: RoleBindingKind, body: ch.xdsRoleBinding, reader: c.roleBindings },
+        { kind: ConfigMapKind, body: ch.configMap, reader: c.configMaps },
+        { kind: ServiceKind, body: ch.service, reader: c.services },
+        { kind: DeploymentKind, body: ch.deployment, reader: c.deployments },
+      ],
+      signal: ctx.signal,
+      onApplied: ({ kind, body }) => ctx.log.info({ kind: kind.kind, child: body.metadata?.name }, 'Applied'),
+    });
+    if (out.state === 'conflict') return { ...this.asTheyAre(proxy), conflicts: [...out.conflicts] };
+    if (out.state === 'rejected') {
+      ctx.log.warn({ child: out.rejection.child, why: out.rejection.message }, 'Child rejected');
+      return { ...this.asTheyAre(proxy), rejected: out.rejection };
+    }
+    return { conflicts: [], deployment: out.live.get('Deployment'), service: out.live.get('Service') };
+  }
+
+  private warn(proxy: ProxyServer & KubeObject, ready: Condition): void {
+    this.o.events?.event(proxy, {
+      type: 'Warning',
+      reason: ready.reason,
+      action: 'Reconcile',
+      note: ready.message,
+    });
+  }
+}

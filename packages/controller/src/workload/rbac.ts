@@ -1,0 +1,50 @@
+// The RBAC objects every workload's reconciler writes for its own process — a Role's rule shape and the RoleBinding
+// that gives a Role to the workload's ServiceAccount — and the shape in which a reconciler declares the permissions
+// the controller needs for that (manager/rbac-rules.ts turns them into the chart's RBAC).
+import type { KubeObject } from '@oooi/kube';
+
+/** A PolicyRule of rbac.authorization.k8s.io/v1. */
+export interface RoleRule {
+  readonly apiGroups: readonly string[];
+  readonly resources: readonly string[];
+  readonly resourceNames?: readonly string[];
+  readonly verbs: readonly string[];
+}
+
+export const RBAC_API_VERSION = 'rbac.authorization.k8s.io/v1';
+
+/** A Role (METADATA) granting RULES. */
+export function role(metadata: KubeObject['metadata'], rules: readonly RoleRule[]): KubeObject {
+  return { apiVersion: RBAC_API_VERSION, kind: 'Role', metadata, rules };
+}
+
+/** The RoleBinding (METADATA) giving the Role NAME to the ServiceAccount SA. */
+export function roleBinding(
+  name: string,
+  metadata: KubeObject['metadata'],
+  sa: { name: string; namespace: string },
+): KubeObject {
+  return {
+    apiVersion: RBAC_API_VERSION,
+    kind: 'RoleBinding',
+    metadata,
+    roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name },
+    subjects: [{ kind: 'ServiceAccount', name: sa.name, namespace: sa.namespace }],
+  };
+}
+
+/**
+ * A permission a reconciler declares next to its watches because no registration shows it: `use` (it sends the
+ * request: a delete, a write in a namespace it does not watch, a finalizer patch) or `grant` (never sent; held only
+ * because RBAC escalation prevention lets the controller write a Role, and bind it, only when it holds every
+ * permission the Role grants).
+ */
+export interface DeclaredPermission {
+  readonly group: string;
+  /** `plural` or `plural/subresource`. */
+  readonly resource: string;
+  readonly verbs: readonly string[];
+  /** `watched`: the watched namespace (or all); `cluster`: every namespace. */
+  readonly scope: 'watched' | 'cluster';
+  readonly purpose: 'use' | 'grant';
+}
