@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { KubeConfigRest, loadKubeConfig, type KubeObject } from '@oooi/kube';
 import { e2eEnv, repoRoot, type RunningPod, type TrackedProc } from '@oooi/rig';
 import { registerHostedCluster, startHosted, type Hosted } from '../attachment/hosted';
-import { attachment, machine, nodePool, service } from '../controller/objects';
+import { attachment, machine, nodePool } from '../controller/objects';
 import { NamespaceKind, User, conditionOf, type KindName } from '../controller/support';
 import {
   eventually,
@@ -25,7 +25,7 @@ import {
   startKubeletStandIn,
   type KubeletStandIn,
 } from './controller-and-kubelet';
-import { DEFAULT_COREDNS_IMAGE, DeploymentKind } from './dns-api';
+import { DEFAULT_COREDNS_IMAGE, DeploymentKind, ServiceKind } from './dns-api';
 import { ask, openDnsLab, runDnsPod, UPSTREAM_IP, type DnsLab } from './lab';
 import {
   answeredRows,
@@ -69,6 +69,8 @@ let kubelet: KubeletStandIn | undefined;
 let pod: RunningPod | undefined;
 let hosted: Hosted | undefined;
 const timings: Timing[] = [];
+/** The ClusterIP of the ProxyServer's Service, once the controller made it. */
+let proxyClusterIP = '';
 /**
  * The controller notices a load balancer's address in the hosted cluster on its next read, 15 s after the last
  * (apps ingress waiting for the address; docs/attachments.md): that change's controller hop may take this much more.
@@ -109,7 +111,13 @@ interface Seen {
 
 const views = [
   { view: 'vlan', client: () => lab!.vlanClient, server: DNS_VLAN_IP, want: (r: Row) => r.vlan },
-  { view: 'pod-network', client: () => lab!.podClient, server: DNS_POD_IP, want: (r: Row) => r.pod },
+  {
+    view: 'pod-network',
+    client: () => lab!.podClient,
+    server: DNS_POD_IP,
+    // The reference table's proxy ClusterIP stands for the one the apiserver gave the ProxyServer's Service.
+    want: (r: Row) => (r.pod === PROXY_CLUSTER_IP ? proxyClusterIP : r.pod),
+  },
 ] as const;
 
 /** Asks every row from one view, eight digs at a time; returns what came back next to what the table wants. */
@@ -242,13 +250,20 @@ beforeAll(async () => {
   for (const name of ['alpha', 'bravo'])
     await registerHostedCluster(user, { namespace: ns, name, kubeconfig: hosted.kubeconfig });
   for (const obj of examplesHere()) await user.apply(obj.kind as KindName, obj);
-  // internalProxyService names vlan100-proxy.<ns>.svc.cluster.local: the Service the ProxyServer workload would own
-  await user.apply('Service', service(ns, 'vlan100-proxy', PROXY_CLUSTER_IP));
   controller = startControllerProcess(lab.scope, {
     kubeconfig: env.kubeconfig,
     namespace: ns,
     env: { NODE_OPTIONS: `--import=${join(repoRoot, 'e2e/attachment/svc-lookup-hook.mjs')}` },
   });
+  // internalProxyService names vlan100-proxy.<ns>.svc.cluster.local: the ProxyServer's own Service, which the
+  // controller makes; the pod-network view answers with its ClusterIP.
+  const proxyService = await eventually(
+    'the controller to write the ProxyServer Service',
+    () => user!.client.get(ServiceKind, { namespace: ns, name: 'vlan100-proxy' }),
+    (svc) => typeof (svc as { spec?: { clusterIP?: string } } | undefined)?.spec?.clusterIP === 'string',
+    { procs: [controller], timeoutMs: 90_000 },
+  );
+  proxyClusterIP = (proxyService as { spec: { clusterIP: string } }).spec.clusterIP;
   const deployment = await eventually(
     'the controller to write the DNS Deployment',
     () => user!.client.get(DeploymentKind, { namespace: ns, name: 'vlan100-dns' }),
