@@ -115,7 +115,10 @@ export function renderInfras(input: RenderInput, options: RenderOptions): Render
     objects.push(...r.objects);
     statuses.push(...r.statuses);
   }
-  const served = <T extends DNSServer | DHCPServer | ProxyServer>(kind: T['kind'], given: readonly T[]): T[] => {
+  const served = <T extends DNSServer | DHCPServer | ProxyServer>(
+    kind: T['kind'],
+    given: readonly T[],
+  ): T[] => {
     const generated = objects.filter((o): o is T => o.kind === kind);
     const standalone = given.filter((d) => !generated.some((g) => key(g) === key(d)));
     return sortedBy([...generated, ...standalone], key);
