@@ -180,7 +180,8 @@ async function timeChange(what: string, write: () => Promise<unknown>, probe: Ro
         at.vlan = now;
         at.nsid = v!.nsid;
       }
-      if (at.pod === undefined && p!.status === 'NOERROR' && p!.answers.join() === probe.pod) at.pod = now;
+      const podWant = views[1].want(probe);
+      if (at.pod === undefined && p!.status === 'NOERROR' && p!.answers.join() === podWant) at.pod = now;
       return { ...at };
     },
     (a) => a.vlan !== undefined && a.pod !== undefined,
