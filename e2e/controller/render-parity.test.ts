@@ -4,7 +4,8 @@
 // excluded: the owner reference (an object read from a file has no uid), the Infra's Available condition (the
 // controller sees the DNS workload's state; a file has no workloads), and what only the cluster knows — the apps
 // ingress state (the controller reads the hosted cluster; render is given the live block in its input, as a user
-// would copy it) and the external Service's address. lastTransitionTime is the clock's.
+// would copy it), the external Service's address, and the ClusterIP of the ProxyServer's Service (render is given
+// that Service as the cluster holds it). lastTransitionTime is the clock's.
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -86,6 +87,13 @@ beforeAll(async () => {
     () => user.get('Infra', ns, 'vlan100'),
     (i) => conditionsOf(i).length === 2,
   );
+  // internalProxyService names the ProxyServer's own Service, which the controller makes; once the apiserver gave
+  // it a ClusterIP, the DNSServer's pod-network view answers with it.
+  await until(
+    'the pod-network view from the ProxyServer Service',
+    () => user.get('DNSServer', ns, 'vlan100-dns'),
+    (d) => (d?.spec as { views?: { podNetwork?: unknown } } | undefined)?.views?.podNetwork !== undefined,
+  );
 });
 
 afterAll(async () => {
@@ -93,6 +101,22 @@ afterAll(async () => {
   await cleanup?.();
   rmSync(dir, { recursive: true, force: true });
 });
+
+/** The ProxyServer's Service as the cluster holds it (its ClusterIP is the apiserver's choice), as a render input. */
+async function liveProxyServiceFile(): Promise<string> {
+  const live = await user.get('Service', ns, 'vlan100-proxy');
+  const path = join(dir, 'proxy-service.yaml');
+  writeFileSync(
+    path,
+    stringify({
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name: 'vlan100-proxy', namespace: ns },
+      spec: live?.spec,
+    }),
+  );
+  return path;
+}
 
 /** The attachments file with each attachment's live apps-ingress block as its status (what render cannot know). */
 async function withLiveAppsStatus(file: string): Promise<void> {
@@ -107,6 +131,7 @@ async function withLiveAppsStatus(file: string): Promise<void> {
 
 test('oooi render writes the children and the status the controller wrote', async () => {
   await withLiveAppsStatus(files[1]!);
+  files.push(await liveProxyServiceFile());
   const out = join(dir, 'out');
   const res = await run(
     'pnpm',

@@ -216,7 +216,8 @@ describe('config reload', () => {
     const failures = await lab.metric('oooi_dhcp_config_reloads_total', 'result="failure"');
     await lab.writeConfig('{"version": 1, "network": ');
     await sleep(1500);
-    expect(await lab.metric('oooi_dhcp_config_reloads_total', 'result="failure"')).toBe(failures + 1);
+    // One write may reach the watcher as more than one event (each a failed attempt): at least one is counted.
+    expect(await lab.metric('oooi_dhcp_config_reloads_total', 'result="failure"')).toBeGreaterThan(failures);
     expect(lab.server!.log()).toContain('keeping the last good config');
     await lab.writeConfig(config);
     await sleep(1500);
