@@ -250,3 +250,61 @@ describe('pod runner: Multus addresses', () => {
     }
   });
 });
+
+describe('pod runner: paths', () => {
+  let scope: NetScope | undefined;
+  afterAll(async () => scope?.dispose());
+
+  test("a mountPath rewrites the container's args, never the image's entrypoint on this machine", async () => {
+    // The repository itself may live under a path a pod mounts (a clone in /tmp, an emptyDir at /tmp): the
+    // entrypoint (here /usr/bin/env, under the mountPath /usr) must still run from where it is.
+    scope = openNetScope(e2eEnv().rig);
+    const vlan = await scope.createNetwork({ label: 'paths', kind: 'vlan' });
+    const deployment = {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'paths', namespace: 'oooi-system' },
+      spec: {
+        template: {
+          metadata: {
+            annotations: {
+              'k8s.v1.cni.cncf.io/networks': JSON.stringify([
+                { name: 'vlan-nad', ips: ['198.51.100.10/24'] },
+              ]),
+            },
+          },
+          spec: {
+            containers: [
+              {
+                name: 'main',
+                image: 'example.test/env:1',
+                args: ['DATA=/usr/data', 'sleep', '300'],
+                volumeMounts: [{ name: 'usr', mountPath: '/usr' }],
+              },
+            ],
+            volumes: [{ name: 'usr', emptyDir: {} }],
+          },
+        },
+      },
+    };
+    const envImage: ImageMap = [
+      {
+        name: 'env',
+        match: () => true,
+        entrypoint: () => Promise.resolve(['/usr/bin/env']),
+        stripCommand: () => undefined,
+      },
+    ];
+    const pod = await runPod(scope, { deployment, vlan, images: envImage });
+    try {
+      const { argv, proc } = pod.container('main');
+      expect(argv[0]).toBe('/usr/bin/env');
+      expect(argv[1]).toMatch(/^DATA=\/.+\/data$/);
+      expect(argv[1]).not.toBe('DATA=/usr/data');
+      await waitFor('the container to be running', () => proc.alive(), { timeoutMs: 5_000 });
+      expect(proc.alive()).toBe(true);
+    } finally {
+      await pod.dispose();
+    }
+  });
+});

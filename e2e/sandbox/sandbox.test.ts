@@ -8,10 +8,14 @@ jest.setTimeout(600_000);
 
 test('a VM on the VLAN gets a lease, a DNS answer and a TLS connection to its control plane', async () => {
   const lines: string[] = [];
+  const progress: string[] = [];
   const result: SandboxResult = await runSandbox({
     name: `${e2eEnv().rig}-sandbox`,
     say: (l) => void lines.push(l),
-    progress: () => undefined,
+    progress: (l) => void progress.push(l),
+  }).catch((err: unknown) => {
+    // what the sandbox showed and its progress lines, so a failure here says where it stopped
+    throw new Error(`${String(err)}\n${[...lines, ...progress].slice(-60).join('\n')}`, { cause: err });
   });
   const last = Number(result.lease.ip.split('.')[3]);
   expect(result.lease.ip.startsWith('198.51.100.')).toBe(true);

@@ -155,7 +155,12 @@ async function startContainer(ctx: PodCtx, c: ContainerPlan): Promise<RunningCon
   for (const [k, v] of c.env) env.set(k, rewritePaths(expandVars(v, env), mappings));
   if (ctx.opts.kubeconfig !== undefined && !env.has('KUBECONFIG')) env.set('KUBECONFIG', ctx.opts.kubeconfig);
   const fix = (s: string): string => rewritePaths(expandVars(s, env), mappings);
-  const argv = containerArgv(rule, await rule.entrypoint(), c).map(fix);
+  // Only what the container spec says is a container path; the entrypoint is a path on this machine (the repository
+  // may itself live under a mountPath such as /tmp), so it is never rewritten.
+  const argv = containerArgv(rule, await rule.entrypoint(), {
+    command: c.command?.map(fix),
+    args: c.args.map(fix),
+  });
   const cwd = c.workingDir !== undefined ? fix(c.workingDir) : join(ctx.dir, 'rootfs');
   await mkdir(cwd.startsWith(ctx.dir) ? cwd : join(ctx.dir, 'rootfs'), { recursive: true });
   const fullEnv = {
