@@ -3,6 +3,7 @@
 // default route, net1 on the VLAN holding the server address. Clients live in namespaces of their own.
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { DhcpConfig } from '@oooi/api';
 import {
   openNetScope,
@@ -91,10 +92,12 @@ export async function openDhcpLab(owner: string, config: DhcpConfig = labConfig(
     server: undefined,
     writeConfig: (c) => writeFile(configFile, typeof c === 'string' ? c : JSON.stringify(c, null, 2)),
     async startServer(extra = [], entry?: readonly string[]) {
-      const tsx = join(repoRoot, 'node_modules', '.bin', 'tsx');
+      // Node itself with tsx's loader, not the tsx CLI: the tracked PID must be the server, so that a kill -9 kills
+      // it (the CLI is a wrapper whose child would survive its SIGKILL and keep serving).
+      const loader = pathToFileURL(join(repoRoot, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href;
       const proc = srv.spawn(
         [
-          ...(entry ?? [tsx, join(repoRoot, 'packages/dhcp/src/main.ts')]),
+          ...(entry ?? [process.execPath, '--import', loader, join(repoRoot, 'packages/dhcp/src/main.ts')]),
           '--config',
           configFile,
           '--interface',
