@@ -5,6 +5,7 @@
 // here with the same field paths. (JSON is YAML: the file is proto3 JSON, as Envoy reads it.)
 import type { ProxyServer } from '@oooi/api';
 import { renderStaticBootstrap, translateProxyServer, validateProxyServer } from '@oooi/envoy';
+import { namespaceOf } from '../../workload/meta';
 import type { RenderedFile } from './render-infras';
 import { workloadOutputs } from './workload-outputs';
 
@@ -13,7 +14,7 @@ export function renderProxyOutputs(proxyServers: readonly ProxyServer[]): {
   errors: string[];
 } {
   return workloadOutputs(proxyServers, (proxy) => {
-    const namespace = proxy.metadata.namespace ?? 'default';
+    const namespace = namespaceOf(proxy);
     const checked = validateProxyServer(proxy.spec ?? {});
     if (!checked.ok) return checked;
     const envoy = renderStaticBootstrap(
