@@ -80,6 +80,7 @@ export {
   type OwnedChildrenOutcome,
   type Rejection,
 } from './ownership/owned-children';
+export { applyOwnerStatus, type ApplyOwnerStatusOptions } from './ownership/owner-status';
 export {
   CacheSyncTimeoutError,
   ListWatchCache,
@@ -134,6 +135,7 @@ export {
 } from './controller/builder';
 export { Controller, ReconcileTimeoutError, type WatchSource } from './controller/controller';
 export {
+  conditionChanged,
   findCondition,
   isConditionTrue,
   removeCondition,

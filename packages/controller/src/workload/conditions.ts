@@ -44,8 +44,5 @@ export function mergeConditions(
   return merged.sort((a, b) => (order.get(a.type) ?? 0) - (order.get(b.type) ?? 0));
 }
 
-/** Whether `next` says something else than the condition of its type in `previous` (status, reason or message). */
-export function conditionChanged(previous: readonly Condition[] | undefined, next: ConditionSpec): boolean {
-  const old = previous?.find((c) => c.type === next.type);
-  return !old || old.status !== next.status || old.reason !== next.reason || old.message !== next.message;
-}
+/** Whether `next` says something else than the condition of its type in `previous` (one rule, in @oooi/kube). */
+export { conditionChanged } from '@oooi/kube';

@@ -58,3 +58,12 @@ export function isConditionTrue(conditions: readonly Condition[] | undefined, ty
 export function removeCondition(conditions: readonly Condition[] | undefined, type: string): Condition[] {
   return (conditions ?? []).filter((c) => c.type !== type);
 }
+
+/** Whether `next` says something else than the condition of its type in `previous` (status, reason or message). */
+export function conditionChanged(
+  previous: readonly Condition[] | undefined,
+  next: Pick<Condition, 'type' | 'status' | 'reason' | 'message'>,
+): boolean {
+  const old = previous?.find((c) => c.type === next.type);
+  return !old || old.status !== next.status || old.reason !== next.reason || old.message !== next.message;
+}

@@ -4,11 +4,11 @@
 // foreign name is never taken over; a 422 is terminal), then the VMI readers in the listed namespaces (pruning the
 // rest), then write status once. A spec that cannot be rendered leaves every child as it is (the running
 // configuration keeps serving) and says why in Ready. A Warning Event is recorded only when Ready changes.
-import { API_VERSION, type DHCPServer } from '@oooi/api';
+import type { DHCPServer } from '@oooi/api';
 import {
   applyOwnedChildren,
+  applyOwnerStatus,
   type Clock,
-  type Condition,
   type EventRecorder,
   type KubeClient,
   type KubeObject,
@@ -18,9 +18,7 @@ import {
   type ReconcileResult,
   type Request,
 } from '@oooi/kube';
-import { conditionChanged } from '../../workload/conditions';
 import { namespaceOf } from '../../workload/meta';
-import { DhcpConditionType } from '../conditions';
 import { desiredDhcpStatus, type DhcpStatusInput } from '../desired/dhcp-status';
 import { dhcpChildNames } from '../desired/names';
 import {
@@ -84,18 +82,14 @@ export class DhcpServerReconciler implements Reconciler {
     }
     const applied = rendered.ok ? await this.applyAll(dhcp, rendered.value, ctx) : this.asTheyAre(dhcp);
     const status = desiredDhcpStatus({ dhcp, rendered, ...applied, now: this.o.clock.now() });
-    const ready = status.conditions?.find((c) => c.type === DhcpConditionType.Ready);
-    if (ready?.status === 'False' && conditionChanged(dhcp.status?.conditions, ready)) this.warn(dhcp, ready);
-    await this.o.client.applyStatus(
-      DhcpServerKind,
-      {
-        apiVersion: API_VERSION,
-        kind: 'DHCPServer',
-        metadata: { name: req.name, namespace: req.namespace },
-        status,
-      },
-      { current: dhcp, force: true, signal: ctx.signal },
-    );
+    await applyOwnerStatus({
+      client: this.o.client,
+      kind: DhcpServerKind,
+      owner: dhcp,
+      status,
+      events: this.o.events,
+      signal: ctx.signal,
+    });
     return {};
   }
 
@@ -141,14 +135,5 @@ export class DhcpServerReconciler implements Reconciler {
     if (vmi.state === 'conflict') return { conflicts: [...vmi.conflicts], deployment };
     if (vmi.state === 'rejected') return { conflicts: [], rejected: vmi.rejection, deployment };
     return { conflicts: [], vmi, deployment };
-  }
-
-  private warn(dhcp: DHCPServer & KubeObject, ready: Condition): void {
-    this.o.events?.event(dhcp, {
-      type: 'Warning',
-      reason: ready.reason,
-      action: 'Reconcile',
-      note: ready.message,
-    });
   }
 }

@@ -3,11 +3,11 @@
 // (skipped when unchanged), then write status once. A spec that cannot be rendered leaves the children as they are
 // (the running configuration keeps serving) and says why in Ready; so does a child the apiserver refuses (422:
 // terminal, not retried until something changes). A Warning Event is recorded only when Ready changes.
-import { API_VERSION, type DNSServer } from '@oooi/api';
+import type { DNSServer } from '@oooi/api';
 import {
   applyOwnedChildren,
+  applyOwnerStatus,
   type Clock,
-  type Condition,
   type EventRecorder,
   type KubeClient,
   type KubeObject,
@@ -18,8 +18,6 @@ import {
   type Rejection,
   type Request,
 } from '@oooi/kube';
-import { conditionChanged } from '../../workload/conditions';
-import { DnsConditionType } from '../conditions';
 import { desiredDnsStatus } from '../desired/dns-status';
 import { dnsChildNames } from '../desired/names';
 import {
@@ -66,18 +64,14 @@ export class DnsServerReconciler implements Reconciler {
     const rendered = renderDnsServer(dns, this.o.render);
     const applied = rendered.ok ? await this.applyChildren(dns, rendered.value, ctx) : this.asTheyAre(dns);
     const status = desiredDnsStatus({ dns, rendered, ...applied, now: this.o.clock.now() });
-    const ready = status.conditions?.find((c) => c.type === DnsConditionType.Ready);
-    if (ready?.status === 'False' && conditionChanged(dns.status?.conditions, ready)) this.warn(dns, ready);
-    await this.o.client.applyStatus(
-      DnsServerKind,
-      {
-        apiVersion: API_VERSION,
-        kind: 'DNSServer',
-        metadata: { name: req.name, namespace: req.namespace },
-        status,
-      },
-      { current: dns, force: true, signal: ctx.signal },
-    );
+    await applyOwnerStatus({
+      client: this.o.client,
+      kind: DnsServerKind,
+      owner: dns,
+      status,
+      events: this.o.events,
+      signal: ctx.signal,
+    });
     return {};
   }
 
@@ -114,14 +108,5 @@ export class DnsServerReconciler implements Reconciler {
       return { ...this.asTheyAre(dns), rejected: out.rejection };
     }
     return { conflicts: [], service: out.live.get('Service'), deployment: out.live.get('Deployment') };
-  }
-
-  private warn(dns: DNSServer & KubeObject, ready: Condition): void {
-    this.o.events?.event(dns, {
-      type: 'Warning',
-      reason: ready.reason,
-      action: 'Reconcile',
-      note: ready.message,
-    });
   }
 }

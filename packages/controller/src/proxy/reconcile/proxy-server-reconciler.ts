@@ -3,11 +3,11 @@
 // unchanged; a foreign name is never taken over; a 422 is terminal), then write status once. A spec that cannot be
 // rendered leaves every child as it is (the running Envoy keeps serving) and says why in Ready. A Warning Event is
 // recorded only when Ready changes.
-import { API_VERSION, type ProxyServer } from '@oooi/api';
+import type { ProxyServer } from '@oooi/api';
 import {
   applyOwnedChildren,
+  applyOwnerStatus,
   type Clock,
-  type Condition,
   type EventRecorder,
   type KubeClient,
   type KubeObject,
@@ -17,9 +17,7 @@ import {
   type ReconcileResult,
   type Request,
 } from '@oooi/kube';
-import { conditionChanged } from '../../workload/conditions';
 import { namespaceOf } from '../../workload/meta';
-import { ProxyConditionType } from '../conditions';
 import { proxyChildNames } from '../desired/names';
 import { desiredProxyStatus, type ProxyStatusInput } from '../desired/proxy-status';
 import {
@@ -69,19 +67,14 @@ export class ProxyServerReconciler implements Reconciler {
     const rendered = renderProxyServer(proxy, this.o.render);
     const applied = rendered.ok ? await this.apply(proxy, rendered.value, ctx) : this.asTheyAre(proxy);
     const status = desiredProxyStatus({ proxy, rendered, ...applied, now: this.o.clock.now() });
-    const ready = status.conditions?.find((c) => c.type === ProxyConditionType.Ready);
-    if (ready?.status === 'False' && conditionChanged(proxy.status?.conditions, ready))
-      this.warn(proxy, ready);
-    await this.o.client.applyStatus(
-      ProxyServerKind,
-      {
-        apiVersion: API_VERSION,
-        kind: 'ProxyServer',
-        metadata: { name: req.name, namespace: req.namespace },
-        status,
-      },
-      { current: proxy, force: true, signal: ctx.signal },
-    );
+    await applyOwnerStatus({
+      client: this.o.client,
+      kind: ProxyServerKind,
+      owner: proxy,
+      status,
+      events: this.o.events,
+      signal: ctx.signal,
+    });
     return {};
   }
 
@@ -124,14 +117,5 @@ export class ProxyServerReconciler implements Reconciler {
       return { ...this.asTheyAre(proxy), rejected: out.rejection };
     }
     return { conflicts: [], deployment: out.live.get('Deployment'), service: out.live.get('Service') };
-  }
-
-  private warn(proxy: ProxyServer & KubeObject, ready: Condition): void {
-    this.o.events?.event(proxy, {
-      type: 'Warning',
-      reason: ready.reason,
-      action: 'Reconcile',
-      note: ready.message,
-    });
   }
 }
