@@ -148,6 +148,44 @@ describe.each([
   test('the source-scoped kubernetes alias answers the allowed VM only', async () => {
     expect(await probe(lab.vm1, undefined, 6443)).toBe('alpha-kubernetes-service');
     expect(await probe(lab.vm2, undefined, 6443)).toBe('refused');
+    // in-cluster names fall through to the alias; names of routed backends still reach their own backend from
+    // the alias's source (SNI routing does not let the source-only chain capture them)
+    expect(await probe(lab.vm1, 'kubernetes.default.svc', 6443)).toBe('alpha-kubernetes-service');
+    expect(await probe(lab.vm1, 'kubernetes.default.svc.cluster.local', 6443)).toBe(
+      'alpha-kubernetes-service',
+    );
+    expect(await probe(lab.vm2, 'kubernetes.default.svc', 6443)).toBe('refused');
+    expect(await probe(lab.vm1, 'api.bravo.example.test', 6443)).toBe('bravo-api');
+    expect(await probe(lab.vm1, 'api.alpha.example.test', 6443)).toBe('alpha-api');
+    await noNacks();
+  });
+
+  test('SNI-routed backends: a changed target goes live as a Cluster update, the Listeners are not resent', async () => {
+    const lds = async (): Promise<number> =>
+      (await envoyStats(lab.proxy, ADMIN_PORT, 'listener_manager.lds.update_success'))[
+        'listener_manager.lds.update_success'
+      ] ?? 0;
+    const before = await lds();
+    const moved = base.map((b) =>
+      b.name === 'alpha-oauth'
+        ? backend('alpha-oauth', 443, 9005, { hostname: 'oauth.alpha.example.test' })
+        : b,
+    );
+    await writeProxyServer(specFile, [...moved, charlie]);
+    await waitFor(
+      'oauth.alpha now served by the backend on 9005',
+      async () => (await probe(lab.vm2, 'oauth.alpha.example.test', 443)) === 'charlie-oauth',
+      { timeoutMs: 30_000, everyMs: 200 },
+    );
+    await acked(status().xds.desiredVersion!);
+    await writeProxyServer(specFile, base);
+    await waitFor(
+      'oauth.alpha back on its own backend',
+      async () => (await probe(lab.vm2, 'oauth.alpha.example.test', 443)) === 'alpha-oauth',
+      { timeoutMs: 30_000, everyMs: 200 },
+    );
+    await acked(status().xds.desiredVersion!);
+    expect(await lds()).toBe(before);
     await noNacks();
   });
 

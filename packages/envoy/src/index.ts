@@ -3,6 +3,7 @@ export { translateProxyServer, servedBackends } from './translate/translate-prox
 export { TYPE_URL, DEFAULT_HTTP_PORTS } from './translate/resources';
 export type { EnvoyResources, ResourceTypeUrl, TranslateOptions } from './translate/resources';
 export { listenerName } from './translate/backends-to-listeners';
+export { ClusterMemo } from './translate/backends-to-clusters';
 export { validateProxyServer } from './validate/validate-proxy-server';
 export {
   renderAdsBootstrap,

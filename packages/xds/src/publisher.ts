@@ -2,7 +2,7 @@
 // snapshot stays served and the errors go to the status.
 import type { FieldError, ProxyServerSpec } from '@oooi/api';
 import { formatFieldError } from '@oooi/api';
-import { translateProxyServer, validateProxyServer } from '@oooi/envoy';
+import { ClusterMemo, translateProxyServer, validateProxyServer } from '@oooi/envoy';
 import type { TranslateOptions } from '@oooi/envoy';
 import type { Logger } from 'pino';
 import type { Snapshot } from './cache/snapshot';
@@ -23,6 +23,9 @@ export interface PublisherOptions {
 }
 
 export class Publisher {
+  /** Unchanged backends keep their Cluster objects, so buildSnapshot encodes and hashes only what changed. */
+  private readonly memo = new ClusterMemo();
+
   constructor(private readonly o: PublisherOptions) {}
 
   publish(spec: Partial<ProxyServerSpec>): PublishResult {
@@ -38,7 +41,7 @@ export class Publisher {
       );
       return { kind: 'invalid', errors: checked.errors };
     }
-    const snapshot = buildSnapshot(translateProxyServer(spec, this.o.translate));
+    const snapshot = buildSnapshot(translateProxyServer(spec, this.o.translate, this.memo));
     this.o.metrics.snapshotBuild.observe({ result: 'ok' }, (now() - t0) / 1000);
     const changed = this.o.cache.set(snapshot);
     this.o.log.info(

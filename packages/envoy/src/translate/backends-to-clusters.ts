@@ -1,4 +1,5 @@
-// One Envoy Cluster per backend, named after the backend: STATIC for an IPv4 target, LOGICAL_DNS (IPv4 only) for a
+// One Envoy Cluster per chained backend, named after the backend, and one per name of an SNI-routed backend, named
+// after the name (sni-routing.ts; backend names are DNS labels, routed names have a dot: they never collide): STATIC for an IPv4 target, LOGICAL_DNS (IPv4 only) for a
 // host name (a hostname-only load balancer) or a Service (`<svc>.<ns>.svc.<clusterDomain>`, one ClusterIP, so
 // LOGICAL_DNS keeps a single resolved address instead of STRICT_DNS's host set).
 import type { ProxyBackend } from '@oooi/api';
@@ -23,16 +24,50 @@ export function targetAddress(b: ProxyBackend, clusterDomain: string): { address
   return { address: `${b.targetService}.${b.targetNamespace}.svc.${clusterDomain}`, dns: true };
 }
 
-export function backendToCluster(b: ProxyBackend, clusterDomain: string): Cluster {
+/**
+ * Everything backendToCluster reads, as one string: equal keys give equal clusters (a property test holds it to
+ * that). Add a field here whenever backendToCluster starts reading one.
+ */
+export function clusterKey(b: ProxyBackend, clusterDomain: string, name = b.name): string {
+  return [name, clusterDomain, b.targetService, b.targetNamespace, b.targetPort, b.timeoutSeconds ?? ''].join(
+    '\u0000',
+  );
+}
+
+/**
+ * The Cluster objects of the previous translation, reused for backends whose cluster key did not change, so a
+ * caller that translates again and again (oooi-xds) gets the same object for an unchanged cluster and can keep
+ * what it derived from it (its encoding and content hash). Output with and without a memo is equal; objects
+ * handed out are never mutated. Only the clusters of the latest translation are kept.
+ */
+export class ClusterMemo {
+  private previous = new Map<string, Cluster>();
+  private current = new Map<string, Cluster>();
+
+  cluster(b: ProxyBackend, clusterDomain: string, name = b.name): Cluster {
+    const key = clusterKey(b, clusterDomain, name);
+    const c = this.current.get(key) ?? this.previous.get(key) ?? backendToCluster(b, clusterDomain, name);
+    this.current.set(key, c);
+    return c;
+  }
+
+  /** Ends one translation: what it did not use is dropped. */
+  commit(): void {
+    this.previous = this.current;
+    this.current = new Map();
+  }
+}
+
+export function backendToCluster(b: ProxyBackend, clusterDomain: string, name = b.name): Cluster {
   const target = targetAddress(b, clusterDomain);
   return Cluster.fromPartial({
-    name: b.name,
+    name,
     type: target.dns ? Cluster_DiscoveryType.LOGICAL_DNS : Cluster_DiscoveryType.STATIC,
     connectTimeout: { seconds: b.timeoutSeconds ?? 30 },
     lbPolicy: Cluster_LbPolicy.ROUND_ROBIN,
     ...(target.dns ? { dnsLookupFamily: Cluster_DnsLookupFamily.V4_ONLY } : {}),
     loadAssignment: {
-      clusterName: b.name,
+      clusterName: name,
       endpoints: [
         {
           lbEndpoints: [
@@ -48,8 +83,21 @@ export function backendToCluster(b: ProxyBackend, clusterDomain: string): Cluste
   });
 }
 
-export function backendsToClusters(backends: readonly ProxyBackend[], clusterDomain: string): Cluster[] {
-  return [...backends]
-    .sort((a, b) => compareText(a.name, b.name))
-    .map((b) => backendToCluster(b, clusterDomain));
+/** Clusters for BACKENDS, sorted by cluster name; ROUTED maps a routed backend to its names. */
+export function backendsToClusters(
+  backends: readonly ProxyBackend[],
+  clusterDomain: string,
+  routed: ReadonlyMap<ProxyBackend, readonly string[]> = new Map(),
+  memo?: ClusterMemo,
+): Cluster[] {
+  const make = (b: ProxyBackend, name?: string): Cluster =>
+    memo ? memo.cluster(b, clusterDomain, name) : backendToCluster(b, clusterDomain, name);
+  const out = backends
+    .flatMap((b) => {
+      const names = routed.get(b);
+      return names ? names.map((n) => make(b, n)) : [make(b)];
+    })
+    .sort((a, b) => compareText(a.name, b.name));
+  memo?.commit();
+  return out;
 }

@@ -1,21 +1,27 @@
-// One Listener per port. TLS ports: tls_inspector and one filter chain per backend, matched on its SNI names (and
-// source ranges for source-scoped aliases), each chain a tcp_proxy to the backend's cluster. HTTP ports (80 by
-// default): one chain with an HTTP connection manager, one virtual host per backend, routed by Host header.
+// One Listener per port. TLS ports: tls_inspector, one routing chain per top-level label of the routed backends
+// (`*.<label>`: sni_cluster + tcp_proxy, so the cluster is the one named like the SNI; see sni-routing.ts), and one
+// filter chain per backend that is not routed, matched on its SNI names (and source ranges for source-scoped
+// aliases), a tcp_proxy to the backend's cluster. HTTP ports (80 by default): one chain with an HTTP connection
+// manager, one virtual host per backend, routed by Host header.
 //
-// Shape for cheap updates: listener-level fields (address, listener filters) never depend on the backends, and
-// every chain holds only its own backend's data. Envoy then applies a change as an in-place filter-chain update
-// (only added, changed or removed chains are built or drained; identical chains are kept), instead of draining
-// the whole listener. An HTTP port's single chain changes whenever any of its virtual hosts does.
+// Shape for cheap updates: listener-level fields (address, listener filters) never depend on the backends, routing
+// chains depend only on the set of top-level labels, and every other chain holds only its own backend's data. A
+// change of routed backends leaves the Listener byte-identical (only Clusters change); any other change is an
+// in-place filter-chain update (only added, changed or removed chains are built or drained). An HTTP port's
+// single chain changes whenever any of its virtual hosts does.
 import type { ProxyBackend } from '@oooi/api';
 import type { FilterChain } from '../generated/envoy/config/listener/v3/listener_components';
 import { Listener } from '../generated/envoy/config/listener/v3/listener';
 import { Router } from '../messages';
 import { TlsInspector } from '../generated/envoy/extensions/filters/listener/tls_inspector/v3/tls_inspector';
 import { HttpConnectionManager } from '../generated/envoy/extensions/filters/network/http_connection_manager/v3/http_connection_manager';
+import { SniCluster } from '../generated/envoy/extensions/filters/network/sni_cluster/v3/sni_cluster';
 import { TcpProxy } from '../generated/envoy/extensions/filters/network/tcp_proxy/v3/tcp_proxy';
 import { parseCidr } from './cidr';
 import { pack } from './pack';
 import { compareText } from './resources';
+import type { TlsPortPlan } from './sni-routing';
+import { UNROUTED_CLUSTER } from './sni-routing';
 
 /** The hostname that, on the Kubernetes API port, matches by source only (the in-cluster Service dials by IP). */
 export const KUBERNETES_ALIAS = 'kubernetes';
@@ -60,6 +66,28 @@ function sniChain(b: ProxyBackend): FilterChain {
   } as FilterChain;
 }
 
+/** Routes every SNI ending in `.<label>` to the cluster named like the SNI (no such cluster: the connection closes). */
+function routingChain(port: number, label: string): FilterChain {
+  return {
+    $type: 'envoy.config.listener.v3.FilterChain',
+    name: `sni-${label}`,
+    filterChainMatch: { serverNames: [`*.${label}`] },
+    filters: [
+      {
+        name: 'envoy.filters.network.sni_cluster',
+        typedConfig: pack(SniCluster, SniCluster.fromPartial({})),
+      },
+      {
+        name: 'envoy.filters.network.tcp_proxy',
+        typedConfig: pack(
+          TcpProxy,
+          TcpProxy.fromPartial({ statPrefix: `${listenerName(port)}-sni`, cluster: UNROUTED_CLUSTER }),
+        ),
+      },
+    ],
+  } as FilterChain;
+}
+
 function httpChain(port: number, backends: readonly ProxyBackend[]): FilterChain {
   const hcm = HttpConnectionManager.fromPartial({
     statPrefix: listenerName(port),
@@ -87,15 +115,28 @@ function httpChain(port: number, backends: readonly ProxyBackend[]): FilterChain
   } as FilterChain;
 }
 
-export interface ListenerInput {
-  readonly port: number;
-  readonly backends: readonly ProxyBackend[];
-  readonly bindAddress: string;
-  readonly http: boolean;
-}
+export type ListenerInput =
+  | {
+      readonly port: number;
+      readonly bindAddress: string;
+      readonly http: true;
+      readonly backends: readonly ProxyBackend[];
+    }
+  | { readonly port: number; readonly bindAddress: string; readonly http: false; readonly plan: TlsPortPlan };
 
-export function portToListener({ port, backends, bindAddress, http }: ListenerInput): Listener {
-  const sorted = [...backends].sort((a, b) => compareText(a.name, b.name));
+export function portToListener(input: ListenerInput): Listener {
+  const { port, bindAddress, http } = input;
+  const filterChains = input.http
+    ? [
+        httpChain(
+          port,
+          [...input.backends].sort((a, b) => compareText(a.name, b.name)),
+        ),
+      ]
+    : [
+        ...input.plan.routedLabels.map((label) => routingChain(port, label)),
+        ...[...input.plan.chained].sort((a, b) => compareText(a.name, b.name)).map(sniChain),
+      ];
   return Listener.fromPartial({
     name: listenerName(port),
     address: { socketAddress: { address: bindAddress, portValue: port } },
@@ -107,6 +148,6 @@ export function portToListener({ port, backends, bindAddress, http }: ListenerIn
             typedConfig: pack(TlsInspector, TlsInspector.fromPartial({})),
           },
         ],
-    filterChains: http ? [httpChain(port, sorted)] : sorted.map(sniChain),
+    filterChains,
   });
 }

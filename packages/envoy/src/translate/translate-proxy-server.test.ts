@@ -2,6 +2,7 @@ import { Listener } from '../generated/envoy/config/listener/v3/listener';
 import { resourcesToJson } from '../render/render-bootstrap';
 import { attachmentBackends, shuffled } from '../testing/fixtures';
 import { expectGolden } from '../testing/golden';
+import type { EnvoyResources } from './resources';
 import { translateProxyServer } from './translate-proxy-server';
 
 const alpha = attachmentBackends({
@@ -41,33 +42,66 @@ describe('translateProxyServer', () => {
     expect(b).toBe(a);
   });
 
-  test('one attachment changed: every other filter chain is byte-identical (in-place update shape)', () => {
-    const before = translateProxyServer({ backends: [...alpha, ...bravo] });
-    const changed = bravo.map((b) => (b.name === 'bravo-oauth-openshift' ? { ...b, targetPort: 8443 } : b));
-    const added = attachmentBackends({
-      name: 'charlie',
-      domain: 'charlie.example.test',
-      namespace: 'clusters-charlie',
-    });
-    const after = translateProxyServer({ backends: [...alpha, ...changed, ...added] });
-    const chains = (ls: readonly Listener[]): Map<string, string> =>
-      new Map(
-        ls
-          .filter((l) => l.name !== 'port-80')
-          .flatMap((l) =>
-            l.filterChains.map(
-              (c) =>
-                [
-                  `${l.name}/${c.name}`,
-                  JSON.stringify(Listener.toJSON({ ...l, filterChains: [c] })),
-                ] as const,
-            ),
+  const chainsOf = (ls: readonly Listener[]): Map<string, string> =>
+    new Map(
+      ls
+        .filter((l) => l.name !== 'port-80')
+        .flatMap((l) =>
+          l.filterChains.map(
+            (c) =>
+              [`${l.name}/${c.name}`, JSON.stringify(Listener.toJSON({ ...l, filterChains: [c] }))] as const,
           ),
-      );
-    const b = chains(before.listeners);
-    const a = chains(after.listeners);
-    const listenerLevel = (ls: readonly Listener[]): string[] =>
-      ls.map((l) => JSON.stringify(Listener.toJSON({ ...l, filterChains: [] })));
+        ),
+    );
+  const listenerLevel = (ls: readonly Listener[]): string[] =>
+    ls.map((l) => JSON.stringify(Listener.toJSON({ ...l, filterChains: [] })));
+  const portOf = (r: EnvoyResources, name: string): number | undefined =>
+    r.clusters.find((c) => c.name === name)?.loadAssignment?.endpoints[0]?.lbEndpoints[0]?.endpoint?.address
+      ?.socketAddress?.portValue;
+  const charlie = attachmentBackends({
+    name: 'charlie',
+    domain: 'charlie.example.test',
+    namespace: 'clusters-charlie',
+  });
+  const changedBravo = bravo.map((b) =>
+    b.name === 'bravo-oauth-openshift' ? { ...b, targetPort: 8443 } : b,
+  );
+
+  test('SNI routing: changing and adding plain backends leaves every Listener byte-identical (clusters only)', () => {
+    const before = translateProxyServer({ backends: [...alpha, ...bravo] });
+    const after = translateProxyServer({ backends: [...alpha, ...changedBravo, ...charlie] });
+    expect(after.listeners.map((l) => Listener.toJSON(l))).toEqual(
+      before.listeners.map((l) => Listener.toJSON(l)),
+    );
+    const names = (r: EnvoyResources): string[] => r.clusters.map((c) => c.name);
+    expect(names(after).filter((n) => !names(before).includes(n))).toEqual([
+      'api-int.charlie.example.test',
+      'api.charlie.example.test',
+      'ignition.charlie.example.test',
+      'konnectivity.charlie.example.test',
+      'oauth.charlie.example.test',
+    ]);
+    expect(portOf(after, 'oauth.bravo.example.test')).toBe(8443);
+    // a new top-level label adds one routing chain and changes no other chain
+    const delta = attachmentBackends({
+      name: 'delta',
+      domain: 'delta.example.org',
+      namespace: 'clusters-delta',
+    });
+    const withOrg = translateProxyServer({ backends: [...alpha, ...bravo, ...delta] });
+    const b = chainsOf(before.listeners);
+    const a = chainsOf(withOrg.listeners);
+    for (const [key, text] of b) expect({ key, same: a.get(key) === text }).toEqual({ key, same: true });
+    expect([...a.keys()].filter((k) => !b.has(k)).sort()).toEqual(['port-443/sni-org', 'port-6443/sni-org']);
+  });
+
+  test('sniRouting false: one chain per backend, and a change leaves every other chain byte-identical', () => {
+    const opts = { sniRouting: false };
+    const before = translateProxyServer({ backends: [...alpha, ...bravo] }, opts);
+    const after = translateProxyServer({ backends: [...alpha, ...changedBravo, ...charlie] }, opts);
+    expect(before.listeners.flatMap((l) => l.filterChains.map((c) => c.name))).not.toContain('sni-test');
+    const b = chainsOf(before.listeners);
+    const a = chainsOf(after.listeners);
     expect(listenerLevel(after.listeners)).toEqual(listenerLevel(before.listeners));
     for (const [key, text] of b) expect({ key, same: a.get(key) === text }).toEqual({ key, same: true });
     expect([...a.keys()].filter((k) => !b.has(k)).sort()).toEqual([
@@ -77,10 +111,8 @@ describe('translateProxyServer', () => {
       'port-6443/charlie-kube-apiserver',
       'port-6443/charlie-kube-apiserver-internal',
     ]);
-    expect(
-      after.clusters.find((c) => c.name === 'bravo-oauth-openshift')?.loadAssignment?.endpoints[0]
-        ?.lbEndpoints[0]?.endpoint?.address?.socketAddress?.portValue,
-    ).toBe(8443);
+    expect(portOf(after, 'bravo-oauth-openshift')).toBe(8443);
+    expect(after.clusters.map((c) => c.name)).not.toContain('sni:unrouted');
   });
 
   test('UDP backends are not translated', () => {

@@ -2,19 +2,24 @@
 // the output depends only on the set of backends, never on their order. Validate first (validateProxyServer):
 // the translator assumes valid input and skips what it cannot express (UDP backends, invalid CIDRs).
 import type { ProxyBackend, ProxyServerSpec } from '@oooi/api';
+import type { ClusterMemo } from './backends-to-clusters';
 import { backendsToClusters } from './backends-to-clusters';
-import { portToListener } from './backends-to-listeners';
+import { portToListener, serverNames } from './backends-to-listeners';
 import type { EnvoyResources, TranslateOptions } from './resources';
 import { DEFAULT_HTTP_PORTS } from './resources';
+import { planSniRouting, unroutedCluster } from './sni-routing';
+import { compareText } from './resources';
 
 /** Backends that are served: TCP only (UDP is reported by the validator). */
 export function servedBackends(spec: Pick<ProxyServerSpec, 'backends'>): ProxyBackend[] {
   return (spec.backends ?? []).filter((b) => (b.protocol ?? 'TCP') === 'TCP');
 }
 
+/** MEMO (optional) reuses unchanged Cluster objects across calls; the output is the same with or without it. */
 export function translateProxyServer(
   spec: Pick<ProxyServerSpec, 'backends'>,
   options: TranslateOptions = {},
+  memo?: ClusterMemo,
 ): EnvoyResources {
   const backends = servedBackends(spec);
   const httpPorts = new Set(options.httpPorts ?? DEFAULT_HTTP_PORTS);
@@ -24,15 +29,29 @@ export function translateProxyServer(
     if (group) group.push(b);
     else byPort.set(b.port, [b]);
   }
+  const clusterDomain = options.clusterDomain ?? 'cluster.local';
+  const bindAddress = options.bindAddress ?? '0.0.0.0';
+  const plans = planSniRouting({
+    ports: new Map([...byPort].filter(([port]) => !httpPorts.has(port))),
+    serverNames,
+    clusterDomain,
+    enabled: options.sniRouting ?? true,
+  });
   const listeners = [...byPort.entries()]
     .sort(([a], [b]) => a - b)
-    .map(([port, group]) =>
-      portToListener({
-        port,
-        backends: group,
-        bindAddress: options.bindAddress ?? '0.0.0.0',
-        http: httpPorts.has(port),
-      }),
-    );
-  return { listeners, clusters: backendsToClusters(backends, options.clusterDomain ?? 'cluster.local') };
+    .map(([port, group]) => {
+      const plan = plans.get(port);
+      return plan
+        ? portToListener({ port, bindAddress, http: false, plan })
+        : portToListener({ port, bindAddress, http: true, backends: group });
+    });
+  const routed = new Map(
+    [...plans.values()].flatMap((p) => p.routed.map((r) => [r.backend, r.names] as const)),
+  );
+  const clusters = backendsToClusters(backends, clusterDomain, routed, memo);
+  if (![...plans.values()].some((p) => p.routedLabels.length > 0)) return { listeners, clusters };
+  return {
+    listeners,
+    clusters: [...clusters, unroutedCluster()].sort((a, b) => compareText(a.name, b.name)),
+  };
 }

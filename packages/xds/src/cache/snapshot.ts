@@ -40,12 +40,32 @@ export function typeSnapshot(resources: readonly SnapshotResource[]): TypeSnapsh
   return { version: hash(sorted.map((r) => `${r.name}\u0000${r.version}`).join('\n')), resources: sorted };
 }
 
+/**
+ * Encoded and hashed resources by message object: a translator memo (ClusterMemo) hands back the same object for
+ * an unchanged cluster, so it is encoded and hashed once, not on every snapshot. Messages are never mutated after
+ * translation, so the object stands for its content; entries go when the objects do.
+ */
+const encoded = new WeakMap<object, SnapshotResource>();
+
+function packed<T extends { name: string }>(
+  typeUrl: string,
+  m: T,
+  encode: (m: T) => Uint8Array,
+): SnapshotResource {
+  let r = encoded.get(m);
+  if (r === undefined || r.any.typeUrl !== typeUrl) {
+    r = resource(typeUrl, m.name, encode(m));
+    encoded.set(m, r);
+  }
+  return r;
+}
+
 export function buildSnapshot(r: EnvoyResources): Snapshot {
   const clusters = typeSnapshot(
-    r.clusters.map((c) => resource(TYPE_URL.cluster, c.name, Cluster.encode(c).finish())),
+    r.clusters.map((c) => packed(TYPE_URL.cluster, c, (x) => Cluster.encode(x).finish())),
   );
   const listeners = typeSnapshot(
-    r.listeners.map((l) => resource(TYPE_URL.listener, l.name, Listener.encode(l).finish())),
+    r.listeners.map((l) => packed(TYPE_URL.listener, l, (x) => Listener.encode(x).finish())),
   );
   return {
     version: hash(`${clusters.version}/${listeners.version}`),

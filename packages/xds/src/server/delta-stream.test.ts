@@ -16,7 +16,8 @@ const backend = (name: string, targetPort = 8443): ProxyBackend => ({
   targetPort,
   targetNamespace: 'ns',
 });
-const snap = (...bs: ProxyBackend[]) => buildSnapshot(translateProxyServer({ backends: bs }));
+const snap = (...bs: ProxyBackend[]) =>
+  buildSnapshot(translateProxyServer({ backends: bs }, { sniRouting: false }));
 
 function setup(...bs: ProxyBackend[]) {
   const cache = new SnapshotCache();

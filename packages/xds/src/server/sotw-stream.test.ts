@@ -1,4 +1,4 @@
-import { TYPE_URL, translateProxyServer } from '@oooi/envoy';
+import { Cluster, TYPE_URL, translateProxyServer } from '@oooi/envoy';
 import type { ProxyBackend } from '@oooi/api';
 import { buildSnapshot } from '../cache/snapshot';
 import { SnapshotCache } from '../cache/snapshot-cache';
@@ -17,7 +17,7 @@ const backend = (name: string, port = 443): ProxyBackend => ({
   targetNamespace: 'ns',
 });
 const snap = (...names: string[]) =>
-  buildSnapshot(translateProxyServer({ backends: names.map((n) => backend(n)) }));
+  buildSnapshot(translateProxyServer({ backends: names.map((n) => backend(n)) }, { sniRouting: false }));
 
 function setup(...names: string[]) {
   const cache = new SnapshotCache();
@@ -86,6 +86,27 @@ describe('SotwStream (fake Envoy checks the protocol on every response)', () => 
     expect(s.envoy.count(CDS)).toBe(2);
     expect(s.envoy.last(CDS)!.resources).toHaveLength(1);
     s.stream.onRequest(s.envoy.ack(CDS));
+    expect(s.envoy.violations).toEqual([]);
+  });
+
+  test('SNI-routed backends: adding and removing one sends clusters only, the listener is not resent', () => {
+    const routed = (...names: string[]) =>
+      buildSnapshot(translateProxyServer({ backends: names.map((n) => backend(n)) }));
+    const s = setup('a');
+    s.cache.set(routed('a'));
+    converge(s);
+    const lds = s.envoy.count(LDS);
+    s.cache.set(routed('a', 'b'));
+    expect(s.envoy.last(CDS)!.resources.map((r) => Cluster.decode(r.value).name)).toEqual([
+      'a.example.test',
+      'b.example.test',
+      'sni:unrouted',
+    ]);
+    s.stream.onRequest(s.envoy.ack(CDS));
+    s.cache.set(routed('b'));
+    s.stream.onRequest(s.envoy.ack(CDS));
+    expect(s.envoy.last(CDS)!.resources).toHaveLength(2);
+    expect(s.envoy.count(LDS)).toBe(lds);
     expect(s.envoy.violations).toEqual([]);
   });
 

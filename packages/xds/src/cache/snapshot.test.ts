@@ -1,0 +1,37 @@
+import { ClusterMemo, TYPE_URL, translateProxyServer } from '@oooi/envoy';
+import { attachmentBackends } from '@oooi/envoy/testing';
+import { buildSnapshot } from './snapshot';
+
+const alpha = attachmentBackends({
+  name: 'alpha',
+  domain: 'alpha.example.test',
+  namespace: 'clusters-alpha',
+});
+const bravo = attachmentBackends({
+  name: 'bravo',
+  domain: 'bravo.example.test',
+  namespace: 'clusters-bravo',
+});
+const versions = (s: ReturnType<typeof buildSnapshot>): unknown =>
+  [...s.types].map(([url, t]) => [url, t.version, t.resources.map((r) => [r.name, r.version])]);
+
+describe('buildSnapshot', () => {
+  test('memoised translation: the same versions as a fresh one, and unchanged clusters are not encoded again', () => {
+    const memo = new ClusterMemo();
+    const first = buildSnapshot(translateProxyServer({ backends: [...alpha, ...bravo] }, {}, memo));
+    const changed = bravo.map((b) =>
+      b.name === 'bravo-konnectivity-server' ? { ...b, targetPort: 9091 } : b,
+    );
+    const second = buildSnapshot(translateProxyServer({ backends: [...alpha, ...changed] }, {}, memo));
+    expect(versions(second)).toEqual(
+      versions(buildSnapshot(translateProxyServer({ backends: [...alpha, ...changed] }))),
+    );
+    const any = (s: ReturnType<typeof buildSnapshot>, name: string): unknown =>
+      s.types.get(TYPE_URL.cluster)!.resources.find((r) => r.name === name)!.any;
+    expect(any(second, 'api.alpha.example.test')).toBe(any(first, 'api.alpha.example.test'));
+    expect(any(second, 'konnectivity.bravo.example.test')).not.toBe(
+      any(first, 'konnectivity.bravo.example.test'),
+    );
+    expect(versions(second)).not.toEqual(versions(first));
+  });
+});
