@@ -1,11 +1,16 @@
 // The bench's ProxyServer: N attachments shaped as the Infra reconciler writes them (@oooi/envoy/testing's
-// attachmentBackends: api and api-int on 6443; oauth, ignition and konnectivity on 443), so 1 attachment = 5 filter
-// chains + 5 clusters. Targets are IPv4 addresses (STATIC clusters) instead of Service names: a LOGICAL_DNS cluster
+// attachmentBackends: api and api-int on 6443; oauth, ignition and konnectivity on 443): 5 SNI-routed backends, so
+// 5 clusters and no chain of its own as oooi-xds serves it, 5 filter chains + 5 clusters in the anchor's shape. Targets are IPv4 addresses (STATIC clusters) instead of Service names: a LOGICAL_DNS cluster
 // makes Envoy resolve its name every few seconds, which would add 5,000 DNS lookups of background work (and needs
 // a resolver) without changing what is compared. 10.128.0.0/14 is data only: nothing connects to it.
 import { createHash } from 'node:crypto';
 import type { ProxyBackend, ProxyServerSpec } from '@oooi/api';
-import { translateProxyServer, validateProxyServer, type EnvoyResources } from '@oooi/envoy';
+import {
+  translateProxyServer,
+  validateProxyServer,
+  type EnvoyResources,
+  type TranslateOptions,
+} from '@oooi/envoy';
 import { attachmentBackends } from '@oooi/envoy/testing';
 
 /** Attachment i's target address: 10.128.0.0 + i (a /14 holds far more than the bench needs). */
@@ -37,10 +42,10 @@ export function benchSpec(n: number, changed: ReadonlyMap<number, number> = new 
 }
 
 /** Validates and translates (throws on an invalid spec: the generator must produce valid ones). */
-export function resourcesOf(spec: ProxyServerSpec): EnvoyResources {
+export function resourcesOf(spec: ProxyServerSpec, options: TranslateOptions = {}): EnvoyResources {
   const checked = validateProxyServer(spec);
   if (!checked.ok) throw new Error(`bench spec invalid: ${JSON.stringify(checked.errors.slice(0, 3))}`);
-  return translateProxyServer(spec);
+  return translateProxyServer(spec, options);
 }
 
 /** A short fingerprint of the translated resources (to show both servers were handed the same input). */

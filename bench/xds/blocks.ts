@@ -1,6 +1,6 @@
-// One measured block: both servers (each with its own Envoy, in its own namespace) converge on N attachments, then
-// take REPS one-attachment changes, interleaved (the order flips every repetition). And the "full rebuild"
-// comparison: go-control-plane fed a listener-level change with every load, so Envoy cannot update in place.
+// One measured block: every server (each with its own Envoy, in its own namespace) converges on N attachments, then
+// they take REPS one-attachment changes, interleaved (the order flips every repetition). And the "full rebuild"
+// comparison: the anchor fed a listener-level change with every load, so Envoy cannot update in place.
 import { join } from 'node:path';
 import { sleep, waitFor } from '@oooi/rig';
 import { benchSpec } from './attachments';
@@ -12,7 +12,7 @@ import type { BlockResult, FullRebuildResult } from './report';
 
 const ADS_PORT = 18000;
 const STATS =
-  '^(listener_manager\\.(listener_in_place_updated|listener_modified|lds\\.update_(success|rejected))|cluster_manager\\.(cluster_modified|cds\\.update_(success|rejected)))$';
+  '^(listener_manager\\.(listener_in_place_updated|listener_modified|lds\\.update_(success|rejected))|cluster_manager\\.(cluster_modified|cluster_added|cluster_removed|cds\\.update_(success|rejected)))$';
 
 interface Running {
   peer: Peer;
@@ -114,7 +114,7 @@ export async function block(
 }
 
 /**
- * go-control-plane, SotW, N attachments, every load also changing the Listeners' stat_prefix (a listener-level
+ * go-control-plane with one chain per backend (the anchor), SotW, N attachments, every load also changing the Listeners' stat_prefix (a listener-level
  * field): Envoy then builds every chain of both listeners again and drains the old ones, which is what a
  * listener shape without in-place updates costs. Compared with the in-place figures of the same server.
  */
@@ -123,7 +123,7 @@ export async function fullRebuild(ctx: Ctx, o: Options, n: number): Promise<Full
   const inputs = [0, 1].map((v) =>
     writeInputs(ctx.dir, `n${n}-full${v}`, benchSpec(n, new Map([[k, v]])), `full-${v}`),
   );
-  const c = await converge(ctx, { server: 'gcp', mode: 'sotw', n, input: inputs[0]!, label: 'full' });
+  const c = await converge(ctx, { server: 'anchor', mode: 'sotw', n, input: inputs[0]!, label: 'full' });
   const res: FullRebuildResult = {
     n,
     change: [],
@@ -133,7 +133,7 @@ export async function fullRebuild(ctx: Ctx, o: Options, n: number): Promise<Full
   };
   try {
     for (let r = 0; r < o.reps; r++) {
-      const set = await c.peer.load(inputs[(r + 1) % 2]!.gcp);
+      const set = await c.peer.load(inputs[(r + 1) % 2]!.anchor);
       const acked = await c.peer.acked(set.seq, 60_000);
       res.change.push(acked.sinceLoadMs);
       res.push.push(acked.sinceSetMs);
@@ -141,7 +141,7 @@ export async function fullRebuild(ctx: Ctx, o: Options, n: number): Promise<Full
     }
     res.statsAfter = await c.envoy.stats(STATS);
     console.log(
-      `  full rebuild n=${n} gcp one change → ACK ms: ${res.change.map((x) => x.toFixed(0)).join(',')}`,
+      `  full rebuild n=${n} anchor one change → ACK ms: ${res.change.map((x) => x.toFixed(0)).join(',')}`,
     );
   } finally {
     await c.envoy.proc.stop();

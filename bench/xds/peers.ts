@@ -1,4 +1,4 @@
-// The two xDS servers under test as child processes speaking the bench's line protocol (ours-peer.ts and
+// The xDS servers under test as child processes speaking the bench's line protocol (ours-peer.ts and
 // gcp-peer/main.go document it): commands on stdin, one JSON event a line on stdout, stderr to a log file.
 // Each runs inside a network namespace of the bench (`ip netns exec` execs it, so the PID is the server's) and is
 // stopped by that PID.
@@ -8,7 +8,13 @@ import { readFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { rigBin, type Netns } from '@oooi/rig';
 
-export type ServerName = 'ours' | 'gcp';
+/**
+ * ours: oooi-xds's core, handed the spec. gcp: go-control-plane handed the resources @oooi/envoy translates from it
+ * (the same resources, so Envoy does the same work). anchor: go-control-plane handed one filter chain per backend
+ * (`sniRouting: false`), the shape the issue's anchor was measured with (1 attachment = 5 chains + 5 clusters).
+ */
+export type ServerName = 'ours' | 'gcp' | 'anchor';
+export const SERVERS: readonly ServerName[] = ['ours', 'gcp', 'anchor'];
 
 export interface SetEvent {
   seq: number;

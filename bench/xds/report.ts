@@ -84,17 +84,32 @@ function builds(bs: BuildResult[]): string[] {
   return out;
 }
 
-/** A table with one row per block: mode, attachments, then CELLS of ours (o) and gcp (g). */
+/** A table with one row per block: mode, attachments, then CELLS of ours (o), gcp (g) and the anchor (a). */
 function perBlock(
   bl: BlockResult[],
   intro: string[],
   columns: string[],
-  cells: (o: ServerBlock, g: ServerBlock) => (string | number)[],
+  cells: (o: ServerBlock, g: ServerBlock, a: ServerBlock) => (string | number)[],
 ): string[] {
   return [
     ...intro,
     head(['mode', 'attachments', ...columns]),
-    ...bl.map((b) => row([mode(b.mode), b.n, ...cells(b.servers.ours, b.servers.gcp)])),
+    ...bl.map((b) => row([mode(b.mode), b.n, ...cells(b.servers.ours, b.servers.gcp, b.servers.anchor)])),
+  ];
+}
+
+function shapes(bl: BlockResult[]): string[] {
+  const sizes = [...new Map(bl.map((b) => [b.n, b.input])).entries()];
+  return [
+    '\nWhat Envoy holds: as oooi-xds serves it (ours, gcp) and with one chain per backend (anchor).\n',
+    head(['attachments', 'served: listeners / chains / clusters', 'anchor: listeners / chains / clusters']),
+    ...sizes.map(([n, i]) =>
+      row([
+        n,
+        `${i.listeners} / ${i.chains} / ${i.clusters}`,
+        `${i.anchorShape.listeners} / ${i.anchorShape.chains} / ${i.anchorShape.clusters}`,
+      ]),
+    ),
   ];
 }
 
@@ -102,11 +117,13 @@ const convergence = (bl: BlockResult[]): string[] =>
   perBlock(
     bl,
     ['\nInitial convergence, ms: Envoy started → both types ACKed / → /ready (one sample per block).\n'],
-    ['ours ACK / ready', 'gcp ACK / ready', 'ratio (ready)'],
-    (o, g) => [
+    ['ours ACK / ready', 'gcp ACK / ready', 'anchor ACK / ready', 'ours/gcp (ready)', 'ours/anchor (ready)'],
+    (o, g, a) => [
       `${fmt(o.ackMs)} / ${fmt(o.readyMs)}`,
       `${fmt(g.ackMs)} / ${fmt(g.readyMs)}`,
+      `${fmt(a.ackMs)} / ${fmt(a.readyMs)}`,
       ratio(o.readyMs, g.readyMs),
+      ratio(o.readyMs, a.readyMs),
     ],
   );
 
@@ -118,15 +135,27 @@ const changes = (bl: BlockResult[]): string[] =>
       'new input (ours then validates and translates; gcp decodes the translated resources); "push" starts when the',
       'snapshot is handed to the cache.\n',
     ],
-    ['samples', 'ours change', 'gcp change', 'ratio change', 'ours push', 'gcp push', 'ratio push'],
-    (o, g) => [
+    [
+      'samples',
+      'ours change',
+      'gcp change',
+      'anchor change',
+      'ours/gcp change',
+      '**ours/anchor change**',
+      'ours push',
+      'gcp push',
+      'anchor push',
+    ],
+    (o, g, a) => [
       o.change.length,
       medP90(o.change),
       medP90(g.change),
-      `**${ratio(median(o.change), median(g.change))}**`,
+      medP90(a.change),
+      ratio(median(o.change), median(g.change)),
+      `**${ratio(median(o.change), median(a.change))}**`,
       medP90(o.push),
       medP90(g.push),
-      ratio(median(o.push), median(g.push)),
+      medP90(a.push),
     ],
   );
 
@@ -136,10 +165,10 @@ const perType = (bl: BlockResult[]): string[] =>
     [
       '\nWhere the push time goes, ms (median): snapshot handed to the cache → Envoy ACKed the Clusters / the Listeners.',
       'oooi-xds sends the Listeners only once the Clusters are ACKed (make-before-break); go-control-plane sends both at',
-      'once and Envoy pauses LDS until CDS is applied.\n',
+      'once and Envoy pauses LDS until CDS is applied. 0 = that type did not change (no ACK to wait for).\n',
     ],
-    ['ours CDS ACK', 'ours LDS ACK', 'gcp CDS ACK', 'gcp LDS ACK'],
-    (o, g) => [o.cds, o.lds, g.cds, g.lds].map((xs) => fmt(median(xs))),
+    ['ours CDS ACK', 'ours LDS ACK', 'gcp CDS ACK', 'gcp LDS ACK', 'anchor CDS ACK', 'anchor LDS ACK'],
+    (o, g, a) => [o.cds, o.lds, g.cds, g.lds, a.cds, a.lds].map((xs) => fmt(median(xs))),
   );
 
 const rss = (r: { rss: number; hwm: number }): string => `${r.rss.toFixed(0)} (${r.hwm.toFixed(0)})`;
@@ -148,12 +177,22 @@ const memory = (bl: BlockResult[]): string[] =>
   perBlock(
     bl,
     ['\nRSS after the changes, MiB (peak in parentheses).\n'],
-    ['Envoy (ours)', 'Envoy (gcp)', 'oooi-xds core', 'go-control-plane', 'server ratio'],
-    (o, g) => [
+    [
+      'Envoy (ours)',
+      'Envoy (gcp)',
+      'Envoy (anchor)',
+      'oooi-xds core',
+      'go-control-plane',
+      'go-control-plane (anchor)',
+      'server ratio ours/gcp',
+    ],
+    (o, g, a) => [
       rss(o.envoyRss),
       rss(g.envoyRss),
+      rss(a.envoyRss),
       rss(o.serverRss),
       rss(g.serverRss),
+      rss(a.serverRss),
       ratio(o.serverRss.rss, g.serverRss.rss),
     ],
   );
@@ -164,7 +203,7 @@ const delta = (s: Pick<ServerBlock, 'statsAfter' | 'statsBefore'>, k: string): n
 function fullRebuilds(bl: BlockResult[], full: FullRebuildResult[]): string[] {
   if (full.length === 0) return [];
   const out = [
-    '\nIn place vs full rebuild (go-control-plane, SotW): the same one-attachment change, and the same change plus a',
+    '\nIn place vs full rebuild (the anchor: go-control-plane, one chain per backend, SotW): the same one-attachment change, and the same change plus a',
     'listener-level field (stat_prefix), which makes Envoy rebuild every chain of both listeners, ms (median / p90).\n',
     head([
       'attachments',
@@ -177,7 +216,7 @@ function fullRebuilds(bl: BlockResult[], full: FullRebuildResult[]): string[] {
     ]),
   ];
   for (const f of full) {
-    const inPlace = bl.find((b) => b.mode === 'sotw' && b.n === f.n)?.servers.gcp;
+    const inPlace = bl.find((b) => b.mode === 'sotw' && b.n === f.n)?.servers.anchor;
     out.push(
       row([
         f.n,
@@ -195,9 +234,9 @@ function fullRebuilds(bl: BlockResult[], full: FullRebuildResult[]): string[] {
 
 function envoyStats(bl: BlockResult[]): string[] {
   const out = [
-    '\nEnvoy during the changes (counter increases; every change alters 2 listeners and 5 clusters): listeners',
-    'updated in place (only changed filter chains rebuilt and drained) vs modified; NACKs seen by the server +',
-    'update_rejected.\n',
+    '\nEnvoy during the changes (counter increases; every change alters 5 clusters, and 2 listeners in the anchor shape):',
+    'listeners updated in place (only changed filter chains rebuilt and drained) vs modified; NACKs seen by the',
+    'server + update_rejected.\n',
     head([
       'mode',
       'attachments',
@@ -206,7 +245,7 @@ function envoyStats(bl: BlockResult[]): string[] {
       'in place',
       'modified',
       'CDS updates',
-      'clusters modified',
+      'clusters modified / added / removed',
       'rejected',
     ]),
   ];
@@ -222,7 +261,7 @@ function envoyStats(bl: BlockResult[]): string[] {
           delta(x, 'listener_manager.listener_in_place_updated'),
           delta(x, 'listener_manager.listener_modified'),
           delta(x, 'cluster_manager.cds.update_success'),
-          delta(x, 'cluster_manager.cluster_modified'),
+          `${delta(x, 'cluster_manager.cluster_modified')} / ${delta(x, 'cluster_manager.cluster_added')} / ${delta(x, 'cluster_manager.cluster_removed')}`,
           x.nacks +
             (x.statsAfter['listener_manager.lds.update_rejected'] ?? 0) +
             (x.statsAfter['cluster_manager.cds.update_rejected'] ?? 0),
@@ -233,14 +272,21 @@ function envoyStats(bl: BlockResult[]): string[] {
   return out;
 }
 
+/**
+ * The issue's target: one-change ACK ≤ 0.5× go-control-plane's at the largest size, against go-control-plane as
+ * its anchor was measured (one filter chain per backend). ours/gcp (same resources) is printed beside it: that is
+ * the two servers alone, with Envoy doing the same work.
+ */
 function target(bl: BlockResult[]): string[] {
   const big = Math.max(...bl.map((b) => b.n));
   return bl
     .filter((b) => b.n === big)
     .map((b) => {
-      const r = median(b.servers.ours.change) / median(b.servers.gcp.change);
-      const p90 = percentile(b.servers.ours.change, 90) / percentile(b.servers.gcp.change, 90);
-      return `target (${mode(b.mode)}, ${big} attachments): one-change ACK ours/gcp = ${r.toFixed(2)} (p90 ${p90.toFixed(2)}); goal ≤ 0.50: ${r <= 0.5 ? 'met' : 'NOT met'}`;
+      const { ours, gcp, anchor } = b.servers;
+      const r = median(ours.change) / median(anchor.change);
+      const p90 = percentile(ours.change, 90) / percentile(anchor.change, 90);
+      const same = median(ours.change) / median(gcp.change);
+      return `target (${mode(b.mode)}, ${big} attachments): one-change ACK ours/anchor = ${r.toFixed(2)} (p90 ${p90.toFixed(2)}); goal ≤ 0.50: ${r <= 0.5 ? 'met' : 'NOT met'}; ours/gcp on the same resources = ${same.toFixed(2)}`;
     });
 }
 
@@ -257,6 +303,7 @@ export function printReport(r: {
     `\n${r.start}\nat the end: ${r.end.split('\n')[0]}`,
     `options: ${JSON.stringify(r.options)}`,
     ...builds(r.builds),
+    ...shapes(r.blocks),
     ...convergence(r.blocks),
     ...changes(r.blocks),
     ...perType(r.blocks),

@@ -1,5 +1,6 @@
-// bench/xds: oooi-xds against go-control-plane (the rig's pinned `gcp` peer), same resources, same Envoy binary,
-// same run, interleaved. Prints snapshot build times, initial convergence, one-changed-attachment → ACK latency
+// bench/xds: oooi-xds against go-control-plane (the rig's pinned `gcp` peer) serving the same resources, and against
+// go-control-plane serving one filter chain per backend (the issue's anchor shape), same Envoy binary, same run,
+// interleaved. Prints snapshot build times, initial convergence, one-changed-attachment → ACK latency
 // (state-of-the-world and delta), RSS, and the ratios ours/theirs. Reports only: gates nothing, not run by CI.
 //   pnpm tsx bench/xds/run.ts [--sizes 10,1000] [--translate-sizes 10,100,1000] [--reps 10]
 //                             [--translate-reps 20] [--modes sotw,delta] [--no-full-rebuild] [--keep]
@@ -13,7 +14,7 @@ import { openNetScope, repoRoot, rigBin, runDir, versions } from '@oooi/rig';
 import { block, fullRebuild } from './blocks';
 import { measureBuilds } from './builds';
 import type { Ctx, Options } from './context';
-import { stopAllPeers, type ServerName } from './peers';
+import { SERVERS, stopAllPeers, type ServerName } from './peers';
 import { printReport, type BlockResult, type BuildResult } from './report';
 
 function options(argv: string[]): Options {
@@ -89,8 +90,16 @@ async function main(): Promise<void> {
     const ctx: Ctx = {
       scope,
       dir: scope.dir,
-      argv: { ours: [process.execPath, bundle], gcp: [gcpBin, '--node', 'bench'] },
-      ns: { ours: await scope.createNamespace('ours'), gcp: await scope.createNamespace('gcp') },
+      argv: {
+        ours: [process.execPath, bundle],
+        gcp: [gcpBin, '--node', 'bench'],
+        anchor: [gcpBin, '--node', 'bench'],
+      },
+      ns: {
+        ours: await scope.createNamespace('ours'),
+        gcp: await scope.createNamespace('gcp'),
+        anchor: await scope.createNamespace('anchor'),
+      },
     };
     const start = machine();
     console.log(start);
@@ -99,7 +108,8 @@ async function main(): Promise<void> {
     let k = 0;
     for (const mode of o.modes) {
       for (const n of o.sizes) {
-        const order: ServerName[] = k++ % 2 === 0 ? ['ours', 'gcp'] : ['gcp', 'ours'];
+        const shift = k++ % SERVERS.length; // each server goes first in turn
+        const order: ServerName[] = [...SERVERS.slice(shift), ...SERVERS.slice(0, shift)];
         blocks.push(await block(ctx, o, { mode, n, order }));
       }
     }
