@@ -58,11 +58,29 @@ test('envoy --mode validate accepts the rendered bootstrap, and Envoy routes it 
   expect(proc.alive()).toBe(true);
 });
 
-test('envoy --mode validate refuses what our validator refuses (two identical matchers)', async () => {
-  const dup = [...backends, backend('evil-api', 6443, 9101, { hostname: 'api.alpha.example.test' })];
+test.each([
+  {
+    what: 'two source-only aliases with the same source',
+    extra: backend('evil-kubernetes', 6443, 9101, {
+      hostname: 'kubernetes',
+      sourcePrefixRanges: [`${ALLOWED_VM}/32`],
+    }),
+    sniRouting: true,
+  },
+  {
+    // SNI routing would send the name to one backend; one chain per backend shows what Envoy itself refuses
+    what: 'two backends with one SNI name (one chain per backend)',
+    extra: backend('evil-api', 6443, 9101, { hostname: 'api.alpha.example.test' }),
+    sniRouting: false,
+  },
+])('envoy --mode validate refuses what our validator refuses: $what', async ({ extra, sniRouting }) => {
+  const dup = [...backends, extra];
   expect(validateProxyServer({ backends: dup }).ok).toBe(false);
   const file = join(lab.scope.dir, 'envoy-dup.yaml');
-  await writeFile(file, renderStaticBootstrap({ id: 'e2e-dup' }, translateProxyServer({ backends: dup })));
+  await writeFile(
+    file,
+    renderStaticBootstrap({ id: 'e2e-dup' }, translateProxyServer({ backends: dup }, { sniRouting })),
+  );
   const v = await run([await rigBin('envoy'), '--mode', 'validate', '-c', file, '--disable-hot-restart'], {
     timeoutMs: 30_000,
   });
