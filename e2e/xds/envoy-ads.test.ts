@@ -5,6 +5,7 @@
 // the last good config; Envoy never NACKs anything.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { ProxyBackend } from '@oooi/api';
 import { renderAdsBootstrap } from '@oooi/envoy';
 import { e2eEnv, rigBin, waitFor, type TrackedProc } from '@oooi/rig';
 import {
@@ -75,6 +76,15 @@ describe.each([
       timeoutMs: 30_000,
       everyMs: 100,
     });
+  /** Serves BACKENDS; waits until SNI on PORT, from the second VM, reaches EXPECTED, and Envoy ACKed it all. */
+  const serve = async (
+    backends: ProxyBackend[],
+    want: { what: string; sni: string; port: number; expected: string },
+  ): Promise<void> => {
+    await writeProxyServer(specFile, backends);
+    await until(want.what, async () => (await probe(lab.vm2, want.sni, want.port)) === want.expected);
+    await acked(status().xds.desiredVersion!);
+  };
 
   beforeAll(async () => {
     lab = await openXdsLab(e2eEnv().rig);
@@ -171,20 +181,18 @@ describe.each([
         ? backend('alpha-oauth', 443, 9005, { hostname: 'oauth.alpha.example.test' })
         : b,
     );
-    await writeProxyServer(specFile, [...moved, charlie]);
-    await waitFor(
-      'oauth.alpha now served by the backend on 9005',
-      async () => (await probe(lab.vm2, 'oauth.alpha.example.test', 443)) === 'charlie-oauth',
-      { timeoutMs: 30_000, everyMs: 200 },
-    );
-    await acked(status().xds.desiredVersion!);
-    await writeProxyServer(specFile, base);
-    await waitFor(
-      'oauth.alpha back on its own backend',
-      async () => (await probe(lab.vm2, 'oauth.alpha.example.test', 443)) === 'alpha-oauth',
-      { timeoutMs: 30_000, everyMs: 200 },
-    );
-    await acked(status().xds.desiredVersion!);
+    await serve([...moved, charlie], {
+      what: 'oauth.alpha now served by the backend on 9005',
+      sni: 'oauth.alpha.example.test',
+      port: 443,
+      expected: 'charlie-oauth',
+    });
+    await serve(base, {
+      what: 'oauth.alpha back on its own backend',
+      sni: 'oauth.alpha.example.test',
+      port: 443,
+      expected: 'alpha-oauth',
+    });
     expect(await lds()).toBe(before);
     await noNacks();
   });
@@ -203,20 +211,18 @@ describe.each([
     const ticks = (): number => (held.log().match(/-kcit/g) ?? []).length;
     await waitFor('ticks echoed by bravo', () => ticks() > 2, { timeoutMs: 15_000, everyMs: 100 });
     expect(await probe(lab.vm2, 'oauth.charlie.example.test', 443)).toBe('refused');
-    await writeProxyServer(specFile, [...base, charlie]);
-    await waitFor(
-      'charlie live',
-      async () => (await probe(lab.vm2, 'oauth.charlie.example.test', 443)) === 'charlie-oauth',
-      { timeoutMs: 30_000, everyMs: 200 },
-    );
-    await acked(status().xds.desiredVersion!);
-    await writeProxyServer(specFile, base);
-    await waitFor(
-      'charlie gone',
-      async () => (await probe(lab.vm2, 'oauth.charlie.example.test', 443)) === 'refused',
-      { timeoutMs: 30_000, everyMs: 200 },
-    );
-    await acked(status().xds.desiredVersion!);
+    await serve([...base, charlie], {
+      what: 'charlie live',
+      sni: 'oauth.charlie.example.test',
+      port: 443,
+      expected: 'charlie-oauth',
+    });
+    await serve(base, {
+      what: 'charlie gone',
+      sni: 'oauth.charlie.example.test',
+      port: 443,
+      expected: 'refused',
+    });
     const before = ticks();
     await waitFor('the held connection still carries data', () => ticks() > before + 2, {
       timeoutMs: 10_000,

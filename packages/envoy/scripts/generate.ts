@@ -22,7 +22,7 @@ export const PROTO_PATHS = [
   'envoy/config/endpoint/v3/endpoint.proto',
   'envoy/config/route/v3/route.proto',
   'envoy/extensions/filters/network/tcp_proxy/v3/tcp_proxy.proto',
-  'envoy/extensions/filters/network/sni_cluster/v3/sni_cluster.proto',
+  'envoy/extensions/filters/network/set_filter_state/v3/set_filter_state.proto',
   'envoy/extensions/filters/network/http_connection_manager/v3/http_connection_manager.proto',
   'envoy/extensions/filters/http/router/v3/router.proto',
   'envoy/extensions/filters/listener/tls_inspector/v3/tls_inspector.proto',

@@ -10,7 +10,7 @@ export const ProxyBackend = Type.Object(
   {
     name: dnsLabel(
       'spec.backends[*].name',
-      'Unique backend name (a DNS label); names the Envoy filter chain and cluster of a backend that is not SNI-routed (an SNI-routed backend has one cluster per host name, named after it).',
+      'Unique backend name (a DNS label); names the Envoy filter chain and cluster of a backend that is not SNI-routed (an SNI-routed backend has one cluster per host name, named <port>/<host name>).',
       { minLength: 1 },
     ),
     hostname: hostname(

@@ -1,7 +1,8 @@
 // One Envoy Cluster per chained backend, named after the backend, and one per name of an SNI-routed backend, named
-// after the name (sni-routing.ts; backend names are DNS labels, routed names have a dot: they never collide): STATIC for an IPv4 target, LOGICAL_DNS (IPv4 only) for a
-// host name (a hostname-only load balancer) or a Service (`<svc>.<ns>.svc.<clusterDomain>`, one ClusterIP, so
-// LOGICAL_DNS keeps a single resolved address instead of STRICT_DNS's host set).
+// `<port>/<name>` (sni-routing.ts; backend names are DNS labels, so the two kinds never collide). STATIC for an IPv4
+// target, LOGICAL_DNS (IPv4 only) for a host name (a hostname-only load balancer) or a Service
+// (`<svc>.<ns>.svc.<clusterDomain>`, one ClusterIP, so LOGICAL_DNS keeps a single resolved address instead of
+// STRICT_DNS's host set).
 import type { ProxyBackend } from '@oooi/api';
 import {
   Cluster,
@@ -83,7 +84,7 @@ export function backendToCluster(b: ProxyBackend, clusterDomain: string, name = 
   });
 }
 
-/** Clusters for BACKENDS, sorted by cluster name; ROUTED maps a routed backend to its names. */
+/** Clusters for BACKENDS, sorted by cluster name; ROUTED maps a routed backend to its cluster names. */
 export function backendsToClusters(
   backends: readonly ProxyBackend[],
   clusterDomain: string,

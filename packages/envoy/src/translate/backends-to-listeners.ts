@@ -1,5 +1,5 @@
 // One Listener per port. TLS ports: tls_inspector, one routing chain per top-level label of the routed backends
-// (`*.<label>`: sni_cluster + tcp_proxy, so the cluster is the one named like the SNI; see sni-routing.ts), and one
+// (`*.<label>`: set_filter_state + tcp_proxy, so the cluster is `<port>/<SNI>`; see sni-routing.ts), and one
 // filter chain per backend that is not routed, matched on its SNI names (and source ranges for source-scoped
 // aliases), a tcp_proxy to the backend's cluster. HTTP ports (80 by default): one chain with an HTTP connection
 // manager, one virtual host per backend, routed by Host header.
@@ -15,13 +15,13 @@ import { Listener } from '../generated/envoy/config/listener/v3/listener';
 import { Router } from '../messages';
 import { TlsInspector } from '../generated/envoy/extensions/filters/listener/tls_inspector/v3/tls_inspector';
 import { HttpConnectionManager } from '../generated/envoy/extensions/filters/network/http_connection_manager/v3/http_connection_manager';
-import { SniCluster } from '../generated/envoy/extensions/filters/network/sni_cluster/v3/sni_cluster';
+import { Config as SetFilterState } from '../generated/envoy/extensions/filters/network/set_filter_state/v3/set_filter_state';
 import { TcpProxy } from '../generated/envoy/extensions/filters/network/tcp_proxy/v3/tcp_proxy';
 import { parseCidr } from './cidr';
 import { pack } from './pack';
 import { compareText } from './resources';
 import type { TlsPortPlan } from './sni-routing';
-import { UNROUTED_CLUSTER } from './sni-routing';
+import { routedClusterFormat, UNROUTED_CLUSTER } from './sni-routing';
 
 /** The hostname that, on the Kubernetes API port, matches by source only (the in-cluster Service dials by IP). */
 export const KUBERNETES_ALIAS = 'kubernetes';
@@ -66,17 +66,25 @@ function sniChain(b: ProxyBackend): FilterChain {
   } as FilterChain;
 }
 
-/** Routes every SNI ending in `.<label>` to the cluster named like the SNI (no such cluster: the connection closes). */
+/**
+ * Routes every SNI ending in `.<label>` to the cluster `<port>/<SNI>` (no such cluster: the connection closes). The
+ * chain's name has a ':' so that it never equals a backend's chain name (a DNS label).
+ */
 function routingChain(port: number, label: string): FilterChain {
+  const cluster = SetFilterState.fromPartial({
+    onNewConnection: [
+      {
+        objectKey: 'envoy.tcp_proxy.cluster',
+        formatString: { textFormatSource: { inlineString: routedClusterFormat(port) } },
+      },
+    ],
+  });
   return {
     $type: 'envoy.config.listener.v3.FilterChain',
-    name: `sni-${label}`,
+    name: `sni:${label}`,
     filterChainMatch: { serverNames: [`*.${label}`] },
     filters: [
-      {
-        name: 'envoy.filters.network.sni_cluster',
-        typedConfig: pack(SniCluster, SniCluster.fromPartial({})),
-      },
+      { name: 'envoy.filters.network.set_filter_state', typedConfig: pack(SetFilterState, cluster) },
       {
         name: 'envoy.filters.network.tcp_proxy',
         typedConfig: pack(

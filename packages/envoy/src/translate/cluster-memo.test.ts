@@ -86,13 +86,13 @@ describe('ClusterMemo', () => {
       {},
       memo,
     ).clusters;
-    expect(find(again, 'api.alpha.example.test')).toBe(find(first, 'api.alpha.example.test'));
+    expect(find(again, '6443/api.alpha.example.test')).toBe(find(first, '6443/api.alpha.example.test'));
     expect(find(again, 'alpha-kubernetes-service')).toBe(find(first, 'alpha-kubernetes-service'));
-    expect(find(again, 'oauth.bravo.example.test')).not.toBe(find(first, 'oauth.bravo.example.test'));
+    expect(find(again, '443/oauth.bravo.example.test')).not.toBe(find(first, '443/oauth.bravo.example.test'));
     // only the latest translation is kept: a backend absent once is built anew
     translateProxyServer({ backends: alpha }, {}, memo);
     const back = translateProxyServer({ backends: [...alpha, ...bravo] }, {}, memo).clusters;
-    expect(find(back, 'api.bravo.example.test')).not.toBe(find(first, 'api.bravo.example.test'));
-    expect(find(back, 'api.alpha.example.test')).toBe(find(first, 'api.alpha.example.test'));
+    expect(find(back, '6443/api.bravo.example.test')).not.toBe(find(first, '6443/api.bravo.example.test'));
+    expect(find(back, '6443/api.alpha.example.test')).toBe(find(first, '6443/api.alpha.example.test'));
   });
 });

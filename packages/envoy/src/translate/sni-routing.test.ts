@@ -21,7 +21,7 @@ function plan(backends: ProxyBackend[], enabled = true) {
       port,
       {
         chained: p.chained.map((x) => x.name),
-        routed: p.routed.map((r) => `${r.backend.name}=${r.names.join('+')}`),
+        routed: p.routed.map((r) => `${r.backend.name}=${r.clusters.join('+')}`),
         labels: p.routedLabels,
       },
     ]),
@@ -29,7 +29,7 @@ function plan(backends: ProxyBackend[], enabled = true) {
 }
 
 describe('planSniRouting', () => {
-  test('plain backends are routed under their top-level labels, one cluster name per SNI name', () => {
+  test('plain backends are routed under their top-level labels, one cluster <port>/<name> per SNI name', () => {
     expect(
       plan([
         b('api', 'api.a.example.test'),
@@ -37,7 +37,7 @@ describe('planSniRouting', () => {
       ]).get(443),
     ).toEqual({
       chained: [],
-      routed: ['api=api.a.example.test', 'oauth=login.a.example.com+oauth.a.example.com'],
+      routed: ['api=443/api.a.example.test', 'oauth=443/login.a.example.com+443/oauth.a.example.com'],
       labels: ['com', 'test'],
     });
   });
@@ -60,28 +60,46 @@ describe('planSniRouting', () => {
     ]).get(443);
     expect(p).toEqual({
       chained: ['open', 'scoped'],
-      routed: ['other=other.example.test'],
+      routed: ['other=443/other.example.test'],
       labels: ['test'],
     });
   });
 
-  test('a name routed on a lower port stays chained on a higher one (cluster names are global)', () => {
+  test("a name on two ports is routed on each, to a cluster of that port (no port reaches another's)", () => {
     const p = plan([
       b('low', 'svc.example.test', { port: 443 }),
       b('high', 'svc.example.test', { port: 8443 }),
     ]);
-    expect(p.get(443)!.routed).toEqual(['low=svc.example.test']);
-    expect(p.get(8443)).toEqual({ chained: ['high'], routed: [], labels: [] });
+    expect(p.get(443)!.routed).toEqual(['low=443/svc.example.test']);
+    expect(p.get(8443)!.routed).toEqual(['high=8443/svc.example.test']);
   });
 
-  test('a chain matching *.<label> itself blocks routing under that label (no duplicate match)', () => {
-    expect(
-      plan([b('wild', '*.test'), b('api', 'api.example.test'), b('org', 'api.example.org')]).get(443),
-    ).toEqual({
-      chained: ['api', 'wild'],
-      routed: ['org=api.example.org'],
-      labels: ['org'],
-    });
+  test.each([
+    ['*.test', 'api.example.test'],
+    ['*.example.test', 'api.example.test'],
+    ['*.apps.example.test', 'console.apps.example.test'],
+    ['*.b.example.test', 'a.x.b.example.test'],
+  ])(
+    'a wildcard %s on the port covers %s: it stays chained (Envoy prefers the longer wildcard)',
+    (wild, name) => {
+      for (const sources of [undefined, ['198.51.100.0/24']]) {
+        const p = plan([
+          b('wild', wild, sources ? { sourcePrefixRanges: sources } : {}),
+          b('exact', name),
+          b('org', 'api.example.org'),
+        ]).get(443);
+        expect(p).toEqual({
+          chained: ['exact', 'wild'],
+          routed: ['org=443/api.example.org'],
+          labels: ['org'],
+        });
+      }
+    },
+  );
+
+  test('a wildcard that does not cover the name leaves it routed', () => {
+    const p = plan([b('wild', '*.apps.example.test'), b('api', 'api.example.test')]).get(443);
+    expect(p).toEqual({ chained: ['wild'], routed: ['api=443/api.example.test'], labels: ['test'] });
   });
 
   test('with a source-only alias on the port, names under an in-cluster label stay chained', () => {
@@ -90,7 +108,7 @@ describe('planSniRouting', () => {
     const test = b('test', 'api.corp.test', { port: 6443 });
     expect(plan([alias, local, test]).get(6443)).toEqual({
       chained: ['kube', 'local'],
-      routed: ['test=api.corp.test'],
+      routed: ['test=6443/api.corp.test'],
       labels: ['test'],
     });
     // without the alias nothing falls through to it, so .local is routed like any other label

@@ -3,15 +3,16 @@
 // Why: a listener with one chain per backend grows with the attachments (1,000 hosted clusters = 5,000 chains), and
 // Envoy receives, validates and diffs the whole listener on every change, even when it then updates only the
 // changed chains in place. A routed backend has no chain: the port has one routing chain per top-level label
-// (`*.com`, `*.test`, …) whose `sni_cluster` filter makes tcp_proxy connect to the cluster named exactly like the
-// requested server name, and the backend gets one cluster per name. Changing, adding or removing a routed backend
-// then changes only Clusters; the Listener stays byte-identical (a new top-level label adds one chain).
+// (`*.com`, `*.test`, …) whose `set_filter_state` filter names tcp_proxy's cluster `<port>/<requested server name>`,
+// and the backend gets one cluster per name, named `<port>/<name>`. Changing, adding or removing a routed backend
+// then changes only Clusters; the Listener stays byte-identical (a new top-level label adds one chain). The port in
+// the cluster name keeps a name routed on one port from being reached through another port's routing chain.
 //
 // A backend is routed only where that cannot change which connections reach it. It keeps a chain of its own when:
 // - it has source ranges (a source-scoped alias), or no name (a source-only match), or a wildcard or dot-less name;
 // - one of its names is also matched by a source-scoped backend on the port (the scoped chain must win by source);
-// - one of its names is routed on a lower port already (cluster names are global);
-// - a chain of the port matches `*.<its top-level label>` itself (two chains with one match would be a NACK);
+// - a wildcard of the port covers one of its names at any depth (`*.apps.example.com` covers
+//   `console.apps.example.com`): Envoy would pick the wildcard chain, longer suffixes first, before `*.com`;
 // - the port has a source-only chain (the Kubernetes Service alias) and the name's top-level label is one of the
 //   in-cluster Service name's (`kubernetes.default.svc.<clusterDomain>`): those SNIs must keep falling through to
 //   the alias rather than end at a routing chain that has no cluster for them.
@@ -24,8 +25,8 @@ import { Cluster, Cluster_DiscoveryType } from '../generated/envoy/config/cluste
 import { compareText } from './resources';
 
 /**
- * The cluster a routing chain's tcp_proxy names (sni_cluster replaces it on every connection the chain matches,
- * since the chain matches only by SNI). It exists, with no endpoints, so that every cluster a listener names is
+ * The cluster a routing chain's tcp_proxy names (set_filter_state replaces it on every connection the chain
+ * matches, since the chain matches only by SNI). It exists, with no endpoints, so that every cluster a listener names is
  * served, as make-before-break requires. The colon keeps it apart from backend names and host names.
  */
 export const UNROUTED_CLUSTER = 'sni:unrouted';
@@ -43,8 +44,18 @@ const UNROUTED: Cluster = Cluster.fromPartial({
 
 export interface RoutedBackend {
   readonly backend: ProxyBackend;
-  /** Its SNI names, sorted: one cluster each, named after the name. */
-  readonly names: readonly string[];
+  /** Its clusters, one per SNI name (`<port>/<name>`), sorted. */
+  readonly clusters: readonly string[];
+}
+
+/** The cluster a routing chain on PORT connects an SNI of NAME to. '/' is in no host name and no backend name. */
+export function routedClusterName(port: number, name: string): string {
+  return `${port}/${name}`;
+}
+
+/** The format string whose value, on a connection the routing chain of PORT matched, is the cluster to use. */
+export function routedClusterFormat(port: number): string {
+  return routedClusterName(port, '%REQUESTED_SERVER_NAME%');
 }
 
 export interface TlsPortPlan {
@@ -79,10 +90,17 @@ export function inClusterLabels(clusterDomain: string): Set<string> {
   );
 }
 
-/** Plans every TLS port, lowest port first (a name routed on a lower port stays chained on a higher one). */
+/** True when one of WILDCARDS (`*.<suffix>`) matches NAME: a `*.` followed by any dot-suffix of it. */
+function coveredByWildcard(name: string, wildcards: ReadonlySet<string>): boolean {
+  for (let i = name.indexOf('.'); i >= 0; i = name.indexOf('.', i + 1)) {
+    if (wildcards.has(`*${name.slice(i)}`)) return true;
+  }
+  return false;
+}
+
+/** Plans every TLS port on its own (cluster names carry the port, so ports never share a routed cluster). */
 export function planSniRouting(input: SniRoutingInput): Map<number, TlsPortPlan> {
   const plans = new Map<number, TlsPortPlan>();
-  const routedAnywhere = new Set<string>();
   const inCluster = inClusterLabels(input.clusterDomain);
   for (const port of [...input.ports.keys()].sort((a, b) => a - b)) {
     const backends = [...(input.ports.get(port) ?? [])].sort((a, b) => compareText(a.name, b.name));
@@ -93,16 +111,8 @@ export function planSniRouting(input: SniRoutingInput): Map<number, TlsPortPlan>
     const names = new Map(backends.map((b) => [b, input.serverNames(b)] as const));
     const scoped = (b: ProxyBackend): boolean => (b.sourcePrefixRanges ?? []).length > 0;
     const scopedNames = new Set(backends.filter(scoped).flatMap((b) => names.get(b)!));
+    const wildcards = new Set([...names.values()].flat().filter((n) => n.startsWith('*.')));
     const hasSourceOnly = backends.some((b) => names.get(b)!.length === 0);
-    const blockedLabels = new Set(
-      backends.flatMap((b) =>
-        names
-          .get(b)!
-          .filter((n) => /^\*\.[^.]+$/.test(n))
-          .map(topLabel),
-      ),
-    );
-    if (hasSourceOnly) for (const l of inCluster) blockedLabels.add(l);
     const chained: ProxyBackend[] = [];
     const routed: RoutedBackend[] = [];
     const taken = new Set<string>();
@@ -115,18 +125,17 @@ export function planSniRouting(input: SniRoutingInput): Map<number, TlsPortPlan>
           (n) =>
             routable(n) &&
             !scopedNames.has(n) &&
-            !routedAnywhere.has(n) &&
             !taken.has(n) &&
-            !blockedLabels.has(topLabel(n)),
+            !coveredByWildcard(n, wildcards) &&
+            !(hasSourceOnly && inCluster.has(topLabel(n))),
         );
       if (!ok) {
         chained.push(b);
         continue;
       }
       for (const n of own) taken.add(n);
-      routed.push({ backend: b, names: own });
+      routed.push({ backend: b, clusters: own.map((n) => routedClusterName(port, n)) });
     }
-    for (const n of taken) routedAnywhere.add(n);
     plans.set(port, {
       chained,
       routed,

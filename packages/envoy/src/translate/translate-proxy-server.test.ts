@@ -75,13 +75,13 @@ describe('translateProxyServer', () => {
     );
     const names = (r: EnvoyResources): string[] => r.clusters.map((c) => c.name);
     expect(names(after).filter((n) => !names(before).includes(n))).toEqual([
-      'api-int.charlie.example.test',
-      'api.charlie.example.test',
-      'ignition.charlie.example.test',
-      'konnectivity.charlie.example.test',
-      'oauth.charlie.example.test',
+      '443/ignition.charlie.example.test',
+      '443/konnectivity.charlie.example.test',
+      '443/oauth.charlie.example.test',
+      '6443/api-int.charlie.example.test',
+      '6443/api.charlie.example.test',
     ]);
-    expect(portOf(after, 'oauth.bravo.example.test')).toBe(8443);
+    expect(portOf(after, '443/oauth.bravo.example.test')).toBe(8443);
     // a new top-level label adds one routing chain and changes no other chain
     const delta = attachmentBackends({
       name: 'delta',
@@ -92,14 +92,14 @@ describe('translateProxyServer', () => {
     const b = chainsOf(before.listeners);
     const a = chainsOf(withOrg.listeners);
     for (const [key, text] of b) expect({ key, same: a.get(key) === text }).toEqual({ key, same: true });
-    expect([...a.keys()].filter((k) => !b.has(k)).sort()).toEqual(['port-443/sni-org', 'port-6443/sni-org']);
+    expect([...a.keys()].filter((k) => !b.has(k)).sort()).toEqual(['port-443/sni:org', 'port-6443/sni:org']);
   });
 
   test('sniRouting false: one chain per backend, and a change leaves every other chain byte-identical', () => {
     const opts = { sniRouting: false };
     const before = translateProxyServer({ backends: [...alpha, ...bravo] }, opts);
     const after = translateProxyServer({ backends: [...alpha, ...changedBravo, ...charlie] }, opts);
-    expect(before.listeners.flatMap((l) => l.filterChains.map((c) => c.name))).not.toContain('sni-test');
+    expect(before.listeners.flatMap((l) => l.filterChains.map((c) => c.name))).not.toContain('sni:test');
     const b = chainsOf(before.listeners);
     const a = chainsOf(after.listeners);
     expect(listenerLevel(after.listeners)).toEqual(listenerLevel(before.listeners));

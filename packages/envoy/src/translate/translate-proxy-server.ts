@@ -46,7 +46,7 @@ export function translateProxyServer(
         : portToListener({ port, bindAddress, http: true, backends: group });
     });
   const routed = new Map(
-    [...plans.values()].flatMap((p) => p.routed.map((r) => [r.backend, r.names] as const)),
+    [...plans.values()].flatMap((p) => p.routed.map((r) => [r.backend, r.clusters] as const)),
   );
   const clusters = backendsToClusters(backends, clusterDomain, routed, memo);
   if (![...plans.values()].some((p) => p.routedLabels.length > 0)) return { listeners, clusters };

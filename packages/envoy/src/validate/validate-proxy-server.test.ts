@@ -142,6 +142,14 @@ test.each<Case>([
       'spec.backends[1].port: port 9901 is spec.adminPort (backend x)',
     ],
   },
+  {
+    name: 'a backend name that is not a DNS label',
+    backends: [b('api.example.test'), b('Sni:x', { hostname: 'x.example.test' })],
+    wantErrors: [
+      `spec.backends[0].name: "api.example.test" is not a DNS label (lower-case letters, digits and '-'); it names Envoy clusters and chains`,
+      `spec.backends[1].name: "Sni:x" is not a DNS label (lower-case letters, digits and '-'); it names Envoy clusters and chains`,
+    ],
+  },
 ])('$name', ({ backends, wantErrors }) => {
   const r = validateProxyServer({ backends });
   if (!wantErrors) {

@@ -126,9 +126,18 @@ function checkHttpPort(group: readonly Indexed[], out: FieldError[]): void {
   }
 }
 
+const DNS_LABEL = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
+
+/** Names are unique DNS labels (the schema says so too; a file handed to `--from-file` skips the schema). */
 function checkNames(all: readonly Indexed[], out: FieldError[]): void {
   const seen = new Map<string, Indexed>();
   for (const x of all) {
+    if (!DNS_LABEL.test(x.b.name)) {
+      out.push({
+        path: at(x.i, 'name'),
+        message: `"${x.b.name}" is not a DNS label (lower-case letters, digits and '-'); it names Envoy clusters and chains`,
+      });
+    }
     const first = seen.get(x.b.name);
     if (first)
       out.push({

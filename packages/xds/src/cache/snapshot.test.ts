@@ -28,9 +28,9 @@ describe('buildSnapshot', () => {
     );
     const any = (s: ReturnType<typeof buildSnapshot>, name: string): unknown =>
       s.types.get(TYPE_URL.cluster)!.resources.find((r) => r.name === name)!.any;
-    expect(any(second, 'api.alpha.example.test')).toBe(any(first, 'api.alpha.example.test'));
-    expect(any(second, 'konnectivity.bravo.example.test')).not.toBe(
-      any(first, 'konnectivity.bravo.example.test'),
+    expect(any(second, '6443/api.alpha.example.test')).toBe(any(first, '6443/api.alpha.example.test'));
+    expect(any(second, '443/konnectivity.bravo.example.test')).not.toBe(
+      any(first, '443/konnectivity.bravo.example.test'),
     );
     expect(versions(second)).not.toEqual(versions(first));
   });

@@ -98,8 +98,8 @@ describe('SotwStream (fake Envoy checks the protocol on every response)', () => 
     const lds = s.envoy.count(LDS);
     s.cache.set(routed('a', 'b'));
     expect(s.envoy.last(CDS)!.resources.map((r) => Cluster.decode(r.value).name)).toEqual([
-      'a.example.test',
-      'b.example.test',
+      '443/a.example.test',
+      '443/b.example.test',
       'sni:unrouted',
     ]);
     s.stream.onRequest(s.envoy.ack(CDS));
