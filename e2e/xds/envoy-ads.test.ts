@@ -152,6 +152,9 @@ describe.each([
     expect(await probe(lab.vm2, 'api.bravo.example.test', 6443)).toBe('bravo-api');
     expect(await probe(lab.vm2, 'oauth.alpha.example.test', 443)).toBe('alpha-oauth');
     expect(await probe(lab.vm2, 'nobody.example.test', 443)).toBe('refused');
+    // a name is served on its own port only
+    expect(await probe(lab.vm2, 'api.alpha.example.test', 443)).toBe('refused');
+    expect(await probe(lab.vm2, 'oauth.alpha.example.test', 6443)).toBe('refused');
     await noNacks();
   });
 
