@@ -98,8 +98,17 @@ export class DhcpServer {
     });
     this.store = opened.store;
     this.table = opened.table;
+    const ms = (v: number) => Math.round(v * 10) / 10;
     this.log.info(
-      { leases: opened.table.size, replayed: opened.replayed, dir: this.o.leaseDir },
+      {
+        leases: opened.table.size,
+        replayed: opened.replayed,
+        dir: this.o.leaseDir,
+        readMs: ms(opened.timings.readMs),
+        decodeMs: ms(opened.timings.decodeMs),
+        indexMs: ms(opened.timings.indexMs),
+        uptimeMs: Math.round(performance.now()),
+      },
       'Lease store opened',
     );
     const port = this.o.serverPort ?? 67;
@@ -114,7 +123,10 @@ export class DhcpServer {
     }
     this.metrics.poolSize.set(poolSize(this.net));
     this.listening = true;
-    this.log.info({ serverIP: server, port, interface: this.o.interface }, 'Serving');
+    this.log.info(
+      { serverIP: server, port, interface: this.o.interface, uptimeMs: Math.round(performance.now()) },
+      'Serving',
+    );
     signal.addEventListener('abort', () => void this.stop(), { once: true });
   }
 
