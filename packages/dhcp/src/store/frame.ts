@@ -37,10 +37,19 @@ const SHORT_PAYLOAD = 256;
 /** PAYLOAD framed. */
 export function frame(payload: Buffer): Buffer {
   const out = Buffer.allocUnsafe(FRAME_HEADER + payload.length);
-  out.writeUInt32BE(payload.length, 0);
-  out.writeUInt32BE(crc32(payload), 4);
   payload.copy(out, FRAME_HEADER);
-  return out;
+  return sealFrame(out);
+}
+
+/** B, whose payload was written after FRAME_HEADER bytes left free, with its frame header filled in. */
+export function sealFrame(b: Buffer): Buffer {
+  const len = b.length - FRAME_HEADER;
+  b.writeUInt32BE(len, 0);
+  b.writeUInt32BE(
+    len <= SHORT_PAYLOAD ? crc32js(b, FRAME_HEADER, b.length) : crc32(b.subarray(FRAME_HEADER)),
+    4,
+  );
+  return b;
 }
 
 /** VALUE as JSON, framed. */

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { LeaseTable } from '../allocate/lease-table';
 import type { Lease } from '../allocate/lease-table';
 import { frame, jsonFrame, jsonPayload, readFrames } from './frame';
-import { decodeRecord, encodeRecord } from './records';
+import { decodeRecord, recordFrame } from './records';
 import type { DecodedRecords } from './records';
 
 export interface StoreEvents {
@@ -208,7 +208,7 @@ export class LeaseStore {
   /** Appends the leases' records; resolves once they are durable (batched with concurrent commits). */
   commit(leases: readonly Lease[]): Promise<void> {
     if (this.closed) return Promise.reject(new Error('lease store is closed'));
-    for (const l of leases) this.pending.push(frame(encodeRecord(++this.seq, l)));
+    for (const l of leases) this.pending.push(recordFrame(++this.seq, l));
     this.journalRecords += leases.length;
     return new Promise<void>((resolve, reject) => {
       this.waiters.push({ resolve, reject });
@@ -273,7 +273,7 @@ export class LeaseStore {
     try {
       const chunk: Buffer[] = [jsonFrame({ gen, lastSeq, format: 2 }), frame(V2_MARKER)];
       for (const l of rows) {
-        chunk.push(frame(encodeRecord(0, l)));
+        chunk.push(recordFrame(0, l));
         if (chunk.length >= 4096) await h.writev(chunk.splice(0));
       }
       chunk.push(jsonFrame({ end: true, count: rows.length }));

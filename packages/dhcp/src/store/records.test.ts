@@ -2,7 +2,8 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as fc from 'fast-check';
 import type { Lease } from '../allocate/lease-table';
-import { decodeRecord, encodeRecord } from './records';
+import { frame } from './frame';
+import { decodeRecord, encodeRecord, recordFrame } from './records';
 import type { DecodedRecords } from './records';
 
 const GOLDEN = join(__dirname, 'testdata', 'records-v2.golden.txt');
@@ -75,6 +76,10 @@ const decodeOne = (b: Buffer): DecodedRecords | undefined => {
 describe('lease records (v2, binary)', () => {
   test.each(rows)('$name: round trip', ({ seq, lease }) => {
     expect(decodeOne(encodeRecord(seq, lease))).toEqual({ seqs: [seq], leases: [lease] });
+  });
+
+  test.each(rows)('$name: framed in place as frame() frames it', ({ seq, lease }) => {
+    expect(recordFrame(seq, lease)).toEqual(frame(encodeRecord(seq, lease)));
   });
 
   test('encodings match the golden file', () => {
