@@ -9,7 +9,7 @@ import { createSocket } from 'node:dgram';
 import type { RemoteInfo, Socket } from 'node:dgram';
 import { networkInterfaces } from 'node:os';
 import { waitForInterface } from './interface-wait';
-import { formatIPv4, parseIPv4 } from '@oooi/api';
+import { formatIPv4 } from '@oooi/api';
 import type { DhcpConfig } from '@oooi/api';
 import type { Logger } from 'pino';
 import { compileNetwork, poolSize } from '../allocate/served-network';
@@ -18,6 +18,7 @@ import { holds } from '../allocate/lease-table';
 import type { Lease, LeaseTable } from '../allocate/lease-table';
 import type { KubevirtView } from '../allocate/kubevirt-view';
 import { decodePacket } from '../codec/decode';
+import { formatDottedQuad, parseDottedQuad } from '../codec/ip-text';
 import { encodePacket } from '../codec/encode';
 import { macOf, messageType } from '../codec/packet';
 import type { DhcpPacket } from '../codec/packet';
@@ -233,7 +234,7 @@ export class DhcpServer {
       }
       const p = r.packet;
       this.metrics.packets.inc({ type: typeLabel(messageType(p)) });
-      const sourceIp = parseIPv4(rinfo.address) ?? 0;
+      const sourceIp = parseDottedQuad(rinfo.address) ?? 0;
       const input: DecideInput = {
         packet: p,
         net: this.net,
@@ -343,8 +344,8 @@ export class DhcpServer {
 }
 
 function target(to: Destination, clientPort: number, serverPort: number): [string, number] {
-  if (to.kind === 'relay') return [formatIPv4(to.ip), serverPort];
-  if (to.kind === 'unicast') return [formatIPv4(to.ip), clientPort];
+  if (to.kind === 'relay') return [formatDottedQuad(to.ip), serverPort];
+  if (to.kind === 'unicast') return [formatDottedQuad(to.ip), clientPort];
   return ['255.255.255.255', clientPort];
 }
 

@@ -1,5 +1,17 @@
 import { spawn } from 'node:child_process';
-import { appendFile, cp, mkdtemp, readdir, readFile, rm, stat, truncate, writeFile } from 'node:fs/promises';
+import {
+  appendFile,
+  constants,
+  cp,
+  mkdtemp,
+  readdir,
+  readFile,
+  readlink,
+  rm,
+  stat,
+  truncate,
+  writeFile,
+} from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Lease } from '../allocate/lease-table';
@@ -175,6 +187,23 @@ describe('lease store', () => {
     const b = await LeaseStore.open(dir);
     expect(byIp(b.table.values())).toEqual(byIp([...a.table.values(), lease(9)]));
     await b.store.close();
+  });
+
+  test('the journal is appended with O_DSYNC: a batch is durable when its one write returns', async () => {
+    const { store } = await LeaseStore.open(dir);
+    await store.commit([lease(1)]);
+    const fds = await readdir('/proc/self/fd');
+    const links = await Promise.all(
+      fds.map(async (fd) => [fd, await readlink(`/proc/self/fd/${fd}`).catch(() => '')]),
+    );
+    const fd = links.find(([, target]) => target === join(dir, 'journal-0000000001.log'))?.[0];
+    const flags = parseInt(
+      /^flags:\s+(\d+)/m.exec(await readFile(`/proc/self/fdinfo/${fd}`, 'utf8'))![1]!,
+      8,
+    );
+    expect(flags & constants.O_DSYNC).toBe(constants.O_DSYNC);
+    expect(flags & constants.O_APPEND).toBe(constants.O_APPEND);
+    await store.close();
   });
 
   test('open says where its time went', async () => {

@@ -1,12 +1,12 @@
 // The crash-safe lease store: an append-only journal plus a snapshot, in one directory.
-//   journal-<gen>.log  framed records (frame.ts), appended; fdatasync'd once per batch (group commit)
+//   journal-<gen>.log  framed records (frame.ts), appended by one O_DSYNC write per batch (group commit)
 //   snapshot.bin       a header frame {gen, lastSeq, format: 2}, a marker frame, one frame per lease, an end frame
 //                      {end, count} (records.ts: the record formats, and why the marker)
 // commit() resolves only once its records are on disk, so an ACK is sent after its lease is durable.
 // Compaction: rotate to journal gen+1, write the table as of the rotation to snapshot.tmp, fsync, rename to
 // snapshot.bin, fsync the directory, then delete the older journals. Restart: snapshot, then every journal
 // of gen ≥ the snapshot's, records with seq > lastSeq; a torn tail is skipped (and cut off the live journal).
-import { mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
+import { constants, mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { LeaseTable } from '../allocate/lease-table';
@@ -16,7 +16,7 @@ import { decodeRecord, recordFrame } from './records';
 import type { DecodedRecords } from './records';
 
 export interface StoreEvents {
-  /** One batch made durable: its record count and how long the write + fdatasync took. */
+  /** One batch made durable: its record count and how long its (O_DSYNC) write took. */
   onCommit?(records: number, seconds: number): void;
   onTornTail?(file: string, ignoredBytes: number): void;
 }
@@ -39,6 +39,12 @@ interface Waiter {
   readonly resolve: () => void;
   readonly reject: (e: unknown) => void;
 }
+
+/**
+ * The journal is appended with O_DSYNC: a write returns once its data is durable (what write + fdatasync did), so a
+ * batch costs one call to the thread pool and one system call instead of two of each.
+ */
+const JOURNAL_FLAGS = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_DSYNC;
 
 const journalName = (gen: number) => `journal-${String(gen).padStart(10, '0')}.log`;
 const SNAPSHOT = 'snapshot.bin';
@@ -194,7 +200,7 @@ export class LeaseStore {
       }
     }
     const gen = gens.at(-1) ?? snap.gen;
-    const journal = await open(join(dir, journalName(gen)), 'a');
+    const journal = await open(join(dir, journalName(gen)), JOURNAL_FLAGS);
     await fsyncDir(dir);
     watch.lap('readMs');
     const store = new LeaseStore({ dir, journal, gen, seq, events });
@@ -225,7 +231,7 @@ export class LeaseStore {
       const t0 = process.hrtime.bigint();
       try {
         const j = this.journal;
-        this.inFlight = j.writev(batch).then(() => j.datasync());
+        this.inFlight = j.writev(batch).then(() => undefined);
         await this.inFlight;
         this.events.onCommit?.(batch.length, Number(process.hrtime.bigint() - t0) / 1e9);
         for (const w of waiters) w.resolve();
@@ -246,7 +252,7 @@ export class LeaseStore {
     if (this.compacting || this.closed) return;
     this.compacting = true;
     try {
-      const next = await open(join(this.dir, journalName(this.gen + 1)), 'a');
+      const next = await open(join(this.dir, journalName(this.gen + 1)), JOURNAL_FLAGS);
       await fsyncDir(this.dir);
       // rotate and take the rows in one synchronous step: every record up to lastSeq is in the table (changes
       // are applied before they are committed) and every later one goes to the new journal
