@@ -39,6 +39,16 @@ async function udpErrors(ns: Netns): Promise<{ in: number; rcvbuf: number }> {
   return { in: v[h.indexOf('InDatagrams')]!, rcvbuf: v[h.indexOf('RcvbufErrors')]! };
 }
 
+/** oooi-dhcp's group commits from its /metrics: how many, the mean write (O_DSYNC) time and batch size. */
+async function commitStats(ns: Netns): Promise<string> {
+  const text = (await ns.exec(['curl', '-s', 'http://127.0.0.1:9167/metrics'])).stdout;
+  const v = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
+  const n = v('oooi_dhcp_commit_duration_seconds_count');
+  const ms = (1000 * v('oooi_dhcp_commit_duration_seconds_sum')) / n;
+  const batch = v('oooi_dhcp_commit_batch_records_sum') / n;
+  return `; ${n} commits, mean ${ms.toFixed(1)} ms, ${batch.toFixed(1)} records each`;
+}
+
 /** User + system CPU time of process PID so far, ms. */
 function cpuMs(pid: number): number {
   const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
@@ -82,12 +92,13 @@ async function main(): Promise<void> {
             const key = `${t.label} @${rate > 0 ? rate : 'overload'}`;
             results.set(key, [...(results.get(key) ?? []), res]);
             const cpu = cpuMs(s.proc.ref.pid) - cpu0;
+            const commits = t.bundle !== undefined ? await commitStats(srv) : '';
             const after = await udpErrors(srv);
             const afterCli = await udpErrors(cli);
             console.log(
               `run ${r + 1} ${key}: ${line(res)}; server CPU ${((1000 * cpu) / (res.rate * SECONDS)).toFixed(0)} µs ` +
                 `per exchange; dropped on a full receive buffer: server ${after.rcvbuf - before.rcvbuf} of ` +
-                `${after.in - before.in}, perfdhcp ${afterCli.rcvbuf - beforeCli.rcvbuf}`,
+                `${after.in - before.in}, perfdhcp ${afterCli.rcvbuf - beforeCli.rcvbuf}${commits}`,
             );
           } finally {
             await s.proc.stop();
