@@ -46,7 +46,16 @@ async function commitStats(ns: Netns): Promise<string> {
   const n = v('oooi_dhcp_commit_duration_seconds_count');
   const ms = (1000 * v('oooi_dhcp_commit_duration_seconds_sum')) / n;
   const batch = v('oooi_dhcp_commit_batch_records_sum') / n;
-  return `; ${n} commits, mean ${ms.toFixed(1)} ms, ${batch.toFixed(1)} records each`;
+  const lag = (q: string) => (1000 * v(`oooi_dhcp_nodejs_eventloop_lag_${q}_seconds`)).toFixed(0);
+  const gc = (kind: string) => {
+    const k = `oooi_dhcp_nodejs_gc_duration_seconds_(sum|count)\\{kind="${kind}"\\} (\\S+)`;
+    const [sum, count] = [...text.matchAll(new RegExp(`^${k}$`, 'gm'))].map((m) => Number(m[2]));
+    return `${kind} ${count ?? 0}× ${(1000 * (sum ?? 0)).toFixed(0)} ms`;
+  };
+  return (
+    `; ${n} commits, mean ${ms.toFixed(1)} ms, ${batch.toFixed(1)} records each; loop lag p99 ${lag('p99')} ` +
+    `max ${lag('max')} ms; GC ${gc('minor')}, ${gc('major')}, ${gc('incremental')}`
+  );
 }
 
 /** User + system CPU time of process PID so far, ms. */
