@@ -9,8 +9,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { LeaseStore } from '@oooi/dhcp';
 import { openNetScope, runDir, type Netns } from '@oooi/rig';
+import { writeLeaseDir } from './lease-dir';
 import { perfdhcp, type PerfResult } from './perfdhcp';
 import { benchNet, cleanup, startServer, type ServerName } from './servers';
 
@@ -107,21 +107,7 @@ async function main(): Promise<void> {
 
 async function leases50k(srv: Netns, dir: string): Promise<{ rssMiB: number; restartMs: number }> {
   const leaseDir = join(dir, 'leases-50k');
-  const { store } = await LeaseStore.open(leaseDir);
-  const base = (198 << 24) + (18 << 16) + 256;
-  const batch = [];
-  for (let i = 0; i < 50_000; i++) {
-    const mac = `02:00:00:${((i >> 16) & 255).toString(16).padStart(2, '0')}:${((i >> 8) & 255).toString(16).padStart(2, '0')}:${(i & 255).toString(16).padStart(2, '0')}`;
-    batch.push({
-      ip: (base + i) >>> 0,
-      clientKey: `hw:${mac}`,
-      mac,
-      state: 'bound' as const,
-      expiresAt: Date.now() + 7_200_000,
-    });
-  }
-  for (let i = 0; i < batch.length; i += 1000) await store.commit(batch.slice(i, i + 1000));
-  await store.close();
+  await writeLeaseDir(leaseDir, 50_000);
   const t0 = Date.now();
   const s = await startServer({ name: 'oooi', ns: srv, dir, cpu: 0, leaseDir });
   const restartMs = Date.now() - t0;

@@ -23,6 +23,8 @@ export async function startServer(o: {
   /** oooi only: Node flags before the bundle (e.g. --cpu-prof), and another bundle than dist/oooi-dhcp.js. */
   nodeArgs?: string[];
   bundle?: string;
+  /** oooi only: its --log-level. @default 'warn' */
+  logLevel?: string;
 }): Promise<Started> {
   const dir = join(o.dir, `${o.name}-${Date.now()}`);
   mkdirSync(dir, { recursive: true });
@@ -56,7 +58,7 @@ export async function startServer(o: {
         '--health-addr',
         '127.0.0.1:9167',
         '--log-level',
-        'warn',
+        o.logLevel ?? 'warn',
       ],
       { label: 'oooi-dhcp', logFile: join(dir, 'server.log') },
     );

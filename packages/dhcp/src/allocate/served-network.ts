@@ -129,11 +129,24 @@ export function isExcluded(net: ServedNetwork, addr: number): boolean {
   return false;
 }
 
-/** Addresses the dynamic pool can hand out (pool minus excluded and reserved addresses). */
+/**
+ * Addresses the dynamic pool can hand out (pool minus excluded and reserved addresses), counted by ranges: the
+ * pool can be a /8's worth of addresses, and this runs at start and with every status report.
+ */
 export function poolSize(net: ServedNetwork): number {
-  let n = 0;
-  for (let a = net.poolStart; a <= net.poolEnd; a++) {
-    if (!isExcluded(net, a) && !net.reservedIps.has(a)) n++;
+  const { poolStart, poolEnd } = net;
+  if (poolEnd < poolStart) return 0;
+  let excluded = 0;
+  let covered = poolStart - 1; // the last pool address counted as excluded so far (ranges are sorted by start)
+  for (const r of net.excluded) {
+    const start = Math.max(r.start, covered + 1);
+    const end = Math.min(r.end, poolEnd);
+    if (start > end) continue;
+    excluded += end - start + 1;
+    covered = end;
   }
-  return n;
+  let reserved = 0;
+  for (const a of net.reservedIps.keys())
+    if (a >= poolStart && a <= poolEnd && !isExcluded(net, a)) reserved++;
+  return poolEnd - poolStart + 1 - excluded - reserved;
 }

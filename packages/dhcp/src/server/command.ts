@@ -14,6 +14,8 @@ export interface DhcpCommand {
   /** --kubeconfig; main.ts falls back to $KUBECONFIG, then the in-cluster service account. */
   readonly kubeconfig: string | undefined;
   readonly statusIntervalMs: number;
+  /** SO_RCVBUF of the DHCP sockets (capped by the kernel at net.core.rmem_max). */
+  readonly recvBufferBytes: number;
 }
 
 export interface HostPort {
@@ -71,6 +73,14 @@ function program(write: (s: string) => void): Command {
         .default(10_000)
         .argParser(int),
     )
+    .addOption(
+      new Option(
+        '--recv-buffer-bytes <n>',
+        'receive buffer of the DHCP sockets (SO_RCVBUF; the kernel caps it at net.core.rmem_max)',
+      )
+        .default(4 * 1024 * 1024)
+        .argParser(int),
+    )
     .addOption(new Option('--port <n>', 'server port').default(67).argParser(int).hideHelp())
     .addOption(new Option('--client-port <n>', 'client port').default(68).argParser(int).hideHelp())
     .addOption(
@@ -105,6 +115,7 @@ export function parseDhcpCommand(argv: readonly string[]): ParsedCommand {
     reloadIntervalMs: number;
     kubeconfig?: string;
     statusIntervalMs: number;
+    recvBufferBytes: number;
   }>();
   return {
     ok: true,
@@ -120,6 +131,7 @@ export function parseDhcpCommand(argv: readonly string[]): ParsedCommand {
       reloadIntervalMs: o.reloadIntervalMs,
       kubeconfig: o.kubeconfig,
       statusIntervalMs: o.statusIntervalMs,
+      recvBufferBytes: o.recvBufferBytes,
     },
   };
 }

@@ -118,13 +118,19 @@ test.each([
       '127.0.0.1:9000',
       '--health-addr',
       'off',
+      '--recv-buffer-bytes',
+      '1048576',
     ],
-    want: { metricsAddr: { host: '127.0.0.1', port: 9000 }, healthAddr: undefined },
+    want: {
+      metricsAddr: { host: '127.0.0.1', port: 9000 },
+      healthAddr: undefined,
+      recvBufferBytes: 1048576,
+    },
   },
   {
     name: 'defaults',
     argv: ['--config', 'c.json', '--interface', 'net1', '--lease-dir', 'd'],
-    want: { metricsAddr: { host: '0.0.0.0', port: 9167 }, port: 67 },
+    want: { metricsAddr: { host: '0.0.0.0', port: 9167 }, port: 67, recvBufferBytes: 4 * 1024 * 1024 },
   },
 ])('command line: $name', ({ argv, want }) => {
   const r = parseDhcpCommand(argv);

@@ -32,6 +32,7 @@ export async function runDhcp(c: DhcpCommand, ctx: RunContext): Promise<void> {
     registry,
     serverPort: c.port,
     clientPort: c.clientPort,
+    recvBufferBytes: c.recvBufferBytes,
     onLeaseChange: () => hooks.onLeaseChange(),
   });
   const links = new KubeLinks({

@@ -1,8 +1,21 @@
 import { spawn } from 'node:child_process';
-import { appendFile, mkdtemp, readdir, readFile, rm, stat, truncate, writeFile } from 'node:fs/promises';
+import {
+  appendFile,
+  constants,
+  cp,
+  mkdtemp,
+  readdir,
+  readFile,
+  readlink,
+  rm,
+  stat,
+  truncate,
+  writeFile,
+} from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Lease } from '../allocate/lease-table';
+import { jsonPayload, readFrames } from './frame';
 import { LeaseStore } from './lease-store';
 
 const lease = (i: number, over: Partial<Lease> = {}): Lease => ({
@@ -100,7 +113,8 @@ describe('lease store', () => {
     await Promise.all([compacting, late]);
     await store.close();
     const names = (await readdir(dir)).sort();
-    expect(names).toEqual(['journal-0000000001.log', 'snapshot.bin']);
+    // gen 1 was the new directory's first journal (its empty v2 snapshot came with it)
+    expect(names).toEqual(['journal-0000000002.log', 'snapshot.bin']);
     const a = await LeaseStore.open(dir);
     expect(a.table.size).toBe(51);
     await a.store.close();
@@ -121,6 +135,85 @@ describe('lease store', () => {
     const b = await readFile(f);
     await writeFile(f, b.subarray(0, b.length - 4));
     await expect(LeaseStore.open(dir)).rejects.toThrow(/damaged/);
+  });
+
+  // Directories written by the store before the binary records (testdata/v1-*: JSON payloads), with the leases
+  // they were written with; v1-snapshot was compacted after the four commits, then lease 5 was released.
+  const v1Leases: Lease[] = [
+    { ...lease(5), clientKey: 'hw:02:00:00:00:00:05', expiresAt: 1796230000000 },
+    {
+      ...lease(6),
+      clientKey: 'id:01020304',
+      expiresAt: 1796230000001,
+      hostname: 'vm-6',
+    },
+    { ...lease(7), state: 'released', expiresAt: 1796220000000 },
+    { ip: lease(8).ip, clientKey: '', mac: '', state: 'declined', expiresAt: 1796220600000 },
+  ];
+  const byIp = (ls: Iterable<Lease>) => [...ls].sort((a, b) => a.ip - b.ip);
+
+  test.each([
+    { name: 'a v1 journal', fixture: 'v1-journal', want: v1Leases },
+    {
+      name: 'a v1 snapshot and journal',
+      fixture: 'v1-snapshot',
+      want: [{ ...v1Leases[0]!, state: 'released' as const, expiresAt: 1796225000000 }, ...v1Leases.slice(1)],
+    },
+  ])(
+    '$name loads as written; new (v2) records append to it and both read back',
+    async ({ fixture, want }) => {
+      await cp(join(__dirname, 'testdata', fixture), dir, { recursive: true });
+      const a = await LeaseStore.open(dir);
+      expect(byIp(a.table.values())).toEqual(want);
+      await a.store.commit([lease(9)]);
+      await a.store.close();
+      const b = await LeaseStore.open(dir);
+      expect(byIp(b.table.values())).toEqual(byIp([...want, lease(9)]));
+      await b.store.close();
+    },
+  );
+
+  test('the first open of a v1 directory rewrites it as v2, which a v1 reader refuses instead of cutting', async () => {
+    await cp(join(__dirname, 'testdata', 'v1-snapshot'), dir, { recursive: true });
+    const a = await LeaseStore.open(dir);
+    await a.store.commit([lease(9)]);
+    await a.store.close();
+    expect((await readdir(dir)).sort()).toEqual(['journal-0000000002.log', 'snapshot.bin']);
+    const snapshot = await readFile(join(dir, 'snapshot.bin'));
+    // v1 read every frame as JSON and stopped at the first that was not: the header alone, so "damaged"
+    const { spans } = readFrames(snapshot);
+    expect(jsonPayload(snapshot, spans[0]!, spans[1]!)).toEqual({ gen: 2, lastSeq: 5, format: 2 });
+    expect(jsonPayload(snapshot, spans[2]!, spans[3]!)).toBeUndefined();
+    const b = await LeaseStore.open(dir);
+    expect(byIp(b.table.values())).toEqual(byIp([...a.table.values(), lease(9)]));
+    await b.store.close();
+  });
+
+  test('the journal is appended with O_DSYNC: a batch is durable when its one write returns', async () => {
+    const { store } = await LeaseStore.open(dir);
+    await store.commit([lease(1)]);
+    const fds = await readdir('/proc/self/fd');
+    const links = await Promise.all(
+      fds.map(async (fd) => [fd, await readlink(`/proc/self/fd/${fd}`).catch(() => '')]),
+    );
+    const fd = links.find(([, target]) => target === join(dir, 'journal-0000000001.log'))?.[0];
+    const flags = parseInt(
+      /^flags:\s+(\d+)/m.exec(await readFile(`/proc/self/fdinfo/${fd}`, 'utf8'))![1]!,
+      8,
+    );
+    expect(flags & constants.O_DSYNC).toBe(constants.O_DSYNC);
+    expect(flags & constants.O_APPEND).toBe(constants.O_APPEND);
+    await store.close();
+  });
+
+  test('open says where its time went', async () => {
+    const { store } = await LeaseStore.open(dir);
+    await store.commit([lease(1)]);
+    await store.close();
+    const { timings, store: again } = await LeaseStore.open(dir);
+    expect(Object.keys(timings).sort()).toEqual(['decodeMs', 'indexMs', 'readMs']);
+    for (const ms of Object.values(timings)) expect(ms).toBeGreaterThanOrEqual(0);
+    await again.close();
   });
 
   test('kill -9 while committing: every lease reported durable is back', async () => {

@@ -1,0 +1,138 @@
+// A/B of oooi-dhcp builds (and Kea beside them) under perfdhcp at fixed rates: each server starts fresh for every
+// measurement, servers alternate within a run, medians per server and rate. For comparing a change quickly;
+// run.ts gives the full picture. Same namespaces, pinning and 10,000 clients as run.ts. Not in CI:
+//   pnpm --filter @oooi/dhcp bundle && pnpm tsx bench/dhcp/probe.ts [--bundle PATH]... [--kea] \
+//     [--rate N]... (0: no rate limit) [--seconds 10] [--runs 3]
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openNetScope, repoRoot, runDir, type Netns } from '@oooi/rig';
+import { perfdhcp, type PerfResult } from './perfdhcp';
+import { benchNet, cleanup, startServer } from './servers';
+
+const args = (flag: string): string[] =>
+  process.argv.flatMap((a, i) =>
+    a === flag && process.argv[i + 1] !== undefined ? [process.argv[i + 1]!] : [],
+  );
+const SECONDS = Number(args('--seconds')[0] ?? 10);
+const RUNS = Number(args('--runs')[0] ?? 3);
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
+
+interface Target {
+  readonly label: string;
+  readonly bundle?: string;
+}
+
+function line(r: PerfResult): string {
+  return (
+    `${r.rate.toFixed(0)} DORA/s, drops ${r.drops.map((d) => d.toFixed(2)).join('/')} %, ` +
+    `avg ${r.avgMs.map((v) => v.toFixed(1)).join('/')} ms, p99 ${r.p99Ms.map((v) => v.toFixed(1)).join('/')} ms`
+  );
+}
+
+/** The server namespace's UDP counters (/proc/net/snmp): datagrams delivered, and dropped on a full buffer. */
+async function udpErrors(ns: Netns): Promise<{ in: number; rcvbuf: number }> {
+  const t = (await ns.exec(['cat', '/proc/net/snmp'])).stdout;
+  const [head, values] = t.split('\n').filter((l) => l.startsWith('Udp:'));
+  const h = head!.split(/\s+/);
+  const v = values!.split(/\s+/).map(Number);
+  return { in: v[h.indexOf('InDatagrams')]!, rcvbuf: v[h.indexOf('RcvbufErrors')]! };
+}
+
+/** oooi-dhcp's group commits from its /metrics: how many, the mean write (O_DSYNC) time and batch size. */
+async function commitStats(ns: Netns): Promise<string> {
+  const text = (await ns.exec(['curl', '-s', 'http://127.0.0.1:9167/metrics'])).stdout;
+  const v = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
+  const n = v('oooi_dhcp_commit_duration_seconds_count');
+  const ms = (1000 * v('oooi_dhcp_commit_duration_seconds_sum')) / n;
+  const batch = v('oooi_dhcp_commit_batch_records_sum') / n;
+  const lag = (q: string) => (1000 * v(`oooi_dhcp_nodejs_eventloop_lag_${q}_seconds`)).toFixed(0);
+  const gc = (kind: string) => {
+    const k = `oooi_dhcp_nodejs_gc_duration_seconds_(sum|count)\\{kind="${kind}"\\} (\\S+)`;
+    const [sum, count] = [...text.matchAll(new RegExp(`^${k}$`, 'gm'))].map((m) => Number(m[2]));
+    return `${kind} ${count ?? 0}× ${(1000 * (sum ?? 0)).toFixed(0)} ms`;
+  };
+  return (
+    `; ${n} commits, mean ${ms.toFixed(1)} ms, ${batch.toFixed(1)} records each; loop lag p99 ${lag('p99')} ` +
+    `max ${lag('max')} ms; GC ${gc('minor')}, ${gc('major')}, ${gc('incremental')}`
+  );
+}
+
+/** User + system CPU time of process PID so far, ms. */
+function cpuMs(pid: number): number {
+  const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(f[11]) + Number(f[12])) * 10;
+}
+
+async function main(): Promise<void> {
+  const bundles = args('--bundle');
+  const targets: Target[] = (
+    bundles.length > 0 ? bundles : [join(repoRoot, 'packages/dhcp/dist/oooi-dhcp.js')]
+  ).map((b, i) => ({ label: `oooi#${i + 1}`, bundle: b }));
+  if (process.argv.includes('--kea')) targets.push({ label: 'kea' });
+  const rates = args('--rate').map(Number);
+  if (rates.length === 0) rates.push(1000);
+  const owner = `bench-dhcp-probe-${process.pid}`;
+  const scope = openNetScope(owner);
+  const dir = mkdtempSync(join(tmpdir(), 'oooi-bench-dhcp-probe-'));
+  const results = new Map<string, PerfResult[]>();
+  try {
+    const { srv, cli } = await benchNet(scope);
+    for (let r = 0; r < RUNS; r++) {
+      for (const rate of rates) {
+        for (const t of targets) {
+          const s = await startServer({
+            name: t.bundle !== undefined ? 'oooi' : 'kea',
+            ns: srv,
+            dir,
+            cpu: 0,
+            ...(t.bundle !== undefined ? { bundle: t.bundle } : {}),
+          });
+          try {
+            const before = await udpErrors(srv);
+            const beforeCli = await udpErrors(cli);
+            const cpu0 = cpuMs(s.proc.ref.pid);
+            const res = await perfdhcp(cli, {
+              clients: 10_000,
+              seconds: SECONDS,
+              cpu: 1,
+              ...(rate > 0 ? { rate } : {}),
+            });
+            const key = `${t.label} @${rate > 0 ? rate : 'overload'}`;
+            results.set(key, [...(results.get(key) ?? []), res]);
+            const cpu = cpuMs(s.proc.ref.pid) - cpu0;
+            const commits = t.bundle !== undefined ? await commitStats(srv) : '';
+            const after = await udpErrors(srv);
+            const afterCli = await udpErrors(cli);
+            console.log(
+              `run ${r + 1} ${key}: ${line(res)}; server CPU ${((1000 * cpu) / (res.rate * SECONDS)).toFixed(0)} µs ` +
+                `per exchange; dropped on a full receive buffer: server ${after.rcvbuf - before.rcvbuf} of ` +
+                `${after.in - before.in}, perfdhcp ${afterCli.rcvbuf - beforeCli.rcvbuf}${commits}`,
+            );
+          } finally {
+            await s.proc.stop();
+            cleanup(s);
+          }
+        }
+      }
+    }
+    console.log(`\nmedians of ${RUNS} runs (${SECONDS} s each):`);
+    for (const [key, rs] of results) {
+      const m: PerfResult = {
+        rate: median(rs.map((x) => x.rate)),
+        drops: [median(rs.map((x) => x.drops[0])), median(rs.map((x) => x.drops[1]))],
+        avgMs: [median(rs.map((x) => x.avgMs[0])), median(rs.map((x) => x.avgMs[1]))],
+        p99Ms: [median(rs.map((x) => x.p99Ms[0])), median(rs.map((x) => x.p99Ms[1]))],
+        raw: '',
+      };
+      console.log(`${key}: ${line(m)}`);
+    }
+    for (const t of targets) if (t.bundle !== undefined) console.log(`${t.label} = ${t.bundle}`);
+  } finally {
+    await scope.dispose();
+    rmSync(dir, { recursive: true, force: true });
+    rmSync(runDir(owner), { recursive: true, force: true });
+  }
+}
+
+void main();
