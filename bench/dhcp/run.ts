@@ -1,8 +1,9 @@
 // perfdhcp against oooi-dhcp, Kea and dnsmasq in the same run, on the same namespaces, 10,000 clients:
-// DORA/s at overload, the highest probed rate with ≤ 1 % drops in both stages (sustainable), average and p99
+// DORA/s at overload, the highest probed rate with ≤ 1 % drops in both stages (sustainable: a doubling ladder, then
+// bisection between the last rate held and the first lost), average and p99
 // delays of each stage, peak RSS; then oooi-dhcp's RSS with 50,000 leases and its restart time with 50,000 leases on disk.
 // Prints ratios oooi/Kea and oooi/dnsmasq. Not a test and not in CI: run it by hand (root, the rig installed):
-//   pnpm --filter @oooi/dhcp bundle && pnpm tsx bench/dhcp/run.ts [--rounds 2] [--seconds 10]
+//   pnpm --filter @oooi/dhcp bundle && pnpm tsx bench/dhcp/run.ts [--rounds 2] [--seconds 10] [--refine 2]
 // Servers are pinned to CPU 0 and perfdhcp to CPU 1; rounds are interleaved (oooi, kea, dnsmasq, then
 // rotated). The machine is shared: figures are noisy, read the ratios.
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -20,6 +21,8 @@ const arg = (flag: string, def: number) => {
 };
 const ROUNDS = arg('--rounds', 2);
 const SECONDS = arg('--seconds', 10);
+/** Bisection steps between the last rate held on the ladder and the first one lost. */
+const REFINE = arg('--refine', 2);
 const CLIENTS = 10_000;
 const ladders: Record<ServerName, number[]> = {
   oooi: [250, 500, 1000, 2000, 4000, 7000, 10000],
@@ -80,20 +83,37 @@ async function main(): Promise<void> {
       | undefined
     > = {};
     for (const name of names) {
-      for (const rate of ladders[name]) {
+      // the ladder until the first loss, then REFINE bisection steps between the last rate held and that one
+      let held = 0;
+      let lost: number | undefined;
+      const probe = async (rate: number): Promise<boolean> => {
         const res = await once({ name, srv, cli, dir, rate });
         const ok = res.drops[0] <= 1 && res.drops[1] <= 1;
         console.log(
           `probe ${name} @${rate}/s: achieved ${res.rate.toFixed(0)} drops ${res.drops.join('/')} % avg ${res.avgMs.join('/')} ms p99 ${res.p99Ms.map((v) => v.toFixed(2)).join('/')} ms ${ok ? 'ok' : 'LOSS'}`,
         );
-        if (!ok) break;
-        sustained[name] = {
-          rate,
-          achieved: res.rate,
-          avgMs: res.avgMs,
-          p99Ms: res.p99Ms,
-          rssMiB: res.rssMiB,
-        };
+        if (ok && rate > held) {
+          held = rate;
+          sustained[name] = {
+            rate,
+            achieved: res.rate,
+            avgMs: res.avgMs,
+            p99Ms: res.p99Ms,
+            rssMiB: res.rssMiB,
+          };
+        }
+        return ok;
+      };
+      for (const rate of ladders[name]) {
+        if (!(await probe(rate))) {
+          lost = rate;
+          break;
+        }
+      }
+      for (let k = 0; k < REFINE && lost !== undefined; k++) {
+        const mid = Math.round((held + lost) / 2 / 50) * 50;
+        if (mid <= held || mid >= lost) break;
+        if (!(await probe(mid))) lost = mid;
       }
     }
     const big = await leases50k(srv, dir);
