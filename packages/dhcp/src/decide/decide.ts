@@ -57,11 +57,16 @@ function discover(i: DecideInput): Decision {
     ...(i.kubevirt !== undefined ? { kubevirt: i.kubevirt } : {}),
   });
   if (!a.ok) return { kind: 'drop', reason: a.reason };
-  const prev = i.table.get(a.ip);
   const hostname = a.hostname ?? hostnameOf(i.packet);
-  // an OFFER must not shorten or demote a lease the client still holds
-  const keep =
-    prev !== undefined && prev.clientKey === client.key && prev.state === 'bound' && prev.expiresAt > i.now;
+  // an OFFER must not shorten or demote a lease the client still holds — at the offered address, or at another
+  // one (its VMI pin or reservation moved): the table keeps one record per client, so recording the offer would
+  // drop that lease while the client still uses its address, and free the address for someone else. The offer is
+  // then not held; the address moves with the ACK of the client's REQUEST (a competing REQUEST first gets the NAK).
+  const boundAt = (ip: number | undefined): boolean => {
+    const l = ip === undefined ? undefined : i.table.get(ip);
+    return l !== undefined && l.clientKey === client.key && l.state === 'bound' && l.expiresAt > i.now;
+  };
+  const keep = boundAt(a.ip) || boundAt(i.table.forClient(client.key)?.ip);
   const changes = keep
     ? []
     : [

@@ -111,6 +111,28 @@ describe('decide with VMIs', () => {
     expect(w.table().get(ip('198.51.100.105'))?.hostname).toBe('alpha-host');
   });
 
+  test('the VMI reports a new address: the OFFER of it does not drop the lease the client still holds', () => {
+    const w = world({ unknownClients: 'serve' });
+    w.sync([{ name: 'alpha', mac: mac(1), ips: ['198.51.100.101'] }]);
+    expect(w.dora(1)).toBe('198.51.100.101');
+    w.sync([{ name: 'alpha', mac: mac(1), ips: ['198.51.100.103'] }]);
+    const offer = w.send({ type: 'DISCOVER', mac: 1 });
+    expect([typeOf(offer), offer.kind === 'reply' && dotted(offer.reply.yiaddr)]).toEqual([
+      'OFFER',
+      '198.51.100.103',
+    ]);
+    expect(w.table().get(ip('198.51.100.101'))).toMatchObject({ mac: mac(1), state: 'bound' });
+    // the old address is still the client's: another client neither gets it offered nor ACKed
+    expect(
+      typeOf(w.send({ type: 'REQUEST', mac: 2, ciaddr: ip('198.51.100.101') }, ip('198.51.100.101'))),
+    ).toBe('NAK');
+    expect(w.dora(2, { requested: ip('198.51.100.101') })).not.toBe('198.51.100.101');
+    // the client takes the new address: the old one is free from then on
+    const ack = w.send({ type: 'REQUEST', mac: 1, requested: ip('198.51.100.103'), serverId: SERVER });
+    expect(typeOf(ack)).toBe('ACK');
+    expect(w.table().get(ip('198.51.100.101'))).toBeUndefined();
+  });
+
   test('a pinned address is never offered to another client, even when it asks for it', () => {
     const w = world({ unknownClients: 'serve' });
     w.sync([{ name: 'alpha', mac: mac(1), ips: ['198.51.100.100'] }]);

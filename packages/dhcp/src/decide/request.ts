@@ -26,8 +26,10 @@ export function decideRequest(i: DecideInput): Decision {
     }
     if (requested === undefined || p.ciaddr !== 0) return { kind: 'drop', reason: 'bad_request' };
     const mine = i.table.forClient(client.key);
-    if (mine?.ip !== requested || !mayBind(i, requested, client))
-      return nak(i, 'address not offered to this client');
+    // the offer is on record, or was not recorded because the client still held a lease elsewhere (decide.ts)
+    const offered =
+      mine !== undefined && (mine.ip === requested || (mine.state === 'bound' && mine.expiresAt > i.now));
+    if (!offered || !mayBind(i, requested, client)) return nak(i, 'address not offered to this client');
     return ack(i, requested, client);
   }
   if (requested !== undefined && p.ciaddr === 0) return initReboot(i, requested, client);
