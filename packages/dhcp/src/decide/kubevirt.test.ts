@@ -1,6 +1,7 @@
 // decide() with the KubeVirt index: what VMIs report drives allocation (pure: objects, index, table, clock).
 import { compileNetwork } from '../allocate/served-network';
 import { LeaseTable } from '../allocate/lease-table';
+import { formatDottedQuad } from '../codec/ip-text';
 import { Opt } from '../codec/packet';
 import { ip, request, testConfig } from '../testing/packets';
 import type { RequestSpec } from '../testing/packets';
@@ -81,7 +82,7 @@ function world(o: WorldOptions = {}) {
   };
 }
 
-const dotted = (v: number) => [v >>> 24, (v >>> 16) & 255, (v >>> 8) & 255, v & 255].join('.');
+const dotted = formatDottedQuad;
 const typeOf = (d: Decision) => (d.kind === 'reply' ? d.type.toUpperCase() : d.kind);
 const hostOf = (d: Decision) =>
   d.kind === 'reply' ? String.fromCharCode(...(d.reply.options.get(Opt.HOSTNAME) ?? [])) : undefined;

@@ -84,20 +84,28 @@ export function backendToCluster(b: ProxyBackend, clusterDomain: string, name = 
   });
 }
 
-/** Clusters for BACKENDS, sorted by cluster name; ROUTED maps a routed backend to its cluster names. */
+export interface ClusterOptions {
+  /** A routed backend's cluster names (one cluster each); other backends get one cluster named after them. */
+  readonly routed?: ReadonlyMap<ProxyBackend, readonly string[]>;
+  readonly memo?: ClusterMemo;
+  /** Clusters that belong to no backend, sorted in with the others. */
+  readonly extra?: readonly Cluster[];
+}
+
+/** Clusters for BACKENDS (and EXTRA), sorted by cluster name. */
 export function backendsToClusters(
   backends: readonly ProxyBackend[],
   clusterDomain: string,
-  routed: ReadonlyMap<ProxyBackend, readonly string[]> = new Map(),
-  memo?: ClusterMemo,
+  { routed, memo, extra = [] }: ClusterOptions = {},
 ): Cluster[] {
   const make = (b: ProxyBackend, name?: string): Cluster =>
     memo ? memo.cluster(b, clusterDomain, name) : backendToCluster(b, clusterDomain, name);
   const out = backends
     .flatMap((b) => {
-      const names = routed.get(b);
+      const names = routed?.get(b);
       return names ? names.map((n) => make(b, n)) : [make(b)];
     })
+    .concat(extra)
     .sort((a, b) => compareText(a.name, b.name));
   memo?.commit();
   return out;

@@ -143,7 +143,7 @@ export function portToListener(input: ListenerInput): Listener {
       ]
     : [
         ...input.plan.routedLabels.map((label) => routingChain(port, label)),
-        ...[...input.plan.chained].sort((a, b) => compareText(a.name, b.name)).map(sniChain),
+        ...input.plan.chained.map(sniChain),
       ];
   return Listener.fromPartial({
     name: listenerName(port),

@@ -31,11 +31,7 @@ import { compareText } from './resources';
  */
 export const UNROUTED_CLUSTER = 'sni:unrouted';
 
-export function unroutedCluster(): Cluster {
-  return UNROUTED;
-}
-
-const UNROUTED: Cluster = Cluster.fromPartial({
+export const UNROUTED_CLUSTER_RESOURCE: Cluster = Cluster.fromPartial({
   name: UNROUTED_CLUSTER,
   type: Cluster_DiscoveryType.STATIC,
   connectTimeout: { seconds: 1 },
@@ -59,7 +55,7 @@ export function routedClusterFormat(port: number): string {
 }
 
 export interface TlsPortPlan {
-  /** Backends that keep a filter chain of their own (and a cluster named after the backend). */
+  /** Backends that keep a filter chain of their own (and a cluster named after the backend), by name. */
   readonly chained: readonly ProxyBackend[];
   readonly routed: readonly RoutedBackend[];
   /** Top-level labels with a routing chain (`*.<label>`), sorted. */

@@ -7,8 +7,7 @@ import { backendsToClusters } from './backends-to-clusters';
 import { portToListener, serverNames } from './backends-to-listeners';
 import type { EnvoyResources, TranslateOptions } from './resources';
 import { DEFAULT_HTTP_PORTS } from './resources';
-import { planSniRouting, unroutedCluster } from './sni-routing';
-import { compareText } from './resources';
+import { planSniRouting, UNROUTED_CLUSTER_RESOURCE } from './sni-routing';
 
 /** Backends that are served: TCP only (UDP is reported by the validator). */
 export function servedBackends(spec: Pick<ProxyServerSpec, 'backends'>): ProxyBackend[] {
@@ -48,10 +47,13 @@ export function translateProxyServer(
   const routed = new Map(
     [...plans.values()].flatMap((p) => p.routed.map((r) => [r.backend, r.clusters] as const)),
   );
-  const clusters = backendsToClusters(backends, clusterDomain, routed, memo);
-  if (![...plans.values()].some((p) => p.routedLabels.length > 0)) return { listeners, clusters };
+  const routes = [...plans.values()].some((p) => p.routedLabels.length > 0);
   return {
     listeners,
-    clusters: [...clusters, unroutedCluster()].sort((a, b) => compareText(a.name, b.name)),
+    clusters: backendsToClusters(backends, clusterDomain, {
+      routed,
+      memo,
+      extra: routes ? [UNROUTED_CLUSTER_RESOURCE] : [],
+    }),
   };
 }

@@ -1,3 +1,4 @@
+import { formatDottedQuad } from '../../codec/ip-text';
 import { compileNetwork } from '../../allocate/served-network';
 import { ip, testConfig } from '../../testing/packets';
 import { vmiObject, vmObject } from '../../testing/kubevirt-objects';
@@ -35,7 +36,7 @@ const clients = (x: KubevirtIndex) =>
   Object.fromEntries(
     [...x.view.clients].map(([mac, c]) => [
       mac,
-      `${c.ip !== undefined ? [c.ip >>> 24, (c.ip >>> 16) & 255, (c.ip >>> 8) & 255, c.ip & 255].join('.') : '-'} ${c.hostname ?? '-'}`,
+      `${c.ip !== undefined ? formatDottedQuad(c.ip) : '-'} ${c.hostname ?? '-'}`,
     ]),
   );
 
