@@ -2,7 +2,7 @@
 // measurement, servers alternate within a run, medians per server and rate. For comparing a change quickly;
 // run.ts gives the full picture. Same namespaces, pinning and 10,000 clients as run.ts. Not in CI:
 //   pnpm --filter @oooi/dhcp bundle && pnpm tsx bench/dhcp/probe.ts [--bundle PATH]... [--kea] \
-//     [--rate N]... (0: no rate limit) [--seconds 10] [--runs 3]
+//     [--node-flags "FLAGS"]... [--rate N]... (0: no rate limit) [--seconds 10] [--runs 3]
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,6 +21,8 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 interface Target {
   readonly label: string;
   readonly bundle?: string;
+  /** Node flags before the bundle. */
+  readonly nodeArgs?: string[];
 }
 
 function line(r: PerfResult): string {
@@ -69,6 +71,9 @@ async function main(): Promise<void> {
   const targets: Target[] = (
     bundles.length > 0 ? bundles : [join(repoRoot, 'packages/dhcp/dist/oooi-dhcp.js')]
   ).map((b, i) => ({ label: `oooi#${i + 1}`, bundle: b }));
+  // --node-flags "FLAGS": one more target, the first bundle run with these Node flags (A/B of runtime flags)
+  for (const f of args('--node-flags'))
+    targets.push({ label: `oooi#1 ${f}`, bundle: targets[0]!.bundle!, nodeArgs: f.split(/\s+/).filter(Boolean) });
   if (process.argv.includes('--kea')) targets.push({ label: 'kea' });
   const rates = args('--rate').map(Number);
   if (rates.length === 0) rates.push(1000);
@@ -87,6 +92,7 @@ async function main(): Promise<void> {
             dir,
             cpu: 0,
             ...(t.bundle !== undefined ? { bundle: t.bundle } : {}),
+            ...(t.nodeArgs !== undefined ? { nodeArgs: t.nodeArgs } : {}),
           });
           try {
             const before = await udpErrors(srv);

@@ -206,6 +206,24 @@ describe('lease store', () => {
     await store.close();
   });
 
+  test('after a failed write the next batch goes to a new journal, so replay reaches it past the damage', async () => {
+    const { store } = await LeaseStore.open(dir);
+    await store.commit([lease(1)]);
+    // make the journal's writes fail (a real failed write, as a dying disk would give): its descriptor closed
+    const live = (store as unknown as { journal: { close(): Promise<void> } }).journal;
+    await live.close();
+    await expect(store.commit([lease(2)])).rejects.toThrow();
+    await store.commit([lease(3)]);
+    await store.close();
+    expect((await readdir(dir)).filter((n) => n.startsWith('journal-')).sort()).toEqual([
+      'journal-0000000001.log',
+      'journal-0000000002.log',
+    ]);
+    const again = await LeaseStore.open(dir);
+    expect(byIp(again.table.values())).toEqual([lease(1), lease(3)]);
+    await again.store.close();
+  });
+
   test('open says where its time went', async () => {
     const { store } = await LeaseStore.open(dir);
     await store.commit([lease(1)]);

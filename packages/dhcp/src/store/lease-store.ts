@@ -6,6 +6,8 @@
 // Compaction: rotate to journal gen+1, write the table as of the rotation to snapshot.tmp, fsync, rename to
 // snapshot.bin, fsync the directory, then delete the older journals. Restart: snapshot, then every journal
 // of gen ≥ the snapshot's, records with seq > lastSeq; a torn tail is skipped (and cut off the live journal).
+// A failed write may leave part of a frame behind, and no record may follow it there (replay stops at it): the
+// next batch goes to a new journal (gen+1), where replay still reaches it.
 import { constants, mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -145,6 +147,10 @@ export class LeaseStore {
   private journalRecords = 0;
   private compacting = false;
   private closed = false;
+  /** Set by a failed write: the next batch goes to a new journal. */
+  private damaged = false;
+  /** The last rotation to a new journal (they run one after another). */
+  private rotation: Promise<void> = Promise.resolve();
 
   private readonly dir: string;
   private journal: FileHandle;
@@ -230,9 +236,16 @@ export class LeaseStore {
       this.waiters = [];
       const t0 = process.hrtime.bigint();
       try {
+        if (this.damaged) {
+          await this.rotate(() => undefined);
+          this.damaged = false;
+        }
         const j = this.journal;
         this.inFlight = j.writev(batch).then(() => undefined);
-        await this.inFlight;
+        await this.inFlight.catch((e: unknown) => {
+          if (j === this.journal) this.damaged = true;
+          throw e;
+        });
         this.events.onCommit?.(batch.length, Number(process.hrtime.bigint() - t0) / 1e9);
         for (const w of waiters) w.resolve();
       } catch (e) {
@@ -252,18 +265,15 @@ export class LeaseStore {
     if (this.compacting || this.closed) return;
     this.compacting = true;
     try {
-      const next = await open(join(this.dir, journalName(this.gen + 1)), JOURNAL_FLAGS);
-      await fsyncDir(this.dir);
       // rotate and take the rows in one synchronous step: every record up to lastSeq is in the table (changes
       // are applied before they are committed) and every later one goes to the new journal
-      const lastSeq = this.seq;
-      const rows = [...table.values()].filter((l) => l.state !== 'offered');
-      const old = this.journal;
-      this.journal = next;
-      this.gen += 1;
-      this.journalRecords = 0;
-      await this.inFlight.catch(() => undefined);
-      await old.close();
+      let lastSeq = 0;
+      let rows: Lease[] = [];
+      await this.rotate(() => {
+        lastSeq = this.seq;
+        rows = [...table.values()].filter((l) => l.state !== 'offered');
+        this.journalRecords = 0;
+      });
       await this.writeSnapshot(this.gen, lastSeq, rows);
       for (const g of await listJournals(this.dir))
         if (g < this.gen) await rm(join(this.dir, journalName(g)));
@@ -271,6 +281,30 @@ export class LeaseStore {
     } finally {
       this.compacting = false;
     }
+  }
+
+  /**
+   * Moves on to journal gen+1 (after any rotation already under way). ATSWITCH runs in the same synchronous step as
+   * the switch: every record up to then went to the old journal, every later one goes to the new.
+   */
+  private rotate(atSwitch: () => void): Promise<void> {
+    const r = this.rotation.then(async () => {
+      const next = await open(join(this.dir, journalName(this.gen + 1)), JOURNAL_FLAGS);
+      try {
+        await fsyncDir(this.dir);
+      } catch (e) {
+        await next.close();
+        throw e;
+      }
+      atSwitch();
+      const old = this.journal;
+      this.journal = next;
+      this.gen += 1;
+      await this.inFlight.catch(() => undefined);
+      await old.close().catch(() => undefined);
+    });
+    this.rotation = r.catch(() => undefined);
+    return r;
   }
 
   private async writeSnapshot(gen: number, lastSeq: number, rows: readonly Lease[]): Promise<void> {
