@@ -13,7 +13,7 @@ import { parseAllDocuments } from 'yaml';
 import { pino } from 'pino';
 import { Registry } from 'prom-client';
 import { KubeClient, KubeConfigRest, loadKubeConfig, type KindDescriptor, type KubeObject } from '@oooi/kube';
-import { parseControllerCommand, reconcilers, runController } from '@oooi/controller';
+import { controllerRegistrations, parseControllerCommand, reconcilers, runController } from '@oooi/controller';
 import { freePort, repoRoot, rigDown, rigUp, run, waitFor, type Rig } from '@oooi/rig';
 import {
   RecordingRest,
@@ -74,6 +74,9 @@ const mayBeUnused = [
   'patch events.k8s.io/events@*',
   // The finalizer helpers read an attachment again only after their patch met a conflict (409).
   `get ${group}/infraclusterattachments@*`,
+  // Never requested: the OwnerReferencesPermissionEnforcement admission plugin (on in this rig, as in OpenShift)
+  // checks it when a child with blockOwnerDeletion is written, and refuses the write (403, seen above) without it.
+  ...controllerRegistrations().owners.map((o) => `update ${o.kind.group}/${o.kind.plural}/finalizers@*`),
   ...reconcilers
     .flatMap((r) => r.permissions ?? [])
     .flatMap((p) =>

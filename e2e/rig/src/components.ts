@@ -55,6 +55,8 @@ function apiserver(i: ComponentInputs): ComponentState {
       '--service-account-issuer=https://kubernetes.default.svc.cluster.local',
       `--service-account-key-file=${pki.saPub}`, `--service-account-signing-key-file=${pki.saKey}`,
       `--service-cluster-ip-range=${SERVICE_CIDR}`, '--authorization-mode=RBAC',
+      // on in OpenShift: blockOwnerDeletion needs update on the owner's finalizers
+      '--enable-admission-plugins=OwnerReferencesPermissionEnforcement',
       '--endpoint-reconciler-type=none', '--profiling=false', '--shutdown-delay-duration=0s', '--shutdown-watch-termination-grace-period=3s',
     ], // prettier-ignore
     logFile: join(i.dir, 'apiserver.log'),

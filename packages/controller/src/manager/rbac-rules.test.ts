@@ -27,6 +27,7 @@ describe('requiredPermissions', () => {
       applies: [{ kind: cm, scope: 'watched' }],
       gets: [{ kind: cm, scope: 'watched' }],
       statusWrites: [{ kind: infra, scope: 'watched' }],
+      owners: [{ kind: infra, scope: 'watched' }],
       events: false,
       leaderElection: false,
       discovery: [nodePool],
@@ -59,6 +60,7 @@ describe('requiredPermissions', () => {
       'watched list hostedcluster.densityops.com/infras',
       'watched patch core/configmaps',
       'watched patch hostedcluster.densityops.com/infras/status',
+      'watched update hostedcluster.densityops.com/infras/finalizers',
       'watched watch core/configmaps',
       'watched watch hostedcluster.densityops.com/infras',
     ]);
@@ -91,6 +93,15 @@ describe('controllerRegistrations (the production wiring)', () => {
     ]);
 
     expect(keys).not.toContain('watched patch hostedcluster.densityops.com/infras');
+  });
+  test('the owners of children may update their finalizers (blockOwnerDeletion under OwnerReferencesPermissionEnforcement), nothing else', () => {
+    expect(keys.filter((k) => k.includes('/finalizers'))).toEqual([
+      'watched update hostedcluster.densityops.com/dhcpservers/finalizers',
+      'watched update hostedcluster.densityops.com/dnsservers/finalizers',
+      'watched update hostedcluster.densityops.com/infraclusterattachments/finalizers',
+      'watched update hostedcluster.densityops.com/infras/finalizers',
+      'watched update hostedcluster.densityops.com/proxyservers/finalizers',
+    ]);
   });
   test('attachments are patched for their finalizer (and read again after a conflict)', () => {
     expect(keys).toContain('watched patch hostedcluster.densityops.com/infraclusterattachments');

@@ -1,6 +1,7 @@
 // The one list of RBAC rules the controller needs, derived from what its wiring registers (registrations.ts records
 // it from wireControllers): a list-watch per cache, server-side apply (`create`+`patch`) per owned kind (and `get` where the
-// owned kind's cache is label-filtered), a status patch per reconciled kind, Events, the leader-election Lease and the discovery of optional kinds. The Helm chart's
+// owned kind's cache is label-filtered), a status patch per reconciled kind, `update` on the finalizers of every kind
+// that owns children (for blockOwnerDeletion under OwnerReferencesPermissionEnforcement), Events, the leader-election Lease and the discovery of optional kinds. The Helm chart's
 // ClusterRole/Role are generated from this (scripts/generate-chart-rbac.ts), and the chart e2e test compares it with
 // every request the controller sends. Pure: no I/O.
 import type { KindDescriptor } from '@oooi/kube';
@@ -30,6 +31,13 @@ export interface ControllerRegistrations {
   readonly gets: readonly KindUse[];
   /** Kinds whose status subresource is written (`for`: each reconciler writes its object's status). */
   readonly statusWrites: readonly KindUse[];
+  /**
+   * Kinds whose objects are the controller owners of applied children (the `for` kind of a controller that `owns`).
+   * Their owner references say `blockOwnerDeletion: true`, and the OwnerReferencesPermissionEnforcement admission
+   * plugin (on in OpenShift) lets only a user who may `update` the owner's `finalizers` subresource set that: no
+   * request is sent there, the permission is checked when a child is created or patched.
+   */
+  readonly owners: readonly KindUse[];
   /** An Event recorder exists (events.k8s.io/v1 Events in the regarding object's namespace). */
   readonly events: boolean;
   /** A Lease is contended for (coordination.k8s.io/v1, in the Lease namespace). */
@@ -82,6 +90,7 @@ export function requiredPermissions(r: ControllerRegistrations): Permission[] {
   for (const a of r.applies) add(a, a.kind.plural, ['create', 'patch']);
   for (const g of r.gets) add(g, g.kind.plural, ['get']);
   for (const s of r.statusWrites) add(s, `${s.kind.plural}/status`, ['patch']);
+  for (const o of r.owners) add(o, `${o.kind.plural}/finalizers`, ['update']);
   if (r.events) {
     for (const verb of eventVerbs)
       out.push({ scope: 'watched', group: 'events.k8s.io', resource: 'events', verb });

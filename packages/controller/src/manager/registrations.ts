@@ -39,6 +39,8 @@ class RecordingManager extends Manager {
   readonly forUses: KindUse[] = [];
   readonly ownsUses: KindUse[] = [];
   readonly getUses: KindUse[] = [];
+  /** The `for` kind of every controller that also `owns`: its objects are the children's controller owners. */
+  readonly ownerUses: KindUse[] = [];
   eventRecorders = 0;
 
   override cacheFor<T extends KubeObject>(kind: KindDescriptor, scope: CacheScope = {}): ListWatchCache<T> {
@@ -50,11 +52,20 @@ class RecordingManager extends Manager {
     const builder = super.controller(name);
     const forKind = builder.for.bind(builder);
     const ownsKind = builder.owns.bind(builder);
+    let reconciled: KindUse | undefined;
+    let owns = false;
+    const noteOwner = (): void => {
+      if (reconciled !== undefined && owns && !this.ownerUses.includes(reconciled)) this.ownerUses.push(reconciled);
+    };
     builder.for = (kind, options) => {
-      this.forUses.push(use(kind, options));
+      reconciled = use(kind, options);
+      this.forUses.push(reconciled);
+      noteOwner();
       return forKind(kind, options);
     };
     builder.owns = (kind, options) => {
+      owns = true;
+      noteOwner();
       this.ownsUses.push(use(kind, options));
       if (options?.labelSelector) this.getUses.push(use(kind, options));
       return ownsKind(kind, options);
@@ -100,6 +111,7 @@ export function controllerRegistrations(): ControllerRegistrations {
     applies: manager.ownsUses,
     gets: manager.getUses,
     statusWrites: manager.forUses,
+    owners: manager.ownerUses,
     events: manager.eventRecorders > 0,
     leaderElection: true,
     discovery: discoveredKinds,
