@@ -73,7 +73,11 @@ async function main(): Promise<void> {
   ).map((b, i) => ({ label: `oooi#${i + 1}`, bundle: b }));
   // --node-flags "FLAGS": one more target, the first bundle run with these Node flags (A/B of runtime flags)
   for (const f of args('--node-flags'))
-    targets.push({ label: `oooi#1 ${f}`, bundle: targets[0]!.bundle!, nodeArgs: f.split(/\s+/).filter(Boolean) });
+    targets.push({
+      label: `oooi#1 ${f}`,
+      bundle: targets[0]!.bundle!,
+      nodeArgs: f.split(/\s+/).filter(Boolean),
+    });
   if (process.argv.includes('--kea')) targets.push({ label: 'kea' });
   const rates = args('--rate').map(Number);
   if (rates.length === 0) rates.push(1000);

@@ -13,7 +13,12 @@ import { parseAllDocuments } from 'yaml';
 import { pino } from 'pino';
 import { Registry } from 'prom-client';
 import { KubeClient, KubeConfigRest, loadKubeConfig, type KindDescriptor, type KubeObject } from '@oooi/kube';
-import { controllerRegistrations, parseControllerCommand, reconcilers, runController } from '@oooi/controller';
+import {
+  controllerRegistrations,
+  parseControllerCommand,
+  reconcilers,
+  runController,
+} from '@oooi/controller';
 import { freePort, repoRoot, rigDown, rigUp, run, waitFor, type Rig } from '@oooi/rig';
 import {
   RecordingRest,

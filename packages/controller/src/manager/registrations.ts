@@ -55,7 +55,8 @@ class RecordingManager extends Manager {
     let reconciled: KindUse | undefined;
     let owns = false;
     const noteOwner = (): void => {
-      if (reconciled !== undefined && owns && !this.ownerUses.includes(reconciled)) this.ownerUses.push(reconciled);
+      if (reconciled !== undefined && owns && !this.ownerUses.includes(reconciled))
+        this.ownerUses.push(reconciled);
     };
     builder.for = (kind, options) => {
       reconciled = use(kind, options);
