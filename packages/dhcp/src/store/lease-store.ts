@@ -268,15 +268,16 @@ export class LeaseStore {
       // rotate and take the rows in one synchronous step: every record up to lastSeq is in the table (changes
       // are applied before they are committed) and every later one goes to the new journal
       let lastSeq = 0;
+      let gen = 0;
       let rows: Lease[] = [];
       await this.rotate(() => {
         lastSeq = this.seq;
+        gen = this.gen + 1; // the new journal's, even if another rotation follows before the snapshot is written
         rows = [...table.values()].filter((l) => l.state !== 'offered');
         this.journalRecords = 0;
       });
-      await this.writeSnapshot(this.gen, lastSeq, rows);
-      for (const g of await listJournals(this.dir))
-        if (g < this.gen) await rm(join(this.dir, journalName(g)));
+      await this.writeSnapshot(gen, lastSeq, rows);
+      for (const g of await listJournals(this.dir)) if (g < gen) await rm(join(this.dir, journalName(g)));
       await fsyncDir(this.dir);
     } finally {
       this.compacting = false;
