@@ -2,12 +2,15 @@
 // measurement, servers alternate within a run, medians per server and rate. For comparing a change quickly;
 // run.ts gives the full picture. Same namespaces, pinning and 10,000 clients as run.ts. Not in CI:
 //   pnpm --filter @oooi/dhcp bundle && pnpm tsx bench/dhcp/probe.ts [--bundle PATH]... [--kea] \
-//     [--node-flags "FLAGS"]... [--rate N]... (0: no rate limit) [--seconds 10] [--runs 3]
+//     [--node-flags "FLAGS"]... [--rate N]... (0: no rate limit) [--perfdhcp-threads single|multi]... \
+//     [--warmup 3] [--seconds 10] [--runs 3]
+// --warmup: seconds of perfdhcp at the same rate with other clients before each measurement (0: measured cold);
+// each line also gives the p99 of the exchanges sent in the measurement's first second.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openNetScope, repoRoot, runDir, type Netns } from '@oooi/rig';
-import { perfdhcp, type PerfResult } from './perfdhcp';
+import { parseThreads, perfdhcp, warmUp, type PerfResult, type PerfThreads } from './perfdhcp';
 import { benchNet, cleanup, startServer } from './servers';
 
 const args = (flag: string): string[] =>
@@ -16,6 +19,7 @@ const args = (flag: string): string[] =>
   );
 const SECONDS = Number(args('--seconds')[0] ?? 10);
 const RUNS = Number(args('--runs')[0] ?? 3);
+const WARMUP = Number(args('--warmup')[0] ?? 3);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 
 interface Target {
@@ -28,7 +32,8 @@ interface Target {
 function line(r: PerfResult): string {
   return (
     `${r.rate.toFixed(0)} DORA/s, drops ${r.drops.map((d) => d.toFixed(2)).join('/')} %, ` +
-    `avg ${r.avgMs.map((v) => v.toFixed(1)).join('/')} ms, p99 ${r.p99Ms.map((v) => v.toFixed(1)).join('/')} ms`
+    `avg ${r.avgMs.map((v) => v.toFixed(1)).join('/')} ms, p99 ${r.p99Ms.map((v) => v.toFixed(1)).join('/')} ms ` +
+    `(first second ${r.firstSecondP99Ms.map((v) => v.toFixed(1)).join('/')} ms)`
   );
 }
 
@@ -41,7 +46,7 @@ async function udpErrors(ns: Netns): Promise<{ in: number; rcvbuf: number }> {
   return { in: v[h.indexOf('InDatagrams')]!, rcvbuf: v[h.indexOf('RcvbufErrors')]! };
 }
 
-/** oooi-dhcp's group commits from its /metrics: how many, the mean write (O_DSYNC) time and batch size. */
+/** oooi-dhcp's group commits from its /metrics (since it started, warm-up included): count, mean write (O_DSYNC) time, batch size. */
 async function commitStats(ns: Netns): Promise<string> {
   const text = (await ns.exec(['curl', '-s', 'http://127.0.0.1:9167/metrics'])).stdout;
   const v = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
@@ -81,6 +86,9 @@ async function main(): Promise<void> {
   if (process.argv.includes('--kea')) targets.push({ label: 'kea' });
   const rates = args('--rate').map(Number);
   if (rates.length === 0) rates.push(1000);
+  // perfdhcp's thread modes to measure each server with (none given: perfdhcp's own default)
+  const modes = args('--perfdhcp-threads').map(parseThreads);
+  const threadModes: (PerfThreads | undefined)[] = modes.length > 0 ? modes : [undefined];
   const owner = `bench-dhcp-probe-${process.pid}`;
   const scope = openNetScope(owner);
   const dir = mkdtempSync(join(tmpdir(), 'oooi-bench-dhcp-probe-'));
@@ -89,41 +97,44 @@ async function main(): Promise<void> {
     const { srv, cli } = await benchNet(scope);
     for (let r = 0; r < RUNS; r++) {
       for (const rate of rates) {
-        for (const t of targets) {
-          const s = await startServer({
-            name: t.bundle !== undefined ? 'oooi' : 'kea',
-            ns: srv,
-            dir,
-            cpu: 0,
-            ...(t.bundle !== undefined ? { bundle: t.bundle } : {}),
-            ...(t.nodeArgs !== undefined ? { nodeArgs: t.nodeArgs } : {}),
-          });
-          try {
-            const before = await udpErrors(srv);
-            const beforeCli = await udpErrors(cli);
-            const cpu0 = cpuMs(s.proc.ref.pid);
-            const res = await perfdhcp(cli, {
-              clients: 10_000,
-              seconds: SECONDS,
-              cpu: 1,
-              ...(rate > 0 ? { rate } : {}),
+        for (const threads of threadModes)
+          for (const t of targets) {
+            const s = await startServer({
+              name: t.bundle !== undefined ? 'oooi' : 'kea',
+              ns: srv,
+              dir,
+              cpu: 0,
+              ...(t.bundle !== undefined ? { bundle: t.bundle } : {}),
+              ...(t.nodeArgs !== undefined ? { nodeArgs: t.nodeArgs } : {}),
             });
-            const key = `${t.label} @${rate > 0 ? rate : 'overload'}`;
-            results.set(key, [...(results.get(key) ?? []), res]);
-            const cpu = cpuMs(s.proc.ref.pid) - cpu0;
-            const commits = t.bundle !== undefined ? await commitStats(srv) : '';
-            const after = await udpErrors(srv);
-            const afterCli = await udpErrors(cli);
-            console.log(
-              `run ${r + 1} ${key}: ${line(res)}; server CPU ${((1000 * cpu) / (res.rate * SECONDS)).toFixed(0)} µs ` +
-                `per exchange; dropped on a full receive buffer: server ${after.rcvbuf - before.rcvbuf} of ` +
-                `${after.in - before.in}, perfdhcp ${afterCli.rcvbuf - beforeCli.rcvbuf}${commits}`,
-            );
-          } finally {
-            await s.proc.stop();
-            cleanup(s);
+            try {
+              const load = {
+                clients: 10_000,
+                cpu: 1,
+                ...(rate > 0 ? { rate } : {}),
+                ...(threads !== undefined ? { threads } : {}),
+              };
+              if (WARMUP > 0) await warmUp(cli, { ...load, seconds: WARMUP });
+              const before = await udpErrors(srv);
+              const beforeCli = await udpErrors(cli);
+              const cpu0 = cpuMs(s.proc.ref.pid);
+              const res = await perfdhcp(cli, { ...load, seconds: SECONDS });
+              const key = `${t.label} @${rate > 0 ? rate : 'overload'}${threads !== undefined ? ` -g ${threads}` : ''}`;
+              results.set(key, [...(results.get(key) ?? []), res]);
+              const cpu = cpuMs(s.proc.ref.pid) - cpu0;
+              const commits = t.bundle !== undefined ? await commitStats(srv) : '';
+              const after = await udpErrors(srv);
+              const afterCli = await udpErrors(cli);
+              console.log(
+                `run ${r + 1} ${key}: ${line(res)}; server CPU ${((1000 * cpu) / (res.rate * SECONDS)).toFixed(0)} µs ` +
+                  `per exchange; dropped on a full receive buffer: server ${after.rcvbuf - before.rcvbuf} of ` +
+                  `${after.in - before.in}, perfdhcp ${afterCli.rcvbuf - beforeCli.rcvbuf}${commits}`,
+              );
+            } finally {
+              await s.proc.stop();
+              cleanup(s);
+            }
           }
-        }
       }
     }
     console.log(`\nmedians of ${RUNS} runs (${SECONDS} s each):`);
@@ -133,6 +144,10 @@ async function main(): Promise<void> {
         drops: [median(rs.map((x) => x.drops[0])), median(rs.map((x) => x.drops[1]))],
         avgMs: [median(rs.map((x) => x.avgMs[0])), median(rs.map((x) => x.avgMs[1]))],
         p99Ms: [median(rs.map((x) => x.p99Ms[0])), median(rs.map((x) => x.p99Ms[1]))],
+        firstSecondP99Ms: [
+          median(rs.map((x) => x.firstSecondP99Ms[0])),
+          median(rs.map((x) => x.firstSecondP99Ms[1])),
+        ],
         raw: '',
       };
       console.log(`${key}: ${line(m)}`);

@@ -3,16 +3,20 @@
 // bisection between the last rate held and the first lost), average and p99
 // delays of each stage, peak RSS; then oooi-dhcp's RSS with 50,000 leases and its restart time with 50,000 leases on disk.
 // Prints ratios oooi/Kea and oooi/dnsmasq. Not a test and not in CI: run it by hand (root, the rig installed):
-//   pnpm --filter @oooi/dhcp bundle && pnpm tsx bench/dhcp/run.ts [--rounds 2] [--seconds 10] [--refine 2]
-// Servers are pinned to CPU 0 and perfdhcp to CPU 1; rounds are interleaved (oooi, kea, dnsmasq, then
-// rotated). The machine is shared: figures are noisy, read the ratios.
+//   pnpm --filter @oooi/dhcp bundle && pnpm tsx bench/dhcp/run.ts [--rounds 2] [--seconds 10] [--refine 2] \
+//     [--warmup 3] [--perfdhcp-threads single]
+// Servers are pinned to CPU 0 and perfdhcp (single-threaded) to CPU 1; rounds are interleaved (oooi, kea,
+// dnsmasq, then rotated). Each server starts fresh for every measurement and is warmed up first: WARMUP seconds
+// of perfdhcp at the same rate with other clients (0: measured cold). Last, each server from a cold start at the
+// rate it sustained warm: drops and p99, overall and in the first second. The machine is shared: figures are
+// noisy, read the ratios.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openNetScope, runDir, type Netns } from '@oooi/rig';
 import { writeLeaseDir } from './lease-dir';
-import { perfdhcp, type PerfResult } from './perfdhcp';
+import { parseThreads, perfdhcp, warmUp, type PerfResult, type PerfThreads } from './perfdhcp';
 import { benchNet, cleanup, startServer, type ServerName } from './servers';
 
 const arg = (flag: string, def: number) => {
@@ -23,6 +27,10 @@ const ROUNDS = arg('--rounds', 2);
 const SECONDS = arg('--seconds', 10);
 /** Bisection steps between the last rate held on the ladder and the first one lost. */
 const REFINE = arg('--refine', 2);
+const WARMUP = arg('--warmup', 3);
+const THREADS: PerfThreads = process.argv.includes('--perfdhcp-threads')
+  ? parseThreads(process.argv[process.argv.indexOf('--perfdhcp-threads') + 1] ?? '')
+  : 'single';
 const CLIENTS = 10_000;
 const ladders: Record<ServerName, number[]> = {
   oooi: [250, 500, 1000, 2000, 4000, 7000, 10000],
@@ -41,15 +49,20 @@ async function once(o: {
   cli: Netns;
   dir: string;
   rate?: number;
+  /** Seconds of warm-up before the measurement. @default WARMUP */
+  warmup?: number;
 }): Promise<PerfResult & { rssMiB: number }> {
   const s = await startServer({ name: o.name, ns: o.srv, dir: o.dir, cpu: 0 });
   try {
-    const r = await perfdhcp(o.cli, {
+    const load = {
       clients: CLIENTS,
-      seconds: SECONDS,
       cpu: 1,
+      threads: THREADS,
       ...(o.rate !== undefined ? { rate: o.rate } : {}),
-    });
+    };
+    const warm = o.warmup ?? WARMUP;
+    if (warm > 0) await warmUp(o.cli, { ...load, seconds: warm });
+    const r = await perfdhcp(o.cli, { ...load, seconds: SECONDS });
     return { ...r, rssMiB: await peakRssMiB(s.proc.ref.pid) };
   } finally {
     await s.proc.stop();
@@ -116,8 +129,19 @@ async function main(): Promise<void> {
         if (!(await probe(mid))) lost = mid;
       }
     }
+    // from a cold start, at the rate each sustained warm
+    const cold: Record<string, PerfResult | undefined> = {};
+    for (const name of names) {
+      const rate = sustained[name]?.rate;
+      if (rate === undefined) continue;
+      const res = await once({ name, srv, cli, dir, rate, warmup: 0 });
+      cold[name] = res;
+      console.log(
+        `cold ${name} @${rate}/s: drops ${res.drops.join('/')} % p99 ${res.p99Ms.map((v) => v.toFixed(1)).join('/')} ms, first second ${res.firstSecondP99Ms.map((v) => v.toFixed(1)).join('/')} ms`,
+      );
+    }
     const big = await leases50k(srv, dir);
-    report({ overload, sustained, big });
+    report({ overload, sustained, cold, big });
   } finally {
     await scope.dispose();
     rmSync(dir, { recursive: true, force: true });
@@ -145,6 +169,7 @@ function report(r: {
     | { rate: number; achieved: number; avgMs: [number, number]; p99Ms: [number, number]; rssMiB: number }
     | undefined
   >;
+  cold: Record<string, PerfResult | undefined>;
   big: { rssMiB: number; restartMs: number };
 }): void {
   const o = (n: string) => median(r.overload[n]!);
@@ -163,6 +188,18 @@ function report(r: {
     `\nratios: overload oooi/kea ${(o('oooi') / o('kea')).toFixed(2)}, oooi/dnsmasq ${(o('oooi') / o('dnsmasq')).toFixed(2)}; ` +
       `sustainable oooi/kea ${(s('oooi') / s('kea')).toFixed(2)}, oooi/dnsmasq ${(s('oooi') / s('dnsmasq')).toFixed(2)}`,
   );
+  console.log(
+    `\nfrom a cold start at the rate each sustained warm (${WARMUP} s warm-up above; ${SECONDS} s here):\n` +
+      '| server | rate | drops offer/ack % | p99 offer/ack ms | p99 in the first second ms |\n|---|---|---|---|---|',
+  );
+  for (const n of ['oooi', 'kea', 'dnsmasq']) {
+    const c = r.cold[n];
+    if (c === undefined) continue;
+    const f = (xs: readonly number[], d: number) => xs.map((v) => v.toFixed(d)).join(' / ');
+    console.log(
+      `| ${n} | ${r.sustained[n]?.rate} | ${f(c.drops, 2)} | ${f(c.p99Ms, 1)} | ${f(c.firstSecondP99Ms, 1)} |`,
+    );
+  }
   console.log(
     `oooi-dhcp with 50,000 leases on disk: start to serving ${r.big.restartMs} ms, RSS ${r.big.rssMiB.toFixed(0)} MiB (goals < 1000 ms, < 150 MiB)`,
   );
