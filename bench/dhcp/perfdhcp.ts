@@ -2,7 +2,7 @@
 // report: the 4-way rate, drops and average delays of both stages, and the per-exchange timers (-x t) for the p99
 // of each stage.
 import { rigBin, type Netns } from '@oooi/rig';
-import { RELAY_IP, SERVER_IP } from './servers';
+import { RELAY_IPS, SERVER_IP } from './servers';
 
 export interface PerfResult {
   /** 4-way exchanges per second (perfdhcp's "Rate"). */
@@ -37,8 +37,19 @@ export function parseThreads(m: string): PerfThreads {
   return m;
 }
 
-/** The warm-up's simulated clients start at this MAC: other clients than a measurement's (default 00:0c:…). */
-export const WARM_UP_MAC_BASE = '00:0d:01:02:03:04';
+/**
+ * How many perfdhcp processes share a load by default (`--relays N`): each a relay of its own (RELAY_IPS) with its
+ * share of the clients and the rate, all on the load CPU. perfdhcp 2.2 sends at most 3 requests per turn of its
+ * loop, and in single-thread mode the same loop reads the replies, so one perfdhcp can fall short of its target
+ * rate for good (measured at -r 7000: 58,693 DISCOVERs sent in 10 s against oooi-dhcp, 67,689 against Kea). More
+ * generators help only where the load CPU has time to spare; on a 2-CPU machine two perfdhcp on one core sent
+ * less than one (bench/dhcp/README.md), hence one.
+ */
+export const RELAYS = 1;
+
+/** The simulated clients' MAC prefix: a measurement's and a warm-up's clients are different clients. */
+export type Clients = 'measure' | 'warm-up';
+const MAC_PREFIX: Record<Clients, string> = { measure: '00:0c', 'warm-up': '00:0d' };
 
 export async function perfdhcp(
   ns: Netns,
@@ -48,32 +59,45 @@ export async function perfdhcp(
     rate?: number;
     cpu: number;
     threads?: PerfThreads;
-    /** The first simulated client's MAC (perfdhcp's default is 00:0c:01:02:03:04); another base, other clients. */
-    macBase?: string;
+    /** @default 'measure' */
+    macs?: Clients;
+    /** @default RELAYS */
+    relays?: number;
   },
 ): Promise<PerfResult> {
-  const argv = [
-    'taskset',
-    '-c',
-    String(o.cpu),
-    await rigBin('perfdhcp'),
-    '-4',
-    '-g',
-    o.threads ?? 'single',
-    ...(o.macBase !== undefined ? ['-b', `mac=${o.macBase}`] : []),
-    '-l',
-    RELAY_IP,
-    '-R',
-    String(o.clients),
-    '-p',
-    String(o.seconds),
-    ...(o.rate !== undefined ? ['-r', String(o.rate)] : []),
-    '-x',
-    't',
-    SERVER_IP,
-  ];
-  const res = await ns.exec(argv, { timeoutMs: (o.seconds + 30) * 1000 });
-  return parsePerf(res.stdout);
+  const relays = o.relays ?? RELAYS;
+  if (relays < 1 || relays > RELAY_IPS.length)
+    throw new Error(`relays: 1..${RELAY_IPS.length}, not ${relays}`);
+  const bin = await rigBin('perfdhcp');
+  const runs = RELAY_IPS.slice(0, relays).map((relay, i) =>
+    ns.exec(
+      [
+        'taskset',
+        '-c',
+        String(o.cpu),
+        bin,
+        '-4',
+        '-g',
+        o.threads ?? 'single',
+        // perfdhcp varies the last octets of the base MAC over its -R clients: a third octet per relay keeps
+        // their clients apart
+        '-b',
+        `mac=${MAC_PREFIX[o.macs ?? 'measure']}:${(i + 1).toString(16).padStart(2, '0')}:02:03:04`,
+        '-l',
+        relay,
+        '-R',
+        String(Math.ceil(o.clients / relays)),
+        '-p',
+        String(o.seconds),
+        ...(o.rate !== undefined ? ['-r', String(Math.round(o.rate / relays))] : []),
+        '-x',
+        't',
+        SERVER_IP,
+      ],
+      { timeoutMs: (o.seconds + 30) * 1000 },
+    ),
+  );
+  return parsePerf((await Promise.all(runs)).map((r) => r.stdout));
 }
 
 /**
@@ -83,24 +107,54 @@ export async function perfdhcp(
  */
 export function warmUp(
   ns: Netns,
-  o: { clients: number; seconds: number; rate?: number; cpu: number; threads?: PerfThreads },
+  o: { clients: number; seconds: number; rate?: number; cpu: number; threads?: PerfThreads; relays?: number },
 ): Promise<PerfResult> {
-  return perfdhcp(ns, { ...o, macBase: WARM_UP_MAC_BASE });
+  return perfdhcp(ns, { ...o, macs: 'warm-up' });
 }
 
-export function parsePerf(t: string): PerfResult {
-  const rate = Number(/^Rate: ([\d.]+)/m.exec(t)?.[1] ?? 0);
-  const drops = [...t.matchAll(/^drops ratio: ([\d.]+|nan)/gm)].map((m) =>
-    m[1] === 'nan' ? 100 : Number(m[1]),
-  );
-  const avg = [...t.matchAll(/^avg delay: ([\d.]+) ms/gm)].map((m) => Number(m[1]));
+const STAGES = ['DISCOVER-OFFER', 'REQUEST-ACK'] as const;
+
+/** One stage's counters from a perfdhcp report. */
+function stageCounts(t: string, stage: string): { sent: number; received: number; avgMs: number } {
+  const head = `***Statistics for: ${stage}***`;
+  const start = t.indexOf(head);
+  const section = start < 0 ? '' : t.slice(start, t.indexOf('***', start + head.length));
+  const n = (re: RegExp) => Number(re.exec(section)?.[1] ?? NaN);
+  return {
+    sent: n(/^sent packets: (\d+)/m),
+    received: n(/^received packets: (\d+)/m),
+    avgMs: n(/^avg delay: ([\d.]+) ms/m),
+  };
+}
+
+/**
+ * The reports of the perfdhcp processes of one load as one result: rates add up, drops and average delays are
+ * over all their exchanges, percentiles over all their timers.
+ */
+export function parsePerf(texts: readonly string[]): PerfResult {
+  const rate = texts.reduce((sum, t) => sum + Number(/^Rate: ([\d.]+)/m.exec(t)?.[1] ?? 0), 0);
+  const stage = (name: string, k: 0 | 1) => {
+    const c = texts.map((t) => stageCounts(t, name));
+    const sent = c.reduce((x, y) => x + y.sent, 0);
+    const received = c.reduce((x, y) => x + y.received, 0);
+    const avg = c.reduce((x, y) => x + y.avgMs * y.received, 0) / received;
+    const timers = texts.map((t) => stageTimers(t, name));
+    return {
+      // no request sent, or a report without counters: all lost, as perfdhcp's "nan" ratio means
+      drops: sent > 0 && Number.isFinite(received) ? (100 * (sent - received)) / sent : 100,
+      avgMs: Number.isFinite(avg) ? avg : NaN,
+      p99: p99(timers.flat().map((x) => x.ms)),
+      first: p99(texts.flatMap((t) => firstSecond(t)[k])),
+    };
+  };
+  const [offer, ack] = [stage(STAGES[0], 0), stage(STAGES[1], 1)];
   return {
     rate,
-    drops: [drops[0] ?? 100, drops[1] ?? 100],
-    avgMs: [avg[0] ?? NaN, avg[1] ?? NaN],
-    p99Ms: [p99(stageDelays(t, 'DISCOVER-OFFER')), p99(stageDelays(t, 'REQUEST-ACK'))],
-    firstSecondP99Ms: firstSecondP99(t),
-    raw: t,
+    drops: [offer.drops, ack.drops],
+    avgMs: [offer.avgMs, ack.avgMs],
+    p99Ms: [offer.p99, ack.p99],
+    firstSecondP99Ms: [offer.first, ack.first],
+    raw: texts.join('\n'),
   };
 }
 
@@ -124,17 +178,12 @@ export function stageTimers(t: string, stage: string): Timer[] {
   }));
 }
 
-/** The per-exchange delays (ms) of one stage. */
-export function stageDelays(t: string, stage: string): number[] {
-  return stageTimers(t, stage).map((x) => x.ms);
-}
-
-/** p99 of each stage over the exchanges sent within 1 s of the run's first DISCOVER with a timer. */
-export function firstSecondP99(t: string): [number, number] {
-  const [offer, ack] = [stageTimers(t, 'DISCOVER-OFFER'), stageTimers(t, 'REQUEST-ACK')];
+/** The delays (ms) of each stage over the exchanges sent within 1 s of the report's first DISCOVER with a timer. */
+export function firstSecond(t: string): [number[], number[]] {
+  const [offer, ack] = STAGES.map((st) => stageTimers(t, st)) as [Timer[], Timer[]];
   const t0 = offer.reduce((m, x) => Math.min(m, x.sent), Infinity);
   const within = (xs: Timer[]) => xs.filter((x) => x.sent < t0 + 1).map((x) => x.ms);
-  return [p99(within(offer)), p99(within(ack))];
+  return [within(offer), within(ack)];
 }
 
 /** Nearest-rank 99th percentile; NaN for no samples. */

@@ -3,15 +3,20 @@
 // run.ts gives the full picture. Same namespaces, pinning and 10,000 clients as run.ts. Not in CI:
 //   pnpm --filter @oooi/dhcp bundle && pnpm tsx bench/dhcp/probe.ts [--bundle PATH]... [--kea] \
 //     [--node-flags "FLAGS"]... [--rate N]... (0: no rate limit) [--perfdhcp-threads single|multi]... \
-//     [--warmup 3] [--seconds 10] [--runs 3]
+//     [--warmup 3] [--seconds 10] [--runs 3] [--perfdhcp-report] [--relays 2]
 // --warmup: seconds of perfdhcp at the same rate with other clients before each measurement (0: measured cold);
 // each line also gives the p99 of the exchanges sent in the measurement's first second.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openNetScope, repoRoot, runDir, type Netns } from '@oooi/rig';
-import { parseThreads, perfdhcp, warmUp, type PerfResult, type PerfThreads } from './perfdhcp';
-import { benchNet, cleanup, startServer } from './servers';
+import { parseThreads, perfdhcp, RELAYS, warmUp, type PerfResult, type PerfThreads } from './perfdhcp';
+import { benchCpus, benchNet, cleanup, startServer } from './servers';
+
+const CPUS = benchCpus();
+const RELAYS_N = process.argv.includes('--relays')
+  ? Number(process.argv[process.argv.indexOf('--relays') + 1])
+  : RELAYS;
 
 const args = (flag: string): string[] =>
   process.argv.flatMap((a, i) =>
@@ -66,6 +71,33 @@ async function commitStats(ns: Netns): Promise<string> {
 }
 
 /** User + system CPU time of process PID so far, ms. */
+const CPU_FIELDS = ['user', 'nice', 'system', 'idle', 'iowait', 'irq', 'softirq', 'steal'] as const;
+
+/** Per-CPU time, ms, by /proc/stat field. */
+function cpuTimes(): number[][] {
+  return readFileSync('/proc/stat', 'utf8')
+    .split('\n')
+    .filter((l) => /^cpu\d+ /.test(l))
+    .map((l) =>
+      l
+        .split(/\s+/)
+        .slice(1, 1 + CPU_FIELDS.length)
+        .map((x) => Number(x) * 10),
+    );
+}
+
+/** Where each CPU's time went between two cpuTimes() samples, as shares: "cpu1 user 60 % system 20 % … ". */
+function cpuShares(a: number[][], b: number[][]): string {
+  return b
+    .map((row, c) => {
+      const d = row.map((v, k) => v - (a[c]?.[k] ?? 0));
+      const total = d.reduce((x, y) => x + y, 0) || 1;
+      const parts = CPU_FIELDS.map((f, k) => [f, (100 * d[k]!) / total] as const).filter(([, v]) => v >= 0.5);
+      return `cpu${c} ${parts.map(([f, v]) => `${f} ${v.toFixed(0)}`).join(' ')} %`;
+    })
+    .join('; ');
+}
+
 function cpuMs(pid: number): number {
   const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
   return (Number(f[11]) + Number(f[12])) * 10;
@@ -103,14 +135,15 @@ async function main(): Promise<void> {
               name: t.bundle !== undefined ? 'oooi' : 'kea',
               ns: srv,
               dir,
-              cpu: 0,
+              cpu: CPUS.server,
               ...(t.bundle !== undefined ? { bundle: t.bundle } : {}),
               ...(t.nodeArgs !== undefined ? { nodeArgs: t.nodeArgs } : {}),
             });
             try {
               const load = {
                 clients: 10_000,
-                cpu: 1,
+                cpu: CPUS.load,
+                relays: RELAYS_N,
                 ...(rate > 0 ? { rate } : {}),
                 ...(threads !== undefined ? { threads } : {}),
               };
@@ -118,18 +151,28 @@ async function main(): Promise<void> {
               const before = await udpErrors(srv);
               const beforeCli = await udpErrors(cli);
               const cpu0 = cpuMs(s.proc.ref.pid);
+              const times0 = cpuTimes();
               const res = await perfdhcp(cli, { ...load, seconds: SECONDS });
               const key = `${t.label} @${rate > 0 ? rate : 'overload'}${threads !== undefined ? ` -g ${threads}` : ''}`;
               results.set(key, [...(results.get(key) ?? []), res]);
               const cpu = cpuMs(s.proc.ref.pid) - cpu0;
+              const times = cpuShares(times0, cpuTimes());
               const commits = t.bundle !== undefined ? await commitStats(srv) : '';
               const after = await udpErrors(srv);
               const afterCli = await udpErrors(cli);
               console.log(
                 `run ${r + 1} ${key}: ${line(res)}; server CPU ${((1000 * cpu) / (res.rate * SECONDS)).toFixed(0)} µs ` +
                   `per exchange; dropped on a full receive buffer: server ${after.rcvbuf - before.rcvbuf} of ` +
-                  `${after.in - before.in}, perfdhcp ${afterCli.rcvbuf - beforeCli.rcvbuf}${commits}`,
+                  `${after.in - before.in}, perfdhcp ${afterCli.rcvbuf - beforeCli.rcvbuf}${commits}; ${times}`,
               );
+              if (process.argv.includes('--perfdhcp-report'))
+                console.log(
+                  res.raw
+                    .split('\n')
+                    .filter((l) => /^(Running|Rate|sent packets|received packets|drops|\*\*\*Stat)/.test(l))
+                    .map((l) => `    ${l}`)
+                    .join('\n'),
+                );
             } finally {
               await s.proc.stop();
               cleanup(s);

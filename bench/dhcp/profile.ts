@@ -1,5 +1,5 @@
-// Where oooi-dhcp's CPU goes under perfdhcp load: runs the bundle with `node --cpu-prof` (pinned to CPU 0,
-// perfdhcp on CPU 1, the same namespaces and network as run.ts), stops it with SIGTERM so Node writes the profile,
+// Where oooi-dhcp's CPU goes under perfdhcp load: runs the bundle with `node --cpu-prof` (pinned like
+// run.ts: the server where the disk's interrupts are, perfdhcp on the other CPU; the same namespaces and network as run.ts), stops it with SIGTERM so Node writes the profile,
 // and prints the self time by source file (through the bundle's source map) and the top functions. Not in CI.
 //   pnpm --filter @oooi/dhcp bundle && pnpm tsx bench/dhcp/profile.ts [--seconds 10] [--rate 1000] [--top 25]
 //     [--bundle PATH] [--keep DIR]
@@ -10,7 +10,9 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { openNetScope, repoRoot, runDir } from '@oooi/rig';
 import { perfdhcp } from './perfdhcp';
-import { benchNet, startServer } from './servers';
+import { benchCpus, benchNet, startServer } from './servers';
+
+const CPUS = benchCpus();
 
 const arg = (flag: string, def: string): string => {
   const i = process.argv.indexOf(flag);
@@ -80,8 +82,13 @@ async function main(): Promise<void> {
   try {
     const { srv, cli } = await benchNet(scope);
     const nodeArgs = ['--cpu-prof', `--cpu-prof-dir=${profDir}`, '--enable-source-maps'];
-    const s = await startServer({ name: 'oooi', ns: srv, dir, cpu: 0, nodeArgs, bundle });
-    const res = await perfdhcp(cli, { clients: 10_000, seconds, cpu: 1, ...(rate > 0 ? { rate } : {}) });
+    const s = await startServer({ name: 'oooi', ns: srv, dir, cpu: CPUS.server, nodeArgs, bundle });
+    const res = await perfdhcp(cli, {
+      clients: 10_000,
+      seconds,
+      cpu: CPUS.load,
+      ...(rate > 0 ? { rate } : {}),
+    });
     await s.proc.stop();
     const file = readdirSync(profDir).find((f) => f.endsWith('.cpuprofile'));
     if (!file) throw new Error(`no profile written in ${profDir} (server log: ${s.proc.log().slice(-500)})`);

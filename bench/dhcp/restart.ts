@@ -12,7 +12,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openNetScope, repoRoot, runDir } from '@oooi/rig';
 import { writeLeaseDir } from './lease-dir';
-import { benchNet, cleanup, startServer } from './servers';
+import { benchCpus, benchNet, cleanup, startServer } from './servers';
+
+const CPUS = benchCpus();
 
 const args = (flag: string): string[] =>
   process.argv.flatMap((a, i) =>
@@ -72,7 +74,7 @@ async function main(): Promise<void> {
           name: 'oooi',
           ns: srv,
           dir,
-          cpu: 0,
+          cpu: CPUS.server,
           leaseDir,
           bundle,
           logLevel: 'info',

@@ -1,13 +1,49 @@
 // The three servers under test, each started fresh (empty lease storage) inside the server namespace,
 // pinned to one CPU, serving the benchmark network 198.18.0.0/15 (RFC 2544) with the relay at 198.18.0.1.
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot, rigBin, waitFor, type NetScope, type Netns, type TrackedProc } from '@oooi/rig';
 
 export type ServerName = 'oooi' | 'kea' | 'dnsmasq';
 export const SERVER_IP = '198.18.0.2';
-export const RELAY_IP = '198.18.0.1';
+/** The client side's relay addresses, one per perfdhcp of a load; the first is the network's gateway. */
+export const RELAY_IPS = ['198.18.0.1', '198.18.0.3', '198.18.0.4', '198.18.0.5'] as const;
+export const RELAY_IP = RELAY_IPS[0];
 export const POOL = { start: '198.18.1.0', end: '198.19.255.254' };
+
+/**
+ * Which CPU the server under test runs on and which one perfdhcp gets. The server goes where the block device's
+ * completion interrupts are handled: its durable commits then pay their own interrupt and block-layer work on its
+ * core, instead of taking it from the load generator (in a VM whose IRQ affinity cannot be changed, every
+ * `O_DSYNC` write of oooi-dhcp would otherwise interrupt perfdhcp, and Kea, which does not sync, would not).
+ * `--server-cpu N` overrides it.
+ */
+export function benchCpus(argv: readonly string[] = process.argv): { server: number; load: number } {
+  const i = argv.indexOf('--server-cpu');
+  const server = i >= 0 ? Number(argv[i + 1]) : diskIrqCpu();
+  return { server, load: server === 0 ? 1 : 0 };
+}
+
+/** The CPU that has handled the most block-device interrupts (virtio-blk, NVMe, AHCI), or 0. */
+export function diskIrqCpu(interrupts = readFileSync('/proc/interrupts', 'utf8')): number {
+  const lines = interrupts.split('\n');
+  const cpus = (lines[0] ?? '').trim().split(/\s+/).length;
+  const sums = new Array<number>(cpus).fill(0);
+  for (const l of lines.slice(1)) {
+    if (!/virtio\d+-req|nvme|ahci|blk/i.test(l)) continue;
+    const counts = l
+      .trim()
+      .split(/\s+/)
+      .slice(1, 1 + cpus)
+      .map(Number);
+    counts.forEach((c, k) => (sums[k]! += Number.isFinite(c) ? c : 0));
+  }
+  let best = 0;
+  sums.forEach((c, k) => {
+    if (c > sums[best]!) best = k;
+  });
+  return best;
+}
 
 export interface Started {
   readonly proc: TrackedProc;
@@ -151,6 +187,6 @@ export async function benchNet(scope: NetScope): Promise<{ srv: Netns; cli: Netn
   await net.attach(srv);
   await net.attach(cli);
   await srv.exec(['ip', 'addr', 'add', `${SERVER_IP}/15`, 'dev', 'eth0']);
-  await cli.exec(['ip', 'addr', 'add', `${RELAY_IP}/15`, 'dev', 'eth0']);
+  for (const ip of RELAY_IPS) await cli.exec(['ip', 'addr', 'add', `${ip}/15`, 'dev', 'eth0']);
   return { srv, cli };
 }
