@@ -20,6 +20,7 @@ module.exports = {
         '<rootDir>/packages/*/src/**/*.test.ts',
         '<rootDir>/packages/*/scripts/**/*.test.ts',
         '<rootDir>/scripts/**/*.test.ts',
+        '<rootDir>/bench/*/*.test.ts',
       ],
     },
     {
