@@ -117,7 +117,7 @@ async function main(): Promise<void> {
         const res = await once({ name, srv, cli, dir });
         overload[name]!.push(res.rate);
         console.log(
-          `overload round ${r + 1} ${name}: ${res.rate.toFixed(0)} DORA/s drops ${res.drops.join('/')} % p99 ${res.p99Ms.map((v) => v.toFixed(1)).join('/')} ms rss ${res.rssMiB.toFixed(0)} MiB`,
+          `overload round ${r + 1} ${name}: ${res.rate.toFixed(0)} DORA/s drops ${res.drops.map((d) => d.toFixed(2)).join('/')} % p99 ${res.p99Ms.map((v) => v.toFixed(1)).join('/')} ms rss ${res.rssMiB.toFixed(0)} MiB`,
         );
       }
     }
@@ -137,7 +137,7 @@ async function main(): Promise<void> {
         const verdict = holds(rate, res);
         console.log(
           `probe ${name} @${rate}/s: ${runs.map((x) => `${x.rate.toFixed(0)}/s ${x.drops.map((d) => d.toFixed(2)).join('/')} %`).join(', ')}; ` +
-            `median achieved ${res.rate.toFixed(0)} drops ${res.drops.map((d) => d.toFixed(2)).join('/')} % avg ${res.avgMs.join('/')} ms p99 ${res.p99Ms.map((v) => v.toFixed(2)).join('/')} ms ${verdict}`,
+            `median achieved ${res.rate.toFixed(0)} drops ${res.drops.map((d) => d.toFixed(2)).join('/')} % avg ${res.avgMs.map((v) => v.toFixed(2)).join('/')} ms p99 ${res.p99Ms.map((v) => v.toFixed(2)).join('/')} ms ${verdict}`,
         );
         const ok = verdict === 'ok';
         if (ok && rate > held) {
@@ -172,7 +172,7 @@ async function main(): Promise<void> {
       const res = await once({ name, srv, cli, dir, rate, warmup: 0 });
       cold[name] = res;
       console.log(
-        `cold ${name} @${rate}/s: drops ${res.drops.join('/')} % p99 ${res.p99Ms.map((v) => v.toFixed(1)).join('/')} ms, first second ${res.firstSecondP99Ms.map((v) => v.toFixed(1)).join('/')} ms`,
+        `cold ${name} @${rate}/s: drops ${res.drops.map((d) => d.toFixed(2)).join('/')} % p99 ${res.p99Ms.map((v) => v.toFixed(1)).join('/')} ms, first second ${res.firstSecondP99Ms.map((v) => v.toFixed(1)).join('/')} ms`,
       );
     }
     const big = await leases50k(srv, dir);
