@@ -133,21 +133,23 @@ function stageCounts(t: string, stage: string): { sent: number; received: number
  */
 export function parsePerf(texts: readonly string[]): PerfResult {
   const rate = texts.reduce((sum, t) => sum + Number(/^Rate: ([\d.]+)/m.exec(t)?.[1] ?? 0), 0);
-  const stage = (name: string, k: 0 | 1) => {
-    const c = texts.map((t) => stageCounts(t, name));
+  // each report's timers of both stages, read once
+  const timers = texts.map(reportTimers);
+  const firsts = timers.map(firstSecondOf);
+  const stage = (k: 0 | 1) => {
+    const c = texts.map((t) => stageCounts(t, STAGES[k]));
     const sent = c.reduce((x, y) => x + y.sent, 0);
     const received = c.reduce((x, y) => x + y.received, 0);
     const avg = c.reduce((x, y) => x + y.avgMs * y.received, 0) / received;
-    const timers = texts.map((t) => stageTimers(t, name));
     return {
       // no request sent, or a report without counters: all lost, as perfdhcp's "nan" ratio means
       drops: sent > 0 && Number.isFinite(received) ? (100 * (sent - received)) / sent : 100,
       avgMs: Number.isFinite(avg) ? avg : NaN,
-      p99: p99(timers.flat().map((x) => x.ms)),
-      first: p99(texts.flatMap((t) => firstSecond(t)[k])),
+      p99: p99(timers.flatMap((ts) => ts[k].map((x) => x.ms))),
+      first: p99(firsts.flatMap((f) => f[k])),
     };
   };
-  const [offer, ack] = [stage(STAGES[0], 0), stage(STAGES[1], 1)];
+  const [offer, ack] = [stage(0), stage(1)];
   return {
     rate,
     drops: [offer.drops, ack.drops],
@@ -180,7 +182,15 @@ export function stageTimers(t: string, stage: string): Timer[] {
 
 /** The delays (ms) of each stage over the exchanges sent within 1 s of the report's first DISCOVER with a timer. */
 export function firstSecond(t: string): [number[], number[]] {
-  const [offer, ack] = STAGES.map((st) => stageTimers(t, st)) as [Timer[], Timer[]];
+  return firstSecondOf(reportTimers(t));
+}
+
+/** A report's timers of both stages. */
+function reportTimers(t: string): [Timer[], Timer[]] {
+  return [stageTimers(t, STAGES[0]), stageTimers(t, STAGES[1])];
+}
+
+function firstSecondOf([offer, ack]: [Timer[], Timer[]]): [number[], number[]] {
   const t0 = offer.reduce((m, x) => Math.min(m, x.sent), Infinity);
   const within = (xs: Timer[]) => xs.filter((x) => x.sent < t0 + 1).map((x) => x.ms);
   return [within(offer), within(ack)];
@@ -191,4 +201,24 @@ export function p99(xs: readonly number[]): number {
   if (xs.length === 0) return NaN;
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.ceil(0.99 * s.length) - 1]!;
+}
+
+export const median = (xs: readonly number[]): number =>
+  [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
+
+const medianPair = (xs: (readonly [number, number])[]): [number, number] => [
+  median(xs.map((x) => x[0])),
+  median(xs.map((x) => x[1])),
+];
+
+/** Field-wise medians of several runs of one load. */
+export function medianResult(runs: readonly PerfResult[]): PerfResult {
+  return {
+    rate: median(runs.map((x) => x.rate)),
+    drops: medianPair(runs.map((x) => x.drops)),
+    avgMs: medianPair(runs.map((x) => x.avgMs)),
+    p99Ms: medianPair(runs.map((x) => x.p99Ms)),
+    firstSecondP99Ms: medianPair(runs.map((x) => x.firstSecondP99Ms)),
+    raw: '',
+  };
 }

@@ -3,20 +3,25 @@
 // run.ts gives the full picture. Same namespaces, pinning and 10,000 clients as run.ts. Not in CI:
 //   pnpm --filter @oooi/dhcp bundle && pnpm tsx bench/dhcp/probe.ts [--bundle PATH]... [--kea] \
 //     [--node-flags "FLAGS"]... [--rate N]... (0: no rate limit) [--perfdhcp-threads single|multi]... \
-//     [--warmup 3] [--seconds 10] [--runs 3] [--perfdhcp-report] [--relays 2]
+//     [--warmup 3] [--seconds 10] [--runs 3] [--perfdhcp-report] [--relays 1]
 // --warmup: seconds of perfdhcp at the same rate with other clients before each measurement (0: measured cold);
 // each line also gives the p99 of the exchanges sent in the measurement's first second.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openNetScope, repoRoot, runDir, type Netns } from '@oooi/rig';
-import { parseThreads, perfdhcp, RELAYS, warmUp, type PerfResult, type PerfThreads } from './perfdhcp';
+import {
+  medianResult,
+  parseThreads,
+  perfdhcp,
+  RELAYS,
+  warmUp,
+  type PerfResult,
+  type PerfThreads,
+} from './perfdhcp';
 import { benchCpus, benchNet, cleanup, startServer } from './servers';
 
 const CPUS = benchCpus();
-const RELAYS_N = process.argv.includes('--relays')
-  ? Number(process.argv[process.argv.indexOf('--relays') + 1])
-  : RELAYS;
 
 const args = (flag: string): string[] =>
   process.argv.flatMap((a, i) =>
@@ -25,7 +30,7 @@ const args = (flag: string): string[] =>
 const SECONDS = Number(args('--seconds')[0] ?? 10);
 const RUNS = Number(args('--runs')[0] ?? 3);
 const WARMUP = Number(args('--warmup')[0] ?? 3);
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
+const RELAYS_N = Number(args('--relays')[0] ?? RELAYS);
 
 interface Target {
   readonly label: string;
@@ -70,7 +75,6 @@ async function commitStats(ns: Netns): Promise<string> {
   );
 }
 
-/** User + system CPU time of process PID so far, ms. */
 const CPU_FIELDS = ['user', 'nice', 'system', 'idle', 'iowait', 'irq', 'softirq', 'steal'] as const;
 
 /** Per-CPU time, ms, by /proc/stat field. */
@@ -98,6 +102,7 @@ function cpuShares(a: number[][], b: number[][]): string {
     .join('; ');
 }
 
+/** User + system CPU time of process PID so far, ms. */
 function cpuMs(pid: number): number {
   const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
   return (Number(f[11]) + Number(f[12])) * 10;
@@ -182,18 +187,7 @@ async function main(): Promise<void> {
     }
     console.log(`\nmedians of ${RUNS} runs (${SECONDS} s each):`);
     for (const [key, rs] of results) {
-      const m: PerfResult = {
-        rate: median(rs.map((x) => x.rate)),
-        drops: [median(rs.map((x) => x.drops[0])), median(rs.map((x) => x.drops[1]))],
-        avgMs: [median(rs.map((x) => x.avgMs[0])), median(rs.map((x) => x.avgMs[1]))],
-        p99Ms: [median(rs.map((x) => x.p99Ms[0])), median(rs.map((x) => x.p99Ms[1]))],
-        firstSecondP99Ms: [
-          median(rs.map((x) => x.firstSecondP99Ms[0])),
-          median(rs.map((x) => x.firstSecondP99Ms[1])),
-        ],
-        raw: '',
-      };
-      console.log(`${key}: ${line(m)}`);
+      console.log(`${key}: ${line(medianResult(rs))}`);
     }
     for (const t of targets) if (t.bundle !== undefined) console.log(`${t.label} = ${t.bundle}`);
   } finally {

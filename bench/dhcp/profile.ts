@@ -1,6 +1,7 @@
-// Where oooi-dhcp's CPU goes under perfdhcp load: runs the bundle with `node --cpu-prof` (pinned like
-// run.ts: the server where the disk's interrupts are, perfdhcp on the other CPU; the same namespaces and network as run.ts), stops it with SIGTERM so Node writes the profile,
-// and prints the self time by source file (through the bundle's source map) and the top functions. Not in CI.
+// Where oooi-dhcp's CPU goes under perfdhcp load: runs the bundle with `node --cpu-prof` (pinned like run.ts: the
+// server where the disk's interrupts are, perfdhcp on the other CPU; the same namespaces and network), stops it
+// with SIGTERM so Node writes the profile, and prints the self time by source file (through the bundle's source
+// map) and the top functions. Not in CI.
 //   pnpm --filter @oooi/dhcp bundle && pnpm tsx bench/dhcp/profile.ts [--seconds 10] [--rate 1000] [--top 25]
 //     [--bundle PATH] [--keep DIR]
 // --rate 0 = no rate limit (overload).

@@ -1,13 +1,13 @@
 // perfdhcp against oooi-dhcp, Kea and dnsmasq in the same run, on the same namespaces, 10,000 clients:
 // DORA/s at overload, the highest rate held (sustainable: the medians of PROBE_RUNS runs at that rate show ≤ 1 %
 // drops in both stages and ≥ 97 % of the rate achieved; a ladder until the first rate not held, then bisection
-// between the last rate held and that one), average and p99 delays of each stage, peak RSS; then oooi-dhcp's RSS with 50,000 leases and its restart time with 50,000 leases on disk.
+// between the last rate held and that one), average and p99 delays of each stage, peak RSS; then oooi-dhcp's RSS
+// and restart time with 50,000 leases on disk.
 // Prints ratios oooi/Kea and oooi/dnsmasq. Not a test and not in CI: run it by hand (root, the rig installed):
 //   pnpm --filter @oooi/dhcp bundle && pnpm tsx bench/dhcp/run.ts [--rounds 2] [--seconds 10] [--refine 3] \
-//     [--probe-runs 3] [--warmup 3] [--perfdhcp-threads single] [--relays 2]
+//     [--probe-runs 3] [--warmup 3] [--perfdhcp-threads single] [--relays 1]
 // Each server is pinned to the CPU that handles the disk's interrupts and perfdhcp (single-threaded) to the other
-// (`benchCpus`, `--server-cpu N` to override); rounds are interleaved (oooi, kea,
-// dnsmasq, then rotated). Each server starts fresh for every measurement and is warmed up first: WARMUP seconds
+// (`benchCpus`, `--server-cpu N` to override); rounds are interleaved (oooi, kea, dnsmasq, then rotated). Each server starts fresh for every measurement and is warmed up first: WARMUP seconds
 // of perfdhcp at the same rate with other clients (0: measured cold). Last, each server from a cold start at the
 // rate it sustained warm: drops and p99, overall and in the first second. The machine is shared: figures are
 // noisy, read the ratios.
@@ -17,7 +17,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openNetScope, runDir, type Netns } from '@oooi/rig';
 import { writeLeaseDir } from './lease-dir';
-import { parseThreads, perfdhcp, RELAYS, warmUp, type PerfResult, type PerfThreads } from './perfdhcp';
+import {
+  median,
+  medianResult,
+  parseThreads,
+  perfdhcp,
+  RELAYS,
+  warmUp,
+  type PerfResult,
+  type PerfThreads,
+} from './perfdhcp';
 import { benchCpus, benchNet, cleanup, startServer, type ServerName } from './servers';
 
 const CPUS = benchCpus();
@@ -36,8 +45,10 @@ const THREADS: PerfThreads = process.argv.includes('--perfdhcp-threads')
   : 'single';
 /** Runs per probed rate; the rate holds when the medians do. */
 const PROBE_RUNS = arg('--probe-runs', 3);
-/** A probe whose median achieved rate is below this share of its target did not hold it (perfdhcp or the server fell short). */
+/** A probe whose median achieved rate is below this share of its target did not hold it (perfdhcp or the server
+ * fell short). */
 const ACHIEVED_SHARE = 0.97;
+const RELAYS_N = arg('--relays', RELAYS);
 const CLIENTS = 10_000;
 const ladders: Record<ServerName, number[]> = {
   oooi: [1000, 2000, 4000, 7000, 10000],
@@ -64,7 +75,7 @@ async function once(o: {
     const load = {
       clients: CLIENTS,
       cpu: CPUS.load,
-      relays: arg('--relays', RELAYS),
+      relays: RELAYS_N,
       threads: THREADS,
       ...(o.rate !== undefined ? { rate: o.rate } : {}),
     };
@@ -78,23 +89,11 @@ async function once(o: {
   }
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
-const pair = (xs: (readonly [number, number])[]): [number, number] => [
-  median(xs.map((x) => x[0])),
-  median(xs.map((x) => x[1])),
-];
+const rotate = <T>(xs: T[], k: number) => xs.map((_, i) => xs[(i + k) % xs.length]!);
 
-/** Field-wise medians of a probe's runs. */
-function medianResult(runs: (PerfResult & { rssMiB: number })[]): PerfResult & { rssMiB: number } {
-  return {
-    rate: median(runs.map((x) => x.rate)),
-    drops: pair(runs.map((x) => x.drops)),
-    avgMs: pair(runs.map((x) => x.avgMs)),
-    p99Ms: pair(runs.map((x) => x.p99Ms)),
-    firstSecondP99Ms: pair(runs.map((x) => x.firstSecondP99Ms)),
-    rssMiB: Math.max(...runs.map((x) => x.rssMiB)),
-    raw: '',
-  };
+/** Field-wise medians of a probe's runs, with the highest peak RSS. */
+function medianRun(runs: (PerfResult & { rssMiB: number })[]): PerfResult & { rssMiB: number } {
+  return { ...medianResult(runs), rssMiB: Math.max(...runs.map((x) => x.rssMiB)) };
 }
 
 /** Whether a probe held its rate: ≤ 1 % drops in both stages, and the rate achieved. */
@@ -102,8 +101,6 @@ function holds(rate: number, r: PerfResult): 'ok' | 'LOSS' | 'SHORT' {
   if (r.drops[0] > 1 || r.drops[1] > 1) return 'LOSS';
   return r.rate >= ACHIEVED_SHARE * rate ? 'ok' : 'SHORT';
 }
-const rotate = <T>(xs: T[], k: number) => xs.map((_, i) => xs[(i + k) % xs.length]!);
-
 async function main(): Promise<void> {
   const owner = `bench-dhcp-${process.pid}`;
   const scope = openNetScope(owner);
@@ -133,7 +130,7 @@ async function main(): Promise<void> {
       const probe = async (rate: number): Promise<boolean> => {
         const runs: (PerfResult & { rssMiB: number })[] = [];
         for (let i = 0; i < PROBE_RUNS; i++) runs.push(await once({ name, srv, cli, dir, rate }));
-        const res = medianResult(runs);
+        const res = medianRun(runs);
         const verdict = holds(rate, res);
         console.log(
           `probe ${name} @${rate}/s: ${runs.map((x) => `${x.rate.toFixed(0)}/s ${x.drops.map((d) => d.toFixed(2)).join('/')} %`).join(', ')}; ` +
