@@ -7,7 +7,7 @@ import { ip, request, testConfig } from '../testing/packets';
 import type { RequestSpec } from '../testing/packets';
 import { applyChange } from './apply';
 import { decide } from './decide';
-import type { Decision } from './types';
+import type { Arrival, Decision } from './types';
 
 const SERVER = ip('198.51.100.2');
 
@@ -15,8 +15,21 @@ function world(over = {}) {
   const net = compileNetwork(testConfig(over));
   const table = new LeaseTable();
   let now = 1_000_000;
-  const send = (s: RequestSpec, sourceIp = 0): Decision => {
-    const d = decide({ packet: request(s), net, table, now, sourceIp, offerHoldMs: 30_000 });
+  /** From SOURCEIP: a limited broadcast from 0.0.0.0, else a unicast to serverIP. */
+  const send = (
+    s: RequestSpec,
+    sourceIp = 0,
+    arrival: Arrival = sourceIp === 0 ? 'broadcast' : 'unicast',
+  ) => {
+    const d: Decision = decide({
+      packet: request(s),
+      net,
+      table,
+      now,
+      sourceIp,
+      arrival,
+      offerHoldMs: 30_000,
+    });
     if (d.kind !== 'drop') for (const c of d.changes) applyChange(table, c);
     return d;
   };
@@ -131,15 +144,15 @@ describe('decide', () => {
 
   test('a relayed request goes back to the relay; one from another subnet is dropped', () => {
     const w = world();
-    const o = w.send({ type: 'DISCOVER', giaddr: ip('198.51.100.250') });
+    const o = w.send({ type: 'DISCOVER', giaddr: ip('198.51.100.250') }, ip('198.51.100.3'));
     expect(o.kind === 'reply' && o.to).toEqual({ kind: 'relay', ip: ip('198.51.100.250') });
-    expect(w.send({ type: 'DISCOVER', giaddr: ip('203.0.113.1') })).toEqual({
+    expect(w.send({ type: 'DISCOVER', giaddr: ip('203.0.113.1') }, ip('203.0.113.1'))).toEqual({
       kind: 'drop',
       reason: 'foreign_network',
     });
     expect(w.send({ type: 'DISCOVER' }, ip('203.0.113.9'))).toEqual({
       kind: 'drop',
-      reason: 'foreign_network',
+      reason: 'foreign_source',
     });
   });
 
@@ -158,7 +171,10 @@ describe('decide', () => {
     const w = world();
     const id = Uint8Array.of(1, 2, 3);
     const info = Uint8Array.of(1, 4, 0xde, 0xad, 0xbe, 0xef);
-    const o = w.send({ type: 'DISCOVER', clientId: id, giaddr: ip('198.51.100.250'), extra: [[82, info]] });
+    const o = w.send(
+      { type: 'DISCOVER', clientId: id, giaddr: ip('198.51.100.250'), extra: [[82, info]] },
+      ip('198.51.100.250'),
+    );
     expect(o.kind === 'reply' && o.reply.options.get(Opt.CLIENT_ID)).toEqual(id);
     expect(o.kind === 'reply' && [...o.reply.options.keys()].at(-1)).toBe(82);
     const inf = w.send({ type: 'INFORM', mac: 4, ciaddr: ip('198.51.100.20') }, ip('198.51.100.20'));
@@ -179,6 +195,7 @@ describe('decide', () => {
       table: w.table,
       now: 0,
       sourceIp: 0,
+      arrival: 'broadcast',
       offerHoldMs: 1,
     });
     expect(d).toEqual({ kind: 'drop', reason });

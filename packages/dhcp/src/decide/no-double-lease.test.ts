@@ -76,6 +76,7 @@ test.each<{ name: string; steps: fc.Arbitrary<Step[]>; views: fc.Arbitrary<(Kube
           table,
           now,
           sourceIp: s.ciaddr ?? 0,
+          arrival: s.ciaddr !== undefined ? 'unicast' : 'broadcast',
           offerHoldMs: 30_000,
           ...(kubevirt !== undefined ? { kubevirt } : {}),
         });
