@@ -167,6 +167,29 @@ describe('decide', () => {
     expect(o.kind === 'reply' && String.fromCharCode(...o.reply.options.get(Opt.HOSTNAME)!)).toBe('vm7');
   });
 
+  test.each([
+    { name: 'with a client identifier first, then without', first: true },
+    { name: 'without a client identifier first, then with', first: false },
+  ])('a reservation by MAC serves that MAC whatever its client identifier: $name', ({ first }) => {
+    const reserved = ip('198.51.100.50');
+    const w = world({ reservations: [{ mac: '02:00:00:00:00:07', ip: '198.51.100.50', hostname: 'vm7' }] });
+    const id = { clientId: Uint8Array.of(1, 2, 0, 0, 0, 0, 7) };
+    const [before, after] = first ? [id, {}] : [{}, id];
+    expect(w.dora(7, before)).toBe(reserved);
+    // the same machine again (firmware, then the OS), its lease still running under the other key
+    w.tick(60_000);
+    expect(w.dora(7, after)).toBe(reserved);
+    const l = w.table.get(reserved);
+    expect(l).toMatchObject({ state: 'bound', mac: '02:00:00:00:00:07', hostname: 'vm7' });
+    expect(l?.clientKey).toBe(first ? 'hw:02:00:00:00:00:07' : 'id:01020000000007');
+    expect(w.table.forClient(first ? 'id:01020000000007' : 'hw:02:00:00:00:00:07')).toBeUndefined();
+    expect(w.dora(7, before)).toBe(reserved);
+    // another MAC still never gets it
+    const o = w.send({ type: 'DISCOVER', mac: 8, requested: reserved });
+    expect(o.kind === 'reply' && o.reply.yiaddr).not.toBe(reserved);
+    expect(replyType(w.send({ type: 'REQUEST', mac: 8, requested: reserved }))).toBe(MessageType.NAK);
+  });
+
   test('client id and option 82 are echoed; INFORM gets options without a lease', () => {
     const w = world();
     const id = Uint8Array.of(1, 2, 3);
