@@ -3,7 +3,7 @@
 // never-used pool address, else the expired record held longest. Gateway, server, excluded and others' reserved
 // or VMI-pinned addresses, and the lease records of MACs a VM holds on to, are never chosen.
 import { holds } from './lease-table';
-import type { LeaseTable } from './lease-table';
+import type { Lease, LeaseTable } from './lease-table';
 import type { KubevirtView } from './kubevirt-view';
 import { inNetwork, isExcluded } from './served-network';
 import type { ServedNetwork } from './served-network';
@@ -39,13 +39,26 @@ export function reservationOf(net: ServedNetwork, c: ClientRef) {
   return net.reservations.get(c.key) ?? net.reservations.get(c.hwKey);
 }
 
-/** Whether ADDR may be leased to client C at NOW (ignoring whether it is in the dynamic pool). */
+/** The client a lease record was made for (its key, and its MAC for a reservation by MAC). */
+function holderOf(l: Lease): ClientRef {
+  return { key: l.clientKey, hwKey: `hw:${l.mac}`, mac: l.mac };
+}
+
+/**
+ * Whether ADDR may be leased to client C at NOW (ignoring whether it is in the dynamic pool). A record at C's
+ * reserved address made for the same reservation is C's own, under whichever key: a reservation by MAC matches
+ * that MAC with and without a client identifier (firmware and OS of one machine often differ there).
+ */
 export function usableBy(o: World, addr: number, c: ClientRef): boolean {
   if (!inNetwork(o.net, addr) || isExcluded(o.net, addr)) return false;
   const owner = o.net.reservedIps.get(addr);
-  if (owner !== undefined && reservationOf(o.net, c)?.ip !== addr) return false;
+  const reservedForC = owner !== undefined && reservationOf(o.net, c)?.ip === addr;
+  if (owner !== undefined && !reservedForC) return false;
   const l = o.table.get(addr);
-  const mine = l !== undefined && l.clientKey === c.key;
+  const mine =
+    l !== undefined &&
+    (l.clientKey === c.key ||
+      (reservedForC && l.clientKey !== '' && reservationOf(o.net, holderOf(l))?.ip === addr));
   if (l !== undefined && !mine && holds(l, o.now)) return false;
   const kv = o.kubevirt;
   if (kv === undefined) return true;

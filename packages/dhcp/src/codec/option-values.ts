@@ -44,12 +44,21 @@ export function readU16(v: Uint8Array | undefined): number | undefined {
   return v?.length === 2 ? (v[0]! << 8) | v[1]! : undefined;
 }
 
-/** NVT ASCII text (options 12, 15, 56); bytes outside printable ASCII are kept as code points. */
+/**
+ * NVT ASCII text (options 12, 15, 56), the one encoder of every text option: printable ASCII (0x20-0x7E) as is;
+ * any other character (a control character, anything beyond ASCII) becomes one `?`, so no value carries a byte
+ * the client could take for a control or read as another character.
+ */
 export function textBytes(s: string): Uint8Array {
-  const b = new Uint8Array(s.length);
-  for (let i = 0; i < s.length; i++) b[i] = s.charCodeAt(i) & 255;
-  return b;
+  const out: number[] = [];
+  for (const ch of s) {
+    const c = ch.codePointAt(0)!;
+    out.push(c >= 0x20 && c <= 0x7e ? c : QUESTION_MARK);
+  }
+  return Uint8Array.from(out);
 }
+
+const QUESTION_MARK = 0x3f;
 
 export function readText(v: Uint8Array | undefined): string | undefined {
   if (v === undefined) return undefined;

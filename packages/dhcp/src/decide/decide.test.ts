@@ -7,7 +7,7 @@ import { ip, request, testConfig } from '../testing/packets';
 import type { RequestSpec } from '../testing/packets';
 import { applyChange } from './apply';
 import { decide } from './decide';
-import type { Decision } from './types';
+import type { Arrival, Decision } from './types';
 
 const SERVER = ip('198.51.100.2');
 
@@ -15,8 +15,21 @@ function world(over = {}) {
   const net = compileNetwork(testConfig(over));
   const table = new LeaseTable();
   let now = 1_000_000;
-  const send = (s: RequestSpec, sourceIp = 0): Decision => {
-    const d = decide({ packet: request(s), net, table, now, sourceIp, offerHoldMs: 30_000 });
+  /** From SOURCEIP: a limited broadcast from 0.0.0.0, else a unicast to serverIP. */
+  const send = (
+    s: RequestSpec,
+    sourceIp = 0,
+    arrival: Arrival = sourceIp === 0 ? 'broadcast' : 'unicast',
+  ) => {
+    const d: Decision = decide({
+      packet: request(s),
+      net,
+      table,
+      now,
+      sourceIp,
+      arrival,
+      offerHoldMs: 30_000,
+    });
     if (d.kind !== 'drop') for (const c of d.changes) applyChange(table, c);
     return d;
   };
@@ -131,15 +144,15 @@ describe('decide', () => {
 
   test('a relayed request goes back to the relay; one from another subnet is dropped', () => {
     const w = world();
-    const o = w.send({ type: 'DISCOVER', giaddr: ip('198.51.100.250') });
+    const o = w.send({ type: 'DISCOVER', giaddr: ip('198.51.100.250') }, ip('198.51.100.3'));
     expect(o.kind === 'reply' && o.to).toEqual({ kind: 'relay', ip: ip('198.51.100.250') });
-    expect(w.send({ type: 'DISCOVER', giaddr: ip('203.0.113.1') })).toEqual({
+    expect(w.send({ type: 'DISCOVER', giaddr: ip('203.0.113.1') }, ip('203.0.113.1'))).toEqual({
       kind: 'drop',
       reason: 'foreign_network',
     });
     expect(w.send({ type: 'DISCOVER' }, ip('203.0.113.9'))).toEqual({
       kind: 'drop',
-      reason: 'foreign_network',
+      reason: 'foreign_source',
     });
   });
 
@@ -154,11 +167,37 @@ describe('decide', () => {
     expect(o.kind === 'reply' && String.fromCharCode(...o.reply.options.get(Opt.HOSTNAME)!)).toBe('vm7');
   });
 
+  test.each([
+    { name: 'with a client identifier first, then without', first: true },
+    { name: 'without a client identifier first, then with', first: false },
+  ])('a reservation by MAC serves that MAC whatever its client identifier: $name', ({ first }) => {
+    const reserved = ip('198.51.100.50');
+    const w = world({ reservations: [{ mac: '02:00:00:00:00:07', ip: '198.51.100.50', hostname: 'vm7' }] });
+    const id = { clientId: Uint8Array.of(1, 2, 0, 0, 0, 0, 7) };
+    const [before, after] = first ? [id, {}] : [{}, id];
+    expect(w.dora(7, before)).toBe(reserved);
+    // the same machine again (firmware, then the OS), its lease still running under the other key
+    w.tick(60_000);
+    expect(w.dora(7, after)).toBe(reserved);
+    const l = w.table.get(reserved);
+    expect(l).toMatchObject({ state: 'bound', mac: '02:00:00:00:00:07', hostname: 'vm7' });
+    expect(l?.clientKey).toBe(first ? 'hw:02:00:00:00:00:07' : 'id:01020000000007');
+    expect(w.table.forClient(first ? 'id:01020000000007' : 'hw:02:00:00:00:00:07')).toBeUndefined();
+    expect(w.dora(7, before)).toBe(reserved);
+    // another MAC still never gets it
+    const o = w.send({ type: 'DISCOVER', mac: 8, requested: reserved });
+    expect(o.kind === 'reply' && o.reply.yiaddr).not.toBe(reserved);
+    expect(replyType(w.send({ type: 'REQUEST', mac: 8, requested: reserved }))).toBe(MessageType.NAK);
+  });
+
   test('client id and option 82 are echoed; INFORM gets options without a lease', () => {
     const w = world();
     const id = Uint8Array.of(1, 2, 3);
     const info = Uint8Array.of(1, 4, 0xde, 0xad, 0xbe, 0xef);
-    const o = w.send({ type: 'DISCOVER', clientId: id, giaddr: ip('198.51.100.250'), extra: [[82, info]] });
+    const o = w.send(
+      { type: 'DISCOVER', clientId: id, giaddr: ip('198.51.100.250'), extra: [[82, info]] },
+      ip('198.51.100.250'),
+    );
     expect(o.kind === 'reply' && o.reply.options.get(Opt.CLIENT_ID)).toEqual(id);
     expect(o.kind === 'reply' && [...o.reply.options.keys()].at(-1)).toBe(82);
     const inf = w.send({ type: 'INFORM', mac: 4, ciaddr: ip('198.51.100.20') }, ip('198.51.100.20'));
@@ -179,6 +218,7 @@ describe('decide', () => {
       table: w.table,
       now: 0,
       sourceIp: 0,
+      arrival: 'broadcast',
       offerHoldMs: 1,
     });
     expect(d).toEqual({ kind: 'drop', reason });

@@ -4,7 +4,7 @@ import { BOOTREQUEST, MessageType, Opt, macOf, messageType } from '../codec/pack
 import { clientOf, hostnameOf } from './client';
 import { readIp } from '../codec/option-values';
 import { allocate } from '../allocate/allocator';
-import { inNetwork } from '../allocate/served-network';
+import { arrivalRefusal } from './arrival';
 import { buildReply, destinationOf } from './reply';
 import { kubevirtGate } from './kubevirt-gate';
 import { decideRequest } from './request';
@@ -17,12 +17,10 @@ function screen(i: DecideInput): Decision | undefined {
   // Ethernet only (RFC 1700 hardware type 1, 6-byte addresses): the VLAN is Ethernet
   if (p.htype !== 1 || p.hlen !== 6) return { kind: 'drop', reason: 'unsupported_hardware' };
   if (messageType(p) === undefined) return { kind: 'drop', reason: 'no_message_type' };
-  // one network only: a relay's giaddr, a client's ciaddr and a direct sender's source must lie on it
-  if (p.giaddr !== 0)
-    return inNetwork(i.net, p.giaddr) ? undefined : { kind: 'drop', reason: 'foreign_network' };
-  if (p.ciaddr !== 0 && !inNetwork(i.net, p.ciaddr)) return { kind: 'drop', reason: 'foreign_network' };
-  if (i.sourceIp !== 0 && !inNetwork(i.net, i.sourceIp)) return { kind: 'drop', reason: 'foreign_network' };
-  return undefined;
+  // one network only: who sent it, giaddr and ciaddr (arrival.ts)
+  const { arrival, sourceIp } = i;
+  const foreign = arrivalRefusal(i.net, { arrival, sourceIp, giaddr: p.giaddr, ciaddr: p.ciaddr });
+  return foreign !== undefined ? { kind: 'drop', reason: foreign } : undefined;
 }
 
 export function decide(i: DecideInput): Decision {

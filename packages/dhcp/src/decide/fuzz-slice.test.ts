@@ -36,12 +36,14 @@ test('50,000 mutated requests: no throw, no address held by two clients', () => 
     const r = decodePacket(mutate(corpus, rnd));
     if (!r.ok) continue;
     decoded++;
+    const sourceIp = rnd.below(2) === 0 ? 0 : r.packet.ciaddr;
     const d = decide({
       packet: r.packet,
       net,
       table,
       now,
-      sourceIp: rnd.below(2) === 0 ? 0 : r.packet.ciaddr,
+      sourceIp,
+      arrival: sourceIp === 0 ? 'broadcast' : 'unicast',
       offerHoldMs: 30_000,
     });
     if (d.kind !== 'drop') for (const c of d.changes) applyChange(table, c);

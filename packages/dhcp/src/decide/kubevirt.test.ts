@@ -59,6 +59,7 @@ function world(o: WorldOptions = {}) {
       table,
       now,
       sourceIp,
+      arrival: sourceIp === 0 ? 'broadcast' : 'unicast',
       offerHoldMs: 30_000,
       ...(kubevirt ? { kubevirt } : {}),
     });

@@ -21,13 +21,15 @@ const stepOf = (macs: number, addrs: fc.Arbitrary<number>) =>
     requested: fc.option(addrs, { nil: undefined, freq: 2 }),
     ciaddr: fc.option(addrs, { nil: undefined, freq: 2 }),
     serverId: fc.option(fc.constantFrom(ip('198.51.100.2'), ip('198.51.100.3')), { nil: undefined, freq: 2 }),
+    // with or without a client identifier (option 61): one machine sends it in its firmware, not in its OS
+    withId: fc.boolean(),
     // mostly steps shorter than the 600 s lease, so leases overlap; sometimes long jumps past their end
     tick: fc.oneof(
       { weight: 3, arbitrary: fc.integer({ min: 0, max: 60_000 }) },
       { weight: 1, arbitrary: fc.integer({ min: 0, max: 2_000_000 }) },
     ),
   });
-type Step = RequestSpec & { mac: number; tick: number };
+type Step = RequestSpec & { mac: number; tick: number; withId: boolean };
 const stepsOf = (macs: number, addrs: fc.Arbitrary<number>): fc.Arbitrary<Step[]> =>
   fc.array(stepOf(macs, addrs), { minLength: 20, maxLength: 80, size: 'max' });
 
@@ -52,23 +54,42 @@ const view = fc
     return { synced: true, unknownClients: 'serve', clients, pinnedIps, held: new Set(held.map(macText)) };
   });
 
-test.each<{ name: string; steps: fc.Arbitrary<Step[]>; views: fc.Arbitrary<(KubevirtView | undefined)[]> }>([
+/** Reservations by MAC: one inside the pool, one outside it. */
+const reservations = [
+  { mac: macText(3), ip: '198.51.100.101' },
+  { mac: macText(5), ip: '198.51.100.106' },
+];
+
+test.each<{
+  name: string;
+  steps: fc.Arbitrary<Step[]>;
+  views: fc.Arbitrary<(KubevirtView | undefined)[]>;
+  reservations?: typeof reservations;
+}>([
   { name: 'plain', steps: stepsOf(8, addr), views: fc.constant([undefined]) },
+  {
+    name: 'reserved MACs switching between with and without a client identifier',
+    steps: stepsOf(6, addr),
+    views: fc.constant([undefined]),
+    reservations,
+  },
   {
     name: 'with VMI pins and held MACs changing as it runs',
     steps: stepsOf(4, addrIn('198.51.100.99', '198.51.100.105')),
     views: fc.array(view, { minLength: 1, maxLength: 4 }),
   },
-])('no address is ever held by two clients: $name', ({ steps: stepArb, views }) => {
+])('no address is ever held by two clients: $name', ({ steps: stepArb, views, reservations: r }) => {
   fc.assert(
     fc.property(stepArb, views, (steps, vs) => {
-      const net = compileNetwork(testConfig({ pool, leaseTimeSeconds: 600 }));
+      const net = compileNetwork(
+        testConfig({ pool, leaseTimeSeconds: 600, ...(r ? { reservations: r } : {}) }),
+      );
       const table = new LeaseTable();
       const held = new Map<number, { mac: number; until: number }>();
       let now = 0;
       for (const s of steps) {
         now += s.tick;
-        const packet = request(s);
+        const packet = request(s.withId ? { ...s, clientId: Uint8Array.of(1, 2, 0, 0, 0, 0, s.mac) } : s);
         const kubevirt = vs[s.tick % vs.length];
         const d = decide({
           packet,
@@ -76,6 +97,7 @@ test.each<{ name: string; steps: fc.Arbitrary<Step[]>; views: fc.Arbitrary<(Kube
           table,
           now,
           sourceIp: s.ciaddr ?? 0,
+          arrival: s.ciaddr !== undefined ? 'unicast' : 'broadcast',
           offerHoldMs: 30_000,
           ...(kubevirt !== undefined ? { kubevirt } : {}),
         });

@@ -12,6 +12,15 @@ import { clientOf, hostnameOf } from './client';
 import { buildReply, destinationOf } from './reply';
 import type { Decision, DecideInput } from './types';
 
+/** Every message a NAK carries (option 56, NVT ASCII: printable ASCII only, nak.test.ts). */
+export const NAK_MESSAGES = {
+  notOffered: 'address not offered to this client',
+  offNetwork: 'requested address is not on this network',
+  notTheClients: "requested address is not this client's",
+  anotherClients: 'requested address belongs to another client',
+  renewNotTheClients: "address is not this client's",
+} as const;
+
 export function decideRequest(i: DecideInput): Decision {
   const p = i.packet;
   const serverId = readIp(p.options.get(Opt.SERVER_ID));
@@ -29,7 +38,7 @@ export function decideRequest(i: DecideInput): Decision {
     // the offer is on record, or was not recorded because the client still held a lease elsewhere (decide.ts)
     const offered =
       mine !== undefined && (mine.ip === requested || (mine.state === 'bound' && mine.expiresAt > i.now));
-    if (!offered || !mayBind(i, requested, client)) return nak(i, 'address not offered to this client');
+    if (!offered || !mayBind(i, requested, client)) return nak(i, NAK_MESSAGES.notOffered);
     return ack(i, requested, client);
   }
   if (requested !== undefined && p.ciaddr === 0) return initReboot(i, requested, client);
@@ -49,27 +58,24 @@ function mayBind(i: DecideInput, addr: number, client: ClientRef): boolean {
  * the client has a fixed address (reservation, VMI report): then ACK that one and NAK any other.
  */
 function initReboot(i: DecideInput, requested: number, client: ClientRef): Decision {
-  if (!inNetwork(i.net, requested)) return nak(i, 'requested address is not on this network');
+  if (!inNetwork(i.net, requested)) return nak(i, NAK_MESSAGES.offNetwork);
   const fixed = fixedAddressOf(i, client);
   if (fixed !== undefined)
-    return fixed === requested ? ack(i, requested, client) : nak(i, 'requested address is not this client’s');
+    return fixed === requested ? ack(i, requested, client) : nak(i, NAK_MESSAGES.notTheClients);
   const mine = i.table.forClient(client.key);
   if (mine === undefined) {
     const other = i.table.get(requested);
     const taken = other !== undefined && !mayBind(i, requested, client);
-    return taken
-      ? nak(i, 'requested address belongs to another client')
-      : { kind: 'drop', reason: 'unknown_client' };
+    return taken ? nak(i, NAK_MESSAGES.anotherClients) : { kind: 'drop', reason: 'unknown_client' };
   }
-  if (mine.ip !== requested || !mayBind(i, requested, client))
-    return nak(i, 'requested address is not this client’s');
+  if (mine.ip !== requested || !mayBind(i, requested, client)) return nak(i, NAK_MESSAGES.notTheClients);
   return ack(i, requested, client);
 }
 
 /** RENEWING (unicast) / REBINDING (broadcast): extend ciaddr if it is the client's or free for it. */
 function renewing(i: DecideInput, client: ClientRef): Decision {
   const addr = i.packet.ciaddr;
-  if (!mayBind(i, addr, client)) return nak(i, 'address is not this client’s');
+  if (!mayBind(i, addr, client)) return nak(i, NAK_MESSAGES.renewNotTheClients);
   return ack(i, addr, client);
 }
 
@@ -96,7 +102,7 @@ function ack(i: DecideInput, ip: number, client: ClientRef): Decision {
   return { kind: 'reply', type: 'ack', reply, to: destinationOf(p, 'ACK'), changes: [{ op: 'bind', lease }] };
 }
 
-function nak(i: DecideInput, why: string): Decision {
+function nak(i: DecideInput, why: (typeof NAK_MESSAGES)[keyof typeof NAK_MESSAGES]): Decision {
   const reply = buildReply(i.packet, i.net, {
     type: 'NAK',
     yiaddr: 0,

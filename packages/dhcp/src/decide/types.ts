@@ -13,6 +13,8 @@ export interface DecideInput {
   readonly now: number;
   /** Source address of the datagram (0 for 0.0.0.0). */
   readonly sourceIp: number;
+  /** The socket it came in on (arrival.ts). */
+  readonly arrival: Arrival;
   /** How long an OFFER holds its address, ms. */
   readonly offerHoldMs: number;
   /** KubeVirt awareness (config `kubevirt`): VMI pins, host names, the no-VMI policy. */
@@ -34,13 +36,19 @@ export type LeaseChange =
   /** A client chose another server: forget our offer. */
   | { readonly op: 'unoffer'; readonly ip: number };
 
+/** Which socket a datagram came in on: the one bound to 255.255.255.255, or the one bound to serverIP. */
+export type Arrival = 'broadcast' | 'unicast';
+
 export type ReplyType = 'offer' | 'ack' | 'nak';
 
 export type DropReason =
   | 'not_request'
   | 'no_message_type'
   | 'unsupported_hardware'
+  /** giaddr or ciaddr is not on the served network. */
   | 'foreign_network'
+  /** The datagram was not sent from the served network (arrival.ts). */
+  | 'foreign_source'
   | 'pool_exhausted'
   | 'not_for_us'
   | 'unknown_client'

@@ -2,9 +2,10 @@
 // each datagram to decide() and carries out the decision. A reply whose lease changed leaves only after the
 // store has made the change durable.
 //
-// Sockets (Node's dgram cannot bind to a device or read the arrival interface): a 0.0.0.0:67 socket receives
-// broadcasts; a socket bound to serverIP:67 receives unicasts and sends everything. A limited broadcast sent
-// from the serverIP-bound socket leaves on the interface that owns serverIP, whatever the default route says.
+// Sockets (Node's dgram cannot bind to a device or read the arrival interface): a 255.255.255.255:67 socket
+// receives limited broadcasts and nothing unicast, so a unicast to the pod-network address reaches no socket; a
+// socket bound to serverIP:67 receives unicasts and sends everything. A limited broadcast sent from the
+// serverIP-bound socket leaves on the interface that owns serverIP, whatever the default route says.
 import { createSocket } from 'node:dgram';
 import type { RemoteInfo, Socket } from 'node:dgram';
 import { networkInterfaces } from 'node:os';
@@ -25,7 +26,7 @@ import type { DhcpPacket } from '../codec/packet';
 import { applyChange } from '../decide/apply';
 import { decide } from '../decide/decide';
 import { isKnownClient } from '../decide/kubevirt-gate';
-import type { Decision, DecideInput, Destination } from '../decide/types';
+import type { Arrival, Decision, DecideInput, Destination } from '../decide/types';
 import type { Release } from '../kubevirt/aggregate/kubevirt-index';
 import { LeaseStore } from '../store/lease-store';
 import type { DhcpMetrics, DropLabel } from './metrics';
@@ -120,13 +121,14 @@ export class DhcpServer {
     );
     const port = this.o.serverPort ?? 67;
     const recvBufferSize = this.o.recvBufferBytes ?? 4 * 1024 * 1024;
-    const wildcard = await bindSocket(port, '0.0.0.0', recvBufferSize);
+    const broadcasts = await bindSocket(port, '255.255.255.255', recvBufferSize);
     const bound = await bindSocket(port, server, recvBufferSize);
     bound.setBroadcast(true);
-    this.sockets = [wildcard, bound];
+    this.sockets = [broadcasts, bound];
     this.sender = bound;
     for (const s of this.sockets) {
-      s.on('message', (msg, rinfo) => this.onMessage(msg, rinfo));
+      const arrival = s === broadcasts ? 'broadcast' : 'unicast';
+      s.on('message', (msg, rinfo) => this.onMessage(msg, rinfo, arrival));
       s.on('error', (err) => this.log.error({ err }, 'Socket error'));
     }
     this.metrics.poolSize.set(poolSize(this.net));
@@ -224,7 +226,7 @@ export class DhcpServer {
     this.log.info({}, 'Stopped');
   }
 
-  private onMessage(msg: Buffer, rinfo: RemoteInfo): void {
+  private onMessage(msg: Buffer, rinfo: RemoteInfo, arrival: Arrival): void {
     try {
       const r = decodePacket(msg);
       if (!r.ok) {
@@ -241,6 +243,7 @@ export class DhcpServer {
         table: this.table!,
         now: this.now(),
         sourceIp,
+        arrival,
         offerHoldMs: this.o.offerHoldMs ?? 30_000,
         ...(this.kubevirt !== undefined ? { kubevirt: this.kubevirt } : {}),
       };

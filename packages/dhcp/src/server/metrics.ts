@@ -29,6 +29,7 @@ const dropReasons: readonly DropLabel[] = [
   'no_message_type',
   'unsupported_hardware',
   'foreign_network',
+  'foreign_source',
   'pool_exhausted',
   'not_for_us',
   'unknown_client',
