@@ -21,6 +21,7 @@ import {
   RoleKind,
   ServiceAccountKind,
   ServiceKind,
+  NetworkPolicyKind,
 } from './kinds';
 import { VMI_READERS_FINALIZER, type ObjectLister } from './vmi-readers';
 
@@ -69,6 +70,7 @@ function world(initial: DHCPServer) {
       configMaps: reader(ConfigMapKind),
       persistentVolumeClaims: reader(PersistentVolumeClaimKind),
       services: reader(ServiceKind),
+      networkPolicies: reader(NetworkPolicyKind),
       deployments: reader(DeploymentKind),
     },
     vmiReaders: {

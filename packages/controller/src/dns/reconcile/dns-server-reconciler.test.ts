@@ -12,7 +12,14 @@ import {
 import { FakeRest } from '@oooi/kube/testing';
 import { exampleDnsServer } from '../testing/fixtures';
 import { DnsServerReconciler } from './dns-server-reconciler';
-import { ConfigMapKind, DeploymentKind, DnsServerKind, ServiceAccountKind, ServiceKind } from './kinds';
+import {
+  ConfigMapKind,
+  DeploymentKind,
+  DnsServerKind,
+  NetworkPolicyKind,
+  ServiceAccountKind,
+  ServiceKind,
+} from './kinds';
 
 const MANAGER = 'oooi-controller';
 const NS = 'clusters';
@@ -48,6 +55,7 @@ function world(initial: DNSServer, lagging = false) {
       serviceAccounts: reader(ServiceAccountKind),
       configMaps: reader(ConfigMapKind),
       services: reader(ServiceKind),
+      networkPolicies: reader(NetworkPolicyKind),
       deployments: reader(DeploymentKind),
     },
     clock: { now: () => now, setTimeout: () => 0, clearTimeout: () => undefined },

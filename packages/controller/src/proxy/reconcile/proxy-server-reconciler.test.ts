@@ -20,6 +20,7 @@ import {
   RoleKind,
   ServiceAccountKind,
   ServiceKind,
+  NetworkPolicyKind,
 } from './kinds';
 
 const MANAGER = 'oooi-controller';
@@ -43,6 +44,7 @@ function world(initial: ProxyServer) {
       roleBindings: reader(RoleBindingKind),
       configMaps: reader(ConfigMapKind),
       services: reader(ServiceKind),
+      networkPolicies: reader(NetworkPolicyKind),
       deployments: reader(DeploymentKind),
     },
     clock: { now: () => now, setTimeout: () => 0, clearTimeout: () => undefined },
