@@ -200,7 +200,8 @@ test('the policies off: the controller deletes the ones it wrote; on again: writ
       () => policy(name),
       (x) => x === undefined,
     );
-  expect(policyWrites(ctl).sort()).toEqual([
+  // A pass that runs before the cache has seen a delete may send it again (a 404, harmless): compared as a set.
+  expect([...new Set(policyWrites(ctl))].sort()).toEqual([
     'DELETE edge',
     'DELETE vlan100-dhcp',
     'DELETE vlan100-dns',
