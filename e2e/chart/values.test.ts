@@ -113,9 +113,11 @@ describe('helm template with the defaults', () => {
         '--dns-image=docker.io/coredns/coredns:1.14.7',
         '--proxy-image=docker.io/envoyproxy/envoy:v1.36.4',
         '--xds-image=ghcr.io/oooi-project/oooi-xds:0.1.0',
+        '--network-policy-metrics-namespaces=openshift-monitoring,openshift-user-workload-monitoring',
       ]),
     );
     expect(c.args.some((a) => a.startsWith('--namespace') || a === '--no-leader-elect')).toBe(false);
+    expect(c.args).not.toContain('--no-network-policy');
   });
 
   test('CRDs are templates kept by Helm; RBAC is one ClusterRole plus the Lease Role', () => {
@@ -163,6 +165,13 @@ describe('helm template with the good values files', () => {
     expect(c.image).toMatch(/^registry\.example\.test\/mirror\/oooi-controller@sha256:/);
     expect(pod.imagePullSecrets).toEqual([{ name: 'mirror-pull' }]);
     expect(c.args).toContain('--proxy-image=registry.example.test:5000/mirror/envoy:v1.36.4');
+  });
+
+  test('network policy off: --no-network-policy, no metrics namespaces flag', async () => {
+    const objs = await renderChart(['-f', join(valuesDir, 'good-network-policy-off.yaml')]);
+    const { c } = controllerContainer(objs);
+    expect(c.args).toContain('--no-network-policy');
+    expect(c.args.some((a) => a.startsWith('--network-policy-metrics-namespaces'))).toBe(false);
   });
 
   test('bring your own: no CRDs, ServiceAccount or RBAC; --no-leader-elect; no metrics Service', async () => {

@@ -1,6 +1,7 @@
 // `oooi render` and the controller agree: the examples (moved into a namespace of this test) are applied to the rig's
 // real apiserver and reconciled by the controller; `pnpm --silent oooi render` on the same files must write the
-// same children (spec, labels) and the same status on every Infra and attachment. Differences by design are
+// same children (spec, labels), the same status on every Infra and attachment, the same DNS ConfigMap and DHCP
+// config.json, and the same NetworkPolicies of the three workloads. Differences by design are
 // excluded: the owner reference (an object read from a file has no uid), the Infra's Available condition (the
 // controller sees the DNS workload's state; a file has no workloads), and what only the cluster knows — the apps
 // ingress state (the controller reads the hosted cluster; render is given the live block in its input, as a user
@@ -219,4 +220,31 @@ test('the DHCP config.json render writes is the one the DHCPServer reconciler ap
   expect(readFileSync(join(out, `dhcp/${ns}-vlan100-dhcp/config.json`), 'utf8')).toBe(
     live?.data?.['config.json'],
   );
+});
+
+test('the NetworkPolicies render writes are the ones the DNS, DHCP and proxy reconcilers applied', async () => {
+  const out = join(dir, 'out-netpol');
+  await run('pnpm', ['--silent', 'oooi', 'render', ...files.flatMap((f) => ['-f', f]), '-o', out], {
+    cwd: repoRoot,
+  });
+  const names = readdirSync(out).filter((f) => f.startsWith('networkpolicy-'));
+  expect(names.sort()).toEqual([
+    `networkpolicy-${ns}-vlan100-dhcp.yaml`,
+    `networkpolicy-${ns}-vlan100-dns.yaml`,
+    `networkpolicy-${ns}-vlan100-proxy.yaml`,
+  ]);
+  for (const f of names) {
+    const rendered = parse(readFileSync(join(out, f), 'utf8')) as KubeObject;
+    const live = await until(
+      `the NetworkPolicy ${rendered.metadata!.name!}`,
+      () =>
+        user.client.get(
+          { group: 'networking.k8s.io', version: 'v1', plural: 'networkpolicies', kind: 'NetworkPolicy' },
+          { namespace: ns, name: rendered.metadata!.name! },
+        ),
+      (p) => p !== undefined,
+    );
+    expect(canonicalJsonOf(live?.spec)).toBe(canonicalJsonOf(rendered.spec));
+    expect(live?.metadata?.labels).toEqual(rendered.metadata?.labels);
+  }
 });

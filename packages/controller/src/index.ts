@@ -71,4 +71,12 @@ export {
   setupProxyServerController,
 } from './proxy';
 export type { RenderedProxyServer } from './proxy';
-export { PersistentVolumeClaimKind, RoleBindingKind, RoleKind, ServiceAccountKind } from './workload/kinds';
+export {
+  NetworkPolicyKind,
+  PersistentVolumeClaimKind,
+  RoleBindingKind,
+  RoleKind,
+  ServiceAccountKind,
+} from './workload/kinds';
+export { DEFAULT_NETWORK_POLICY, DEFAULT_METRICS_NAMESPACES } from './workload/network-policy';
+export type { NetworkPolicyOptions } from './workload/network-policy';

@@ -18,7 +18,11 @@ export type { DnsStatusInput } from './desired/dns-status';
 export { DnsConditionType, DnsReason } from './conditions';
 export { DnsServerReconciler } from './reconcile/dns-server-reconciler';
 export type { DnsChildReaders, DnsServerReconcilerOptions } from './reconcile/dns-server-reconciler';
-export { dnsServerWatches, setupDnsServerController } from './reconcile/dns-server-controller';
+export {
+  dnsServerWatches,
+  dnsServerPermissions,
+  setupDnsServerController,
+} from './reconcile/dns-server-controller';
 export type { DnsServerControllerSetup } from './reconcile/dns-server-controller';
 export {
   DnsServerKind,

@@ -19,6 +19,10 @@ describe('parseControllerCommand', () => {
           proxy: 'envoyproxy/envoy:v1.36.4',
           xds: 'oooi-xds:0.1.0',
         },
+        networkPolicy: {
+          enabled: true,
+          metricsNamespaces: ['openshift-monitoring', 'openshift-user-workload-monitoring'],
+        },
         logLevel: 'info',
       },
     });
@@ -51,6 +55,35 @@ describe('parseControllerCommand', () => {
   });
 
   test.each([
+    {
+      name: 'off',
+      argv: ['--namespace=a', '--no-network-policy'],
+      want: {
+        enabled: false,
+        metricsNamespaces: ['openshift-monitoring', 'openshift-user-workload-monitoring'],
+      },
+    },
+    {
+      name: 'other scrapers, blanks and repeats dropped, sorted',
+      argv: ['--namespace=a', '--network-policy-metrics-namespaces= monitoring,,kube-prometheus,monitoring'],
+      want: { enabled: true, metricsNamespaces: ['kube-prometheus', 'monitoring'] },
+    },
+    {
+      name: 'no scrapers',
+      argv: ['--namespace=a', '--network-policy-metrics-namespaces='],
+      want: { enabled: true, metricsNamespaces: [] },
+    },
+  ])('network policy flags: $name', ({ argv, want }) => {
+    const r = parseControllerCommand(argv, {}, 'host-x');
+    expect(r.ok && r.config.networkPolicy).toEqual(want);
+  });
+
+  test.each([
+    {
+      name: 'a metrics namespace that is no namespace name',
+      argv: ['--namespace=a', '--network-policy-metrics-namespaces=monitoring,Bad_NS'],
+      wantError: '--network-policy-metrics-namespaces: not a namespace name: Bad_NS',
+    },
     { name: 'leader election without a namespace', argv: [], wantError: 'leader election needs a namespace' },
     {
       name: 'a bad address',

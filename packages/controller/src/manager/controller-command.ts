@@ -3,7 +3,13 @@
 import { Command, CommanderError, Option } from 'commander';
 import { addImageOptions, imagesFrom } from '../offline/cli/images-option';
 import type { ImageFlags } from '../offline/cli/images-option';
+import {
+  addNetworkPolicyOptions,
+  networkPolicyFrom,
+  type NetworkPolicyFlags,
+} from '../offline/cli/network-policy-option';
 import type { DefaultImages } from '../workload/images';
+import type { NetworkPolicyOptions } from '../workload/network-policy';
 
 /** The environment variables main.ts reads, passed in (process.env is read in main.ts only). */
 export interface ControllerEnv {
@@ -35,6 +41,8 @@ export interface ControllerConfig {
   /** /metrics on its own port when it differs from health; undefined: off (or served with health). */
   readonly metrics: Address | undefined;
   readonly images: DefaultImages;
+  /** The data-plane pods' NetworkPolicies. */
+  readonly networkPolicy: NetworkPolicyOptions;
   readonly logLevel: LogLevel;
 }
 
@@ -51,7 +59,7 @@ export function parseAddress(text: string): Address | undefined | 'invalid' {
   return { host: m[1] === '' ? '0.0.0.0' : m[1]!.replace(/^\[(.*)\]$/, '$1'), port };
 }
 
-interface Flags extends ImageFlags {
+interface Flags extends ImageFlags, NetworkPolicyFlags {
   readonly kubeconfig?: string;
   readonly namespace?: string;
   readonly leaderElect: boolean;
@@ -96,7 +104,7 @@ function command(env: ControllerEnv): Command {
     .addOption(
       new Option('--log-level <level>', 'log level (JSON logs on stdout)').choices(logLevels).default('info'),
     );
-  return addImageOptions(cmd).exitOverride();
+  return addNetworkPolicyOptions(addImageOptions(cmd)).exitOverride();
 }
 
 function toConfig(flags: Flags, env: ControllerEnv, identity: string): ParsedCommand {
@@ -106,6 +114,8 @@ function toConfig(flags: Flags, env: ControllerEnv, identity: string): ParsedCom
     return { ok: false, exitCode: 2, message: `--health-address: not host:port: ${flags.healthAddress}` };
   if (metrics === 'invalid')
     return { ok: false, exitCode: 2, message: `--metrics-address: not host:port: ${flags.metricsAddress}` };
+  const networkPolicy = networkPolicyFrom(flags);
+  if (!networkPolicy.ok) return { ok: false, exitCode: 2, message: networkPolicy.message };
   const leaseNamespace = flags.leaderElectionNamespace || env.POD_NAMESPACE || flags.namespace;
   if (flags.leaderElect && !leaseNamespace) {
     return {
@@ -129,6 +139,7 @@ function toConfig(flags: Flags, env: ControllerEnv, identity: string): ParsedCom
       health,
       metrics: sameAsHealth ? undefined : metrics,
       images: imagesFrom(flags),
+      networkPolicy: networkPolicy.value,
       logLevel: flags.logLevel,
     },
   };

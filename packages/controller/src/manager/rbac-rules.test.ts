@@ -85,11 +85,12 @@ describe('controllerRegistrations (the production wiring)', () => {
     expect(keys).toContain('cluster list rbac.authorization.k8s.io/roles');
   });
 
-  test('only a disabled external Service and the VMI readers in other namespaces are deleted; the Infra itself is never patched (only its status)', () => {
+  test('only a disabled external Service, a NetworkPolicy once the policies are off and the VMI readers in other namespaces are deleted; the Infra itself is never patched (only its status)', () => {
     expect(keys.filter((k) => / delete /.test(k))).toEqual([
       'cluster delete rbac.authorization.k8s.io/rolebindings',
       'cluster delete rbac.authorization.k8s.io/roles',
       'watched delete core/services',
+      'watched delete networking.k8s.io/networkpolicies',
     ]);
 
     expect(keys).not.toContain('watched patch hostedcluster.densityops.com/infras');
@@ -101,6 +102,16 @@ describe('controllerRegistrations (the production wiring)', () => {
       'watched update hostedcluster.densityops.com/infraclusterattachments/finalizers',
       'watched update hostedcluster.densityops.com/infras/finalizers',
       'watched update hostedcluster.densityops.com/proxyservers/finalizers',
+    ]);
+  });
+  test('the data-plane NetworkPolicies are applied, watched and read in the watched scope only', () => {
+    expect(keys.filter((k) => k.includes('networkpolicies'))).toEqual([
+      'watched create networking.k8s.io/networkpolicies',
+      'watched delete networking.k8s.io/networkpolicies',
+      'watched get networking.k8s.io/networkpolicies',
+      'watched list networking.k8s.io/networkpolicies',
+      'watched patch networking.k8s.io/networkpolicies',
+      'watched watch networking.k8s.io/networkpolicies',
     ]);
   });
   test('attachments are patched for their finalizer (and read again after a conflict)', () => {
@@ -122,6 +133,7 @@ describe('controllerRegistrations (the production wiring)', () => {
       'watched get core/services',
       'watched get hostedcluster.densityops.com/dhcpservers/status',
       'watched get hostedcluster.densityops.com/infraclusterattachments',
+      'watched get networking.k8s.io/networkpolicies',
       'watched get rbac.authorization.k8s.io/rolebindings',
       'watched get rbac.authorization.k8s.io/roles',
     ]);

@@ -63,6 +63,7 @@ export async function runController(config: ControllerConfig, deps: RunDeps): Pr
     registry,
     namespace: config.namespace,
     images: config.images,
+    networkPolicy: config.networkPolicy,
     clock,
     served,
     instance: config.identity,

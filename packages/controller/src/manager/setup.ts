@@ -4,6 +4,7 @@
 import type { CacheScope, Clock, Controller, EventRecorder, Manager } from '@oooi/kube';
 import type { ControllerMetrics } from '../metrics';
 import type { DefaultImages } from '../workload/images';
+import type { NetworkPolicyOptions } from '../workload/network-policy';
 import type { DirectAccess } from '../infra/reconcile/setup';
 import type { AttachmentReachOptions } from '../infra/reconcile/reach-options';
 import type { DeclaredPermission } from './rbac-rules';
@@ -17,6 +18,8 @@ export interface ReconcilerSetup {
   readonly served: { readonly nodePools: boolean; readonly machines: boolean };
   /** The operator's default images (flags). */
   readonly images: DefaultImages;
+  /** The data-plane pods' NetworkPolicies (flags). */
+  readonly networkPolicy: NetworkPolicyOptions;
   readonly events: EventRecorder;
   readonly clock: Clock;
   readonly metrics: ControllerMetrics;

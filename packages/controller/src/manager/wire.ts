@@ -4,6 +4,7 @@
 import type { Clock, Controller, Manager } from '@oooi/kube';
 import type { Registry } from 'prom-client';
 import type { DefaultImages } from '../workload/images';
+import { DEFAULT_NETWORK_POLICY, type NetworkPolicyOptions } from '../workload/network-policy';
 import type { DirectAccess } from '../infra/reconcile/setup';
 import type { AttachmentReachOptions } from '../infra/reconcile/reach-options';
 import { ControllerMetrics } from '../metrics';
@@ -22,6 +23,8 @@ export interface WireOptions {
   /** Watch one namespace only; every namespace when omitted. */
   readonly namespace?: string;
   readonly images: DefaultImages;
+  /** The data-plane pods' NetworkPolicies; default: on, scraped from the OpenShift monitoring namespaces. */
+  readonly networkPolicy?: NetworkPolicyOptions;
   readonly clock: Clock;
   /** Which optional third-party kinds the apiserver serves (discovery.ts). */
   readonly served: { readonly nodePools: boolean; readonly machines: boolean };
@@ -40,6 +43,7 @@ export function wireControllers(o: WireOptions): Controller[] {
     scope,
     served: o.served,
     images: o.images,
+    networkPolicy: o.networkPolicy ?? DEFAULT_NETWORK_POLICY,
     events: o.manager.eventRecorder(reportingController, o.instance),
     clock: o.clock,
     metrics: new ControllerMetrics(o.registry ?? o.manager.metrics.registry),

@@ -82,3 +82,9 @@ export const NamespaceKind: KindDescriptor = {
   kind: 'Namespace',
   namespaced: false,
 };
+export const NetworkPolicyKind: KindDescriptor = {
+  group: 'networking.k8s.io',
+  version: 'v1',
+  plural: 'networkpolicies',
+  kind: 'NetworkPolicy',
+};

@@ -16,6 +16,7 @@ import type { KubeObject } from '@oooi/kube';
 import { DhcpServerKind } from '../../workload/kinds';
 import { configMapObject, namespaceOf, ownedChildMeta, serviceAccountObject } from '../../workload/meta';
 import { multusNetworks, MULTUS_NETWORKS_ANNOTATION } from '../../workload/multus';
+import { workloadNetworkPolicy, type NetworkPolicyOptions } from '../../workload/network-policy';
 import { containerSecurityContext, podSecurityContext } from '../../workload/security';
 import { CONFIG_KEY } from '../render/dhcp-config';
 import type { DhcpChildNames } from './names';
@@ -56,6 +57,24 @@ export function desiredDhcpService(dhcp: DHCPServer, names: DhcpChildNames): Kub
       ports: [{ name: 'metrics', protocol: 'TCP', port: METRICS_PORT, targetPort: 'metrics' }],
     },
   };
+}
+
+/**
+ * The NetworkPolicy of the pod's pod-network side: the metrics port from the monitoring namespaces, nothing else
+ * (health is probed from the node, which a NetworkPolicy never blocks; DHCP, UDP 67/68, is answered on the VLAN
+ * only). Undefined when the policies are off.
+ */
+export function desiredDhcpNetworkPolicy(
+  dhcp: DHCPServer,
+  names: DhcpChildNames,
+  options: NetworkPolicyOptions,
+): KubeObject | undefined {
+  return workloadNetworkPolicy(
+    meta(dhcp, names.workload, names),
+    names.selector,
+    { open: [], metrics: [{ protocol: 'TCP', port: METRICS_PORT }] },
+    options,
+  );
 }
 
 /** The lease volume's claim, or undefined when no storage class is named (the pod then uses an emptyDir). */

@@ -36,7 +36,7 @@ describe('renderDhcpServer', () => {
     expectGolden(objectsYaml(rendered(input)), join(__dirname, 'testdata', golden)),
   );
 
-  test('apply order: owned children first (RBAC, config, storage, Service, Deployment), then the VMI readers', () => {
+  test('apply order: owned children first (RBAC, config, storage, Service, NetworkPolicy, Deployment), then the VMI readers', () => {
     expect(kindAndPlace(rendered(exampleDhcpServer()))).toEqual([
       'ServiceAccount lab/lab-dhcp',
       'Role lab/lab-dhcp-status',
@@ -44,6 +44,7 @@ describe('renderDhcpServer', () => {
       'ConfigMap lab/lab-dhcp-config',
       'PersistentVolumeClaim lab/lab-dhcp-leases',
       'Service lab/lab-dhcp',
+      'NetworkPolicy lab/lab-dhcp',
       'Deployment lab/lab-dhcp',
       'Role lab-vms/oooi-dhcp.lab.lab-dhcp',
       'RoleBinding lab-vms/oooi-dhcp.lab.lab-dhcp',

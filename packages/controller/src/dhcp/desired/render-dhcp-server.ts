@@ -5,6 +5,7 @@ import type { KubeObject } from '@oooi/kube';
 import { builtinImages } from '../../workload/images';
 import { fileWord } from '../../workload/generated-text';
 import { namespaceOf } from '../../workload/meta';
+import { DEFAULT_NETWORK_POLICY, type NetworkPolicyOptions } from '../../workload/network-policy';
 import {
   CONFIG_KEY,
   defaultedDhcpSpec,
@@ -15,6 +16,7 @@ import { desiredStatusRbac, desiredVmiReaders } from './dhcp-rbac';
 import {
   desiredDhcpConfigMap,
   desiredDhcpDeployment,
+  desiredDhcpNetworkPolicy,
   desiredDhcpService,
   desiredDhcpServiceAccount,
   desiredLeaseClaim,
@@ -27,6 +29,8 @@ export const DEFAULT_DHCP_IMAGE = builtinImages.dhcpServer;
 export interface RenderDhcpServerOptions {
   /** The operator's default oooi-dhcp image, used when spec.image is empty. Default {@link DEFAULT_DHCP_IMAGE}. */
   readonly defaultImage?: string;
+  /** The pod-network NetworkPolicy (workload/network-policy.ts). Default {@link DEFAULT_NETWORK_POLICY}. */
+  readonly networkPolicy?: NetworkPolicyOptions;
 }
 
 export interface DhcpChildren {
@@ -37,6 +41,8 @@ export interface DhcpChildren {
   /** Only with spec.leaseStorage.storageClassName. */
   readonly leaseClaim?: KubeObject;
   readonly service: KubeObject;
+  /** The pod-network side's NetworkPolicy; absent when the policies are off. */
+  readonly networkPolicy?: KubeObject;
   readonly deployment: KubeObject;
 }
 
@@ -48,7 +54,10 @@ export interface RenderedDhcpServer {
   /** `config.json`: the ConfigMap's data, which `oooi-dhcp --config` serves as is. */
   readonly files: Readonly<Record<string, string>>;
   readonly children: DhcpChildren;
-  /** The owned children in apply order: ServiceAccount, Role, RoleBinding, ConfigMap, [PVC], Service, Deployment. */
+  /**
+   * The owned children in apply order: ServiceAccount, Role, RoleBinding, ConfigMap, [PVC], Service,
+   * [NetworkPolicy], Deployment (the policy first, so the pod never runs unguarded).
+   */
   readonly owned: readonly KubeObject[];
   /** A Role and a RoleBinding per VMI namespace (namespace order of the spec): no owner reference. */
   readonly vmiReaders: readonly KubeObject[];
@@ -69,6 +78,11 @@ export function renderDhcpServer(
   const image = spec.image || options.defaultImage || DEFAULT_DHCP_IMAGE;
   const [statusRole, statusRoleBinding] = desiredStatusRbac(dhcp, names);
   const leaseClaim = desiredLeaseClaim(dhcp, names, spec);
+  const networkPolicy = desiredDhcpNetworkPolicy(
+    dhcp,
+    names,
+    options.networkPolicy ?? DEFAULT_NETWORK_POLICY,
+  );
   const children: DhcpChildren = {
     serviceAccount: desiredDhcpServiceAccount(dhcp, names),
     statusRole,
@@ -76,6 +90,7 @@ export function renderDhcpServer(
     configMap: desiredDhcpConfigMap(dhcp, names, config.value.text),
     ...(leaseClaim ? { leaseClaim } : {}),
     service: desiredDhcpService(dhcp, names),
+    ...(networkPolicy ? { networkPolicy } : {}),
     deployment: desiredDhcpDeployment({ dhcp, spec, names, image }),
   };
   const owned = [
@@ -85,6 +100,7 @@ export function renderDhcpServer(
     children.configMap,
     ...(leaseClaim ? [leaseClaim] : []),
     children.service,
+    ...(networkPolicy ? [networkPolicy] : []),
     children.deployment,
   ];
   const vmiReaders = desiredVmiReaders(dhcp, names, config.value.vmiNamespaces);

@@ -13,6 +13,7 @@ import type {
   ListWatchCache,
   Manager,
 } from '@oooi/kube';
+import { networkPolicyPermissions, type NetworkPolicyOptions } from '../../workload/network-policy';
 import type { DeclaredPermission } from '../../workload/rbac';
 import { STATUS_WRITER_VERBS, VMI_READER_RULE } from '../desired/dhcp-rbac';
 import {
@@ -27,6 +28,7 @@ import {
   DeploymentKind,
   DhcpServerKind,
   NamespaceKind,
+  NetworkPolicyKind,
   PersistentVolumeClaimKind,
   RoleBindingKind,
   RoleKind,
@@ -46,6 +48,7 @@ export const dhcpServerWatches = {
     ConfigMapKind,
     PersistentVolumeClaimKind,
     ServiceKind,
+    NetworkPolicyKind,
     DeploymentKind,
   ],
   /** Label selector of the owned kinds' caches. */
@@ -100,6 +103,7 @@ export const dhcpServerPermissions: readonly DeclaredPermission[] = [
     scope: 'watched',
     purpose: 'grant',
   },
+  ...networkPolicyPermissions,
 ];
 
 /** What the setup needs; the controller's ReconcilerSetup has all of it. */
@@ -109,6 +113,8 @@ export interface DhcpServerControllerSetup {
   readonly scope: CacheScope;
   /** The operator's default images; `dhcpServer` is used when a DHCPServer's spec.image is empty. */
   readonly images: { readonly dhcpServer: string };
+  /** The pod-network NetworkPolicy (on, with the default metrics namespaces, when omitted). */
+  readonly networkPolicy?: NetworkPolicyOptions;
   readonly clock: Clock;
   readonly events?: EventRecorder;
 }
@@ -130,6 +136,7 @@ export function setupDhcpServerController(s: DhcpServerControllerSetup): Control
       configMaps: reader(ConfigMapKind),
       persistentVolumeClaims: reader(PersistentVolumeClaimKind),
       services: reader(ServiceKind),
+      networkPolicies: reader(NetworkPolicyKind),
       deployments: reader(DeploymentKind),
     },
     vmiReaders: {
@@ -138,7 +145,10 @@ export function setupDhcpServerController(s: DhcpServerControllerSetup): Control
       namespaces: s.manager.cacheFor(NamespaceKind, {}),
     },
     clock: s.clock,
-    render: { defaultImage: s.images.dhcpServer },
+    render: {
+      defaultImage: s.images.dhcpServer,
+      ...(s.networkPolicy ? { networkPolicy: s.networkPolicy } : {}),
+    },
     events: s.events,
   });
   let builder = s.manager.controller('dhcpserver').for(DhcpServerKind, s.scope);

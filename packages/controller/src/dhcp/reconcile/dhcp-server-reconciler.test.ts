@@ -1,4 +1,5 @@
 import { pino } from 'pino';
+import type { NetworkPolicyOptions } from '../../workload/network-policy';
 import type { DHCPServer, DhcpServerSpec } from '@oooi/api';
 import {
   ApiError,
@@ -21,6 +22,7 @@ import {
   RoleKind,
   ServiceAccountKind,
   ServiceKind,
+  NetworkPolicyKind,
 } from './kinds';
 import { VMI_READERS_FINALIZER, type ObjectLister } from './vmi-readers';
 
@@ -59,26 +61,32 @@ function world(initial: DHCPServer) {
   };
   seed(pathOf(DhcpServerKind, NAME), initial);
   let now = Date.parse('2026-12-01T12:00:00Z');
-  const reconciler = new DhcpServerReconciler({
-    client: new KubeClient({ rest: fake, fieldManager: MANAGER }),
-    dhcpServers: reader<DHCPServer & KubeObject>(DhcpServerKind),
-    children: {
-      serviceAccounts: reader(ServiceAccountKind),
-      roles: reader(RoleKind),
-      roleBindings: reader(RoleBindingKind),
-      configMaps: reader(ConfigMapKind),
-      persistentVolumeClaims: reader(PersistentVolumeClaimKind),
-      services: reader(ServiceKind),
-      deployments: reader(DeploymentKind),
-    },
-    vmiReaders: {
-      roles: lister(RoleKind),
-      roleBindings: lister(RoleBindingKind),
-      namespaces: { get: (_, name) => (namespaces.has(name) ? { metadata: { name } } : undefined) },
-    },
-    clock: { now: () => now, setTimeout: () => 0, clearTimeout: () => undefined },
-    render: { defaultImage: 'oooi-dhcp:0.1.0' },
-  });
+  // One client (one apply memo) for both reconcilers: the policies-off one is this process with the flag off.
+  const client = new KubeClient({ rest: fake, fieldManager: MANAGER });
+  const make = (policy?: NetworkPolicyOptions) =>
+    new DhcpServerReconciler({
+      client,
+      dhcpServers: reader<DHCPServer & KubeObject>(DhcpServerKind),
+      children: {
+        serviceAccounts: reader(ServiceAccountKind),
+        roles: reader(RoleKind),
+        roleBindings: reader(RoleBindingKind),
+        configMaps: reader(ConfigMapKind),
+        persistentVolumeClaims: reader(PersistentVolumeClaimKind),
+        services: reader(ServiceKind),
+        networkPolicies: reader(NetworkPolicyKind),
+        deployments: reader(DeploymentKind),
+      },
+      vmiReaders: {
+        roles: lister(RoleKind),
+        roleBindings: lister(RoleBindingKind),
+        namespaces: { get: (_, name) => (namespaces.has(name) ? { metadata: { name } } : undefined) },
+      },
+      clock: { now: () => now, setTimeout: () => 0, clearTimeout: () => undefined },
+      render: { defaultImage: 'oooi-dhcp:0.1.0', ...(policy ? { networkPolicy: policy } : {}) },
+    });
+  const reconciler = make();
+  const policiesOff = make({ enabled: false, metricsNamespaces: [] });
   const ctx: ReconcileContext = {
     log: pino({ level: 'silent' }),
     reconcileID: 'test',
@@ -94,11 +102,12 @@ function world(initial: DHCPServer) {
     dhcp,
     tick: (ms: number) => (now += ms),
     result: undefined as unknown,
-    pass: async () => {
+    pass: async (r = reconciler) => {
       const before = fake.writes().length;
-      const result = await reconciler.reconcile({ namespace: NS, name: NAME }, ctx);
+      const result = await r.reconcile({ namespace: NS, name: NAME }, ctx);
       return { result, writes: fake.writes().slice(before) };
     },
+    policiesOff,
     edit: (spec: Partial<DhcpServerSpec>) => {
       const cur = dhcp();
       seed(pathOf(DhcpServerKind, NAME), { ...cur, spec: { ...cur.spec, ...spec } });
@@ -130,6 +139,7 @@ describe('DhcpServerReconciler', () => {
       'PATCH lab/configmaps/lab-dhcp-config',
       'PATCH lab/persistentvolumeclaims/lab-dhcp-leases',
       'PATCH lab/services/lab-dhcp',
+      'PATCH lab/networkpolicies/lab-dhcp',
       'PATCH lab/deployments/lab-dhcp',
       'PATCH lab/dhcpservers/lab-dhcp',
       `PATCH lab-vms/roles/${READER}`,
@@ -150,6 +160,47 @@ describe('DhcpServerReconciler', () => {
     expect(w.condition('Ready')).toMatchObject({ status: 'True', reason: 'ReconciliationSucceeded' });
     expect(w.condition('Available')).toMatchObject({ status: 'False', reason: 'RolloutPending' });
     expect(w.condition('VMIAccess')).toMatchObject({ status: 'True', reason: 'RolesApplied' });
+  });
+
+  test('the NetworkPolicy admits the metrics port from the monitoring namespaces and nothing else (never UDP 67)', async () => {
+    const w = world(exampleDhcpServer());
+    await w.pass();
+    const policy = w.fake.peek(w.pathOf(NetworkPolicyKind, 'lab-dhcp')) as KubeObject & { spec: unknown };
+    expect(policy.spec).toEqual({
+      podSelector: {
+        matchLabels: {
+          'app.kubernetes.io/name': 'oooi-dhcp',
+          'hostedcluster.densityops.com/dhcpserver': 'lab-dhcp',
+        },
+      },
+      policyTypes: ['Ingress'],
+      ingress: [
+        {
+          from: [
+            {
+              namespaceSelector: {
+                matchExpressions: [
+                  {
+                    key: 'kubernetes.io/metadata.name',
+                    operator: 'In',
+                    values: ['openshift-monitoring', 'openshift-user-workload-monitoring'],
+                  },
+                ],
+              },
+            },
+          ],
+          ports: [{ protocol: 'TCP', port: 9167 }],
+        },
+      ],
+    });
+  });
+
+  test('with the policies off the NetworkPolicy an earlier pass wrote is deleted once', async () => {
+    const w = world(exampleDhcpServer());
+    await w.pass();
+    const { writes } = await w.pass(w.policiesOff);
+    expect(described(writes)).toEqual(['DELETE lab/networkpolicies/lab-dhcp']);
+    expect((await w.pass(w.policiesOff)).writes).toEqual([]);
   });
 
   test('a second pass with nothing changed sends no writes', async () => {

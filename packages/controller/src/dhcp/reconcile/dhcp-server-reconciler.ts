@@ -8,6 +8,7 @@ import type { DHCPServer } from '@oooi/api';
 import {
   applyOwnedChildren,
   applyOwnerStatus,
+  isControlledBy,
   type Clock,
   type EventRecorder,
   type KubeClient,
@@ -30,6 +31,7 @@ import {
   ConfigMapKind,
   DeploymentKind,
   DhcpServerKind,
+  NetworkPolicyKind,
   PersistentVolumeClaimKind,
   RoleBindingKind,
   RoleKind,
@@ -45,6 +47,7 @@ export interface DhcpChildReaders {
   readonly configMaps: ObjectReader;
   readonly persistentVolumeClaims: ObjectReader;
   readonly services: ObjectReader;
+  readonly networkPolicies: ObjectReader;
   readonly deployments: ObjectReader;
 }
 
@@ -120,6 +123,9 @@ export class DhcpServerReconciler implements Reconciler {
           ? [{ kind: PersistentVolumeClaimKind, body: ch.leaseClaim, reader: c.persistentVolumeClaims }]
           : []),
         { kind: ServiceKind, body: ch.service, reader: c.services },
+        ...(ch.networkPolicy
+          ? [{ kind: NetworkPolicyKind, body: ch.networkPolicy, reader: c.networkPolicies }]
+          : []),
         { kind: DeploymentKind, body: ch.deployment, reader: c.deployments },
       ],
       signal: ctx.signal,
@@ -131,9 +137,27 @@ export class DhcpServerReconciler implements Reconciler {
       return { ...this.asTheyAre(dhcp), rejected: out.rejection };
     }
     const deployment = out.live.get('Deployment');
+    await this.pruneNetworkPolicy(dhcp, r, ctx);
     const vmi = await this.readers.sync(dhcp, r.names, r.vmiReaders, ctx.signal);
     if (vmi.state === 'conflict') return { conflicts: [...vmi.conflicts], deployment };
     if (vmi.state === 'rejected') return { conflicts: [], rejected: vmi.rejection, deployment };
     return { conflicts: [], vmi, deployment };
+  }
+
+  /**
+   * With the policies off, the NetworkPolicy an earlier pass wrote is deleted (one this DHCPServer does not control is
+   * left alone, like any name it does not own).
+   */
+  private async pruneNetworkPolicy(
+    owner: DHCPServer & KubeObject,
+    r: RenderedDhcpServer,
+    ctx: ReconcileContext,
+  ): Promise<void> {
+    if (r.children.networkPolicy) return;
+    const ref = { namespace: namespaceOf(owner), name: r.names.workload };
+    const live = this.o.children.networkPolicies.get(ref.namespace, ref.name);
+    if (!live || !isControlledBy(live, DhcpServerKind, owner)) return;
+    if (await this.o.client.delete(NetworkPolicyKind, ref, ctx.signal))
+      ctx.log.info({ kind: 'NetworkPolicy', child: ref.name }, 'Deleted');
   }
 }

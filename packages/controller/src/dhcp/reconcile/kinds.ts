@@ -6,6 +6,7 @@ export {
   DeploymentKind,
   DhcpServerKind,
   NamespaceKind,
+  NetworkPolicyKind,
   PersistentVolumeClaimKind,
   RoleBindingKind,
   RoleKind,

@@ -18,6 +18,7 @@ import {
   MULTUS_NETWORKS_ANNOTATION,
   rolloutStrategy,
 } from '../../workload/multus';
+import { workloadNetworkPolicy, type NetworkPolicyOptions } from '../../workload/network-policy';
 import { containerSecurityContext, podSecurityContext } from '../../workload/security';
 import type { DnsModel } from '../render/dns-model';
 import { HEALTH_PORT, METRICS_PORT, READY_PORT } from '../render/corefile';
@@ -63,6 +64,32 @@ export function desiredDnsService(dns: DNSServer, names: DnsChildNames): KubeObj
       ],
     },
   };
+}
+
+/**
+ * The NetworkPolicy of the pod's pod-network side: DNS (UDP and TCP on the pod's port, what the Service's 53 is
+ * sent to) from any source — the pod-network view is for every pod that resolves through the Service —, metrics
+ * from the monitoring namespaces; health and ready are probed from the node, which a NetworkPolicy never blocks.
+ * Undefined when the policies are off.
+ */
+export function desiredDnsNetworkPolicy(
+  dns: DNSServer,
+  names: DnsChildNames,
+  model: DnsModel,
+  options: NetworkPolicyOptions,
+): KubeObject | undefined {
+  return workloadNetworkPolicy(
+    meta(dns, names.workload, names),
+    names.selector,
+    {
+      open: [
+        { protocol: 'UDP', port: model.port },
+        { protocol: 'TCP', port: model.port },
+      ],
+      metrics: [{ protocol: 'TCP', port: METRICS_PORT }],
+    },
+    options,
+  );
 }
 
 /** The Multus static IP (`<serverIP>/<prefix of cidr>`), or undefined without a NetworkAttachmentDefinition. */

@@ -2,12 +2,14 @@
 // as `oooi render` writes them (`<kind>-<namespace>-<name>.yaml` per object, and the files under `fileDir`).
 import type { DNSServer, ValidationResult } from '@oooi/api';
 import type { KubeObject } from '@oooi/kube';
+import { DEFAULT_NETWORK_POLICY, type NetworkPolicyOptions } from '../../workload/network-policy';
 import { renderDnsConfig, type DnsConfig } from '../render/dns-config';
 import { dnsChildNames, type DnsChildNames } from './names';
 import {
   DEFAULT_COREDNS_IMAGE,
   desiredDnsConfigMap,
   desiredDnsDeployment,
+  desiredDnsNetworkPolicy,
   desiredDnsService,
   desiredDnsServiceAccount,
 } from './dns-workload';
@@ -15,12 +17,16 @@ import {
 export interface RenderDnsServerOptions {
   /** The operator's default CoreDNS image, used when spec.image is empty. Default {@link DEFAULT_COREDNS_IMAGE}. */
   readonly defaultImage?: string;
+  /** The pod-network NetworkPolicy (workload/network-policy.ts). Default {@link DEFAULT_NETWORK_POLICY}. */
+  readonly networkPolicy?: NetworkPolicyOptions;
 }
 
 export interface DnsChildren {
   readonly serviceAccount: KubeObject;
   readonly configMap: KubeObject;
   readonly service: KubeObject;
+  /** The pod-network side's NetworkPolicy; absent when the policies are off. */
+  readonly networkPolicy?: KubeObject;
   readonly deployment: KubeObject;
 }
 
@@ -34,7 +40,10 @@ export interface RenderedDnsServer {
   /** Runnable as is: `coredns -conf Corefile` in `fileDir` serves what the Deployment serves. */
   readonly files: Readonly<Record<string, string>>;
   readonly children: DnsChildren;
-  /** The children in apply order: ServiceAccount, ConfigMap, Service, Deployment. */
+  /**
+   * The children in apply order: ServiceAccount, ConfigMap, Service, [NetworkPolicy], Deployment (the policy first,
+   * so the pod never runs unguarded).
+   */
   readonly objects: readonly KubeObject[];
 }
 
@@ -48,10 +57,17 @@ export function renderDnsServer(
   const { model, files } = config.value;
   const names = dnsChildNames(model.name);
   const image = dns.spec.image || options.defaultImage || DEFAULT_COREDNS_IMAGE;
+  const networkPolicy = desiredDnsNetworkPolicy(
+    dns,
+    names,
+    model,
+    options.networkPolicy ?? DEFAULT_NETWORK_POLICY,
+  );
   const children: DnsChildren = {
     serviceAccount: desiredDnsServiceAccount(dns, names),
     configMap: desiredDnsConfigMap(dns, names, files),
     service: desiredDnsService(dns, names),
+    ...(networkPolicy ? { networkPolicy } : {}),
     deployment: desiredDnsDeployment({ dns, names, model, image }),
   };
   return {
@@ -63,7 +79,13 @@ export function renderDnsServer(
       fileDir: `dns/${model.namespace}-${model.name}`,
       files,
       children,
-      objects: [children.serviceAccount, children.configMap, children.service, children.deployment],
+      objects: [
+        children.serviceAccount,
+        children.configMap,
+        children.service,
+        ...(networkPolicy ? [networkPolicy] : []),
+        children.deployment,
+      ],
     },
   };
 }

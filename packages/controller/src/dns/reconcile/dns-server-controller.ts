@@ -10,17 +10,29 @@ import type {
   KubeObject,
   Manager,
 } from '@oooi/kube';
+import { networkPolicyPermissions, type NetworkPolicyOptions } from '../../workload/network-policy';
+import type { DeclaredPermission } from '../../workload/rbac';
 import { DNS_SERVER_LABEL } from '../desired/names';
 import { DnsServerReconciler } from './dns-server-reconciler';
-import { ConfigMapKind, DeploymentKind, DnsServerKind, ServiceAccountKind, ServiceKind } from './kinds';
+import {
+  ConfigMapKind,
+  DeploymentKind,
+  DnsServerKind,
+  NetworkPolicyKind,
+  ServiceAccountKind,
+  ServiceKind,
+} from './kinds';
 
-/** What the DNSServer controller watches: DNSServers, and the four kinds of children it owns. */
+/** What the DNSServer controller watches: DNSServers, and the five kinds of children it owns. */
 export const dnsServerWatches = {
   for: DnsServerKind,
-  owns: [ServiceAccountKind, ConfigMapKind, ServiceKind, DeploymentKind],
+  owns: [ServiceAccountKind, ConfigMapKind, ServiceKind, NetworkPolicyKind, DeploymentKind],
   /** Label selector of the owned kinds' caches. */
   ownedSelector: DNS_SERVER_LABEL,
 } as const satisfies { for: KindDescriptor; owns: readonly KindDescriptor[]; ownedSelector: string };
+
+/** Beyond its caches, owned kinds and status: the delete of its NetworkPolicy once the policies are off. */
+export const dnsServerPermissions: readonly DeclaredPermission[] = networkPolicyPermissions;
 
 /**
  * What the setup needs; the controller's ReconcilerSetup (src/reconcilers.ts) has all of it, so the registration
@@ -32,6 +44,8 @@ export interface DnsServerControllerSetup {
   readonly scope: CacheScope;
   /** The operator's default images; `dns` is used when a DNSServer's spec.image is empty. */
   readonly images: { readonly dns: string };
+  /** The pod-network NetworkPolicy (on, with the default metrics namespaces, when omitted). */
+  readonly networkPolicy?: NetworkPolicyOptions;
   readonly clock: Clock;
   readonly events?: EventRecorder;
 }
@@ -50,10 +64,11 @@ export function setupDnsServerController(s: DnsServerControllerSetup): Controlle
       serviceAccounts: reader(ServiceAccountKind),
       configMaps: reader(ConfigMapKind),
       services: reader(ServiceKind),
+      networkPolicies: reader(NetworkPolicyKind),
       deployments: reader(DeploymentKind),
     },
     clock: s.clock,
-    render: { defaultImage: s.images.dns },
+    render: { defaultImage: s.images.dns, ...(s.networkPolicy ? { networkPolicy: s.networkPolicy } : {}) },
     events: s.events,
   });
   let builder = s.manager

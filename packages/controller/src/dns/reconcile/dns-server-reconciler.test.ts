@@ -1,4 +1,5 @@
 import { pino } from 'pino';
+import type { NetworkPolicyOptions } from '../../workload/network-policy';
 import type { DNSServer } from '@oooi/api';
 import {
   ApiError,
@@ -12,7 +13,14 @@ import {
 import { FakeRest } from '@oooi/kube/testing';
 import { exampleDnsServer } from '../testing/fixtures';
 import { DnsServerReconciler } from './dns-server-reconciler';
-import { ConfigMapKind, DeploymentKind, DnsServerKind, ServiceAccountKind, ServiceKind } from './kinds';
+import {
+  ConfigMapKind,
+  DeploymentKind,
+  DnsServerKind,
+  NetworkPolicyKind,
+  ServiceAccountKind,
+  ServiceKind,
+} from './kinds';
 
 const MANAGER = 'oooi-controller';
 const NS = 'clusters';
@@ -41,30 +49,36 @@ function world(initial: DNSServer, lagging = false) {
   let now = Date.parse('2026-11-30T12:00:00Z');
   cached = fake.peek(pathOf(DnsServerKind, NAME));
   const fresh = reader<DNSServer & KubeObject>(DnsServerKind);
-  const reconciler = new DnsServerReconciler({
-    client: new KubeClient({ rest: fake, fieldManager: MANAGER }),
-    dnsServers: lagging ? { get: () => cached as (DNSServer & KubeObject) | undefined } : fresh,
-    children: {
-      serviceAccounts: reader(ServiceAccountKind),
-      configMaps: reader(ConfigMapKind),
-      services: reader(ServiceKind),
-      deployments: reader(DeploymentKind),
-    },
-    clock: { now: () => now, setTimeout: () => 0, clearTimeout: () => undefined },
-    render: { defaultImage: 'coredns/coredns:1.14.7' },
-    events: {
-      event: (regarding, e) =>
-        events.push({
-          regarding:
-            'metadata' in regarding
-              ? `${String(regarding.kind)}/${regarding.metadata?.name ?? ''}`
-              : `${String(regarding.kind)}/${String(regarding.name)}`,
-          type: e.type,
-          reason: e.reason,
-          note: e.note ?? '',
-        }),
-    },
-  });
+  // One client (one apply memo) for both reconcilers: the policies-off one is this process with the flag off.
+  const client = new KubeClient({ rest: fake, fieldManager: MANAGER });
+  const make = (policy?: NetworkPolicyOptions) =>
+    new DnsServerReconciler({
+      client,
+      dnsServers: lagging ? { get: () => cached as (DNSServer & KubeObject) | undefined } : fresh,
+      children: {
+        serviceAccounts: reader(ServiceAccountKind),
+        configMaps: reader(ConfigMapKind),
+        services: reader(ServiceKind),
+        networkPolicies: reader(NetworkPolicyKind),
+        deployments: reader(DeploymentKind),
+      },
+      clock: { now: () => now, setTimeout: () => 0, clearTimeout: () => undefined },
+      render: { defaultImage: 'coredns/coredns:1.14.7', ...(policy ? { networkPolicy: policy } : {}) },
+      events: {
+        event: (regarding, e) =>
+          events.push({
+            regarding:
+              'metadata' in regarding
+                ? `${String(regarding.kind)}/${regarding.metadata?.name ?? ''}`
+                : `${String(regarding.kind)}/${String(regarding.name)}`,
+            type: e.type,
+            reason: e.reason,
+            note: e.note ?? '',
+          }),
+      },
+    });
+  const reconciler = make();
+  const policiesOff = make({ enabled: false, metricsNamespaces: [] });
   const ctx: ReconcileContext = {
     log: pino({ level: 'silent' }),
     reconcileID: 'test',
@@ -80,11 +94,12 @@ function world(initial: DNSServer, lagging = false) {
     tick: (ms: number) => (now += ms),
     /** A lagging cache catches up to `obj` (a version the apiserver held). */
     deliver: (obj: KubeObject | undefined) => (cached = obj),
-    pass: async () => {
+    pass: async (r = reconciler) => {
       const before = fake.writes().length;
-      await reconciler.reconcile({ namespace: NS, name: NAME }, ctx);
+      await r.reconcile({ namespace: NS, name: NAME }, ctx);
       return fake.writes().slice(before);
     },
+    policiesOff,
     /** Changes the DNSServer's spec as a user would (generation goes up). */
     edit: (spec: Partial<DNSServer['spec']>) => {
       const cur = dns();
@@ -100,13 +115,14 @@ function world(initial: DNSServer, lagging = false) {
 const kindsOf = (writes: { path: string }[]) => writes.map((w) => w.path.split('/').slice(-2).join('/'));
 
 describe('DnsServerReconciler', () => {
-  test('first pass applies the four children and writes status once', async () => {
+  test('first pass applies the five children and writes status once', async () => {
     const w = world(exampleDnsServer());
     const writes = await w.pass();
     expect(kindsOf(writes)).toEqual([
       'serviceaccounts/vlan100-dns',
       'configmaps/vlan100-dns-config',
       'services/vlan100-dns',
+      'networkpolicies/vlan100-dns',
       'deployments/vlan100-dns',
       'vlan100-dns/status',
     ]);
@@ -124,6 +140,48 @@ describe('DnsServerReconciler', () => {
     expect(w.condition('Available')).toMatchObject({ status: 'False' });
     const cm = w.fake.peek(w.pathOf(ConfigMapKind, 'vlan100-dns-config'));
     expect(Object.keys(cm?.data as object)).toEqual(['Corefile', 'vlan.zone', 'pod-network.zone']);
+  });
+
+  test('the NetworkPolicy admits DNS from anywhere and metrics from the monitoring namespaces only', async () => {
+    const w = world(exampleDnsServer());
+    await w.pass();
+    const policy = w.fake.peek(w.pathOf(NetworkPolicyKind, NAME)) as KubeObject & {
+      spec: { ingress: { from?: unknown; ports: unknown }[] };
+    };
+    expect(policy.spec.ingress).toEqual([
+      {
+        ports: [
+          { protocol: 'TCP', port: 53 },
+          { protocol: 'UDP', port: 53 },
+        ],
+      },
+      {
+        from: [
+          {
+            namespaceSelector: {
+              matchExpressions: [
+                {
+                  key: 'kubernetes.io/metadata.name',
+                  operator: 'In',
+                  values: ['openshift-monitoring', 'openshift-user-workload-monitoring'],
+                },
+              ],
+            },
+          },
+        ],
+        ports: [{ protocol: 'TCP', port: 9153 }],
+      },
+    ]);
+  });
+
+  test('with the policies off the NetworkPolicy an earlier pass wrote is deleted once', async () => {
+    const w = world(exampleDnsServer());
+    await w.pass();
+    const writes = await w.pass(w.policiesOff);
+    expect(writes.map((x) => `${x.method} ${kindsOf([x])[0]}`)).toEqual([
+      'DELETE networkpolicies/vlan100-dns',
+    ]);
+    expect(await w.pass(w.policiesOff)).toEqual([]);
   });
 
   test('a second pass with nothing changed sends no writes', async () => {

@@ -7,6 +7,7 @@ import type { DNSServer } from '@oooi/api';
 import {
   applyOwnedChildren,
   applyOwnerStatus,
+  isControlledBy,
   type Clock,
   type EventRecorder,
   type KubeClient,
@@ -18,6 +19,7 @@ import {
   type Rejection,
   type Request,
 } from '@oooi/kube';
+import { namespaceOf } from '../../workload/meta';
 import { desiredDnsStatus } from '../desired/dns-status';
 import { dnsChildNames } from '../desired/names';
 import {
@@ -25,12 +27,20 @@ import {
   type RenderDnsServerOptions,
   type RenderedDnsServer,
 } from '../desired/render-dns-server';
-import { ConfigMapKind, DeploymentKind, DnsServerKind, ServiceAccountKind, ServiceKind } from './kinds';
+import {
+  ConfigMapKind,
+  DeploymentKind,
+  DnsServerKind,
+  NetworkPolicyKind,
+  ServiceAccountKind,
+  ServiceKind,
+} from './kinds';
 
 export interface DnsChildReaders {
   readonly serviceAccounts: ObjectReader;
   readonly configMaps: ObjectReader;
   readonly services: ObjectReader;
+  readonly networkPolicies: ObjectReader;
   readonly deployments: ObjectReader;
 }
 
@@ -86,8 +96,12 @@ export class DnsServerReconciler implements Reconciler {
     };
   }
 
-  /** Applies the four children in order (`applyOwnedChildren`: nothing is taken over, a 422 is terminal). */
-  private async applyChildren(dns: DNSServer, r: RenderedDnsServer, ctx: ReconcileContext): Promise<Applied> {
+  /** Applies the children in order (`applyOwnedChildren`: nothing is taken over, a 422 is terminal). */
+  private async applyChildren(
+    dns: DNSServer & KubeObject,
+    r: RenderedDnsServer,
+    ctx: ReconcileContext,
+  ): Promise<Applied> {
     const c = this.o.children;
     const out = await applyOwnedChildren({
       client: this.o.client,
@@ -97,6 +111,9 @@ export class DnsServerReconciler implements Reconciler {
         { kind: ServiceAccountKind, body: r.children.serviceAccount, reader: c.serviceAccounts },
         { kind: ConfigMapKind, body: r.children.configMap, reader: c.configMaps },
         { kind: ServiceKind, body: r.children.service, reader: c.services },
+        ...(r.children.networkPolicy
+          ? [{ kind: NetworkPolicyKind, body: r.children.networkPolicy, reader: c.networkPolicies }]
+          : []),
         { kind: DeploymentKind, body: r.children.deployment, reader: c.deployments },
       ],
       signal: ctx.signal,
@@ -107,6 +124,24 @@ export class DnsServerReconciler implements Reconciler {
       ctx.log.warn({ child: out.rejection.child, why: out.rejection.message }, 'Child rejected');
       return { ...this.asTheyAre(dns), rejected: out.rejection };
     }
+    await this.pruneNetworkPolicy(dns, r, ctx);
     return { conflicts: [], service: out.live.get('Service'), deployment: out.live.get('Deployment') };
+  }
+
+  /**
+   * With the policies off, the NetworkPolicy an earlier pass wrote is deleted (one this DNSServer does not control is
+   * left alone, like any name it does not own).
+   */
+  private async pruneNetworkPolicy(
+    owner: DNSServer & KubeObject,
+    r: RenderedDnsServer,
+    ctx: ReconcileContext,
+  ): Promise<void> {
+    if (r.children.networkPolicy) return;
+    const ref = { namespace: namespaceOf(owner), name: r.names.workload };
+    const live = this.o.children.networkPolicies.get(ref.namespace, ref.name);
+    if (!live || !isControlledBy(live, DnsServerKind, owner)) return;
+    if (await this.o.client.delete(NetworkPolicyKind, ref, ctx.signal))
+      ctx.log.info({ kind: 'NetworkPolicy', child: ref.name }, 'Deleted');
   }
 }

@@ -4,6 +4,7 @@ export {
   ConfigMapKind,
   DeploymentKind,
   DnsServerKind,
+  NetworkPolicyKind,
   ServiceAccountKind,
   ServiceKind,
 } from '../../workload/kinds';

@@ -149,6 +149,35 @@ describe('oooi render', () => {
     expect(readdirSync(dir)).toEqual(['proxy.yaml']);
   });
 
+  test('the NetworkPolicies: one per workload, with the metrics namespaces given; none with --no-network-policy', () => {
+    const policies = (name: string, ...flags: string[]) => {
+      const out = join(dir, name);
+      const r = cli('render', '-f', ex('infra.yaml'), '-f', ex('attachments.yaml'), '-o', out, ...flags);
+      expect(r).toMatchObject({ code: 0, err: '' });
+      return readdirSync(out)
+        .filter((f) => f.startsWith('networkpolicy-'))
+        .sort()
+        .map(
+          (f) => parse(readFileSync(join(out, f), 'utf8')) as { metadata: { name: string }; spec: unknown },
+        );
+    };
+    const on = policies('on', '--network-policy-metrics-namespaces', 'monitoring');
+    expect(on.map((p) => p.metadata.name)).toEqual(['vlan100-dhcp', 'vlan100-dns', 'vlan100-proxy']);
+    expect(JSON.stringify(on.map((p) => p.spec))).toContain('"values":["monitoring"]');
+    expect(JSON.stringify(on.map((p) => p.spec))).not.toContain('openshift-monitoring');
+    expect(policies('off', '--no-network-policy')).toEqual([]);
+  });
+
+  test('a metrics namespace that is no namespace name is a usage error (exit 2), nothing written', () => {
+    const out = join(dir, 'out');
+    const r = cli('render', '-f', ex('infra.yaml'), '-o', out, '--network-policy-metrics-namespaces', 'Mon');
+    expect(r).toMatchObject({
+      code: 2,
+      err: '--network-policy-metrics-namespaces: not a namespace name: Mon',
+    });
+    expect(() => readdirSync(out)).toThrow();
+  });
+
   test('a non-empty output directory is refused (exit 2)', () => {
     writeFileSync(join(dir, 'x'), '');
     const r = cli('render', '-f', ex('infra.yaml'), '-o', dir);

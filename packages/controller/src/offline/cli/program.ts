@@ -3,13 +3,15 @@
 import { Command, CommanderError, Option } from 'commander';
 import { addImageOptions, imagesFrom } from './images-option';
 import type { ImageFlags } from './images-option';
+import { addNetworkPolicyOptions, networkPolicyFrom } from './network-policy-option';
+import type { NetworkPolicyFlags } from './network-policy-option';
 import { ExitCode, parseNow, runRender } from './render-command';
 import type { Output } from './render-command';
 import { runValidate } from './validate-command';
 
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
 
-interface RenderFlags extends ImageFlags {
+interface RenderFlags extends ImageFlags, NetworkPolicyFlags {
   readonly file: string[];
   readonly out: string;
   readonly now?: string;
@@ -23,7 +25,7 @@ function renderCommand(io: Output, setExit: (code: number) => void, clock: () =>
     .requiredOption('-f, --file <file>', 'a YAML file (repeatable; - for stdin)', collect, [])
     .requiredOption('-o, --out <dir>', 'output directory (created; must be empty or absent)')
     .addOption(new Option('--now <rfc3339>', 'the clock of new condition transitions (default: now)'));
-  addImageOptions(cmd);
+  addNetworkPolicyOptions(addImageOptions(cmd));
   return cmd.action((flags: RenderFlags) => {
     const now = flags.now === undefined ? clock() : parseNow(flags.now);
     if (now === undefined) {
@@ -31,7 +33,24 @@ function renderCommand(io: Output, setExit: (code: number) => void, clock: () =>
       setExit(ExitCode.usage);
       return;
     }
-    setExit(runRender({ files: flags.file, out: flags.out, now, images: imagesFrom(flags) }, io));
+    const networkPolicy = networkPolicyFrom(flags);
+    if (!networkPolicy.ok) {
+      io.err(networkPolicy.message);
+      setExit(ExitCode.usage);
+      return;
+    }
+    setExit(
+      runRender(
+        {
+          files: flags.file,
+          out: flags.out,
+          now,
+          images: imagesFrom(flags),
+          networkPolicy: networkPolicy.value,
+        },
+        io,
+      ),
+    );
   });
 }
 

@@ -4,6 +4,7 @@
 // Nothing is written unless everything is: the files go to a temporary directory renamed into place.
 import { fileWordProblem } from '../../workload/generated-text';
 import type { DefaultImages } from '../../workload/images';
+import { DEFAULT_NETWORK_POLICY, type NetworkPolicyOptions } from '../../workload/network-policy';
 import { readRenderInput } from '../render/input';
 import { renderDhcpOutputs } from '../render/render-dhcp';
 import { renderDnsOutputs } from '../render/render-dns';
@@ -18,6 +19,8 @@ export interface RenderArgs {
   /** Milliseconds since the epoch. */
   readonly now: number;
   readonly images: DefaultImages;
+  /** The data-plane pods' NetworkPolicies (default: on, with the default metrics namespaces). */
+  readonly networkPolicy?: NetworkPolicyOptions;
 }
 
 export interface Output {
@@ -67,9 +70,10 @@ export function runRender(args: RenderArgs, io: Output): number {
   }
   const result = renderInfras(input.input, { now: args.now, images: args.images });
   const main = renderFiles(result);
-  const dns = renderDnsOutputs(result.dnsServers, args.images.dns);
-  const dhcp = renderDhcpOutputs(result.dhcpServers, args.images.dhcpServer);
-  const proxy = renderProxyOutputs(result.proxyServers);
+  const policy = args.networkPolicy ?? DEFAULT_NETWORK_POLICY;
+  const dns = renderDnsOutputs(result.dnsServers, args.images.dns, policy);
+  const dhcp = renderDhcpOutputs(result.dhcpServers, args.images.dhcpServer, policy);
+  const proxy = renderProxyOutputs(result.proxyServers, args.images, policy);
   const files = [...main.files, ...dns.files, ...dhcp.files, ...proxy.files];
   const clash = [...main.errors, ...duplicateNames(files.map((f) => f.name))];
   const refused = [...dns.errors, ...dhcp.errors, ...proxy.errors];

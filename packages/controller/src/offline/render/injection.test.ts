@@ -6,6 +6,7 @@
 import type { SourceDocument } from './input';
 import { readRenderInput } from './input';
 import { validateDhcpConfig } from '@oooi/api';
+import { DEFAULT_NETWORK_POLICY } from '../../workload/network-policy';
 import { renderDhcpOutputs } from './render-dhcp';
 import { renderDnsOutputs } from './render-dns';
 import { renderFiles, renderInfras } from './render-infras';
@@ -125,8 +126,8 @@ function render(objects: readonly unknown[]): Outcome {
   if (!read.ok) return { refused: [...read.errors] };
   const result = renderInfras(read.input, { now, images: builtinImages });
   const main = renderFiles(result);
-  const dns = renderDnsOutputs(result.dnsServers, builtinImages.dns);
-  const dhcp = renderDhcpOutputs(result.dhcpServers, builtinImages.dhcpServer);
+  const dns = renderDnsOutputs(result.dnsServers, builtinImages.dns, DEFAULT_NETWORK_POLICY);
+  const dhcp = renderDhcpOutputs(result.dhcpServers, builtinImages.dhcpServer, DEFAULT_NETWORK_POLICY);
   const refused = [...main.errors, ...dns.errors, ...dhcp.errors];
   if (refused.length > 0) return { refused };
   return {

@@ -4,12 +4,14 @@
 // value, which `oooi-dhcp --config` serves as is. The renderer applies the CRD defaults itself.
 import type { DHCPServer } from '@oooi/api';
 import { renderDhcpServer } from '../../dhcp';
+import type { NetworkPolicyOptions } from '../../workload/network-policy';
 import type { RenderedFile } from './render-infras';
 import { workloadOutputs } from './workload-outputs';
 
 export function renderDhcpOutputs(
   dhcpServers: readonly DHCPServer[],
   defaultImage: string,
+  networkPolicy: NetworkPolicyOptions,
 ): { files: RenderedFile[]; errors: string[] } {
-  return workloadOutputs(dhcpServers, (dhcp) => renderDhcpServer(dhcp, { defaultImage }));
+  return workloadOutputs(dhcpServers, (dhcp) => renderDhcpServer(dhcp, { defaultImage, networkPolicy }));
 }

@@ -4,15 +4,17 @@
 import { applyDefaults, kindInfo } from '@oooi/api';
 import type { DNSServer, DnsServerSpec } from '@oooi/api';
 import { renderDnsServer } from '../../dns';
+import type { NetworkPolicyOptions } from '../../workload/network-policy';
 import type { RenderedFile } from './render-infras';
 import { workloadOutputs } from './workload-outputs';
 
 export function renderDnsOutputs(
   dnsServers: readonly DNSServer[],
   defaultImage: string,
+  networkPolicy: NetworkPolicyOptions,
 ): { files: RenderedFile[]; errors: string[] } {
   return workloadOutputs(dnsServers, (dns) => {
     const spec = applyDefaults<DnsServerSpec>(kindInfo('DNSServer')!.spec, dns.spec);
-    return renderDnsServer({ ...dns, spec }, { defaultImage });
+    return renderDnsServer({ ...dns, spec }, { defaultImage, networkPolicy });
   });
 }

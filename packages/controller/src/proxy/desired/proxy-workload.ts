@@ -22,6 +22,7 @@ import { shortHash } from '../../workload/hash';
 import { ProxyServerKind } from '../../workload/kinds';
 import { configMapObject, namespaceOf, ownedChildMeta, serviceAccountObject } from '../../workload/meta';
 import { multusNetworks, MULTUS_NETWORKS_ANNOTATION, rolloutStrategy } from '../../workload/multus';
+import { workloadNetworkPolicy, type NetworkPolicyOptions } from '../../workload/network-policy';
 import { containerSecurityContext, podSecurityContext } from '../../workload/security';
 import { ADMIN_HOST, BOOTSTRAP_KEY, XDS_HOST } from '../render/envoy-bootstrap';
 import type { ProxyChildNames } from './names';
@@ -86,6 +87,32 @@ export function desiredProxyService(
       })),
     },
   };
+}
+
+/**
+ * The NetworkPolicy of the pod's pod-network side: Envoy's listener ports (exactly the Service's: spec.port and every
+ * other TCP backend port) from any source — pod-network clients reach them through this ProxyServer's ClusterIP
+ * Service, which the pod-network DNS view answers, and each attachment's LoadBalancer Service
+ * `<attachment>-proxy-external` sends its 443 to spec.port, from clients outside the cluster (or a node's address);
+ * the sidecar's health port (its /metrics too) from the monitoring namespaces, the kubelet's probes coming from the
+ * node, which a NetworkPolicy never blocks. Never the admin or xDS port (both on loopback). Undefined when the
+ * policies are off.
+ */
+export function desiredProxyNetworkPolicy(
+  proxy: ProxyServer,
+  names: ProxyChildNames,
+  spec: ProxyServerSpec,
+  options: NetworkPolicyOptions,
+): KubeObject | undefined {
+  return workloadNetworkPolicy(
+    meta(proxy, names.workload, names),
+    names.selector,
+    {
+      open: servicePorts(spec).map((p) => ({ protocol: 'TCP' as const, port: p.port })),
+      metrics: [{ protocol: 'TCP', port: HEALTH_PORT }],
+    },
+    options,
+  );
 }
 
 const probe = (path: string) => ({ httpGet: { path, port: 'health', scheme: 'HTTP' } });

@@ -44,7 +44,7 @@ describe('renderProxyServer', () => {
     expect(objectsYaml(rendered(again))).toBe(objectsYaml(rendered(p)));
   });
 
-  test('apply order: ServiceAccount, the sidecar RBAC, bootstrap, Service, Deployment', () => {
+  test('apply order: ServiceAccount, the sidecar RBAC, bootstrap, Service, NetworkPolicy, Deployment', () => {
     expect(
       rendered(infraChildProxyServer()).objects.map((o) => `${String(o.kind)} ${o.metadata?.name}`),
     ).toEqual([
@@ -53,6 +53,7 @@ describe('renderProxyServer', () => {
       'RoleBinding vlan100-proxy-xds',
       'ConfigMap vlan100-proxy-config',
       'Service vlan100-proxy',
+      'NetworkPolicy vlan100-proxy',
       'Deployment vlan100-proxy',
     ]);
   });

@@ -6,12 +6,14 @@ import { applyDefaults, kindInfo, type FieldError, type ProxyServer, type ProxyS
 import type { ValidationResult } from '@oooi/api';
 import type { KubeObject } from '@oooi/kube';
 import { builtinImages } from '../../workload/images';
+import { DEFAULT_NETWORK_POLICY, type NetworkPolicyOptions } from '../../workload/network-policy';
 import { BOOTSTRAP_KEY, renderProxyBootstrap } from '../render/envoy-bootstrap';
 import { proxyChildNames, type ProxyChildNames } from './names';
 import { desiredXdsRbac } from './proxy-rbac';
 import {
   desiredProxyConfigMap,
   desiredProxyDeployment,
+  desiredProxyNetworkPolicy,
   desiredProxyService,
   desiredProxyServiceAccount,
   HEALTH_PORT,
@@ -22,6 +24,8 @@ export interface RenderProxyServerOptions {
   readonly defaultProxyImage?: string;
   /** The operator's default oooi-xds image, used when spec.managerImage is empty. Default builtinImages.xds. */
   readonly defaultXdsImage?: string;
+  /** The pod-network NetworkPolicy (workload/network-policy.ts). Default {@link DEFAULT_NETWORK_POLICY}. */
+  readonly networkPolicy?: NetworkPolicyOptions;
 }
 
 export interface ProxyChildren {
@@ -30,6 +34,8 @@ export interface ProxyChildren {
   readonly xdsRoleBinding: KubeObject;
   readonly configMap: KubeObject;
   readonly service: KubeObject;
+  /** The pod-network side's NetworkPolicy; absent when the policies are off. */
+  readonly networkPolicy?: KubeObject;
   readonly deployment: KubeObject;
 }
 
@@ -40,7 +46,10 @@ export interface RenderedProxyServer {
   /** `envoy.yaml`: the ConfigMap's data (ADS to the sidecar, admin on loopback). */
   readonly files: Readonly<Record<string, string>>;
   readonly children: ProxyChildren;
-  /** In apply order: ServiceAccount, Role, RoleBinding, ConfigMap, Service, Deployment. */
+  /**
+   * In apply order: ServiceAccount, Role, RoleBinding, ConfigMap, Service, [NetworkPolicy], Deployment (the policy
+   * first, so the pod never runs unguarded).
+   */
   readonly objects: readonly KubeObject[];
 }
 
@@ -78,12 +87,19 @@ export function renderProxyServer(
   const names = proxyChildNames(proxy.metadata.name);
   const bootstrap = renderProxyBootstrap(proxy, spec);
   const [xdsRole, xdsRoleBinding] = desiredXdsRbac(proxy, names);
+  const networkPolicy = desiredProxyNetworkPolicy(
+    proxy,
+    names,
+    spec,
+    options.networkPolicy ?? DEFAULT_NETWORK_POLICY,
+  );
   const children: ProxyChildren = {
     serviceAccount: desiredProxyServiceAccount(proxy, names),
     xdsRole,
     xdsRoleBinding,
     configMap: desiredProxyConfigMap(proxy, names, bootstrap),
     service: desiredProxyService(proxy, names, spec),
+    ...(networkPolicy ? { networkPolicy } : {}),
     deployment: desiredProxyDeployment({ proxy, spec, names, bootstrap }),
   };
   return {
@@ -99,6 +115,7 @@ export function renderProxyServer(
         xdsRoleBinding,
         children.configMap,
         children.service,
+        ...(networkPolicy ? [networkPolicy] : []),
         children.deployment,
       ],
     },

@@ -4,6 +4,7 @@
 export {
   ConfigMapKind,
   DeploymentKind,
+  NetworkPolicyKind,
   ProxyServerKind,
   RoleBindingKind,
   RoleKind,

@@ -11,6 +11,7 @@ import type {
   KubeObject,
   Manager,
 } from '@oooi/kube';
+import { networkPolicyPermissions, type NetworkPolicyOptions } from '../../workload/network-policy';
 import type { DeclaredPermission } from '../../workload/rbac';
 import { PROXY_SERVER_LABEL } from '../desired/names';
 import { XDS_VERBS } from '../desired/proxy-rbac';
@@ -18,6 +19,7 @@ import { ProxyServerReconciler } from './proxy-server-reconciler';
 import {
   ConfigMapKind,
   DeploymentKind,
+  NetworkPolicyKind,
   ProxyServerKind,
   RoleBindingKind,
   RoleKind,
@@ -28,19 +30,34 @@ import {
 /** What the ProxyServer controller watches. */
 export const proxyServerWatches = {
   for: ProxyServerKind,
-  owns: [ServiceAccountKind, RoleKind, RoleBindingKind, ConfigMapKind, ServiceKind, DeploymentKind],
+  owns: [
+    ServiceAccountKind,
+    RoleKind,
+    RoleBindingKind,
+    ConfigMapKind,
+    ServiceKind,
+    NetworkPolicyKind,
+    DeploymentKind,
+  ],
   /** Label selector of the owned kinds' caches. */
   ownedSelector: PROXY_SERVER_LABEL,
 } as const satisfies { for: KindDescriptor; owns: readonly KindDescriptor[]; ownedSelector: string };
 
 /**
- * Beyond its caches, owned kinds and status: nothing it sends. It holds the sidecar Role's verbs (list and watch
+ * Beyond its caches, owned kinds and status: the delete of its NetworkPolicy once the policies are off. It holds the sidecar Role's verbs (list and watch
  * of proxyservers, patch of their status) because RBAC escalation prevention lets it write that Role only then;
  * its own ProxyServer cache and status writes use them too, in the same watched scope.
  */
-export const proxyServerPermissions: readonly DeclaredPermission[] = Object.entries(XDS_VERBS).map(
-  ([resource, verbs]) => ({ group: GROUP, resource, verbs, scope: 'watched', purpose: 'grant' }),
-);
+export const proxyServerPermissions: readonly DeclaredPermission[] = [
+  ...Object.entries(XDS_VERBS).map(([resource, verbs]): DeclaredPermission => ({
+    group: GROUP,
+    resource,
+    verbs,
+    scope: 'watched',
+    purpose: 'grant',
+  })),
+  ...networkPolicyPermissions,
+];
 
 /** What the setup needs; the controller's ReconcilerSetup has all of it. */
 export interface ProxyServerControllerSetup {
@@ -49,6 +66,8 @@ export interface ProxyServerControllerSetup {
   readonly scope: CacheScope;
   /** The operator's default images: used when a ProxyServer's spec.proxyImage / spec.managerImage is empty. */
   readonly images: { readonly proxy: string; readonly xds: string };
+  /** The pod-network NetworkPolicy (on, with the default metrics namespaces, when omitted). */
+  readonly networkPolicy?: NetworkPolicyOptions;
   readonly clock: Clock;
   readonly events?: EventRecorder;
 }
@@ -66,10 +85,15 @@ export function setupProxyServerController(s: ProxyServerControllerSetup): Contr
       roleBindings: reader(RoleBindingKind),
       configMaps: reader(ConfigMapKind),
       services: reader(ServiceKind),
+      networkPolicies: reader(NetworkPolicyKind),
       deployments: reader(DeploymentKind),
     },
     clock: s.clock,
-    render: { defaultProxyImage: s.images.proxy, defaultXdsImage: s.images.xds },
+    render: {
+      defaultProxyImage: s.images.proxy,
+      defaultXdsImage: s.images.xds,
+      ...(s.networkPolicy ? { networkPolicy: s.networkPolicy } : {}),
+    },
     events: s.events,
   });
   let builder = s.manager.controller('proxyserver').for(ProxyServerKind, s.scope);

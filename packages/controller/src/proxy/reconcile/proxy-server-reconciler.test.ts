@@ -1,4 +1,5 @@
 import { pino } from 'pino';
+import type { NetworkPolicyOptions } from '../../workload/network-policy';
 import type { ProxyServer, ProxyServerSpec } from '@oooi/api';
 import {
   ApiError,
@@ -20,6 +21,7 @@ import {
   RoleKind,
   ServiceAccountKind,
   ServiceKind,
+  NetworkPolicyKind,
 } from './kinds';
 
 const MANAGER = 'oooi-controller';
@@ -34,19 +36,26 @@ function world(initial: ProxyServer) {
   });
   fake.seed(pathOf(ProxyServerKind, NAME), initial as unknown as KubeObject);
   let now = Date.parse('2026-12-02T12:00:00Z');
-  const reconciler = new ProxyServerReconciler({
-    client: new KubeClient({ rest: fake, fieldManager: MANAGER }),
-    proxyServers: reader<ProxyServer & KubeObject>(ProxyServerKind),
-    children: {
-      serviceAccounts: reader(ServiceAccountKind),
-      roles: reader(RoleKind),
-      roleBindings: reader(RoleBindingKind),
-      configMaps: reader(ConfigMapKind),
-      services: reader(ServiceKind),
-      deployments: reader(DeploymentKind),
-    },
-    clock: { now: () => now, setTimeout: () => 0, clearTimeout: () => undefined },
-  });
+  // One client (one apply memo) for both reconcilers: the policies-off one is this process with the flag off.
+  const client = new KubeClient({ rest: fake, fieldManager: MANAGER });
+  const make = (policy?: NetworkPolicyOptions) =>
+    new ProxyServerReconciler({
+      client,
+      proxyServers: reader<ProxyServer & KubeObject>(ProxyServerKind),
+      children: {
+        serviceAccounts: reader(ServiceAccountKind),
+        roles: reader(RoleKind),
+        roleBindings: reader(RoleBindingKind),
+        configMaps: reader(ConfigMapKind),
+        services: reader(ServiceKind),
+        networkPolicies: reader(NetworkPolicyKind),
+        deployments: reader(DeploymentKind),
+      },
+      clock: { now: () => now, setTimeout: () => 0, clearTimeout: () => undefined },
+      ...(policy ? { render: { networkPolicy: policy } } : {}),
+    });
+  const reconciler = make();
+  const policiesOff = make({ enabled: false, metricsNamespaces: [] });
   const ctx: ReconcileContext = {
     log: pino({ level: 'silent' }),
     reconcileID: 'test',
@@ -63,11 +72,12 @@ function world(initial: ProxyServer) {
     proxy,
     put,
     tick: (ms: number) => (now += ms),
-    pass: async () => {
+    pass: async (r = reconciler) => {
       const before = fake.writes().length;
-      const result = await reconciler.reconcile({ namespace: NS, name: NAME }, ctx);
+      const result = await r.reconcile({ namespace: NS, name: NAME }, ctx);
       return { result, writes: fake.writes().slice(before) };
     },
+    policiesOff,
     edit: (spec: Partial<ProxyServerSpec>) => {
       const cur = proxy();
       put(ProxyServerKind, NAME, {
@@ -94,6 +104,7 @@ describe('ProxyServerReconciler', () => {
       `PATCH rolebindings/${NAME}-xds`,
       `PATCH configmaps/${NAME}-config`,
       `PATCH services/${NAME}`,
+      `PATCH networkpolicies/${NAME}`,
       `PATCH deployments/${NAME}`,
       `PATCH proxyservers/${NAME}/status`,
     ]);
@@ -108,6 +119,69 @@ describe('ProxyServerReconciler', () => {
     });
     expect(w.condition('Ready')).toMatchObject({ status: 'True', reason: 'ReconciliationSucceeded' });
     expect(w.condition('Available')).toMatchObject({ status: 'False', reason: 'RolloutPending' });
+  });
+
+  test('the NetworkPolicy admits the listener ports from anywhere and the health port from the monitoring namespaces', async () => {
+    const w = world(infraChildProxyServer());
+    await w.pass();
+    const policy = w.fake.peek(w.pathOf(NetworkPolicyKind, NAME)) as KubeObject & { spec: unknown };
+    expect(policy.spec).toEqual({
+      podSelector: {
+        matchLabels: {
+          'app.kubernetes.io/name': 'envoy',
+          'hostedcluster.densityops.com/proxyserver': NAME,
+        },
+      },
+      policyTypes: ['Ingress'],
+      ingress: [
+        {
+          ports: [
+            { protocol: 'TCP', port: 443 },
+            { protocol: 'TCP', port: 6443 },
+          ],
+        },
+        {
+          from: [
+            {
+              namespaceSelector: {
+                matchExpressions: [
+                  {
+                    key: 'kubernetes.io/metadata.name',
+                    operator: 'In',
+                    values: ['openshift-monitoring', 'openshift-user-workload-monitoring'],
+                  },
+                ],
+              },
+            },
+          ],
+          ports: [{ protocol: 'TCP', port: 18001 }],
+        },
+      ],
+    });
+  });
+
+  test('with the policies off no NetworkPolicy is written, and the one an earlier pass wrote is deleted once', async () => {
+    const w = world(infraChildProxyServer());
+    await w.pass();
+    const { writes } = await w.pass(w.policiesOff);
+    expect(described(writes)).toEqual([`DELETE networkpolicies/${NAME}`]);
+    expect(w.fake.peek(w.pathOf(NetworkPolicyKind, NAME))).toBeUndefined();
+    w.tick(60_000);
+    expect((await w.pass(w.policiesOff)).writes).toEqual([]);
+  });
+
+  test('with the policies off a NetworkPolicy of that name another owner controls is left alone', async () => {
+    const w = world(infraChildProxyServer());
+    const foreign = {
+      apiVersion: 'networking.k8s.io/v1',
+      kind: 'NetworkPolicy',
+      metadata: { name: NAME, namespace: NS },
+      spec: { podSelector: {} },
+    };
+    w.put(NetworkPolicyKind, NAME, foreign);
+    const { writes } = await w.pass(w.policiesOff);
+    expect(described(writes).filter((x) => x.includes('networkpolicies'))).toEqual([]);
+    expect(w.fake.peek(w.pathOf(NetworkPolicyKind, NAME))).toMatchObject({ spec: { podSelector: {} } });
   });
 
   test('a second pass with nothing changed sends no writes', async () => {
@@ -129,7 +203,7 @@ describe('ProxyServerReconciler', () => {
       want: [`PATCH deployments/${NAME}`],
     },
     {
-      name: 'a backend on a new port changes the Service only (the routes come over ADS)',
+      name: 'a backend on a new port changes the Service and the NetworkPolicy only (the routes come over ADS)',
       spec: {
         backends: [
           ...(infraChildProxyServer().spec.backends ?? []),
@@ -143,7 +217,7 @@ describe('ProxyServerReconciler', () => {
           },
         ],
       },
-      want: [`PATCH services/${NAME}`],
+      want: [`PATCH services/${NAME}`, `PATCH networkpolicies/${NAME}`],
     },
   ])('$name', async ({ spec, want }) => {
     const w = world(infraChildProxyServer());

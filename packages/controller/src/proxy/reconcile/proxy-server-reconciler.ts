@@ -7,6 +7,7 @@ import type { ProxyServer } from '@oooi/api';
 import {
   applyOwnedChildren,
   applyOwnerStatus,
+  isControlledBy,
   type Clock,
   type EventRecorder,
   type KubeClient,
@@ -28,6 +29,7 @@ import {
 import {
   ConfigMapKind,
   DeploymentKind,
+  NetworkPolicyKind,
   ProxyServerKind,
   RoleBindingKind,
   RoleKind,
@@ -41,6 +43,7 @@ export interface ProxyChildReaders {
   readonly roleBindings: ObjectReader;
   readonly configMaps: ObjectReader;
   readonly services: ObjectReader;
+  readonly networkPolicies: ObjectReader;
   readonly deployments: ObjectReader;
 }
 
@@ -106,6 +109,9 @@ export class ProxyServerReconciler implements Reconciler {
         { kind: RoleBindingKind, body: ch.xdsRoleBinding, reader: c.roleBindings },
         { kind: ConfigMapKind, body: ch.configMap, reader: c.configMaps },
         { kind: ServiceKind, body: ch.service, reader: c.services },
+        ...(ch.networkPolicy
+          ? [{ kind: NetworkPolicyKind, body: ch.networkPolicy, reader: c.networkPolicies }]
+          : []),
         { kind: DeploymentKind, body: ch.deployment, reader: c.deployments },
       ],
       signal: ctx.signal,
@@ -116,6 +122,24 @@ export class ProxyServerReconciler implements Reconciler {
       ctx.log.warn({ child: out.rejection.child, why: out.rejection.message }, 'Child rejected');
       return { ...this.asTheyAre(proxy), rejected: out.rejection };
     }
+    await this.pruneNetworkPolicy(proxy, r, ctx);
     return { conflicts: [], deployment: out.live.get('Deployment'), service: out.live.get('Service') };
+  }
+
+  /**
+   * With the policies off, the NetworkPolicy an earlier pass wrote is deleted (one this ProxyServer does not control is
+   * left alone, like any name it does not own).
+   */
+  private async pruneNetworkPolicy(
+    owner: ProxyServer & KubeObject,
+    r: RenderedProxyServer,
+    ctx: ReconcileContext,
+  ): Promise<void> {
+    if (r.children.networkPolicy) return;
+    const ref = { namespace: namespaceOf(owner), name: r.names.workload };
+    const live = this.o.children.networkPolicies.get(ref.namespace, ref.name);
+    if (!live || !isControlledBy(live, ProxyServerKind, owner)) return;
+    if (await this.o.client.delete(NetworkPolicyKind, ref, ctx.signal))
+      ctx.log.info({ kind: 'NetworkPolicy', child: ref.name }, 'Deleted');
   }
 }
