@@ -82,7 +82,7 @@ describe('validateDocuments', () => {
         ...docs('y.yaml', [infra()]),
       ],
       want: [
-        'x.yaml: document 1: kind: Unsupported value: "ConfigMap": oooi reads Infra, InfraClusterAttachment, DHCPServer, DNSServer, ProxyServer, HostedCluster, NodePool, Machine, Service',
+        'x.yaml: document 1: kind: Unsupported value: "ConfigMap": oooi reads Infra, InfraClusterAttachment, HostedClusterGrant, DHCPServer, DNSServer, ProxyServer, HostedCluster, NodePool, Machine, Service',
         'y.yaml: document 1: Infra clusters/vlan100: metadata.name: Duplicate value: already in x.yaml: document 2',
       ],
     },
