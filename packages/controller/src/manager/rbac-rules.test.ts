@@ -131,15 +131,17 @@ describe('controllerRegistrations (the production wiring)', () => {
       ].sort(),
     );
   });
-  test('children of a label-filtered cache are read by name on a miss; the Infra children are not', () => {
+  test('children of a label-filtered cache are read by name on a miss (the Infra children are not), and the two reads of the hosted-cluster client', () => {
     expect(keys.filter((k) => / get /.test(k) && k.startsWith('watched'))).toEqual([
       'watched get apps/deployments',
       'watched get core/configmaps',
       'watched get core/persistentvolumeclaims',
+      'watched get core/secrets',
       'watched get core/serviceaccounts',
       'watched get core/services',
       'watched get hostedcluster.densityops.com/dhcpservers/status',
       'watched get hostedcluster.densityops.com/infraclusterattachments',
+      'watched get hypershift.openshift.io/hostedclusters',
       'watched get rbac.authorization.k8s.io/rolebindings',
       'watched get rbac.authorization.k8s.io/roles',
     ]);
