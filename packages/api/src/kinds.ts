@@ -14,12 +14,7 @@ export const VERSION = 'v1alpha1';
 export const API_VERSION = `${GROUP}/${VERSION}`;
 
 export type KindName =
-  | 'Infra'
-  | 'InfraClusterAttachment'
-  | 'HostedClusterGrant'
-  | 'DHCPServer'
-  | 'DNSServer'
-  | 'ProxyServer';
+  'Infra' | 'InfraClusterAttachment' | 'HostedClusterGrant' | 'DHCPServer' | 'DNSServer' | 'ProxyServer';
 
 export interface PrinterColumn {
   readonly name: string;

@@ -50,9 +50,4 @@ export type DHCPServer = Resource<'DHCPServer', DhcpServerSpec, DhcpServerStatus
 export type DNSServer = Resource<'DNSServer', DnsServerSpec, DnsServerStatus>;
 export type ProxyServer = Resource<'ProxyServer', ProxyServerSpec, ProxyServerStatus>;
 export type OooiObject =
-  | Infra
-  | InfraClusterAttachment
-  | HostedClusterGrant
-  | DHCPServer
-  | DNSServer
-  | ProxyServer;
+  Infra | InfraClusterAttachment | HostedClusterGrant | DHCPServer | DNSServer | ProxyServer;

@@ -38,7 +38,8 @@ export const HostedClusterGrantSpec = Type.Object(
           { description: 'One HostedCluster granted.' },
         ),
         {
-          description: 'HostedClusters of this namespace the grant covers. Absent or empty: every HostedCluster here.',
+          description:
+            'HostedClusters of this namespace the grant covers. Absent or empty: every HostedCluster here.',
           maxItems: MAX_GRANT_ENTRIES,
           'x-kubernetes-list-type': 'map',
           'x-kubernetes-list-map-keys': ['name'],

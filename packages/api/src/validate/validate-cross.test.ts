@@ -190,7 +190,7 @@ describe('validateCross', () => {
       ],
     },
     {
-      name: 'a control-plane namespace that is not the HostedCluster\'s',
+      name: "a control-plane namespace that is not the HostedCluster's",
       input: [infra, alpha, set(bravo, 'spec.controlPlaneNamespace', 'clusters-alpha')],
       want: [
         'ControlPlaneNamespaceMismatch: spec.controlPlaneNamespace "clusters-alpha" of attachment "clusters/bravo" is not the control-plane namespace of HostedCluster clusters/bravo, which HyperShift runs in "clusters-bravo": the attachment is left out of routing, DNS, conflicts and apps ingress',

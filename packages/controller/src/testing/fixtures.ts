@@ -68,7 +68,11 @@ export interface AttachmentOptions {
 }
 
 /** A HostedClusterGrant in NAMESPACE admitting attachments of FROM (to TO HostedClusters; absent: all). */
-export function grant(namespace: string, from: readonly string[], to?: readonly string[]): HostedClusterGrant {
+export function grant(
+  namespace: string,
+  from: readonly string[],
+  to?: readonly string[],
+): HostedClusterGrant {
   return {
     apiVersion: 'hostedcluster.densityops.com/v1alpha1',
     kind: 'HostedClusterGrant',

@@ -63,7 +63,12 @@ export function aggregateInfra(input: AggregateInputs): AggregatedInfra {
     })),
   );
   const views = found.map((f) => ({ ...f, sourceRanges: verdict.ranges.get(f.target.name) ?? [] }));
-  return { members: agg.members, refused: agg.refused, views, conflicts: [...agg.conflicts, ...verdict.conflicts] };
+  return {
+    members: agg.members,
+    refused: agg.refused,
+    views,
+    conflicts: [...agg.conflicts, ...verdict.conflicts],
+  };
 }
 
 /** Attachments whose aliases are pending (KubeVirt NodePools without a usable Machine address). */

@@ -148,7 +148,9 @@ describe('aggregateAttachments', () => {
     for (const order of [input, shuffled(input), [...input].reverse()]) {
       const got = aggregateAttachments(vlan, order, elsewhere, grants);
       expect(names(got.members)).toEqual(members);
-      expect(got.refused.map((r) => `${r.attachment.metadata.name} ${r.refusal.reason}`)).toEqual(refused ?? []);
+      expect(got.refused.map((r) => `${r.attachment.metadata.name} ${r.refusal.reason}`)).toEqual(
+        refused ?? [],
+      );
       expect(names(got.included)).toEqual(included);
       expect(got.conflicts.map((c) => `${c.reason} ${c.attachments.join(',')}: ${c.message}`)).toEqual(
         conflicts,
@@ -170,7 +172,7 @@ describe('targetOf', () => {
       want: { hc: 'hcs/alpha', cpns: 'cp-alpha', domain: 'alpha.example.com' },
     },
     {
-      name: 'the default control-plane namespace is HyperShift\'s (dots of the name become dashes)',
+      name: "the default control-plane namespace is HyperShift's (dots of the name become dashes)",
       input: attachment('alpha', { hc: 'a.b' }),
       want: { hc: 'clusters/a.b', cpns: 'clusters-a-b', domain: 'alpha.example.com' },
     },
