@@ -140,6 +140,71 @@ test('a grant admits it (a duplicate HostedCluster across Infras), and removing 
   await user.delete('InfraClusterAttachment', tenant, 'intruder');
 });
 
+test('alone, an ungranted attachment never reads the HostedCluster or its kubeconfig Secret; granted, it does', async () => {
+  // HyperShift's HostedCluster delta, whose kubeconfig Secret does not parse: reading both ends in
+  // HostedClusterAccessFailed, so the status shows whether the operator reached for them.
+  await user.apply('Secret', {
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: { name: 'delta-admin-kubeconfig', namespace: owner },
+    data: { kubeconfig: Buffer.from('not: [a kubeconfig').toString('base64') },
+  });
+  const hc = {
+    apiVersion: 'hypershift.openshift.io/v1beta1',
+    kind: 'HostedCluster',
+    metadata: { name: 'delta', namespace: owner },
+  };
+  await user.apply('HostedCluster', { ...hc, spec: {} });
+  await user.applyStatus('HostedCluster', {
+    ...hc,
+    status: { kubeconfig: { name: 'delta-admin-kubeconfig' } },
+  });
+  const base = attachment(tenant, 'lonely', { hc: 'delta' });
+  const spec = base.spec as { hostedClusterRef: { namespace: string } };
+  await user.apply('InfraClusterAttachment', {
+    ...base,
+    spec: {
+      ...spec,
+      hostedClusterRef: { ...spec.hostedClusterRef, namespace: owner },
+      appsIngress: {
+        enabled: true,
+        metallb: { addressPoolName: 'lonely-apps', ipAddressPoolRange: '198.51.100.230-198.51.100.239' },
+      },
+    },
+  });
+  const lonely = () => user.get('InfraClusterAttachment', tenant, 'lonely');
+  const seen = await until('lonely judged', lonely, (o) => conditionOf(o, 'Ready') !== undefined);
+  await new Promise((r) => setTimeout(r, 1500));
+  expect(hostedReads()).toEqual([]);
+  expect(conditionOf(seen, 'Ready')?.reason).toBe('ReferenceNotPermitted');
+
+  await user.apply('HostedClusterGrant', {
+    ...grant,
+    metadata: { name: 'lonely', namespace: owner },
+    spec: { from: [{ namespace: tenant }], to: [{ name: 'delta' }] },
+  });
+  await until('lonely reached its HostedCluster', lonely, (o) => {
+    const st = (o?.status as { appsIngressStatus?: { message?: string } } | undefined)?.appsIngressStatus;
+    return st?.message?.includes('does not parse') ?? false;
+  });
+  expect(hostedReads()).toEqual(
+    expect.arrayContaining([
+      `GET /apis/hypershift.openshift.io/v1beta1/namespaces/${owner}/hostedclusters/delta`,
+    ]),
+  );
+  // The grant gone, its deletion does not reach into the hosted cluster either: the finalizer goes at once.
+  await user.delete('HostedClusterGrant', owner, 'lonely');
+  await until(
+    'lonely refused again',
+    lonely,
+    (o) => conditionOf(o, 'Ready')?.reason === 'ReferenceNotPermitted',
+  );
+  const before = hostedReads().length;
+  await user.delete('InfraClusterAttachment', tenant, 'lonely');
+  await until('lonely gone', lonely, (o) => o === undefined);
+  expect(hostedReads()).toHaveLength(before);
+});
+
 test("a control-plane namespace that is not the HostedCluster's is refused, and no Role is written there", async () => {
   const bravo = attachment(owner, 'bravo');
   await user.apply('InfraClusterAttachment', {
