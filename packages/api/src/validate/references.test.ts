@@ -1,4 +1,6 @@
 import type { HostedClusterGrant, InfraClusterAttachment } from '../types';
+import { formatFieldError } from './field-error';
+import { validateObject } from './validate-object';
 import { hyperShiftControlPlaneNamespace, referenceRefusal } from './references';
 
 function attachment(
@@ -126,5 +128,36 @@ describe('referenceRefusal', () => {
 
   test("HyperShift's control-plane namespace turns dots of the name into dashes", () => {
     expect(hyperShiftControlPlaneNamespace({ namespace: 'clusters', name: 'a.b' })).toBe('clusters-a-b');
+  });
+});
+
+describe('HostedClusterGrant admission', () => {
+  const base = {
+    apiVersion: 'hostedcluster.densityops.com/v1alpha1',
+    kind: 'HostedClusterGrant',
+    metadata: { name: 'tenant', namespace: 'clusters' },
+  };
+  test('a grant with and without names is admitted; a kind without status keeps none', () => {
+    for (const spec of [
+      { from: [{ namespace: 'tenant' }] },
+      { from: [{ namespace: 'a' }], to: [{ name: 'alpha' }] },
+    ]) {
+      const r = validateObject({ ...base, spec, status: { anything: true } });
+      expect(r.ok && r.value).toEqual({ ...base, spec });
+    }
+  });
+  test.each([
+    {
+      spec: { from: [] },
+      want: 'spec.from: Invalid value: 0: spec.from in body should have at least 1 items',
+    },
+    { spec: {}, want: 'spec.from: Required value' },
+    {
+      spec: { from: [{ namespace: 'Tenant' }] },
+      want: "spec.from[0].namespace: spec.from[].namespace must be a DNS label: lower-case letters, digits and '-', starting and ending with a letter or digit",
+    },
+  ])('refused: $want', ({ spec, want }) => {
+    const r = validateObject({ ...base, spec });
+    expect(r.ok ? [] : r.errors.map(formatFieldError)).toContain(want);
   });
 });
