@@ -20,7 +20,9 @@ import {
 import { lookupForTests, registerHostedCluster, startHosted, type Hosted } from './hosted';
 
 const ns = 'att-e2e-apps';
-const hcNs = 'att-e2e-apps-hc';
+// The HostedCluster beside its attachment: one of another namespace would need a HostedClusterGrant there, which
+// a controller watching one namespace does not see (docs/attachments.md).
+const hcNs = ns;
 let user: User;
 let hosted: Hosted;
 let ctl: RunningController;
@@ -85,7 +87,7 @@ async function phase(want: string, timeoutMs = 30_000): Promise<KubeObject | und
 
 beforeAll(async () => {
   user = new User(await restForRig());
-  cleanup = await makeNamespaces(user, ns, hcNs);
+  cleanup = await makeNamespaces(user, ns);
   hosted = await startHosted('hosted-apps');
   await hosted.dropNodes();
   await user.apply(

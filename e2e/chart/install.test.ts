@@ -3,6 +3,7 @@
 // rights) reconciling examples/ — first the production runController in-process so every request is recorded and
 // compared with the installed RBAC (a missing or an unused permission fails), then the bundle the image runs, with
 // the Deployment's own args after an upgrade to one watched namespace — then uninstall (CRs and CRDs kept).
+// Installed with one watched namespace from the start: watch-namespace.test.ts.
 // The rig runs no kubelet, so the operator runs here rather than in the Deployment's pod.
 import { spawn } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -65,6 +66,14 @@ const kinds: Record<string, KindDescriptor> = {
     kind: 'HostedCluster',
   },
 };
+const crdNames = [
+  'infras',
+  'infraclusterattachments',
+  'hostedclustergrants',
+  'dhcpservers',
+  'dnsservers',
+  'proxyservers',
+];
 const bundle = join(repoRoot, 'packages/controller/dist/oooi-controller.js');
 /**
  * Granted and possibly not sent in this run: Events are recorded only when a condition changes for the worse
@@ -137,7 +146,7 @@ afterAll(async () => {
 
 test('helm install brings the CRDs (kept), the ServiceAccount, RBAC and the Deployment', async () => {
   await helmOk(['install', release, chartDir, '-n', releaseNs, '--create-namespace'], rig.kubeconfig);
-  for (const name of ['infras', 'infraclusterattachments', 'dhcpservers', 'dnsservers', 'proxyservers']) {
+  for (const name of crdNames) {
     const crd = await admin.get(kinds.CRD!, { name: `${name}.${group}` });
     expect(crd?.metadata?.annotations?.['helm.sh/resource-policy']).toBe('keep');
     expect(crd?.metadata?.annotations?.['meta.helm.sh/release-name']).toBe(release);
@@ -378,7 +387,7 @@ test('helm uninstall removes the operator and keeps the CRDs and every CR', asyn
   const out = await helmOk(['uninstall', release, '-n', releaseNs], rig.kubeconfig);
   expect(out).toMatch(/kept due to the resource policy/);
   expect(await admin.get(kinds.Deployment!, { namespace: releaseNs, name: release })).toBeUndefined();
-  for (const name of ['infras', 'infraclusterattachments', 'dhcpservers', 'dnsservers', 'proxyservers']) {
+  for (const name of crdNames) {
     expect(await admin.get(kinds.CRD!, { name: `${name}.${group}` })).toBeDefined();
   }
   expect(await admin.get(kinds.Infra!, { namespace: 'clusters', name: 'vlan100' })).toBeDefined();

@@ -125,6 +125,7 @@ describe('helm template with the defaults', () => {
     expect(crds.map((c) => c.metadata.name).sort()).toEqual([
       'dhcpservers.hostedcluster.densityops.com',
       'dnsservers.hostedcluster.densityops.com',
+      'hostedclustergrants.hostedcluster.densityops.com',
       'infraclusterattachments.hostedcluster.densityops.com',
       'infras.hostedcluster.densityops.com',
       'proxyservers.hostedcluster.densityops.com',
@@ -147,7 +148,11 @@ describe('helm template with the good values files', () => {
     expect(roles).toEqual(['clusters', 'default']);
     const cluster = JSON.stringify(find(objs, 'ClusterRole')[0]!.rules);
     expect(cluster).not.toContain('densityops');
-    expect(cluster).toContain('nodepools');
+    // Secrets, HostedClusters and NodePools follow the watched namespace; Machines stay cluster-wide
+    // (docs/install.md lists what does and why).
+    expect(cluster).toContain('machines');
+    for (const namespaced of ['secrets', 'hostedclusters', 'nodepools', 'deployments', 'serviceaccounts'])
+      expect(cluster).not.toContain(`"${namespaced}"`);
   });
 
   test('openshift: the SCC use binding, digest-pinned operator image, mirrored children', async () => {

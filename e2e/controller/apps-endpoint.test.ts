@@ -19,7 +19,9 @@ import {
 } from './support';
 
 const ns = 'ctl-e2e-apps-endpoint';
-const hcNs = 'ctl-e2e-apps-endpoint-hc';
+// The HostedCluster beside its attachment: one of another namespace would need a HostedClusterGrant there, which
+// a controller watching one namespace does not see (docs/attachments.md).
+const hcNs = ns;
 let user: User;
 let hosted: Hosted;
 let ctl: RunningController;
@@ -63,7 +65,7 @@ const vlanRecords = (o: KubeObject | undefined): string[] =>
 
 beforeAll(async () => {
   user = new User(await restForRig());
-  cleanup = await makeNamespaces(user, ns, hcNs);
+  cleanup = await makeNamespaces(user, ns);
   hosted = await startHosted('hosted-endpoint');
   await hosted.installMetalLBCrds();
   await user.apply(

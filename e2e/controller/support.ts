@@ -35,6 +35,7 @@ export const kinds = {
     plural: 'infraclusterattachments',
     kind: 'InfraClusterAttachment',
   },
+  HostedClusterGrant: { group, version, plural: 'hostedclustergrants', kind: 'HostedClusterGrant' },
   DHCPServer: { group, version, plural: 'dhcpservers', kind: 'DHCPServer' },
   DNSServer: { group, version, plural: 'dnsservers', kind: 'DNSServer' },
   ProxyServer: { group, version, plural: 'proxyservers', kind: 'ProxyServer' },
@@ -42,6 +43,7 @@ export const kinds = {
   Machine: { group: 'cluster.x-k8s.io', version: 'v1beta1', plural: 'machines', kind: 'Machine' },
   Service: { group: '', version: 'v1', plural: 'services', kind: 'Service' },
   Secret: { group: '', version: 'v1', plural: 'secrets', kind: 'Secret' },
+  Role: { group: 'rbac.authorization.k8s.io', version: 'v1', plural: 'roles', kind: 'Role' },
   HostedCluster: {
     group: 'hypershift.openshift.io',
     version: 'v1beta1',
@@ -70,9 +72,12 @@ export interface StartOptions {
   readonly reach?: AttachmentReachOptions;
 }
 
-/** Starts the controller (all registered reconcilers) watching NAMESPACE only, as `--namespace` would. */
+/**
+ * Starts the controller (all registered reconcilers) watching NAMESPACE only, as `--namespace` would; every
+ * namespace when NAMESPACE is undefined.
+ */
 export async function startController(
-  namespace: string,
+  namespace: string | undefined,
   options: StartOptions = {},
 ): Promise<RunningController> {
   const rest = new CountingRest(await restForRig());
@@ -85,11 +90,11 @@ export async function startController(
   });
   wireControllers({
     manager,
-    namespace,
+    ...(namespace ? { namespace } : {}),
     images: builtinImages,
     clock,
     served: { nodePools: true, machines: true },
-    instance: `e2e-${namespace}`,
+    instance: `e2e-${namespace ?? 'all'}`,
     ...(options.reach ? { reach: options.reach } : {}),
   });
   const stop = new AbortController();

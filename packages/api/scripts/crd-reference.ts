@@ -61,7 +61,7 @@ export function renderCrdReference(kinds: readonly KindInfo[]): string {
     );
     out.push('| Field | Type | Required | Default | Description | Rules |', '|---|---|---|---|---|---|');
     rows(k.spec, 'spec', true, out);
-    rows(k.status, 'status', false, out);
+    if (k.status) rows(k.status, 'status', false, out);
     out.push('');
   }
   return out.join('\n');

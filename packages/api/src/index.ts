@@ -1,10 +1,11 @@
-// @oooi/api — the five kinds of hostedcluster.densityops.com/v1alpha1: schemas (one source of truth for
+// @oooi/api — the kinds of hostedcluster.densityops.com/v1alpha1: schemas (one source of truth for
 // crds/ and the docs), static types, defaults, and validation (single-object and cross-object).
 export { GROUP, VERSION, API_VERSION, kinds, kindInfo } from './kinds';
 export type { KindInfo, KindName, PrinterColumn } from './kinds';
 export type {
   Infra,
   InfraClusterAttachment,
+  HostedClusterGrant,
   DHCPServer,
   DNSServer,
   ProxyServer,
@@ -25,6 +26,15 @@ export type {
   DhcpLeaseStorage,
 } from './schema/dhcp-server';
 export { DEFAULT_LEASE_STORAGE_SIZE, DEFAULT_RELEASE_GRACE } from './schema/dhcp-server';
+export type { HostedClusterGrantSpec } from './schema/hosted-cluster-grant';
+export { MAX_GRANT_ENTRIES } from './schema/hosted-cluster-grant';
+export {
+  referenceRefusal,
+  grantPermits,
+  hostedClusterOf,
+  hyperShiftControlPlaneNamespace,
+} from './validate/references';
+export type { ReferenceReason, ReferenceRefusal } from './validate/references';
 export type { DnsServerSpec, DnsServerStatus } from './schema/dns-server';
 export type { ProxyBackend, ProxyServerSpec, ProxyServerStatus } from './schema/proxy-server';
 export type { Condition } from './schema/status';

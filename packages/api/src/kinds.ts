@@ -1,4 +1,4 @@
-// The five kinds of hostedcluster.densityops.com/v1alpha1: names, short names, printer columns and schemas.
+// The kinds of hostedcluster.densityops.com/v1alpha1: names, short names, printer columns and schemas.
 // This table and the schemas beside it are the one source of truth for crds/, docs/crd-reference.md and the
 // TS validator.
 import type { TSchema } from '@sinclair/typebox';
@@ -7,12 +7,14 @@ import { InfraClusterAttachmentSpec, InfraClusterAttachmentStatus } from './sche
 import { DhcpServerSpec, DhcpServerStatus } from './schema/dhcp-server';
 import { DnsServerSpec, DnsServerStatus } from './schema/dns-server';
 import { ProxyServerSpec, ProxyServerStatus } from './schema/proxy-server';
+import { HostedClusterGrantSpec } from './schema/hosted-cluster-grant';
 
 export const GROUP = 'hostedcluster.densityops.com';
 export const VERSION = 'v1alpha1';
 export const API_VERSION = `${GROUP}/${VERSION}`;
 
-export type KindName = 'Infra' | 'InfraClusterAttachment' | 'DHCPServer' | 'DNSServer' | 'ProxyServer';
+export type KindName =
+  'Infra' | 'InfraClusterAttachment' | 'HostedClusterGrant' | 'DHCPServer' | 'DNSServer' | 'ProxyServer';
 
 export interface PrinterColumn {
   readonly name: string;
@@ -29,7 +31,8 @@ export interface KindInfo {
   readonly shortNames: readonly string[];
   readonly description: string;
   readonly spec: TSchema;
-  readonly status: TSchema;
+  /** Absent: the kind has no status (and no status subresource). */
+  readonly status?: TSchema;
   readonly printerColumns: readonly PrinterColumn[];
 }
 
@@ -68,7 +71,7 @@ export const kinds: readonly KindInfo[] = [
     singular: 'infraclusterattachment',
     shortNames: ['infraattachment', 'ica'],
     description:
-      "InfraClusterAttachment attaches one HyperShift HostedCluster to a shared Infra in the same namespace: its names join the Infra's DNS and proxy.",
+      "InfraClusterAttachment attaches one HyperShift HostedCluster to a shared Infra in the same namespace: its names join the Infra's DNS and proxy. A HostedCluster in another namespace must be granted there by a HostedClusterGrant.",
     spec: InfraClusterAttachmentSpec,
     status: InfraClusterAttachmentStatus,
     printerColumns: [
@@ -77,6 +80,20 @@ export const kinds: readonly KindInfo[] = [
       { name: 'Domain', type: 'string', jsonPath: '.status.domain' },
       condition('Aggregated'),
       condition('Ready'),
+      age,
+    ],
+  },
+  {
+    kind: 'HostedClusterGrant',
+    plural: 'hostedclustergrants',
+    singular: 'hostedclustergrant',
+    shortNames: ['hcgrant'],
+    description:
+      'HostedClusterGrant, in the namespace of the HostedClusters it grants, lets InfraClusterAttachments of the namespaces it lists name them (the Gateway API ReferenceGrant pattern). An attachment naming a HostedCluster of another namespace without one is refused (ReferenceNotPermitted).',
+    spec: HostedClusterGrantSpec,
+    printerColumns: [
+      { name: 'From', type: 'string', jsonPath: '.spec.from[*].namespace' },
+      { name: 'To', type: 'string', jsonPath: '.spec.to[*].name' },
       age,
     ],
   },

@@ -1,4 +1,4 @@
-// Static TS types of the five kinds, derived from the same TypeBox schemas that generate crds/.
+// Static TS types of the kinds, derived from the same TypeBox schemas that generate crds/.
 import type { InfraSpec, InfraStatus } from './schema/infra';
 import type {
   InfraClusterAttachmentSpec,
@@ -7,6 +7,7 @@ import type {
 import type { DhcpServerSpec, DhcpServerStatus } from './schema/dhcp-server';
 import type { DnsServerSpec, DnsServerStatus } from './schema/dns-server';
 import type { ProxyServerSpec, ProxyServerStatus } from './schema/proxy-server';
+import type { HostedClusterGrantSpec } from './schema/hosted-cluster-grant';
 
 export interface OwnerReference {
   readonly apiVersion: string;
@@ -44,7 +45,9 @@ export type InfraClusterAttachment = Resource<
   InfraClusterAttachmentSpec,
   InfraClusterAttachmentStatus
 >;
+export type HostedClusterGrant = Resource<'HostedClusterGrant', HostedClusterGrantSpec, never>;
 export type DHCPServer = Resource<'DHCPServer', DhcpServerSpec, DhcpServerStatus>;
 export type DNSServer = Resource<'DNSServer', DnsServerSpec, DnsServerStatus>;
 export type ProxyServer = Resource<'ProxyServer', ProxyServerSpec, ProxyServerStatus>;
-export type OooiObject = Infra | InfraClusterAttachment | DHCPServer | DNSServer | ProxyServer;
+export type OooiObject =
+  Infra | InfraClusterAttachment | HostedClusterGrant | DHCPServer | DNSServer | ProxyServer;

@@ -43,7 +43,7 @@ export function rootSchema(info: KindInfo): Record<string, unknown> {
       },
       metadata: { type: 'object' },
       spec: toOpenApi(info.spec),
-      status: toOpenApi(info.status),
+      ...(info.status ? { status: toOpenApi(info.status) } : {}),
     },
   };
 }
@@ -72,7 +72,7 @@ export function toCrd(info: KindInfo): Record<string, unknown> {
           name: VERSION,
           served: true,
           storage: true,
-          subresources: { status: {} },
+          ...(info.status ? { subresources: { status: {} } } : {}),
           additionalPrinterColumns: info.printerColumns.map((c) => ({ ...c })),
           schema: { openAPIV3Schema: rootSchema(info) },
         },

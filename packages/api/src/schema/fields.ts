@@ -1,4 +1,4 @@
-// TypeBox builders for the field shapes the five kinds share. Every builder takes the field's full path
+// TypeBox builders for the field shapes our kinds share. Every builder takes the field's full path
 // (for rule messages) and its description (for `kubectl explain` and docs/crd-reference.md).
 import { Type } from '@sinclair/typebox';
 import type { TSchema, TString, TUnsafe, TInteger } from '@sinclair/typebox';

@@ -155,10 +155,17 @@ export const InfraClusterAttachmentSpec = Type.Object(
       {
         name: objectName('spec.hostedClusterRef.name', 'HostedCluster name.', { minLength: 1 }),
         namespace: Type.Optional(
-          dnsLabel('spec.hostedClusterRef.namespace', 'HostedCluster namespace.', { default: 'clusters' }),
+          dnsLabel(
+            'spec.hostedClusterRef.namespace',
+            "HostedCluster namespace. Another namespace than the attachment's only with a HostedClusterGrant there.",
+            { default: 'clusters' },
+          ),
         ),
       },
-      { description: 'The HyperShift HostedCluster to attach. One attachment per HostedCluster.' },
+      {
+        description:
+          'The HyperShift HostedCluster to attach. One attachment per HostedCluster. One of another namespace needs a HostedClusterGrant in that namespace; without it the attachment is refused (ReferenceNotPermitted) and takes part in nothing.',
+      },
     ),
     dns: Type.Object(
       {
@@ -177,7 +184,7 @@ export const InfraClusterAttachmentSpec = Type.Object(
     controlPlaneNamespace: Type.Optional(
       dnsLabel(
         'spec.controlPlaneNamespace',
-        'Management-cluster namespace hosting this control plane. Default: <hc-namespace>-<hc-name>. HyperShift creates it.',
+        "Management-cluster namespace hosting this control plane: HyperShift's <hc-namespace>-<hc-name> (dots of the name as dashes), which is the default. HyperShift creates it; any other value is refused (ControlPlaneNamespaceMismatch).",
       ),
     ),
     apiServerService: Type.Optional(

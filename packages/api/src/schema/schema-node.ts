@@ -1,4 +1,4 @@
-// The subset of (structural) JSON Schema the five kinds use, as the validator and the defaulter walk it.
+// The subset of (structural) JSON Schema our kinds use, as the validator and the defaulter walk it.
 import type { CelRule } from './cel';
 
 export interface SchemaNode {

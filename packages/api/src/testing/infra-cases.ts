@@ -10,7 +10,7 @@ export const infraRejectCases: Case[] = [
     name: 'another group',
     input: set(infra, 'apiVersion', 'v1'),
     want: [
-      'kind: Unsupported value: "v1, Kind=Infra": expected hostedcluster.densityops.com/v1alpha1 Infra, InfraClusterAttachment, DHCPServer, DNSServer or ProxyServer',
+      'kind: Unsupported value: "v1, Kind=Infra": expected hostedcluster.densityops.com/v1alpha1 Infra, InfraClusterAttachment, HostedClusterGrant, DHCPServer, DNSServer or ProxyServer',
     ],
   },
   {

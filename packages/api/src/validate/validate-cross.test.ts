@@ -12,6 +12,18 @@ const typed = (...objs: Record<string, unknown>[]): OooiObject[] =>
 const problems = (...objs: Record<string, unknown>[]) =>
   validateCross(typed(...objs)).map((p) => `${p.reason}: ${p.message}`);
 const range = 'spec.appsIngress.metallb.ipAddressPoolRange';
+const tenantInfra = set(infra, 'metadata.namespace', 'tenant');
+const tenant = set(
+  set(set(alpha, 'metadata.namespace', 'tenant'), 'metadata.name', 'intruder'),
+  'spec.appsIngress',
+  undefined,
+);
+const grant = {
+  apiVersion: 'hostedcluster.densityops.com/v1alpha1',
+  kind: 'HostedClusterGrant',
+  metadata: { name: 'tenant', namespace: 'clusters' },
+  spec: { from: [{ namespace: 'tenant' }], to: [{ name: 'alpha' }] },
+};
 const charlie = set(set(bravo, 'metadata.name', 'charlie'), 'spec.appsIngress.enabled', false);
 
 describe('validateCross', () => {
@@ -161,6 +173,27 @@ describe('validateCross', () => {
       ],
       want: [
         'DuplicateHostedCluster: attachments "clusters/alpha" (Infra "vlan100") and "clusters/bravo" (Infra "vlan200") reference HostedCluster clusters/alpha',
+      ],
+    },
+    {
+      name: 'an ungranted attachment in another namespace takes part in no conflict',
+      input: [infra, alpha, tenantInfra, tenant],
+      want: [
+        'ReferenceNotPermitted: attachment "tenant/intruder" names HostedCluster clusters/alpha of another namespace, and no HostedClusterGrant in namespace "clusters" lets attachments of namespace "tenant" name it: the attachment is left out of routing, DNS, conflicts and apps ingress',
+      ],
+    },
+    {
+      name: 'a granted one does (one HostedCluster, two Infras)',
+      input: [infra, alpha, tenantInfra, tenant, grant],
+      want: [
+        'DuplicateHostedCluster: attachments "clusters/alpha" (Infra "vlan100") and "tenant/intruder" (Infra "vlan100") reference HostedCluster clusters/alpha',
+      ],
+    },
+    {
+      name: "a control-plane namespace that is not the HostedCluster's",
+      input: [infra, alpha, set(bravo, 'spec.controlPlaneNamespace', 'clusters-alpha')],
+      want: [
+        'ControlPlaneNamespaceMismatch: spec.controlPlaneNamespace "clusters-alpha" of attachment "clusters/bravo" is not the control-plane namespace of HostedCluster clusters/bravo, which HyperShift runs in "clusters-bravo": the attachment is left out of routing, DNS, conflicts and apps ingress',
       ],
     },
     {

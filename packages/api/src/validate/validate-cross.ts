@@ -11,12 +11,15 @@ import {
   rangesOverlap,
 } from '../ip-address';
 import type { IPv4Range } from '../ip-address';
-import type { Infra, InfraClusterAttachment, OooiObject } from '../types';
+import type { HostedClusterGrant, Infra, InfraClusterAttachment, OooiObject } from '../types';
+import { hostedClusterOf, referenceRefusal } from './references';
 
 export type CrossReason =
   | 'DuplicateHostedCluster'
   | 'DuplicateHostname'
   | 'InfraNotFound'
+  | 'ReferenceNotPermitted'
+  | 'ControlPlaneNamespaceMismatch'
   | 'MetalLBRangeOutsideCIDR'
   | 'MetalLBRangeOverlap'
   | 'MetalLBRangeOverlapsPool'
@@ -53,7 +56,8 @@ const infraAt = (o: Infra, field: string): ObjectField => ({
 
 /** The HostedCluster an attachment names, as `namespace/name` (namespace defaults to `clusters`). */
 export function hostedClusterKey(a: InfraClusterAttachment): string {
-  return `${a.spec.hostedClusterRef.namespace ?? 'clusters'}/${a.spec.hostedClusterRef.name}`;
+  const hc = hostedClusterOf(a);
+  return `${hc.namespace}/${hc.name}`;
 }
 
 export function attachmentDomain(a: InfraClusterAttachment): string {
@@ -221,15 +225,24 @@ export function checkAppsRanges(
 }
 
 /**
- * Every cross-object problem among a set of (valid, defaulted) objects: per Infra, its non-terminating
- * attachments' duplicates and MetalLB ranges; and attachments whose Infra is not in the set.
+ * Every cross-object problem among a set of (valid, defaulted) objects: attachments refused their HostedCluster (no
+ * HostedClusterGrant for another namespace, a wrong control-plane namespace); per Infra, the duplicates and
+ * MetalLB ranges of its non-terminating attachments that are not refused (a refused one takes part in no
+ * conflict); and attachments whose Infra is not in the set.
  */
 export function validateCross(objects: readonly OooiObject[]): CrossProblem[] {
   const infras = objects.filter((o): o is Infra => o.kind === 'Infra');
-  const attachments = objects.filter(
+  const grants = objects.filter((o): o is HostedClusterGrant => o.kind === 'HostedClusterGrant');
+  const live = objects.filter(
     (o): o is InfraClusterAttachment => o.kind === 'InfraClusterAttachment' && !o.metadata.deletionTimestamp,
   );
   const problems: CrossProblem[] = [];
+  const attachments: InfraClusterAttachment[] = [];
+  for (const a of [...live].sort(byNamespaceName)) {
+    const refusal = referenceRefusal(a, grants);
+    if (!refusal) attachments.push(a);
+    else problems.push({ reason: refusal.reason, message: refusal.message, objects: [at(a, refusal.field)] });
+  }
   for (const infra of [...infras].sort(byNamespaceName)) {
     const mine = attachments.filter(
       (a) => nsOf(a) === nsOf(infra) && a.spec.infraRef.name === infra.metadata.name,
@@ -237,7 +250,7 @@ export function validateCross(objects: readonly OooiObject[]): CrossProblem[] {
     problems.push(...findDuplicateAttachments(mine), ...checkAppsRanges(infra, mine));
   }
   problems.push(...findHostedClusterAcrossInfras(attachments));
-  for (const a of [...attachments].sort(byNamespaceName)) {
+  for (const a of [...live].sort(byNamespaceName)) {
     if (infras.some((i) => nsOf(i) === nsOf(a) && i.metadata.name === a.spec.infraRef.name)) continue;
     problems.push({
       reason: 'InfraNotFound',

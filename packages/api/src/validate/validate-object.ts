@@ -14,7 +14,7 @@ import { validateSchema } from './validate-schema';
 const scalarText = (v: unknown): string =>
   typeof v === 'object' && v !== null ? `(${Array.isArray(v) ? 'array' : 'object'})` : String(v);
 
-/** Validates (and defaults) one object of the five kinds as the apiserver would on create. */
+/** Validates (and defaults) one object of our kinds as the apiserver would on create. */
 export function validateObject(obj: unknown): ValidationResult<OooiObject> {
   if (!isPlainObject(obj)) return fail([{ path: '', message: 'Invalid value: an object is required' }]);
   const info = typeof obj.kind === 'string' ? kindInfo(obj.kind) : undefined;
@@ -22,7 +22,7 @@ export function validateObject(obj: unknown): ValidationResult<OooiObject> {
     return fail([
       {
         path: 'kind',
-        message: `Unsupported value: ${JSON.stringify(`${scalarText(obj.apiVersion)}, Kind=${scalarText(obj.kind)}`)}: expected ${API_VERSION} Infra, InfraClusterAttachment, DHCPServer, DNSServer or ProxyServer`,
+        message: `Unsupported value: ${JSON.stringify(`${scalarText(obj.apiVersion)}, Kind=${scalarText(obj.kind)}`)}: expected ${API_VERSION} Infra, InfraClusterAttachment, HostedClusterGrant, DHCPServer, DNSServer or ProxyServer`,
       },
     ]);
   }
@@ -32,9 +32,11 @@ export function validateObject(obj: unknown): ValidationResult<OooiObject> {
   if (defaulted.spec === undefined) errors.push({ path: 'spec', message: 'Required value' });
   else errors.push(...validateSchema(spec, defaulted.spec, 'spec'));
   // Offline input may carry a status (as `kubectl get -o yaml` prints it); it is read, so it is checked too.
-  if (obj.status !== undefined) errors.push(...validateSchema(info.status, obj.status, 'status'));
+  // A kind without status (HostedClusterGrant) has none to check; the apiserver drops one.
+  const status = info.status ? obj.status : undefined;
+  if (status !== undefined) errors.push(...validateSchema(info.status!, status, 'status'));
   if (errors.length > 0) return fail(errors);
-  const value = { ...defaulted, ...(obj.status !== undefined ? { status: obj.status } : {}) };
+  const value = { ...defaulted, status };
   if (value.status === undefined) delete value.status;
   // The schema walk above has checked every field of the object against its kind's schema.
   return { ok: true, value: value as OooiObject };

@@ -1,11 +1,19 @@
 // Every cache the controller's reconcilers read, taken once from the manager with the scopes the watches use (the
 // manager shares a cache per kind and scope, so the reconcilers read exactly what their watches are fed).
-import type { DHCPServer, DNSServer, Infra, InfraClusterAttachment, ProxyServer } from '@oooi/api';
+import type {
+  DHCPServer,
+  DNSServer,
+  HostedClusterGrant,
+  Infra,
+  InfraClusterAttachment,
+  ProxyServer,
+} from '@oooi/api';
 import type { CacheProvider, CacheScope, KubeObject, ListWatchCache } from '@oooi/kube';
 import {
   AttachmentKind,
   DhcpServerKind,
   DnsServerKind,
+  GrantKind,
   InfraKind,
   MachineKind,
   NodePoolKind,
@@ -20,12 +28,20 @@ export type Live<T> = T & KubeObject;
 export interface ControllerCaches {
   readonly infras: ListWatchCache<Live<Infra>>;
   readonly attachments: ListWatchCache<Live<InfraClusterAttachment>>;
+  /**
+   * HostedClusterGrants in the watched namespace(s): with `--namespace` only that namespace's, so an attachment
+   * there can name HostedClusters of that namespace only (docs/install.md).
+   */
+  readonly grants: ListWatchCache<Live<HostedClusterGrant>>;
   readonly dhcpServers: ListWatchCache<Live<DHCPServer>>;
   readonly dnsServers: ListWatchCache<Live<DNSServer>>;
   readonly proxyServers: ListWatchCache<Live<ProxyServer>>;
   /** Services in the watched namespace(s), for internalProxyService. */
   readonly services: ListWatchCache<KubeObject>;
-  /** Cluster-wide; absent when the NodePool kind is not served (aliases then stay off). */
+  /**
+   * In the watched namespace(s) (a permitted attachment's HostedCluster lives there); absent when the NodePool kind
+   * is not served (aliases then stay off).
+   */
   readonly nodePools: ListWatchCache<KubeObject> | undefined;
   /** Cluster-wide; absent when the Machine kind is not served. */
   readonly machines: ListWatchCache<KubeObject> | undefined;
@@ -47,11 +63,12 @@ export function controllerCaches(provider: CacheProvider, scopes: CacheScopes): 
   return {
     infras,
     attachments,
+    grants: provider.cacheFor<Live<HostedClusterGrant>>(GrantKind, own),
     dhcpServers: provider.cacheFor<Live<DHCPServer>>(DhcpServerKind, own),
     dnsServers: provider.cacheFor<Live<DNSServer>>(DnsServerKind, own),
     proxyServers: provider.cacheFor<Live<ProxyServer>>(ProxyServerKind, own),
     services: provider.cacheFor(ServiceKind, own),
-    nodePools: scopes.nodePools ? provider.cacheFor(NodePoolKind) : undefined,
+    nodePools: scopes.nodePools ? provider.cacheFor(NodePoolKind, own) : undefined,
     machines: scopes.machines ? provider.cacheFor(MachineKind) : undefined,
   };
 }

@@ -31,10 +31,16 @@ export const Reason = {
   // More attachments than an Infra routes (docs/limits.md): the message names the limit and those left out.
   AttachmentLimitExceeded: 'AttachmentLimitExceeded',
   InfraNotFound: 'InfraNotFound',
+  // The attachment may not act on the HostedCluster it names (@oooi/api referenceRefusal): another namespace's
+  // HostedCluster without a HostedClusterGrant there, or a control-plane namespace that is not HyperShift's.
+  ReferenceNotPermitted: 'ReferenceNotPermitted',
+  ControlPlaneNamespaceMismatch: 'ControlPlaneNamespaceMismatch',
   // Attachment deletion: the hosted cluster's objects could not be deleted yet (retried up to a bound), and at the
   // bound the finalizer is released leaving them there (docs/attachments.md).
   HostedCleanupFailed: 'HostedCleanupFailed',
   HostedCleanupAbandoned: 'HostedCleanupAbandoned',
+  // Attachment deletion while the HostedCluster is not permitted (its grant is gone): nothing is deleted there.
+  HostedCleanupSkipped: 'HostedCleanupSkipped',
   // An enabled component that cannot be created: the reason names the missing field.
   DHCPServerIPMissing: 'DHCPServerIPMissing',
   DHCPRangeMissing: 'DHCPRangeMissing',

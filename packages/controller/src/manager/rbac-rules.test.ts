@@ -75,10 +75,11 @@ describe('requiredPermissions', () => {
 describe('controllerRegistrations (the production wiring)', () => {
   const keys = requiredPermissions(controllerRegistrations()).map(permissionKey);
 
-  test('our kinds follow --namespace; NodePools and Machines are cluster-wide', () => {
+  test('our kinds and NodePools follow --namespace; Machines are cluster-wide', () => {
     expect(keys).toContain('watched watch hostedcluster.densityops.com/infras');
     expect(keys).toContain('watched patch hostedcluster.densityops.com/infras/status');
-    expect(keys).toContain('cluster watch hypershift.openshift.io/nodepools');
+    expect(keys).toContain('watched watch hostedcluster.densityops.com/hostedclustergrants');
+    expect(keys).toContain('watched watch hypershift.openshift.io/nodepools');
     expect(keys).toContain('cluster watch cluster.x-k8s.io/machines');
     expect(keys.filter((k) => k.startsWith('cluster ') && k.includes('densityops'))).toEqual([]);
     expect(keys).toContain('cluster patch rbac.authorization.k8s.io/roles');
@@ -118,21 +119,40 @@ describe('controllerRegistrations (the production wiring)', () => {
     expect(keys).toContain('watched patch hostedcluster.densityops.com/infraclusterattachments');
     expect(keys).toContain('watched get hostedcluster.densityops.com/infraclusterattachments');
   });
-  test('a hosted-cluster client reads the HostedCluster and its kubeconfig Secret, wherever they are', () => {
+  test('a hosted-cluster client reads the HostedCluster and its kubeconfig Secret in the watched namespace(s) only', () => {
     expect(keys.filter((k) => /hostedclusters|secrets/.test(k))).toEqual([
-      'cluster get core/secrets',
-      'cluster get hypershift.openshift.io/hostedclusters',
+      'watched get core/secrets',
+      'watched get hypershift.openshift.io/hostedclusters',
     ]);
   });
-  test('children of a label-filtered cache are read by name on a miss; the Infra children are not', () => {
+
+  test('with --namespace, exactly these stay cluster-wide (docs/install.md lists each and why)', () => {
+    const verbs = (resource: string, list: string[]) => list.map((v) => `cluster ${v} ${resource}`);
+    const rbacVerbs = ['create', 'delete', 'get', 'list', 'patch', 'watch'];
+    expect(keys.filter((k) => k.startsWith('cluster '))).toEqual(
+      [
+        ...verbs('rbac.authorization.k8s.io/rolebindings', rbacVerbs),
+        ...verbs('rbac.authorization.k8s.io/roles', rbacVerbs),
+        'cluster get /apis/cluster.x-k8s.io/v1beta1',
+        'cluster get /apis/hypershift.openshift.io/v1beta1',
+        ...verbs('cluster.x-k8s.io/machines', ['list', 'watch']),
+        ...verbs('core/namespaces', ['list', 'watch']),
+        ...verbs('kubevirt.io/virtualmachineinstances', ['list', 'watch']),
+        ...verbs('kubevirt.io/virtualmachines', ['list', 'watch']),
+      ].sort(),
+    );
+  });
+  test('children of a label-filtered cache are read by name on a miss (the Infra children are not), and the two reads of the hosted-cluster client', () => {
     expect(keys.filter((k) => / get /.test(k) && k.startsWith('watched'))).toEqual([
       'watched get apps/deployments',
       'watched get core/configmaps',
       'watched get core/persistentvolumeclaims',
+      'watched get core/secrets',
       'watched get core/serviceaccounts',
       'watched get core/services',
       'watched get hostedcluster.densityops.com/dhcpservers/status',
       'watched get hostedcluster.densityops.com/infraclusterattachments',
+      'watched get hypershift.openshift.io/hostedclusters',
       'watched get networking.k8s.io/networkpolicies',
       'watched get rbac.authorization.k8s.io/rolebindings',
       'watched get rbac.authorization.k8s.io/roles',

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
-import type { Infra, InfraClusterAttachment } from '@oooi/api';
+import type { HostedClusterGrant, Infra, InfraClusterAttachment } from '@oooi/api';
 import { defaultedInfra } from '../infra/desired/infra-plan';
 import { builtinImages } from '../workload/images';
 import type { InfraWorld } from '../infra/desired/infra-plan';
@@ -64,6 +64,23 @@ export interface AttachmentOptions {
     hostname?: string;
     http?: number;
     https?: number;
+  };
+}
+
+/** A HostedClusterGrant in NAMESPACE admitting attachments of FROM (to TO HostedClusters; absent: all). */
+export function grant(
+  namespace: string,
+  from: readonly string[],
+  to?: readonly string[],
+): HostedClusterGrant {
+  return {
+    apiVersion: 'hostedcluster.densityops.com/v1alpha1',
+    kind: 'HostedClusterGrant',
+    metadata: { name: `from-${from.join('-')}`, namespace, generation: 1 },
+    spec: {
+      from: from.map((n) => ({ namespace: n })),
+      ...(to ? { to: to.map((name) => ({ name })) } : {}),
+    },
   };
 }
 

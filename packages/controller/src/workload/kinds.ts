@@ -3,7 +3,7 @@ import { GROUP, VERSION, kindInfo } from '@oooi/api';
 import type { KindName } from '@oooi/api';
 import type { KindDescriptor } from '@oooi/kube';
 
-/** Our five kinds, from @oooi/api's kind table (the one source of their names). */
+/** Our kinds, from @oooi/api's kind table (the one source of their names). */
 function ours(name: KindName): KindDescriptor {
   const info = kindInfo(name);
   if (!info) throw new Error(`unknown kind ${name}`);
@@ -12,6 +12,7 @@ function ours(name: KindName): KindDescriptor {
 
 export const InfraKind = ours('Infra');
 export const AttachmentKind = ours('InfraClusterAttachment');
+export const GrantKind = ours('HostedClusterGrant');
 export const DhcpServerKind = ours('DHCPServer');
 export const DnsServerKind = ours('DNSServer');
 export const ProxyServerKind = ours('ProxyServer');

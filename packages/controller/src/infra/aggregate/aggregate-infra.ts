@@ -1,8 +1,8 @@
 // One Infra's attachments, fully aggregated: exclusions, apps endpoints, source-scoped aliases with the shared
 // /32s removed, and every conflict. Everything the children and both statuses are computed from.
-import type { Infra, InfraClusterAttachment } from '@oooi/api';
+import type { HostedClusterGrant, Infra, InfraClusterAttachment } from '@oooi/api';
 import { aggregateAttachments, targetOf } from './attachments';
-import type { AttachmentTarget, Conflict } from './attachments';
+import type { AttachmentTarget, Conflict, Refused } from './attachments';
 import { appsEndpointOf } from './apps-ingress';
 import type { AppsEndpoint } from './apps-ingress';
 import { removeDuplicateSources } from './duplicate-sources';
@@ -23,8 +23,10 @@ export interface MemberView {
 }
 
 export interface AggregatedInfra {
-  /** Non-terminating attachments naming the Infra, name order. */
+  /** Non-terminating attachments naming the Infra and permitted their HostedCluster, name order. */
   readonly members: readonly InfraClusterAttachment[];
+  /** Attachments naming the Infra refused their HostedCluster: in no route, record, conflict or DHCP config. */
+  readonly refused: readonly Refused[];
   /** Members that route, name order. */
   readonly views: readonly MemberView[];
   /** Duplicate HostedCluster/domain conflicts, then DuplicateSourceIP conflicts. */
@@ -36,12 +38,14 @@ export interface AggregateInputs {
   readonly attachments: readonly InfraClusterAttachment[];
   /** Attachments of other namespaces that name a member's HostedCluster (for the check across Infras). */
   readonly elsewhere?: readonly InfraClusterAttachment[];
+  /** HostedClusterGrants (any namespace) that let attachments name HostedClusters of another namespace. */
+  readonly grants?: readonly HostedClusterGrant[];
   readonly nodePools: readonly unknown[];
   readonly machines: readonly unknown[];
 }
 
 export function aggregateInfra(input: AggregateInputs): AggregatedInfra {
-  const agg = aggregateAttachments(input.infra, input.attachments, input.elsewhere);
+  const agg = aggregateAttachments(input.infra, input.attachments, input.elsewhere, input.grants);
   const index = indexSources(input.nodePools, input.machines);
   const cidr = input.infra.spec.networkConfig.cidr;
   const domains = agg.included.map((a) => targetOf(a).domain);
@@ -59,7 +63,12 @@ export function aggregateInfra(input: AggregateInputs): AggregatedInfra {
     })),
   );
   const views = found.map((f) => ({ ...f, sourceRanges: verdict.ranges.get(f.target.name) ?? [] }));
-  return { members: agg.members, views, conflicts: [...agg.conflicts, ...verdict.conflicts] };
+  return {
+    members: agg.members,
+    refused: agg.refused,
+    views,
+    conflicts: [...agg.conflicts, ...verdict.conflicts],
+  };
 }
 
 /** Attachments whose aliases are pending (KubeVirt NodePools without a usable Machine address). */

@@ -1,5 +1,5 @@
 import { aggregateAttachments, targetOf } from './attachments';
-import { attachment, infra, shuffled } from '../../testing/fixtures';
+import { attachment, grant, infra, shuffled } from '../../testing/fixtures';
 
 const vlan = infra();
 const names = (list: readonly { metadata: { name: string } }[]) => list.map((a) => a.metadata.name);
@@ -9,7 +9,9 @@ describe('aggregateAttachments', () => {
     name: string;
     input: ReturnType<typeof attachment>[];
     elsewhere?: ReturnType<typeof attachment>[];
+    grants?: ReturnType<typeof grant>[];
     members: string[];
+    refused?: string[];
     included: string[];
     conflicts: string[];
   }
@@ -79,10 +81,28 @@ describe('aggregateAttachments', () => {
       conflicts: ['DuplicateHostedCluster a,b: attachments "a" and "b" reference HostedCluster clusters/x'],
     },
     {
-      name: 'same HostedCluster name in another namespace is no conflict',
+      name: 'same HostedCluster name in another (granted) namespace is no conflict',
       input: [attachment('a', { hc: 'x' }), attachment('b', { hc: 'x', hcNamespace: 'other' })],
+      grants: [grant('other', ['clusters'])],
       members: ['a', 'b'],
       included: ['a', 'b'],
+      conflicts: [],
+    },
+    {
+      name: 'a HostedCluster of another namespace without a grant: refused, in nothing',
+      input: [attachment('a', { hc: 'x' }), attachment('b', { hc: 'x', hcNamespace: 'other' })],
+      grants: [grant('other', ['lab']), grant('clusters', ['clusters'])],
+      members: ['a'],
+      refused: ['b ReferenceNotPermitted'],
+      included: ['a'],
+      conflicts: [],
+    },
+    {
+      name: "a control-plane namespace that is not HyperShift's: refused, its duplicate domain is no conflict",
+      input: [attachment('a'), attachment('b', { clusterName: 'a', controlPlaneNamespace: 'kube-system' })],
+      members: ['a'],
+      refused: ['b ControlPlaneNamespaceMismatch'],
+      included: ['a'],
       conflicts: [],
     },
     {
@@ -95,9 +115,19 @@ describe('aggregateAttachments', () => {
       ],
     },
     {
-      name: 'one HostedCluster attached to an Infra of another namespace (named after ours): ours is excluded too',
+      name: 'an ungranted attachment of another namespace naming our HostedCluster knocks nobody out',
       input: [attachment('a', { hc: 'x' })],
       elsewhere: [{ ...attachment('a', { hc: 'x' }), metadata: { name: 'a', namespace: 'lab' } }],
+      grants: [grant('clusters', ['lab'], ['y'])],
+      members: ['a'],
+      included: ['a'],
+      conflicts: [],
+    },
+    {
+      name: 'one HostedCluster attached to an Infra of another (granted) namespace (named after ours): ours is excluded too',
+      input: [attachment('a', { hc: 'x' })],
+      elsewhere: [{ ...attachment('a', { hc: 'x' }), metadata: { name: 'a', namespace: 'lab' } }],
+      grants: [grant('clusters', ['lab'], ['x'])],
       members: ['a'],
       included: [],
       conflicts: [
@@ -114,10 +144,13 @@ describe('aggregateAttachments', () => {
       included: ['a'],
       conflicts: [],
     },
-  ])('$name', ({ input, elsewhere, members, included, conflicts }) => {
+  ])('$name', ({ input, elsewhere, grants, members, refused, included, conflicts }) => {
     for (const order of [input, shuffled(input), [...input].reverse()]) {
-      const got = aggregateAttachments(vlan, order, elsewhere);
+      const got = aggregateAttachments(vlan, order, elsewhere, grants);
       expect(names(got.members)).toEqual(members);
+      expect(got.refused.map((r) => `${r.attachment.metadata.name} ${r.refusal.reason}`)).toEqual(
+        refused ?? [],
+      );
       expect(names(got.included)).toEqual(included);
       expect(got.conflicts.map((c) => `${c.reason} ${c.attachments.join(',')}: ${c.message}`)).toEqual(
         conflicts,
@@ -134,9 +167,14 @@ describe('targetOf', () => {
       want: { hc: 'clusters/alpha', cpns: 'clusters-alpha', domain: 'alpha.example.com' },
     },
     {
-      name: 'explicit control-plane namespace wins',
+      name: 'explicit control-plane namespace is read as written (referenceRefusal checks it)',
       input: attachment('alpha', { hcNamespace: 'hcs', controlPlaneNamespace: 'cp-alpha' }),
       want: { hc: 'hcs/alpha', cpns: 'cp-alpha', domain: 'alpha.example.com' },
+    },
+    {
+      name: "the default control-plane namespace is HyperShift's (dots of the name become dashes)",
+      input: attachment('alpha', { hc: 'a.b' }),
+      want: { hc: 'clusters/a.b', cpns: 'clusters-a-b', domain: 'alpha.example.com' },
     },
   ])('$name', ({ input, want }) => {
     const t = targetOf(input);

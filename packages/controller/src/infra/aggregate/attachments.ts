@@ -2,8 +2,15 @@
 // visible rather than resolved silently: duplicate domains or duplicate HostedCluster references exclude both
 // attachments from routing"). The duplicate walk itself is @oooi/api's findDuplicateAttachments, the same one
 // `oooi validate` reports, so the controller and the validator can never disagree on what collides.
-import { attachmentDomain, findDuplicateAttachments, findHostedClusterAcrossInfras } from '@oooi/api';
-import type { Infra, InfraClusterAttachment } from '@oooi/api';
+import {
+  attachmentDomain,
+  findDuplicateAttachments,
+  findHostedClusterAcrossInfras,
+  hostedClusterOf,
+  hyperShiftControlPlaneNamespace,
+  referenceRefusal,
+} from '@oooi/api';
+import type { HostedClusterGrant, Infra, InfraClusterAttachment, ReferenceRefusal } from '@oooi/api';
 import { MAX_ATTACHMENTS_PER_INFRA, withinAttachmentLimit } from './limits';
 import { sortedBy } from './order';
 import { namespaceOf } from '../../workload/meta';
@@ -35,20 +42,19 @@ export interface AttachmentTarget {
   readonly name: string;
   readonly namespace: string;
   readonly hostedCluster: { readonly namespace: string; readonly name: string };
-  /** `spec.controlPlaneNamespace`, default `<hc-namespace>-<hc-name>`. */
+  /** `spec.controlPlaneNamespace`, default HyperShift's `<hc-namespace>-<hc-name>` (a refused attachment's may differ). */
   readonly controlPlaneNamespace: string;
   /** `<clusterName>.<baseDomain>`. */
   readonly domain: string;
 }
 
 export function targetOf(a: InfraClusterAttachment): AttachmentTarget {
-  const hcNamespace = a.spec.hostedClusterRef.namespace || 'clusters';
-  const hcName = a.spec.hostedClusterRef.name;
+  const hostedCluster = hostedClusterOf(a);
   return {
     name: a.metadata.name,
     namespace: namespaceOf(a),
-    hostedCluster: { namespace: hcNamespace, name: hcName },
-    controlPlaneNamespace: a.spec.controlPlaneNamespace || `${hcNamespace}-${hcName}`,
+    hostedCluster,
+    controlPlaneNamespace: a.spec.controlPlaneNamespace || hyperShiftControlPlaneNamespace(hostedCluster),
     domain: attachmentDomain(a),
   };
 }
@@ -58,9 +64,20 @@ export function targetsInfra(a: InfraClusterAttachment, infra: Infra): boolean {
   return namespaceOf(a) === namespaceOf(infra) && a.spec.infraRef.name === infra.metadata.name;
 }
 
+/** An attachment naming the Infra that may not act on its HostedCluster (`@oooi/api`'s referenceRefusal). */
+export interface Refused {
+  readonly attachment: InfraClusterAttachment;
+  readonly refusal: ReferenceRefusal;
+}
+
 export interface Aggregation {
-  /** Attachments naming the Infra that are not terminating, in name order (status `attachments.total`). */
+  /**
+   * Attachments naming the Infra that are not terminating and not refused, in name order. Only these take part in
+   * anything: routes, records, the DHCP config, conflicts, apps ingress.
+   */
   readonly members: readonly InfraClusterAttachment[];
+  /** Attachments naming the Infra refused their HostedCluster, name order: in nothing but their own status. */
+  readonly refused: readonly Refused[];
   /** Members that route: not excluded by a duplicate HostedCluster or domain. Name order. */
   readonly included: readonly InfraClusterAttachment[];
   /** Duplicate HostedCluster / domain conflicts; both sides of each are excluded. */
@@ -92,25 +109,34 @@ function acrossInfras(
 
 /**
  * Aggregates the attachments of `infra` out of `all` (any order, any Infra): a terminating attachment is dropped
- * at once (its records go while its finalizer runs); the rest are walked in name order and every attachment in a
- * duplicate pair is excluded. `elsewhere` are attachments of other namespaces, read only for a HostedCluster that
- * is attached to another Infra too.
+ * at once (its records go while its finalizer runs); one refused its HostedCluster (no HostedClusterGrant for
+ * another namespace, a wrong control-plane namespace; `grants`: any namespace) is set aside; the rest are walked
+ * in name order and every attachment in a duplicate pair is excluded. `elsewhere` are attachments of other
+ * namespaces, read only for a HostedCluster that is attached to another Infra too — refused ones never count, so
+ * an attachment of a foreign namespace cannot knock out the one that owns its HostedCluster.
  */
 export function aggregateAttachments(
   infra: Infra,
   all: readonly InfraClusterAttachment[],
   elsewhere: readonly InfraClusterAttachment[] = [],
+  grants: readonly HostedClusterGrant[] = [],
 ): Aggregation {
-  const members = sortedBy(
+  const admitted = (a: InfraClusterAttachment) => referenceRefusal(a, grants) === undefined;
+  const named = sortedBy(
     all.filter((a) => targetsInfra(a, infra) && !a.metadata.deletionTimestamp),
     (a) => a.metadata.name,
   );
+  const members = named.filter(admitted);
+  const refused = named.flatMap((attachment) => {
+    const refusal = referenceRefusal(attachment, grants);
+    return refusal ? [{ attachment, refusal }] : [];
+  });
   const conflicts: Conflict[] = findDuplicateAttachments(members).map((p) => ({
     reason: p.reason === 'DuplicateHostedCluster' ? 'DuplicateHostedCluster' : 'DuplicateHostname',
     message: p.message,
     attachments: p.objects.map((o) => o.name),
   }));
-  conflicts.push(...acrossInfras(infra, members, [...all, ...elsewhere]));
+  conflicts.push(...acrossInfras(infra, members, [...all, ...elsewhere].filter(admitted)));
   const excluded = new Set(conflicts.flatMap((c) => c.attachments));
   const limit = withinAttachmentLimit(members.filter((a) => !excluded.has(a.metadata.name)));
   if (limit.over.length > 0) {
@@ -123,5 +149,5 @@ export function aggregateAttachments(
       attachments: names,
     });
   }
-  return { members, included: limit.kept, conflicts };
+  return { members, refused, included: limit.kept, conflicts };
 }

@@ -2,7 +2,8 @@
 // Ready while the Infra excluded them): the resolved domain and control-plane namespace, `Aggregated` with the
 // conflict's reason and the other attachment's name, and `Ready` = aggregation plus MetalLB range checks plus the
 // apps-ingress state.
-import type { CrossProblem, InfraClusterAttachment } from '@oooi/api';
+import { referenceRefusal } from '@oooi/api';
+import type { CrossProblem, HostedClusterGrant, InfraClusterAttachment, ReferenceRefusal } from '@oooi/api';
 import type { MemberView } from '../aggregate/aggregate-infra';
 import { describeConflict, targetOf } from '../aggregate/attachments';
 import type { Conflict } from '../aggregate/attachments';
@@ -22,6 +23,11 @@ export interface AttachmentStatusPlan {
    * limit), its MetalLB range collides, or its Infra is missing. Empty: go.
    */
   readonly appsBlockers: readonly string[];
+  /**
+   * Set when the attachment may not act on its HostedCluster (no HostedClusterGrant, a wrong control-plane
+   * namespace): nothing is done there — no apps ingress, no cleanup either.
+   */
+  readonly refused?: ReferenceRefusal;
 }
 
 export interface AttachmentFacts {
@@ -131,9 +137,11 @@ function plan(
   a: InfraClusterAttachment,
   conditions: ConditionSpec[],
   appsBlockers: readonly string[],
+  refused?: ReferenceRefusal,
 ): AttachmentStatusPlan {
   const t = targetOf(a);
   return {
+    ...(refused ? { refused } : {}),
     namespace: t.namespace,
     name: t.name,
     generation: a.metadata.generation ?? 0,
@@ -160,10 +168,32 @@ export function desiredAttachmentStatus(
   return plan(a, [agg, ready(a, agg, facts)], blockersOf(facts));
 }
 
+/**
+ * An attachment refused its HostedCluster: `Aggregated` and `Ready` False with the refusal's reason and message
+ * (naming the HostedCluster and the missing grant, or both control-plane namespaces).
+ */
+export function refusedAttachmentStatus(
+  a: InfraClusterAttachment,
+  refusal: ReferenceRefusal,
+): AttachmentStatusPlan {
+  const agg: ConditionSpec = {
+    type: ConditionType.Aggregated,
+    status: 'False',
+    reason: refusal.reason,
+    message: refusal.message,
+  };
+  return plan(a, [agg, { ...agg, type: ConditionType.Ready }], [refusal.message], refusal);
+}
+
 /** An attachment whose Infra does not exist (in its namespace). */
-export function attachmentStatusWithoutInfra(a: InfraClusterAttachment): AttachmentStatusPlan {
+export function attachmentStatusWithoutInfra(
+  a: InfraClusterAttachment,
+  grants: readonly HostedClusterGrant[] = [],
+): AttachmentStatusPlan {
   const t = targetOf(a);
   const message = `Infra "${a.spec.infraRef.name}" not found in namespace "${t.namespace}"`;
+  const refusal = referenceRefusal(a, grants);
+  if (refusal) return refusedAttachmentStatus(a, refusal);
   const agg: ConditionSpec = {
     type: ConditionType.Aggregated,
     status: 'False',

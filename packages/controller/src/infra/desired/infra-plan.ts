@@ -6,6 +6,7 @@ import type {
   CrossProblem,
   DHCPServer,
   DNSServer,
+  HostedClusterGrant,
   Infra,
   InfraClusterAttachment,
   InfraSpec,
@@ -17,7 +18,7 @@ import type { AggregatedInfra, MemberView } from '../aggregate/aggregate-infra';
 import { resolveInternalProxy } from '../aggregate/internal-proxy';
 import type { InternalProxy } from '../aggregate/internal-proxy';
 import { Reason } from '../conditions';
-import { desiredAttachmentStatus } from './attachment-status';
+import { desiredAttachmentStatus, refusedAttachmentStatus } from './attachment-status';
 import type { AttachmentStatusPlan } from './attachment-status';
 import { childKindOf, controlledBy, namespaceOf } from './child-meta';
 import type { Component } from './child-meta';
@@ -44,6 +45,11 @@ export interface InfraWorld {
    * attached to two Infras excludes both (conflict DuplicateHostedCluster). Default: none.
    */
   readonly elsewhere?: readonly InfraClusterAttachment[];
+  /**
+   * HostedClusterGrants (any namespace): an attachment naming a HostedCluster of another namespace takes part only
+   * when one there lets its namespace. Default: none.
+   */
+  readonly grants?: readonly HostedClusterGrant[];
   readonly nodePools: readonly unknown[];
   readonly machines: readonly unknown[];
   readonly services: readonly unknown[];
@@ -63,7 +69,7 @@ export interface InfraPlan {
   readonly aggregated: AggregatedInfra;
   readonly internalProxy: InternalProxy;
   readonly children: ChildPlans;
-  /** One per member attachment, name order. */
+  /** One per attachment naming the Infra (members and refused ones), name order. */
   readonly attachments: readonly AttachmentStatusPlan[];
   /** Attachments whose aliases wait for a Machine address. */
   readonly pendingAliases: readonly string[];
@@ -100,7 +106,7 @@ function attachmentPlans(
   agg: AggregatedInfra,
   problems: readonly CrossProblem[],
 ): AttachmentStatusPlan[] {
-  return agg.members.map((a) => {
+  const members = agg.members.map((a) => {
     const name = a.metadata.name;
     return desiredAttachmentStatus(a, {
       infraName: infra.metadata.name,
@@ -111,6 +117,8 @@ function attachmentPlans(
       ),
     });
   });
+  const refused = agg.refused.map((r) => refusedAttachmentStatus(r.attachment, r.refusal));
+  return [...members, ...refused].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
 export function planInfra(world: InfraWorld): InfraPlan {
@@ -119,6 +127,7 @@ export function planInfra(world: InfraWorld): InfraPlan {
     infra,
     attachments: world.attachments,
     elsewhere: world.elsewhere ?? [],
+    grants: world.grants ?? [],
     nodePools: world.nodePools,
     machines: world.machines,
   });

@@ -1,5 +1,5 @@
 import type { DNSServer } from '@oooi/api';
-import { attachment, infra, machine, nodePool, world } from '../../testing/fixtures';
+import { attachment, grant, infra, machine, nodePool, world } from '../../testing/fixtures';
 import { planInfra } from './infra-plan';
 import type { InfraWorld } from './infra-plan';
 import { desiredInfraStatus, plannedOutcome } from './infra-status';
@@ -107,8 +107,19 @@ describe('Infra Ready', () => {
         elsewhere: [
           { ...attachment('z', { hc: 'x', infra: 'vlan7' }), metadata: { name: 'z', namespace: 'lab' } },
         ],
+        grants: [grant('clusters', ['lab'])],
       }),
       want: 'False DuplicateHostedCluster: attachments "clusters/a" (Infra "vlan100") and "lab/z" (Infra "vlan7") reference HostedCluster clusters/x: both are excluded from routing',
+    },
+    {
+      name: 'the other one elsewhere is not granted the HostedCluster: no conflict here',
+      w: world(infra(), {
+        attachments: [attachment('a', { hc: 'x' })],
+        elsewhere: [
+          { ...attachment('z', { hc: 'x', infra: 'vlan7' }), metadata: { name: 'z', namespace: 'lab' } },
+        ],
+      }),
+      want: 'True ReconciliationSucceeded: Infrastructure components provisioned successfully',
     },
     {
       name: 'a missing field comes before a conflict',

@@ -1,12 +1,14 @@
 // The attachment controller's watches: a conflict or a shared source address involves another attachment, so any
 // change that can move one attachment's verdict re-queues every attachment of the same Infra — sibling
 // attachments (and those naming the same HostedCluster in another Infra), the Infra itself, and the NodePools and
-// Machines of their clusters — plus its own external Service (owner reference). The hosted cluster is not
+// Machines of their clusters, the HostedClusterGrants of their HostedClusters' namespaces — plus its own external
+// Service (owner reference). The hosted cluster is not
 // watched: apps ingress reads it on its requeue intervals.
 import type { Infra, InfraClusterAttachment } from '@oooi/api';
 import type { Controller } from '@oooi/kube';
 import {
   AttachmentKind,
+  GrantKind,
   HostedClusterKind,
   InfraKind,
   MachineKind,
@@ -21,6 +23,7 @@ import type { Live } from '../caches';
 import type { InfraControllerSetup } from './setup';
 import {
   attachmentToSiblingRequests,
+  grantToAttachmentRequests,
   infraToAttachmentRequests,
   machineToAttachmentRequests,
   nodePoolToAttachmentRequests,
@@ -41,9 +44,10 @@ function declareAccess(s: InfraControllerSetup): void {
   s.declareAccess?.({ kind: AttachmentKind, verbs: ['get', 'patch'], scope: 'watched' });
   // A disabled external Service is deleted.
   s.declareAccess?.({ kind: ServiceKind, verbs: ['delete'], scope: 'watched' });
-  // The hosted-cluster client: the HostedCluster and its kubeconfig Secret, in the HostedCluster's namespace.
-  s.declareAccess?.({ kind: HostedClusterKind, verbs: ['get'], scope: 'cluster' });
-  s.declareAccess?.({ kind: SecretKind, verbs: ['get'], scope: 'cluster' });
+  // The hosted-cluster client: the HostedCluster and its kubeconfig Secret, in the HostedCluster's namespace — for a
+  // permitted attachment only, so in a watched namespace (a grant elsewhere is not seen with --namespace).
+  s.declareAccess?.({ kind: HostedClusterKind, verbs: ['get'], scope: 'watched' });
+  s.declareAccess?.({ kind: SecretKind, verbs: ['get'], scope: 'watched' });
 }
 
 /**
@@ -69,9 +73,11 @@ export function setupAttachmentController(s: InfraControllerSetup): Controller {
     .watches<Live<Infra>>(InfraKind, (i) => infraToAttachmentRequests(i, attachments), {
       ...s.scope,
       predicate: infraSpecChanged,
-    });
+    })
+    .watches(GrantKind, (g) => grantToAttachmentRequests(g, attachments), s.scope);
   if (caches.nodePools) {
     builder = builder.watches(NodePoolKind, (np) => nodePoolToAttachmentRequests(np, attachments), {
+      ...s.scope,
       predicate: nodePoolRoutingChanged,
     });
   }

@@ -6,7 +6,9 @@
 // Bounded: a HostedCluster or kubeconfig Secret that is gone means there is nothing left to reach, and the
 // finalizer is released at once. A hosted cluster that cannot be reached (or refuses) is retried every
 // `cleanupRetryMs` with Ready=False HostedCleanupFailed saying so, until `cleanupBoundMs` after the deletion
-// started; then a Warning Event HostedCleanupAbandoned names what may be left and the finalizer is released.
+// started; then a Warning Event HostedCleanupAbandoned names what may be left and the finalizer is released. An
+// attachment no longer permitted its HostedCluster (its HostedClusterGrant is gone) does not reach into it: the
+// finalizer is released at once with a Warning Event HostedCleanupSkipped naming what may be left.
 import type { InfraClusterAttachment } from '@oooi/api';
 import { API_VERSION, type Condition } from '@oooi/api';
 import {
@@ -79,10 +81,19 @@ export async function finalizeAttachment(
   d: FinalizeDeps,
   a: Live<InfraClusterAttachment>,
   ctx: ReconcileContext,
+  refused?: string,
 ): Promise<ReconcileResult> {
   if (!hasFinalizer(a, APPS_CLEANUP_FINALIZER)) return {};
   const previous = a.status?.appsIngressStatus;
-  if (hasHostedFootprint(previous)) {
+  if (hasHostedFootprint(previous) && refused !== undefined) {
+    ctx.log.warn({ why: refused }, 'Hosted cleanup skipped: the HostedCluster is not permitted');
+    d.events.event(a, {
+      type: 'Warning',
+      reason: Reason.HostedCleanupSkipped,
+      action: 'Finalize',
+      note: `the apps-ingress objects in the hosted cluster were not deleted (${refused}); they may be left there`,
+    });
+  } else if (hasHostedFootprint(previous)) {
     const r = await cleanupAppsIngress(d.clients, a, appliedIn(previous), ctx.signal);
     if (r.state === 'gone') ctx.log.info({ why: r.why }, 'Hosted cluster gone, nothing to clean up there');
     if (r.state === 'failed') {

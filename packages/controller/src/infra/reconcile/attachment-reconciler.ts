@@ -3,8 +3,11 @@
 // attachment's reach — its external Service (attachment-external.ts) and its apps ingress in the hosted cluster
 // (attachment-apps.ts) — and writes, once: domain, control-plane namespace, Aggregated (the conflict's reason and
 // the other attachment's name), Ready, the apps-ingress block and the external Service's address. An attachment
-// whose Infra does not exist gets InfraNotFound. Problems become a Warning Event on the attachment, once per change
+// whose Infra does not exist gets InfraNotFound. An attachment refused its HostedCluster (no HostedClusterGrant for
+// another namespace, a wrong control-plane namespace) does nothing in the hosted cluster: no apps ingress, no
+// cleanup, no read of its kubeconfig Secret. Problems become a Warning Event on the attachment, once per change
 // of its conditions. Deletion is attachment-finalizer.ts.
+import { referenceRefusal } from '@oooi/api';
 import type { InfraClusterAttachment } from '@oooi/api';
 import {
   addFinalizer,
@@ -87,7 +90,8 @@ export class AttachmentReconciler implements Reconciler {
       return {};
     }
     if (live.metadata.deletionTimestamp) {
-      return finalizeAttachment({ ...this.o, clients: this.o.hosted }, live, ctx);
+      const refusal = referenceRefusal(live, this.o.caches.grants.list());
+      return finalizeAttachment({ ...this.o, clients: this.o.hosted }, live, ctx, refusal?.message);
     }
     const enabled = live.spec.appsIngress?.enabled === true;
     if (enabled || hasHostedFootprint(live.status?.appsIngressStatus)) await this.finalizer(live, 'add', ctx);
@@ -97,7 +101,10 @@ export class AttachmentReconciler implements Reconciler {
       return {};
     }
     const ext = await externalServicePass(this.o, live, ctx.signal);
-    const apps = await this.apps.pass(live, first.appsBlockers, ctx.signal);
+    if (first.refused) this.apps.forget(live);
+    const apps = first.refused
+      ? { status: live.status?.appsIngressStatus, cleanupFailed: undefined, requeueMs: undefined }
+      : await this.apps.pass(live, first.appsBlockers, ctx.signal);
     if (apps.cleanupFailed) ctx.log.warn({ why: apps.cleanupFailed }, 'Apps-ingress cleanup failed');
     const changed =
       canonicalJson(apps.status ?? null) !== canonicalJson(live.status?.appsIngressStatus ?? null);
@@ -125,7 +132,7 @@ export class AttachmentReconciler implements Reconciler {
     const infra = this.o.caches.infras.get(namespace, a.spec.infraRef.name);
     if (!infra) {
       this.plans.forget(namespace, a.spec.infraRef.name);
-      return attachmentStatusWithoutInfra(a);
+      return attachmentStatusWithoutInfra(a, this.o.caches.grants.list());
     }
     const world = gatherWorld(this.o.caches, infra, this.o.images);
     const plan = fresh

@@ -1,12 +1,14 @@
 // The Infra controller's watches, declared next to its reconciler: the Infra itself; its three
 // children (owner reference); attachments (old and new infraRef); NodePools and Machines mapped through the
-// attachments to their Infra (only when those kinds are served); and the Services named by internalProxyService.
+// attachments to their Infra (only when those kinds are served); HostedClusterGrants mapped through the attachments
+// naming a HostedCluster of their namespace; and the Services named by internalProxyService.
 import type { InfraClusterAttachment } from '@oooi/api';
 import type { Controller } from '@oooi/kube';
 import {
   AttachmentKind,
   DhcpServerKind,
   DnsServerKind,
+  GrantKind,
   InfraKind,
   MachineKind,
   NodePoolKind,
@@ -18,6 +20,7 @@ import type { Live } from '../caches';
 import type { InfraControllerSetup } from './setup';
 import {
   attachmentToInfraRequests,
+  grantToInfraRequests,
   machineToInfraRequests,
   nodePoolToInfraRequests,
   serviceToInfraRequests,
@@ -53,12 +56,14 @@ export function setupInfraController(s: InfraControllerSetup): Controller {
       ...s.scope,
       predicate: attachmentRoutingChanged,
     })
+    .watches(GrantKind, (g) => grantToInfraRequests(g, attachments), s.scope)
     .watches(ServiceKind, (svc) => serviceToInfraRequests(svc, infras), {
       ...s.scope,
       predicate: serviceClusterIPChanged,
     });
   if (caches.nodePools) {
     builder = builder.watches(NodePoolKind, (np) => nodePoolToInfraRequests(np, attachments), {
+      ...s.scope,
       predicate: nodePoolRoutingChanged,
     });
   }

@@ -1,5 +1,5 @@
 import type { DNSServer, InfraClusterAttachment } from '@oooi/api';
-import { attachment, infra, world } from '../../testing/fixtures';
+import { attachment, grant, infra, world } from '../../testing/fixtures';
 import { planInfra } from '../desired/infra-plan';
 import type { InfraPlan, InfraWorld } from '../desired/infra-plan';
 import { PlanMemo, planKey } from './plan-memo';
@@ -78,6 +78,10 @@ describe('PlanMemo', () => {
         ...base,
         infra: v({ ...base.infra, metadata: { ...base.infra.metadata, generation: 2 } }, '5'),
       },
+    },
+    {
+      name: 'a HostedClusterGrant appearing plans again',
+      next: { ...base, grants: [v(grant('clusters', ['lab']), '6')] },
     },
     { name: 'an input without a version is never cached', next: { ...base, attachments: [attachment('a')] } },
   ])('$name', ({ next }: { next: InfraWorld }) => {

@@ -8,6 +8,7 @@
 //   and — only when more attachments name the Infra than it routes — whether it is Aggregated (the limit keeps
 //   those that already route);
 // - the three children: whether each exists, its uid and owner references (the plan reads only who controls it);
+// - HostedClusterGrants: identity, uid, generation and deletionTimestamp (their spec admits or refuses);
 // - NodePools, Machines and Services (written by others, their status read): identity and resourceVersion;
 // - the default images.
 // A new read of an input by the plan must be added here; plan-memo.test.ts checks that the plan does not change
@@ -92,6 +93,8 @@ export function planInputs(world: InfraWorld, stamps?: StampCache): Map<string, 
     ],
     // attachments of other Infras: the plan reads their specs (one HostedCluster attached to two Infras)
     ['e', world.elsewhere ?? [], (o) => cached(stamps, o, 's', () => specStamp(o))],
+    // grants: their spec admits or refuses attachments of other namespaces
+    ['g', world.grants ?? [], (o) => cached(stamps, o, 's', () => specStamp(o))],
     ['np', world.nodePools, (o) => cached(stamps, o, 'v', () => versionStamp(o))],
     ['m', world.machines, (o) => cached(stamps, o, 'v', () => versionStamp(o))],
     ['s', world.services, (o) => cached(stamps, o, 'v', () => versionStamp(o))],

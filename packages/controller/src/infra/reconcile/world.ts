@@ -1,6 +1,8 @@
 // Reads, from the caches only, everything planInfra needs about one Infra: its namespace's attachments, the
-// NodePools of their HostedCluster namespaces, the Machines of their control-plane namespaces, the Service named
-// by internalProxyService, and the three children as they exist now.
+// HostedClusterGrants, the NodePools of their HostedCluster namespaces, the Machines of their control-plane
+// namespaces (of permitted attachments only), the Service named by internalProxyService, and the three children as
+// they exist now.
+import { referenceRefusal } from '@oooi/api';
 import type { DHCPServer, DNSServer, Infra, InfraClusterAttachment, ProxyServer } from '@oooi/api';
 import type { KubeObject } from '@oooi/kube';
 import { targetOf, targetsInfra } from '../aggregate/attachments';
@@ -41,7 +43,11 @@ export function gatherWorld(
 ): InfraWorld & { readonly children: CachedChildren } {
   const namespace = ns(infra);
   const attachments = attachmentsIn(caches, namespace);
-  const targets = attachments.filter((a) => targetsInfra(a, infra)).map(targetOf);
+  const grants = caches.grants.list();
+  // Only attachments permitted their HostedCluster read anything of it (NodePools, Machines).
+  const targets = attachments
+    .filter((a) => targetsInfra(a, infra) && referenceRefusal(a, grants) === undefined)
+    .map(targetOf);
   const clusters = new Set(targets.map((t) => `${t.hostedCluster.namespace}/${t.hostedCluster.name}`));
   const elsewhere = caches.attachments.list().filter((a) => {
     const hc = targetOf(a).hostedCluster;
@@ -57,6 +63,7 @@ export function gatherWorld(
     infra,
     attachments,
     elsewhere,
+    grants,
     nodePools,
     machines,
     services: servicesFor(caches, infra),

@@ -1,6 +1,6 @@
 // Field indexes of the attachment and Infra caches, so that a map function looks up the objects an event concerns
 // instead of scanning every attachment (or Infra) on every event. One indexer per question a map function asks:
-// which attachments name this Infra, belong to this HostedCluster, or have their control plane in this namespace;
+// which attachments name this Infra, belong to this HostedCluster (or any of this namespace), or have their control plane in this namespace;
 // which Infras name this Service as their internalProxyService. The same indexers answer over a plain list
 // (`scanned`), which is how the tests and any caller without a cache ask.
 import type { Infra, InfraClusterAttachment } from '@oooi/api';
@@ -20,6 +20,8 @@ export const attachmentIndexers = {
     const hc = targetOf(a).hostedCluster;
     return [key(hc.namespace, hc.name)];
   },
+  /** The HostedCluster's namespace (where HostedClusterGrants for it live). */
+  'oooi.hostedClusterNamespace': (a) => [targetOf(a).hostedCluster.namespace],
   /** The control-plane namespace (where the cluster's Machines live). */
   'oooi.controlPlaneNamespace': (a) => [targetOf(a).controlPlaneNamespace],
 } as const satisfies Record<string, Indexer<InfraClusterAttachment>>;
@@ -42,6 +44,7 @@ export interface IndexReader<T> {
 export interface AttachmentLookup {
   byInfra(namespace: string, name: string): InfraClusterAttachment[];
   byHostedCluster(namespace: string, name: string): InfraClusterAttachment[];
+  byHostedClusterNamespace(namespace: string): InfraClusterAttachment[];
   byControlPlaneNamespace(namespace: string): InfraClusterAttachment[];
 }
 
@@ -54,6 +57,7 @@ export function attachmentLookup(reader: IndexReader<InfraClusterAttachment>): A
   return {
     byInfra: (namespace, name) => reader.byIndex('oooi.infra', key(namespace, name)),
     byHostedCluster: (namespace, name) => reader.byIndex('oooi.hostedCluster', key(namespace, name)),
+    byHostedClusterNamespace: (namespace) => reader.byIndex('oooi.hostedClusterNamespace', namespace),
     byControlPlaneNamespace: (namespace) => reader.byIndex('oooi.controlPlaneNamespace', namespace),
   };
 }

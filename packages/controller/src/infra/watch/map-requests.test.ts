@@ -1,6 +1,8 @@
 import {
   attachmentToInfraRequests,
   attachmentToSiblingRequests,
+  grantToAttachmentRequests,
+  grantToInfraRequests,
   infraToAttachmentRequests,
   machineToAttachmentRequests,
   machineToInfraRequests,
@@ -9,7 +11,7 @@ import {
   serviceToInfraRequests,
 } from './map-requests';
 import { machineRoutingChanged } from './predicates';
-import { attachment, infra, machine, nodePool, service } from '../../testing/fixtures';
+import { attachment, grant, infra, machine, nodePool, service } from '../../testing/fixtures';
 import { IndexedStore, type KubeObject } from '@oooi/kube';
 import type { Infra, InfraClusterAttachment } from '@oooi/api';
 import {
@@ -27,6 +29,11 @@ const atts = [
   attachment('alpha'),
   attachment('bravo', { controlPlaneNamespace: 'cp-bravo' }),
   attachment('other', { infra: 'vlan200' }),
+  // an attachment of another namespace naming a HostedCluster of `hcs`
+  {
+    ...attachment('t', { hc: 'alpha', hcNamespace: 'hcs', infra: 'vlan9' }),
+    metadata: { name: 't', namespace: 'lab' },
+  },
 ];
 const infras = [
   infra(),
@@ -121,6 +128,26 @@ describe.each(lookups)('map functions over the %s', (_, make) => {
       name: 'attachment → every attachment of the same Infra',
       got: () => attachmentToSiblingRequests(atts[0]!, byIndex),
       want: ['clusters/alpha', 'clusters/bravo'],
+    },
+    {
+      name: 'HostedClusterGrant → the Infras of the attachments naming a HostedCluster of its namespace',
+      got: () => grantToInfraRequests(grant('clusters', ['lab']), byIndex),
+      want: ['clusters/vlan100', 'clusters/vlan200'],
+    },
+    {
+      name: 'HostedClusterGrant of another namespace → the Infra of the attachment naming a HostedCluster there',
+      got: () => grantToInfraRequests(grant('hcs', ['lab']), byIndex),
+      want: ['lab/vlan9'],
+    },
+    {
+      name: 'HostedClusterGrant → the attachments naming a HostedCluster of its namespace, and their siblings',
+      got: () => grantToAttachmentRequests(grant('hcs', ['lab']), byIndex),
+      want: ['lab/t'],
+    },
+    {
+      name: 'HostedClusterGrant of a namespace nobody names → nothing',
+      got: () => grantToAttachmentRequests(grant('nobody', ['lab']), byIndex),
+      want: [],
     },
     {
       name: 'Infra → its attachments',

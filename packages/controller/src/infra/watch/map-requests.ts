@@ -63,6 +63,15 @@ export function machineToInfraRequests(m: unknown, lookup: AttachmentLookup): Re
   return infrasOf(attachmentsOfMachine(m, lookup));
 }
 
+/**
+ * A HostedClusterGrant → the Infras of every attachment naming a HostedCluster of its namespace: a grant that
+ * appears, changes or goes admits or refuses them, which also moves the conflicts of the attachments that own
+ * those HostedClusters.
+ */
+export function grantToInfraRequests(g: unknown, lookup: AttachmentLookup): Request[] {
+  return infrasOf(lookup.byHostedClusterNamespace(identityOf(g).namespace));
+}
+
 /** A Service → the Infras whose internalProxyService names it. */
 export function serviceToInfraRequests(svc: unknown, lookup: InfraLookup): Request[] {
   const id = identityOf(svc);
@@ -85,6 +94,15 @@ export function infraToAttachmentRequests(i: Infra, lookup: AttachmentLookup): R
 
 export function nodePoolToAttachmentRequests(np: unknown, lookup: AttachmentLookup): Request[] {
   return unique(attachmentsOfNodePool(np, lookup).flatMap((a) => attachmentToSiblingRequests(a, lookup)));
+}
+
+/** A HostedClusterGrant → the attachments naming a HostedCluster of its namespace, and their siblings. */
+export function grantToAttachmentRequests(g: unknown, lookup: AttachmentLookup): Request[] {
+  return unique(
+    lookup
+      .byHostedClusterNamespace(identityOf(g).namespace)
+      .flatMap((a) => attachmentToSiblingRequests(a, lookup)),
+  );
 }
 
 export function machineToAttachmentRequests(m: unknown, lookup: AttachmentLookup): Request[] {

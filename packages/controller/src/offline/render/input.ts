@@ -1,11 +1,12 @@
 // What `oooi render` reads, sorted into what the Infra's decisions need. Documents arrive already parsed (the CLI
-// reads the files); each is checked here: our five kinds exactly as the apiserver would admit them (validateObject:
+// reads the files); each is checked here: our kinds exactly as the apiserver would admit them (validateObject:
 // schema, defaults, CEL twins), the third-party kinds for kind and name only. Every problem names its file and
 // field. Missing metadata is filled as the apiserver would on create: namespace `default`, generation 1.
 import { formatFieldError, validateMetadata, validateObject } from '@oooi/api';
 import type {
   DHCPServer,
   DNSServer,
+  HostedClusterGrant,
   Infra,
   InfraClusterAttachment,
   OooiObject,
@@ -25,6 +26,7 @@ export interface SourceDocument {
 export interface RenderInput {
   readonly infras: readonly Infra[];
   readonly attachments: readonly InfraClusterAttachment[];
+  readonly grants: readonly HostedClusterGrant[];
   readonly dhcpServers: readonly DHCPServer[];
   readonly dnsServers: readonly DNSServer[];
   readonly proxyServers: readonly ProxyServer[];
@@ -45,11 +47,12 @@ const thirdParty = {
   Service: 'services',
 } as const;
 const readable =
-  'Infra, InfraClusterAttachment, DHCPServer, DNSServer, ProxyServer, HostedCluster, NodePool, Machine, Service';
+  'Infra, InfraClusterAttachment, HostedClusterGrant, DHCPServer, DNSServer, ProxyServer, HostedCluster, NodePool, Machine, Service';
 
 const oooiKinds: readonly string[] = [
   'Infra',
   'InfraClusterAttachment',
+  'HostedClusterGrant',
   'DHCPServer',
   'DNSServer',
   'ProxyServer',
@@ -91,6 +94,9 @@ function addOooi(doc: SourceDocument, buckets: Buckets, errors: string[]): void 
       break;
     case 'InfraClusterAttachment':
       buckets.attachments.push(obj);
+      break;
+    case 'HostedClusterGrant':
+      buckets.grants.push(obj);
       break;
     case 'DHCPServer':
       buckets.dhcpServers.push(obj);
@@ -159,6 +165,7 @@ export function readDocuments(docs: readonly SourceDocument[]): {
   const buckets: Buckets = {
     infras: [],
     attachments: [],
+    grants: [],
     dhcpServers: [],
     dnsServers: [],
     proxyServers: [],

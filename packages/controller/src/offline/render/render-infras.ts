@@ -67,6 +67,7 @@ function renderInfra(input: RenderInput, infra: Infra, options: RenderOptions) {
   const plan: InfraPlan = planInfra({
     infra,
     attachments: input.attachments,
+    grants: input.grants,
     nodePools: input.nodePools,
     machines: input.machines,
     services: input.services,

@@ -2,7 +2,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { readFileSync } from 'node:fs';
-import { attachment, infra, loadYaml, machine, nodePool, repoRoot } from '../../testing/fixtures';
+import { attachment, grant, infra, loadYaml, machine, nodePool, repoRoot } from '../../testing/fixtures';
 import type { SourceDocument } from '../render/input';
 import { validateDocuments } from './validate-documents';
 
@@ -47,6 +47,31 @@ describe('validateDocuments', () => {
       ],
     },
     {
+      name: "another namespace's attachment naming alpha's HostedCluster, no grant in the files: refused, no conflict",
+      input: docs('a.yaml', [
+        infra(),
+        attachment('alpha'),
+        { ...infra(), metadata: { name: 'vlan100', namespace: 'tenant' } },
+        { ...attachment('intruder', { hc: 'alpha' }), metadata: { name: 'intruder', namespace: 'tenant' } },
+      ]),
+      want: [
+        'a.yaml: InfraClusterAttachment tenant/intruder: spec.hostedClusterRef: ReferenceNotPermitted: attachment "tenant/intruder" names HostedCluster clusters/alpha of another namespace, and no HostedClusterGrant in namespace "clusters" lets attachments of namespace "tenant" name it: the attachment is left out of routing, DNS, conflicts and apps ingress',
+      ],
+    },
+    {
+      name: 'the same with a grant in the files: one HostedCluster attached to two Infras',
+      input: docs('a.yaml', [
+        infra(),
+        attachment('alpha'),
+        { ...infra(), metadata: { name: 'vlan100', namespace: 'tenant' } },
+        { ...attachment('intruder', { hc: 'alpha' }), metadata: { name: 'intruder', namespace: 'tenant' } },
+        grant('clusters', ['tenant']),
+      ]),
+      want: [
+        'a.yaml: InfraClusterAttachment clusters/alpha: spec.hostedClusterRef: DuplicateHostedCluster: attachments "clusters/alpha" (Infra "vlan100") and "tenant/intruder" (Infra "vlan100") reference HostedCluster clusters/alpha (with InfraClusterAttachment tenant/intruder spec.hostedClusterRef in a.yaml)',
+      ],
+    },
+    {
       name: 'an attachment without its Infra',
       input: docs('a.yaml', [attachment('alpha')]),
       want: [
@@ -82,7 +107,7 @@ describe('validateDocuments', () => {
         ...docs('y.yaml', [infra()]),
       ],
       want: [
-        'x.yaml: document 1: kind: Unsupported value: "ConfigMap": oooi reads Infra, InfraClusterAttachment, DHCPServer, DNSServer, ProxyServer, HostedCluster, NodePool, Machine, Service',
+        'x.yaml: document 1: kind: Unsupported value: "ConfigMap": oooi reads Infra, InfraClusterAttachment, HostedClusterGrant, DHCPServer, DNSServer, ProxyServer, HostedCluster, NodePool, Machine, Service',
         'y.yaml: document 1: Infra clusters/vlan100: metadata.name: Duplicate value: already in x.yaml: document 2',
       ],
     },

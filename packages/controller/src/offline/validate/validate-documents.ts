@@ -1,6 +1,7 @@
 // `oooi validate`'s core, pure: every problem in a set of documents, each naming its file, object and field —
 // what the apiserver would refuse (validateObject: schema, defaults and the CEL rules' TS twins), what no single
-// object can show (validateCross: duplicate HostedClusters and domains, MetalLB ranges, a missing Infra), and
+// object can show (validateCross: HostedClusters of another namespace without a HostedClusterGrant, a wrong control-plane
+// namespace, duplicate HostedClusters and domains, MetalLB ranges, a missing Infra), and
 // what the controller would report on an Infra's Ready condition without any cluster state: an enabled component
 // without its serverIP or range, an invalid internalProxyService, and source addresses shared by two attachments
 // (when NodePools and Machines are given).
@@ -40,6 +41,7 @@ function infraLines(input: RenderInput, origins: Origins): string[] {
     const plan = planInfra({
       infra,
       attachments: input.attachments,
+      grants: input.grants,
       nodePools: input.nodePools,
       machines: input.machines,
       services: input.services,
@@ -67,6 +69,7 @@ export function validateDocuments(docs: readonly SourceDocument[]): string[] {
   const objects: OooiObject[] = [
     ...input.infras,
     ...input.attachments,
+    ...input.grants,
     ...input.dhcpServers,
     ...input.dnsServers,
     ...input.proxyServers,
