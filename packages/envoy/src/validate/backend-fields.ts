@@ -12,8 +12,8 @@ export const TIMEOUT_SECONDS = { min: 1, max: 3600 } as const;
 const LABEL = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
 const DNS_NAME = /^(?=.{1,253}$)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/i;
 const LOOKS_NUMERIC = /^[\d.]+$/;
-/** A last label that resolvers read as part of a numeric address (`0x7f.1` is 127.0.0.1 to inet_aton). */
-const NUMERIC_LABEL = /^(\d+|0x[0-9a-f]*)$/i;
+/** A host name's last label starts with a letter (a TLD or a Service name): `0x7f.1` is 127.0.0.1 to inet_aton. */
+const LETTER_FIRST = /^[a-z]/i;
 
 const at = (i: number, field: string): string => `spec.backends[${i}].${field}`;
 
@@ -52,14 +52,14 @@ function targetProblem(t: string, serverIP: string | undefined): string | undefi
     if (t.startsWith('127.')) return `${t} is the Envoy pod's own loopback (Envoy's admin listens there)`;
     if (t.startsWith('0.')) return `${t} means this host: Envoy would connect to its own pod`;
     if (t === serverIP) return `${t} is the proxy's own serverIP: Envoy would connect to itself`;
-    if (t === '255.255.255.255' || /^(22[4-9]|23\d)\./.test(t)) return `${t} is not a unicast address`;
+    if (Number(t.slice(0, t.indexOf('.'))) >= 224) return `${t} is not a unicast address`;
     return undefined;
   }
   if (LOOKS_NUMERIC.test(t) || !DNS_NAME.test(t)) {
     return `"${t}" is neither an IPv4 address nor a DNS name, so it cannot be resolved`;
   }
-  if (NUMERIC_LABEL.test(t.slice(t.lastIndexOf('.') + 1))) {
-    return `"${t}" ends in a numeric label: resolvers read it as an IPv4 address, not a DNS name`;
+  if (!LETTER_FIRST.test(t.slice(t.lastIndexOf('.') + 1))) {
+    return `"${t}" has a last label that does not start with a letter: resolvers may read it as an IPv4 address`;
   }
   return undefined;
 }

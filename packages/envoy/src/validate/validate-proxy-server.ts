@@ -1,8 +1,11 @@
-// Checks a ProxyServer spec before anything is translated and published, so Envoy never sees a config it would
-// reject (or one that routes ambiguously). Every problem is reported, with its field path and the backends
-// involved: duplicate names, UDP, targets that cannot be an address or a DNS name, invalid CIDRs, overlapping
-// matchers (same SNI and an overlapping source on one port), more than one catch-all chain per listener,
-// duplicate Host domains and source ranges on HTTP ports, and listener ports that collide with xDS or admin.
+// Checks a ProxyServer spec before anything is translated and published, so that Envoy never sees a config it
+// would refuse (or one that routes ambiguously, silently drops a route, or reaches into the Envoy pod itself). Every
+// problem is reported, with its field path and the backends involved. Per backend (backend-fields.ts): field types
+// and shapes (a file handed to `oooi-xds --from-file` skips the CRD schema), server names Envoy can match, connect
+// timeouts it takes, ports, targets (not loopback, 0.0.0.0, localhost or the proxy's serverIP), CIDRs. Across
+// backends: duplicate names, UDP, overlapping matchers (same SNI and an overlapping source on one port), more than
+// one catch-all chain per listener, duplicate Host domains and source ranges on HTTP ports, and listener ports that
+// collide with xDS or admin. refused-classes.ts lists every class with what Envoy does with it unvalidated.
 import type { FieldError, ProxyBackend, ProxyServerSpec, ValidationResult } from '@oooi/api';
 import { serverNames } from '../translate/backends-to-listeners';
 import type { Cidr } from '../translate/cidr';
