@@ -36,7 +36,8 @@ const notLocalhost: CelRule = {
 /** No backend targets the proxy's own serverIP (Envoy would connect to itself). */
 const notServerIP: CelRule = {
   rule: '!has(self.backends) || !has(self.networkConfig.serverIP) || self.backends.all(b, b.targetService != self.networkConfig.serverIP)',
-  message: 'spec.backends[*].targetService must not be spec.networkConfig.serverIP: Envoy would connect to itself',
+  message:
+    'spec.backends[*].targetService must not be spec.networkConfig.serverIP: Envoy would connect to itself',
   fieldPath: '.backends',
   check: (self) => {
     const spec = self as { backends?: unknown; networkConfig?: { serverIP?: unknown } } | null;

@@ -17,7 +17,8 @@ const LETTER_FIRST = /^[a-z]/i;
 
 const at = (i: number, field: string): string => `spec.backends[${i}].${field}`;
 
-const describe = (v: unknown): string => (typeof v === 'string' ? `"${v}"` : JSON.stringify(v) ?? String(v));
+const describe = (v: unknown): string =>
+  typeof v === 'string' ? `"${v}"` : (JSON.stringify(v) ?? String(v));
 
 /**
  * Why NAME is not a server name Envoy can match (undefined when it is one). The accepted form is the CRD's:
@@ -47,7 +48,8 @@ function targetProblem(t: string, serverIP: string | undefined): string | undefi
   if (lower === 'localhost' || lower.endsWith('.localhost')) {
     return `"${t}" is the Envoy pod's own loopback (Envoy's admin listens there)`;
   }
-  if (t === '::1' || t === '[::1]') return `${t} is the Envoy pod's own loopback (Envoy's admin listens there)`;
+  if (t === '::1' || t === '[::1]')
+    return `${t} is the Envoy pod's own loopback (Envoy's admin listens there)`;
   if (isIPv4(t)) {
     if (t.startsWith('127.')) return `${t} is the Envoy pod's own loopback (Envoy's admin listens there)`;
     if (t.startsWith('0.')) return `${t} means this host: Envoy would connect to its own pod`;
@@ -68,6 +70,70 @@ function isPort(v: unknown): v is number {
   return Number.isInteger(v) && (v as number) >= 1 && (v as number) <= 65535;
 }
 
+type Push = (field: string, message: string) => void;
+
+/** Reads a backend's fields; each of the wrong type is reported and left out, and `typed` says whether any was. */
+class Fields {
+  typed = true;
+
+  constructor(
+    private readonly b: Record<string, unknown>,
+    private readonly push: Push,
+  ) {}
+
+  str(field: string): string | undefined {
+    const v = this.b[field];
+    if (typeof v === 'string') return v;
+    this.push(field, v === undefined ? 'is required' : `${describe(v)} is not a string`);
+    this.typed = false;
+    return undefined;
+  }
+
+  strings(field: string): string[] | undefined {
+    const v = this.b[field];
+    if (v === undefined) return [];
+    if (Array.isArray(v) && v.every((s) => typeof s === 'string')) return v;
+    this.push(field, `${describe(v)} is not a list of strings`);
+    this.typed = false;
+    return undefined;
+  }
+
+  port(field: string): void {
+    if (isPort(this.b[field])) return;
+    this.push(field, `${describe(this.b[field])} is not a port (an integer from 1 to 65535)`);
+    this.typed = false;
+  }
+
+  protocol(): void {
+    const v = this.b.protocol;
+    if (v === undefined || v === 'TCP' || v === 'UDP') return;
+    this.push('protocol', `${describe(v)} is not TCP or UDP`);
+    this.typed = false;
+  }
+
+  /** The translator never reads a timeout it is not given, so a wrong one leaves the backend typed. */
+  timeout(): void {
+    const v = this.b.timeoutSeconds;
+    const { min, max } = TIMEOUT_SECONDS;
+    if (v === undefined || (Number.isInteger(v) && (v as number) >= min && (v as number) <= max)) return;
+    this.push(
+      'timeoutSeconds',
+      `${describe(v)} is not a whole number of seconds from ${min} to ${max} (Envoy's connect_timeout must be above 0)`,
+    );
+  }
+}
+
+function checkNames(hostname: string | undefined, alternates: string[] | undefined, push: Push): void {
+  if (hostname !== undefined) {
+    const p = serverNameProblem(hostname);
+    if (p) push('hostname', `"${hostname}" ${p}`);
+  }
+  alternates?.forEach((n, j) => {
+    const p = serverNameProblem(n);
+    if (p) push(`alternateHostnames[${j}]`, `"${n}" ${p}`);
+  });
+}
+
 /**
  * Checks backend I (field types, names, timeout, ports, target, source ranges) and reports into OUT. Returns the
  * backend when its fields have the types the cross-backend checks and the translator read, else undefined.
@@ -84,61 +150,21 @@ export function checkBackendFields(
   }
   const b = raw as Record<string, unknown>;
   const name = typeof b.name === 'string' ? b.name : `#${i}`;
-  const push = (field: string, message: string): void => {
+  const push: Push = (field, message) => {
     out.push({ path: at(i, field), message: `${message} (backend ${name})` });
   };
-  let typed = true;
-  const str = (field: string): string | undefined => {
-    const v = b[field];
-    if (typeof v === 'string') return v;
-    push(field, v === undefined ? 'is required' : `${describe(v)} is not a string`);
-    typed = false;
-    return undefined;
-  };
-  const strings = (field: string): string[] | undefined => {
-    const v = b[field];
-    if (v === undefined) return [];
-    if (Array.isArray(v) && v.every((s) => typeof s === 'string')) return v as string[];
-    push(field, `${describe(v)} is not a list of strings`);
-    typed = false;
-    return undefined;
-  };
-
-  str('name');
-  const hostname = str('hostname');
-  const alternates = strings('alternateHostnames');
-  const target = str('targetService');
-  const namespace = str('targetNamespace');
-  const ranges = strings('sourcePrefixRanges');
-  for (const field of ['port', 'targetPort']) {
-    if (!isPort(b[field])) {
-      push(field, `${describe(b[field])} is not a port (an integer from 1 to 65535)`);
-      typed = false;
-    }
-  }
-  if (b.protocol !== undefined && b.protocol !== 'TCP' && b.protocol !== 'UDP') {
-    push('protocol', `${describe(b.protocol)} is not TCP or UDP`);
-    typed = false;
-  }
-  const timeout = b.timeoutSeconds;
-  if (
-    timeout !== undefined &&
-    !(Number.isInteger(timeout) && (timeout as number) >= TIMEOUT_SECONDS.min && (timeout as number) <= TIMEOUT_SECONDS.max)
-  ) {
-    push(
-      'timeoutSeconds',
-      `${describe(timeout)} is not a whole number of seconds from ${TIMEOUT_SECONDS.min} to ${TIMEOUT_SECONDS.max} (Envoy's connect_timeout must be above 0)`,
-    );
-  }
-
-  if (hostname !== undefined) {
-    const p = serverNameProblem(hostname);
-    if (p) push('hostname', `"${hostname}" ${p}`);
-  }
-  alternates?.forEach((n, j) => {
-    const p = serverNameProblem(n);
-    if (p) push(`alternateHostnames[${j}]`, `"${n}" ${p}`);
-  });
+  const f = new Fields(b, push);
+  f.str('name');
+  const hostname = f.str('hostname');
+  const alternates = f.strings('alternateHostnames');
+  const target = f.str('targetService');
+  const namespace = f.str('targetNamespace');
+  const ranges = f.strings('sourcePrefixRanges');
+  f.port('port');
+  f.port('targetPort');
+  f.protocol();
+  f.timeout();
+  checkNames(hostname, alternates, push);
   if (target !== undefined) {
     const p = targetProblem(target, serverIP);
     if (p) push('targetService', p);
@@ -149,5 +175,5 @@ export function checkBackendFields(
   ranges?.forEach((r, j) => {
     if (!parseCidr(r)) push(`sourcePrefixRanges[${j}]`, `"${r}" is not an IPv4 CIDR`);
   });
-  return typed ? (raw as ProxyBackend) : undefined;
+  return f.typed ? (raw as ProxyBackend) : undefined;
 }

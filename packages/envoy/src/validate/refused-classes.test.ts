@@ -41,7 +41,11 @@ test.each(REFUSED_CLASSES)('the CRD refuses $what too, where one object can tell
     apiVersion: 'hostedcluster.densityops.com/v1alpha1',
     kind: 'ProxyServer',
     metadata: { name: 'p', namespace: 'lab' },
-    spec: { networkConfig: { cidr: '198.51.100.0/24', serverIP: '198.51.100.2' }, ...c.spec, backends: c.backends },
+    spec: {
+      networkConfig: { cidr: '198.51.100.0/24', serverIP: '198.51.100.2' },
+      ...c.spec,
+      backends: c.backends,
+    },
   };
   if (c.what === 'two names differing in case only (one chain per backend)') {
     // the CRD refuses the upper-case name itself

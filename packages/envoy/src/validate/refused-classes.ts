@@ -52,8 +52,7 @@ function b(name: string, over: Record<string, unknown> = {}): Record<string, unk
 
 const partial = "has a partial wildcard: Envoy matches '*' only as a whole first label ('*.example.com')";
 const emptyLabel = 'has an empty label (a leading, trailing or double dot)';
-const timeout =
-  "is not a whole number of seconds from 1 to 3600 (Envoy's connect_timeout must be above 0)";
+const timeout = "is not a whole number of seconds from 1 to 3600 (Envoy's connect_timeout must be above 0)";
 const loopback = "is the Envoy pod's own loopback (Envoy's admin listens there)";
 const notPort = 'is not a port (an integer from 1 to 65535)';
 const crd = 'the CRD refuses it';
@@ -82,7 +81,10 @@ export const REFUSED_CLASSES: readonly RefusedClass[] = [
     what: 'a second wildcard label',
     backends: [b('x', { hostname: '*.*.example.test' })],
     errors: [`spec.backends[0].hostname: "*.*.example.test" ${partial} (backend x)`],
-    envoy: { kind: 'nack', nack: 'partial wildcards are not supported' },
+    envoy: {
+      kind: 'ack',
+      why: `${crd}; Envoy reads it as the wildcard of the literal suffix ".*.example.test", which no client sends`,
+    },
   },
   {
     what: "'*.' with nothing after it",
@@ -123,7 +125,7 @@ export const REFUSED_CLASSES: readonly RefusedClass[] = [
     errors: [
       'spec.backends[1].hostname: "X.example.test" has upper-case letters (server names are lower case) (backend y)',
     ],
-    envoy: { kind: 'nack', nack: 'multiple filter chains with the same matching rules' },
+    envoy: { kind: 'nack', nack: 'multiple filter chains with overlapping matching rules' },
   },
   {
     what: 'label longer than 63',
@@ -158,13 +160,13 @@ export const REFUSED_CLASSES: readonly RefusedClass[] = [
     what: 'negative timeout',
     backends: [b('x', { timeoutSeconds: -5 })],
     errors: [`spec.backends[0].timeoutSeconds: -5 ${timeout} (backend x)`],
-    envoy: { kind: 'nack', nack: 'ConnectTimeout' },
+    envoy: { kind: 'nack', nack: 'Expected positive duration' },
   },
   {
     what: 'timeout beyond the Duration range (10^12 s)',
     backends: [b('x', { timeoutSeconds: 1e12 })],
     errors: [`spec.backends[0].timeoutSeconds: 1000000000000 ${timeout} (backend x)`],
-    envoy: { kind: 'nack', nack: 'out of range' },
+    envoy: { kind: 'nack', nack: 'Duration out-of-range' },
   },
   {
     what: 'timeout above the CRD maximum (3601 s)',
@@ -213,7 +215,10 @@ export const REFUSED_CLASSES: readonly RefusedClass[] = [
     what: 'a port given as a string',
     backends: [b('x', { port: '443' })],
     errors: [`spec.backends[0].port: "443" ${notPort} (backend x)`],
-    envoy: { kind: 'ack', why: `${crd}; the encoder turns it into 443 here, but other code compares ports as numbers` },
+    envoy: {
+      kind: 'ack',
+      why: `${crd}; the encoder turns it into 443 here, but other code compares ports as numbers`,
+    },
   },
   {
     what: 'listener port equal to the admin port',
@@ -246,7 +251,10 @@ export const REFUSED_CLASSES: readonly RefusedClass[] = [
     what: 'localhost',
     backends: [b('x', { targetService: 'localhost' })],
     errors: [`spec.backends[0].targetService: "localhost" ${loopback} (backend x)`],
-    envoy: { kind: 'ack', why: 'read as the Service localhost.ns.svc.cluster.local, which is not what it says' },
+    envoy: {
+      kind: 'ack',
+      why: 'read as the Service localhost.ns.svc.cluster.local, which is not what it says',
+    },
   },
   {
     what: 'a name under localhost',
@@ -263,7 +271,9 @@ export const REFUSED_CLASSES: readonly RefusedClass[] = [
   {
     what: "the proxy's own serverIP",
     backends: [b('x', { targetService: REFUSED_SERVER_IP })],
-    spec: { networkConfig: { cidr: '198.51.100.0/24', serverIP: REFUSED_SERVER_IP } as ProxyServerSpec['networkConfig'] },
+    spec: {
+      networkConfig: { cidr: '198.51.100.0/24', serverIP: REFUSED_SERVER_IP },
+    },
     errors: [
       `spec.backends[0].targetService: ${REFUSED_SERVER_IP} is the proxy's own serverIP: Envoy would connect to itself (backend x)`,
     ],
@@ -342,7 +352,7 @@ export const REFUSED_CLASSES: readonly RefusedClass[] = [
     errors: [
       'spec.backends[1].hostname: SNI "x.example.test" on port 443 with overlapping sources: spec.backends[1] (y) overlaps spec.backends[0] (x)',
     ],
-    envoy: { kind: 'nack', nack: 'multiple filter chains with the same matching rules' },
+    envoy: { kind: 'nack', nack: 'has the same matching rules defined as' },
   },
   {
     what: 'one SNI name on two backends (SNI routing)',
@@ -361,7 +371,7 @@ export const REFUSED_CLASSES: readonly RefusedClass[] = [
     errors: [
       'spec.backends[1].hostname: more than one catch-all chain on port 6443: spec.backends[0] (x), spec.backends[1] (y)',
     ],
-    envoy: { kind: 'nack', nack: 'multiple filter chains with the same matching rules' },
+    envoy: { kind: 'nack', nack: 'has the same matching rules defined as' },
   },
   {
     what: 'one Host on two backends of an HTTP port',
@@ -374,7 +384,9 @@ export const REFUSED_CLASSES: readonly RefusedClass[] = [
   {
     what: 'one backend name twice',
     backends: [b('x', { hostname: 'x' }), b('x', { hostname: 'y' })],
-    errors: ['spec.backends[1].name: duplicate backend name x: spec.backends[1] (x) and spec.backends[0] (x)'],
+    errors: [
+      'spec.backends[1].name: duplicate backend name x: spec.backends[1] (x) and spec.backends[0] (x)',
+    ],
     envoy: { kind: 'nack', nack: 'duplicate' },
   },
   {
@@ -383,7 +395,10 @@ export const REFUSED_CLASSES: readonly RefusedClass[] = [
     errors: [
       `spec.backends[0].name: "Sni:x" is not a DNS label (lower-case letters, digits and '-'); it names Envoy clusters and chains`,
     ],
-    envoy: { kind: 'ack', why: `${crd}; a name with ':' or '/' could collide with the routing chains and clusters` },
+    envoy: {
+      kind: 'ack',
+      why: `${crd}; a name with ':' or '/' could collide with the routing chains and clusters`,
+    },
   },
   {
     what: 'UDP',
