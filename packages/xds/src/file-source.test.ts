@@ -10,10 +10,16 @@ import { stringify } from 'yaml';
 import { readProxyServerFile, watchProxyServerFile } from './file-source';
 
 let dir: string;
+/** Stops a test's file watcher even when the test fails. */
+let afterAbort: AbortController | undefined;
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'oooi-xds-file-'));
 });
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
+afterEach(() => {
+  afterAbort?.abort();
+  afterAbort = undefined;
+  rmSync(dir, { recursive: true, force: true });
+});
 
 const backend = (over: Record<string, unknown> = {}) => ({
   name: 'alpha-api',
@@ -43,6 +49,7 @@ test('a first read the validator refuses throws one line per field, naming the f
     backend({ name: 'b', hostname: 'a*.example.test' }),
   ]);
   const ac = new AbortController();
+  afterAbort = ac;
   expect(() => watchProxyServerFile({ path, log: pino({ level: 'silent' }), onSpec }, ac.signal)).toThrow(
     new Error(
       [
@@ -52,18 +59,17 @@ test('a first read the validator refuses throws one line per field, naming the f
       ].join('\n'),
     ),
   );
-  ac.abort();
 });
 
 test('a valid first read is published and watched', () => {
   const path = file([backend()]);
   const seen: Partial<ProxyServerSpec>[] = [];
   const ac = new AbortController();
+  afterAbort = ac;
   watchProxyServerFile(
     { path, log: pino({ level: 'silent' }), onSpec: (s) => (seen.push(s), onSpec(s)) },
     ac.signal,
   );
-  ac.abort();
   expect(seen).toEqual([{ backends: [backend()] }]);
 });
 
