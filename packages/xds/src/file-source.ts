@@ -1,7 +1,10 @@
 // --from-file: reads a ProxyServer YAML (or JSON) document and re-reads it when it changes (polled, so it works
-// with editors and `mv` replacements alike).
+// with editors and `mv` replacements alike). The CRD schema never sees such a file: the validator (run by the
+// publisher) is its only gate. A file the validator refuses at start is an error naming every field (the process
+// has nothing to serve); refused later, it is reported and the last good snapshot stays served.
 import { readFileSync, unwatchFile, watchFile } from 'node:fs';
-import type { ProxyServerSpec } from '@oooi/api';
+import type { FieldError, ProxyServerSpec } from '@oooi/api';
+import { formatFieldError } from '@oooi/api';
 import type { Logger } from 'pino';
 import { parse } from 'yaml';
 
@@ -16,14 +19,26 @@ export function readProxyServerFile(path: string): Partial<ProxyServerSpec> {
 export interface FileSourceOptions {
   readonly path: string;
   readonly log: Logger;
-  readonly onSpec: (spec: Partial<ProxyServerSpec>) => void;
+  /** Publishes SPEC; returns the validator's errors when it refused it. */
+  readonly onSpec: (spec: Partial<ProxyServerSpec>) => readonly FieldError[] | undefined;
   /** Poll interval. @default 250 */
   readonly intervalMs?: number;
 }
 
-/** Reads the file now (throws if unreadable) and on every change until SIGNAL aborts. */
+/** The error for a file whose first read the validator refused: one line per problem, each naming its field. */
+export function invalidFileError(path: string, errors: readonly FieldError[]): Error {
+  return new Error(
+    `${path}: invalid ProxyServer, nothing served:\n${errors.map((e) => `  ${formatFieldError(e)}`).join('\n')}`,
+  );
+}
+
+/**
+ * Reads the file now and on every change until SIGNAL aborts. Throws when the file is unreadable now, or when the
+ * validator refuses it now (invalidFileError).
+ */
 export function watchProxyServerFile(o: FileSourceOptions, signal: AbortSignal): void {
-  o.onSpec(readProxyServerFile(o.path));
+  const errors = o.onSpec(readProxyServerFile(o.path));
+  if (errors !== undefined && errors.length > 0) throw invalidFileError(o.path, errors);
   const listener = (): void => {
     try {
       o.onSpec(readProxyServerFile(o.path));

@@ -1,7 +1,7 @@
 // Entry point of the oooi-xds process (bundled into its container image): serves ADS to the Envoy next to it
 // from one ProxyServer, read from a file (--from-file) or, in a cluster, watched by namespace and name.
 import { renameSync, writeFileSync } from 'node:fs';
-import type { ProxyServerSpec, ProxyServerStatus } from '@oooi/api';
+import type { FieldError, ProxyServerSpec, ProxyServerStatus } from '@oooi/api';
 import { Command } from 'commander';
 import {
   HealthServer,
@@ -100,11 +100,13 @@ function core(flags: Flags): Core {
   return { log, registry, cache, status, publisher, ads, hooks };
 }
 
-function publish(c: Core, spec: Partial<ProxyServerSpec>): void {
+/** Publishes SPEC; returns the validator's errors when it refused it. */
+function publish(c: Core, spec: Partial<ProxyServerSpec>): readonly FieldError[] | undefined {
   const r = c.publisher.publish(spec);
   if (r.kind === 'invalid') c.status.rejected(r.errors);
   else c.status.served(r.snapshot);
   c.hooks.onStatus();
+  return r.kind === 'invalid' ? r.errors : undefined;
 }
 
 async function fromCluster(c: Core, flags: Flags, signal: AbortSignal): Promise<() => boolean> {

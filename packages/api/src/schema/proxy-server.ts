@@ -4,7 +4,51 @@ import type { Static } from '@sinclair/typebox';
 import { cidrV4ByPattern, dnsLabel, enumOf, hostname, hostnameByPattern, image, port, text } from './fields';
 import { childNetworkProperties, childNetworkRules } from './child-network';
 import { intsDistinct, refs } from './cel';
+import type { CelRule } from './cel';
 import { conditions, observedGeneration } from './status';
+
+const octet = '(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])';
+/** A first octet of a unicast address outside 0/8 (this host) and 127/8 (loopback): 1–126 and 128–223. */
+const firstOctet = '([1-9]|[1-9][0-9]|1[01][0-9]|12[0-6]|12[89]|1[3-9][0-9]|2[01][0-9]|22[0-3])';
+const targetLabel = '[a-zA-Z0-9]([-a-zA-Z0-9]{0,61}[a-zA-Z0-9])?';
+/** A host name's last label starts with a letter (a TLD or a Service name), so no resolver reads it as an address. */
+const lastLabel = '[a-zA-Z]([-a-zA-Z0-9]{0,61}[a-zA-Z0-9])?';
+/**
+ * A backend target: a unicast IPv4 address that is not the Envoy pod itself (0/8, 127/8, multicast and class E
+ * refused), or a host name (a Service name in targetNamespace when it has no dot) whose last label starts with a
+ * letter (`0x7f.1` is 127.0.0.1 to inet_aton).
+ */
+export const targetPattern = `^(${firstOctet}([.]${octet}){3}|(${targetLabel}[.])*${lastLabel})$`;
+
+const localhost = (s: string): boolean => {
+  const l = s.toLowerCase();
+  return l === 'localhost' || l.endsWith('.localhost');
+};
+
+/** `localhost` and the names under it (RFC 6761) are the Envoy pod's own loopback, where Envoy's admin listens. */
+const notLocalhost: CelRule = {
+  rule: "self.lowerAscii() != 'localhost' && !self.lowerAscii().endsWith('.localhost')",
+  message:
+    "spec.backends[*].targetService must not be localhost: it is the Envoy pod's own loopback (Envoy's admin listens there)",
+  check: (self) => typeof self !== 'string' || !localhost(self),
+};
+
+/** No backend targets the proxy's own serverIP (Envoy would connect to itself). */
+const notServerIP: CelRule = {
+  rule: '!has(self.backends) || !has(self.networkConfig.serverIP) || self.backends.all(b, b.targetService != self.networkConfig.serverIP)',
+  message:
+    'spec.backends[*].targetService must not be spec.networkConfig.serverIP: Envoy would connect to itself',
+  fieldPath: '.backends',
+  check: (self) => {
+    const spec = self as { backends?: unknown; networkConfig?: { serverIP?: unknown } } | null;
+    const ip = spec?.networkConfig?.serverIP;
+    return (
+      typeof ip !== 'string' ||
+      !Array.isArray(spec?.backends) ||
+      spec.backends.every((b) => (b as { targetService?: unknown } | null)?.targetService !== ip)
+    );
+  },
+};
 
 export const ProxyBackend = Type.Object(
   {
@@ -25,8 +69,8 @@ export const ProxyBackend = Type.Object(
     ),
     port: port('Envoy listener port this backend is served on.'),
     targetService: text(
-      'Target: a Service name in targetNamespace, or an IPv4 address or host name (apps VIPs).',
-      { minLength: 1 },
+      "Target: a Service name in targetNamespace, or an IPv4 address or host name (apps VIPs). Never the Envoy pod itself: loopback (127.0.0.0/8, localhost), 0.0.0.0/8 and the proxy's serverIP are refused.",
+      { minLength: 1, pattern: targetPattern, 'x-kubernetes-validations': [notLocalhost] },
     ),
     targetPort: port('Target port.'),
     targetNamespace: dnsLabel('spec.backends[*].targetNamespace', 'Namespace of the target Service.', {
@@ -83,7 +127,10 @@ export const ProxyServerSpec = Type.Object(
   },
   {
     description: 'An L4 SNI-passthrough Envoy on the VLAN, configured over xDS by its sidecar.',
-    'x-kubernetes-validations': [intsDistinct(refs('spec')('xdsPort'), refs('spec')('adminPort'))],
+    'x-kubernetes-validations': [
+      intsDistinct(refs('spec')('xdsPort'), refs('spec')('adminPort')),
+      notServerIP,
+    ],
   },
 );
 

@@ -2,6 +2,7 @@
 import type { Case } from './case';
 import { alpha, dhcp, dns, proxy, set } from './fixtures';
 import { cidrV4Pattern } from '../schema/fields';
+import { targetPattern } from '../schema/proxy-server';
 import { serviceMetadataRejectCases } from './service-metadata-cases';
 
 export const childRejectCases: Case[] = [
@@ -183,6 +184,27 @@ export const childRejectCases: Case[] = [
     name: 'a backend without a target',
     input: set(proxy, 'spec.backends', [{ ...proxy.spec.backends[0], targetService: undefined }]),
     want: ['spec.backends[0].targetService: Required value'],
+  },
+  {
+    name: "a backend targeting the Envoy pod's loopback",
+    input: set(proxy, 'spec.backends', [{ ...proxy.spec.backends[0], targetService: '127.0.0.1' }]),
+    want: [
+      `spec.backends[0].targetService: Invalid value: "127.0.0.1": spec.backends[0].targetService in body should match '${targetPattern}'`,
+    ],
+  },
+  {
+    name: 'a backend targeting localhost',
+    input: set(proxy, 'spec.backends', [{ ...proxy.spec.backends[0], targetService: 'localhost' }]),
+    want: [
+      "spec.backends[0].targetService: spec.backends[*].targetService must not be localhost: it is the Envoy pod's own loopback (Envoy's admin listens there)",
+    ],
+  },
+  {
+    name: "a backend targeting the proxy's own serverIP",
+    input: set(proxy, 'spec.backends', [{ ...proxy.spec.backends[0], targetService: '198.51.100.4' }]),
+    want: [
+      'spec.backends[*].targetService must not be spec.networkConfig.serverIP: Envoy would connect to itself',
+    ],
   },
   {
     name: 'a backend source range with a /40',

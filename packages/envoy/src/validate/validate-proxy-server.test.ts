@@ -119,7 +119,7 @@ test.each<Case>([
     wantErrors: [
       'spec.backends[0].targetService: "bad_name!" is neither an IPv4 address nor a DNS name, so it cannot be resolved (backend x)',
       'spec.backends[1].targetService: "300.1.1.1" is neither an IPv4 address nor a DNS name, so it cannot be resolved (backend y)',
-      'spec.backends[2].targetService: 0.0.0.0 is not a unicast address (backend z)',
+      'spec.backends[2].targetService: 0.0.0.0 means this host: Envoy would connect to its own pod (backend z)',
     ],
   },
   {

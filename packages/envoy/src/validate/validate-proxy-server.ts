@@ -1,18 +1,18 @@
-// Checks a ProxyServer spec before anything is translated and published, so Envoy never sees a config it would
-// reject (or one that routes ambiguously). Every problem is reported, with its field path and the backends
-// involved: duplicate names, UDP, targets that cannot be an address or a DNS name, invalid CIDRs, overlapping
-// matchers (same SNI and an overlapping source on one port), more than one catch-all chain per listener,
-// duplicate Host domains and source ranges on HTTP ports, and listener ports that collide with xDS or admin.
+// Checks a ProxyServer spec before anything is translated and published, so that Envoy never sees a config it
+// would refuse (or one that routes ambiguously, silently drops a route, or reaches into the Envoy pod itself). Every
+// problem is reported, with its field path and the backends involved. Per backend (backend-fields.ts): field types
+// and shapes (a file handed to `oooi-xds --from-file` skips the CRD schema), server names Envoy can match, connect
+// timeouts it takes, ports, targets (not loopback, 0.0.0.0, localhost or the proxy's serverIP), CIDRs. Across
+// backends: duplicate names, UDP, overlapping matchers (same SNI and an overlapping source on one port), more than
+// one catch-all chain per listener, duplicate Host domains and source ranges on HTTP ports, and listener ports that
+// collide with xDS or admin. refused-classes.ts lists every class with what Envoy does with it unvalidated.
 import type { FieldError, ProxyBackend, ProxyServerSpec, ValidationResult } from '@oooi/api';
-import { isIPv4 } from '../translate/backends-to-clusters';
 import { serverNames } from '../translate/backends-to-listeners';
 import type { Cidr } from '../translate/cidr';
 import { cidrsOverlap, parseCidr } from '../translate/cidr';
 import { DEFAULT_HTTP_PORTS } from '../translate/resources';
 import type { TranslateOptions } from '../translate/resources';
-
-const DNS_NAME = /^(?=.{1,253}$)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/i;
-const LOOKS_NUMERIC = /^[\d.]+$/;
+import { checkBackendFields } from './backend-fields';
 
 interface Indexed {
   readonly b: ProxyBackend;
@@ -22,34 +22,10 @@ interface Indexed {
 const at = (i: number, field: string): string => `spec.backends[${i}].${field}`;
 const who = (x: Indexed): string => `spec.backends[${x.i}] (${x.b.name})`;
 
-function checkBackend(x: Indexed, out: FieldError[]): void {
-  const { b, i } = x;
+function checkProtocol({ b, i }: Indexed, out: FieldError[]): void {
   if ((b.protocol ?? 'TCP') !== 'TCP') {
     out.push({ path: at(i, 'protocol'), message: `${b.protocol}: only TCP is served (backend ${b.name})` });
   }
-  const t = b.targetService;
-  if (!(isIPv4(t) || (!LOOKS_NUMERIC.test(t) && DNS_NAME.test(t)))) {
-    out.push({
-      path: at(i, 'targetService'),
-      message: `"${t}" is neither an IPv4 address nor a DNS name, so it cannot be resolved (backend ${b.name})`,
-    });
-  } else if (isIPv4(t) && (t.startsWith('0.') || t === '255.255.255.255' || /^(22[4-9]|23\d)\./.test(t))) {
-    out.push({ path: at(i, 'targetService'), message: `${t} is not a unicast address (backend ${b.name})` });
-  }
-  if (!Number.isInteger(b.targetPort) || b.targetPort < 1 || b.targetPort > 65535) {
-    out.push({ path: at(i, 'targetPort'), message: `${b.targetPort} is not a port (backend ${b.name})` });
-  }
-  if (!Number.isInteger(b.port) || b.port < 1 || b.port > 65535) {
-    out.push({ path: at(i, 'port'), message: `${b.port} is not a port (backend ${b.name})` });
-  }
-  (b.sourcePrefixRanges ?? []).forEach((r, j) => {
-    if (!parseCidr(r)) {
-      out.push({
-        path: at(i, `sourcePrefixRanges[${j}]`),
-        message: `"${r}" is not an IPv4 CIDR (backend ${b.name})`,
-      });
-    }
-  });
 }
 
 function cidrsOf(b: ProxyBackend): Cidr[] {
@@ -171,11 +147,22 @@ export function validateProxyServer<S extends Partial<ProxyServerSpec>>(
   spec: S,
   options: Pick<TranslateOptions, 'httpPorts'> = {},
 ): ValidationResult<S> {
-  const all = (spec.backends ?? []).map((b, i) => ({ b, i }));
   const out: FieldError[] = [];
+  if (spec === null || typeof spec !== 'object' || Array.isArray(spec)) {
+    return { ok: false, errors: [{ path: 'spec', message: 'is not an object' }] };
+  }
+  const raw: unknown = spec.backends;
+  if (raw !== undefined && !Array.isArray(raw)) {
+    return { ok: false, errors: [{ path: 'spec.backends', message: 'is not a list of backends' }] };
+  }
+  const serverIP = (spec.networkConfig as { serverIP?: unknown } | undefined)?.serverIP;
+  const all = ((raw ?? []) as unknown[]).flatMap((r, i) => {
+    const b = checkBackendFields(r, i, typeof serverIP === 'string' ? serverIP : undefined, out);
+    return b ? [{ b, i }] : [];
+  });
   checkNames(all, out);
   checkReservedPorts(spec, all, out);
-  for (const x of all) checkBackend(x, out);
+  for (const x of all) checkProtocol(x, out);
   const httpPorts = new Set(options.httpPorts ?? DEFAULT_HTTP_PORTS);
   const byPort = new Map<number, Indexed[]>();
   for (const x of all.filter((y) => (y.b.protocol ?? 'TCP') === 'TCP')) {

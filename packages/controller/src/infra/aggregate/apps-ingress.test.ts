@@ -31,6 +31,16 @@ describe('the apps endpoint is accepted only where the attachment may point', ()
       why: "apps ingress externalHostname kube-apiserver.clusters-alpha.svc.cluster.local is inside the cluster's service domain cluster.local",
     },
     {
+      name: 'localhost',
+      apps: { hostname: 'ingress.localhost' },
+      why: "apps ingress externalHostname ingress.localhost is the proxy pod's own loopback",
+    },
+    {
+      name: 'a name a resolver reads as an address',
+      apps: { hostname: '0x7f.1' },
+      why: 'apps ingress externalHostname 0x7f.1 has a last label that does not start with a letter',
+    },
+    {
       name: 'not a host name',
       apps: { hostname: 'a b\n}' },
       why: 'apps ingress externalHostname "a b\\n}" is not a lower-case host name',

@@ -54,6 +54,11 @@ function ipProblem(a: InfraClusterAttachment, ip: string, ctx: AppsContext): str
 function hostnameProblem(name: string, ctx: AppsContext): string | undefined {
   if (name.length > 253 || !HOSTNAME.test(name))
     return `apps ingress externalHostname ${JSON.stringify(name)} is not a lower-case host name`;
+  // the ProxyServer CRD refuses these targets (the Envoy pod's own loopback; a name a resolver reads as an address)
+  if (inside(name, 'localhost'))
+    return `apps ingress externalHostname ${name} is the proxy pod's own loopback`;
+  if (!/^[a-z]/.test(name.slice(name.lastIndexOf('.') + 1)))
+    return `apps ingress externalHostname ${name} has a last label that does not start with a letter`;
   if (inside(name, CLUSTER_SERVICE_DOMAIN))
     return `apps ingress externalHostname ${name} is inside the cluster's service domain ${CLUSTER_SERVICE_DOMAIN}`;
   const other = ctx.otherDomains.find((d) => inside(name, d));
