@@ -56,6 +56,7 @@ export {
   checkAppsRanges,
   findHostedClusterAcrossInfras,
   attachmentDomain,
+  staticAddresses,
 } from './validate/validate-cross';
 export type { CrossProblem, CrossReason, ObjectField } from './validate/validate-cross';
 export type { FieldError, ValidationResult } from './validate/field-error';

@@ -155,7 +155,7 @@ function appsRanges(attachments: readonly InfraClusterAttachment[]): AppsRange[]
 }
 
 /** The Infra's static addresses (gateway, then each component's serverIP), with the field that holds each. */
-function staticAddresses(infra: Infra): { field: string; ip: number; text: string }[] {
+export function staticAddresses(infra: Infra): { field: string; ip: number; text: string }[] {
   const c = infra.spec.infraComponents;
   const candidates: [string, string | undefined][] = [
     ['spec.networkConfig.gateway', infra.spec.networkConfig.gateway],

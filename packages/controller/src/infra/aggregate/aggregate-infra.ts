@@ -1,5 +1,6 @@
 // One Infra's attachments, fully aggregated: exclusions, apps endpoints, source-scoped aliases with the shared
 // /32s removed, and every conflict. Everything the children and both statuses are computed from.
+import { staticAddresses } from '@oooi/api';
 import type { HostedClusterGrant, Infra, InfraClusterAttachment } from '@oooi/api';
 import { aggregateAttachments, targetOf } from './attachments';
 import type { AttachmentTarget, Conflict, Refused } from './attachments';
@@ -49,11 +50,12 @@ export function aggregateInfra(input: AggregateInputs): AggregatedInfra {
   const index = indexSources(input.nodePools, input.machines);
   const cidr = input.infra.spec.networkConfig.cidr;
   const domains = agg.included.map((a) => targetOf(a).domain);
+  const statics = staticAddresses(input.infra);
   const found = agg.included.map((attachment) => {
     const target = targetOf(attachment);
     const sources = resolveIndexed(cidr, target, index);
     const otherDomains = domains.filter((d) => d !== target.domain);
-    const apps = appsEndpointOf(attachment, { cidr, otherDomains });
+    const apps = appsEndpointOf(attachment, { cidr, otherDomains, staticAddresses: statics });
     return { attachment, target, sources, apps: apps.endpoint, appsRejected: apps.rejected };
   });
   const verdict = removeDuplicateSources(

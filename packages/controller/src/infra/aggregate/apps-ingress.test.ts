@@ -67,4 +67,27 @@ describe('the apps endpoint is accepted only where the attachment may point', ()
       message: expect.stringContaining('10.96.0.10') as string,
     });
   });
+
+  // without a MetalLB range the Infra's CIDR bounds the VIP; its static addresses are still not one: the proxy's own
+  // serverIP is a target the ProxyServer CRD refuses (one such status would block the whole ProxyServer apply)
+  test.each([
+    ['198.51.100.4', 'spec.infraComponents.proxy.serverIP'],
+    ['198.51.100.3', 'spec.infraComponents.dns.serverIP'],
+    ['198.51.100.2', 'spec.infraComponents.dhcp.serverIP'],
+    ['198.51.100.1', 'spec.networkConfig.gateway'],
+  ])('no MetalLB range: an externalIP at %s (%s) is refused, a free VLAN address accepted', (ip, field) => {
+    const plan = planInfra(world(infra(), { attachments: [ready({ ip, range: '' }), attachment('bravo')] }));
+    const proxy = plan.children.proxy.action === 'apply' ? plan.children.proxy.object : undefined;
+    expect(proxy?.spec.backends.map((b) => b.targetService)).not.toContain(ip);
+    expect(
+      plan.attachments.find((p) => p.name === 'alpha')!.conditions.find((c) => c.type === 'Ready'),
+    ).toMatchObject({
+      status: 'False',
+      reason: 'AppsEndpointRejected',
+      message: `apps ingress externalIP ${ip} is the Infra's ${field}: no *.apps record and no apps backend`,
+    });
+    const free = planInfra(world(infra(), { attachments: [ready({ ip: '198.51.100.250', range: '' })] }));
+    const freeProxy = free.children.proxy.action === 'apply' ? free.children.proxy.object : undefined;
+    expect(freeProxy?.spec.backends.map((b) => b.targetService)).toContain('198.51.100.250');
+  });
 });

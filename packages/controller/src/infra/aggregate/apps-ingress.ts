@@ -2,7 +2,7 @@
 // but the *.apps A records exist only when externalIP is populated), read from the apps-ingress status only while
 // apps ingress is enabled and Ready. The status is written by another controller (or anyone with status access),
 // so it is not trusted as is: an address is accepted only inside the attachment's MetalLB range (the Infra's CIDR
-// when no range is set), a host name only when it is a host name outside every other attachment's domain and
+// when no range is set) and never at one of the Infra's static addresses, a host name only when it is a host name outside every other attachment's domain and
 // outside the management cluster's service domain. A refused endpoint gives no record and no backend; the reason
 // goes onto the attachment's Ready condition, naming the address.
 import { cidrContains, isIPv4, parseAddressRange, parseCidrV4, parseIPv4 } from '@oooi/api';
@@ -23,6 +23,12 @@ export const CLUSTER_SERVICE_DOMAIN = 'cluster.local';
 export interface AppsContext {
   /** The Infra's spec.networkConfig.cidr. */
   readonly cidr: string;
+  /**
+   * The Infra's static addresses (gateway and each component's serverIP) with the field that sets each: an apps VIP
+   * there would send apps traffic to the gateway or a data-plane pod — the proxy's own serverIP is a target the
+   * ProxyServer CRD refuses, so one such status would block the whole ProxyServer apply.
+   */
+  readonly staticAddresses?: readonly { readonly field: string; readonly ip: number }[];
   /** The domains of the Infra's other routing attachments. */
   readonly otherDomains: readonly string[];
 }
@@ -38,6 +44,8 @@ const inside = (name: string, domain: string): boolean => name === domain || nam
 
 function ipProblem(a: InfraClusterAttachment, ip: string, ctx: AppsContext): string | undefined {
   const value = parseIPv4(ip)!;
+  const taken = ctx.staticAddresses?.find((s) => s.ip === value);
+  if (taken !== undefined) return `apps ingress externalIP ${ip} is the Infra's ${taken.field}`;
   const rangeText = a.spec.appsIngress?.metallb?.ipAddressPoolRange;
   const range = rangeText ? parseAddressRange(rangeText) : undefined;
   if (range) {
