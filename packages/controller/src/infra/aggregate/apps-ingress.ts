@@ -2,8 +2,8 @@
 // but the *.apps A records exist only when externalIP is populated), read from the apps-ingress status only while
 // apps ingress is enabled and Ready. The status is written by another controller (or anyone with status access),
 // so it is not trusted as is: an address is accepted only inside the attachment's MetalLB range (the Infra's CIDR
-// when no range is set) and never at one of the Infra's static addresses, a host name only when it is a host name outside every other attachment's domain and
-// outside the management cluster's service domain. A refused endpoint gives no record and no backend; the reason
+// when no range is set) and never at one of the Infra's static addresses, a host name only when it is a host name
+// outside every other attachment's domain and outside the management cluster's service domain. A refused endpoint gives no record and no backend; the reason
 // goes onto the attachment's Ready condition, naming the address.
 import { cidrContains, isIPv4, parseAddressRange, parseCidrV4, parseIPv4 } from '@oooi/api';
 import type { InfraClusterAttachment } from '@oooi/api';
