@@ -2,31 +2,85 @@
 //   journal-<gen>.log  framed records (frame.ts), appended by one O_DSYNC write per batch (group commit)
 //   snapshot.bin       a header frame {gen, lastSeq, format: 2}, a marker frame, one frame per lease, an end frame
 //                      {end, count} (records.ts: the record formats, and why the marker)
-// commit() resolves only once its records are on disk, so an ACK is sent after its lease is durable.
+// commit() resolves only once every byte of its records is on disk (a short write is continued from where it
+// stopped), so an ACK is sent after its lease is durable. A write that fails rejects its batch and every commit
+// queued behind it (newest first, so the server can undo them in reverse), cuts the journal back to its last durable
+// byte (no partial frame, no record of a rejected commit stays), and starts a backoff: until it ends commits are
+// refused without touching the disk, then the next commit tries again. No journal is created per failure (one
+// rotation at most, when the cut itself fails, until a write succeeds again).
 // Compaction: rotate to journal gen+1, write the table as of the rotation to snapshot.tmp, fsync, rename to
 // snapshot.bin, fsync the directory, then delete the older journals. Restart: snapshot, then every journal
-// of gen ≥ the snapshot's, records with seq > lastSeq; a torn tail is skipped (and cut off the live journal).
-// A failed write may leave part of a frame behind, and no record may follow it there (replay stops at it): the
-// next batch goes to a new journal (gen+1), where replay still reaches it.
+// of gen ≥ the snapshot's, records with seq > lastSeq. Damage anywhere (a torn tail, a flipped bit mid-file) is
+// skipped by resynchronising on the next valid frame (frame.ts) and reported (onDamage: file, offset, bytes, records
+// likely lost); no file is truncated or rewritten on open, and after damage in the live journal new records go to
+// journal gen+1. A CRC-valid frame that is not a record this version can read (a newer format) stops the open with
+// an error naming the file and offset: skipping it would lose leases silently.
 import { constants, mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { LeaseTable } from '../allocate/lease-table';
 import type { Lease } from '../allocate/lease-table';
-import { frame, jsonFrame, jsonPayload, readFrames } from './frame';
-import { decodeRecord, recordFrame } from './records';
+import { FRAME_HEADER, frame, jsonFrame, jsonPayload, scanFrames } from './frame';
+import type { Damage } from './frame';
+import { decodeRecord, recordFrame, recordProblem } from './records';
 import type { DecodedRecords } from './records';
+
+/** Bytes of a store file that are not part of any valid frame, found on open. */
+export interface StoreDamage {
+  readonly file: string;
+  readonly offset: number;
+  readonly bytes: number;
+  /** How many records the damage likely held (from the sequence numbers around it, else from its size). */
+  readonly records: number;
+  /** Nothing valid follows it in the file (a torn tail). */
+  readonly tail: boolean;
+}
+
+/** The store's writes are failing (set by a failed write, cleared by the next durable batch). */
+export interface StoreFailure {
+  /** The errno code (ENOSPC, EIO, EDQUOT, …), or EIO for a write that took no bytes without an error. */
+  readonly code: string;
+  readonly message: string;
+  /** Epoch ms of the first failure since the last durable batch. */
+  readonly since: number;
+  readonly attempts: number;
+  /** Epoch ms before which commits are refused without a write. */
+  readonly retryAt: number;
+}
 
 export interface StoreEvents {
   /** One batch made durable: its record count and how long its (O_DSYNC) write took. */
   onCommit?(records: number, seconds: number): void;
-  onTornTail?(file: string, ignoredBytes: number): void;
+  /** Damage found on open (once per damaged stretch). */
+  onDamage?(d: StoreDamage): void;
+  /** A batch's write failed; commits are refused for RETRYINMS, then the next one tries again. */
+  onWriteFailed?(f: StoreFailure, retryInMs: number): void;
+  /** The first durable batch after a failure. */
+  onWritable?(): void;
+  /** Compaction left out a lease it cannot write (a v1 record past RECORD_LIMITS). */
+  onUnstorable?(lease: Lease, why: string): void;
+}
+
+/** The file operations the store makes on the handles it opens (a test puts a fault-injecting shim here). */
+export type StoreFile = Pick<FileHandle, 'writev' | 'truncate' | 'datasync' | 'sync' | 'close'>;
+
+export interface StoreFiles {
+  open(path: string, flags: number | string): Promise<StoreFile>;
+}
+
+export interface StoreOptions {
+  readonly files?: StoreFiles;
+  readonly now?: () => number;
+  /** The wait after a failed write, doubling per failure up to maxMs. @default { initialMs: 1000, maxMs: 16000 } */
+  readonly backoff?: { readonly initialMs: number; readonly maxMs: number };
 }
 
 export interface OpenedStore {
   readonly store: LeaseStore;
   readonly table: LeaseTable;
   readonly replayed: number;
+  /** Damage found while reading (also reported through onDamage). */
+  readonly damage: readonly StoreDamage[];
   /** Where the open's time went (ms): reading the files, checking frames and decoding records, filling the table. */
   readonly timings: OpenTimings;
 }
@@ -37,9 +91,40 @@ export interface OpenTimings {
   readonly indexMs: number;
 }
 
+/** A frame this version cannot read: the store does not open (a newer oooi-dhcp wrote the directory?). */
+export class LeaseStoreFormatError extends Error {
+  constructor(
+    readonly file: string,
+    readonly offset: number,
+    what: string,
+  ) {
+    super(
+      `lease store: ${file} at offset ${offset} holds ${what} this version of oooi-dhcp cannot read; refusing to start (was the directory written by a newer version?)`,
+    );
+    this.name = 'LeaseStoreFormatError';
+  }
+}
+
+/** A commit refused while the store waits out the backoff after a failed write. */
+export class LeaseStoreUnavailableError extends Error {
+  readonly code: string;
+  constructor(f: StoreFailure) {
+    super(`lease store: writes are failing (${f.code}: ${f.message}); not written`);
+    this.name = 'LeaseStoreUnavailableError';
+    this.code = f.code;
+  }
+}
+
 interface Waiter {
   readonly resolve: () => void;
   readonly reject: (e: unknown) => void;
+}
+
+interface Journal {
+  readonly handle: StoreFile;
+  readonly gen: number;
+  /** Bytes known durable: where a failed write is cut back to. */
+  bytes: number;
 }
 
 /**
@@ -51,13 +136,40 @@ const JOURNAL_FLAGS = constants.O_WRONLY | constants.O_APPEND | constants.O_CREA
 const journalName = (gen: number) => `journal-${String(gen).padStart(10, '0')}.log`;
 const SNAPSHOT = 'snapshot.bin';
 
-async function fsyncDir(dir: string): Promise<void> {
-  const h = await open(dir, 'r');
+const realFiles: StoreFiles = { open: (path, flags) => open(path, flags) };
+
+async function fsyncDir(files: StoreFiles, dir: string): Promise<void> {
+  const h = await files.open(dir, 'r');
   try {
     await h.sync();
   } finally {
     await h.close();
   }
+}
+
+/** Writes every byte of BUFS through H: a short write goes on from where it stopped. Resolves to the byte count. */
+async function writeAll(h: StoreFile, bufs: readonly Buffer[]): Promise<number> {
+  let total = 0;
+  for (const b of bufs) total += b.length;
+  let rest = bufs;
+  let left = total;
+  while (left > 0) {
+    const { bytesWritten } = await h.writev(rest as Buffer[]);
+    if (bytesWritten >= left) break;
+    if (bytesWritten <= 0) {
+      throw Object.assign(new Error(`a write took none of its ${left} bytes`), { code: 'EIO' });
+    }
+    left -= bytesWritten;
+    rest = skipBytes(rest, bytesWritten);
+  }
+  return total;
+}
+
+/** BUFS without their first N bytes (N is less than their total). */
+function skipBytes(bufs: readonly Buffer[], n: number): Buffer[] {
+  let i = 0;
+  while (n >= bufs[i]!.length) n -= bufs[i++]!.length;
+  return [bufs[i]!.subarray(n), ...bufs.slice(i + 1)];
 }
 
 async function listJournals(dir: string): Promise<number[]> {
@@ -87,11 +199,68 @@ async function readIfThere(file: string): Promise<Buffer | undefined> {
   });
 }
 
-/** The records of the frames at SPANS[FROM, TO) of DATA, in order (those that are not records are left out). */
-function decodeSpans(data: Buffer, spans: readonly number[], from: number, to: number): DecodedRecords {
+function formatByte(b: Buffer, start: number): string {
+  return `a record of format 0x${b[start]!.toString(16).padStart(2, '0')}`;
+}
+
+/** How many records of about AVG bytes a stretch of BYTES held (at least one). */
+const recordsIn = (bytes: number, avg: number) => Math.max(1, Math.round(bytes / Math.max(avg, 1)));
+
+interface ReadJournal {
+  readonly records: DecodedRecords;
+  readonly damage: StoreDamage[];
+}
+
+/**
+ * The records of the journal FILE (its bytes DATA). A frame found past damage counts only when it is a record whose
+ * sequence number is a positive integer above the last one read (records in a journal are in sequence order): that
+ * is what stops a chance CRC-32 match inside damaged bytes from becoming a lease.
+ */
+function readJournal(file: string, data: Buffer): ReadJournal {
   const out: DecodedRecords = { seqs: [], leases: [] };
-  for (let i = from; i < to; i += 2) decodeRecord(data, spans[i]!, spans[i + 1]!, out);
-  return out;
+  /** Per damaged stretch that records follow: the sequence numbers before and after it. */
+  const around: [number | undefined, number][] = [];
+  const damage = scanFrames(data, (start, end, afterDamage) => {
+    const ok = decodeRecord(data, start, end, out);
+    if (!afterDamage) {
+      if (!ok) throw new LeaseStoreFormatError(file, start - FRAME_HEADER, formatByte(data, start));
+      return true;
+    }
+    if (!ok) return false;
+    const n = out.seqs.length;
+    const q = out.seqs[n - 1]!;
+    const prev = n > 1 ? out.seqs[n - 2] : undefined;
+    if (!Number.isSafeInteger(q) || q <= 0 || (prev !== undefined && q <= prev)) {
+      out.seqs.pop();
+      out.leases.pop();
+      return false;
+    }
+    around.push([prev, q]);
+    return true;
+  });
+  return { records: out, damage: describeDamage(file, data, damage, out.seqs.length, around) };
+}
+
+function describeDamage(
+  file: string,
+  data: Buffer,
+  damage: readonly Damage[],
+  frames: number,
+  around: readonly [number | undefined, number][],
+): StoreDamage[] {
+  if (damage.length === 0) return [];
+  let damaged = 0;
+  for (const d of damage) damaged += d.bytes;
+  const avg = frames > 0 ? (data.length - damaged) / frames : 40;
+  let k = 0;
+  return damage.map((d) => {
+    let records = recordsIn(d.bytes, avg);
+    if (!d.tail) {
+      const [prev, next] = around[k++]!;
+      if (prev !== undefined) records = next - prev - 1;
+    }
+    return { file, offset: d.offset, bytes: d.bytes, records, tail: d.tail };
+  });
 }
 
 interface SnapshotInfo {
@@ -108,34 +277,70 @@ interface SnapshotInfo {
  */
 const V2_MARKER = Buffer.from([0x02]);
 
-async function loadSnapshot(dir: string, table: LeaseTable, watch: Stopwatch): Promise<SnapshotInfo> {
-  const data = await readIfThere(join(dir, SNAPSHOT));
+interface SnapshotHead {
+  readonly gen: number;
+  readonly lastSeq: number;
+  readonly format?: number;
+}
+
+/**
+ * Loads the snapshot into TABLE. Damage is skipped and reported like a journal's; a snapshot whose header is lost
+ * is read as gen 0, lastSeq 0 (every journal present is replayed over it, in order), and one whose end frame or
+ * some records are lost is reported with the count its end frame gives. A header or frame it cannot read is refused.
+ */
+async function loadSnapshot(
+  dir: string,
+  table: LeaseTable,
+  watch: Stopwatch,
+  report: (d: StoreDamage) => void,
+): Promise<SnapshotInfo> {
+  const file = join(dir, SNAPSHOT);
+  const data = await readIfThere(file);
   watch.lap('readMs');
   if (data === undefined) return { gen: 0, lastSeq: 0, v2: false };
-  const { spans } = readFrames(data);
-  const n = spans.length / 2;
-  const head = (n > 0 ? jsonPayload(data, spans[0]!, spans[1]!) : undefined) as
-    { gen?: unknown; lastSeq?: unknown; format?: unknown } | undefined;
-  const end = (n > 1 ? jsonPayload(data, spans.at(-2)!, spans.at(-1)!) : undefined) as
-    { end?: unknown; count?: unknown } | undefined;
-  const v2 = head?.format === 2;
-  const marked = !v2 || (n > 2 && data.subarray(spans[2], spans[3]).equals(V2_MARKER));
-  const first = v2 ? 2 : 1;
-  if (
-    typeof head?.gen !== 'number' ||
-    typeof head.lastSeq !== 'number' ||
-    !marked ||
-    end?.end !== true ||
-    end.count !== n - first - 1
-  ) {
-    // rename is atomic, so this is damage, not a crash; refuse rather than serve without the leases
-    throw new Error(`lease store: ${join(dir, SNAPSHOT)} is damaged`);
-  }
-  const records = decodeSpans(data, spans, 2 * first, spans.length - 2);
+  const out: DecodedRecords = { seqs: [], leases: [] };
+  let head: SnapshotHead | undefined;
+  let count: number | undefined;
+  let frames = 0;
+  const damage = scanFrames(data, (start, end, afterDamage) => {
+    frames++;
+    if (start === FRAME_HEADER) {
+      const h = jsonPayload(data, start, end) as Partial<Record<keyof SnapshotHead, unknown>> | undefined;
+      if (typeof h?.gen !== 'number' || typeof h.lastSeq !== 'number' || (h.format ?? 2) !== 2)
+        throw new LeaseStoreFormatError(file, 0, 'a snapshot header');
+      head = { gen: h.gen, lastSeq: h.lastSeq, ...(typeof h.format === 'number' ? { format: h.format } : {}) };
+      return true;
+    }
+    if (end - start === 1 && data[start] === V2_MARKER[0]) return true;
+    if (decodeRecord(data, start, end, out)) return true;
+    const e = data[start] === 0x7b ? (jsonPayload(data, start, end) as { end?: unknown; count?: unknown }) : undefined;
+    if (e?.end === true && typeof e.count === 'number') {
+      count = e.count;
+      return true;
+    }
+    if (afterDamage) {
+      frames--;
+      return false;
+    }
+    throw new LeaseStoreFormatError(file, start - FRAME_HEADER, formatByte(data, start));
+  });
   watch.lap('decodeMs');
-  for (const l of records.leases) table.set(l);
+  for (const l of out.leases) table.set(l);
   watch.lap('indexMs');
-  return { gen: head.gen, lastSeq: head.lastSeq, v2 };
+  const found = describeDamage(file, data, damage, frames, damage.map(() => [undefined, 0]));
+  if (count !== undefined && count > out.leases.length && found.length > 0) {
+    // the end frame knows how many leases there were: spread the lost ones over the damage
+    const lost = count - out.leases.length;
+    for (let i = 0; i < found.length; i++)
+      found[i] = { ...found[i]!, records: i === 0 ? lost - (found.length - 1) : 1 };
+  }
+  if (count === undefined && found.every((d) => !d.tail))
+    found.push({ file, offset: data.length, bytes: 0, records: 1, tail: true });
+  else if (count !== undefined && count !== out.leases.length && found.length === 0)
+    found.push({ file, offset: data.length, bytes: 0, records: Math.abs(count - out.leases.length), tail: true });
+  for (const d of found) report(d);
+  if (head === undefined) return { gen: 0, lastSeq: 0, v2: true };
+  return { gen: head.gen, lastSeq: head.lastSeq, v2: head.format === 2 };
 }
 
 export class LeaseStore {
@@ -143,52 +348,68 @@ export class LeaseStore {
   private waiters: Waiter[] = [];
   private flushing: Promise<void> | undefined;
   /** The batch being written now, to whichever journal was current when it started. */
-  private inFlight: Promise<void> = Promise.resolve();
+  private inFlight: Promise<unknown> = Promise.resolve();
   private journalRecords = 0;
   private compacting = false;
   private closed = false;
-  /** Set by a failed write: the next batch goes to a new journal. */
-  private damaged = false;
+  /** Set when cutting a failed write back failed too: the next batch first tries again (or rotates once). */
+  private needsRepair = false;
+  private rotatedSinceFailure = false;
+  private failure: StoreFailure | undefined;
   /** The last rotation to a new journal (they run one after another). */
   private rotation: Promise<void> = Promise.resolve();
 
   private readonly dir: string;
-  private journal: FileHandle;
-  private gen: number;
+  private journal: Journal;
   private seq: number;
   private readonly events: StoreEvents;
+  private readonly files: StoreFiles;
+  private readonly now: () => number;
+  private readonly backoff: { readonly initialMs: number; readonly maxMs: number };
 
   private constructor(o: {
     dir: string;
-    journal: FileHandle;
-    gen: number;
+    journal: Journal;
     seq: number;
     events: StoreEvents;
+    options: StoreOptions;
   }) {
     this.dir = o.dir;
     this.journal = o.journal;
-    this.gen = o.gen;
     this.seq = o.seq;
     this.events = o.events;
+    this.files = o.options.files ?? realFiles;
+    this.now = o.options.now ?? Date.now;
+    this.backoff = o.options.backoff ?? { initialMs: 1000, maxMs: 16_000 };
   }
 
-  /** Opens DIR (created if missing), replays it into a new table. */
-  static async open(dir: string, events: StoreEvents = {}): Promise<OpenedStore> {
+  /**
+   * Opens DIR (created if missing), replays it into a new table. Rejects with LeaseStoreFormatError when a file
+   * holds a frame this version cannot read; damage is reported, never a reason to refuse.
+   */
+  static async open(dir: string, events: StoreEvents = {}, options: StoreOptions = {}): Promise<OpenedStore> {
+    const files = options.files ?? realFiles;
     await mkdir(dir, { recursive: true });
     const watch = new Stopwatch();
     const table = new LeaseTable();
-    const snap = await loadSnapshot(dir, table, watch);
+    const damage: StoreDamage[] = [];
+    const report = (d: StoreDamage): void => {
+      damage.push(d);
+      events.onDamage?.(d);
+    };
+    const snap = await loadSnapshot(dir, table, watch, report);
     let seq = snap.lastSeq;
     let replayed = 0;
+    let liveBytes = 0;
+    let liveDamaged = false;
     const gens = (await listJournals(dir)).filter((g) => g >= snap.gen);
     for (const g of gens) {
       const file = join(dir, journalName(g));
       const data = await readFile(file);
       watch.lap('readMs');
-      const r = readFrames(data);
-      const records = decodeSpans(data, r.spans, 0, r.spans.length);
+      const r = readJournal(file, data);
       watch.lap('decodeMs');
-      const { seqs, leases } = records;
+      const { seqs, leases } = r.records;
       for (let i = 0; i < seqs.length; i++) {
         const q = seqs[i]!;
         if (q <= snap.lastSeq) continue;
@@ -197,29 +418,45 @@ export class LeaseStore {
         replayed++;
       }
       watch.lap('indexMs');
-      if (r.torn) {
-        events.onTornTail?.(file, data.length - r.goodBytes);
-        const h = await open(file, 'r+');
-        await h.truncate(r.goodBytes);
-        await h.sync();
-        await h.close();
-      }
+      for (const d of r.damage) report(d);
+      liveBytes = data.length;
+      liveDamaged = r.damage.length > 0;
     }
-    const gen = gens.at(-1) ?? snap.gen;
-    const journal = await open(join(dir, journalName(gen)), JOURNAL_FLAGS);
-    await fsyncDir(dir);
+    // a damaged journal is left as it is (never cut or rewritten): new records go to the next one
+    let gen = gens.at(-1) ?? snap.gen;
+    if (liveDamaged) {
+      gen += 1;
+      liveBytes = 0;
+    }
+    const handle = await files.open(join(dir, journalName(gen)), JOURNAL_FLAGS);
+    await fsyncDir(files, dir);
     watch.lap('readMs');
-    const store = new LeaseStore({ dir, journal, gen, seq, events });
+    const journal: Journal = { handle, gen, bytes: liveBytes };
+    const store = new LeaseStore({ dir, journal, seq, events, options });
     store.journalRecords = replayed;
     // binary records go only where a v2 snapshot marks the directory (once per directory: a new one, or the
     // first start after an upgrade, which rewrites the v1 records as v2)
     if (!snap.v2) await store.compact(table);
-    return { store, table, replayed, timings: watch.ms };
+    return { store, table, replayed, damage, timings: watch.ms };
   }
 
-  /** Appends the leases' records; resolves once they are durable (batched with concurrent commits). */
+  /** The write failure the store is backing off from, or undefined while writes succeed. */
+  get failing(): StoreFailure | undefined {
+    return this.failure;
+  }
+
+  /**
+   * Appends the leases' records; resolves once they are durable (batched with concurrent commits). Rejects, with
+   * nothing written, a lease past RECORD_LIMITS and every commit during the backoff after a failed write.
+   */
   commit(leases: readonly Lease[]): Promise<void> {
     if (this.closed) return Promise.reject(new Error('lease store is closed'));
+    for (const l of leases) {
+      const why = recordProblem(l);
+      if (why !== undefined) return Promise.reject(new Error(`lease store: ${why}`));
+    }
+    const f = this.failure;
+    if (f !== undefined && this.now() < f.retryAt) return Promise.reject(new LeaseStoreUnavailableError(f));
     for (const l of leases) this.pending.push(recordFrame(++this.seq, l));
     this.journalRecords += leases.length;
     return new Promise<void>((resolve, reject) => {
@@ -236,23 +473,83 @@ export class LeaseStore {
       this.waiters = [];
       const t0 = process.hrtime.bigint();
       try {
-        if (this.damaged) {
-          await this.rotate(() => undefined);
-          this.damaged = false;
-        }
-        const j = this.journal;
-        this.inFlight = j.writev(batch).then(() => undefined);
-        await this.inFlight.catch((e: unknown) => {
-          if (j === this.journal) this.damaged = true;
-          throw e;
-        });
-        this.events.onCommit?.(batch.length, Number(process.hrtime.bigint() - t0) / 1e9);
-        for (const w of waiters) w.resolve();
+        await this.writeBatch(batch);
       } catch (e) {
-        for (const w of waiters) w.reject(e);
+        // the commits queued behind the failed batch were applied after it: they fail with it, newest first
+        const failed = [...waiters, ...this.waiters];
+        this.journalRecords -= batch.length + this.pending.length;
+        this.pending = [];
+        this.waiters = [];
+        this.noteFailure(e);
+        for (let i = failed.length - 1; i >= 0; i--) failed[i]!.reject(e);
+        continue;
       }
+      this.events.onCommit?.(batch.length, Number(process.hrtime.bigint() - t0) / 1e9);
+      this.rotatedSinceFailure = false;
+      if (this.failure !== undefined) {
+        this.failure = undefined;
+        this.events.onWritable?.();
+      }
+      for (const w of waiters) w.resolve();
     }
     this.flushing = undefined;
+  }
+
+  private async writeBatch(batch: readonly Buffer[]): Promise<void> {
+    if (this.needsRepair) await this.repair();
+    const j = this.journal;
+    const write = writeAll(j.handle, batch).then(
+      (n) => {
+        j.bytes += n;
+      },
+      async (e: unknown) => {
+        await this.cutBack(j);
+        throw e;
+      },
+    );
+    this.inFlight = write;
+    await write;
+  }
+
+  /** Cuts J back to its last durable byte: no part of a failed write, nor a whole record of it, stays. */
+  private async cutBack(j: Journal): Promise<void> {
+    try {
+      await j.handle.truncate(j.bytes);
+      await j.handle.datasync();
+    } catch {
+      if (j === this.journal) this.needsRepair = true;
+    }
+  }
+
+  /** Before the next write after a cut that failed: cut again, else move on to a new journal (once). */
+  private async repair(): Promise<void> {
+    const j = this.journal;
+    try {
+      await j.handle.truncate(j.bytes);
+      await j.handle.datasync();
+      this.needsRepair = false;
+      return;
+    } catch (e) {
+      if (this.rotatedSinceFailure) throw e;
+    }
+    await this.rotate(() => undefined);
+    this.rotatedSinceFailure = true;
+    this.needsRepair = false;
+  }
+
+  private noteFailure(e: unknown): void {
+    const err = e as NodeJS.ErrnoException;
+    const attempts = (this.failure?.attempts ?? 0) + 1;
+    const delay = Math.min(this.backoff.initialMs * 2 ** (attempts - 1), this.backoff.maxMs);
+    const now = this.now();
+    this.failure = {
+      code: typeof err.code === 'string' ? err.code : 'EIO',
+      message: err.message ?? String(e),
+      since: this.failure?.since ?? now,
+      attempts,
+      retryAt: now + delay,
+    };
+    this.events.onWriteFailed?.(this.failure, delay);
   }
 
   /** Whether the journal has grown enough past the live table to be worth a snapshot. */
@@ -272,13 +569,13 @@ export class LeaseStore {
       let rows: Lease[] = [];
       await this.rotate(() => {
         lastSeq = this.seq;
-        gen = this.gen + 1; // the new journal's, even if another rotation follows before the snapshot is written
+        gen = this.journal.gen + 1; // the new journal's, even if another rotation follows before the snapshot
         rows = [...table.values()].filter((l) => l.state !== 'offered');
         this.journalRecords = 0;
       });
       await this.writeSnapshot(gen, lastSeq, rows);
       for (const g of await listJournals(this.dir)) if (g < gen) await rm(join(this.dir, journalName(g)));
-      await fsyncDir(this.dir);
+      await fsyncDir(this.files, this.dir);
     } finally {
       this.compacting = false;
     }
@@ -290,19 +587,19 @@ export class LeaseStore {
    */
   private rotate(atSwitch: () => void): Promise<void> {
     const r = this.rotation.then(async () => {
-      const next = await open(join(this.dir, journalName(this.gen + 1)), JOURNAL_FLAGS);
+      const gen = this.journal.gen + 1;
+      const next = await this.files.open(join(this.dir, journalName(gen)), JOURNAL_FLAGS);
       try {
-        await fsyncDir(this.dir);
+        await fsyncDir(this.files, this.dir);
       } catch (e) {
-        await next.close();
+        await next.close().catch(() => undefined);
         throw e;
       }
       atSwitch();
       const old = this.journal;
-      this.journal = next;
-      this.gen += 1;
+      this.journal = { handle: next, gen, bytes: 0 };
       await this.inFlight.catch(() => undefined);
-      await old.close().catch(() => undefined);
+      await old.handle.close().catch(() => undefined);
     });
     this.rotation = r.catch(() => undefined);
     return r;
@@ -310,27 +607,39 @@ export class LeaseStore {
 
   private async writeSnapshot(gen: number, lastSeq: number, rows: readonly Lease[]): Promise<void> {
     const tmp = join(this.dir, 'snapshot.tmp');
-    const h = await open(tmp, 'w');
     try {
-      const chunk: Buffer[] = [jsonFrame({ gen, lastSeq, format: 2 }), frame(V2_MARKER)];
-      for (const l of rows) {
-        chunk.push(recordFrame(0, l));
-        if (chunk.length >= 4096) await h.writev(chunk.splice(0));
+      const h = await this.files.open(tmp, 'w');
+      try {
+        const chunk: Buffer[] = [jsonFrame({ gen, lastSeq, format: 2 }), frame(V2_MARKER)];
+        let count = 0;
+        for (const l of rows) {
+          const why = recordProblem(l);
+          if (why !== undefined) {
+            this.events.onUnstorable?.(l, why);
+            continue;
+          }
+          chunk.push(recordFrame(0, l));
+          count++;
+          if (chunk.length >= 4096) await writeAll(h, chunk.splice(0));
+        }
+        chunk.push(jsonFrame({ end: true, count }));
+        await writeAll(h, chunk);
+        await h.sync();
+      } finally {
+        await h.close();
       }
-      chunk.push(jsonFrame({ end: true, count: rows.length }));
-      await h.writev(chunk);
-      await h.sync();
-    } finally {
-      await h.close();
+      await rename(tmp, join(this.dir, SNAPSHOT));
+    } catch (e) {
+      await rm(tmp, { force: true }).catch(() => undefined);
+      throw e;
     }
-    await rename(tmp, join(this.dir, SNAPSHOT));
-    await fsyncDir(this.dir);
+    await fsyncDir(this.files, this.dir);
   }
 
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     await this.flushing;
-    await this.journal.close();
+    await this.journal.handle.close();
   }
 }
