@@ -283,6 +283,13 @@ interface SnapshotHead {
   readonly format?: number;
 }
 
+function headerOf(b: Buffer, start: number, end: number): SnapshotHead | undefined {
+  if (b[start] !== 0x7b) return undefined;
+  const h = jsonPayload(b, start, end) as Partial<Record<keyof SnapshotHead, unknown>> | undefined;
+  if (typeof h?.gen !== 'number' || typeof h.lastSeq !== 'number') return undefined;
+  return { gen: h.gen, lastSeq: h.lastSeq, ...(typeof h.format === 'number' ? { format: h.format } : {}) };
+}
+
 /**
  * Loads the snapshot into TABLE. Damage is skipped and reported like a journal's; a snapshot whose header is lost
  * is read as gen 0, lastSeq 0 (every journal present is replayed over it, in order), and one whose end frame or
@@ -304,13 +311,15 @@ async function loadSnapshot(
   let frames = 0;
   const damage = scanFrames(data, (start, end, afterDamage) => {
     frames++;
-    if (start === FRAME_HEADER) {
-      const h = jsonPayload(data, start, end) as Partial<Record<keyof SnapshotHead, unknown>> | undefined;
-      if (typeof h?.gen !== 'number' || typeof h.lastSeq !== 'number' || (h.format ?? 2) !== 2)
-        throw new LeaseStoreFormatError(file, 0, 'a snapshot header');
-      head = { gen: h.gen, lastSeq: h.lastSeq, ...(typeof h.format === 'number' ? { format: h.format } : {}) };
+    // the header is the first frame (found past damage too, when only bytes before it are damaged)
+    const h = head === undefined && frames === 1 ? headerOf(data, start, end) : undefined;
+    if (h !== undefined) {
+      if ((h.format ?? 2) !== 2)
+        throw new LeaseStoreFormatError(file, start - FRAME_HEADER, `a snapshot of format ${h.format}`);
+      head = h;
       return true;
     }
+    if (start === FRAME_HEADER) throw new LeaseStoreFormatError(file, 0, 'a snapshot header');
     if (end - start === 1 && data[start] === V2_MARKER[0]) return true;
     if (decodeRecord(data, start, end, out)) return true;
     const e = data[start] === 0x7b ? (jsonPayload(data, start, end) as { end?: unknown; count?: unknown }) : undefined;
@@ -358,6 +367,11 @@ export class LeaseStore {
   private failure: StoreFailure | undefined;
   /** The last rotation to a new journal (they run one after another). */
   private rotation: Promise<void> = Promise.resolve();
+  /** Every record up to this sequence number is durable or failed (batches settle in order). */
+  private settledSeq: number;
+  private settleWaiters: { readonly seq: number; readonly resolve: () => void }[] = [];
+  /** Failed batches so far (a compaction whose rows a failure overtook is abandoned). */
+  private failures = 0;
 
   private readonly dir: string;
   private journal: Journal;
@@ -377,6 +391,7 @@ export class LeaseStore {
     this.dir = o.dir;
     this.journal = o.journal;
     this.seq = o.seq;
+    this.settledSeq = o.seq;
     this.events = o.events;
     this.files = o.options.files ?? realFiles;
     this.now = o.options.now ?? Date.now;
@@ -471,10 +486,12 @@ export class LeaseStore {
       const waiters = this.waiters;
       this.pending = [];
       this.waiters = [];
+      const lastSeq = this.seq;
       const t0 = process.hrtime.bigint();
       try {
         await this.writeBatch(batch);
       } catch (e) {
+        this.failures++;
         // the commits queued behind the failed batch were applied after it: they fail with it, newest first
         const failed = [...waiters, ...this.waiters];
         this.journalRecords -= batch.length + this.pending.length;
@@ -482,8 +499,10 @@ export class LeaseStore {
         this.waiters = [];
         this.noteFailure(e);
         for (let i = failed.length - 1; i >= 0; i--) failed[i]!.reject(e);
+        this.settled(this.seq);
         continue;
       }
+      this.settled(lastSeq);
       this.events.onCommit?.(batch.length, Number(process.hrtime.bigint() - t0) / 1e9);
       this.rotatedSinceFailure = false;
       if (this.failure !== undefined) {
@@ -493,6 +512,20 @@ export class LeaseStore {
       for (const w of waiters) w.resolve();
     }
     this.flushing = undefined;
+  }
+
+  private settled(seq: number): void {
+    this.settledSeq = seq;
+    const due = this.settleWaiters.filter((w) => w.seq <= seq);
+    this.settleWaiters = this.settleWaiters.filter((w) => w.seq > seq);
+    for (const w of due) w.resolve();
+  }
+
+  /** Resolves once every record up to SEQ is durable or failed. */
+  private whenSettled(seq: number): Promise<void> {
+    if (this.settledSeq >= seq || (this.pending.length === 0 && this.flushing === undefined))
+      return Promise.resolve();
+    return new Promise((resolve) => this.settleWaiters.push({ seq, resolve }));
   }
 
   private async writeBatch(batch: readonly Buffer[]): Promise<void> {
@@ -567,13 +600,21 @@ export class LeaseStore {
       let lastSeq = 0;
       let gen = 0;
       let rows: Lease[] = [];
+      let failures = 0;
       await this.rotate(() => {
         lastSeq = this.seq;
+        failures = this.failures;
         gen = this.journal.gen + 1; // the new journal's, even if another rotation follows before the snapshot
         rows = [...table.values()].filter((l) => l.state !== 'offered');
         this.journalRecords = 0;
       });
-      await this.writeSnapshot(gen, lastSeq, rows);
+      // the rows hold changes whose records may still be on their way: the snapshot stands only once they are
+      // durable (a failed one is undone in the table, and must not come back from the snapshot)
+      await this.writeSnapshot(gen, lastSeq, rows, async () => {
+        await this.whenSettled(lastSeq);
+        if (this.failures !== failures)
+          throw new Error('lease store: a commit failed while the snapshot was written; snapshot abandoned');
+      });
       for (const g of await listJournals(this.dir)) if (g < gen) await rm(join(this.dir, journalName(g)));
       await fsyncDir(this.files, this.dir);
     } finally {
@@ -605,7 +646,12 @@ export class LeaseStore {
     return r;
   }
 
-  private async writeSnapshot(gen: number, lastSeq: number, rows: readonly Lease[]): Promise<void> {
+  private async writeSnapshot(
+    gen: number,
+    lastSeq: number,
+    rows: readonly Lease[],
+    beforeRename: () => Promise<void> = () => Promise.resolve(),
+  ): Promise<void> {
     const tmp = join(this.dir, 'snapshot.tmp');
     try {
       const h = await this.files.open(tmp, 'w');
@@ -628,6 +674,7 @@ export class LeaseStore {
       } finally {
         await h.close();
       }
+      await beforeRename();
       await rename(tmp, join(this.dir, SNAPSHOT));
     } catch (e) {
       await rm(tmp, { force: true }).catch(() => undefined);
