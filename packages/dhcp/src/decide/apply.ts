@@ -27,19 +27,19 @@ export interface AppliedChanges {
 /** Applies CHANGES to TABLE, in order, and says what they replaced. */
 export function applyChanges(table: LeaseTable, changes: readonly LeaseChange[]): AppliedChanges {
   const before = new Set<Lease>();
-  const after: Lease[] = [];
+  const after = new Set<Lease>();
   const cursor = table.cursor;
+  // a record an earlier change of the same batch set is not one the batch replaced
+  const replaced = (l: Lease | undefined) => l !== undefined && !after.has(l) && before.add(l);
   for (const c of changes) {
-    const atIp = table.get(c.op === 'unoffer' ? c.ip : c.lease.ip);
-    if (atIp !== undefined) before.add(atIp);
+    replaced(table.get(c.op === 'unoffer' ? c.ip : c.lease.ip));
     if (c.op !== 'unoffer') {
-      const ofClient = c.lease.clientKey === '' ? undefined : table.forClient(c.lease.clientKey);
-      if (ofClient !== undefined) before.add(ofClient);
-      after.push(c.lease);
+      if (c.lease.clientKey !== '') replaced(table.forClient(c.lease.clientKey));
+      after.add(c.lease);
     }
     applyChange(table, c);
   }
-  return { before: [...before], after, cursor };
+  return { before: [...before], after: [...after], cursor };
 }
 
 /**
