@@ -29,7 +29,7 @@ import { decide } from '../decide/decide';
 import { isKnownClient } from '../decide/kubevirt-gate';
 import type { Decision, DecideInput, Destination } from '../decide/types';
 import type { Release } from '../kubevirt/aggregate/kubevirt-index';
-import { LeaseStore, LeaseStoreFormatError } from '../store/lease-store';
+import { LeaseStore, LeaseStoreFormatError, LeaseStoreUnavailableError } from '../store/lease-store';
 import type { StoreDamage, StoreFailure } from '../store/lease-store';
 import { recordProblem } from '../store/records';
 import type { DhcpMetrics, DropLabel } from './metrics';
@@ -375,7 +375,11 @@ export class DhcpServer {
       (err: unknown) => {
         undoChanges(table, applied);
         this.drop('commit_failed', p);
-        this.log.error({ err, mac: macOf(p) }, 'Lease commit failed; change undone, reply not sent');
+        // during the backoff after a failed write (logged once per write) each refusal is only a debug line
+        if (err instanceof LeaseStoreUnavailableError) {
+          if (this.log.isLevelEnabled('debug'))
+            this.log.debug({ mac: macOf(p), code: err.code }, 'Lease store backing off; reply not sent');
+        } else this.log.error({ err, mac: macOf(p) }, 'Lease commit failed; change undone, reply not sent');
       },
     );
   }
