@@ -29,7 +29,7 @@ import { decide } from '../decide/decide';
 import { isKnownClient } from '../decide/kubevirt-gate';
 import type { Decision, DecideInput, Destination } from '../decide/types';
 import type { Release } from '../kubevirt/aggregate/kubevirt-index';
-import { LeaseStore, LeaseStoreFormatError, LeaseStoreUnavailableError } from '../store/lease-store';
+import { LeaseStore, LeaseStoreUnavailableError } from '../store/lease-store';
 import type { StoreDamage, StoreFailure } from '../store/lease-store';
 import { recordProblem } from '../store/records';
 import type { DhcpMetrics, DropLabel } from './metrics';
@@ -158,48 +158,42 @@ export class DhcpServer {
 
   private async openStore() {
     const sm = this.metrics.store;
-    try {
-      return await LeaseStore.open(
-        this.o.leaseDir,
-        {
-          onCommit: (n, s) => {
-            this.metrics.commitSeconds.observe(s);
-            this.metrics.commitBatch.observe(n);
-          },
-          onDamage: (d) => {
-            sm.damagedBytes.inc(d.bytes);
-            sm.damagedFrames.inc(d.records);
-            this.log.error(
-              { file: d.file, offset: d.offset, bytes: d.bytes, records: d.records, tail: d.tail },
-              d.tail
-                ? 'Lease file ends in damage (a torn tail); skipped, the file is kept as it is'
-                : 'Lease file damaged; skipped to the next valid record, the file is kept as it is',
-            );
-          },
-          onWriteFailed: (f, retryInMs) => {
-            sm.writable.set(0);
-            sm.writeFailures.inc({ code: f.code });
-            this.log.error(
-              { code: f.code, err: f.message, attempts: f.attempts, retryInMs },
-              'Lease store write failed; no ACKs until a write succeeds',
-            );
-            this.o.onLeaseChange?.();
-          },
-          onWritable: () => {
-            sm.writable.set(1);
-            this.log.info({}, 'Lease store writes succeed again');
-            this.o.onLeaseChange?.();
-          },
-          onUnstorable: (l, why) =>
-            this.log.warn({ ip: formatIPv4(l.ip), mac: l.mac, why }, 'Lease left out of the snapshot'),
+    return LeaseStore.open(
+      this.o.leaseDir,
+      {
+        onCommit: (n, s) => {
+          this.metrics.commitSeconds.observe(s);
+          this.metrics.commitBatch.observe(n);
         },
-        this.o.storeBackoff !== undefined ? { backoff: this.o.storeBackoff } : {},
-      );
-    } catch (err) {
-      if (err instanceof LeaseStoreFormatError)
-        this.log.fatal({ file: err.file, offset: err.offset }, err.message);
-      throw err;
-    }
+        onDamage: (d) => {
+          sm.damagedBytes.inc(d.bytes);
+          sm.damagedFrames.inc(d.records);
+          this.log.error(
+            { file: d.file, offset: d.offset, bytes: d.bytes, records: d.records, tail: d.tail },
+            d.tail
+              ? 'Lease file ends in damage (a torn tail); skipped, the file is kept as it is'
+              : 'Lease file damaged; skipped to the next valid record, the file is kept as it is',
+          );
+        },
+        onWriteFailed: (f, retryInMs) => {
+          sm.writable.set(0);
+          sm.writeFailures.inc({ code: f.code });
+          this.log.error(
+            { code: f.code, err: f.message, attempts: f.attempts, retryInMs },
+            'Lease store write failed; no ACKs until a write succeeds',
+          );
+          this.o.onLeaseChange?.();
+        },
+        onWritable: () => {
+          sm.writable.set(1);
+          this.log.info({}, 'Lease store writes succeed again');
+          this.o.onLeaseChange?.();
+        },
+        onUnstorable: (l, why) =>
+          this.log.warn({ ip: formatIPv4(l.ip), mac: l.mac, why }, 'Lease left out of the snapshot'),
+      },
+      this.o.storeBackoff !== undefined ? { backoff: this.o.storeBackoff } : {},
+    );
   }
 
   /** Swaps in a new config; the leases stay. The server address cannot change without a restart. */
