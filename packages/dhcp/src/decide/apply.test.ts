@@ -58,7 +58,7 @@ const changeArb: fc.Arbitrary<LeaseChange> = fc.oneof(
           ? { ...lease(ip, client, 'declined'), clientKey: '' }
           : lease(ip, client, op === 'offer' ? 'offered' : op === 'bind' ? 'bound' : 'released'),
     })),
-) as fc.Arbitrary<LeaseChange>;
+);
 
 test('undoing batches in the reverse order they were applied gives back the table they started from', () => {
   fc.assert(

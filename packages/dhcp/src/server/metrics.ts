@@ -148,6 +148,32 @@ function kubevirtMetrics(registers: Registry[]): KubevirtMetrics {
   return m;
 }
 
+function storeMetrics(registers: Registry[]): StoreMetrics {
+  return {
+    writable: new Gauge({
+      name: 'oooi_dhcp_lease_store_writable',
+      help: '1 while lease commits are durable, 0 from a failed write until the next durable one.',
+      registers,
+    }),
+    writeFailures: new Counter({
+      name: 'oooi_dhcp_lease_store_write_failures_total',
+      help: 'Lease-store writes that failed (their requests got no ACK), by errno code.',
+      labelNames: ['code'],
+      registers,
+    }),
+    damagedBytes: new Counter({
+      name: 'oooi_dhcp_lease_store_damaged_bytes_total',
+      help: 'Bytes of the lease files that were not valid frames when they were opened (skipped, reported).',
+      registers,
+    }),
+    damagedFrames: new Counter({
+      name: 'oooi_dhcp_lease_store_damaged_frames_total',
+      help: 'Lease records likely lost to damage found when the lease files were opened.',
+      registers,
+    }),
+  };
+}
+
 export function dhcpMetrics(registry: Registry, activeLeases: () => number): DhcpMetrics {
   const registers = [registry];
   const counter = <L extends string>(name: string, help: string, labelNames: L[]) =>
@@ -194,28 +220,7 @@ export function dhcpMetrics(registry: Registry, activeLeases: () => number): Dhc
       'Writes of the DHCPServer status (config `status`): written, unchanged (skipped), failed.',
       ['result'],
     ),
-    store: {
-      writable: new Gauge({
-        name: 'oooi_dhcp_lease_store_writable',
-        help: '1 while lease commits are durable, 0 from a failed write until the next durable one.',
-        registers,
-      }),
-      writeFailures: counter(
-        'oooi_dhcp_lease_store_write_failures_total',
-        'Lease-store writes that failed (their requests got no ACK), by errno code.',
-        ['code'],
-      ),
-      damagedBytes: new Counter({
-        name: 'oooi_dhcp_lease_store_damaged_bytes_total',
-        help: 'Bytes of the lease files that were not valid frames when they were opened (skipped, reported).',
-        registers,
-      }),
-      damagedFrames: new Counter({
-        name: 'oooi_dhcp_lease_store_damaged_frames_total',
-        help: 'Lease records likely lost to damage found when the lease files were opened.',
-        registers,
-      }),
-    },
+    store: storeMetrics(registers),
     kubevirt: kubevirtMetrics(registers),
   };
   zero(m);

@@ -16,7 +16,10 @@ test('frames read back as spans; a flipped byte is skipped to the next valid fra
   expect(b.subarray(r.spans[2], r.spans[3])).toEqual(long);
   expect(jsonPayload(b, r.spans[4]!, r.spans[5]!)).toEqual({ b: 2 });
   b[b.length - 2] = b[b.length - 2]! ^ 1;
-  expect(readFrames(b)).toEqual({ spans: [8, 15, 23, 323], damage: [{ offset: 323, bytes: 15, tail: true }] });
+  expect(readFrames(b)).toEqual({
+    spans: [8, 15, 23, 323],
+    damage: [{ offset: 323, bytes: 15, tail: true }],
+  });
   b[b.length - 2] = b[b.length - 2]! ^ 1;
   b[100] = b[100]! ^ 1;
   expect(readFrames(b)).toEqual({
@@ -31,10 +34,19 @@ test('zeros are damage, not empty frames', () => {
 });
 
 test('a frame found past damage that the caller does not take is skipped like the damage', () => {
-  const b = Buffer.concat([jsonFrame({ a: 1 }), Buffer.from([1, 2, 3]), jsonFrame({ no: 1 }), jsonFrame({ b: 2 })]);
+  const b = Buffer.concat([
+    jsonFrame({ a: 1 }),
+    Buffer.from([1, 2, 3]),
+    jsonFrame({ no: 1 }),
+    jsonFrame({ b: 2 }),
+  ]);
   const seen: number[] = [];
   const damage = scanFrames(b, (start, end, afterDamage) => {
-    if (afterDamage && jsonPayload(b, start, end) !== undefined && (jsonPayload(b, start, end) as { no?: number }).no)
+    if (
+      afterDamage &&
+      jsonPayload(b, start, end) !== undefined &&
+      (jsonPayload(b, start, end) as { no?: number }).no
+    )
       return false;
     seen.push(start);
     return true;

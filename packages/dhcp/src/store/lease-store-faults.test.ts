@@ -357,7 +357,7 @@ describe('lease store properties', () => {
             return;
           }
           await writeFile(file, out);
-          const want = await expectedAfterDamage(d, names, name, data, damaged);
+          const want = await expectedAfterDamage(d, names, { damagedName: name, original: data, damaged });
           const again = await LeaseStore.open(d);
           expect(byIp(again.table.values())).toEqual(byIp(want.table.values()));
           const silent =
@@ -386,10 +386,13 @@ describe('lease store properties', () => {
 async function expectedAfterDamage(
   d: string,
   names: readonly string[],
-  damagedName: string,
-  original: Buffer,
-  damaged: (f: readonly [number, number]) => boolean,
+  hit: {
+    readonly damagedName: string;
+    readonly original: Buffer;
+    readonly damaged: (f: readonly [number, number]) => boolean;
+  },
 ): Promise<{ table: LeaseTable; lostFrames: number }> {
+  const { damagedName, original, damaged } = hit;
   const table = new LeaseTable();
   let lostFrames = 0;
   const recordsOf = async (name: string) => {

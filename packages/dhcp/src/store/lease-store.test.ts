@@ -78,33 +78,36 @@ describe('lease store', () => {
         await writeFile(f, b);
       },
     },
-  ])('a torn tail ($name) is reported and kept; later commits go to the next journal and survive', async ({ damage }) => {
-    const { store } = await LeaseStore.open(dir);
-    for (let i = 1; i <= 3; i++) await store.commit([lease(i)]);
-    await store.close();
-    const torn1 = await journal();
-    await damage(torn1);
-    const tornBytes = await readFile(torn1);
-    const torn: StoreDamage[] = [];
-    const b = await LeaseStore.open(dir, { onDamage: (d) => torn.push(d) });
-    expect(torn).toHaveLength(1);
-    expect(torn[0]).toMatchObject({ file: torn1, tail: true });
-    expect([...b.table.values()].map((l) => l.ip).sort()).toEqual([
-      lease(1).ip,
-      lease(2).ip,
-      ...(b.table.size === 3 ? [lease(3).ip] : []),
-    ]);
-    await b.store.commit([lease(4)]);
-    await b.store.close();
-    // the damaged file is left as it was (reported again on every open until a compaction drops it)
-    expect(await readFile(torn1)).toEqual(tornBytes);
-    expect(await journal()).not.toBe(torn1);
-    const c = await LeaseStore.open(dir, { onDamage: (d) => torn.push(d) });
-    expect(c.table.get(lease(4).ip)?.state).toBe('bound');
-    expect(torn).toHaveLength(2);
-    expect(torn[1]).toEqual(torn[0]);
-    await c.store.close();
-  });
+  ])(
+    'a torn tail ($name) is reported and kept; later commits go to the next journal and survive',
+    async ({ damage }) => {
+      const { store } = await LeaseStore.open(dir);
+      for (let i = 1; i <= 3; i++) await store.commit([lease(i)]);
+      await store.close();
+      const torn1 = await journal();
+      await damage(torn1);
+      const tornBytes = await readFile(torn1);
+      const torn: StoreDamage[] = [];
+      const b = await LeaseStore.open(dir, { onDamage: (d) => torn.push(d) });
+      expect(torn).toHaveLength(1);
+      expect(torn[0]).toMatchObject({ file: torn1, tail: true });
+      expect([...b.table.values()].map((l) => l.ip).sort()).toEqual([
+        lease(1).ip,
+        lease(2).ip,
+        ...(b.table.size === 3 ? [lease(3).ip] : []),
+      ]);
+      await b.store.commit([lease(4)]);
+      await b.store.close();
+      // the damaged file is left as it was (reported again on every open until a compaction drops it)
+      expect(await readFile(torn1)).toEqual(tornBytes);
+      expect(await journal()).not.toBe(torn1);
+      const c = await LeaseStore.open(dir, { onDamage: (d) => torn.push(d) });
+      expect(c.table.get(lease(4).ip)?.state).toBe('bound');
+      expect(torn).toHaveLength(2);
+      expect(torn[1]).toEqual(torn[0]);
+      await c.store.close();
+    },
+  );
 
   test('compaction keeps every lease, drops old journals, and a crash before the delete replays cleanly', async () => {
     const { store, table } = await LeaseStore.open(dir);
