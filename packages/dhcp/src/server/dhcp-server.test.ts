@@ -216,6 +216,21 @@ describe('lease store faults (issue #26)', () => {
     await b.server.stop();
   });
 
+  test('a VMI release the store cannot make durable is undone: the lease stays bound', async () => {
+    const a = serve(config, { initialMs: 3000, maxMs: 3000 });
+    await a.start();
+    const ack = await dora(1);
+    expect(ack && messageType(ack)).toBe(MessageType.ACK);
+    await breakJournal(a.server);
+    const mac = '02:00:00:00:00:01';
+    await expect(a.server.release([{ mac, ip: ack!.yiaddr, vmi: 'vms/one' }])).rejects.toThrow();
+    expect(a.server.leaseCounts()).toEqual({ active: 1, total: 1 });
+    const table = (a.server as unknown as { table: LeaseTable }).table;
+    expect(table.get(ack!.yiaddr)).toMatchObject({ state: 'bound', mac });
+    a.stop.abort();
+    await a.server.stop();
+  });
+
   test('D3: a client identifier too long for a lease record is refused before anything is applied; compaction still works', async () => {
     const a = serve();
     await a.start();
