@@ -8,8 +8,9 @@
 // byte (no partial frame, no record of a rejected commit stays), and starts a backoff: until it ends commits are
 // refused without touching the disk, then the next commit tries again. No journal is created per failure (one
 // rotation at most, when the cut itself fails, until a write succeeds again).
-// Compaction: rotate to journal gen+1, write the table as of the rotation to snapshot.tmp, fsync, rename to
-// snapshot.bin, fsync the directory, then delete the older journals. Restart: snapshot, then every journal
+// Compaction: rotate to journal gen+1, write the table as of the rotation to snapshot.tmp, wait until every record
+// up to the rotation is durable (a failed one abandons the snapshot: its change is undone in the table), fsync,
+// rename to snapshot.bin, fsync the directory, then delete the older journals. Restart: snapshot, then every journal
 // of gen ≥ the snapshot's, records with seq > lastSeq. Damage anywhere (a torn tail, a flipped bit mid-file) is
 // skipped by resynchronising on the next valid frame (frame.ts) and reported (onDamage: file, offset, bytes, records
 // likely lost); no file is truncated or rewritten on open, and after damage in the live journal new records go to
