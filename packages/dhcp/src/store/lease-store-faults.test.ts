@@ -130,6 +130,23 @@ describe('issue #26 regressions', () => {
     },
   );
 
+  test('a snapshot taken while a commit is on its way is abandoned when that commit fails (filesystem shim)', async () => {
+    const files = new FaultFiles();
+    const { store, table } = await LeaseStore.open(dir, {}, { files, ...noBackoff });
+    expect(await commitLike(store, table, [lease(1)])).toBe(true);
+    // the next write fails, slowly: the compaction's rotation happens while it is on its way
+    files.faults = [{ op: 'writev', at: files.calls.writev, kind: 'EIO', delayMs: 100 }];
+    const failing = commitLike(store, table, [lease(2)]);
+    const compacting = store.compact(table);
+    expect(await failing).toBe(false);
+    await expect(compacting).rejects.toThrow(/snapshot abandoned/);
+    expect(byIp(table.values())).toEqual([lease(1)]);
+    await store.close();
+    const again = await LeaseStore.open(dir);
+    expect(byIp(again.table.values())).toEqual([lease(1)]);
+    await again.store.close();
+  });
+
   test('D5: one flipped bit mid-journal loses only its own lease, is reported, and nothing is cut', async () => {
     const { store } = await LeaseStore.open(dir);
     for (let i = 1; i <= 20; i++) await store.commit([lease(i)]);

@@ -17,6 +17,8 @@ export interface Fault {
   readonly keep?: number;
   /** How many calls of OP fail from `at` on (a disk that stays full for a while). @default 1 */
   readonly times?: number;
+  /** writev: how long the faulty call takes (a slow, dying disk). @default 0 */
+  readonly delayMs?: number;
 }
 
 const errno = (code: string, op: string) =>
@@ -52,6 +54,7 @@ export class FaultFiles implements StoreFiles {
       async writev(buffers: NodeJS.ArrayBufferView[], position?: number) {
         const f = files.due('writev');
         if (f === undefined) return h.writev(buffers, position);
+        if (f.delayMs !== undefined) await new Promise((r) => setTimeout(r, f.delayMs));
         const bufs = buffers as Buffer[];
         const total = bufs.reduce((a, b) => a + b.length, 0);
         const keep = Math.min(total, Math.floor(total * (f.keep ?? 0)));
