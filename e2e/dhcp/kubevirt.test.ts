@@ -259,12 +259,18 @@ describe('oooi-dhcp with VMIs on the real apiserver', () => {
       Ready: 'True Provisioned',
       Available: 'True DeploymentAvailable',
       Serving: 'True Serving',
+      LeaseStore: 'True Durable',
     });
     // the controller applies its status again: oooi-dhcp's fields stay
     await controllerStatus(c, SRV_NS, DHCP);
     const after = await status();
     expect(after).toMatchObject({ activeLeases: 5, poolSize: 20 });
-    expect(after.conditions?.map((x) => x.type).sort()).toEqual(['Available', 'Ready', 'Serving']);
+    expect(after.conditions?.map((x) => x.type).sort()).toEqual([
+      'Available',
+      'LeaseStore',
+      'Ready',
+      'Serving',
+    ]);
     expect(await metric('oooi_dhcp_status_writes_total', 'result="failed"')).toBe(0);
     // every request the server made was allowed: a permission missing from the documented Role shows here
     expect(lab.server!.log()).not.toMatch(/forbidden/i);

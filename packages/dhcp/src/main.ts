@@ -1,11 +1,13 @@
 // Entry point of the oooi-dhcp process (bundled into its container image; `pnpm --silent oooi-dhcp …` from
 // the repository root). Exits 0 after SIGTERM/SIGINT (sockets closed, pending lease commits flushed), 1 when
-// it cannot start (bad config, interface without the server address, port taken), 2 on a usage error.
+// it cannot start (bad config, interface without the server address, port taken, a lease file of a format this
+// version cannot read), 2 on a usage error.
 import { setMaxListeners } from 'node:events';
 import { pino } from 'pino';
 import { Registry, collectDefaultMetrics } from 'prom-client';
 import { parseDhcpCommand } from './server/command';
 import { runDhcp } from './server/run-dhcp';
+import { LeaseStoreFormatError } from './store/lease-store';
 
 async function main(): Promise<number> {
   const parsed = parseDhcpCommand(process.argv.slice(2));
@@ -33,7 +35,9 @@ async function main(): Promise<number> {
     await runDhcp(command, { log, registry, signal: stop.signal });
     return 0;
   } catch (err) {
-    log.fatal({ err }, 'oooi-dhcp failed');
+    // a lease file this version cannot read: one line naming it, no stack (nothing is wrong with the process)
+    if (err instanceof LeaseStoreFormatError) log.fatal({ file: err.file, offset: err.offset }, err.message);
+    else log.fatal({ err }, 'oooi-dhcp failed');
     return 1;
   }
 }

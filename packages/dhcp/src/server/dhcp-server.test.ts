@@ -1,7 +1,8 @@
 // The server shell over loopback sockets (relayed exchange: replies go to giaddr), with a real lease dir.
 import { createSocket } from 'node:dgram';
 import type { Socket } from 'node:dgram';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
@@ -10,10 +11,12 @@ import { decodePacket } from '../codec/decode';
 import { encodePacket } from '../codec/encode';
 import { MessageType, messageType } from '../codec/packet';
 import type { DhcpPacket } from '../codec/packet';
+import type { LeaseTable } from '../allocate/lease-table';
 import { ip, request, testConfig } from '../testing/packets';
 import type { RequestSpec } from '../testing/packets';
 import { DhcpServer } from './dhcp-server';
 import { parseDhcpCommand } from './command';
+import { leaseStoreCondition } from './lease-store-condition';
 
 const config = testConfig({
   network: { cidr: '127.0.0.0/8', gateway: '127.0.0.1', serverIP: '127.0.0.2' },
@@ -49,7 +52,7 @@ async function exchange(s: RequestSpec): Promise<DhcpPacket | undefined> {
   return replies[before];
 }
 
-function serve(cfg = config) {
+function serve(cfg = config, storeBackoff?: { initialMs: number; maxMs: number }) {
   const registry = new Registry();
   const stop = new AbortController();
   const server = new DhcpServer({
@@ -59,13 +62,14 @@ function serve(cfg = config) {
     registry,
     serverPort: port,
     clientPort: port,
+    ...(storeBackoff !== undefined ? { storeBackoff } : {}),
   });
   return { server, registry, stop, start: () => server.start(stop.signal) };
 }
 
 const metric = async (r: Registry, name: string, label: string) => {
   const m = (await r.getMetricsAsJSON()).find((x) => x.name === name)!;
-  return m.values.find((v) => Object.values(v.labels).includes(label))?.value;
+  return m.values.find((v) => (label === '' ? true : Object.values(v.labels).includes(label)))?.value;
 };
 
 test('DORA over a relay, lease durable across a restart, reload keeps leases, garbage counted', async () => {
@@ -153,4 +157,97 @@ test.each([
   expect(r.ok).toBe(false);
   expect(!r.ok && r.exitCode).toBe(2);
   expect(!r.ok && r.message).toContain(want);
+});
+
+describe('lease store faults (issue #26)', () => {
+  const journals = async () => (await readdir(dir)).filter((n) => n.startsWith('journal-')).sort();
+  /** Breaks the live journal's descriptor: its writes (and the cut back after one) fail with EBADF. */
+  const breakJournal = async (server: DhcpServer) => {
+    const store = (server as unknown as { store: { journal: { handle?: FileHandle } & FileHandle } }).store;
+    await (store.journal.handle ?? store.journal).close();
+  };
+  const dora = async (mac: number) => {
+    const offer = await exchange({ type: 'DISCOVER', mac });
+    if (offer === undefined) return undefined;
+    return exchange({ type: 'REQUEST', mac, requested: offer.yiaddr, serverId: ip('127.0.0.2') });
+  };
+
+  test('D4: a failed commit is undone (no ACK, not active, the table as before the REQUEST), LeaseStore=False until a write succeeds, at most one new journal', async () => {
+    const a = serve(config, { initialMs: 3000, maxMs: 3000 });
+    await a.start();
+    const first = await dora(1);
+    expect(first && messageType(first)).toBe(MessageType.ACK);
+    const before = await journals();
+    await breakJournal(a.server);
+    const offer = await exchange({ type: 'DISCOVER', mac: 2 });
+    expect(
+      await exchange({ type: 'REQUEST', mac: 2, requested: offer!.yiaddr, serverId: ip('127.0.0.2') }),
+    ).toBe(undefined);
+    // within the backoff (each unanswered REQUEST above waited 1 s), refused without a write
+    const t0 = Date.now();
+    expect(await dora(3)).toBe(undefined);
+    expect(a.server.leaseCounts()).toEqual({ active: 1, total: 1 });
+    expect(await metric(a.registry, 'oooi_dhcp_active_leases', '')).toBe(1);
+    expect(await metric(a.registry, 'oooi_dhcp_drops_total', 'commit_failed')).toBe(2);
+    expect(await metric(a.registry, 'oooi_dhcp_lease_store_writable', '')).toBe(0);
+    expect(await metric(a.registry, 'oooi_dhcp_lease_store_write_failures_total', 'EBADF')).toBe(1);
+    expect(leaseStoreCondition(a.server.storeHealth())).toMatchObject({
+      type: 'LeaseStore',
+      status: 'False',
+      reason: 'WriteFailed',
+    });
+    expect(leaseStoreCondition(a.server.storeHealth()).message).toContain('EBADF');
+    // as if the REQUEST never came: the address is held by the client's OFFER again, not bound
+    const table = (a.server as unknown as { table: LeaseTable }).table;
+    expect(table.get(offer!.yiaddr)).toMatchObject({ state: 'offered', mac: '02:00:00:00:00:02' });
+    await new Promise((r) => setTimeout(r, Math.max(0, 2200 - (Date.now() - t0))));
+    const served = await dora(2);
+    expect(served && messageType(served)).toBe(MessageType.ACK);
+    expect(served?.yiaddr).toBe(offer!.yiaddr);
+    expect(leaseStoreCondition(a.server.storeHealth())).toMatchObject({ status: 'True', reason: 'Durable' });
+    expect(await metric(a.registry, 'oooi_dhcp_lease_store_writable', '')).toBe(1);
+    expect((await journals()).length).toBeLessThanOrEqual(before.length + 1);
+    a.stop.abort();
+    await a.server.stop();
+    const b = serve();
+    await b.start();
+    expect(b.server.leaseCounts()).toEqual({ active: 2, total: 2 });
+    b.stop.abort();
+    await b.server.stop();
+  });
+
+  test('a VMI release the store cannot make durable is undone: the lease stays bound', async () => {
+    const a = serve(config, { initialMs: 3000, maxMs: 3000 });
+    await a.start();
+    const ack = await dora(1);
+    expect(ack && messageType(ack)).toBe(MessageType.ACK);
+    await breakJournal(a.server);
+    const mac = '02:00:00:00:00:01';
+    await expect(a.server.release([{ mac, ip: ack!.yiaddr, vmi: 'vms/one' }])).rejects.toThrow();
+    expect(a.server.leaseCounts()).toEqual({ active: 1, total: 1 });
+    const table = (a.server as unknown as { table: LeaseTable }).table;
+    expect(table.get(ack!.yiaddr)).toMatchObject({ state: 'bound', mac });
+    a.stop.abort();
+    await a.server.stop();
+  });
+
+  test('D3: a client identifier too long for a lease record is refused before anything is applied; compaction still works', async () => {
+    const a = serve();
+    await a.start();
+    const huge = new Uint8Array(32_767).fill(0xab);
+    expect(await exchange({ type: 'DISCOVER', mac: 1, clientId: huge })).toBe(undefined);
+    const select = { type: 'REQUEST', mac: 1, clientId: huge, requested: ip('127.0.0.100') } as const;
+    // nothing was offered, so the REQUEST is NAKed (no lease change)
+    const nak = await exchange({ ...select, serverId: ip('127.0.0.2') });
+    expect(nak && messageType(nak)).toBe(MessageType.NAK);
+    expect(await metric(a.registry, 'oooi_dhcp_drops_total', 'lease_too_large')).toBe(1);
+    expect(a.server.leaseCounts()).toEqual({ active: 0, total: 0 });
+    const ok = await dora(2);
+    expect(ok && messageType(ok)).toBe(MessageType.ACK);
+    const inner = a.server as unknown as { store: { compact(t: unknown): Promise<void> }; table: unknown };
+    await inner.store.compact(inner.table);
+    expect(await journals()).toHaveLength(1);
+    a.stop.abort();
+    await a.server.stop();
+  });
 });

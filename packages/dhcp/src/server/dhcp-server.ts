@@ -1,6 +1,8 @@
 // The server shell: two UDP sockets, the lease table and store, the served network, and the loop that feeds
 // each datagram to decide() and carries out the decision. A reply whose lease changed leaves only after the
-// store has made the change durable.
+// store has made the change durable; when the store cannot, the change is undone (the table is as if the request
+// never came) and nothing is sent. A lease the store cannot hold (a field past RECORD_LIMITS) is refused before
+// anything is applied.
 //
 // Sockets (Node's dgram cannot bind to a device or read the arrival interface): a 255.255.255.255:67 socket
 // receives limited broadcasts and nothing unicast, so a unicast to the pod-network address reaches no socket; a
@@ -23,12 +25,14 @@ import { formatDottedQuad, parseDottedQuad } from '../codec/ip-text';
 import { encodePacket } from '../codec/encode';
 import { macOf, messageType } from '../codec/packet';
 import type { DhcpPacket } from '../codec/packet';
-import { applyChange } from '../decide/apply';
+import { applyChanges, undoChanges } from '../decide/apply';
 import { decide } from '../decide/decide';
 import { isKnownClient } from '../decide/kubevirt-gate';
 import type { Arrival, Decision, DecideInput, Destination } from '../decide/types';
 import type { Release } from '../kubevirt/aggregate/kubevirt-index';
-import { LeaseStore } from '../store/lease-store';
+import { LeaseStore, LeaseStoreUnavailableError } from '../store/lease-store';
+import type { StoreDamage, StoreFailure } from '../store/lease-store';
+import { recordProblem } from '../store/records';
 import type { DhcpMetrics, DropLabel } from './metrics';
 import { dhcpMetrics, typeLabel } from './metrics';
 import type { Registry } from 'prom-client';
@@ -53,8 +57,10 @@ export interface DhcpServerOptions {
    */
   readonly recvBufferBytes?: number;
   readonly now?: () => number;
-  /** Called after a lease change became durable (status reporting). */
+  /** Called after a lease change became durable, and when the lease store's health changes (status reporting). */
   readonly onLeaseChange?: () => void;
+  /** Backoff of the lease store after a failed write. @default { initialMs: 1000, maxMs: 16000 } */
+  readonly storeBackoff?: { readonly initialMs: number; readonly maxMs: number };
 }
 
 type Reload = { readonly ok: true } | { readonly ok: false; readonly why: string };
@@ -76,6 +82,7 @@ export class DhcpServer {
   private kubevirt: KubevirtView | undefined;
   /** `mac ip` of blocked VMI pins already logged under the current view. */
   private readonly blockedLogged = new Set<string>();
+  private storeDamage: readonly StoreDamage[] = [];
 
   constructor(private readonly o: DhcpServerOptions) {
     this.config = o.config;
@@ -97,15 +104,10 @@ export class DhcpServer {
         signal,
       });
     }
-    const opened = await LeaseStore.open(this.o.leaseDir, {
-      onCommit: (n, s) => {
-        this.metrics.commitSeconds.observe(s);
-        this.metrics.commitBatch.observe(n);
-      },
-      onTornTail: (file, bytes) => this.log.warn({ file, bytes }, 'Lease journal had a torn tail; skipped'),
-    });
+    const opened = await this.openStore();
     this.store = opened.store;
     this.table = opened.table;
+    this.storeDamage = opened.damage;
     const ms = (v: number) => Math.round(v * 10) / 10;
     this.log.info(
       {
@@ -149,6 +151,51 @@ export class DhcpServer {
 
   ready(): boolean {
     return this.listening;
+  }
+
+  /** The lease store's health, for the `LeaseStore` condition: a write failure now, damage found on open. */
+  storeHealth(): { failure: StoreFailure | undefined; damage: readonly StoreDamage[] } {
+    return { failure: this.store?.failing, damage: this.storeDamage };
+  }
+
+  private async openStore() {
+    const sm = this.metrics.store;
+    return LeaseStore.open(
+      this.o.leaseDir,
+      {
+        onCommit: (n, s) => {
+          this.metrics.commitSeconds.observe(s);
+          this.metrics.commitBatch.observe(n);
+        },
+        onDamage: (d) => {
+          sm.damagedBytes.inc(d.bytes);
+          sm.damagedFrames.inc(d.records);
+          this.log.error(
+            { file: d.file, offset: d.offset, bytes: d.bytes, records: d.records, tail: d.tail },
+            d.tail
+              ? 'Lease file ends in damage (a torn tail); skipped, the file is kept as it is'
+              : 'Lease file damaged; skipped to the next valid record, the file is kept as it is',
+          );
+        },
+        onWriteFailed: (f, retryInMs) => {
+          sm.writable.set(0);
+          sm.writeFailures.inc({ code: f.code });
+          this.log.error(
+            { code: f.code, err: f.message, attempts: f.attempts, retryInMs },
+            'Lease store write failed; no ACKs until a write succeeds',
+          );
+          this.o.onLeaseChange?.();
+        },
+        onWritable: () => {
+          sm.writable.set(1);
+          this.log.info({}, 'Lease store writes succeed again');
+          this.o.onLeaseChange?.();
+        },
+        onUnstorable: (l, why) =>
+          this.log.warn({ ip: formatIPv4(l.ip), mac: l.mac, why }, 'Lease left out of the snapshot'),
+      },
+      this.o.storeBackoff !== undefined ? { backoff: this.o.storeBackoff } : {},
+    );
   }
 
   /** Swaps in a new config; the leases stay. The server address cannot change without a restart. */
@@ -204,16 +251,25 @@ export class DhcpServer {
     const now = this.now();
     const macs = new Map(releases.map((r) => [r.mac, r]));
     const changed: Lease[] = [];
-    for (const l of [...table.values()]) {
+    const names: { mac: string; ip: string; vmi: string }[] = [];
+    for (const l of table.values()) {
       const r = macs.get(l.mac);
       if (r === undefined || l.state !== 'bound' || !holds(l, now)) continue;
-      const lease: Lease = { ...l, state: 'released', expiresAt: now };
-      applyChange(table, { op: 'release', lease });
-      changed.push(lease);
-      this.log.info({ mac: l.mac, ip: formatIPv4(l.ip), vmi: r.vmi }, 'VMI gone; lease released');
+      changed.push({ ...l, state: 'released', expiresAt: now });
+      names.push({ mac: l.mac, ip: formatIPv4(l.ip), vmi: r.vmi });
     }
     if (changed.length === 0) return;
-    await this.store.commit(changed);
+    const applied = applyChanges(
+      table,
+      changed.map((lease) => ({ op: 'release', lease })),
+    );
+    try {
+      await this.store.commit(changed);
+    } catch (err) {
+      undoChanges(table, applied);
+      throw err;
+    }
+    for (const n of names) this.log.info(n, 'VMI gone; lease released');
     this.o.onLeaseChange?.();
   }
 
@@ -287,9 +343,17 @@ export class DhcpServer {
     }
     const durable: Lease[] = [];
     for (const c of d.changes) {
-      applyChange(this.table!, c);
-      if (durableOps.has(c.op) && 'lease' in c) durable.push(c.lease);
+      if (c.op === 'unoffer') continue;
+      const why = recordProblem({ ...c.lease, state: 'bound' });
+      if (why !== undefined) {
+        this.drop('lease_too_large', p);
+        this.log.warn({ mac: macOf(p), why }, 'Request refused: its lease does not fit a lease record');
+        return;
+      }
+      if (durableOps.has(c.op)) durable.push(c.lease);
     }
+    const table = this.table!;
+    const applied = applyChanges(table, d.changes);
     if (durable.length === 0) {
       if (d.kind === 'reply') this.send(p, d);
       return;
@@ -306,8 +370,13 @@ export class DhcpServer {
         }
       },
       (err: unknown) => {
+        undoChanges(table, applied);
         this.drop('commit_failed', p);
-        this.log.error({ err, mac: macOf(p) }, 'Lease commit failed; reply not sent');
+        // during the backoff after a failed write (logged once per write) each refusal is only a debug line
+        if (err instanceof LeaseStoreUnavailableError) {
+          if (this.log.isLevelEnabled('debug'))
+            this.log.debug({ mac: macOf(p), code: err.code }, 'Lease store backing off; reply not sent');
+        } else this.log.error({ err, mac: macOf(p) }, 'Lease commit failed; change undone, reply not sent');
       },
     );
   }

@@ -1,6 +1,6 @@
 // oooi-dhcp's links to the API server, made only when the config asks for them: the KubeVirt watch (config
 // `kubevirt`) and the status report on the DHCPServer (config `status`: activeLeases, totalLeases, poolSize and
-// the Serving condition, by server-side apply under the field manager `oooi-dhcp`). Both follow config reloads.
+// the Serving and LeaseStore conditions, by server-side apply under the field manager `oooi-dhcp`). Both follow config reloads.
 // Credentials: --kubeconfig (default $KUBECONFIG), else the pod's service account (KUBERNETES_SERVICE_HOST/PORT
 // and /var/run/secrets/kubernetes.io/serviceaccount).
 import { GROUP, VERSION, kindInfo } from '@oooi/api';
@@ -24,6 +24,7 @@ import { poolSize } from '../allocate/served-network';
 import { emptyKubevirtView } from '../allocate/kubevirt-view';
 import { KubevirtWatch } from '../kubevirt/kubevirt-watch';
 import type { DhcpServer } from './dhcp-server';
+import { leaseStoreCondition } from './lease-store-condition';
 import { servingCondition } from './serving-condition';
 
 export const FIELD_MANAGER = 'oooi-dhcp';
@@ -189,7 +190,7 @@ export class KubeLinks {
     });
     return {
       fields: { activeLeases: active, totalLeases: total, poolSize: poolSize(server.served) },
-      conditions: [condition],
+      conditions: [condition, leaseStoreCondition(server.storeHealth())],
     };
   }
 }

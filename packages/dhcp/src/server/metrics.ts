@@ -7,7 +7,7 @@ import type { DropReason, ReplyType } from '../decide/types';
 import type { ConflictReason, PinSource, ProblemReason } from '../kubevirt/aggregate/kubevirt-index';
 import { statusWriteResults } from '@oooi/kube';
 
-export type DropLabel = DropReason | DecodeError | 'commit_failed' | 'internal_error';
+export type DropLabel = DropReason | DecodeError | 'commit_failed' | 'lease_too_large' | 'internal_error';
 
 const messageTypes: readonly string[] = [
   'DISCOVER',
@@ -38,8 +38,12 @@ const dropReasons: readonly DropLabel[] = [
   'no_vmi',
   'kubevirt_not_synced',
   'commit_failed',
+  'lease_too_large',
   'internal_error',
 ];
+
+/** errno codes of failed lease-store writes counted from zero (any other code is counted under its own name). */
+export const storeFailureCodes: readonly string[] = ['ENOSPC', 'EDQUOT', 'EIO'];
 
 export interface DhcpMetrics {
   readonly packets: Counter<'type'>;
@@ -52,7 +56,16 @@ export interface DhcpMetrics {
   readonly commitBatch: Histogram<never>;
   readonly reloads: Counter<'result'>;
   readonly statusWrites: Counter<'result'>;
+  readonly store: StoreMetrics;
   readonly kubevirt: KubevirtMetrics;
+}
+
+/** The lease store's health (store/lease-store.ts: failed writes, damage found on open). */
+export interface StoreMetrics {
+  readonly writable: Gauge<never>;
+  readonly writeFailures: Counter<'code'>;
+  readonly damagedBytes: Counter<never>;
+  readonly damagedFrames: Counter<never>;
 }
 
 /** KubeVirt mode (config `kubevirt`); zero without it. */
@@ -136,6 +149,32 @@ function kubevirtMetrics(registers: Registry[]): KubevirtMetrics {
   return m;
 }
 
+function storeMetrics(registers: Registry[]): StoreMetrics {
+  return {
+    writable: new Gauge({
+      name: 'oooi_dhcp_lease_store_writable',
+      help: '1 while lease commits are durable, 0 from a failed write until the next durable one.',
+      registers,
+    }),
+    writeFailures: new Counter({
+      name: 'oooi_dhcp_lease_store_write_failures_total',
+      help: 'Lease-store writes that failed (their requests got no ACK), by errno code.',
+      labelNames: ['code'],
+      registers,
+    }),
+    damagedBytes: new Counter({
+      name: 'oooi_dhcp_lease_store_damaged_bytes_total',
+      help: 'Bytes of the lease files that were not valid frames when they were opened (skipped, reported).',
+      registers,
+    }),
+    damagedFrames: new Counter({
+      name: 'oooi_dhcp_lease_store_damaged_frames_total',
+      help: 'Lease records likely lost to damage found when the lease files were opened.',
+      registers,
+    }),
+  };
+}
+
 export function dhcpMetrics(registry: Registry, activeLeases: () => number): DhcpMetrics {
   const registers = [registry];
   const counter = <L extends string>(name: string, help: string, labelNames: L[]) =>
@@ -182,6 +221,7 @@ export function dhcpMetrics(registry: Registry, activeLeases: () => number): Dhc
       'Writes of the DHCPServer status (config `status`): written, unchanged (skipped), failed.',
       ['result'],
     ),
+    store: storeMetrics(registers),
     kubevirt: kubevirtMetrics(registers),
   };
   zero(m);
@@ -194,6 +234,10 @@ function zero(m: DhcpMetrics): void {
   for (const t of ['offer', 'ack', 'nak'] satisfies ReplyType[]) m.replies.inc({ type: t }, 0);
   for (const r of ['success', 'failure']) m.reloads.inc({ result: r }, 0);
   for (const r of statusWriteResults) m.statusWrites.inc({ result: r }, 0);
+  m.store.writable.set(1);
+  for (const c of storeFailureCodes) m.store.writeFailures.inc({ code: c }, 0);
+  m.store.damagedBytes.inc(0);
+  m.store.damagedFrames.inc(0);
 }
 
 export function typeLabel(t: number | undefined): string {

@@ -1,7 +1,9 @@
 // Record framing for the journal and the snapshot: [length u32 BE][crc32 u32 BE][payload]. The payload is a
-// lease record (records.ts) or, for the snapshot's header and end, UTF-8 JSON. A frame whose length runs past the
-// data or whose CRC does not match ends the readable part: that is a torn tail (a write cut short by a crash) and
-// everything from it on is ignored.
+// lease record (records.ts) or, for the snapshot's header and end, UTF-8 JSON. A frame whose length is 0, runs past
+// the data or is implausibly long, or whose CRC does not match, is damage. Reading resynchronises after damage: it
+// scans forward, byte by byte, for the next position where a valid frame starts (and that the caller accepts as one
+// of its own), and goes on from there; the bytes skipped are reported, never dropped silently. Damage that nothing
+// valid follows is a torn tail (a write cut short by a crash, or a damaged last frame).
 import * as zlib from 'node:zlib';
 
 const CRC_TABLE = (() => {
@@ -30,7 +32,7 @@ export function crc32js(b: Uint8Array, start = 0, end = b.length): number {
 
 export const FRAME_HEADER = 8;
 /** Larger lengths are treated as corruption. */
-const MAX_PAYLOAD = 1 << 20;
+export const MAX_PAYLOAD = 1 << 20;
 /** Payloads up to this size are checked with the table CRC, longer ones with zlib's. */
 const SHORT_PAYLOAD = 256;
 
@@ -57,28 +59,76 @@ export function jsonFrame(value: unknown): Buffer {
   return frame(Buffer.from(JSON.stringify(value), 'utf8'));
 }
 
+/** Bytes that are not part of any valid frame: B[offset, offset + bytes). */
+export interface Damage {
+  readonly offset: number;
+  readonly bytes: number;
+  /** Nothing valid follows (a torn tail). */
+  readonly tail: boolean;
+}
+
 export interface ReadFrames {
   /** Where each good frame's payload lies: start, end, start, end… (offsets into the data). */
   readonly spans: number[];
-  /** Bytes of whole, valid frames from the start. */
-  readonly goodBytes: number;
-  /** Whether bytes after goodBytes were ignored (a torn or corrupt tail). */
-  readonly torn: boolean;
+  /** The damaged stretches, in order; empty when the data is whole frames from start to end. */
+  readonly damage: Damage[];
 }
 
+/**
+ * Called for each valid frame, with its payload at B[START, END). AFTERDAMAGE: the frame was found by scanning past
+ * damage; returning false there says "not one of mine" (a CRC-32 match by chance) and the scan goes on. The return
+ * value of a frame in the regular chain is ignored (the callback throws if it cannot take it).
+ */
+export type FrameVisitor = (start: number, end: number, afterDamage: boolean) => boolean;
+
+/** The payload length of a valid frame at AT of B, or -1. */
+function frameAt(b: Buffer, at: number): number {
+  if (at + FRAME_HEADER > b.length) return -1;
+  const len = b.readUInt32BE(at);
+  const start = at + FRAME_HEADER;
+  if (len === 0 || len > MAX_PAYLOAD || start + len > b.length) return -1;
+  const crc = len <= SHORT_PAYLOAD ? crc32js(b, start, start + len) : crc32(b.subarray(start, start + len));
+  return crc === b.readUInt32BE(at + 4) ? len : -1;
+}
+
+/** Walks the frames of B (resynchronising after damage, see the top of this file); VISIT sees each one. */
+export function scanFrames(b: Buffer, visit: FrameVisitor): Damage[] {
+  const damage: Damage[] = [];
+  let at = 0;
+  while (at < b.length) {
+    const len = frameAt(b, at);
+    if (len >= 0) {
+      visit(at + FRAME_HEADER, at + FRAME_HEADER + len, false);
+      at += FRAME_HEADER + len;
+      continue;
+    }
+    const from = at;
+    let next = -1;
+    for (let p = at + 1; p + FRAME_HEADER < b.length; p++) {
+      const n = frameAt(b, p);
+      if (n >= 0 && visit(p + FRAME_HEADER, p + FRAME_HEADER + n, true)) {
+        next = p;
+        at = p + FRAME_HEADER + n;
+        break;
+      }
+    }
+    if (next < 0) {
+      damage.push({ offset: from, bytes: b.length - from, tail: true });
+      break;
+    }
+    damage.push({ offset: from, bytes: next - from, tail: false });
+  }
+  return damage;
+}
+
+/** Every valid frame of B (any frame found past damage is taken). */
 export function readFrames(b: Buffer): ReadFrames {
   const spans: number[] = [];
-  let at = 0;
-  while (at + FRAME_HEADER <= b.length) {
-    const len = b.readUInt32BE(at);
-    const start = at + FRAME_HEADER;
-    if (len > MAX_PAYLOAD || start + len > b.length) break;
-    const crc = len <= SHORT_PAYLOAD ? crc32js(b, start, start + len) : crc32(b.subarray(start, start + len));
-    if (crc !== b.readUInt32BE(at + 4)) break;
-    spans.push(start, start + len);
-    at = start + len;
-  }
-  return { spans, goodBytes: at, torn: at < b.length };
+  const damage = scanFrames(b, (start, end) => {
+    spans.push(start, end);
+    return true;
+  });
+  return { spans, damage };
 }
 
 /** The JSON value of the payload in B[START, END), or undefined when it is not JSON. */

@@ -11,6 +11,10 @@
 //       the client key: nothing when flags & KEY_IS_HW_MAC (the key is `hw:<mac>`), else a string;
 //       the host name: a string when flags & HOSTNAME.
 //       A string is [u16 byte length][UTF-8]. Nothing may follow.
+//   Any other first byte, or a v2 record with a state or flag this version does not know, is a format from a newer
+//   version: the store refuses to start rather than skip it (lease-store.ts).
+//   Every variable-length field has a named limit (RECORD_LIMITS); a lease past one is refused by recordProblem()
+//   before the server applies it, so no lease in the table is one the store cannot write.
 //   Decoding v2 costs no JSON.parse and no intermediate object: it is most of the restart time with 50,000
 //   leases on disk (bench/dhcp/restart.ts).
 import type { Lease, LeaseState } from '../allocate/lease-table';
@@ -44,6 +48,26 @@ const codeState: readonly (LeaseState | undefined)[] = [undefined, 'bound', 'rel
 const HEX_CODE: readonly number[] = Array.from('0123456789abcdef', (c) => c.charCodeAt(0));
 const COLON = 0x3a;
 
+/**
+ * The most UTF-8 bytes each variable-length field of a record may hold. clientKey is `id:` and the client identifier
+ * (option 61) in hex, so 1024 takes an identifier of up to 510 bytes (RFC 2132 allows 255 in one option; longer ones
+ * need RFC 3396 concatenation); hostname covers a DNS name (253) with room; mac covers the text of a 16-byte chaddr.
+ */
+export const RECORD_LIMITS = { mac: 64, clientKey: 1024, hostname: 255 } as const;
+
+/** Why L cannot be stored (a field past its limit, or a state that is not stored), or undefined. */
+export function recordProblem(l: Lease): string | undefined {
+  if (!stateCode.has(l.state)) return `a ${l.state} lease is not stored`;
+  for (const field of ['mac', 'clientKey', 'hostname'] as const) {
+    const v = l[field];
+    if (v === undefined) continue;
+    const n = Buffer.byteLength(v, 'utf8');
+    if (n > RECORD_LIMITS[field])
+      return `${field} is ${n} bytes, more than the ${RECORD_LIMITS[field]} a lease record holds`;
+  }
+  return undefined;
+}
+
 /** The lease's record with sequence number SEQ, as a v2 (binary) payload. */
 export function encodeRecord(seq: number, l: Lease): Buffer {
   return encodeRecordAt(seq, l, 0);
@@ -56,8 +80,9 @@ export function recordFrame(seq: number, l: Lease): Buffer {
 
 /** A v2 payload of L at offset AT of a new buffer (the bytes before AT are left for the caller). */
 function encodeRecordAt(seq: number, l: Lease, at: number): Buffer {
-  const code = stateCode.get(l.state);
-  if (code === undefined) throw new Error(`lease store: a ${l.state} lease is not stored`);
+  const problem = recordProblem(l);
+  if (problem !== undefined) throw new Error(`lease store: ${problem}`);
+  const code = stateCode.get(l.state)!;
   const macBytes = isMacText(l.mac);
   const hwKey =
     macBytes && l.clientKey.length === 20 && l.clientKey.startsWith('hw:') && l.clientKey.endsWith(l.mac);
@@ -82,9 +107,7 @@ function encodeRecordAt(seq: number, l: Lease, at: number): Buffer {
 }
 
 function stringBytes(s: string): number {
-  const n = Buffer.byteLength(s, 'utf8');
-  if (n > 0xffff) throw new Error('lease store: record string too long');
-  return n;
+  return Buffer.byteLength(s, 'utf8');
 }
 
 function writeString(b: Buffer, at: number, s: string): number {
