@@ -78,7 +78,7 @@ describe('the apps endpoint is accepted only where the attachment may point', ()
   ])('no MetalLB range: an externalIP at %s (%s) is refused, a free VLAN address accepted', (ip, field) => {
     const plan = planInfra(world(infra(), { attachments: [ready({ ip, range: '' }), attachment('bravo')] }));
     const proxy = plan.children.proxy.action === 'apply' ? plan.children.proxy.object : undefined;
-    expect(proxy?.spec.backends.map((b) => b.targetService)).not.toContain(ip);
+    expect((proxy?.spec.backends ?? []).map((b) => b.targetService)).not.toContain(ip);
     expect(
       plan.attachments.find((p) => p.name === 'alpha')!.conditions.find((c) => c.type === 'Ready'),
     ).toMatchObject({
@@ -88,6 +88,6 @@ describe('the apps endpoint is accepted only where the attachment may point', ()
     });
     const free = planInfra(world(infra(), { attachments: [ready({ ip: '198.51.100.250', range: '' })] }));
     const freeProxy = free.children.proxy.action === 'apply' ? free.children.proxy.object : undefined;
-    expect(freeProxy?.spec.backends.map((b) => b.targetService)).toContain('198.51.100.250');
+    expect((freeProxy?.spec.backends ?? []).map((b) => b.targetService)).toContain('198.51.100.250');
   });
 });
