@@ -1,7 +1,9 @@
 // `oooi render` and the controller agree: the examples (moved into a namespace of this test) are applied to the rig's
 // real apiserver and reconciled by the controller; `pnpm --silent oooi render` on the same files must write the
 // same children (spec, labels), the same status on every Infra and attachment, the same DNS ConfigMap and DHCP
-// config.json, and the same NetworkPolicies of the three workloads. Differences by design are
+// config.json, the same NetworkPolicies of the three workloads, and the same ProxyServer workload objects
+// (ServiceAccount, Role, RoleBinding, ConfigMap, Service, Deployment) and bravo's `bravo-proxy-external` Service
+// (examples/attachments.yaml enables its externalService). Differences by design are
 // excluded: the owner reference (an object read from a file has no uid), the Infra's Available condition (the
 // controller sees the DNS workload's state; a file has no workloads), and what only the cluster knows — the apps
 // ingress state (the controller reads the hosted cluster; render is given the live block in its input, as a user
@@ -174,7 +176,8 @@ test('oooi render writes the children and the status the controller wrote', asyn
     const live = await user.get(s.kind as KindName, ns, s.metadata!.name!);
     const liveStatus = { ...(live?.status as Record<string, unknown>) };
     delete liveStatus.appsIngressStatus;
-    delete liveStatus.externalServiceStatus;
+    const external = liveStatus.externalServiceStatus as Record<string, unknown> | undefined;
+    if (external) liveStatus.externalServiceStatus = { serviceName: external.serviceName };
     expect(comparable(liveStatus, s.kind === 'Infra')).toBe(comparable(s.status, s.kind === 'Infra'));
   }
 });
@@ -246,5 +249,52 @@ test('the NetworkPolicies render writes are the ones the DNS, DHCP and proxy rec
     );
     expect(canonicalJsonOf(live?.spec)).toBe(canonicalJsonOf(rendered.spec));
     expect(live?.metadata?.labels).toEqual(rendered.metadata?.labels);
+  }
+});
+
+const core = (plural: string, kind: string) => ({ group: '', version: 'v1', plural, kind });
+const rbac = (plural: string, kind: string) => ({
+  group: 'rbac.authorization.k8s.io',
+  version: 'v1',
+  plural,
+  kind,
+});
+const kinds: Record<string, ReturnType<typeof core>> = {
+  configmap: core('configmaps', 'ConfigMap'),
+  deployment: { group: 'apps', version: 'v1', plural: 'deployments', kind: 'Deployment' },
+  role: rbac('roles', 'Role'),
+  rolebinding: rbac('rolebindings', 'RoleBinding'),
+  service: core('services', 'Service'),
+  serviceaccount: core('serviceaccounts', 'ServiceAccount'),
+};
+
+test("the ProxyServer's workload objects and the external Service render writes are the ones the reconcilers applied", async () => {
+  const out = join(dir, 'out-proxy');
+  await run('pnpm', ['--silent', 'oooi', 'render', ...files.flatMap((f) => ['-f', f]), '-o', out], {
+    cwd: repoRoot,
+  });
+  const names = readdirSync(out).filter((f) =>
+    new RegExp(`^(${Object.keys(kinds).join('|')})-${ns}-(vlan100-proxy|bravo-proxy-external)`).test(f),
+  );
+  expect(names.sort()).toEqual([
+    `configmap-${ns}-vlan100-proxy-config.yaml`,
+    `deployment-${ns}-vlan100-proxy.yaml`,
+    `role-${ns}-vlan100-proxy-xds.yaml`,
+    `rolebinding-${ns}-vlan100-proxy-xds.yaml`,
+    `service-${ns}-bravo-proxy-external.yaml`,
+    `service-${ns}-vlan100-proxy.yaml`,
+    `serviceaccount-${ns}-vlan100-proxy.yaml`,
+  ]);
+  for (const f of names) {
+    const rendered = parse(readFileSync(join(out, f), 'utf8')) as KubeObject;
+    const kind = kinds[f.slice(0, f.indexOf('-'))]!;
+    const live = await until(
+      `the ${kind.kind} ${rendered.metadata!.name!}`,
+      () => user.client.get(kind, { namespace: ns, name: rendered.metadata!.name! }),
+      (o) => o !== undefined,
+    );
+    // Everything render wrote is in the live object (which adds the apiserver's defaults, the owner reference,
+    // the allocated ClusterIP and NodePort).
+    expect(live).toMatchObject(rendered);
   }
 });

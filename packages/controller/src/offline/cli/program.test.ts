@@ -76,6 +76,73 @@ describe('oooi render', () => {
     );
   });
 
+  test('the examples: exactly the files of every object the controllers would write, and the runnable ones', () => {
+    const out = join(dir, 'out');
+    const r = cli('render', '-f', ex('infra.yaml'), '-f', ex('attachments.yaml'), '-o', out);
+    expect(r).toMatchObject({ code: 0, err: '', out: `rendered 32 files into ${out}` });
+    const files = readdirSync(out, { recursive: true, withFileTypes: true })
+      .filter((e) => e.isFile())
+      .map((e) => join(e.parentPath, e.name).slice(out.length + 1))
+      .sort();
+    expect(files).toEqual([
+      'configmap-clusters-vlan100-dhcp-config.yaml',
+      'configmap-clusters-vlan100-dns-config.yaml',
+      'configmap-clusters-vlan100-proxy-config.yaml',
+      'deployment-clusters-vlan100-dhcp.yaml',
+      'deployment-clusters-vlan100-dns.yaml',
+      'deployment-clusters-vlan100-proxy.yaml',
+      'dhcp/clusters-vlan100-dhcp/config.json',
+      'dhcpserver-clusters-vlan100-dhcp.yaml',
+      'dns/clusters-vlan100-dns/Corefile',
+      'dns/clusters-vlan100-dns/vlan.zone',
+      'dnsserver-clusters-vlan100-dns.yaml',
+      'networkpolicy-clusters-vlan100-dhcp.yaml',
+      'networkpolicy-clusters-vlan100-dns.yaml',
+      'networkpolicy-clusters-vlan100-proxy.yaml',
+      'proxy/clusters-vlan100-proxy/envoy.yaml',
+      'proxyserver-clusters-vlan100-proxy.yaml',
+      'role-clusters-alpha-oooi-dhcp.clusters.vlan100-dhcp.yaml',
+      'role-clusters-bravo-oooi-dhcp.clusters.vlan100-dhcp.yaml',
+      'role-clusters-vlan100-dhcp-status.yaml',
+      'role-clusters-vlan100-proxy-xds.yaml',
+      'rolebinding-clusters-alpha-oooi-dhcp.clusters.vlan100-dhcp.yaml',
+      'rolebinding-clusters-bravo-oooi-dhcp.clusters.vlan100-dhcp.yaml',
+      'rolebinding-clusters-vlan100-dhcp-status.yaml',
+      'rolebinding-clusters-vlan100-proxy-xds.yaml',
+      'service-clusters-bravo-proxy-external.yaml',
+      'service-clusters-vlan100-dhcp.yaml',
+      'service-clusters-vlan100-dns.yaml',
+      'service-clusters-vlan100-proxy.yaml',
+      'serviceaccount-clusters-vlan100-dhcp.yaml',
+      'serviceaccount-clusters-vlan100-dns.yaml',
+      'serviceaccount-clusters-vlan100-proxy.yaml',
+      'status.yaml',
+    ]);
+  });
+
+  test("the proxy's Deployment runs the images of --proxy-image and --xds-image", () => {
+    const out = join(dir, 'out');
+    const r = cli(
+      'render',
+      '-f',
+      ex('infra.yaml'),
+      '-o',
+      out,
+      '--proxy-image',
+      'registry.example/envoy:x',
+      '--xds-image',
+      'registry.example/xds:y',
+    );
+    expect(r).toMatchObject({ code: 0, err: '' });
+    const deployment = parse(readFileSync(join(out, 'deployment-clusters-vlan100-proxy.yaml'), 'utf8')) as {
+      spec: { template: { spec: { containers: { image: string }[] } } };
+    };
+    expect(deployment.spec.template.spec.containers.map((c) => c.image).sort()).toEqual([
+      'registry.example/envoy:x',
+      'registry.example/xds:y',
+    ]);
+  });
+
   test.each([
     {
       name: 'an invalid object: exit 1 naming file, object and field',

@@ -1,19 +1,30 @@
 // `oooi render`'s core, pure: the render input (files already parsed and checked) plus a clock reading become the
 // files the controller's decisions amount to — one YAML file per object the controller would create or update,
 // named `<kind>-<namespace>-<name>.yaml` (kind in lower case), and `status.yaml`, the status it would write on every
-// Infra and attachment, sorted by kind, namespace and name. The same planInfra the reconcilers call decides.
-import type { DHCPServer, DNSServer, Infra, ProxyServer } from '@oooi/api';
+// Infra and attachment, sorted by kind, namespace and name. The same planInfra the reconcilers call decides, and
+// the same desiredExternalService the attachment reconciler calls decides each attachment's
+// `<attachment>-proxy-external` Service (its target port from the ProxyServer the controller would serve; its
+// status block `externalServiceStatus` names it — the load balancer's address is the cluster's to know).
+import type { DHCPServer, DNSServer, Infra, InfraClusterAttachment, ProxyServer } from '@oooi/api';
+import type { KubeObject } from '@oooi/kube';
 import { targetsInfra } from '../../infra/aggregate/attachments';
 import { compareText, sortedBy } from '../../infra/aggregate/order';
 import { attachmentStatusWithoutInfra } from '../../infra/desired/attachment-status';
 import { childName, components, namespaceOf } from '../../infra/desired/child-meta';
+import {
+  desiredExternalService,
+  externalServiceName,
+  externalServiceStatus,
+} from '../../infra/desired/external-service';
 import type { Component } from '../../infra/desired/child-meta';
 import type { DefaultImages } from '../../workload/images';
 import { planInfra } from '../../infra/desired/infra-plan';
 import type { InfraPlan, LiveChildren } from '../../infra/desired/infra-plan';
 import { desiredInfraStatus, plannedOutcome } from '../../infra/desired/infra-status';
+import type { AttachmentStatusPlan } from '../../infra/desired/attachment-status';
 import { attachmentStatusBody, infraStatusBody } from '../../infra/status/status-body';
-import type { StatusBody } from '../../infra/status/status-body';
+import type { AttachmentReachStatus, StatusBody } from '../../infra/status/status-body';
+import { defaultedProxySpec } from '../../proxy/desired/render-proxy-server';
 import type { RenderInput } from './input';
 import { toYaml } from './yaml-text';
 
@@ -32,6 +43,8 @@ export interface RenderedFile {
 export interface RenderResult {
   /** Children to apply, sorted by kind, namespace, name. */
   readonly objects: readonly (DHCPServer | DNSServer | ProxyServer)[];
+  /** The attachments' external Services to apply, sorted by namespace, name. */
+  readonly externalServices: readonly KubeObject[];
   /** Every Infra's and attachment's status body, sorted by kind, namespace, name. */
   readonly statuses: readonly StatusBody[];
   /** Every DNSServer the controller would serve: the generated ones and the standalone ones given. */
@@ -85,24 +98,46 @@ function renderInfra(input: RenderInput, infra: Infra, options: RenderOptions) {
     name: infra.metadata.name,
     conditions: infra.status?.conditions,
   };
-  const statuses: StatusBody[] = [infraStatusBody(id, status, options.now)];
-  for (const p of plan.attachments) {
-    const previous = input.attachments.find(
-      (a) => namespaceOf(a) === p.namespace && a.metadata.name === p.name,
-    );
-    statuses.push(attachmentStatusBody(previous?.status?.conditions, p, options.now));
-  }
   const objects = components.flatMap((c) => {
     const child = plan.children[c];
     return child.action === 'apply' ? [child.object] : [];
   });
-  return { objects, statuses };
+  return { objects, infraStatus: infraStatusBody(id, status, options.now), attachments: plan.attachments };
 }
 
-function orphanStatuses(input: RenderInput, now: number): StatusBody[] {
+function orphanPlans(input: RenderInput): AttachmentStatusPlan[] {
   return input.attachments
     .filter((a) => !a.metadata.deletionTimestamp && !input.infras.some((i) => targetsInfra(a, i)))
-    .map((a) => attachmentStatusBody(a.status?.conditions, attachmentStatusWithoutInfra(a), now));
+    .map((a) => attachmentStatusWithoutInfra(a));
+}
+
+const sameObject = (o: unknown, namespace: string, name: string): boolean => {
+  const m = (o as { metadata?: { name?: string; namespace?: string } }).metadata;
+  return m?.name === name && (m.namespace ?? 'default') === namespace;
+};
+
+/**
+ * The attachment's external Service as its reconciler decides it: the Service of that name given in the input is
+ * the live one, the ProxyServer the controller would serve (`<infra>-proxy`) gives the target port.
+ */
+function externalService(
+  input: RenderInput,
+  proxies: readonly ProxyServer[],
+  a: InfraClusterAttachment,
+): { object: KubeObject; status: AttachmentReachStatus } | undefined {
+  const namespace = namespaceOf(a);
+  const proxy = proxies.find((p) => sameObject(p, namespace, `${a.spec.infraRef.name}-proxy`));
+  const name = externalServiceName(a);
+  const live = input.services.find(
+    (s) => (s as { kind?: string }).kind === 'Service' && sameObject(s, namespace, name),
+  ) as KubeObject | undefined;
+  const plan = desiredExternalService({
+    attachment: a,
+    live,
+    targetPort: proxy ? (defaultedProxySpec(proxy).port ?? 443) : 443,
+  });
+  if (plan.action !== 'apply') return undefined;
+  return { object: plan.object, status: { externalServiceStatus: externalServiceStatus(name, live) } };
 }
 
 const key = (o: { kind: string; metadata: { name: string; namespace?: string } }): string =>
@@ -110,11 +145,13 @@ const key = (o: { kind: string; metadata: { name: string; namespace?: string } }
 
 export function renderInfras(input: RenderInput, options: RenderOptions): RenderResult {
   const objects: (DHCPServer | DNSServer | ProxyServer)[] = [];
-  const statuses: StatusBody[] = orphanStatuses(input, options.now);
+  const statuses: StatusBody[] = [];
+  const attachments: AttachmentStatusPlan[] = orphanPlans(input);
   for (const infra of input.infras) {
     const r = renderInfra(input, infra, options);
     objects.push(...r.objects);
-    statuses.push(...r.statuses);
+    statuses.push(r.infraStatus);
+    attachments.push(...r.attachments);
   }
   const served = <T extends DNSServer | DHCPServer | ProxyServer>(
     kind: T['kind'],
@@ -124,18 +161,32 @@ export function renderInfras(input: RenderInput, options: RenderOptions): Render
     const standalone = given.filter((d) => !generated.some((g) => key(g) === key(d)));
     return sortedBy([...generated, ...standalone], key);
   };
+  const proxyServers = served('ProxyServer', input.proxyServers);
+  const externalServices: KubeObject[] = [];
+  for (const p of attachments) {
+    const previous = input.attachments.find(
+      (a) => namespaceOf(a) === p.namespace && a.metadata.name === p.name,
+    );
+    const external = previous && externalService(input, proxyServers, previous);
+    if (external) externalServices.push(external.object);
+    statuses.push(attachmentStatusBody(previous?.status?.conditions, p, options.now, external?.status));
+  }
   return {
     objects: sortedBy(objects, key),
+    externalServices: sortedBy(externalServices, key as (o: KubeObject) => string),
     statuses: sortedBy(statuses, key),
     dnsServers: served('DNSServer', input.dnsServers),
     dhcpServers: served('DHCPServer', input.dhcpServers),
-    proxyServers: served('ProxyServer', input.proxyServers),
+    proxyServers,
   };
 }
 
 /** The files of a render result; a name two objects would share is an error (returned, not thrown). */
 export function renderFiles(result: RenderResult): { files: RenderedFile[]; errors: string[] } {
-  const files: RenderedFile[] = result.objects.map((o) => ({ name: objectFileName(o), content: toYaml(o) }));
+  const files: RenderedFile[] = [...result.objects, ...result.externalServices].map((o) => ({
+    name: objectFileName(o as { kind: string; metadata: { name: string; namespace?: string } }),
+    content: toYaml(o),
+  }));
   files.push({ name: 'status.yaml', content: toYaml(result.statuses) });
   const errors: string[] = [];
   const names = files.map((f) => f.name).sort(compareText);

@@ -2,8 +2,10 @@
 // the standalone ones given), `proxy/<namespace>-<name>/envoy.yaml` — a static Envoy bootstrap holding exactly the
 // listeners and clusters oooi-xds serves for the same spec (one translator, @oooi/envoy), admin on 127.0.0.1,
 // node id `<namespace>/<name>`. Runnable as is with `envoy -c envoy.yaml`. A spec oooi-xds would refuse is refused
-// here with the same field paths. (JSON is YAML: the file is proto3 JSON, as Envoy reads it.) Of the ProxyServer's
-// workload objects only its NetworkPolicy is written (the proxy renderer in ../proxy decides it).
+// here with the same field paths. (JSON is YAML: the file is proto3 JSON, as Envoy reads it.) Beside it, every
+// workload object the ProxyServer reconciler applies, each a file of its own: ServiceAccount, the sidecar's Role and
+// RoleBinding, the bootstrap ConfigMap (the ADS bootstrap the pod runs, not the static one above), the Service,
+// the NetworkPolicy and the Deployment — the proxy renderer in ../proxy decides them, with the same image flags.
 import type { ProxyServer } from '@oooi/api';
 import { renderStaticBootstrap, translateProxyServer, validateProxyServer } from '@oooi/envoy';
 import { renderProxyServer } from '../../proxy';
@@ -31,7 +33,6 @@ export function renderProxyOutputs(
       networkPolicy,
     });
     if (!workload.ok) return workload;
-    const policy = workload.value.children.networkPolicy;
     const envoy = renderStaticBootstrap(
       { id: `${namespace}/${proxy.metadata.name}` },
       translateProxyServer(checked.value),
@@ -39,7 +40,7 @@ export function renderProxyOutputs(
     return {
       ok: true,
       value: {
-        objects: policy ? [policy] : [],
+        objects: workload.value.objects,
         fileDir: `proxy/${namespace}-${proxy.metadata.name}`,
         files: { 'envoy.yaml': envoy },
       },
