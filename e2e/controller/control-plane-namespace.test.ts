@@ -82,12 +82,7 @@ test('without its control-plane namespace an attachment waits (no backends); the
     { force: true },
   );
   await until('bravo routed', proxy, (o) => routesOf(o, 'bravo') === 5, 10_000);
-  const ready = await until(
-    'bravo ready',
-    bravo,
-    (o) => conditionOf(o, 'Ready')?.status === 'True',
-    10_000,
-  );
+  const ready = await until('bravo ready', bravo, (o) => conditionOf(o, 'Ready')?.status === 'True', 10_000);
   expect(Date.now() - created).toBeLessThan(10_000);
   expect(conditionsOf(ready)).toEqual(['Aggregated=True Aggregated', 'Ready=True ReconciliationSucceeded']);
   expect(routesOf(await proxy(), 'alpha')).toBe(5);

@@ -117,7 +117,10 @@ export async function startController(
 
 /** The control-plane namespace an attachment names: spec.controlPlaneNamespace, else HyperShift's. */
 export function controlPlaneNamespaceOf(a: KubeObject): string {
-  const spec = a.spec as { controlPlaneNamespace?: string; hostedClusterRef: { name: string; namespace?: string } };
+  const spec = a.spec as {
+    controlPlaneNamespace?: string;
+    hostedClusterRef: { name: string; namespace?: string };
+  };
   const hc = spec.hostedClusterRef;
   return spec.controlPlaneNamespace || `${hc.namespace || 'clusters'}-${hc.name.replaceAll('.', '-')}`;
 }

@@ -15,8 +15,10 @@ const backends = (plan: InfraPlan) =>
     (b) => b.name,
   );
 const dhcpSpec = (plan: InfraPlan) =>
-  applied<{ spec: { kubevirt?: { namespaces: string[] }; leaseConfig: { excluded?: string[] } } }>(plan, 'dhcp')
-    .spec;
+  applied<{ spec: { kubevirt?: { namespaces: string[] }; leaseConfig: { excluded?: string[] } } }>(
+    plan,
+    'dhcp',
+  ).spec;
 const statusOf = (plan: InfraPlan, name: string) =>
   plan.attachments.find((a) => a.name === name)!.conditions.map((c) => `${c.type}=${c.status} ${c.reason}`);
 
@@ -27,7 +29,10 @@ const bravoApps = attachment('bravo', {
 describe('a missing control-plane namespace', () => {
   test('no backend or record for it, the other attachment keeps its own; Ready=False naming the namespace', () => {
     const plan = planInfra(
-      world(infra(), { attachments: [attachment('alpha'), bravoApps], missingNamespaces: ['clusters-bravo'] }),
+      world(infra(), {
+        attachments: [attachment('alpha'), bravoApps],
+        missingNamespaces: ['clusters-bravo'],
+      }),
     );
     expect(backends(plan).filter((b) => b.startsWith('bravo-'))).toEqual([]);
     expect(backends(plan).filter((b) => b.startsWith('alpha-')).length).toBeGreaterThan(0);
@@ -42,13 +47,19 @@ describe('a missing control-plane namespace', () => {
       `control-plane namespace "clusters-bravo" of HostedCluster clusters/bravo does not exist: the attachment's routes and DNS records wait until it does`,
     );
     expect(p.appsBlockers).toEqual([p.conditions[1]!.message]);
-    expect(statusOf(plan, 'alpha')).toEqual(['Aggregated=True Aggregated', 'Ready=True ReconciliationSucceeded']);
+    expect(statusOf(plan, 'alpha')).toEqual([
+      'Aggregated=True Aggregated',
+      'Ready=True ReconciliationSucceeded',
+    ]);
     expect(plan.aggregated.waiting.map((w) => w.namespace)).toEqual(['clusters-bravo']);
   });
 
   test('its claims stand: DHCP VMI namespace (the Role waits there) and MetalLB range kept, conflicts still count', () => {
     const plan = planInfra(
-      world(infra(), { attachments: [attachment('alpha'), bravoApps], missingNamespaces: ['clusters-bravo'] }),
+      world(infra(), {
+        attachments: [attachment('alpha'), bravoApps],
+        missingNamespaces: ['clusters-bravo'],
+      }),
     );
     expect(dhcpSpec(plan).kubevirt?.namespaces).toEqual(['clusters-alpha', 'clusters-bravo']);
     expect(dhcpSpec(plan).leaseConfig.excluded).toContain('198.51.100.200-198.51.100.209');

@@ -128,7 +128,7 @@ describe.each(lookups)('map functions over the %s', (_, make) => {
       want: ['clusters/vlan100'],
     },
     {
-      name: 'Namespace that is nobody\'s control plane (the name of a HostedCluster namespace) → nothing',
+      name: "Namespace that is nobody's control plane (the name of a HostedCluster namespace) → nothing",
       got: () => namespaceToInfraRequests(namespace('clusters'), byIndex),
       want: [],
     },
@@ -230,7 +230,7 @@ test('namespaceAddedOrDeleted: a Namespace appearing or going passes, its update
   const ns = namespace('clusters-alpha');
   expect(namespaceAddedOrDeleted({ type: 'add', obj: ns })).toBe(true);
   expect(namespaceAddedOrDeleted({ type: 'delete', obj: ns })).toBe(true);
-  expect(namespaceAddedOrDeleted({ type: 'update', old: ns, obj: { ...ns, status: { phase: 'Terminating' } } })).toBe(
-    false,
-  );
+  expect(
+    namespaceAddedOrDeleted({ type: 'update', old: ns, obj: { ...ns, status: { phase: 'Terminating' } } }),
+  ).toBe(false);
 });
