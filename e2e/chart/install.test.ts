@@ -21,6 +21,7 @@ import {
   runController,
 } from '@oooi/controller';
 import { freePort, repoRoot, rigDown, rigUp, run, waitFor, type Rig } from '@oooi/rig';
+import { controlPlaneNamespaceOf } from '../controller/support';
 import {
   RecordingRest,
   chartDir,
@@ -176,6 +177,12 @@ async function applyExamples(): Promise<void> {
     await admin.apply(kinds.Namespace!, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
   }
   const all = [...examples('infra.yaml'), ...examples('attachments.yaml'), ...examples('dhcpserver.yaml')];
+  // The attachments' control-plane namespaces, as HyperShift creates them with the HostedClusters (the operator
+  // routes an attachment only once its namespace exists).
+  for (const a of all.filter((o) => o.kind === 'InfraClusterAttachment')) {
+    const name = controlPlaneNamespaceOf(a);
+    await admin.apply(kinds.Namespace!, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
+  }
   for (const obj of all) await admin.apply(kinds[obj.kind ?? '']!, obj, { force: true });
 }
 

@@ -13,6 +13,7 @@ import { Registry } from 'prom-client';
 import { KubeClient, KubeConfigRest, loadKubeConfig, type KindDescriptor, type KubeObject } from '@oooi/kube';
 import { parseControllerCommand, runController } from '@oooi/controller';
 import { repoRoot, rigDown, rigUp, waitFor, type Rig } from '@oooi/rig';
+import { controlPlaneNamespaceOf } from '../controller/support';
 import {
   RecordingRest,
   chartDir,
@@ -215,8 +216,13 @@ test('under its ServiceAccount, with the Deployment args, the operator reconcile
     },
   });
   try {
-    for (const obj of [...examples('infra.yaml'), ...examples('attachments.yaml')])
-      await admin.apply(kinds[obj.kind ?? '']!, obj, { force: true });
+    const objects = [...examples('infra.yaml'), ...examples('attachments.yaml')];
+    // The attachments' control-plane namespaces, as HyperShift creates them (routes wait for them).
+    for (const a of objects.filter((o) => o.kind === 'InfraClusterAttachment')) {
+      const name = controlPlaneNamespaceOf(a);
+      await admin.apply(kinds.Namespace!, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
+    }
+    for (const obj of objects) await admin.apply(kinds[obj.kind ?? '']!, obj, { force: true });
     // HyperShift's HostedCluster for alpha, with a kubeconfig Secret that does not parse: the operator reads both
     // (under the namespaced Role), then reports HostedClusterAccessFailed.
     await admin.apply(kinds.Secret!, {

@@ -115,13 +115,45 @@ export async function startController(
   };
 }
 
-/** What a user (or HyperShift, or CAPK) does: its own field manager, create/apply/status/delete. */
+/** The control-plane namespace an attachment names: spec.controlPlaneNamespace, else HyperShift's. */
+export function controlPlaneNamespaceOf(a: KubeObject): string {
+  const spec = a.spec as {
+    controlPlaneNamespace?: string;
+    hostedClusterRef: { name: string; namespace?: string };
+  };
+  const hc = spec.hostedClusterRef;
+  return spec.controlPlaneNamespace || `${hc.namespace || 'clusters'}-${hc.name.replaceAll('.', '-')}`;
+}
+
+/**
+ * What a user (or HyperShift, or CAPK) does: its own field manager, create/apply/status/delete. Applying an
+ * attachment first creates its control-plane namespace, as HyperShift does with the HostedCluster (the controller
+ * routes an attachment only once that namespace exists); `makeNamespaces`' cleanup deletes those too.
+ */
 export class User {
   readonly client: KubeClient;
+  /** Control-plane namespaces created for applied attachments (not those that existed before). */
+  readonly controlPlaneNamespaces = new Set<string>();
   constructor(rest: RestClient) {
     this.client = new KubeClient({ rest, fieldManager: 'e2e-user' });
   }
-  async apply(kind: KindName, obj: KubeObject): Promise<KubeObject> {
+  async apply(
+    kind: KindName,
+    obj: KubeObject,
+    options: { readonly withoutControlPlaneNamespace?: boolean } = {},
+  ): Promise<KubeObject> {
+    if (kind === 'InfraClusterAttachment' && !options.withoutControlPlaneNamespace) {
+      const name = controlPlaneNamespaceOf(obj);
+      // One that exists already (kube-system, a test's own) is left alone, and never deleted by the cleanup.
+      if (!this.controlPlaneNamespaces.has(name) && !(await this.client.get(NamespaceKind, { name }))) {
+        await this.client.apply(
+          NamespaceKind,
+          { apiVersion: 'v1', kind: 'Namespace', metadata: { name } },
+          { force: true },
+        );
+        this.controlPlaneNamespaces.add(name);
+      }
+    }
     const { status, ...rest } = obj as KubeObject & { status?: unknown };
     const out = (await this.client.apply(kinds[kind], rest, { force: true })).object;
     if (status !== undefined) return this.applyStatus(kind, obj);
@@ -155,6 +187,8 @@ export async function makeNamespaces(user: User, ...names: string[]): Promise<()
   }
   return async () => {
     for (const name of names) await user.client.delete(NamespaceKind, { name });
+    for (const name of user.controlPlaneNamespaces) await user.client.delete(NamespaceKind, { name });
+    user.controlPlaneNamespaces.clear();
   };
 }
 

@@ -16,6 +16,7 @@ import {
   GrantKind,
   InfraKind,
   MachineKind,
+  NamespaceKind,
   NodePoolKind,
   ProxyServerKind,
   ServiceKind,
@@ -45,6 +46,11 @@ export interface ControllerCaches {
   readonly nodePools: ListWatchCache<KubeObject> | undefined;
   /** Cluster-wide; absent when the Machine kind is not served. */
   readonly machines: ListWatchCache<KubeObject> | undefined;
+  /**
+   * Namespaces, cluster-wide even with `--namespace` (the DHCPServer controller's cache, shared): an attachment
+   * whose control-plane namespace is not here waits for it (ControlPlaneNamespaceNotFound).
+   */
+  readonly namespaces: ListWatchCache<KubeObject>;
 }
 
 export interface CacheScopes {
@@ -70,5 +76,6 @@ export function controllerCaches(provider: CacheProvider, scopes: CacheScopes): 
     services: provider.cacheFor(ServiceKind, own),
     nodePools: scopes.nodePools ? provider.cacheFor(NodePoolKind, own) : undefined,
     machines: scopes.machines ? provider.cacheFor(MachineKind) : undefined,
+    namespaces: provider.cacheFor(NamespaceKind, {}),
   };
 }

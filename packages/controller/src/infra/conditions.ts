@@ -35,6 +35,9 @@ export const Reason = {
   // HostedCluster without a HostedClusterGrant there, or a control-plane namespace that is not HyperShift's.
   ReferenceNotPermitted: 'ReferenceNotPermitted',
   ControlPlaneNamespaceMismatch: 'ControlPlaneNamespaceMismatch',
+  // The attachment's control-plane namespace does not exist (yet): it keeps its claims (conflicts, the limit, its
+  // MetalLB range, its DHCP VMI namespace) but its routes and records wait until the namespace appears.
+  ControlPlaneNamespaceNotFound: 'ControlPlaneNamespaceNotFound',
   // Attachment deletion: the hosted cluster's objects could not be deleted yet (retried up to a bound), and at the
   // bound the finalizer is released leaving them there (docs/attachments.md).
   HostedCleanupFailed: 'HostedCleanupFailed',

@@ -1,9 +1,10 @@
-// One Infra's attachments, fully aggregated: exclusions, apps endpoints, source-scoped aliases with the shared
-// /32s removed, and every conflict. Everything the children and both statuses are computed from.
+// One Infra's attachments, fully aggregated: exclusions, those waiting for their control-plane namespace, apps
+// endpoints, source-scoped aliases with the shared /32s removed, and every conflict. Everything the children and
+// both statuses are computed from.
 import { staticAddresses } from '@oooi/api';
 import type { HostedClusterGrant, Infra, InfraClusterAttachment } from '@oooi/api';
-import { aggregateAttachments, targetOf } from './attachments';
-import type { AttachmentTarget, Conflict, Refused } from './attachments';
+import { aggregateAttachments, controlPlaneNamespaceWait, targetOf } from './attachments';
+import type { AttachmentTarget, Conflict, Refused, Waiting } from './attachments';
 import { appsEndpointOf } from './apps-ingress';
 import type { AppsEndpoint } from './apps-ingress';
 import { removeDuplicateSources } from './duplicate-sources';
@@ -28,6 +29,11 @@ export interface AggregatedInfra {
   readonly members: readonly InfraClusterAttachment[];
   /** Attachments naming the Infra refused their HostedCluster: in no route, record, conflict or DHCP config. */
   readonly refused: readonly Refused[];
+  /**
+   * Members not excluded whose control-plane namespace does not exist: in conflicts, the limit and the DHCP config,
+   * not in any route or record. Name order.
+   */
+  readonly waiting: readonly Waiting[];
   /** Members that route, name order. */
   readonly views: readonly MemberView[];
   /** Duplicate HostedCluster/domain conflicts, then DuplicateSourceIP conflicts. */
@@ -41,6 +47,8 @@ export interface AggregateInputs {
   readonly elsewhere?: readonly InfraClusterAttachment[];
   /** HostedClusterGrants (any namespace) that let attachments name HostedClusters of another namespace. */
   readonly grants?: readonly HostedClusterGrant[];
+  /** Control-plane namespaces that do not exist (default: none; `oooi render` and `validate` see no cluster). */
+  readonly missingNamespaces?: readonly string[];
   readonly nodePools: readonly unknown[];
   readonly machines: readonly unknown[];
 }
@@ -51,7 +59,10 @@ export function aggregateInfra(input: AggregateInputs): AggregatedInfra {
   const cidr = input.infra.spec.networkConfig.cidr;
   const domains = agg.included.map((a) => targetOf(a).domain);
   const statics = staticAddresses(input.infra);
-  const found = agg.included.map((attachment) => {
+  const missing = new Set(input.missingNamespaces ?? []);
+  const waiting = agg.included.flatMap((a) => controlPlaneNamespaceWait(a, missing) ?? []);
+  const routed = agg.included.filter((a) => controlPlaneNamespaceWait(a, missing) === undefined);
+  const found = routed.map((attachment) => {
     const target = targetOf(attachment);
     const sources = resolveIndexed(cidr, target, index);
     const otherDomains = domains.filter((d) => d !== target.domain);
@@ -68,6 +79,7 @@ export function aggregateInfra(input: AggregateInputs): AggregatedInfra {
   return {
     members: agg.members,
     refused: agg.refused,
+    waiting,
     views,
     conflicts: [...agg.conflicts, ...verdict.conflicts],
   };

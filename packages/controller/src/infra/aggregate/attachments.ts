@@ -70,6 +70,34 @@ export interface Refused {
   readonly refusal: ReferenceRefusal;
 }
 
+/**
+ * A routed-to-be attachment whose control-plane namespace does not exist (yet: HyperShift creates it with the
+ * HostedCluster). It keeps every claim it makes — it takes part in conflicts and the limit, its MetalLB range stays
+ * out of the DHCP pool, its namespace stays a DHCP VMI namespace (the DHCPServer's Role follows when the namespace
+ * appears) — but its backends and records, which would point at Services there, wait for the namespace.
+ */
+export interface Waiting {
+  readonly attachment: InfraClusterAttachment;
+  /** The missing control-plane namespace. */
+  readonly namespace: string;
+  readonly message: string;
+}
+
+/** Why `a` waits for its control-plane namespace (one of MISSING), or undefined when that namespace exists. */
+export function controlPlaneNamespaceWait(
+  a: InfraClusterAttachment,
+  missing: ReadonlySet<string>,
+): Waiting | undefined {
+  const t = targetOf(a);
+  if (!missing.has(t.controlPlaneNamespace)) return undefined;
+  const hc = `HostedCluster ${t.hostedCluster.namespace}/${t.hostedCluster.name}`;
+  return {
+    attachment: a,
+    namespace: t.controlPlaneNamespace,
+    message: `control-plane namespace "${t.controlPlaneNamespace}" of ${hc} does not exist: the attachment's routes and DNS records wait until it does`,
+  };
+}
+
 export interface Aggregation {
   /**
    * Attachments naming the Infra that are not terminating and not refused, in name order. Only these take part in

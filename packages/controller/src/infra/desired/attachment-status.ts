@@ -1,7 +1,7 @@
 // The status the controller writes on each attachment (better than the Go version, whose attachments stayed
 // Ready while the Infra excluded them): the resolved domain and control-plane namespace, `Aggregated` with the
-// conflict's reason and the other attachment's name, and `Ready` = aggregation plus MetalLB range checks plus the
-// apps-ingress state.
+// conflict's reason and the other attachment's name (or ControlPlaneNamespaceNotFound while its control-plane
+// namespace does not exist), and `Ready` = aggregation plus MetalLB range checks plus the apps-ingress state.
 import { referenceRefusal } from '@oooi/api';
 import type { CrossProblem, HostedClusterGrant, InfraClusterAttachment, ReferenceRefusal } from '@oooi/api';
 import type { MemberView } from '../aggregate/aggregate-infra';
@@ -38,6 +38,8 @@ export interface AttachmentFacts {
   readonly conflicts: readonly Conflict[];
   /** Cross-object problems naming it (MetalLB ranges). */
   readonly problems: readonly CrossProblem[];
+  /** Set while its control-plane namespace does not exist: the message naming it (no routes, no records yet). */
+  readonly waiting?: string | undefined;
 }
 
 function aggregated(a: InfraClusterAttachment, facts: AttachmentFacts): ConditionSpec {
@@ -49,6 +51,9 @@ function aggregated(a: InfraClusterAttachment, facts: AttachmentFacts): Conditio
       reason: facts.conflicts[0]!.reason,
       message: facts.conflicts.map(describeConflict).join('; '),
     };
+  }
+  if (facts.waiting !== undefined) {
+    return { type, status: 'False', reason: Reason.ControlPlaneNamespaceNotFound, message: facts.waiting };
   }
   const into = `aggregated into Infra "${facts.infraName}"`;
   const sources = facts.view?.sources;
@@ -152,10 +157,14 @@ function plan(
   };
 }
 
-/** Conflicts that exclude the attachment from routing (a shared source address does not) and range problems. */
+/**
+ * Conflicts that exclude the attachment from routing (a shared source address does not), a missing control-plane
+ * namespace and range problems.
+ */
 function blockersOf(facts: AttachmentFacts): string[] {
   return [
     ...facts.conflicts.filter((c) => c.reason !== 'DuplicateSourceIP').map(describeConflict),
+    ...(facts.waiting !== undefined ? [facts.waiting] : []),
     ...facts.problems.map((p) => p.message),
   ];
 }

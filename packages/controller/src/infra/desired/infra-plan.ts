@@ -50,6 +50,12 @@ export interface InfraWorld {
    * when one there lets its namespace. Default: none.
    */
   readonly grants?: readonly HostedClusterGrant[];
+  /**
+   * Control-plane namespaces of the attachments that do not exist (the controller's Namespace cache): an attachment
+   * whose namespace is among them keeps its claims but gets no backend or record yet (ControlPlaneNamespaceNotFound).
+   * Default: none — `oooi render` and `oooi validate` see no cluster and plan as if every one exists.
+   */
+  readonly missingNamespaces?: readonly string[];
   readonly nodePools: readonly unknown[];
   readonly machines: readonly unknown[];
   readonly services: readonly unknown[];
@@ -115,6 +121,7 @@ function attachmentPlans(
       problems: problems.filter((p) =>
         p.objects.some((o) => o.kind === 'InfraClusterAttachment' && o.name === name),
       ),
+      waiting: agg.waiting.find((w) => w.attachment.metadata.name === name)?.message,
     });
   });
   const refused = agg.refused.map((r) => refusedAttachmentStatus(r.attachment, r.refusal));
@@ -128,6 +135,7 @@ export function planInfra(world: InfraWorld): InfraPlan {
     attachments: world.attachments,
     elsewhere: world.elsewhere ?? [],
     grants: world.grants ?? [],
+    missingNamespaces: world.missingNamespaces ?? [],
     nodePools: world.nodePools,
     machines: world.machines,
   });

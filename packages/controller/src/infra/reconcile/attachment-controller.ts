@@ -1,8 +1,8 @@
 // The attachment controller's watches: a conflict or a shared source address involves another attachment, so any
 // change that can move one attachment's verdict re-queues every attachment of the same Infra — sibling
 // attachments (and those naming the same HostedCluster in another Infra), the Infra itself, and the NodePools and
-// Machines of their clusters, the HostedClusterGrants of their HostedClusters' namespaces — plus its own external
-// Service (owner reference). The hosted cluster is not
+// Machines of their clusters, the HostedClusterGrants of their HostedClusters' namespaces, the Namespaces that are
+// their control-plane namespaces (added or deleted) — plus its own external Service (owner reference). The hosted cluster is not
 // watched: apps ingress reads it on its requeue intervals.
 import type { Infra, InfraClusterAttachment } from '@oooi/api';
 import type { Controller } from '@oooi/kube';
@@ -12,6 +12,7 @@ import {
   HostedClusterKind,
   InfraKind,
   MachineKind,
+  NamespaceKind,
   NodePoolKind,
   SecretKind,
   ServiceKind,
@@ -26,6 +27,7 @@ import {
   grantToAttachmentRequests,
   infraToAttachmentRequests,
   machineToAttachmentRequests,
+  namespaceToAttachmentRequests,
   nodePoolToAttachmentRequests,
 } from '../watch/map-requests';
 import {
@@ -33,6 +35,7 @@ import {
   externalServiceChanged,
   infraSpecChanged,
   machineRoutingChanged,
+  namespaceAddedOrDeleted,
   nodePoolRoutingChanged,
 } from '../watch/predicates';
 import { attachmentLookup } from '../watch/indexes';
@@ -74,7 +77,10 @@ export function setupAttachmentController(s: InfraControllerSetup): Controller {
       ...s.scope,
       predicate: infraSpecChanged,
     })
-    .watches(GrantKind, (g) => grantToAttachmentRequests(g, attachments), s.scope);
+    .watches(GrantKind, (g) => grantToAttachmentRequests(g, attachments), s.scope)
+    .watches(NamespaceKind, (n) => namespaceToAttachmentRequests(n, attachments), {
+      predicate: namespaceAddedOrDeleted,
+    });
   if (caches.nodePools) {
     builder = builder.watches(NodePoolKind, (np) => nodePoolToAttachmentRequests(np, attachments), {
       ...s.scope,

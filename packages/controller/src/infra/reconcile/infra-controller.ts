@@ -1,7 +1,9 @@
 // The Infra controller's watches, declared next to its reconciler: the Infra itself; its three
 // children (owner reference); attachments (old and new infraRef); NodePools and Machines mapped through the
 // attachments to their Infra (only when those kinds are served); HostedClusterGrants mapped through the attachments
-// naming a HostedCluster of their namespace; and the Services named by internalProxyService.
+// naming a HostedCluster of their namespace; the Services named by internalProxyService; and Namespaces (added or
+// deleted, cluster-wide, the cache the DHCPServer controller shares) mapped to the attachments whose control-plane
+// namespace they are, so a namespace appearing routes its attachment without a resync.
 import type { InfraClusterAttachment } from '@oooi/api';
 import type { Controller } from '@oooi/kube';
 import {
@@ -11,6 +13,7 @@ import {
   GrantKind,
   InfraKind,
   MachineKind,
+  NamespaceKind,
   NodePoolKind,
   ProxyServerKind,
   ServiceKind,
@@ -22,12 +25,14 @@ import {
   attachmentToInfraRequests,
   grantToInfraRequests,
   machineToInfraRequests,
+  namespaceToInfraRequests,
   nodePoolToInfraRequests,
   serviceToInfraRequests,
 } from '../watch/map-requests';
 import {
   attachmentRoutingChanged,
   machineRoutingChanged,
+  namespaceAddedOrDeleted,
   nodePoolRoutingChanged,
   serviceClusterIPChanged,
 } from '../watch/predicates';
@@ -60,6 +65,9 @@ export function setupInfraController(s: InfraControllerSetup): Controller {
     .watches(ServiceKind, (svc) => serviceToInfraRequests(svc, infras), {
       ...s.scope,
       predicate: serviceClusterIPChanged,
+    })
+    .watches(NamespaceKind, (n) => namespaceToInfraRequests(n, attachments), {
+      predicate: namespaceAddedOrDeleted,
     });
   if (caches.nodePools) {
     builder = builder.watches(NodePoolKind, (np) => nodePoolToInfraRequests(np, attachments), {

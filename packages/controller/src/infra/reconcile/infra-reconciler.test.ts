@@ -58,6 +58,9 @@ const eventsOf = (rest: FakeRest, from: number) =>
 async function converged(): Promise<Harness> {
   const h = await startHarness((rest) => {
     for (const o of objects) rest.seed(pathOf(o), o);
+    // The attachments' control-plane namespaces exist (HyperShift creates them with the HostedClusters).
+    for (const name of ['clusters-alpha', 'clusters-bravo', 'clusters-delta'])
+      rest.seed(`/api/v1/namespaces/${name}`, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
   });
   await until(
     'the attachments status',

@@ -185,4 +185,13 @@ describe('PlanMemo', () => {
     const plan = memo.plan(next).children.dns;
     expect(plan.action === 'apply' && plan.object.spec.image).toBe('coredns/coredns:1.14.8');
   });
+
+  test('a control-plane namespace going or appearing plans again (the attachment stops or starts routing)', () => {
+    const memo = new PlanMemo();
+    const routed = memo.plan({ ...base, missingNamespaces: [] });
+    const waiting = memo.plan({ ...base, missingNamespaces: ['clusters-a'] });
+    expect(waiting).not.toBe(routed);
+    expect(waiting.aggregated.waiting.map((w) => w.namespace)).toEqual(['clusters-a']);
+    expect(memo.plan({ ...base, missingNamespaces: [] }).aggregated.views).toHaveLength(1);
+  });
 });

@@ -9,6 +9,7 @@
 //   those that already route);
 // - the three children: whether each exists, its uid and owner references (the plan reads only who controls it);
 // - HostedClusterGrants: identity, uid, generation and deletionTimestamp (their spec admits or refuses);
+// - the control-plane namespaces that do not exist (names: only a namespace appearing or going moves the plan);
 // - NodePools, Machines and Services (written by others, their status read): identity and resourceVersion;
 // - the default images.
 // A new read of an input by the plan must be added here; plan-memo.test.ts checks that the plan does not change
@@ -111,6 +112,7 @@ export function planInputs(world: InfraWorld, stamps?: StampCache): Map<string, 
     const child = world.children[c];
     out.set(`child:${c}`, child ? childStamp(child) : 'absent');
   }
+  out.set('missing', JSON.stringify([...(world.missingNamespaces ?? [])].sort()));
   const { dhcp, dns, proxy, xds } = world.images;
   out.set('images', JSON.stringify([dhcp, dns, proxy, xds]));
   return out;

@@ -1,7 +1,7 @@
 // Reads, from the caches only, everything planInfra needs about one Infra: its namespace's attachments, the
 // HostedClusterGrants, the NodePools of their HostedCluster namespaces, the Machines of their control-plane
-// namespaces (of permitted attachments only), the Service named by internalProxyService, and the three children as
-// they exist now.
+// namespaces (of permitted attachments only) and which of those namespaces do not exist, the Service named by
+// internalProxyService, and the three children as they exist now.
 import { referenceRefusal } from '@oooi/api';
 import type { DHCPServer, DNSServer, Infra, InfraClusterAttachment, ProxyServer } from '@oooi/api';
 import type { KubeObject } from '@oooi/kube';
@@ -56,14 +56,15 @@ export function gatherWorld(
   const nodePools = unique(targets.map((t) => t.hostedCluster.namespace)).flatMap(
     (n) => caches.nodePools?.list({ namespace: n }) ?? [],
   );
-  const machines = unique(targets.map((t) => t.controlPlaneNamespace)).flatMap(
-    (n) => caches.machines?.list({ namespace: n }) ?? [],
-  );
+  const controlPlanes = unique(targets.map((t) => t.controlPlaneNamespace));
+  const machines = controlPlanes.flatMap((n) => caches.machines?.list({ namespace: n }) ?? []);
+  const missingNamespaces = controlPlanes.filter((n) => caches.namespaces.get('', n) === undefined).sort();
   return {
     infra,
     attachments,
     elsewhere,
     grants,
+    missingNamespaces,
     nodePools,
     machines,
     services: servicesFor(caches, infra),

@@ -6,11 +6,13 @@ import {
   infraToAttachmentRequests,
   machineToAttachmentRequests,
   machineToInfraRequests,
+  namespaceToAttachmentRequests,
+  namespaceToInfraRequests,
   nodePoolToAttachmentRequests,
   nodePoolToInfraRequests,
   serviceToInfraRequests,
 } from './map-requests';
-import { machineRoutingChanged } from './predicates';
+import { machineRoutingChanged, namespaceAddedOrDeleted } from './predicates';
 import { attachment, grant, infra, machine, nodePool, service } from '../../testing/fixtures';
 import { IndexedStore, type KubeObject } from '@oooi/kube';
 import type { Infra, InfraClusterAttachment } from '@oooi/api';
@@ -40,6 +42,7 @@ const infras = [
   infra({ infraComponents: { proxy: { internalProxyService: '172.30.0.1' } } }, 'vlan200'),
   infra({ infraComponents: { proxy: { internalProxyService: 'vlan100-proxy.clusters' } } }, 'vlan300'),
 ];
+const namespace = (name: string) => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
 const keys = (reqs: { namespace: string; name: string }[]) =>
   reqs.map((r) => `${r.namespace}/${r.name}`).sort();
 
@@ -118,6 +121,21 @@ describe.each(lookups)('map functions over the %s', (_, make) => {
       name: 'Machine → the Infra of the attachment whose control-plane namespace holds it',
       got: () => machineToInfraRequests(machine('m', 'cp-bravo', undefined, []), byIndex),
       want: ['clusters/vlan100'],
+    },
+    {
+      name: 'Namespace → the Infra of the attachment whose control-plane namespace it is',
+      got: () => namespaceToInfraRequests(namespace('cp-bravo'), byIndex),
+      want: ['clusters/vlan100'],
+    },
+    {
+      name: "Namespace that is nobody's control plane (the name of a HostedCluster namespace) → nothing",
+      got: () => namespaceToInfraRequests(namespace('clusters'), byIndex),
+      want: [],
+    },
+    {
+      name: 'Namespace → the attachment whose control-plane namespace it is, and its siblings',
+      got: () => namespaceToAttachmentRequests(namespace('clusters-alpha'), byIndex),
+      want: ['clusters/alpha', 'clusters/bravo'],
     },
     {
       name: 'Service → the Infras whose internalProxyService names it',
@@ -206,4 +224,13 @@ describe('machineRoutingChanged', () => {
     expect(machineRoutingChanged({ type: 'add', obj: m([]) })).toBe(true);
     expect(machineRoutingChanged({ type: 'delete', obj: m([]) })).toBe(true);
   });
+});
+
+test('namespaceAddedOrDeleted: a Namespace appearing or going passes, its updates (labels, phase) do not', () => {
+  const ns = namespace('clusters-alpha');
+  expect(namespaceAddedOrDeleted({ type: 'add', obj: ns })).toBe(true);
+  expect(namespaceAddedOrDeleted({ type: 'delete', obj: ns })).toBe(true);
+  expect(
+    namespaceAddedOrDeleted({ type: 'update', old: ns, obj: { ...ns, status: { phase: 'Terminating' } } }),
+  ).toBe(false);
 });

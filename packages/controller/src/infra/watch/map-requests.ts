@@ -72,6 +72,19 @@ export function grantToInfraRequests(g: unknown, lookup: AttachmentLookup): Requ
   return infrasOf(lookup.byHostedClusterNamespace(identityOf(g).namespace));
 }
 
+/** The attachments whose control-plane namespace is the Namespace NS (a cluster-scoped object: its name). */
+export function attachmentsOfNamespace(ns: unknown, lookup: AttachmentLookup): InfraClusterAttachment[] {
+  return lookup.byControlPlaneNamespace(identityOf(ns).name);
+}
+
+/**
+ * A Namespace (appearing or going) → the Infras of the attachments whose control-plane namespace it is: their
+ * routes and records wait for it (ControlPlaneNamespaceNotFound) or go with it.
+ */
+export function namespaceToInfraRequests(ns: unknown, lookup: AttachmentLookup): Request[] {
+  return infrasOf(attachmentsOfNamespace(ns, lookup));
+}
+
 /** A Service → the Infras whose internalProxyService names it. */
 export function serviceToInfraRequests(svc: unknown, lookup: InfraLookup): Request[] {
   const id = identityOf(svc);
@@ -103,6 +116,14 @@ export function grantToAttachmentRequests(g: unknown, lookup: AttachmentLookup):
       .byHostedClusterNamespace(identityOf(g).namespace)
       .flatMap((a) => attachmentToSiblingRequests(a, lookup)),
   );
+}
+
+/**
+ * A Namespace → the attachments whose control-plane namespace it is, and their siblings (an attachment that starts
+ * routing brings its Machine addresses, which may now be shared with a sibling's).
+ */
+export function namespaceToAttachmentRequests(ns: unknown, lookup: AttachmentLookup): Request[] {
+  return unique(attachmentsOfNamespace(ns, lookup).flatMap((a) => attachmentToSiblingRequests(a, lookup)));
 }
 
 export function machineToAttachmentRequests(m: unknown, lookup: AttachmentLookup): Request[] {

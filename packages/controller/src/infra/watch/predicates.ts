@@ -54,3 +54,7 @@ export const externalServiceChanged = keyChanged((svc) =>
     field(svc, 'status', 'loadBalancer', 'ingress') ?? null,
   ]),
 );
+
+/** Of a Namespace only its existence matters (an attachment's routes wait for its control-plane namespace). */
+export const namespaceAddedOrDeleted: Predicate<KubeObject> = (event: ObjectEvent<KubeObject>) =>
+  event.type !== 'update';
