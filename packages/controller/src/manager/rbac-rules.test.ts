@@ -142,7 +142,7 @@ describe('controllerRegistrations (the production wiring)', () => {
       ].sort(),
     );
   });
-  test('children of a label-filtered cache are read by name on a miss (the Infra children are not), and the two reads of the hosted-cluster client', () => {
+  test('every owned child is read by name on a cache miss (the Infra children too: a miss right after their create GETs them), and the two reads of the hosted-cluster client', () => {
     expect(keys.filter((k) => / get /.test(k) && k.startsWith('watched'))).toEqual([
       'watched get apps/deployments',
       'watched get core/configmaps',
@@ -150,8 +150,11 @@ describe('controllerRegistrations (the production wiring)', () => {
       'watched get core/secrets',
       'watched get core/serviceaccounts',
       'watched get core/services',
+      'watched get hostedcluster.densityops.com/dhcpservers',
       'watched get hostedcluster.densityops.com/dhcpservers/status',
+      'watched get hostedcluster.densityops.com/dnsservers',
       'watched get hostedcluster.densityops.com/infraclusterattachments',
+      'watched get hostedcluster.densityops.com/proxyservers',
       'watched get hypershift.openshift.io/hostedclusters',
       'watched get networking.k8s.io/networkpolicies',
       'watched get rbac.authorization.k8s.io/rolebindings',

@@ -1,6 +1,6 @@
 // The one list of RBAC rules the controller needs, derived from what its wiring registers (registrations.ts records
-// it from wireControllers): a list-watch per cache, server-side apply (`create`+`patch`) per owned kind (and `get` where the
-// owned kind's cache is label-filtered), a status patch per reconciled kind, `update` on the finalizers of every kind
+// it from wireControllers): a list-watch per cache, server-side apply (`create`+`patch`) per owned kind (and `get`: a cache
+// miss is checked by name before a child is applied), a status patch per reconciled kind, `update` on the finalizers of every kind
 // that owns children (for blockOwnerDeletion under OwnerReferencesPermissionEnforcement), Events, the leader-election Lease and the discovery of optional kinds. The Helm chart's
 // ClusterRole/Role are generated from this (scripts/generate-chart-rbac.ts), and the chart e2e test compares it with
 // every request the controller sends. Pure: no I/O.
@@ -25,8 +25,9 @@ export interface ControllerRegistrations {
   /** Kinds written with server-side apply (`owns`: the controller applies its children): create + patch. */
   readonly applies: readonly KindUse[];
   /**
-   * Kinds read by name: owned kinds whose caches are label-filtered, where a cache miss is checked with one GET
-   * (the name may be held by an object without our label, which is never taken over).
+   * Kinds read by name: every owned kind, since a cache miss is checked with one GET before a child is applied (a
+   * label-filtered cache misses an object of that name without our label, which is never taken over; any cache
+   * misses an object created since its last event, e.g. right after our own create).
    */
   readonly gets: readonly KindUse[];
   /** Kinds whose status subresource is written (`for`: each reconciler writes its object's status). */

@@ -68,7 +68,7 @@ class RecordingManager extends Manager {
       owns = true;
       noteOwner();
       this.ownsUses.push(use(kind, options));
-      if (options?.labelSelector) this.getUses.push(use(kind, options));
+      this.getUses.push(use(kind, options));
       return ownsKind(kind, options);
     };
     return builder;
