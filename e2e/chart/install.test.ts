@@ -89,6 +89,10 @@ const mayBeUnused = [
   'patch events.k8s.io/events@*',
   // The finalizer helpers read an attachment again only after their patch met a conflict (409).
   `get ${group}/infraclusterattachments@*`,
+  // The Infra's children are read by name only when the cache misses one (right after its create).
+  `get ${group}/dhcpservers@*`,
+  `get ${group}/dnsservers@*`,
+  `get ${group}/proxyservers@*`,
   // Never requested: the OwnerReferencesPermissionEnforcement admission plugin (on in this rig, as in OpenShift)
   // checks it when a child with blockOwnerDeletion is written, and refuses the write (403, seen above) without it.
   ...controllerRegistrations().owners.map((o) => `update ${o.kind.group}/${o.kind.plural}/finalizers@*`),
