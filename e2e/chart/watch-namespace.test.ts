@@ -13,7 +13,7 @@ import { Registry } from 'prom-client';
 import { KubeClient, KubeConfigRest, loadKubeConfig, type KindDescriptor, type KubeObject } from '@oooi/kube';
 import { parseControllerCommand, runController } from '@oooi/controller';
 import { repoRoot, rigDown, rigUp, waitFor, type Rig } from '@oooi/rig';
-import { controlPlaneNamespaceOf } from '../controller/support';
+import { controlPlaneNamespaceOf, kinds as controllerKinds, NamespaceKind } from '../controller/support';
 import {
   RecordingRest,
   chartDir,
@@ -29,24 +29,11 @@ const release = 'oooi';
 const sa = 'oooi';
 const watched = 'clusters';
 const group = 'hostedcluster.densityops.com';
+// the controller e2e tests' kinds, and the operator's own Deployment
 const kinds: Record<string, KindDescriptor> = {
-  Namespace: { group: '', version: 'v1', plural: 'namespaces', kind: 'Namespace', namespaced: false },
+  ...controllerKinds,
+  Namespace: NamespaceKind,
   Deployment: { group: 'apps', version: 'v1', plural: 'deployments', kind: 'Deployment' },
-  Infra: { group, version: 'v1alpha1', plural: 'infras', kind: 'Infra' },
-  InfraClusterAttachment: {
-    group,
-    version: 'v1alpha1',
-    plural: 'infraclusterattachments',
-    kind: 'InfraClusterAttachment',
-  },
-  ProxyServer: { group, version: 'v1alpha1', plural: 'proxyservers', kind: 'ProxyServer' },
-  Secret: { group: '', version: 'v1', plural: 'secrets', kind: 'Secret' },
-  HostedCluster: {
-    group: 'hypershift.openshift.io',
-    version: 'v1beta1',
-    plural: 'hostedclusters',
-    kind: 'HostedCluster',
-  },
 };
 
 let rig: Rig;
