@@ -145,7 +145,7 @@ export const REFUSED_CLASSES: readonly RefusedClass[] = [
   },
   {
     what: 'partial wildcard Host on an HTTP port',
-    backends: [b('x', { port: 80, hostname: 'a*.example.test' })],
+    backends: [b('x', { port: 80, protocol: 'HTTP', hostname: 'a*.example.test' })],
     errors: [`spec.backends[0].hostname: "a*.example.test" ${partial} (backend x)`],
     envoy: { kind: 'ack', why: `${crd}; Envoy matches it as the literal Host "a*.example.test"` },
   },
@@ -375,11 +375,33 @@ export const REFUSED_CLASSES: readonly RefusedClass[] = [
   },
   {
     what: 'one Host on two backends of an HTTP port',
-    backends: [b('x', { port: 80 }), b('y', { port: 80, hostname: 'x.example.test' })],
+    backends: [
+      b('x', { port: 80, protocol: 'HTTP' }),
+      b('y', { port: 80, protocol: 'HTTP', hostname: 'x.example.test' }),
+    ],
     errors: [
       'spec.backends[1].hostname: Host "x.example.test" on HTTP port 80: spec.backends[1] (y) duplicates spec.backends[0] (x)',
     ],
     envoy: { kind: 'nack', nack: 'Only unique values for domains are permitted' },
+  },
+  {
+    what: 'source ranges on an HTTP backend',
+    backends: [b('x', { port: 8080, protocol: 'HTTP', sourcePrefixRanges: ['198.51.100.21/32'] })],
+    errors: [
+      'spec.backends[0].sourcePrefixRanges: source ranges cannot be matched on HTTP port 8080 (routed by Host) (backend x)',
+    ],
+    envoy: { kind: 'ack', why: `${crd}; Host routing ignores them, so the backend answers every source` },
+  },
+  {
+    what: 'HTTP and TCP backends on one port',
+    backends: [b('x', { port: 8080, protocol: 'HTTP' }), b('y', { port: 8080 })],
+    errors: [
+      'spec.backends[1].protocol: port 8080 serves HTTP by Host (spec.backends[0] (x)), so it cannot also serve TLS by SNI (spec.backends[1] (y)): a port carries HTTP or TCP backends, not both',
+    ],
+    envoy: {
+      kind: 'ack',
+      why: 'the port becomes plain HTTP: a TLS client of the TCP backend gets an HTTP error, not its backend',
+    },
   },
   {
     what: 'one backend name twice',
@@ -403,13 +425,13 @@ export const REFUSED_CLASSES: readonly RefusedClass[] = [
   {
     what: 'UDP',
     backends: [b('x', { protocol: 'UDP' })],
-    errors: ['spec.backends[0].protocol: UDP: only TCP is served (backend x)'],
+    errors: ['spec.backends[0].protocol: UDP: only TCP and HTTP are served (backend x)'],
     envoy: { kind: 'ack', why: 'the translator skips it: it would be silently dropped' },
   },
   {
     what: 'an unknown protocol',
     backends: [b('x', { protocol: 'SCTP' })],
-    errors: ['spec.backends[0].protocol: "SCTP" is not TCP or UDP (backend x)'],
+    errors: ['spec.backends[0].protocol: "SCTP" is not TCP, HTTP or UDP (backend x)'],
     envoy: { kind: 'ack', why: 'the translator skips it: it would be silently dropped' },
   },
   // shape
