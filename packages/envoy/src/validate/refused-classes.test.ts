@@ -5,8 +5,9 @@ import { validateObject } from '@oooi/api';
 import { Cluster } from '../generated/envoy/config/cluster/v3/cluster';
 import { Listener } from '../generated/envoy/config/listener/v3/listener';
 import { translateProxyServer } from '../translate/translate-proxy-server';
-import { REFUSED_CLASSES, refusedSpec } from './refused-classes';
-import type { RefusedClass } from './refused-classes';
+import { refusedSpec } from './refused-class';
+import type { RefusedClass } from './refused-class';
+import { REFUSED_CLASSES } from './refused-classes';
 import { validateProxyServer } from './validate-proxy-server';
 
 function translated(c: RefusedClass): void {
