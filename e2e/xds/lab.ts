@@ -13,6 +13,7 @@ import {
   startTlsServer,
   type NetScope,
   type Netns,
+  type Network,
   type TrackedProc,
 } from '@oooi/rig';
 import { stringify } from 'yaml';
@@ -25,6 +26,8 @@ export const OTHER_VM = '198.51.100.22';
 
 export interface XdsLab {
   readonly scope: NetScope;
+  /** The VLAN, to attach more namespaces to (apps VIPs). */
+  readonly vlan: Network;
   readonly proxy: Netns;
   readonly backends: Netns;
   readonly vm1: Netns;
@@ -59,6 +62,7 @@ export async function openXdsLab(
     }
     return {
       scope,
+      vlan,
       proxy: proxy!,
       backends: backends!,
       vm1: vm1!,
