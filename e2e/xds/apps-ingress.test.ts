@@ -8,7 +8,6 @@
 import { readFileSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { renderAdsBootstrap } from '@oooi/envoy';
 import {
   e2eEnv,
   repoRoot,
@@ -20,12 +19,10 @@ import {
   type Netns,
 } from '@oooi/rig';
 import { parse, stringify } from 'yaml';
-import { envoyStats, openXdsLab, probe, xdsArgv, PROXY_POD_IP, type XdsLab } from './lab';
+import { envoyStats, openXdsLab, probe, serveFromFile, ADMIN_PORT, PROXY_POD_IP, type XdsLab } from './lab';
 
 jest.setTimeout(240_000);
 
-const ADS_PORT = 18000;
-const ADMIN_PORT = 9901;
 const NS = 'clusters';
 
 interface Cluster {
@@ -137,34 +134,7 @@ beforeAll(async () => {
   backends = (parse(await readFile(specFile, 'utf8')) as { spec: { backends: typeof backends } }).spec
     .backends;
   statusFile = join(lab.scope.dir, 'status.json');
-  lab.proxy.spawn(
-    xdsArgv(
-      '--from-file',
-      specFile,
-      '--listen',
-      `127.0.0.1:${ADS_PORT}`,
-      '--health-port',
-      '0',
-      '--status-file',
-      statusFile,
-    ),
-    { label: 'oooi-xds-apps' },
-  );
-  const boot = join(lab.scope.dir, 'envoy-ads.json');
-  await writeFile(
-    boot,
-    renderAdsBootstrap({
-      id: 'e2e-apps',
-      xdsAddress: '127.0.0.1',
-      xdsPort: ADS_PORT,
-      adminPort: ADMIN_PORT,
-      delta: true,
-      initialFetchTimeout: '1s',
-    }),
-  );
-  lab.proxy.spawn([await rigBin('envoy'), '-c', boot, '--disable-hot-restart', '-l', 'info'], {
-    label: 'envoy-apps',
-  });
+  await serveFromFile(lab, { specFile, statusFile, delta: true, label: 'apps' });
   const status = (): { xds?: { desiredVersion?: string; ackedVersion?: string } } => {
     try {
       return JSON.parse(readFileSync(statusFile, 'utf8')) as { xds?: { desiredVersion?: string } };
