@@ -74,9 +74,12 @@ async function serve(first?: Snapshot) {
   return { cache, ads, client, seen, metric, stop };
 }
 
-/** Resolves once COND holds (the server sees a client's cancel on its own schedule). */
+/** Resolves once COND holds (the server sees a client's cancel on its own schedule); gives up after 1,000 looks. */
 async function until(cond: () => boolean): Promise<void> {
-  while (!cond()) await new Promise((r) => setTimeout(r, 5));
+  for (let i = 0; !cond(); i++) {
+    if (i === 1000) throw new Error(`never held: ${cond.toString()}`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
 }
 
 const sotwReq = (typeUrl: string, over: Parameters<typeof DiscoveryRequest.fromPartial>[0] = {}) =>
