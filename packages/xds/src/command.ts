@@ -49,10 +49,6 @@ export interface XdsCommand {
   readonly logLevel: LogLevel;
 }
 
-export type ParsedCommand =
-  | { readonly ok: true; readonly command: XdsCommand }
-  | { readonly ok: false; readonly exitCode: number; readonly message: string };
-
 interface Flags {
   readonly fromFile?: string;
   readonly namespace?: string;
@@ -169,6 +165,11 @@ function toCommand(f: Flags): XdsCommand {
   };
 }
 
+/** A command to run, or what to print and the exit code (help: 0; a usage error: 2). */
+export type ParsedCommand =
+  | { readonly ok: true; readonly command: XdsCommand }
+  | { readonly ok: false; readonly exitCode: number; readonly message: string };
+
 /**
  * Parses argv (without node and script). Help exits 0 with its text as `message`; a usage error exits 2 with a
  * message naming the flag.
@@ -178,14 +179,12 @@ export function parseXdsCommand(argv: readonly string[], env: XdsEnv): ParsedCom
   const cmd = program(env).configureOutput({ writeOut: (s) => out.push(s), writeErr: (s) => out.push(s) });
   try {
     cmd.parse([...argv], { from: 'user' });
-  } catch (err) {
-    if (!(err instanceof CommanderError)) throw err;
-    return { ok: false, exitCode: err.exitCode === 0 ? 0 : 2, message: out.join('').trimEnd() };
-  }
-  try {
     return { ok: true, command: toCommand(cmd.opts<Flags>()) };
   } catch (err) {
-    if (!(err instanceof UsageError)) throw err;
-    return { ok: false, exitCode: 2, message: `oooi-xds: ${err.message}` };
+    // commander's own refusals (and --help) print through `out`; ours name the flag
+    if (err instanceof CommanderError)
+      return { ok: false, exitCode: err.exitCode === 0 ? 0 : 2, message: out.join('').trimEnd() };
+    if (err instanceof UsageError) return { ok: false, exitCode: 2, message: `oooi-xds: ${err.message}` };
+    throw err;
   }
 }

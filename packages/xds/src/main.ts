@@ -22,16 +22,13 @@ async function main(): Promise<number> {
   const stop = new AbortController();
   // The ADS server, the health server, the source and its watch all listen on this one signal.
   setMaxListeners(0, stop.signal);
-  const onSignal = (signal: string): void => {
-    if (stop.signal.aborted) {
-      log.warn({ signal }, 'Second signal, exiting now');
-      process.exit(1);
-    }
-    log.info({ signal }, 'Shutting down');
-    stop.abort();
-  };
-  process.on('SIGTERM', () => onSignal('SIGTERM'));
-  process.on('SIGINT', () => onSignal('SIGINT'));
+  for (const signal of ['SIGTERM', 'SIGINT'] as const)
+    process.on(signal, () => {
+      // a second signal while shutting down: exit now
+      if (stop.signal.aborted) process.exit(1);
+      log.info({ signal }, 'Shutting down');
+      stop.abort();
+    });
   try {
     await runXds(parsed.command, { log, registry: new Registry(), signal: stop.signal });
     return 0;

@@ -1,24 +1,14 @@
 import type { ProxyServerSpec } from '@oooi/api';
 import { Listener, TYPE_URL, translateProxyServer } from '@oooi/envoy';
-import { attachmentBackends } from '@oooi/envoy/testing';
 import { pino } from 'pino';
 import { Registry } from 'prom-client';
 import { buildSnapshot, type Snapshot } from './cache/snapshot';
 import { SnapshotCache } from './cache/snapshot-cache';
 import { XdsMetrics } from './metrics';
 import { Publisher, type PublishResult } from './publisher';
+import { alpha, bravo } from './testing/fixtures';
 import { metricValue } from './testing/metric-value';
 
-const alpha = attachmentBackends({
-  name: 'alpha',
-  domain: 'alpha.example.test',
-  namespace: 'clusters-alpha',
-});
-const bravo = attachmentBackends({
-  name: 'bravo',
-  domain: 'bravo.example.test',
-  namespace: 'clusters-bravo',
-});
 const specA: Partial<ProxyServerSpec> = { backends: alpha };
 const specB: Partial<ProxyServerSpec> = { backends: [...alpha, ...bravo] };
 const refused: Partial<ProxyServerSpec> = {

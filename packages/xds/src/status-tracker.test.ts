@@ -1,19 +1,9 @@
 import { TYPE_URL, translateProxyServer } from '@oooi/envoy';
-import { attachmentBackends } from '@oooi/envoy/testing';
 import type { Snapshot } from './cache/snapshot';
 import { buildSnapshot } from './cache/snapshot';
+import { alpha, bravo } from './testing/fixtures';
 import { MAX_CONDITION_NACK, MAX_NACK_MESSAGE, StatusTracker, nackText } from './status-tracker';
 
-const alpha = attachmentBackends({
-  name: 'alpha',
-  domain: 'alpha.example.test',
-  namespace: 'clusters-alpha',
-});
-const bravo = attachmentBackends({
-  name: 'bravo',
-  domain: 'bravo.example.test',
-  namespace: 'clusters-bravo',
-});
 const s1 = buildSnapshot(translateProxyServer({ backends: alpha }));
 /** alpha plus a backend on a port of its own: a new listener (the one Envoy cannot bind below). */
 const held = {

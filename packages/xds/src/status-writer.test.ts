@@ -1,13 +1,13 @@
 // StatusWriter against @oooi/kube's FakeRest (an in-memory apiserver that checks the field manager and the apply
 // content type of every write; the real apiserver sees the same writes in e2e/xds/nack-status.test.ts).
-import type { ProxyBackend } from '@oooi/api';
-import { TYPE_URL, translateProxyServer } from '@oooi/envoy';
+import { TYPE_URL } from '@oooi/envoy';
 import { ApiError, KubeClient, resourcePath, systemClock, type Condition } from '@oooi/kube';
 import { FakeRest } from '@oooi/kube/testing';
 import { pino } from 'pino';
-import { buildSnapshot, type Snapshot } from './cache/snapshot';
+import type { Snapshot } from './cache/snapshot';
 import { proxyServerKind } from './kube-source';
 import { StatusTracker } from './status-tracker';
+import { backend, plainSnapshot } from './testing/fixtures';
 import { FIELD_MANAGER, StatusWriter } from './status-writer';
 
 const kind = proxyServerKind();
@@ -15,15 +15,7 @@ const path = resourcePath(kind, { namespace: 'clusters', name: 'vlan100-proxy' }
 const T0 = Date.UTC(2026, 0, 1);
 const at = (ms: number): string => new Date(T0 + ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
-const backend = (name: string): ProxyBackend => ({
-  name,
-  hostname: `${name}.example.test`,
-  port: 443,
-  targetService: '203.0.113.7',
-  targetPort: 8443,
-  targetNamespace: 'ns',
-});
-const s1 = buildSnapshot(translateProxyServer({ backends: [backend('a')] }));
+const s1 = plainSnapshot(backend('a'));
 const ackAll = (t: StatusTracker, s: Snapshot): void => {
   for (const type of [TYPE_URL.cluster, TYPE_URL.listener]) t.ack(type, s.types.get(type)!.version);
 };

@@ -1,17 +1,7 @@
 import { ClusterMemo, TYPE_URL, translateProxyServer } from '@oooi/envoy';
-import { attachmentBackends } from '@oooi/envoy/testing';
+import { alpha, bravo } from '../testing/fixtures';
 import { EncodingMemo, buildSnapshot } from './snapshot';
 
-const alpha = attachmentBackends({
-  name: 'alpha',
-  domain: 'alpha.example.test',
-  namespace: 'clusters-alpha',
-});
-const bravo = attachmentBackends({
-  name: 'bravo',
-  domain: 'bravo.example.test',
-  namespace: 'clusters-bravo',
-});
 const versions = (s: ReturnType<typeof buildSnapshot>): unknown =>
   [...s.types].map(([url, t]) => [url, t.version, t.resources.map((r) => [r.name, r.version])]);
 

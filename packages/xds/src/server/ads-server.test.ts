@@ -1,19 +1,13 @@
 // AdsServer over loopback with a real grpc-js client (testing/ads-client.ts) on the other end of each stream, SotW
 // and delta: what goes over the wire, the ACK/NACK and stale-nonce events and metrics, unknown types, stream close.
-import type { ProxyBackend } from '@oooi/api';
-import {
-  Cluster,
-  DeltaDiscoveryRequest,
-  DiscoveryRequest,
-  TYPE_URL,
-  translateProxyServer,
-} from '@oooi/envoy';
+import { Cluster, DeltaDiscoveryRequest, DiscoveryRequest, TYPE_URL } from '@oooi/envoy';
 import { pino } from 'pino';
 import { Registry } from 'prom-client';
-import { buildSnapshot, type Snapshot } from '../cache/snapshot';
+import type { Snapshot } from '../cache/snapshot';
 import { SnapshotCache } from '../cache/snapshot-cache';
 import { XdsMetrics } from '../metrics';
 import { AdsClient } from '../testing/ads-client';
+import { backend, plainSnapshot as snap } from '../testing/fixtures';
 import { metricValue } from '../testing/metric-value';
 import { AdsServer } from './ads-server';
 
@@ -21,16 +15,6 @@ const CDS = TYPE_URL.cluster;
 const LDS = TYPE_URL.listener;
 const ROUTES = 'type.googleapis.com/envoy.config.route.v3.RouteConfiguration';
 
-const backend = (name: string, targetPort = 8443): ProxyBackend => ({
-  name,
-  hostname: `${name}.example.test`,
-  port: 443,
-  targetService: '203.0.113.7',
-  targetPort,
-  targetNamespace: 'ns',
-});
-const snap = (...bs: ProxyBackend[]): Snapshot =>
-  buildSnapshot(translateProxyServer({ backends: bs }, { sniRouting: false }));
 const typeVersion = (s: Snapshot, t: string): string => s.types.get(t as typeof CDS)!.version;
 
 interface Seen {
