@@ -58,7 +58,12 @@ beforeAll(async () => {
     'Infra',
     infra(ns, 'vlan100', { proxy: { serverIP: '198.51.100.4', internalProxyService: '172.30.0.10' } }),
   );
-  await until('vlan100 Ready=True', get('Infra', 'vlan100'), (o) => ready(o)?.status === 'True');
+  // Settled (its children report Available too), so that nothing but the watch on its neighbour re-queues it.
+  await until(
+    'vlan100 Ready and Available',
+    get('Infra', 'vlan100'),
+    (o) => ready(o)?.status === 'True' && conditionOf(o, 'Available')?.status === 'True',
+  );
 });
 
 afterAll(async () => {
