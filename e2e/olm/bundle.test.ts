@@ -45,21 +45,27 @@ test.each([
   [
     'a CSV without an install strategy',
     (dir: string) => editCsv(dir, (csv) => delete csv.spec.install),
-    /install/i,
+    /Spec\.InstallStrategy.*required field missing/,
   ],
   [
     'a CSV with an owned CRD that is not in manifests/',
     (dir: string) => rmSync(join(dir, 'manifests/infras.hostedcluster.densityops.com.yaml')),
-    /infras\.hostedcluster\.densityops\.com/,
+    /owned CRD "hostedcluster\.densityops\.com\/v1alpha1, Kind=Infra" not found in bundle/,
   ],
-  ['a CSV without a version', (dir: string) => editCsv(dir, (csv) => delete csv.spec.version), /version/i],
   [
-    'a CSV with an unknown install mode',
-    (dir: string) =>
-      editCsv(dir, (csv) => {
-        csv.spec.installModes = [{ type: 'EveryNamespace', supported: true }];
-      }),
-    /EveryNamespace/,
+    'a CSV without a version',
+    (dir: string) => editCsv(dir, (csv) => delete csv.spec.version),
+    /csv\.Spec\.Version must be set/,
+  ],
+  [
+    'a CSV without install modes',
+    (dir: string) => editCsv(dir, (csv) => delete csv.spec.installModes),
+    /install modes not found/,
+  ],
+  [
+    'a CSV without a display name (required by the operatorframework suite)',
+    (dir: string) => editCsv(dir, (csv) => delete csv.spec.displayName),
+    /Spec\.DisplayName.*required field missing/,
   ],
   [
     'annotations.yaml with another media type',
