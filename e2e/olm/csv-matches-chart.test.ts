@@ -132,10 +132,14 @@ describe('the CSV RBAC is the chart RBAC', () => {
   });
 });
 
+type Crd = K8sObject & {
+  spec: { names: { kind: string }; versions: { name: string; storage: boolean }[] };
+};
+
 describe('owned CRDs and examples', () => {
   const crds = readdirSync(join(repoRoot, 'crds'))
     .filter((f) => f.endsWith('.yaml'))
-    .map((f) => parse(readFileSync(join(repoRoot, 'crds', f), 'utf8')) as K8sObject & { spec: any });
+    .map((f) => parse(readFileSync(join(repoRoot, 'crds', f), 'utf8')) as Crd);
 
   test('every CRD of crds/ is owned, at its storage version, and the bundle holds it unchanged', () => {
     const owned = csv.spec.customresourcedefinitions.owned;
@@ -143,7 +147,7 @@ describe('owned CRDs and examples', () => {
     for (const crd of crds) {
       const o = owned.find((x) => x.name === crd.metadata.name)!;
       expect(o.kind).toBe(crd.spec.names.kind);
-      expect(o.version).toBe(crd.spec.versions.find((v: { storage: boolean }) => v.storage).name);
+      expect(o.version).toBe(crd.spec.versions.find((v) => v.storage)?.name);
       const inBundle = parse(
         readFileSync(join(repoRoot, 'bundle/manifests', `${crd.metadata.name}.yaml`), 'utf8'),
       ) as unknown;

@@ -1,15 +1,14 @@
 // The OLM bundle generator's pure parts. That the CSV equals what `helm template` renders, and that the bundle
 // validates, is proven against the real helm and validator in e2e/olm/.
 import { kinds } from '@oooi/api';
+import { controllerImage, type ChartValues } from './bundle-deployment';
 import {
   almExamples,
   bundleFiles,
   clusterServiceVersion,
-  controllerImage,
   displayName,
   repoBundleInput,
   type BundleInput,
-  type ChartValues,
 } from './generate-bundle';
 
 const input = repoBundleInput();
