@@ -57,6 +57,8 @@ const aptBins = new Set([
   'bc',
   'jq',
   'curl',
+  'prometheus',
+  'promtool',
 ]);
 
 /** Every name `rigBin` answers. */
