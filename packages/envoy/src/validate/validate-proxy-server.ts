@@ -13,6 +13,7 @@ import { cidrsOverlap, parseCidr } from '../translate/cidr';
 import { DEFAULT_HTTP_PORTS } from '../translate/resources';
 import type { TranslateOptions } from '../translate/resources';
 import { checkBackendFields } from './backend-fields';
+import { ENVOY_STATS_PORT } from '../render/render-bootstrap';
 
 interface Indexed {
   readonly b: ProxyBackend;
@@ -139,6 +140,16 @@ function checkReservedPorts(
         out.push({ path: at(x.i, 'port'), message: `port ${port} is spec.${field} (backend ${x.b.name})` });
       }
     }
+    if (x.b.port === ENVOY_STATS_PORT) {
+      out.push({
+        path: at(x.i, 'port'),
+        message: `port ${ENVOY_STATS_PORT} is Envoy's stats listener (backend ${x.b.name})`,
+      });
+    }
+  }
+  for (const [field, port] of reserved) {
+    if (port === ENVOY_STATS_PORT)
+      out.push({ path: `spec.${field}`, message: `port ${port} is Envoy's stats listener` });
   }
 }
 

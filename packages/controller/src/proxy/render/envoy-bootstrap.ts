@@ -4,7 +4,13 @@
 // the VLAN nor the pod network reaches it. The routes come over ADS, so a changed spec.backends never changes this
 // file and never restarts Envoy. `@oooi/envoy`'s renderAdsBootstrap writes it (proto3 JSON, valid YAML), the same
 // function the xDS e2e tests run Envoy with.
-import { renderAdsBootstrap } from '@oooi/envoy';
+//
+// Envoy's statistics are scraped without exposing admin: a static listener `oooi_stats` on port 9902 (ENVOY_STATS_PORT)
+// of the pod-network interface (0.0.0.0 bound to the device eth0 with SO_BINDTODEVICE, so the Multus VLAN interface
+// net1 never answers; Linux >= 5.7 allows that without CAP_NET_RAW) whose HTTP connection manager has one route, an
+// exact-path `GET /stats/prometheus`, to a static cluster pointing at the loopback admin address. Any other path or
+// method gets Envoy's 404 (no route), so /config_dump, /quitquitquit, /runtime_modify... are unreachable from outside.
+import { ENVOY_STATS_PORT, renderAdsBootstrap } from '@oooi/envoy';
 import type { ProxyServer, ProxyServerSpec } from '@oooi/api';
 import { word } from '../../workload/generated-text';
 import { namespaceOf } from '../../workload/meta';
@@ -16,20 +22,107 @@ export const XDS_HOST = '127.0.0.1';
 /** Envoy's admin address: loopback only. */
 export const ADMIN_HOST = '127.0.0.1';
 
+/** The pod's pod-network interface (the CNI's eth0; Multus adds the VLAN as net1). */
+export const POD_NETWORK_DEVICE = 'eth0';
+export { ENVOY_STATS_PORT };
+/** The only path the stats listener routes (to admin). */
+export const STATS_PATH = '/stats/prometheus';
+const STATS_LISTENER = 'oooi_stats';
+const ADMIN_CLUSTER = 'oooi_admin';
+/** Linux SOL_SOCKET and SO_BINDTODEVICE (asm-generic/socket.h). */
+const SOL_SOCKET = 1;
+const SO_BINDTODEVICE = 25;
+
+/** Where the stats listener binds: DEVICE's addresses only (undefined: every address of HOST). */
+export interface StatsBinding {
+  readonly host: string;
+  readonly device?: string;
+}
+
+/** The pod's binding: 0.0.0.0 on the pod-network interface only. */
+export const POD_STATS_BINDING: StatsBinding = { host: '0.0.0.0', device: POD_NETWORK_DEVICE };
+
+function statsListener(binding: StatsBinding, port: number): Record<string, unknown> {
+  const bindToDevice = binding.device
+    ? {
+        socketOptions: [
+          {
+            description: `SO_BINDTODEVICE ${binding.device}`,
+            level: SOL_SOCKET,
+            name: SO_BINDTODEVICE,
+            bufValue: Buffer.from(binding.device).toString('base64'),
+            state: 'STATE_PREBIND',
+          },
+        ],
+      }
+    : {};
+  const routes = [
+    {
+      match: { path: STATS_PATH, headers: [{ name: ':method', stringMatch: { exact: 'GET' } }] },
+      route: { cluster: ADMIN_CLUSTER },
+    },
+  ];
+  return {
+    name: STATS_LISTENER,
+    address: { socketAddress: { address: binding.host, portValue: port } },
+    ...bindToDevice,
+    filterChains: [
+      {
+        filters: [
+          {
+            name: 'envoy.filters.network.http_connection_manager',
+            typedConfig: {
+              '@type':
+                'type.googleapis.com/envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager',
+              statPrefix: STATS_LISTENER,
+              routeConfig: {
+                name: STATS_LISTENER,
+                virtualHosts: [{ name: 'stats', domains: ['*'], routes }],
+              },
+              httpFilters: [
+                {
+                  name: 'envoy.filters.http.router',
+                  typedConfig: {
+                    '@type': 'type.googleapis.com/envoy.extensions.filters.http.router.v3.Router',
+                  },
+                },
+              ],
+            },
+          },
+        ],
+      },
+    ],
+  };
+}
+
+function adminCluster(adminPort: number): Record<string, unknown> {
+  const address = { socketAddress: { address: ADMIN_HOST, portValue: adminPort } };
+  return {
+    name: ADMIN_CLUSTER,
+    type: 'STATIC',
+    connectTimeout: '1s',
+    loadAssignment: { clusterName: ADMIN_CLUSTER, endpoints: [{ lbEndpoints: [{ endpoint: { address } }] }] },
+  };
+}
+
 /** The node id of PROXY's Envoy: `<namespace>/<name>`. */
 export function proxyNodeId(proxy: ProxyServer): string {
   return `${word(namespaceOf(proxy), 'the ProxyServer namespace')}/${word(proxy.metadata.name, 'the ProxyServer name')}`;
 }
 
+/** The bootstrap of PROXY's Envoy; STATS: where its stats listener binds (the pod's pod-network interface). */
 export function renderProxyBootstrap(
   proxy: ProxyServer,
   spec: Pick<ProxyServerSpec, 'xdsPort' | 'adminPort'>,
+  stats: StatsBinding = POD_STATS_BINDING,
 ): string {
+  const adminPort = spec.adminPort ?? 9901;
   return renderAdsBootstrap({
     id: proxyNodeId(proxy),
-    adminPort: spec.adminPort ?? 9901,
+    adminPort,
     xdsAddress: XDS_HOST,
     xdsPort: spec.xdsPort ?? 18000,
     delta: true,
+    extraStatic: { listeners: [statsListener(stats, ENVOY_STATS_PORT)], clusters: [adminCluster(adminPort)] },
   });
 }
