@@ -26,6 +26,8 @@ export interface AdsBootstrapOptions extends BootstrapNode {
   readonly initialFetchTimeout?: string;
   /** Static listeners and clusters besides the xDS cluster (proto3 JSON values), e.g. a stats listener. */
   readonly extraStatic?: { readonly listeners?: readonly unknown[]; readonly clusters?: readonly unknown[] };
+  /** The bootstrap's stats_config (proto3 JSON value), e.g. tag extractors. */
+  readonly statsConfig?: unknown;
 }
 
 /** Resources as proto3 JSON values (typed_config expanded with "@type"). */
@@ -59,6 +61,7 @@ export function renderAdsBootstrap(o: AdsBootstrapOptions): string {
   const source = { ads: {}, resourceApiVersion: 'V3', initialFetchTimeout: o.initialFetchTimeout ?? '15s' };
   const doc = {
     ...base(o),
+    ...(o.statsConfig !== undefined ? { statsConfig: o.statsConfig } : {}),
     dynamicResources: {
       adsConfig: {
         apiType: o.delta ? 'DELTA_GRPC' : 'GRPC',

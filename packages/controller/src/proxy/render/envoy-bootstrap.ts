@@ -105,6 +105,35 @@ function adminCluster(adminPort: number): Record<string, unknown> {
   };
 }
 
+/**
+ * The tags of Envoy's statistics (the Prometheus labels). Envoy's default cluster-name extractor (`cluster.$.**`,
+ * one dot-free token) ends a name at its first dot, but an SNI-routed backend's cluster is `<port>/<host name>`
+ * (@oooi/envoy translate): `cluster.6443/api.alpha.example.test.upstream_cx_total` would become the metric
+ * `envoy_cluster_alpha_example_test_upstream_cx_total{envoy_cluster_name="6443/api"}`, one metric name per hosted
+ * cluster, and the defaults always win over a custom tag of the same name (measured with Envoy 1.36). So the defaults
+ * are off and these take their place, for the statistics this Envoy has: a cluster or tcp_proxy name is `<port>/`
+ * plus the shortest host name after which the statistic's name follows (a word with an underscore, or a last
+ * word), else the name up to its first dot; the rest are Envoy's defaults (source/common/config/well_known_names.cc)
+ * with their placeholders written out.
+ */
+const NAME = String.raw`(\d+/[a-z0-9.*-]+?|[^./]+)`;
+const AFTER_NAME = String.raw`(?:[a-z0-9]+_|[a-z0-9]+$)`;
+const ADDRESS = String.raw`\d+\.\d+\.\d+\.\d+_\d+`;
+export const STATS_TAGS: readonly { tagName: string; regex: string }[] = [
+  { tagName: 'envoy.cluster_name', regex: String.raw`^cluster\.(${NAME}\.)${AFTER_NAME}` },
+  { tagName: 'envoy.tcp_prefix', regex: String.raw`^tcp\.(${NAME}\.)${AFTER_NAME}` },
+  { tagName: 'envoy.listener_address', regex: String.raw`^listener\.((${ADDRESS}|[^.]+)\.)` },
+  {
+    tagName: 'envoy.worker_id',
+    regex: String.raw`^(?:listener\.(?:${ADDRESS}|[^.]+)\.|server\.|listener_manager\.)worker_((\d+)\.)`,
+  },
+  { tagName: 'envoy.http_conn_manager_prefix', regex: String.raw`^(?:listener\..*?\.)?http\.(([^.]+)\.)` },
+  { tagName: 'envoy.response_code', regex: String.raw`_rq(_(\d{3}))$` },
+  { tagName: 'envoy.response_code_class', regex: String.raw`_rq_((\d))xx$` },
+  { tagName: 'envoy.virtual_host', regex: String.raw`^vhost\.(([^.]+)\.)` },
+  { tagName: 'envoy.route_config', regex: String.raw`^http\.[^.]+\.rds\.((.+?)\.)\w+?$` },
+];
+
 /** The node id of PROXY's Envoy: `<namespace>/<name>`. */
 export function proxyNodeId(proxy: ProxyServer): string {
   return `${word(namespaceOf(proxy), 'the ProxyServer namespace')}/${word(proxy.metadata.name, 'the ProxyServer name')}`;
@@ -123,6 +152,7 @@ export function renderProxyBootstrap(
     xdsAddress: XDS_HOST,
     xdsPort: spec.xdsPort ?? 18000,
     delta: true,
+    statsConfig: { useAllDefaultTags: false, statsTags: STATS_TAGS },
     extraStatic: { listeners: [statsListener(stats, ENVOY_STATS_PORT)], clusters: [adminCluster(adminPort)] },
   });
 }
