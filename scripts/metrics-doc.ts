@@ -76,10 +76,10 @@ export async function definitionsOf(set: MetricSet): Promise<MetricDefinition[]>
   const registry = new Registry();
   set.create(registry);
   const out: MetricDefinition[] = [];
-  for (const m of registry.getMetricsAsArray()) {
-    const got = await m.get();
-    const labels = (m as unknown as { labelNames?: readonly string[] }).labelNames ?? [];
-    out.push({ name: got.name, type: String(got.type), labels: [...labels], help: got.help });
+  for (const m of await registry.getMetricsAsJSON()) {
+    // prom-client keeps a metric's label names on the metric object (not in its JSON)
+    const metric = registry.getSingleMetric(m.name) as unknown as { labelNames?: readonly string[] };
+    out.push({ name: m.name, type: String(m.type), labels: [...(metric.labelNames ?? [])], help: m.help });
   }
   return out.sort((a, b) => (a.name < b.name ? -1 : 1));
 }
@@ -94,7 +94,8 @@ export function conventionProblems(prefix: string, defs: readonly MetricDefiniti
   const out: string[] = [];
   for (const d of defs) {
     if (!d.name.startsWith(prefix)) out.push(`${d.name}: does not start with ${prefix}`);
-    if (d.type === 'counter' && !d.name.endsWith('_total')) out.push(`${d.name}: a counter must end in _total`);
+    if (d.type === 'counter' && !d.name.endsWith('_total'))
+      out.push(`${d.name}: a counter must end in _total`);
     if (d.type !== 'counter' && d.name.endsWith('_total'))
       out.push(`${d.name}: only counters end in _total (this is a ${d.type})`);
     for (const w of UNIT_WORDS)
@@ -149,7 +150,12 @@ export async function renderMetricsDoc(processes: readonly ProcessMetrics[] = PR
     const rows: { def: MetricDefinition; set: MetricSet }[] = [];
     for (const set of p.sets) for (const def of await definitionsOf(set)) rows.push({ def, set });
     rows.sort((a, b) => (a.def.name < b.def.name ? -1 : 1));
-    problems.push(...conventionProblems(p.prefix, rows.map((r) => r.def)));
+    problems.push(
+      ...conventionProblems(
+        p.prefix,
+        rows.map((r) => r.def),
+      ),
+    );
     lines.push(`## ${p.process}`, '', ...table(rows), '');
   }
   if (problems.length > 0) throw new Error(`metric conventions broken:\n  ${problems.join('\n  ')}`);

@@ -22,6 +22,13 @@ export interface ObservedCondition {
   readonly reason: string;
 }
 
+/** What one Infra pass observed: its conflicts by reason, its pending aliases and its conditions. */
+export interface ObservedInfra {
+  readonly counts: Record<string, number>;
+  readonly pending: number;
+  readonly conditions?: readonly ObservedCondition[];
+}
+
 export class ControllerMetrics {
   /** Conflicts an Infra currently shows, by reason. */
   readonly conflicts: Gauge<'namespace' | 'infra' | 'reason'>;
@@ -63,13 +70,8 @@ export class ControllerMetrics {
   }
 
   /** Sets an Infra's gauges (every reason, zero included; one condition series per type). */
-  observeInfra(
-    namespace: string,
-    infra: string,
-    counts: Record<string, number>,
-    pending: number,
-    conditions: readonly ObservedCondition[] = [],
-  ): void {
+  observeInfra(namespace: string, infra: string, seen: ObservedInfra): void {
+    const { counts, pending, conditions = [] } = seen;
     for (const reason of conflictReasons)
       this.conflicts.set({ namespace, infra, reason }, counts[reason] ?? 0);
     this.pendingAliases.set({ namespace, infra }, pending);

@@ -157,7 +157,11 @@ export class InfraReconciler implements Reconciler {
         .filter((c) => c.type === type)
         .map((c) => ({ type, status: c.status, reason: c.reason })),
     );
-    this.o.metrics.observeInfra(req.namespace, req.name, counts, plan.pendingAliases.length, conditions);
+    this.o.metrics.observeInfra(req.namespace, req.name, {
+      counts,
+      pending: plan.pendingAliases.length,
+      conditions,
+    });
   }
 }
 
