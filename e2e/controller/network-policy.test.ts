@@ -222,7 +222,11 @@ test('the policies off: the controller deletes the ones it wrote; on again: writ
         },
       },
     ],
-    ports: [{ protocol: 'TCP', port: 18001 }],
+    // the sidecar's /metrics and Envoy's stats listener
+    ports: [
+      { protocol: 'TCP', port: 9902 },
+      { protocol: 'TCP', port: 18001 },
+    ],
   });
 });
 

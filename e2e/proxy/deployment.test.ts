@@ -100,6 +100,23 @@ describe('from a VM on the VLAN', () => {
   });
 });
 
+describe("Envoy's stats listener (the bootstrap's, port 9902 of eth0)", () => {
+  const get = async (from: () => { exec: typeof w.other.exec }, url: string): Promise<string> => {
+    const curl = await rigBin('curl');
+    const r = await from().exec([curl, '-s', '-m', '3', '-o', '/dev/null', '-w', '%{http_code}', url]);
+    return r.stdout;
+  };
+
+  it('/stats/prometheus answers on the pod IP, nothing else of admin does', async () => {
+    expect(await get(() => w.pod!.netns, `http://${POD_IP}:9902/stats/prometheus`)).toBe('200');
+    expect(await get(() => w.pod!.netns, `http://${POD_IP}:9902/config_dump`)).toBe('404');
+  });
+
+  it('not on the VLAN address (SO_BINDTODEVICE eth0: the VLAN interface net1 does not answer)', async () => {
+    expect(await get(() => w.other, `http://${SERVER_IP}:9902/stats/prometheus`)).toBe('000');
+  });
+});
+
 describe('changes', () => {
   it('a new attachment goes live without a restart while a held connection keeps carrying data', async () => {
     const envoy = w.pod!.container('envoy').proc;

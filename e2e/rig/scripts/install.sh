@@ -3,7 +3,7 @@
 #   OOOI_RIG_CACHE  cache directory (default ~/.cache/oooi-rig)
 #   usage: install.sh [all|apt|k8s|etcd|kwok|coredns|helm|envoy|olm|gcp]...   (all = every piece but gcp)
 # Sources: the Go module proxy (control plane, kwok, CoreDNS, helm, operator-framework/api, go-control-plane), PyPI (Envoy), Debian (clients,
-# Kea, dnsmasq).
+# Kea, dnsmasq, Prometheus and promtool).
 # Every piece prints how long it took. Versions live in versions.env beside this script (the one place to change them).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -130,8 +130,8 @@ olm() {
 }
 
 # python3-venv: a stock Debian has python3 without venv/ensurepip, and the envoy piece runs `python3 -m venv`
-APT_PKGS="iproute2 udhcpc busybox isc-dhcp-client dhcpcd-base bind9-dnsutils dnsperf kea-dhcp4-server kea-admin dnsmasq-base tcpdump openssl bc jq curl python3-venv"
-APT_BINS="ip udhcpc busybox dhclient dhcpcd dig dnsperf kea-dhcp4 perfdhcp dnsmasq tcpdump openssl bc jq curl"
+APT_PKGS="iproute2 udhcpc busybox isc-dhcp-client dhcpcd-base bind9-dnsutils dnsperf kea-dhcp4-server kea-admin dnsmasq-base tcpdump openssl bc jq curl python3-venv prometheus"
+APT_BINS="ip udhcpc busybox dhclient dhcpcd dig dnsperf kea-dhcp4 perfdhcp dnsmasq tcpdump openssl bc jq curl prometheus promtool"
 apt_ok() { # every binary present, and python3 able to make a venv (python3-venv ships ensurepip)
   local b
   for b in $APT_BINS; do command -v "$b" >/dev/null 2>&1 || [ -x "/usr/sbin/$b" ] || return 1; done
@@ -140,8 +140,13 @@ apt_ok() { # every binary present, and python3 able to make a venv (python3-venv
 apt() {
   apt_ok && return 0
   local sudo=""; [ "$(id -u)" = 0 ] || sudo=sudo
+  # the prometheus package would start its system service; the tests run the binary themselves (on 127.0.0.1).
+  # A policy-rc.d exiting 101 tells invoke-rc.d to start nothing (one already there, as in containers, is kept).
+  local rcd=/usr/sbin/policy-rc.d made=""
+  if [ ! -e $rcd ]; then printf '#!/bin/sh\nexit 101\n' | $sudo tee $rcd >/dev/null; $sudo chmod +x $rcd; made=1; fi
   $sudo env DEBIAN_FRONTEND=noninteractive apt-get update -qq
   $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $APT_PKGS >/dev/null
+  [ -z "$made" ] || $sudo rm -f $rcd
 }
 
 pieces=${*:-all}

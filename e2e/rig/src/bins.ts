@@ -65,6 +65,8 @@ const aptBins = new Set([
   'bc',
   'jq',
   'curl',
+  'prometheus',
+  'promtool',
 ]);
 
 /** Every name `rigBin` answers. */

@@ -62,15 +62,18 @@ export {
 } from './dhcp';
 export type { RenderedDhcpServer } from './dhcp';
 export {
+  ENVOY_STATS_PATH,
+  ENVOY_STATS_PORT,
   PROXY_BOOTSTRAP_KEY,
   PROXY_HEALTH_PORT,
+  renderProxyBootstrap,
   XDS_VERBS,
   proxyChildNames,
   proxyServerPermissions,
   renderProxyServer,
   setupProxyServerController,
 } from './proxy';
-export type { RenderedProxyServer } from './proxy';
+export type { RenderedProxyServer, StatsBinding } from './proxy';
 export {
   NetworkPolicyKind,
   PersistentVolumeClaimKind,

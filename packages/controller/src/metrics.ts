@@ -12,6 +12,24 @@ export const conflictReasons = [
   'InfraAddressConflict',
 ] as const;
 
+/** The Infra conditions exported as `oooi_controller_infra_condition_bool` (type, with the condition's reason). */
+export const infraConditionTypes = ['Ready', 'Available'] as const;
+export type InfraConditionType = (typeof infraConditionTypes)[number];
+
+/** An Infra's condition as the metrics see it: True or not, and why. */
+export interface ObservedCondition {
+  readonly type: InfraConditionType;
+  readonly status: string;
+  readonly reason: string;
+}
+
+/** What one Infra pass observed: its conflicts by reason, its pending aliases and its conditions. */
+export interface ObservedInfra {
+  readonly counts: Record<string, number>;
+  readonly pending: number;
+  readonly conditions?: readonly ObservedCondition[];
+}
+
 export class ControllerMetrics {
   /** Conflicts an Infra currently shows, by reason. */
   readonly conflicts: Gauge<'namespace' | 'infra' | 'reason'>;
@@ -19,6 +37,10 @@ export class ControllerMetrics {
   readonly pendingAliases: Gauge<'namespace' | 'infra'>;
   /** Children the apiserver refused (422). */
   readonly childRejections: Counter<'kind'>;
+  /** 1 while an Infra's condition is True, 0 otherwise; one series per Infra and type, labelled with the reason. */
+  readonly conditions: Gauge<'namespace' | 'infra' | 'type' | 'reason'>;
+  /** The reason each Infra's series carries now (`<namespace>/<infra>/<type>`), to drop it when the reason changes. */
+  private readonly reasons = new Map<string, string>();
 
   constructor(registry: Registry) {
     this.conflicts = new Gauge({
@@ -39,19 +61,40 @@ export class ControllerMetrics {
       labelNames: ['kind'],
       registers: [registry],
     });
+    this.conditions = new Gauge({
+      name: 'oooi_controller_infra_condition_bool',
+      help: "1 while an Infra's condition (type: Ready, Available) is True, else 0; reason is the condition's.",
+      labelNames: ['namespace', 'infra', 'type', 'reason'],
+      registers: [registry],
+    });
     for (const kind of childKinds) this.childRejections.inc({ kind }, 0);
   }
 
-  /** Sets an Infra's gauges (every reason, zero included). */
-  observeInfra(namespace: string, infra: string, counts: Record<string, number>, pending: number): void {
+  /** Sets an Infra's gauges (every reason, zero included; one condition series per type). */
+  observeInfra(namespace: string, infra: string, seen: ObservedInfra): void {
+    const { counts, pending, conditions = [] } = seen;
     for (const reason of conflictReasons)
       this.conflicts.set({ namespace, infra, reason }, counts[reason] ?? 0);
     this.pendingAliases.set({ namespace, infra }, pending);
+    for (const c of conditions) {
+      const key = `${namespace}/${infra}/${c.type}`;
+      const before = this.reasons.get(key);
+      if (before !== undefined && before !== c.reason)
+        this.conditions.remove({ namespace, infra, type: c.type, reason: before });
+      this.reasons.set(key, c.reason);
+      this.conditions.set({ namespace, infra, type: c.type, reason: c.reason }, c.status === 'True' ? 1 : 0);
+    }
   }
 
   /** Drops a deleted Infra's series. */
   forgetInfra(namespace: string, infra: string): void {
     for (const reason of conflictReasons) this.conflicts.remove({ namespace, infra, reason });
     this.pendingAliases.remove({ namespace, infra });
+    for (const type of infraConditionTypes) {
+      const key = `${namespace}/${infra}/${type}`;
+      const reason = this.reasons.get(key);
+      if (reason !== undefined) this.conditions.remove({ namespace, infra, type, reason });
+      this.reasons.delete(key);
+    }
   }
 }

@@ -10,6 +10,7 @@ export {
   renderStaticBootstrap,
   resourcesToJson,
   XDS_CLUSTER,
+  ENVOY_STATS_PORT,
 } from './render/render-bootstrap';
 export type { AdsBootstrapOptions, BootstrapNode } from './render/render-bootstrap';
 export { Cluster } from './generated/envoy/config/cluster/v3/cluster';

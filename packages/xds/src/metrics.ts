@@ -69,6 +69,7 @@ export class XdsMetrics {
       this.pushes.inc({ type: t }, 0);
       this.nacks.inc({ type: t }, 0);
       this.staleNonces.inc({ type: t }, 0);
+      this.ackLatency.zero({ type: t });
     }
     for (const r of ['ok', 'invalid']) this.snapshotBuild.zero({ result: r });
     for (const m of ['sotw', 'delta']) this.connected.set({ mode: m }, 0);

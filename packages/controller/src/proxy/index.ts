@@ -8,9 +8,13 @@ export type {
 } from './desired/render-proxy-server';
 export {
   BOOTSTRAP_KEY as PROXY_BOOTSTRAP_KEY,
+  ENVOY_STATS_PORT,
+  POD_STATS_BINDING,
+  STATS_PATH as ENVOY_STATS_PATH,
   proxyNodeId,
   renderProxyBootstrap,
 } from './render/envoy-bootstrap';
+export type { StatsBinding } from './render/envoy-bootstrap';
 export { proxyChildNames } from './desired/names';
 export type { ProxyChildNames } from './desired/names';
 export { XDS_VERBS, xdsRules } from './desired/proxy-rbac';

@@ -24,6 +24,10 @@ export interface AdsBootstrapOptions extends BootstrapNode {
   readonly delta?: boolean;
   /** initial_fetch_timeout for CDS and LDS. @default '15s' */
   readonly initialFetchTimeout?: string;
+  /** Static listeners and clusters besides the xDS cluster (proto3 JSON values), e.g. a stats listener. */
+  readonly extraStatic?: { readonly listeners?: readonly unknown[]; readonly clusters?: readonly unknown[] };
+  /** The bootstrap's stats_config (proto3 JSON value), e.g. tag extractors. */
+  readonly statsConfig?: unknown;
 }
 
 /** Resources as proto3 JSON values (typed_config expanded with "@type"). */
@@ -47,10 +51,17 @@ export function renderStaticBootstrap(node: BootstrapNode, resources: EnvoyResou
 
 export const XDS_CLUSTER = 'oooi_xds';
 
+/**
+ * The port of the ProxyServer pod's stats listener (the controller's bootstrap: `/stats/prometheus` only, on the pod
+ * network); reserved, like spec.xdsPort and spec.adminPort, so no backend listener takes it.
+ */
+export const ENVOY_STATS_PORT = 9902;
+
 export function renderAdsBootstrap(o: AdsBootstrapOptions): string {
   const source = { ads: {}, resourceApiVersion: 'V3', initialFetchTimeout: o.initialFetchTimeout ?? '15s' };
   const doc = {
     ...base(o),
+    ...(o.statsConfig !== undefined ? { statsConfig: o.statsConfig } : {}),
     dynamicResources: {
       adsConfig: {
         apiType: o.delta ? 'DELTA_GRPC' : 'GRPC',
@@ -62,6 +73,7 @@ export function renderAdsBootstrap(o: AdsBootstrapOptions): string {
       ldsConfig: source,
     },
     staticResources: {
+      ...(o.extraStatic?.listeners?.length ? { listeners: [...o.extraStatic.listeners] } : {}),
       clusters: [
         {
           name: XDS_CLUSTER,
@@ -88,6 +100,7 @@ export function renderAdsBootstrap(o: AdsBootstrapOptions): string {
             ],
           },
         },
+        ...(o.extraStatic?.clusters ?? []),
       ],
     },
   };

@@ -169,6 +169,11 @@ test.each<Case>([
     ],
   },
   {
+    name: "a backend on Envoy's stats port",
+    backends: [b('x', { port: 9902 })],
+    wantErrors: ["spec.backends[0].port: port 9902 is Envoy's stats listener (backend x)"],
+  },
+  {
     name: 'a backend name that is not a DNS label',
     backends: [b('api.example.test'), b('Sni:x', { hostname: 'x.example.test' })],
     wantErrors: [

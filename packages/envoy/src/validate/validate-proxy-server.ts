@@ -11,6 +11,7 @@ import { serverNames } from '../translate/backends-to-listeners';
 import type { Cidr } from '../translate/cidr';
 import { cidrsOverlap, parseCidr } from '../translate/cidr';
 import { checkBackendFields } from './backend-fields';
+import { ENVOY_STATS_PORT } from '../render/render-bootstrap';
 
 interface Indexed {
   readonly b: ProxyBackend;
@@ -152,6 +153,16 @@ function checkReservedPorts(
         out.push({ path: at(x.i, 'port'), message: `port ${port} is spec.${field} (backend ${x.b.name})` });
       }
     }
+    if (x.b.port === ENVOY_STATS_PORT) {
+      out.push({
+        path: at(x.i, 'port'),
+        message: `port ${ENVOY_STATS_PORT} is Envoy's stats listener (backend ${x.b.name})`,
+      });
+    }
+  }
+  for (const [field, port] of reserved) {
+    if (port === ENVOY_STATS_PORT)
+      out.push({ path: `spec.${field}`, message: `port ${port} is Envoy's stats listener` });
   }
 }
 

@@ -21,7 +21,7 @@ import {
 import { workloadNetworkPolicy, type NetworkPolicyOptions } from '../../workload/network-policy';
 import { containerSecurityContext, podSecurityContext } from '../../workload/security';
 import type { DnsModel } from '../render/dns-model';
-import { HEALTH_PORT, METRICS_PORT, READY_PORT } from '../render/corefile';
+import { HEALTH_PORT, METRICS_PORT, POD_IP_ENV, READY_PORT } from '../render/corefile';
 import type { DnsChildNames } from './names';
 
 /** The operator's default CoreDNS image (upstream, with the view plugin); the controller's flag overrides it. */
@@ -104,6 +104,8 @@ function corednsContainer(model: DnsModel, image: string): Record<string, unknow
     image,
     args: ['-conf', 'Corefile'],
     workingDir: CONFIG_MOUNT,
+    // the Corefile's `prometheus {$POD_IP}:9153`: metrics on the pod network only, never on the VLAN
+    env: [{ name: POD_IP_ENV, valueFrom: { fieldRef: { fieldPath: 'status.podIP' } } }],
     ports: [
       { name: 'dns', containerPort: model.port, protocol: 'UDP' },
       { name: 'dns-tcp', containerPort: model.port, protocol: 'TCP' },

@@ -17,6 +17,8 @@ import { viewSerial, type ZoneFile } from './zone-file';
 export const HEALTH_PORT = 8080;
 export const READY_PORT = 8181;
 export const METRICS_PORT = 9153;
+/** The environment variable holding the pod IP in the CoreDNS container. */
+export const POD_IP_ENV = 'POD_IP';
 /** How long CoreDNS keeps answering after SIGTERM while /health reports it going away. */
 export const LAMEDUCK = '5s';
 
@@ -69,12 +71,18 @@ function forwarding(model: DnsModel): Lines {
   return [...block(`forward . ${upstreamWords(model)}`, ['policy sequential']), 'errors'];
 }
 
+/**
+ * The metrics endpoint binds the pod IP only, never the VLAN address: `{$POD_IP}` is CoreDNS's environment
+ * substitution (the container sets POD_IP from status.podIP); unset, as off a cluster, it is empty (every address).
+ */
+export const METRICS_ADDRESS = `{$${POD_IP_ENV}}:${METRICS_PORT}`;
+
 function endpoints(first: boolean): Lines {
-  if (!first) return [`prometheus :${METRICS_PORT}`];
+  if (!first) return [`prometheus ${METRICS_ADDRESS}`];
   return [
     ...block(`health :${HEALTH_PORT}`, [`lameduck ${LAMEDUCK}`]),
     `ready :${READY_PORT}`,
-    `prometheus :${METRICS_PORT}`,
+    `prometheus ${METRICS_ADDRESS}`,
   ];
 }
 

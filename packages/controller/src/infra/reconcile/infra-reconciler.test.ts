@@ -134,6 +134,9 @@ describe('Infra reconciler on the fake apiserver', () => {
     expect(await h.registry.metrics()).toMatch(
       /oooi_controller_reconcile_total\{controller="infra",result="success"\} [3-9]/,
     );
+    expect(await h.registry.metrics()).toMatch(
+      /oooi_controller_infra_condition_bool\{namespace="[^"]+",infra="[^"]+",type="Ready",reason="ReconciliationSucceeded"\} 1/,
+    );
   });
 
   test('a spec change rolls out to the child, then the status', async () => {

@@ -25,7 +25,7 @@ import type { InfraPlan } from '../desired/infra-plan';
 import { desiredInfraStatus } from '../desired/infra-status';
 import type { ChildOutcome, ChildOutcomes, InfraStatusPlan } from '../desired/infra-status';
 import { DhcpServerKind, DnsServerKind, InfraKind, ProxyServerKind } from '../../workload/kinds';
-import type { ControllerMetrics } from '../../metrics';
+import { infraConditionTypes, type ControllerMetrics } from '../../metrics';
 import type { ControllerCaches, Live } from '../caches';
 import { infraStatusBody } from '../status/status-body';
 import { conditionChanged } from '../../workload/conditions';
@@ -93,7 +93,7 @@ export class InfraReconciler implements Reconciler {
       signal: ctx.signal,
     });
     this.recordEvents(live, status);
-    this.observe(req, plan);
+    this.observe(req, plan, status);
     return requeueFor(plan);
   }
 
@@ -149,11 +149,19 @@ export class InfraReconciler implements Reconciler {
     }
   }
 
-  private observe(req: Request, plan: InfraPlan): void {
+  private observe(req: Request, plan: InfraPlan, status: InfraStatusPlan): void {
     const counts: Record<string, number> = {};
-    for (const c of [...plan.aggregated.conflicts, ...plan.overlaps])
-      counts[c.reason] = (counts[c.reason] ?? 0) + 1;
-    this.o.metrics.observeInfra(req.namespace, req.name, counts, plan.pendingAliases.length);
+    for (const c of [...plan.aggregated.conflicts, ...plan.overlaps]) counts[c.reason] = (counts[c.reason] ?? 0) + 1;
+    const conditions = infraConditionTypes.flatMap((type) =>
+      status.conditions
+        .filter((c) => c.type === type)
+        .map((c) => ({ type, status: c.status, reason: c.reason })),
+    );
+    this.o.metrics.observeInfra(req.namespace, req.name, {
+      counts,
+      pending: plan.pendingAliases.length,
+      conditions,
+    });
   }
 }
 

@@ -24,7 +24,7 @@ import { configMapObject, namespaceOf, ownedChildMeta, serviceAccountObject } fr
 import { multusNetworks, MULTUS_NETWORKS_ANNOTATION, rolloutStrategy } from '../../workload/multus';
 import { workloadNetworkPolicy, type NetworkPolicyOptions } from '../../workload/network-policy';
 import { containerSecurityContext, podSecurityContext } from '../../workload/security';
-import { ADMIN_HOST, BOOTSTRAP_KEY, XDS_HOST } from '../render/envoy-bootstrap';
+import { ADMIN_HOST, BOOTSTRAP_KEY, ENVOY_STATS_PORT, XDS_HOST } from '../render/envoy-bootstrap';
 import type { ProxyChildNames } from './names';
 
 /** The images' non-root user (oooi-xds's; Envoy runs as any user). */
@@ -37,6 +37,8 @@ export const BOOTSTRAP_MOUNT = '/etc/envoy';
 export const ENVOY_CONCURRENCY = 2;
 /** The Service port of spec.port (the CRD names it so). */
 export const MAIN_PORT_NAME = 'proxy';
+/** The name of Envoy's container port for its stats listener. */
+export const STATS_PORT_NAME = 'envoy-stats';
 /** The annotation carrying the bootstrap's hash on the pod template. */
 export const BOOTSTRAP_HASH_ANNOTATION = `${GROUP}/bootstrap-hash`;
 
@@ -94,9 +96,9 @@ export function desiredProxyService(
  * other TCP backend port) from any source — pod-network clients reach them through this ProxyServer's ClusterIP
  * Service, which the pod-network DNS view answers, and each attachment's LoadBalancer Service
  * `<attachment>-proxy-external` sends its 443 to spec.port, from clients outside the cluster (or a node's address);
- * the sidecar's health port (its /metrics too) from the monitoring namespaces, the kubelet's probes coming from the
- * node, which a NetworkPolicy never blocks. Never the admin or xDS port (both on loopback). Undefined when the
- * policies are off.
+ * the sidecar's health port (its /metrics too) and Envoy's stats listener (`/stats/prometheus` only) from the
+ * monitoring namespaces, the kubelet's probes coming from the node, which a NetworkPolicy never blocks. Never the
+ * admin or xDS port (both on loopback). Undefined when the policies are off.
  */
 export function desiredProxyNetworkPolicy(
   proxy: ProxyServer,
@@ -109,7 +111,10 @@ export function desiredProxyNetworkPolicy(
     names.selector,
     {
       open: servicePorts(spec).map((p) => ({ protocol: 'TCP' as const, port: p.port })),
-      metrics: [{ protocol: 'TCP', port: HEALTH_PORT }],
+      metrics: [
+        { protocol: 'TCP', port: HEALTH_PORT },
+        { protocol: 'TCP', port: ENVOY_STATS_PORT },
+      ],
     },
     options,
   );
@@ -131,6 +136,8 @@ function envoyContainer(spec: ProxyServerSpec): Record<string, unknown> {
       String(ENVOY_CONCURRENCY),
       '--disable-hot-restart',
     ],
+    // The stats listener of the bootstrap: `/stats/prometheus` of admin, nothing else (what a PodMonitor scrapes).
+    ports: [{ name: STATS_PORT_NAME, containerPort: ENVOY_STATS_PORT, protocol: 'TCP' }],
     resources: { requests: { cpu: '100m', memory: '128Mi' }, limits: { memory: '1Gi' } },
     securityContext: containerSecurityContext(['NET_BIND_SERVICE']),
     volumeMounts: [{ name: 'bootstrap', mountPath: BOOTSTRAP_MOUNT, readOnly: true }],

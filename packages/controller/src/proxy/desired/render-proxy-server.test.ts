@@ -158,6 +158,23 @@ describe('renderProxyServer', () => {
   });
 
   test('readiness through the sidecar on the pod IP; Envoy admin stays on loopback', () => {
+    const bootstrap = JSON.parse(
+      (rendered(infraChildProxyServer()).children.configMap.data as Record<string, string>)['envoy.yaml']!,
+    ) as {
+      admin: unknown;
+      staticResources: { listeners: { name: string; address: unknown; socketOptions: unknown[] }[] };
+    };
+    expect(bootstrap.admin).toEqual({
+      address: { socketAddress: { address: '127.0.0.1', portValue: 9901 } },
+    });
+    // the stats listener: every address of eth0 (SO_BINDTODEVICE, level SOL_SOCKET), never the VLAN's net1
+    expect(bootstrap.staticResources.listeners).toMatchObject([
+      {
+        name: 'oooi_stats',
+        address: { socketAddress: { address: '0.0.0.0', portValue: 9902 } },
+        socketOptions: [{ level: 1, name: 25, bufValue: Buffer.from('eth0').toString('base64') }],
+      },
+    ]);
     const r = rendered(infraChildProxyServer());
     const xds = container(r, 'oooi-xds');
     expect(xds.args).toEqual([
@@ -176,7 +193,10 @@ describe('renderProxyServer', () => {
       { path: '/readyz', port: 'health', scheme: 'HTTP' },
       { path: '/healthz', port: 'health', scheme: 'HTTP' },
     ]);
-    expect(container(r, 'envoy').ports).toBeUndefined();
+    // its one port is the stats listener (/stats/prometheus of admin, nothing else: e2e/monitoring)
+    expect(container(r, 'envoy').ports).toEqual([
+      { name: 'envoy-stats', containerPort: 9902, protocol: 'TCP' },
+    ]);
     expect(container(r, 'envoy').args).toEqual([
       '-c',
       '/etc/envoy/envoy.yaml',

@@ -121,7 +121,7 @@ describe('ProxyServerReconciler', () => {
     expect(w.condition('Available')).toMatchObject({ status: 'False', reason: 'RolloutPending' });
   });
 
-  test('the NetworkPolicy admits the listener ports from anywhere and the health port from the monitoring namespaces', async () => {
+  test('the NetworkPolicy admits the listener ports from anywhere, the health and stats ports from the monitoring namespaces', async () => {
     const w = world(infraChildProxyServer());
     await w.pass();
     const policy = w.fake.peek(w.pathOf(NetworkPolicyKind, NAME)) as KubeObject & { spec: unknown };
@@ -154,7 +154,10 @@ describe('ProxyServerReconciler', () => {
               },
             },
           ],
-          ports: [{ protocol: 'TCP', port: 18001 }],
+          ports: [
+            { protocol: 'TCP', port: 9902 },
+            { protocol: 'TCP', port: 18001 },
+          ],
         },
       ],
     });
