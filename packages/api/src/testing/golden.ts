@@ -1,4 +1,5 @@
-// Golden files: compare with DIR/testdata/…; rewrite only with UPDATE_GOLDEN=1; a missing file fails.
+// Golden files, the one helper every package's tests use (through @oooi/api/testing): compare with DIR/testdata/…
+// byte for byte; rewrite only with UPDATE_GOLDEN=1; a missing file fails.
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
