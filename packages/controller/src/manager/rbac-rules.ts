@@ -2,7 +2,7 @@
 // it from wireControllers): a list-watch per cache, server-side apply (`create`+`patch`) per owned kind (and `get`: a cache
 // miss is checked by name before a child is applied), a status patch per reconciled kind, `update` on the finalizers of every kind
 // that owns children (for blockOwnerDeletion under OwnerReferencesPermissionEnforcement), Events, the leader-election Lease and the discovery of optional kinds. The Helm chart's
-// ClusterRole/Role are generated from this (scripts/generate-chart-rbac.ts), and the chart e2e test compares it with
+// ClusterRole/Role are generated from this (packages/controller/scripts/generate-chart.ts), and the chart e2e test compares it with
 // every request the controller sends. Pure: no I/O.
 import type { KindDescriptor } from '@oooi/kube';
 import type { DeclaredPermission } from '../workload/rbac';

@@ -1,6 +1,6 @@
 // A DHCPv4 message (RFC 2131 §2, figure 1) as plain data. Addresses are uint32 (network byte order read as a
 // big-endian number); options are kept as raw bytes by code, in the order they first appeared, with repeated
-// instances of one code already concatenated (RFC 3396 §5). Typed views of option values live in options.ts.
+// instances of one code already concatenated (RFC 3396 §5). Typed views of option values live in option-values.ts.
 
 export const BOOTREQUEST = 1;
 export const BOOTREPLY = 2;

@@ -1,6 +1,6 @@
 import { translateProxyServer } from '../translate/translate-proxy-server';
 import { attachmentBackends, shuffled } from '../testing/fixtures';
-import { expectGolden } from '../testing/golden';
+import { expectGolden } from '@oooi/api/testing';
 import { renderAdsBootstrap, renderStaticBootstrap } from './render-bootstrap';
 
 const backends = attachmentBackends({

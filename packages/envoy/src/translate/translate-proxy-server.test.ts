@@ -1,7 +1,7 @@
 import { Listener } from '../generated/envoy/config/listener/v3/listener';
 import { resourcesToJson } from '../render/render-bootstrap';
 import { attachmentBackends, shuffled } from '../testing/fixtures';
-import { expectGolden } from '../testing/golden';
+import { expectGolden } from '@oooi/api/testing';
 import type { EnvoyResources } from './resources';
 import { translateProxyServer } from './translate-proxy-server';
 

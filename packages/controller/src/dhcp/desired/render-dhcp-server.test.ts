@@ -1,7 +1,6 @@
-import { join } from 'node:path';
 import { stringify } from 'yaml';
 import type { DHCPServer } from '@oooi/api';
-import { expectGolden } from '../../testing/golden';
+import { expectGolden } from '@oooi/api/testing';
 import { exampleDhcpServer, infraChildDhcpServer } from '../testing/fixtures';
 import { renderDhcpServer, type RenderedDhcpServer } from './render-dhcp-server';
 import { dhcpChildNames, isVmiReaderOf, vmiReaderToDhcpServerRequests } from './names';
@@ -32,9 +31,7 @@ describe('renderDhcpServer', () => {
       input: infraChildDhcpServer(),
       golden: 'infra-child.yaml',
     },
-  ])('$name', ({ input, golden }) =>
-    expectGolden(objectsYaml(rendered(input)), join(__dirname, 'testdata', golden)),
-  );
+  ])('$name', ({ input, golden }) => expectGolden(__dirname, golden, objectsYaml(rendered(input))));
 
   test('apply order: owned children first (RBAC, config, storage, Service, NetworkPolicy, Deployment), then the VMI readers', () => {
     expect(kindAndPlace(rendered(exampleDhcpServer()))).toEqual([

@@ -1,12 +1,9 @@
 // config.json: golden files per shape of DHCPServer, byte-stable under reordering, always accepted by oooi-dhcp's
 // own validator, and every problem reported with the DHCPServer field it comes from.
-import { join } from 'node:path';
 import { validateDhcpConfig, type DHCPServer } from '@oooi/api';
-import { expectGolden } from '../../testing/golden';
+import { expectGolden } from '@oooi/api/testing';
 import { exampleDhcpServer, infraChildDhcpServer } from '../testing/fixtures';
 import { renderDhcpConfig } from './dhcp-config';
-
-const golden = (name: string) => join(__dirname, 'testdata', name);
 
 function text(input: DHCPServer): string {
   const r = renderDhcpConfig(input);
@@ -61,7 +58,7 @@ const cases = [
 ];
 
 describe('renderDhcpConfig', () => {
-  test.each(cases)('$name', ({ input, golden: g }) => expectGolden(text(input), golden(g)));
+  test.each(cases)('$name', ({ input, golden: g }) => expectGolden(__dirname, g, text(input)));
 
   test.each(cases)('$name: byte-equal from reordered input, accepted by validateDhcpConfig', ({ input }) => {
     const out = text(input);

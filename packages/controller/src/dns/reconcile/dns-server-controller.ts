@@ -35,7 +35,7 @@ export const dnsServerWatches = {
 export const dnsServerPermissions: readonly DeclaredPermission[] = networkPolicyPermissions;
 
 /**
- * What the setup needs; the controller's ReconcilerSetup (src/reconcilers.ts) has all of it, so the registration
+ * What the setup needs; the controller's ReconcilerSetup (src/manager/setup.ts) has all of it, so the registration
  * list takes `{ name: 'dnsserver', setup: setupDnsServerController }` as it is.
  */
 export interface DnsServerControllerSetup {

@@ -1,5 +1,5 @@
 import type { DNSServer } from '@oooi/api';
-import { expectGoldenDir } from '../testing/golden';
+import { expectGoldenDir } from '@oooi/api/testing';
 import { exampleDnsServer } from '../testing/fixtures';
 import { renderDnsConfig } from './dns-config';
 import { vlanViewExpression } from './corefile';

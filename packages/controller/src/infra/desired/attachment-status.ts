@@ -9,6 +9,7 @@ import { describeConflict, targetOf } from '../aggregate/attachments';
 import type { Conflict } from '../aggregate/attachments';
 import { ConditionType, Reason } from '../conditions';
 import type { ConditionSpec } from '../conditions';
+import type { Problem } from './child-plan';
 
 export interface AttachmentStatusPlan {
   readonly namespace: string;
@@ -214,4 +215,20 @@ export function attachmentStatusWithoutInfra(
 
 export function isReady(p: AttachmentStatusPlan): boolean {
   return p.conditions.some((c) => c.type === ConditionType.Ready && c.status === 'True');
+}
+
+/**
+ * Ready with the attachment's reach problem folded in (its external Service blocked or rejected): it makes a
+ * Ready=True attachment False with the problem's reason and message. The attachment reconciler and `oooi render`
+ * both call it.
+ */
+export function withReachProblem(
+  conditions: readonly ConditionSpec[],
+  problem: Problem | undefined,
+): ConditionSpec[] {
+  return conditions.map((c) =>
+    problem && c.type === ConditionType.Ready && c.status === 'True'
+      ? { type: c.type, status: 'False', reason: problem.reason, message: problem.message }
+      : c,
+  );
 }

@@ -1,11 +1,8 @@
 import { backendPrefixes, proxyBackends } from './proxy-backends';
 import { view } from '../../testing/views';
-import { expectGolden } from '../../testing/golden';
+import { expectGolden } from '@oooi/api/testing';
 import { shuffled } from '../../testing/fixtures';
 import { toYaml } from '../../offline/render/yaml-text';
-import { join } from 'node:path';
-
-const golden = (file: string) => join(__dirname, 'testdata', file);
 
 describe('proxyBackends', () => {
   test.each([
@@ -25,7 +22,7 @@ describe('proxyBackends', () => {
     { name: 'no attachments: no backends', views: [], golden: 'backends-none.yaml' },
   ])('$name', ({ views, golden: file }) => {
     const text = toYaml(proxyBackends(views));
-    expectGolden(text, golden(file));
+    expectGolden(__dirname, file, text);
     expect(toYaml(proxyBackends(shuffled(views)))).toBe(text);
   });
 });

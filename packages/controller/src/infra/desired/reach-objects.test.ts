@@ -1,10 +1,9 @@
 // Golden tests of what an attachment writes beyond its status: the external Service in the management cluster
 // and the apps-ingress objects in the hosted cluster.
-import { join } from 'node:path';
 import type { InfraClusterAttachment } from '@oooi/api';
 import type { KubeObject } from '@oooi/kube';
 import { attachment } from '../../testing/fixtures';
-import { expectGolden } from '../../testing/golden';
+import { expectGolden } from '@oooi/api/testing';
 import { toYaml } from '../../offline/render/yaml-text';
 import {
   appsIngressNames,
@@ -15,8 +14,6 @@ import {
   staleObjects,
 } from './apps-ingress-objects';
 import { desiredExternalService, externalServiceName, externalServiceStatus } from './external-service';
-
-const golden = (file: string) => join(__dirname, 'testdata', file);
 
 function withExternal(a: InfraClusterAttachment, ext: object, uid = 'uid-1'): InfraClusterAttachment {
   return { ...a, metadata: { ...a.metadata, uid }, spec: { ...a.spec, externalService: ext } };
@@ -55,7 +52,7 @@ describe('desiredExternalService', () => {
   test('enabled: one port 443 to the listener, the Infra proxy selector, the pool annotation ours', () => {
     const plan = desiredExternalService({ attachment: full, live: undefined, targetPort: 443 });
     expect(plan.action).toBe('apply');
-    expectGolden(toYaml(plan.action === 'apply' ? plan.object : {}), golden('external-service.yaml'));
+    expectGolden(__dirname, 'external-service.yaml', toYaml(plan.action === 'apply' ? plan.object : {}));
   });
   test.each([
     {
@@ -132,7 +129,7 @@ describe('apps-ingress objects', () => {
   test('created by us (annotated) and applied onto an existing object (not annotated)', () => {
     const objects = [desiredSubscription(a), ...desiredMetalLBObjects(a, n), desiredIngressService(a, n)];
     const text = objects.map((o, i) => toYaml(o.body(i % 2 === 0))).join('---\n');
-    expectGolden(text, golden('apps-ingress-objects.yaml'));
+    expectGolden(__dirname, 'apps-ingress-objects.yaml', text);
   });
   test.each([
     { name: 'nothing recorded: nothing stale', prev: {}, want: [] },

@@ -22,13 +22,11 @@ import {
   type Reconciler,
   type Request,
 } from '@oooi/kube';
-import { ConditionType } from '../conditions';
 import type { ConditionSpec } from '../conditions';
-import { attachmentStatusWithoutInfra } from '../desired/attachment-status';
+import { attachmentStatusWithoutInfra, withReachProblem } from '../desired/attachment-status';
 import type { AttachmentStatusPlan } from '../desired/attachment-status';
 import { hasHostedFootprint } from '../desired/apps-ingress-status';
 import type { AppsIngressStatus } from '../desired/apps-ingress-status';
-import type { Problem } from '../desired/child-plan';
 import { planInfra } from '../desired/infra-plan';
 import type { DefaultImages } from '../../workload/images';
 import { AttachmentKind } from '../../workload/kinds';
@@ -52,18 +50,6 @@ export interface AttachmentReconcilerOptions {
   readonly images: DefaultImages;
   readonly hosted: HostedClients;
   readonly timings: ReachTimings;
-}
-
-/** Ready with the external Service's problem folded in: it makes a Ready=True attachment False. */
-function withReachProblem(
-  conditions: readonly ConditionSpec[],
-  problem: Problem | undefined,
-): ConditionSpec[] {
-  return conditions.map((c) =>
-    problem && c.type === ConditionType.Ready && c.status === 'True'
-      ? { type: c.type, status: 'False', reason: problem.reason, message: problem.message }
-      : c,
-  );
 }
 
 function withApps(a: InfraClusterAttachment, apps: AppsIngressStatus | undefined): InfraClusterAttachment {

@@ -93,6 +93,28 @@ describe('oooi render: the external Services', () => {
     expect(r.status('alpha')).toBeUndefined();
   });
 
+  test('a given Service of that name it does not control: Ready False ChildNotControlled naming it, Aggregated kept', () => {
+    const foreign = {
+      ...ownedBy('alpha'),
+      metadata: { name: 'alpha-proxy-external', namespace: 'clusters' },
+    };
+    const r = render([infra(), withExternal(attachment('alpha')), proxySvc, foreign]);
+    const conditions = (
+      r.result.statuses.find((s) => s.kind === 'InfraClusterAttachment' && s.metadata.name === 'alpha')
+        ?.status as { conditions: { type: string; status: string; reason: string; message: string }[] }
+    ).conditions.map((c) => ({ type: c.type, status: c.status, reason: c.reason, message: c.message }));
+    expect(conditions).toEqual([
+      expect.objectContaining({ type: 'Aggregated', status: 'True', reason: 'Aggregated' }),
+      {
+        type: 'Ready',
+        status: 'False',
+        reason: 'ChildNotControlled',
+        message:
+          'Service clusters/alpha-proxy-external exists and is not controlled by attachment "alpha": delete or rename it',
+      },
+    ]);
+  });
+
   test('one the attachment controls is the live one: applied, its load balancer address reported', () => {
     const r = render([
       infra(),

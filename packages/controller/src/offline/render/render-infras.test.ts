@@ -1,10 +1,9 @@
 // Golden scenarios for the whole decision: the children and the statuses `oooi render` writes (and the controller
 // applies) for each situation the reference names. GIVEN the objects, WHEN rendered at a fixed clock, THEN the
 // files are byte-identical to testdata/scenarios/<name>.yaml, whatever the order of the input documents.
-import { join } from 'node:path';
 import { builtinImages } from '../../workload/images';
 import { attachment, infra, loadYaml, machine, nodePool, service, shuffled } from '../../testing/fixtures';
-import { expectGolden } from '../../testing/golden';
+import { expectGolden } from '@oooi/api/testing';
 import { readRenderInput } from './input';
 import type { SourceDocument } from './input';
 import { renderFiles, renderInfras } from './render-infras';
@@ -134,7 +133,7 @@ const scenarios: { name: string; objects: unknown[] }[] = [
 describe('renderInfras', () => {
   test.each(scenarios)('$name', ({ name, objects }) => {
     const text = render(objects);
-    expectGolden(text, join(__dirname, 'testdata', 'scenarios', `${name}.yaml`));
+    expectGolden(__dirname, `scenarios/${name}.yaml`, text);
     for (const seed of [3, 11, 42]) expect(render(shuffled(objects, seed))).toBe(text);
   });
 

@@ -4,12 +4,15 @@
 // Infra and attachment, sorted by kind, namespace and name. The same planInfra the reconcilers call decides, and
 // the same desiredExternalService the attachment reconciler calls decides each attachment's
 // `<attachment>-proxy-external` Service (its target port from the ProxyServer the controller would serve; its
-// status block `externalServiceStatus` names it — the load balancer's address is the cluster's to know).
+// status block `externalServiceStatus` names it — the load balancer's address is the cluster's to know). A Service
+// of that name given in the input and not controlled by the attachment makes its Ready False (ChildNotControlled)
+// through the reconciler's withReachProblem.
 import type { DHCPServer, DNSServer, Infra, InfraClusterAttachment, ProxyServer } from '@oooi/api';
 import type { KubeObject } from '@oooi/kube';
 import { targetsInfra } from '../../infra/aggregate/attachments';
 import { compareText, sortedBy } from '../../infra/aggregate/order';
-import { attachmentStatusWithoutInfra } from '../../infra/desired/attachment-status';
+import { attachmentStatusWithoutInfra, withReachProblem } from '../../infra/desired/attachment-status';
+import type { Problem } from '../../infra/desired/child-plan';
 import { childName, components, namespaceOf } from '../../infra/desired/child-meta';
 import {
   desiredExternalService,
@@ -120,13 +123,14 @@ const sameObject = (o: unknown, namespace: string, name: string): boolean => {
 
 /**
  * The attachment's external Service as its reconciler decides it: the Service of that name given in the input is
- * the live one, the ProxyServer the controller would serve (`<infra>-proxy`) gives the target port.
+ * the live one, the ProxyServer the controller would serve (`<infra>-proxy`) gives the target port. A given
+ * Service of that name the attachment does not control is the reconciler's ChildNotControlled problem.
  */
 function externalService(
   input: RenderInput,
   proxies: readonly ProxyServer[],
   a: InfraClusterAttachment,
-): { object: KubeObject; status: AttachmentReachStatus } | undefined {
+): { object?: KubeObject; status?: AttachmentReachStatus; problem?: Problem } {
   const namespace = namespaceOf(a);
   const proxy = proxies.find((p) => sameObject(p, namespace, `${a.spec.infraRef.name}-proxy`));
   const name = externalServiceName(a);
@@ -138,7 +142,8 @@ function externalService(
     live,
     targetPort: proxy ? (defaultedProxySpec(proxy).port ?? 443) : 443,
   });
-  if (plan.action !== 'apply') return undefined;
+  if (plan.action === 'blocked') return { problem: plan.problem };
+  if (plan.action !== 'apply') return {};
   return { object: plan.object, status: { externalServiceStatus: externalServiceStatus(name, live) } };
 }
 
@@ -169,9 +174,12 @@ export function renderInfras(input: RenderInput, options: RenderOptions): Render
     const previous = input.attachments.find(
       (a) => namespaceOf(a) === p.namespace && a.metadata.name === p.name,
     );
-    const external = previous && externalService(input, proxyServers, previous);
-    if (external) externalServices.push(external.object);
-    statuses.push(attachmentStatusBody(previous?.status?.conditions, p, options.now, external?.status));
+    const external = previous ? externalService(input, proxyServers, previous) : {};
+    if (external.object) externalServices.push(external.object);
+    const conditions = withReachProblem(p.conditions, external.problem);
+    statuses.push(
+      attachmentStatusBody(previous?.status?.conditions, { ...p, conditions }, options.now, external.status),
+    );
   }
   return {
     objects: sortedBy(objects, key),

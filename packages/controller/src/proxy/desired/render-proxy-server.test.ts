@@ -1,7 +1,6 @@
-import { join } from 'node:path';
 import { stringify } from 'yaml';
 import type { ProxyServer } from '@oooi/api';
-import { expectGolden } from '../../testing/golden';
+import { expectGolden } from '@oooi/api/testing';
 import { shuffled } from '../../testing/fixtures';
 import { infraChildProxyServer, standaloneProxyServer } from '../testing/fixtures';
 import { renderProxyServer, type RenderedProxyServer } from './render-proxy-server';
@@ -34,9 +33,7 @@ describe('renderProxyServer', () => {
       input: standaloneProxyServer(),
       golden: 'standalone.yaml',
     },
-  ])('$name', ({ input, golden }) =>
-    expectGolden(objectsYaml(rendered(input)), join(__dirname, 'testdata', golden)),
-  );
+  ])('$name', ({ input, golden }) => expectGolden(__dirname, golden, objectsYaml(rendered(input))));
 
   test('the same backends in another order render byte-identical children', () => {
     const p = infraChildProxyServer();
