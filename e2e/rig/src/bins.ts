@@ -7,7 +7,17 @@ import { cacheDir, repoRoot, rigPackageDir, versions } from './config';
 import { runOk } from './proc';
 
 /** The pieces scripts/install.sh knows (`gcp`, bench/xds's go-control-plane peer, is not part of `all`). */
-export const installPieces = ['apt', 'k8s', 'etcd', 'kwok', 'coredns', 'helm', 'envoy', 'olm', 'gcp'] as const;
+export const installPieces = [
+  'apt',
+  'k8s',
+  'etcd',
+  'kwok',
+  'coredns',
+  'helm',
+  'envoy',
+  'olm',
+  'gcp',
+] as const;
 export type InstallPiece = (typeof installPieces)[number];
 
 type CacheBin = { piece: Exclude<InstallPiece, 'apt'>; rel: () => string };
@@ -44,7 +54,8 @@ const cacheBins: Record<string, CacheBin> = {
   },
   'bundle-validate': {
     piece: 'olm',
-    rel: () => join('olm', sourcePeerDir(versions().olmApi, 'e2e', 'olm', 'validate-peer'), 'bundle-validate'),
+    rel: () =>
+      join('olm', sourcePeerDir(versions().olmApi, 'e2e', 'olm', 'validate-peer'), 'bundle-validate'),
   },
 };
 
