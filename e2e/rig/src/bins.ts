@@ -57,6 +57,7 @@ const aptBins = new Set([
   'bc',
   'jq',
   'curl',
+  'iptables',
 ]);
 
 /** Every name `rigBin` answers. */
