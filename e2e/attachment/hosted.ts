@@ -76,8 +76,6 @@ export interface Hosted {
 }
 
 export interface HostedOptions {
-  /** The rig run's whole name (default `<the e2e run>-<suffix>`). */
-  readonly runName?: string;
   /** The MetalLB operator's CRDs served from the start, as once OLM installed it (default: OLM's Subscription only). */
   readonly withMetalLB?: boolean;
   /** Extra DNS names of its apiserver's certificate (`api.<domain>`, as a hosted kube-apiserver's names its host). */
@@ -86,13 +84,19 @@ export interface HostedOptions {
   readonly log?: (line: string) => void;
 }
 
-export async function startHosted(suffix: string, o: HostedOptions = {}): Promise<Hosted> {
+/** The hosted cluster of an e2e test: rig run `<the e2e run>-<suffix>`, swept with it. */
+export function startHosted(suffix: string, o: HostedOptions = {}): Promise<Hosted> {
+  return startHostedRun(`${e2eEnv().rig}-${suffix}`, o);
+}
+
+/** A hosted cluster as rig run RUN_NAME (the sandbox's, outside jest). */
+export async function startHostedRun(runName: string, o: HostedOptions = {}): Promise<Hosted> {
   const crds = mkdtempSync(join(tmpdir(), 'oooi-hosted-crds-'));
   const files = ['operators.coreos.com_subscriptions.yaml'];
   if (o.withMetalLB) files.push(...readdirSync(crdDir).filter((f) => f.startsWith('metallb.io_')));
   for (const f of files) copyFileSync(join(crdDir, f), join(crds, f));
   const rig = await rigUp({
-    name: o.runName ?? `${e2eEnv().rig}-${suffix}`,
+    name: runName,
     crdDirs: [crds],
     ...(o.servingNames ? { servingNames: o.servingNames } : {}),
     ...(o.log ? { log: o.log } : {}),

@@ -19,7 +19,7 @@ import {
   type Network,
   type TrackedProc,
 } from '@oooi/rig';
-import { registerHostedCluster, startHosted, type Hosted } from '../attachment/hosted';
+import { registerHostedCluster, startHostedRun, type Hosted } from '../attachment/hosted';
 import type { User } from '../controller/support';
 
 export interface HostedStandIn {
@@ -42,7 +42,7 @@ export interface HostedStandInOptions {
   readonly log: (line: string) => void;
 }
 
-export const APPS_NAMESPACE = 'openshift-ingress';
+const APPS_NAMESPACE = 'openshift-ingress';
 const POOL_NAMESPACE = 'openshift-operators';
 const POOL_ANNOTATION = 'metallb.universe.tf/address-pool';
 
@@ -53,8 +53,7 @@ export async function startHostedStandIn(
   o: HostedStandInOptions,
 ): Promise<HostedStandIn> {
   const api = `api.${o.domain}`;
-  const hosted = await startHosted('', {
-    runName: o.runName,
+  const hosted = await startHostedRun(o.runName, {
     withMetalLB: true,
     servingNames: [api],
     log: o.log,
