@@ -178,6 +178,15 @@ test('Ready with an IP: *.apps in both DNS views, the apps backends in the Proxy
     'vlan *.apps.c1.example.com 198.51.100.201',
   ]);
   expect(await appsBackends()).toEqual(['c1-apps-http', 'c1-apps-https']);
+  // the routing table kubectl shows: plain HTTP by Host on ports.http, TLS by SNI on ports.https
+  const spec = (await user.get('ProxyServer', ns, 'vlan100-proxy'))?.spec as {
+    backends: { name: string; port: number; protocol?: string; targetService: string }[];
+  };
+  expect(
+    spec.backends
+      .filter((b) => b.name.includes('apps'))
+      .map((b) => `${b.name} ${b.protocol ?? 'TCP'} ${b.port} -> ${b.targetService}`),
+  ).toEqual(['c1-apps-http HTTP 80 -> 198.51.100.201', 'c1-apps-https TCP 443 -> 198.51.100.201']);
 });
 
 test('a changed address is noticed by the periodic re-check; a hostname only keeps the backend, drops the record', async () => {

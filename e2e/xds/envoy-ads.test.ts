@@ -6,7 +6,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ProxyBackend } from '@oooi/api';
-import { renderAdsBootstrap } from '@oooi/envoy';
 import { e2eEnv, rigBin, waitFor, type TrackedProc } from '@oooi/rig';
 import {
   backend,
@@ -14,8 +13,9 @@ import {
   openXdsLab,
   probe,
   startBackend,
+  serveFromFile,
   writeProxyServer,
-  xdsArgv,
+  ADMIN_PORT,
   ALLOWED_VM,
   type XdsLab,
 } from './lab';
@@ -26,9 +26,6 @@ interface FileStatus {
   xds: Record<string, string>;
   configAccepted: { status: string; reason: string; message: string };
 }
-
-const ADS_PORT = 18000;
-const ADMIN_PORT = 9901;
 
 const base = [
   backend('alpha-api', 6443, 9001, { hostname: 'api.alpha.example.test' }),
@@ -100,35 +97,12 @@ describe.each([
     specFile = join(lab.scope.dir, 'proxyserver.yaml');
     statusFile = join(lab.scope.dir, 'status.json');
     await writeProxyServer(specFile, base);
-    xds = lab.proxy.spawn(
-      xdsArgv(
-        '--from-file',
-        specFile,
-        '--listen',
-        `127.0.0.1:${ADS_PORT}`,
-        '--health-port',
-        '0',
-        '--status-file',
-        statusFile,
-      ),
-      { label: `oooi-xds-${delta ? 'delta' : 'sotw'}` },
-    );
-    const boot = join(lab.scope.dir, 'envoy-ads.json');
-    const { writeFile } = await import('node:fs/promises');
-    await writeFile(
-      boot,
-      renderAdsBootstrap({
-        id: 'e2e-proxy',
-        xdsAddress: '127.0.0.1',
-        xdsPort: ADS_PORT,
-        adminPort: ADMIN_PORT,
-        delta,
-        initialFetchTimeout: '1s',
-      }),
-    );
-    envoy = lab.proxy.spawn([await rigBin('envoy'), '-c', boot, '--disable-hot-restart', '-l', 'info'], {
-      label: `envoy-${delta ? 'delta' : 'sotw'}`,
-    });
+    ({ xds, envoy } = await serveFromFile(lab, {
+      specFile,
+      statusFile,
+      delta,
+      label: delta ? 'delta' : 'sotw',
+    }));
     await waitFor(
       'status file',
       () => {

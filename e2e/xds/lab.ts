@@ -6,6 +6,7 @@
 import { rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ProxyBackend } from '@oooi/api';
+import { renderAdsBootstrap } from '@oooi/envoy';
 import {
   openNetScope,
   repoRoot,
@@ -13,6 +14,7 @@ import {
   startTlsServer,
   type NetScope,
   type Netns,
+  type Network,
   type TrackedProc,
 } from '@oooi/rig';
 import { stringify } from 'yaml';
@@ -22,9 +24,14 @@ export const PROXY_POD_IP = '203.0.113.2';
 export const BACKEND_IP = '203.0.113.10';
 export const ALLOWED_VM = '198.51.100.21';
 export const OTHER_VM = '198.51.100.22';
+/** The loopback ports of oooi-xds's ADS server and Envoy's admin in the proxy namespace. */
+export const ADS_PORT = 18000;
+export const ADMIN_PORT = 9901;
 
 export interface XdsLab {
   readonly scope: NetScope;
+  /** The VLAN, to attach more namespaces to (apps VIPs). */
+  readonly vlan: Network;
   readonly proxy: Netns;
   readonly backends: Netns;
   readonly vm1: Netns;
@@ -59,6 +66,7 @@ export async function openXdsLab(
     }
     return {
       scope,
+      vlan,
       proxy: proxy!,
       backends: backends!,
       vm1: vm1!,
@@ -136,6 +144,45 @@ export const xdsArgv = (...args: string[]): string[] => [
   join(repoRoot, 'packages/xds/src/main.ts'),
   ...args,
 ];
+
+/**
+ * `oooi-xds --from-file SPECFILE` (status in STATUSFILE) and a real Envoy fed by it over ADS (delta or
+ * state-of-the-world), both in the lab's proxy namespace; LABEL names the processes and the bootstrap file.
+ */
+export async function serveFromFile(
+  lab: XdsLab,
+  o: { specFile: string; statusFile: string; delta: boolean; label: string },
+): Promise<{ xds: TrackedProc; envoy: TrackedProc }> {
+  const xds = lab.proxy.spawn(
+    xdsArgv(
+      '--from-file',
+      o.specFile,
+      '--listen',
+      `127.0.0.1:${ADS_PORT}`,
+      '--health-port',
+      '0',
+      '--status-file',
+      o.statusFile,
+    ),
+    { label: `oooi-xds-${o.label}` },
+  );
+  const boot = join(lab.scope.dir, `envoy-${o.label}.json`);
+  await writeFile(
+    boot,
+    renderAdsBootstrap({
+      id: `e2e-${o.label}`,
+      xdsAddress: '127.0.0.1',
+      xdsPort: ADS_PORT,
+      adminPort: ADMIN_PORT,
+      delta: o.delta,
+      initialFetchTimeout: '1s',
+    }),
+  );
+  const envoy = lab.proxy.spawn([await rigBin('envoy'), '-c', boot, '--disable-hot-restart', '-l', 'info'], {
+    label: `envoy-${o.label}`,
+  });
+  return { xds, envoy };
+}
 
 /** Envoy's admin stats (text), fetched from inside NS. */
 export async function envoyStats(

@@ -19,7 +19,7 @@ const backends = [
     hostname: 'kubernetes',
     sourcePrefixRanges: [`${ALLOWED_VM}/32`],
   }),
-  backend('alpha-apps-http', 80, 9104, { hostname: '*.apps.alpha.example.test' }),
+  backend('alpha-apps-http', 80, 9104, { hostname: '*.apps.alpha.example.test', protocol: 'HTTP' }),
 ];
 
 let lab: XdsLab & { extra: Netns[] };

@@ -122,7 +122,7 @@ afterAll(async () => {
 const byKind = (kind: RefusedClass['envoy']['kind']) => REFUSED_CLASSES.filter((c) => c.envoy.kind === kind);
 
 test.each(byKind('nack'))('Envoy NACKs $what, and the validator refuses it', async (c) => {
-  expect(validateProxyServer(refusedSpec(c), c.options).ok).toBe(false);
+  expect(validateProxyServer(refusedSpec(c)).ok).toBe(false);
   await reset();
   const message = await serve(translateProxyServer(refusedSpec(c), c.options), c.what);
   expect(message).toContain(c.envoy.kind === 'nack' ? c.envoy.nack : '');
@@ -130,7 +130,7 @@ test.each(byKind('nack'))('Envoy NACKs $what, and the validator refuses it', asy
 });
 
 test.each(byKind('ack'))('Envoy ACKs $what, refused for another reason', async (c) => {
-  expect(validateProxyServer(refusedSpec(c), c.options).ok).toBe(false);
+  expect(validateProxyServer(refusedSpec(c)).ok).toBe(false);
   await reset();
   expect(await serve(translateProxyServer(refusedSpec(c), c.options), c.what)).toBeUndefined();
 });
@@ -138,7 +138,7 @@ test.each(byKind('ack'))('Envoy ACKs $what, refused for another reason', async (
 test.each(byKind('reaches-admin'))(
   'Envoy ACKs $what and a VM reaches Envoy admin through it; the validator refuses it',
   async (c) => {
-    expect(validateProxyServer(refusedSpec(c), c.options).ok).toBe(false);
+    expect(validateProxyServer(refusedSpec(c)).ok).toBe(false);
     await reset();
     expect(await serve(translateProxyServer(refusedSpec(c), c.options), c.what)).toBeUndefined();
     await waitFor(
@@ -153,7 +153,7 @@ test.each(byKind('reaches-admin'))(
 test.each(byKind('translate-throws'))(
   'without the validator, $what makes the translator throw (nothing reaches Envoy); the validator refuses it',
   (c) => {
-    expect(validateProxyServer(refusedSpec(c), c.options).ok).toBe(false);
+    expect(validateProxyServer(refusedSpec(c)).ok).toBe(false);
     expect(() => buildSnapshot(translateProxyServer(refusedSpec(c), c.options))).toThrow();
   },
 );

@@ -42,6 +42,7 @@ export {
 export { listNetns, netnsPrefix } from './net/netns';
 export { bridgeLoopbackPort, exposePort } from './net/forward';
 export { startTlsServer, type TlsServerOptions } from './net/tls-server';
+export { startHttpServer, type HttpServerOptions } from './net/http-server';
 export { dig, dhcpLease, type DigAnswer, type DigQuery, type Lease, type LeaseRequest } from './net/clients';
 export {
   VLAN_CIDR,

@@ -30,6 +30,8 @@ function constraints(n: Node): string {
   if (n.minimum !== undefined || n.maximum !== undefined) parts.push(`${n.minimum ?? ''}–${n.maximum ?? ''}`);
   if (n.maxItems !== undefined) parts.push(`at most ${n.maxItems} items`);
   for (const r of n['x-kubernetes-validations'] ?? []) parts.push(r.message);
+  // rules on each item of a list (e.g. one backend) are listed with the list
+  if (n.type === 'array') for (const r of n.items?.['x-kubernetes-validations'] ?? []) parts.push(r.message);
   return parts.join('; ');
 }
 

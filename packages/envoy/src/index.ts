@@ -1,6 +1,6 @@
 // @oooi/envoy — public entry. See README.md.
 export { translateProxyServer, servedBackends } from './translate/translate-proxy-server';
-export { TYPE_URL, DEFAULT_HTTP_PORTS } from './translate/resources';
+export { TYPE_URL } from './translate/resources';
 export type { EnvoyResources, ResourceTypeUrl, TranslateOptions } from './translate/resources';
 export { listenerName } from './translate/backends-to-listeners';
 export { ClusterMemo } from './translate/backends-to-clusters';

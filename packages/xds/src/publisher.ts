@@ -31,7 +31,7 @@ export class Publisher {
   publish(spec: Partial<ProxyServerSpec>): PublishResult {
     const now = this.o.now ?? (() => performance.now());
     const t0 = now();
-    const checked = validateProxyServer(spec, this.o.translate);
+    const checked = validateProxyServer(spec);
     if (!checked.ok) {
       this.o.metrics.snapshotBuild.observe({ result: 'invalid' }, (now() - t0) / 1000);
       this.o.metrics.invalidSpecs.inc();

@@ -50,6 +50,20 @@ const notServerIP: CelRule = {
   },
 };
 
+/** An HTTP backend is matched by Host only: a source range could not be matched, so the backend would answer all. */
+const httpWithoutSources: CelRule = {
+  rule: "!has(self.protocol) || self.protocol != 'HTTP' || !has(self.sourcePrefixRanges) || size(self.sourcePrefixRanges) == 0",
+  message:
+    'spec.backends[*].sourcePrefixRanges must be empty when protocol is HTTP: plain HTTP is routed by the Host header only',
+  fieldPath: '.sourcePrefixRanges',
+  check: (self) => {
+    const b = self as { protocol?: unknown; sourcePrefixRanges?: unknown } | null;
+    return (
+      b?.protocol !== 'HTTP' || !Array.isArray(b.sourcePrefixRanges) || b.sourcePrefixRanges.length === 0
+    );
+  },
+};
+
 export const ProxyBackend = Type.Object(
   {
     name: dnsLabel(
@@ -59,11 +73,11 @@ export const ProxyBackend = Type.Object(
     ),
     hostname: hostname(
       'spec.backends[*].hostname',
-      'Primary SNI server name matched on the listener; may be a "*." wildcard, or kubernetes for source-scoped aliases.',
+      'Primary server name matched on the listener: the TLS SNI (protocol TCP) or the HTTP Host header (protocol HTTP); may be a "*." wildcard, or kubernetes for source-scoped aliases.',
     ),
     alternateHostnames: Type.Optional(
-      Type.Array(hostnameByPattern('An extra SNI server name.'), {
-        description: 'Extra SNI server names routed to the same target.',
+      Type.Array(hostnameByPattern('An extra server name (SNI, or Host for protocol HTTP).'), {
+        description: 'Extra server names (SNI, or Host for protocol HTTP) routed to the same target.',
         maxItems: 16,
       }),
     ),
@@ -78,8 +92,8 @@ export const ProxyBackend = Type.Object(
     }),
     protocol: Type.Optional(
       enumOf(
-        ['TCP', 'UDP'] as const,
-        'Transport. Only TCP (TLS passthrough) is served; a UDP backend is reported invalid on the status, not silently dropped.',
+        ['TCP', 'HTTP', 'UDP'] as const,
+        'How the port carries it. TCP: TLS passed through, matched by SNI (and sourcePrefixRanges). HTTP: plain HTTP, matched by the Host header (any :port suffix ignored; no source ranges), one virtual host per backend, an unknown Host answered 404 by Envoy. A port carries HTTP backends or TCP backends, never both. UDP is not served: a UDP backend is reported invalid on the status, not silently dropped.',
         'TCP',
       ),
     ),
@@ -99,7 +113,11 @@ export const ProxyBackend = Type.Object(
       }),
     ),
   },
-  { description: 'One route: SNI (and optionally source range) on a listener port to a target.' },
+  {
+    description:
+      'One route on a listener port to a target: by SNI (and optionally source range) for TCP, by Host for HTTP.',
+    'x-kubernetes-validations': [httpWithoutSources],
+  },
 );
 
 export const ProxyServerSpec = Type.Object(
@@ -126,7 +144,8 @@ export const ProxyServerSpec = Type.Object(
     ),
   },
   {
-    description: 'An L4 SNI-passthrough Envoy on the VLAN, configured over xDS by its sidecar.',
+    description:
+      'An Envoy on the VLAN (TLS passthrough by SNI, plain HTTP by Host), configured over xDS by its sidecar.',
     'x-kubernetes-validations': [
       intsDistinct(refs('spec')('xdsPort'), refs('spec')('adminPort')),
       notServerIP,

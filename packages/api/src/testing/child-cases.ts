@@ -216,6 +216,20 @@ export const childRejectCases: Case[] = [
     ],
   },
   {
+    name: 'an HTTP backend with a source range',
+    input: set(proxy, 'spec.backends', [
+      { ...proxy.spec.backends[0], protocol: 'HTTP', sourcePrefixRanges: ['198.51.100.7/32'] },
+    ]),
+    want: [
+      'spec.backends[0].sourcePrefixRanges: spec.backends[*].sourcePrefixRanges must be empty when protocol is HTTP: plain HTTP is routed by the Host header only',
+    ],
+  },
+  {
+    name: 'a backend protocol of HTTPS',
+    input: set(proxy, 'spec.backends', [{ ...proxy.spec.backends[0], protocol: 'HTTPS' }]),
+    want: ['spec.backends[0].protocol: Unsupported value: "HTTPS": supported values: "TCP", "HTTP", "UDP"'],
+  },
+  {
     name: 'a log level of verbose',
     input: set(proxy, 'spec.logLevel', 'verbose'),
     want: [

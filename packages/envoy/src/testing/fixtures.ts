@@ -7,8 +7,10 @@ export interface AttachmentFixture {
   readonly namespace: string;
   /** Worker addresses for the source-scoped kubernetes aliases; none = no aliases. */
   readonly sources?: readonly string[];
-  /** apps VIP for *.apps (ports 80 and 443). */
+  /** apps VIP for *.apps (HTTP by Host on 80, TLS by SNI on 443). */
   readonly appsVip?: string;
+  /** The apps ports (appsIngress.ports). @default { http: 80, https: 443 } */
+  readonly appsPorts?: { readonly http: number; readonly https: number };
 }
 
 export function attachmentBackends(a: AttachmentFixture): ProxyBackend[] {
@@ -57,9 +59,9 @@ export function attachmentBackends(a: AttachmentFixture): ProxyBackend[] {
     },
   ];
   if (a.appsVip) {
-    for (const [suffix, port] of [
-      ['apps-http', 80],
-      ['apps-https', 443],
+    for (const [suffix, port, protocol] of [
+      ['apps-http', a.appsPorts?.http ?? 80, 'HTTP'],
+      ['apps-https', a.appsPorts?.https ?? 443, undefined],
     ] as const) {
       out.push({
         name: `${p}${suffix}`,
@@ -68,6 +70,7 @@ export function attachmentBackends(a: AttachmentFixture): ProxyBackend[] {
         targetService: a.appsVip,
         targetPort: port,
         targetNamespace: 'default',
+        ...(protocol ? { protocol } : {}),
       });
     }
   }

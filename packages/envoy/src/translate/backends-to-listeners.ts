@@ -1,8 +1,9 @@
 // One Listener per port. TLS ports: tls_inspector, one routing chain per top-level label of the routed backends
 // (`*.<label>`: set_filter_state + tcp_proxy, so the cluster is `<port>/<SNI>`; see sni-routing.ts), and one
 // filter chain per backend that is not routed, matched on its SNI names (and source ranges for source-scoped
-// aliases), a tcp_proxy to the backend's cluster. HTTP ports (80 by default): one chain with an HTTP connection
-// manager, one virtual host per backend, routed by Host header.
+// aliases), a tcp_proxy to the backend's cluster. HTTP ports (those of protocol HTTP backends): one chain with an
+// HTTP connection manager, one virtual host per backend, routed by the Host header (any :port stripped); a Host no
+// virtual host names gets Envoy's own 404 (no route).
 //
 // Shape for cheap updates: listener-level fields (address, listener filters) never depend on the backends, routing
 // chains depend only on the set of top-level labels, and every other chain holds only its own backend's data. A

@@ -21,16 +21,12 @@ export interface TranslateOptions {
   readonly bindAddress?: string;
   /** DNS suffix appended to `<service>.<namespace>.svc.` for Service targets. @default 'cluster.local' */
   readonly clusterDomain?: string;
-  /** Listener ports served as plain HTTP, routed by Host header instead of SNI. @default [80] */
-  readonly httpPorts?: readonly number[];
   /**
    * Route plain SNI backends through per-port routing chains (sni_cluster) instead of a chain each, so that their
    * changes leave the Listeners unchanged (sni-routing.ts). false: one filter chain per backend. @default true
    */
   readonly sniRouting?: boolean;
 }
-
-export const DEFAULT_HTTP_PORTS: readonly number[] = [80];
 
 /** Byte-wise string order (locale-independent, so output is stable everywhere). */
 export function compareText(a: string, b: string): number {

@@ -29,11 +29,60 @@ describe('translateProxyServer', () => {
       backends: [...alpha, ...bravo],
       golden: 'two-attachments',
     },
+    {
+      name: 'apps on 8080/8443 for two attachments (one HTTP listener, a virtual host each) and on 80/443',
+      backends: [
+        ...attachmentBackends({
+          name: 'alpha',
+          domain: 'alpha.example.test',
+          namespace: 'clusters-alpha',
+          appsVip: '198.51.100.201',
+          appsPorts: { http: 8080, https: 8443 },
+        }),
+        ...attachmentBackends({
+          name: 'bravo',
+          domain: 'bravo.example.test',
+          namespace: 'clusters-bravo',
+          appsVip: '198.51.100.211',
+          appsPorts: { http: 8080, https: 8443 },
+        }),
+        ...attachmentBackends({
+          name: 'charlie',
+          domain: 'charlie.example.test',
+          namespace: 'clusters-charlie',
+          appsVip: '198.51.100.221',
+        }),
+      ],
+      golden: 'apps-ports',
+    },
     { name: 'no backends', backends: [], golden: 'empty' },
   ])('$name', ({ backends, golden }) => {
     const r = resourcesToJson(translateProxyServer({ backends }));
     expectGolden(__dirname, `${golden}.listeners.json`, json(r.listeners));
     expectGolden(__dirname, `${golden}.clusters.json`, json(r.clusters));
+  });
+
+  test('a port is plain HTTP when its backends say protocol HTTP, whatever its number; otherwise TLS by SNI', () => {
+    const on = (port: number, protocol?: 'HTTP') => ({
+      name: `p${port}`,
+      hostname: '*.apps.alpha.example.test',
+      port,
+      targetService: '198.51.100.201',
+      targetPort: port,
+      targetNamespace: 'default',
+      ...(protocol ? { protocol } : {}),
+    });
+    const r = translateProxyServer({ backends: [on(80), on(8080, 'HTTP')] });
+    const kind = (name: string): string[] =>
+      r.listeners
+        .find((l) => l.name === name)!
+        .filterChains.flatMap((c) => c.filters.map((f) => f.name))
+        .concat(r.listeners.find((l) => l.name === name)!.listenerFilters.map((f) => f.name));
+    expect(kind('port-80')).toEqual([
+      'envoy.filters.network.tcp_proxy',
+      'envoy.filters.listener.tls_inspector',
+    ]);
+    expect(kind('port-8080')).toEqual(['envoy.filters.network.http_connection_manager']);
   });
 
   test('shuffled input renders byte-equal output', () => {

@@ -1,17 +1,23 @@
 // ProxyServer spec -> the Listeners and Clusters oooi-xds serves (and the static bootstrap embeds). Deterministic:
-// the output depends only on the set of backends, never on their order. Validate first (validateProxyServer):
-// the translator assumes valid input and skips what it cannot express (UDP backends, invalid CIDRs).
+// the output depends only on the set of backends, never on their order. A port with an HTTP backend is a plain
+// HTTP listener routed by Host, every other port a TLS listener routed by SNI. Validate first (validateProxyServer):
+// the translator assumes valid input (no port mixing HTTP and TCP backends) and skips what it cannot express (UDP
+// backends, invalid CIDRs).
 import type { ProxyBackend, ProxyServerSpec } from '@oooi/api';
 import type { ClusterMemo } from './backends-to-clusters';
 import { backendsToClusters } from './backends-to-clusters';
 import { portToListener, serverNames } from './backends-to-listeners';
 import type { EnvoyResources, TranslateOptions } from './resources';
-import { DEFAULT_HTTP_PORTS } from './resources';
 import { planSniRouting, UNROUTED_CLUSTER_RESOURCE } from './sni-routing';
 
-/** Backends that are served: TCP only (UDP is reported by the validator). */
+/** Backends that are served: TCP and HTTP (UDP is reported by the validator). */
 export function servedBackends(spec: Pick<ProxyServerSpec, 'backends'>): ProxyBackend[] {
-  return (spec.backends ?? []).filter((b) => (b.protocol ?? 'TCP') === 'TCP');
+  return (spec.backends ?? []).filter((b) => b.protocol !== 'UDP');
+}
+
+/** The listener ports that serve plain HTTP by Host: those with an HTTP backend. */
+export function httpPortsOf(backends: readonly ProxyBackend[]): Set<number> {
+  return new Set(backends.filter((b) => b.protocol === 'HTTP').map((b) => b.port));
 }
 
 /** MEMO (optional) reuses unchanged Cluster objects across calls; the output is the same with or without it. */
@@ -21,7 +27,7 @@ export function translateProxyServer(
   memo?: ClusterMemo,
 ): EnvoyResources {
   const backends = servedBackends(spec);
-  const httpPorts = new Set(options.httpPorts ?? DEFAULT_HTTP_PORTS);
+  const httpPorts = httpPortsOf(backends);
   const byPort = new Map<number, ProxyBackend[]>();
   for (const b of backends) {
     const group = byPort.get(b.port);

@@ -106,8 +106,8 @@ class Fields {
 
   protocol(): void {
     const v = this.b.protocol;
-    if (v === undefined || v === 'TCP' || v === 'UDP') return;
-    this.push('protocol', `${describe(v)} is not TCP or UDP`);
+    if (v === undefined || v === 'TCP' || v === 'HTTP' || v === 'UDP') return;
+    this.push('protocol', `${describe(v)} is not TCP, HTTP or UDP`);
     this.typed = false;
   }
 

@@ -2,53 +2,8 @@
 // what real Envoy does with the translator's output for it when the validator is skipped. The unit table test
 // (validate-proxy-server.test.ts) checks the messages; e2e/xds/validator-nack.test.ts serves each class's translated
 // resources to Envoy 1.36.4 over ADS and checks `envoy`. Test data only (exported by `@oooi/envoy/testing`).
-import type { ProxyBackend, ProxyServerSpec } from '@oooi/api';
-import type { TranslateOptions } from '../translate/resources';
-
-/**
- * What happens to the class without the validator:
- * - `nack`: Envoy refuses the translated resources (the message contains `nack`);
- * - `ack`: Envoy takes them; the class is refused for the reason in `why` (the CRD refuses it too, or the route
- *   would be silently wrong);
- * - `reaches-admin`: Envoy takes them and a client of the proxy reaches Envoy's own admin through the route;
- * - `translate-throws`: the translator (or the protobuf encoder) throws, so nothing reaches Envoy.
- */
-export type EnvoyOutcome =
-  | { readonly kind: 'nack'; readonly nack: string }
-  | { readonly kind: 'ack'; readonly why: string }
-  | { readonly kind: 'reaches-admin' }
-  | { readonly kind: 'translate-throws' };
-
-export interface RefusedClass {
-  readonly what: string;
-  /** The backends as a file could carry them (not necessarily of the ProxyBackend type). */
-  readonly backends: readonly unknown[];
-  /** Other spec fields (networkConfig, adminPort). */
-  readonly spec?: Partial<Omit<ProxyServerSpec, 'backends'>>;
-  readonly options?: TranslateOptions;
-  /** The validator's errors, `path: message`, in its order. */
-  readonly errors: readonly string[];
-  readonly envoy: EnvoyOutcome;
-}
-
-/** The address of the test backends in e2e/xds/lab.ts (the pod network). */
-export const REFUSED_TARGET = '203.0.113.10';
-/** The Envoy admin port of the e2e bootstrap (the spec's default adminPort). */
-export const REFUSED_ADMIN_PORT = 9901;
-/** The proxy's serverIP in the e2e lab. */
-export const REFUSED_SERVER_IP = '198.51.100.2';
-
-function b(name: string, over: Record<string, unknown> = {}): Record<string, unknown> {
-  return {
-    name,
-    hostname: `${name}.example.test`,
-    port: 443,
-    targetService: REFUSED_TARGET,
-    targetPort: 9001,
-    targetNamespace: 'ns',
-    ...over,
-  };
-}
+import type { RefusedClass } from './refused-class';
+import { b, REFUSED_ADMIN_PORT, REFUSED_SERVER_IP } from './refused-class';
 
 const partial = "has a partial wildcard: Envoy matches '*' only as a whole first label ('*.example.com')";
 const emptyLabel = 'has an empty label (a leading, trailing or double dot)';
@@ -145,7 +100,7 @@ export const REFUSED_CLASSES: readonly RefusedClass[] = [
   },
   {
     what: 'partial wildcard Host on an HTTP port',
-    backends: [b('x', { port: 80, hostname: 'a*.example.test' })],
+    backends: [b('x', { port: 80, protocol: 'HTTP', hostname: 'a*.example.test' })],
     errors: [`spec.backends[0].hostname: "a*.example.test" ${partial} (backend x)`],
     envoy: { kind: 'ack', why: `${crd}; Envoy matches it as the literal Host "a*.example.test"` },
   },
@@ -229,13 +184,17 @@ export const REFUSED_CLASSES: readonly RefusedClass[] = [
   // targets
   {
     what: 'the admin port on loopback',
-    backends: [b('x', { port: 80, targetService: '127.0.0.1', targetPort: REFUSED_ADMIN_PORT })],
+    backends: [
+      b('x', { port: 80, protocol: 'HTTP', targetService: '127.0.0.1', targetPort: REFUSED_ADMIN_PORT }),
+    ],
     errors: [`spec.backends[0].targetService: 127.0.0.1 ${loopback} (backend x)`],
     envoy: { kind: 'reaches-admin' },
   },
   {
     what: 'the admin port on 0.0.0.0',
-    backends: [b('x', { port: 80, targetService: '0.0.0.0', targetPort: REFUSED_ADMIN_PORT })],
+    backends: [
+      b('x', { port: 80, protocol: 'HTTP', targetService: '0.0.0.0', targetPort: REFUSED_ADMIN_PORT }),
+    ],
     errors: [
       'spec.backends[0].targetService: 0.0.0.0 means this host: Envoy would connect to its own pod (backend x)',
     ],
@@ -375,11 +334,33 @@ export const REFUSED_CLASSES: readonly RefusedClass[] = [
   },
   {
     what: 'one Host on two backends of an HTTP port',
-    backends: [b('x', { port: 80 }), b('y', { port: 80, hostname: 'x.example.test' })],
+    backends: [
+      b('x', { port: 80, protocol: 'HTTP' }),
+      b('y', { port: 80, protocol: 'HTTP', hostname: 'x.example.test' }),
+    ],
     errors: [
       'spec.backends[1].hostname: Host "x.example.test" on HTTP port 80: spec.backends[1] (y) duplicates spec.backends[0] (x)',
     ],
     envoy: { kind: 'nack', nack: 'Only unique values for domains are permitted' },
+  },
+  {
+    what: 'source ranges on an HTTP backend',
+    backends: [b('x', { port: 8080, protocol: 'HTTP', sourcePrefixRanges: ['198.51.100.21/32'] })],
+    errors: [
+      'spec.backends[0].sourcePrefixRanges: source ranges cannot be matched on HTTP port 8080 (routed by Host) (backend x)',
+    ],
+    envoy: { kind: 'ack', why: `${crd}; Host routing ignores them, so the backend answers every source` },
+  },
+  {
+    what: 'HTTP and TCP backends on one port',
+    backends: [b('x', { port: 8080, protocol: 'HTTP' }), b('y', { port: 8080 })],
+    errors: [
+      'spec.backends[1].protocol: port 8080 serves HTTP by Host (spec.backends[0] (x)), so it cannot also serve TLS by SNI (spec.backends[1] (y)): a port carries HTTP or TCP backends, not both',
+    ],
+    envoy: {
+      kind: 'ack',
+      why: 'the port becomes plain HTTP: a TLS client of the TCP backend gets an HTTP error, not its backend',
+    },
   },
   {
     what: 'one backend name twice',
@@ -403,13 +384,13 @@ export const REFUSED_CLASSES: readonly RefusedClass[] = [
   {
     what: 'UDP',
     backends: [b('x', { protocol: 'UDP' })],
-    errors: ['spec.backends[0].protocol: UDP: only TCP is served (backend x)'],
+    errors: ['spec.backends[0].protocol: UDP: only TCP and HTTP are served (backend x)'],
     envoy: { kind: 'ack', why: 'the translator skips it: it would be silently dropped' },
   },
   {
     what: 'an unknown protocol',
     backends: [b('x', { protocol: 'SCTP' })],
-    errors: ['spec.backends[0].protocol: "SCTP" is not TCP or UDP (backend x)'],
+    errors: ['spec.backends[0].protocol: "SCTP" is not TCP, HTTP or UDP (backend x)'],
     envoy: { kind: 'ack', why: 'the translator skips it: it would be silently dropped' },
   },
   // shape
@@ -420,8 +401,3 @@ export const REFUSED_CLASSES: readonly RefusedClass[] = [
     envoy: { kind: 'translate-throws' },
   },
 ];
-
-/** The spec of a class, as the validator and the translator take it. */
-export function refusedSpec(c: RefusedClass): Partial<ProxyServerSpec> {
-  return { ...c.spec, backends: c.backends as ProxyBackend[] };
-}

@@ -35,6 +35,15 @@ test.each<Case>([
     ],
   },
   {
+    name: 'HTTP by Host on any port: one Host name per backend, the same name by SNI on another port',
+    backends: [
+      b('x', { port: 8080, protocol: 'HTTP', hostname: '*.apps.x.example.test' }),
+      b('y', { port: 8080, protocol: 'HTTP', hostname: '*.apps.y.example.test' }),
+      b('x-tls', { port: 8443, hostname: '*.apps.x.example.test' }),
+      b('z', { port: 80 }),
+    ],
+  },
+  {
     name: 'same SNI on different ports',
     backends: [b('x'), b('y', { hostname: 'x.example.test', port: 6443 })],
   },
@@ -125,19 +134,36 @@ test.each<Case>([
   {
     name: 'duplicate Host on the HTTP port, sources on HTTP',
     backends: [
-      b('x', { port: 80 }),
-      b('y', { port: 80, hostname: 'x.example.test', sourcePrefixRanges: ['198.51.100.1/32'] }),
+      b('x', { port: 8080, protocol: 'HTTP' }),
+      b('y', {
+        port: 8080,
+        protocol: 'HTTP',
+        hostname: 'x.example.test',
+        sourcePrefixRanges: ['198.51.100.1/32'],
+      }),
     ],
     wantErrors: [
-      'spec.backends[1].hostname: Host "x.example.test" on HTTP port 80: spec.backends[1] (y) duplicates spec.backends[0] (x)',
-      'spec.backends[1].sourcePrefixRanges: source ranges cannot be matched on HTTP port 80 (routed by Host) (backend y)',
+      'spec.backends[1].hostname: Host "x.example.test" on HTTP port 8080: spec.backends[1] (y) duplicates spec.backends[0] (x)',
+      'spec.backends[1].sourcePrefixRanges: source ranges cannot be matched on HTTP port 8080 (routed by Host) (backend y)',
+    ],
+  },
+  {
+    name: 'HTTP and TCP backends on one port, each TCP one named with the first HTTP one',
+    backends: [
+      b('tls-1', { port: 8080 }),
+      b('apps-http', { port: 8080, protocol: 'HTTP', hostname: '*.apps.x.example.test' }),
+      b('tls-2', { port: 8080, hostname: 'tls-2.example.test' }),
+    ],
+    wantErrors: [
+      'spec.backends[0].protocol: port 8080 serves HTTP by Host (spec.backends[1] (apps-http)), so it cannot also serve TLS by SNI (spec.backends[0] (tls-1)): a port carries HTTP or TCP backends, not both',
+      'spec.backends[2].protocol: port 8080 serves HTTP by Host (spec.backends[1] (apps-http)), so it cannot also serve TLS by SNI (spec.backends[2] (tls-2)): a port carries HTTP or TCP backends, not both',
     ],
   },
   {
     name: 'UDP, duplicate name, reserved port',
     backends: [b('x', { protocol: 'UDP' }), b('x', { hostname: 'z.example.test', port: 9901 })],
     wantErrors: [
-      'spec.backends[0].protocol: UDP: only TCP is served (backend x)',
+      'spec.backends[0].protocol: UDP: only TCP and HTTP are served (backend x)',
       'spec.backends[1].name: duplicate backend name x: spec.backends[1] (x) and spec.backends[0] (x)',
       'spec.backends[1].port: port 9901 is spec.adminPort (backend x)',
     ],

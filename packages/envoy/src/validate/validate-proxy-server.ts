@@ -3,15 +3,13 @@
 // problem is reported, with its field path and the backends involved. Per backend (backend-fields.ts): field types
 // and shapes (a file handed to `oooi-xds --from-file` skips the CRD schema), server names Envoy can match, connect
 // timeouts it takes, ports, targets (not loopback, 0.0.0.0, localhost or the proxy's serverIP), CIDRs. Across
-// backends: duplicate names, UDP, overlapping matchers (same SNI and an overlapping source on one port), more than
-// one catch-all chain per listener, duplicate Host domains and source ranges on HTTP ports, and listener ports that
-// collide with xDS or admin. refused-classes.ts lists every class with what Envoy does with it unvalidated.
+// backends: duplicate names, UDP, a port carrying both HTTP (by Host) and TCP (by SNI) backends, overlapping matchers
+// (same SNI and an overlapping source on one port), more than one catch-all chain per listener, duplicate Host
+// domains and source ranges on HTTP ports, and listener ports that collide with xDS or admin. refused-classes.ts lists every class with what Envoy does with it unvalidated.
 import type { FieldError, ProxyBackend, ProxyServerSpec, ValidationResult } from '@oooi/api';
 import { serverNames } from '../translate/backends-to-listeners';
 import type { Cidr } from '../translate/cidr';
 import { cidrsOverlap, parseCidr } from '../translate/cidr';
-import { DEFAULT_HTTP_PORTS } from '../translate/resources';
-import type { TranslateOptions } from '../translate/resources';
 import { checkBackendFields } from './backend-fields';
 
 interface Indexed {
@@ -23,8 +21,23 @@ const at = (i: number, field: string): string => `spec.backends[${i}].${field}`;
 const who = (x: Indexed): string => `spec.backends[${x.i}] (${x.b.name})`;
 
 function checkProtocol({ b, i }: Indexed, out: FieldError[]): void {
-  if ((b.protocol ?? 'TCP') !== 'TCP') {
-    out.push({ path: at(i, 'protocol'), message: `${b.protocol}: only TCP is served (backend ${b.name})` });
+  if (b.protocol === 'UDP') {
+    out.push({ path: at(i, 'protocol'), message: `UDP: only TCP and HTTP are served (backend ${b.name})` });
+  }
+}
+
+/**
+ * A listener is either plain HTTP routed by Host or TLS routed by SNI: every TCP backend on a port that also has an
+ * HTTP backend is reported, naming the port's first HTTP backend.
+ */
+function checkPortKind(group: readonly Indexed[], out: FieldError[]): void {
+  const http = group.find((x) => x.b.protocol === 'HTTP');
+  if (!http) return;
+  for (const x of group.filter((y) => y.b.protocol !== 'HTTP')) {
+    out.push({
+      path: at(x.i, 'protocol'),
+      message: `port ${x.b.port} serves HTTP by Host (${who(http)}), so it cannot also serve TLS by SNI (${who(x)}): a port carries HTTP or TCP backends, not both`,
+    });
   }
 }
 
@@ -143,10 +156,7 @@ function checkReservedPorts(
 }
 
 /** Validates the backends of a ProxyServer spec; `ok` carries the spec unchanged. */
-export function validateProxyServer<S extends Partial<ProxyServerSpec>>(
-  spec: S,
-  options: Pick<TranslateOptions, 'httpPorts'> = {},
-): ValidationResult<S> {
+export function validateProxyServer<S extends Partial<ProxyServerSpec>>(spec: S): ValidationResult<S> {
   const out: FieldError[] = [];
   if (spec === null || typeof spec !== 'object' || Array.isArray(spec)) {
     return { ok: false, errors: [{ path: 'spec', message: 'is not an object' }] };
@@ -163,14 +173,23 @@ export function validateProxyServer<S extends Partial<ProxyServerSpec>>(
   checkNames(all, out);
   checkReservedPorts(spec, all, out);
   for (const x of all) checkProtocol(x, out);
-  const httpPorts = new Set(options.httpPorts ?? DEFAULT_HTTP_PORTS);
   const byPort = new Map<number, Indexed[]>();
-  for (const x of all.filter((y) => (y.b.protocol ?? 'TCP') === 'TCP')) {
+  for (const x of all.filter((y) => y.b.protocol !== 'UDP')) {
     const group = byPort.get(x.b.port);
     if (group) group.push(x);
     else byPort.set(x.b.port, [x]);
   }
-  for (const [port, group] of byPort) (httpPorts.has(port) ? checkHttpPort : checkTlsPort)(group, out);
+  for (const group of byPort.values()) {
+    checkPortKind(group, out);
+    checkHttpPort(
+      group.filter((x) => x.b.protocol === 'HTTP'),
+      out,
+    );
+    checkTlsPort(
+      group.filter((x) => x.b.protocol !== 'HTTP'),
+      out,
+    );
+  }
   if (out.length === 0) return { ok: true, value: spec };
   return {
     ok: false,

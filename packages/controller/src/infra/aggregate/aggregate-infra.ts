@@ -7,6 +7,7 @@ import { aggregateAttachments, controlPlaneNamespaceWait, targetOf } from './att
 import type { AttachmentTarget, Conflict, Refused, Waiting } from './attachments';
 import { appsEndpointOf } from './apps-ingress';
 import type { AppsEndpoint } from './apps-ingress';
+import { appsPortClashes } from './apps-ports';
 import { removeDuplicateSources } from './duplicate-sources';
 import { indexSources, resolveIndexed } from './source-ranges';
 import type { SourceRanges } from './source-ranges';
@@ -62,12 +63,17 @@ export function aggregateInfra(input: AggregateInputs): AggregatedInfra {
   const missing = new Set(input.missingNamespaces ?? []);
   const waiting = agg.included.flatMap((a) => controlPlaneNamespaceWait(a, missing) ?? []);
   const routed = agg.included.filter((a) => controlPlaneNamespaceWait(a, missing) === undefined);
-  const found = routed.map((attachment) => {
+  const checked = routed.map((attachment) => {
     const target = targetOf(attachment);
     const sources = resolveIndexed(cidr, target, index);
     const otherDomains = domains.filter((d) => d !== target.domain);
     const apps = appsEndpointOf(attachment, { cidr, otherDomains, staticAddresses: statics });
     return { attachment, target, sources, apps: apps.endpoint, appsRejected: apps.rejected };
+  });
+  const clashes = appsPortClashes(checked.map((f) => ({ name: f.target.name, apps: f.apps })));
+  const found = checked.map((f) => {
+    const clash = clashes.get(f.target.name);
+    return clash === undefined ? f : { ...f, apps: undefined, appsRejected: clash };
   });
   const verdict = removeDuplicateSources(
     found.map((f) => ({

@@ -2,19 +2,21 @@
 // source-scoped Kubernetes Service alias, 443 for OAuth, Ignition, konnectivity and the SNI Kubernetes alias; apps
 // on the configured HTTP/HTTPS ports). Per attachment in name order:
 //
-// | backend                     | SNI                          | port  | target                    | sources |
-// | <p>kube-apiserver           | api.<d>                      | 6443  | kube-apiserver:6443       |         |
-// | <p>kube-apiserver-internal  | api-int.<d>                  | 6443  | kube-apiserver:6443       |         |
-// | <p>oauth-openshift          | oauth.<d>                    | 443   | oauth-openshift:6443      |         |
-// | <p>ignition-server          | ignition.<d>                 | 443   | ignition-server-proxy:443 |         |
-// | <p>konnectivity-server      | konnectivity.<d>             | 443   | konnectivity-server:8091  |         |
-// | <p>apps-http  (apps Ready)  | *.apps.<d>                   | http  | VIP:http in default       |         |
-// | <p>apps-https (apps Ready)  | *.apps.<d>                   | https | VIP:https in default      |         |
-// | <p>kubernetes-hostname      | kubernetes + 4 alternates    | 443   | kube-apiserver:6443       | /32s    |
+// | backend                     | matched by                   | port  | target                    | sources |
+// | <p>kube-apiserver           | SNI api.<d>                  | 6443  | kube-apiserver:6443       |         |
+// | <p>kube-apiserver-internal  | SNI api-int.<d>              | 6443  | kube-apiserver:6443       |         |
+// | <p>oauth-openshift          | SNI oauth.<d>                | 443   | oauth-openshift:6443      |         |
+// | <p>ignition-server          | SNI ignition.<d>             | 443   | ignition-server-proxy:443 |         |
+// | <p>konnectivity-server      | SNI konnectivity.<d>         | 443   | konnectivity-server:8091  |         |
+// | <p>apps-http  (apps Ready)  | Host *.apps.<d> (HTTP)       | http  | VIP:http in default       |         |
+// | <p>apps-https (apps Ready)  | SNI *.apps.<d>               | https | VIP:https in default      |         |
+// | <p>kubernetes-hostname      | SNI kubernetes + 4 alternates| 443   | kube-apiserver:6443       | /32s    |
 // | <p>kubernetes-service       | kubernetes (SNI ignored)     | 6443  | kube-apiserver:6443       | /32s    |
 //
-// Targets are in the control-plane namespace unless noted. protocol TCP and timeoutSeconds 30 are the CRD's
-// defaults and are left to the apiserver.
+// Targets are in the control-plane namespace unless noted. apps-http carries `protocol: HTTP` (plain HTTP routed by
+// the Host header on ports.http, whatever its number); for the others protocol TCP (TLS by SNI) and timeoutSeconds
+// 30 are the CRD's defaults and are left to the apiserver. An attachment whose apps ports would put HTTP and TLS on
+// one listener gets no apps backends (aggregate/apps-ports.ts).
 import type { ProxyBackend } from '@oooi/api';
 import type { MemberView } from '../aggregate/aggregate-infra';
 import { compareText } from '../aggregate/order';
@@ -92,9 +94,9 @@ export function backendsFor(view: MemberView, prefix: string): ProxyBackend[] {
   }));
   const apps = view.apps;
   if (apps) {
-    for (const [suffix, port] of [
-      ['apps-http', apps.httpPort],
-      ['apps-https', apps.httpsPort],
+    for (const [suffix, port, http] of [
+      ['apps-http', apps.httpPort, true],
+      ['apps-https', apps.httpsPort, false],
     ] as const) {
       out.push({
         name: `${prefix}${suffix}`,
@@ -103,6 +105,7 @@ export function backendsFor(view: MemberView, prefix: string): ProxyBackend[] {
         targetService: apps.endpoint,
         targetPort: port,
         targetNamespace: 'default',
+        ...(http ? { protocol: 'HTTP' as const } : {}),
       });
     }
   }
