@@ -1,7 +1,7 @@
 // What the sandbox's clients do once everything is Ready, each step waiting (bounded) for its service to answer:
 // the VM on the VLAN (a DHCP lease, its API name from the VLAN view and a call to that API through Envoy, a *.apps
 // name and its router's answer) and a client pod on the pod network (each cluster's *.apps name from the
-// pod-network view, then HTTP by Host and HTTPS by SNI through Envoy to that cluster's router).
+// pod-network view, then HTTP by Host and TLS by SNI through Envoy to that cluster's router).
 import { dhcpLease, dig, rigBin, waitFor, type NetScope, type Netns, type Network } from '@oooi/rig';
 import { startPodClient, type ServiceBackend } from './pod-client';
 
@@ -17,7 +17,7 @@ export interface VmView {
   readonly dns: Answer;
   /** The VM's HTTPS call to its cluster's API through Envoy (SNI api.<domain>), verified against its CA. */
   readonly api: { readonly url: string; readonly address: string; readonly gitVersion: string };
-  /** A *.apps name: the VLAN view's answer (the MetalLB address) and the router's answer there. */
+  /** A *.apps name: the VLAN view's answer (the MetalLB address) and the router's HTTP answer there. */
   readonly apps: Answer & { readonly http: string };
 }
 
@@ -25,8 +25,11 @@ export interface PodView {
   /** The DNS Service's ClusterIP (the pod-network view) and the proxy's (what it answers *.apps with). */
   readonly server: string;
   readonly proxy: string;
-  /** Per cluster: its *.apps name, then HTTP and HTTPS through Envoy. */
-  readonly clusters: readonly (Answer & { readonly http: string; readonly https: string })[];
+  /**
+   * Per cluster: its *.apps name, then through Envoy the router's HTTP answer (by Host) and the CN of the
+   * certificate the TLS handshake met (by SNI, on 443).
+   */
+  readonly clusters: readonly (Answer & { readonly http: string; readonly tls: string })[];
 }
 
 export interface CheckContext {
@@ -77,6 +80,18 @@ async function fetchText(
     { timeoutMs: 10_000 },
   );
   return r.code === 0 ? r.stdout.trim() : '';
+}
+
+/** A router's HTTP answer: its name and the Host it saw (`router-alpha for Host console…`). */
+const routerAnswer = ['-w', ' for Host %header{x-request-host}'];
+
+/** The CN of the certificate the server at ADDRESS:PORT presents for SNI; '' when the handshake fails. */
+async function tlsPeer(ns: Netns, address: string, port: number, sni: string): Promise<string> {
+  const r = await ns.exec(
+    [await rigBin('openssl'), 's_client', '-connect', `${address}:${port}`, '-servername', sni, '-brief'],
+    { input: '', timeoutMs: 8_000 },
+  );
+  return /CN\s*=\s*([^,\n]+)/.exec(`${r.stdout}\n${r.stderr}`)?.[1]?.trim() ?? '';
 }
 
 /** Fetches until an answer comes (bounded). */
@@ -136,7 +151,7 @@ export async function vmChecks(
   step(`the VM resolves ${apps} from the VLAN view and asks for it over HTTP (curl)`);
   const appsDns = await resolve(ctx, vm, server, apps);
   const http = await fetchUntil(ctx, `an HTTP answer from ${apps}`, () =>
-    fetchText(vm, `http://${apps}/`, appsDns.answers[0]!),
+    fetchText(vm, `http://${apps}/`, appsDns.answers[0]!, routerAnswer),
   );
   say(`apps: ${apps} A ${appsDns.answers.join(', ')} -> ${http}`);
   return {
@@ -147,7 +162,7 @@ export async function vmChecks(
   };
 }
 
-/** The client pod's view: each cluster's *.apps name from the pod-network view, then HTTP and HTTPS through Envoy. */
+/** The client pod's view: each cluster's *.apps name from the pod-network view, then HTTP and TLS through Envoy. */
 export async function podChecks(
   ctx: CheckContext & {
     readonly podNet: Network;
@@ -157,12 +172,7 @@ export async function podChecks(
     /** The DNS Service and the proxy's Service, with the pod behind each (kube-proxy's part). */
     readonly dns: ServiceBackend;
     readonly proxy: ServiceBackend;
-    /** Each cluster and the certificate of its router (the HTTPS answer is verified against it). */
-    readonly clusters: readonly {
-      readonly name: string;
-      readonly domain: string;
-      readonly certFile: string;
-    }[];
+    readonly clusters: readonly { readonly name: string; readonly domain: string }[];
   },
 ): Promise<PodView> {
   const { scope, podNet, say } = ctx;
@@ -180,15 +190,15 @@ export async function podChecks(
     const answer = await resolve(ctx, client, server!, name);
     const via = answer.answers[0]!;
     const http = await fetchUntil(ctx, `HTTP by Host ${name} through Envoy`, () =>
-      fetchText(client, `http://${name}/`, via),
+      fetchText(client, `http://${name}/`, via, routerAnswer),
     );
-    const https = await fetchUntil(ctx, `HTTPS by SNI ${name} through Envoy`, () =>
-      fetchText(client, `https://${name}/`, via, ['--cacert', c.certFile]),
+    const tls = await fetchUntil(ctx, `TLS by SNI ${name} through Envoy`, () =>
+      tlsPeer(client, via, 443, name),
     );
     say(
-      `pod: ${name} A ${answer.answers.join(', ')} (dig @${server})\n  http  -> ${http}\n  https -> ${https}`,
+      `pod: ${name} A ${answer.answers.join(', ')} (dig @${server})\n  http -> ${http}\n  tls  -> CN=${tls}`,
     );
-    clusters.push({ ...answer, http, https });
+    clusters.push({ ...answer, http, tls });
   }
   return { server: server!, proxy: proxy!, clusters };
 }

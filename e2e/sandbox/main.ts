@@ -47,8 +47,8 @@ async function main(argv: readonly string[]): Promise<number> {
   say(`apps    ${vm.name} -> ${vm.answers.join(', ')} (asked ${vm.server}) -> ${vm.http}`);
   for (const c of result.apps.pod.clusters) {
     say(`pod     ${c.name} -> ${c.answers.join(', ')} (asked ${c.server}), through Envoy:`);
-    say(`          http  ${c.http}`);
-    say(`          https ${c.https}`);
+    say(`          http ${c.http}`);
+    say(`          tls  CN=${c.tls}`);
   }
   return 0;
 }

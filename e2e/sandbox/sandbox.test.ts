@@ -4,7 +4,7 @@
 // lease from the examples' pool, an answer for api.alpha.example.com from the VLAN view (the proxy's VLAN address),
 // a call through Envoy to alpha's kube-apiserver (its certificate verified against alpha's CA), and for a *.apps
 // name alpha's MetalLB address and its router's answer; a client pod on the pod network gets each cluster's router
-// through Envoy by Host (HTTP) and by SNI (HTTPS), the names answered by the pod-network view.
+// through Envoy by Host (HTTP) and by SNI (TLS on 443), the names answered by the pod-network view.
 import { e2eEnv, versions } from '@oooi/rig';
 import { runSandbox, type SandboxResult } from './sandbox';
 
@@ -50,7 +50,7 @@ test('every object Ready; a VM on the VLAN gets a lease, DNS answers, its API th
     name: apps('alpha'),
     server: '198.51.100.3',
     answers: ['198.51.100.200'],
-    http: `alpha router: http ${apps('alpha')}/`,
+    http: `router-alpha for Host ${apps('alpha')}`,
   });
   // the pod-network view answers with the proxy's ClusterIP: each router is reached through Envoy
   const pod = result.apps.pod;
@@ -61,8 +61,8 @@ test('every object Ready; a VM on the VLAN gets a lease, DNS answers, its API th
       name: apps(c),
       server: pod.server,
       answers: [pod.proxy],
-      http: `${c} router: http ${apps(c)}/`,
-      https: `${c} router: https ${apps(c)}/`,
+      http: `router-${c} for Host ${apps(c)}`,
+      tls: `router.${c}.stand-in`,
     })),
   );
   const text = lines.join('\n');

@@ -10,7 +10,7 @@
 // VLAN view and calls its cluster's API through Envoy by SNI (HTTPS, the certificate verified against that
 // cluster's CA), resolves a *.apps name (the cluster's MetalLB address) and gets its router's answer; a client pod
 // on the pod network resolves the same names from the pod-network view (the proxy's ClusterIP) and gets each
-// cluster's router through Envoy — HTTP by Host, HTTPS by SNI. It prints what a user would check and stops
+// cluster's router through Envoy — HTTP by Host, TLS by SNI. It prints what a user would check and stops
 // everything it started.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -216,7 +216,7 @@ export async function runSandbox(o: SandboxOptions): Promise<SandboxResult> {
         `(MetalLB, its pool, the Service ${INGRESS_SERVICE}), the sandbox plays MetalLB there and starts a ` +
         "router stand-in at the Service's address on the VLAN",
     );
-    const routers = new Map<string, { address: string; certFile: string }>();
+    const routers = new Map<string, string>();
     let ready: string[] = [];
     let shown = '';
     await waitFor(
@@ -227,12 +227,8 @@ export async function runSandbox(o: SandboxOptions): Promise<SandboxResult> {
           if (routers.has(h.cluster)) continue;
           const ip = await assignLoadBalancer(h, INGRESS_SERVICE);
           if (ip === undefined) continue;
-          const router = await startRouter(scope, vlan, {
-            cluster: h.cluster,
-            domain: h.domain,
-            address: ip,
-          });
-          routers.set(h.cluster, { address: ip, certFile: router.certFile });
+          await startRouter(scope, vlan, { cluster: h.cluster, address: ip });
+          routers.set(h.cluster, ip);
           o.say(
             `MetalLB (stand-in): ${h.cluster}'s Service ${INGRESS_SERVICE} got ${ip}; ${h.cluster}'s router answers there`,
           );
@@ -271,7 +267,7 @@ export async function runSandbox(o: SandboxOptions): Promise<SandboxResult> {
     });
     step(
       'a client pod on the pod network (kube-proxy played by iptables in its namespace) asks the ' +
-        "pod-network view for each cluster's *.apps name and calls it: HTTP by Host and HTTPS by SNI, through Envoy",
+        "pod-network view for each cluster's *.apps name and calls it: HTTP by Host and TLS by SNI, through Envoy",
     );
     const backend = (name: string) => serviceBackend(admin, kubelets[1]!, name);
     const pod = await podChecks({
@@ -281,11 +277,7 @@ export async function runSandbox(o: SandboxOptions): Promise<SandboxResult> {
       gateway: POD_GATEWAY,
       dns: await backend(`${INFRA}-dns`),
       proxy: await backend(`${INFRA}-proxy`),
-      clusters: hosted.map((h) => ({
-        name: h.cluster,
-        domain: h.domain,
-        certFile: routers.get(h.cluster)!.certFile,
-      })),
+      clusters: hosted.map((h) => ({ name: h.cluster, domain: h.domain })),
     });
     await o.beforeTeardown?.(rig.kubeconfig);
     return { ...vm, ready, apps: { vm: vm.apps, pod } };

@@ -6,19 +6,12 @@
 // kubeconfig Secret (server `https://api.<domain>:6443`, as HyperShift writes it). The controller installs apps
 // ingress in each (MetalLB's objects, the ingress Service); the sandbox plays MetalLB (`assignLoadBalancer`: the
 // Service gets the first address of its pool) and what then answers at that address on the VLAN — the MetalLB
-// speaker and the OpenShift router (`startRouter`: plain HTTP and HTTPS, saying which cluster's router and which
-// Host it served).
-import { existsSync, readFileSync } from 'node:fs';
+// speaker and the OpenShift router (`startRouter`: plain HTTP naming the router and the Host it served, and TLS
+// whose certificate names the router).
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { KubeObject } from '@oooi/kube';
-import {
-  bridgeLoopbackPort,
-  rigBin,
-  waitFor,
-  type NetScope,
-  type Network,
-  type TrackedProc,
-} from '@oooi/rig';
+import { bridgeLoopbackPort, startHttpServer, startTlsServer, type NetScope, type Network } from '@oooi/rig';
 import { registerHostedCluster, startHostedRun, type Hosted } from '../attachment/hosted';
 import type { User } from '../controller/support';
 
@@ -110,40 +103,20 @@ export async function assignLoadBalancer(h: HostedStandIn, service: string): Pro
   return ip;
 }
 
-const routerProgram = join(__dirname, 'router-stand-in.mjs');
+/** The CN of the certificate a cluster's router stand-in presents on 443. */
+export const routerCN = (cluster: string) => `router.${cluster}.stand-in`;
 
 /**
- * A cluster's router at ADDRESS on the VLAN: HTTP on 80 and HTTPS on 443 (a certificate for `*.apps.<domain>`,
- * written to `<scope dir>/router-<cluster>.crt`), each answering `<cluster> router: <scheme> <Host><path>`.
+ * A cluster's router at ADDRESS on the VLAN: plain HTTP on 80 answering `router-<cluster>` (the request's Host in
+ * `x-request-host`), and TLS on 443 with a certificate whose CN is `routerCN(cluster)`.
  */
 export async function startRouter(
   scope: NetScope,
   vlan: Network,
-  o: { readonly cluster: string; readonly domain: string; readonly address: string },
-): Promise<{ readonly certFile: string; readonly proc: TrackedProc }> {
+  o: { readonly cluster: string; readonly address: string },
+): Promise<void> {
   const ns = await scope.createNamespace(`router-${o.cluster}`);
   await vlan.attach(ns, { address: `${o.address}/24` });
-  const key = join(scope.dir, `router-${o.cluster}.key`);
-  const certFile = join(scope.dir, `router-${o.cluster}.crt`);
-  const wildcard = `*.apps.${o.domain}`;
-  const gen = await ns.exec([
-    await rigBin('openssl'),
-    'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1',
-    '-subj', `/CN=${wildcard}`, '-addext', `subjectAltName=DNS:${wildcard}`, '-keyout', key, '-out', certFile,
-  ]); // prettier-ignore
-  if (gen.code !== 0) throw new Error(`openssl req for ${wildcard}: ${gen.stderr}`);
-  const ready = join(scope.dir, `router-${o.cluster}.ready`);
-  const proc = ns.spawn(
-    [
-      process.execPath, routerProgram, '--cluster', o.cluster, '--address', o.address,
-      '--cert', certFile, '--key', key, '--ready', ready,
-    ], // prettier-ignore
-    { label: `router-${o.cluster}` },
-  );
-  await waitFor(`the router stand-in of ${o.cluster} listening`, () => existsSync(ready) || !proc.alive(), {
-    timeoutMs: 10_000,
-    everyMs: 100,
-  });
-  if (!proc.alive()) throw new Error(`router stand-in of ${o.cluster} exited: ${proc.log().slice(-2000)}`);
-  return { certFile, proc };
+  await startHttpServer(ns, { address: o.address, port: 80, name: `router-${o.cluster}` });
+  await startTlsServer(ns, { dir: scope.dir, address: o.address, port: 443, cn: routerCN(o.cluster) });
 }
