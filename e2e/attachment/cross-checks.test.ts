@@ -42,7 +42,15 @@ beforeAll(async () => {
   cleanup = await makeNamespaces(user, ns);
   const proxy = { proxy: { serverIP: '198.51.100.4', internalProxyService: '172.30.0.10' } };
   await user.apply('Infra', infra(ns, 'vlan100', proxy));
-  await user.apply('Infra', infra(ns, 'vlan200', proxy));
+  // vlan200 on the same VLAN: addresses of its own, so the two Infras do not collide (InfraAddressConflict)
+  await user.apply(
+    'Infra',
+    infra(ns, 'vlan200', {
+      dhcp: { serverIP: '198.51.100.12', rangeStart: '198.51.100.20', rangeEnd: '198.51.100.99' },
+      dns: { serverIP: '198.51.100.13' },
+      proxy: { serverIP: '198.51.100.14', internalProxyService: '172.30.0.10' },
+    }),
+  );
   ctl = await startController(ns);
 });
 

@@ -53,12 +53,20 @@ beforeAll(async () => {
   user = new User(await restForRig());
   cleanup = await makeNamespaces(user, owner, tenant);
   ctl = await startController(undefined);
-  for (const ns of [owner, tenant]) {
-    await user.apply(
-      'Infra',
-      infra(ns, 'vlan100', { proxy: { serverIP: '198.51.100.4', internalProxyService: '172.30.0.10' } }),
-    );
-  }
+  await user.apply(
+    'Infra',
+    infra(owner, 'vlan100', { proxy: { serverIP: '198.51.100.4', internalProxyService: '172.30.0.10' } }),
+  );
+  // The tenant's Infra on the same subnet (its own NAD): addresses of its own, or the two Infras collide
+  // (InfraAddressConflict) — overlapping CIDRs are one address space to the controller.
+  await user.apply(
+    'Infra',
+    infra(tenant, 'vlan100', {
+      dhcp: { serverIP: '198.51.100.12', rangeStart: '198.51.100.20', rangeEnd: '198.51.100.99' },
+      dns: { serverIP: '198.51.100.13' },
+      proxy: { serverIP: '198.51.100.14', internalProxyService: '172.30.0.10' },
+    }),
+  );
   await user.apply('InfraClusterAttachment', attachment(owner, 'alpha'));
   await until('alpha routed', ownerProxy, (p) => routes(p) === 5);
   await until('alpha aggregated', alpha, (o) => conditionsOf(o)[0] === 'Aggregated=True Aggregated');

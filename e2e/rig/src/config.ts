@@ -45,6 +45,8 @@ export interface Versions {
   readonly envoy: string;
   /** go-control-plane, for bench/xds's peer (the `gcp` piece, installed only on request). */
   readonly gcp: string;
+  /** operator-framework/api, for the OLM bundle validator (the `olm` piece, e2e/olm/validate-peer). */
+  readonly olmApi: string;
 }
 
 /** Parses `KEY=VALUE` lines (comments and blanks ignored). Pure. */
@@ -82,6 +84,7 @@ export function parseVersions(text: string): Versions {
     helm: get('HELM_VERSION'),
     envoy: get('ENVOY_VERSION'),
     gcp: get('GCP_VERSION'),
+    olmApi: get('OLM_API_VERSION'),
   };
 }
 

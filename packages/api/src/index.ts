@@ -57,6 +57,7 @@ export {
   findHostedClusterAcrossInfras,
   attachmentDomain,
   staticAddresses,
+  dhcpPool,
 } from './validate/validate-cross';
 export type { CrossProblem, CrossReason, ObjectField } from './validate/validate-cross';
 export type { FieldError, ValidationResult } from './validate/field-error';

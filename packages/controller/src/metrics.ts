@@ -9,6 +9,7 @@ export const conflictReasons = [
   'DuplicateHostname',
   'DuplicateSourceIP',
   'AttachmentLimitExceeded',
+  'InfraAddressConflict',
 ] as const;
 
 export class ControllerMetrics {
@@ -22,7 +23,7 @@ export class ControllerMetrics {
   constructor(registry: Registry) {
     this.conflicts = new Gauge({
       name: 'oooi_controller_infra_conflicts_items',
-      help: 'Conflicts among the attachments of an Infra, by reason.',
+      help: 'Conflicts an Infra shows (among its attachments, or with another Infra on its VLAN), by reason.',
       labelNames: ['namespace', 'infra', 'reason'],
       registers: [registry],
     });

@@ -6,7 +6,7 @@ import { ClusterMemo, translateProxyServer, validateProxyServer } from '@oooi/en
 import type { TranslateOptions } from '@oooi/envoy';
 import type { Logger } from 'pino';
 import type { Snapshot } from './cache/snapshot';
-import { buildSnapshot } from './cache/snapshot';
+import { EncodingMemo, buildSnapshot } from './cache/snapshot';
 import type { SnapshotCache } from './cache/snapshot-cache';
 import type { XdsMetrics } from './metrics';
 
@@ -24,7 +24,8 @@ export interface PublisherOptions {
 
 export class Publisher {
   /** Unchanged backends keep their Cluster objects, so buildSnapshot encodes and hashes only what changed. */
-  private readonly memo = new ClusterMemo();
+  private readonly clusters = new ClusterMemo();
+  private readonly encodings = new EncodingMemo();
 
   constructor(private readonly o: PublisherOptions) {}
 
@@ -41,7 +42,10 @@ export class Publisher {
       );
       return { kind: 'invalid', errors: checked.errors };
     }
-    const snapshot = buildSnapshot(translateProxyServer(spec, this.o.translate, this.memo));
+    const snapshot = buildSnapshot(
+      translateProxyServer(spec, this.o.translate, this.clusters),
+      this.encodings,
+    );
     this.o.metrics.snapshotBuild.observe({ result: 'ok' }, (now() - t0) / 1000);
     const changed = this.o.cache.set(snapshot);
     this.o.log.info(

@@ -1,19 +1,9 @@
 import { TYPE_URL, translateProxyServer } from '@oooi/envoy';
-import { attachmentBackends } from '@oooi/envoy/testing';
 import type { Snapshot } from './cache/snapshot';
 import { buildSnapshot } from './cache/snapshot';
+import { alpha, bravo } from './testing/fixtures';
 import { MAX_CONDITION_NACK, MAX_NACK_MESSAGE, StatusTracker, nackText } from './status-tracker';
 
-const alpha = attachmentBackends({
-  name: 'alpha',
-  domain: 'alpha.example.test',
-  namespace: 'clusters-alpha',
-});
-const bravo = attachmentBackends({
-  name: 'bravo',
-  domain: 'bravo.example.test',
-  namespace: 'clusters-bravo',
-});
 const s1 = buildSnapshot(translateProxyServer({ backends: alpha }));
 /** alpha plus a backend on a port of its own: a new listener (the one Envoy cannot bind below). */
 const held = {
@@ -151,5 +141,65 @@ describe('StatusTracker', () => {
     expect(configAccepted.message).not.toContain('\n');
     // the CRD caps a condition message at 32768; Envoy's part of it at MAX_CONDITION_NACK
     expect(configAccepted.message.length).toBeLessThan(MAX_CONDITION_NACK + 200);
+  });
+
+  test('Pending → Acked → Nacked → Acked, step by step', () => {
+    const { t, tick } = tracker();
+    const step = (): string => {
+      const { configAccepted: c } = t.current();
+      return `${c.status} ${c.reason}`;
+    };
+    const steps = [step()];
+    t.served(s1);
+    steps.push(step());
+    ackAll(t, s1);
+    steps.push(step());
+    tick();
+    t.served(s2);
+    steps.push(step());
+    t.ack(TYPE_URL.cluster, s2.types.get(TYPE_URL.cluster)!.version);
+    t.nack(s2.types.get(TYPE_URL.listener)!.version, BIND);
+    steps.push(step());
+    tick();
+    t.served(s3);
+    steps.push(step());
+    ackAll(t, s3);
+    steps.push(step());
+    expect(steps).toEqual([
+      'Unknown Pending',
+      'Unknown Pending',
+      'True Acked',
+      'Unknown Pending',
+      'False Nacked',
+      'Unknown Pending',
+      'True Acked',
+    ]);
+    expect(t.current().xds).toEqual({
+      desiredVersion: s3.version,
+      ackedVersion: s3.version,
+      ackedAt: '2026-01-01T00:00:02.000Z',
+    });
+  });
+
+  test('InvalidSpec names each refused field, at most 20 of them; a valid spec ends it', () => {
+    const { t } = tracker();
+    t.served(s1);
+    const errors = Array.from({ length: 23 }, (_, i) => ({
+      path: `spec.backends[${i}].port`,
+      message: 'must be 1..65535',
+    }));
+    t.rejected(errors);
+    const { configAccepted } = t.current();
+    expect(configAccepted).toMatchObject({ status: 'False', reason: 'InvalidSpec' });
+    expect(configAccepted.message).toMatch(
+      /^spec rejected, last good config stays served: spec\.backends\[0\]\.port/,
+    );
+    expect(configAccepted.message).toContain('spec.backends[19].port');
+    expect(configAccepted.message).not.toContain('spec.backends[20].port');
+    expect(configAccepted.message.endsWith('; … and 3 more')).toBe(true);
+    // the served version is still the last good one
+    expect(t.current().xds.desiredVersion).toBe(s1.version);
+    t.served(s1);
+    expect(t.current().configAccepted.reason).toBe('Pending');
   });
 });

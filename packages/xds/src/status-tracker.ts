@@ -4,8 +4,8 @@
 // ProxyServer, our own status writes included, publishes it again) never turns a NACK back into Pending.
 import type { FieldError, ProxyServerStatus } from '@oooi/api';
 import { formatFieldError } from '@oooi/api';
-import { TYPE_URL } from '@oooi/envoy';
 import type { Snapshot } from './cache/snapshot';
+import { SNAPSHOT_TYPES } from './cache/snapshot';
 
 export type XdsStatus = NonNullable<ProxyServerStatus['xds']>;
 
@@ -85,10 +85,7 @@ export class StatusTracker {
   /** Envoy ACKed both types of the served snapshot. */
   private runs(): boolean {
     const s = this.snapshot;
-    return (
-      s !== undefined &&
-      [TYPE_URL.cluster, TYPE_URL.listener].every((t) => this.acked.get(t) === s.types.get(t)?.version)
-    );
+    return s !== undefined && SNAPSHOT_TYPES.every((t) => this.acked.get(t) === s.types.get(t)?.version);
   }
 
   private settle(): void {

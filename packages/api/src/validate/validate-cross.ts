@@ -169,7 +169,8 @@ export function staticAddresses(infra: Infra): { field: string; ip: number; text
   });
 }
 
-function dhcpPool(infra: Infra): IPv4Range | undefined {
+/** The Infra's DHCP pool (rangeStart-rangeEnd, inclusive), when both ends are addresses in order. */
+export function dhcpPool(infra: Infra): IPv4Range | undefined {
   const d = infra.spec.infraComponents?.dhcp;
   const start = d?.rangeStart === undefined ? undefined : parseIPv4(d.rangeStart);
   const end = d?.rangeEnd === undefined ? undefined : parseIPv4(d.rangeEnd);

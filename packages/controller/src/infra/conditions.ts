@@ -28,6 +28,10 @@ export const Reason = {
   DuplicateHostedCluster: 'DuplicateHostedCluster',
   DuplicateHostname: 'DuplicateHostname',
   DuplicateSourceIP: 'DuplicateSourceIP',
+  // Another Infra on the same VLAN (same NetworkAttachmentDefinition, or an overlapping CIDR) claims an address or
+  // range this one claims (DHCP pool, gateway, serverIPs, its attachments' MetalLB ranges): on every Infra involved,
+  // the message naming the other Infra, both fields and both addresses; the colliding components are withheld.
+  InfraAddressConflict: 'InfraAddressConflict',
   // More attachments than an Infra routes (docs/limits.md): the message names the limit and those left out.
   AttachmentLimitExceeded: 'AttachmentLimitExceeded',
   InfraNotFound: 'InfraNotFound',

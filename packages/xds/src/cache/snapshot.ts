@@ -42,30 +42,31 @@ export function typeSnapshot(resources: readonly SnapshotResource[]): TypeSnapsh
 
 /**
  * Encoded and hashed resources by message object: a translator memo (ClusterMemo) hands back the same object for
- * an unchanged cluster, so it is encoded and hashed once, not on every snapshot. Messages are never mutated after
- * translation, so the object stands for its content; entries go when the objects do.
+ * an unchanged cluster, so with the same EncodingMemo it is encoded and hashed once, not on every snapshot.
+ * Messages are never mutated after translation, so the object stands for its content; entries go when the objects
+ * do. Whoever builds snapshots over time owns one (the Publisher, beside its ClusterMemo); a build without one
+ * encodes everything.
  */
-const encoded = new WeakMap<object, SnapshotResource>();
+export class EncodingMemo {
+  private readonly encoded = new WeakMap<object, SnapshotResource>();
 
-function packed<T extends { name: string }>(
-  typeUrl: string,
-  m: T,
-  encode: (m: T) => Uint8Array,
-): SnapshotResource {
-  let r = encoded.get(m);
-  if (r === undefined || r.any.typeUrl !== typeUrl) {
-    r = resource(typeUrl, m.name, encode(m));
-    encoded.set(m, r);
+  packed<T extends { name: string }>(typeUrl: string, m: T, encode: (m: T) => Uint8Array): SnapshotResource {
+    let r = this.encoded.get(m);
+    if (r === undefined || r.any.typeUrl !== typeUrl) {
+      r = resource(typeUrl, m.name, encode(m));
+      this.encoded.set(m, r);
+    }
+    return r;
   }
-  return r;
 }
 
-export function buildSnapshot(r: EnvoyResources): Snapshot {
+/** The snapshot of R; MEMO keeps the encodings of message objects seen before (see EncodingMemo). */
+export function buildSnapshot(r: EnvoyResources, memo = new EncodingMemo()): Snapshot {
   const clusters = typeSnapshot(
-    r.clusters.map((c) => packed(TYPE_URL.cluster, c, (x) => Cluster.encode(x).finish())),
+    r.clusters.map((c) => memo.packed(TYPE_URL.cluster, c, (x) => Cluster.encode(x).finish())),
   );
   const listeners = typeSnapshot(
-    r.listeners.map((l) => packed(TYPE_URL.listener, l, (x) => Listener.encode(x).finish())),
+    r.listeners.map((l) => memo.packed(TYPE_URL.listener, l, (x) => Listener.encode(x).finish())),
   );
   return {
     version: hash(`${clusters.version}/${listeners.version}`),

@@ -42,7 +42,7 @@ export interface StreamEvents {
  */
 export function applyResponse(
   state: TypeState,
-  req: { readonly responseNonce: string; readonly versionInfo?: string; readonly errorMessage?: string },
+  req: { readonly responseNonce: string; readonly errorMessage?: string },
   now: number,
 ): AckEvent | 'stale' | 'initial' {
   if (req.responseNonce === '') return 'initial';

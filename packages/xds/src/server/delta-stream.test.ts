@@ -1,23 +1,12 @@
-import { DeltaDiscoveryRequest, TYPE_URL, translateProxyServer } from '@oooi/envoy';
+import { DeltaDiscoveryRequest, TYPE_URL } from '@oooi/envoy';
 import type { DeltaDiscoveryResponse } from '@oooi/envoy';
 import type { ProxyBackend } from '@oooi/api';
-import { buildSnapshot } from '../cache/snapshot';
 import { SnapshotCache } from '../cache/snapshot-cache';
+import { backend, plainSnapshot as snap } from '../testing/fixtures';
 import { DeltaStream } from './delta-stream';
 
 const CDS = TYPE_URL.cluster;
 const LDS = TYPE_URL.listener;
-
-const backend = (name: string, targetPort = 8443): ProxyBackend => ({
-  name,
-  hostname: `${name}.example.test`,
-  port: 443,
-  targetService: '203.0.113.7',
-  targetPort,
-  targetNamespace: 'ns',
-});
-const snap = (...bs: ProxyBackend[]) =>
-  buildSnapshot(translateProxyServer({ backends: bs }, { sniRouting: false }));
 
 function setup(...bs: ProxyBackend[]) {
   const cache = new SnapshotCache();

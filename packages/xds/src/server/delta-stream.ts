@@ -5,11 +5,11 @@
 import { DeltaDiscoveryResponse, TYPE_URL } from '@oooi/envoy';
 import type { DeltaDiscoveryRequest } from '@oooi/envoy';
 import type { SnapshotResource, TypeSnapshot } from '../cache/snapshot';
-import type { TypeState } from './ack-tracker';
-import { applyResponse, emptyTypeState } from './ack-tracker';
+import { SNAPSHOT_TYPES } from '../cache/snapshot';
+import type { AckEvent, TypeState } from './ack-tracker';
+import { emptyTypeState } from './ack-tracker';
+import { AdsStream, type StreamOptions } from './ads-stream';
 import { planSotw } from './plan';
-import type { StreamOptions } from './sotw-stream';
-import { SERVED_TYPES } from './sotw-stream';
 
 interface DeltaState extends TypeState {
   /** name -> version Envoy holds. */
@@ -18,72 +18,27 @@ interface DeltaState extends TypeState {
   before?: { has: Map<string, string>; sent: readonly SnapshotResource[] };
 }
 
-export class DeltaStream {
-  private node = '';
-  private nonce = 0;
-  private readonly state = new Map<string, DeltaState>(
-    SERVED_TYPES.map((t) => [t, { ...emptyTypeState(), has: new Map<string, string>() }]),
-  );
-  private cancel: (() => void) | undefined;
-
-  constructor(private readonly o: StreamOptions<DeltaDiscoveryResponse>) {}
-
-  start(): void {
-    this.cancel = this.o.cache.watch(() => this.evaluate());
-  }
-
-  close(): void {
-    this.cancel?.();
-    this.cancel = undefined;
-  }
-
-  typeState(typeUrl: string): Readonly<TypeState> | undefined {
-    return this.state.get(typeUrl);
-  }
-
-  onRequest(req: DeltaDiscoveryRequest): void {
-    if (this.node === '' && req.node?.id) this.node = req.node.id;
-    const state = this.state.get(req.typeUrl);
-    if (!state) return;
-    const outcome = applyResponse(
-      state,
-      {
-        responseNonce: req.responseNonce,
-        ...(req.errorDetail ? { errorMessage: req.errorDetail.message } : {}),
-      },
-      this.o.now(),
+export class DeltaStream extends AdsStream<DeltaDiscoveryRequest, DeltaDiscoveryResponse, DeltaState> {
+  constructor(o: StreamOptions<DeltaDiscoveryResponse>) {
+    super(
+      o,
+      new Map(SNAPSHOT_TYPES.map((t) => [t, { ...emptyTypeState(), has: new Map<string, string>() }])),
     );
-    if (outcome === 'stale') {
-      this.o.events.onStaleNonce?.({ node: this.node, typeUrl: req.typeUrl, nonce: req.responseNonce });
+  }
+
+  /** The first request seeds what Envoy holds; a NACK restores what it held before the rejected response. */
+  protected received(req: DeltaDiscoveryRequest, state: DeltaState, outcome: AckEvent | 'initial'): void {
+    if (outcome === 'initial') {
+      if (!state.subscribed)
+        for (const [name, version] of Object.entries(req.initialResourceVersions))
+          state.has.set(name, version);
       return;
     }
-    if (outcome === 'initial' && !state.subscribed) {
-      for (const [name, version] of Object.entries(req.initialResourceVersions)) state.has.set(name, version);
-    }
-    state.subscribed = true;
-    if (outcome !== 'initial') {
-      if (outcome.kind === 'ack')
-        this.o.events.onAck?.({
-          node: this.node,
-          typeUrl: req.typeUrl,
-          version: outcome.version,
-          latencyMs: outcome.latencyMs,
-        });
-      else {
-        if (state.before) Object.assign(state, state.before);
-        this.o.events.onNack?.({
-          node: this.node,
-          typeUrl: req.typeUrl,
-          version: outcome.version,
-          message: outcome.message,
-        });
-      }
-      state.before = undefined;
-    }
-    this.evaluate();
+    if (outcome.kind === 'nack' && state.before) Object.assign(state, state.before);
+    state.before = undefined;
   }
 
-  private evaluate(): void {
+  protected evaluate(): void {
     const snapshot = this.o.cache.get();
     if (!snapshot) return;
     const cds = this.state.get(TYPE_URL.cluster)!;
@@ -113,10 +68,7 @@ export class DeltaStream {
       state.ackedVersion = next.version;
       return false;
     }
-    const nonce = `${this.o.streamId}-${++this.nonce}`;
-    state.sentNonce = nonce;
-    state.sentAt = this.o.now();
-    this.o.send(
+    this.sendResponse(typeUrl, state, { version: next.version, resources: changed.length }, (nonce) =>
       DeltaDiscoveryResponse.fromPartial({
         systemVersionInfo: next.version,
         typeUrl,
@@ -125,13 +77,6 @@ export class DeltaStream {
         removedResources: removed,
       }),
     );
-    this.o.events.onSend?.({
-      node: this.node,
-      typeUrl,
-      version: next.version,
-      nonce,
-      resources: changed.length,
-    });
     return true;
   }
 }

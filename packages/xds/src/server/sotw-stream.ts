@@ -4,93 +4,22 @@
 // one). Knows the cache only through SnapshotCache.watch; the gRPC call is behind `send`.
 import { DiscoveryResponse, TYPE_URL } from '@oooi/envoy';
 import type { DiscoveryRequest } from '@oooi/envoy';
-import type { SnapshotCache } from '../cache/snapshot-cache';
 import type { TypeSnapshot } from '../cache/snapshot';
-import type { StreamEvents, TypeState } from './ack-tracker';
-import { applyResponse, emptyTypeState } from './ack-tracker';
+import { SNAPSHOT_TYPES } from '../cache/snapshot';
+import type { TypeState } from './ack-tracker';
+import { emptyTypeState } from './ack-tracker';
+import { AdsStream, type StreamOptions } from './ads-stream';
 import { planSotw } from './plan';
 
-export interface StreamOptions<Res> {
-  readonly cache: SnapshotCache;
-  readonly send: (response: Res) => void;
-  readonly events: StreamEvents;
-  /** Milliseconds clock (for ACK latency). */
-  readonly now: () => number;
-  /** Prefix of this stream's nonces, unique per stream in this process. */
-  readonly streamId: string;
-}
-
-export const SERVED_TYPES = [TYPE_URL.cluster, TYPE_URL.listener] as const;
-
-export function isServedType(typeUrl: string): typeUrl is (typeof SERVED_TYPES)[number] {
-  return (SERVED_TYPES as readonly string[]).includes(typeUrl);
-}
-
-export class SotwStream {
-  private node = '';
-  private nonce = 0;
-  private readonly state = new Map<string, TypeState>(SERVED_TYPES.map((t) => [t, emptyTypeState()]));
-  private cancel: (() => void) | undefined;
-
-  constructor(private readonly o: StreamOptions<DiscoveryResponse>) {}
-
-  /** Starts watching the cache (nothing is sent before Envoy's first request for a type). */
-  start(): void {
-    this.cancel = this.o.cache.watch(() => this.evaluate());
+export class SotwStream extends AdsStream<DiscoveryRequest, DiscoveryResponse, TypeState> {
+  constructor(o: StreamOptions<DiscoveryResponse>) {
+    super(o, new Map(SNAPSHOT_TYPES.map((t) => [t, emptyTypeState()])));
   }
 
-  close(): void {
-    this.cancel?.();
-    this.cancel = undefined;
-  }
+  /** Nothing of its own: the full set is sent again whenever the plan says so. */
+  protected received(): void {}
 
-  nodeId(): string {
-    return this.node;
-  }
-
-  typeState(typeUrl: string): Readonly<TypeState> | undefined {
-    return this.state.get(typeUrl);
-  }
-
-  onRequest(req: DiscoveryRequest): void {
-    // The node is set on the first request only (set_node_on_first_message_only); carry it forward.
-    if (this.node === '' && req.node?.id) this.node = req.node.id;
-    const state = this.state.get(req.typeUrl);
-    if (!state) return; // a type we do not serve: no response, like an empty subscription
-    const outcome = applyResponse(
-      state,
-      {
-        responseNonce: req.responseNonce,
-        versionInfo: req.versionInfo,
-        ...(req.errorDetail ? { errorMessage: req.errorDetail.message } : {}),
-      },
-      this.o.now(),
-    );
-    if (outcome === 'stale') {
-      this.o.events.onStaleNonce?.({ node: this.node, typeUrl: req.typeUrl, nonce: req.responseNonce });
-      return;
-    }
-    state.subscribed = true;
-    if (outcome !== 'initial') {
-      if (outcome.kind === 'ack')
-        this.o.events.onAck?.({
-          node: this.node,
-          typeUrl: req.typeUrl,
-          version: outcome.version,
-          latencyMs: outcome.latencyMs,
-        });
-      else
-        this.o.events.onNack?.({
-          node: this.node,
-          typeUrl: req.typeUrl,
-          version: outcome.version,
-          message: outcome.message,
-        });
-    }
-    this.evaluate();
-  }
-
-  private evaluate(): void {
+  protected evaluate(): void {
     const snapshot = this.o.cache.get();
     if (!snapshot) return;
     const cds = this.state.get(TYPE_URL.cluster)!;
@@ -101,12 +30,9 @@ export class SotwStream {
   }
 
   private respond(typeUrl: string, state: TypeState, next: TypeSnapshot): void {
-    const nonce = `${this.o.streamId}-${++this.nonce}`;
     state.sentVersion = next.version;
-    state.sentNonce = nonce;
-    state.sentAt = this.o.now();
     state.sent = next.resources;
-    this.o.send(
+    this.sendResponse(typeUrl, state, { version: next.version, resources: next.resources.length }, (nonce) =>
       DiscoveryResponse.fromPartial({
         versionInfo: next.version,
         typeUrl,
@@ -114,12 +40,5 @@ export class SotwStream {
         resources: next.resources.map((r) => r.any),
       }),
     );
-    this.o.events.onSend?.({
-      node: this.node,
-      typeUrl,
-      version: next.version,
-      nonce,
-      resources: next.resources.length,
-    });
   }
 }

@@ -135,6 +135,23 @@ function acrossInfras(
     }));
 }
 
+/** The attachments of ALL naming INFRA that are not terminating, in name order. */
+function namedBy(infra: Infra, all: readonly InfraClusterAttachment[]): InfraClusterAttachment[] {
+  return sortedBy(
+    all.filter((a) => targetsInfra(a, infra) && !a.metadata.deletionTimestamp),
+    (a) => a.metadata.name,
+  );
+}
+
+/** What {@link aggregateAttachments} calls the members: named, not terminating, not refused. Name order. */
+export function membersOf(
+  infra: Infra,
+  all: readonly InfraClusterAttachment[],
+  grants: readonly HostedClusterGrant[] = [],
+): InfraClusterAttachment[] {
+  return namedBy(infra, all).filter((a) => referenceRefusal(a, grants) === undefined);
+}
+
 /**
  * Aggregates the attachments of `infra` out of `all` (any order, any Infra): a terminating attachment is dropped
  * at once (its records go while its finalizer runs); one refused its HostedCluster (no HostedClusterGrant for
@@ -150,10 +167,7 @@ export function aggregateAttachments(
   grants: readonly HostedClusterGrant[] = [],
 ): Aggregation {
   const admitted = (a: InfraClusterAttachment) => referenceRefusal(a, grants) === undefined;
-  const named = sortedBy(
-    all.filter((a) => targetsInfra(a, infra) && !a.metadata.deletionTimestamp),
-    (a) => a.metadata.name,
-  );
+  const named = namedBy(infra, all);
   const members = named.filter(admitted);
   const refused = named.flatMap((attachment) => {
     const refusal = referenceRefusal(attachment, grants);

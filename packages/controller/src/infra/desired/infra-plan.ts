@@ -15,6 +15,9 @@ import type {
 } from '@oooi/api';
 import { aggregateInfra, pendingAliases } from '../aggregate/aggregate-infra';
 import type { AggregatedInfra, MemberView } from '../aggregate/aggregate-infra';
+import { membersOf } from '../aggregate/attachments';
+import { findInfraOverlaps } from '../aggregate/infra-overlap';
+import type { InfraOverlap } from '../aggregate/infra-overlap';
 import { resolveInternalProxy } from '../aggregate/internal-proxy';
 import type { InternalProxy } from '../aggregate/internal-proxy';
 import { Reason } from '../conditions';
@@ -56,11 +59,22 @@ export interface InfraWorld {
    * Default: none — `oooi render` and `oooi validate` see no cluster and plan as if every one exists.
    */
   readonly missingNamespaces?: readonly string[];
+  /**
+   * Other Infras (any namespace) with the attachments naming them: those on the same NetworkAttachmentDefinition or
+   * with an overlapping CIDR are checked against this one (InfraAddressConflict). Default: none.
+   */
+  readonly neighbours?: readonly Neighbour[];
   readonly nodePools: readonly unknown[];
   readonly machines: readonly unknown[];
   readonly services: readonly unknown[];
   readonly children: LiveChildren;
   readonly images: DefaultImages;
+}
+
+/** Another Infra as the caches (or the files) hold it, with attachments of its namespace (filtered here). */
+export interface Neighbour {
+  readonly infra: Infra;
+  readonly attachments: readonly InfraClusterAttachment[];
 }
 
 export interface ChildPlans {
@@ -81,6 +95,8 @@ export interface InfraPlan {
   readonly pendingAliases: readonly string[];
   /** MetalLB range problems among the members (each names the attachments and Infra fields involved). */
   readonly rangeProblems: readonly CrossProblem[];
+  /** Collisions with other Infras on the same VLAN; the components among them are withheld. */
+  readonly overlaps: readonly InfraOverlap[];
 }
 
 export function defaultedInfra(infra: Infra): Infra {
@@ -105,6 +121,24 @@ function guard<T extends { metadata: ObjectMeta }>(
       },
     ],
   };
+}
+
+/**
+ * A child whose own address collides with another Infra's is not applied while the collision lasts: none is
+ * created (no second DHCP server on a shared pool, no second pod on a shared address), and one that exists is
+ * left as it is (it keeps serving what it served; docs/ip-planning.md).
+ */
+function withheld<T extends { metadata: ObjectMeta }>(
+  plan: ChildPlan<T>,
+  component: Component,
+  overlaps: readonly InfraOverlap[],
+): ChildPlan<T> {
+  if (plan.action !== 'apply') return plan;
+  const others = [...new Set(overlaps.filter((o) => o.component === component).map((o) => o.other))];
+  if (others.length === 0) return plan;
+  const what = `${childKindOf[component]} ${plan.object.metadata.name}`;
+  const message = `${what} is not applied while its address collides with Infra ${others.join(', Infra ')}: an existing one is left as it is`;
+  return { action: 'blocked', problems: [{ reason: Reason.InfraAddressConflict, message }] };
 }
 
 function attachmentPlans(
@@ -146,25 +180,30 @@ export function planInfra(world: InfraWorld): InfraPlan {
   const internalIP = internalProxy.state === 'resolved' ? internalProxy.ip : undefined;
   const views = aggregated.views;
   const rangeProblems = checkAppsRanges(infra, aggregated.members);
+  const overlaps = findInfraOverlaps(
+    { infra, members: aggregated.members },
+    (world.neighbours ?? []).map((n) => ({
+      infra: defaultedInfra(n.infra),
+      members: membersOf(n.infra, n.attachments, world.grants),
+    })),
+  );
+  const child = <T extends { metadata: ObjectMeta }>(
+    built: ChildPlan<T>,
+    live: T | undefined,
+    component: Component,
+  ) => guard(withheld(built, component, overlaps), infra, live, component);
   const dns = (vs: readonly MemberView[]) =>
     desiredDnsServer({ infra, views: vs, internalIP, images: world.images });
   const proxy = (vs: readonly MemberView[]) => desiredProxyServer(infra, vs, world.images);
   const children: ChildPlans = {
-    dhcp: guard(
-      desiredDhcpServer(infra, world.images, aggregated.members),
-      infra,
-      world.children.dhcp,
-      'dhcp',
-    ),
-    dns: guard(
+    dhcp: child(desiredDhcpServer(infra, world.images, aggregated.members), world.children.dhcp, 'dhcp'),
+    dns: child(
       withinSizeLimit(dns(views), { kind: 'DNSServer', views, build: dns }),
-      infra,
       world.children.dns,
       'dns',
     ),
-    proxy: guard(
+    proxy: child(
       withinSizeLimit(proxy(views), { kind: 'ProxyServer', views, build: proxy }),
-      infra,
       world.children.proxy,
       'proxy',
     ),
@@ -177,5 +216,6 @@ export function planInfra(world: InfraWorld): InfraPlan {
     attachments: attachmentPlans(infra, aggregated, rangeProblems),
     pendingAliases: pendingAliases(aggregated),
     rangeProblems,
+    overlaps,
   };
 }

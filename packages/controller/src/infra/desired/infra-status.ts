@@ -63,6 +63,8 @@ function readyProblems(plan: InfraPlan, outcomes: ChildOutcomes): Problem[] {
       });
     }
   }
+  // Collisions with other Infras on the VLAN (each of them says so too).
+  for (const o of plan.overlaps) out.push({ reason: o.reason, message: o.message });
   const dnsEnabled = plan.infra.spec.infraComponents?.dns?.enabled !== false;
   const ip = plan.internalProxy;
   if (dnsEnabled && ip.state === 'invalid')

@@ -3,8 +3,10 @@
 // attachments to their Infra (only when those kinds are served); HostedClusterGrants mapped through the attachments
 // naming a HostedCluster of their namespace; the Services named by internalProxyService; and Namespaces (added or
 // deleted, cluster-wide, the cache the DHCPServer controller shares) mapped to the attachments whose control-plane
-// namespace they are, so a namespace appearing routes its attachment without a resync.
-import type { InfraClusterAttachment } from '@oooi/api';
+// namespace they are, so a namespace appearing routes its attachment without a resync; and the other Infras on the
+// same VLAN (a spec change or deletion of one re-queues its neighbours, as does a change to an attachment's MetalLB
+// range), whose claims on the VLAN's addresses are checked against each other.
+import type { Infra, InfraClusterAttachment } from '@oooi/api';
 import type { Controller } from '@oooi/kube';
 import {
   AttachmentKind,
@@ -24,6 +26,7 @@ import type { InfraControllerSetup } from './setup';
 import {
   attachmentToInfraRequests,
   grantToInfraRequests,
+  infraToNeighbourRequests,
   machineToInfraRequests,
   namespaceToInfraRequests,
   nodePoolToInfraRequests,
@@ -31,6 +34,7 @@ import {
 } from '../watch/map-requests';
 import {
   attachmentRoutingChanged,
+  infraSpecChanged,
   machineRoutingChanged,
   namespaceAddedOrDeleted,
   nodePoolRoutingChanged,
@@ -57,11 +61,16 @@ export function setupInfraController(s: InfraControllerSetup): Controller {
     .owns(DhcpServerKind, s.scope)
     .owns(DnsServerKind, s.scope)
     .owns(ProxyServerKind, s.scope)
-    .watches<Live<InfraClusterAttachment>>(AttachmentKind, (a) => attachmentToInfraRequests(a, attachments), {
+    .watches<Live<Infra>>(InfraKind, (i) => infraToNeighbourRequests(i, caches.infras.list()), {
       ...s.scope,
-      predicate: attachmentRoutingChanged,
+      predicate: infraSpecChanged,
     })
-    .watches(GrantKind, (g) => grantToInfraRequests(g, attachments), s.scope)
+    .watches<Live<InfraClusterAttachment>>(
+      AttachmentKind,
+      (a) => attachmentToInfraRequests(a, attachments, caches.infras.list()),
+      { ...s.scope, predicate: attachmentRoutingChanged },
+    )
+    .watches(GrantKind, (g) => grantToInfraRequests(g, attachments, caches.infras.list()), s.scope)
     .watches(ServiceKind, (svc) => serviceToInfraRequests(svc, infras), {
       ...s.scope,
       predicate: serviceClusterIPChanged,

@@ -83,6 +83,10 @@ describe('PlanMemo', () => {
       name: 'a HostedClusterGrant appearing plans again',
       next: { ...base, grants: [v(grant('clusters', ['lab']), '6')] },
     },
+    {
+      name: 'a neighbour Infra on the VLAN appearing plans again',
+      next: { ...base, neighbours: [{ infra: v(infra({}, 'vlan200'), '7'), attachments: [] }] },
+    },
     { name: 'an input without a version is never cached', next: { ...base, attachments: [attachment('a')] } },
   ])('$name', ({ next }: { next: InfraWorld }) => {
     const memo = new PlanMemo();
@@ -108,6 +112,31 @@ describe('PlanMemo', () => {
     // The fields left out of the key are indeed not read: planning afresh decides the same.
     const decisions = (p: InfraPlan) => [p.children, p.attachments, p.aggregated.conflicts, p.pendingAliases];
     expect(decisions(planInfra(next))).toEqual(decisions(first));
+  });
+
+  test('a new generation of a neighbour’s attachment plans again (its MetalLB range is a claim on the VLAN)', () => {
+    const at = (generation: number, rv: string) =>
+      world(base.infra, {
+        ...base,
+        neighbours: [
+          {
+            infra: v(infra({}, 'vlan200'), '7'),
+            attachments: [
+              v(
+                {
+                  ...attachment('n', { infra: 'vlan200' }),
+                  metadata: { name: 'n', namespace: 'clusters', generation },
+                },
+                rv,
+              ),
+            ],
+          },
+        ],
+      });
+    const memo = new PlanMemo();
+    const first = memo.plan(at(1, '8'));
+    expect(memo.plan(at(1, '8'))).toBe(first);
+    expect(memo.plan(at(2, '9'))).not.toBe(first);
   });
 
   test('past the attachment limit an attachment becoming Aggregated plans again (the limit keeps routed ones)', () => {

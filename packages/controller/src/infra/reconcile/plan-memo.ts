@@ -7,6 +7,8 @@
 //   generation, deletionTimestamp, and of an attachment's status the apps endpoint (`status.appsIngressStatus`)
 //   and — only when more attachments name the Infra than it routes — whether it is Aggregated (the limit keeps
 //   those that already route);
+// - other Infras on the same network and the attachments naming them (our kinds): identity, uid, generation and
+//   deletionTimestamp (their specs give the addresses they claim);
 // - the three children: whether each exists, its uid and owner references (the plan reads only who controls it);
 // - HostedClusterGrants: identity, uid, generation and deletionTimestamp (their spec admits or refuses);
 // - the control-plane namespaces that do not exist (names: only a namespace appearing or going moves the plan);
@@ -94,6 +96,13 @@ export function planInputs(world: InfraWorld, stamps?: StampCache): Map<string, 
     ],
     // attachments of other Infras: the plan reads their specs (one HostedCluster attached to two Infras)
     ['e', world.elsewhere ?? [], (o) => cached(stamps, o, 's', () => specStamp(o))],
+    // other Infras on the network and their attachments: their specs claim addresses (InfraAddressConflict)
+    ['n', (world.neighbours ?? []).map((n) => n.infra), (o) => cached(stamps, o, 's', () => specStamp(o))],
+    [
+      'na',
+      (world.neighbours ?? []).flatMap((n) => n.attachments),
+      (o) => cached(stamps, o, 's', () => specStamp(o)),
+    ],
     // grants: their spec admits or refuses attachments of other namespaces
     ['g', world.grants ?? [], (o) => cached(stamps, o, 's', () => specStamp(o))],
     ['np', world.nodePools, (o) => cached(stamps, o, 'v', () => versionStamp(o))],

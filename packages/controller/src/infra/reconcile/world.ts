@@ -1,15 +1,18 @@
 // Reads, from the caches only, everything planInfra needs about one Infra: its namespace's attachments, the
 // HostedClusterGrants, the NodePools of their HostedCluster namespaces, the Machines of their control-plane
 // namespaces (of permitted attachments only) and which of those namespaces do not exist, the Service named by
-// internalProxyService, and the three children as they exist now.
+// internalProxyService, the other Infras on its VLAN (same NetworkAttachmentDefinition or an overlapping CIDR) with
+// the attachments naming them, and the three children as they exist now.
 import { referenceRefusal } from '@oooi/api';
 import type { DHCPServer, DNSServer, Infra, InfraClusterAttachment, ProxyServer } from '@oooi/api';
 import type { KubeObject } from '@oooi/kube';
 import { targetOf, targetsInfra } from '../aggregate/attachments';
+import { sharedNetwork } from '../aggregate/infra-overlap';
 import { parseInternalProxyService } from '../aggregate/internal-proxy';
 import { childName } from '../desired/child-meta';
 import type { DefaultImages } from '../../workload/images';
-import type { InfraWorld } from '../desired/infra-plan';
+import type { InfraWorld, Neighbour } from '../desired/infra-plan';
+import { attachmentLookup } from '../watch/indexes';
 import type { ControllerCaches, Live } from '../caches';
 import { namespaceOf as ns } from '../../workload/meta';
 
@@ -27,6 +30,19 @@ function servicesFor(caches: ControllerCaches, infra: Infra): KubeObject[] {
   if (ref?.kind !== 'service') return [];
   const svc = caches.services.get(ref.service.namespace, ref.service.name);
   return svc ? [svc] : [];
+}
+
+/** The other live Infras sharing INFRA's network, with the attachments naming each (the cache's index). */
+function neighboursOf(caches: ControllerCaches, infra: Infra): Neighbour[] {
+  const byInfra = attachmentLookup(caches.attachments);
+  return caches.infras
+    .list()
+    .filter(
+      (i) =>
+        !i.metadata.deletionTimestamp && !(ns(i) === ns(infra) && i.metadata.name === infra.metadata.name),
+    )
+    .filter((i) => sharedNetwork(infra, i) !== undefined)
+    .map((i) => ({ infra: i, attachments: byInfra.byInfra(ns(i), i.metadata.name) }));
 }
 
 /** The three children as the caches hold them (typed, and KubeObjects for the client). */
@@ -65,6 +81,7 @@ export function gatherWorld(
     elsewhere,
     grants,
     missingNamespaces,
+    neighbours: neighboursOf(caches, infra),
     nodePools,
     machines,
     services: servicesFor(caches, infra),

@@ -4,6 +4,7 @@ import {
   grantToAttachmentRequests,
   grantToInfraRequests,
   infraToAttachmentRequests,
+  infraToNeighbourRequests,
   machineToAttachmentRequests,
   machineToInfraRequests,
   namespaceToAttachmentRequests,
@@ -233,4 +234,52 @@ test('namespaceAddedOrDeleted: a Namespace appearing or going passes, its update
   expect(
     namespaceAddedOrDeleted({ type: 'update', old: ns, obj: { ...ns, status: { phase: 'Terminating' } } }),
   ).toBe(false);
+});
+
+describe('Infras on one VLAN re-queue each other', () => {
+  // vlan100 and vlan200 on NAD clusters/vlan100; vlan300 on NAD vlan300 with an overlapping CIDR; vlan400 on NAD
+  // vlan400 with a disjoint CIDR; lab/vlan100 on NAD clusters/vlan100 (named with its namespace) but a disjoint CIDR.
+  const own = (cidr: string, nad: string, name: string) =>
+    infra({ networkConfig: { cidr, networkAttachmentDefinition: nad } }, name);
+  const labInfra = infra({
+    networkConfig: { cidr: '203.0.113.128/25', networkAttachmentNamespace: 'clusters' },
+  });
+  const all: Infra[] = [
+    own('198.51.100.0/24', 'vlan100', 'vlan100'),
+    own('198.51.100.0/24', 'vlan100', 'vlan200'),
+    own('198.51.100.128/25', 'vlan300', 'vlan300'),
+    own('203.0.113.0/25', 'vlan400', 'vlan400'),
+    { ...labInfra, metadata: { ...labInfra.metadata, namespace: 'lab' } },
+  ];
+  const withRange = attachment('red', { apps: { range: '198.51.100.200-198.51.100.209' } });
+  const lookup = attachmentLookup(scanned([withRange], attachmentIndexers));
+  test.each([
+    {
+      name: 'Infra → the other Infras on its NAD or with an overlapping CIDR (not itself)',
+      got: () => infraToNeighbourRequests(all[0]!, all),
+      want: ['clusters/vlan200', 'clusters/vlan300', 'lab/vlan100'],
+    },
+    {
+      name: 'Infra on a VLAN of its own → nothing',
+      got: () => infraToNeighbourRequests(all[3]!, all),
+      want: [],
+    },
+    {
+      name: 'attachment with a MetalLB range → its Infra and that Infra’s neighbours',
+      got: () => attachmentToInfraRequests(withRange, lookup, all),
+      want: ['clusters/vlan100', 'clusters/vlan200', 'clusters/vlan300', 'lab/vlan100'],
+    },
+    {
+      name: 'attachment without apps ingress → its Infra only (it claims no address)',
+      got: () => attachmentToInfraRequests(attachment('plain'), lookup, all),
+      want: ['clusters/vlan100'],
+    },
+    {
+      name: 'HostedClusterGrant → the Infras of the attachments it admits, and the neighbours of those with a range',
+      got: () => grantToInfraRequests(grant('clusters', ['lab']), lookup, all),
+      want: ['clusters/vlan100', 'clusters/vlan200', 'clusters/vlan300', 'lab/vlan100'],
+    },
+  ])('$name', ({ got, want }) => {
+    expect(keys(got())).toEqual(want);
+  });
 });

@@ -6,6 +6,7 @@
 import type { Infra, InfraClusterAttachment } from '@oooi/api';
 import type { Request } from '@oooi/kube';
 import { targetOf } from '../aggregate/attachments';
+import { sharedNetwork } from '../aggregate/infra-overlap';
 import { identityOf, readMachine, readNodePool } from '../aggregate/third-party';
 import { namespaceOf as ns } from '../../workload/meta';
 import type { AttachmentLookup, InfraLookup } from './indexes';
@@ -34,11 +35,41 @@ function sameHostedCluster(a: InfraClusterAttachment, lookup: AttachmentLookup):
 }
 
 /**
- * An attachment → the Infra it names, and the Infras of every attachment naming the same HostedCluster (one
- * HostedCluster attached to two Infras is a conflict on both).
+ * An Infra → the other Infras of INFRAS (what the Infra cache holds; Infras are few, one or two per VLAN) on the same
+ * NetworkAttachmentDefinition or with an overlapping CIDR: what it claims (pool, addresses, its attachments' MetalLB
+ * ranges) is checked against what they claim, on both sides (InfraAddressConflict). Called on the old and the new
+ * Infra of an update, so one that moves to another VLAN re-queues the Infras of both.
  */
-export function attachmentToInfraRequests(a: InfraClusterAttachment, lookup?: AttachmentLookup): Request[] {
-  return unique([infraOf(a), ...(lookup ? infrasOf(sameHostedCluster(a, lookup)) : [])]);
+export function infraToNeighbourRequests(i: Infra, infras: readonly Infra[]): Request[] {
+  const self = `${ns(i)}/${i.metadata.name}`;
+  return requestsOf(
+    infras.filter((o) => `${ns(o)}/${o.metadata.name}` !== self && sharedNetwork(i, o) !== undefined),
+  );
+}
+
+/** REQUESTS for Infras, and the neighbours of each of them found in INFRAS. */
+function withNeighbours(requests: readonly Request[], infras: readonly Infra[] | undefined): Request[] {
+  if (!infras) return [...requests];
+  const wanted = new Set(requests.map((r) => `${r.namespace}/${r.name}`));
+  const named = infras.filter((i) => wanted.has(`${ns(i)}/${i.metadata.name}`));
+  return unique([...requests, ...named.flatMap((i) => infraToNeighbourRequests(i, infras))]);
+}
+
+const claimsRange = (a: InfraClusterAttachment): boolean =>
+  !!a.spec.appsIngress?.enabled && !!a.spec.appsIngress.metallb?.ipAddressPoolRange;
+
+/**
+ * An attachment → the Infra it names, and the Infras of every attachment naming the same HostedCluster (one
+ * HostedCluster attached to two Infras is a conflict on both); given INFRAS, when the attachment claims a MetalLB
+ * range, also the neighbours of its Infra (that range is checked against their pools, addresses and ranges).
+ */
+export function attachmentToInfraRequests(
+  a: InfraClusterAttachment,
+  lookup?: AttachmentLookup,
+  infras?: readonly Infra[],
+): Request[] {
+  const direct = unique([infraOf(a), ...(lookup ? infrasOf(sameHostedCluster(a, lookup)) : [])]);
+  return claimsRange(a) ? withNeighbours(direct, infras) : direct;
 }
 
 /** Attachments whose HostedCluster a NodePool belongs to (`spec.clusterName` in the HostedCluster namespace). */
@@ -68,8 +99,14 @@ export function machineToInfraRequests(m: unknown, lookup: AttachmentLookup): Re
  * appears, changes or goes admits or refuses them, which also moves the conflicts of the attachments that own
  * those HostedClusters.
  */
-export function grantToInfraRequests(g: unknown, lookup: AttachmentLookup): Request[] {
-  return infrasOf(lookup.byHostedClusterNamespace(identityOf(g).namespace));
+export function grantToInfraRequests(
+  g: unknown,
+  lookup: AttachmentLookup,
+  infras?: readonly Infra[],
+): Request[] {
+  const named = lookup.byHostedClusterNamespace(identityOf(g).namespace);
+  // an attachment admitted or refused brings or takes its MetalLB range: the neighbours of its Infra check it too
+  return unique([...infrasOf(named), ...withNeighbours(infrasOf(named.filter(claimsRange)), infras)]);
 }
 
 /** The attachments whose control-plane namespace is the Namespace NS (a cluster-scoped object: its name). */

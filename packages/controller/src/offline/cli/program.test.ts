@@ -279,3 +279,58 @@ describe('oooi validate', () => {
     expect(r.out).toContain(out);
   });
 });
+
+describe('oooi validate: two Infras on one VLAN', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'oooi-validate-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  /** An Infra on NAD clusters/vlan100 in a file of its own: serverIPs .N2, .N3, .N4 and the pool given. */
+  function infraFile(name: string, n: number, pool: [number, number]): string {
+    const file = join(dir, `${name}.yaml`);
+    const ip = (last: number) => `198.51.100.${last}`;
+    writeFileSync(
+      file,
+      [
+        'apiVersion: hostedcluster.densityops.com/v1alpha1',
+        'kind: Infra',
+        `metadata: { name: ${name}, namespace: clusters }`,
+        'spec:',
+        `  networkConfig: { cidr: 198.51.100.0/24, gateway: ${ip(1)}, networkAttachmentDefinition: vlan100 }`,
+        '  infraComponents:',
+        `    dhcp: { serverIP: ${ip(n * 10 + 2)}, rangeStart: ${ip(pool[0])}, rangeEnd: ${ip(pool[1])} }`,
+        `    dns: { serverIP: ${ip(n * 10 + 3)} }`,
+        `    proxy: { serverIP: ${ip(n * 10 + 4)} }`,
+        '',
+      ].join('\n'),
+    );
+    return file;
+  }
+
+  test('overlapping DHCP pools: exit 1, each Infra named with the other, the fields and the addresses', () => {
+    const a = infraFile('vlan100', 0, [100, 199]);
+    const b = infraFile('vlan200', 1, [150, 250]);
+    const r = cli('validate', '-f', a, '-f', b);
+    expect(r.code).toBe(1);
+    const pool = 'spec.infraComponents.dhcp.rangeStart-rangeEnd';
+    expect(r.out).toContain(
+      `${a}: Infra clusters/vlan100: InfraAddressConflict: DHCP pool 198.51.100.100-198.51.100.199 (${pool}) overlaps DHCP pool 198.51.100.150-198.51.100.250 (${pool}) of Infra clusters/vlan200 (same NetworkAttachmentDefinition clusters/vlan100)`,
+    );
+    expect(r.out).toContain(
+      `${b}: Infra clusters/vlan200: InfraAddressConflict: DHCP pool 198.51.100.150-198.51.100.250 (${pool}) overlaps DHCP pool 198.51.100.100-198.51.100.199 (${pool}) of Infra clusters/vlan100 (same NetworkAttachmentDefinition clusters/vlan100)`,
+    );
+  });
+
+  test('adjacent pools and distinct addresses on one NAD: valid', () => {
+    const r = cli(
+      'validate',
+      '-f',
+      infraFile('vlan100', 0, [100, 149]),
+      '-f',
+      infraFile('vlan200', 1, [150, 199]),
+    );
+    expect(r).toMatchObject({ code: 0, out: 'valid: 2 objects in 2 files' });
+  });
+});

@@ -36,6 +36,14 @@ export interface RenderInput {
   readonly hostedClusters: readonly unknown[];
 }
 
+/** The Infras of the files other than INFRA, each with the files' attachments: what the cluster's caches would hold. */
+export function neighboursIn(
+  input: RenderInput,
+  infra: Infra,
+): { infra: Infra; attachments: readonly InfraClusterAttachment[] }[] {
+  return input.infras.filter((i) => i !== infra).map((i) => ({ infra: i, attachments: input.attachments }));
+}
+
 export type ReadResult =
   | { readonly ok: true; readonly input: RenderInput }
   | { readonly ok: false; readonly errors: readonly string[] };

@@ -25,6 +25,7 @@ import type { AttachmentStatusPlan } from '../../infra/desired/attachment-status
 import { attachmentStatusBody, infraStatusBody } from '../../infra/status/status-body';
 import type { AttachmentReachStatus, StatusBody } from '../../infra/status/status-body';
 import { defaultedProxySpec } from '../../proxy/desired/render-proxy-server';
+import { neighboursIn } from './input';
 import type { RenderInput } from './input';
 import { toYaml } from './yaml-text';
 
@@ -81,6 +82,7 @@ function renderInfra(input: RenderInput, infra: Infra, options: RenderOptions) {
     infra,
     attachments: input.attachments,
     grants: input.grants,
+    neighbours: neighboursIn(input, infra),
     nodePools: input.nodePools,
     machines: input.machines,
     services: input.services,

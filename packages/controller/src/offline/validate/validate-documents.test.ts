@@ -9,6 +9,16 @@ import { validateDocuments } from './validate-documents';
 const docs = (file: string, values: readonly unknown[]): SourceDocument[] =>
   values.map((value, i) => ({ file, index: i + 1, value }));
 
+/** The tenant namespace's own Infra, on a VLAN of its own (another CIDR: nothing shared with clusters/vlan100). */
+const tenantInfra = infra({
+  networkConfig: { cidr: '203.0.113.0/24', gateway: '203.0.113.1' },
+  infraComponents: {
+    dhcp: { serverIP: '203.0.113.2', rangeStart: '203.0.113.100', rangeEnd: '203.0.113.199' },
+    dns: { serverIP: '203.0.113.3' },
+    proxy: { serverIP: '203.0.113.4' },
+  },
+});
+
 describe('validateDocuments', () => {
   test('the examples are valid', () => {
     expect(
@@ -51,7 +61,7 @@ describe('validateDocuments', () => {
       input: docs('a.yaml', [
         infra(),
         attachment('alpha'),
-        { ...infra(), metadata: { name: 'vlan100', namespace: 'tenant' } },
+        { ...tenantInfra, metadata: { name: 'vlan100', namespace: 'tenant' } },
         { ...attachment('intruder', { hc: 'alpha' }), metadata: { name: 'intruder', namespace: 'tenant' } },
       ]),
       want: [
@@ -63,7 +73,7 @@ describe('validateDocuments', () => {
       input: docs('a.yaml', [
         infra(),
         attachment('alpha'),
-        { ...infra(), metadata: { name: 'vlan100', namespace: 'tenant' } },
+        { ...tenantInfra, metadata: { name: 'vlan100', namespace: 'tenant' } },
         { ...attachment('intruder', { hc: 'alpha' }), metadata: { name: 'intruder', namespace: 'tenant' } },
         grant('clusters', ['tenant']),
       ]),
@@ -98,6 +108,30 @@ describe('validateDocuments', () => {
       input: docs('i.yaml', [infra({ infraComponents: { proxy: { serverIP: undefined } } })]),
       want: [
         'i.yaml: Infra clusters/vlan100: ProxyServerIPMissing: spec.infraComponents.proxy.serverIP is empty: the enabled proxy component is not created without it',
+      ],
+    },
+    {
+      name: 'two Infras on one NAD with overlapping DHCP pools: each names the other, the fields and the addresses',
+      input: [
+        ...docs('a.yaml', [infra()]),
+        ...docs('b.yaml', [
+          infra(
+            {
+              infraComponents: {
+                dhcp: { serverIP: '198.51.100.12', rangeStart: '198.51.100.150', rangeEnd: '198.51.100.250' },
+                dns: { serverIP: '198.51.100.13' },
+                proxy: { serverIP: '198.51.100.14' },
+              },
+            },
+            'vlan200',
+          ),
+        ]),
+      ],
+      want: [
+        'a.yaml: Infra clusters/vlan100: InfraAddressConflict: DHCPServer vlan100-dhcp is not applied while its address collides with Infra clusters/vlan200: an existing one is left as it is',
+        'a.yaml: Infra clusters/vlan100: InfraAddressConflict: DHCP pool 198.51.100.100-198.51.100.199 (spec.infraComponents.dhcp.rangeStart-rangeEnd) overlaps DHCP pool 198.51.100.150-198.51.100.250 (spec.infraComponents.dhcp.rangeStart-rangeEnd) of Infra clusters/vlan200 (same NetworkAttachmentDefinition clusters/vlan100)',
+        'b.yaml: Infra clusters/vlan200: InfraAddressConflict: DHCPServer vlan200-dhcp is not applied while its address collides with Infra clusters/vlan100: an existing one is left as it is',
+        'b.yaml: Infra clusters/vlan200: InfraAddressConflict: DHCP pool 198.51.100.150-198.51.100.250 (spec.infraComponents.dhcp.rangeStart-rangeEnd) overlaps DHCP pool 198.51.100.100-198.51.100.199 (spec.infraComponents.dhcp.rangeStart-rangeEnd) of Infra clusters/vlan100 (same NetworkAttachmentDefinition clusters/vlan100)',
       ],
     },
     {

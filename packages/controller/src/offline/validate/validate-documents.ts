@@ -3,15 +3,15 @@
 // object can show (validateCross: HostedClusters of another namespace without a HostedClusterGrant, a wrong control-plane
 // namespace, duplicate HostedClusters and domains, MetalLB ranges, a missing Infra), and
 // what the controller would report on an Infra's Ready condition without any cluster state: an enabled component
-// without its serverIP or range, an invalid internalProxyService, and source addresses shared by two attachments
-// (when NodePools and Machines are given).
+// without its serverIP or range, an invalid internalProxyService, source addresses shared by two attachments
+// (when NodePools and Machines are given), and addresses two Infras of the files claim on one VLAN.
 import { validateCross } from '@oooi/api';
 import type { CrossProblem, OooiObject } from '@oooi/api';
 import { Reason } from '../../infra/conditions';
 import { builtinImages } from '../../workload/images';
 import { planInfra } from '../../infra/desired/infra-plan';
 import { desiredInfraStatus, plannedOutcome } from '../../infra/desired/infra-status';
-import { originKey, readDocuments } from '../render/input';
+import { neighboursIn, originKey, readDocuments } from '../render/input';
 import type { Origins, RenderInput, SourceDocument } from '../render/input';
 
 /** Ready reasons `validate` reports offline; the rest need the cluster (Services, children) to judge. */
@@ -23,6 +23,7 @@ const offlineReasons: ReadonlySet<string> = new Set([
   Reason.InternalProxyServiceInvalid,
   Reason.DuplicateSourceIP,
   Reason.AttachmentLimitExceeded,
+  Reason.InfraAddressConflict,
 ]);
 
 function crossLine(p: CrossProblem, origins: Origins): string {
@@ -42,6 +43,7 @@ function infraLines(input: RenderInput, origins: Origins): string[] {
       infra,
       attachments: input.attachments,
       grants: input.grants,
+      neighbours: neighboursIn(input, infra),
       nodePools: input.nodePools,
       machines: input.machines,
       services: input.services,
