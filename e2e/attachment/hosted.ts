@@ -1,11 +1,12 @@
 // A second real apiserver standing in for a hosted cluster (`rigUp` named `<run>-hosted…`, swept with the run),
-// started without the MetalLB CRDs (OLM's Subscription only, as on a fresh OpenShift cluster), plus what
-// HyperShift would put in the management cluster for it: a HostedCluster whose status names an admin kubeconfig
-// Secret. The kubeconfig names the apiserver as `https://localhost:<port>` (a name its certificate carries); the
-// controller rewrites that to `kube-apiserver.<control-plane ns>.svc.cluster.local`, which only the test-only
-// resolver below maps to 127.0.0.1 — the TLS server name stays `localhost` and the certificate is verified.
+// started without the MetalLB CRDs (OLM's Subscription only, as on a fresh OpenShift cluster; `withMetalLB` serves
+// them from the start, as once OLM has installed the MetalLB operator), plus what HyperShift would put in the
+// management cluster for it: a HostedCluster whose status names an admin kubeconfig Secret. The kubeconfig names
+// the apiserver as `https://localhost:<port>` (a name its certificate carries); the controller rewrites that to
+// `kube-apiserver.<control-plane ns>.svc.cluster.local`, which only the test-only resolver below maps to
+// 127.0.0.1 — the TLS server name stays `localhost` and the certificate is verified.
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
-import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import type { LookupFunction } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -74,11 +75,32 @@ export interface Hosted {
   down(): Promise<void>;
 }
 
-export async function startHosted(suffix: string): Promise<Hosted> {
-  const olmOnly = mkdtempSync(join(tmpdir(), 'oooi-hosted-crds-'));
-  copyFileSync(join(crdDir, 'operators.coreos.com_subscriptions.yaml'), join(olmOnly, 'subscriptions.yaml'));
-  const rig = await rigUp({ name: `${e2eEnv().rig}-${suffix}`, crdDirs: [olmOnly] });
-  rmSync(olmOnly, { recursive: true, force: true });
+export interface HostedOptions {
+  /** The MetalLB operator's CRDs served from the start, as once OLM installed it (default: OLM's Subscription only). */
+  readonly withMetalLB?: boolean;
+  /** Extra DNS names of its apiserver's certificate (`api.<domain>`, as a hosted kube-apiserver's names its host). */
+  readonly servingNames?: readonly string[];
+  /** Progress lines of its start. */
+  readonly log?: (line: string) => void;
+}
+
+/** The hosted cluster of an e2e test: rig run `<the e2e run>-<suffix>`, swept with it. */
+export function startHosted(suffix: string, o: HostedOptions = {}): Promise<Hosted> {
+  return startHostedRun(`${e2eEnv().rig}-${suffix}`, o);
+}
+
+/** A hosted cluster as rig run RUN_NAME (the sandbox's, outside jest). */
+export async function startHostedRun(runName: string, o: HostedOptions = {}): Promise<Hosted> {
+  const crds = mkdtempSync(join(tmpdir(), 'oooi-hosted-crds-'));
+  const files = ['operators.coreos.com_subscriptions.yaml'];
+  if (o.withMetalLB) files.push(...readdirSync(crdDir).filter((f) => f.startsWith('metallb.io_')));
+  for (const f of files) copyFileSync(join(crdDir, f), join(crds, f));
+  const rig = await rigUp({
+    name: runName,
+    crdDirs: [crds],
+    ...(o.servingNames ? { servingNames: o.servingNames } : {}),
+    ...(o.log ? { log: o.log } : {}),
+  }).finally(() => rmSync(crds, { recursive: true, force: true }));
   const rest = new KubeConfigRest({ kubeConfig: await loadKubeConfig(rig.kubeconfig) });
   const client = new KubeClient({ rest, fieldManager: 'e2e-hosted-user' });
   const kubeconfig = readFileSync(rig.kubeconfig, 'utf8').replace(

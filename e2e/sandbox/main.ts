@@ -14,7 +14,8 @@ async function main(argv: readonly string[]): Promise<number> {
   }
   const say = (line: string) => void process.stdout.write(`${line}\n`);
   // Ctrl-C (or SIGTERM) at any moment stops the sandbox the way it ends: everything started is torn down. A
-  // second one exits at once; `pnpm rig down --name sandbox` then removes what is left.
+  // second one exits at once; `pnpm rig down --name sandbox` (and `sandbox-hosted-alpha`, `sandbox-hosted-bravo`)
+  // then removes what is left.
   const interrupted = new AbortController();
   const onSignal = (): void => {
     if (interrupted.signal.aborted) process.exit(130);
@@ -37,10 +38,18 @@ async function main(argv: readonly string[]): Promise<number> {
         await new Promise<void>((resolve) => interrupted.signal.addEventListener('abort', () => resolve()));
     },
   });
-  say('\n# what the VM saw');
+  say('\n# what the sandbox shows');
+  for (const r of result.ready) say(`ready   ${r}`);
   say(`lease   ${result.lease.ip} (router ${result.lease.router ?? '-'}, DNS ${result.lease.dns ?? '-'})`);
   say(`dns     ${result.dns.name} -> ${result.dns.answers.join(', ')} (asked ${result.dns.server})`);
-  say(`tls     ${result.tls.sni} via ${result.tls.address}:6443 -> ${result.tls.peer}`);
+  say(`api     ${result.api.url} via ${result.api.address} -> kube-apiserver ${result.api.gitVersion}`);
+  const vm = result.apps.vm;
+  say(`apps    ${vm.name} -> ${vm.answers.join(', ')} (asked ${vm.server}) -> ${vm.http}`);
+  for (const c of result.apps.pod.clusters) {
+    say(`pod     ${c.name} -> ${c.answers.join(', ')} (asked ${c.server}), through Envoy:`);
+    say(`          http ${c.http}`);
+    say(`          tls  CN=${c.tls}`);
+  }
   return 0;
 }
 

@@ -2,35 +2,38 @@
 // it. A throw-away control plane (the rig); the Helm chart installed into it (CRDs, ServiceAccount, RBAC, the
 // operator Deployment); a kubelet stand-in (kubelet.ts) that runs, as real processes, every pod those Deployments
 // ask for — the operator itself under the chart's ServiceAccount, then the workloads it writes for the examples'
-// Infra: CoreDNS, oooi-dhcp, Envoy with oooi-xds, each on the VLAN at its static IP; openssl servers standing in
-// for the hosted clusters' kube-apiservers on the pod network, found through a stand-in cluster DNS. Then a "VM"
-// on the VLAN gets a DHCP lease, resolves api.<cluster>.<domain> from the VLAN view and opens TLS through Envoy
-// by SNI to its cluster's API server stand-in. It prints what a user would check and stops everything it started.
+// Infra: CoreDNS, oooi-dhcp, Envoy with oooi-xds, each on the VLAN at its static IP. The two hosted clusters are
+// stand-ins (stand-ins.ts): a real apiserver each, reached as its kube-apiserver Service through a stand-in
+// cluster DNS, registered as HyperShift would (HostedCluster + admin kubeconfig Secret), where the operator installs
+// apps ingress; the sandbox plays MetalLB there and puts a router stand-in at each load balancer address on the
+// VLAN. Once every object is Ready, a "VM" on the VLAN gets a DHCP lease, resolves api.<cluster>.<domain> from the
+// VLAN view and calls its cluster's API through Envoy by SNI (HTTPS, the certificate verified against that
+// cluster's CA), resolves a *.apps name (the cluster's MetalLB address) and gets its router's answer; a client pod
+// on the pod network resolves the same names from the pod-network view (the proxy's ClusterIP) and gets each
+// cluster's router through Envoy — HTTP by Host, TLS by SNI. It prints what a user would check and stops
+// everything it started.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
+import { DeploymentKind, ServiceKind } from '@oooi/controller';
 import { KubeClient, KubeConfigRest, loadKubeConfig, type KubeObject } from '@oooi/kube';
-import {
-  dhcpLease,
-  dig,
-  openNetScope,
-  repoRoot,
-  rigBin,
-  rigDown,
-  rigUp,
-  run,
-  waitFor,
-  type NetScope,
-  type Netns,
-} from '@oooi/rig';
+import { openNetScope, repoRoot, rigBin, rigDown, rigUp, run, waitFor } from '@oooi/rig';
 import { chartDir, helmOk } from '../chart/chart-support';
-import { kinds, NamespaceKind, type KindName } from '../controller/support';
+import { kinds, NamespaceKind, User, type KindName } from '../controller/support';
 import { startClusterDns } from './cluster-dns';
 import { SandboxKubelet } from './kubelet';
-import { startApiStandIn } from './stand-ins';
+import { podChecks, vmChecks, type PodView, type VmView } from './checks';
+import type { ServiceBackend } from './pod-client';
+import {
+  assignLoadBalancer,
+  registerStandIn,
+  startHostedStandIn,
+  startRouter,
+  type HostedStandIn,
+} from './stand-ins';
 
 export interface SandboxOptions {
-  /** The rig run's name (its state under the rig cache's run/NAME). */
+  /** The rig run's name (its state under the rig cache's run/NAME; the hosted clusters' are NAME-hosted-*). */
   readonly name: string;
   /** One line for the user (stdout). */
   readonly say: (line: string) => void;
@@ -42,22 +45,36 @@ export interface SandboxOptions {
   readonly signal?: AbortSignal;
 }
 
-/** What the VM saw: the outcome a user checks. */
-export interface SandboxResult {
-  readonly lease: { readonly ip: string; readonly router?: string; readonly dns?: string };
-  readonly dns: { readonly name: string; readonly server: string; readonly answers: readonly string[] };
-  readonly tls: { readonly sni: string; readonly address: string; readonly peer: string };
+/** What the sandbox shows: every object's Ready, then what the VM and the client pod saw. */
+export interface SandboxResult extends Omit<VmView, 'apps'> {
+  /** Every Infra, attachment, DNSServer, DHCPServer and ProxyServer: `Kind/name Ready=<status> <reason>`. */
+  readonly ready: readonly string[];
+  readonly apps: { readonly vm: VmView['apps']; readonly pod: PodView };
 }
 
 const NS = 'clusters';
 const INFRA = 'vlan100';
 const OPERATOR_NS = 'oooi-system';
-/** The examples' hosted clusters and the pod-network address of each one's API server stand-in. */
+/** The examples' hosted clusters and the pod-network address of each one's kube-apiserver Service. */
 const CLUSTERS = [
   { name: 'alpha', domain: 'alpha.example.com', apiServer: '203.0.113.10' },
   { name: 'bravo', domain: 'bravo.example.com', apiServer: '203.0.113.11' },
 ];
 const CLUSTER_DNS = '203.0.113.53';
+/** The client pod's address and the pod network's gateway (its default route, as the pod runner gives pods). */
+const POD_CLIENT = '203.0.113.60/24';
+const POD_GATEWAY = '203.0.113.1';
+/** The ingress Service in each hosted cluster: the examples name none, so the controller's default. */
+const INGRESS_SERVICE = 'oooi-ingress';
+/** The kinds whose Ready the sandbox waits for and shows, and the objects of them the examples make. */
+const READY_KINDS = ['Infra', 'InfraClusterAttachment', 'DNSServer', 'DHCPServer', 'ProxyServer'] as const;
+const EXPECTED = [
+  `Infra/${INFRA}`,
+  ...CLUSTERS.map((c) => `InfraClusterAttachment/${c.name}`),
+  `DNSServer/${INFRA}-dns`,
+  `DHCPServer/${INFRA}-dhcp`,
+  `ProxyServer/${INFRA}-proxy`,
+];
 
 function examples(): KubeObject[] {
   return ['infra.yaml', 'attachments.yaml'].flatMap((f) =>
@@ -69,6 +86,22 @@ function examples(): KubeObject[] {
 function podAddresses(): (deployment: string) => string {
   let next = 100;
   return () => `203.0.113.${next++}/24`;
+}
+
+/** `Kind/name Ready=<status> <reason>` of every object of READY_KINDS in NS. */
+async function readiness(admin: KubeClient): Promise<string[]> {
+  const out: string[] = [];
+  for (const kind of READY_KINDS) {
+    for (const obj of await admin.list(kinds[kind], { namespace: NS })) {
+      const conditions = (obj.status as { conditions?: { type: string; status: string; reason?: string }[] })
+        ?.conditions;
+      const ready = conditions?.find((c) => c.type === 'Ready');
+      out.push(
+        `${kind}/${obj.metadata?.name ?? ''} Ready=${ready?.status ?? '-'} ${ready?.reason ?? ''}`.trim(),
+      );
+    }
+  }
+  return out;
 }
 
 export async function runSandbox(o: SandboxOptions): Promise<SandboxResult> {
@@ -88,6 +121,8 @@ export async function runSandbox(o: SandboxOptions): Promise<SandboxResult> {
   const scope = openNetScope(o.name);
   const kubelets: SandboxKubelet[] = [];
   const stop = new AbortController();
+  const hostedRuns = CLUSTERS.map((c) => `${o.name}-hosted-${c.name}`);
+  let hostedUp: Promise<HostedStandIn[]> | undefined;
   try {
     const kubectl = async (...args: string[]): Promise<string> => {
       const res = await run([await rigBin('kubectl'), '--kubeconfig', rig.kubeconfig, ...args]);
@@ -95,29 +130,42 @@ export async function runSandbox(o: SandboxOptions): Promise<SandboxResult> {
       return res.stdout.trimEnd();
     };
     const show = async (...args: string[]) => o.say(`$ kubectl ${args.join(' ')}\n${await kubectl(...args)}`);
+    step('the VLAN 198.51.100.0/24 and the pod network 203.0.113.0/24 (network namespaces)');
+    const [vlan, podNet] = await Promise.all([
+      scope.createNetwork({ label: 'vlan', kind: 'vlan' }),
+      scope.createNetwork({ label: 'podnet', kind: 'pod' }),
+    ]);
+    step(
+      `the hosted clusters ${CLUSTERS.map((c) => c.name).join(' and ')} start meanwhile: a real apiserver each ` +
+        `(rig runs ${hostedRuns.join(', ')}), its kube-apiserver Service on the pod network`,
+    );
+    hostedUp = Promise.all(
+      CLUSTERS.map((c, i) =>
+        startHostedStandIn(scope, podNet, {
+          runName: hostedRuns[i]!,
+          cluster: c.name,
+          domain: c.domain,
+          apiServer: c.apiServer,
+          log: o.progress,
+        }),
+      ),
+    );
+    hostedUp.catch(() => undefined); // awaited below; the teardown waits for it as well
     step(
       'helm install oooi charts/oooi (CRDs, ServiceAccount, least-privilege RBAC, the operator Deployment)',
     );
     o.say(
       await helmOk(['install', 'oooi', chartDir, '-n', OPERATOR_NS, '--create-namespace'], rig.kubeconfig),
     );
-    const admin = new KubeClient({
-      rest: new KubeConfigRest({ kubeConfig: await loadKubeConfig(rig.kubeconfig) }),
-      fieldManager: 'sandbox-user',
-    });
-    step('the VLAN 198.51.100.0/24 and the pod network 203.0.113.0/24 (network namespaces)');
-    const [vlan, podNet] = await Promise.all([
-      scope.createNetwork({ label: 'vlan', kind: 'vlan' }),
-      scope.createNetwork({ label: 'podnet', kind: 'pod' }),
-    ]);
-    step("stand-ins for each hosted cluster's kube-apiserver, and the cluster DNS that names them");
-    for (const c of CLUSTERS) await startApiStandIn(scope, podNet, { cluster: c.name, address: c.apiServer });
+    const rest = new KubeConfigRest({ kubeConfig: await loadKubeConfig(rig.kubeconfig) });
+    const admin = new KubeClient({ rest, fieldManager: 'sandbox-user' });
+    step('the cluster DNS that names each hosted kube-apiserver Service');
     const clusterDns = await startClusterDns({
       scope,
       podNetwork: podNet,
       address: CLUSTER_DNS,
       records: Object.fromEntries(
-        CLUSTERS.map((c) => [`kube-apiserver.clusters-${c.name}.svc.cluster.local`, c.apiServer]),
+        CLUSTERS.map((c) => [`kube-apiserver.${NS}-${c.name}.svc.cluster.local`, c.apiServer]),
       ),
     });
     step('a kubelet stand-in runs every pod the oooi Deployments ask for, as real processes');
@@ -135,11 +183,19 @@ export async function runSandbox(o: SandboxOptions): Promise<SandboxResult> {
       await k.start(stop.signal);
       kubelets.push(k);
     }
-    step('kubectl apply -f examples/infra.yaml -f examples/attachments.yaml');
     // The hosted clusters' control-plane namespaces (`<namespace>-<name>` of each HostedCluster, which HyperShift
     // makes): oooi-dhcp reads the VMIs there, and the controller writes its VMI-reader Roles into them.
     for (const name of [NS, ...CLUSTERS.map((c) => `${NS}-${c.name}`)])
       await admin.apply(NamespaceKind, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
+    const hosted = await hostedUp;
+    step(
+      `what HyperShift keeps for each hosted cluster: HostedCluster ${NS}/<name> and its admin kubeconfig ` +
+        'Secret (server https://api.<domain>:6443)',
+    );
+    const user = new User(rest);
+    for (const h of hosted) await registerStandIn(user, NS, h);
+    await show('-n', NS, 'get', 'hostedclusters,secrets');
+    step('kubectl apply -f examples/infra.yaml -f examples/attachments.yaml');
     for (const obj of examples()) await admin.apply(kinds[obj.kind as KindName], obj, { force: true });
     step('waiting for the operator to converge and the three workloads to run');
     const workloads = [`${INFRA}-dns`, `${INFRA}-dhcp`, `${INFRA}-proxy`];
@@ -155,92 +211,99 @@ export async function runSandbox(o: SandboxOptions): Promise<SandboxResult> {
       },
       { timeoutMs: 180_000, everyMs: 2000, signal: o.signal },
     );
+    step(
+      'waiting for every object to be Ready; the operator installs apps ingress in each hosted cluster ' +
+        `(MetalLB, its pool, the Service ${INGRESS_SERVICE}), the sandbox plays MetalLB there and starts a ` +
+        "router stand-in at the Service's address on the VLAN",
+    );
+    const routers = new Map<string, string>();
+    let ready: string[] = [];
+    let shown = '';
+    await waitFor(
+      'every Infra, attachment, DNSServer, DHCPServer and ProxyServer Ready',
+      async () => {
+        for (const k of kubelets) k.check();
+        for (const h of hosted) {
+          if (routers.has(h.cluster)) continue;
+          const ip = await assignLoadBalancer(h, INGRESS_SERVICE);
+          if (ip === undefined) continue;
+          await startRouter(scope, vlan, { cluster: h.cluster, address: ip });
+          routers.set(h.cluster, ip);
+          o.say(
+            `MetalLB (stand-in): ${h.cluster}'s Service ${INGRESS_SERVICE} got ${ip}; ${h.cluster}'s router answers there`,
+          );
+        }
+        ready = await readiness(admin);
+        const seen = new Set(ready.map((r) => r.split(' ')[0]));
+        const notReady = [
+          ...ready.filter((r) => !r.includes(' Ready=True')),
+          ...EXPECTED.filter((e) => !seen.has(e)).map((e) => `${e} (not there)`),
+        ].join('; ');
+        if (notReady !== shown && notReady !== '') o.progress(`  not Ready yet: ${notReady}`);
+        shown = notReady;
+        return notReady === '';
+      },
+      { timeoutMs: 240_000, everyMs: 2000, signal: o.signal },
+    );
     await show('-n', NS, 'get', 'infras,infraclusterattachments,dhcpservers,dnsservers,proxyservers');
     await show('-n', NS, 'get', 'deployments,services,configmaps');
-    // Why an attachment is not Ready here: its apps ingress needs a HostedCluster, which this sandbox does not have.
     const cond = (field: string) => `{.status.conditions[?(@.type=="Ready")].${field}}`;
-    await show(
-      '-n',
-      NS,
-      'get',
-      'infraclusterattachments',
-      `-o=custom-columns=NAME:.metadata.name,READY:${cond('status')},REASON:${cond('reason')},MESSAGE:${cond('message')}`,
+    for (const kind of READY_KINDS) {
+      await show(
+        '-n',
+        NS,
+        'get',
+        kinds[kind].plural,
+        `-o=custom-columns=${kind.toUpperCase()}:.metadata.name,READY:${cond('status')},REASON:${cond('reason')},MESSAGE:${cond('message')}`,
+      );
+    }
+    const alpha = hosted[0]!;
+    const ctx = { scope, say: o.say, signal: o.signal };
+    const vm = await vmChecks({
+      ...ctx,
+      vlan,
+      step,
+      cluster: { name: alpha.cluster, domain: alpha.domain, caFile: alpha.caFile },
+    });
+    step(
+      'a client pod on the pod network (kube-proxy played by iptables in its namespace) asks the ' +
+        "pod-network view for each cluster's *.apps name and calls it: HTTP by Host and TLS by SNI, through Envoy",
     );
-    const result = await vmChecks({ scope, vlan, step, say: o.say, signal: o.signal });
+    const backend = (name: string) => serviceBackend(admin, kubelets[1]!, name);
+    const pod = await podChecks({
+      ...ctx,
+      podNet,
+      address: POD_CLIENT,
+      gateway: POD_GATEWAY,
+      dns: await backend(`${INFRA}-dns`),
+      proxy: await backend(`${INFRA}-proxy`),
+      clusters: hosted.map((h) => ({ name: h.cluster, domain: h.domain })),
+    });
     await o.beforeTeardown?.(rig.kubeconfig);
-    return result;
+    return { ...vm, ready, apps: { vm: vm.apps, pod } };
   } finally {
     stop.abort();
     for (const k of kubelets) await k.stop();
+    const hosted = await hostedUp?.catch(() => []);
+    for (const h of hosted ?? []) await h.hosted.down();
     await scope.dispose();
     await rigDown(o.name);
+    for (const r of hostedRuns) await rigDown(r);
     o.progress('sandbox: every process and namespace it started is gone');
   }
 }
 
-/** The VM's view: lease, DNS answer, TLS peer (each step waits, bounded, for the service to answer). */
-async function vmChecks({
-  scope,
-  vlan,
-  step,
-  say,
-  signal,
-}: {
-  scope: NetScope;
-  vlan: Awaited<ReturnType<NetScope['createNetwork']>>;
-  step: (what: string) => void;
-  say: (line: string) => void;
-  signal: AbortSignal | undefined;
-}): Promise<SandboxResult> {
-  const vm: Netns = await scope.createNamespace('vm-alpha-0');
-  await vlan.attach(vm, {});
-  step('a VM on the VLAN asks for a DHCP lease (udhcpc)');
-  let leased: Awaited<ReturnType<typeof dhcpLease>> | undefined;
-  await waitFor(
-    'a DHCP lease',
-    async () => {
-      leased = await dhcpLease(scope, vm, { client: 'udhcpc', timeoutSec: 10 }).catch(() => undefined);
-      return leased?.ip !== undefined;
-    },
-    { timeoutMs: 120_000, everyMs: 1000, signal },
-  );
-  const lease = { ip: leased!.ip, router: leased!.vars.router, dns: leased!.vars.dns };
-  say(`lease: ${lease.ip} router ${lease.router ?? '-'} dns ${lease.dns ?? '-'}`);
-  const cluster = CLUSTERS[0]!;
-  const name = `api.${cluster.domain}`;
-  const server = (lease.dns ?? '').split(/\s+/)[0] ?? '';
-  step(`the VM resolves ${name} from the VLAN view (dig @${server})`);
-  let answers: string[] = [];
-  await waitFor(
-    'a DNS answer',
-    async () => {
-      const a = await dig(vm, { server, name });
-      answers = a.answers;
-      return a.status === 'NOERROR' && answers.length > 0;
-    },
-    { timeoutMs: 60_000, everyMs: 1000, signal },
-  );
-  say(`dns: ${name} A ${answers.join(', ')}`);
-  const target = answers[0]!;
-  step(`the VM opens TLS to ${target}:6443 with SNI ${name}, through Envoy`);
-  let peer = '';
-  await waitFor(
-    'a TLS handshake through Envoy',
-    async () => {
-      peer = await tlsPeer(vm, target, 6443, name);
-      return peer !== '';
-    },
-    { timeoutMs: 60_000, everyMs: 1000, signal },
-  );
-  say(`tls: ${name} via ${target}:6443 -> peer certificate CN=${peer}`);
-  return { lease, dns: { name, server, answers }, tls: { sni: name, address: target, peer } };
-}
-
-/** The CN of the certificate the server at ADDRESS:PORT presents for SNI; '' when the handshake fails. */
-async function tlsPeer(ns: Netns, address: string, port: number, sni: string): Promise<string> {
-  const r = await ns.exec(
-    [await rigBin('openssl'), 's_client', '-connect', `${address}:${port}`, '-servername', sni, '-brief'],
-    { input: '', timeoutMs: 8_000 },
-  );
-  return /CN\s*=\s*([^,\n]+)/.exec(`${r.stdout}\n${r.stderr}`)?.[1]?.trim() ?? '';
+/** Service NAME in NS, its Deployment and the pod the kubelet runs for it. */
+async function serviceBackend(
+  admin: KubeClient,
+  kubelet: SandboxKubelet,
+  name: string,
+): Promise<ServiceBackend> {
+  const [service, deployment] = await Promise.all([
+    admin.get(ServiceKind, { namespace: NS, name }),
+    admin.get(DeploymentKind, { namespace: NS, name }),
+  ]);
+  const pod = kubelet.pod(name);
+  if (!service || !deployment || !pod) throw new Error(`no Service, Deployment or pod ${NS}/${name}`);
+  return { service, deployment, podIP: pod.podIP };
 }

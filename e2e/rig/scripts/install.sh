@@ -130,8 +130,8 @@ olm() {
 }
 
 # python3-venv: a stock Debian has python3 without venv/ensurepip, and the envoy piece runs `python3 -m venv`
-APT_PKGS="iproute2 udhcpc busybox isc-dhcp-client dhcpcd-base bind9-dnsutils dnsperf kea-dhcp4-server kea-admin dnsmasq-base tcpdump openssl bc jq curl python3-venv prometheus"
-APT_BINS="ip udhcpc busybox dhclient dhcpcd dig dnsperf kea-dhcp4 perfdhcp dnsmasq tcpdump openssl bc jq curl prometheus promtool"
+APT_PKGS="iproute2 udhcpc busybox isc-dhcp-client dhcpcd-base bind9-dnsutils dnsperf kea-dhcp4-server kea-admin dnsmasq-base tcpdump openssl bc jq curl iptables python3-venv prometheus"
+APT_BINS="ip udhcpc busybox dhclient dhcpcd dig dnsperf kea-dhcp4 perfdhcp dnsmasq tcpdump openssl bc jq curl iptables prometheus promtool"
 apt_ok() { # every binary present, and python3 able to make a venv (python3-venv ships ensurepip)
   local b
   for b in $APT_BINS; do command -v "$b" >/dev/null 2>&1 || [ -x "/usr/sbin/$b" ] || return 1; done

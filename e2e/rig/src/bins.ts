@@ -76,6 +76,7 @@ const aptBins = new Set([
   'bc',
   'jq',
   'curl',
+  'iptables',
   'prometheus',
   'promtool',
 ]);

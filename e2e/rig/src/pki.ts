@@ -53,8 +53,11 @@ async function signed(
   ]); // prettier-ignore
 }
 
-/** Creates the PKI in `dir` (about 0.1 s). */
-export async function makePki(dir: string): Promise<Pki> {
+/**
+ * Creates the PKI in `dir` (about 0.1 s). SERVING_NAMES are extra DNS names of the apiserver's certificate (a
+ * hosted cluster's stand-in serves `api.<domain>`, as a hosted kube-apiserver's certificate names its public host).
+ */
+export async function makePki(dir: string, servingNames: readonly string[] = []): Promise<Pki> {
   const openssl = await rigBin('openssl');
   const p = pkiPaths(dir);
   await mkdir(dir, { recursive: true, mode: 0o700 });
@@ -62,12 +65,16 @@ export async function makePki(dir: string): Promise<Pki> {
     openssl, 'req', '-x509', ...curve, '-keyout', p.caKey, '-out', p.caCert, '-days', '3650', '-subj', '/CN=oooi-rig-ca',
     '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign',
   ]); // prettier-ignore
+  for (const n of servingNames)
+    if (!/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/.test(n))
+      throw new Error(`rig: ${JSON.stringify(n)} is not a DNS name`);
+  const extra = servingNames.map((n) => `,DNS:${n}`).join('');
   const san = 'subjectAltName=IP:127.0.0.1,DNS:localhost,DNS:kubernetes,DNS:kubernetes.default,';
   await Promise.all([
     signed(openssl, p, {
       name: 'apiserver',
       subject: '/CN=kube-apiserver',
-      ext: `${san}DNS:kubernetes.default.svc,DNS:kubernetes.default.svc.cluster.local,IP:10.96.0.1\nextendedKeyUsage=serverAuth\n`,
+      ext: `${san}DNS:kubernetes.default.svc,DNS:kubernetes.default.svc.cluster.local,IP:10.96.0.1${extra}\nextendedKeyUsage=serverAuth\n`,
     }),
     signed(openssl, p, {
       name: 'admin',

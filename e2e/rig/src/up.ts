@@ -52,6 +52,8 @@ export interface RigUpOptions {
   readonly name: string;
   /** Directories of CRD YAML to install; default `defaultCrdDirs()` (the repo's crds/ + e2e/third-party-crds). */
   readonly crdDirs?: readonly string[];
+  /** Extra DNS names in the apiserver's serving certificate (besides localhost, 127.0.0.1 and kubernetes…). */
+  readonly servingNames?: readonly string[];
   /** The process this run belongs to (the e2e sweep stops runs whose owner is gone). */
   readonly owner?: ProcRef;
   /** Progress lines (default: none). */
@@ -85,7 +87,7 @@ async function prepare(opts: RigUpOptions, log: (line: string) => void): Promise
   const pickPorts = opts.pickPorts ?? defaultPickPorts;
   const [bins, pki, chosen] = await Promise.all([
     resolveBins(),
-    makePki(join(dir, 'pki')),
+    makePki(join(dir, 'pki'), opts.servingNames),
     pickChecked(pickPorts, portNames, []),
   ]);
   const ports = Object.fromEntries(portNames.map((n, i) => [n, chosen[i] ?? 0])) as Ports;

@@ -37,19 +37,32 @@ async function relay(r: Relay): Promise<TrackedProc> {
   return proc;
 }
 
-/** Makes the root namespace's 127.0.0.1:PORT answer at 127.0.0.1:PORT inside NS (e.g. the apiserver). */
-export async function bridgeLoopbackPort(scope: NetScope, ns: Netns, port: number): Promise<TrackedProc[]> {
+/**
+ * Makes the root namespace's 127.0.0.1:PORT answer at 127.0.0.1:PORT inside NS (e.g. the apiserver), or at
+ * LISTEN inside NS (an address of NS: a Service's address standing for that port).
+ */
+export async function bridgeLoopbackPort(
+  scope: NetScope,
+  ns: Netns,
+  port: number,
+  listen: { readonly host: string; readonly port: number } = { host: '127.0.0.1', port },
+): Promise<TrackedProc[]> {
   const sock = sockPath(scope, `lo${port}`);
-  const tcp = `tcp:127.0.0.1:${port}`;
   const outer = await relay({
     scope,
     ns: undefined,
     listen: `unix:${sock}`,
-    connect: tcp,
+    connect: `tcp:127.0.0.1:${port}`,
     label: `fwd-out-${port}`,
   });
   try {
-    const inner = await relay({ scope, ns, listen: tcp, connect: `unix:${sock}`, label: `fwd-in-${port}` });
+    const inner = await relay({
+      scope,
+      ns,
+      listen: `tcp:${listen.host}:${listen.port}`,
+      connect: `unix:${sock}`,
+      label: `fwd-in-${port}`,
+    });
     return [outer, inner];
   } catch (err) {
     await outer.stop();
