@@ -52,12 +52,24 @@ describe('the window', () => {
 describe('offerNeedsProbe', () => {
   test.each([
     { name: 'an address the store has no record of, on our segment, in the window', q: ask(), want: true },
-    { name: 'an address only offered so far (an offer is no record)', q: ask({ record: lease('offered') }), want: true },
+    {
+      name: 'an address only offered so far (an offer is no record)',
+      q: ask({ record: lease('offered') }),
+      want: true,
+    },
     { name: 'after the window', q: ask({ now: window.until }), want: false },
     { name: 'no window (the store was kept)', q: ask({ recovery: undefined }), want: false },
-    { name: 'a relayed client (ARP does not reach its segment)', q: ask({ giaddr: ip('198.51.100.3') }), want: false },
+    {
+      name: 'a relayed client (ARP does not reach its segment)',
+      q: ask({ giaddr: ip('198.51.100.3') }),
+      want: false,
+    },
     { name: "the client's reservation or VMI-reported address", q: ask({ fixed: X }), want: false },
-    { name: 'an address with a bound record (known since the loss)', q: ask({ record: lease('bound') }), want: false },
+    {
+      name: 'an address with a bound record (known since the loss)',
+      q: ask({ record: lease('bound') }),
+      want: false,
+    },
     { name: 'a released one', q: ask({ record: lease('released') }), want: false },
     { name: 'a declined one', q: ask({ record: lease('declined') }), want: false },
   ])('$name', ({ q, want }) => expect(offerNeedsProbe(q)).toBe(want));

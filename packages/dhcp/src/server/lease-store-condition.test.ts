@@ -53,7 +53,11 @@ test.each([
     facts: {
       failure: undefined,
       damage: [damage(120)],
-      recovery: { since: Date.UTC(2026, 0, 1), until: Date.UTC(2026, 0, 1, 1), reason: 'damaged_store' as const },
+      recovery: {
+        since: Date.UTC(2026, 0, 1),
+        until: Date.UTC(2026, 0, 1, 1),
+        reason: 'damaged_store' as const,
+      },
     },
     want: {
       status: 'True',

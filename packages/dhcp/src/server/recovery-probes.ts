@@ -63,7 +63,10 @@ export class RecoveryProbes {
     if (r !== undefined && !this.endLogged) {
       this.endLogged = true;
       this.held.clear();
-      this.o.log.info({ reason: r.reason, until: new Date(r.until).toISOString() }, 'Lease store recovery ended');
+      this.o.log.info(
+        { reason: r.reason, until: new Date(r.until).toISOString() },
+        'Lease store recovery ended',
+      );
     }
     return false;
   }
@@ -79,7 +82,8 @@ export class RecoveryProbes {
 
   /** Whether decision D (taken on input I, before its changes were applied) is an offer that waits for a probe. */
   wants(i: DecideInput, d: Decision): d is Extract<Decision, { kind: 'reply' }> {
-    if (this.o.prober === undefined || d.kind !== 'reply' || d.type !== 'offer' || !this.active()) return false;
+    if (this.o.prober === undefined || d.kind !== 'reply' || d.type !== 'offer' || !this.active())
+      return false;
     const ip = d.reply.yiaddr;
     return offerNeedsProbe({
       recovery: this.window(),

@@ -20,7 +20,11 @@ export async function readRecoveryMark(dir: string): Promise<RecoveryMark | unde
   }
   try {
     const v = JSON.parse(text) as { since?: unknown; reason?: unknown };
-    if (typeof v.since === 'number' && Number.isFinite(v.since) && reasons.includes(v.reason as RecoveryReason))
+    if (
+      typeof v.since === 'number' &&
+      Number.isFinite(v.since) &&
+      reasons.includes(v.reason as RecoveryReason)
+    )
       return { since: v.since, reason: v.reason as RecoveryReason };
   } catch {
     // not JSON: a torn or damaged mark, handled as one that does not parse

@@ -81,7 +81,9 @@ describe('desiredDhcpServer: the lease storage', () => {
     },
     {
       name: 'a storage class and a size',
-      input: infra({ infraComponents: { dhcp: { leaseStorage: { storageClassName: 'fast', size: '1Gi' } } } }),
+      input: infra({
+        infraComponents: { dhcp: { leaseStorage: { storageClassName: 'fast', size: '1Gi' } } },
+      }),
       want: {
         leaseStorage: { storageClassName: 'fast', size: '1Gi' },
         claim: { storageClassName: 'fast', storage: '1Gi' },
@@ -99,8 +101,7 @@ describe('desiredDhcpServer: the lease storage', () => {
     const r = renderDhcpServer(p.object);
     if (!r.ok) throw new Error(JSON.stringify(r.errors));
     const claim = r.value.children.leaseClaim?.spec as
-      | { storageClassName: string; resources: { requests: { storage: string } } }
-      | undefined;
+      { storageClassName: string; resources: { requests: { storage: string } } } | undefined;
     const pod = (r.value.children.deployment.spec as { template: { spec: { volumes: unknown[] } } }).template
       .spec;
     expect({
