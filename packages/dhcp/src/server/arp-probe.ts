@@ -47,34 +47,65 @@ export interface ArpProberOptions {
   readonly arpTable?: string;
 }
 
+interface Waiter {
+  readonly ip: number;
+  readonly deadline: number;
+  readonly resolve: (r: ProbeResult) => void;
+}
+
 export class ArpProber implements AddressProber {
   private socket: Promise<Socket> | undefined;
+  /** Probes waiting for an answer: one read of the table per tick serves them all. */
+  private waiters: Waiter[] = [];
+  private polling = false;
 
   constructor(private readonly o: ArpProberOptions) {}
 
   async probe(ip: number): Promise<ProbeResult> {
-    const table = this.o.arpTable ?? '/proc/net/arp';
     try {
       const s = await this.sender();
       await new Promise<void>((resolve, reject) =>
         s.send(Buffer.alloc(0), 9, formatDottedQuad(ip), (err) => (err ? reject(err) : resolve())),
       );
-      const deadline = performance.now() + this.o.timeoutMs;
-      for (;;) {
-        const mac = parseArpTable(await readFile(table, 'utf8')).get(ip);
-        if (mac !== undefined) return { kind: 'in_use', mac };
-        if (performance.now() >= deadline) return { kind: 'free' };
-        await new Promise((r) => setTimeout(r, this.o.everyMs ?? 20));
-      }
     } catch (err) {
       return { kind: 'failed', why: (err as Error).message };
     }
+    return new Promise<ProbeResult>((resolve) => {
+      this.waiters.push({ ip, deadline: performance.now() + this.o.timeoutMs, resolve });
+      if (!this.polling) void this.poll();
+    });
   }
 
   async close(): Promise<void> {
     const s = await this.socket?.catch(() => undefined);
     if (s !== undefined) await new Promise<void>((r) => s.close(() => r()));
     this.socket = undefined;
+  }
+
+  /** Reads the table every tick while probes wait; each waiter ends on its address's entry or its deadline. */
+  private async poll(): Promise<void> {
+    this.polling = true;
+    try {
+      while (this.waiters.length > 0) {
+        let table: Map<number, string> | { failed: string };
+        try {
+          table = parseArpTable(await readFile(this.o.arpTable ?? '/proc/net/arp', 'utf8'));
+        } catch (err) {
+          table = { failed: (err as Error).message };
+        }
+        const now = performance.now();
+        this.waiters = this.waiters.filter((w) => {
+          if (!(table instanceof Map)) w.resolve({ kind: 'failed', why: table.failed });
+          else if (table.has(w.ip)) w.resolve({ kind: 'in_use', mac: table.get(w.ip)! });
+          else if (now >= w.deadline) w.resolve({ kind: 'free' });
+          else return true;
+          return false;
+        });
+        if (this.waiters.length > 0) await new Promise((r) => setTimeout(r, this.o.everyMs ?? 20));
+      }
+    } finally {
+      this.polling = false;
+    }
   }
 
   private sender(): Promise<Socket> {
