@@ -33,7 +33,6 @@ import { LeaseStore, LeaseStoreUnavailableError } from '../store/lease-store';
 import type { StoreDamage } from '../store/lease-store';
 import type { LeaseStoreFacts } from './lease-store-condition';
 import { recordProblem } from '../store/records';
-import { settleRecoveryMark } from '../store/recovery-mark';
 import { ArpProber } from './arp-probe';
 import type { AddressProber } from './arp-probe';
 import { RecoveryProbes } from './recovery-probes';
@@ -137,12 +136,7 @@ export class DhcpServer {
     this.store = opened.store;
     this.table = opened.table;
     this.storeDamage = opened.damage;
-    const mark = await settleRecoveryMark(
-      this.o.leaseDir,
-      { isNew: opened.isNew, damaged: opened.damage.length > 0 },
-      this.now(),
-    );
-    this.recovery.begin(mark, this.metrics.recovery);
+    await this.recovery.begin(this.o.leaseDir, opened, this.metrics.recovery);
     const ms = (v: number) => Math.round(v * 10) / 10;
     this.log.info(
       {

@@ -5,6 +5,7 @@ import { formatIPv4 } from '@oooi/api';
 import type { Logger } from 'pino';
 import { offerNeedsProbe, recovering, recoveryOf } from '../allocate/recovery';
 import type { ProbeHold, Recovery, RecoveryMark } from '../allocate/recovery';
+import { settleRecoveryMark } from '../store/recovery-mark';
 import { fixedAddressOf } from '../allocate/allocator';
 import { clientOf } from '../decide/client';
 import type { Decision, DecideInput } from '../decide/types';
@@ -34,10 +35,19 @@ export class RecoveryProbes {
 
   constructor(private readonly o: RecoveryProbesOptions) {}
 
-  /** Starts from the lease directory's mark (store/recovery-mark.ts). */
-  begin(mark: RecoveryMark | undefined, metrics: RecoveryMetrics): void {
-    this.mark = mark;
+  /** Starts from the mark of the lease directory DIR, as the store's open found it (store/recovery-mark.ts). */
+  async begin(
+    dir: string,
+    opened: { readonly isNew: boolean; readonly damage: readonly unknown[] },
+    metrics: RecoveryMetrics,
+  ): Promise<void> {
     this.metrics = metrics;
+    this.mark = await settleRecoveryMark(
+      dir,
+      { isNew: opened.isNew, damaged: opened.damage.length > 0 },
+      this.o.now(),
+      (err) => this.o.log.error({ err, dir }, 'Recovery mark not written; it holds until a restart'),
+    );
     const r = this.window();
     if (r === undefined || !recovering(r, this.o.now())) return;
     this.o.log.warn(

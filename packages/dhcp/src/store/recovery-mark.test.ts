@@ -40,3 +40,13 @@ test('a mark that does not parse is replaced by a loss found now', async () => {
     reason: 'damaged_store',
   });
 });
+
+test('a mark that cannot be written (here: the directory is gone) still holds, and the failure is told', async () => {
+  const errors: string[] = [];
+  const gone = join(dir, 'gone');
+  const mark = await settleRecoveryMark(gone, { isNew: true, damaged: false }, 3000, (e) =>
+    errors.push((e as NodeJS.ErrnoException).code ?? ''),
+  );
+  expect(mark).toEqual({ since: 3000, reason: 'new_store' });
+  expect(errors).toEqual(['ENOENT']);
+});

@@ -52,12 +52,14 @@ export async function writeRecoveryMark(dir: string, mark: RecoveryMark): Promis
 
 /**
  * The mark the store opened with: a new store or damage found now gives a new one (written), else the one on disk
- * (a damaged one is replaced by a loss found now).
+ * (a damaged one is replaced by a loss found now). A mark that cannot be written (a full disk) still holds for
+ * this process: ON_WRITE_FAILED is told, and the server starts and serves as it would without the mark file.
  */
 export async function settleRecoveryMark(
   dir: string,
   opened: { readonly isNew: boolean; readonly damaged: boolean },
   now: number,
+  onWriteFailed: (err: Error) => void = () => undefined,
 ): Promise<RecoveryMark | undefined> {
   const found: RecoveryReason | undefined = opened.isNew
     ? 'new_store'
@@ -67,6 +69,6 @@ export async function settleRecoveryMark(
   const onDisk = found === undefined ? await readRecoveryMark(dir) : undefined;
   if (found === undefined && onDisk !== 'damaged') return onDisk;
   const mark: RecoveryMark = { since: now, reason: found ?? 'damaged_store' };
-  await writeRecoveryMark(dir, mark);
+  await writeRecoveryMark(dir, mark).catch(onWriteFailed);
   return mark;
 }
