@@ -168,25 +168,33 @@ export const DhcpKubevirt = Type.Object(
   { description: 'KubeVirt awareness: addresses and host names that VirtualMachineInstances report.' },
 );
 
-export const DhcpLeaseStorage = Type.Object(
-  {
-    storageClassName: Type.Optional(
-      objectName(
-        'spec.leaseStorage.storageClassName',
-        'StorageClass of a PersistentVolumeClaim (ReadWriteOnce) holding the lease store. Empty: an emptyDir (leases are lost with the pod; VMI-reported addresses bring VMs back to theirs).',
+/**
+ * Where the lease journal lives; PATH is the field's own path (spec.leaseStorage on a DHCPServer,
+ * spec.infraComponents.dhcp.leaseStorage on an Infra, which passes it to its DHCPServer child as it is).
+ */
+export function leaseStorage(path: string) {
+  return Type.Object(
+    {
+      storageClassName: Type.Optional(
+        objectName(
+          `${path}.storageClassName`,
+          'StorageClass of a PersistentVolumeClaim (ReadWriteOnce) holding the lease store. Empty: an emptyDir (leases are lost with the pod; VMI-reported addresses bring VMs back to theirs, and oooi-dhcp probes the addresses it has no record of before offering them for one lease time).',
+        ),
       ),
-    ),
-    size: Type.Optional(
-      Type.String({
-        description: 'Size of the PersistentVolumeClaim, in Mi or Gi.',
-        default: DEFAULT_LEASE_STORAGE_SIZE,
-        maxLength: 8,
-        pattern: '^[1-9][0-9]{0,5}(Mi|Gi)$',
-      }),
-    ),
-  },
-  { description: 'Where the lease journal lives.' },
-);
+      size: Type.Optional(
+        Type.String({
+          description: 'Size of the PersistentVolumeClaim, in Mi or Gi.',
+          default: DEFAULT_LEASE_STORAGE_SIZE,
+          maxLength: 8,
+          pattern: '^[1-9][0-9]{0,5}(Mi|Gi)$',
+        }),
+      ),
+    },
+    { description: 'Where the lease journal lives.' },
+  );
+}
+
+export const DhcpLeaseStorage = leaseStorage('spec.leaseStorage');
 
 export const DhcpServerSpec = Type.Object(
   {

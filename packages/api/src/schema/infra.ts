@@ -16,6 +16,7 @@ import {
 import type { CelRule } from './cel';
 import { cidrV4, dnsLabel, optionalFlag, image, ipv4, ipv4Regex, labelRegex, objectName } from './fields';
 import { conditions, observedGeneration } from './status';
+import { leaseStorage } from './dhcp-server';
 
 export const NetworkConfig = Type.Object(
   {
@@ -96,6 +97,7 @@ export const DhcpComponent = Type.Object(
       }),
     ),
     image: Type.Optional(image('Override the DHCP server image (oooi-dhcp), e.g. from a mirror registry.')),
+    leaseStorage: Type.Optional(leaseStorage('spec.infraComponents.dhcp.leaseStorage')),
   },
   {
     description: 'DHCP for the worker VMs (KubeVirt-aware: a VM keeps its address across re-reconciles).',

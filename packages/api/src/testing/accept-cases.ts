@@ -56,6 +56,10 @@ export const acceptCases: Case[] = [
     name: 'an internalProxyService of service.namespace',
     input: set(infra, 'spec.infraComponents.proxy.internalProxyService', 'vlan100-proxy.clusters'),
   },
+  {
+    name: 'an Infra whose DHCP leases live on a PersistentVolumeClaim',
+    input: set(infra, 'spec.infraComponents.dhcp.leaseStorage', { storageClassName: 'fast', size: '1Gi' }),
+  },
   { name: 'a lease of 8760h', input: set(infra, 'spec.infraComponents.dhcp.leaseTime', '8760h') },
   { name: 'a 90s lease', input: set(infra, 'spec.infraComponents.dhcp.leaseTime', '1m30s') },
   {

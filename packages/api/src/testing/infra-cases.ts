@@ -172,6 +172,20 @@ export const infraRejectCases: Case[] = [
     want: ['spec.infraComponents.dhcp.leaseTime must be between 1m and 8760h'],
   },
   {
+    name: 'a lease storage class with a space',
+    input: set(infra, `${ic}.dhcp.leaseStorage`, { storageClassName: 'fast ssd' }),
+    want: [
+      "spec.infraComponents.dhcp.leaseStorage.storageClassName must be a Kubernetes object name: lower-case letters, digits, '-' and '.'",
+    ],
+  },
+  {
+    name: 'a lease volume of 1Ti',
+    input: set(infra, `${ic}.dhcp.leaseStorage`, { storageClassName: 'fast', size: '1Ti' }),
+    want: [
+      `spec.infraComponents.dhcp.leaseStorage.size: Invalid value: "1Ti": spec.infraComponents.dhcp.leaseStorage.size in body should match '^[1-9][0-9]{0,5}(Mi|Gi)$'`,
+    ],
+  },
+  {
     name: 'enabled as a string',
     input: set(infra, `${ic}.dns.enabled`, 'yes'),
     want: [

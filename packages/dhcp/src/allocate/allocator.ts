@@ -6,6 +6,8 @@ import { holds } from './lease-table';
 import type { Lease, LeaseTable } from './lease-table';
 import type { KubevirtView } from './kubevirt-view';
 import { inNetwork, isExcluded } from './served-network';
+import { probeHeld } from './recovery';
+import type { ProbeHold } from './recovery';
 import type { ServedNetwork } from './served-network';
 
 export interface ClientRef {
@@ -32,6 +34,8 @@ export interface World {
   readonly table: LeaseTable;
   readonly now: number;
   readonly kubevirt?: KubevirtView;
+  /** Addresses a probe found in use while the store recovers (recovery.ts): only their user may have them. */
+  readonly probeHolds?: ReadonlyMap<number, ProbeHold>;
 }
 
 /** The reservation of C, by client identifier first, then by MAC. */
@@ -51,6 +55,7 @@ function holderOf(l: Lease): ClientRef {
  */
 export function usableBy(o: World, addr: number, c: ClientRef): boolean {
   if (!inNetwork(o.net, addr) || isExcluded(o.net, addr)) return false;
+  if (probeHeld(o.probeHolds, addr, c.mac, o.now)) return false;
   const owner = o.net.reservedIps.get(addr);
   const reservedForC = owner !== undefined && reservationOf(o.net, c)?.ip === addr;
   if (owner !== undefined && !reservedForC) return false;

@@ -53,6 +53,7 @@ function discover(i: DecideInput): Decision {
     client,
     ...(requested !== undefined ? { requested } : {}),
     ...(i.kubevirt !== undefined ? { kubevirt: i.kubevirt } : {}),
+    ...(i.probeHolds !== undefined ? { probeHolds: i.probeHolds } : {}),
   });
   if (!a.ok) return { kind: 'drop', reason: a.reason };
   const hostname = a.hostname ?? hostnameOf(i.packet);

@@ -4,6 +4,7 @@ import type { DhcpPacket } from '../codec/packet';
 import type { Lease, LeaseTable } from '../allocate/lease-table';
 import type { KubevirtView } from '../allocate/kubevirt-view';
 import type { ServedNetwork } from '../allocate/served-network';
+import type { ProbeHold } from '../allocate/recovery';
 
 export interface DecideInput {
   readonly packet: DhcpPacket;
@@ -19,6 +20,8 @@ export interface DecideInput {
   readonly offerHoldMs: number;
   /** KubeVirt awareness (config `kubevirt`): VMI pins, host names, the no-VMI policy. */
   readonly kubevirt?: KubevirtView;
+  /** Addresses a probe found in use while the lease store recovers (allocate/recovery.ts). */
+  readonly probeHolds?: ReadonlyMap<number, ProbeHold>;
 }
 
 /** RFC 2131 §4.1: where a reply goes. */
@@ -57,7 +60,9 @@ export type DropReason =
   /** KubeVirt mode, `unknownClients: refuse`: no VMI reports this MAC on the network. */
   | 'no_vmi'
   /** KubeVirt mode, before the VMI caches synced: only a client renewing the address the store has for it. */
-  | 'kubevirt_not_synced';
+  | 'kubevirt_not_synced'
+  /** While the lease store recovers: every address probed for this request was in use (the client retries). */
+  | 'address_in_use';
 
 export type Decision =
   | {

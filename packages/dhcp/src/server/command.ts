@@ -16,6 +16,8 @@ export interface DhcpCommand {
   readonly statusIntervalMs: number;
   /** SO_RCVBUF of the DHCP sockets (capped by the kernel at net.core.rmem_max). */
   readonly recvBufferBytes: number;
+  /** How long an ARP probe of an offered address waits while the lease store recovers; 0: no probes. */
+  readonly probeTimeoutMs: number;
 }
 
 export interface HostPort {
@@ -81,6 +83,14 @@ function program(write: (s: string) => void): Command {
         .default(4 * 1024 * 1024)
         .argParser(int),
     )
+    .addOption(
+      new Option(
+        '--probe-timeout-ms <n>',
+        'while the lease store recovers (one lease time after it was found new or damaged), how long an ARP probe of an address it has no record of waits before the address is offered; 0: no probes',
+      )
+        .default(500)
+        .argParser(int),
+    )
     .addOption(new Option('--port <n>', 'server port').default(67).argParser(int).hideHelp())
     .addOption(new Option('--client-port <n>', 'client port').default(68).argParser(int).hideHelp())
     .addOption(
@@ -116,6 +126,7 @@ export function parseDhcpCommand(argv: readonly string[]): ParsedCommand {
     kubeconfig?: string;
     statusIntervalMs: number;
     recvBufferBytes: number;
+    probeTimeoutMs: number;
   }>();
   return {
     ok: true,
@@ -132,6 +143,7 @@ export function parseDhcpCommand(argv: readonly string[]): ParsedCommand {
       kubeconfig: o.kubeconfig,
       statusIntervalMs: o.statusIntervalMs,
       recvBufferBytes: o.recvBufferBytes,
+      probeTimeoutMs: o.probeTimeoutMs,
     },
   };
 }

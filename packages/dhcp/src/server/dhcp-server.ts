@@ -8,7 +8,6 @@
 // receives limited broadcasts and nothing unicast, so a unicast to the pod-network address reaches no socket; a
 // socket bound to serverIP:67 receives unicasts and sends everything. A limited broadcast sent from the
 // serverIP-bound socket leaves on the interface that owns serverIP, whatever the default route says.
-import { createSocket } from 'node:dgram';
 import type { RemoteInfo, Socket } from 'node:dgram';
 import { networkInterfaces } from 'node:os';
 import { waitForInterface } from './interface-wait';
@@ -21,18 +20,24 @@ import { holds } from '../allocate/lease-table';
 import type { Lease, LeaseTable } from '../allocate/lease-table';
 import type { KubevirtView } from '../allocate/kubevirt-view';
 import { decodePacket } from '../codec/decode';
-import { formatDottedQuad, parseDottedQuad } from '../codec/ip-text';
+import { parseDottedQuad } from '../codec/ip-text';
 import { encodePacket } from '../codec/encode';
 import { macOf, messageType } from '../codec/packet';
 import type { DhcpPacket } from '../codec/packet';
 import { applyChanges, undoChanges } from '../decide/apply';
 import { decide } from '../decide/decide';
 import { isKnownClient } from '../decide/kubevirt-gate';
-import type { Arrival, Decision, DecideInput, Destination } from '../decide/types';
+import type { Arrival, Decision, DecideInput } from '../decide/types';
 import type { Release } from '../kubevirt/aggregate/kubevirt-index';
 import { LeaseStore, LeaseStoreUnavailableError } from '../store/lease-store';
-import type { StoreDamage, StoreFailure } from '../store/lease-store';
+import type { StoreDamage } from '../store/lease-store';
+import type { LeaseStoreFacts } from './lease-store-condition';
 import { recordProblem } from '../store/records';
+import { ArpProber } from './arp-probe';
+import type { AddressProber } from './arp-probe';
+import { RecoveryProbes } from './recovery-probes';
+import { storeEvents } from './store-events';
+import { bindSocket, target } from './udp-sockets';
 import type { DhcpMetrics, DropLabel } from './metrics';
 import { dhcpMetrics, typeLabel } from './metrics';
 import type { Registry } from 'prom-client';
@@ -61,7 +66,17 @@ export interface DhcpServerOptions {
   readonly onLeaseChange?: () => void;
   /** Backoff of the lease store after a failed write. @default { initialMs: 1000, maxMs: 16000 } */
   readonly storeBackoff?: { readonly initialMs: number; readonly maxMs: number };
+  /**
+   * How long an ARP probe of an offered address waits while the lease store recovers (allocate/recovery.ts);
+   * 0 turns probing off. @default 500
+   */
+  readonly probeTimeoutMs?: number;
+  /** Replaces the ARP prober (tests over loopback, where no ARP runs). */
+  readonly prober?: AddressProber;
 }
+
+/** Addresses probed for one DISCOVER at most; every one found in use is held, so the client's retry gets further. */
+const MAX_PROBES_PER_OFFER = 4;
 
 type Reload = { readonly ok: true } | { readonly ok: false; readonly why: string };
 
@@ -83,13 +98,26 @@ export class DhcpServer {
   /** `mac ip` of blocked VMI pins already logged under the current view. */
   private readonly blockedLogged = new Set<string>();
   private storeDamage: readonly StoreDamage[] = [];
+  private readonly recovery: RecoveryProbes;
 
   constructor(private readonly o: DhcpServerOptions) {
     this.config = o.config;
     this.net = compileNetwork(o.config);
     this.log = o.log;
     this.now = o.now ?? Date.now;
-    this.metrics = dhcpMetrics(o.registry, () => this.table?.activeCount(this.now()) ?? 0);
+    const timeoutMs = o.probeTimeoutMs ?? 500;
+    this.recovery = new RecoveryProbes({
+      prober:
+        o.prober ??
+        (timeoutMs > 0 ? new ArpProber({ source: o.config.network.serverIP, timeoutMs }) : undefined),
+      log: o.log,
+      now: this.now,
+      leaseSecs: () => this.config.leaseTimeSeconds,
+    });
+    this.metrics = dhcpMetrics(o.registry, () => this.table?.activeCount(this.now()) ?? 0, {
+      recovering: () => this.recovery.active(),
+      held: () => this.recovery.heldCount(),
+    });
   }
 
   /** Opens the lease store, binds both sockets; resolves once serving. Stops when SIGNAL aborts. */
@@ -108,6 +136,7 @@ export class DhcpServer {
     this.store = opened.store;
     this.table = opened.table;
     this.storeDamage = opened.damage;
+    await this.recovery.begin(this.o.leaseDir, opened, this.metrics.recovery);
     const ms = (v: number) => Math.round(v * 10) / 10;
     this.log.info(
       {
@@ -153,47 +182,20 @@ export class DhcpServer {
     return this.listening;
   }
 
-  /** The lease store's health, for the `LeaseStore` condition: a write failure now, damage found on open. */
-  storeHealth(): { failure: StoreFailure | undefined; damage: readonly StoreDamage[] } {
-    return { failure: this.store?.failing, damage: this.storeDamage };
+  /** The lease store's health, for the `LeaseStore` condition: a write failure now, damage found on open, recovery. */
+  storeHealth(): LeaseStoreFacts {
+    const r = this.recovery.active() ? this.recovery.window() : undefined;
+    return {
+      failure: this.store?.failing,
+      damage: this.storeDamage,
+      ...(r !== undefined ? { recovery: r } : {}),
+    };
   }
 
-  private async openStore() {
-    const sm = this.metrics.store;
+  private openStore() {
     return LeaseStore.open(
       this.o.leaseDir,
-      {
-        onCommit: (n, s) => {
-          this.metrics.commitSeconds.observe(s);
-          this.metrics.commitBatch.observe(n);
-        },
-        onDamage: (d) => {
-          sm.damagedBytes.inc(d.bytes);
-          sm.damagedFrames.inc(d.records);
-          this.log.error(
-            { file: d.file, offset: d.offset, bytes: d.bytes, records: d.records, tail: d.tail },
-            d.tail
-              ? 'Lease file ends in damage (a torn tail); skipped, the file is kept as it is'
-              : 'Lease file damaged; skipped to the next valid record, the file is kept as it is',
-          );
-        },
-        onWriteFailed: (f, retryInMs) => {
-          sm.writable.set(0);
-          sm.writeFailures.inc({ code: f.code });
-          this.log.error(
-            { code: f.code, err: f.message, attempts: f.attempts, retryInMs },
-            'Lease store write failed; no ACKs until a write succeeds',
-          );
-          this.o.onLeaseChange?.();
-        },
-        onWritable: () => {
-          sm.writable.set(1);
-          this.log.info({}, 'Lease store writes succeed again');
-          this.o.onLeaseChange?.();
-        },
-        onUnstorable: (l, why) =>
-          this.log.warn({ ip: formatIPv4(l.ip), mac: l.mac, why }, 'Lease left out of the snapshot'),
-      },
+      storeEvents(this.metrics, this.log, () => this.o.onLeaseChange?.()),
       this.o.storeBackoff !== undefined ? { backoff: this.o.storeBackoff } : {},
     );
   }
@@ -278,6 +280,7 @@ export class DhcpServer {
     if (!this.listening) return;
     this.listening = false;
     await Promise.all(this.sockets.map((s) => new Promise<void>((r) => s.close(() => r()))));
+    await this.recovery.close();
     await this.store?.close();
     this.log.info({}, 'Stopped');
   }
@@ -292,24 +295,61 @@ export class DhcpServer {
       }
       const p = r.packet;
       this.metrics.packets.inc({ type: typeLabel(messageType(p)) });
-      const sourceIp = parseDottedQuad(rinfo.address) ?? 0;
-      const input: DecideInput = {
-        packet: p,
-        net: this.net,
-        table: this.table!,
-        now: this.now(),
-        sourceIp,
-        arrival,
-        offerHoldMs: this.o.offerHoldMs ?? 30_000,
-        ...(this.kubevirt !== undefined ? { kubevirt: this.kubevirt } : {}),
-      };
+      const at = { sourceIp: parseDottedQuad(rinfo.address) ?? 0, arrival };
+      const input = this.inputFor(p, at);
       const d = decide(input);
       if (this.kubevirt !== undefined) this.noteKubevirt(input, d);
-      this.carryOut(p, d);
+      if (this.recovery.wants(input, d)) this.offerAfterProbe(p, at, d, 1);
+      else this.carryOut(p, d);
     } catch (err) {
       this.drop('internal_error', undefined);
       this.log.error({ err }, 'Request handling failed');
     }
+  }
+
+  private inputFor(p: DhcpPacket, at: Pick<DecideInput, 'sourceIp' | 'arrival'>): DecideInput {
+    const holds = this.recovery.holds();
+    return {
+      packet: p,
+      net: this.net,
+      table: this.table!,
+      now: this.now(),
+      ...at,
+      offerHoldMs: this.o.offerHoldMs ?? 30_000,
+      ...(this.kubevirt !== undefined ? { kubevirt: this.kubevirt } : {}),
+      ...(holds !== undefined ? { probeHolds: holds } : {}),
+    };
+  }
+
+  /**
+   * While the store recovers: the offered address is held for the client during an ARP probe; when another host
+   * answers, the offer is undone, the address held for that host, and the DISCOVER decided again.
+   */
+  private offerAfterProbe(
+    p: DhcpPacket,
+    at: Pick<DecideInput, 'sourceIp' | 'arrival'>,
+    d: Extract<Decision, { kind: 'reply' }>,
+    attempt: number,
+  ): void {
+    if (this.tooLarge(p, d)) return;
+    const table = this.table!;
+    const applied = applyChanges(table, d.changes);
+    this.recovery.mayOffer(d.reply.yiaddr, macOf(p)).then(
+      (ok) => {
+        if (ok) return this.send(p, d);
+        undoChanges(table, applied);
+        if (attempt >= MAX_PROBES_PER_OFFER) return this.drop('address_in_use', p);
+        const input = this.inputFor(p, at);
+        const next = decide(input);
+        if (this.recovery.wants(input, next)) this.offerAfterProbe(p, at, next, attempt + 1);
+        else this.carryOut(p, next);
+      },
+      (err: unknown) => {
+        undoChanges(table, applied);
+        this.drop('internal_error', p);
+        this.log.error({ err }, 'Request handling failed');
+      },
+    );
   }
 
   private noteKubevirt(i: DecideInput, d: Decision): void {
@@ -341,17 +381,9 @@ export class DhcpServer {
       this.drop(d.reason, p);
       return;
     }
+    if (this.tooLarge(p, d)) return;
     const durable: Lease[] = [];
-    for (const c of d.changes) {
-      if (c.op === 'unoffer') continue;
-      const why = recordProblem({ ...c.lease, state: 'bound' });
-      if (why !== undefined) {
-        this.drop('lease_too_large', p);
-        this.log.warn({ mac: macOf(p), why }, 'Request refused: its lease does not fit a lease record');
-        return;
-      }
-      if (durableOps.has(c.op)) durable.push(c.lease);
-    }
+    for (const c of d.changes) if (c.op !== 'unoffer' && durableOps.has(c.op)) durable.push(c.lease);
     const table = this.table!;
     const applied = applyChanges(table, d.changes);
     if (durable.length === 0) {
@@ -379,6 +411,19 @@ export class DhcpServer {
         } else this.log.error({ err, mac: macOf(p) }, 'Lease commit failed; change undone, reply not sent');
       },
     );
+  }
+
+  /** A lease the store could not hold (a field past RECORD_LIMITS): refused before anything is applied. */
+  private tooLarge(p: DhcpPacket, d: Exclude<Decision, { kind: 'drop' }>): boolean {
+    for (const c of d.changes) {
+      if (c.op === 'unoffer') continue;
+      const why = recordProblem({ ...c.lease, state: 'bound' });
+      if (why === undefined) continue;
+      this.drop('lease_too_large', p);
+      this.log.warn({ mac: macOf(p), why }, 'Request refused: its lease does not fit a lease record');
+      return true;
+    }
+    return false;
   }
 
   private send(p: DhcpPacket, d: Extract<Decision, { kind: 'reply' }>): void {
@@ -413,21 +458,4 @@ export class DhcpServer {
       this.log.debug({ reason, mac: p !== undefined ? macOf(p) : undefined }, 'Request dropped');
     }
   }
-}
-
-function target(to: Destination, clientPort: number, serverPort: number): [string, number] {
-  if (to.kind === 'relay') return [formatDottedQuad(to.ip), serverPort];
-  if (to.kind === 'unicast') return [formatDottedQuad(to.ip), clientPort];
-  return ['255.255.255.255', clientPort];
-}
-
-function bindSocket(port: number, address: string, recvBufferSize: number): Promise<Socket> {
-  const s = createSocket({ type: 'udp4', reuseAddr: true, recvBufferSize });
-  return new Promise((resolve, reject) => {
-    s.once('error', reject);
-    s.bind({ port, address, exclusive: true }, () => {
-      s.off('error', reject);
-      resolve(s);
-    });
-  });
 }

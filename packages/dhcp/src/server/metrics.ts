@@ -37,6 +37,7 @@ const dropReasons: readonly DropLabel[] = [
   'unsupported_type',
   'no_vmi',
   'kubevirt_not_synced',
+  'address_in_use',
   'commit_failed',
   'lease_too_large',
   'internal_error',
@@ -58,7 +59,25 @@ export interface DhcpMetrics {
   readonly statusWrites: Counter<'result'>;
   readonly store: StoreMetrics;
   readonly kubevirt: KubevirtMetrics;
+  readonly recovery: RecoveryMetrics;
 }
+
+/** After a lost lease store (allocate/recovery.ts): the window, the probes and what they found in use. */
+export interface RecoveryMetrics {
+  readonly recovering: Gauge<never>;
+  readonly probes: Counter<'result'>;
+  readonly held: Gauge<never>;
+}
+
+/** What the recovery gauges read when scraped. */
+export interface RecoveryGauges {
+  recovering(): boolean;
+  held(): number;
+}
+
+/** free: nobody answered; in_use: a host answered (another client's MAC); failed: the probe could not run. */
+export const probeResults = ['free', 'in_use', 'failed'] as const;
+export type ProbeResultLabel = (typeof probeResults)[number];
 
 /** The lease store's health (store/lease-store.ts: failed writes, damage found on open). */
 export interface StoreMetrics {
@@ -175,7 +194,42 @@ function storeMetrics(registers: Registry[]): StoreMetrics {
   };
 }
 
-export function dhcpMetrics(registry: Registry, activeLeases: () => number): DhcpMetrics {
+function recoveryMetrics(registers: Registry[], g: RecoveryGauges): RecoveryMetrics {
+  const m: RecoveryMetrics = {
+    recovering: new Gauge({
+      name: 'oooi_dhcp_lease_store_recovering',
+      help: '1 for one lease time after the lease store was found new or damaged: offers of addresses it has no record of wait for an ARP probe.',
+      registers,
+      collect() {
+        this.set(g.recovering() ? 1 : 0);
+      },
+    }),
+    probes: new Counter({
+      name: 'oooi_dhcp_address_probes_total',
+      help: 'ARP probes of an address before it was offered (only while the lease store recovers), by result.',
+      labelNames: ['result'],
+      registers,
+    }),
+    held: new Gauge({
+      name: 'oooi_dhcp_probe_held_addresses',
+      help: 'Addresses a probe found in use, kept from everyone but the host that answered until the recovery ends.',
+      registers,
+      collect() {
+        this.set(g.held());
+      },
+    }),
+  };
+  for (const r of probeResults) m.probes.inc({ result: r }, 0);
+  return m;
+}
+
+const noRecovery: RecoveryGauges = { recovering: () => false, held: () => 0 };
+
+export function dhcpMetrics(
+  registry: Registry,
+  activeLeases: () => number,
+  recovery: RecoveryGauges = noRecovery,
+): DhcpMetrics {
   const registers = [registry];
   const counter = <L extends string>(name: string, help: string, labelNames: L[]) =>
     new Counter<L>({ name, help, labelNames, registers });
@@ -223,6 +277,7 @@ export function dhcpMetrics(registry: Registry, activeLeases: () => number): Dhc
     ),
     store: storeMetrics(registers),
     kubevirt: kubevirtMetrics(registers),
+    recovery: recoveryMetrics(registers, recovery),
   };
   zero(m);
   return m;

@@ -33,6 +33,7 @@ export async function runDhcp(c: DhcpCommand, ctx: RunContext): Promise<void> {
     serverPort: c.port,
     clientPort: c.clientPort,
     recvBufferBytes: c.recvBufferBytes,
+    probeTimeoutMs: c.probeTimeoutMs,
     onLeaseChange: () => hooks.onLeaseChange(),
   });
   const links = new KubeLinks({

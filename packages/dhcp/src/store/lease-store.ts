@@ -74,6 +74,8 @@ export interface OpenedStore {
   readonly replayed: number;
   /** Damage found while reading (also reported through onDamage). */
   readonly damage: readonly StoreDamage[];
+  /** The directory held no snapshot and no journal: a store never opened there, or one that was lost. */
+  readonly isNew: boolean;
   /** Where the open's time went (ms): reading the files, checking frames and decoding records, filling the table. */
   readonly timings: OpenTimings;
 }
@@ -206,6 +208,7 @@ export class LeaseStore {
   static async open(dir: string, events: StoreEvents = {}, options: StoreOptions = {}): Promise<OpenedStore> {
     const files = options.files ?? realFiles;
     await mkdir(dir, { recursive: true });
+    const isNew = !(await readdir(dir)).some((n) => n === SNAPSHOT || /^journal-\d{10}\.log$/.test(n));
     const watch = new Stopwatch();
     const table = new LeaseTable();
     const damage: StoreDamage[] = [];
@@ -253,7 +256,7 @@ export class LeaseStore {
     // binary records go only where a v2 snapshot marks the directory (once per directory: a new one, or the
     // first start after an upgrade, which rewrites the v1 records as v2)
     if (!snap.v2) await store.compact(table);
-    return { store, table, replayed, damage, timings: watch.ms };
+    return { store, table, replayed, damage, isNew, timings: watch.ms };
   }
 
   /** The write failure the store is backing off from, or undefined while writes succeed. */

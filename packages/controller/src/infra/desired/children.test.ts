@@ -8,6 +8,7 @@ import { builtinImages } from '../../workload/images';
 import { planInfra } from './infra-plan';
 import { pruneEmpty } from './child-plan';
 import { formatFieldError, validateObject, type Infra } from '@oooi/api';
+import { renderDhcpServer } from '../../dhcp/desired/render-dhcp-server';
 
 const images = {
   dhcp: 'mirror/dhcp:1',
@@ -64,6 +65,50 @@ describe('desiredDhcpServer', () => {
   ])('$name', ({ input, want }) => {
     const p = desiredDhcpServer(input, images);
     expect([p.action, ...(p.action === 'blocked' ? p.problems.map((x) => x.reason) : [])]).toEqual(want);
+  });
+});
+
+describe('desiredDhcpServer: the lease storage', () => {
+  test.each([
+    {
+      name: 'a storage class: the child has it, and its pod a PVC-backed lease volume of the default size',
+      input: infra({ infraComponents: { dhcp: { leaseStorage: { storageClassName: 'fast' } } } }),
+      want: {
+        leaseStorage: { storageClassName: 'fast', size: '64Mi' },
+        claim: { storageClassName: 'fast', storage: '64Mi' },
+        volume: { name: 'leases', persistentVolumeClaim: { claimName: 'vlan100-dhcp-leases' } },
+      },
+    },
+    {
+      name: 'a storage class and a size',
+      input: infra({
+        infraComponents: { dhcp: { leaseStorage: { storageClassName: 'fast', size: '1Gi' } } },
+      }),
+      want: {
+        leaseStorage: { storageClassName: 'fast', size: '1Gi' },
+        claim: { storageClassName: 'fast', storage: '1Gi' },
+        volume: { name: 'leases', persistentVolumeClaim: { claimName: 'vlan100-dhcp-leases' } },
+      },
+    },
+    {
+      name: 'no lease storage (the default): no field on the child, an emptyDir, no PVC',
+      input: infra(),
+      want: { leaseStorage: undefined, claim: undefined, volume: { name: 'leases', emptyDir: {} } },
+    },
+  ])('$name', ({ input, want }) => {
+    const p = desiredDhcpServer(input, images);
+    if (p.action !== 'apply') throw new Error(p.action);
+    const r = renderDhcpServer(p.object);
+    if (!r.ok) throw new Error(JSON.stringify(r.errors));
+    const claim = r.value.children.leaseClaim?.spec as
+      { storageClassName: string; resources: { requests: { storage: string } } } | undefined;
+    const pod = (r.value.children.deployment.spec as { template: { spec: { volumes: unknown[] } } }).template
+      .spec;
+    expect({
+      leaseStorage: p.object.spec.leaseStorage,
+      claim: claim && { storageClassName: claim.storageClassName, storage: claim.resources.requests.storage },
+      volume: pod.volumes.find((v) => (v as { name: string }).name === 'leases'),
+    }).toEqual(want);
   });
 });
 

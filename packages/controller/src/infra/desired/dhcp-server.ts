@@ -1,6 +1,7 @@
 // DHCPServer `<infra>-dhcp` (as the CRD reference states it): the VLAN, the pool,
 // the lease time, the resolvers handed out (the Infra's DNS server when that is enabled, else the upstreams that
-// are addresses), and the image. Not created while the enabled component lacks its serverIP or range.
+// are addresses), the lease storage (as it is: a storage class gives the child a PersistentVolumeClaim, none an
+// emptyDir), and the image. Not created while the enabled component lacks its serverIP or range.
 // What only the Infra knows is filled in too: the addresses never to offer (the gateway, the three server
 // addresses, every member attachment's MetalLB range) and the KubeVirt block (the members' control-plane
 // namespaces, whose VMIs the server reads, and the Infra's NAD `namespace/name` as the VMI network name).
@@ -100,6 +101,8 @@ export function desiredDhcpServer(
         namespaces: dhcpVmiNamespaces(members),
         networkName: `${nadNamespace}/${net.networkAttachmentDefinition}`,
       },
+      // the lease volume as the Infra says (a PersistentVolumeClaim with a storage class, else an emptyDir)
+      leaseStorage: dhcp.leaseStorage,
       image: dhcp.image || images.dhcp,
     }),
   };
