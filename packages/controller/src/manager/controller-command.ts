@@ -10,6 +10,11 @@ import {
 } from '../offline/cli/network-policy-option';
 import type { DefaultImages } from '../workload/images';
 import type { NetworkPolicyOptions } from '../workload/network-policy';
+import {
+  DEFAULT_NODE_LOSS_TOLERATION_SECONDS,
+  MAX_NODE_LOSS_TOLERATION_SECONDS,
+  parseTolerationSeconds,
+} from '../workload/placement';
 
 /** The environment variables main.ts reads, passed in (process.env is read in main.ts only). */
 export interface ControllerEnv {
@@ -43,6 +48,8 @@ export interface ControllerConfig {
   readonly images: DefaultImages;
   /** The data-plane pods' NetworkPolicies. */
   readonly networkPolicy: NetworkPolicyOptions;
+  /** Seconds every data-plane pod tolerates a not-ready/unreachable node before it is evicted (placement.ts). */
+  readonly nodeLossTolerationSeconds: number;
   readonly logLevel: LogLevel;
 }
 
@@ -67,6 +74,7 @@ interface Flags extends ImageFlags, NetworkPolicyFlags {
   readonly leaderElectionId: string;
   readonly healthAddress: string;
   readonly metricsAddress: string;
+  readonly nodeLossTolerationSeconds: string;
   readonly logLevel: LogLevel;
 }
 
@@ -101,6 +109,11 @@ function command(env: ControllerEnv): Command {
       '/metrics on a port of its own: host:port, :port, or 0 for off',
       ':8080',
     )
+    .option(
+      '--node-loss-toleration-seconds <n>',
+      `seconds a data-plane pod stays on a not-ready/unreachable node before it is evicted (0-${MAX_NODE_LOSS_TOLERATION_SECONDS})`,
+      String(DEFAULT_NODE_LOSS_TOLERATION_SECONDS),
+    )
     .addOption(
       new Option('--log-level <level>', 'log level (JSON logs on stdout)').choices(logLevels).default('info'),
     );
@@ -116,6 +129,14 @@ function toConfig(flags: Flags, env: ControllerEnv, identity: string): ParsedCom
     return { ok: false, exitCode: 2, message: `--metrics-address: not host:port: ${flags.metricsAddress}` };
   const networkPolicy = networkPolicyFrom(flags);
   if (!networkPolicy.ok) return { ok: false, exitCode: 2, message: networkPolicy.message };
+  const nodeLossTolerationSeconds = parseTolerationSeconds(flags.nodeLossTolerationSeconds);
+  if (nodeLossTolerationSeconds === undefined) {
+    return {
+      ok: false,
+      exitCode: 2,
+      message: `--node-loss-toleration-seconds: not a whole number of seconds from 0 to ${MAX_NODE_LOSS_TOLERATION_SECONDS}: ${flags.nodeLossTolerationSeconds}`,
+    };
+  }
   const leaseNamespace = flags.leaderElectionNamespace || env.POD_NAMESPACE || flags.namespace;
   if (flags.leaderElect && !leaseNamespace) {
     return {
@@ -140,6 +161,7 @@ function toConfig(flags: Flags, env: ControllerEnv, identity: string): ParsedCom
       metrics: sameAsHealth ? undefined : metrics,
       images: imagesFrom(flags),
       networkPolicy: networkPolicy.value,
+      nodeLossTolerationSeconds,
       logLevel: flags.logLevel,
     },
   };
