@@ -8,13 +8,9 @@ import {
   networkPolicyFrom,
   type NetworkPolicyFlags,
 } from '../offline/cli/network-policy-option';
+import { addPlacementOptions, placementFrom, type PlacementFlags } from '../offline/cli/placement-option';
 import type { DefaultImages } from '../workload/images';
 import type { NetworkPolicyOptions } from '../workload/network-policy';
-import {
-  DEFAULT_NODE_LOSS_TOLERATION_SECONDS,
-  MAX_NODE_LOSS_TOLERATION_SECONDS,
-  parseTolerationSeconds,
-} from '../workload/placement';
 
 /** The environment variables main.ts reads, passed in (process.env is read in main.ts only). */
 export interface ControllerEnv {
@@ -66,7 +62,7 @@ export function parseAddress(text: string): Address | undefined | 'invalid' {
   return { host: m[1] === '' ? '0.0.0.0' : m[1]!.replace(/^\[(.*)\]$/, '$1'), port };
 }
 
-interface Flags extends ImageFlags, NetworkPolicyFlags {
+interface Flags extends ImageFlags, NetworkPolicyFlags, PlacementFlags {
   readonly kubeconfig?: string;
   readonly namespace?: string;
   readonly leaderElect: boolean;
@@ -74,7 +70,6 @@ interface Flags extends ImageFlags, NetworkPolicyFlags {
   readonly leaderElectionId: string;
   readonly healthAddress: string;
   readonly metricsAddress: string;
-  readonly nodeLossTolerationSeconds: string;
   readonly logLevel: LogLevel;
 }
 
@@ -109,15 +104,10 @@ function command(env: ControllerEnv): Command {
       '/metrics on a port of its own: host:port, :port, or 0 for off',
       ':8080',
     )
-    .option(
-      '--node-loss-toleration-seconds <n>',
-      `seconds a data-plane pod stays on a not-ready/unreachable node before it is evicted (0-${MAX_NODE_LOSS_TOLERATION_SECONDS})`,
-      String(DEFAULT_NODE_LOSS_TOLERATION_SECONDS),
-    )
     .addOption(
       new Option('--log-level <level>', 'log level (JSON logs on stdout)').choices(logLevels).default('info'),
     );
-  return addNetworkPolicyOptions(addImageOptions(cmd)).exitOverride();
+  return addPlacementOptions(addNetworkPolicyOptions(addImageOptions(cmd))).exitOverride();
 }
 
 function toConfig(flags: Flags, env: ControllerEnv, identity: string): ParsedCommand {
@@ -129,14 +119,8 @@ function toConfig(flags: Flags, env: ControllerEnv, identity: string): ParsedCom
     return { ok: false, exitCode: 2, message: `--metrics-address: not host:port: ${flags.metricsAddress}` };
   const networkPolicy = networkPolicyFrom(flags);
   if (!networkPolicy.ok) return { ok: false, exitCode: 2, message: networkPolicy.message };
-  const nodeLossTolerationSeconds = parseTolerationSeconds(flags.nodeLossTolerationSeconds);
-  if (nodeLossTolerationSeconds === undefined) {
-    return {
-      ok: false,
-      exitCode: 2,
-      message: `--node-loss-toleration-seconds: not a whole number of seconds from 0 to ${MAX_NODE_LOSS_TOLERATION_SECONDS}: ${flags.nodeLossTolerationSeconds}`,
-    };
-  }
+  const placement = placementFrom(flags);
+  if (!placement.ok) return { ok: false, exitCode: 2, message: placement.message };
   const leaseNamespace = flags.leaderElectionNamespace || env.POD_NAMESPACE || flags.namespace;
   if (flags.leaderElect && !leaseNamespace) {
     return {
@@ -161,7 +145,7 @@ function toConfig(flags: Flags, env: ControllerEnv, identity: string): ParsedCom
       metrics: sameAsHealth ? undefined : metrics,
       images: imagesFrom(flags),
       networkPolicy: networkPolicy.value,
-      nodeLossTolerationSeconds,
+      nodeLossTolerationSeconds: placement.value,
       logLevel: flags.logLevel,
     },
   };
