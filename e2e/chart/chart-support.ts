@@ -1,19 +1,55 @@
-// Helpers of the chart's e2e tests: helm (the rig's binary) on charts/oooi, the rendered objects, the permissions a
-// rendered ClusterRole/Role set grants, a RestClient that records every request the controller sends (verb,
-// resource, namespace, status), and a kubeconfig carrying a ServiceAccount's token.
+// Helpers of the chart's e2e tests: the kinds they read, examples/ applied as a user applies them, helm (the rig's
+// binary) on charts/oooi, the rendered objects, the permissions a rendered ClusterRole/Role set grants, a
+// RestClient that records every request the controller sends (verb, resource, namespace, status), and a kubeconfig
+// carrying a ServiceAccount's token.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseAllDocuments, parse, stringify } from 'yaml';
 import {
   ApplyPatchContentType,
   isApiError,
+  type KindDescriptor,
+  type KubeClient,
+  type KubeObject,
   type RestClient,
   type RestRequest,
   type WatchRequest,
 } from '@oooi/kube';
 import { repoRoot, rigBin, run, versions, type RunResult } from '@oooi/rig';
+import { controlPlaneNamespaceOf } from '../controller/support';
 
 export const chartDir = join(repoRoot, 'charts/oooi');
+export const group = 'hostedcluster.densityops.com';
+export const kinds: Record<string, KindDescriptor> = {
+  Namespace: { group: '', version: 'v1', plural: 'namespaces', kind: 'Namespace', namespaced: false },
+  Service: { group: '', version: 'v1', plural: 'services', kind: 'Service' },
+  Deployment: { group: 'apps', version: 'v1', plural: 'deployments', kind: 'Deployment' },
+  CRD: {
+    group: 'apiextensions.k8s.io',
+    version: 'v1',
+    plural: 'customresourcedefinitions',
+    kind: 'CustomResourceDefinition',
+    namespaced: false,
+  },
+  Infra: { group, version: 'v1alpha1', plural: 'infras', kind: 'Infra' },
+  InfraClusterAttachment: {
+    group,
+    version: 'v1alpha1',
+    plural: 'infraclusterattachments',
+    kind: 'InfraClusterAttachment',
+  },
+  DHCPServer: { group, version: 'v1alpha1', plural: 'dhcpservers', kind: 'DHCPServer' },
+  DNSServer: { group, version: 'v1alpha1', plural: 'dnsservers', kind: 'DNSServer' },
+  ProxyServer: { group, version: 'v1alpha1', plural: 'proxyservers', kind: 'ProxyServer' },
+  Secret: { group: '', version: 'v1', plural: 'secrets', kind: 'Secret' },
+  HostedCluster: {
+    group: 'hypershift.openshift.io',
+    version: 'v1beta1',
+    plural: 'hostedclusters',
+    kind: 'HostedCluster',
+  },
+};
+
 /** The rig's Kubernetes: offline `helm template`/`lint` otherwise assume v1.20, below the chart's kubeVersion. */
 export const kubeVersion = ['--kube-version', versions().k8s];
 
@@ -190,4 +226,30 @@ export function writeTokenKubeconfig(adminKubeconfig: string, token: string, out
     { mode: 0o600 },
   );
   return out;
+}
+
+/** The objects of examples/FILE. */
+export function examples(file: string): KubeObject[] {
+  return parseAllDocuments(readFileSync(join(repoRoot, 'examples', file), 'utf8')).map(
+    (d) => d.toJS() as KubeObject,
+  );
+}
+
+/**
+ * examples/, as a user applies them: the Infra and attachments (namespace `clusters`) and the standalone DHCPServer
+ * (namespace `lab`, reading VMIs in `lab-vms`: its VMI-reader Role there passes RBAC escalation prevention only
+ * because the chart grants the operator what that Role grants).
+ */
+export async function applyExamples(admin: KubeClient): Promise<void> {
+  for (const name of ['clusters', 'lab', 'lab-vms']) {
+    await admin.apply(kinds.Namespace!, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
+  }
+  const all = [...examples('infra.yaml'), ...examples('attachments.yaml'), ...examples('dhcpserver.yaml')];
+  // The attachments' control-plane namespaces, as HyperShift creates them with the HostedClusters (the operator
+  // routes an attachment only once its namespace exists).
+  for (const a of all.filter((o) => o.kind === 'InfraClusterAttachment')) {
+    const name = controlPlaneNamespaceOf(a);
+    await admin.apply(kinds.Namespace!, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
+  }
+  for (const obj of all) await admin.apply(kinds[obj.kind ?? '']!, obj, { force: true });
 }

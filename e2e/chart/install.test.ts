@@ -10,10 +10,9 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setMaxListeners } from 'node:events';
-import { parseAllDocuments } from 'yaml';
 import { pino } from 'pino';
 import { Registry } from 'prom-client';
-import { KubeClient, KubeConfigRest, loadKubeConfig, type KindDescriptor, type KubeObject } from '@oooi/kube';
+import { KubeClient, KubeConfigRest, loadKubeConfig } from '@oooi/kube';
 import {
   controllerRegistrations,
   parseControllerCommand,
@@ -21,10 +20,13 @@ import {
   runController,
 } from '@oooi/controller';
 import { freePort, repoRoot, rigDown, rigUp, run, waitFor, type Rig } from '@oooi/rig';
-import { controlPlaneNamespaceOf } from '../controller/support';
 import {
   RecordingRest,
+  applyExamples,
   chartDir,
+  examples,
+  group,
+  kinds,
   covers,
   grantedBy,
   helmOk,
@@ -37,36 +39,6 @@ import {
 const releaseNs = 'oooi-system';
 const release = 'oooi';
 const sa = 'oooi';
-const group = 'hostedcluster.densityops.com';
-const kinds: Record<string, KindDescriptor> = {
-  Namespace: { group: '', version: 'v1', plural: 'namespaces', kind: 'Namespace', namespaced: false },
-  Service: { group: '', version: 'v1', plural: 'services', kind: 'Service' },
-  Deployment: { group: 'apps', version: 'v1', plural: 'deployments', kind: 'Deployment' },
-  CRD: {
-    group: 'apiextensions.k8s.io',
-    version: 'v1',
-    plural: 'customresourcedefinitions',
-    kind: 'CustomResourceDefinition',
-    namespaced: false,
-  },
-  Infra: { group, version: 'v1alpha1', plural: 'infras', kind: 'Infra' },
-  InfraClusterAttachment: {
-    group,
-    version: 'v1alpha1',
-    plural: 'infraclusterattachments',
-    kind: 'InfraClusterAttachment',
-  },
-  DHCPServer: { group, version: 'v1alpha1', plural: 'dhcpservers', kind: 'DHCPServer' },
-  DNSServer: { group, version: 'v1alpha1', plural: 'dnsservers', kind: 'DNSServer' },
-  ProxyServer: { group, version: 'v1alpha1', plural: 'proxyservers', kind: 'ProxyServer' },
-  Secret: { group: '', version: 'v1', plural: 'secrets', kind: 'Secret' },
-  HostedCluster: {
-    group: 'hypershift.openshift.io',
-    version: 'v1beta1',
-    plural: 'hostedclusters',
-    kind: 'HostedCluster',
-  },
-};
 const crdNames = [
   'infras',
   'infraclusterattachments',
@@ -165,31 +137,6 @@ test('helm install brings the CRDs (kept), the ServiceAccount, RBAC and the Depl
   tokenKubeconfig = writeTokenKubeconfig(rig.kubeconfig, res.status.token, join(work, 'sa.kubeconfig'));
 });
 
-function examples(file: string): KubeObject[] {
-  return parseAllDocuments(readFileSync(join(repoRoot, 'examples', file), 'utf8')).map(
-    (d) => d.toJS() as KubeObject,
-  );
-}
-
-/**
- * examples/, as a user applies them: the Infra and attachments (namespace `clusters`) and the standalone DHCPServer
- * (namespace `lab`, reading VMIs in `lab-vms`: its VMI-reader Role there passes RBAC escalation prevention only
- * because the chart grants the operator what that Role grants).
- */
-async function applyExamples(): Promise<void> {
-  for (const name of ['clusters', 'lab', 'lab-vms']) {
-    await admin.apply(kinds.Namespace!, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
-  }
-  const all = [...examples('infra.yaml'), ...examples('attachments.yaml'), ...examples('dhcpserver.yaml')];
-  // The attachments' control-plane namespaces, as HyperShift creates them with the HostedClusters (the operator
-  // routes an attachment only once its namespace exists).
-  for (const a of all.filter((o) => o.kind === 'InfraClusterAttachment')) {
-    const name = controlPlaneNamespaceOf(a);
-    await admin.apply(kinds.Namespace!, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
-  }
-  for (const obj of all) await admin.apply(kinds[obj.kind ?? '']!, obj, { force: true });
-}
-
 /**
  * What reaches past the examples' first pass: HyperShift's HostedCluster for `alpha` with a kubeconfig Secret that
  * does not parse (the controller reads both, then reports HostedClusterAccessFailed), and `bravo`'s external
@@ -272,7 +219,7 @@ test('under its ServiceAccount the operator reconciles examples/, using exactly 
     });
   };
   try {
-    await applyExamples();
+    await applyExamples(admin);
     // No stand-in for the Service internalProxyService names: the operator's ProxyServer reconciler makes it.
     running.push(start('oooi-0'));
     await waitFor('Infra Ready', () => infraReady('clusters', 'vlan100'), { timeoutMs: 30_000 });

@@ -83,3 +83,4 @@ export {
 } from './workload/kinds';
 export { DEFAULT_NETWORK_POLICY, DEFAULT_METRICS_NAMESPACES } from './workload/network-policy';
 export type { NetworkPolicyOptions } from './workload/network-policy';
+export { DEFAULT_NODE_LOSS_TOLERATION_SECONDS, nodeLossTolerations } from './workload/placement';

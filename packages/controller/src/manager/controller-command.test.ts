@@ -23,6 +23,7 @@ describe('parseControllerCommand', () => {
           enabled: true,
           metricsNamespaces: ['openshift-monitoring', 'openshift-user-workload-monitoring'],
         },
+        nodeLossTolerationSeconds: 15,
         logLevel: 'info',
       },
     });
@@ -37,6 +38,7 @@ describe('parseControllerCommand', () => {
         '--health-address=127.0.0.1:9000',
         '--metrics-address=0',
         '--dns-image=mirror/coredns:1.14.7',
+        '--node-loss-toleration-seconds=0',
         '--log-level=debug',
       ],
       { KUBECONFIG: '/other', WATCH_NAMESPACE: 'x' },
@@ -50,6 +52,7 @@ describe('parseControllerCommand', () => {
       health: { host: '127.0.0.1', port: 9000 },
       metrics: undefined,
       images: { dns: 'mirror/coredns:1.14.7' },
+      nodeLossTolerationSeconds: 0,
       logLevel: 'debug',
     });
   });
@@ -90,6 +93,11 @@ describe('parseControllerCommand', () => {
       argv: ['--namespace=a', '--health-address=nope'],
       wantError: '--health-address',
     },
+    ...['-1', '3601', '1.5', 'soon', ''].map((v) => ({
+      name: `node-loss toleration seconds ${JSON.stringify(v)}`,
+      argv: ['--namespace=a', `--node-loss-toleration-seconds=${v}`],
+      wantError: `--node-loss-toleration-seconds: not a whole number of seconds from 0 to 3600: ${v}`,
+    })),
     { name: 'a bad log level', argv: ['--namespace=a', '--log-level=loud'], wantError: 'loud' },
     { name: 'an unknown flag', argv: ['--namespace=a', '--frobnicate'], wantError: 'unknown option' },
   ])('$name', ({ argv, wantError }) => {

@@ -8,6 +8,7 @@ import {
   networkPolicyFrom,
   type NetworkPolicyFlags,
 } from '../offline/cli/network-policy-option';
+import { addPlacementOptions, placementFrom, type PlacementFlags } from '../offline/cli/placement-option';
 import type { DefaultImages } from '../workload/images';
 import type { NetworkPolicyOptions } from '../workload/network-policy';
 
@@ -43,6 +44,8 @@ export interface ControllerConfig {
   readonly images: DefaultImages;
   /** The data-plane pods' NetworkPolicies. */
   readonly networkPolicy: NetworkPolicyOptions;
+  /** Seconds every data-plane pod tolerates a not-ready/unreachable node before it is evicted (placement.ts). */
+  readonly nodeLossTolerationSeconds: number;
   readonly logLevel: LogLevel;
 }
 
@@ -59,7 +62,7 @@ export function parseAddress(text: string): Address | undefined | 'invalid' {
   return { host: m[1] === '' ? '0.0.0.0' : m[1]!.replace(/^\[(.*)\]$/, '$1'), port };
 }
 
-interface Flags extends ImageFlags, NetworkPolicyFlags {
+interface Flags extends ImageFlags, NetworkPolicyFlags, PlacementFlags {
   readonly kubeconfig?: string;
   readonly namespace?: string;
   readonly leaderElect: boolean;
@@ -104,7 +107,7 @@ function command(env: ControllerEnv): Command {
     .addOption(
       new Option('--log-level <level>', 'log level (JSON logs on stdout)').choices(logLevels).default('info'),
     );
-  return addNetworkPolicyOptions(addImageOptions(cmd)).exitOverride();
+  return addPlacementOptions(addNetworkPolicyOptions(addImageOptions(cmd))).exitOverride();
 }
 
 function toConfig(flags: Flags, env: ControllerEnv, identity: string): ParsedCommand {
@@ -116,6 +119,8 @@ function toConfig(flags: Flags, env: ControllerEnv, identity: string): ParsedCom
     return { ok: false, exitCode: 2, message: `--metrics-address: not host:port: ${flags.metricsAddress}` };
   const networkPolicy = networkPolicyFrom(flags);
   if (!networkPolicy.ok) return { ok: false, exitCode: 2, message: networkPolicy.message };
+  const placement = placementFrom(flags);
+  if (!placement.ok) return { ok: false, exitCode: 2, message: placement.message };
   const leaseNamespace = flags.leaderElectionNamespace || env.POD_NAMESPACE || flags.namespace;
   if (flags.leaderElect && !leaseNamespace) {
     return {
@@ -140,6 +145,7 @@ function toConfig(flags: Flags, env: ControllerEnv, identity: string): ParsedCom
       metrics: sameAsHealth ? undefined : metrics,
       images: imagesFrom(flags),
       networkPolicy: networkPolicy.value,
+      nodeLossTolerationSeconds: placement.value,
       logLevel: flags.logLevel,
     },
   };

@@ -64,6 +64,7 @@ export async function runController(config: ControllerConfig, deps: RunDeps): Pr
     namespace: config.namespace,
     images: config.images,
     networkPolicy: config.networkPolicy,
+    nodeLossTolerationSeconds: config.nodeLossTolerationSeconds,
     clock,
     served,
     instance: config.identity,

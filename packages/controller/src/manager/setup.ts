@@ -20,6 +20,8 @@ export interface ReconcilerSetup {
   readonly images: DefaultImages;
   /** The data-plane pods' NetworkPolicies (flags). */
   readonly networkPolicy: NetworkPolicyOptions;
+  /** Seconds the data-plane pods tolerate a not-ready/unreachable node (workload/placement.ts; default when omitted). */
+  readonly nodeLossTolerationSeconds?: number;
   readonly events: EventRecorder;
   readonly clock: Clock;
   readonly metrics: ControllerMetrics;

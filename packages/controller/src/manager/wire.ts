@@ -25,6 +25,8 @@ export interface WireOptions {
   readonly images: DefaultImages;
   /** The data-plane pods' NetworkPolicies; default: on, scraped from the OpenShift monitoring namespaces. */
   readonly networkPolicy?: NetworkPolicyOptions;
+  /** Seconds the data-plane pods tolerate a not-ready/unreachable node (workload/placement.ts; default when omitted). */
+  readonly nodeLossTolerationSeconds?: number;
   readonly clock: Clock;
   /** Which optional third-party kinds the apiserver serves (discovery.ts). */
   readonly served: { readonly nodePools: boolean; readonly machines: boolean };
@@ -44,6 +46,9 @@ export function wireControllers(o: WireOptions): Controller[] {
     served: o.served,
     images: o.images,
     networkPolicy: o.networkPolicy ?? DEFAULT_NETWORK_POLICY,
+    ...(o.nodeLossTolerationSeconds !== undefined
+      ? { nodeLossTolerationSeconds: o.nodeLossTolerationSeconds }
+      : {}),
     events: o.manager.eventRecorder(reportingController, o.instance),
     clock: o.clock,
     metrics: new ControllerMetrics(o.registry ?? o.manager.metrics.registry),

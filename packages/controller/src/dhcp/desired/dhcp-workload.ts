@@ -17,6 +17,7 @@ import { DhcpServerKind } from '../../workload/kinds';
 import { configMapObject, namespaceOf, ownedChildMeta, serviceAccountObject } from '../../workload/meta';
 import { multusNetworks, MULTUS_NETWORKS_ANNOTATION } from '../../workload/multus';
 import { workloadNetworkPolicy, type NetworkPolicyOptions } from '../../workload/network-policy';
+import { nodeLossTolerations } from '../../workload/placement';
 import { containerSecurityContext, podSecurityContext } from '../../workload/security';
 import { CONFIG_KEY } from '../render/dhcp-config';
 import type { DhcpChildNames } from './names';
@@ -143,9 +144,17 @@ export interface DhcpDeploymentInput {
   readonly names: DhcpChildNames;
   /** spec.image, or the operator's default when empty. */
   readonly image: string;
+  /** How long the pod stays on a not-ready/unreachable node (workload/placement.ts). */
+  readonly nodeLossTolerationSeconds: number;
 }
 
-export function desiredDhcpDeployment({ dhcp, spec, names, image }: DhcpDeploymentInput): KubeObject {
+export function desiredDhcpDeployment({
+  dhcp,
+  spec,
+  names,
+  image,
+  nodeLossTolerationSeconds,
+}: DhcpDeploymentInput): KubeObject {
   const networks = multusNetworks(spec.networkConfig, namespaceOf(dhcp));
   const leases = spec.leaseStorage?.storageClassName
     ? { name: 'leases', persistentVolumeClaim: { claimName: names.leases } }
@@ -176,6 +185,7 @@ export function desiredDhcpDeployment({ dhcp, spec, names, image }: DhcpDeployme
           },
           containers: [dhcpContainer(image)],
           volumes: [{ name: 'config', configMap: { name: names.configMap } }, leases],
+          tolerations: nodeLossTolerations(nodeLossTolerationSeconds),
         },
       },
     },

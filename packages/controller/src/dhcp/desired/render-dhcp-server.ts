@@ -6,6 +6,7 @@ import { builtinImages } from '../../workload/images';
 import { fileWord } from '../../workload/generated-text';
 import { namespaceOf } from '../../workload/meta';
 import { DEFAULT_NETWORK_POLICY, type NetworkPolicyOptions } from '../../workload/network-policy';
+import { DEFAULT_NODE_LOSS_TOLERATION_SECONDS } from '../../workload/placement';
 import {
   CONFIG_KEY,
   defaultedDhcpSpec,
@@ -31,6 +32,11 @@ export interface RenderDhcpServerOptions {
   readonly defaultImage?: string;
   /** The pod-network NetworkPolicy (workload/network-policy.ts). Default {@link DEFAULT_NETWORK_POLICY}. */
   readonly networkPolicy?: NetworkPolicyOptions;
+  /**
+   * Seconds the pod tolerates a not-ready/unreachable node (workload/placement.ts). Default
+   * {@link DEFAULT_NODE_LOSS_TOLERATION_SECONDS}.
+   */
+  readonly nodeLossTolerationSeconds?: number;
 }
 
 export interface DhcpChildren {
@@ -91,7 +97,13 @@ export function renderDhcpServer(
     ...(leaseClaim ? { leaseClaim } : {}),
     service: desiredDhcpService(dhcp, names),
     ...(networkPolicy ? { networkPolicy } : {}),
-    deployment: desiredDhcpDeployment({ dhcp, spec, names, image }),
+    deployment: desiredDhcpDeployment({
+      dhcp,
+      spec,
+      names,
+      image,
+      nodeLossTolerationSeconds: options.nodeLossTolerationSeconds ?? DEFAULT_NODE_LOSS_TOLERATION_SECONDS,
+    }),
   };
   const owned = [
     children.serviceAccount,

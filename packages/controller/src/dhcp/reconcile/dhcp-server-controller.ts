@@ -115,6 +115,8 @@ export interface DhcpServerControllerSetup {
   readonly images: { readonly dhcpServer: string };
   /** The pod-network NetworkPolicy (on, with the default metrics namespaces, when omitted). */
   readonly networkPolicy?: NetworkPolicyOptions;
+  /** Seconds the data-plane pods tolerate a not-ready/unreachable node (workload/placement.ts; default when omitted). */
+  readonly nodeLossTolerationSeconds?: number;
   readonly clock: Clock;
   readonly events?: EventRecorder;
 }
@@ -148,6 +150,9 @@ export function setupDhcpServerController(s: DhcpServerControllerSetup): Control
     render: {
       defaultImage: s.images.dhcpServer,
       ...(s.networkPolicy ? { networkPolicy: s.networkPolicy } : {}),
+      ...(s.nodeLossTolerationSeconds !== undefined
+        ? { nodeLossTolerationSeconds: s.nodeLossTolerationSeconds }
+        : {}),
     },
     events: s.events,
   });

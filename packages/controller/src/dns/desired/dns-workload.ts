@@ -19,6 +19,7 @@ import {
   rolloutStrategy,
 } from '../../workload/multus';
 import { workloadNetworkPolicy, type NetworkPolicyOptions } from '../../workload/network-policy';
+import { nodeLossTolerations } from '../../workload/placement';
 import { containerSecurityContext, podSecurityContext } from '../../workload/security';
 import type { DnsModel } from '../render/dns-model';
 import { HEALTH_PORT, METRICS_PORT, POD_IP_ENV, READY_PORT } from '../render/corefile';
@@ -133,10 +134,18 @@ export interface DeploymentInput {
   readonly model: DnsModel;
   /** spec.image, or the operator's default when empty. */
   readonly image: string;
+  /** How long the pod stays on a not-ready/unreachable node (workload/placement.ts). */
+  readonly nodeLossTolerationSeconds: number;
 }
 
 /** One replica, rolled out by workload/multus.ts's rolloutStrategy. */
-export function desiredDnsDeployment({ dns, names, model, image }: DeploymentInput): KubeObject {
+export function desiredDnsDeployment({
+  dns,
+  names,
+  model,
+  image,
+  nodeLossTolerationSeconds,
+}: DeploymentInput): KubeObject {
   const networks = multusNetworks(dns);
   const strategy = rolloutStrategy(networks);
   return {
@@ -161,6 +170,7 @@ export function desiredDnsDeployment({ dns, names, model, image }: DeploymentInp
           securityContext: podSecurityContext({ uid: COREDNS_UID, lowestPort: model.port }),
           containers: [corednsContainer(model, image)],
           volumes: [{ name: 'config', configMap: { name: names.configMap } }],
+          tolerations: nodeLossTolerations(nodeLossTolerationSeconds),
         },
       },
     },

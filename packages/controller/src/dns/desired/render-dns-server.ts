@@ -3,6 +3,7 @@
 import type { DNSServer, ValidationResult } from '@oooi/api';
 import type { KubeObject } from '@oooi/kube';
 import { DEFAULT_NETWORK_POLICY, type NetworkPolicyOptions } from '../../workload/network-policy';
+import { DEFAULT_NODE_LOSS_TOLERATION_SECONDS } from '../../workload/placement';
 import { renderDnsConfig, type DnsConfig } from '../render/dns-config';
 import { dnsChildNames, type DnsChildNames } from './names';
 import {
@@ -19,6 +20,11 @@ export interface RenderDnsServerOptions {
   readonly defaultImage?: string;
   /** The pod-network NetworkPolicy (workload/network-policy.ts). Default {@link DEFAULT_NETWORK_POLICY}. */
   readonly networkPolicy?: NetworkPolicyOptions;
+  /**
+   * Seconds the pod tolerates a not-ready/unreachable node (workload/placement.ts). Default
+   * {@link DEFAULT_NODE_LOSS_TOLERATION_SECONDS}.
+   */
+  readonly nodeLossTolerationSeconds?: number;
 }
 
 export interface DnsChildren {
@@ -68,7 +74,13 @@ export function renderDnsServer(
     configMap: desiredDnsConfigMap(dns, names, files),
     service: desiredDnsService(dns, names),
     ...(networkPolicy ? { networkPolicy } : {}),
-    deployment: desiredDnsDeployment({ dns, names, model, image }),
+    deployment: desiredDnsDeployment({
+      dns,
+      names,
+      model,
+      image,
+      nodeLossTolerationSeconds: options.nodeLossTolerationSeconds ?? DEFAULT_NODE_LOSS_TOLERATION_SECONDS,
+    }),
   };
   return {
     ok: true,

@@ -46,6 +46,8 @@ export interface DnsServerControllerSetup {
   readonly images: { readonly dns: string };
   /** The pod-network NetworkPolicy (on, with the default metrics namespaces, when omitted). */
   readonly networkPolicy?: NetworkPolicyOptions;
+  /** Seconds the data-plane pods tolerate a not-ready/unreachable node (workload/placement.ts; default when omitted). */
+  readonly nodeLossTolerationSeconds?: number;
   readonly clock: Clock;
   readonly events?: EventRecorder;
 }
@@ -68,7 +70,13 @@ export function setupDnsServerController(s: DnsServerControllerSetup): Controlle
       deployments: reader(DeploymentKind),
     },
     clock: s.clock,
-    render: { defaultImage: s.images.dns, ...(s.networkPolicy ? { networkPolicy: s.networkPolicy } : {}) },
+    render: {
+      defaultImage: s.images.dns,
+      ...(s.networkPolicy ? { networkPolicy: s.networkPolicy } : {}),
+      ...(s.nodeLossTolerationSeconds !== undefined
+        ? { nodeLossTolerationSeconds: s.nodeLossTolerationSeconds }
+        : {}),
+    },
     events: s.events,
   });
   let builder = s.manager

@@ -245,6 +245,42 @@ describe('oooi render', () => {
     expect(() => readdirSync(out)).toThrow();
   });
 
+  test('every data-plane Deployment tolerates node loss for 15 s, or for --node-loss-toleration-seconds', () => {
+    const seconds = (name: string, ...flags: string[]) => {
+      const out = join(dir, name);
+      const files = ['-f', ex('infra.yaml'), '-f', ex('attachments.yaml'), '-f', ex('dhcpserver.yaml')];
+      expect(cli('render', ...files, '-o', out, ...flags)).toMatchObject({ code: 0, err: '' });
+      return readdirSync(out)
+        .filter((f) => f.startsWith('deployment-'))
+        .sort()
+        .map((f) => {
+          const d = parse(readFileSync(join(out, f), 'utf8')) as {
+            spec: { template: { spec: { tolerations: { key: string; tolerationSeconds: number }[] } } };
+          };
+          return `${f}: ${d.spec.template.spec.tolerations.map((t) => `${t.key}=${t.tolerationSeconds}`).join(' ')}`;
+        });
+    };
+    const want = (n: number) =>
+      ['lab-lab-dhcp', 'clusters-vlan100-dhcp', 'clusters-vlan100-dns', 'clusters-vlan100-proxy']
+        .map(
+          (d) =>
+            `deployment-${d}.yaml: node.kubernetes.io/not-ready=${n} node.kubernetes.io/unreachable=${n}`,
+        )
+        .sort();
+    expect(seconds('default')).toEqual(want(15));
+    expect(seconds('forty', '--node-loss-toleration-seconds', '40')).toEqual(want(40));
+  });
+
+  test('a node-loss toleration that is no whole number of seconds up to an hour is a usage error (exit 2)', () => {
+    const out = join(dir, 'out');
+    const r = cli('render', '-f', ex('infra.yaml'), '-o', out, '--node-loss-toleration-seconds', '3601');
+    expect(r).toMatchObject({
+      code: 2,
+      err: '--node-loss-toleration-seconds: not a whole number of seconds from 0 to 3600: 3601',
+    });
+    expect(() => readdirSync(out)).toThrow();
+  });
+
   test('a non-empty output directory is refused (exit 2)', () => {
     writeFileSync(join(dir, 'x'), '');
     const r = cli('render', '-f', ex('infra.yaml'), '-o', dir);

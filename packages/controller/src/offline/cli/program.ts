@@ -5,13 +5,14 @@ import { addImageOptions, imagesFrom } from './images-option';
 import type { ImageFlags } from './images-option';
 import { addNetworkPolicyOptions, networkPolicyFrom } from './network-policy-option';
 import type { NetworkPolicyFlags } from './network-policy-option';
+import { addPlacementOptions, placementFrom, type PlacementFlags } from './placement-option';
 import { ExitCode, parseNow, runRender } from './render-command';
 import type { Output } from './render-command';
 import { runValidate } from './validate-command';
 
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
 
-interface RenderFlags extends ImageFlags, NetworkPolicyFlags {
+interface RenderFlags extends ImageFlags, NetworkPolicyFlags, PlacementFlags {
   readonly file: string[];
   readonly out: string;
   readonly now?: string;
@@ -25,7 +26,7 @@ function renderCommand(io: Output, setExit: (code: number) => void, clock: () =>
     .requiredOption('-f, --file <file>', 'a YAML file (repeatable; - for stdin)', collect, [])
     .requiredOption('-o, --out <dir>', 'output directory (created; must be empty or absent)')
     .addOption(new Option('--now <rfc3339>', 'the clock of new condition transitions (default: now)'));
-  addNetworkPolicyOptions(addImageOptions(cmd));
+  addPlacementOptions(addNetworkPolicyOptions(addImageOptions(cmd)));
   return cmd.action((flags: RenderFlags) => {
     const now = flags.now === undefined ? clock() : parseNow(flags.now);
     if (now === undefined) {
@@ -39,6 +40,12 @@ function renderCommand(io: Output, setExit: (code: number) => void, clock: () =>
       setExit(ExitCode.usage);
       return;
     }
+    const placement = placementFrom(flags);
+    if (!placement.ok) {
+      io.err(placement.message);
+      setExit(ExitCode.usage);
+      return;
+    }
     setExit(
       runRender(
         {
@@ -47,6 +54,7 @@ function renderCommand(io: Output, setExit: (code: number) => void, clock: () =>
           now,
           images: imagesFrom(flags),
           networkPolicy: networkPolicy.value,
+          nodeLossTolerationSeconds: placement.value,
         },
         io,
       ),

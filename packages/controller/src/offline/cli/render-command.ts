@@ -21,6 +21,8 @@ export interface RenderArgs {
   readonly images: DefaultImages;
   /** The data-plane pods' NetworkPolicies (default: on, with the default metrics namespaces). */
   readonly networkPolicy?: NetworkPolicyOptions;
+  /** Seconds the data-plane pods tolerate a not-ready/unreachable node (default: the operator's). */
+  readonly nodeLossTolerationSeconds?: number;
 }
 
 export interface Output {
@@ -71,9 +73,10 @@ export function runRender(args: RenderArgs, io: Output): number {
   const result = renderInfras(input.input, { now: args.now, images: args.images });
   const main = renderFiles(result);
   const policy = args.networkPolicy ?? DEFAULT_NETWORK_POLICY;
-  const dns = renderDnsOutputs(result.dnsServers, args.images.dns, policy);
-  const dhcp = renderDhcpOutputs(result.dhcpServers, args.images.dhcpServer, policy);
-  const proxy = renderProxyOutputs(result.proxyServers, args.images, policy);
+  const seconds = args.nodeLossTolerationSeconds;
+  const dns = renderDnsOutputs(result.dnsServers, args.images.dns, policy, seconds);
+  const dhcp = renderDhcpOutputs(result.dhcpServers, args.images.dhcpServer, policy, seconds);
+  const proxy = renderProxyOutputs(result.proxyServers, args.images, policy, seconds);
   const files = [...main.files, ...dns.files, ...dhcp.files, ...proxy.files];
   const clash = [...main.errors, ...duplicateNames(files.map((f) => f.name))];
   const refused = [...dns.errors, ...dhcp.errors, ...proxy.errors];

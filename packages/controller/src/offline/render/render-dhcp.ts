@@ -12,6 +12,13 @@ export function renderDhcpOutputs(
   dhcpServers: readonly DHCPServer[],
   defaultImage: string,
   networkPolicy: NetworkPolicyOptions,
+  nodeLossTolerationSeconds?: number,
 ): { files: RenderedFile[]; errors: string[] } {
-  return workloadOutputs(dhcpServers, (dhcp) => renderDhcpServer(dhcp, { defaultImage, networkPolicy }));
+  return workloadOutputs(dhcpServers, (dhcp) =>
+    renderDhcpServer(dhcp, {
+      defaultImage,
+      networkPolicy,
+      ...(nodeLossTolerationSeconds !== undefined ? { nodeLossTolerationSeconds } : {}),
+    }),
+  );
 }

@@ -12,9 +12,17 @@ export function renderDnsOutputs(
   dnsServers: readonly DNSServer[],
   defaultImage: string,
   networkPolicy: NetworkPolicyOptions,
+  nodeLossTolerationSeconds?: number,
 ): { files: RenderedFile[]; errors: string[] } {
   return workloadOutputs(dnsServers, (dns) => {
     const spec = applyDefaults<DnsServerSpec>(kindInfo('DNSServer')!.spec, dns.spec);
-    return renderDnsServer({ ...dns, spec }, { defaultImage, networkPolicy });
+    return renderDnsServer(
+      { ...dns, spec },
+      {
+        defaultImage,
+        networkPolicy,
+        ...(nodeLossTolerationSeconds !== undefined ? { nodeLossTolerationSeconds } : {}),
+      },
+    );
   });
 }

@@ -19,6 +19,7 @@ export function renderProxyOutputs(
   proxyServers: readonly ProxyServer[],
   images: Pick<DefaultImages, 'proxy' | 'xds'>,
   networkPolicy: NetworkPolicyOptions,
+  nodeLossTolerationSeconds?: number,
 ): {
   files: RenderedFile[];
   errors: string[];
@@ -31,6 +32,7 @@ export function renderProxyOutputs(
       defaultProxyImage: images.proxy,
       defaultXdsImage: images.xds,
       networkPolicy,
+      ...(nodeLossTolerationSeconds !== undefined ? { nodeLossTolerationSeconds } : {}),
     });
     if (!workload.ok) return workload;
     const envoy = renderStaticBootstrap(

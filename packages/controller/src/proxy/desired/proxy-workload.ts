@@ -23,6 +23,7 @@ import { ProxyServerKind } from '../../workload/kinds';
 import { configMapObject, namespaceOf, ownedChildMeta, serviceAccountObject } from '../../workload/meta';
 import { multusNetworks, MULTUS_NETWORKS_ANNOTATION, rolloutStrategy } from '../../workload/multus';
 import { workloadNetworkPolicy, type NetworkPolicyOptions } from '../../workload/network-policy';
+import { nodeLossTolerations } from '../../workload/placement';
 import { containerSecurityContext, podSecurityContext } from '../../workload/security';
 import { ADMIN_HOST, BOOTSTRAP_KEY, ENVOY_STATS_PORT, XDS_HOST } from '../render/envoy-bootstrap';
 import type { ProxyChildNames } from './names';
@@ -182,9 +183,17 @@ export interface ProxyDeploymentInput {
   readonly names: ProxyChildNames;
   /** The bootstrap text (its hash goes on the pod template). */
   readonly bootstrap: string;
+  /** How long the pod stays on a not-ready/unreachable node (workload/placement.ts). */
+  readonly nodeLossTolerationSeconds: number;
 }
 
-export function desiredProxyDeployment({ proxy, spec, names, bootstrap }: ProxyDeploymentInput): KubeObject {
+export function desiredProxyDeployment({
+  proxy,
+  spec,
+  names,
+  bootstrap,
+  nodeLossTolerationSeconds,
+}: ProxyDeploymentInput): KubeObject {
   const networks = multusNetworks(spec.networkConfig, namespaceOf(proxy));
   return {
     apiVersion: 'apps/v1',
@@ -212,6 +221,7 @@ export function desiredProxyDeployment({ proxy, spec, names, bootstrap }: ProxyD
           securityContext: podSecurityContext({ uid: PROXY_UID, lowestPort: 0 }),
           containers: [envoyContainer(spec), xdsContainer(proxy, spec)],
           volumes: [{ name: 'bootstrap', configMap: { name: names.configMap } }],
+          tolerations: nodeLossTolerations(nodeLossTolerationSeconds),
         },
       },
     },

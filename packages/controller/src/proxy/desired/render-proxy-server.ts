@@ -7,6 +7,7 @@ import type { ValidationResult } from '@oooi/api';
 import type { KubeObject } from '@oooi/kube';
 import { builtinImages } from '../../workload/images';
 import { DEFAULT_NETWORK_POLICY, type NetworkPolicyOptions } from '../../workload/network-policy';
+import { DEFAULT_NODE_LOSS_TOLERATION_SECONDS } from '../../workload/placement';
 import { BOOTSTRAP_KEY, renderProxyBootstrap } from '../render/envoy-bootstrap';
 import { proxyChildNames, type ProxyChildNames } from './names';
 import { desiredXdsRbac } from './proxy-rbac';
@@ -26,6 +27,11 @@ export interface RenderProxyServerOptions {
   readonly defaultXdsImage?: string;
   /** The pod-network NetworkPolicy (workload/network-policy.ts). Default {@link DEFAULT_NETWORK_POLICY}. */
   readonly networkPolicy?: NetworkPolicyOptions;
+  /**
+   * Seconds the pod tolerates a not-ready/unreachable node (workload/placement.ts). Default
+   * {@link DEFAULT_NODE_LOSS_TOLERATION_SECONDS}.
+   */
+  readonly nodeLossTolerationSeconds?: number;
 }
 
 export interface ProxyChildren {
@@ -100,7 +106,13 @@ export function renderProxyServer(
     configMap: desiredProxyConfigMap(proxy, names, bootstrap),
     service: desiredProxyService(proxy, names, spec),
     ...(networkPolicy ? { networkPolicy } : {}),
-    deployment: desiredProxyDeployment({ proxy, spec, names, bootstrap }),
+    deployment: desiredProxyDeployment({
+      proxy,
+      spec,
+      names,
+      bootstrap,
+      nodeLossTolerationSeconds: options.nodeLossTolerationSeconds ?? DEFAULT_NODE_LOSS_TOLERATION_SECONDS,
+    }),
   };
   return {
     ok: true,

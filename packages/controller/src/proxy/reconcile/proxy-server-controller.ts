@@ -68,6 +68,8 @@ export interface ProxyServerControllerSetup {
   readonly images: { readonly proxy: string; readonly xds: string };
   /** The pod-network NetworkPolicy (on, with the default metrics namespaces, when omitted). */
   readonly networkPolicy?: NetworkPolicyOptions;
+  /** Seconds the data-plane pods tolerate a not-ready/unreachable node (workload/placement.ts; default when omitted). */
+  readonly nodeLossTolerationSeconds?: number;
   readonly clock: Clock;
   readonly events?: EventRecorder;
 }
@@ -93,6 +95,9 @@ export function setupProxyServerController(s: ProxyServerControllerSetup): Contr
       defaultProxyImage: s.images.proxy,
       defaultXdsImage: s.images.xds,
       ...(s.networkPolicy ? { networkPolicy: s.networkPolicy } : {}),
+      ...(s.nodeLossTolerationSeconds !== undefined
+        ? { nodeLossTolerationSeconds: s.nodeLossTolerationSeconds }
+        : {}),
     },
     events: s.events,
   });

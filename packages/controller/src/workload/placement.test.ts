@@ -1,0 +1,92 @@
+import { renderDhcpServer } from '../dhcp';
+import { renderDnsServer } from '../dns';
+import { renderProxyServer } from '../proxy';
+import type { DHCPServer, DNSServer, ProxyServer } from '@oooi/api';
+import type { KubeObject } from '@oooi/kube';
+import {
+  DEFAULT_NODE_LOSS_TOLERATION_SECONDS,
+  nodeLossTolerations,
+  parseTolerationSeconds,
+} from './placement';
+
+const networkConfig = {
+  cidr: '198.51.100.0/24',
+  serverIP: '198.51.100.10',
+  networkAttachmentName: 'vlan100',
+  networkAttachmentNamespace: 'clusters',
+};
+const meta = { name: 'vlan100-x', namespace: 'clusters' };
+const dns: DNSServer = {
+  apiVersion: 'hostedcluster.densityops.com/v1alpha1',
+  kind: 'DNSServer',
+  metadata: meta,
+  spec: { networkConfig, staticEntries: [] },
+} as unknown as DNSServer;
+const dhcp: DHCPServer = {
+  apiVersion: 'hostedcluster.densityops.com/v1alpha1',
+  kind: 'DHCPServer',
+  metadata: meta,
+  spec: {
+    networkConfig: { ...networkConfig, gateway: '198.51.100.1', dnsServers: ['198.51.100.10'] },
+    leaseConfig: { rangeStart: '198.51.100.100', rangeEnd: '198.51.100.200' },
+  },
+} as unknown as DHCPServer;
+const proxy: ProxyServer = {
+  apiVersion: 'hostedcluster.densityops.com/v1alpha1',
+  kind: 'ProxyServer',
+  metadata: meta,
+  spec: { networkConfig },
+} as unknown as ProxyServer;
+
+function podTolerations(deployment: KubeObject): unknown {
+  return (deployment.spec as { template: { spec: { tolerations?: unknown } } }).template.spec.tolerations;
+}
+
+/** Each component's Deployment rendered with the operator-wide option SECONDS (undefined: the default). */
+function deployments(seconds?: number): Record<string, KubeObject> {
+  const o = seconds === undefined ? {} : { nodeLossTolerationSeconds: seconds };
+  const out: Record<string, KubeObject> = {};
+  const d = renderDnsServer(dns, o);
+  const h = renderDhcpServer(dhcp, o);
+  const p = renderProxyServer(proxy, o);
+  if (!d.ok || !h.ok || !p.ok) throw new Error(JSON.stringify([d, h, p]));
+  out.dns = d.value.children.deployment;
+  out.dhcp = h.value.children.deployment;
+  out.proxy = p.value.children.deployment;
+  return out;
+}
+
+describe('node-loss tolerations of the data-plane pods', () => {
+  test('both taints, NoExecute, for the given seconds', () => {
+    expect(nodeLossTolerations(7)).toEqual([
+      { key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 7 },
+      {
+        key: 'node.kubernetes.io/unreachable',
+        operator: 'Exists',
+        effect: 'NoExecute',
+        tolerationSeconds: 7,
+      },
+    ]);
+  });
+
+  test.each(['dns', 'dhcp', 'proxy'])('%s: the default, or the option, on the pod template', (c) => {
+    expect(podTolerations(deployments()[c]!)).toEqual(
+      nodeLossTolerations(DEFAULT_NODE_LOSS_TOLERATION_SECONDS),
+    );
+    expect(podTolerations(deployments(0)[c]!)).toEqual(nodeLossTolerations(0));
+    expect(podTolerations(deployments(120)[c]!)).toEqual(nodeLossTolerations(120));
+  });
+
+  test.each([
+    ['0', 0],
+    ['15', 15],
+    ['3600', 3600],
+    ['3601', undefined],
+    ['-1', undefined],
+    ['1e3', undefined],
+    [' 5', undefined],
+    ['', undefined],
+  ])('parseTolerationSeconds(%j) = %j', (text, want) => {
+    expect(parseTolerationSeconds(text)).toBe(want);
+  });
+});
