@@ -21,6 +21,7 @@ export interface ChartValues {
   readonly networkPolicy: { readonly enabled: boolean; readonly metricsNamespaces: readonly string[] };
   readonly replicaCount: number;
   readonly leaderElection: { readonly enabled: boolean; readonly id: string };
+  readonly dataPlane: { readonly nodeLossTolerationSeconds: number };
   readonly logLevel: string;
   readonly openshift: { readonly scc: { readonly name: string } };
   readonly health: { readonly port: number };
@@ -68,6 +69,7 @@ function controllerArgs(v: ChartValues): string[] {
     `--metrics-address=:${v.metrics.port}`,
     ...images,
     ...policy,
+    `--node-loss-toleration-seconds=${v.dataPlane.nodeLossTolerationSeconds}`,
     `--log-level=${v.logLevel}`,
   ];
 }
