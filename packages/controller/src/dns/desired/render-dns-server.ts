@@ -1,9 +1,11 @@
-// The one pure entry for a DNSServer: its CoreDNS files and its four children, as the reconciler applies them and
+// The one pure entry for a DNSServer: its CoreDNS files and its children, as the reconciler applies them and
 // as `oooi render` writes them (`<kind>-<namespace>-<name>.yaml` per object, and the files under `fileDir`).
 import type { DNSServer, ValidationResult } from '@oooi/api';
 import type { KubeObject } from '@oooi/kube';
 import { DEFAULT_NETWORK_POLICY, type NetworkPolicyOptions } from '../../workload/network-policy';
 import { renderDnsConfig, type DnsConfig } from '../render/dns-config';
+import { builtinImages } from '../../workload/images';
+import { desiredConfigSyncRbac } from './dns-rbac';
 import { dnsChildNames, type DnsChildNames } from './names';
 import {
   DEFAULT_COREDNS_IMAGE,
@@ -17,12 +19,17 @@ import {
 export interface RenderDnsServerOptions {
   /** The operator's default CoreDNS image, used when spec.image is empty. Default {@link DEFAULT_COREDNS_IMAGE}. */
   readonly defaultImage?: string;
+  /** The config-sync sidecar's image (the operator's own). Default builtinImages.configSync. */
+  readonly configSyncImage?: string;
   /** The pod-network NetworkPolicy (workload/network-policy.ts). Default {@link DEFAULT_NETWORK_POLICY}. */
   readonly networkPolicy?: NetworkPolicyOptions;
 }
 
 export interface DnsChildren {
   readonly serviceAccount: KubeObject;
+  /** The config-sync sidecar's Role and RoleBinding (list/watch of the ConfigMap). */
+  readonly syncRole: KubeObject;
+  readonly syncRoleBinding: KubeObject;
   readonly configMap: KubeObject;
   readonly service: KubeObject;
   /** The pod-network side's NetworkPolicy; absent when the policies are off. */
@@ -41,8 +48,8 @@ export interface RenderedDnsServer {
   readonly files: Readonly<Record<string, string>>;
   readonly children: DnsChildren;
   /**
-   * The children in apply order: ServiceAccount, ConfigMap, Service, [NetworkPolicy], Deployment (the policy first,
-   * so the pod never runs unguarded).
+   * The children in apply order: ServiceAccount, Role, RoleBinding, ConfigMap, Service, [NetworkPolicy], Deployment
+   * (the policy first, so the pod never runs unguarded).
    */
   readonly objects: readonly KubeObject[];
 }
@@ -63,12 +70,16 @@ export function renderDnsServer(
     model,
     options.networkPolicy ?? DEFAULT_NETWORK_POLICY,
   );
+  const [syncRole, syncRoleBinding] = desiredConfigSyncRbac(dns, names);
+  const configSyncImage = options.configSyncImage || builtinImages.configSync;
   const children: DnsChildren = {
     serviceAccount: desiredDnsServiceAccount(dns, names),
+    syncRole,
+    syncRoleBinding,
     configMap: desiredDnsConfigMap(dns, names, files),
     service: desiredDnsService(dns, names),
     ...(networkPolicy ? { networkPolicy } : {}),
-    deployment: desiredDnsDeployment({ dns, names, model, image }),
+    deployment: desiredDnsDeployment({ dns, names, model, image, configSyncImage }),
   };
   return {
     ok: true,
@@ -81,6 +92,8 @@ export function renderDnsServer(
       children,
       objects: [
         children.serviceAccount,
+        children.syncRole,
+        children.syncRoleBinding,
         children.configMap,
         children.service,
         ...(networkPolicy ? [networkPolicy] : []),
