@@ -57,11 +57,7 @@ async function main(): Promise<number> {
     POD_NAMESPACE: process.env.POD_NAMESPACE,
     WATCH_NAMESPACE: process.env.WATCH_NAMESPACE,
   };
-  const parsed = parseControllerCommand(
-    args,
-    env,
-    `${hostname()}-${randomUUID().slice(0, 8)}`,
-  );
+  const parsed = parseControllerCommand(args, env, `${hostname()}-${randomUUID().slice(0, 8)}`);
   if (!parsed.ok) {
     (parsed.exitCode === 0 ? process.stdout : process.stderr).write(`${parsed.message}\n`);
     return parsed.exitCode;

@@ -62,7 +62,8 @@ export async function writeAtomicDir(dir: string, files: Readonly<Record<string,
   for (const name of await readdir(dir)) {
     if (name.startsWith('..') || wanted.has(name)) continue;
     const p = join(dir, name);
-    if ((await isSymlink(p)) && (await linkTarget(p))?.startsWith(`${DATA_LINK}/`)) await rm(p, { force: true });
+    if ((await isSymlink(p)) && (await linkTarget(p))?.startsWith(`${DATA_LINK}/`))
+      await rm(p, { force: true });
   }
   if (old !== undefined && old !== stamp && old.startsWith('..'))
     await rm(join(dir, old), { recursive: true, force: true });

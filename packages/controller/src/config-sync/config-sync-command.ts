@@ -42,11 +42,24 @@ function command(kubeconfig: string | undefined): Command {
     .requiredOption('--namespace <ns>', "the ConfigMap's namespace")
     .requiredOption('--configmap <name>', 'the ConfigMap to mirror')
     .requiredOption('--dir <path>', 'the directory the files are written into (shared with the reader)')
-    .option('--kubeconfig <path>', 'kubeconfig (default: $KUBECONFIG, else the in-cluster service account)', kubeconfig)
-    .option('--reload-pidfile <path>', "after each change, SIGUSR1 to the PID in this file (the reader's pidfile)")
-    .option('--reload-process <name>', 'the name /proc/<pid>/comm must show before a signal is sent', 'coredns')
+    .option(
+      '--kubeconfig <path>',
+      'kubeconfig (default: $KUBECONFIG, else the in-cluster service account)',
+      kubeconfig,
+    )
+    .option(
+      '--reload-pidfile <path>',
+      "after each change, SIGUSR1 to the PID in this file (the reader's pidfile)",
+    )
+    .option(
+      '--reload-process <name>',
+      'the name /proc/<pid>/comm must show before a signal is sent',
+      'coredns',
+    )
     .option('--health-address <host:port>', '/healthz, /readyz and /metrics', '127.0.0.1:8090')
-    .addOption(new Option('--log-level <level>', 'log level (JSON logs on stdout)').choices(logLevels).default('info'))
+    .addOption(
+      new Option('--log-level <level>', 'log level (JSON logs on stdout)').choices(logLevels).default('info'),
+    )
     .exitOverride();
 }
 

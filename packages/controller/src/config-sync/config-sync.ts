@@ -12,7 +12,13 @@
 // - A deleted ConfigMap leaves the last set in place (the controller deletes this pod with its DNSServer).
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { canonicalJson, ListWatchCache, type KindDescriptor, type KubeObject, type RestClient } from '@oooi/kube';
+import {
+  canonicalJson,
+  ListWatchCache,
+  type KindDescriptor,
+  type KubeObject,
+  type RestClient,
+} from '@oooi/kube';
 import type { Logger } from 'pino';
 import type { ConfigSyncMetrics } from '../metrics';
 import { DATA_LINK, writeAtomicDir } from './atomic-dir';
@@ -80,7 +86,10 @@ export class ConfigSync {
       onAdd: (cm) => this.offer(cm),
       onUpdate: (_old, cm) => this.offer(cm),
       onDelete: () =>
-        this.o.log.warn({ namespace: this.o.namespace, name: this.o.name }, 'ConfigMap deleted; last files stay'),
+        this.o.log.warn(
+          { namespace: this.o.namespace, name: this.o.name },
+          'ConfigMap deleted; last files stay',
+        ),
     });
     signal.addEventListener('abort', () => void this.stop(), { once: true });
     await cache.start(signal);

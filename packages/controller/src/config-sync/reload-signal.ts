@@ -6,8 +6,7 @@
 import { readFile } from 'node:fs/promises';
 
 export type SignalOutcome =
-  | { readonly sent: true; readonly pid: number }
-  | { readonly sent: false; readonly why: string };
+  { readonly sent: true; readonly pid: number } | { readonly sent: false; readonly why: string };
 
 export interface ReloadSignalOptions {
   /** The pidfile CoreDNS writes (`-pidfile`). */
@@ -36,7 +35,10 @@ export async function sendReloadSignal(o: ReloadSignalOptions): Promise<SignalOu
   if (!Number.isInteger(pid) || pid <= 1) return { sent: false, why: `pidfile ${o.pidFile}: not a PID` };
   const comm = await text(`${o.procDir ?? '/proc'}/${pid}/comm`);
   if (comm !== o.processName)
-    return { sent: false, why: `PID ${pid} is ${comm === undefined ? 'gone' : `"${comm}"`}, not ${o.processName}` };
+    return {
+      sent: false,
+      why: `PID ${pid} is ${comm === undefined ? 'gone' : `"${comm}"`}, not ${o.processName}`,
+    };
   try {
     process.kill(pid, o.signal ?? 'SIGUSR1');
   } catch (err) {

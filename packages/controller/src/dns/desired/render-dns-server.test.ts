@@ -107,7 +107,12 @@ describe('renderDnsServer', () => {
     const r = rendered(exampleDnsServer());
     const names = dnsChildNames('vlan100-dns');
     expect(r.children.syncRole.rules).toEqual([
-      { apiGroups: [''], resources: ['configmaps'], resourceNames: [names.configMap], verbs: ['list', 'watch'] },
+      {
+        apiGroups: [''],
+        resources: ['configmaps'],
+        resourceNames: [names.configMap],
+        verbs: ['list', 'watch'],
+      },
     ]);
     expect(r.children.syncRoleBinding).toMatchObject({
       metadata: { name: names.syncRole, namespace: 'clusters' },
