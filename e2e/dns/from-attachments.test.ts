@@ -277,7 +277,7 @@ beforeAll(async () => {
     name: 'vlan100-dns-config',
     signal: stop.signal,
   });
-  pod = await runDnsPod(lab, deployment, kubelet.initial);
+  pod = await runDnsPod(lab, deployment);
   kubelet.attach(pod);
 });
 
