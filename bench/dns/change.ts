@@ -4,9 +4,10 @@
 //   pnpm tsx bench/dns/change.ts [--edits 20] [--delay-ms 60000]
 // A throw-away control plane (the rig); the DNSServer reconciler in this process; the DNS pod as the stand-in runs it
 // (CoreDNS + its config-sync sidecar, under the pod's own ServiceAccount token); dig from a VLAN client and from a
-// pod-network client inside network namespaces this script creates (nothing in the root namespace). Each edit adds
-// one record (a new cluster's names) by server-side apply, then both views are polled every 10 ms until they answer
-// it. Prints each edit, then p50 / p99 / max per view and for both.
+// pod-network client inside network namespaces this script creates (nothing in the root namespace). Each edit swaps
+// one cluster's records for another's by server-side apply, then both views are polled every 10 ms until they answer
+// it (bravo's records replace charlie's, then the other way round, and so on: the name asked was just added, and
+// answered by the upstream stub before). Prints each edit, then p50 / p99 / max per view and for both.
 import { randomBytes } from 'node:crypto';
 import { loadavg } from 'node:os';
 import {
@@ -111,8 +112,9 @@ async function main(): Promise<void> {
     const both: number[] = [];
     console.log(`DNSServer edit → answered, ${edits} edits, ConfigMap propagation modelled at ${delayMs} ms`);
     for (let i = 0; i < edits; i++) {
-      const cluster = `c${i}`;
-      clusters.push(cluster);
+      // alternately bravo's and charlie's records replace the other's: the probe is always a name just added
+      const cluster = i % 2 === 0 ? 'bravo' : 'charlie';
+      clusters.splice(1, 1, cluster);
       const t0 = performance.now();
       await apply();
       const at: { v?: number; p?: number } = {};
