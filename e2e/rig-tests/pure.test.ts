@@ -146,7 +146,7 @@ describe('pod runner planning', () => {
   });
 
   it('starts native sidecars first, with their startupProbe port resolved; refuses plain init containers', () => {
-    const pod = (init: Record<string, unknown>) => ({
+    const pod = (init: { name: string; image: string } & Record<string, unknown>) => ({
       metadata: { name: 'd' },
       spec: {
         template: {

@@ -28,8 +28,8 @@ async function listener(): Promise<{ proc: ChildProcess; got: () => number }> {
   );
   child = proc;
   let out = '';
-  proc.stdout!.on('data', (b: Buffer) => (out += b.toString()));
-  while (!out.includes('up')) await once(proc.stdout!, 'data');
+  proc.stdout.on('data', (b: Buffer) => (out += b.toString()));
+  while (!out.includes('up')) await once(proc.stdout, 'data');
   return { proc, got: () => out.split('\n').filter((l) => l === 'usr1').length };
 }
 
