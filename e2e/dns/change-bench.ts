@@ -10,31 +10,9 @@
 // answered by the upstream stub before). Prints each edit, then p50 / p99 / max per view and for both.
 import { randomBytes } from 'node:crypto';
 import { loadavg } from 'node:os';
-import {
-  KubeClient,
-  KubeConfigRest,
-  Manager,
-  loadKubeConfig,
-  systemClock,
-  type KindDescriptor,
-  type KubeObject,
-} from '@oooi/kube';
 import { rigDown, rigUp } from '@oooi/rig';
-import { builtinImages, DnsServerKind, setupDnsServerController } from '@oooi/controller';
-import { ask, DNS_POD_ADDRESS, openDnsLab, UPSTREAM_IP } from './lab';
-import { answeredRows, dnsServerFor } from './reference';
-import { KUBELET_CONFIGMAP_DELAY_MS, SandboxKubelet } from '../sandbox/kubelet';
-
-const NamespaceKind: KindDescriptor = {
-  group: '',
-  version: 'v1',
-  plural: 'namespaces',
-  kind: 'Namespace',
-  namespaced: false,
-};
-const NAME = 'vlan100-dns';
-const DNS_VLAN_IP = '198.51.100.3';
-const DNS_POD_IP = DNS_POD_ADDRESS.split('/')[0]!;
+import { KUBELET_CONFIGMAP_DELAY_MS } from '../sandbox/kubelet';
+import { startWatchedDns, type WatchedDns } from './watched-pod';
 
 function option(argv: readonly string[], flag: string, def: number): number {
   const i = argv.indexOf(flag);
@@ -56,57 +34,18 @@ async function main(): Promise<void> {
   const edits = option(argv, '--edits', 20);
   const delayMs = option(argv, '--delay-ms', KUBELET_CONFIGMAP_DELAY_MS);
   const name = `bench-dns-change-${process.pid}`;
-  const ns = `bench-${randomBytes(3).toString('hex')}`;
-  const stop = new AbortController();
   const rig = await rigUp({ name, log: (l) => process.stderr.write(`${l}\n`) });
-  const lab = await openDnsLab(name);
-  let kubelet: SandboxKubelet | undefined;
-  let manager: Manager | undefined;
+  let dns: WatchedDns | undefined;
   try {
-    const rest = new KubeConfigRest({ kubeConfig: await loadKubeConfig(rig.kubeconfig) });
-    const user = new KubeClient({ rest, fieldManager: 'bench-user' });
     const clusters = ['alpha'];
-    const apply = () =>
-      user.apply(
-        DnsServerKind,
-        dnsServerFor({ namespace: ns, clusters, upstream: UPSTREAM_IP }) as unknown as KubeObject,
-        {
-          force: true,
-        },
-      );
-    await user.apply(NamespaceKind, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
-    await apply();
-    manager = new Manager({ rest, component: 'bench', fieldManager: 'oooi-controller' });
-    setupDnsServerController({
-      manager,
-      scope: { namespace: ns },
-      images: { dns: builtinImages.dns, configSync: builtinImages.configSync },
-      clock: systemClock(),
-    });
-    await manager.start(stop.signal);
-    kubelet = new SandboxKubelet({
-      scope: lab.scope,
-      adminKubeconfig: rig.kubeconfig,
-      namespace: ns,
-      vlan: lab.vlan,
-      podNetwork: { network: lab.pod, address: () => DNS_POD_ADDRESS },
+    dns = await startWatchedDns({
+      kubeconfig: rig.kubeconfig,
+      owner: name,
+      namespace: `bench-${randomBytes(3).toString('hex')}`,
+      clusters,
       configMapDelayMs: delayMs,
       log: (l) => process.stderr.write(`${l}\n`),
     });
-    await kubelet.start(stop.signal);
-    const answers = async (cluster: string): Promise<[boolean, boolean]> => {
-      const row = answeredRows([cluster]).find((r) => r.name === `api.${cluster}.example.com`)!;
-      const [v, p] = await Promise.all([
-        ask(lab.vlanClient, DNS_VLAN_IP, row.name),
-        ask(lab.podClient, DNS_POD_IP, row.name),
-      ]);
-      return [v.answers.join() === row.vlan, p.answers.join() === row.pod];
-    };
-    for (let t = Date.now(); !(kubelet.pod(NAME) && (await answers('alpha')).every(Boolean));) {
-      kubelet.check();
-      if (Date.now() - t > 120_000) throw new Error('the DNS pod never answered');
-      await new Promise((r) => setTimeout(r, 200));
-    }
     const vlan: number[] = [];
     const pod: number[] = [];
     const both: number[] = [];
@@ -116,10 +55,10 @@ async function main(): Promise<void> {
       const cluster = i % 2 === 0 ? 'bravo' : 'charlie';
       clusters.splice(1, 1, cluster);
       const t0 = performance.now();
-      await apply();
+      await dns.apply(clusters);
       const at: { v?: number; p?: number } = {};
       while (at.v === undefined || at.p === undefined) {
-        const [v, p] = await answers(cluster);
+        const [v, p] = await dns.answers(cluster);
         const now = performance.now();
         if (v) at.v ??= now - t0;
         if (p) at.p ??= now - t0;
@@ -143,10 +82,7 @@ async function main(): Promise<void> {
         .join(' ')}`,
     );
   } finally {
-    stop.abort();
-    await kubelet?.stop();
-    await lab.dispose();
-    await manager?.whenStopped();
+    await dns?.stop();
     await rigDown(name);
   }
 }

@@ -4,8 +4,9 @@
 // answers, from the same view and version (NSID), and the table's answers. The pod's config-sync sidecar reads the
 // rendered ConfigMap from the rig's apiserver, where this test stores it (in a namespace of its own).
 import { randomBytes } from 'node:crypto';
-import { KubeClient, KubeConfigRest, loadKubeConfig, type KindDescriptor } from '@oooi/kube';
+import { KubeClient, KubeConfigRest, loadKubeConfig } from '@oooi/kube';
 import { e2eEnv, type RunningPod, type TrackedProc } from '@oooi/rig';
+import { NamespaceKind } from '../controller/support';
 import { ConfigMapKind, renderDnsServer, type RenderedDnsServer } from './dns-api';
 import { ask, openDnsLab, runDnsPod, serveRendered, UPSTREAM_IP, type DnsLab } from './lab';
 import { answeredRows, dnsServerFor, forwardedRows } from './reference';
@@ -23,13 +24,6 @@ let local: TrackedProc | undefined;
 let rendered: RenderedDnsServer;
 let admin: KubeClient | undefined;
 const ns = `dns-render-${randomBytes(3).toString('hex')}`;
-const NamespaceKind: KindDescriptor = {
-  group: '',
-  version: 'v1',
-  plural: 'namespaces',
-  kind: 'Namespace',
-  namespaced: false,
-};
 
 beforeAll(async () => {
   const r = renderDnsServer(

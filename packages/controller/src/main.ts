@@ -12,6 +12,12 @@ import { runConfigSync } from './config-sync/run-config-sync';
 import { parseControllerCommand } from './manager/controller-command';
 import { runController } from './manager/run-controller';
 
+/** Help (exit 0, stdout) or a usage error (stderr); returns the exit code. */
+function usage(p: { readonly exitCode: number; readonly message: string }): number {
+  (p.exitCode === 0 ? process.stdout : process.stderr).write(`${p.message}\n`);
+  return p.exitCode;
+}
+
 /** An AbortSignal aborted by the first SIGTERM/SIGINT; a second one exits at once. */
 function shutdownSignal(log: Logger): AbortSignal {
   const stop = new AbortController();
@@ -32,10 +38,7 @@ function shutdownSignal(log: Logger): AbortSignal {
 
 async function configSync(argv: string[]): Promise<number> {
   const parsed = parseConfigSyncCommand(argv, { KUBECONFIG: process.env.KUBECONFIG });
-  if (!parsed.ok) {
-    (parsed.exitCode === 0 ? process.stdout : process.stderr).write(`${parsed.message}\n`);
-    return parsed.exitCode;
-  }
+  if (!parsed.ok) return usage(parsed);
   const log = pino({ name: 'oooi-config-sync', level: parsed.config.logLevel });
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'oooi_config_sync_' });
@@ -58,10 +61,7 @@ async function main(): Promise<number> {
     WATCH_NAMESPACE: process.env.WATCH_NAMESPACE,
   };
   const parsed = parseControllerCommand(args, env, `${hostname()}-${randomUUID().slice(0, 8)}`);
-  if (!parsed.ok) {
-    (parsed.exitCode === 0 ? process.stdout : process.stderr).write(`${parsed.message}\n`);
-    return parsed.exitCode;
-  }
+  if (!parsed.ok) return usage(parsed);
   const log = pino({ name: 'oooi-controller', level: parsed.config.logLevel });
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'oooi_controller_' });

@@ -8,7 +8,7 @@ import type { DNSServer } from '@oooi/api';
 import type { KubeObject } from '@oooi/kube';
 import { DnsServerKind } from '../../workload/kinds';
 import { namespaceOf, ownedChildMeta } from '../../workload/meta';
-import { role, roleBinding, type RoleRule } from '../../workload/rbac';
+import { namedObjectRules, role, roleBinding, type RoleRule } from '../../workload/rbac';
 import type { DnsChildNames } from './names';
 
 /** What the sidecar sends, by core resource (restricted to the one ConfigMap by resourceNames). */
@@ -18,12 +18,7 @@ export const CONFIG_SYNC_VERBS = {
 
 /** The sidecar's rules for the ConfigMap called NAME. */
 export function configSyncRules(name: string): RoleRule[] {
-  return Object.entries(CONFIG_SYNC_VERBS).map(([resource, verbs]) => ({
-    apiGroups: [''],
-    resources: [resource],
-    resourceNames: [name],
-    verbs,
-  }));
+  return namedObjectRules('', CONFIG_SYNC_VERBS, name);
 }
 
 /** The sidecar's Role and its RoleBinding, in the DNSServer's namespace, owned by it. */
