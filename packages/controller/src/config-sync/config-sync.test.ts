@@ -88,6 +88,8 @@ describe('ConfigSync', () => {
     await until('ready', () => sync.ready());
     expect(corefile()).toBe('one');
     writeFileSync(pidFile, String(reader.pid)); // the reader starts after the first set, and writes its pidfile
+    await new Promise((r) => setTimeout(r, 200)); // ten retry periods: nothing is owed for the first set
+    expect(signals).toBe(0);
     rest.seed(PATH, cm('two'));
     await until('one signal', () => signals === 1);
     expect(corefile()).toBe('two');

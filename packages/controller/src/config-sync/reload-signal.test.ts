@@ -50,8 +50,14 @@ describe('sendReloadSignal', () => {
     { name: 'no pidfile', pidText: undefined, comm: 'coredns', wantWhy: 'no pidfile' },
     { name: 'garbage in the pidfile', pidText: 'x\n', comm: 'coredns', wantWhy: 'not a PID' },
     { name: 'PID 1', pidText: '1', comm: 'coredns', wantWhy: 'not a PID' },
-    { name: 'a PID that is another program', pidText: '4242', comm: 'sshd', wantWhy: '"sshd", not coredns' },
-    { name: 'a PID that is gone', pidText: '4343', comm: undefined, wantWhy: 'gone' },
+    // PIDs above Linux's largest pid_max (2^22): even a broken check could not signal anyone
+    {
+      name: 'a PID that is another program',
+      pidText: '9999991',
+      comm: 'sshd',
+      wantWhy: '"sshd", not coredns',
+    },
+    { name: 'a PID that is gone', pidText: '9999992', comm: undefined, wantWhy: 'gone' },
   ])('sends nothing for $name', async ({ pidText, comm, wantWhy }) => {
     const pidFile = join(dir, 'pid');
     if (pidText !== undefined) writeFileSync(pidFile, pidText);
