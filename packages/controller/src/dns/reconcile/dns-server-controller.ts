@@ -25,19 +25,12 @@ import {
   ServiceAccountKind,
   ServiceKind,
 } from './kinds';
+import { SIDECAR_WORKLOAD_CHILD_KINDS } from '../../workload/kinds';
 
 /** What the DNSServer controller watches: DNSServers, and the seven kinds of children it owns. */
 export const dnsServerWatches = {
   for: DnsServerKind,
-  owns: [
-    ServiceAccountKind,
-    RoleKind,
-    RoleBindingKind,
-    ConfigMapKind,
-    ServiceKind,
-    NetworkPolicyKind,
-    DeploymentKind,
-  ],
+  owns: SIDECAR_WORKLOAD_CHILD_KINDS,
   /** Label selector of the owned kinds' caches. */
   ownedSelector: DNS_SERVER_LABEL,
 } as const satisfies { for: KindDescriptor; owns: readonly KindDescriptor[]; ownedSelector: string };

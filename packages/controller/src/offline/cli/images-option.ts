@@ -19,9 +19,7 @@ export function addImageOptions(cmd: Command): Command {
     )
     .addOption(new Option('--dns-image <image>', 'default CoreDNS image').default(builtinImages.dns))
     .addOption(new Option('--proxy-image <image>', 'default Envoy image').default(builtinImages.proxy))
-    .addOption(
-      new Option('--xds-image <image>', 'default oooi-xds sidecar image').default(builtinImages.xds),
-    )
+    .addOption(new Option('--xds-image <image>', 'default oooi-xds sidecar image').default(builtinImages.xds))
     .addOption(
       new Option(
         '--config-sync-image <image>',
