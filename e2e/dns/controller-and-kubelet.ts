@@ -2,7 +2,8 @@
 // the real `oooi-controller` process (the pod runner's entrypoint for the controller image: its bundle when newer
 // than the sources, else the sources through tsx) as a tracked process of the lab's scope, and a kubelet stand-in
 // that watches the stored ConfigMap and swaps the pod's mounted files whenever it changes, recording when it saw
-// and when it swapped each version so a test can split "API write → answer" into its hops.
+// and when it swapped each version so a test can split "API write → answer" into its hops. The DNS pod mounts no
+// ConfigMap (its config-sync sidecar watches it), so for it the swap is a no-op and `seenAt` dates the write.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';

@@ -4,11 +4,11 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
+  e2eEnv,
   openNetScope,
   rigBin,
   runPod,
   waitFor,
-  type ConfigMapLike,
   type NetScope,
   type Netns,
   type Network,
@@ -120,17 +120,21 @@ async function waitUntilAnswering(ns: Netns, server: string, proc: () => Tracked
   );
 }
 
-/** Runs the generated Deployment with its ConfigMap (rig pod runner) on both networks; resolves when it answers. */
+/**
+ * Runs the generated Deployment (rig pod runner) on both networks; resolves when it answers. Its config-sync sidecar
+ * reads the ConfigMap from the apiserver through KUBECONFIG (default: the rig's admin kubeconfig), so that ConfigMap
+ * must be stored there; CoreDNS starts once the sidecar has written it (its startupProbe).
+ */
 export async function runDnsPod(
   lab: DnsLab,
   deployment: unknown,
-  configMap: ConfigMapLike,
+  kubeconfig: string = e2eEnv().kubeconfig,
 ): Promise<RunningPod> {
   const pod = await runPod(lab.scope, {
     deployment,
-    configMaps: [configMap],
     vlan: lab.vlan,
     podNetwork: { network: lab.pod, address: DNS_POD_ADDRESS },
+    kubeconfig,
   });
   try {
     await waitUntilAnswering(pod.netns, '127.0.0.1', () => pod.container('coredns').proc);

@@ -1,9 +1,13 @@
 // `oooi render` writes, per DNSServer, `dns/<namespace>-<name>/` holding exactly the ConfigMap's keys. This runs
 // real CoreDNS the documented way — `coredns -conf Corefile` started in that directory, nothing else — next to the
 // Deployment as the pod runner runs it, and asks both every row of the reference table from both views: the same
-// answers, from the same view and version (NSID), and the table's answers.
+// answers, from the same view and version (NSID), and the table's answers. The pod's config-sync sidecar reads the
+// rendered ConfigMap from the rig's apiserver, where this test stores it (in a namespace of its own).
+import { randomBytes } from 'node:crypto';
+import { KubeClient, KubeConfigRest, loadKubeConfig } from '@oooi/kube';
 import { e2eEnv, type RunningPod, type TrackedProc } from '@oooi/rig';
-import { renderDnsServer, type RenderedDnsServer } from './dns-api';
+import { NamespaceKind } from '../controller/support';
+import { ConfigMapKind, renderDnsServer, type RenderedDnsServer } from './dns-api';
 import { ask, openDnsLab, runDnsPod, serveRendered, UPSTREAM_IP, type DnsLab } from './lab';
 import { answeredRows, dnsServerFor, forwardedRows } from './reference';
 
@@ -18,10 +22,12 @@ let lab: DnsLab | undefined;
 let pod: RunningPod | undefined;
 let local: TrackedProc | undefined;
 let rendered: RenderedDnsServer;
+let admin: KubeClient | undefined;
+const ns = `dns-render-${randomBytes(3).toString('hex')}`;
 
 beforeAll(async () => {
   const r = renderDnsServer(
-    dnsServerFor({ namespace: 'clusters', clusters: ['alpha', 'bravo'], upstream: UPSTREAM_IP }),
+    dnsServerFor({ namespace: ns, clusters: ['alpha', 'bravo'], upstream: UPSTREAM_IP }),
   );
   if (!r.ok) throw new Error(JSON.stringify(r.errors));
   rendered = r.value;
@@ -33,13 +39,20 @@ beforeAll(async () => {
       podAddress: RENDERED_POD,
     })
   ).proc;
-  pod = await runDnsPod(lab, rendered.children.deployment, rendered.children.configMap);
+  admin = new KubeClient({
+    rest: new KubeConfigRest({ kubeConfig: await loadKubeConfig(e2eEnv().kubeconfig) }),
+    fieldManager: 'e2e-user',
+  });
+  await admin.apply(NamespaceKind, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
+  await admin.apply(ConfigMapKind, rendered.children.configMap);
+  pod = await runDnsPod(lab, rendered.children.deployment);
 });
 
 afterAll(async () => {
   await local?.stop();
   await pod?.dispose();
   await lab?.dispose();
+  await admin?.delete(NamespaceKind, { name: ns }).catch(() => false);
 });
 
 const rows = [...answeredRows(['alpha', 'bravo']), ...forwardedRows(['alpha', 'bravo'])];
@@ -68,9 +81,9 @@ describe.each([
 it('serves the rendered serials (NSID) from the directory as from the pod', async () => {
   const { serials } = rendered.config;
   expect((await ask(lab!.vlanClient, RENDERED_VLAN, 'api.alpha.example.com')).nsid).toBe(
-    `oooi clusters/vlan100-dns vlan ${serials.vlan}`,
+    `oooi ${ns}/vlan100-dns vlan ${serials.vlan}`,
   );
   expect((await ask(lab!.podClient, RENDERED_POD, 'api.alpha.example.com')).nsid).toBe(
-    `oooi clusters/vlan100-dns pod-network ${serials['pod-network']}`,
+    `oooi ${ns}/vlan100-dns pod-network ${serials['pod-network']}`,
   );
 });

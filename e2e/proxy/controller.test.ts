@@ -122,7 +122,8 @@ test('the DNS pod answers a pod-network client with the Service’s ClusterIP an
     (c) => Object.values((c as ConfigMapLike | undefined)?.data ?? {}).some((text) => text.includes(ip)),
   );
   lab = await openDnsLab(e2eEnv().rig);
-  dnsPod = await runDnsPod(lab, await get(DeploymentKind, 'vlan100-dns'), cm as ConfigMapLike);
+  dnsPod = await runDnsPod(lab, await get(DeploymentKind, 'vlan100-dns'));
+  expect((cm as ConfigMapLike).data?.Corefile).toBeDefined();
   for (const name of ['api.alpha.example.com', 'oauth.bravo.example.com']) {
     const pod = await dig(lab.podClient, { server: DNS_POD_ADDRESS.split('/')[0]!, name });
     expect([name, pod.status, pod.answers]).toEqual([name, 'NOERROR', [ip]]);

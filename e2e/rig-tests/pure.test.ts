@@ -144,6 +144,35 @@ describe('pod runner planning', () => {
       { kind: 'persistentVolumeClaim', name: 'v', claimName: 'leases' },
     ]);
   });
+
+  it('starts native sidecars first, with their startupProbe port resolved; refuses plain init containers', () => {
+    const pod = (init: { name: string; image: string } & Record<string, unknown>) => ({
+      metadata: { name: 'd' },
+      spec: {
+        template: {
+          spec: { initContainers: [init], containers: [{ name: 'main', image: 'coredns' }] },
+        },
+      },
+    });
+    const sidecar = {
+      name: 'sync',
+      image: 'oooi-controller',
+      restartPolicy: 'Always',
+      ports: [{ name: 'sync-health', containerPort: 8090 }],
+      startupProbe: { httpGet: { path: '/readyz', port: 'sync-health' } },
+    };
+    const plan = planPod(pod(sidecar), [], { podIP: '', nodeName: '' });
+    expect(plan.containers.map((c) => [c.name, c.startupProbe])).toEqual([
+      ['sync', { path: '/readyz', port: 8090 }],
+      ['main', undefined],
+    ]);
+    expect(() => planPod(pod({ name: 'once', image: 'x' }), [], { podIP: '', nodeName: '' })).toThrow(
+      /initContainers\[0\] \(once\): only native sidecars/,
+    );
+    expect(() => planPod(pod({ ...sidecar, ports: [] }), [], { podIP: '', nodeName: '' })).toThrow(
+      /startupProbe.httpGet.port: no container port sync-health/,
+    );
+  });
 });
 
 describe('oooi entrypoints', () => {

@@ -4,7 +4,9 @@
 // eth0 on the pod network — under a token of the pod's own ServiceAccount (TokenRequest), so every API call a
 // sidecar makes is checked against the RBAC the controller generated. A changed pod template replaces the pod
 // (stop, then start: two pods never hold one static IP); a changed ConfigMap is swapped into the running pod's
-// files atomically, as the kubelet does; a deleted Deployment stops its pod. kwok keeps playing the node for the
+// files atomically, as the kubelet does, and as late as a real kubelet does (`configMapDelayMs`, default 60 s: its
+// sync period plus its ConfigMap cache TTL), so what depends on a mounted ConfigMap shows that wait here too; a
+// deleted Deployment stops its pod. kwok keeps playing the node for the
 // Deployment status. Everything it starts belongs to the scope it is given.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -40,6 +42,11 @@ export interface SandboxKubeletOptions {
   readonly podNetwork: { readonly network: Network; readonly address: (deployment: string) => string };
   /** Extra runPod options for every pod (a resolv.conf, image rules…). */
   readonly podOptions?: Partial<Parameters<typeof runPod>[1]>;
+  /**
+   * How long after the watch sees a ConfigMap change its new content appears in the pods that mount it (a pod started
+   * meanwhile gets the current content, as from a real kubelet). Default {@link KUBELET_CONFIGMAP_DELAY_MS}.
+   */
+  readonly configMapDelayMs?: number;
   readonly log: (line: string) => void;
 }
 
@@ -62,6 +69,12 @@ interface DeploymentShape extends KubeObject {
   };
 }
 
+/**
+ * A real kubelet's ConfigMap volume propagation: up to its sync period (1 min) plus its ConfigMap cache TTL; modelled
+ * as 60 s after every change.
+ */
+export const KUBELET_CONFIGMAP_DELAY_MS = 60_000;
+
 /** The ConfigMaps a pod template reads (volumes and env). */
 export function configMapsOf(d: DeploymentShape): string[] {
   const spec = d.spec?.template?.spec;
@@ -78,6 +91,9 @@ export class SandboxKubelet {
   private deployments: ListWatchCache<DeploymentShape> | undefined;
   private configMaps: ListWatchCache<ConfigMapLike & KubeObject> | undefined;
   private readonly slots = new Map<string, PodSlot>();
+  /** Per ConfigMap: the content the modelled propagation has delivered (what a running pod mounting it holds). */
+  private readonly delivered = new Map<string, ConfigMapLike & KubeObject>();
+  private readonly timers = new Set<NodeJS.Timeout>();
   private failure: unknown;
 
   constructor(private readonly o: SandboxKubeletOptions) {}
@@ -109,12 +125,22 @@ export class SandboxKubelet {
     return this.slots.get(deployment)?.pod;
   }
 
+  /**
+   * The ConfigMap NAME as a running pod that mounts it sees it now: the last content the modelled propagation has
+   * delivered (undefined: unchanged since the kubelet started, i.e. what the pods started with).
+   */
+  mountedConfigMap(name: string): (ConfigMapLike & KubeObject) | undefined {
+    return this.delivered.get(name);
+  }
+
   /** Throws the first error met while starting or swapping a pod. */
   check(): void {
     if (this.failure !== undefined) throw new Error('sandbox kubelet failed', { cause: this.failure });
   }
 
   async stop(): Promise<void> {
+    for (const t of this.timers) clearTimeout(t);
+    this.timers.clear();
     await this.deployments?.stop();
     await this.configMaps?.stop();
     await Promise.all(
@@ -156,6 +182,19 @@ export class SandboxKubelet {
   }
 
   private configMapChanged(cm: ConfigMapLike & KubeObject): void {
+    const t = setTimeout(() => {
+      this.timers.delete(t);
+      // Never back: a later change delivered first (or a pod started since) already holds newer content.
+      const rv = (o?: KubeObject) => Number(o?.metadata?.resourceVersion ?? 0);
+      const name = cm.metadata?.name ?? '';
+      if (rv(this.delivered.get(name)) > rv(cm)) return;
+      this.delivered.set(name, cm);
+      this.swapIntoPods(cm);
+    }, this.o.configMapDelayMs ?? KUBELET_CONFIGMAP_DELAY_MS);
+    this.timers.add(t);
+  }
+
+  private swapIntoPods(cm: ConfigMapLike & KubeObject): void {
     for (const [name, slot] of this.slots) {
       const d = this.deployments?.get(this.o.namespace, name);
       if (!d || !configMapsOf(d).includes(cm.metadata?.name ?? '')) continue;

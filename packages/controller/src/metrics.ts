@@ -98,3 +98,26 @@ export class ControllerMetrics {
     }
   }
 }
+
+/** The config-sync sidecar's series (`oooi-controller config-sync`, config-sync/). */
+export class ConfigSyncMetrics {
+  /** File sets written into the shared directory. */
+  readonly writes: Counter;
+  /** Reload signals to the program reading the files, by result (`sent`, `failed`: retried). */
+  readonly reloadSignals: Counter<'result'>;
+
+  constructor(registry: Registry) {
+    this.writes = new Counter({
+      name: 'oooi_config_sync_writes_total',
+      help: 'File sets written atomically into the shared directory.',
+      registers: [registry],
+    });
+    this.reloadSignals = new Counter({
+      name: 'oooi_config_sync_reload_signals_total',
+      help: 'Reload signals sent to the program reading the files, by result (failed ones are retried).',
+      labelNames: ['result'],
+      registers: [registry],
+    });
+    for (const result of ['sent', 'failed']) this.reloadSignals.inc({ result }, 0);
+  }
+}

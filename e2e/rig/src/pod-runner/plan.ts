@@ -4,6 +4,7 @@ import {
   parseNetworksAnnotation,
   resolveEnv,
   type ConfigMapLike,
+  type ContainerLike,
   type ContainerPlan,
   type DeploymentLike,
   type EnvContext,
@@ -36,6 +37,18 @@ function volumePlans(d: DeploymentLike): VolumePlan[] {
   });
 }
 
+function startupProbe(c: ContainerLike, where: string): { startupProbe?: { path: string; port: number } } {
+  const get = c.startupProbe?.httpGet;
+  if (c.startupProbe === undefined) return {};
+  if (get === undefined)
+    throw new Error(`${where}.startupProbe: only httpGet is supported by the pod runner`);
+  const port =
+    typeof get.port === 'number' ? get.port : c.ports?.find((p) => p.name === get.port)?.containerPort;
+  if (port === undefined)
+    throw new Error(`${where}.startupProbe.httpGet.port: no container port ${get.port}`);
+  return { startupProbe: { path: get.path ?? '/', port } };
+}
+
 /** Reads the Deployment's pod template. `podIP` feeds `status.podIP` in env. */
 export function planPod(
   d: DeploymentLike,
@@ -58,8 +71,19 @@ export function planPod(
     serviceAccountName: tmpl?.spec?.serviceAccountName ?? 'default',
     configMaps: cms,
   };
-  const plans: ContainerPlan[] = containers.map((c, i) => {
-    const where = `spec.template.spec.containers[${i}]`;
+  const inits = tmpl?.spec?.initContainers ?? [];
+  inits.forEach((c, i) => {
+    if (c.restartPolicy !== 'Always')
+      throw new Error(
+        `spec.template.spec.initContainers[${i}] (${c.name}): only native sidecars (restartPolicy: Always) are supported by the pod runner`,
+      );
+  });
+  const all = [
+    ...inits.map((c, i) => ({ c, where: `spec.template.spec.initContainers[${i}]` })),
+    ...containers.map((c, i) => ({ c, where: `spec.template.spec.containers[${i}]` })),
+  ];
+  // Native sidecars first, in order, as the kubelet starts them; then the containers.
+  const plans: ContainerPlan[] = all.map(({ c, where }) => {
     for (const m of c.volumeMounts ?? []) {
       if (!volumes.some((v) => v.name === m.name))
         throw new Error(`${where}.volumeMounts: no volume named ${m.name}`);
@@ -76,6 +100,7 @@ export function planPod(
         mountPath: m.mountPath,
         ...(m.subPath !== undefined && m.subPath !== '' ? { subPath: m.subPath } : {}),
       })),
+      ...startupProbe(c, where),
     };
   });
   return {

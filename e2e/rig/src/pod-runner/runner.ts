@@ -177,6 +177,31 @@ async function startContainer(ctx: PodCtx, c: ContainerPlan): Promise<RunningCon
   return { name: c.name, argv, env: Object.fromEntries(env), proc };
 }
 
+/**
+ * A native sidecar's startupProbe, as the kubelet runs it before starting the next container: HTTP GET on the pod IP
+ * from inside the pod's namespace, every 100 ms, until it answers 200 (bounded: 60 s, or the process exits).
+ */
+async function awaitStartup(
+  ctx: PodCtx,
+  c: RunningContainer,
+  probe: { readonly path: string; readonly port: number },
+): Promise<void> {
+  const url = `http://${firstIp(ctx.opts, ctx.plan)}:${probe.port}${probe.path}`;
+  const script = `fetch(${JSON.stringify(url)}).then((r) => process.exit(r.status === 200 ? 0 : 1), () => process.exit(1))`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (!c.proc.alive())
+      throw new Error(
+        `rig: container ${c.name} exited before its startupProbe passed:\n${c.proc.log().slice(-2000)}`,
+      );
+    const r = await ctx.ns.exec([process.execPath, '-e', script], { timeoutMs: 5_000 });
+    if (r.code === 0) return;
+    if (Date.now() > deadline)
+      throw new Error(`rig: container ${c.name}: startupProbe ${url} never answered 200 in 60 s`);
+    await new Promise((res) => setTimeout(res, 100));
+  }
+}
+
 async function attachNetworks(ctx: PodCtx): Promise<void> {
   const { plan, opts, ns } = ctx;
   for (const [i, net] of plan.networks.entries()) {
@@ -222,7 +247,7 @@ async function loopbackApiPort(kubeconfig: string): Promise<number | undefined> 
   return Number(u.port || '443');
 }
 
-function firstIp(opts: RunPodOptions, plan: { networks: { ips: readonly string[] }[] }): string {
+function firstIp(opts: RunPodOptions, plan: { networks: readonly { ips: readonly string[] }[] }): string {
   if (opts.podNetwork !== undefined) return hostOf(opts.podNetwork.address);
   const ip = plan.networks.find((n) => n.ips.length > 0)?.ips[0];
   return ip !== undefined ? hostOf(ip) : '127.0.0.1';
@@ -265,7 +290,11 @@ export async function runPod(scope: NetScope, opts: RunPodOptions): Promise<Runn
     await attachNetworks(ctx);
     await writeVolumes(ctx);
     await copySubPaths(ctx);
-    for (const c of plan.containers) containers.push(await startContainer(ctx, c));
+    for (const c of plan.containers) {
+      const started = await startContainer(ctx, c);
+      containers.push(started);
+      if (c.startupProbe !== undefined) await awaitStartup(ctx, started, c.startupProbe);
+    }
   } catch (err) {
     await dispose();
     throw err;

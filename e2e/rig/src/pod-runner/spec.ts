@@ -1,5 +1,6 @@
-// Reads the parts of a Deployment the pod runner honours (pure): containers, ConfigMap/emptyDir volumes,
-// env (literal, downward API, ConfigMap keys), and the Multus static-IP annotation. Anything it cannot run
+// Reads the parts of a Deployment the pod runner honours (pure): containers, native sidecars (initContainers with
+// restartPolicy Always, and their startupProbe), ConfigMap/emptyDir volumes, env (literal, downward API, ConfigMap
+// keys), and the Multus static-IP annotation. Anything it cannot run
 // faithfully is an error naming the field, never silently ignored.
 
 export const MULTUS_ANNOTATION = 'k8s.v1.cni.cncf.io/networks';
@@ -25,7 +26,7 @@ interface EnvVarLike {
     resourceFieldRef?: unknown;
   };
 }
-interface ContainerLike {
+export interface ContainerLike {
   name: string;
   image: string;
   command?: string[];
@@ -34,6 +35,10 @@ interface ContainerLike {
   envFrom?: { configMapRef?: { name: string; optional?: boolean }; prefix?: string; secretRef?: unknown }[];
   workingDir?: string;
   volumeMounts?: { name: string; mountPath: string; subPath?: string }[];
+  /** `Always` on an init container: a native sidecar. */
+  restartPolicy?: string;
+  ports?: { name?: string; containerPort: number }[];
+  startupProbe?: { httpGet?: { path?: string; port: number | string } };
 }
 interface VolumeLike {
   name: string;
@@ -46,7 +51,12 @@ export interface DeploymentLike {
   spec?: {
     template?: {
       metadata?: { annotations?: Record<string, string>; labels?: Record<string, string> };
-      spec?: { containers?: ContainerLike[]; volumes?: VolumeLike[]; serviceAccountName?: string };
+      spec?: {
+        initContainers?: ContainerLike[];
+        containers?: ContainerLike[];
+        volumes?: VolumeLike[];
+        serviceAccountName?: string;
+      };
     };
   };
 }
@@ -78,6 +88,8 @@ export interface ContainerPlan {
   readonly env: readonly [string, string][];
   readonly workingDir?: string;
   readonly mounts: readonly MountPlan[];
+  /** A native sidecar's startupProbe (HTTP GET on the pod IP): the containers after it start once it answers 200. */
+  readonly startupProbe?: { readonly path: string; readonly port: number };
 }
 
 export interface MultusAttachment {

@@ -79,7 +79,7 @@ export const DnsServerSpec = Type.Object(
     reloadInterval: Type.Optional(
       Type.String({
         description:
-          "How often CoreDNS checks its Corefile for changes (reload plugin); at least 2s, the plugin's minimum.",
+          "No effect: the DNSServer pod's config-sync sidecar reloads CoreDNS on every change (SIGUSR1), so the Corefile has no reload poll. Still checked (at least 2s, the reload plugin's minimum) so that objects valid before stay valid.",
         default: '2s',
         maxLength: 8,
         pattern: '^[0-9]{1,4}(s|m)$',

@@ -18,6 +18,7 @@ describe('parseControllerCommand', () => {
           dns: 'coredns/coredns:1.14.7',
           proxy: 'envoyproxy/envoy:v1.36.4',
           xds: 'oooi-xds:0.1.0',
+          configSync: 'oooi-controller:0.1.0',
         },
         networkPolicy: {
           enabled: true,

@@ -12,6 +12,8 @@ export interface DefaultImages {
   readonly proxy: string;
   /** oooi-xds, the Envoy sidecar. */
   readonly xds: string;
+  /** The operator's own image: `oooi-controller config-sync`, the CoreDNS pod's sidecar (the chart sets its image). */
+  readonly configSync: string;
 }
 
 export const builtinImages: DefaultImages = {
@@ -20,4 +22,5 @@ export const builtinImages: DefaultImages = {
   dns: 'coredns/coredns:1.14.7',
   proxy: 'envoyproxy/envoy:v1.36.4',
   xds: 'oooi-xds:0.1.0',
+  configSync: 'oooi-controller:0.1.0',
 };

@@ -89,3 +89,18 @@ export const NetworkPolicyKind: KindDescriptor = {
   plural: 'networkpolicies',
   kind: 'NetworkPolicy',
 };
+
+/**
+ * The children of a data-plane workload whose sidecar reads the API (DNSServer: config-sync; ProxyServer: oooi-xds):
+ * the ServiceAccount, the sidecar's Role and RoleBinding, the ConfigMap, the Service, the NetworkPolicy and the
+ * Deployment — what each of those controllers `owns`.
+ */
+export const SIDECAR_WORKLOAD_CHILD_KINDS = [
+  ServiceAccountKind,
+  RoleKind,
+  RoleBindingKind,
+  ConfigMapKind,
+  ServiceKind,
+  NetworkPolicyKind,
+  DeploymentKind,
+] as const;

@@ -13,6 +13,20 @@ export interface RoleRule {
 
 export const RBAC_API_VERSION = 'rbac.authorization.k8s.io/v1';
 
+/** One rule per resource of VERBS (`resource → verbs`) in API group GROUP, each restricted to the object NAME. */
+export function namedObjectRules(
+  group: string,
+  verbs: Readonly<Record<string, readonly string[]>>,
+  name: string,
+): RoleRule[] {
+  return Object.entries(verbs).map(([resource, v]) => ({
+    apiGroups: [group],
+    resources: [resource],
+    resourceNames: [name],
+    verbs: v,
+  }));
+}
+
 /** A Role (METADATA) granting RULES. */
 export function role(metadata: KubeObject['metadata'], rules: readonly RoleRule[]): KubeObject {
   return { apiVersion: RBAC_API_VERSION, kind: 'Role', metadata, rules };

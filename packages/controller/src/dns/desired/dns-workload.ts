@@ -6,8 +6,16 @@
 // capability, and the kernel refuses to exec a binary whose file capabilities exceed the bounding set (measured:
 // exit 126 with drop ALL alone). e2e/dns/nonroot.test.ts runs real CoreDNS under this context.
 //
-// No config-hash annotation on the pod template: the reload plugin applies every ConfigMap change in place
-// (render/corefile.ts); whatever needs a restart (image, port, network) is a Deployment field and rolls out.
+// Fed by a watch, not by the kubelet's ConfigMap volume (README, "How a change reaches running CoreDNS"): the pod
+// runs the operator's own image as a native sidecar (`initContainers` with `restartPolicy: Always`), `oooi-controller
+// config-sync`, which watches the one ConfigMap with the pod's ServiceAccount token (dns-rbac.ts), writes its files
+// atomically into the emptyDir CoreDNS reads (`..data` swap) and sends CoreDNS SIGUSR1 after each change. Its
+// startupProbe (/readyz: the first set is written) holds CoreDNS back until the Corefile exists. SIGUSR1 needs one
+// process namespace for the pod (shareProcessNamespace) and the same UID in both containers (65532); CoreDNS writes
+// its PID into a second emptyDir, and the sidecar checks /proc/<pid>/comm before signalling.
+//
+// No config-hash annotation on the pod template: every ConfigMap change is applied in place; whatever needs a
+// restart (image, port, network) is a Deployment field and rolls out.
 import type { DNSServer } from '@oooi/api';
 import type { KubeObject } from '@oooi/kube';
 import { builtinImages } from '../../workload/images';
@@ -29,8 +37,16 @@ import type { DnsChildNames } from './names';
 export const DEFAULT_COREDNS_IMAGE = builtinImages.dns;
 /** The upstream image's non-root user (distroless `nonroot`). */
 export const COREDNS_UID = 65532;
-/** Where the ConfigMap is mounted; also the container's working directory, so the Corefile's relative names work. */
+/**
+ * Where the config-sync sidecar writes the ConfigMap's files (an emptyDir) and CoreDNS reads them; also CoreDNS's
+ * working directory, so the Corefile's relative names work.
+ */
 export const CONFIG_MOUNT = '/etc/coredns';
+/** The emptyDir where CoreDNS writes its PID for the sidecar's SIGUSR1. */
+export const RUN_MOUNT = '/run/coredns';
+export const PID_FILE = `${RUN_MOUNT}/coredns.pid`;
+/** The sidecar's /healthz, /readyz (its startupProbe) and /metrics, on the pod IP. */
+export const CONFIG_SYNC_PORT = 8090;
 /** The Service's port, whatever spec.networkConfig.dnsPort the pod listens on (forwarders expect 53). */
 export const SERVICE_DNS_PORT = 53;
 
@@ -103,7 +119,7 @@ function corednsContainer(model: DnsModel, image: string): Record<string, unknow
   return {
     name: 'coredns',
     image,
-    args: ['-conf', 'Corefile'],
+    args: ['-conf', 'Corefile', '-pidfile', PID_FILE],
     workingDir: CONFIG_MOUNT,
     // the Corefile's `prometheus {$POD_IP}:9153`: metrics on the pod network only, never on the VLAN
     env: [{ name: POD_IP_ENV, valueFrom: { fieldRef: { fieldPath: 'status.podIP' } } }],
@@ -124,7 +140,45 @@ function corednsContainer(model: DnsModel, image: string): Record<string, unknow
     readinessProbe: { ...probe('/ready', 'ready'), periodSeconds: 5, timeoutSeconds: 3, failureThreshold: 3 },
     resources: { requests: { cpu: '100m', memory: '70Mi' }, limits: { memory: '256Mi' } },
     securityContext: containerSecurityContext(['NET_BIND_SERVICE']),
-    volumeMounts: [{ name: 'config', mountPath: CONFIG_MOUNT, readOnly: true }],
+    volumeMounts: [
+      { name: 'config', mountPath: CONFIG_MOUNT, readOnly: true },
+      { name: 'run', mountPath: RUN_MOUNT },
+    ],
+  };
+}
+
+/** The native sidecar mirroring the ConfigMap into CONFIG_MOUNT (`oooi-controller config-sync`). */
+function configSyncContainer(dns: DNSServer, names: DnsChildNames, image: string): Record<string, unknown> {
+  const probe = (path: string) => ({ httpGet: { path, port: 'sync-health', scheme: 'HTTP' } });
+  return {
+    name: 'config-sync',
+    image,
+    // A native sidecar: started before CoreDNS, which waits for its startupProbe, and kept running beside it.
+    restartPolicy: 'Always',
+    args: [
+      'config-sync',
+      '--namespace',
+      namespaceOf(dns),
+      '--configmap',
+      names.configMap,
+      '--dir',
+      CONFIG_MOUNT,
+      '--reload-pidfile',
+      PID_FILE,
+      '--health-address',
+      `$(POD_IP):${CONFIG_SYNC_PORT}`,
+    ],
+    env: [{ name: 'POD_IP', valueFrom: { fieldRef: { fieldPath: 'status.podIP' } } }],
+    ports: [{ name: 'sync-health', containerPort: CONFIG_SYNC_PORT, protocol: 'TCP' }],
+    startupProbe: { ...probe('/readyz'), periodSeconds: 1, timeoutSeconds: 3, failureThreshold: 120 },
+    livenessProbe: { ...probe('/healthz'), periodSeconds: 10, timeoutSeconds: 5, failureThreshold: 5 },
+    readinessProbe: { ...probe('/readyz'), periodSeconds: 5, timeoutSeconds: 3, failureThreshold: 3 },
+    resources: { requests: { cpu: '10m', memory: '48Mi' }, limits: { memory: '128Mi' } },
+    securityContext: containerSecurityContext(),
+    volumeMounts: [
+      { name: 'config', mountPath: CONFIG_MOUNT },
+      { name: 'run', mountPath: RUN_MOUNT, readOnly: true },
+    ],
   };
 }
 
@@ -136,6 +190,8 @@ export interface DeploymentInput {
   readonly image: string;
   /** How long the pod stays on a not-ready/unreachable node (workload/placement.ts). */
   readonly nodeLossTolerationSeconds: number;
+  /** The operator's own image, for the config-sync sidecar. */
+  readonly configSyncImage: string;
 }
 
 /** One replica, rolled out by workload/multus.ts's rolloutStrategy. */
@@ -145,6 +201,7 @@ export function desiredDnsDeployment({
   model,
   image,
   nodeLossTolerationSeconds,
+  configSyncImage,
 }: DeploymentInput): KubeObject {
   const networks = multusNetworks(dns);
   const strategy = rolloutStrategy(networks);
@@ -164,12 +221,19 @@ export function desiredDnsDeployment({
         },
         spec: {
           serviceAccountName: names.workload,
-          automountServiceAccountToken: false,
+          // The sidecar watches the ConfigMap with the token; it grants only list/watch of that one ConfigMap.
+          automountServiceAccountToken: true,
+          // The sidecar's SIGUSR1 reaches CoreDNS only in one process namespace (same UID, no capability).
+          shareProcessNamespace: true,
           dnsPolicy: 'Default',
           enableServiceLinks: false,
           securityContext: podSecurityContext({ uid: COREDNS_UID, lowestPort: model.port }),
+          initContainers: [configSyncContainer(dns, names, configSyncImage)],
           containers: [corednsContainer(model, image)],
-          volumes: [{ name: 'config', configMap: { name: names.configMap } }],
+          volumes: [
+            { name: 'config', emptyDir: { medium: 'Memory', sizeLimit: '16Mi' } },
+            { name: 'run', emptyDir: { medium: 'Memory', sizeLimit: '1Mi' } },
+          ],
           tolerations: nodeLossTolerations(nodeLossTolerationSeconds),
         },
       },

@@ -50,11 +50,85 @@ describe('renderDnsServer', () => {
     expect(container(rendered(exampleDnsServer())).image).toBe('coredns/coredns:1.14.7');
   });
 
-  test('the Corefile runs from the mount: workingDir is the ConfigMap mount, args name it relatively', () => {
+  test('the Corefile runs from the shared directory: workingDir is its mount, args name it relatively', () => {
     const c = container(rendered(exampleDnsServer()));
-    expect(c.args).toEqual(['-conf', 'Corefile']);
+    expect(c.args).toEqual(['-conf', 'Corefile', '-pidfile', '/run/coredns/coredns.pid']);
     expect(c.workingDir).toBe('/etc/coredns');
-    expect(c.volumeMounts).toEqual([{ name: 'config', mountPath: '/etc/coredns', readOnly: true }]);
+    expect(c.volumeMounts).toEqual([
+      { name: 'config', mountPath: '/etc/coredns', readOnly: true },
+      { name: 'run', mountPath: '/run/coredns' },
+    ]);
+  });
+
+  test('fed by watch: a native config-sync sidecar writes the shared directory and signals CoreDNS', () => {
+    const names = dnsChildNames('vlan100-dns');
+    const r = renderDnsServer(exampleDnsServer(), { configSyncImage: 'registry.local/oooi-controller:1' });
+    if (!r.ok) throw new Error('render failed');
+    const pod = podSpec(r.value);
+    // Never the kubelet's ConfigMap volume: emptyDirs only, so no change waits for the kubelet's sync.
+    expect(pod.volumes).toEqual([
+      { name: 'config', emptyDir: { medium: 'Memory', sizeLimit: '16Mi' } },
+      { name: 'run', emptyDir: { medium: 'Memory', sizeLimit: '1Mi' } },
+    ]);
+    expect(pod.shareProcessNamespace).toBe(true);
+    const [sync, ...more] = pod.initContainers as Spec[];
+    expect(more).toEqual([]);
+    expect(sync).toMatchObject({
+      name: 'config-sync',
+      image: 'registry.local/oooi-controller:1',
+      restartPolicy: 'Always',
+      startupProbe: { httpGet: { path: '/readyz', port: 'sync-health' } },
+      volumeMounts: [
+        { name: 'config', mountPath: '/etc/coredns' },
+        { name: 'run', mountPath: '/run/coredns', readOnly: true },
+      ],
+    });
+    expect(sync!.args).toEqual([
+      'config-sync',
+      '--namespace',
+      'clusters',
+      '--configmap',
+      names.configMap,
+      '--dir',
+      '/etc/coredns',
+      '--reload-pidfile',
+      '/run/coredns/coredns.pid',
+      '--health-address',
+      '$(POD_IP):8090',
+    ]);
+    expect(sync!.securityContext).toEqual({
+      allowPrivilegeEscalation: false,
+      capabilities: { drop: ['ALL'] },
+      readOnlyRootFilesystem: true,
+    });
+  });
+
+  test("the sidecar's Role lists and watches the one ConfigMap, bound to the pod's ServiceAccount", () => {
+    const r = rendered(exampleDnsServer());
+    const names = dnsChildNames('vlan100-dns');
+    expect(r.children.syncRole.rules).toEqual([
+      {
+        apiGroups: [''],
+        resources: ['configmaps'],
+        resourceNames: [names.configMap],
+        verbs: ['list', 'watch'],
+      },
+    ]);
+    expect(r.children.syncRoleBinding).toMatchObject({
+      metadata: { name: names.syncRole, namespace: 'clusters' },
+      roleRef: { kind: 'Role', name: names.syncRole },
+      subjects: [{ kind: 'ServiceAccount', name: names.workload, namespace: 'clusters' }],
+    });
+    expect(podSpec(r).serviceAccountName).toBe(names.workload);
+    expect(r.objects.map((o) => o.kind)).toEqual([
+      'ServiceAccount',
+      'Role',
+      'RoleBinding',
+      'ConfigMap',
+      'Service',
+      'NetworkPolicy',
+      'Deployment',
+    ]);
   });
 
   test('non-root on port 53: sysctl, all capabilities dropped but NET_BIND_SERVICE bounded, restricted-compliant', () => {
@@ -72,7 +146,8 @@ describe('renderDnsServer', () => {
       readOnlyRootFilesystem: true,
     });
     expect(podSpec(r).dnsPolicy).toBe('Default');
-    expect(podSpec(r).automountServiceAccountToken).toBe(false);
+    // The token is the config-sync sidecar's (list/watch of one ConfigMap).
+    expect(podSpec(r).automountServiceAccountToken).toBe(true);
   });
 
   test('a port of 1024 or more needs no sysctl', () => {

@@ -1,10 +1,12 @@
-// The one pure entry for a DNSServer: its CoreDNS files and its four children, as the reconciler applies them and
+// The one pure entry for a DNSServer: its CoreDNS files and its children, as the reconciler applies them and
 // as `oooi render` writes them (`<kind>-<namespace>-<name>.yaml` per object, and the files under `fileDir`).
 import type { DNSServer, ValidationResult } from '@oooi/api';
 import type { KubeObject } from '@oooi/kube';
 import { DEFAULT_NETWORK_POLICY, type NetworkPolicyOptions } from '../../workload/network-policy';
 import { DEFAULT_NODE_LOSS_TOLERATION_SECONDS } from '../../workload/placement';
 import { renderDnsConfig, type DnsConfig } from '../render/dns-config';
+import { builtinImages } from '../../workload/images';
+import { desiredConfigSyncRbac } from './dns-rbac';
 import { dnsChildNames, type DnsChildNames } from './names';
 import {
   DEFAULT_COREDNS_IMAGE,
@@ -18,6 +20,8 @@ import {
 export interface RenderDnsServerOptions {
   /** The operator's default CoreDNS image, used when spec.image is empty. Default {@link DEFAULT_COREDNS_IMAGE}. */
   readonly defaultImage?: string;
+  /** The config-sync sidecar's image (the operator's own). Default builtinImages.configSync. */
+  readonly configSyncImage?: string;
   /** The pod-network NetworkPolicy (workload/network-policy.ts). Default {@link DEFAULT_NETWORK_POLICY}. */
   readonly networkPolicy?: NetworkPolicyOptions;
   /**
@@ -29,6 +33,9 @@ export interface RenderDnsServerOptions {
 
 export interface DnsChildren {
   readonly serviceAccount: KubeObject;
+  /** The config-sync sidecar's Role and RoleBinding (list/watch of the ConfigMap). */
+  readonly syncRole: KubeObject;
+  readonly syncRoleBinding: KubeObject;
   readonly configMap: KubeObject;
   readonly service: KubeObject;
   /** The pod-network side's NetworkPolicy; absent when the policies are off. */
@@ -47,8 +54,8 @@ export interface RenderedDnsServer {
   readonly files: Readonly<Record<string, string>>;
   readonly children: DnsChildren;
   /**
-   * The children in apply order: ServiceAccount, ConfigMap, Service, [NetworkPolicy], Deployment (the policy first,
-   * so the pod never runs unguarded).
+   * The children in apply order: ServiceAccount, Role, RoleBinding, ConfigMap, Service, [NetworkPolicy], Deployment
+   * (the policy first, so the pod never runs unguarded).
    */
   readonly objects: readonly KubeObject[];
 }
@@ -69,8 +76,12 @@ export function renderDnsServer(
     model,
     options.networkPolicy ?? DEFAULT_NETWORK_POLICY,
   );
+  const [syncRole, syncRoleBinding] = desiredConfigSyncRbac(dns, names);
+  const configSyncImage = options.configSyncImage || builtinImages.configSync;
   const children: DnsChildren = {
     serviceAccount: desiredDnsServiceAccount(dns, names),
+    syncRole,
+    syncRoleBinding,
     configMap: desiredDnsConfigMap(dns, names, files),
     service: desiredDnsService(dns, names),
     ...(networkPolicy ? { networkPolicy } : {}),
@@ -79,6 +90,7 @@ export function renderDnsServer(
       names,
       model,
       image,
+      configSyncImage,
       nodeLossTolerationSeconds: options.nodeLossTolerationSeconds ?? DEFAULT_NODE_LOSS_TOLERATION_SECONDS,
     }),
   };
@@ -93,6 +105,8 @@ export function renderDnsServer(
       children,
       objects: [
         children.serviceAccount,
+        children.syncRole,
+        children.syncRoleBinding,
         children.configMap,
         children.service,
         ...(networkPolicy ? [networkPolicy] : []),

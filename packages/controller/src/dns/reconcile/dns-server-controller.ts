@@ -12,6 +12,7 @@ import type {
 } from '@oooi/kube';
 import { networkPolicyPermissions, type NetworkPolicyOptions } from '../../workload/network-policy';
 import type { DeclaredPermission } from '../../workload/rbac';
+import { CONFIG_SYNC_VERBS } from '../desired/dns-rbac';
 import { DNS_SERVER_LABEL } from '../desired/names';
 import { DnsServerReconciler } from './dns-server-reconciler';
 import {
@@ -19,20 +20,36 @@ import {
   DeploymentKind,
   DnsServerKind,
   NetworkPolicyKind,
+  RoleBindingKind,
+  RoleKind,
   ServiceAccountKind,
   ServiceKind,
 } from './kinds';
+import { SIDECAR_WORKLOAD_CHILD_KINDS } from '../../workload/kinds';
 
-/** What the DNSServer controller watches: DNSServers, and the five kinds of children it owns. */
+/** What the DNSServer controller watches: DNSServers, and the seven kinds of children it owns. */
 export const dnsServerWatches = {
   for: DnsServerKind,
-  owns: [ServiceAccountKind, ConfigMapKind, ServiceKind, NetworkPolicyKind, DeploymentKind],
+  owns: SIDECAR_WORKLOAD_CHILD_KINDS,
   /** Label selector of the owned kinds' caches. */
   ownedSelector: DNS_SERVER_LABEL,
 } as const satisfies { for: KindDescriptor; owns: readonly KindDescriptor[]; ownedSelector: string };
 
-/** Beyond its caches, owned kinds and status: the delete of its NetworkPolicy once the policies are off. */
-export const dnsServerPermissions: readonly DeclaredPermission[] = networkPolicyPermissions;
+/**
+ * Beyond its caches, owned kinds and status: the delete of its NetworkPolicy once the policies are off. It holds the
+ * config-sync Role's verbs (list and watch of configmaps) because RBAC escalation prevention lets it write that Role
+ * only then; its own ConfigMap cache uses them too, in the same watched scope.
+ */
+export const dnsServerPermissions: readonly DeclaredPermission[] = [
+  ...Object.entries(CONFIG_SYNC_VERBS).map(([resource, verbs]): DeclaredPermission => ({
+    group: '',
+    resource,
+    verbs,
+    scope: 'watched',
+    purpose: 'grant',
+  })),
+  ...networkPolicyPermissions,
+];
 
 /**
  * What the setup needs; the controller's ReconcilerSetup (src/manager/setup.ts) has all of it, so the registration
@@ -42,8 +59,8 @@ export interface DnsServerControllerSetup {
   readonly manager: Manager;
   /** Scope of our kinds: one namespace, or every namespace. */
   readonly scope: CacheScope;
-  /** The operator's default images; `dns` is used when a DNSServer's spec.image is empty. */
-  readonly images: { readonly dns: string };
+  /** The operator's default images; `dns` is used when a DNSServer's spec.image is empty; `configSync` always. */
+  readonly images: { readonly dns: string; readonly configSync: string };
   /** The pod-network NetworkPolicy (on, with the default metrics namespaces, when omitted). */
   readonly networkPolicy?: NetworkPolicyOptions;
   /** Seconds the data-plane pods tolerate a not-ready/unreachable node (workload/placement.ts; default when omitted). */
@@ -64,6 +81,8 @@ export function setupDnsServerController(s: DnsServerControllerSetup): Controlle
     dnsServers: s.manager.cacheFor<DNSServer & KubeObject>(DnsServerKind, s.scope),
     children: {
       serviceAccounts: reader(ServiceAccountKind),
+      roles: reader(RoleKind),
+      roleBindings: reader(RoleBindingKind),
       configMaps: reader(ConfigMapKind),
       services: reader(ServiceKind),
       networkPolicies: reader(NetworkPolicyKind),
@@ -72,6 +91,7 @@ export function setupDnsServerController(s: DnsServerControllerSetup): Controlle
     clock: s.clock,
     render: {
       defaultImage: s.images.dns,
+      configSyncImage: s.images.configSync,
       ...(s.networkPolicy ? { networkPolicy: s.networkPolicy } : {}),
       ...(s.nodeLossTolerationSeconds !== undefined
         ? { nodeLossTolerationSeconds: s.nodeLossTolerationSeconds }

@@ -18,6 +18,8 @@ import {
   DeploymentKind,
   DnsServerKind,
   NetworkPolicyKind,
+  RoleBindingKind,
+  RoleKind,
   ServiceAccountKind,
   ServiceKind,
 } from './kinds';
@@ -57,6 +59,8 @@ function world(initial: DNSServer, lagging = false) {
       dnsServers: lagging ? { get: () => cached as (DNSServer & KubeObject) | undefined } : fresh,
       children: {
         serviceAccounts: reader(ServiceAccountKind),
+        roles: reader(RoleKind),
+        roleBindings: reader(RoleBindingKind),
         configMaps: reader(ConfigMapKind),
         services: reader(ServiceKind),
         networkPolicies: reader(NetworkPolicyKind),
@@ -115,11 +119,13 @@ function world(initial: DNSServer, lagging = false) {
 const kindsOf = (writes: { path: string }[]) => writes.map((w) => w.path.split('/').slice(-2).join('/'));
 
 describe('DnsServerReconciler', () => {
-  test('first pass applies the five children and writes status once', async () => {
+  test('first pass applies the seven children and writes status once', async () => {
     const w = world(exampleDnsServer());
     const writes = await w.pass();
     expect(kindsOf(writes)).toEqual([
       'serviceaccounts/vlan100-dns',
+      'roles/vlan100-dns-config-sync',
+      'rolebindings/vlan100-dns-config-sync',
       'configmaps/vlan100-dns-config',
       'services/vlan100-dns',
       'networkpolicies/vlan100-dns',

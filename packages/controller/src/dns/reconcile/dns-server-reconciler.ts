@@ -1,5 +1,5 @@
 // DnsServerReconciler: read the DNSServer from the cache (absent or terminating: done, the garbage collector
-// removes the children), render everything with the pure renderer, apply the four children by server-side apply
+// removes the children), render everything with the pure renderer, apply the children by server-side apply
 // (skipped when unchanged), then write status once. A spec that cannot be rendered leaves the children as they are
 // (the running configuration keeps serving) and says why in Ready; so does a child the apiserver refuses (422:
 // terminal, not retried until something changes). A Warning Event is recorded only when Ready changes.
@@ -32,12 +32,16 @@ import {
   DeploymentKind,
   DnsServerKind,
   NetworkPolicyKind,
+  RoleBindingKind,
+  RoleKind,
   ServiceAccountKind,
   ServiceKind,
 } from './kinds';
 
 export interface DnsChildReaders {
   readonly serviceAccounts: ObjectReader;
+  readonly roles: ObjectReader;
+  readonly roleBindings: ObjectReader;
   readonly configMaps: ObjectReader;
   readonly services: ObjectReader;
   readonly networkPolicies: ObjectReader;
@@ -109,6 +113,8 @@ export class DnsServerReconciler implements Reconciler {
       owner: dns,
       steps: [
         { kind: ServiceAccountKind, body: r.children.serviceAccount, reader: c.serviceAccounts },
+        { kind: RoleKind, body: r.children.syncRole, reader: c.roles },
+        { kind: RoleBindingKind, body: r.children.syncRoleBinding, reader: c.roleBindings },
         { kind: ConfigMapKind, body: r.children.configMap, reader: c.configMaps },
         { kind: ServiceKind, body: r.children.service, reader: c.services },
         ...(r.children.networkPolicy

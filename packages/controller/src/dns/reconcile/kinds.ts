@@ -5,6 +5,8 @@ export {
   DeploymentKind,
   DnsServerKind,
   NetworkPolicyKind,
+  RoleBindingKind,
+  RoleKind,
   ServiceAccountKind,
   ServiceKind,
 } from '../../workload/kinds';

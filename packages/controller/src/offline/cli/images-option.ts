@@ -19,8 +19,12 @@ export function addImageOptions(cmd: Command): Command {
     )
     .addOption(new Option('--dns-image <image>', 'default CoreDNS image').default(builtinImages.dns))
     .addOption(new Option('--proxy-image <image>', 'default Envoy image').default(builtinImages.proxy))
+    .addOption(new Option('--xds-image <image>', 'default oooi-xds sidecar image').default(builtinImages.xds))
     .addOption(
-      new Option('--xds-image <image>', 'default oooi-xds sidecar image').default(builtinImages.xds),
+      new Option(
+        '--config-sync-image <image>',
+        "the CoreDNS pod's config-sync sidecar image (the operator's own: oooi-controller)",
+      ).default(builtinImages.configSync),
     );
 }
 
@@ -30,6 +34,7 @@ export interface ImageFlags {
   readonly dnsImage: string;
   readonly proxyImage: string;
   readonly xdsImage: string;
+  readonly configSyncImage: string;
 }
 
 export function imagesFrom(flags: ImageFlags): DefaultImages {
@@ -39,5 +44,6 @@ export function imagesFrom(flags: ImageFlags): DefaultImages {
     dns: flags.dnsImage,
     proxy: flags.proxyImage,
     xds: flags.xdsImage,
+    configSync: flags.configSyncImage,
   };
 }

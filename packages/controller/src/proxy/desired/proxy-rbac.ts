@@ -8,7 +8,7 @@ import { GROUP, type ProxyServer } from '@oooi/api';
 import type { KubeObject } from '@oooi/kube';
 import { ProxyServerKind } from '../../workload/kinds';
 import { namespaceOf, ownedChildMeta } from '../../workload/meta';
-import { role, roleBinding, type RoleRule } from '../../workload/rbac';
+import { namedObjectRules, role, roleBinding, type RoleRule } from '../../workload/rbac';
 import type { ProxyChildNames } from './names';
 
 /** What oooi-xds sends, by resource (each restricted to its own ProxyServer by resourceNames). */
@@ -19,12 +19,7 @@ export const XDS_VERBS = {
 
 /** The sidecar's rules for the ProxyServer called NAME. */
 export function xdsRules(name: string): RoleRule[] {
-  return Object.entries(XDS_VERBS).map(([resource, verbs]) => ({
-    apiGroups: [GROUP],
-    resources: [resource],
-    resourceNames: [name],
-    verbs,
-  }));
+  return namedObjectRules(GROUP, XDS_VERBS, name);
 }
 
 /** The sidecar's Role and its RoleBinding, in the ProxyServer's namespace, owned by it. */

@@ -26,19 +26,12 @@ import {
   ServiceAccountKind,
   ServiceKind,
 } from './kinds';
+import { SIDECAR_WORKLOAD_CHILD_KINDS } from '../../workload/kinds';
 
 /** What the ProxyServer controller watches. */
 export const proxyServerWatches = {
   for: ProxyServerKind,
-  owns: [
-    ServiceAccountKind,
-    RoleKind,
-    RoleBindingKind,
-    ConfigMapKind,
-    ServiceKind,
-    NetworkPolicyKind,
-    DeploymentKind,
-  ],
+  owns: SIDECAR_WORKLOAD_CHILD_KINDS,
   /** Label selector of the owned kinds' caches. */
   ownedSelector: PROXY_SERVER_LABEL,
 } as const satisfies { for: KindDescriptor; owns: readonly KindDescriptor[]; ownedSelector: string };
