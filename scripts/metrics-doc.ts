@@ -3,7 +3,7 @@
 // labels, help. So a metric added, renamed or relabelled in a package's metrics.ts changes the document, and
 // `pnpm --silent generate:check` fails until it is regenerated. The conventions (docs/metrics.md, "Conventions")
 // are checked on the same data: a violation fails generation.
-import { ControllerMetrics } from '@oooi/controller';
+import { ConfigSyncMetrics, ControllerMetrics } from '@oooi/controller';
 import { dhcpMetrics } from '@oooi/dhcp';
 import { KubeMetrics } from '@oooi/kube';
 import { XdsMetrics } from '@oooi/xds';
@@ -45,6 +45,17 @@ export const PROCESSES: readonly ProcessMetrics[] = [
         declaredIn: 'packages/controller/src/metrics.ts',
         when: '',
         create: (registry) => new ControllerMetrics(registry),
+      },
+    ],
+  },
+  {
+    process: "oooi-controller config-sync (the DNS pod's sidecar)",
+    prefix: 'oooi_config_sync_',
+    sets: [
+      {
+        declaredIn: 'packages/controller/src/metrics.ts',
+        when: '',
+        create: (registry) => new ConfigSyncMetrics(registry),
       },
     ],
   },

@@ -36,7 +36,7 @@ export { runController } from './manager/run-controller';
 export type { RunDeps } from './manager/run-controller';
 export { parseControllerCommand } from './manager/controller-command';
 export type { ReconcilerEntry, ReconcilerSetup } from './manager/setup';
-export { ControllerMetrics } from './metrics';
+export { ConfigSyncMetrics, ControllerMetrics } from './metrics';
 export { defaultReachTimings } from './infra/reconcile/reach-options';
 export type { AttachmentReachOptions, ReachTimings } from './infra/reconcile/reach-options';
 export { APPS_CLEANUP_FINALIZER } from './infra/reconcile/attachment-finalizer';
