@@ -75,7 +75,9 @@ export function planPod(
         volume: m.name,
         mountPath: m.mountPath,
         ...(m.subPath !== undefined && m.subPath !== '' ? { subPath: m.subPath } : {}),
+        ...(m.readOnly === true ? { readOnly: true } : {}),
       })),
+      ...(c.securityContext !== undefined ? { securityContext: c.securityContext } : {}),
     };
   });
   return {
@@ -85,6 +87,8 @@ export function planPod(
     containers: plans,
     volumes,
     networks: parseNetworksAnnotation(tmpl?.metadata?.annotations?.[MULTUS_ANNOTATION]),
+    securityContext: tmpl?.spec?.securityContext ?? {},
+    serviceAccountName: ctx.serviceAccountName,
   };
 }
 

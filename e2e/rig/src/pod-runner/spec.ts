@@ -1,8 +1,11 @@
 // Reads the parts of a Deployment the pod runner honours (pure): containers, ConfigMap/emptyDir volumes,
-// env (literal, downward API, ConfigMap keys), and the Multus static-IP annotation. Anything it cannot run
+// env (literal, downward API, ConfigMap keys), the Multus static-IP annotation, and the securityContexts (which
+// only the podman runtime applies, podman.ts). Anything it cannot run
 // faithfully is an error naming the field, never silently ignored.
 
 export const MULTUS_ANNOTATION = 'k8s.v1.cni.cncf.io/networks';
+
+import type { ContainerSecurityLike, PodSecurityLike } from './podman';
 
 /** The subset of core/v1 and apps/v1 shapes read here (all optional: input is untyped JSON). */
 export interface KeyToPath {
@@ -33,7 +36,8 @@ interface ContainerLike {
   env?: EnvVarLike[];
   envFrom?: { configMapRef?: { name: string; optional?: boolean }; prefix?: string; secretRef?: unknown }[];
   workingDir?: string;
-  volumeMounts?: { name: string; mountPath: string; subPath?: string }[];
+  volumeMounts?: { name: string; mountPath: string; subPath?: string; readOnly?: boolean }[];
+  securityContext?: ContainerSecurityLike;
 }
 interface VolumeLike {
   name: string;
@@ -46,7 +50,12 @@ export interface DeploymentLike {
   spec?: {
     template?: {
       metadata?: { annotations?: Record<string, string>; labels?: Record<string, string> };
-      spec?: { containers?: ContainerLike[]; volumes?: VolumeLike[]; serviceAccountName?: string };
+      spec?: {
+        containers?: ContainerLike[];
+        volumes?: VolumeLike[];
+        serviceAccountName?: string;
+        securityContext?: PodSecurityLike;
+      };
     };
   };
 }
@@ -67,6 +76,7 @@ export interface MountPlan {
   readonly volume: string;
   readonly mountPath: string;
   readonly subPath?: string;
+  readonly readOnly?: boolean;
 }
 
 export interface ContainerPlan {
@@ -78,6 +88,7 @@ export interface ContainerPlan {
   readonly env: readonly [string, string][];
   readonly workingDir?: string;
   readonly mounts: readonly MountPlan[];
+  readonly securityContext?: ContainerSecurityLike;
 }
 
 export interface MultusAttachment {
@@ -94,6 +105,8 @@ export interface PodPlan {
   readonly containers: readonly ContainerPlan[];
   readonly volumes: readonly VolumePlan[];
   readonly networks: readonly MultusAttachment[];
+  readonly securityContext: PodSecurityLike;
+  readonly serviceAccountName: string;
 }
 
 /** The Multus annotation: a JSON list (`[{"name":…,"ips":[…],"interface":…}]`) or "ns/name@if,…" (no IPs). */

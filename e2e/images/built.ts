@@ -1,0 +1,85 @@
+// The images the container tests run, built once per change: `scripts/images.sh build` runs when an image is missing
+// from podman's storage or any input of the images changed since the last build (a hash of the Dockerfiles, the
+// build scripts, the lockfile and every tracked file of the workspace's packages, kept beside the archives). A
+// machine without podman fails here, loudly: these tests never skip.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { OOOI_IMAGE_VERSION, OOOI_REGISTRY } from '@oooi/controller';
+import { repoRoot } from '@oooi/rig';
+
+export interface BuiltImages {
+  /** NAME (controller, dhcp, xds, …: `images.sh list`) → its local tag, localhost/oooi-NAME:VERSION. */
+  readonly tags: ReadonlyMap<string, string>;
+  /** The pod runner's podman mapping: the chart's image name (OOOI_REGISTRY/oooi-NAME:V) → the local tag. */
+  readonly image: (image: string) => string | undefined;
+}
+
+function need(cmd: string): void {
+  if (spawnSync('sh', ['-c', `command -v ${cmd}`]).status !== 0) {
+    throw new Error(
+      `${cmd} not found: the image tests need podman, buildah, runc and skopeo (e2e/rig/scripts/install.sh apt installs them)`,
+    );
+  }
+}
+
+function inputsHash(): string {
+  const files = execFileSync(
+    'git',
+    [
+      'ls-files',
+      '-z',
+      '--',
+      'Dockerfile.*',
+      'scripts',
+      'packages',
+      'pnpm-lock.yaml',
+      'package.json',
+      '.dockerignore',
+    ],
+    { cwd: repoRoot },
+  )
+    .toString()
+    .split('\0')
+    .filter((f) => f !== '' && existsSync(join(repoRoot, f)));
+  const h = createHash('sha256');
+  for (const f of files.sort())
+    h.update(f)
+      .update('\0')
+      .update(readFileSync(join(repoRoot, f)))
+      .update('\0');
+  return h.digest('hex');
+}
+
+let built: BuiltImages | undefined;
+
+/** Builds the images (unless already built from these inputs) and returns their tags. */
+export function builtImages(): BuiltImages {
+  if (built !== undefined) return built;
+  for (const c of ['podman', 'buildah', 'runc', 'skopeo']) need(c);
+  const script = join(repoRoot, 'scripts/images.sh');
+  const names = execFileSync(script, ['list'], { encoding: 'utf8' })
+    .trim()
+    .split('\n')
+    .map((l) => l.split(/\s+/)[0]!);
+  const tags = new Map(names.map((n) => [n, `localhost/oooi-${n}:${OOOI_IMAGE_VERSION}`]));
+  const stamp = join(repoRoot, 'dist/images', `.inputs-${OOOI_IMAGE_VERSION}.sha256`);
+  const hash = inputsHash();
+  const present = [...tags.values()].every((t) => spawnSync('podman', ['image', 'exists', t]).status === 0);
+  if (!present || !existsSync(stamp) || readFileSync(stamp, 'utf8').trim() !== hash) {
+    const res = spawnSync(script, ['build', '--version', OOOI_IMAGE_VERSION], { encoding: 'utf8' });
+    if (res.status !== 0) throw new Error(`scripts/images.sh build failed:\n${res.stderr.slice(-4000)}`);
+    writeFileSync(stamp, `${hash}\n`);
+  }
+  const prefix = `${OOOI_REGISTRY}/`;
+  built = {
+    tags,
+    image: (image) => {
+      if (!image.startsWith(prefix)) return undefined;
+      const m = /^oooi-([a-z0-9-]+):(.+)$/.exec(image.slice(prefix.length));
+      return m && m[2] === OOOI_IMAGE_VERSION ? tags.get(m[1]!) : undefined;
+    },
+  };
+  return built;
+}
