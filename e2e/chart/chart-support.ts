@@ -1,17 +1,21 @@
 // Helpers of the chart's e2e tests: helm (the rig's binary) on charts/oooi, the rendered objects, the permissions a
 // rendered ClusterRole/Role set grants, a RestClient that records every request the controller sends (verb,
-// resource, namespace, status), and a kubeconfig carrying a ServiceAccount's token.
+// resource, namespace, status), a kubeconfig carrying a ServiceAccount's token, and examples/ applied as a user would.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseAllDocuments, parse, stringify } from 'yaml';
 import {
   ApplyPatchContentType,
   isApiError,
+  type KindDescriptor,
+  type KubeClient,
+  type KubeObject,
   type RestClient,
   type RestRequest,
   type WatchRequest,
 } from '@oooi/kube';
 import { repoRoot, rigBin, run, versions, type RunResult } from '@oooi/rig';
+import { controlPlaneNamespaceOf, kinds, NamespaceKind } from '../controller/support';
 
 export const chartDir = join(repoRoot, 'charts/oooi');
 /** The rig's Kubernetes: offline `helm template`/`lint` otherwise assume v1.20, below the chart's kubeVersion. */
@@ -190,4 +194,52 @@ export function writeTokenKubeconfig(adminKubeconfig: string, token: string, out
     { mode: 0o600 },
   );
   return out;
+}
+
+/** The objects of examples/FILE. */
+export function exampleObjects(file: string): KubeObject[] {
+  return parseAllDocuments(readFileSync(join(repoRoot, 'examples', file), 'utf8')).map(
+    (d) => d.toJS() as KubeObject,
+  );
+}
+
+/** The Infra NAMESPACE/NAME is Ready (and has observed GENERATION, when given). */
+export async function infraReady(
+  admin: KubeClient,
+  namespace: string,
+  name: string,
+  generation?: number,
+): Promise<boolean> {
+  const infra = await admin.get(kinds.Infra, { namespace, name });
+  const status = infra?.status as
+    { observedGeneration?: number; conditions?: { type: string; status: string }[] } | undefined;
+  const ready = status?.conditions?.find((c) => c.type === 'Ready')?.status === 'True';
+  return ready && (generation === undefined || status?.observedGeneration === generation);
+}
+
+/**
+ * examples/, as a user applies them: the Infra and attachments (namespace `clusters`) and the standalone DHCPServer
+ * (namespace `lab`, reading VMIs in `lab-vms`: its VMI-reader Role there passes RBAC escalation prevention only
+ * because the chart grants the operator what that Role grants).
+ */
+export async function applyExamples(admin: KubeClient): Promise<void> {
+  for (const name of ['clusters', 'lab', 'lab-vms']) {
+    await admin.apply(NamespaceKind, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
+  }
+  const all = [
+    ...exampleObjects('infra.yaml'),
+    ...exampleObjects('attachments.yaml'),
+    ...exampleObjects('dhcpserver.yaml'),
+  ];
+  // The attachments' control-plane namespaces, as HyperShift creates them with the HostedClusters (the operator
+  // routes an attachment only once its namespace exists).
+  for (const a of all.filter((o) => o.kind === 'InfraClusterAttachment')) {
+    const name = controlPlaneNamespaceOf(a);
+    await admin.apply(NamespaceKind, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
+  }
+  for (const obj of all) {
+    const kind = (kinds as Readonly<Record<string, KindDescriptor>>)[obj.kind ?? ''];
+    if (kind === undefined) throw new Error(`applyExamples: no descriptor for ${obj.kind}`);
+    await admin.apply(kind, obj, { force: true });
+  }
 }

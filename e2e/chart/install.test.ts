@@ -10,10 +10,9 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setMaxListeners } from 'node:events';
-import { parseAllDocuments } from 'yaml';
 import { pino } from 'pino';
 import { Registry } from 'prom-client';
-import { KubeClient, KubeConfigRest, loadKubeConfig, type KindDescriptor, type KubeObject } from '@oooi/kube';
+import { KubeClient, KubeConfigRest, loadKubeConfig, type KindDescriptor } from '@oooi/kube';
 import {
   controllerRegistrations,
   parseControllerCommand,
@@ -21,7 +20,6 @@ import {
   runController,
 } from '@oooi/controller';
 import { freePort, repoRoot, rigDown, rigUp, run, waitFor, type Rig } from '@oooi/rig';
-import { controlPlaneNamespaceOf } from '../controller/support';
 import {
   RecordingRest,
   chartDir,
@@ -32,6 +30,9 @@ import {
   writeTokenKubeconfig,
   type K8sObject,
   type Recorded,
+  applyExamples,
+  exampleObjects,
+  infraReady,
 } from './chart-support';
 
 const releaseNs = 'oooi-system';
@@ -111,14 +112,6 @@ let adminRest: KubeConfigRest;
 let work: string;
 let tokenKubeconfig: string;
 
-async function infraReady(namespace: string, name: string, generation?: number): Promise<boolean> {
-  const infra = await admin.get(kinds.Infra!, { namespace, name });
-  const status = infra?.status as
-    { observedGeneration?: number; conditions?: { type: string; status: string }[] } | undefined;
-  const ready = status?.conditions?.find((c) => c.type === 'Ready')?.status === 'True';
-  return ready && (generation === undefined || status?.observedGeneration === generation);
-}
-
 async function deploymentArgs(): Promise<string[]> {
   const d = await admin.get(kinds.Deployment!, { namespace: releaseNs, name: release });
   const spec = d?.spec as { template: { spec: { containers: { args: string[] }[] } } };
@@ -165,31 +158,6 @@ test('helm install brings the CRDs (kept), the ServiceAccount, RBAC and the Depl
   tokenKubeconfig = writeTokenKubeconfig(rig.kubeconfig, res.status.token, join(work, 'sa.kubeconfig'));
 });
 
-function examples(file: string): KubeObject[] {
-  return parseAllDocuments(readFileSync(join(repoRoot, 'examples', file), 'utf8')).map(
-    (d) => d.toJS() as KubeObject,
-  );
-}
-
-/**
- * examples/, as a user applies them: the Infra and attachments (namespace `clusters`) and the standalone DHCPServer
- * (namespace `lab`, reading VMIs in `lab-vms`: its VMI-reader Role there passes RBAC escalation prevention only
- * because the chart grants the operator what that Role grants).
- */
-async function applyExamples(): Promise<void> {
-  for (const name of ['clusters', 'lab', 'lab-vms']) {
-    await admin.apply(kinds.Namespace!, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
-  }
-  const all = [...examples('infra.yaml'), ...examples('attachments.yaml'), ...examples('dhcpserver.yaml')];
-  // The attachments' control-plane namespaces, as HyperShift creates them with the HostedClusters (the operator
-  // routes an attachment only once its namespace exists).
-  for (const a of all.filter((o) => o.kind === 'InfraClusterAttachment')) {
-    const name = controlPlaneNamespaceOf(a);
-    await admin.apply(kinds.Namespace!, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
-  }
-  for (const obj of all) await admin.apply(kinds[obj.kind ?? '']!, obj, { force: true });
-}
-
 /**
  * What reaches past the examples' first pass: HyperShift's HostedCluster for `alpha` with a kubeconfig Secret that
  * does not parse (the controller reads both, then reports HostedClusterAccessFailed), and `bravo`'s external
@@ -228,7 +196,7 @@ async function reachBeyond(): Promise<void> {
       undefined,
     { timeoutMs: 30_000 },
   );
-  const bravo = examples('attachments.yaml').find((o) => o.metadata?.name === 'bravo')!;
+  const bravo = exampleObjects('attachments.yaml').find((o) => o.metadata?.name === 'bravo')!;
   (bravo.spec as { externalService: { enabled: boolean } }).externalService.enabled = false;
   await admin.apply(kinds.InfraClusterAttachment!, bravo, { force: true });
   await waitFor(
@@ -272,10 +240,10 @@ test('under its ServiceAccount the operator reconciles examples/, using exactly 
     });
   };
   try {
-    await applyExamples();
+    await applyExamples(admin);
     // No stand-in for the Service internalProxyService names: the operator's ProxyServer reconciler makes it.
     running.push(start('oooi-0'));
-    await waitFor('Infra Ready', () => infraReady('clusters', 'vlan100'), { timeoutMs: 30_000 });
+    await waitFor('Infra Ready', () => infraReady(admin, 'clusters', 'vlan100'), { timeoutMs: 30_000 });
     await reachBeyond();
     await waitFor(
       'the DNS Deployment',
@@ -371,7 +339,7 @@ test('the controller bundle, run as the image runs it with the Deployment args, 
       async () => (await fetch(`http://127.0.0.1:${health}/readyz`).catch(() => undefined))?.status === 200,
       { timeoutMs: 30_000 },
     );
-    const infra = examples('infra.yaml')[0]!;
+    const infra = exampleObjects('infra.yaml')[0]!;
     (infra.spec as { infraComponents: { dhcp: { leaseTime: string } } }).infraComponents.dhcp.leaseTime =
       '2h';
     await admin.apply(kinds.Infra!, infra, { force: true });

@@ -45,7 +45,7 @@ const start = async (): Promise<RunningPod> =>
   });
 
 test('the Deployment names the image the chart sets by default, and the image runs as the pod says', async () => {
-  const c = containerOf(deployment, 'oooi-dhcp') as { image?: string };
+  const c = containerOf(deployment, 'oooi-dhcp');
   expect(c.image).toBe(builtinImages.dhcpServer);
   const tag = images.image(c.image!);
   expect(tag).toBe(images.tags.get('dhcp'));

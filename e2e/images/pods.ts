@@ -7,6 +7,7 @@ interface ProbeLike {
 }
 interface ContainerLike {
   name: string;
+  image?: string;
   ports?: { name?: string; containerPort: number }[];
   readinessProbe?: ProbeLike;
   livenessProbe?: ProbeLike;
