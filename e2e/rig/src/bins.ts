@@ -57,6 +57,11 @@ const aptBins = new Set([
   'bc',
   'jq',
   'curl',
+  'podman',
+  'buildah',
+  'runc',
+  'skopeo',
+  'debootstrap',
 ]);
 
 /** Every name `rigBin` answers. */

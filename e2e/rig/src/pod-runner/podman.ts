@@ -1,8 +1,8 @@
 // The pod runner's container runtime: a container of the pod run from its image with podman (runc) inside the pod's
 // network namespace, as the kubelet would run it: the container's command (ENTRYPOINT) and args, env, workingDir,
 // its volumes mounted at their mountPaths, and the pod's and container's securityContext mapped onto podman's
-// options (user and group, fsGroup and supplemental groups, sysctls, capabilities, no_new_privs, a read-only root
-// filesystem, seccomp). Whatever it cannot map faithfully is an error naming the field, never silently dropped.
+// options (user and group, fsGroup and supplemental groups, sysctls, capabilities as a pod's process gets them,
+// no_new_privs, a read-only root filesystem, seccomp). Whatever it cannot map faithfully is an error naming the field, never silently dropped.
 // podmanRunArgv is pure; the runner (runner.ts) prepares the volumes and starts the process.
 
 /** The securityContext fields of a pod (spec.template.spec.securityContext). */
@@ -101,6 +101,11 @@ function seccomp(p: { type: string } | undefined, where: string): string[] {
   throw new Error(`${where}.seccompProfile.type ${p.type}: not supported by the pod runner's podman runtime`);
 }
 
+function nonRootUser(c: PodmanContainer): boolean {
+  const uid = c.container.runAsUser ?? c.pod.runAsUser ?? c.imageUser.split(':')[0];
+  return uid !== undefined && uid !== '' && uid !== 0 && uid !== '0' && uid !== 'root';
+}
+
 /** The effective user: the container's runAsUser, else the pod's, else the image's (refused when runAsNonRoot). */
 function userArgs(c: PodmanContainer): string[] {
   const uid = c.container.runAsUser ?? c.pod.runAsUser;
@@ -139,7 +144,10 @@ export function podmanRunArgv(c: PodmanContainer): string[] {
   for (const s of c.pod.sysctls ?? []) sec.push('--sysctl', `${s.name}=${s.value}`);
   sec.push(...seccomp(c.container.seccompProfile ?? c.pod.seccompProfile, `${c.where}.securityContext`));
   for (const cap of c.container.capabilities?.drop ?? []) sec.push('--cap-drop', cap);
-  for (const cap of c.container.capabilities?.add ?? []) sec.push('--cap-add', cap);
+  // Kubernetes' runtimes put added capabilities in the bounding set only: a non-root process gets none of them
+  // (no ambient set) unless its binary carries file capabilities. podman would make them effective (ambient) for a
+  // non-root user, so there they are not passed: as in a pod, UDP 67 then binds through the sysctl or not at all.
+  if (!nonRootUser(c)) for (const cap of c.container.capabilities?.add ?? []) sec.push('--cap-add', cap);
   if (c.container.allowPrivilegeEscalation === false) sec.push('--security-opt', 'no-new-privileges');
   // Kubernetes mounts nothing writable for a read-only root: no tmpfs on /tmp, /run, /var/tmp (podman's default)
   if (c.container.readOnlyRootFilesystem === true) sec.push('--read-only', '--read-only-tmpfs=false');
