@@ -127,7 +127,7 @@ export function cycloneDx(i: SbomInput): Record<string, unknown> {
   const deb = [...i.deb]
     .sort((a, b) => a.name.localeCompare(b.name))
     .map((p) => {
-      const purl = `pkg:deb/debian/${p.name}@${encodeURIComponent(p.version)}?arch=${p.arch}&distro=${i.distro}`;
+      const purl = `pkg:deb/debian/${encodeURIComponent(p.name)}@${encodeURIComponent(p.version)}?arch=${p.arch}&distro=${i.distro}`;
       return {
         type: 'library',
         'bom-ref': purl,
