@@ -122,12 +122,11 @@ function hashOf(sri: string): { alg: string; content: string } | undefined {
   return m ? { alg: `SHA-${m[1]}`, content: Buffer.from(m[2]!, 'base64').toString('hex') } : undefined;
 }
 
-/** The CycloneDX 1.5 document; deterministic (no timestamp, the serial number a hash of the content). */
-export function cycloneDx(i: SbomInput): Record<string, unknown> {
-  const deb = [...i.deb]
+function debComponents(deb: readonly DebPackage[], distro: string): Record<string, unknown>[] {
+  return [...deb]
     .sort((a, b) => a.name.localeCompare(b.name))
     .map((p) => {
-      const purl = `pkg:deb/debian/${encodeURIComponent(p.name)}@${encodeURIComponent(p.version)}?arch=${p.arch}&distro=${i.distro}`;
+      const purl = `pkg:deb/debian/${encodeURIComponent(p.name)}@${encodeURIComponent(p.version)}?arch=${p.arch}&distro=${distro}`;
       return {
         type: 'library',
         'bom-ref': purl,
@@ -137,6 +136,11 @@ export function cycloneDx(i: SbomInput): Record<string, unknown> {
         ...(p.source ? { properties: [{ name: 'debian:source', value: p.source }] } : {}),
       };
     });
+}
+
+/** The CycloneDX 1.5 document; deterministic (no timestamp, the serial number a hash of the content). */
+export function cycloneDx(i: SbomInput): Record<string, unknown> {
+  const deb = debComponents(i.deb, i.distro);
   const nodePurl = `pkg:generic/nodejs@${i.nodeVersion}?download_url=https://nodejs.org/dist/v${i.nodeVersion}/`;
   const node = {
     type: 'application',
@@ -240,7 +244,7 @@ function main(): void {
     version: need('version'),
     image: need('image'),
     base: need('base'),
-    distro: (a.distro as string | undefined) ?? 'bookworm',
+    distro: a.distro ?? 'bookworm',
     nodeVersion: need('node-version'),
     deb,
     npm,

@@ -9,7 +9,7 @@ import { renderChartVersion, renderValuesImages } from './generate-chart';
 const chart = join(__dirname, '../../../charts/oooi');
 
 test('every default image is fully qualified (a registry host in its first path component)', () => {
-  for (const image of [...Object.values(builtinImages), CONTROLLER_IMAGE_REPOSITORY]) {
+  for (const image of [...(Object.values(builtinImages) as string[]), CONTROLLER_IMAGE_REPOSITORY]) {
     expect(image.split('/')[0]).toMatch(/\./);
   }
 });

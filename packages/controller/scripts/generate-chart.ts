@@ -118,7 +118,9 @@ function setValue(text: string, block: string, key: string, value: string): stri
 /** values.yaml with the default images of src/workload/images.ts. */
 export function renderValuesImages(values: string): string {
   let text = setValue(values, 'image', 'repository', CONTROLLER_IMAGE_REPOSITORY);
-  for (const [key, image] of Object.entries(builtinImages)) text = setValue(text, 'childImages', key, image);
+  for (const [key, image] of Object.entries(builtinImages) as [string, string][]) {
+    text = setValue(text, 'childImages', key, image);
+  }
   return text;
 }
 
