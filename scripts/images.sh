@@ -6,6 +6,8 @@
 #   images.sh push REGISTRY [--version V] [--tls-verify=false]
 #                                    push every archive to REGISTRY/oooi-NAME:V (skopeo)
 #   images.sh list                   the images: NAME DOCKERFILE, one a line
+#   images.sh inputs-hash            a hash of every tracked input of the images; `build` writes it to
+#                                    dist/images/.inputs-V.sha256 (e2e/images rebuilds only when it changed)
 # V defaults to the workspace's version (package.json). Environment:
 #   OOOI_RIG_CACHE   cache of the local Node base (default ~/.cache/oooi-rig; shared with the rig's peers)
 #   OOOI_NODE_BASE   the Node base to build on; default: the Dockerfiles' NODE_BASE (the public image) when it can
@@ -45,6 +47,10 @@ dockerfile() { awk -v n="$1" '$1==n{print $2}' <<<"$IMAGES"; }
 workspace_version() { node -p 'require("./package.json").version'; }
 public_base() { sed -n 's/^ARG NODE_BASE=//p' "$(dockerfile "$(names | head -1)")"; }
 archive() { echo "dist/images/oooi-$1-$2.oci.tar"; }
+inputs_hash() {
+  git ls-files -z -- 'Dockerfile.*' scripts packages package.json pnpm-lock.yaml pnpm-workspace.yaml .dockerignore \
+    | sort -z | xargs -0 sha256sum 2>/dev/null | sha256sum | cut -d' ' -f1
+}
 
 sha256_check() { # FILE SUM
   echo "$2  $1" | sha256sum --quiet -c - || die "sha256 of $(basename "$1") is not $2"
@@ -126,8 +132,9 @@ node_base() {
 }
 
 build() {
-  local version=$1 base store t0=$SECONDS
+  local version=$1 base store t0=$SECONDS hash
   need podman buildah runc skopeo node pnpm
+  hash=$(inputs_hash)
   base=$(node_base)
   mkdir -p dist/images
   # The build stage installs from the lockfile; pnpm's content-addressed store of this workspace is lent to it
@@ -154,6 +161,7 @@ build() {
     sbom "$n" "$version" "$tag" "$base" > "${a%.oci.tar}.cdx.json"
     out+=("$root/$a")
   done
+  echo "$hash" > "dist/images/.inputs-$version.sha256"
   log "built ${#out[@]} images in $((SECONDS - t0))s"
   printf '%s\n' "${out[@]}"
 }
@@ -198,5 +206,6 @@ case $cmd in
   build) build "$version" ;;
   push) [ -n "$registry" ] || die "usage: images.sh push REGISTRY [--version V] [--tls-verify=false]"; push "$registry" "$version" "$tls" ;;
   list) for n in $(names); do echo "$n $(dockerfile "$n")"; done ;;
-  *) die "usage: images.sh build [--version V] | push REGISTRY [--version V] [--tls-verify=false] | list" ;;
+  inputs-hash) inputs_hash ;;
+  *) die "usage: images.sh build [--version V] | push REGISTRY [--version V] [--tls-verify=false] | list | inputs-hash" ;;
 esac

@@ -1,10 +1,10 @@
 // The images the container tests run, built once per change: `scripts/images.sh build` runs when an image is missing
-// from podman's storage or any input of the images changed since the last build (a hash of the Dockerfiles, the
-// build scripts, the lockfile and every tracked file of the workspace's packages, kept beside the archives). A
+// from podman's storage or any input of the images changed since the last build (`images.sh inputs-hash`: the
+// Dockerfiles, the build scripts, the lockfile and every tracked file of the workspace's packages; the last build's
+// hash is kept beside the archives), so `scripts/test.sh`'s build step is the one build of a CI run. A
 // machine without podman fails here, loudly: these tests never skip.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { OOOI_IMAGE_VERSION, OOOI_REGISTRY } from '@oooi/controller';
 import { repoRoot } from '@oooi/rig';
@@ -24,34 +24,6 @@ function need(cmd: string): void {
   }
 }
 
-function inputsHash(): string {
-  const files = execFileSync(
-    'git',
-    [
-      'ls-files',
-      '-z',
-      '--',
-      'Dockerfile.*',
-      'scripts',
-      'packages',
-      'pnpm-lock.yaml',
-      'package.json',
-      '.dockerignore',
-    ],
-    { cwd: repoRoot },
-  )
-    .toString()
-    .split('\0')
-    .filter((f) => f !== '' && existsSync(join(repoRoot, f)));
-  const h = createHash('sha256');
-  for (const f of files.sort())
-    h.update(f)
-      .update('\0')
-      .update(readFileSync(join(repoRoot, f)))
-      .update('\0');
-  return h.digest('hex');
-}
-
 let built: BuiltImages | undefined;
 
 /** Builds the images (unless already built from these inputs) and returns their tags. */
@@ -65,12 +37,11 @@ export function builtImages(): BuiltImages {
     .map((l) => l.split(/\s+/)[0]!);
   const tags = new Map(names.map((n) => [n, `localhost/oooi-${n}:${OOOI_IMAGE_VERSION}`]));
   const stamp = join(repoRoot, 'dist/images', `.inputs-${OOOI_IMAGE_VERSION}.sha256`);
-  const hash = inputsHash();
+  const hash = execFileSync(script, ['inputs-hash'], { encoding: 'utf8' }).trim();
   const present = [...tags.values()].every((t) => spawnSync('podman', ['image', 'exists', t]).status === 0);
   if (!present || !existsSync(stamp) || readFileSync(stamp, 'utf8').trim() !== hash) {
     const res = spawnSync(script, ['build', '--version', OOOI_IMAGE_VERSION], { encoding: 'utf8' });
     if (res.status !== 0) throw new Error(`scripts/images.sh build failed:\n${res.stderr.slice(-4000)}`);
-    writeFileSync(stamp, `${hash}\n`);
   }
   const prefix = `${OOOI_REGISTRY}/`;
   built = {
