@@ -24,6 +24,12 @@ function need(cmd: string): void {
   }
 }
 
+/**
+ * The timeout of the hooks that may build: a cold build (debootstrap, the Node base, three images) took 7 min on a
+ * busy 2-CPU machine.
+ */
+export const BUILD_TIMEOUT_MS = 1_800_000;
+
 let built: BuiltImages | undefined;
 
 /** Builds the images (unless already built from these inputs) and returns their tags. */

@@ -25,7 +25,7 @@ import {
 } from '@oooi/rig';
 import { applyExamples, chartDir, helmOk, infraReady, writeTokenKubeconfig } from '../chart/chart-support';
 import { kinds } from '../controller/support';
-import { builtImages, type BuiltImages } from './built';
+import { BUILD_TIMEOUT_MS, builtImages, type BuiltImages } from './built';
 import { containerOf, imageUser, waitProbe } from './pods';
 
 jest.setTimeout(600_000);
@@ -59,7 +59,7 @@ beforeAll(async () => {
   const kubeconfig = writeTokenKubeconfig(rig.kubeconfig, token.status.token, join(work, 'sa.kubeconfig'));
   scope = openNetScope(e2eEnv().rig);
   pod = await runPod(scope, { deployment, podman: { image: images.image }, serviceAccount: kubeconfig });
-}, 600_000);
+}, BUILD_TIMEOUT_MS);
 
 afterAll(async () => {
   await pod?.dispose();

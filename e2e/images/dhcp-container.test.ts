@@ -11,7 +11,7 @@ import type { DHCPServer } from '@oooi/api';
 import { builtinImages, renderDhcpServer } from '@oooi/controller';
 import { dhcpLease, runPod, type Netns, type RunningPod } from '@oooi/rig';
 import { exampleIn, openDhcpNet, POD_ADDRESS, POD_GATEWAY, type DhcpNet } from '../dhcp/controller-lab';
-import { builtImages, type BuiltImages } from './built';
+import { BUILD_TIMEOUT_MS, builtImages, type BuiltImages } from './built';
 import { containerOf, imageUser, killContainer, waitProbe } from './pods';
 
 jest.setTimeout(600_000);
@@ -29,7 +29,7 @@ const leases: { label: string; client: 'udhcpc' | 'dhclient'; ns: Netns; ip: str
 beforeAll(async () => {
   images = builtImages();
   net = await openDhcpNet();
-});
+}, BUILD_TIMEOUT_MS);
 afterAll(async () => {
   await pod?.dispose();
   await net?.dispose();

@@ -10,7 +10,7 @@ import { DeploymentKind, builtinImages } from '@oooi/controller';
 import { conditionOf, until } from '../controller/support';
 import { probe } from '../xds/lab';
 import { NAME, SERVER_IP, openProxyWorld, runProxyPod } from '../proxy/proxy-lab';
-import { builtImages, type BuiltImages } from './built';
+import { BUILD_TIMEOUT_MS, builtImages, type BuiltImages } from './built';
 import { containerOf, imageUser, waitProbe } from './pods';
 
 jest.setTimeout(600_000);
@@ -27,7 +27,7 @@ beforeAll(async () => {
   images = builtImages();
   w = await openProxyWorld(`images-xds-${process.pid}`);
   await runProxyPod(w, { podman: { image: images.image } });
-});
+}, BUILD_TIMEOUT_MS);
 afterAll(async () => {
   await w?.dispose();
 });
