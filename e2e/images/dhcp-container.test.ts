@@ -4,12 +4,13 @@
 // sysctl (UDP 67 as non-root), dropped capabilities and read-only root, inside the pod's network namespace (eth0 on
 // the pod network, net1 on the VLAN with the Multus static IP). It serves real udhcpc and dhclient clients from VM
 // namespaces; SIGKILLed (`podman kill --signal KILL`) and started again on the same lease volume, every address it
-// ACKed is still that client's. Without the API (no ServiceAccount here) it serves offline, as the example's
+// ACKed is still that client's; the same pod without its sysctl cannot bind UDP 67 (a pod's non-root process gets
+// no added capability, and neither does this runner's). Without the API (no ServiceAccount here) it serves offline, as the example's
 // `unknownClients: serve` allows. An image whose entrypoint, user, file layout or port needs differ from what the
 // Deployment says fails here.
 import type { DHCPServer } from '@oooi/api';
 import { builtinImages, renderDhcpServer } from '@oooi/controller';
-import { dhcpLease, runPod, type Netns, type RunningPod } from '@oooi/rig';
+import { dhcpLease, runPod, waitFor, type Netns, type RunningPod } from '@oooi/rig';
 import { exampleIn, openDhcpNet, POD_ADDRESS, POD_GATEWAY, type DhcpNet } from '../dhcp/controller-lab';
 import { BUILD_TIMEOUT_MS, builtImages, type BuiltImages } from './built';
 import { containerOf, imageUser, killContainer, waitProbe } from './pods';
@@ -35,9 +36,9 @@ afterAll(async () => {
   await net?.dispose();
 });
 
-const start = async (): Promise<RunningPod> =>
+const start = async (d: unknown = deployment): Promise<RunningPod> =>
   runPod(net.scope, {
-    deployment,
+    deployment: d,
     configMaps: [configMap],
     vlan: net.vlan,
     podNetwork: { network: net.pod, address: POD_ADDRESS, gateway: POD_GATEWAY },
@@ -89,4 +90,20 @@ test('SIGKILLed and started again on the same lease volume, it keeps every lease
     const again = await dhcpLease(net.scope, l.ns, { client: l.client });
     expect({ label: l.label, ip: again.ip }).toEqual({ label: l.label, ip: l.ip });
   }
+});
+
+test('the same pod without its unprivileged-port sysctl cannot bind UDP 67 (no capability gives it that)', async () => {
+  await pod?.dispose();
+  pod = undefined;
+  const d = structuredClone(deployment) as {
+    spec: { template: { spec: { securityContext: { sysctls?: unknown } } } };
+  };
+  delete d.spec.template.spec.securityContext.sysctls;
+  pod = await start(d);
+  const c = pod.container('oooi-dhcp');
+  await waitFor('oooi-dhcp to exit', () => Promise.resolve(!c.proc.alive()), {
+    timeoutMs: 60_000,
+    everyMs: 200,
+  });
+  expect(c.proc.log()).toMatch(/bind EACCES [0-9.]+:67/);
 });
