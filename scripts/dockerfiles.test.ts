@@ -1,11 +1,13 @@
-// No container engine runs on these machines, so each image is checked in two ways. A lint reads every Dockerfile:
-// multi-stage, every base pinned by an exact version tag or a digest, a non-root numeric USER, no ADD and nothing
-// secret-looking, OCI labels, its capabilities and probes stated. Then each bundle is built exactly as the build
+// The Dockerfiles without a container engine (the unit project), in two ways. A lint reads every Dockerfile:
+// multi-stage, every base pinned by an exact version tag or a digest (a build argument's default), a shell-less
+// runtime stage FROM scratch, a non-root numeric USER, no ADD and nothing secret-looking, OCI labels, its
+// capabilities and probes stated. Then each bundle is built exactly as the build
 // stage builds it (its `pnpm --filter … bundle` RUN line), the files the runtime stage COPYs are put alone in a
 // directory standing for /app, and the ENTRYPOINT is run from there with its own node flags.
 // Here every entrypoint answers `--help` (the layout is scripts/image-app.ts). The real runs: the controller's
 // bundle reconciles on the rig under the chart's account (e2e/chart/install.test.ts); the oooi-dhcp bundle serves
-// a real DHCP client and the oooi-xds bundle a real Envoy (e2e/images/bundles.test.ts).
+// a real DHCP client and the oooi-xds bundle a real Envoy (e2e/images/bundles.test.ts). The images themselves,
+// built by scripts/images.sh, run as their pods would in e2e/images/*-container.test.ts.
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
@@ -36,13 +38,30 @@ describe.each(rows)('$file', ({ file, pkg, help }) => {
 
   test('lint: multi-stage, every base pinned by an exact version tag or a digest', () => {
     expect(froms.length).toBeGreaterThanOrEqual(2);
+    // a base named by a build argument is pinned by the argument's default (declared before the first FROM)
+    const args = new Map(
+      steps
+        .slice(0, steps.indexOf(froms[0]!))
+        .filter((s) => s.op === 'ARG' && s.args.includes('='))
+        .map((s) => [s.args.split('=')[0]!, s.args.slice(s.args.indexOf('=') + 1)] as const),
+    );
+    const stages = new Set(froms.map((f) => /\sAS\s+(\S+)$/i.exec(f.args)?.[1]).filter(Boolean));
     for (const f of froms) {
-      const image = f.args.split(/\s+/)[0]!;
+      const image = f.args.split(/\s+/)[0]!.replace(/^\$\{(\w+)\}$/, (_, v: string) => args.get(v) ?? '');
+      if (image === 'scratch' || stages.has(image)) continue;
       expect(image).toMatch(
         /^[^:@\s]+(:[A-Za-z0-9._-]*\d+\.\d+\.\d+[A-Za-z0-9._-]*)?(@sha256:[0-9a-f]{64})?$/,
       );
       expect(image).toMatch(/:[^/]*\d+\.\d+\.\d+|@sha256:/);
     }
+  });
+
+  test('the runtime stage is FROM scratch: the rootfs stage’s files (scripts/runtime-rootfs.sh), no shell', () => {
+    expect(froms[froms.length - 1]!.args).toBe('scratch');
+    const rootfs = steps.slice(steps.findIndex((s) => s.op === 'FROM' && / AS rootfs$/i.test(s.args)));
+    expect(rootfs.find((s) => s.op === 'RUN')?.args).toMatch(/runtime-rootfs\.sh \/rootfs$/);
+    expect(finalStage.filter((s) => s.op === 'COPY').map((s) => s.args)[0]).toBe('--from=rootfs /rootfs/ /');
+    expect(finalStage.filter((s) => s.op === 'RUN')).toEqual([]);
   });
 
   test('lint: the final stage runs as a numeric non-root user', () => {

@@ -35,7 +35,7 @@ export interface ImageShape {
   readonly finalStage: readonly Instruction[];
   /** ENTRYPOINT of the runtime stage, exec form. */
   readonly entrypoint: readonly string[];
-  /** Source paths the runtime stage copies from the build stage. */
+  /** Source paths the runtime stage copies from the build stage into /app. */
   readonly copies: readonly string[];
 }
 
@@ -46,8 +46,9 @@ export function readImage(file: string): ImageShape {
   const froms = steps.filter((s) => s.op === 'FROM');
   const finalStage = steps.slice(steps.lastIndexOf(froms[froms.length - 1]!));
   const entrypoint = JSON.parse(finalStage.find((s) => s.op === 'ENTRYPOINT')?.args ?? '[]') as string[];
+  // what the runtime stage copies into /app (the root filesystem it copies from the rootfs stage is not the app)
   const copies = finalStage
-    .filter((s) => s.op === 'COPY' && s.args.startsWith('--from='))
+    .filter((s) => s.op === 'COPY' && s.args.startsWith('--from=') && /\s\/app\/?$/.test(s.args))
     .flatMap((s) => s.args.split(/\s+/).slice(1, -1));
   return { text, steps, froms, finalStage, entrypoint, copies };
 }

@@ -229,10 +229,24 @@ export function writeTokenKubeconfig(adminKubeconfig: string, token: string, out
 }
 
 /** The objects of examples/FILE. */
-export function examples(file: string): KubeObject[] {
+export function exampleObjects(file: string): KubeObject[] {
   return parseAllDocuments(readFileSync(join(repoRoot, 'examples', file), 'utf8')).map(
     (d) => d.toJS() as KubeObject,
   );
+}
+
+/** The Infra NAMESPACE/NAME is Ready (and has observed GENERATION, when given). */
+export async function infraReady(
+  admin: KubeClient,
+  namespace: string,
+  name: string,
+  generation?: number,
+): Promise<boolean> {
+  const infra = await admin.get(kinds.Infra!, { namespace, name });
+  const status = infra?.status as
+    { observedGeneration?: number; conditions?: { type: string; status: string }[] } | undefined;
+  const ready = status?.conditions?.find((c) => c.type === 'Ready')?.status === 'True';
+  return ready && (generation === undefined || status?.observedGeneration === generation);
 }
 
 /**
@@ -244,7 +258,7 @@ export async function applyExamples(admin: KubeClient): Promise<void> {
   for (const name of ['clusters', 'lab', 'lab-vms']) {
     await admin.apply(kinds.Namespace!, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
   }
-  const all = [...examples('infra.yaml'), ...examples('attachments.yaml'), ...examples('dhcpserver.yaml')];
+  const all = [...exampleObjects('infra.yaml'), ...exampleObjects('attachments.yaml'), ...exampleObjects('dhcpserver.yaml')];
   // The attachments' control-plane namespaces, as HyperShift creates them with the HostedClusters (the operator
   // routes an attachment only once its namespace exists).
   for (const a of all.filter((o) => o.kind === 'InfraClusterAttachment')) {

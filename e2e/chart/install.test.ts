@@ -34,6 +34,9 @@ import {
   writeTokenKubeconfig,
   type K8sObject,
   type Recorded,
+  applyExamples,
+  exampleObjects,
+  infraReady,
 } from './chart-support';
 
 const releaseNs = 'oooi-system';
@@ -82,14 +85,6 @@ let admin: KubeClient;
 let adminRest: KubeConfigRest;
 let work: string;
 let tokenKubeconfig: string;
-
-async function infraReady(namespace: string, name: string, generation?: number): Promise<boolean> {
-  const infra = await admin.get(kinds.Infra!, { namespace, name });
-  const status = infra?.status as
-    { observedGeneration?: number; conditions?: { type: string; status: string }[] } | undefined;
-  const ready = status?.conditions?.find((c) => c.type === 'Ready')?.status === 'True';
-  return ready && (generation === undefined || status?.observedGeneration === generation);
-}
 
 async function deploymentArgs(): Promise<string[]> {
   const d = await admin.get(kinds.Deployment!, { namespace: releaseNs, name: release });
@@ -175,7 +170,7 @@ async function reachBeyond(): Promise<void> {
       undefined,
     { timeoutMs: 30_000 },
   );
-  const bravo = examples('attachments.yaml').find((o) => o.metadata?.name === 'bravo')!;
+  const bravo = exampleObjects('attachments.yaml').find((o) => o.metadata?.name === 'bravo')!;
   (bravo.spec as { externalService: { enabled: boolean } }).externalService.enabled = false;
   await admin.apply(kinds.InfraClusterAttachment!, bravo, { force: true });
   await waitFor(
@@ -222,7 +217,7 @@ test('under its ServiceAccount the operator reconciles examples/, using exactly 
     await applyExamples(admin);
     // No stand-in for the Service internalProxyService names: the operator's ProxyServer reconciler makes it.
     running.push(start('oooi-0'));
-    await waitFor('Infra Ready', () => infraReady('clusters', 'vlan100'), { timeoutMs: 30_000 });
+    await waitFor('Infra Ready', () => infraReady(admin, 'clusters', 'vlan100'), { timeoutMs: 30_000 });
     await reachBeyond();
     await waitFor(
       'the DNS Deployment',
@@ -318,7 +313,7 @@ test('the controller bundle, run as the image runs it with the Deployment args, 
       async () => (await fetch(`http://127.0.0.1:${health}/readyz`).catch(() => undefined))?.status === 200,
       { timeoutMs: 30_000 },
     );
-    const infra = examples('infra.yaml')[0]!;
+    const infra = exampleObjects('infra.yaml')[0]!;
     (infra.spec as { infraComponents: { dhcp: { leaseTime: string } } }).infraComponents.dhcp.leaseTime =
       '2h';
     await admin.apply(kinds.Infra!, infra, { force: true });

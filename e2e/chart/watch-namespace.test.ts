@@ -7,16 +7,16 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setMaxListeners } from 'node:events';
-import { parseAllDocuments } from 'yaml';
 import { pino } from 'pino';
 import { Registry } from 'prom-client';
-import { KubeClient, KubeConfigRest, loadKubeConfig, type KindDescriptor, type KubeObject } from '@oooi/kube';
+import { KubeClient, KubeConfigRest, loadKubeConfig, type KindDescriptor } from '@oooi/kube';
 import { parseControllerCommand, runController } from '@oooi/controller';
 import { repoRoot, rigDown, rigUp, waitFor, type Rig } from '@oooi/rig';
 import { controlPlaneNamespaceOf, kinds as controllerKinds, NamespaceKind } from '../controller/support';
 import {
   RecordingRest,
   chartDir,
+  exampleObjects,
   grantedBy,
   helmOk,
   parseObjects,
@@ -155,12 +155,6 @@ test('what stays cluster-wide is exactly the list in docs/install.md', async () 
   }
 });
 
-function examples(file: string): KubeObject[] {
-  return parseAllDocuments(readFileSync(join(repoRoot, 'examples', file), 'utf8')).map(
-    (d) => d.toJS() as KubeObject,
-  );
-}
-
 async function deploymentArgs(): Promise<string[]> {
   const d = await admin.get(kinds.Deployment!, { namespace: releaseNs, name: release });
   const spec = d?.spec as { template: { spec: { containers: { args: string[] }[] } } };
@@ -203,7 +197,7 @@ test('under its ServiceAccount, with the Deployment args, the operator reconcile
     },
   });
   try {
-    const objects = [...examples('infra.yaml'), ...examples('attachments.yaml')];
+    const objects = [...exampleObjects('infra.yaml'), ...exampleObjects('attachments.yaml')];
     // The attachments' control-plane namespaces, as HyperShift creates them (routes wait for them).
     for (const a of objects.filter((o) => o.kind === 'InfraClusterAttachment')) {
       const name = controlPlaneNamespaceOf(a);

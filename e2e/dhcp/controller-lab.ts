@@ -107,7 +107,7 @@ export async function startControllerWorld(claim: string): Promise<ControllerWor
   setupDhcpServerController({
     manager,
     scope: { namespace },
-    images: { dhcpServer: 'oooi-dhcp:0.1.0' },
+    images: { dhcpServer: 'ghcr.io/oooi-project/oooi-dhcp:0.1.0' },
     clock: systemClock(),
   });
   const stop = new AbortController();

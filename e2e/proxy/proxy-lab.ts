@@ -21,6 +21,7 @@ import {
   type NetScope,
   type Netns,
   type Network,
+  type RunPodOptions,
   type RunningPod,
 } from '@oooi/rig';
 import { ConfigMapKind, DeploymentKind } from '@oooi/controller';
@@ -147,8 +148,12 @@ export async function openProxyWorld(ns: string): Promise<ProxyWorld & { dns: Cl
 /**
  * Runs the stored Deployment (with its stored ConfigMap) in the pod runner under a TokenRequest token of the
  * ServiceAccount it names, through the recording front; resolves once the sidecar's /readyz (on the pod IP) is 200.
+ * With `podman`, the containers it maps run from their images, the token mounted as the kubelet mounts it.
  */
-export async function runProxyPod(w: ProxyWorld & { dns: ClusterDns }): Promise<RunningPod> {
+export async function runProxyPod(
+  w: ProxyWorld & { dns: ClusterDns },
+  opts: Pick<RunPodOptions, 'podman'> = {},
+): Promise<RunningPod> {
   const ref = (name: string) => ({ namespace: w.ns, name });
   const dep = await until(
     'the Deployment',
@@ -181,7 +186,8 @@ export async function runProxyPod(w: ProxyWorld & { dns: ClusterDns }): Promise<
     vlan: w.vlan,
     podNetwork: { network: w.podNet, address: `${POD_IP}/24` },
     resolvConf: w.dns.resolvConf(w.ns),
-    kubeconfig,
+    // from their images, containers find the token where the kubelet puts it (in-cluster configuration)
+    ...(opts.podman !== undefined ? { podman: opts.podman, serviceAccount: kubeconfig } : { kubeconfig }),
   });
   w.pod = pod;
   const curl = await rigBin('curl');

@@ -3,7 +3,7 @@
 #   OOOI_RIG_CACHE  cache directory (default ~/.cache/oooi-rig)
 #   usage: install.sh [all|apt|k8s|etcd|kwok|coredns|helm|envoy|olm|gcp]...   (all = every piece but gcp)
 # Sources: the Go module proxy (control plane, kwok, CoreDNS, helm, operator-framework/api, go-control-plane), PyPI (Envoy), Debian (clients,
-# Kea, dnsmasq, Prometheus and promtool).
+# Kea, dnsmasq, Prometheus and promtool, the container tools).
 # Every piece prints how long it took. Versions live in versions.env beside this script (the one place to change them).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -130,8 +130,10 @@ olm() {
 }
 
 # python3-venv: a stock Debian has python3 without venv/ensurepip, and the envoy piece runs `python3 -m venv`
-APT_PKGS="iproute2 udhcpc busybox isc-dhcp-client dhcpcd-base bind9-dnsutils dnsperf kea-dhcp4-server kea-admin dnsmasq-base tcpdump openssl bc jq curl iptables python3-venv prometheus"
-APT_BINS="ip udhcpc busybox dhclient dhcpcd dig dnsperf kea-dhcp4 perfdhcp dnsmasq tcpdump openssl bc jq curl iptables prometheus promtool"
+# podman buildah runc skopeo debootstrap: scripts/images.sh builds the images and e2e/images runs them (runc: crun
+# refuses this kind of host's hybrid cgroups); debian-archive-keyring: debootstrap checks Debian's signatures with it
+APT_PKGS="iproute2 udhcpc busybox isc-dhcp-client dhcpcd-base bind9-dnsutils dnsperf kea-dhcp4-server kea-admin dnsmasq-base tcpdump openssl bc jq curl iptables python3-venv prometheus podman buildah runc skopeo debootstrap debian-archive-keyring"
+APT_BINS="ip udhcpc busybox dhclient dhcpcd dig dnsperf kea-dhcp4 perfdhcp dnsmasq tcpdump openssl bc jq curl iptables prometheus promtool podman buildah runc skopeo debootstrap"
 apt_ok() { # every binary present, and python3 able to make a venv (python3-venv ships ensurepip)
   local b
   for b in $APT_BINS; do command -v "$b" >/dev/null 2>&1 || [ -x "/usr/sbin/$b" ] || return 1; done

@@ -79,6 +79,11 @@ const aptBins = new Set([
   'iptables',
   'prometheus',
   'promtool',
+  'podman',
+  'buildah',
+  'runc',
+  'skopeo',
+  'debootstrap',
 ]);
 
 /** Every name `rigBin` answers. */

@@ -55,6 +55,7 @@ export {
 } from './net/addr';
 export { trackedNetns, trackedPids } from './tracked';
 export { runPod, type RunPodOptions, type RunningPod, type RunningContainer } from './pod-runner/runner';
+export { podmanRunArgv, PODMAN_BASE_OPTS, type PodmanContainer, type PodmanMount } from './pod-runner/podman';
 export {
   defaultImageMap,
   containerArgv,

@@ -1,12 +1,14 @@
-// Regenerates the Helm chart's derived templates: templates/rbac.yaml from the controller's RBAC rules
-// (src/manager/rbac-rules.ts, fed by what wireControllers registers) and templates/crds/*.yaml from crds/ (written
-// by packages/api/scripts/generate.ts, which `pnpm generate` runs first). With --check it writes nothing and exits
-// 1 on drift (CI runs that).
+// Regenerates the Helm chart's derived files: templates/rbac.yaml from the controller's RBAC rules
+// (src/manager/rbac-rules.ts, fed by what wireControllers registers), templates/crds/*.yaml from crds/ (written
+// by packages/api/scripts/generate.ts, which `pnpm generate` runs first), and the default image names in values.yaml
+// (`image.repository`, `childImages`) and Chart.yaml's appVersion from src/workload/images.ts, so the chart and the
+// controller's own defaults are one set of names. With --check it writes nothing and exits 1 on drift (CI runs that).
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parse, stringify } from 'yaml';
 import { controllerRegistrations, requiredPermissions, rulesFrom } from '../src/index';
 import type { PolicyRule } from '../src/index';
+import { CONTROLLER_IMAGE_REPOSITORY, OOOI_IMAGE_VERSION, builtinImages } from '../src/workload/images';
 
 const root = resolve(__dirname, '../../..');
 const chart = 'charts/oooi';
@@ -106,8 +108,36 @@ export function renderCrdTemplate(file: string, text: string): string {
   ].join('\n');
 }
 
+/** Sets `BLOCK.KEY: value` in values.yaml text (a top-level block of two-space-indented keys), comments kept. */
+function setValue(text: string, block: string, key: string, value: string): string {
+  const re = new RegExp(`(^${block}:\\n(?:  .*\\n)*?  ${key}: ).*$`, 'm');
+  if (!re.test(text)) throw new Error(`${chart}/values.yaml: no ${block}.${key}`);
+  return text.replace(re, (_, head: string) => `${head}${value}`);
+}
+
+/** values.yaml with the default images of src/workload/images.ts. */
+export function renderValuesImages(values: string): string {
+  let text = setValue(values, 'image', 'repository', CONTROLLER_IMAGE_REPOSITORY);
+  for (const [key, image] of Object.entries(builtinImages) as [string, string][]) {
+    // the config-sync sidecar runs the operator's own image: the chart passes `oooi.image`, not a childImages value
+    if (key === 'configSync') continue;
+    text = setValue(text, 'childImages', key, image);
+  }
+  return text;
+}
+
+/** Chart.yaml with appVersion (the controller image's tag when `image.tag` is empty) the images' version. */
+export function renderChartVersion(chartYaml: string): string {
+  if (!/^appVersion: .*$/m.test(chartYaml)) throw new Error(`${chart}/Chart.yaml: no appVersion`);
+  return chartYaml.replace(/^appVersion: .*$/m, `appVersion: ${OOOI_IMAGE_VERSION}`);
+}
+
 function outputs(): Map<string, string> {
   const files = new Map<string, string>();
+  const values = join(chart, 'values.yaml');
+  files.set(values, renderValuesImages(readFileSync(join(root, values), 'utf8')));
+  const chartYaml = join(chart, 'Chart.yaml');
+  files.set(chartYaml, renderChartVersion(readFileSync(join(root, chartYaml), 'utf8')));
   files.set(join(chart, 'templates/rbac.yaml'), renderRbacTemplate());
   for (const f of readdirSync(join(root, 'crds')).sort()) {
     if (!f.endsWith('.yaml')) continue;

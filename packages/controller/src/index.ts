@@ -3,7 +3,7 @@
 // reached inside the package by its path; src/main.ts and src/cli.ts are the two processes.
 export { planInfra } from './infra/desired/infra-plan';
 export type { InfraPlan, InfraWorld, LiveChildren, ChildPlans } from './infra/desired/infra-plan';
-export { builtinImages } from './workload/images';
+export { builtinImages, OOOI_IMAGE_VERSION, OOOI_REGISTRY } from './workload/images';
 export type { DefaultImages } from './workload/images';
 export { MAX_ATTACHMENTS_PER_INFRA } from './infra/aggregate/limits';
 export { ConditionType, Reason } from './infra/conditions';

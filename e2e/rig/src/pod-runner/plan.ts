@@ -99,8 +99,10 @@ export function planPod(
         volume: m.name,
         mountPath: m.mountPath,
         ...(m.subPath !== undefined && m.subPath !== '' ? { subPath: m.subPath } : {}),
+        ...(m.readOnly === true ? { readOnly: true } : {}),
       })),
       ...startupProbe(c, where),
+      ...(c.securityContext !== undefined ? { securityContext: c.securityContext } : {}),
     };
   });
   return {
@@ -110,6 +112,8 @@ export function planPod(
     containers: plans,
     volumes,
     networks: parseNetworksAnnotation(tmpl?.metadata?.annotations?.[MULTUS_ANNOTATION]),
+    securityContext: tmpl?.spec?.securityContext ?? {},
+    serviceAccountName: ctx.serviceAccountName,
   };
 }
 

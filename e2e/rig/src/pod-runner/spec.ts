@@ -1,9 +1,12 @@
 // Reads the parts of a Deployment the pod runner honours (pure): containers, native sidecars (initContainers with
 // restartPolicy Always, and their startupProbe), ConfigMap/emptyDir volumes, env (literal, downward API, ConfigMap
-// keys), and the Multus static-IP annotation. Anything it cannot run
+// keys), the Multus static-IP annotation, and the securityContexts (which only the podman runtime applies,
+// podman.ts). Anything it cannot run
 // faithfully is an error naming the field, never silently ignored.
 
 export const MULTUS_ANNOTATION = 'k8s.v1.cni.cncf.io/networks';
+
+import type { ContainerSecurityLike, PodSecurityLike } from './podman';
 
 /** The subset of core/v1 and apps/v1 shapes read here (all optional: input is untyped JSON). */
 export interface KeyToPath {
@@ -34,11 +37,12 @@ export interface ContainerLike {
   env?: EnvVarLike[];
   envFrom?: { configMapRef?: { name: string; optional?: boolean }; prefix?: string; secretRef?: unknown }[];
   workingDir?: string;
-  volumeMounts?: { name: string; mountPath: string; subPath?: string }[];
+  volumeMounts?: { name: string; mountPath: string; subPath?: string; readOnly?: boolean }[];
   /** `Always` on an init container: a native sidecar. */
   restartPolicy?: string;
   ports?: { name?: string; containerPort: number }[];
   startupProbe?: { httpGet?: { path?: string; port: number | string } };
+  securityContext?: ContainerSecurityLike;
 }
 interface VolumeLike {
   name: string;
@@ -56,6 +60,7 @@ export interface DeploymentLike {
         containers?: ContainerLike[];
         volumes?: VolumeLike[];
         serviceAccountName?: string;
+        securityContext?: PodSecurityLike;
       };
     };
   };
@@ -77,6 +82,7 @@ export interface MountPlan {
   readonly volume: string;
   readonly mountPath: string;
   readonly subPath?: string;
+  readonly readOnly?: boolean;
 }
 
 export interface ContainerPlan {
@@ -90,6 +96,7 @@ export interface ContainerPlan {
   readonly mounts: readonly MountPlan[];
   /** A native sidecar's startupProbe (HTTP GET on the pod IP): the containers after it start once it answers 200. */
   readonly startupProbe?: { readonly path: string; readonly port: number };
+  readonly securityContext?: ContainerSecurityLike;
 }
 
 export interface MultusAttachment {
@@ -106,6 +113,8 @@ export interface PodPlan {
   readonly containers: readonly ContainerPlan[];
   readonly volumes: readonly VolumePlan[];
   readonly networks: readonly MultusAttachment[];
+  readonly securityContext: PodSecurityLike;
+  readonly serviceAccountName: string;
 }
 
 /** The Multus annotation: a JSON list (`[{"name":…,"ips":[…],"interface":…}]`) or "ns/name@if,…" (no IPs). */

@@ -13,12 +13,12 @@ describe('parseControllerCommand', () => {
         health: { host: '0.0.0.0', port: 8081 },
         metrics: { host: '0.0.0.0', port: 8080 },
         images: {
-          dhcp: 'oooi-dhcp:0.1.0',
-          dhcpServer: 'oooi-dhcp:0.1.0',
-          dns: 'coredns/coredns:1.14.7',
-          proxy: 'envoyproxy/envoy:v1.36.4',
-          xds: 'oooi-xds:0.1.0',
-          configSync: 'oooi-controller:0.1.0',
+          dhcp: 'ghcr.io/oooi-project/oooi-dhcp:0.1.0',
+          dhcpServer: 'ghcr.io/oooi-project/oooi-dhcp:0.1.0',
+          dns: 'docker.io/coredns/coredns:1.14.7',
+          proxy: 'docker.io/envoyproxy/envoy:v1.36.4',
+          xds: 'ghcr.io/oooi-project/oooi-xds:0.1.0',
+          configSync: 'ghcr.io/oooi-project/oooi-controller:0.1.0',
         },
         networkPolicy: {
           enabled: true,

@@ -59,7 +59,7 @@ describe('renderDhcpServer', () => {
     expect(container(rendered(exampleDhcpServer(), 'registry.local/oooi-dhcp:1')).image).toBe(
       'registry.local/oooi-dhcp:1',
     );
-    expect(container(rendered(exampleDhcpServer())).image).toBe('oooi-dhcp:0.1.0');
+    expect(container(rendered(exampleDhcpServer())).image).toBe('ghcr.io/oooi-project/oooi-dhcp:0.1.0');
     expect(
       container(rendered(exampleDhcpServer({ image: 'own/dhcp:2' }), 'registry.local/oooi-dhcp:1')).image,
     ).toBe('own/dhcp:2');

@@ -47,7 +47,7 @@ describe('renderDnsServer', () => {
     expect(container(rendered(exampleDnsServer(), 'registry.local/coredns:1.14.7')).image).toBe(
       'registry.local/coredns:1.14.7',
     );
-    expect(container(rendered(exampleDnsServer())).image).toBe('coredns/coredns:1.14.7');
+    expect(container(rendered(exampleDnsServer())).image).toBe('docker.io/coredns/coredns:1.14.7');
   });
 
   test('the Corefile runs from the shared directory: workingDir is its mount, args name it relatively', () => {

@@ -67,7 +67,10 @@ function world(initial: DNSServer, lagging = false) {
         deployments: reader(DeploymentKind),
       },
       clock: { now: () => now, setTimeout: () => 0, clearTimeout: () => undefined },
-      render: { defaultImage: 'coredns/coredns:1.14.7', ...(policy ? { networkPolicy: policy } : {}) },
+      render: {
+        defaultImage: 'docker.io/coredns/coredns:1.14.7',
+        ...(policy ? { networkPolicy: policy } : {}),
+      },
       events: {
         event: (regarding, e) =>
           events.push({

@@ -236,7 +236,7 @@ describe('renderProxyServer', () => {
     {
       name: 'the spec’s images win',
       input: infraChildProxyServer(),
-      want: ['envoyproxy/envoy:v1.36.4', 'oooi-xds:0.1.0'],
+      want: ['docker.io/envoyproxy/envoy:v1.36.4', 'ghcr.io/oooi-project/oooi-xds:0.1.0'],
     },
   ])('$name', ({ input, want }) => {
     const r = rendered(input, { proxy: 'registry.local/envoy:1', xds: 'registry.local/oooi-xds:1' });
