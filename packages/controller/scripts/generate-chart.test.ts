@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { CONTROLLER_IMAGE_REPOSITORY, OOOI_IMAGE_VERSION, builtinImages } from '../src/workload/images';
-import { renderChartVersion, renderValuesImages } from './generate-chart';
+import { chartChildImages, renderChartVersion, renderValuesImages } from './generate-chart';
 
 const chart = join(__dirname, '../../../charts/oooi');
 
@@ -33,7 +33,7 @@ test('values.yaml gets the controller’s defaults, comments and other values ke
   const out = renderValuesImages(stale);
   expect(parse(out)).toEqual({
     image: { repository: CONTROLLER_IMAGE_REPOSITORY, tag: '' },
-    childImages: builtinImages,
+    childImages: chartChildImages,
     logLevel: 'info',
   });
   expect(out).toContain('  # oooi-dhcp\n');
@@ -51,7 +51,7 @@ test('the chart as committed: its defaults are the controller’s, appVersion th
     childImages: unknown;
   };
   expect(values.image.repository).toBe(CONTROLLER_IMAGE_REPOSITORY);
-  expect(values.childImages).toEqual(builtinImages);
+  expect(values.childImages).toEqual(chartChildImages);
   const chartYaml = readFileSync(join(chart, 'Chart.yaml'), 'utf8');
   expect(renderChartVersion(chartYaml)).toBe(chartYaml);
   expect((parse(chartYaml) as { appVersion: string }).appVersion).toBe(OOOI_IMAGE_VERSION);

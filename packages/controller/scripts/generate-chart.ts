@@ -115,12 +115,18 @@ function setValue(text: string, block: string, key: string, value: string): stri
   return text.replace(re, (_, head: string) => `${head}${value}`);
 }
 
+/**
+ * The chart's `childImages`: every default image of src/workload/images.ts but the config-sync sidecar's, which is
+ * the operator's own image (the chart passes `oooi.image`).
+ */
+export const chartChildImages: Readonly<Record<string, string>> = Object.fromEntries(
+  Object.entries(builtinImages).filter(([key]) => key !== 'configSync'),
+);
+
 /** values.yaml with the default images of src/workload/images.ts. */
 export function renderValuesImages(values: string): string {
   let text = setValue(values, 'image', 'repository', CONTROLLER_IMAGE_REPOSITORY);
-  for (const [key, image] of Object.entries(builtinImages) as [string, string][]) {
-    // the config-sync sidecar runs the operator's own image: the chart passes `oooi.image`, not a childImages value
-    if (key === 'configSync') continue;
+  for (const [key, image] of Object.entries(chartChildImages)) {
     text = setValue(text, 'childImages', key, image);
   }
   return text;
