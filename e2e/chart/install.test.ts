@@ -22,9 +22,7 @@ import {
 import { freePort, repoRoot, rigDown, rigUp, run, waitFor, type Rig } from '@oooi/rig';
 import {
   RecordingRest,
-  applyExamples,
   chartDir,
-  examples,
   group,
   kinds,
   covers,

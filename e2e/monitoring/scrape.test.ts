@@ -5,11 +5,13 @@
 // rig's apiserver. Renaming a metric in the code, the rules or the dashboard breaks this test. oooi's own processes
 // export their series from the start (no event needed); CoreDNS creates its request and response series on the
 // first query, so the test asks one per view first. oooi's exposition also passes `promtool check metrics`.
+import { randomBytes } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
 import { writeFile } from 'node:fs/promises';
 import type { ProxyServer } from '@oooi/api';
 import { ENVOY_STATS_PATH, ENVOY_STATS_PORT, renderProxyBootstrap } from '@oooi/controller';
+import { KubeClient, KubeConfigRest, loadKubeConfig } from '@oooi/kube';
 import {
   e2eEnv,
   freePorts,
@@ -24,9 +26,9 @@ import {
   type TrackedProc,
 } from '@oooi/rig';
 import { infra } from '../controller/objects';
-import { User, makeNamespaces, restForRig } from '../controller/support';
+import { NamespaceKind, User, makeNamespaces, restForRig } from '../controller/support';
 import { METRICS_PORT as DHCP_METRICS_PORT, openDhcpLab, type DhcpLab } from '../dhcp/lab';
-import { renderDnsServer } from '../dns/dns-api';
+import { ConfigMapKind, renderDnsServer } from '../dns/dns-api';
 import { ask, openDnsLab, runDnsPod, type DnsLab } from '../dns/lab';
 import { dnsServerFor } from '../dns/reference';
 import {
@@ -226,12 +228,19 @@ describe('CoreDNS from the rendered DNSServer Deployment', () => {
   let pod: RunningPod;
 
   beforeAll(async () => {
-    const r = renderDnsServer(
-      dnsServerFor({ namespace: 'clusters', clusters: ['alpha'], upstream: '203.0.113.53' }),
-    );
+    // the pod's config-sync sidecar reads the rendered ConfigMap from the rig's apiserver: stored in a namespace of
+    // this test's own
+    const ns = `scrape-dns-${randomBytes(3).toString('hex')}`;
+    const r = renderDnsServer(dnsServerFor({ namespace: ns, clusters: ['alpha'], upstream: '203.0.113.53' }));
     if (!r.ok) throw new Error(JSON.stringify(r.errors));
+    const admin = new KubeClient({
+      rest: new KubeConfigRest({ kubeConfig: await loadKubeConfig(e2eEnv().kubeconfig) }),
+      fieldManager: 'e2e-user',
+    });
+    await admin.apply(NamespaceKind, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
+    await admin.apply(ConfigMapKind, r.value.children.configMap);
     lab = await openDnsLab(e2eEnv().rig);
-    pod = await runDnsPod(lab, r.value.children.deployment, r.value.children.configMap);
+    pod = await runDnsPod(lab, r.value.children.deployment);
     // CoreDNS creates its per-view request and response series on the first query of each view
     await ask(lab.vlanClient, VLAN_IP, 'api.alpha.example.test');
     await ask(lab.podClient, POD_IP, 'api.alpha.example.test');

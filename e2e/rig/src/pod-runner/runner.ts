@@ -23,6 +23,7 @@ import { bridgeLoopbackPort } from '../net/forward';
 import { ipIn } from '../net/netns';
 import type { NetScope, Netns, Network, TrackedProc } from '../net/scope';
 import { writeAtomicDir } from './atomic';
+import { loopbackApiPort } from './kubeconfig-port';
 import { containerArgv, defaultImageMap, type ImageMap } from './images';
 import { podmanRunArgv, type PodmanMount } from './podman';
 import { run } from '../proc';
@@ -369,22 +370,6 @@ async function attachNetworks(ctx: PodCtx): Promise<void> {
     const port = await loopbackApiPort(opts.kubeconfig);
     if (port !== undefined) ctx.helpers.push(...(await bridgeLoopbackPort(ctx.scope, ns, port)));
   }
-}
-
-/** The port of a kubeconfig's current server when it is on loopback (so it must be bridged into the pod). */
-async function loopbackApiPort(kubeconfig: string): Promise<number | undefined> {
-  const kc = parseYaml(await readFile(kubeconfig, 'utf8')) as {
-    'current-context'?: string;
-    contexts?: { name: string; context: { cluster: string } }[];
-    clusters?: { name: string; cluster: { server: string } }[];
-  };
-  const ctxName = kc['current-context'];
-  const clusterName = kc.contexts?.find((c) => c.name === ctxName)?.context.cluster;
-  const server = kc.clusters?.find((c) => c.name === clusterName)?.cluster.server;
-  if (server === undefined) return undefined;
-  const u = new URL(server);
-  if (!['127.0.0.1', 'localhost'].includes(u.hostname)) return undefined;
-  return Number(u.port || '443');
 }
 
 function firstIp(opts: RunPodOptions, plan: { networks: readonly { ips: readonly string[] }[] }): string {
