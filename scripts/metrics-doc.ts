@@ -64,7 +64,7 @@ export const PROCESSES: readonly ProcessMetrics[] = [
     prefix: 'oooi_dhcp_',
     sets: [
       {
-        declaredIn: 'packages/dhcp/src/server/metrics.ts',
+        declaredIn: 'packages/dhcp/src/metrics.ts',
         when: '',
         create: (registry) => dhcpMetrics(registry, () => 0),
       },

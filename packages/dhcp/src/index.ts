@@ -19,5 +19,5 @@ export { DhcpServer } from './server/dhcp-server';
 export type { DhcpServerOptions } from './server/dhcp-server';
 export { parseDhcpCommand } from './server/command';
 export { runDhcp } from './server/run-dhcp';
-export { dhcpMetrics } from './server/metrics';
-export type { DhcpMetrics } from './server/metrics';
+export { dhcpMetrics } from './metrics';
+export type { DhcpMetrics } from './metrics';

@@ -7,7 +7,7 @@ import { pino } from 'pino';
 import { Registry } from 'prom-client';
 import type { KubevirtView } from '../allocate/kubevirt-view';
 import { compileNetwork } from '../allocate/served-network';
-import { dhcpMetrics } from '../server/metrics';
+import { dhcpMetrics } from '../metrics';
 import { testConfig } from '../testing/packets';
 import { vmiObject } from '../testing/kubevirt-objects';
 import type { Release } from './aggregate/kubevirt-index';

@@ -15,7 +15,7 @@ import {
 import type { Logger } from 'pino';
 import type { KubevirtView } from '../allocate/kubevirt-view';
 import type { ServedNetwork } from '../allocate/served-network';
-import type { KubevirtMetrics } from '../server/metrics';
+import type { KubevirtMetrics } from '../metrics';
 import { buildKubevirtIndex } from './aggregate/kubevirt-index';
 import type { Conflict, KubevirtIndex, Memory, Release } from './aggregate/kubevirt-index';
 import { parseNetworkName } from './aggregate/read-vmi';

@@ -38,8 +38,8 @@ import type { AddressProber } from './arp-probe';
 import { RecoveryProbes } from './recovery-probes';
 import { storeEvents } from './store-events';
 import { bindSocket, target } from './udp-sockets';
-import type { DhcpMetrics, DropLabel } from './metrics';
-import { dhcpMetrics, typeLabel } from './metrics';
+import type { DhcpMetrics, DropLabel } from '../metrics';
+import { dhcpMetrics, typeLabel } from '../metrics';
 import type { Registry } from 'prom-client';
 
 export interface DhcpServerOptions {

@@ -8,7 +8,7 @@ import { pino } from 'pino';
 import { writeRecoveryMark } from '../store/recovery-mark';
 import { Registry } from 'prom-client';
 import type { AddressProber, ProbeResult } from './arp-probe';
-import { dhcpMetrics } from './metrics';
+import { dhcpMetrics } from '../metrics';
 import { RecoveryProbes } from './recovery-probes';
 import { ip } from '../testing/packets';
 

@@ -10,7 +10,7 @@ import { fixedAddressOf } from '../allocate/allocator';
 import { clientOf } from '../decide/client';
 import type { Decision, DecideInput } from '../decide/types';
 import type { AddressProber, ProbeResult } from './arp-probe';
-import type { RecoveryMetrics } from './metrics';
+import type { RecoveryMetrics } from '../metrics';
 
 /** A free answer stands this long (a client's DISCOVER retransmissions come within seconds). */
 const FREE_FOR_MS = 5_000;

@@ -3,7 +3,7 @@
 import { formatIPv4 } from '@oooi/api';
 import type { Logger } from 'pino';
 import type { StoreEvents } from '../store/lease-store';
-import type { DhcpMetrics } from './metrics';
+import type { DhcpMetrics } from '../metrics';
 
 export function storeEvents(metrics: DhcpMetrics, log: Logger, onChange: () => void): StoreEvents {
   const sm = metrics.store;

@@ -18,7 +18,7 @@
 //   Decoding v2 costs no JSON.parse and no intermediate object: it is most of the restart time with 50,000
 //   leases on disk (bench/dhcp/restart.ts).
 import type { Lease, LeaseState } from '../allocate/lease-table';
-import { FRAME_HEADER, sealFrame } from './frame';
+import { FRAME_HEADER, jsonPayload, sealFrame } from './frame';
 
 export interface DecodedRecord {
   readonly seq: number;
@@ -143,7 +143,7 @@ export function decodeRecord(b: Buffer, start: number, end: number, into: Decode
     seq = b.readDoubleBE(start + 3);
     lease = decodeV2(b, start, end);
   } else {
-    const r = b[start] === JSON_OPEN ? fromJsonRecord(jsonValue(b, start, end)) : undefined;
+    const r = b[start] === JSON_OPEN ? fromJsonRecord(jsonPayload(b, start, end)) : undefined;
     if (r === undefined) return false;
     seq = r.seq;
     lease = r.lease;
@@ -152,14 +152,6 @@ export function decodeRecord(b: Buffer, start: number, end: number, into: Decode
   into.seqs.push(seq);
   into.leases.push(lease);
   return true;
-}
-
-function jsonValue(b: Buffer, start: number, end: number): unknown {
-  try {
-    return JSON.parse(b.toString('utf8', start, end)) as unknown;
-  } catch {
-    return undefined;
-  }
 }
 
 /** The lease of a v2 record of at least FIXED bytes (its sequence number is read by the caller). */

@@ -2,9 +2,9 @@
 // label values start at zero.
 import { Counter, Gauge, Histogram } from 'prom-client';
 import type { Registry } from 'prom-client';
-import type { DecodeError, MessageTypeName } from '../codec/packet';
-import type { DropReason, ReplyType } from '../decide/types';
-import type { ConflictReason, PinSource, ProblemReason } from '../kubevirt/aggregate/kubevirt-index';
+import type { DecodeError, MessageTypeName } from './codec/packet';
+import type { DropReason, ReplyType } from './decide/types';
+import type { ConflictReason, PinSource, ProblemReason } from './kubevirt/aggregate/kubevirt-index';
 import { statusWriteResults } from '@oooi/kube';
 
 export type DropLabel = DropReason | DecodeError | 'commit_failed' | 'lease_too_large' | 'internal_error';

@@ -1,13 +1,15 @@
-// The production wiring (wireControllers) on a Manager over @oooi/kube's FakeRest, for reconciler unit tests. The
-// integration tests under e2e/controller run the same wiring against the rig's real apiserver.
+// The production wiring (wireControllers) on a Manager over @oooi/kube's FakeRest, for the wiring's unit tests
+// (manager/*.test.ts). It lives under manager/, not src/testing/: the shared test helpers there are imported by the
+// features' own helpers (dhcp/testing, proxy/testing), so they must not import the manager, which imports every
+// feature. The integration tests under e2e/controller run the same wiring against the rig's real apiserver.
 import { setMaxListeners } from 'node:events';
 import { Manager, systemClock } from '@oooi/kube';
 import type { KubeObject } from '@oooi/kube';
 import { FakeRest } from '@oooi/kube/testing';
 import { pino } from 'pino';
 import { Registry } from 'prom-client';
-import { builtinImages } from '../workload/images';
-import { fieldManager, wireControllers } from '../manager/wire';
+import { builtinImages } from '../../workload/images';
+import { fieldManager, wireControllers } from '../wire';
 
 export const fixedNow = Date.parse('2030-01-02T03:04:05Z');
 
