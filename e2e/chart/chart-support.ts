@@ -258,7 +258,11 @@ export async function applyExamples(admin: KubeClient): Promise<void> {
   for (const name of ['clusters', 'lab', 'lab-vms']) {
     await admin.apply(kinds.Namespace!, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
   }
-  const all = [...exampleObjects('infra.yaml'), ...exampleObjects('attachments.yaml'), ...exampleObjects('dhcpserver.yaml')];
+  const all = [
+    ...exampleObjects('infra.yaml'),
+    ...exampleObjects('attachments.yaml'),
+    ...exampleObjects('dhcpserver.yaml'),
+  ];
   // The attachments' control-plane namespaces, as HyperShift creates them with the HostedClusters (the operator
   // routes an attachment only once its namespace exists).
   for (const a of all.filter((o) => o.kind === 'InfraClusterAttachment')) {

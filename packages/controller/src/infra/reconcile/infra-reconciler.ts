@@ -151,7 +151,8 @@ export class InfraReconciler implements Reconciler {
 
   private observe(req: Request, plan: InfraPlan, status: InfraStatusPlan): void {
     const counts: Record<string, number> = {};
-    for (const c of [...plan.aggregated.conflicts, ...plan.overlaps]) counts[c.reason] = (counts[c.reason] ?? 0) + 1;
+    for (const c of [...plan.aggregated.conflicts, ...plan.overlaps])
+      counts[c.reason] = (counts[c.reason] ?? 0) + 1;
     const conditions = infraConditionTypes.flatMap((type) =>
       status.conditions
         .filter((c) => c.type === type)
