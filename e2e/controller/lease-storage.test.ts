@@ -22,6 +22,14 @@ const dhcp = (extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 const durable = () => infra(ns, 'durable', { dhcp: dhcp({ leaseStorage: { storageClassName: 'fast' } }) });
+// The second Infra is on the same subnet: addresses of its own, or the two collide (InfraAddressConflict) and
+// its DHCPServer is withheld.
+const ephemeral = () =>
+  infra(ns, 'ephemeral', {
+    dhcp: { serverIP: '198.51.100.12', rangeStart: '198.51.100.20', rangeEnd: '198.51.100.99' },
+    dns: { serverIP: '198.51.100.13' },
+    proxy: { serverIP: '198.51.100.14', internalProxyService: `ephemeral-proxy.${ns}.svc.cluster.local` },
+  });
 
 interface PodSpec {
   volumes: { name: string; emptyDir?: unknown; persistentVolumeClaim?: { claimName: string } }[];
@@ -38,7 +46,7 @@ beforeAll(async () => {
   cleanup = await makeNamespaces(user, ns);
   ctl = await startController(ns);
   await user.apply('Infra', durable());
-  await user.apply('Infra', infra(ns, 'ephemeral'));
+  await user.apply('Infra', ephemeral());
 });
 
 afterAll(async () => {

@@ -44,6 +44,7 @@ const childImageFlags: Readonly<Record<string, string>> = {
   dns: '--dns-image',
   proxy: '--proxy-image',
   xds: '--xds-image',
+  configSync: '--config-sync-image',
 };
 
 /**
@@ -51,7 +52,7 @@ const childImageFlags: Readonly<Record<string, string>> = {
  * namespace ($(POD_NAMESPACE), the install namespace OLM chose), and the watched namespace comes from
  * $WATCH_NAMESPACE (the OperatorGroup's target namespace, empty for all namespaces).
  */
-function controllerArgs(v: ChartValues, image: string): string[] {
+function controllerArgs(v: ChartValues): string[] {
   const lease = v.leaderElection.enabled
     ? ['--leader-election-namespace=$(POD_NAMESPACE)', `--leader-election-id=${v.leaderElection.id}`]
     : ['--no-leader-elect'];
@@ -68,7 +69,6 @@ function controllerArgs(v: ChartValues, image: string): string[] {
     `--health-address=:${v.health.port}`,
     `--metrics-address=:${v.metrics.port}`,
     ...images,
-    `--config-sync-image=${image}`,
     ...policy,
     `--node-loss-toleration-seconds=${v.dataPlane.nodeLossTolerationSeconds}`,
     `--log-level=${v.logLevel}`,
@@ -106,7 +106,7 @@ export function deploymentSpec(v: ChartValues, version: string): unknown {
             name: 'controller',
             image: controllerImage(v, version),
             imagePullPolicy: v.image.pullPolicy,
-            args: controllerArgs(v, controllerImage(v, version)),
+            args: controllerArgs(v),
             env: [
               fieldEnv('POD_NAME', 'metadata.name'),
               fieldEnv('POD_NAMESPACE', 'metadata.namespace'),

@@ -115,13 +115,8 @@ function setValue(text: string, block: string, key: string, value: string): stri
   return text.replace(re, (_, head: string) => `${head}${value}`);
 }
 
-/**
- * The chart's `childImages`: every default image of src/workload/images.ts but the config-sync sidecar's, which is
- * the operator's own image (the chart passes `oooi.image`).
- */
-export const chartChildImages: Readonly<Record<string, string>> = Object.fromEntries(
-  Object.entries(builtinImages).filter(([key]) => key !== 'configSync'),
-);
+/** The chart's `childImages`: every default image of src/workload/images.ts, the config-sync sidecar's included. */
+export const chartChildImages: Readonly<Record<string, string>> = builtinImages as unknown as Record<string, string>;
 
 /** values.yaml with the default images of src/workload/images.ts. */
 export function renderValuesImages(values: string): string {
