@@ -116,7 +116,10 @@ function setValue(text: string, block: string, key: string, value: string): stri
 }
 
 /** The chart's `childImages`: every default image of src/workload/images.ts, the config-sync sidecar's included. */
-export const chartChildImages: Readonly<Record<string, string>> = builtinImages as unknown as Record<string, string>;
+export const chartChildImages: Readonly<Record<string, string>> = builtinImages as unknown as Record<
+  string,
+  string
+>;
 
 /** values.yaml with the default images of src/workload/images.ts. */
 export function renderValuesImages(values: string): string {
