@@ -4,7 +4,7 @@
 // securityContext, resources; Chart.yaml: the version), the CRDs from crds/, the owned-CRD descriptions from the
 // TypeBox schemas of packages/api, and alm-examples from examples/. e2e/olm/ checks the CSV against `helm template`
 // and validates the bundle. With --check it writes nothing and exits 1 on drift (CI runs that).
-import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parse, parseAllDocuments, stringify } from 'yaml';
 import { kinds, GROUP, VERSION } from '@oooi/api';
@@ -20,6 +20,7 @@ import {
   selectorLabels,
 } from './bundle-deployment';
 import type { ChartValues } from './bundle-deployment';
+import { syncGenerated } from '../../../scripts/sync-generated';
 
 const root = resolve(__dirname, '../../..');
 const MIN_KUBE_VERSION = '1.31.0';
@@ -285,37 +286,13 @@ export function repoBundleInput(): BundleInput {
 
 function main(check: boolean): number {
   const want = bundleFiles(repoBundleInput());
-  const drift: string[] = [];
-  for (const [rel, content] of want) {
-    const path = join(root, rel);
-    let have: string | undefined;
-    try {
-      have = readFileSync(path, 'utf8');
-    } catch {
-      have = undefined;
-    }
-    if (have === content) continue;
-    drift.push(rel);
-    if (!check) {
-      mkdirSync(join(path, '..'), { recursive: true });
-      writeFileSync(path, content);
-    }
-  }
-  for (const dir of ['bundle/manifests', 'bundle/metadata']) {
-    let present: string[];
-    try {
-      present = readdirSync(join(root, dir));
-    } catch {
-      present = [];
-    }
-    for (const f of present) if (!want.has(`${dir}/${f}`)) drift.push(`${dir}/${f} (not generated)`);
-  }
-  if (check && drift.length > 0) {
-    console.error(`generated bundle files out of date (run pnpm generate):\n  ${drift.join('\n  ')}`);
-    return 1;
-  }
-  console.log(check ? 'generated bundle files in sync' : `wrote ${drift.length} bundle file(s)`);
-  return 0;
+  return syncGenerated({
+    root,
+    want,
+    ownedDirs: ['bundle/manifests', 'bundle/metadata'],
+    check,
+    noun: 'bundle ',
+  });
 }
 
 if (require.main === module) process.exitCode = main(process.argv.includes('--check'));

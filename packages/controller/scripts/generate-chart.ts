@@ -3,12 +3,13 @@
 // by packages/api/scripts/generate.ts, which `pnpm generate` runs first), and the default image names in values.yaml
 // (`image.repository`, `childImages`) and Chart.yaml's appVersion from src/workload/images.ts, so the chart and the
 // controller's own defaults are one set of names. With --check it writes nothing and exits 1 on drift (CI runs that).
-import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parse, stringify } from 'yaml';
 import { controllerRegistrations, requiredPermissions, rulesFrom } from '../src/index';
 import type { PolicyRule } from '../src/index';
 import { CONTROLLER_IMAGE_REPOSITORY, OOOI_IMAGE_VERSION, builtinImages } from '../src/workload/images';
+import { syncGenerated } from '../../../scripts/sync-generated';
 
 const root = resolve(__dirname, '../../..');
 const chart = 'charts/oooi';
@@ -153,42 +154,14 @@ function outputs(): Map<string, string> {
   return files;
 }
 
-function readOrUndefined(path: string): string | undefined {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch {
-    return undefined;
-  }
-}
-
 function main(check: boolean): number {
-  const want = outputs();
-  const drift: string[] = [];
-  for (const [rel, content] of want) {
-    const path = join(root, rel);
-    if (readOrUndefined(path) === content) continue;
-    drift.push(rel);
-    if (!check) {
-      mkdirSync(join(path, '..'), { recursive: true });
-      writeFileSync(path, content);
-    }
-  }
-  let present: string[];
-  try {
-    present = readdirSync(join(root, chart, 'templates/crds'));
-  } catch {
-    present = [];
-  }
-  for (const f of present) {
-    const rel = join(chart, 'templates/crds', f);
-    if (!want.has(rel)) drift.push(`${rel} (not generated)`);
-  }
-  if (check && drift.length > 0) {
-    console.error(`generated chart files out of date (run pnpm generate):\n  ${drift.join('\n  ')}`);
-    return 1;
-  }
-  console.log(check ? 'generated chart files in sync' : `wrote ${drift.length} chart file(s)`);
-  return 0;
+  return syncGenerated({
+    root,
+    want: outputs(),
+    ownedDirs: [join(chart, 'templates/crds')],
+    check,
+    noun: 'chart ',
+  });
 }
 
 if (require.main === module) process.exitCode = main(process.argv.includes('--check'));
