@@ -16,13 +16,14 @@ import {
   type WatchRequest,
 } from '@oooi/kube';
 import { repoRoot, rigBin, run, versions, type RunResult } from '@oooi/rig';
-import { controlPlaneNamespaceOf } from '../controller/support';
+import { controlPlaneNamespaceOf, kinds as controllerKinds, NamespaceKind } from '../controller/support';
 
 export const chartDir = join(repoRoot, 'charts/oooi');
 export const group = 'hostedcluster.densityops.com';
+/** The controller e2e tests' kinds (e2e/controller/support) plus what only the chart's tests read. */
 export const kinds: Record<string, KindDescriptor> = {
-  Namespace: { group: '', version: 'v1', plural: 'namespaces', kind: 'Namespace', namespaced: false },
-  Service: { group: '', version: 'v1', plural: 'services', kind: 'Service' },
+  ...controllerKinds,
+  Namespace: NamespaceKind,
   Deployment: { group: 'apps', version: 'v1', plural: 'deployments', kind: 'Deployment' },
   CRD: {
     group: 'apiextensions.k8s.io',
@@ -30,23 +31,6 @@ export const kinds: Record<string, KindDescriptor> = {
     plural: 'customresourcedefinitions',
     kind: 'CustomResourceDefinition',
     namespaced: false,
-  },
-  Infra: { group, version: 'v1alpha1', plural: 'infras', kind: 'Infra' },
-  InfraClusterAttachment: {
-    group,
-    version: 'v1alpha1',
-    plural: 'infraclusterattachments',
-    kind: 'InfraClusterAttachment',
-  },
-  DHCPServer: { group, version: 'v1alpha1', plural: 'dhcpservers', kind: 'DHCPServer' },
-  DNSServer: { group, version: 'v1alpha1', plural: 'dnsservers', kind: 'DNSServer' },
-  ProxyServer: { group, version: 'v1alpha1', plural: 'proxyservers', kind: 'ProxyServer' },
-  Secret: { group: '', version: 'v1', plural: 'secrets', kind: 'Secret' },
-  HostedCluster: {
-    group: 'hypershift.openshift.io',
-    version: 'v1beta1',
-    plural: 'hostedclusters',
-    kind: 'HostedCluster',
   },
 };
 
