@@ -168,7 +168,7 @@ function configSyncContainer(dns: DNSServer, names: DnsChildNames, image: string
       '--health-address',
       `$(POD_IP):${CONFIG_SYNC_PORT}`,
     ],
-    env: [{ name: 'POD_IP', valueFrom: { fieldRef: { fieldPath: 'status.podIP' } } }],
+    env: [{ name: POD_IP_ENV, valueFrom: { fieldRef: { fieldPath: 'status.podIP' } } }],
     ports: [{ name: 'sync-health', containerPort: CONFIG_SYNC_PORT, protocol: 'TCP' }],
     startupProbe: { ...probe('/readyz'), periodSeconds: 1, timeoutSeconds: 3, failureThreshold: 120 },
     livenessProbe: { ...probe('/healthz'), periodSeconds: 10, timeoutSeconds: 5, failureThreshold: 5 },
