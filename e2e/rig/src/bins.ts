@@ -84,6 +84,9 @@ const aptBins = new Set([
   'runc',
   'skopeo',
   'debootstrap',
+  'docker-registry',
+  'keepalived',
+  'kea-ctrl-agent',
 ]);
 
 /** Every name `rigBin` answers. */
