@@ -139,7 +139,12 @@ describe('lease store properties', () => {
             damaged = ([, e]) => e > o;
           } else if (dmg.kind === 'garbage') {
             out = Buffer.concat([data.subarray(0, o), dmg.garbage, data.subarray(o)]);
-            damaged = ([s, e]) => s < o && o < e;
+            // garbage inside a frame breaks it, unless the frame's bytes still stand whole in OUT where the reader
+            // resynchronises (e.g. a 0 inserted into the length's leading zeros leaves the frame intact 1 byte on)
+            const g = dmg.garbage.length;
+            const whole = (s: number, e: number, at: number) =>
+              out.subarray(at, at + e - s).equals(data.subarray(s, e));
+            damaged = ([s, e]) => s < o && o < e && !whole(s, e, s) && !whole(s, e, s + g);
           } else {
             const at = frames[Math.floor(dmg.at * frames.length)]?.[0] ?? data.length;
             out = Buffer.concat([
