@@ -259,8 +259,12 @@ describe('CoreDNS from the rendered DNSServer Deployment', () => {
     expect(r.body).toMatch(/coredns_dns_requests_total\{[^}]*view=""/);
   });
 
-  test('no metrics on the VLAN address', async () => {
+  test('no metrics, health or ready on the VLAN address; health and ready on the pod IP', async () => {
     expect((await curl(lab.vlanClient, `http://${VLAN_IP}:9153/metrics`)).code).toBe('000');
+    expect((await curl(lab.vlanClient, `http://${VLAN_IP}:8080/health`)).code).toBe('000');
+    expect((await curl(lab.vlanClient, `http://${VLAN_IP}:8181/ready`)).code).toBe('000');
+    expect((await curl(lab.podClient, `http://${POD_IP}:8080/health`)).code).toBe('200');
+    expect((await curl(lab.podClient, `http://${POD_IP}:8181/ready`)).code).toBe('200');
   });
 });
 

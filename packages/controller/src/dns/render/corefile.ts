@@ -74,16 +74,18 @@ function forwarding(model: DnsModel): Lines {
 }
 
 /**
- * The metrics endpoint binds the pod IP only, never the VLAN address: `{$POD_IP}` is CoreDNS's environment
- * substitution (the container sets POD_IP from status.podIP); unset, as off a cluster, it is empty (every address).
+ * The metrics, health and ready endpoints bind the pod IP only, never the VLAN address (the kubelet probes the pod
+ * IP): `{$POD_IP}` is CoreDNS's environment substitution (the container sets POD_IP from status.podIP); unset, as
+ * off a cluster, it is empty (every address).
  */
-export const METRICS_ADDRESS = `{$${POD_IP_ENV}}:${METRICS_PORT}`;
+const POD_IP = `{$${POD_IP_ENV}}`;
+export const METRICS_ADDRESS = `${POD_IP}:${METRICS_PORT}`;
 
 function endpoints(first: boolean): Lines {
   if (!first) return [`prometheus ${METRICS_ADDRESS}`];
   return [
-    ...block(`health :${HEALTH_PORT}`, [`lameduck ${LAMEDUCK}`]),
-    `ready :${READY_PORT}`,
+    ...block(`health ${POD_IP}:${HEALTH_PORT}`, [`lameduck ${LAMEDUCK}`]),
+    `ready ${POD_IP}:${READY_PORT}`,
     `prometheus ${METRICS_ADDRESS}`,
   ];
 }
