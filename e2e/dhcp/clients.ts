@@ -42,7 +42,10 @@ export function parseEvents(log: string): ClientEvent[] {
     });
 }
 
-async function hookFor(lab: DhcpLab, kind: string): Promise<{ tag: string; script: string; log: string }> {
+async function hookFor(
+  lab: Pick<DhcpLab, 'scope'>,
+  kind: string,
+): Promise<{ tag: string; script: string; log: string }> {
   const tag = `${kind}-${randomBytes(3).toString('hex')}`;
   const script = join(lab.scope.dir, `${tag}.hook.sh`);
   const log = join(lab.scope.dir, `${tag}.events.log`);
@@ -56,7 +59,7 @@ const env = { PATH: '/usr/sbin:/usr/bin:/sbin:/bin' };
 
 /** busybox udhcpc, once: DISCOVER → BOUND, asking for every option we serve; returns its events. */
 export async function udhcpcOnce(
-  lab: DhcpLab,
+  lab: Pick<DhcpLab, 'scope'>,
   ns: Netns,
   extra: readonly string[] = [],
 ): Promise<ClientEvent[]> {

@@ -62,3 +62,28 @@ export interface DeclaredPermission {
   readonly scope: 'watched' | 'cluster';
   readonly purpose: 'use' | 'grant';
 }
+
+/**
+ * What a pod that reads its own config ConfigMap by watch sends, by core resource (restricted to that one ConfigMap by
+ * resourceNames; its list-watch carries the field selector `metadata.name=<name>`, which the apiserver authorizes
+ * against them): the DNS pod's config-sync sidecar and oooi-dhcp's `--config-configmap`.
+ */
+export const CONFIG_WATCH_VERBS = {
+  configmaps: ['list', 'watch'],
+} as const satisfies Record<string, readonly string[]>;
+
+/** The rules letting a pod watch its config ConfigMap NAME. */
+export function configWatchRules(name: string): RoleRule[] {
+  return namedObjectRules('', CONFIG_WATCH_VERBS, name);
+}
+
+/** Held to grant {@link configWatchRules} (never sent by the controller itself, so `grant`). */
+export const configWatchPermissions: readonly DeclaredPermission[] = Object.entries(CONFIG_WATCH_VERBS).map(
+  ([resource, verbs]): DeclaredPermission => ({
+    group: '',
+    resource,
+    verbs,
+    scope: 'watched',
+    purpose: 'grant',
+  }),
+);

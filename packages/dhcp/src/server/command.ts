@@ -1,8 +1,15 @@
 // The oooi-dhcp command line (commander). Parsing is separate from running so that usage errors are values.
+import { basename } from 'node:path';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { parseConfigMapRef, type ConfigMapRef } from './config-watch';
 
 export interface DhcpCommand {
   readonly configFile: string;
+  /**
+   * --config-configmap: the ConfigMap the file is mounted from, read by watch as well (server/config-watch.ts); its
+   * key is the file's base name.
+   */
+  readonly configMap: ConfigMapRef | undefined;
   readonly interface: string;
   readonly leaseDir: string;
   readonly metricsAddr: HostPort | undefined;
@@ -42,6 +49,11 @@ function int(v: string): number {
   return Number(v);
 }
 
+const CONFIG_MAP_HELP =
+  "also read the config by watch from this ConfigMap (key: the --config file's base name); once it is delivered, the watch is the source";
+const KUBECONFIG_HELP =
+  'kubeconfig for the KubeVirt watch, the status report and --config-configmap (default: $KUBECONFIG, else the in-cluster service account)';
+
 function program(write: (s: string) => void): Command {
   return new Command('oooi-dhcp')
     .description('DHCPv4 server for one network (RFC 2131), with crash-safe leases')
@@ -49,6 +61,7 @@ function program(write: (s: string) => void): Command {
       '--config <file>',
       'config file (JSON, the DhcpConfig type of @oooi/api); reloaded on change',
     )
+    .option('--config-configmap <namespace/name>', CONFIG_MAP_HELP)
     .requiredOption('--interface <name>', 'interface that holds network.serverIP (replies leave through it)')
     .requiredOption('--lease-dir <dir>', 'directory of the lease journal and snapshot')
     .addOption(
@@ -66,10 +79,7 @@ function program(write: (s: string) => void): Command {
         .choices(['trace', 'debug', 'info', 'warn', 'error', 'fatal'])
         .default('info'),
     )
-    .option(
-      '--kubeconfig <file>',
-      'kubeconfig for the KubeVirt watch and the status report (default: $KUBECONFIG, else the in-cluster service account)',
-    )
+    .option('--kubeconfig <file>', KUBECONFIG_HELP)
     .addOption(
       new Option('--status-interval-ms <n>', 'minimum time between two DHCPServer status writes')
         .default(10_000)
@@ -115,6 +125,7 @@ export function parseDhcpCommand(argv: readonly string[]): ParsedCommand {
   }
   const o = cmd.opts<{
     config: string;
+    configConfigmap?: string;
     interface: string;
     leaseDir: string;
     metricsAddr: HostPort | 'off';
@@ -128,10 +139,19 @@ export function parseDhcpCommand(argv: readonly string[]): ParsedCommand {
     recvBufferBytes: number;
     probeTimeoutMs: number;
   }>();
+  const configMap =
+    o.configConfigmap === undefined ? undefined : parseConfigMapRef(o.configConfigmap, basename(o.config));
+  if (o.configConfigmap !== undefined && configMap === undefined)
+    return {
+      ok: false,
+      exitCode: 2,
+      message: `--config-configmap: not namespace/name: ${o.configConfigmap}`,
+    };
   return {
     ok: true,
     command: {
       configFile: o.config,
+      configMap,
       interface: o.interface,
       leaseDir: o.leaseDir,
       metricsAddr: o.metricsAddr === 'off' ? undefined : o.metricsAddr,

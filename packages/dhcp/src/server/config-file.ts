@@ -19,11 +19,16 @@ export async function loadConfigFile(path: string): Promise<ConfigLoad> {
   } catch (e) {
     return { ok: false, problems: [`${path}: ${(e as Error).message}`] };
   }
+  return parseConfigText(text, path);
+}
+
+/** TEXT (a config.json, from a file or a watched ConfigMap named WHERE in the problems) as a served config. */
+export function parseConfigText(text: string, where: string): ConfigLoad {
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (e) {
-    return { ok: false, problems: [`${path}: not JSON: ${(e as Error).message}`] };
+    return { ok: false, problems: [`${where}: not JSON: ${(e as Error).message}`] };
   }
   const v = validateDhcpConfig(json);
   if (!v.ok) return { ok: false, problems: v.errors.map(formatFieldError) };

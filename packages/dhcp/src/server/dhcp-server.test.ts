@@ -134,7 +134,26 @@ test.each([
   {
     name: 'defaults',
     argv: ['--config', 'c.json', '--interface', 'net1', '--lease-dir', 'd'],
-    want: { metricsAddr: { host: '0.0.0.0', port: 9167 }, port: 67, recvBufferBytes: 4 * 1024 * 1024 },
+    want: {
+      metricsAddr: { host: '0.0.0.0', port: 9167 },
+      port: 67,
+      recvBufferBytes: 4 * 1024 * 1024,
+      configMap: undefined,
+    },
+  },
+  {
+    name: 'the config also by watch: the key is the file name',
+    argv: [
+      '--config',
+      '/etc/oooi-dhcp/config.json',
+      '--config-configmap',
+      'lab/dhcp-x-config',
+      '--interface',
+      'net1',
+      '--lease-dir',
+      'd',
+    ],
+    want: { configMap: { namespace: 'lab', name: 'dhcp-x-config', key: 'config.json' } },
   },
 ])('command line: $name', ({ argv, want }) => {
   const r = parseDhcpCommand(argv);
@@ -151,6 +170,11 @@ test.each([
     name: 'bad address',
     argv: ['--config', 'c', '--interface', 'i', '--lease-dir', 'd', '--metrics-addr', 'x'],
     want: 'host:port',
+  },
+  {
+    name: 'a ConfigMap without its namespace',
+    argv: ['--config', 'c', '--interface', 'i', '--lease-dir', 'd', '--config-configmap', 'dhcp-x-config'],
+    want: '--config-configmap: not namespace/name: dhcp-x-config',
   },
 ])('command line refused: $name', ({ argv, want }) => {
   const r = parseDhcpCommand(argv);

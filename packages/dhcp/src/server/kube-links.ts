@@ -35,6 +35,17 @@ export function dhcpServerKind(): KindDescriptor {
   return { group: GROUP, version: VERSION, plural: info.plural, kind: info.kind };
 }
 
+/**
+ * The API server's credentials: KUBECONFIG (a file; undefined: $KUBECONFIG, else the pod's service account), or
+ * undefined when there are none (not in a pod and no kubeconfig: client-node then names an `undefined` server).
+ */
+export async function apiServerConfig(
+  kubeconfig: string | undefined,
+): Promise<Awaited<ReturnType<typeof loadKubeConfig>> | undefined> {
+  const kubeConfig = await loadKubeConfig(kubeconfig);
+  return kubeConfig.getCurrentCluster()?.server.includes('undefined') !== false ? undefined : kubeConfig;
+}
+
 export interface KubeLinksOptions {
   /** A kubeconfig file; undefined: the in-cluster service account. */
   readonly kubeconfig: string | undefined;
@@ -71,8 +82,8 @@ export class KubeLinks {
   async prepare(config: DhcpConfig): Promise<void> {
     if (this.conn !== undefined || this.offline) return;
     if (config.kubevirt === undefined && config.status === undefined) return;
-    const kubeConfig = await loadKubeConfig(this.o.kubeconfig);
-    if (kubeConfig.getCurrentCluster()?.server.includes('undefined') !== false) {
+    const kubeConfig = await apiServerConfig(this.o.kubeconfig);
+    if (kubeConfig === undefined) {
       this.offline = true;
       this.o.log.warn(
         { unknownClients: config.kubevirt?.unknownClients },

@@ -1,14 +1,16 @@
 // Runs oooi-dhcp until SIGNAL aborts: loads the config (refusing to start on a bad one), connects to the API
 // server when the config asks for KubeVirt awareness or a status report, starts the server, the metrics and
-// health endpoints, and the config watcher (a bad file keeps the last good config).
-import { HealthServer, systemClock } from '@oooi/kube';
+// health endpoints, and the config watchers: the file, and with --config-configmap the ConfigMap by watch
+// (config-watch.ts says which one is the source). A bad config from either keeps the last good one.
+import { HealthServer, KubeConfigRest, systemClock } from '@oooi/kube';
 import type { DhcpConfig } from '@oooi/api';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
-import { loadConfigFile, watchConfigFile } from './config-file';
+import { loadConfigFile, parseConfigText, watchConfigFile, type ConfigLoad } from './config-file';
+import { ConfigWatch } from './config-watch';
 import type { DhcpCommand } from './command';
 import { DhcpServer } from './dhcp-server';
-import { KubeLinks } from './kube-links';
+import { apiServerConfig, KubeLinks } from './kube-links';
 
 export interface RunContext {
   readonly log: Logger;
@@ -50,8 +52,13 @@ export async function runDhcp(c: DhcpCommand, ctx: RunContext): Promise<void> {
   await server.start(signal);
   links.configure(first.config);
   await startEndpoints(c, { server, links, registry, log, signal });
-  watchReloads(c, { server, links, log, current: first.hash }, signal);
+  const watch = await watchReloads(
+    c,
+    { server, links, log, current: first.hash, chain: Promise.resolve() },
+    signal,
+  );
   await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+  await watch?.stop();
   links.stop();
   await server.stop();
 }
@@ -61,31 +68,66 @@ interface Reloading {
   readonly links: KubeLinks;
   readonly log: Logger;
   current: string;
+  /** Reloads run one after another, in the order their sources saw them. */
+  chain: Promise<void>;
 }
 
-function watchReloads(c: DhcpCommand, r: Reloading, signal: AbortSignal): void {
-  let reloading = false;
+/** Starts the file watcher and, with --config-configmap, the ConfigMap watch (returned, for stopping). */
+async function watchReloads(
+  c: DhcpCommand,
+  r: Reloading,
+  signal: AbortSignal,
+): Promise<ConfigWatch | undefined> {
+  const queue = (where: string, load: () => Promise<ConfigLoad>): void => {
+    r.chain = r.chain.then(async () => reloadOnce(r, where, await load()));
+  };
+  const watch = await configMapWatch(c, r.log, (where, text) =>
+    queue(where, () => Promise.resolve(parseConfigText(text, where))),
+  );
+  let pendingFile = false;
   watchConfigFile(
     c.configFile,
     c.reloadIntervalMs,
     () => {
-      if (reloading) return;
-      reloading = true;
-      void reloadOnce(c, r).finally(() => (reloading = false));
+      if (watch?.hasDelivered() || pendingFile) return;
+      pendingFile = true;
+      queue(c.configFile, () => {
+        pendingFile = false;
+        return loadConfigFile(c.configFile);
+      });
     },
     signal,
   );
+  watch?.start(signal);
+  return watch;
 }
 
-async function reloadOnce(c: DhcpCommand, r: Reloading): Promise<void> {
+/** The ConfigMap watch of --config-configmap, or undefined without the flag or without an API server. */
+async function configMapWatch(
+  c: DhcpCommand,
+  log: Logger,
+  onText: (where: string, text: string) => void,
+): Promise<ConfigWatch | undefined> {
+  if (c.configMap === undefined) return undefined;
+  const where = `configmap ${c.configMap.namespace}/${c.configMap.name}`;
+  const kubeConfig = await apiServerConfig(c.kubeconfig);
+  if (kubeConfig === undefined) {
+    log.warn({ configMap: where }, 'No API server: the config is read from the mounted file only');
+    return undefined;
+  }
+  return new ConfigWatch({
+    rest: new KubeConfigRest({ kubeConfig }),
+    ref: c.configMap,
+    log,
+    onText: (text) => onText(where, text),
+  });
+}
+
+async function reloadOnce(r: Reloading, where: string, next: ConfigLoad): Promise<void> {
   const { server, log } = r;
-  const next = await loadConfigFile(c.configFile);
   if (!next.ok) {
     server.metricsOf.reloads.inc({ result: 'failure' });
-    log.error(
-      { file: c.configFile, problems: next.problems },
-      'Config file refused; keeping the last good config',
-    );
+    log.error({ source: where, problems: next.problems }, 'Config refused; keeping the last good config');
     return;
   }
   if (next.hash === r.current) return;
@@ -93,8 +135,8 @@ async function reloadOnce(c: DhcpCommand, r: Reloading): Promise<void> {
   server.metricsOf.reloads.inc({ result: why === undefined ? 'success' : 'failure' });
   if (why === undefined) {
     r.current = next.hash;
-    log.info({ file: c.configFile }, 'Config reloaded');
-  } else log.error({ file: c.configFile, why }, 'Config file refused; keeping the last good config');
+    log.info({ source: where }, 'Config reloaded');
+  } else log.error({ source: where, why }, 'Config refused; keeping the last good config');
 }
 
 /** Serves CONFIG; the reason it was refused, or undefined. */

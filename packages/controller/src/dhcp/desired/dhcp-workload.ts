@@ -9,8 +9,11 @@
 //   PersistentVolumeClaim's volume writable for that user.
 // - /healthz, /readyz and /metrics listen on the pod IP (`$(POD_IP)`), never on the VLAN: the VMs on the VLAN
 //   cannot reach them; the probes and the metrics Service use the pod network.
-// - No config hash on the pod template: oooi-dhcp reloads config.json in place when the ConfigMap's files
-//   change. What needs a restart (image, server address, NAD) is in the Deployment and rolls out.
+// - No config hash on the pod template: oooi-dhcp reloads config.json in place. It reads the ConfigMap by watch
+//   (`--config-configmap`, with the pod Role's list/watch of that one ConfigMap: dhcp-rbac.ts), so a change is
+//   served as soon as the watch delivers it rather than when the kubelet next syncs the volume (up to about a
+//   minute); the mounted file is what it starts from, so it starts without the API server. What needs a restart
+//   (image, server address, NAD) is in the Deployment and rolls out.
 import type { DHCPServer, DhcpServerSpec } from '@oooi/api';
 import type { KubeObject } from '@oooi/kube';
 import { DhcpServerKind } from '../../workload/kinds';
@@ -98,7 +101,7 @@ export function desiredLeaseClaim(
   };
 }
 
-function dhcpContainer(image: string): Record<string, unknown> {
+function dhcpContainer(dhcp: DHCPServer, names: DhcpChildNames, image: string): Record<string, unknown> {
   const probe = (path: string) => ({ httpGet: { path, port: 'health', scheme: 'HTTP' } });
   return {
     name: 'oooi-dhcp',
@@ -106,6 +109,8 @@ function dhcpContainer(image: string): Record<string, unknown> {
     args: [
       '--config',
       `${CONFIG_MOUNT}/${CONFIG_KEY}`,
+      '--config-configmap',
+      `${namespaceOf(dhcp)}/${names.configMap}`,
       '--interface',
       VLAN_INTERFACE,
       '--lease-dir',
@@ -183,7 +188,7 @@ export function desiredDhcpDeployment({
             fsGroup: DHCP_UID,
             fsGroupChangePolicy: 'OnRootMismatch',
           },
-          containers: [dhcpContainer(image)],
+          containers: [dhcpContainer(dhcp, names, image)],
           volumes: [{ name: 'config', configMap: { name: names.configMap } }, leases],
           tolerations: nodeLossTolerations(nodeLossTolerationSeconds),
         },

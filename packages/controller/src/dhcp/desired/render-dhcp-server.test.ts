@@ -92,11 +92,13 @@ describe('renderDhcpServer', () => {
     });
   });
 
-  test('probes and metrics on the pod IP, never on the VLAN interface', () => {
+  test('probes and metrics on the pod IP, never on the VLAN interface; the config also by watch of its ConfigMap', () => {
     const c = container(rendered(exampleDhcpServer()));
     expect(c.args).toEqual([
       '--config',
       '/etc/oooi-dhcp/config.json',
+      '--config-configmap',
+      'lab/lab-dhcp-config',
       '--interface',
       'net1',
       '--lease-dir',
@@ -142,7 +144,7 @@ describe('renderDhcpServer', () => {
     expect((podSpec(r).volumes as Spec[])[1]).toEqual(volume);
   });
 
-  test('the status Role lets the ServiceAccount get and patch the status of this DHCPServer only', () => {
+  test('the pod Role lets the ServiceAccount get and patch the status of this DHCPServer only, and watch its one ConfigMap', () => {
     const r = rendered(exampleDhcpServer());
     expect(r.children.statusRole.rules).toEqual([
       {
@@ -150,6 +152,12 @@ describe('renderDhcpServer', () => {
         resources: ['dhcpservers/status'],
         resourceNames: ['lab-dhcp'],
         verbs: ['get', 'patch'],
+      },
+      {
+        apiGroups: [''],
+        resources: ['configmaps'],
+        resourceNames: ['lab-dhcp-config'],
+        verbs: ['list', 'watch'],
       },
     ]);
     expect(r.children.statusRoleBinding.subjects).toEqual([

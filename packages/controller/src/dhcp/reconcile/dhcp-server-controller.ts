@@ -14,7 +14,7 @@ import type {
   Manager,
 } from '@oooi/kube';
 import { networkPolicyPermissions, type NetworkPolicyOptions } from '../../workload/network-policy';
-import type { DeclaredPermission } from '../../workload/rbac';
+import { configWatchPermissions, type DeclaredPermission } from '../../workload/rbac';
 import { STATUS_WRITER_VERBS, VMI_READER_RULE } from '../desired/dhcp-rbac';
 import {
   DHCP_SERVER_LABEL,
@@ -103,6 +103,7 @@ export const dhcpServerPermissions: readonly DeclaredPermission[] = [
     scope: 'watched',
     purpose: 'grant',
   },
+  ...configWatchPermissions,
   ...networkPolicyPermissions,
 ];
 

@@ -11,8 +11,7 @@ import type {
   Manager,
 } from '@oooi/kube';
 import { networkPolicyPermissions, type NetworkPolicyOptions } from '../../workload/network-policy';
-import type { DeclaredPermission } from '../../workload/rbac';
-import { CONFIG_SYNC_VERBS } from '../desired/dns-rbac';
+import { configWatchPermissions, type DeclaredPermission } from '../../workload/rbac';
 import { DNS_SERVER_LABEL } from '../desired/names';
 import { DnsServerReconciler } from './dns-server-reconciler';
 import {
@@ -41,13 +40,7 @@ export const dnsServerWatches = {
  * only then; its own ConfigMap cache uses them too, in the same watched scope.
  */
 export const dnsServerPermissions: readonly DeclaredPermission[] = [
-  ...Object.entries(CONFIG_SYNC_VERBS).map(([resource, verbs]): DeclaredPermission => ({
-    group: '',
-    resource,
-    verbs,
-    scope: 'watched',
-    purpose: 'grant',
-  })),
+  ...configWatchPermissions,
   ...networkPolicyPermissions,
 ];
 
