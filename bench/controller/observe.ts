@@ -12,11 +12,26 @@ import { kinds, ns } from './world';
 
 const run = promisify(execFile);
 
+/** The workload kinds the controller writes for the children, watched cluster-wide by the `part-of=oooi` label. */
+const workloadKinds = [
+  { group: '', version: 'v1', plural: 'serviceaccounts', kind: 'ServiceAccount' },
+  { group: '', version: 'v1', plural: 'configmaps', kind: 'ConfigMap' },
+  { group: '', version: 'v1', plural: 'services', kind: 'Service' },
+  { group: '', version: 'v1', plural: 'persistentvolumeclaims', kind: 'PersistentVolumeClaim' },
+  { group: 'apps', version: 'v1', plural: 'deployments', kind: 'Deployment' },
+  { group: 'rbac.authorization.k8s.io', version: 'v1', plural: 'roles', kind: 'Role' },
+  { group: 'rbac.authorization.k8s.io', version: 'v1', plural: 'rolebindings', kind: 'RoleBinding' },
+  { group: 'networking.k8s.io', version: 'v1', plural: 'networkpolicies', kind: 'NetworkPolicy' },
+] as const;
+
 export class Watcher {
   readonly attachments: ListWatchCache;
   readonly infras: ListWatchCache;
   readonly dns: ListWatchCache;
   readonly proxy: ListWatchCache;
+  readonly dhcp: ListWatchCache;
+  /** By kind: every workload object carrying `app.kubernetes.io/part-of=oooi`, in every namespace. */
+  readonly workloads: Map<string, ListWatchCache>;
 
   constructor(rest: RestClient) {
     const cache = (kind: (typeof kinds)[keyof typeof kinds]): ListWatchCache =>
@@ -25,20 +40,57 @@ export class Watcher {
     this.infras = cache(kinds.Infra);
     this.dns = cache(kinds.DNSServer);
     this.proxy = cache(kinds.ProxyServer);
+    this.dhcp = cache(kinds.DHCPServer);
+    this.workloads = new Map(
+      workloadKinds.map((kind) => [
+        kind.kind,
+        new ListWatchCache({
+          rest,
+          kind,
+          labelSelector: 'app.kubernetes.io/part-of=oooi',
+          watchTimeoutSeconds: 600,
+          // only the name matters here: nothing of a 200-namespace Role set is kept but its metadata
+          transform: (o: KubeObject) => ({ metadata: o.metadata }) as KubeObject,
+        }),
+      ]),
+    );
+  }
+
+  private caches(): ListWatchCache[] {
+    return [this.attachments, this.infras, this.dns, this.proxy, this.dhcp, ...this.workloads.values()];
   }
 
   async start(signal: AbortSignal): Promise<void> {
-    await Promise.all([this.attachments, this.infras, this.dns, this.proxy].map((c) => c.start(signal)));
+    await Promise.all(this.caches().map((c) => c.start(signal)));
   }
 
   /** What is still missing before `expected` holds; empty when converged. */
   missing(expected: Expected): string[] {
     const out: string[] = [];
     const spec = (o: KubeObject | undefined): unknown => (o as { spec?: unknown } | undefined)?.spec;
+    const observed = (o: KubeObject | undefined): boolean =>
+      o !== undefined &&
+      (o.status as { observedGeneration?: number } | undefined)?.observedGeneration ===
+        o.metadata?.generation;
     for (const e of expected.infras) {
-      if (!isSubset(e.dnsSpec, spec(this.dns.get(ns, `${e.name}-dns`)))) out.push(`${e.name} DNSServer spec`);
-      if (!isSubset(e.proxySpec, spec(this.proxy.get(ns, `${e.name}-proxy`))))
-        out.push(`${e.name} ProxyServer spec`);
+      const dns = this.dns.get(ns, `${e.name}-dns`);
+      const proxy = this.proxy.get(ns, `${e.name}-proxy`);
+      const dhcp = this.dhcp.get(ns, `${e.name}-dhcp`);
+      if (!isSubset(e.dnsSpec, spec(dns))) out.push(`${e.name} DNSServer spec`);
+      if (!isSubset(e.proxySpec, spec(proxy))) out.push(`${e.name} ProxyServer spec`);
+      if (!isSubset(e.dhcpSpec, spec(dhcp))) out.push(`${e.name} DHCPServer spec`);
+      for (const [kind, o] of [
+        ['DNSServer', dns],
+        ['ProxyServer', proxy],
+        ['DHCPServer', dhcp],
+      ] as const)
+        if (!observed(o)) out.push(`${e.name} ${kind} status`);
+      const absent = e.objects.filter((id) => {
+        const [kind = '', path = ''] = id.split(' ');
+        const [namespace = '', name = ''] = path.split('/');
+        return this.workloads.get(kind)?.get(namespace, name) === undefined;
+      });
+      if (absent.length > 0) out.push(`${e.name} ${absent.length} workload objects (first: ${absent[0]})`);
       const infra = this.infras.get(ns, e.name);
       const status = infra?.status as
         { observedGeneration?: number; attachments?: { total?: number } } | undefined;
@@ -81,7 +133,7 @@ export class Watcher {
   }
 
   async stop(): Promise<void> {
-    await Promise.all([this.attachments, this.infras, this.dns, this.proxy].map((c) => c.stop()));
+    await Promise.all(this.caches().map((c) => c.stop()));
   }
 }
 
@@ -133,16 +185,17 @@ export function diffCounts(before: WriteCounts, after: WriteCounts): WriteCounts
 }
 
 /**
- * The writes to what the controller writes: our kinds (and their status), events.k8s.io Events, and the DNS
- * workload's ConfigMaps, ServiceAccounts and Deployments (not their status: kube-controller-manager writes that, as
- * it writes the ReplicaSets and Pods that follow, which are left out). Lease renewals are counted apart: the
+ * The writes to what the controller writes: our kinds (and their status), events.k8s.io Events, and the workloads'
+ * ConfigMaps, ServiceAccounts, Services, PVCs, NetworkPolicies, Deployments, Roles and RoleBindings (the VMI readers
+ * in every control-plane namespace included; not Deployment status: kube-controller-manager writes that, as it
+ * writes the ReplicaSets and Pods that follow, which are left out). Lease renewals are counted apart: the
  * controller renews its Lease every 2 s by design (and kwok renews its node's).
  */
 export function controllerWrites(counts: WriteCounts): { leases: number; other: WriteCounts } {
   let leases = 0;
   const other: WriteCounts = new Map();
   const ours =
-    /^\S+ (hostedcluster\.densityops\.com\/|events\.k8s\.io\/events$|\/configmaps$|\/serviceaccounts$|apps\/deployments$)/;
+    /^\S+ (hostedcluster\.densityops\.com\/|events\.k8s\.io\/events$|\/(configmaps|serviceaccounts|services|persistentvolumeclaims)$|apps\/deployments$|rbac\.authorization\.k8s\.io\/(roles|rolebindings)$|networking\.k8s\.io\/networkpolicies$)/;
   for (const [key, value] of counts) {
     if (key.endsWith('/leases')) leases += value;
     else if (ours.test(key)) other.set(key, value);

@@ -4,7 +4,14 @@
 // applying, it checks by server-side dry-run applies that the apiserver accepts the planned children (the
 // per-Infra limit keeps them inside their CRD limits; the check says so if it ever does not).
 import type { Infra, InfraClusterAttachment } from '@oooi/api';
-import { builtinImages, planInfra, type InfraPlan } from '@oooi/controller';
+import {
+  builtinImages,
+  planInfra,
+  renderDhcpServer,
+  renderDnsServer,
+  renderProxyServer,
+  type InfraPlan,
+} from '@oooi/controller';
 import {
   ApplyPatchContentType,
   isApiError,
@@ -21,7 +28,14 @@ export interface ExpectedInfra {
   plan: InfraPlan;
   dnsSpec: unknown;
   proxySpec: unknown;
+  dhcpSpec: unknown;
   backends: number;
+  /**
+   * Everything the controller writes for the three children, as `Kind namespace/name`: each one's workload objects
+   * (ServiceAccount, Roles, RoleBindings, ConfigMap, Service, NetworkPolicy, PVC, Deployment) and the DHCPServer's
+   * VMI readers in every control-plane namespace, from the controller's own pure render functions.
+   */
+  objects: string[];
 }
 
 export interface Expected {
@@ -70,10 +84,25 @@ function worldOf(k: number, n: number, live: LiveShared, edit?: Edit): Parameter
   };
 }
 
+/** `Kind namespace/name` of everything the three planned children's reconcilers write. */
+function workloadObjects(plan: InfraPlan): string[] {
+  const { dhcp, dns, proxy } = plan.children;
+  const objects = (r: { ok: true; value: { objects: readonly KubeObject[] } } | { ok: false }) => {
+    if (!r.ok)
+      throw new Error('a planned child does not render (the controller would report it, not write it)');
+    return r.value.objects;
+  };
+  const out: KubeObject[] = [];
+  if (dns.action === 'apply') out.push(...objects(renderDnsServer(dns.object as never)));
+  if (dhcp.action === 'apply') out.push(...objects(renderDhcpServer(dhcp.object as never)));
+  if (proxy.action === 'apply') out.push(...objects(renderProxyServer(proxy.object as never)));
+  return out.map((o) => `${String(o.kind)} ${o.metadata?.namespace ?? ''}/${o.metadata?.name ?? ''}`);
+}
+
 function expectedInfra(k: number, n: number, live: LiveShared, edit?: Edit): ExpectedInfra {
   const world = worldOf(k, n, live, edit);
   const plan = planInfra(world);
-  const spec = (c: InfraPlan['children']['dns'] | InfraPlan['children']['proxy']): unknown =>
+  const spec = (c: InfraPlan['children'][keyof InfraPlan['children']]): unknown =>
     c.action === 'apply' ? (c.object as { spec?: unknown }).spec : undefined;
   const proxySpec = spec(plan.children.proxy) as { backends?: unknown[] } | undefined;
   return {
@@ -82,7 +111,9 @@ function expectedInfra(k: number, n: number, live: LiveShared, edit?: Edit): Exp
     plan,
     dnsSpec: spec(plan.children.dns),
     proxySpec,
+    dhcpSpec: spec(plan.children.dhcp),
     backends: proxySpec?.backends?.length ?? 0,
+    objects: workloadObjects(plan),
   };
 }
 

@@ -16,7 +16,16 @@ import { createWriteStream } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort, repoRoot, rigBin, rigDown, rigUp, type Rig } from '@oooi/rig';
-import { KubeClient, KubeConfigRest, loadKubeConfig, type KubeObject } from '@oooi/kube';
+import { ATTACHMENT_WORKERS } from '@oooi/controller';
+import {
+  ApplyPatchContentType,
+  KubeClient,
+  KubeConfigRest,
+  loadKubeConfig,
+  mapLimited,
+  resourcePath,
+  type KubeObject,
+} from '@oooi/kube';
 import {
   apiserverWrites,
   controllerMetrics,
@@ -98,6 +107,8 @@ interface Result {
   idleSeconds: number;
   rss: number;
   editMs: number[];
+  /** The apiserver's floor: N attachment status server-side applies at the controller's attachment concurrency. */
+  floorSeconds: number;
   /** Per controller: passes and the seconds they took (from the controller's own metrics). */
   passes: Array<{ controller: string; count: number; seconds: number }>;
 }
@@ -156,6 +167,48 @@ async function editLatencies(ctx: BenchContext, expected: Expected, edits: numbe
     await new Promise((r) => setTimeout(r, 2000));
   }
   return out;
+}
+
+/**
+ * The apiserver's floor for this world, measured after the controller has stopped: one status server-side apply per
+ * attachment (a condition that changes, so each is a real write), ATTACHMENT_WORKERS in flight, as the controller
+ * writes them. Convergence needs at least these writes (and the children's); converge/floor says how close it gets.
+ */
+async function apiserverFloor(ctx: BenchContext, n: number): Promise<number> {
+  const stamp = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+  const t0 = Date.now();
+  await mapLimited(
+    Array.from({ length: n }, (_, i) => attachment(i)),
+    ATTACHMENT_WORKERS,
+    (a) =>
+      ctx.rest.request({
+        method: 'PATCH',
+        path: resourcePath(kinds.InfraClusterAttachment, {
+          namespace: ns,
+          name: a.metadata?.name,
+          subresource: 'status',
+        }),
+        query: { fieldManager: 'bench-floor', force: true },
+        contentType: ApplyPatchContentType,
+        body: {
+          apiVersion: a.apiVersion,
+          kind: a.kind,
+          metadata: { name: a.metadata?.name, namespace: ns },
+          status: {
+            conditions: [
+              {
+                type: 'BenchFloor',
+                status: 'True',
+                reason: 'Floor',
+                message: stamp,
+                lastTransitionTime: stamp,
+              },
+            ],
+          },
+        },
+      }),
+  );
+  return (Date.now() - t0) / 1000;
 }
 
 interface BenchContext {
@@ -227,6 +280,11 @@ async function benchOne(ctx: BenchContext, r: Run, o: Options): Promise<Result> 
     const afterIdle = await apiserverWrites(ctx.kubectl, ctx.rig.kubeconfig);
     const idle = controllerWrites(diffCounts(afterConverge, afterIdle));
     const editMs = r.full ? await editLatencies(ctx, expected, o.edits) : [];
+    await stopController(child);
+    const floorSeconds = await apiserverFloor(ctx, n);
+    note(
+      `${r.variant.label} N=${n}: apiserver floor ${floorSeconds.toFixed(1)} s (${n} status applies, ${ATTACHMENT_WORKERS} in flight)`,
+    );
     return {
       variant: r.variant.label,
       n,
@@ -244,6 +302,7 @@ async function benchOne(ctx: BenchContext, r: Run, o: Options): Promise<Result> 
       idleSeconds,
       rss,
       editMs,
+      floorSeconds,
       passes: passesOf(text),
     };
   } finally {
@@ -284,9 +343,9 @@ async function withRig(r: Run, o: Options, index: number): Promise<Result> {
 function report(results: Result[], o: Options): void {
   say(`\n# controller bench (${new Date().toISOString()}), idle period ${o.idleSeconds} s`);
   say(
-    '| controller | N (Infras) | converge s (from process start) | from first log line | writes (apiserver) | writes/attachment | writes (controller metrics) | idle writes | RSS MiB | load 1 min (start → converged) |',
+    '| controller | N (Infras) | converge s (from process start) | from first log line | apiserver floor s | converge/floor | writes (apiserver) | writes/attachment | writes (controller metrics) | idle writes | RSS MiB | load 1 min (start → converged) |',
   );
-  say('|---|---|---|---|---|---|---|---|---|---|');
+  say('|---|---|---|---|---|---|---|---|---|---|---|---|');
   for (const r of results) {
     const writes = total(r.writes);
     const idle =
@@ -294,7 +353,7 @@ function report(results: Result[], o: Options): void {
         ? `${total(r.idleWrites)} in ${r.idleSeconds} s (+${r.idleLeaseWrites} Lease renewals)`
         : '—';
     say(
-      `| ${r.variant} | ${r.n} (${r.infras}) | ${r.convergeSeconds.toFixed(1)} | ${r.convergeFromReadySeconds.toFixed(1)} | ${writes} | ${(writes / r.n).toFixed(2)} | ${r.controllerCounted} | ${idle} | ${r.rss.toFixed(0)} | ${r.load[0].toFixed(1)} → ${r.load[1].toFixed(1)} |`,
+      `| ${r.variant} | ${r.n} (${r.infras}) | ${r.convergeSeconds.toFixed(1)} | ${r.convergeFromReadySeconds.toFixed(1)} | ${r.floorSeconds.toFixed(2)} | ${(r.convergeSeconds / r.floorSeconds).toFixed(1)} | ${writes} | ${(writes / r.n).toFixed(2)} | ${r.controllerCounted} | ${idle} | ${r.rss.toFixed(0)} | ${r.load[0].toFixed(1)} → ${r.load[1].toFixed(1)} |`,
     );
   }
   for (const r of results) {

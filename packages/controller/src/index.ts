@@ -38,6 +38,7 @@ export { parseControllerCommand } from './manager/controller-command';
 export type { ReconcilerEntry, ReconcilerSetup } from './manager/setup';
 export { ConfigSyncMetrics, ControllerMetrics } from './metrics';
 export { defaultReachTimings } from './infra/reconcile/reach-options';
+export { ATTACHMENT_WORKERS } from './infra/reconcile/attachment-controller';
 export type { AttachmentReachOptions, ReachTimings } from './infra/reconcile/reach-options';
 export { APPS_CLEANUP_FINALIZER } from './infra/reconcile/attachment-finalizer';
 export { CREATED_FOR_ANNOTATION } from './infra/desired/apps-ingress-objects';

@@ -151,6 +151,7 @@ export {
   type FinalizerRequest,
 } from './write/finalizers';
 export { ApplyMemo, type AppliedWrite, type SkipVerdict } from './write/apply-memo';
+export { mapLimited } from './write/limited';
 export {
   StatusReporter,
   statusWriteResults,

@@ -107,6 +107,12 @@ export const dhcpServerPermissions: readonly DeclaredPermission[] = [
   ...networkPolicyPermissions,
 ];
 
+/**
+ * DHCPServers reconciled at once (one per Infra; a pass waits on its child applies, the VMI readers of every listed
+ * namespace and a status write), as for DNSServers.
+ */
+export const DHCP_SERVER_WORKERS = 2;
+
 /** What the setup needs; the controller's ReconcilerSetup has all of it. */
 export interface DhcpServerControllerSetup {
   readonly manager: Manager;
@@ -157,7 +163,10 @@ export function setupDhcpServerController(s: DhcpServerControllerSetup): Control
     },
     events: s.events,
   });
-  let builder = s.manager.controller('dhcpserver').for(DhcpServerKind, s.scope);
+  let builder = s.manager
+    .controller('dhcpserver')
+    .withOptions({ maxConcurrentReconciles: DHCP_SERVER_WORKERS })
+    .for(DhcpServerKind, s.scope);
   for (const kind of dhcpServerWatches.owns) builder = builder.owns(kind, owned);
   for (const kind of dhcpServerWatches.vmiReaders)
     builder = builder.watches(kind, vmiReaderToDhcpServerRequests, everywhere);

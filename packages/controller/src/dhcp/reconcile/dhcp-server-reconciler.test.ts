@@ -135,7 +135,8 @@ describe('DhcpServerReconciler', () => {
   test('first pass: the finalizer, the owned children in order, the VMI readers, then status once', async () => {
     const w = world(exampleDhcpServer(kubevirt(['lab-vms', 'lab'])));
     const { writes, result } = await w.pass();
-    expect(described(writes)).toEqual([
+    const all = described(writes);
+    expect(all.slice(0, 9)).toEqual([
       'PATCH lab/serviceaccounts/lab-dhcp',
       'PATCH lab/roles/lab-dhcp-status',
       'PATCH lab/rolebindings/lab-dhcp-status',
@@ -145,12 +146,23 @@ describe('DhcpServerReconciler', () => {
       'PATCH lab/networkpolicies/lab-dhcp',
       'PATCH lab/deployments/lab-dhcp',
       'PATCH lab/dhcpservers/lab-dhcp',
-      `PATCH lab-vms/roles/${READER}`,
-      `PATCH lab-vms/rolebindings/${READER}`,
-      `PATCH lab/roles/${READER}`,
-      `PATCH lab/rolebindings/${READER}`,
-      'PATCH lab/dhcpservers/lab-dhcp/status',
     ]);
+    // the namespaces' VMI readers at once (vmi-readers.ts VMI_READER_CONCURRENCY), in each its Role first
+    const readers = all.slice(9, -1);
+    expect([...readers].sort()).toEqual(
+      [
+        `PATCH lab-vms/roles/${READER}`,
+        `PATCH lab-vms/rolebindings/${READER}`,
+        `PATCH lab/roles/${READER}`,
+        `PATCH lab/rolebindings/${READER}`,
+      ].sort(),
+    );
+    for (const ns of ['lab-vms', 'lab'])
+      expect(readers.indexOf(`PATCH ${ns}/roles/${READER}`)).toBeLessThan(
+        readers.indexOf(`PATCH ${ns}/rolebindings/${READER}`),
+      );
+    expect(readers.slice(0, 2)).toEqual([`PATCH lab-vms/roles/${READER}`, `PATCH lab/roles/${READER}`]);
+    expect(all.at(-1)).toBe('PATCH lab/dhcpservers/lab-dhcp/status');
     expect(result).toEqual({});
     expect(w.fake.violations).toEqual([]);
     expect(finalizersOf(w.dhcp())).toEqual([VMI_READERS_FINALIZER]);

@@ -11,6 +11,7 @@ import {
   addFinalizer,
   hasFinalizer,
   isApiError,
+  mapLimited,
   rejectionOf,
   removeFinalizer,
   type KindDescriptor,
@@ -26,6 +27,9 @@ import type { VmiAccessOutcome } from '../desired/dhcp-status';
 
 /** Set on a DHCPServer while VMI-reader Roles of it may exist in other namespaces. */
 export const VMI_READERS_FINALIZER = 'hostedcluster.densityops.com/dhcp-vmi-readers';
+
+/** Namespaces whose VMI readers are applied at once (a Role then its RoleBinding in each). */
+export const VMI_READER_CONCURRENCY = 8;
 
 /** A cache that can also list what it holds (a ListWatchCache is one). */
 export interface ObjectLister<T extends KubeObject = KubeObject> extends ObjectReader<T> {
@@ -98,7 +102,10 @@ export class VmiReaders {
 
   /**
    * Applies each body; a namespace deleted since the cache saw it (404) joins MISSING and its next body is
-   * skipped. Returns the apiserver's refusal (422), if any; every other error is thrown to the work queue.
+   * skipped. Namespaces go {@link VMI_READER_CONCURRENCY} at a time, each one's Role before its RoleBinding (one
+   * after another, a DHCPServer of 200 namespaces took 400 round trips in a row). Returns the apiserver's refusal
+   * (422) of the first namespace (in the spec's order) that had one, if any; every other error is thrown to the work
+   * queue.
    */
   private async applyEach(
     bodies: readonly KubeObject[],
@@ -106,25 +113,42 @@ export class VmiReaders {
     missing: Set<string>,
     signal?: AbortSignal,
   ): Promise<Rejection | undefined> {
+    const byNamespace = new Map<string, number[]>();
     for (const [i, body] of bodies.entries()) {
       const ns = body.metadata?.namespace ?? '';
-      if (missing.has(ns)) continue;
-      const cur = live[i];
-      try {
-        await this.client.apply(kindOf(body), body, {
-          force: true,
-          ...(cur ? { current: cur } : {}),
-          signal,
-        });
-      } catch (err) {
-        if (isApiError(err, 404)) {
-          missing.add(ns);
-          continue;
-        }
-        const rejection = rejectionOf(err, `${String(body.kind)}/${body.metadata?.name ?? ''}`);
-        if (!rejection) throw err;
-        return rejection;
+      byNamespace.set(ns, [...(byNamespace.get(ns) ?? []), i]);
+    }
+    const refusals = await mapLimited([...byNamespace], VMI_READER_CONCURRENCY, async ([ns, indexes]) => {
+      for (const i of indexes) {
+        if (missing.has(ns)) return undefined;
+        const rejection = await this.applyOne(bodies[i]!, live[i], missing, signal);
+        if (rejection) return rejection;
       }
+      return undefined;
+    });
+    return refusals.find((r) => r !== undefined);
+  }
+
+  private async applyOne(
+    body: KubeObject,
+    cur: KubeObject | undefined,
+    missing: Set<string>,
+    signal?: AbortSignal,
+  ): Promise<Rejection | undefined> {
+    try {
+      await this.client.apply(kindOf(body), body, {
+        force: true,
+        ...(cur ? { current: cur } : {}),
+        signal,
+      });
+    } catch (err) {
+      if (isApiError(err, 404)) {
+        missing.add(body.metadata?.namespace ?? '');
+        return undefined;
+      }
+      const rejection = rejectionOf(err, `${String(body.kind)}/${body.metadata?.name ?? ''}`);
+      if (!rejection) throw err;
+      return rejection;
     }
     return undefined;
   }
