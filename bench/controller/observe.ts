@@ -50,7 +50,7 @@ export class Watcher {
           labelSelector: 'app.kubernetes.io/part-of=oooi',
           watchTimeoutSeconds: 600,
           // only the name matters here: nothing of a 200-namespace Role set is kept but its metadata
-          transform: (o: KubeObject) => ({ metadata: o.metadata }) as KubeObject,
+          transform: (o: KubeObject) => ({ metadata: o.metadata }),
         }),
       ]),
     );

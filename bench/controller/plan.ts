@@ -93,9 +93,9 @@ function workloadObjects(plan: InfraPlan): string[] {
     return r.value.objects;
   };
   const out: KubeObject[] = [];
-  if (dns.action === 'apply') out.push(...objects(renderDnsServer(dns.object as never)));
-  if (dhcp.action === 'apply') out.push(...objects(renderDhcpServer(dhcp.object as never)));
-  if (proxy.action === 'apply') out.push(...objects(renderProxyServer(proxy.object as never)));
+  if (dns.action === 'apply') out.push(...objects(renderDnsServer(dns.object)));
+  if (dhcp.action === 'apply') out.push(...objects(renderDhcpServer(dhcp.object)));
+  if (proxy.action === 'apply') out.push(...objects(renderProxyServer(proxy.object)));
   return out.map((o) => `${String(o.kind)} ${o.metadata?.namespace ?? ''}/${o.metadata?.name ?? ''}`);
 }
 
