@@ -37,10 +37,10 @@ export type { RunDeps } from './manager/run-controller';
 export { parseControllerCommand } from './manager/controller-command';
 export type { ReconcilerEntry, ReconcilerSetup } from './manager/setup';
 export { ConfigSyncMetrics, ControllerMetrics } from './metrics';
-export { defaultReachTimings } from './infra/reconcile/reach-options';
-export type { AttachmentReachOptions, ReachTimings } from './infra/reconcile/reach-options';
-export { APPS_CLEANUP_FINALIZER } from './infra/reconcile/attachment-finalizer';
-export { CREATED_FOR_ANNOTATION } from './infra/desired/apps-ingress-objects';
+export { defaultReachTimings } from './attachment/reconcile/reach-options';
+export type { AttachmentReachOptions, ReachTimings } from './attachment/reconcile/reach-options';
+export { APPS_CLEANUP_FINALIZER } from './attachment/reconcile/attachment-finalizer';
+export { CREATED_FOR_ANNOTATION } from './attachment/desired/apps-ingress-objects';
 export { PROXY_SERVER_LABEL, proxyPodSelector } from './workload/proxy-pods';
 export {
   COREFILE_KEY,

@@ -3,7 +3,7 @@
 import { dhcpServerPermissions, setupDhcpServerController } from '../dhcp';
 import { dnsServerPermissions, setupDnsServerController } from '../dns';
 import { proxyServerPermissions, setupProxyServerController } from '../proxy';
-import { setupAttachmentController } from '../infra/reconcile/attachment-controller';
+import { setupAttachmentController } from '../attachment/reconcile/attachment-controller';
 import { setupInfraController } from '../infra/reconcile/infra-controller';
 import type { ReconcilerEntry } from './setup';
 

@@ -6,7 +6,7 @@ import type { ControllerMetrics } from '../metrics';
 import type { DefaultImages } from '../workload/images';
 import type { NetworkPolicyOptions } from '../workload/network-policy';
 import type { DirectAccess } from '../infra/reconcile/setup';
-import type { AttachmentReachOptions } from '../infra/reconcile/reach-options';
+import type { AttachmentReachOptions } from '../attachment/reconcile/reach-options';
 import type { DeclaredPermission } from './rbac-rules';
 
 /** What every reconciler's setup is given. */

@@ -6,7 +6,7 @@ import type { Registry } from 'prom-client';
 import type { DefaultImages } from '../workload/images';
 import { DEFAULT_NETWORK_POLICY, type NetworkPolicyOptions } from '../workload/network-policy';
 import type { DirectAccess } from '../infra/reconcile/setup';
-import type { AttachmentReachOptions } from '../infra/reconcile/reach-options';
+import type { AttachmentReachOptions } from '../attachment/reconcile/reach-options';
 import { ControllerMetrics } from '../metrics';
 import { reconcilers } from './reconcilers';
 import type { ReconcilerSetup } from './setup';

@@ -18,7 +18,7 @@ import {
   desiredExternalService,
   externalServiceName,
   externalServiceStatus,
-} from '../../infra/desired/external-service';
+} from '../../attachment/desired/external-service';
 import type { Component } from '../../infra/desired/child-meta';
 import type { DefaultImages } from '../../workload/images';
 import { planInfra } from '../../infra/desired/infra-plan';

@@ -7,10 +7,10 @@
 // attachment does not control is never taken over; `enabled: false` deletes ours.
 import type { InfraClusterAttachment } from '@oooi/api';
 import { controllerReferences, isControlledBy, type KubeObject } from '@oooi/kube';
-import { loadBalancerEndpoint } from '../aggregate/third-party';
-import { Reason } from '../conditions';
-import type { Problem } from './child-plan';
-import { ManagedByLabel } from './child-meta';
+import { loadBalancerEndpoint } from '../../infra/aggregate/third-party';
+import { Reason } from '../../infra/conditions';
+import type { Problem } from '../../infra/desired/child-plan';
+import { ManagedByLabel } from '../../infra/desired/child-meta';
 import { toDnsLabel } from '../../workload/names';
 import { AttachmentKind } from '../../workload/kinds';
 import { namespaceOf } from '../../workload/meta';

@@ -19,9 +19,10 @@ import {
 } from '../../workload/kinds';
 import { HostedClients } from '../hosted/hosted-clients';
 import { defaultReachTimings } from './reach-options';
-import { controllerCaches } from '../caches';
-import type { Live } from '../caches';
-import type { InfraControllerSetup } from './setup';
+import type { AttachmentReachOptions } from './reach-options';
+import { controllerCaches } from '../../infra/caches';
+import type { Live } from '../../infra/caches';
+import type { InfraControllerSetup } from '../../infra/reconcile/setup';
 import {
   attachmentToSiblingRequests,
   grantToAttachmentRequests,
@@ -29,7 +30,7 @@ import {
   machineToAttachmentRequests,
   namespaceToAttachmentRequests,
   nodePoolToAttachmentRequests,
-} from '../watch/map-requests';
+} from '../../infra/watch/map-requests';
 import {
   attachmentSpecChanged,
   externalServiceChanged,
@@ -37,12 +38,18 @@ import {
   machineRoutingChanged,
   namespaceAddedOrDeleted,
   nodePoolRoutingChanged,
-} from '../watch/predicates';
-import { attachmentLookup } from '../watch/indexes';
+} from '../../infra/watch/predicates';
+import { attachmentLookup } from '../../infra/watch/indexes';
 import { AttachmentReconciler } from './attachment-reconciler';
 
+/** The Infra controller's setup plus the attachment's reach. */
+export interface AttachmentControllerSetup extends InfraControllerSetup {
+  /** The attachment's reach: timings and the test-only resolver (defaults: production). */
+  readonly reach?: AttachmentReachOptions;
+}
+
 /** The requests the attachment reconciler sends beyond its caches, applies and status writes. */
-function declareAccess(s: InfraControllerSetup): void {
+function declareAccess(s: AttachmentControllerSetup): void {
   // The finalizer: a merge patch, and a GET to recompute it after a conflict.
   s.declareAccess?.({ kind: AttachmentKind, verbs: ['get', 'patch'], scope: 'watched' });
   // A disabled external Service is deleted.
@@ -59,7 +66,7 @@ function declareAccess(s: InfraControllerSetup): void {
  */
 export const ATTACHMENT_WORKERS = 8;
 
-export function setupAttachmentController(s: InfraControllerSetup): Controller {
+export function setupAttachmentController(s: AttachmentControllerSetup): Controller {
   const caches = controllerCaches(s.manager, { own: s.scope, ...s.served });
   const attachments = attachmentLookup(caches.attachments);
   declareAccess(s);
