@@ -1,13 +1,10 @@
 // @oooi/controller — public entry (README.md): what other packages' tests and benchmarks use — the Infra's plan,
-// the default images, the kinds, the reconcilers' wiring — and the DNS and DHCP pieces (from ./dns, ./dhcp). Everything else is
-// reached inside the package by its path; src/main.ts and src/cli.ts are the two processes.
-export { planInfra } from './infra/desired/infra-plan';
-export type { InfraPlan, InfraWorld, LiveChildren, ChildPlans } from './infra/desired/infra-plan';
+// the default images, the kinds, the reconcilers' wiring — and the pieces of the feature slices (from ./infra,
+// ./attachment, ./dns, ./dhcp, ./proxy, each through its index). src/main.ts and src/cli.ts are the two processes.
+export { planInfra, MAX_ATTACHMENTS_PER_INFRA, ConditionType, Reason } from './infra';
+export type { InfraPlan, InfraWorld, LiveChildren, ChildPlans, ConditionSpec } from './infra';
 export { builtinImages, OOOI_IMAGE_VERSION, OOOI_REGISTRY } from './workload/images';
 export type { DefaultImages } from './workload/images';
-export { MAX_ATTACHMENTS_PER_INFRA } from './infra/aggregate/limits';
-export { ConditionType, Reason } from './infra/conditions';
-export type { ConditionSpec } from './infra/conditions';
 export {
   AttachmentKind,
   DhcpServerKind,
@@ -37,10 +34,8 @@ export type { RunDeps } from './manager/run-controller';
 export { parseControllerCommand } from './manager/controller-command';
 export type { ReconcilerEntry, ReconcilerSetup } from './manager/setup';
 export { ConfigSyncMetrics, ControllerMetrics } from './metrics';
-export { defaultReachTimings } from './attachment/reconcile/reach-options';
-export type { AttachmentReachOptions, ReachTimings } from './attachment/reconcile/reach-options';
-export { APPS_CLEANUP_FINALIZER } from './attachment/reconcile/attachment-finalizer';
-export { CREATED_FOR_ANNOTATION } from './attachment/desired/apps-ingress-objects';
+export { defaultReachTimings, APPS_CLEANUP_FINALIZER, CREATED_FOR_ANNOTATION } from './attachment';
+export type { AttachmentReachOptions, ReachTimings } from './attachment';
 export { PROXY_SERVER_LABEL, proxyPodSelector } from './workload/proxy-pods';
 export {
   COREFILE_KEY,

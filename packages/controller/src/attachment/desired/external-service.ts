@@ -7,10 +7,8 @@
 // attachment does not control is never taken over; `enabled: false` deletes ours.
 import type { InfraClusterAttachment } from '@oooi/api';
 import { controllerReferences, isControlledBy, type KubeObject } from '@oooi/kube';
-import { loadBalancerEndpoint } from '../../infra/aggregate/third-party';
-import { Reason } from '../../infra/conditions';
-import type { Problem } from '../../infra/desired/child-plan';
-import { ManagedByLabel } from '../../infra/desired/child-meta';
+import { loadBalancerEndpoint, ManagedByLabel, Reason } from '../../infra';
+import type { Problem } from '../../infra';
 import { toDnsLabel } from '../../workload/names';
 import { AttachmentKind } from '../../workload/kinds';
 import { namespaceOf } from '../../workload/meta';

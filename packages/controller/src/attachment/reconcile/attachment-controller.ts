@@ -20,26 +20,23 @@ import {
 import { HostedClients } from '../hosted/hosted-clients';
 import { defaultReachTimings } from './reach-options';
 import type { AttachmentReachOptions } from './reach-options';
-import { controllerCaches } from '../../infra/caches';
-import type { Live } from '../../infra/caches';
-import type { InfraControllerSetup } from '../../infra/reconcile/setup';
 import {
-  attachmentToSiblingRequests,
-  grantToAttachmentRequests,
-  infraToAttachmentRequests,
-  machineToAttachmentRequests,
-  namespaceToAttachmentRequests,
-  nodePoolToAttachmentRequests,
-} from '../../infra/watch/map-requests';
-import {
+  attachmentLookup,
   attachmentSpecChanged,
+  attachmentToSiblingRequests,
+  controllerCaches,
   externalServiceChanged,
+  grantToAttachmentRequests,
   infraSpecChanged,
+  infraToAttachmentRequests,
   machineRoutingChanged,
+  machineToAttachmentRequests,
   namespaceAddedOrDeleted,
+  namespaceToAttachmentRequests,
   nodePoolRoutingChanged,
-} from '../../infra/watch/predicates';
-import { attachmentLookup } from '../../infra/watch/indexes';
+  nodePoolToAttachmentRequests,
+} from '../../infra';
+import type { InfraControllerSetup, Live } from '../../infra';
 import { AttachmentReconciler } from './attachment-reconciler';
 
 /** The Infra controller's setup plus the attachment's reach. */

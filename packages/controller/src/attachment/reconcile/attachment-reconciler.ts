@@ -22,20 +22,21 @@ import {
   type Reconciler,
   type Request,
 } from '@oooi/kube';
-import type { ConditionSpec } from '../../infra/conditions';
-import { attachmentStatusWithoutInfra, withReachProblem } from '../../infra/desired/attachment-status';
-import type { AttachmentStatusPlan } from '../../infra/desired/attachment-status';
+import type { AttachmentStatusPlan, ConditionSpec, ControllerCaches, Live } from '../../infra';
+import {
+  attachmentStatusBody,
+  attachmentStatusWithoutInfra,
+  gatherWorld,
+  planInfra,
+  withReachProblem,
+} from '../../infra';
 import { hasHostedFootprint } from '../desired/apps-ingress-status';
 import type { AppsIngressStatus } from '../desired/apps-ingress-status';
-import { planInfra } from '../../infra/desired/infra-plan';
 import type { DefaultImages } from '../../workload/images';
 import { AttachmentKind } from '../../workload/kinds';
 import { namespaceOf } from '../../workload/meta';
-import type { ControllerCaches, Live } from '../../infra/caches';
 import type { HostedClients } from '../hosted/hosted-clients';
-import { attachmentStatusBody } from '../../infra/status/status-body';
 import { conditionChanged } from '../../workload/conditions';
-import { gatherWorld } from '../../infra/reconcile/world';
 import { PlanMemo } from './plan-memo';
 import { AttachmentApps } from './attachment-apps';
 import { externalServicePass } from './attachment-external';
