@@ -30,4 +30,4 @@ export {
   ServiceKind,
   ConfigMapKind,
   ServiceAccountKind,
-} from './reconcile/kinds';
+} from '../workload/kinds';

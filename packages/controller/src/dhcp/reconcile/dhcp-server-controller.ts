@@ -34,7 +34,7 @@ import {
   RoleKind,
   ServiceAccountKind,
   ServiceKind,
-} from './kinds';
+} from '../../workload/kinds';
 
 export type { DeclaredPermission };
 

@@ -23,7 +23,7 @@ import {
   ServiceAccountKind,
   ServiceKind,
   NetworkPolicyKind,
-} from './kinds';
+} from '../../workload/kinds';
 import { VMI_READERS_FINALIZER, type ObjectLister } from './vmi-readers';
 
 const MANAGER = 'oooi-controller';

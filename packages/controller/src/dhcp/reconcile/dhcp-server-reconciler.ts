@@ -37,7 +37,7 @@ import {
   RoleKind,
   ServiceAccountKind,
   ServiceKind,
-} from './kinds';
+} from '../../workload/kinds';
 import { VmiReaders, type VmiReaderCaches } from './vmi-readers';
 
 export interface DhcpChildReaders {

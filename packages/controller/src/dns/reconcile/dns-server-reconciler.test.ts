@@ -22,7 +22,7 @@ import {
   RoleKind,
   ServiceAccountKind,
   ServiceKind,
-} from './kinds';
+} from '../../workload/kinds';
 
 const MANAGER = 'oooi-controller';
 const NS = 'clusters';

@@ -36,7 +36,7 @@ import {
   RoleKind,
   ServiceAccountKind,
   ServiceKind,
-} from './kinds';
+} from '../../workload/kinds';
 
 export interface DnsChildReaders {
   readonly serviceAccounts: ObjectReader;

@@ -25,8 +25,8 @@ import {
   RoleKind,
   ServiceAccountKind,
   ServiceKind,
-} from './kinds';
-import { SIDECAR_WORKLOAD_CHILD_KINDS } from '../../workload/kinds';
+  SIDECAR_WORKLOAD_CHILD_KINDS,
+} from '../../workload/kinds';
 
 /** What the ProxyServer controller watches. */
 export const proxyServerWatches = {

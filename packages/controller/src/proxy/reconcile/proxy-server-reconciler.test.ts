@@ -22,7 +22,7 @@ import {
   ServiceAccountKind,
   ServiceKind,
   NetworkPolicyKind,
-} from './kinds';
+} from '../../workload/kinds';
 
 const MANAGER = 'oooi-controller';
 const NS = 'clusters';

@@ -35,7 +35,7 @@ import {
   RoleKind,
   ServiceAccountKind,
   ServiceKind,
-} from './kinds';
+} from '../../workload/kinds';
 
 export interface ProxyChildReaders {
   readonly serviceAccounts: ObjectReader;
