@@ -29,7 +29,7 @@ import {
 import { workloadNetworkPolicy, type NetworkPolicyOptions } from '../../workload/network-policy';
 import { nodeLossTolerations } from '../../workload/placement';
 import { containerSecurityContext, podSecurityContext } from '../../workload/security';
-import type { DnsModel } from '../validate/validate-dns-server';
+import type { DnsModel } from '../render/dns-model';
 import { HEALTH_PORT, METRICS_PORT, POD_IP_ENV, READY_PORT } from '../render/corefile';
 import type { DnsChildNames } from './names';
 

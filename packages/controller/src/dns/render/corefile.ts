@@ -11,7 +11,7 @@
 // config-sync sidecar sends SIGUSR1 after each change (README, "How a change reaches running CoreDNS"), which
 // builds a new server with fresh caches from the files on disk; the plugin's poll (2 s minimum) would be slower,
 // and after one SIGUSR1 the plugin never applies a change again (CoreDNS 1.14.7), so the two never meet.
-import type { DnsModel, DnsView } from '../validate/validate-dns-server';
+import type { DnsModel, DnsView } from './dns-model';
 import { word } from '../../workload/generated-text';
 import { viewSerial, type ZoneFile } from './zone-file';
 

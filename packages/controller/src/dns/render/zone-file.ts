@@ -4,7 +4,7 @@
 // (`*.apps.<domain>` answers any name below apps, one label or several), which the hosts plugin cannot do.
 import { word } from '../../workload/generated-text';
 import { contentSerial } from './content-hash';
-import type { DnsModel, DnsView, ViewName } from '../validate/validate-dns-server';
+import type { DnsModel, DnsView, ViewName } from './dns-model';
 
 /** TTL of every record, and the negative-caching TTL (SOA minimum): how long clients may keep an old answer. */
 export const RECORD_TTL_SECONDS = 30;

@@ -1,42 +1,14 @@
-// From a DNSServer to the checked, normalised model the Corefile and zone files are rendered from. Schema and CEL
-// rules already reject most bad input at admission; this also catches what they let through but CoreDNS would
-// refuse to load (a reload interval under 2 s, a zero cache TTL), and input that never met the apiserver
-// (`oooi render` on local files). Every problem is reported, each with its field path.
+// The DNSServer's validator: from a DNSServer to the checked, normalised model (render/dns-model.ts) the Corefile
+// and zone files are rendered from. Schema and CEL rules already reject most bad input at admission; this also
+// catches what they let through but CoreDNS would refuse to load (a reload interval under 2 s, a zero cache TTL),
+// and input that never met the apiserver (`oooi render` on local files). Every problem is reported, each with its
+// field path.
 import { applyDefaults, formatIPv4, kindInfo, parseCidrV4, parseGoDuration, parseIPv4 } from '@oooi/api';
 import type { DNSServer, DnsServerSpec, FieldError, ValidationResult } from '@oooi/api';
 import { generatedWordProblem } from '../../workload/generated-text';
+import { RESOLV_CONF } from '../render/dns-model';
+import type { DnsModel, DnsRecord } from '../render/dns-model';
 
-export type ViewName = 'vlan' | 'pod-network';
-
-/** One A record: a lower-case name without the trailing dot (may start with `*.`), and its IPv4 address. */
-export interface DnsRecord {
-  readonly name: string;
-  readonly ip: string;
-}
-
-export interface DnsView {
-  readonly name: ViewName;
-  /** Records sorted by name. */
-  readonly records: readonly DnsRecord[];
-}
-
-export interface DnsModel {
-  readonly namespace: string;
-  readonly name: string;
-  /** The VLAN, canonical (`198.51.100.0/24`): clients inside get the vlan view. */
-  readonly cidr: string;
-  readonly port: number;
-  /** The vlan view first, then the pod-network view (the catch-all). */
-  readonly views: readonly [DnsView, DnsView];
-  /** Forward targets in the user's order, without repeats: IPv4 addresses and {@link RESOLV_CONF}. */
-  readonly upstreams: readonly string[];
-  /** Go duration for the reload plugin, at least 2 s. */
-  readonly reloadInterval: string;
-  readonly cacheSeconds: number;
-}
-
-/** What the literal `resolv.conf` in spec.upstreams means: the node's resolvers (the pod uses dnsPolicy Default). */
-export const RESOLV_CONF = '/etc/resolv.conf';
 /** The CoreDNS reload plugin refuses shorter intervals (plugin/reload/setup.go minInterval). */
 export const MIN_RELOAD_MS = 2000;
 
