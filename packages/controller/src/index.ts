@@ -42,20 +42,20 @@ export {
   DEFAULT_COREDNS_IMAGE,
   ConfigMapKind,
   DeploymentKind,
-  renderDnsServer,
+  planDnsServer,
   setupDnsServerController,
 } from './dns';
-export type { RenderedDnsServer } from './dns';
+export type { DnsServerPlan } from './dns';
 export {
   DHCP_CONFIG_KEY,
   DEFAULT_DHCP_IMAGE,
   VMI_READERS_FINALIZER,
   dhcpChildNames,
   dhcpServerPermissions,
-  renderDhcpServer,
+  planDhcpServer,
   setupDhcpServerController,
 } from './dhcp';
-export type { RenderedDhcpServer } from './dhcp';
+export type { DhcpServerPlan } from './dhcp';
 export {
   ENVOY_STATS_PATH,
   ENVOY_STATS_PORT,
@@ -65,10 +65,10 @@ export {
   XDS_VERBS,
   proxyChildNames,
   proxyServerPermissions,
-  renderProxyServer,
+  planProxyServer,
   setupProxyServerController,
 } from './proxy';
-export type { RenderedProxyServer, StatsBinding } from './proxy';
+export type { ProxyServerPlan, StatsBinding } from './proxy';
 export {
   NetworkPolicyKind,
   PersistentVolumeClaimKind,

@@ -1,7 +1,7 @@
 // Split-horizon DNS (README.md): the pure renderer of a DNSServer (Corefile, zone files, workload objects), its
 // status, and the DNSServer reconciler with its watches.
-export { renderDnsServer } from './desired/render-dns-server';
-export type { DnsChildren, RenderDnsServerOptions, RenderedDnsServer } from './desired/render-dns-server';
+export { planDnsServer } from './desired/plan-dns-server';
+export type { DnsChildren, PlanDnsServerOptions, DnsServerPlan } from './desired/plan-dns-server';
 export { renderDnsConfig, COREFILE_KEY } from './render/dns-config';
 export type { DnsConfig } from './render/dns-config';
 export { validateDnsServer } from './validate/validate-dns-server';

@@ -148,7 +148,7 @@ export function setupDhcpServerController(s: DhcpServerControllerSetup): Control
       namespaces: s.manager.cacheFor(NamespaceKind, {}),
     },
     clock: s.clock,
-    render: {
+    plan: {
       defaultImage: s.images.dhcpServer,
       ...(s.networkPolicy ? { networkPolicy: s.networkPolicy } : {}),
       ...(s.nodeLossTolerationSeconds !== undefined

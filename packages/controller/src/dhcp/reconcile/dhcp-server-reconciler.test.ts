@@ -83,7 +83,7 @@ function world(initial: DHCPServer) {
         namespaces: { get: (_, name) => (namespaces.has(name) ? { metadata: { name } } : undefined) },
       },
       clock: { now: () => now, setTimeout: () => 0, clearTimeout: () => undefined },
-      render: {
+      plan: {
         defaultImage: 'ghcr.io/oooi-project/oooi-dhcp:0.1.0',
         ...(policy ? { networkPolicy: policy } : {}),
       },

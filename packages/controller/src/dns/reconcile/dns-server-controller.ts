@@ -82,7 +82,7 @@ export function setupDnsServerController(s: DnsServerControllerSetup): Controlle
       deployments: reader(DeploymentKind),
     },
     clock: s.clock,
-    render: {
+    plan: {
       defaultImage: s.images.dns,
       configSyncImage: s.images.configSync,
       ...(s.networkPolicy ? { networkPolicy: s.networkPolicy } : {}),

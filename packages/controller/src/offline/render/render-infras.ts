@@ -34,7 +34,7 @@ import type {
 } from '../../infra';
 import { desiredExternalService, externalServiceName, externalServiceStatus } from '../../attachment';
 import type { DefaultImages } from '../../workload/images';
-import { defaultedProxySpec } from '../../proxy/desired/render-proxy-server';
+import { defaultedProxySpec } from '../../proxy';
 import { neighboursIn } from './input';
 import type { RenderInput } from './input';
 import { toYaml } from './yaml-text';

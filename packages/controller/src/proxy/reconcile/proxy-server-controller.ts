@@ -84,7 +84,7 @@ export function setupProxyServerController(s: ProxyServerControllerSetup): Contr
       deployments: reader(DeploymentKind),
     },
     clock: s.clock,
-    render: {
+    plan: {
       defaultProxyImage: s.images.proxy,
       defaultXdsImage: s.images.xds,
       ...(s.networkPolicy ? { networkPolicy: s.networkPolicy } : {}),

@@ -52,7 +52,7 @@ function world(initial: ProxyServer) {
         deployments: reader(DeploymentKind),
       },
       clock: { now: () => now, setTimeout: () => 0, clearTimeout: () => undefined },
-      ...(policy ? { render: { networkPolicy: policy } } : {}),
+      ...(policy ? { plan: { networkPolicy: policy } } : {}),
     });
   const reconciler = make();
   const policiesOff = make({ enabled: false, metricsNamespaces: [] });

@@ -3,7 +3,7 @@
 import type { Infra, InfraClusterAttachment, ProxyServer, ProxyServerSpec } from '@oooi/api';
 import { planInfra } from '../../infra';
 import { loadYaml, world } from '../../testing/fixtures';
-import { defaultedProxySpec } from '../desired/render-proxy-server';
+import { defaultedProxySpec } from '../desired/plan-proxy-server';
 
 type SpecPatch = { readonly [K in keyof ProxyServerSpec]?: ProxyServerSpec[K] | undefined };
 
