@@ -7,6 +7,12 @@ export {
   externalServiceStatus,
 } from './desired/external-service';
 export type { ExternalServicePlan, ExternalServiceStatus } from './desired/external-service';
+export {
+  attachmentStatusBody,
+  attachmentStatusWithoutInfra,
+  withReachProblem,
+} from './desired/attachment-status';
+export type { AttachmentReachStatus } from './desired/attachment-status';
 export { CREATED_FOR_ANNOTATION } from './desired/apps-ingress-objects';
 export { APPS_CLEANUP_FINALIZER } from './reconcile/attachment-finalizer';
 export { defaultReachTimings } from './reconcile/reach-options';

@@ -5,13 +5,17 @@
 export { planInfra, defaultedInfra } from './desired/infra-plan';
 export type { ChildPlans, InfraPlan, InfraWorld, LiveChildren, Neighbour } from './desired/infra-plan';
 export { desiredInfraStatus, plannedOutcome } from './desired/infra-status';
-export { attachmentStatusWithoutInfra, withReachProblem } from './desired/attachment-status';
-export type { AttachmentStatusPlan } from './desired/attachment-status';
+export {
+  attachmentStatusPlan,
+  desiredAttachmentStatus,
+  refusedAttachmentStatus,
+} from './desired/attachment-status';
+export type { AttachmentFacts, AttachmentStatusPlan } from './desired/attachment-status';
 export { ManagedByLabel, childName, components } from './desired/child-meta';
 export type { Component } from './desired/child-meta';
 export type { Problem } from './desired/child-plan';
-export { attachmentStatusBody, infraStatusBody } from './status/status-body';
-export type { AttachmentReachStatus, StatusBody } from './status/status-body';
+export { infraStatusBody } from './status/status-body';
+export type { StatusBody } from './status/status-body';
 export { ConditionType, Reason } from './conditions';
 export type { ConditionSpec } from './conditions';
 export { MAX_ATTACHMENTS_PER_INFRA } from './aggregate/limits';

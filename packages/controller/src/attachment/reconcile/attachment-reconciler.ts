@@ -23,13 +23,12 @@ import {
   type Request,
 } from '@oooi/kube';
 import type { AttachmentStatusPlan, ConditionSpec, ControllerCaches, Live } from '../../infra';
+import { gatherWorld, planInfra } from '../../infra';
 import {
   attachmentStatusBody,
   attachmentStatusWithoutInfra,
-  gatherWorld,
-  planInfra,
   withReachProblem,
-} from '../../infra';
+} from '../desired/attachment-status';
 import { hasHostedFootprint } from '../desired/apps-ingress-status';
 import type { AppsIngressStatus } from '../desired/apps-ingress-status';
 import type { DefaultImages } from '../../workload/images';

@@ -10,8 +10,6 @@
 import type { DHCPServer, DNSServer, Infra, InfraClusterAttachment, ProxyServer } from '@oooi/api';
 import type { KubeObject } from '@oooi/kube';
 import {
-  attachmentStatusBody,
-  attachmentStatusWithoutInfra,
   childName,
   components,
   desiredInfraStatus,
@@ -19,12 +17,10 @@ import {
   planInfra,
   plannedOutcome,
   targetsInfra,
-  withReachProblem,
 } from '../../infra';
 import { compareText, sortedBy } from '../../workload/order';
 import { namespaceOf } from '../../workload/meta';
 import type {
-  AttachmentReachStatus,
   AttachmentStatusPlan,
   Component,
   InfraPlan,
@@ -32,7 +28,15 @@ import type {
   Problem,
   StatusBody,
 } from '../../infra';
-import { desiredExternalService, externalServiceName, externalServiceStatus } from '../../attachment';
+import {
+  attachmentStatusBody,
+  attachmentStatusWithoutInfra,
+  desiredExternalService,
+  externalServiceName,
+  externalServiceStatus,
+  withReachProblem,
+} from '../../attachment';
+import type { AttachmentReachStatus } from '../../attachment';
 import type { DefaultImages } from '../../workload/images';
 import { defaultedProxySpec } from '../../proxy';
 import { neighboursIn } from './input';
