@@ -1,5 +1,6 @@
 // House rules (docs/architecture.md, "Rules of the house"): file/function/parameter limits, one public entry per
-// package, no `export *`, no import cycle, no floating promises, process.env only in main.ts, no `as unknown as` in
+// package (and the controller's infra/ and attachment/ slices entered through their index.ts), no `export *`, no
+// import cycle, no floating promises, process.env only in main.ts, no `as unknown as` in
 // production code, pure folders free of I/O, clock and randomness.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
@@ -33,6 +34,10 @@ const doubleCast = {
     "TSAsExpression[expression.type='TSAsExpression'][expression.typeAnnotation.type='TSUnknownKeyword']",
   message: '`as unknown as` hides a type error: type the source (e.g. a typed cache) or validate the value.',
 };
+const sliceInside = (slice) => ({
+  group: [`**/${slice}/*`],
+  message: `Import the ${slice} slice through its entry (packages/controller/src/${slice}/index.ts), not a path inside.`,
+});
 const ourPlugin = { rules: { 'no-import-cycle': noImportCycleRule() } };
 
 export default tseslint.config(
@@ -124,6 +129,36 @@ export default tseslint.config(
     // packages/kube/src/manager.ts still has one; its owner removes it.
     ignores: ['**/*.test.ts', '**/testing/**', '**/testing.ts', 'packages/kube/src/manager.ts'],
     rules: { 'no-restricted-syntax': ['error', exportAll, doubleCast] },
+  },
+  {
+    // The controller's Infra and attachment slices are reached through their index.ts only (each README's "Entry
+    // points"): no path inside either from outside it. A rule of its own name, so the patterns above still apply.
+    files: ['packages/controller/src/**/*.ts'],
+    ignores: ['packages/controller/src/infra/**', 'packages/controller/src/attachment/**'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { patterns: [sliceInside('infra'), sliceInside('attachment')] },
+      ],
+    },
+  },
+  {
+    files: ['packages/controller/src/attachment/**/*.ts'],
+    rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: [sliceInside('infra')] }] },
+  },
+  {
+    // infra/ never imports the attachment slice (attachment/ stands on infra/, not the reverse).
+    files: ['packages/controller/src/infra/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['**/attachment', '**/attachment/*'], message: 'infra/ does not import attachment/.' },
+          ],
+        },
+      ],
+    },
   },
   {
     files: ['**/main.ts', 'e2e/**/*.ts', 'bench/**/*.ts', 'scripts/**', 'packages/*/scripts/**'],

@@ -7,9 +7,9 @@ import type { Infra, InfraClusterAttachment } from '@oooi/api';
 import {
   builtinImages,
   planInfra,
-  renderDhcpServer,
-  renderDnsServer,
-  renderProxyServer,
+  planDhcpServer,
+  planDnsServer,
+  planProxyServer,
   type InfraPlan,
 } from '@oooi/controller';
 import {
@@ -93,9 +93,9 @@ function workloadObjects(plan: InfraPlan): string[] {
     return r.value.objects;
   };
   const out: KubeObject[] = [];
-  if (dns.action === 'apply') out.push(...objects(renderDnsServer(dns.object)));
-  if (dhcp.action === 'apply') out.push(...objects(renderDhcpServer(dhcp.object)));
-  if (proxy.action === 'apply') out.push(...objects(renderProxyServer(proxy.object)));
+  if (dns.action === 'apply') out.push(...objects(planDnsServer(dns.object)));
+  if (dhcp.action === 'apply') out.push(...objects(planDhcpServer(dhcp.object)));
+  if (proxy.action === 'apply') out.push(...objects(planProxyServer(proxy.object)));
   return out.map((o) => `${String(o.kind)} ${o.metadata?.namespace ?? ''}/${o.metadata?.name ?? ''}`);
 }
 

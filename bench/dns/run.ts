@@ -10,7 +10,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DNSServer } from '@oooi/api';
-import { renderDnsServer } from '@oooi/controller';
+import { planDnsServer } from '@oooi/controller';
 
 const DNS_IP = '198.51.100.3';
 const VLAN_CLIENT = '198.51.100.50';
@@ -140,7 +140,7 @@ interface Dirs {
 }
 
 function setUp(dir: string, o: Options): Dirs {
-  const r = renderDnsServer(dnsServer(o.clusters));
+  const r = planDnsServer(dnsServer(o.clusters));
   if (!r.ok) throw new Error(r.errors.map((e) => `${e.path}: ${e.message}`).join('; '));
   const corefiles: [string, string][] = [
     ['trivial', trivialCorefile],

@@ -10,9 +10,9 @@ import {
   NetworkPolicyKind,
   builtinImages,
   fieldManager,
-  renderDhcpServer,
-  renderDnsServer,
-  renderProxyServer,
+  planDhcpServer,
+  planDnsServer,
+  planProxyServer,
   wireControllers,
   type NetworkPolicyOptions,
 } from '@oooi/controller';
@@ -121,10 +121,10 @@ test('every data-plane child gets the NetworkPolicy its renderer gives, accepted
   const proxy = await stored('ProxyServer', 'vlan100-proxy');
   const edge = await stored('ProxyServer', 'edge');
   const cases: [KubeObject, KubeObject | undefined][] = [];
-  const d = renderDhcpServer(dhcp as unknown as DHCPServer);
-  const n = renderDnsServer(dns as unknown as DNSServer);
-  const p = renderProxyServer(proxy as unknown as ProxyServer);
-  const e = renderProxyServer(edge as unknown as ProxyServer);
+  const d = planDhcpServer(dhcp as unknown as DHCPServer);
+  const n = planDnsServer(dns as unknown as DNSServer);
+  const p = planProxyServer(proxy as unknown as ProxyServer);
+  const e = planProxyServer(edge as unknown as ProxyServer);
   if (!d.ok || !n.ok || !p.ok || !e.ok) throw new Error('a child does not render');
   cases.push(
     [dhcp, d.value.children.networkPolicy],

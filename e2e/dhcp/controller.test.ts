@@ -16,7 +16,7 @@ import {
   RoleKind,
   ServiceAccountKind,
   VMI_READERS_FINALIZER,
-  renderDhcpServer,
+  planDhcpServer,
 } from '@oooi/controller';
 import type { DHCPServer } from '@oooi/api';
 import {
@@ -92,9 +92,9 @@ const options = (v: Readonly<Record<string, string>>) => ({
 });
 
 describe('the reconciler on the real apiserver', () => {
-  it('writes every child; the ConfigMap is what renderDhcpServer renders from the stored object', async () => {
+  it('writes every child; the ConfigMap is what planDhcpServer renders from the stored object', async () => {
     const stored = (await dhcp())!;
-    const r = renderDhcpServer(stored, { defaultImage: 'ghcr.io/oooi-project/oooi-dhcp:0.1.0' });
+    const r = planDhcpServer(stored, { defaultImage: 'ghcr.io/oooi-project/oooi-dhcp:0.1.0' });
     if (!r.ok) throw new Error('not rendered');
     expect((await configMap())?.data).toEqual(r.value.files);
     for (const [kind, name] of [

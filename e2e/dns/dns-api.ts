@@ -7,7 +7,7 @@ export {
   ConfigMapKind,
   DeploymentKind,
   ServiceKind,
-  renderDnsServer,
+  planDnsServer,
   setupDnsServerController,
-  type RenderedDnsServer,
+  type DnsServerPlan,
 } from '@oooi/controller';

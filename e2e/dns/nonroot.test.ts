@@ -9,7 +9,7 @@ import { chmod, copyFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { e2eEnv, openNetScope, rigBin, run, type NetScope, type Netns, type TrackedProc } from '@oooi/rig';
-import { COREFILE_KEY, renderDnsServer } from './dns-api';
+import { COREFILE_KEY, planDnsServer } from './dns-api';
 import { ask } from './lab';
 import { dnsServerFor } from './reference';
 
@@ -20,7 +20,7 @@ interface SecurityContexts {
   container: { allowPrivilegeEscalation: boolean; capabilities: { drop: string[]; add?: string[] } };
 }
 
-const r = renderDnsServer(
+const r = planDnsServer(
   dnsServerFor({ namespace: 'clusters', clusters: ['alpha'], upstream: '203.0.113.53' }),
 );
 if (!r.ok) throw new Error(JSON.stringify(r.errors));

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { KubeClient, KubeConfigRest, loadKubeConfig } from '@oooi/kube';
 import { e2eEnv, type RunningPod, type TrackedProc } from '@oooi/rig';
 import { NamespaceKind } from '../controller/support';
-import { ConfigMapKind, renderDnsServer, type RenderedDnsServer } from './dns-api';
+import { ConfigMapKind, planDnsServer, type DnsServerPlan } from './dns-api';
 import { ask, openDnsLab, runDnsPod, serveRendered, UPSTREAM_IP, type DnsLab } from './lab';
 import { answeredRows, dnsServerFor, forwardedRows } from './reference';
 
@@ -21,12 +21,12 @@ const POD_POD = '203.0.113.3';
 let lab: DnsLab | undefined;
 let pod: RunningPod | undefined;
 let local: TrackedProc | undefined;
-let rendered: RenderedDnsServer;
+let rendered: DnsServerPlan;
 let admin: KubeClient | undefined;
 const ns = `dns-render-${randomBytes(3).toString('hex')}`;
 
 beforeAll(async () => {
-  const r = renderDnsServer(
+  const r = planDnsServer(
     dnsServerFor({ namespace: ns, clusters: ['alpha', 'bravo'], upstream: UPSTREAM_IP }),
   );
   if (!r.ok) throw new Error(JSON.stringify(r.errors));

@@ -5,7 +5,7 @@
 //   NXDOMAIN that clients would cache and never a silent public resolver.
 import type { DNSServer } from '@oooi/api';
 import { e2eEnv, type TrackedProc } from '@oooi/rig';
-import { renderDnsServer } from './dns-api';
+import { planDnsServer } from './dns-api';
 import { ask, openDnsLab, serveRendered, UPSTREAM_IP, type DnsLab } from './lab';
 import { answeredRows, dnsServerFor, PROXY_VLAN_IP, UPSTREAM_ANSWER } from './reference';
 
@@ -15,7 +15,7 @@ let lab: DnsLab | undefined;
 const procs: TrackedProc[] = [];
 
 function files(dns: DNSServer): Readonly<Record<string, string>> {
-  const r = renderDnsServer(dns);
+  const r = planDnsServer(dns);
   if (!r.ok) throw new Error(JSON.stringify(r.errors));
   return r.value.files;
 }

@@ -9,7 +9,7 @@
 // `unknownClients: serve` allows. An image whose entrypoint, user, file layout or port needs differ from what the
 // Deployment says fails here.
 import type { DHCPServer } from '@oooi/api';
-import { builtinImages, renderDhcpServer } from '@oooi/controller';
+import { builtinImages, planDhcpServer } from '@oooi/controller';
 import { dhcpLease, runPod, waitFor, type Netns, type RunningPod } from '@oooi/rig';
 import { exampleIn, openDhcpNet, POD_ADDRESS, POD_GATEWAY, type DhcpNet } from '../dhcp/controller-lab';
 import { BUILD_TIMEOUT_MS, builtImages, type BuiltImages } from './built';
@@ -18,7 +18,7 @@ import { containerOf, imageUser, killContainer, waitProbe } from './pods';
 jest.setTimeout(600_000);
 
 const obj = exampleIn('lab-images', 'lab-images-vms') as unknown as DHCPServer;
-const rendered = renderDhcpServer(obj, { defaultImage: builtinImages.dhcpServer });
+const rendered = planDhcpServer(obj, { defaultImage: builtinImages.dhcpServer });
 if (!rendered.ok) throw new Error('examples/dhcpserver.yaml does not render');
 const { deployment, configMap } = rendered.value.children;
 

@@ -28,7 +28,7 @@ import {
 import { infra } from '../controller/objects';
 import { NamespaceKind, User, makeNamespaces, restForRig } from '../controller/support';
 import { METRICS_PORT as DHCP_METRICS_PORT, openDhcpLab, type DhcpLab } from '../dhcp/lab';
-import { ConfigMapKind, renderDnsServer } from '../dns/dns-api';
+import { ConfigMapKind, planDnsServer } from '../dns/dns-api';
 import { ask, openDnsLab, runDnsPod, type DnsLab } from '../dns/lab';
 import { dnsServerFor } from '../dns/reference';
 import {
@@ -231,7 +231,7 @@ describe('CoreDNS from the rendered DNSServer Deployment', () => {
     // the pod's config-sync sidecar reads the rendered ConfigMap from the rig's apiserver: stored in a namespace of
     // this test's own
     const ns = `scrape-dns-${randomBytes(3).toString('hex')}`;
-    const r = renderDnsServer(dnsServerFor({ namespace: ns, clusters: ['alpha'], upstream: '203.0.113.53' }));
+    const r = planDnsServer(dnsServerFor({ namespace: ns, clusters: ['alpha'], upstream: '203.0.113.53' }));
     if (!r.ok) throw new Error(JSON.stringify(r.errors));
     const admin = new KubeClient({
       rest: new KubeConfigRest({ kubeConfig: await loadKubeConfig(e2eEnv().kubeconfig) }),

@@ -11,8 +11,8 @@ import {
   DeploymentKind,
   RoleKind,
   ServiceKind,
-  renderProxyServer,
-  type RenderedProxyServer,
+  planProxyServer,
+  type ProxyServerPlan,
 } from '@oooi/controller';
 import type { ProxyServer } from '@oooi/api';
 import { dig, e2eEnv, type ConfigMapLike, type RunningPod } from '@oooi/rig';
@@ -72,11 +72,11 @@ test('the examples’ Infra becomes Ready with no hand-made object: the proxy Se
   expect((svc?.spec as { clusterIP: string }).clusterIP).toMatch(/^10\.96\.\d+\.\d+$/);
 });
 
-test('every child is what renderProxyServer renders from the stored ProxyServer', async () => {
+test('every child is what planProxyServer renders from the stored ProxyServer', async () => {
   const stored = (await proxy()) as unknown as ProxyServer;
-  const r = renderProxyServer(stored);
+  const r = planProxyServer(stored);
   if (!r.ok) throw new Error('not rendered');
-  const want: RenderedProxyServer = r.value;
+  const want: ProxyServerPlan = r.value;
   expect((await get(ConfigMapKind, `${NAME}-config`))?.data).toEqual(want.files);
   expect((await get(RoleKind, `${NAME}-xds`))?.rules).toEqual(want.children.xdsRole.rules);
   const svcSpec = (await get(ServiceKind))?.spec as Record<string, unknown>;

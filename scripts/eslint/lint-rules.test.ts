@@ -1,6 +1,7 @@
 // Proves the house lint rules on the real config (eslint.config.mjs) through ESLint's Node API (run by
 // lint-probe.mjs in a child process): the purity rules reach pure folders at any depth, `as unknown as` fails in
-// production code only, and an import cycle fails.
+// production code only, an import cycle fails, and the controller's infra/ and attachment/ slices are entered
+// only through their index.ts.
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 
@@ -43,8 +44,41 @@ const castAllowed = [
   { name: 'a test', filePath: 'packages/controller/src/manager/cast-probe.test.ts' },
   { name: 'a testing helper', filePath: 'packages/controller/src/testing/cast-probe.ts' },
 ];
+const src = 'packages/controller/src';
+const insideSlice = [
+  {
+    name: 'offline/ into infra/',
+    filePath: `${src}/offline/render/entry-probe.ts`,
+    code: "export { planInfra } from '../../infra/desired/infra-plan';\n",
+    message: 'Import the infra slice through its entry',
+  },
+  {
+    name: 'manager/ into attachment/',
+    filePath: `${src}/manager/entry-probe.ts`,
+    code: "export { setupAttachmentController } from '../attachment/reconcile/attachment-controller';\n",
+    message: 'Import the attachment slice through its entry',
+  },
+  {
+    name: 'attachment/ into infra/',
+    filePath: `${src}/attachment/reconcile/entry-probe.ts`,
+    code: "import type { Live } from '../../infra/caches';\nexport type L = Live<object>;\n",
+    message: 'Import the infra slice through its entry',
+  },
+  {
+    name: 'infra/ into attachment/, even its entry',
+    filePath: `${src}/infra/reconcile/entry-probe.ts`,
+    code: "export { setupAttachmentController } from '../../attachment';\n",
+    message: 'infra/ does not import attachment/',
+  },
+];
+const throughEntry = {
+  filePath: `${src}/offline/cli/entry-probe.ts`,
+  code: "export { planInfra } from '../../infra';\nexport { setupAttachmentController } from '../../attachment';\n",
+};
 const probes: Probe[] = [
   ...[...pure, ...notPure].map((p) => ({ filePath: p.filePath, code: impure })),
+  ...insideSlice.map((p) => ({ filePath: p.filePath, code: p.code })),
+  throughEntry,
   { filePath: 'packages/controller/src/manager/cast-probe.ts', code: cast },
   ...castAllowed.map((p) => ({ filePath: p.filePath, code: cast })),
   { filePath: `${cycleDir}/first.ts` },
@@ -75,6 +109,19 @@ describe('purity rules', () => {
 
   test.each(notPure)('the same file outside pure folders passes them: $name', ({ filePath }) => {
     expect(findings(filePath)).toEqual([]);
+  });
+});
+
+describe('feature slices through their entry', () => {
+  const rule = '@typescript-eslint/no-restricted-imports';
+  test.each(insideSlice)('a path inside a slice fails: $name', ({ filePath, message }) => {
+    expect(findings(filePath)).toEqual(
+      expect.arrayContaining([{ rule, message: expect.stringContaining(message) }]),
+    );
+  });
+
+  test("the slices' index.ts passes", () => {
+    expect(findings(throughEntry.filePath).filter((f) => f.rule === rule)).toEqual([]);
   });
 });
 

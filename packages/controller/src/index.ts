@@ -1,13 +1,10 @@
 // @oooi/controller — public entry (README.md): what other packages' tests and benchmarks use — the Infra's plan,
-// the default images, the kinds, the reconcilers' wiring — and the DNS and DHCP pieces (from ./dns, ./dhcp). Everything else is
-// reached inside the package by its path; src/main.ts and src/cli.ts are the two processes.
-export { planInfra } from './infra/desired/infra-plan';
-export type { InfraPlan, InfraWorld, LiveChildren, ChildPlans } from './infra/desired/infra-plan';
+// the default images, the kinds, the reconcilers' wiring — and the pieces of the feature slices (from ./infra,
+// ./attachment, ./dns, ./dhcp, ./proxy, each through its index). src/main.ts and src/cli.ts are the two processes.
+export { planInfra, MAX_ATTACHMENTS_PER_INFRA, ConditionType, Reason } from './infra';
+export type { InfraPlan, InfraWorld, LiveChildren, ChildPlans, ConditionSpec } from './infra';
 export { builtinImages, OOOI_IMAGE_VERSION, OOOI_REGISTRY } from './workload/images';
 export type { DefaultImages } from './workload/images';
-export { MAX_ATTACHMENTS_PER_INFRA } from './infra/aggregate/limits';
-export { ConditionType, Reason } from './infra/conditions';
-export type { ConditionSpec } from './infra/conditions';
 export {
   AttachmentKind,
   DhcpServerKind,
@@ -37,31 +34,33 @@ export type { RunDeps } from './manager/run-controller';
 export { parseControllerCommand } from './manager/controller-command';
 export type { ReconcilerEntry, ReconcilerSetup } from './manager/setup';
 export { ConfigSyncMetrics, ControllerMetrics } from './metrics';
-export { defaultReachTimings } from './infra/reconcile/reach-options';
-export { ATTACHMENT_WORKERS } from './infra/reconcile/attachment-controller';
-export type { AttachmentReachOptions, ReachTimings } from './infra/reconcile/reach-options';
-export { APPS_CLEANUP_FINALIZER } from './infra/reconcile/attachment-finalizer';
-export { CREATED_FOR_ANNOTATION } from './infra/desired/apps-ingress-objects';
+export {
+  ATTACHMENT_WORKERS,
+  defaultReachTimings,
+  APPS_CLEANUP_FINALIZER,
+  CREATED_FOR_ANNOTATION,
+} from './attachment';
+export type { AttachmentReachOptions, ReachTimings } from './attachment';
 export { PROXY_SERVER_LABEL, proxyPodSelector } from './workload/proxy-pods';
 export {
   COREFILE_KEY,
   DEFAULT_COREDNS_IMAGE,
   ConfigMapKind,
   DeploymentKind,
-  renderDnsServer,
+  planDnsServer,
   setupDnsServerController,
 } from './dns';
-export type { RenderedDnsServer } from './dns';
+export type { DnsServerPlan } from './dns';
 export {
   DHCP_CONFIG_KEY,
   DEFAULT_DHCP_IMAGE,
   VMI_READERS_FINALIZER,
   dhcpChildNames,
   dhcpServerPermissions,
-  renderDhcpServer,
+  planDhcpServer,
   setupDhcpServerController,
 } from './dhcp';
-export type { RenderedDhcpServer } from './dhcp';
+export type { DhcpServerPlan } from './dhcp';
 export {
   ENVOY_STATS_PATH,
   ENVOY_STATS_PORT,
@@ -71,10 +70,10 @@ export {
   XDS_VERBS,
   proxyChildNames,
   proxyServerPermissions,
-  renderProxyServer,
+  planProxyServer,
   setupProxyServerController,
 } from './proxy';
-export type { RenderedProxyServer, StatsBinding } from './proxy';
+export type { ProxyServerPlan, StatsBinding } from './proxy';
 export {
   NetworkPolicyKind,
   PersistentVolumeClaimKind,

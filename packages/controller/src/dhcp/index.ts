@@ -1,7 +1,7 @@
 // DHCP on the VLAN (README.md): the pure renderer of a DHCPServer (config.json, workload and RBAC objects), its
 // status, and the DHCPServer reconciler with its watches and the permissions it declares.
-export { renderDhcpServer, DEFAULT_DHCP_IMAGE } from './desired/render-dhcp-server';
-export type { DhcpChildren, RenderDhcpServerOptions, RenderedDhcpServer } from './desired/render-dhcp-server';
+export { planDhcpServer, DEFAULT_DHCP_IMAGE } from './desired/plan-dhcp-server';
+export type { DhcpChildren, PlanDhcpServerOptions, DhcpServerPlan } from './desired/plan-dhcp-server';
 export {
   renderDhcpConfig,
   defaultedDhcpSpec,

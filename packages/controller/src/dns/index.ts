@@ -1,10 +1,11 @@
 // Split-horizon DNS (README.md): the pure renderer of a DNSServer (Corefile, zone files, workload objects), its
 // status, and the DNSServer reconciler with its watches.
-export { renderDnsServer } from './desired/render-dns-server';
-export type { DnsChildren, RenderDnsServerOptions, RenderedDnsServer } from './desired/render-dns-server';
+export { planDnsServer } from './desired/plan-dns-server';
+export type { DnsChildren, PlanDnsServerOptions, DnsServerPlan } from './desired/plan-dns-server';
 export { renderDnsConfig, COREFILE_KEY } from './render/dns-config';
 export type { DnsConfig } from './render/dns-config';
-export { validateDnsServer, RESOLV_CONF } from './render/dns-model';
+export { validateDnsServer } from './validate/validate-dns-server';
+export { RESOLV_CONF } from './render/dns-model';
 export type { DnsModel, DnsRecord, DnsView, ViewName } from './render/dns-model';
 export { RECORD_TTL_SECONDS } from './render/zone-file';
 export { HEALTH_PORT, READY_PORT, METRICS_PORT } from './render/corefile';
@@ -30,4 +31,4 @@ export {
   ServiceKind,
   ConfigMapKind,
   ServiceAccountKind,
-} from './reconcile/kinds';
+} from '../workload/kinds';

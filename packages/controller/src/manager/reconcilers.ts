@@ -3,8 +3,8 @@
 import { dhcpServerPermissions, setupDhcpServerController } from '../dhcp';
 import { dnsServerPermissions, setupDnsServerController } from '../dns';
 import { proxyServerPermissions, setupProxyServerController } from '../proxy';
-import { setupAttachmentController } from '../infra/reconcile/attachment-controller';
-import { setupInfraController } from '../infra/reconcile/infra-controller';
+import { setupAttachmentController } from '../attachment';
+import { setupInfraController } from '../infra';
 import type { ReconcilerEntry } from './setup';
 
 export const reconcilers: readonly ReconcilerEntry[] = [

@@ -5,8 +5,8 @@ import type { CacheScope, Clock, Controller, EventRecorder, Manager } from '@ooo
 import type { ControllerMetrics } from '../metrics';
 import type { DefaultImages } from '../workload/images';
 import type { NetworkPolicyOptions } from '../workload/network-policy';
-import type { DirectAccess } from '../infra/reconcile/setup';
-import type { AttachmentReachOptions } from '../infra/reconcile/reach-options';
+import type { DirectAccess } from '../infra';
+import type { AttachmentReachOptions } from '../attachment';
 import type { DeclaredPermission } from './rbac-rules';
 
 /** What every reconciler's setup is given. */

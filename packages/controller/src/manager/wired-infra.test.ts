@@ -4,7 +4,7 @@
 // writes or on the order they run in. (e2e/controller runs the same against a real apiserver.)
 import type { KubeObject } from '@oooi/kube';
 import type { FakeRest } from '@oooi/kube/testing';
-import { planInfra } from '../infra/desired/infra-plan';
+import { planInfra } from '../infra';
 import { attachment, infra, machine, nodePool, service, world } from '../testing/fixtures';
 import { pathOf, settle, startHarness, until } from './testing/harness';
 import type { Harness } from './testing/harness';

@@ -1,11 +1,7 @@
 // The proxy on the VLAN (README.md): the pure renderer of a ProxyServer's children (bootstrap, workload, RBAC,
 // Service), its status, and the ProxyServer reconciler with its watches and the permissions it declares.
-export { renderProxyServer, defaultedProxySpec } from './desired/render-proxy-server';
-export type {
-  ProxyChildren,
-  RenderProxyServerOptions,
-  RenderedProxyServer,
-} from './desired/render-proxy-server';
+export { planProxyServer, defaultedProxySpec } from './desired/plan-proxy-server';
+export type { ProxyChildren, PlanProxyServerOptions, ProxyServerPlan } from './desired/plan-proxy-server';
 export {
   BOOTSTRAP_KEY as PROXY_BOOTSTRAP_KEY,
   ENVOY_STATS_PORT,

@@ -4,9 +4,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import type { HostedClusterGrant, Infra, InfraClusterAttachment } from '@oooi/api';
-import { defaultedInfra } from '../infra/desired/infra-plan';
+import { defaultedInfra } from '../infra';
 import { builtinImages } from '../workload/images';
-import type { InfraWorld } from '../infra/desired/infra-plan';
+import type { InfraWorld } from '../infra';
 
 export const repoRoot = join(__dirname, '../../../..');
 

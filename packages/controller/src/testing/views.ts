@@ -1,7 +1,6 @@
 // MemberView builders for the renderer tests (a view is what aggregation hands the child builders).
-import type { MemberView } from '../infra/aggregate/aggregate-infra';
-import { targetOf } from '../infra/aggregate/attachments';
-import type { AppsEndpoint } from '../infra/aggregate/apps-ingress';
+import type { AppsEndpoint, MemberView } from '../infra';
+import { targetOf } from '../infra';
 import { attachment } from './fixtures';
 import type { AttachmentOptions } from './fixtures';
 

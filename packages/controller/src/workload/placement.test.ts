@@ -1,6 +1,6 @@
-import { renderDhcpServer } from '../dhcp';
-import { renderDnsServer } from '../dns';
-import { renderProxyServer } from '../proxy';
+import { planDhcpServer } from '../dhcp';
+import { planDnsServer } from '../dns';
+import { planProxyServer } from '../proxy';
 import type { DHCPServer, DNSServer, ProxyServer } from '@oooi/api';
 import type { KubeObject } from '@oooi/kube';
 import {
@@ -46,9 +46,9 @@ function podTolerations(deployment: KubeObject): unknown {
 function deployments(seconds?: number): Record<string, KubeObject> {
   const o = seconds === undefined ? {} : { nodeLossTolerationSeconds: seconds };
   const out: Record<string, KubeObject> = {};
-  const d = renderDnsServer(dns, o);
-  const h = renderDhcpServer(dhcp, o);
-  const p = renderProxyServer(proxy, o);
+  const d = planDnsServer(dns, o);
+  const h = planDhcpServer(dhcp, o);
+  const p = planProxyServer(proxy, o);
   if (!d.ok || !h.ok || !p.ok) throw new Error(JSON.stringify([d, h, p]));
   out.dns = d.value.children.deployment;
   out.dhcp = h.value.children.deployment;

@@ -9,7 +9,7 @@ import { readinessVerdict } from '../../workload/readiness';
 import { namespaceOf } from '../../workload/meta';
 import { DhcpConditionType, DhcpReason } from '../conditions';
 import { dhcpChildNames } from './names';
-import type { RenderedDhcpServer } from './render-dhcp-server';
+import type { DhcpServerPlan } from './plan-dhcp-server';
 
 /** What happened to the VMI-reader Roles this pass. */
 export interface VmiAccessOutcome {
@@ -21,7 +21,7 @@ export interface VmiAccessOutcome {
 
 export interface DhcpStatusInput {
   readonly dhcp: DHCPServer;
-  readonly rendered: ValidationResult<RenderedDhcpServer>;
+  readonly rendered: ValidationResult<DhcpServerPlan>;
   /** Children not applied because their name belongs to an object this DHCPServer does not control. */
   readonly conflicts: readonly string[];
   /** A child the apiserver refused (422) in this pass. */

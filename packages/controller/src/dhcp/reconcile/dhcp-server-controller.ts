@@ -34,7 +34,7 @@ import {
   RoleKind,
   ServiceAccountKind,
   ServiceKind,
-} from './kinds';
+} from '../../workload/kinds';
 
 export type { DeclaredPermission };
 
@@ -154,7 +154,7 @@ export function setupDhcpServerController(s: DhcpServerControllerSetup): Control
       namespaces: s.manager.cacheFor(NamespaceKind, {}),
     },
     clock: s.clock,
-    render: {
+    plan: {
       defaultImage: s.images.dhcpServer,
       ...(s.networkPolicy ? { networkPolicy: s.networkPolicy } : {}),
       ...(s.nodeLossTolerationSeconds !== undefined

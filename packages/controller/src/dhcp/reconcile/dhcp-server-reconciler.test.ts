@@ -23,7 +23,7 @@ import {
   ServiceAccountKind,
   ServiceKind,
   NetworkPolicyKind,
-} from './kinds';
+} from '../../workload/kinds';
 import { VMI_READERS_FINALIZER, type ObjectLister } from './vmi-readers';
 
 const MANAGER = 'oooi-controller';
@@ -83,7 +83,7 @@ function world(initial: DHCPServer) {
         namespaces: { get: (_, name) => (namespaces.has(name) ? { metadata: { name } } : undefined) },
       },
       clock: { now: () => now, setTimeout: () => 0, clearTimeout: () => undefined },
-      render: {
+      plan: {
         defaultImage: 'ghcr.io/oooi-project/oooi-dhcp:0.1.0',
         ...(policy ? { networkPolicy: policy } : {}),
       },

@@ -22,11 +22,7 @@ import {
 import { namespaceOf } from '../../workload/meta';
 import { desiredDhcpStatus, type DhcpStatusInput } from '../desired/dhcp-status';
 import { dhcpChildNames } from '../desired/names';
-import {
-  renderDhcpServer,
-  type RenderDhcpServerOptions,
-  type RenderedDhcpServer,
-} from '../desired/render-dhcp-server';
+import { planDhcpServer, type PlanDhcpServerOptions, type DhcpServerPlan } from '../desired/plan-dhcp-server';
 import {
   ConfigMapKind,
   DeploymentKind,
@@ -37,7 +33,7 @@ import {
   RoleKind,
   ServiceAccountKind,
   ServiceKind,
-} from './kinds';
+} from '../../workload/kinds';
 import { VmiReaders, type VmiReaderCaches } from './vmi-readers';
 
 export interface DhcpChildReaders {
@@ -61,7 +57,7 @@ export interface DhcpServerReconcilerOptions {
   readonly vmiReaders: VmiReaderCaches;
   readonly clock: Clock;
   /** The operator's default image. */
-  readonly render?: RenderDhcpServerOptions;
+  readonly plan?: PlanDhcpServerOptions;
   readonly events?: Pick<EventRecorder, 'event'>;
 }
 
@@ -77,7 +73,7 @@ export class DhcpServerReconciler implements Reconciler {
   async reconcile(req: Request, ctx: ReconcileContext): Promise<ReconcileResult> {
     const dhcp = this.o.client.freshest(DhcpServerKind, this.o.dhcpServers.get(req.namespace, req.name));
     if (!dhcp) return {};
-    const rendered = renderDhcpServer(dhcp, this.o.render);
+    const rendered = planDhcpServer(dhcp, this.o.plan);
     const names = dhcpChildNames(namespaceOf(dhcp), dhcp.metadata.name);
     if (dhcp.metadata.deletionTimestamp) {
       await this.readers.finalize(dhcp, names, rendered.ok ? rendered.value.vmiReaders : [], ctx.signal);
@@ -105,7 +101,7 @@ export class DhcpServerReconciler implements Reconciler {
   /** The owned children in order (`applyOwnedChildren`), then the VMI readers in the listed namespaces. */
   private async applyAll(
     dhcp: DHCPServer & KubeObject,
-    r: RenderedDhcpServer,
+    r: DhcpServerPlan,
     ctx: ReconcileContext,
   ): Promise<Applied> {
     const c = this.o.children;
@@ -150,7 +146,7 @@ export class DhcpServerReconciler implements Reconciler {
    */
   private async pruneNetworkPolicy(
     owner: DHCPServer & KubeObject,
-    r: RenderedDhcpServer,
+    r: DhcpServerPlan,
     ctx: ReconcileContext,
   ): Promise<void> {
     if (r.children.networkPolicy) return;

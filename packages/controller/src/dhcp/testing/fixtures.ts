@@ -1,7 +1,7 @@
 // DHCPServers for tests: the standalone one of examples/dhcpserver.yaml and the child the Infra reconciler writes
 // for examples/infra.yaml + attachments.yaml, both as the apiserver stores them (uid, generation), plus variations.
 import type { DHCPServer, DhcpServerSpec, Infra, InfraClusterAttachment } from '@oooi/api';
-import { planInfra } from '../../infra/desired/infra-plan';
+import { planInfra } from '../../infra';
 import { loadYaml, world } from '../../testing/fixtures';
 
 type SpecPatch = { readonly [K in keyof DhcpServerSpec]?: DhcpServerSpec[K] | undefined };

@@ -1,14 +1,14 @@
 import type { KubeObject } from '@oooi/kube';
 import { exampleDnsServer } from '../testing/fixtures';
 import { desiredDnsStatus } from './dns-status';
-import { renderDnsServer } from './render-dns-server';
+import { planDnsServer } from './plan-dns-server';
 
 describe('desiredDnsStatus', () => {
   const now = Date.parse('2026-11-30T12:00:00Z');
 
   test('an invalid spec keeps the last record count and lists the problems', () => {
     const dns = { ...exampleDnsServer({ spec: { cacheTTL: '0s' } }), status: { recordCount: 7 } };
-    const status = desiredDnsStatus({ dns, rendered: renderDnsServer(dns), conflicts: [], now });
+    const status = desiredDnsStatus({ dns, rendered: planDnsServer(dns), conflicts: [], now });
     expect(status.recordCount).toBe(7);
     expect(status.conditions?.find((c) => c.type === 'Ready')).toMatchObject({
       status: 'False',
@@ -19,7 +19,7 @@ describe('desiredDnsStatus', () => {
 
   test('conditions of other writers are not part of our status body; our times move only on transitions', () => {
     const dns = exampleDnsServer();
-    const rendered = renderDnsServer(dns);
+    const rendered = planDnsServer(dns);
     const first = desiredDnsStatus({ dns, rendered, conflicts: [], now });
     const withOther = {
       ...dns,
@@ -44,7 +44,7 @@ describe('desiredDnsStatus', () => {
 
   test('the Service ClusterIP is reported; a headless Service is not', () => {
     const dns = exampleDnsServer();
-    const rendered = renderDnsServer(dns);
+    const rendered = planDnsServer(dns);
     const svc = (clusterIP: string): KubeObject => ({ spec: { clusterIP } });
     expect(
       desiredDnsStatus({ dns, rendered, conflicts: [], service: svc('10.96.0.53'), now }).serviceClusterIP,

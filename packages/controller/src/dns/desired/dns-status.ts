@@ -11,11 +11,11 @@ import { readinessVerdict } from '../../workload/readiness';
 import { deploymentAvailability } from '../../workload/availability';
 import { DnsConditionType, DnsReason } from '../conditions';
 import { dnsChildNames } from './names';
-import type { RenderedDnsServer } from './render-dns-server';
+import type { DnsServerPlan } from './plan-dns-server';
 
 export interface DnsStatusInput {
   readonly dns: DNSServer;
-  readonly rendered: ValidationResult<RenderedDnsServer>;
+  readonly rendered: ValidationResult<DnsServerPlan>;
   /** Children not applied because their name belongs to an object this DNSServer does not control (`Kind/name`). */
   readonly conflicts: readonly string[];
   /** A child the apiserver refused (422) in this pass. */

@@ -23,8 +23,8 @@ import {
   RoleKind,
   ServiceAccountKind,
   ServiceKind,
-} from './kinds';
-import { SIDECAR_WORKLOAD_CHILD_KINDS } from '../../workload/kinds';
+  SIDECAR_WORKLOAD_CHILD_KINDS,
+} from '../../workload/kinds';
 
 /** What the DNSServer controller watches: DNSServers, and the seven kinds of children it owns. */
 export const dnsServerWatches = {
@@ -82,7 +82,7 @@ export function setupDnsServerController(s: DnsServerControllerSetup): Controlle
       deployments: reader(DeploymentKind),
     },
     clock: s.clock,
-    render: {
+    plan: {
       defaultImage: s.images.dns,
       configSyncImage: s.images.configSync,
       ...(s.networkPolicy ? { networkPolicy: s.networkPolicy } : {}),

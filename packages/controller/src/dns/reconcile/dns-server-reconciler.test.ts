@@ -22,7 +22,7 @@ import {
   RoleKind,
   ServiceAccountKind,
   ServiceKind,
-} from './kinds';
+} from '../../workload/kinds';
 
 const MANAGER = 'oooi-controller';
 const NS = 'clusters';
@@ -67,7 +67,7 @@ function world(initial: DNSServer, lagging = false) {
         deployments: reader(DeploymentKind),
       },
       clock: { now: () => now, setTimeout: () => 0, clearTimeout: () => undefined },
-      render: {
+      plan: {
         defaultImage: 'docker.io/coredns/coredns:1.14.7',
         ...(policy ? { networkPolicy: policy } : {}),
       },

@@ -22,11 +22,7 @@ import {
 import { namespaceOf } from '../../workload/meta';
 import { desiredDnsStatus } from '../desired/dns-status';
 import { dnsChildNames } from '../desired/names';
-import {
-  renderDnsServer,
-  type RenderDnsServerOptions,
-  type RenderedDnsServer,
-} from '../desired/render-dns-server';
+import { planDnsServer, type PlanDnsServerOptions, type DnsServerPlan } from '../desired/plan-dns-server';
 import {
   ConfigMapKind,
   DeploymentKind,
@@ -36,7 +32,7 @@ import {
   RoleKind,
   ServiceAccountKind,
   ServiceKind,
-} from './kinds';
+} from '../../workload/kinds';
 
 export interface DnsChildReaders {
   readonly serviceAccounts: ObjectReader;
@@ -56,7 +52,7 @@ export interface DnsServerReconcilerOptions {
   readonly children: DnsChildReaders;
   readonly clock: Clock;
   /** The operator's default image. */
-  readonly render?: RenderDnsServerOptions;
+  readonly plan?: PlanDnsServerOptions;
   readonly events?: Pick<EventRecorder, 'event'>;
 }
 
@@ -75,7 +71,7 @@ export class DnsServerReconciler implements Reconciler {
     // not yet seen our last status write (two passes would flip each other's times back for ever).
     const dns = this.o.client.freshest(DnsServerKind, this.o.dnsServers.get(req.namespace, req.name));
     if (!dns || dns.metadata.deletionTimestamp) return {};
-    const rendered = renderDnsServer(dns, this.o.render);
+    const rendered = planDnsServer(dns, this.o.plan);
     const applied = rendered.ok ? await this.applyChildren(dns, rendered.value, ctx) : this.asTheyAre(dns);
     const status = desiredDnsStatus({ dns, rendered, ...applied, now: this.o.clock.now() });
     await applyOwnerStatus({
@@ -103,7 +99,7 @@ export class DnsServerReconciler implements Reconciler {
   /** Applies the children in order (`applyOwnedChildren`: nothing is taken over, a 422 is terminal). */
   private async applyChildren(
     dns: DNSServer & KubeObject,
-    r: RenderedDnsServer,
+    r: DnsServerPlan,
     ctx: ReconcileContext,
   ): Promise<Applied> {
     const c = this.o.children;
@@ -140,7 +136,7 @@ export class DnsServerReconciler implements Reconciler {
    */
   private async pruneNetworkPolicy(
     owner: DNSServer & KubeObject,
-    r: RenderedDnsServer,
+    r: DnsServerPlan,
     ctx: ReconcileContext,
   ): Promise<void> {
     if (r.children.networkPolicy) return;

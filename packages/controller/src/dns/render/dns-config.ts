@@ -3,7 +3,8 @@
 // files by relative name, so it runs from its own directory (the Deployment sets workingDir to the mount).
 import type { DNSServer, ValidationResult } from '@oooi/api';
 import { renderCorefile } from './corefile';
-import { validateDnsServer, type DnsModel, type ViewName } from './dns-model';
+import type { DnsModel, ViewName } from './dns-model';
+import { validateDnsServer } from '../validate/validate-dns-server';
 import { renderZoneFile, viewSerial } from './zone-file';
 
 /** The key of the Corefile in the ConfigMap (and its file name). */

@@ -12,7 +12,7 @@ import {
 } from '@oooi/api';
 import type { HostedClusterGrant, Infra, InfraClusterAttachment, ReferenceRefusal } from '@oooi/api';
 import { MAX_ATTACHMENTS_PER_INFRA, withinAttachmentLimit } from './limits';
-import { sortedBy } from './order';
+import { sortedBy } from '../../workload/order';
 import { namespaceOf } from '../../workload/meta';
 
 export type ConflictReason =

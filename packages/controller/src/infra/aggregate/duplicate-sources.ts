@@ -2,7 +2,7 @@
 // alias routes and sets the Infra condition to DuplicateSourceIP; the fully qualified attachment routes remain"):
 // a /32 claimed by two or more attachments is removed from every claimant, which keep their other /32s.
 import type { Conflict } from './attachments';
-import { compareText } from './order';
+import { compareText } from '../../workload/order';
 
 export interface SourceClaim {
   readonly attachment: string;

@@ -18,7 +18,7 @@ import {
 } from '@oooi/api';
 import type { Infra, InfraClusterAttachment, IPv4Range } from '@oooi/api';
 import type { Component } from '../desired/child-meta';
-import { sortedBy } from './order';
+import { sortedBy } from '../../workload/order';
 import { namespaceOf } from '../../workload/meta';
 
 /** Another Infra and the attachments that take part in its routing (non-terminating, admitted: its members). */

@@ -4,7 +4,7 @@
 // but no usable address does, the aliases are pending (omitted, and the Infra re-checks).
 import { cidrContains, formatIPv4, parseCidrV4, parseIPv4 } from '@oooi/api';
 import type { AttachmentTarget } from './attachments';
-import { compareText } from './order';
+import { compareText } from '../../workload/order';
 import { readMachine, readNodePool } from './third-party';
 import type { MachineView, NodePoolView } from './third-party';
 

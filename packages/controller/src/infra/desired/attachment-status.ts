@@ -1,15 +1,15 @@
-// The status the controller writes on each attachment (better than the Go version, whose attachments stayed
-// Ready while the Infra excluded them): the resolved domain and control-plane namespace, `Aggregated` with the
-// conflict's reason and the other attachment's name (or ControlPlaneNamespaceNotFound while its control-plane
-// namespace does not exist), and `Ready` = aggregation plus MetalLB range checks plus the apps-ingress state.
-import { referenceRefusal } from '@oooi/api';
-import type { CrossProblem, HostedClusterGrant, InfraClusterAttachment, ReferenceRefusal } from '@oooi/api';
+// The status the Infra's plan gives each attachment naming it (better than the Go version, whose attachments
+// stayed Ready while the Infra excluded them): the resolved domain and control-plane namespace, `Aggregated` with
+// the conflict's reason and the other attachment's name (or ControlPlaneNamespaceNotFound while its control-plane
+// namespace does not exist), and `Ready` = aggregation plus MetalLB range checks plus the apps-ingress state. The
+// attachment slice writes it (with its reach folded in, and the case of a missing Infra:
+// attachment/desired/attachment-status.ts).
+import type { CrossProblem, InfraClusterAttachment, ReferenceRefusal } from '@oooi/api';
 import type { MemberView } from '../aggregate/aggregate-infra';
 import { describeConflict, targetOf } from '../aggregate/attachments';
 import type { Conflict } from '../aggregate/attachments';
 import { ConditionType, Reason } from '../conditions';
 import type { ConditionSpec } from '../conditions';
-import type { Problem } from './child-plan';
 
 export interface AttachmentStatusPlan {
   readonly namespace: string;
@@ -139,7 +139,8 @@ function ready(a: InfraClusterAttachment, agg: ConditionSpec, facts: AttachmentF
   return appsReady(a);
 }
 
-function plan(
+/** An attachment's status plan from its conditions (its domain and control-plane namespace resolved here). */
+export function attachmentStatusPlan(
   a: InfraClusterAttachment,
   conditions: ConditionSpec[],
   appsBlockers: readonly string[],
@@ -175,7 +176,7 @@ export function desiredAttachmentStatus(
   facts: AttachmentFacts,
 ): AttachmentStatusPlan {
   const agg = aggregated(a, facts);
-  return plan(a, [agg, ready(a, agg, facts)], blockersOf(facts));
+  return attachmentStatusPlan(a, [agg, ready(a, agg, facts)], blockersOf(facts));
 }
 
 /**
@@ -192,43 +193,9 @@ export function refusedAttachmentStatus(
     reason: refusal.reason,
     message: refusal.message,
   };
-  return plan(a, [agg, { ...agg, type: ConditionType.Ready }], [refusal.message], refusal);
-}
-
-/** An attachment whose Infra does not exist (in its namespace). */
-export function attachmentStatusWithoutInfra(
-  a: InfraClusterAttachment,
-  grants: readonly HostedClusterGrant[] = [],
-): AttachmentStatusPlan {
-  const t = targetOf(a);
-  const message = `Infra "${a.spec.infraRef.name}" not found in namespace "${t.namespace}"`;
-  const refusal = referenceRefusal(a, grants);
-  if (refusal) return refusedAttachmentStatus(a, refusal);
-  const agg: ConditionSpec = {
-    type: ConditionType.Aggregated,
-    status: 'False',
-    reason: Reason.InfraNotFound,
-    message,
-  };
-  return plan(a, [agg, { ...agg, type: ConditionType.Ready }], [message]);
+  return attachmentStatusPlan(a, [agg, { ...agg, type: ConditionType.Ready }], [refusal.message], refusal);
 }
 
 export function isReady(p: AttachmentStatusPlan): boolean {
   return p.conditions.some((c) => c.type === ConditionType.Ready && c.status === 'True');
-}
-
-/**
- * Ready with the attachment's reach problem folded in (its external Service blocked or rejected): it makes a
- * Ready=True attachment False with the problem's reason and message. The attachment reconciler and `oooi render`
- * both call it.
- */
-export function withReachProblem(
-  conditions: readonly ConditionSpec[],
-  problem: Problem | undefined,
-): ConditionSpec[] {
-  return conditions.map((c) =>
-    problem && c.type === ConditionType.Ready && c.status === 'True'
-      ? { type: c.type, status: 'False', reason: problem.reason, message: problem.message }
-      : c,
-  );
 }

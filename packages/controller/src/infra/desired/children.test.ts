@@ -8,7 +8,7 @@ import { builtinImages } from '../../workload/images';
 import { planInfra } from './infra-plan';
 import { pruneEmpty } from './child-plan';
 import { formatFieldError, validateObject, type Infra } from '@oooi/api';
-import { renderDhcpServer } from '../../dhcp/desired/render-dhcp-server';
+import { planDhcpServer } from '../../dhcp/desired/plan-dhcp-server';
 
 const images = {
   dhcp: 'mirror/dhcp:1',
@@ -99,7 +99,7 @@ describe('desiredDhcpServer: the lease storage', () => {
   ])('$name', ({ input, want }) => {
     const p = desiredDhcpServer(input, images);
     if (p.action !== 'apply') throw new Error(p.action);
-    const r = renderDhcpServer(p.object);
+    const r = planDhcpServer(p.object);
     if (!r.ok) throw new Error(JSON.stringify(r.errors));
     const claim = r.value.children.leaseClaim?.spec as
       { storageClassName: string; resources: { requests: { storage: string } } } | undefined;

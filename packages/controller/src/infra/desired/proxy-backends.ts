@@ -19,7 +19,7 @@
 // one listener gets no apps backends (aggregate/apps-ports.ts).
 import type { ProxyBackend } from '@oooi/api';
 import type { MemberView } from '../aggregate/aggregate-infra';
-import { compareText } from '../aggregate/order';
+import { compareText } from '../../workload/order';
 import { shortHash } from '../../workload/hash';
 
 /** The longest backend suffix, so that prefix + suffix fits a 63-character DNS label. */

@@ -1,10 +1,9 @@
-// What the Infra and attachment controllers need to register themselves. The manager's ReconcilerSetup
-// (manager/setup.ts) has all of it, so its registration list takes both setups as they are; nothing here imports
-// the manager back.
+// What the Infra controller needs to register itself (the attachment controller's setup adds its reach to it:
+// attachment/reconcile/attachment-controller.ts). The manager's ReconcilerSetup (manager/setup.ts) has all of
+// it, so its registration list takes both setups as they are; nothing here imports the manager back.
 import type { CacheScope, Clock, EventRecorder, KindDescriptor, Manager } from '@oooi/kube';
 import type { ControllerMetrics } from '../../metrics';
 import type { DefaultImages } from '../../workload/images';
-import type { AttachmentReachOptions } from './reach-options';
 
 /** A request a reconciler sends itself, beyond caches, applies and status writes (for the RBAC rules). */
 export interface DirectAccess {
@@ -25,8 +24,6 @@ export interface InfraControllerSetup {
   readonly events: EventRecorder;
   readonly clock: Clock;
   readonly metrics: ControllerMetrics;
-  /** The attachment's reach: timings and the test-only resolver (defaults: production). */
-  readonly reach?: AttachmentReachOptions;
   /** Told about every direct request kind (manager/registrations.ts turns them into RBAC rules). */
   readonly declareAccess?: (access: DirectAccess) => void;
 }

@@ -12,7 +12,7 @@ import type {
   OooiObject,
   ProxyServer,
 } from '@oooi/api';
-import { field, identityOf } from '../../infra/aggregate/third-party';
+import { field, identityOf } from '../../infra';
 
 /** One parsed YAML document and where it came from. */
 export interface SourceDocument {

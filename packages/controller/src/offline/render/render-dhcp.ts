@@ -3,7 +3,7 @@
 // RoleBindings in the namespaces it lists) and `dhcp/<namespace>-<name>/config.json`, exactly the ConfigMap's
 // value, which `oooi-dhcp --config` serves as is. The renderer applies the CRD defaults itself.
 import type { DHCPServer } from '@oooi/api';
-import { renderDhcpServer } from '../../dhcp';
+import { planDhcpServer } from '../../dhcp';
 import type { NetworkPolicyOptions } from '../../workload/network-policy';
 import type { RenderedFile } from './render-infras';
 import { workloadOutputs } from './workload-outputs';
@@ -15,7 +15,7 @@ export function renderDhcpOutputs(
   nodeLossTolerationSeconds?: number,
 ): { files: RenderedFile[]; errors: string[] } {
   return workloadOutputs(dhcpServers, (dhcp) =>
-    renderDhcpServer(dhcp, {
+    planDhcpServer(dhcp, {
       defaultImage,
       networkPolicy,
       ...(nodeLossTolerationSeconds !== undefined ? { nodeLossTolerationSeconds } : {}),

@@ -3,7 +3,7 @@
 // ConfigMap's keys, runnable as is. A generated DNSServer is defaulted first, as the apiserver stores it.
 import { applyDefaults, kindInfo } from '@oooi/api';
 import type { DNSServer, DnsServerSpec } from '@oooi/api';
-import { renderDnsServer } from '../../dns';
+import { planDnsServer } from '../../dns';
 import type { NetworkPolicyOptions } from '../../workload/network-policy';
 import type { RenderedFile } from './render-infras';
 import { workloadOutputs } from './workload-outputs';
@@ -16,7 +16,7 @@ export function renderDnsOutputs(
 ): { files: RenderedFile[]; errors: string[] } {
   return workloadOutputs(dnsServers, (dns) => {
     const spec = applyDefaults<DnsServerSpec>(kindInfo('DNSServer')!.spec, dns.spec);
-    return renderDnsServer(
+    return planDnsServer(
       { ...dns, spec },
       {
         defaultImage,

@@ -9,25 +9,36 @@
 // through the reconciler's withReachProblem.
 import type { DHCPServer, DNSServer, Infra, InfraClusterAttachment, ProxyServer } from '@oooi/api';
 import type { KubeObject } from '@oooi/kube';
-import { targetsInfra } from '../../infra/aggregate/attachments';
-import { compareText, sortedBy } from '../../infra/aggregate/order';
-import { attachmentStatusWithoutInfra, withReachProblem } from '../../infra/desired/attachment-status';
-import type { Problem } from '../../infra/desired/child-plan';
-import { childName, components, namespaceOf } from '../../infra/desired/child-meta';
 import {
+  childName,
+  components,
+  desiredInfraStatus,
+  infraStatusBody,
+  planInfra,
+  plannedOutcome,
+  targetsInfra,
+} from '../../infra';
+import { compareText, sortedBy } from '../../workload/order';
+import { namespaceOf } from '../../workload/meta';
+import type {
+  AttachmentStatusPlan,
+  Component,
+  InfraPlan,
+  LiveChildren,
+  Problem,
+  StatusBody,
+} from '../../infra';
+import {
+  attachmentStatusBody,
+  attachmentStatusWithoutInfra,
   desiredExternalService,
   externalServiceName,
   externalServiceStatus,
-} from '../../infra/desired/external-service';
-import type { Component } from '../../infra/desired/child-meta';
+  withReachProblem,
+} from '../../attachment';
+import type { AttachmentReachStatus } from '../../attachment';
 import type { DefaultImages } from '../../workload/images';
-import { planInfra } from '../../infra/desired/infra-plan';
-import type { InfraPlan, LiveChildren } from '../../infra/desired/infra-plan';
-import { desiredInfraStatus, plannedOutcome } from '../../infra/desired/infra-status';
-import type { AttachmentStatusPlan } from '../../infra/desired/attachment-status';
-import { attachmentStatusBody, infraStatusBody } from '../../infra/status/status-body';
-import type { AttachmentReachStatus, StatusBody } from '../../infra/status/status-body';
-import { defaultedProxySpec } from '../../proxy/desired/render-proxy-server';
+import { defaultedProxySpec } from '../../proxy';
 import { neighboursIn } from './input';
 import type { RenderInput } from './input';
 import { toYaml } from './yaml-text';

@@ -8,7 +8,7 @@
 // the NetworkPolicy and the Deployment — the proxy renderer in ../proxy decides them, with the same image flags.
 import type { ProxyServer } from '@oooi/api';
 import { renderStaticBootstrap, translateProxyServer, validateProxyServer } from '@oooi/envoy';
-import { renderProxyServer } from '../../proxy';
+import { planProxyServer } from '../../proxy';
 import type { DefaultImages } from '../../workload/images';
 import { namespaceOf } from '../../workload/meta';
 import type { NetworkPolicyOptions } from '../../workload/network-policy';
@@ -28,7 +28,7 @@ export function renderProxyOutputs(
     const namespace = namespaceOf(proxy);
     const checked = validateProxyServer(proxy.spec ?? {});
     if (!checked.ok) return checked;
-    const workload = renderProxyServer(proxy, {
+    const workload = planProxyServer(proxy, {
       defaultProxyImage: images.proxy,
       defaultXdsImage: images.xds,
       networkPolicy,

@@ -7,10 +7,8 @@
 // (when NodePools and Machines are given), and addresses two Infras of the files claim on one VLAN.
 import { validateCross } from '@oooi/api';
 import type { CrossProblem, OooiObject } from '@oooi/api';
-import { Reason } from '../../infra/conditions';
+import { desiredInfraStatus, planInfra, plannedOutcome, Reason } from '../../infra';
 import { builtinImages } from '../../workload/images';
-import { planInfra } from '../../infra/desired/infra-plan';
-import { desiredInfraStatus, plannedOutcome } from '../../infra/desired/infra-status';
 import { neighboursIn, originKey, readDocuments } from '../render/input';
 import type { Origins, RenderInput, SourceDocument } from '../render/input';
 

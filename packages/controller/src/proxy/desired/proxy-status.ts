@@ -8,11 +8,11 @@ import { mergeConditions } from '../../workload/conditions';
 import { readinessVerdict } from '../../workload/readiness';
 import { ProxyConditionType } from '../conditions';
 import { proxyChildNames } from './names';
-import type { RenderedProxyServer } from './render-proxy-server';
+import type { ProxyServerPlan } from './plan-proxy-server';
 
 export interface ProxyStatusInput {
   readonly proxy: ProxyServer;
-  readonly rendered: ValidationResult<RenderedProxyServer>;
+  readonly rendered: ValidationResult<ProxyServerPlan>;
   /** Children not applied because their name belongs to an object this ProxyServer does not control. */
   readonly conflicts: readonly string[];
   /** A child the apiserver refused (422) in this pass. */

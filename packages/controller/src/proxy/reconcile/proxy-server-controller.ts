@@ -25,8 +25,8 @@ import {
   RoleKind,
   ServiceAccountKind,
   ServiceKind,
-} from './kinds';
-import { SIDECAR_WORKLOAD_CHILD_KINDS } from '../../workload/kinds';
+  SIDECAR_WORKLOAD_CHILD_KINDS,
+} from '../../workload/kinds';
 
 /** What the ProxyServer controller watches. */
 export const proxyServerWatches = {
@@ -84,7 +84,7 @@ export function setupProxyServerController(s: ProxyServerControllerSetup): Contr
       deployments: reader(DeploymentKind),
     },
     clock: s.clock,
-    render: {
+    plan: {
       defaultProxyImage: s.images.proxy,
       defaultXdsImage: s.images.xds,
       ...(s.networkPolicy ? { networkPolicy: s.networkPolicy } : {}),

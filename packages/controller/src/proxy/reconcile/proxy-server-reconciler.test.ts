@@ -22,7 +22,7 @@ import {
   ServiceAccountKind,
   ServiceKind,
   NetworkPolicyKind,
-} from './kinds';
+} from '../../workload/kinds';
 
 const MANAGER = 'oooi-controller';
 const NS = 'clusters';
@@ -52,7 +52,7 @@ function world(initial: ProxyServer) {
         deployments: reader(DeploymentKind),
       },
       clock: { now: () => now, setTimeout: () => 0, clearTimeout: () => undefined },
-      ...(policy ? { render: { networkPolicy: policy } } : {}),
+      ...(policy ? { plan: { networkPolicy: policy } } : {}),
     });
   const reconciler = make();
   const policiesOff = make({ enabled: false, metricsNamespaces: [] });

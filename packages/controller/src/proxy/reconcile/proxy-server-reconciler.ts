@@ -22,10 +22,10 @@ import { namespaceOf } from '../../workload/meta';
 import { proxyChildNames } from '../desired/names';
 import { desiredProxyStatus, type ProxyStatusInput } from '../desired/proxy-status';
 import {
-  renderProxyServer,
-  type RenderProxyServerOptions,
-  type RenderedProxyServer,
-} from '../desired/render-proxy-server';
+  planProxyServer,
+  type PlanProxyServerOptions,
+  type ProxyServerPlan,
+} from '../desired/plan-proxy-server';
 import {
   ConfigMapKind,
   DeploymentKind,
@@ -35,7 +35,7 @@ import {
   RoleKind,
   ServiceAccountKind,
   ServiceKind,
-} from './kinds';
+} from '../../workload/kinds';
 
 export interface ProxyChildReaders {
   readonly serviceAccounts: ObjectReader;
@@ -55,7 +55,7 @@ export interface ProxyServerReconcilerOptions {
   readonly children: ProxyChildReaders;
   readonly clock: Clock;
   /** The operator's default images. */
-  readonly render?: RenderProxyServerOptions;
+  readonly plan?: PlanProxyServerOptions;
   readonly events?: Pick<EventRecorder, 'event'>;
 }
 
@@ -67,7 +67,7 @@ export class ProxyServerReconciler implements Reconciler {
   async reconcile(req: Request, ctx: ReconcileContext): Promise<ReconcileResult> {
     const proxy = this.o.client.freshest(ProxyServerKind, this.o.proxyServers.get(req.namespace, req.name));
     if (!proxy || proxy.metadata.deletionTimestamp) return {};
-    const rendered = renderProxyServer(proxy, this.o.render);
+    const rendered = planProxyServer(proxy, this.o.plan);
     const applied = rendered.ok ? await this.apply(proxy, rendered.value, ctx) : this.asTheyAre(proxy);
     const status = desiredProxyStatus({ proxy, rendered, ...applied, now: this.o.clock.now() });
     await applyOwnerStatus({
@@ -94,7 +94,7 @@ export class ProxyServerReconciler implements Reconciler {
 
   private async apply(
     proxy: ProxyServer & KubeObject,
-    r: RenderedProxyServer,
+    r: ProxyServerPlan,
     ctx: ReconcileContext,
   ): Promise<Applied> {
     const c = this.o.children;
@@ -132,7 +132,7 @@ export class ProxyServerReconciler implements Reconciler {
    */
   private async pruneNetworkPolicy(
     owner: ProxyServer & KubeObject,
-    r: RenderedProxyServer,
+    r: ProxyServerPlan,
     ctx: ReconcileContext,
   ): Promise<void> {
     if (r.children.networkPolicy) return;

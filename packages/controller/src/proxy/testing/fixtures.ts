@@ -1,9 +1,9 @@
 // ProxyServers for tests: the child the Infra reconciler writes for examples/infra.yaml + attachments.yaml, as the
 // apiserver stores it (uid, generation, the CRD's defaults), and a standalone one with no backends.
 import type { Infra, InfraClusterAttachment, ProxyServer, ProxyServerSpec } from '@oooi/api';
-import { planInfra } from '../../infra/desired/infra-plan';
+import { planInfra } from '../../infra';
 import { loadYaml, world } from '../../testing/fixtures';
-import { defaultedProxySpec } from '../desired/render-proxy-server';
+import { defaultedProxySpec } from '../desired/plan-proxy-server';
 
 type SpecPatch = { readonly [K in keyof ProxyServerSpec]?: ProxyServerSpec[K] | undefined };
 

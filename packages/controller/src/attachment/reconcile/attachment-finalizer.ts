@@ -20,15 +20,14 @@ import {
   type ReconcileContext,
   type ReconcileResult,
 } from '@oooi/kube';
-import { ConditionType, Reason } from '../conditions';
-import type { ConditionSpec } from '../conditions';
+import { ConditionType, Reason } from '../../infra';
+import type { ConditionSpec, Live } from '../../infra';
 import { hasHostedFootprint } from '../desired/apps-ingress-status';
 import { cleanupAppsIngress } from '../hosted/apps-ingress-sync';
 import type { HostedClients } from '../hosted/hosted-clients';
 import { AttachmentKind } from '../../workload/kinds';
 import { conditionChanged, mergeConditions } from '../../workload/conditions';
 import { namespaceOf } from '../../workload/meta';
-import type { Live } from '../caches';
 import { appliedIn } from './attachment-apps';
 import type { ReachTimings } from './reach-options';
 

@@ -17,7 +17,7 @@ import {
   desiredDnsServiceAccount,
 } from './dns-workload';
 
-export interface RenderDnsServerOptions {
+export interface PlanDnsServerOptions {
   /** The operator's default CoreDNS image, used when spec.image is empty. Default {@link DEFAULT_COREDNS_IMAGE}. */
   readonly defaultImage?: string;
   /** The config-sync sidecar's image (the operator's own). Default builtinImages.configSync. */
@@ -43,7 +43,7 @@ export interface DnsChildren {
   readonly deployment: KubeObject;
 }
 
-export interface RenderedDnsServer {
+export interface DnsServerPlan {
   readonly config: DnsConfig;
   readonly names: DnsChildNames;
   /** The ConfigMap's data: `Corefile` and the zone files (equal to `files`). */
@@ -61,10 +61,10 @@ export interface RenderedDnsServer {
 }
 
 /** Renders everything a DNSServer produces, or every problem that prevents it (nothing is applied then). */
-export function renderDnsServer(
+export function planDnsServer(
   dns: DNSServer,
-  options: RenderDnsServerOptions = {},
-): ValidationResult<RenderedDnsServer> {
+  options: PlanDnsServerOptions = {},
+): ValidationResult<DnsServerPlan> {
   const config = renderDnsConfig(dns);
   if (!config.ok) return config;
   const { model, files } = config.value;

@@ -6,7 +6,7 @@
 // while the Secret's uid and resourceVersion stay the same and rebuilt when the Secret rotates.
 import type { LookupFunction } from 'node:net';
 import { KubeClient, KubeConfigRest, loadKubeConfigText, type KubeObject, type RestClient } from '@oooi/kube';
-import { field } from '../aggregate/third-party';
+import { field } from '../../infra';
 import { hostedEndpoint } from '../desired/hosted-endpoint';
 import { HostedClusterKind, SecretKind } from '../../workload/kinds';
 

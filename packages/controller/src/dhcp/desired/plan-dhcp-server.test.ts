@@ -2,24 +2,24 @@ import { stringify } from 'yaml';
 import type { DHCPServer } from '@oooi/api';
 import { expectGolden } from '@oooi/api/testing';
 import { exampleDhcpServer, infraChildDhcpServer } from '../testing/fixtures';
-import { renderDhcpServer, type RenderedDhcpServer } from './render-dhcp-server';
+import { planDhcpServer, type DhcpServerPlan } from './plan-dhcp-server';
 import { dhcpChildNames, isVmiReaderOf, vmiReaderToDhcpServerRequests } from './names';
 
-function rendered(input: DHCPServer, defaultImage?: string): RenderedDhcpServer {
-  const r = renderDhcpServer(input, { defaultImage });
+function rendered(input: DHCPServer, defaultImage?: string): DhcpServerPlan {
+  const r = planDhcpServer(input, { defaultImage });
   if (!r.ok) throw new Error(r.errors.map((e) => `${e.path}: ${e.message}`).join('; '));
   return r.value;
 }
 
-const objectsYaml = (r: RenderedDhcpServer): string => r.objects.map((o) => stringify(o)).join('---\n');
+const objectsYaml = (r: DhcpServerPlan): string => r.objects.map((o) => stringify(o)).join('---\n');
 type Spec = Record<string, unknown>;
-const podSpec = (r: RenderedDhcpServer): Spec =>
+const podSpec = (r: DhcpServerPlan): Spec =>
   ((r.children.deployment.spec as Spec).template as Spec).spec as Spec;
-const container = (r: RenderedDhcpServer): Spec => (podSpec(r).containers as Spec[])[0]!;
-const kindAndPlace = (r: RenderedDhcpServer) =>
+const container = (r: DhcpServerPlan): Spec => (podSpec(r).containers as Spec[])[0]!;
+const kindAndPlace = (r: DhcpServerPlan) =>
   r.objects.map((o) => `${String(o.kind)} ${o.metadata?.namespace ?? ''}/${o.metadata?.name ?? ''}`);
 
-describe('renderDhcpServer', () => {
+describe('planDhcpServer', () => {
   test.each([
     {
       name: 'standalone example: PVC, one VMI namespace, default image',

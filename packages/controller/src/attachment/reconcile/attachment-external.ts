@@ -4,17 +4,16 @@
 // not control is left alone and reported; one the apiserver refuses (422) is reported, not retried in a loop.
 import type { InfraClusterAttachment } from '@oooi/api';
 import { rejectionOf, type KubeClient } from '@oooi/kube';
-import type { Problem } from '../desired/child-plan';
+import type { ControllerCaches, Problem } from '../../infra';
 import {
   desiredExternalService,
   externalServiceName,
   externalServiceStatus,
 } from '../desired/external-service';
 import type { ExternalServiceStatus } from '../desired/external-service';
-import { Reason } from '../conditions';
+import { Reason } from '../../infra';
 import { ServiceKind } from '../../workload/kinds';
 import { namespaceOf } from '../../workload/meta';
-import type { ControllerCaches } from '../caches';
 
 export interface ExternalPass {
   readonly status?: ExternalServiceStatus;

@@ -27,7 +27,7 @@ import { dhcpChildNames, type DhcpChildNames } from './names';
 /** The built-in default image of a DHCPServer with an empty spec.image; the controller's flag overrides it. */
 export const DEFAULT_DHCP_IMAGE = builtinImages.dhcpServer;
 
-export interface RenderDhcpServerOptions {
+export interface PlanDhcpServerOptions {
   /** The operator's default oooi-dhcp image, used when spec.image is empty. Default {@link DEFAULT_DHCP_IMAGE}. */
   readonly defaultImage?: string;
   /** The pod-network NetworkPolicy (workload/network-policy.ts). Default {@link DEFAULT_NETWORK_POLICY}. */
@@ -52,7 +52,7 @@ export interface DhcpChildren {
   readonly deployment: KubeObject;
 }
 
-export interface RenderedDhcpServer {
+export interface DhcpServerPlan {
   readonly config: RenderedDhcpConfig;
   readonly names: DhcpChildNames;
   /** Where `oooi render` writes `files`, relative to its output directory: `dhcp/<namespace>-<name>`. */
@@ -72,10 +72,10 @@ export interface RenderedDhcpServer {
 }
 
 /** Renders everything a DHCPServer produces, or every problem that prevents it (nothing is applied then). */
-export function renderDhcpServer(
+export function planDhcpServer(
   dhcp: DHCPServer,
-  options: RenderDhcpServerOptions = {},
-): ValidationResult<RenderedDhcpServer> {
+  options: PlanDhcpServerOptions = {},
+): ValidationResult<DhcpServerPlan> {
   const config = renderDhcpConfig(dhcp);
   if (!config.ok) return config;
   const spec = defaultedDhcpSpec(dhcp);

@@ -2,25 +2,25 @@ import { stringify } from 'yaml';
 import type { DNSServer } from '@oooi/api';
 import { expectGolden } from '../testing/golden';
 import { exampleDnsServer } from '../testing/fixtures';
-import { renderDnsServer, type RenderedDnsServer } from './render-dns-server';
+import { planDnsServer, type DnsServerPlan } from './plan-dns-server';
 import { dnsChildNames, toDnsLabel } from './names';
 
-function rendered(input: DNSServer, defaultImage?: string): RenderedDnsServer {
-  const r = renderDnsServer(input, { defaultImage });
+function rendered(input: DNSServer, defaultImage?: string): DnsServerPlan {
+  const r = planDnsServer(input, { defaultImage });
   if (!r.ok) throw new Error(r.errors.map((e) => `${e.path}: ${e.message}`).join('; '));
   return r.value;
 }
 
-const objectsYaml = (r: RenderedDnsServer): string => r.objects.map((o) => stringify(o)).join('---\n');
+const objectsYaml = (r: DnsServerPlan): string => r.objects.map((o) => stringify(o)).join('---\n');
 
 type Spec = Record<string, unknown>;
-const podSpec = (r: RenderedDnsServer): Spec =>
+const podSpec = (r: DnsServerPlan): Spec =>
   ((r.children.deployment.spec as Spec).template as Spec).spec as Spec;
-const container = (r: RenderedDnsServer): Spec => (podSpec(r).containers as Spec[])[0]!;
-const templateMeta = (r: RenderedDnsServer): Spec =>
+const container = (r: DnsServerPlan): Spec => (podSpec(r).containers as Spec[])[0]!;
+const templateMeta = (r: DnsServerPlan): Spec =>
   ((r.children.deployment.spec as Spec).template as Spec).metadata as Spec;
 
-describe('renderDnsServer', () => {
+describe('planDnsServer', () => {
   test.each([
     { name: 'examples: VLAN attachment, default image', input: exampleDnsServer(), golden: 'two-views.yaml' },
     {
@@ -62,7 +62,7 @@ describe('renderDnsServer', () => {
 
   test('fed by watch: a native config-sync sidecar writes the shared directory and signals CoreDNS', () => {
     const names = dnsChildNames('vlan100-dns');
-    const r = renderDnsServer(exampleDnsServer(), { configSyncImage: 'registry.local/oooi-controller:1' });
+    const r = planDnsServer(exampleDnsServer(), { configSyncImage: 'registry.local/oooi-controller:1' });
     if (!r.ok) throw new Error('render failed');
     const pod = podSpec(r.value);
     // Never the kubelet's ConfigMap volume: emptyDirs only, so no change waits for the kubelet's sync.

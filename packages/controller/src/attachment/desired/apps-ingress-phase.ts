@@ -8,7 +8,7 @@
 //
 // Every non-Ready outcome clears externalIP and externalHostname, so the *.apps records and backends go at once.
 import type { AppliedIdentities, AppsIngressNames } from './apps-ingress-objects';
-import type { LoadBalancerEndpoint } from '../aggregate/third-party';
+import type { LoadBalancerEndpoint } from '../../infra';
 
 export type AppsPhase = 'Pending' | 'Ready' | 'Degraded';
 

@@ -20,7 +20,7 @@ import {
   HEALTH_PORT,
 } from './proxy-workload';
 
-export interface RenderProxyServerOptions {
+export interface PlanProxyServerOptions {
   /** The operator's default Envoy image, used when spec.proxyImage is empty. Default builtinImages.proxy. */
   readonly defaultProxyImage?: string;
   /** The operator's default oooi-xds image, used when spec.managerImage is empty. Default builtinImages.xds. */
@@ -45,7 +45,7 @@ export interface ProxyChildren {
   readonly deployment: KubeObject;
 }
 
-export interface RenderedProxyServer {
+export interface ProxyServerPlan {
   readonly names: ProxyChildNames;
   /** The spec with the CRD's defaults and both images filled in. */
   readonly spec: ProxyServerSpec;
@@ -78,10 +78,10 @@ function podProblems(spec: ProxyServerSpec): FieldError[] {
 }
 
 /** Renders every child of a ProxyServer, or every problem that prevents it (nothing is applied then). */
-export function renderProxyServer(
+export function planProxyServer(
   proxy: ProxyServer,
-  options: RenderProxyServerOptions = {},
-): ValidationResult<RenderedProxyServer> {
+  options: PlanProxyServerOptions = {},
+): ValidationResult<ProxyServerPlan> {
   const defaulted = defaultedProxySpec(proxy);
   const problems = podProblems(defaulted);
   if (problems.length > 0) return { ok: false, errors: problems };

@@ -18,11 +18,8 @@
 // under the fields left out. Inputs without a resourceVersion (objects read from files) are never cached.
 import type { Infra, InfraClusterAttachment } from '@oooi/api';
 import type { KubeObject } from '@oooi/kube';
-import { targetsInfra } from '../aggregate/attachments';
-import { MAX_ATTACHMENTS_PER_INFRA } from '../aggregate/limits';
-import { components } from '../desired/child-meta';
-import { planInfra } from '../desired/infra-plan';
-import type { InfraPlan, InfraWorld } from '../desired/infra-plan';
+import { components, MAX_ATTACHMENTS_PER_INFRA, planInfra, targetsInfra } from '../../infra';
+import type { InfraPlan, InfraWorld } from '../../infra';
 
 type Meta = Pick<KubeObject, 'kind' | 'metadata'>;
 

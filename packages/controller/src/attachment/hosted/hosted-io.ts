@@ -2,7 +2,7 @@
 // we create it), delete an object only when it carries our annotation for this attachment, count Ready nodes,
 // and ask which resources a group/version serves (the MetalLB and OLM kinds may be absent).
 import { isApiError, type KindDescriptor, type KubeObject } from '@oooi/kube';
-import { annotationOf } from '../aggregate/third-party';
+import { annotationOf } from '../../infra';
 import { CREATED_FOR_ANNOTATION } from '../desired/apps-ingress-objects';
 import type { HostedObject, HostedRef } from '../desired/apps-ingress-objects';
 import type { HostedSession } from './hosted-clients';

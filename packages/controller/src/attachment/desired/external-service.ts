@@ -7,10 +7,8 @@
 // attachment does not control is never taken over; `enabled: false` deletes ours.
 import type { InfraClusterAttachment } from '@oooi/api';
 import { controllerReferences, isControlledBy, type KubeObject } from '@oooi/kube';
-import { loadBalancerEndpoint } from '../aggregate/third-party';
-import { Reason } from '../conditions';
-import type { Problem } from './child-plan';
-import { ManagedByLabel } from './child-meta';
+import { loadBalancerEndpoint, ManagedByLabel, Reason } from '../../infra';
+import type { Problem } from '../../infra';
 import { toDnsLabel } from '../../workload/names';
 import { AttachmentKind } from '../../workload/kinds';
 import { namespaceOf } from '../../workload/meta';

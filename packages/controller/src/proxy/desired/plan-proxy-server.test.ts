@@ -3,25 +3,25 @@ import type { ProxyServer } from '@oooi/api';
 import { expectGolden } from '@oooi/api/testing';
 import { shuffled } from '../../testing/fixtures';
 import { infraChildProxyServer, standaloneProxyServer } from '../testing/fixtures';
-import { renderProxyServer, type RenderedProxyServer } from './render-proxy-server';
+import { planProxyServer, type ProxyServerPlan } from './plan-proxy-server';
 import { proxyPodSelector } from '../../workload/proxy-pods';
 
-function rendered(input: ProxyServer, o: { proxy?: string; xds?: string } = {}): RenderedProxyServer {
-  const r = renderProxyServer(input, { defaultProxyImage: o.proxy, defaultXdsImage: o.xds });
+function rendered(input: ProxyServer, o: { proxy?: string; xds?: string } = {}): ProxyServerPlan {
+  const r = planProxyServer(input, { defaultProxyImage: o.proxy, defaultXdsImage: o.xds });
   if (!r.ok) throw new Error(r.errors.map((e) => `${e.path}: ${e.message}`).join('; '));
   return r.value;
 }
 
-const objectsYaml = (r: RenderedProxyServer): string => r.objects.map((o) => stringify(o)).join('---\n');
+const objectsYaml = (r: ProxyServerPlan): string => r.objects.map((o) => stringify(o)).join('---\n');
 type Spec = Record<string, unknown>;
-const podSpec = (r: RenderedProxyServer): Spec =>
+const podSpec = (r: ProxyServerPlan): Spec =>
   ((r.children.deployment.spec as Spec).template as Spec).spec as Spec;
-const container = (r: RenderedProxyServer, name: string): Spec =>
+const container = (r: ProxyServerPlan, name: string): Spec =>
   (podSpec(r).containers as Spec[]).find((c) => c.name === name)!;
-const template = (r: RenderedProxyServer) =>
+const template = (r: ProxyServerPlan) =>
   (r.children.deployment.spec as Spec).template as { metadata: { annotations: Record<string, string> } };
 
-describe('renderProxyServer', () => {
+describe('planProxyServer', () => {
   test.each([
     {
       name: 'Infra child: two attachments, images from spec',
@@ -274,7 +274,7 @@ describe('renderProxyServer', () => {
       wantError: 'spec.backends[0].port: Invalid value: 18001',
     },
   ])('$name', ({ input, wantError }) => {
-    const r = renderProxyServer(input);
+    const r = planProxyServer(input);
     expect(r.ok).toBe(false);
     if (!r.ok) expect(r.errors.map((e) => `${e.path}: ${e.message}`).join('; ')).toContain(wantError);
   });

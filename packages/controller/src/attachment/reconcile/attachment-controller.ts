@@ -19,30 +19,34 @@ import {
 } from '../../workload/kinds';
 import { HostedClients } from '../hosted/hosted-clients';
 import { defaultReachTimings } from './reach-options';
-import { controllerCaches } from '../caches';
-import type { Live } from '../caches';
-import type { InfraControllerSetup } from './setup';
+import type { AttachmentReachOptions } from './reach-options';
 import {
-  attachmentToSiblingRequests,
-  grantToAttachmentRequests,
-  infraToAttachmentRequests,
-  machineToAttachmentRequests,
-  namespaceToAttachmentRequests,
-  nodePoolToAttachmentRequests,
-} from '../watch/map-requests';
-import {
+  attachmentLookup,
   attachmentSpecChanged,
+  attachmentToSiblingRequests,
+  controllerCaches,
   externalServiceChanged,
+  grantToAttachmentRequests,
   infraSpecChanged,
+  infraToAttachmentRequests,
   machineRoutingChanged,
+  machineToAttachmentRequests,
   namespaceAddedOrDeleted,
+  namespaceToAttachmentRequests,
   nodePoolRoutingChanged,
-} from '../watch/predicates';
-import { attachmentLookup } from '../watch/indexes';
+  nodePoolToAttachmentRequests,
+} from '../../infra';
+import type { InfraControllerSetup, Live } from '../../infra';
 import { AttachmentReconciler } from './attachment-reconciler';
 
+/** The Infra controller's setup plus the attachment's reach. */
+export interface AttachmentControllerSetup extends InfraControllerSetup {
+  /** The attachment's reach: timings and the test-only resolver (defaults: production). */
+  readonly reach?: AttachmentReachOptions;
+}
+
 /** The requests the attachment reconciler sends beyond its caches, applies and status writes. */
-function declareAccess(s: InfraControllerSetup): void {
+function declareAccess(s: AttachmentControllerSetup): void {
   // The finalizer: a merge patch, and a GET to recompute it after a conflict.
   s.declareAccess?.({ kind: AttachmentKind, verbs: ['get', 'patch'], scope: 'watched' });
   // A disabled external Service is deleted.
@@ -59,7 +63,7 @@ function declareAccess(s: InfraControllerSetup): void {
  */
 export const ATTACHMENT_WORKERS = 8;
 
-export function setupAttachmentController(s: InfraControllerSetup): Controller {
+export function setupAttachmentController(s: AttachmentControllerSetup): Controller {
   const caches = controllerCaches(s.manager, { own: s.scope, ...s.served });
   const attachments = attachmentLookup(caches.attachments);
   declareAccess(s);

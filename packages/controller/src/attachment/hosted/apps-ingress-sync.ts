@@ -2,8 +2,7 @@
 // a time, and returns the outcome it decides. Every step's failure becomes a fact (the decision turns it into the
 // reference's phase and reason); only an aborted pass (its deadline) is thrown.
 import type { InfraClusterAttachment } from '@oooi/api';
-import { targetOf } from '../aggregate/attachments';
-import { loadBalancerEndpoint } from '../aggregate/third-party';
+import { loadBalancerEndpoint, targetOf } from '../../infra';
 import {
   HostedServiceKind,
   IPAddressPoolKind,

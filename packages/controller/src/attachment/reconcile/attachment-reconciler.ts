@@ -22,20 +22,20 @@ import {
   type Reconciler,
   type Request,
 } from '@oooi/kube';
-import type { ConditionSpec } from '../conditions';
-import { attachmentStatusWithoutInfra, withReachProblem } from '../desired/attachment-status';
-import type { AttachmentStatusPlan } from '../desired/attachment-status';
+import type { AttachmentStatusPlan, ConditionSpec, ControllerCaches, Live } from '../../infra';
+import { gatherWorld, planInfra } from '../../infra';
+import {
+  attachmentStatusBody,
+  attachmentStatusWithoutInfra,
+  withReachProblem,
+} from '../desired/attachment-status';
 import { hasHostedFootprint } from '../desired/apps-ingress-status';
 import type { AppsIngressStatus } from '../desired/apps-ingress-status';
-import { planInfra } from '../desired/infra-plan';
 import type { DefaultImages } from '../../workload/images';
 import { AttachmentKind } from '../../workload/kinds';
 import { namespaceOf } from '../../workload/meta';
-import type { ControllerCaches, Live } from '../caches';
 import type { HostedClients } from '../hosted/hosted-clients';
-import { attachmentStatusBody } from '../status/status-body';
 import { conditionChanged } from '../../workload/conditions';
-import { gatherWorld } from './world';
 import { PlanMemo } from './plan-memo';
 import { AttachmentApps } from './attachment-apps';
 import { externalServicePass } from './attachment-external';
