@@ -3,7 +3,7 @@
 // on one VLAN"). Overlapping CIDRs count even on two NADs: oooi cannot see which VLAN a NAD carries, and two NADs
 // (one per namespace, say) often bridge the same one; a subnet reused on two VLANs only needs its claims kept
 // apart, since the CIDRs themselves never collide. What each Infra claims:
-// the DHCP pool (an enabled DHCP component), the gateway, each enabled component's serverIP, and the MetalLB range
+// the DHCP pool (an enabled DHCP component), the gateway, each enabled component's serverIP (and HA mode's additional addresses), and the MetalLB range
 // of every member attachment with apps ingress enabled. Any two claims of two such Infras that overlap collide —
 // except two equal gateways (one router serves the VLAN). Each collision is an InfraAddressConflict on both
 // Infras, naming the other Infra, both fields and both addresses; the components whose own address collides
@@ -49,11 +49,10 @@ interface Claim {
 const POOL = 'spec.infraComponents.dhcp.rangeStart-rangeEnd';
 const RANGE_FIELD = 'spec.appsIngress.metallb.ipAddressPoolRange';
 
-const componentOfField: Readonly<Record<string, Component | undefined>> = {
-  'spec.infraComponents.dhcp.serverIP': 'dhcp',
-  'spec.infraComponents.dns.serverIP': 'dns',
-  'spec.infraComponents.proxy.serverIP': 'proxy',
-};
+/** The component whose address FIELD is (serverIP, or an entry of HA mode's additionalServerIPs); the gateway none. */
+function componentOfField(field: string): Component | undefined {
+  return /^spec\.infraComponents\.(dhcp|dns|proxy)\./.exec(field)?.[1] as Component | undefined;
+}
 
 const keyOf = (o: { metadata: { namespace?: string; name: string } }): string =>
   `${namespaceOf(o)}/${o.metadata.name}`;
@@ -74,7 +73,7 @@ function claimsOf(n: NeighbourInfra): Claim[] {
       gateway: false,
     });
   for (const s of staticAddresses(n.infra)) {
-    const component = componentOfField[s.field];
+    const component = componentOfField(s.field);
     if (!enabled(n.infra, component)) continue;
     const gateway = component === undefined;
     out.push({ what: `${s.field} ${s.text}`, range: { start: s.ip, end: s.ip }, component, gateway });

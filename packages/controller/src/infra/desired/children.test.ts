@@ -32,6 +32,16 @@ describe('desiredDhcpServer', () => {
       },
     },
     {
+      name: 'HA mode: serverIP first, then the additional DNS addresses in their order (option 6)',
+      input: infra({ infraComponents: { dns: { additionalServerIPs: ['198.51.100.6', '198.51.100.5'] } } }),
+      want: {
+        dnsServers: ['198.51.100.3', '198.51.100.6', '198.51.100.5'],
+        nadNamespace: 'clusters',
+        image: 'mirror/dhcp:1',
+        leaseTime: '1h',
+      },
+    },
+    {
       name: 'DNS disabled: upstream addresses only (resolv.conf cannot be handed out)',
       input: infra({
         networkConfig: { dnsServers: ['198.51.100.53', 'resolv.conf'], networkAttachmentNamespace: 'nets' },
@@ -148,6 +158,20 @@ describe('desiredDhcpServer: what only the Infra knows', () => {
     expect({ excluded: p.object.spec.leaseConfig.excluded, kubevirt: p.object.spec.kubevirt }).toEqual(want);
   });
 
+  test('HA mode: the additional DNS addresses are excluded too', () => {
+    const ha = infra({ infraComponents: { dns: { additionalServerIPs: ['198.51.100.5', '198.51.100.6'] } } });
+    const p = desiredDhcpServer(ha, images, []);
+    if (p.action !== 'apply') throw new Error(p.action);
+    expect(p.object.spec.leaseConfig.excluded).toEqual([
+      '198.51.100.1',
+      '198.51.100.2',
+      '198.51.100.3',
+      '198.51.100.4',
+      '198.51.100.5',
+      '198.51.100.6',
+    ]);
+  });
+
   test.each([
     { name: '252 members with apps ingress: 256 excluded entries, admitted', members: 252, want: [] },
     {
@@ -196,6 +220,15 @@ describe('desiredDnsServer and desiredProxyServer', () => {
       'own/envoy',
       'mirror/xds:1',
     ]);
+  });
+
+  test('HA mode: the DNSServer gets the additional addresses in their order; none, none', () => {
+    const ha = infra({ infraComponents: { dns: { additionalServerIPs: ['198.51.100.6', '198.51.100.5'] } } });
+    const dns = desiredDnsServer({ infra: ha, views: [], internalIP: undefined, images });
+    const one = desiredDnsServer({ infra: plain, views: [], internalIP: undefined, images });
+    if (dns.action !== 'apply' || one.action !== 'apply') throw new Error('not applied');
+    expect(dns.object.spec.networkConfig.additionalServerIPs).toEqual(['198.51.100.6', '198.51.100.5']);
+    expect(one.object.spec.networkConfig.additionalServerIPs).toBeUndefined();
   });
 
   test('zero attachments: the DNSServer forwards only, the ProxyServer has zero backends', () => {
