@@ -1,13 +1,16 @@
 // DnsServerReconciler: read the DNSServer from the cache (absent or terminating: done, the garbage collector
 // removes the children), render everything with the pure renderer, apply the children by server-side apply
-// (skipped when unchanged), then write status once. A spec that cannot be rendered leaves the children as they are
-// (the running configuration keeps serving) and says why in Ready; so does a child the apiserver refuses (422:
-// terminal, not retried until something changes). A Warning Event is recorded only when Ready changes.
+// (skipped when unchanged; @oooi/kube's syncChildren, the path every workload reconciler shares), then write status
+// once. A spec that cannot be rendered leaves the children as they are (the running configuration keeps serving) and
+// says why in Ready; so does a child the apiserver refuses (422: terminal, not retried until something changes).
+// Events follow the status write, only when Ready changes (@oooi/kube's applyOwnerStatus).
 import type { DNSServer } from '@oooi/api';
 import {
-  applyOwnedChildren,
   applyOwnerStatus,
-  isControlledBy,
+  childrenAsTheyAre,
+  syncChildren,
+  type ChildRef,
+  type ChildStep,
   type Clock,
   type EventRecorder,
   type KubeClient,
@@ -16,7 +19,6 @@ import {
   type ReconcileContext,
   type Reconciler,
   type ReconcileResult,
-  type Rejection,
   type Request,
 } from '@oooi/kube';
 import { namespaceOf } from '../../workload/meta';
@@ -56,13 +58,6 @@ export interface DnsServerReconcilerOptions {
   readonly events?: Pick<EventRecorder, 'event'>;
 }
 
-interface Applied {
-  readonly conflicts: string[];
-  readonly rejected?: Rejection;
-  readonly service?: KubeObject;
-  readonly deployment?: KubeObject;
-}
-
 export class DnsServerReconciler implements Reconciler {
   constructor(private readonly o: DnsServerReconcilerOptions) {}
 
@@ -72,8 +67,27 @@ export class DnsServerReconciler implements Reconciler {
     const dns = this.o.client.freshest(DnsServerKind, this.o.dnsServers.get(req.namespace, req.name));
     if (!dns || dns.metadata.deletionTimestamp) return {};
     const rendered = planDnsServer(dns, this.o.plan);
-    const applied = rendered.ok ? await this.applyChildren(dns, rendered.value, ctx) : this.asTheyAre(dns);
-    const status = desiredDnsStatus({ dns, rendered, ...applied, now: this.o.clock.now() });
+    const watched = this.watched(dns);
+    const pass = rendered.ok
+      ? await syncChildren({
+          client: this.o.client,
+          ownerKind: DnsServerKind,
+          owner: dns,
+          ...this.children(dns, rendered.value),
+          watched,
+          log: ctx.log,
+          signal: ctx.signal,
+        })
+      : childrenAsTheyAre(watched);
+    const status = desiredDnsStatus({
+      dns,
+      rendered,
+      conflicts: pass.conflicts,
+      rejected: pass.rejected,
+      service: pass.live.get('Service'),
+      deployment: pass.live.get('Deployment'),
+      now: this.o.clock.now(),
+    });
     await applyOwnerStatus({
       client: this.o.client,
       kind: DnsServerKind,
@@ -85,65 +99,33 @@ export class DnsServerReconciler implements Reconciler {
     return {};
   }
 
-  /** The live Service and Deployment, for a pass that applies nothing. */
-  private asTheyAre(dns: DNSServer): Applied {
-    const ns = dns.metadata.namespace ?? '';
+  /** The Service and Deployment, which the status reads. */
+  private watched(dns: DNSServer): ChildRef[] {
+    const namespace = namespaceOf(dns);
     const { workload } = dnsChildNames(dns.metadata.name);
-    return {
-      conflicts: [],
-      service: this.o.children.services.get(ns, workload),
-      deployment: this.o.children.deployments.get(ns, workload),
-    };
-  }
-
-  /** Applies the children in order (`applyOwnedChildren`: nothing is taken over, a 422 is terminal). */
-  private async applyChildren(
-    dns: DNSServer & KubeObject,
-    r: DnsServerPlan,
-    ctx: ReconcileContext,
-  ): Promise<Applied> {
     const c = this.o.children;
-    const out = await applyOwnedChildren({
-      client: this.o.client,
-      ownerKind: DnsServerKind,
-      owner: dns,
-      steps: [
-        { kind: ServiceAccountKind, body: r.children.serviceAccount, reader: c.serviceAccounts },
-        { kind: RoleKind, body: r.children.syncRole, reader: c.roles },
-        { kind: RoleBindingKind, body: r.children.syncRoleBinding, reader: c.roleBindings },
-        { kind: ConfigMapKind, body: r.children.configMap, reader: c.configMaps },
-        { kind: ServiceKind, body: r.children.service, reader: c.services },
-        ...(r.children.networkPolicy
-          ? [{ kind: NetworkPolicyKind, body: r.children.networkPolicy, reader: c.networkPolicies }]
-          : []),
-        { kind: DeploymentKind, body: r.children.deployment, reader: c.deployments },
-      ],
-      signal: ctx.signal,
-      onApplied: ({ kind, body }) => ctx.log.info({ kind: kind.kind, child: body.metadata?.name }, 'Applied'),
-    });
-    if (out.state === 'conflict') return { ...this.asTheyAre(dns), conflicts: [...out.conflicts] };
-    if (out.state === 'rejected') {
-      ctx.log.warn({ child: out.rejection.child, why: out.rejection.message }, 'Child rejected');
-      return { ...this.asTheyAre(dns), rejected: out.rejection };
-    }
-    await this.pruneNetworkPolicy(dns, r, ctx);
-    return { conflicts: [], service: out.live.get('Service'), deployment: out.live.get('Deployment') };
+    return [
+      { kind: ServiceKind, reader: c.services, namespace, name: workload },
+      { kind: DeploymentKind, reader: c.deployments, namespace, name: workload },
+    ];
   }
 
-  /**
-   * With the policies off, the NetworkPolicy an earlier pass wrote is deleted (one this DNSServer does not control is
-   * left alone, like any name it does not own).
-   */
-  private async pruneNetworkPolicy(
-    owner: DNSServer & KubeObject,
-    r: DnsServerPlan,
-    ctx: ReconcileContext,
-  ): Promise<void> {
-    if (r.children.networkPolicy) return;
-    const ref = { namespace: namespaceOf(owner), name: r.names.workload };
-    const live = this.o.children.networkPolicies.get(ref.namespace, ref.name);
-    if (!live || !isControlledBy(live, DnsServerKind, owner)) return;
-    if (await this.o.client.delete(NetworkPolicyKind, ref, ctx.signal))
-      ctx.log.info({ kind: 'NetworkPolicy', child: ref.name }, 'Deleted');
+  /** The children in order, and the NetworkPolicy an earlier pass wrote when the policies are off now. */
+  private children(dns: DNSServer, r: DnsServerPlan): { steps: ChildStep[]; absent: ChildRef[] } {
+    const c = this.o.children;
+    const ch = r.children;
+    const policy = { kind: NetworkPolicyKind, reader: c.networkPolicies };
+    return {
+      steps: [
+        { kind: ServiceAccountKind, body: ch.serviceAccount, reader: c.serviceAccounts },
+        { kind: RoleKind, body: ch.syncRole, reader: c.roles },
+        { kind: RoleBindingKind, body: ch.syncRoleBinding, reader: c.roleBindings },
+        { kind: ConfigMapKind, body: ch.configMap, reader: c.configMaps },
+        { kind: ServiceKind, body: ch.service, reader: c.services },
+        ...(ch.networkPolicy ? [{ ...policy, body: ch.networkPolicy }] : []),
+        { kind: DeploymentKind, body: ch.deployment, reader: c.deployments },
+      ],
+      absent: ch.networkPolicy ? [] : [{ ...policy, namespace: namespaceOf(dns), name: r.names.workload }],
+    };
   }
 }
