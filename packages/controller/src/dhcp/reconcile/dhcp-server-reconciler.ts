@@ -1,14 +1,17 @@
 // DhcpServerReconciler: read the DHCPServer from the cache (absent: done; terminating: delete its VMI readers in
 // other namespaces, then release the finalizer — the garbage collector removes the owned children), render
-// everything with the pure renderer, apply the owned children by server-side apply (skipped when unchanged; a
-// foreign name is never taken over; a 422 is terminal), then the VMI readers in the listed namespaces (pruning the
-// rest), then write status once. A spec that cannot be rendered leaves every child as it is (the running
-// configuration keeps serving) and says why in Ready. A Warning Event is recorded only when Ready changes.
+// everything with the pure renderer, apply the owned children by server-side apply (@oooi/kube's syncChildren, the
+// path every workload reconciler shares: skipped when unchanged; a foreign name is never taken over; a 422 is
+// terminal), then the VMI readers in the listed namespaces (pruning the rest), then write status once. A spec that
+// cannot be rendered leaves every child as it is (the running configuration keeps serving) and says why in Ready.
+// Events follow the status write, only when Ready changes (@oooi/kube's applyOwnerStatus).
 import type { DHCPServer } from '@oooi/api';
 import {
-  applyOwnedChildren,
   applyOwnerStatus,
-  isControlledBy,
+  childrenAsTheyAre,
+  syncChildren,
+  type ChildRef,
+  type ChildStep,
   type Clock,
   type EventRecorder,
   type KubeClient,
@@ -92,24 +95,54 @@ export class DhcpServerReconciler implements Reconciler {
     return {};
   }
 
-  /** The live Deployment, for a pass that applies nothing. */
-  private asTheyAre(dhcp: DHCPServer): Applied {
+  /** The Deployment, which the status reads. */
+  private watched(dhcp: DHCPServer): ChildRef[] {
     const { workload } = dhcpChildNames(namespaceOf(dhcp), dhcp.metadata.name);
-    return { conflicts: [], deployment: this.o.children.deployments.get(namespaceOf(dhcp), workload) };
+    return [
+      {
+        kind: DeploymentKind,
+        reader: this.o.children.deployments,
+        namespace: namespaceOf(dhcp),
+        name: workload,
+      },
+    ];
   }
 
-  /** The owned children in order (`applyOwnedChildren`), then the VMI readers in the listed namespaces. */
+  /** The live Deployment, for a pass that applies nothing. */
+  private asTheyAre(dhcp: DHCPServer): Applied {
+    return { conflicts: [], deployment: childrenAsTheyAre(this.watched(dhcp)).live.get('Deployment') };
+  }
+
+  /** The owned children in order (`syncChildren`), then the VMI readers in the listed namespaces. */
   private async applyAll(
     dhcp: DHCPServer & KubeObject,
     r: DhcpServerPlan,
     ctx: ReconcileContext,
   ): Promise<Applied> {
-    const c = this.o.children;
-    const ch = r.children;
-    const out = await applyOwnedChildren({
+    const out = await syncChildren({
       client: this.o.client,
       ownerKind: DhcpServerKind,
       owner: dhcp,
+      ...this.children(dhcp, r),
+      watched: this.watched(dhcp),
+      log: ctx.log,
+      signal: ctx.signal,
+    });
+    const deployment = out.live.get('Deployment');
+    if (out.conflicts.length > 0 || out.rejected)
+      return { conflicts: out.conflicts, ...(out.rejected ? { rejected: out.rejected } : {}), deployment };
+    const vmi = await this.readers.sync(dhcp, r.names, r.vmiReaders, ctx.signal);
+    if (vmi.state === 'conflict') return { conflicts: [...vmi.conflicts], deployment };
+    if (vmi.state === 'rejected') return { conflicts: [], rejected: vmi.rejection, deployment };
+    return { conflicts: [], vmi, deployment };
+  }
+
+  /** The children in order, and the NetworkPolicy an earlier pass wrote when the policies are off now. */
+  private children(dhcp: DHCPServer, r: DhcpServerPlan): { steps: ChildStep[]; absent: ChildRef[] } {
+    const c = this.o.children;
+    const ch = r.children;
+    const policy = { kind: NetworkPolicyKind, reader: c.networkPolicies };
+    return {
       steps: [
         { kind: ServiceAccountKind, body: ch.serviceAccount, reader: c.serviceAccounts },
         { kind: RoleKind, body: ch.statusRole, reader: c.roles },
@@ -119,41 +152,10 @@ export class DhcpServerReconciler implements Reconciler {
           ? [{ kind: PersistentVolumeClaimKind, body: ch.leaseClaim, reader: c.persistentVolumeClaims }]
           : []),
         { kind: ServiceKind, body: ch.service, reader: c.services },
-        ...(ch.networkPolicy
-          ? [{ kind: NetworkPolicyKind, body: ch.networkPolicy, reader: c.networkPolicies }]
-          : []),
+        ...(ch.networkPolicy ? [{ ...policy, body: ch.networkPolicy }] : []),
         { kind: DeploymentKind, body: ch.deployment, reader: c.deployments },
       ],
-      signal: ctx.signal,
-      onApplied: ({ kind, body }) => ctx.log.info({ kind: kind.kind, child: body.metadata?.name }, 'Applied'),
-    });
-    if (out.state === 'conflict') return { ...this.asTheyAre(dhcp), conflicts: [...out.conflicts] };
-    if (out.state === 'rejected') {
-      ctx.log.warn({ child: out.rejection.child, why: out.rejection.message }, 'Child rejected');
-      return { ...this.asTheyAre(dhcp), rejected: out.rejection };
-    }
-    const deployment = out.live.get('Deployment');
-    await this.pruneNetworkPolicy(dhcp, r, ctx);
-    const vmi = await this.readers.sync(dhcp, r.names, r.vmiReaders, ctx.signal);
-    if (vmi.state === 'conflict') return { conflicts: [...vmi.conflicts], deployment };
-    if (vmi.state === 'rejected') return { conflicts: [], rejected: vmi.rejection, deployment };
-    return { conflicts: [], vmi, deployment };
-  }
-
-  /**
-   * With the policies off, the NetworkPolicy an earlier pass wrote is deleted (one this DHCPServer does not control is
-   * left alone, like any name it does not own).
-   */
-  private async pruneNetworkPolicy(
-    owner: DHCPServer & KubeObject,
-    r: DhcpServerPlan,
-    ctx: ReconcileContext,
-  ): Promise<void> {
-    if (r.children.networkPolicy) return;
-    const ref = { namespace: namespaceOf(owner), name: r.names.workload };
-    const live = this.o.children.networkPolicies.get(ref.namespace, ref.name);
-    if (!live || !isControlledBy(live, DhcpServerKind, owner)) return;
-    if (await this.o.client.delete(NetworkPolicyKind, ref, ctx.signal))
-      ctx.log.info({ kind: 'NetworkPolicy', child: ref.name }, 'Deleted');
+      absent: ch.networkPolicy ? [] : [{ ...policy, namespace: namespaceOf(dhcp), name: r.names.workload }],
+    };
   }
 }
