@@ -1,13 +1,16 @@
 // ProxyServerReconciler: read the ProxyServer from the cache (absent: done — the garbage collector removes the
-// owned children), render every child with the pure renderer, apply them by server-side apply (skipped when
-// unchanged; a foreign name is never taken over; a 422 is terminal), then write status once. A spec that cannot be
-// rendered leaves every child as it is (the running Envoy keeps serving) and says why in Ready. A Warning Event is
-// recorded only when Ready changes.
+// owned children), render every child with the pure renderer, apply them by server-side apply (@oooi/kube's
+// syncChildren, the path every workload reconciler shares: skipped when unchanged; a foreign name is never taken
+// over; a 422 is terminal), then write status once. A spec that cannot be rendered leaves every child as it is (the
+// running Envoy keeps serving) and says why in Ready. Events follow the status write, only when Ready changes
+// (@oooi/kube's applyOwnerStatus).
 import type { ProxyServer } from '@oooi/api';
 import {
-  applyOwnedChildren,
   applyOwnerStatus,
-  isControlledBy,
+  childrenAsTheyAre,
+  syncChildren,
+  type ChildRef,
+  type ChildStep,
   type Clock,
   type EventRecorder,
   type KubeClient,
@@ -20,7 +23,7 @@ import {
 } from '@oooi/kube';
 import { namespaceOf } from '../../workload/meta';
 import { proxyChildNames } from '../desired/names';
-import { desiredProxyStatus, type ProxyStatusInput } from '../desired/proxy-status';
+import { desiredProxyStatus } from '../desired/proxy-status';
 import {
   planProxyServer,
   type PlanProxyServerOptions,
@@ -59,8 +62,6 @@ export interface ProxyServerReconcilerOptions {
   readonly events?: Pick<EventRecorder, 'event'>;
 }
 
-type Applied = Pick<ProxyStatusInput, 'conflicts' | 'rejected' | 'deployment' | 'service'>;
-
 export class ProxyServerReconciler implements Reconciler {
   constructor(private readonly o: ProxyServerReconcilerOptions) {}
 
@@ -68,8 +69,27 @@ export class ProxyServerReconciler implements Reconciler {
     const proxy = this.o.client.freshest(ProxyServerKind, this.o.proxyServers.get(req.namespace, req.name));
     if (!proxy || proxy.metadata.deletionTimestamp) return {};
     const rendered = planProxyServer(proxy, this.o.plan);
-    const applied = rendered.ok ? await this.apply(proxy, rendered.value, ctx) : this.asTheyAre(proxy);
-    const status = desiredProxyStatus({ proxy, rendered, ...applied, now: this.o.clock.now() });
+    const watched = this.watched(proxy);
+    const pass = rendered.ok
+      ? await syncChildren({
+          client: this.o.client,
+          ownerKind: ProxyServerKind,
+          owner: proxy,
+          ...this.children(proxy, rendered.value),
+          watched,
+          log: ctx.log,
+          signal: ctx.signal,
+        })
+      : childrenAsTheyAre(watched);
+    const status = desiredProxyStatus({
+      proxy,
+      rendered,
+      conflicts: pass.conflicts,
+      rejected: pass.rejected,
+      deployment: pass.live.get('Deployment'),
+      service: pass.live.get('Service'),
+      now: this.o.clock.now(),
+    });
     await applyOwnerStatus({
       client: this.o.client,
       kind: ProxyServerKind,
@@ -81,65 +101,33 @@ export class ProxyServerReconciler implements Reconciler {
     return {};
   }
 
-  /** The live Deployment and Service, for a pass that applies nothing. */
-  private asTheyAre(proxy: ProxyServer): Applied {
+  /** The Deployment and Service, which the status reads. */
+  private watched(proxy: ProxyServer): ChildRef[] {
     const { workload } = proxyChildNames(proxy.metadata.name);
     const namespace = namespaceOf(proxy);
-    return {
-      conflicts: [],
-      deployment: this.o.children.deployments.get(namespace, workload),
-      service: this.o.children.services.get(namespace, workload),
-    };
+    const c = this.o.children;
+    return [
+      { kind: DeploymentKind, reader: c.deployments, namespace, name: workload },
+      { kind: ServiceKind, reader: c.services, namespace, name: workload },
+    ];
   }
 
-  private async apply(
-    proxy: ProxyServer & KubeObject,
-    r: ProxyServerPlan,
-    ctx: ReconcileContext,
-  ): Promise<Applied> {
+  /** The children in order, and the NetworkPolicy an earlier pass wrote when the policies are off now. */
+  private children(proxy: ProxyServer, r: ProxyServerPlan): { steps: ChildStep[]; absent: ChildRef[] } {
     const c = this.o.children;
     const ch = r.children;
-    const out = await applyOwnedChildren({
-      client: this.o.client,
-      ownerKind: ProxyServerKind,
-      owner: proxy,
+    const policy = { kind: NetworkPolicyKind, reader: c.networkPolicies };
+    return {
       steps: [
         { kind: ServiceAccountKind, body: ch.serviceAccount, reader: c.serviceAccounts },
         { kind: RoleKind, body: ch.xdsRole, reader: c.roles },
         { kind: RoleBindingKind, body: ch.xdsRoleBinding, reader: c.roleBindings },
         { kind: ConfigMapKind, body: ch.configMap, reader: c.configMaps },
         { kind: ServiceKind, body: ch.service, reader: c.services },
-        ...(ch.networkPolicy
-          ? [{ kind: NetworkPolicyKind, body: ch.networkPolicy, reader: c.networkPolicies }]
-          : []),
+        ...(ch.networkPolicy ? [{ ...policy, body: ch.networkPolicy }] : []),
         { kind: DeploymentKind, body: ch.deployment, reader: c.deployments },
       ],
-      signal: ctx.signal,
-      onApplied: ({ kind, body }) => ctx.log.info({ kind: kind.kind, child: body.metadata?.name }, 'Applied'),
-    });
-    if (out.state === 'conflict') return { ...this.asTheyAre(proxy), conflicts: [...out.conflicts] };
-    if (out.state === 'rejected') {
-      ctx.log.warn({ child: out.rejection.child, why: out.rejection.message }, 'Child rejected');
-      return { ...this.asTheyAre(proxy), rejected: out.rejection };
-    }
-    await this.pruneNetworkPolicy(proxy, r, ctx);
-    return { conflicts: [], deployment: out.live.get('Deployment'), service: out.live.get('Service') };
-  }
-
-  /**
-   * With the policies off, the NetworkPolicy an earlier pass wrote is deleted (one this ProxyServer does not control is
-   * left alone, like any name it does not own).
-   */
-  private async pruneNetworkPolicy(
-    owner: ProxyServer & KubeObject,
-    r: ProxyServerPlan,
-    ctx: ReconcileContext,
-  ): Promise<void> {
-    if (r.children.networkPolicy) return;
-    const ref = { namespace: namespaceOf(owner), name: r.names.workload };
-    const live = this.o.children.networkPolicies.get(ref.namespace, ref.name);
-    if (!live || !isControlledBy(live, ProxyServerKind, owner)) return;
-    if (await this.o.client.delete(NetworkPolicyKind, ref, ctx.signal))
-      ctx.log.info({ kind: 'NetworkPolicy', child: ref.name }, 'Deleted');
+      absent: ch.networkPolicy ? [] : [{ ...policy, namespace: namespaceOf(proxy), name: r.names.workload }],
+    };
   }
 }
