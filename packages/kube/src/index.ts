@@ -84,10 +84,12 @@ export {
   type Rejection,
 } from './ownership/owned-children';
 export {
+  applyOwnerPass,
   childrenAsTheyAre,
   syncChildren,
   type ChildRef,
   type ChildrenPass,
+  type OwnerPassOptions,
   type SyncChildrenOptions,
 } from './ownership/children-pass';
 export {

@@ -7,7 +7,7 @@ import type { KubeObject } from '../object';
 import { ApiError } from '../rest/rest';
 import { FakeRest } from '../testing/fake-rest';
 import { KubeClient } from '../write/client';
-import { syncChildren, type ChildRef } from './children-pass';
+import { applyOwnerPass, syncChildren, type ChildRef, type ChildrenPass } from './children-pass';
 import type { ChildStep } from './owned-children';
 
 const OwnerKind: KindDescriptor = { group: 'example.com', version: 'v1', plural: 'owners', kind: 'Owner' };
@@ -62,7 +62,7 @@ function setup() {
       log: pino({ level: 'silent' }),
     });
   const writes = () => fake.writes().map((w) => `${w.method} ${w.path}`);
-  return { fake, path, body, ref, steps, pass, writes };
+  return { fake, client, path, body, ref, steps, pass, writes };
 }
 
 describe('syncChildren', () => {
@@ -112,5 +112,57 @@ describe('syncChildren', () => {
     expect(w.fake.peek(w.path(PolicyKind, 'mine'))).toBeUndefined();
     expect(w.fake.peek(w.path(PolicyKind, 'theirs'))).toBeDefined();
     expect(w.fake.violations).toEqual([]);
+  });
+});
+
+describe('applyOwnerPass', () => {
+  const ownerPath = resourcePath(OwnerKind, { namespace: 'ns', name: 'o' });
+  function passOf(w: ReturnType<typeof setup>, plan: string | undefined, order: string[]) {
+    const seeded = w.fake.peek(ownerPath)!;
+    return applyOwnerPass<string, ChildrenPass>({
+      client: w.client,
+      ownerKind: OwnerKind,
+      owner: seeded,
+      plan,
+      children: (data) => ({ steps: w.steps(data) }),
+      watched: [w.ref(DeployKind, 'o')],
+      then: (pass) => {
+        order.push(`then after ${w.writes().length} writes`);
+        return Promise.resolve(pass);
+      },
+      status: (pass) => {
+        order.push(`status from ${[...pass.live.keys()].join(',') || 'nothing'}`);
+        return { conditions: [] };
+      },
+      events: { event: () => order.push(`event after ${w.writes().length} writes`) },
+      log: pino({ level: 'silent' }),
+    });
+  }
+
+  test('children, then the extra writes, then the status once; no plan: nothing applied, read as it is', async () => {
+    const w = setup();
+    w.fake.seed(ownerPath, { ...owner, apiVersion: 'example.com/v1', kind: 'Owner' });
+    const order: string[] = [];
+    await passOf(w, 'a', order);
+    expect(order).toEqual(['then after 2 writes', 'status from ConfigMap,Deployment']);
+    expect(w.writes().slice(2)).toEqual([`PATCH ${ownerPath}/status`]);
+    order.length = 0;
+    await passOf(w, undefined, order); // not rendered: no apply, no then
+    expect(order).toEqual(['status from Deployment']);
+    expect(w.writes()).toHaveLength(3);
+    expect(w.fake.violations).toEqual([]);
+  });
+
+  test('a conflict skips the extra writes', async () => {
+    const w = setup();
+    w.fake.seed(ownerPath, { ...owner, apiVersion: 'example.com/v1', kind: 'Owner' });
+    w.fake.seed(w.path(CmKind, 'o'), {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'o', namespace: 'ns' },
+    });
+    const order: string[] = [];
+    await passOf(w, 'a', order);
+    expect(order).toEqual(['status from nothing']);
   });
 });

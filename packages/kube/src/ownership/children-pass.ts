@@ -3,13 +3,15 @@
 // leaves out that this owner controls, and hand the status builder what happened — the names in conflict, the
 // rejection, and the live children by kind. When nothing is applied (a name conflict, a rejection, or a spec that
 // does not render) the children are read "as they are" from the caches, so the status still tells the truth about
-// what runs.
+// what runs. `applyOwnerPass` is the whole write side of such a pass: the children, then the status once, then
+// the Events.
 import type { Logger } from 'pino';
 import type { KindDescriptor } from '../kinds';
 import type { KubeObject } from '../object';
 import type { KubeClient } from '../write/client';
 import { applyOwnedChildren, type ChildStep, type ObjectReader, type Rejection } from './owned-children';
 import { isControlledBy, type OwnerIdentity } from './owner-references';
+import { applyOwnerStatus, type ApplyOwnerStatusOptions } from './owner-status';
 
 /** A child by name, looked up in a cache. */
 export interface ChildRef {
@@ -78,4 +80,47 @@ async function prune(o: SyncChildrenOptions, ref: ChildRef): Promise<void> {
   if (!live || !isControlledBy(live, o.ownerKind, o.owner)) return;
   if (await o.client.delete(ref.kind, { namespace: ref.namespace, name: ref.name }, o.signal))
     o.log.info({ kind: ref.kind.kind, child: ref.name }, 'Deleted');
+}
+
+export interface OwnerPassOptions<P, X extends ChildrenPass = ChildrenPass> extends Omit<
+  SyncChildrenOptions,
+  'steps' | 'absent'
+> {
+  /** The plan; undefined when the spec did not render (nothing is applied, the children are read as they are). */
+  readonly plan: P | undefined;
+  /** The planned children in order, and those the plan leaves out. */
+  readonly children: (plan: P) => Pick<SyncChildrenOptions, 'steps' | 'absent'>;
+  /** More writes of the pass, only after every child applied (a DHCPServer's Roles in other namespaces). */
+  readonly then?: (pass: ChildrenPass, plan: P) => Promise<X>;
+  /** The status to write, from what the pass did (see applyOwnerStatus). */
+  readonly status: (pass: ChildrenPass | X) => ApplyOwnerStatusOptions['status'];
+  readonly owner: KubeObject;
+  readonly events?: ApplyOwnerStatusOptions['events'];
+}
+
+/**
+ * A workload owner's whole write side, in the one order: its children (`syncChildren`, or as they are when there is
+ * no plan; then `then`), then its status once, then its Events (`applyOwnerStatus`).
+ */
+export async function applyOwnerPass<P, X extends ChildrenPass = ChildrenPass>(
+  o: OwnerPassOptions<P, X>,
+): Promise<void> {
+  const pass = o.plan === undefined ? childrenAsTheyAre(o.watched) : await childrenThen(o, o.plan);
+  await applyOwnerStatus({
+    client: o.client,
+    kind: o.ownerKind,
+    owner: o.owner,
+    status: o.status(pass),
+    ...(o.events ? { events: o.events } : {}),
+    ...(o.signal ? { signal: o.signal } : {}),
+  });
+}
+
+async function childrenThen<P, X extends ChildrenPass>(
+  o: OwnerPassOptions<P, X>,
+  plan: P,
+): Promise<ChildrenPass | X> {
+  const pass = await syncChildren({ ...o, ...o.children(plan) });
+  const clean = pass.conflicts.length === 0 && pass.rejected === undefined;
+  return clean && o.then ? o.then(pass, plan) : pass;
 }

@@ -7,10 +7,9 @@
 // Events follow the status write, only when Ready changes (@oooi/kube's applyOwnerStatus).
 import type { DHCPServer } from '@oooi/api';
 import {
-  applyOwnerStatus,
-  childrenAsTheyAre,
-  syncChildren,
+  applyOwnerPass,
   type ChildRef,
+  type ChildrenPass,
   type ChildStep,
   type Clock,
   type EventRecorder,
@@ -23,8 +22,8 @@ import {
   type Request,
 } from '@oooi/kube';
 import { namespaceOf } from '../../workload/meta';
-import { desiredDhcpStatus, type DhcpStatusInput } from '../desired/dhcp-status';
-import { dhcpChildNames } from '../desired/names';
+import { desiredDhcpStatus, type VmiAccessOutcome } from '../desired/dhcp-status';
+import { dhcpChildNames, type DhcpChildNames } from '../desired/names';
 import { planDhcpServer, type PlanDhcpServerOptions, type DhcpServerPlan } from '../desired/plan-dhcp-server';
 import {
   ConfigMapKind,
@@ -38,6 +37,12 @@ import {
   ServiceKind,
 } from '../../workload/kinds';
 import { VmiReaders, type VmiReaderCaches } from './vmi-readers';
+
+/** The Deployment's namespace and name. */
+const idOf = (dhcp: DHCPServer, names: DhcpChildNames) => ({
+  namespace: namespaceOf(dhcp),
+  name: names.workload,
+});
 
 export interface DhcpChildReaders {
   readonly serviceAccounts: ObjectReader;
@@ -64,7 +69,10 @@ export interface DhcpServerReconcilerOptions {
   readonly events?: Pick<EventRecorder, 'event'>;
 }
 
-type Applied = Omit<DhcpStatusInput, 'dhcp' | 'rendered' | 'now'>;
+/** The pass over the owned children, then the VMI readers' outcome. */
+interface DhcpPass extends ChildrenPass {
+  readonly vmi?: VmiAccessOutcome;
+}
 
 export class DhcpServerReconciler implements Reconciler {
   private readonly readers: VmiReaders;
@@ -82,59 +90,42 @@ export class DhcpServerReconciler implements Reconciler {
       await this.readers.finalize(dhcp, names, rendered.ok ? rendered.value.vmiReaders : [], ctx.signal);
       return {};
     }
-    const applied = rendered.ok ? await this.applyAll(dhcp, rendered.value, ctx) : this.asTheyAre(dhcp);
-    const status = desiredDhcpStatus({ dhcp, rendered, ...applied, now: this.o.clock.now() });
-    await applyOwnerStatus({
+    await applyOwnerPass<DhcpServerPlan, DhcpPass>({
       client: this.o.client,
-      kind: DhcpServerKind,
+      ownerKind: DhcpServerKind,
       owner: dhcp,
-      status,
-      events: this.o.events,
+      plan: rendered.ok ? rendered.value : undefined,
+      children: (plan) => this.children(dhcp, plan),
+      watched: [{ kind: DeploymentKind, reader: this.o.children.deployments, ...idOf(dhcp, names) }],
+      then: (pass, plan) => this.vmiReaders(dhcp, plan, pass, ctx),
+      status: (pass: DhcpPass) =>
+        desiredDhcpStatus({
+          dhcp,
+          rendered,
+          conflicts: pass.conflicts,
+          rejected: pass.rejected,
+          vmi: pass.vmi,
+          deployment: pass.live.get('Deployment'),
+          now: this.o.clock.now(),
+        }),
+      ...(this.o.events ? { events: this.o.events } : {}),
+      log: ctx.log,
       signal: ctx.signal,
     });
     return {};
   }
 
-  /** The Deployment, which the status reads. */
-  private watched(dhcp: DHCPServer): ChildRef[] {
-    const { workload } = dhcpChildNames(namespaceOf(dhcp), dhcp.metadata.name);
-    return [
-      {
-        kind: DeploymentKind,
-        reader: this.o.children.deployments,
-        namespace: namespaceOf(dhcp),
-        name: workload,
-      },
-    ];
-  }
-
-  /** The live Deployment, for a pass that applies nothing. */
-  private asTheyAre(dhcp: DHCPServer): Applied {
-    return { conflicts: [], deployment: childrenAsTheyAre(this.watched(dhcp)).live.get('Deployment') };
-  }
-
-  /** The owned children in order (`syncChildren`), then the VMI readers in the listed namespaces. */
-  private async applyAll(
+  /** After the owned children: the VMI readers in the listed namespaces (their conflict or rejection is Ready's). */
+  private async vmiReaders(
     dhcp: DHCPServer & KubeObject,
     r: DhcpServerPlan,
+    pass: ChildrenPass,
     ctx: ReconcileContext,
-  ): Promise<Applied> {
-    const out = await syncChildren({
-      client: this.o.client,
-      ownerKind: DhcpServerKind,
-      owner: dhcp,
-      ...this.children(dhcp, r),
-      watched: this.watched(dhcp),
-      log: ctx.log,
-      signal: ctx.signal,
-    });
-    const deployment = out.live.get('Deployment');
-    if (out.conflicts.length > 0 || out.rejected)
-      return { conflicts: out.conflicts, ...(out.rejected ? { rejected: out.rejected } : {}), deployment };
+  ): Promise<DhcpPass> {
     const vmi = await this.readers.sync(dhcp, r.names, r.vmiReaders, ctx.signal);
-    if (vmi.state === 'conflict') return { conflicts: [...vmi.conflicts], deployment };
-    if (vmi.state === 'rejected') return { conflicts: [], rejected: vmi.rejection, deployment };
-    return { conflicts: [], vmi, deployment };
+    if (vmi.state === 'conflict') return { ...pass, conflicts: vmi.conflicts };
+    if (vmi.state === 'rejected') return { ...pass, rejected: vmi.rejection };
+    return { ...pass, vmi };
   }
 
   /** The children in order, and the NetworkPolicy an earlier pass wrote when the policies are off now. */

@@ -6,9 +6,7 @@
 // Events follow the status write, only when Ready changes (@oooi/kube's applyOwnerStatus).
 import type { DNSServer } from '@oooi/api';
 import {
-  applyOwnerStatus,
-  childrenAsTheyAre,
-  syncChildren,
+  applyOwnerPass,
   type ChildRef,
   type ChildStep,
   type Clock,
@@ -67,33 +65,25 @@ export class DnsServerReconciler implements Reconciler {
     const dns = this.o.client.freshest(DnsServerKind, this.o.dnsServers.get(req.namespace, req.name));
     if (!dns || dns.metadata.deletionTimestamp) return {};
     const rendered = planDnsServer(dns, this.o.plan);
-    const watched = this.watched(dns);
-    const pass = rendered.ok
-      ? await syncChildren({
-          client: this.o.client,
-          ownerKind: DnsServerKind,
-          owner: dns,
-          ...this.children(dns, rendered.value),
-          watched,
-          log: ctx.log,
-          signal: ctx.signal,
-        })
-      : childrenAsTheyAre(watched);
-    const status = desiredDnsStatus({
-      dns,
-      rendered,
-      conflicts: pass.conflicts,
-      rejected: pass.rejected,
-      service: pass.live.get('Service'),
-      deployment: pass.live.get('Deployment'),
-      now: this.o.clock.now(),
-    });
-    await applyOwnerStatus({
+    await applyOwnerPass({
       client: this.o.client,
-      kind: DnsServerKind,
+      ownerKind: DnsServerKind,
       owner: dns,
-      status,
-      events: this.o.events,
+      plan: rendered.ok ? rendered.value : undefined,
+      children: (plan) => this.children(dns, plan),
+      watched: this.watched(dns),
+      status: (pass) =>
+        desiredDnsStatus({
+          dns,
+          rendered,
+          conflicts: pass.conflicts,
+          rejected: pass.rejected,
+          service: pass.live.get('Service'),
+          deployment: pass.live.get('Deployment'),
+          now: this.o.clock.now(),
+        }),
+      ...(this.o.events ? { events: this.o.events } : {}),
+      log: ctx.log,
       signal: ctx.signal,
     });
     return {};

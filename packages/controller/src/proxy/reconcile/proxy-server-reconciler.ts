@@ -6,9 +6,7 @@
 // (@oooi/kube's applyOwnerStatus).
 import type { ProxyServer } from '@oooi/api';
 import {
-  applyOwnerStatus,
-  childrenAsTheyAre,
-  syncChildren,
+  applyOwnerPass,
   type ChildRef,
   type ChildStep,
   type Clock,
@@ -69,33 +67,25 @@ export class ProxyServerReconciler implements Reconciler {
     const proxy = this.o.client.freshest(ProxyServerKind, this.o.proxyServers.get(req.namespace, req.name));
     if (!proxy || proxy.metadata.deletionTimestamp) return {};
     const rendered = planProxyServer(proxy, this.o.plan);
-    const watched = this.watched(proxy);
-    const pass = rendered.ok
-      ? await syncChildren({
-          client: this.o.client,
-          ownerKind: ProxyServerKind,
-          owner: proxy,
-          ...this.children(proxy, rendered.value),
-          watched,
-          log: ctx.log,
-          signal: ctx.signal,
-        })
-      : childrenAsTheyAre(watched);
-    const status = desiredProxyStatus({
-      proxy,
-      rendered,
-      conflicts: pass.conflicts,
-      rejected: pass.rejected,
-      deployment: pass.live.get('Deployment'),
-      service: pass.live.get('Service'),
-      now: this.o.clock.now(),
-    });
-    await applyOwnerStatus({
+    await applyOwnerPass({
       client: this.o.client,
-      kind: ProxyServerKind,
+      ownerKind: ProxyServerKind,
       owner: proxy,
-      status,
-      events: this.o.events,
+      plan: rendered.ok ? rendered.value : undefined,
+      children: (plan) => this.children(proxy, plan),
+      watched: this.watched(proxy),
+      status: (pass) =>
+        desiredProxyStatus({
+          proxy,
+          rendered,
+          conflicts: pass.conflicts,
+          rejected: pass.rejected,
+          deployment: pass.live.get('Deployment'),
+          service: pass.live.get('Service'),
+          now: this.o.clock.now(),
+        }),
+      ...(this.o.events ? { events: this.o.events } : {}),
+      log: ctx.log,
       signal: ctx.signal,
     });
     return {};
