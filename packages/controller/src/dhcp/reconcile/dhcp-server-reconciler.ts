@@ -8,9 +8,8 @@
 import type { DHCPServer } from '@oooi/api';
 import {
   applyOwnerPass,
-  type ChildRef,
   type ChildrenPass,
-  type ChildStep,
+  type SyncChildrenOptions,
   type Clock,
   type EventRecorder,
   type KubeClient,
@@ -25,17 +24,12 @@ import { namespaceOf } from '../../workload/meta';
 import { desiredDhcpStatus, type VmiAccessOutcome } from '../desired/dhcp-status';
 import { dhcpChildNames, type DhcpChildNames } from '../desired/names';
 import { planDhcpServer, type PlanDhcpServerOptions, type DhcpServerPlan } from '../desired/plan-dhcp-server';
+import { DhcpServerKind, PersistentVolumeClaimKind } from '../../workload/kinds';
 import {
-  ConfigMapKind,
-  DeploymentKind,
-  DhcpServerKind,
-  NetworkPolicyKind,
-  PersistentVolumeClaimKind,
-  RoleBindingKind,
-  RoleKind,
-  ServiceAccountKind,
-  ServiceKind,
-} from '../../workload/kinds';
+  workloadChildSteps,
+  workloadWatched,
+  type WorkloadChildReaders,
+} from '../../workload/workload-children';
 import { VmiReaders, type VmiReaderCaches } from './vmi-readers';
 
 /** The Deployment's namespace and name. */
@@ -44,15 +38,9 @@ const idOf = (dhcp: DHCPServer, names: DhcpChildNames) => ({
   name: names.workload,
 });
 
-export interface DhcpChildReaders {
-  readonly serviceAccounts: ObjectReader;
-  readonly roles: ObjectReader;
-  readonly roleBindings: ObjectReader;
-  readonly configMaps: ObjectReader;
+/** Caches of the DHCPServer's children: the workload's, and the lease claim. */
+export interface DhcpChildReaders extends WorkloadChildReaders {
   readonly persistentVolumeClaims: ObjectReader;
-  readonly services: ObjectReader;
-  readonly networkPolicies: ObjectReader;
-  readonly deployments: ObjectReader;
 }
 
 export interface DhcpServerReconcilerOptions {
@@ -96,7 +84,7 @@ export class DhcpServerReconciler implements Reconciler {
       owner: dhcp,
       plan: rendered.ok ? rendered.value : undefined,
       children: (plan) => this.children(dhcp, plan),
-      watched: [{ kind: DeploymentKind, reader: this.o.children.deployments, ...idOf(dhcp, names) }],
+      watched: workloadWatched(this.o.children, idOf(dhcp, names)),
       then: (pass, plan) => this.vmiReaders(dhcp, plan, pass, ctx),
       status: (pass: DhcpPass) =>
         desiredDhcpStatus({
@@ -128,25 +116,14 @@ export class DhcpServerReconciler implements Reconciler {
     return { ...pass, vmi };
   }
 
-  /** The children in order, and the NetworkPolicy an earlier pass wrote when the policies are off now. */
-  private children(dhcp: DHCPServer, r: DhcpServerPlan): { steps: ChildStep[]; absent: ChildRef[] } {
+  /** The children in apply order (the lease claim after the ConfigMap), and the NetworkPolicy left out. */
+  private children(dhcp: DHCPServer, r: DhcpServerPlan): Pick<SyncChildrenOptions, 'steps' | 'absent'> {
     const c = this.o.children;
     const ch = r.children;
-    const policy = { kind: NetworkPolicyKind, reader: c.networkPolicies };
-    return {
-      steps: [
-        { kind: ServiceAccountKind, body: ch.serviceAccount, reader: c.serviceAccounts },
-        { kind: RoleKind, body: ch.statusRole, reader: c.roles },
-        { kind: RoleBindingKind, body: ch.statusRoleBinding, reader: c.roleBindings },
-        { kind: ConfigMapKind, body: ch.configMap, reader: c.configMaps },
-        ...(ch.leaseClaim
-          ? [{ kind: PersistentVolumeClaimKind, body: ch.leaseClaim, reader: c.persistentVolumeClaims }]
-          : []),
-        { kind: ServiceKind, body: ch.service, reader: c.services },
-        ...(ch.networkPolicy ? [{ ...policy, body: ch.networkPolicy }] : []),
-        { kind: DeploymentKind, body: ch.deployment, reader: c.deployments },
-      ],
-      absent: ch.networkPolicy ? [] : [{ ...policy, namespace: namespaceOf(dhcp), name: r.names.workload }],
-    };
+    const children = { ...ch, role: ch.statusRole, roleBinding: ch.statusRoleBinding };
+    const claim = ch.leaseClaim
+      ? [{ kind: PersistentVolumeClaimKind, body: ch.leaseClaim, reader: c.persistentVolumeClaims }]
+      : [];
+    return workloadChildSteps(c, children, idOf(dhcp, r.names), claim);
   }
 }

@@ -7,8 +7,7 @@
 import type { DNSServer } from '@oooi/api';
 import {
   applyOwnerPass,
-  type ChildRef,
-  type ChildStep,
+  type SyncChildrenOptions,
   type Clock,
   type EventRecorder,
   type KubeClient,
@@ -23,26 +22,15 @@ import { namespaceOf } from '../../workload/meta';
 import { desiredDnsStatus } from '../desired/dns-status';
 import { dnsChildNames } from '../desired/names';
 import { planDnsServer, type PlanDnsServerOptions, type DnsServerPlan } from '../desired/plan-dns-server';
+import { DnsServerKind } from '../../workload/kinds';
 import {
-  ConfigMapKind,
-  DeploymentKind,
-  DnsServerKind,
-  NetworkPolicyKind,
-  RoleBindingKind,
-  RoleKind,
-  ServiceAccountKind,
-  ServiceKind,
-} from '../../workload/kinds';
+  workloadChildSteps,
+  workloadWatched,
+  type WorkloadChildReaders,
+} from '../../workload/workload-children';
 
-export interface DnsChildReaders {
-  readonly serviceAccounts: ObjectReader;
-  readonly roles: ObjectReader;
-  readonly roleBindings: ObjectReader;
-  readonly configMaps: ObjectReader;
-  readonly services: ObjectReader;
-  readonly networkPolicies: ObjectReader;
-  readonly deployments: ObjectReader;
-}
+/** Caches of the DNSServer's children. */
+export type DnsChildReaders = WorkloadChildReaders;
 
 export interface DnsServerReconcilerOptions {
   /** The write path (one field manager). */
@@ -71,7 +59,10 @@ export class DnsServerReconciler implements Reconciler {
       owner: dns,
       plan: rendered.ok ? rendered.value : undefined,
       children: (plan) => this.children(dns, plan),
-      watched: this.watched(dns),
+      watched: workloadWatched(this.o.children, {
+        namespace: namespaceOf(dns),
+        name: dnsChildNames(dns.metadata.name).workload,
+      }),
       status: (pass) =>
         desiredDnsStatus({
           dns,
@@ -89,33 +80,13 @@ export class DnsServerReconciler implements Reconciler {
     return {};
   }
 
-  /** The Service and Deployment, which the status reads. */
-  private watched(dns: DNSServer): ChildRef[] {
-    const namespace = namespaceOf(dns);
-    const { workload } = dnsChildNames(dns.metadata.name);
-    const c = this.o.children;
-    return [
-      { kind: ServiceKind, reader: c.services, namespace, name: workload },
-      { kind: DeploymentKind, reader: c.deployments, namespace, name: workload },
-    ];
-  }
-
-  /** The children in order, and the NetworkPolicy an earlier pass wrote when the policies are off now. */
-  private children(dns: DNSServer, r: DnsServerPlan): { steps: ChildStep[]; absent: ChildRef[] } {
-    const c = this.o.children;
+  /** The children in apply order, and the NetworkPolicy an earlier pass wrote when the policies are off now. */
+  private children(dns: DNSServer, r: DnsServerPlan): Pick<SyncChildrenOptions, 'steps' | 'absent'> {
     const ch = r.children;
-    const policy = { kind: NetworkPolicyKind, reader: c.networkPolicies };
-    return {
-      steps: [
-        { kind: ServiceAccountKind, body: ch.serviceAccount, reader: c.serviceAccounts },
-        { kind: RoleKind, body: ch.syncRole, reader: c.roles },
-        { kind: RoleBindingKind, body: ch.syncRoleBinding, reader: c.roleBindings },
-        { kind: ConfigMapKind, body: ch.configMap, reader: c.configMaps },
-        { kind: ServiceKind, body: ch.service, reader: c.services },
-        ...(ch.networkPolicy ? [{ ...policy, body: ch.networkPolicy }] : []),
-        { kind: DeploymentKind, body: ch.deployment, reader: c.deployments },
-      ],
-      absent: ch.networkPolicy ? [] : [{ ...policy, namespace: namespaceOf(dns), name: r.names.workload }],
-    };
+    const children = { ...ch, role: ch.syncRole, roleBinding: ch.syncRoleBinding };
+    return workloadChildSteps(this.o.children, children, {
+      namespace: namespaceOf(dns),
+      name: r.names.workload,
+    });
   }
 }

@@ -7,8 +7,7 @@
 import type { ProxyServer } from '@oooi/api';
 import {
   applyOwnerPass,
-  type ChildRef,
-  type ChildStep,
+  type SyncChildrenOptions,
   type Clock,
   type EventRecorder,
   type KubeClient,
@@ -27,26 +26,15 @@ import {
   type PlanProxyServerOptions,
   type ProxyServerPlan,
 } from '../desired/plan-proxy-server';
+import { ProxyServerKind } from '../../workload/kinds';
 import {
-  ConfigMapKind,
-  DeploymentKind,
-  NetworkPolicyKind,
-  ProxyServerKind,
-  RoleBindingKind,
-  RoleKind,
-  ServiceAccountKind,
-  ServiceKind,
-} from '../../workload/kinds';
+  workloadChildSteps,
+  workloadWatched,
+  type WorkloadChildReaders,
+} from '../../workload/workload-children';
 
-export interface ProxyChildReaders {
-  readonly serviceAccounts: ObjectReader;
-  readonly roles: ObjectReader;
-  readonly roleBindings: ObjectReader;
-  readonly configMaps: ObjectReader;
-  readonly services: ObjectReader;
-  readonly networkPolicies: ObjectReader;
-  readonly deployments: ObjectReader;
-}
+/** Caches of the ProxyServer's children. */
+export type ProxyChildReaders = WorkloadChildReaders;
 
 export interface ProxyServerReconcilerOptions {
   /** The write path (one field manager). */
@@ -73,7 +61,10 @@ export class ProxyServerReconciler implements Reconciler {
       owner: proxy,
       plan: rendered.ok ? rendered.value : undefined,
       children: (plan) => this.children(proxy, plan),
-      watched: this.watched(proxy),
+      watched: workloadWatched(this.o.children, {
+        namespace: namespaceOf(proxy),
+        name: proxyChildNames(proxy.metadata.name).workload,
+      }),
       status: (pass) =>
         desiredProxyStatus({
           proxy,
@@ -91,33 +82,13 @@ export class ProxyServerReconciler implements Reconciler {
     return {};
   }
 
-  /** The Deployment and Service, which the status reads. */
-  private watched(proxy: ProxyServer): ChildRef[] {
-    const { workload } = proxyChildNames(proxy.metadata.name);
-    const namespace = namespaceOf(proxy);
-    const c = this.o.children;
-    return [
-      { kind: DeploymentKind, reader: c.deployments, namespace, name: workload },
-      { kind: ServiceKind, reader: c.services, namespace, name: workload },
-    ];
-  }
-
-  /** The children in order, and the NetworkPolicy an earlier pass wrote when the policies are off now. */
-  private children(proxy: ProxyServer, r: ProxyServerPlan): { steps: ChildStep[]; absent: ChildRef[] } {
-    const c = this.o.children;
+  /** The children in apply order, and the NetworkPolicy an earlier pass wrote when the policies are off now. */
+  private children(proxy: ProxyServer, r: ProxyServerPlan): Pick<SyncChildrenOptions, 'steps' | 'absent'> {
     const ch = r.children;
-    const policy = { kind: NetworkPolicyKind, reader: c.networkPolicies };
-    return {
-      steps: [
-        { kind: ServiceAccountKind, body: ch.serviceAccount, reader: c.serviceAccounts },
-        { kind: RoleKind, body: ch.xdsRole, reader: c.roles },
-        { kind: RoleBindingKind, body: ch.xdsRoleBinding, reader: c.roleBindings },
-        { kind: ConfigMapKind, body: ch.configMap, reader: c.configMaps },
-        { kind: ServiceKind, body: ch.service, reader: c.services },
-        ...(ch.networkPolicy ? [{ ...policy, body: ch.networkPolicy }] : []),
-        { kind: DeploymentKind, body: ch.deployment, reader: c.deployments },
-      ],
-      absent: ch.networkPolicy ? [] : [{ ...policy, namespace: namespaceOf(proxy), name: r.names.workload }],
-    };
+    const children = { ...ch, role: ch.xdsRole, roleBinding: ch.xdsRoleBinding };
+    return workloadChildSteps(this.o.children, children, {
+      namespace: namespaceOf(proxy),
+      name: r.names.workload,
+    });
   }
 }
