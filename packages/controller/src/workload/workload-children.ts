@@ -3,7 +3,18 @@
 // Service, NetworkPolicy, and the Deployment last (it mounts and runs as everything before it). With the policies
 // off, the NetworkPolicy an earlier pass wrote is listed as absent (deleted when the owner controls it). The apply
 // itself is @oooi/kube's syncChildren; this file only says what to apply.
-import type { ChildRef, ChildStep, KindDescriptor, KubeObject, ObjectReader } from '@oooi/kube';
+import type {
+  ChildRef,
+  ChildrenPass,
+  ChildStep,
+  Clock,
+  EventRecorder,
+  KindDescriptor,
+  KubeClient,
+  KubeObject,
+  ObjectReader,
+  Rejection,
+} from '@oooi/kube';
 import {
   ConfigMapKind,
   DeploymentKind,
@@ -84,4 +95,31 @@ export function workloadWatched(r: WorkloadChildReaders, at: WorkloadAt): ChildR
     { kind: ServiceKind, reader: r.services, ...at },
     { kind: DeploymentKind, reader: r.deployments, ...at },
   ];
+}
+
+/** What the status builders take from a pass: the conflicts, the rejection, the Service and the Deployment. */
+export function childrenSeen(pass: ChildrenPass): {
+  conflicts: readonly string[];
+  rejected?: Rejection;
+  service?: KubeObject;
+  deployment?: KubeObject;
+} {
+  const service = pass.live.get(ServiceKind.kind);
+  const deployment = pass.live.get(DeploymentKind.kind);
+  return {
+    conflicts: pass.conflicts,
+    ...(pass.rejected ? { rejected: pass.rejected } : {}),
+    ...(service ? { service } : {}),
+    ...(deployment ? { deployment } : {}),
+  };
+}
+
+/** What every workload reconciler is built with, besides its own kind's cache and plan options. */
+export interface WorkloadReconcilerDeps<R extends WorkloadChildReaders = WorkloadChildReaders> {
+  /** The write path (one field manager). */
+  readonly client: KubeClient;
+  /** Caches of the owned children (scoped to the kind's label is enough). */
+  readonly children: R;
+  readonly clock: Clock;
+  readonly events?: Pick<EventRecorder, 'event'>;
 }

@@ -10,9 +10,6 @@ import {
   applyOwnerPass,
   type ChildrenPass,
   type SyncChildrenOptions,
-  type Clock,
-  type EventRecorder,
-  type KubeClient,
   type KubeObject,
   type ObjectReader,
   type ReconcileContext,
@@ -28,7 +25,9 @@ import { DhcpServerKind, PersistentVolumeClaimKind } from '../../workload/kinds'
 import {
   workloadChildSteps,
   workloadWatched,
+  childrenSeen,
   type WorkloadChildReaders,
+  type WorkloadReconcilerDeps,
 } from '../../workload/workload-children';
 import { VmiReaders, type VmiReaderCaches } from './vmi-readers';
 
@@ -43,18 +42,12 @@ export interface DhcpChildReaders extends WorkloadChildReaders {
   readonly persistentVolumeClaims: ObjectReader;
 }
 
-export interface DhcpServerReconcilerOptions {
-  /** The write path (one field manager). */
-  readonly client: KubeClient;
+export interface DhcpServerReconcilerOptions extends WorkloadReconcilerDeps<DhcpChildReaders> {
   readonly dhcpServers: ObjectReader<DHCPServer & KubeObject>;
-  /** Caches of the owned children (scoped to the DHCP_SERVER_LABEL label is enough). */
-  readonly children: DhcpChildReaders;
   /** Caches of the VMI readers in every namespace (selected by the owner-namespace label), and of Namespaces. */
   readonly vmiReaders: VmiReaderCaches;
-  readonly clock: Clock;
   /** The operator's default image. */
   readonly plan?: PlanDhcpServerOptions;
-  readonly events?: Pick<EventRecorder, 'event'>;
 }
 
 /** The pass over the owned children, then the VMI readers' outcome. */
@@ -90,10 +83,8 @@ export class DhcpServerReconciler implements Reconciler {
         desiredDhcpStatus({
           dhcp,
           rendered,
-          conflicts: pass.conflicts,
-          rejected: pass.rejected,
+          ...childrenSeen(pass),
           vmi: pass.vmi,
-          deployment: pass.live.get('Deployment'),
           now: this.o.clock.now(),
         }),
       ...(this.o.events ? { events: this.o.events } : {}),

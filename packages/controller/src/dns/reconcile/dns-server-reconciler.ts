@@ -8,9 +8,6 @@ import type { DNSServer } from '@oooi/api';
 import {
   applyOwnerPass,
   type SyncChildrenOptions,
-  type Clock,
-  type EventRecorder,
-  type KubeClient,
   type KubeObject,
   type ObjectReader,
   type ReconcileContext,
@@ -26,22 +23,18 @@ import { DnsServerKind } from '../../workload/kinds';
 import {
   workloadChildSteps,
   workloadWatched,
+  childrenSeen,
   type WorkloadChildReaders,
+  type WorkloadReconcilerDeps,
 } from '../../workload/workload-children';
 
 /** Caches of the DNSServer's children. */
 export type DnsChildReaders = WorkloadChildReaders;
 
-export interface DnsServerReconcilerOptions {
-  /** The write path (one field manager). */
-  readonly client: KubeClient;
+export interface DnsServerReconcilerOptions extends WorkloadReconcilerDeps<DnsChildReaders> {
   readonly dnsServers: ObjectReader<DNSServer & KubeObject>;
-  /** Caches of the children (scoped to the DNS_SERVER_LABEL label is enough). */
-  readonly children: DnsChildReaders;
-  readonly clock: Clock;
   /** The operator's default image. */
   readonly plan?: PlanDnsServerOptions;
-  readonly events?: Pick<EventRecorder, 'event'>;
 }
 
 export class DnsServerReconciler implements Reconciler {
@@ -67,10 +60,7 @@ export class DnsServerReconciler implements Reconciler {
         desiredDnsStatus({
           dns,
           rendered,
-          conflicts: pass.conflicts,
-          rejected: pass.rejected,
-          service: pass.live.get('Service'),
-          deployment: pass.live.get('Deployment'),
+          ...childrenSeen(pass),
           now: this.o.clock.now(),
         }),
       ...(this.o.events ? { events: this.o.events } : {}),

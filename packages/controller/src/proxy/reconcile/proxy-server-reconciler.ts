@@ -8,9 +8,6 @@ import type { ProxyServer } from '@oooi/api';
 import {
   applyOwnerPass,
   type SyncChildrenOptions,
-  type Clock,
-  type EventRecorder,
-  type KubeClient,
   type KubeObject,
   type ObjectReader,
   type ReconcileContext,
@@ -30,22 +27,18 @@ import { ProxyServerKind } from '../../workload/kinds';
 import {
   workloadChildSteps,
   workloadWatched,
+  childrenSeen,
   type WorkloadChildReaders,
+  type WorkloadReconcilerDeps,
 } from '../../workload/workload-children';
 
 /** Caches of the ProxyServer's children. */
 export type ProxyChildReaders = WorkloadChildReaders;
 
-export interface ProxyServerReconcilerOptions {
-  /** The write path (one field manager). */
-  readonly client: KubeClient;
+export interface ProxyServerReconcilerOptions extends WorkloadReconcilerDeps<ProxyChildReaders> {
   readonly proxyServers: ObjectReader<ProxyServer & KubeObject>;
-  /** Caches of the owned children (scoped to the PROXY_SERVER_LABEL label is enough). */
-  readonly children: ProxyChildReaders;
-  readonly clock: Clock;
   /** The operator's default images. */
   readonly plan?: PlanProxyServerOptions;
-  readonly events?: Pick<EventRecorder, 'event'>;
 }
 
 export class ProxyServerReconciler implements Reconciler {
@@ -69,10 +62,7 @@ export class ProxyServerReconciler implements Reconciler {
         desiredProxyStatus({
           proxy,
           rendered,
-          conflicts: pass.conflicts,
-          rejected: pass.rejected,
-          deployment: pass.live.get('Deployment'),
-          service: pass.live.get('Service'),
+          ...childrenSeen(pass),
           now: this.o.clock.now(),
         }),
       ...(this.o.events ? { events: this.o.events } : {}),
