@@ -1,41 +1,24 @@
-// DhcpServerReconciler: read the DHCPServer from the cache (absent: done; terminating: delete its VMI readers in
-// other namespaces, then release the finalizer — the garbage collector removes the owned children), render
-// everything with the pure renderer, apply the owned children by server-side apply (@oooi/kube's syncChildren, the
-// path every workload reconciler shares: skipped when unchanged; a foreign name is never taken over; a 422 is
-// terminal), then the VMI readers in the listed namespaces (pruning the rest), then write status once. A spec that
-// cannot be rendered leaves every child as it is (the running configuration keeps serving) and says why in Ready.
-// Events follow the status write, only when Ready changes (@oooi/kube's applyOwnerStatus).
+// DhcpServerReconciler: the workload reconciler (../../reconcile/workload-reconciler.ts) with what is the
+// DHCPServer's own: its pure plan (config.json and children), its status Role, its lease claim (applied after the
+// ConfigMap), and — only after every owned child applied — the VMI readers (a Role and RoleBinding per listed
+// namespace, the rest pruned, vmi-readers.ts), whose conflict or rejection is Ready's too. Terminating: delete its
+// VMI readers in other namespaces, then release the finalizer (the garbage collector removes the owned children).
+// A spec that cannot be rendered leaves every child as it is (the running configuration keeps serving) and says why
+// in Ready. Events follow the status write, only when Ready changes.
 import type { DHCPServer } from '@oooi/api';
-import {
-  applyOwnerPass,
-  type ChildrenPass,
-  type SyncChildrenOptions,
-  type KubeObject,
-  type ObjectReader,
-  type ReconcileContext,
-  type Reconciler,
-  type ReconcileResult,
-  type Request,
-} from '@oooi/kube';
-import { namespaceOf } from '../../workload/meta';
-import { desiredDhcpStatus, type VmiAccessOutcome } from '../desired/dhcp-status';
-import { dhcpChildNames, type DhcpChildNames } from '../desired/names';
-import { planDhcpServer, type PlanDhcpServerOptions, type DhcpServerPlan } from '../desired/plan-dhcp-server';
+import type { ChildrenPass, KubeObject, ObjectReader } from '@oooi/kube';
+import { WorkloadReconciler } from '../../reconcile/workload-reconciler';
 import { DhcpServerKind, PersistentVolumeClaimKind } from '../../workload/kinds';
+import { namespaceOf } from '../../workload/meta';
 import {
-  workloadChildSteps,
-  workloadWatched,
   childrenSeen,
   type WorkloadChildReaders,
   type WorkloadReconcilerDeps,
 } from '../../workload/workload-children';
-import { VmiReaders, type VmiReaderCaches } from './vmi-readers';
-
-/** The Deployment's namespace and name. */
-const idOf = (dhcp: DHCPServer, names: DhcpChildNames) => ({
-  namespace: namespaceOf(dhcp),
-  name: names.workload,
-});
+import { desiredDhcpStatus, type VmiAccessOutcome } from '../desired/dhcp-status';
+import { dhcpChildNames } from '../desired/names';
+import { planDhcpServer, type DhcpServerPlan, type PlanDhcpServerOptions } from '../desired/plan-dhcp-server';
+import { VmiReaders, type VmiReaderCaches, type VmiReadersOutcome } from './vmi-readers';
 
 /** Caches of the DHCPServer's children: the workload's, and the lease claim. */
 export interface DhcpChildReaders extends WorkloadChildReaders {
@@ -55,66 +38,46 @@ interface DhcpPass extends ChildrenPass {
   readonly vmi?: VmiAccessOutcome;
 }
 
-export class DhcpServerReconciler implements Reconciler {
-  private readonly readers: VmiReaders;
+type Owner = DHCPServer & KubeObject;
 
-  constructor(private readonly o: DhcpServerReconcilerOptions) {
-    this.readers = new VmiReaders(o.client, o.vmiReaders);
-  }
-
-  async reconcile(req: Request, ctx: ReconcileContext): Promise<ReconcileResult> {
-    const dhcp = this.o.client.freshest(DhcpServerKind, this.o.dhcpServers.get(req.namespace, req.name));
-    if (!dhcp) return {};
-    const rendered = planDhcpServer(dhcp, this.o.plan);
-    const names = dhcpChildNames(namespaceOf(dhcp), dhcp.metadata.name);
-    if (dhcp.metadata.deletionTimestamp) {
-      await this.readers.finalize(dhcp, names, rendered.ok ? rendered.value.vmiReaders : [], ctx.signal);
-      return {};
-    }
-    await applyOwnerPass<DhcpServerPlan, DhcpPass>({
-      client: this.o.client,
-      ownerKind: DhcpServerKind,
-      owner: dhcp,
-      plan: rendered.ok ? rendered.value : undefined,
-      children: (plan) => this.children(dhcp, plan),
-      watched: workloadWatched(this.o.children, idOf(dhcp, names)),
-      then: (pass, plan) => this.vmiReaders(dhcp, plan, pass, ctx),
-      status: (pass: DhcpPass) =>
-        desiredDhcpStatus({
-          dhcp,
-          rendered,
-          ...childrenSeen(pass),
-          vmi: pass.vmi,
-          now: this.o.clock.now(),
-        }),
-      ...(this.o.events ? { events: this.o.events } : {}),
-      log: ctx.log,
-      signal: ctx.signal,
+export class DhcpServerReconciler extends WorkloadReconciler<Owner, DhcpServerPlan, DhcpPass> {
+  constructor(o: DhcpServerReconcilerOptions) {
+    const readers = new VmiReaders(o.client, o.vmiReaders);
+    const plan = (dhcp: DHCPServer) => planDhcpServer(dhcp, o.plan);
+    const names = (dhcp: DHCPServer) => dhcpChildNames(namespaceOf(dhcp), dhcp.metadata.name);
+    super(o, {
+      kind: DhcpServerKind,
+      owners: o.dhcpServers,
+      plan,
+      at: (dhcp) => ({ namespace: namespaceOf(dhcp), name: names(dhcp).workload }),
+      children: ({ children: ch }) => ({
+        bodies: { ...ch, role: ch.statusRole, roleBinding: ch.statusRoleBinding },
+        more: ch.leaseClaim
+          ? [
+              {
+                kind: PersistentVolumeClaimKind,
+                body: ch.leaseClaim,
+                reader: o.children.persistentVolumeClaims,
+              },
+            ]
+          : [],
+      }),
+      // After every owned child applied: the VMI readers in the listed namespaces.
+      then: async (dhcp, r, pass, ctx) =>
+        withVmi(pass, await readers.sync(dhcp, r.names, r.vmiReaders, ctx.signal)),
+      deleting: async (dhcp, ctx) => {
+        const rendered = plan(dhcp);
+        await readers.finalize(dhcp, names(dhcp), rendered.ok ? rendered.value.vmiReaders : [], ctx.signal);
+      },
+      status: (dhcp, rendered, pass: DhcpPass, now) =>
+        desiredDhcpStatus({ dhcp, rendered, ...childrenSeen(pass), vmi: pass.vmi, now }),
     });
-    return {};
   }
+}
 
-  /** After the owned children: the VMI readers in the listed namespaces (their conflict or rejection is Ready's). */
-  private async vmiReaders(
-    dhcp: DHCPServer & KubeObject,
-    r: DhcpServerPlan,
-    pass: ChildrenPass,
-    ctx: ReconcileContext,
-  ): Promise<DhcpPass> {
-    const vmi = await this.readers.sync(dhcp, r.names, r.vmiReaders, ctx.signal);
-    if (vmi.state === 'conflict') return { ...pass, conflicts: vmi.conflicts };
-    if (vmi.state === 'rejected') return { ...pass, rejected: vmi.rejection };
-    return { ...pass, vmi };
-  }
-
-  /** The children in apply order (the lease claim after the ConfigMap), and the NetworkPolicy left out. */
-  private children(dhcp: DHCPServer, r: DhcpServerPlan): Pick<SyncChildrenOptions, 'steps' | 'absent'> {
-    const c = this.o.children;
-    const ch = r.children;
-    const children = { ...ch, role: ch.statusRole, roleBinding: ch.statusRoleBinding };
-    const claim = ch.leaseClaim
-      ? [{ kind: PersistentVolumeClaimKind, body: ch.leaseClaim, reader: c.persistentVolumeClaims }]
-      : [];
-    return workloadChildSteps(c, children, idOf(dhcp, r.names), claim);
-  }
+/** The pass with the VMI readers' outcome: their conflict or rejection is Ready's too. */
+function withVmi(pass: ChildrenPass, vmi: VmiReadersOutcome): DhcpPass {
+  if (vmi.state === 'conflict') return { ...pass, conflicts: vmi.conflicts };
+  if (vmi.state === 'rejected') return { ...pass, rejected: vmi.rejection };
+  return { ...pass, vmi };
 }
