@@ -72,15 +72,32 @@ export {
   type OwnerIdentity,
 } from './ownership/owner-references';
 export {
+  applyChild,
   applyOwnedChildren,
   rejectionOf,
+  type ApplyChildOptions,
   type ApplyOwnedChildrenOptions,
+  type ChildApplyOutcome,
   type ChildStep,
   type ObjectReader,
   type OwnedChildrenOutcome,
   type Rejection,
 } from './ownership/owned-children';
-export { applyOwnerStatus, type ApplyOwnerStatusOptions } from './ownership/owner-status';
+export {
+  applyOwnerPass,
+  childrenAsTheyAre,
+  syncChildren,
+  type ChildRef,
+  type ChildrenPass,
+  type OwnerPassOptions,
+  type SyncChildrenOptions,
+} from './ownership/children-pass';
+export {
+  applyOwnerStatus,
+  readyEvents,
+  type ApplyOwnerStatusOptions,
+  type EventProblem,
+} from './ownership/owner-status';
 export {
   CacheSyncTimeoutError,
   ListWatchCache,

@@ -14,8 +14,8 @@ export type { AttachmentFacts, AttachmentStatusPlan } from './desired/attachment
 export { ManagedByLabel, childName, components } from './desired/child-meta';
 export type { Component } from './desired/child-meta';
 export type { Problem } from './desired/child-plan';
-export { infraStatusBody } from './status/status-body';
-export type { StatusBody } from './status/status-body';
+export { infraStatusBody, statusBody } from './status/status-body';
+export type { OwnedStatus, StatusBody } from './status/status-body';
 export { ConditionType, Reason } from './conditions';
 export type { ConditionSpec } from './conditions';
 export { MAX_ATTACHMENTS_PER_INFRA } from './aggregate/limits';

@@ -199,6 +199,42 @@ describe('Infra reconciler on the fake apiserver', () => {
     ]);
   });
 
+  test('every Event follows its object’s status write; a conflict warns once, its end is one Normal', async () => {
+    const before = h.rest.writes().length;
+    const charlie = attachment('charlie', { clusterName: 'alpha' }) as unknown as KubeObject;
+    h.rest.seed(pathOf(charlie), charlie);
+    await until('the Warnings', () => eventsOf(h.rest, before).length >= 3);
+    await settle();
+    h.rest.remove(pathOf(charlie));
+    await until('the Normals', () => eventsOf(h.rest, before).some((e) => e.type === 'Normal'));
+    await settle();
+    const statusPath: Record<string, string> = {
+      'Infra/vlan100': `${infraPath}/status`,
+      'InfraClusterAttachment/alpha': `${child('infraclusterattachments', 'alpha')}/status`,
+      'InfraClusterAttachment/charlie': `${child('infraclusterattachments', 'charlie')}/status`,
+    };
+    const written = new Set<string>();
+    for (const w of h.rest.writes().slice(before)) {
+      if (w.method === 'PATCH') written.add(w.path);
+      if (w.method !== 'POST' || !w.path.endsWith('/events')) continue;
+      const { kind, name } = (w.body as { regarding: { kind: string; name: string } }).regarding;
+      expect(
+        `${kind}/${name} after ${written.has(statusPath[`${kind}/${name}`] ?? '') ? 'its' : 'no'} status write`,
+      ).toBe(`${kind}/${name} after its status write`);
+    }
+    expect(
+      eventsOf(h.rest, before)
+        .map((e) => `${e.type} ${e.regarding} ${e.reason}`)
+        .sort(),
+    ).toEqual([
+      'Normal Infra/vlan100 ReconciliationSucceeded',
+      'Normal InfraClusterAttachment/alpha ReconciliationSucceeded',
+      'Warning Infra/vlan100 DuplicateHostname',
+      'Warning InfraClusterAttachment/alpha DuplicateHostname',
+      'Warning InfraClusterAttachment/charlie DuplicateHostname',
+    ]);
+  });
+
   test('enabled: false keeps the child and stops reconciling it', async () => {
     const live = h.rest.peek(infraPath) as unknown as ReturnType<typeof infra>;
     const spec = structuredClone(live.spec);

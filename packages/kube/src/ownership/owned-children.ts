@@ -1,5 +1,7 @@
-// Applies the children one owner controls, in order, by server-side apply — the step every workload reconciler
-// (DNSServer, DHCPServer, ProxyServer) shares. Two rules live here and nowhere else:
+// Applies the children one owner controls by server-side apply — the one child-apply path of every reconciler:
+// `applyChild` writes one child (forced, skipped when the live object already holds the body) and turns a 422 into
+// a rejection; `applyOwnedChildren` applies a set in order (the workload reconcilers: DNSServer, DHCPServer,
+// ProxyServer). Two rules live here and nowhere else:
 // - a child whose name is held by an object this owner does not control is never taken over: if any child's name
 //   is taken, nothing is applied (a Deployment must never mount someone else's ConfigMap or run as someone
 //   else's account), and the names are returned as conflicts;
@@ -54,7 +56,38 @@ export type OwnedChildrenOutcome =
   | { readonly state: 'conflict'; readonly conflicts: readonly string[] }
   | { readonly state: 'rejected'; readonly rejection: Rejection };
 
-const childName = (s: ChildStep) => `${s.kind.kind}/${s.body.metadata?.name ?? ''}`;
+const childName = (s: Pick<ChildStep, 'kind' | 'body'>) => `${s.kind.kind}/${s.body.metadata?.name ?? ''}`;
+
+export interface ApplyChildOptions {
+  readonly client: KubeClient;
+  readonly kind: KindDescriptor;
+  /** Only the fields we own. */
+  readonly body: KubeObject;
+  /** The live object (from a cache): an apply it already holds is not sent. */
+  readonly current?: KubeObject;
+  readonly signal?: AbortSignal;
+}
+
+/** One child written, or refused by the apiserver (422); every other error is thrown. */
+export type ChildApplyOutcome =
+  | { readonly state: 'applied'; readonly object: KubeObject; readonly sent: boolean }
+  | { readonly state: 'rejected'; readonly rejection: Rejection };
+
+/** Applies one child (forced: the controller owns it outright); a 422 comes back as a rejection, not thrown. */
+export async function applyChild(o: ApplyChildOptions): Promise<ChildApplyOutcome> {
+  try {
+    const out = await o.client.apply(o.kind, o.body, {
+      force: true,
+      ...(o.current ? { current: o.current } : {}),
+      ...(o.signal ? { signal: o.signal } : {}),
+    });
+    return { state: 'applied', object: out.object, sent: out.sent };
+  } catch (err) {
+    const rejection = rejectionOf(err, childName(o));
+    if (!rejection) throw err;
+    return { state: 'rejected', rejection };
+  }
+}
 
 /** Applies `steps` in order (see the file comment for the two rules). */
 export async function applyOwnedChildren(o: ApplyOwnedChildrenOptions): Promise<OwnedChildrenOutcome> {
@@ -64,19 +97,16 @@ export async function applyOwnedChildren(o: ApplyOwnedChildrenOptions): Promise<
   const live = new Map<string, KubeObject>();
   for (const [i, step] of o.steps.entries()) {
     const cur = current[i];
-    try {
-      const out = await o.client.apply(step.kind, step.body, {
-        force: true,
-        ...(cur && cur !== 'foreign' ? { current: cur } : {}),
-        ...(o.signal ? { signal: o.signal } : {}),
-      });
-      if (out.sent) o.onApplied?.(step);
-      live.set(step.kind.kind, out.object);
-    } catch (err) {
-      const rejection = rejectionOf(err, childName(step));
-      if (!rejection) throw err;
-      return { state: 'rejected', rejection };
-    }
+    const out = await applyChild({
+      client: o.client,
+      kind: step.kind,
+      body: step.body,
+      ...(cur && cur !== 'foreign' ? { current: cur } : {}),
+      ...(o.signal ? { signal: o.signal } : {}),
+    });
+    if (out.state === 'rejected') return out;
+    if (out.sent) o.onApplied?.(step);
+    live.set(step.kind.kind, out.object);
   }
   return { state: 'applied', live };
 }

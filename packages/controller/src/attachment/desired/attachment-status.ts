@@ -2,12 +2,18 @@
 // (infra/desired/attachment-status.ts, through planInfra) with its reach's problem folded into Ready, the status of
 // an attachment whose Infra does not exist, and the `/status` body (the plan plus the blocks its reach writes:
 // apps ingress, external Service).
-import { API_VERSION, referenceRefusal } from '@oooi/api';
+import { referenceRefusal } from '@oooi/api';
 import type { HostedClusterGrant, InfraClusterAttachment } from '@oooi/api';
 import type { Condition } from '@oooi/kube';
-import { attachmentStatusPlan, ConditionType, Reason, refusedAttachmentStatus, targetOf } from '../../infra';
+import {
+  attachmentStatusPlan,
+  ConditionType,
+  Reason,
+  refusedAttachmentStatus,
+  statusBody,
+  targetOf,
+} from '../../infra';
 import type { AttachmentStatusPlan, ConditionSpec, Problem, StatusBody } from '../../infra';
-import { mergeConditions } from '../../workload/conditions';
 
 /** An attachment whose Infra does not exist (in its namespace). */
 export function attachmentStatusWithoutInfra(
@@ -55,13 +61,12 @@ export function attachmentStatusBody(
   now: number,
   reach: AttachmentReachStatus = {},
 ): StatusBody {
+  const id = { name: plan.name, namespace: plan.namespace, previous };
+  const body = statusBody('InfraClusterAttachment', id, plan, now);
   return {
-    apiVersion: API_VERSION,
-    kind: 'InfraClusterAttachment',
-    metadata: { name: plan.name, namespace: plan.namespace },
+    ...body,
     status: {
-      observedGeneration: plan.generation,
-      conditions: mergeConditions(previous, plan.conditions, plan.generation, now),
+      ...body.status,
       domain: plan.domain,
       controlPlaneNamespace: plan.controlPlaneNamespace,
       ...(reach.appsIngressStatus ? { appsIngressStatus: reach.appsIngressStatus } : {}),

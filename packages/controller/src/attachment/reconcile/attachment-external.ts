@@ -1,9 +1,10 @@
 // The external-Service part of an attachment's pass: apply `<attachment>-proxy-external` (server-side apply,
 // `current` from the cache, so the load balancer's status updates and the allocated ClusterIP and NodePort never
 // cause a write), delete it when disabled, and report its address. A Service of that name that the attachment does
-// not control is left alone and reported; one the apiserver refuses (422) is reported, not retried in a loop.
+// not control is left alone and reported; one the apiserver refuses (422) is reported, not retried in a loop (the
+// one child-apply path, @oooi/kube's applyChild).
 import type { InfraClusterAttachment } from '@oooi/api';
-import { rejectionOf, type KubeClient } from '@oooi/kube';
+import { applyChild, type KubeClient } from '@oooi/kube';
 import type { ControllerCaches, Problem } from '../../infra';
 import {
   desiredExternalService,
@@ -38,19 +39,21 @@ export async function externalServicePass(
       return {};
     case 'blocked':
       return { problem: plan.problem };
-    case 'apply':
-      try {
-        await o.client.apply(ServiceKind, plan.object, { force: true, current: live, signal });
-      } catch (err) {
-        const rejected = rejectionOf(err, `Service/${name}`);
-        if (!rejected) throw err;
-        return {
-          problem: {
-            reason: Reason.ChildRejected,
-            message: `Service ${namespace}/${name} was rejected by the apiserver: ${rejected.message}`,
-          },
-        };
-      }
-      return { status: externalServiceStatus(name, live) };
+    case 'apply': {
+      const out = await applyChild({
+        client: o.client,
+        kind: ServiceKind,
+        body: plan.object,
+        ...(live ? { current: live } : {}),
+        ...(signal ? { signal } : {}),
+      });
+      if (out.state === 'applied') return { status: externalServiceStatus(name, live) };
+      return {
+        problem: {
+          reason: Reason.ChildRejected,
+          message: `Service ${namespace}/${name} was rejected by the apiserver: ${out.rejection.message}`,
+        },
+      };
+    }
   }
 }

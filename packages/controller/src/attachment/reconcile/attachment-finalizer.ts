@@ -8,10 +8,12 @@
 // `cleanupRetryMs` with Ready=False HostedCleanupFailed saying so, until `cleanupBoundMs` after the deletion
 // started; then a Warning Event HostedCleanupAbandoned names what may be left and the finalizer is released. An
 // attachment no longer permitted its HostedCluster (its HostedClusterGrant is gone) does not reach into it: the
-// finalizer is released at once with a Warning Event HostedCleanupSkipped naming what may be left.
+// finalizer is released at once with a Warning Event HostedCleanupSkipped naming what may be left. A Ready that
+// changes is written, then its Warning recorded, by the rule every reconciler shares (@oooi/kube's applyOwnerStatus).
 import type { InfraClusterAttachment } from '@oooi/api';
-import { API_VERSION, type Condition } from '@oooi/api';
+import type { Condition } from '@oooi/api';
 import {
+  applyOwnerStatus,
   hasFinalizer,
   removeFinalizer,
   type Clock,
@@ -26,8 +28,8 @@ import { hasHostedFootprint } from '../desired/apps-ingress-status';
 import { cleanupAppsIngress } from '../hosted/apps-ingress-sync';
 import type { HostedClients } from '../hosted/hosted-clients';
 import { AttachmentKind } from '../../workload/kinds';
-import { conditionChanged, mergeConditions } from '../../workload/conditions';
 import { namespaceOf } from '../../workload/meta';
+import { conditionChanged, mergeConditions } from '../../workload/conditions';
 import { appliedIn } from './attachment-apps';
 import type { ReachTimings } from './reach-options';
 
@@ -42,7 +44,7 @@ export interface FinalizeDeps {
   readonly timings: ReachTimings;
 }
 
-/** The status with Ready replaced by COND (every other block as it is), as an apply body. */
+/** The status with Ready replaced by COND (every other block as it is). */
 function statusWith(a: Live<InfraClusterAttachment>, cond: ConditionSpec, now: number) {
   const previous: readonly Condition[] = a.status?.conditions ?? [];
   const keep: ConditionSpec[] = previous
@@ -50,14 +52,9 @@ function statusWith(a: Live<InfraClusterAttachment>, cond: ConditionSpec, now: n
     .map(({ type, status, reason, message }) => ({ type, status, reason, message }));
   const generation = a.metadata.generation ?? 0;
   return {
-    apiVersion: API_VERSION,
-    kind: 'InfraClusterAttachment',
-    metadata: { name: a.metadata.name, namespace: namespaceOf(a) },
-    status: {
-      ...a.status,
-      observedGeneration: generation,
-      conditions: mergeConditions(previous, [...keep, cond], generation, now),
-    },
+    ...a.status,
+    observedGeneration: generation,
+    conditions: mergeConditions(previous, [...keep, cond], generation, now),
   };
 }
 
@@ -68,12 +65,14 @@ async function report(
   ctx: ReconcileContext,
 ) {
   if (!conditionChanged(a.status?.conditions, cond)) return;
-  await d.client.applyStatus(AttachmentKind, statusWith(a, cond, d.clock.now()), {
-    force: true,
-    current: a,
+  await applyOwnerStatus({
+    client: d.client,
+    kind: AttachmentKind,
+    owner: a,
+    status: statusWith(a, cond, d.clock.now()),
+    events: d.events,
     signal: ctx.signal,
   });
-  d.events.event(a, { type: 'Warning', reason: cond.reason, action: 'Finalize', note: cond.message });
 }
 
 export async function finalizeAttachment(

@@ -5,12 +5,14 @@
 // the other attachment's name), Ready, the apps-ingress block and the external Service's address. An attachment
 // whose Infra does not exist gets InfraNotFound. An attachment refused its HostedCluster (no HostedClusterGrant for
 // another namespace, a wrong control-plane namespace) does nothing in the hosted cluster: no apps ingress, no
-// cleanup, no read of its kubeconfig Secret. Problems become a Warning Event on the attachment, once per change
-// of its conditions. Deletion is attachment-finalizer.ts.
+// cleanup, no read of its kubeconfig Secret. The status is written once, then the Events by the rule every
+// reconciler shares (@oooi/kube's applyOwnerStatus: only when Ready changed — Ready carries a False Aggregated's
+// reason and message — a Warning while False, a Normal on recovery). Deletion is attachment-finalizer.ts.
 import { referenceRefusal } from '@oooi/api';
 import type { InfraClusterAttachment } from '@oooi/api';
 import {
   addFinalizer,
+  applyOwnerStatus,
   canonicalJson,
   hasFinalizer,
   removeFinalizer,
@@ -22,7 +24,7 @@ import {
   type Reconciler,
   type Request,
 } from '@oooi/kube';
-import type { AttachmentStatusPlan, ConditionSpec, ControllerCaches, Live } from '../../infra';
+import type { AttachmentStatusPlan, ControllerCaches, Live } from '../../infra';
 import { gatherWorld, planInfra } from '../../infra';
 import {
   attachmentStatusBody,
@@ -35,7 +37,6 @@ import type { DefaultImages } from '../../workload/images';
 import { AttachmentKind } from '../../workload/kinds';
 import { namespaceOf } from '../../workload/meta';
 import type { HostedClients } from '../hosted/hosted-clients';
-import { conditionChanged } from '../../workload/conditions';
 import { PlanMemo } from './plan-memo';
 import { AttachmentApps } from './attachment-apps';
 import { externalServicePass } from './attachment-external';
@@ -100,8 +101,14 @@ export class AttachmentReconciler implements Reconciler {
       appsIngressStatus: apps.status,
       externalServiceStatus: ext.status,
     });
-    await this.o.client.applyStatus(AttachmentKind, body, { force: true, current: live, signal: ctx.signal });
-    this.recordEvents(live, conditions);
+    await applyOwnerStatus({
+      client: this.o.client,
+      kind: AttachmentKind,
+      owner: live,
+      status: body.status,
+      events: this.o.events,
+      signal: ctx.signal,
+    });
     if (!enabled && apps.status === undefined) await this.finalizer(live, 'remove', ctx);
     return apps.requeueMs === undefined ? {} : { requeueAfterMs: apps.requeueMs };
   }
@@ -128,22 +135,5 @@ export class AttachmentReconciler implements Reconciler {
         })
       : this.plans.plan(world);
     return plan.attachments.find((p) => p.name === a.metadata.name);
-  }
-
-  /** A Warning per False condition that changed (Aggregated first; Ready only when its reason differs). */
-  private recordEvents(live: Live<InfraClusterAttachment>, next: readonly ConditionSpec[]): void {
-    const before = live.status?.conditions ?? [];
-    const warned = new Set<string>();
-    for (const c of next) {
-      if (c.status !== 'False' || warned.has(`${c.reason}\u0000${c.message}`)) continue;
-      if (!conditionChanged(before, c)) continue;
-      warned.add(`${c.reason}\u0000${c.message}`);
-      this.o.events.event(live, {
-        type: 'Warning',
-        reason: c.reason,
-        action: 'Aggregate',
-        note: c.message,
-      });
-    }
   }
 }

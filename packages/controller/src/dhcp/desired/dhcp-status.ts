@@ -1,11 +1,11 @@
-// The status the controller writes for a DHCPServer, computed from what the pass saw (pure; `now` passed in). The
-// lease counts (activeLeases, totalLeases) are oooi-dhcp's, written under its own field manager: they are never in
-// this body, so the controller neither owns nor clears them. poolSize is the controller's, from the spec.
-import type { DHCPServer, DhcpServerStatus, ValidationResult } from '@oooi/api';
-import type { KubeObject, Rejection } from '@oooi/kube';
-import { deploymentAvailability, type Verdict } from '../../workload/availability';
-import { listProblems, mergeConditions } from '../../workload/conditions';
-import { readinessVerdict } from '../../workload/readiness';
+// The status the controller writes for a DHCPServer, computed from what the pass saw (pure; `now` passed in): the
+// part every workload kind shares (workload/workload-status.ts) plus VMIAccess and poolSize. The lease counts
+// (activeLeases, totalLeases) are oooi-dhcp's, written under its own field manager: they are never in this body,
+// so the controller neither owns nor clears them. poolSize is the controller's, from the spec.
+import type { DHCPServer, DhcpServerStatus } from '@oooi/api';
+import type { Verdict } from '../../workload/availability';
+import { listProblems } from '../../workload/conditions';
+import { workloadStatus, type WorkloadPassResult } from '../../workload/workload-status';
 import { namespaceOf } from '../../workload/meta';
 import { DhcpConditionType, DhcpReason } from '../conditions';
 import { dhcpChildNames } from './names';
@@ -19,33 +19,16 @@ export interface VmiAccessOutcome {
   readonly missing: readonly string[];
 }
 
-export interface DhcpStatusInput {
+export interface DhcpStatusInput extends WorkloadPassResult<DhcpServerPlan> {
   readonly dhcp: DHCPServer;
-  readonly rendered: ValidationResult<DhcpServerPlan>;
-  /** Children not applied because their name belongs to an object this DHCPServer does not control. */
-  readonly conflicts: readonly string[];
-  /** A child the apiserver refused (422) in this pass. */
-  readonly rejected?: Rejection;
   /** Undefined when the VMI readers were not applied this pass (Ready is False). */
   readonly vmi?: VmiAccessOutcome;
-  /** The live Deployment after this pass's applies (absent when not there). */
-  readonly deployment?: KubeObject;
-  readonly now: number;
 }
 
-function readiness(input: DhcpStatusInput): Verdict {
-  const { rendered } = input;
-  return readinessVerdict({
-    kind: 'DHCPServer',
-    invalid: rendered.ok ? [] : rendered.errors,
-    conflicts: input.conflicts,
-    rejected: input.rejected,
-    applied: () => {
-      if (!rendered.ok) return '';
-      const pvc = rendered.value.children.leaseClaim ? 'PersistentVolumeClaim, ' : '';
-      return `ServiceAccount, Roles, ConfigMap, ${pvc}Service and Deployment applied; pool of ${rendered.value.config.poolSize} addresses`;
-    },
-  });
+/** Ready=True's message: what was applied and the pool's size. */
+function applied(plan: DhcpServerPlan): string {
+  const pvc = plan.children.leaseClaim ? 'PersistentVolumeClaim, ' : '';
+  return `ServiceAccount, Roles, ConfigMap, ${pvc}Service and Deployment applied; pool of ${plan.config.poolSize} addresses`;
 }
 
 function vmiAccess(input: DhcpStatusInput): Verdict {
@@ -80,25 +63,14 @@ function vmiAccess(input: DhcpStatusInput): Verdict {
 
 /** The status to apply: the three conditions (transition times kept unless the status changes) and the fields. */
 export function desiredDhcpStatus(input: DhcpStatusInput): DhcpServerStatus {
-  const { dhcp, rendered, now } = input;
-  const observedGeneration = dhcp.metadata.generation ?? 0;
-  const conditions = mergeConditions(
-    dhcp.status?.conditions,
-    [
-      { type: DhcpConditionType.Ready, ...readiness(input) },
-      { type: DhcpConditionType.Available, ...deploymentAvailability(input.deployment) },
-      { type: DhcpConditionType.VMIAccess, ...vmiAccess(input) },
-    ],
-    observedGeneration,
-    now,
-  );
-  const names = dhcpChildNames(namespaceOf(dhcp), dhcp.metadata.name);
+  const { dhcp, rendered } = input;
+  const common = workloadStatus(input, {
+    kind: 'DHCPServer',
+    owner: dhcp,
+    names: dhcpChildNames(namespaceOf(dhcp), dhcp.metadata.name),
+    applied,
+    more: [{ type: DhcpConditionType.VMIAccess, ...vmiAccess(input) }],
+  });
   const poolSize = rendered.ok ? rendered.value.config.poolSize : dhcp.status?.poolSize;
-  return {
-    conditions,
-    observedGeneration,
-    configMapName: names.configMap,
-    deploymentName: names.workload,
-    ...(poolSize !== undefined ? { poolSize } : {}),
-  };
+  return { ...common, ...(poolSize !== undefined ? { poolSize } : {}) };
 }

@@ -13,6 +13,7 @@ import type {
   ListWatchCache,
   Manager,
 } from '@oooi/kube';
+import { workloadChildReaders } from '../../workload/workload-children';
 import { networkPolicyPermissions, type NetworkPolicyOptions } from '../../workload/network-policy';
 import { configWatchPermissions, type DeclaredPermission } from '../../workload/rbac';
 import { STATUS_WRITER_VERBS, VMI_READER_RULE } from '../desired/dhcp-rbac';
@@ -139,14 +140,8 @@ export function setupDhcpServerController(s: DhcpServerControllerSetup): Control
     client: s.manager.client,
     dhcpServers,
     children: {
-      serviceAccounts: reader(ServiceAccountKind),
-      roles: reader(RoleKind),
-      roleBindings: reader(RoleBindingKind),
-      configMaps: reader(ConfigMapKind),
+      ...workloadChildReaders(reader),
       persistentVolumeClaims: reader(PersistentVolumeClaimKind),
-      services: reader(ServiceKind),
-      networkPolicies: reader(NetworkPolicyKind),
-      deployments: reader(DeploymentKind),
     },
     vmiReaders: {
       roles: lister(RoleKind),

@@ -1,159 +1,83 @@
-// DhcpServerReconciler: read the DHCPServer from the cache (absent: done; terminating: delete its VMI readers in
-// other namespaces, then release the finalizer — the garbage collector removes the owned children), render
-// everything with the pure renderer, apply the owned children by server-side apply (skipped when unchanged; a
-// foreign name is never taken over; a 422 is terminal), then the VMI readers in the listed namespaces (pruning the
-// rest), then write status once. A spec that cannot be rendered leaves every child as it is (the running
-// configuration keeps serving) and says why in Ready. A Warning Event is recorded only when Ready changes.
+// DhcpServerReconciler: the workload reconciler (../../reconcile/workload-reconciler.ts) with what is the
+// DHCPServer's own: its pure plan (config.json and children), its status Role, its lease claim (applied after the
+// ConfigMap), and — only after every owned child applied — the VMI readers (a Role and RoleBinding per listed
+// namespace, the rest pruned, vmi-readers.ts), whose conflict or rejection is Ready's too. Terminating: delete its
+// VMI readers in other namespaces, then release the finalizer (the garbage collector removes the owned children).
+// A spec that cannot be rendered leaves every child as it is (the running configuration keeps serving) and says why
+// in Ready. Events follow the status write, only when Ready changes.
 import type { DHCPServer } from '@oooi/api';
-import {
-  applyOwnedChildren,
-  applyOwnerStatus,
-  isControlledBy,
-  type Clock,
-  type EventRecorder,
-  type KubeClient,
-  type KubeObject,
-  type ObjectReader,
-  type ReconcileContext,
-  type Reconciler,
-  type ReconcileResult,
-  type Request,
-} from '@oooi/kube';
+import type { ChildrenPass, KubeObject, ObjectReader } from '@oooi/kube';
+import { WorkloadReconciler } from '../../reconcile/workload-reconciler';
+import { DhcpServerKind, PersistentVolumeClaimKind } from '../../workload/kinds';
 import { namespaceOf } from '../../workload/meta';
-import { desiredDhcpStatus, type DhcpStatusInput } from '../desired/dhcp-status';
-import { dhcpChildNames } from '../desired/names';
-import { planDhcpServer, type PlanDhcpServerOptions, type DhcpServerPlan } from '../desired/plan-dhcp-server';
 import {
-  ConfigMapKind,
-  DeploymentKind,
-  DhcpServerKind,
-  NetworkPolicyKind,
-  PersistentVolumeClaimKind,
-  RoleBindingKind,
-  RoleKind,
-  ServiceAccountKind,
-  ServiceKind,
-} from '../../workload/kinds';
-import { VmiReaders, type VmiReaderCaches } from './vmi-readers';
+  childrenSeen,
+  type WorkloadChildReaders,
+  type WorkloadReconcilerDeps,
+} from '../../workload/workload-children';
+import { desiredDhcpStatus, type VmiAccessOutcome } from '../desired/dhcp-status';
+import { dhcpChildNames } from '../desired/names';
+import { planDhcpServer, type DhcpServerPlan, type PlanDhcpServerOptions } from '../desired/plan-dhcp-server';
+import { VmiReaders, type VmiReaderCaches, type VmiReadersOutcome } from './vmi-readers';
 
-export interface DhcpChildReaders {
-  readonly serviceAccounts: ObjectReader;
-  readonly roles: ObjectReader;
-  readonly roleBindings: ObjectReader;
-  readonly configMaps: ObjectReader;
+/** Caches of the DHCPServer's children: the workload's, and the lease claim. */
+export interface DhcpChildReaders extends WorkloadChildReaders {
   readonly persistentVolumeClaims: ObjectReader;
-  readonly services: ObjectReader;
-  readonly networkPolicies: ObjectReader;
-  readonly deployments: ObjectReader;
 }
 
-export interface DhcpServerReconcilerOptions {
-  /** The write path (one field manager). */
-  readonly client: KubeClient;
+export interface DhcpServerReconcilerOptions extends WorkloadReconcilerDeps<DhcpChildReaders> {
   readonly dhcpServers: ObjectReader<DHCPServer & KubeObject>;
-  /** Caches of the owned children (scoped to the DHCP_SERVER_LABEL label is enough). */
-  readonly children: DhcpChildReaders;
   /** Caches of the VMI readers in every namespace (selected by the owner-namespace label), and of Namespaces. */
   readonly vmiReaders: VmiReaderCaches;
-  readonly clock: Clock;
   /** The operator's default image. */
   readonly plan?: PlanDhcpServerOptions;
-  readonly events?: Pick<EventRecorder, 'event'>;
 }
 
-type Applied = Omit<DhcpStatusInput, 'dhcp' | 'rendered' | 'now'>;
+/** The pass over the owned children, then the VMI readers' outcome. */
+interface DhcpPass extends ChildrenPass {
+  readonly vmi?: VmiAccessOutcome;
+}
 
-export class DhcpServerReconciler implements Reconciler {
-  private readonly readers: VmiReaders;
+type Owner = DHCPServer & KubeObject;
 
-  constructor(private readonly o: DhcpServerReconcilerOptions) {
-    this.readers = new VmiReaders(o.client, o.vmiReaders);
-  }
-
-  async reconcile(req: Request, ctx: ReconcileContext): Promise<ReconcileResult> {
-    const dhcp = this.o.client.freshest(DhcpServerKind, this.o.dhcpServers.get(req.namespace, req.name));
-    if (!dhcp) return {};
-    const rendered = planDhcpServer(dhcp, this.o.plan);
-    const names = dhcpChildNames(namespaceOf(dhcp), dhcp.metadata.name);
-    if (dhcp.metadata.deletionTimestamp) {
-      await this.readers.finalize(dhcp, names, rendered.ok ? rendered.value.vmiReaders : [], ctx.signal);
-      return {};
-    }
-    const applied = rendered.ok ? await this.applyAll(dhcp, rendered.value, ctx) : this.asTheyAre(dhcp);
-    const status = desiredDhcpStatus({ dhcp, rendered, ...applied, now: this.o.clock.now() });
-    await applyOwnerStatus({
-      client: this.o.client,
+export class DhcpServerReconciler extends WorkloadReconciler<Owner, DhcpServerPlan, DhcpPass> {
+  constructor(o: DhcpServerReconcilerOptions) {
+    const readers = new VmiReaders(o.client, o.vmiReaders);
+    const plan = (dhcp: DHCPServer) => planDhcpServer(dhcp, o.plan);
+    const names = (dhcp: DHCPServer) => dhcpChildNames(namespaceOf(dhcp), dhcp.metadata.name);
+    super(o, {
       kind: DhcpServerKind,
-      owner: dhcp,
-      status,
-      events: this.o.events,
-      signal: ctx.signal,
+      owners: o.dhcpServers,
+      plan,
+      at: (dhcp) => ({ namespace: namespaceOf(dhcp), name: names(dhcp).workload }),
+      children: ({ children: ch }) => ({
+        bodies: { ...ch, role: ch.statusRole, roleBinding: ch.statusRoleBinding },
+        more: ch.leaseClaim
+          ? [
+              {
+                kind: PersistentVolumeClaimKind,
+                body: ch.leaseClaim,
+                reader: o.children.persistentVolumeClaims,
+              },
+            ]
+          : [],
+      }),
+      // After every owned child applied: the VMI readers in the listed namespaces.
+      then: async (dhcp, r, pass, ctx) =>
+        withVmi(pass, await readers.sync(dhcp, r.names, r.vmiReaders, ctx.signal)),
+      deleting: async (dhcp, ctx) => {
+        const rendered = plan(dhcp);
+        await readers.finalize(dhcp, names(dhcp), rendered.ok ? rendered.value.vmiReaders : [], ctx.signal);
+      },
+      status: (dhcp, rendered, pass: DhcpPass, now) =>
+        desiredDhcpStatus({ dhcp, rendered, ...childrenSeen(pass), vmi: pass.vmi, now }),
     });
-    return {};
   }
+}
 
-  /** The live Deployment, for a pass that applies nothing. */
-  private asTheyAre(dhcp: DHCPServer): Applied {
-    const { workload } = dhcpChildNames(namespaceOf(dhcp), dhcp.metadata.name);
-    return { conflicts: [], deployment: this.o.children.deployments.get(namespaceOf(dhcp), workload) };
-  }
-
-  /** The owned children in order (`applyOwnedChildren`), then the VMI readers in the listed namespaces. */
-  private async applyAll(
-    dhcp: DHCPServer & KubeObject,
-    r: DhcpServerPlan,
-    ctx: ReconcileContext,
-  ): Promise<Applied> {
-    const c = this.o.children;
-    const ch = r.children;
-    const out = await applyOwnedChildren({
-      client: this.o.client,
-      ownerKind: DhcpServerKind,
-      owner: dhcp,
-      steps: [
-        { kind: ServiceAccountKind, body: ch.serviceAccount, reader: c.serviceAccounts },
-        { kind: RoleKind, body: ch.statusRole, reader: c.roles },
-        { kind: RoleBindingKind, body: ch.statusRoleBinding, reader: c.roleBindings },
-        { kind: ConfigMapKind, body: ch.configMap, reader: c.configMaps },
-        ...(ch.leaseClaim
-          ? [{ kind: PersistentVolumeClaimKind, body: ch.leaseClaim, reader: c.persistentVolumeClaims }]
-          : []),
-        { kind: ServiceKind, body: ch.service, reader: c.services },
-        ...(ch.networkPolicy
-          ? [{ kind: NetworkPolicyKind, body: ch.networkPolicy, reader: c.networkPolicies }]
-          : []),
-        { kind: DeploymentKind, body: ch.deployment, reader: c.deployments },
-      ],
-      signal: ctx.signal,
-      onApplied: ({ kind, body }) => ctx.log.info({ kind: kind.kind, child: body.metadata?.name }, 'Applied'),
-    });
-    if (out.state === 'conflict') return { ...this.asTheyAre(dhcp), conflicts: [...out.conflicts] };
-    if (out.state === 'rejected') {
-      ctx.log.warn({ child: out.rejection.child, why: out.rejection.message }, 'Child rejected');
-      return { ...this.asTheyAre(dhcp), rejected: out.rejection };
-    }
-    const deployment = out.live.get('Deployment');
-    await this.pruneNetworkPolicy(dhcp, r, ctx);
-    const vmi = await this.readers.sync(dhcp, r.names, r.vmiReaders, ctx.signal);
-    if (vmi.state === 'conflict') return { conflicts: [...vmi.conflicts], deployment };
-    if (vmi.state === 'rejected') return { conflicts: [], rejected: vmi.rejection, deployment };
-    return { conflicts: [], vmi, deployment };
-  }
-
-  /**
-   * With the policies off, the NetworkPolicy an earlier pass wrote is deleted (one this DHCPServer does not control is
-   * left alone, like any name it does not own).
-   */
-  private async pruneNetworkPolicy(
-    owner: DHCPServer & KubeObject,
-    r: DhcpServerPlan,
-    ctx: ReconcileContext,
-  ): Promise<void> {
-    if (r.children.networkPolicy) return;
-    const ref = { namespace: namespaceOf(owner), name: r.names.workload };
-    const live = this.o.children.networkPolicies.get(ref.namespace, ref.name);
-    if (!live || !isControlledBy(live, DhcpServerKind, owner)) return;
-    if (await this.o.client.delete(NetworkPolicyKind, ref, ctx.signal))
-      ctx.log.info({ kind: 'NetworkPolicy', child: ref.name }, 'Deleted');
-  }
+/** The pass with the VMI readers' outcome: their conflict or rejection is Ready's too. */
+function withVmi(pass: ChildrenPass, vmi: VmiReadersOutcome): DhcpPass {
+  if (vmi.state === 'conflict') return { ...pass, conflicts: vmi.conflicts };
+  if (vmi.state === 'rejected') return { ...pass, rejected: vmi.rejection };
+  return { ...pass, vmi };
 }

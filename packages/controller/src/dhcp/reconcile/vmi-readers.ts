@@ -9,10 +9,10 @@
 // creation re-queues the DHCPServer (the controller's Namespace watch), so nothing polls.
 import {
   addFinalizer,
+  applyChild,
   hasFinalizer,
   isApiError,
   mapLimited,
-  rejectionOf,
   removeFinalizer,
   type KindDescriptor,
   type KubeClient,
@@ -136,21 +136,19 @@ export class VmiReaders {
     signal?: AbortSignal,
   ): Promise<Rejection | undefined> {
     try {
-      await this.client.apply(kindOf(body), body, {
-        force: true,
+      const out = await applyChild({
+        client: this.client,
+        kind: kindOf(body),
+        body,
         ...(cur ? { current: cur } : {}),
-        signal,
+        ...(signal ? { signal } : {}),
       });
+      return out.state === 'rejected' ? out.rejection : undefined;
     } catch (err) {
-      if (isApiError(err, 404)) {
-        missing.add(body.metadata?.namespace ?? '');
-        return undefined;
-      }
-      const rejection = rejectionOf(err, `${String(body.kind)}/${body.metadata?.name ?? ''}`);
-      if (!rejection) throw err;
-      return rejection;
+      if (!isApiError(err, 404)) throw err;
+      missing.add(body.metadata?.namespace ?? '');
+      return undefined;
     }
-    return undefined;
   }
 
   /** The DHCPServer is terminating: delete every VMI reader (cached, and those the spec names), then release it. */

@@ -1,48 +1,21 @@
-// The status the controller writes for a DNSServer, computed from what the pass saw (pure; `now` passed in).
-import type { DNSServer, DnsServerStatus, ValidationResult } from '@oooi/api';
-import {
-  setCondition,
-  type Condition,
-  type ConditionUpdate,
-  type KubeObject,
-  type Rejection,
-} from '@oooi/kube';
-import { readinessVerdict } from '../../workload/readiness';
+// The status the controller writes for a DNSServer, computed from what the pass saw (pure; `now` passed in): the
+// part every workload kind shares (workload/workload-status.ts: Ready, Available, names) plus Forwarding, the
+// Service, the ClusterIP and the record count.
+import type { DNSServer, DnsServerStatus } from '@oooi/api';
+import type { KubeObject } from '@oooi/kube';
+import type { Verdict } from '../../workload/availability';
+import { workloadStatus, type WorkloadPassResult } from '../../workload/workload-status';
 import { replicaAvailability, type ReplicaAvailability } from '../../workload/replica-availability';
 import { DnsConditionType, DnsReason } from '../conditions';
 import { dnsChildNames, dnsReplicas } from './names';
 import type { DnsServerPlan } from './plan-dns-server';
 
-export interface DnsStatusInput {
+export interface DnsStatusInput extends WorkloadPassResult<DnsServerPlan> {
   readonly dns: DNSServer;
-  readonly rendered: ValidationResult<DnsServerPlan>;
-  /** Children not applied because their name belongs to an object this DNSServer does not control (`Kind/name`). */
-  readonly conflicts: readonly string[];
-  /** A child the apiserver refused (422) in this pass. */
-  readonly rejected?: Rejection;
   /** The live Service after this pass's applies (absent when not there). */
   readonly service?: KubeObject;
   /** The live replica Deployments after this pass's applies, by name (absent ones left out). */
   readonly deployments?: Readonly<Record<string, KubeObject>>;
-  readonly now: number;
-}
-
-type Verdict = Pick<ConditionUpdate, 'status' | 'reason' | 'message'>;
-
-function readiness(input: DnsStatusInput): Verdict {
-  const { rendered } = input;
-  return readinessVerdict({
-    kind: 'DNSServer',
-    invalid: rendered.ok ? [] : rendered.errors,
-    conflicts: input.conflicts,
-    rejected: input.rejected,
-    applied: () => {
-      if (!rendered.ok) return '';
-      const [vlan, pod] = rendered.value.config.model.views;
-      const n = rendered.value.replicas.length;
-      return `ServiceAccount, ConfigMap, Service and ${n === 1 ? 'Deployment' : `${n} Deployments`} applied; serving ${vlan.records.length} vlan and ${pod.records.length} pod-network records`;
-    },
-  });
 }
 
 function forwarding(input: DnsStatusInput): Verdict {
@@ -63,6 +36,13 @@ function forwarding(input: DnsStatusInput): Verdict {
   };
 }
 
+/** Ready=True's message: what was applied and how many records each view serves. */
+function applied(plan: DnsServerPlan): string {
+  const [vlan, pod] = plan.config.model.views;
+  const n = plan.replicas.length;
+  return `ServiceAccount, ConfigMap, Service and ${n === 1 ? 'Deployment' : `${n} Deployments`} applied; serving ${vlan.records.length} vlan and ${pod.records.length} pod-network records`;
+}
+
 /** Available from every replica's Deployment (serverIP's, then one per additional address). */
 function availability(input: DnsStatusInput): ReplicaAvailability {
   const replicas = dnsReplicas(input.dns, dnsChildNames(input.dns.metadata.name));
@@ -77,25 +57,21 @@ function availability(input: DnsStatusInput): ReplicaAvailability {
 
 /** The status to apply: the three conditions (transition times kept unless the status changes) and the fields. */
 export function desiredDnsStatus(input: DnsStatusInput): DnsServerStatus {
-  const { dns, rendered, service, now } = input;
-  const observedGeneration = dns.metadata.generation ?? 0;
-  let conditions: Condition[] = dns.status?.conditions ?? [];
-  const available = availability(input);
-  const verdicts: [string, Verdict][] = [
-    [DnsConditionType.Ready, readiness(input)],
-    [DnsConditionType.Available, available.verdict],
-    [DnsConditionType.Forwarding, forwarding(input)],
-  ];
-  for (const [type, v] of verdicts)
-    conditions = setCondition(conditions, { type, ...v, observedGeneration }, now);
+  const { dns, rendered, service } = input;
   const names = dnsChildNames(dns.metadata.name);
+  const available = availability(input);
+  const common = workloadStatus(input, {
+    kind: 'DNSServer',
+    owner: dns,
+    names,
+    applied,
+    available: available.verdict,
+    more: [{ type: DnsConditionType.Forwarding, ...forwarding(input) }],
+  });
   const clusterIP = (service?.spec as { clusterIP?: string } | undefined)?.clusterIP;
   const recordCount = rendered.ok ? rendered.value.config.recordCount : dns.status?.recordCount;
   return {
-    conditions: conditions.filter((c) => verdicts.some(([type]) => type === c.type)),
-    observedGeneration,
-    configMapName: names.configMap,
-    deploymentName: names.workload,
+    ...common,
     serviceName: names.workload,
     ...(clusterIP && clusterIP !== 'None' ? { serviceClusterIP: clusterIP } : {}),
     ...(recordCount !== undefined ? { recordCount } : {}),

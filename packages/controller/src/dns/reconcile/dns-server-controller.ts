@@ -10,21 +10,12 @@ import type {
   KubeObject,
   Manager,
 } from '@oooi/kube';
+import { workloadChildReaders } from '../../workload/workload-children';
 import { networkPolicyPermissions, type NetworkPolicyOptions } from '../../workload/network-policy';
 import { configWatchPermissions, type DeclaredPermission } from '../../workload/rbac';
 import { DNS_SERVER_LABEL } from '../desired/names';
 import { DnsServerReconciler } from './dns-server-reconciler';
-import {
-  ConfigMapKind,
-  DeploymentKind,
-  DnsServerKind,
-  NetworkPolicyKind,
-  RoleBindingKind,
-  RoleKind,
-  ServiceAccountKind,
-  ServiceKind,
-  SIDECAR_WORKLOAD_CHILD_KINDS,
-} from '../../workload/kinds';
+import { DnsServerKind, SIDECAR_WORKLOAD_CHILD_KINDS } from '../../workload/kinds';
 
 /** What the DNSServer controller watches: DNSServers, and the seven kinds of children it owns. */
 export const dnsServerWatches = {
@@ -74,15 +65,7 @@ export function setupDnsServerController(s: DnsServerControllerSetup): Controlle
   const reconciler = new DnsServerReconciler({
     client: s.manager.client,
     dnsServers: s.manager.cacheFor<DNSServer & KubeObject>(DnsServerKind, s.scope),
-    children: {
-      serviceAccounts: reader(ServiceAccountKind),
-      roles: reader(RoleKind),
-      roleBindings: reader(RoleBindingKind),
-      configMaps: reader(ConfigMapKind),
-      services: reader(ServiceKind),
-      networkPolicies: reader(NetworkPolicyKind),
-      deployments: reader(DeploymentKind),
-    },
+    children: workloadChildReaders(reader),
     clock: s.clock,
     plan: {
       defaultImage: s.images.dns,

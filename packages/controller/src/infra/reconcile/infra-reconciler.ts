@@ -1,9 +1,10 @@
-// The Infra reconciler: read from the caches (absent means done), decide with planInfra, apply the
-// three children by server-side apply, write the status once at the end. Children and status are owned outright
-// by the controller, so both are applied with force; a pass with nothing changed sends zero requests (the client's
-// write skipping, given the live objects). A child the apiserver refuses (422) is reported on Ready and counted, and
-// tried again only on the next change to a watched object — never in a loop.
-import type { DHCPServer, DNSServer, Infra, ProxyServer } from '@oooi/api';
+// The Infra reconciler: read from the caches (absent means done), decide with planInfra, apply the three children
+// by server-side apply (@oooi/kube's applyChild, the one child-apply path), write the status once at the end, then
+// the Events (@oooi/kube's applyOwnerStatus: only when Ready changed, one Warning per problem). Children and status
+// are owned outright by the controller, so both are applied with force; a pass with nothing changed sends zero
+// requests (the client's write skipping, given the live objects). A child the apiserver refuses (422) is reported on
+// Ready and counted, and tried again only on the next change to a watched object — never in a loop.
+import type { DHCPServer, DNSServer, ProxyServer } from '@oooi/api';
 import type {
   Clock,
   EventRecorder,
@@ -15,8 +16,7 @@ import type {
   Reconciler,
   Request,
 } from '@oooi/kube';
-import { rejectionOf } from '@oooi/kube';
-import { ConditionType } from '../conditions';
+import { applyChild, applyOwnerStatus } from '@oooi/kube';
 import type { ChildPlan } from '../desired/child-plan';
 import type { Component } from '../desired/child-meta';
 import type { DefaultImages } from '../../workload/images';
@@ -26,9 +26,8 @@ import { desiredInfraStatus } from '../desired/infra-status';
 import type { ChildOutcome, ChildOutcomes, InfraStatusPlan } from '../desired/infra-status';
 import { DhcpServerKind, DnsServerKind, InfraKind, ProxyServerKind } from '../../workload/kinds';
 import { infraConditionTypes, type ControllerMetrics } from '../../metrics';
-import type { ControllerCaches, Live } from '../caches';
+import type { ControllerCaches } from '../caches';
 import { infraStatusBody } from '../status/status-body';
-import { conditionChanged } from '../../workload/conditions';
 import { gatherWorld } from './world';
 import type { CachedChildren } from './world';
 
@@ -87,12 +86,16 @@ export class InfraReconciler implements Reconciler {
       status,
       this.o.clock.now(),
     );
-    await this.o.client.applyStatus(InfraKind, body, {
-      force: true,
-      current: live,
+    // The one Event rule (@oooi/kube's applyOwnerStatus), with one Warning per problem behind a False Ready.
+    await applyOwnerStatus({
+      client: this.o.client,
+      kind: InfraKind,
+      owner: live,
+      status: body.status,
+      events: this.o.events,
+      problems: status.problems,
       signal: ctx.signal,
     });
-    this.recordEvents(live, status);
     this.observe(req, plan, status);
     return requeueFor(plan);
   }
@@ -106,47 +109,17 @@ export class InfraReconciler implements Reconciler {
     if (plan.action === 'disabled') return { state: 'disabled' };
     if (plan.action === 'blocked') return { state: 'blocked', problems: plan.problems };
     const kind = childKinds[component];
-    try {
-      await this.o.client.apply(kind, applyBody(plan.object), {
-        force: true,
-        current: live[component],
-        signal: ctx.signal,
-      });
-      return { state: 'applied' };
-    } catch (err) {
-      const rejected = rejectionOf(err, `${kind.kind}/${plan.object.metadata.name}`);
-      if (!rejected) throw err;
-      this.o.metrics.childRejections.inc({ kind: kind.kind });
-      ctx.log.warn({ err, kind: kind.kind, child: plan.object.metadata.name }, 'Child rejected');
-      return { state: 'rejected', message: rejected.message };
-    }
-  }
-
-  /** Events only when Ready changes, so an idle pass writes nothing (the recorder would patch a series). */
-  private recordEvents(live: Live<Infra>, status: InfraStatusPlan): void {
-    const before = live.status?.conditions?.find((c) => c.type === ConditionType.Ready);
-    const now = status.conditions.find((c) => c.type === ConditionType.Ready)!;
-    if (before && !conditionChanged(live.status?.conditions, now)) return;
-    const target = live;
-    if (now.status === 'True') {
-      if (before?.status === 'False') {
-        this.o.events.event(target, {
-          type: 'Normal',
-          reason: now.reason,
-          action: 'Reconcile',
-          note: now.message,
-        });
-      }
-      return;
-    }
-    for (const p of status.problems) {
-      this.o.events.event(target, {
-        type: 'Warning',
-        reason: p.reason,
-        action: 'Reconcile',
-        note: p.message,
-      });
-    }
+    const out = await applyChild({
+      client: this.o.client,
+      kind,
+      body: applyBody(plan.object),
+      ...(live[component] ? { current: live[component] } : {}),
+      signal: ctx.signal,
+    });
+    if (out.state === 'applied') return { state: 'applied' };
+    this.o.metrics.childRejections.inc({ kind: kind.kind });
+    ctx.log.warn({ child: out.rejection.child, why: out.rejection.message }, 'Child rejected');
+    return { state: 'rejected', message: out.rejection.message };
   }
 
   private observe(req: Request, plan: InfraPlan, status: InfraStatusPlan): void {

@@ -4,14 +4,21 @@
 // `lastTransitionTime` moves only on a real transition and `observedGeneration` is always set.
 import { API_VERSION } from '@oooi/api';
 import type { Condition } from '@oooi/kube';
-import { mergeConditions } from '../../workload/conditions';
+import { mergeConditions, type ConditionSpec } from '../../workload/conditions';
 import type { InfraStatusPlan } from '../desired/infra-status';
+
+/** The status fields this controller owns on an Infra or an attachment. */
+export interface OwnedStatus {
+  observedGeneration: number;
+  conditions: Condition[];
+  [field: string]: unknown;
+}
 
 export interface StatusBody {
   apiVersion: string;
   kind: 'Infra' | 'InfraClusterAttachment';
   metadata: { name: string; namespace: string };
-  status: Record<string, unknown>;
+  status: OwnedStatus;
   [field: string]: unknown;
 }
 
@@ -20,18 +27,34 @@ export interface Identity {
   readonly name: string;
 }
 
+/** What both bodies share: the identity, observedGeneration and our conditions merged onto the previous ones. */
+export function statusBody(
+  kind: StatusBody['kind'],
+  id: Identity & { readonly previous: readonly Condition[] | undefined },
+  plan: { readonly generation: number; readonly conditions: readonly ConditionSpec[] },
+  now: number,
+): StatusBody {
+  return {
+    apiVersion: API_VERSION,
+    kind,
+    metadata: { name: id.name, namespace: id.namespace },
+    status: {
+      observedGeneration: plan.generation,
+      conditions: mergeConditions(id.previous, plan.conditions, plan.generation, now),
+    },
+  };
+}
+
 export function infraStatusBody(
   infra: Identity & { readonly conditions: readonly Condition[] | undefined },
   plan: InfraStatusPlan,
   now: number,
 ): StatusBody {
+  const body = statusBody('Infra', { ...infra, previous: infra.conditions }, plan, now);
   return {
-    apiVersion: API_VERSION,
-    kind: 'Infra',
-    metadata: { name: infra.name, namespace: infra.namespace },
+    ...body,
     status: {
-      observedGeneration: plan.generation,
-      conditions: mergeConditions(infra.conditions, plan.conditions, plan.generation, now),
+      ...body.status,
       componentStatus: { ...plan.componentStatus },
       attachments: { ...plan.attachments },
     },

@@ -11,22 +11,13 @@ import type {
   KubeObject,
   Manager,
 } from '@oooi/kube';
+import { workloadChildReaders } from '../../workload/workload-children';
 import { networkPolicyPermissions, type NetworkPolicyOptions } from '../../workload/network-policy';
 import type { DeclaredPermission } from '../../workload/rbac';
 import { PROXY_SERVER_LABEL } from '../desired/names';
 import { XDS_VERBS } from '../desired/proxy-rbac';
 import { ProxyServerReconciler } from './proxy-server-reconciler';
-import {
-  ConfigMapKind,
-  DeploymentKind,
-  NetworkPolicyKind,
-  ProxyServerKind,
-  RoleBindingKind,
-  RoleKind,
-  ServiceAccountKind,
-  ServiceKind,
-  SIDECAR_WORKLOAD_CHILD_KINDS,
-} from '../../workload/kinds';
+import { ProxyServerKind, SIDECAR_WORKLOAD_CHILD_KINDS } from '../../workload/kinds';
 
 /** What the ProxyServer controller watches. */
 export const proxyServerWatches = {
@@ -74,15 +65,7 @@ export function setupProxyServerController(s: ProxyServerControllerSetup): Contr
   const reconciler = new ProxyServerReconciler({
     client: s.manager.client,
     proxyServers: s.manager.cacheFor<ProxyServer & KubeObject>(ProxyServerKind, s.scope),
-    children: {
-      serviceAccounts: reader(ServiceAccountKind),
-      roles: reader(RoleKind),
-      roleBindings: reader(RoleBindingKind),
-      configMaps: reader(ConfigMapKind),
-      services: reader(ServiceKind),
-      networkPolicies: reader(NetworkPolicyKind),
-      deployments: reader(DeploymentKind),
-    },
+    children: workloadChildReaders(reader),
     clock: s.clock,
     plan: {
       defaultProxyImage: s.images.proxy,
