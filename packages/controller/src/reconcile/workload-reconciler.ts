@@ -32,6 +32,12 @@ import { DeploymentKind } from '../workload/kinds';
 /** HA mode's replica Deployments as they are, by name (each one the owner controls; absent ones left out). */
 export type ObservedDeployments = Readonly<Record<string, KubeObject>>;
 
+/** When the status is built: the clock's now, and the replica Deployments as they are after the pass. */
+export interface StatusTime {
+  readonly now: number;
+  readonly observed: ObservedDeployments;
+}
+
 /** What is a workload kind's own. X: the pass with the kind's further writes (`then`). */
 export interface WorkloadKind<O extends KubeObject, P, X extends ChildrenPass = ChildrenPass> {
   readonly kind: KindDescriptor;
@@ -56,8 +62,7 @@ export interface WorkloadKind<O extends KubeObject, P, X extends ChildrenPass = 
     owner: O,
     rendered: ValidationResult<P>,
     pass: ChildrenPass | X,
-    now: number,
-    observed: ObservedDeployments,
+    at: StatusTime,
   ) => ApplyOwnerStatusOptions['status'];
 }
 
@@ -92,7 +97,8 @@ export class WorkloadReconciler<
       },
       watched: workloadWatched(deps.children, k.at(owner)),
       ...(then ? { then: (pass, plan) => then(owner, plan, pass, ctx) } : {}),
-      status: (pass) => k.status(owner, rendered, pass, deps.clock.now(), this.observed(owner)),
+      status: (pass) =>
+        k.status(owner, rendered, pass, { now: deps.clock.now(), observed: this.observed(owner) }),
       ...(deps.events ? { events: deps.events } : {}),
       log: ctx.log,
       signal: ctx.signal,

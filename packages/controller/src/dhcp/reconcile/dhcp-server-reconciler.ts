@@ -69,7 +69,7 @@ export class DhcpServerReconciler extends WorkloadReconciler<Owner, DhcpServerPl
         const rendered = plan(dhcp);
         await readers.finalize(dhcp, names(dhcp), rendered.ok ? rendered.value.vmiReaders : [], ctx.signal);
       },
-      status: (dhcp, rendered, pass: DhcpPass, now) =>
+      status: (dhcp, rendered, pass: DhcpPass, { now }) =>
         desiredDhcpStatus({ dhcp, rendered, ...childrenSeen(pass), vmi: pass.vmi, now }),
     });
   }

@@ -50,7 +50,7 @@ export class DnsServerReconciler extends WorkloadReconciler<DNSServer & KubeObje
           },
         };
       },
-      status: (dns, rendered, pass, now, deployments) =>
+      status: (dns, rendered, pass, { now, observed: deployments }) =>
         desiredDnsStatus({ dns, rendered, ...childrenSeen(pass), deployments, now }),
     });
   }

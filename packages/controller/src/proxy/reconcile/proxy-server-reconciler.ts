@@ -40,7 +40,7 @@ export class ProxyServerReconciler extends WorkloadReconciler<ProxyServer & Kube
       children: ({ children: ch }) => ({
         bodies: { ...ch, role: ch.xdsRole, roleBinding: ch.xdsRoleBinding },
       }),
-      status: (proxy, rendered, pass, now) =>
+      status: (proxy, rendered, pass, { now }) =>
         desiredProxyStatus({ proxy, rendered, ...childrenSeen(pass), now }),
     });
   }
