@@ -22,6 +22,7 @@ import { chartDir, helmOk } from '../chart/chart-support';
 import { kinds, NamespaceKind, User, type KindName } from '../controller/support';
 import { startClusterDns } from './cluster-dns';
 import { SandboxKubelet } from './kubelet';
+import { inspectContainers, sandboxRuntime, type ContainerView, type RuntimeChoice } from './runtime';
 import { podChecks, vmChecks, type PodView, type VmView } from './checks';
 import type { ServiceBackend } from './pod-client';
 import {
@@ -43,6 +44,11 @@ export interface SandboxOptions {
   readonly beforeTeardown?: (kubeconfig: string) => Promise<void>;
   /** Aborted (Ctrl-C): the next wait or step stops, and everything started so far is torn down. */
   readonly signal?: AbortSignal;
+  /**
+   * How oooi's pods run (runtime.ts): `auto` (the default) from their images when podman is here, else as
+   * processes; `podman` fails rather than fall back; `processes` never uses podman.
+   */
+  readonly runtime?: RuntimeChoice;
 }
 
 /** What the sandbox shows: every object's Ready, then what the VM and the client pod saw. */
@@ -50,6 +56,9 @@ export interface SandboxResult extends Omit<VmView, 'apps'> {
   /** Every Infra, attachment, DNSServer, DHCPServer and ProxyServer: `Kind/name Ready=<status> <reason>`. */
   readonly ready: readonly string[];
   readonly apps: { readonly vm: VmView['apps']; readonly pod: PodView };
+  /** How oooi's pods ran, and each of their containers as podman saw it once every check had passed. */
+  readonly runtime: 'podman' | 'processes';
+  readonly containers: readonly ContainerView[];
 }
 
 const NS = 'clusters';
@@ -110,6 +119,8 @@ export async function runSandbox(o: SandboxOptions): Promise<SandboxResult> {
     o.signal?.throwIfAborted();
     o.say(`\n# [${((Date.now() - t0) / 1000).toFixed(1)} s] ${what}`);
   };
+  const runtime = await sandboxRuntime(o.runtime ?? 'auto', o.progress);
+  step(runtime.describe);
   step('starting a control plane (etcd, kube-apiserver, controller-manager, scheduler, kwok)');
   // Our CRDs come from the chart; the third-party kinds the controller reads (HostedCluster, NodePool, Machine…)
   // stand for what HyperShift and KubeVirt install.
@@ -168,13 +179,16 @@ export async function runSandbox(o: SandboxOptions): Promise<SandboxResult> {
         CLUSTERS.map((c) => [`kube-apiserver.${NS}-${c.name}.svc.cluster.local`, c.apiServer]),
       ),
     });
-    step('a kubelet stand-in runs every pod the oooi Deployments ask for, as real processes');
+    step(
+      `a kubelet stand-in runs every pod the oooi Deployments ask for, ${runtime.kind === 'podman' ? 'each container from its image (podman)' : 'as processes of this machine'}`,
+    );
     const address = podAddresses();
     for (const namespace of [OPERATOR_NS, NS]) {
       const k = new SandboxKubelet({
         scope,
         adminKubeconfig: rig.kubeconfig,
         namespace,
+        runtime,
         vlan,
         podNetwork: { network: podNet, address },
         podOptions: { resolvConf: clusterDns.resolvConf(namespace) },
@@ -279,8 +293,12 @@ export async function runSandbox(o: SandboxOptions): Promise<SandboxResult> {
       proxy: await backend(`${INFRA}-proxy`),
       clusters: hosted.map((h) => ({ name: h.cluster, domain: h.domain })),
     });
+    const containers = await inspectContainers(kubelets.flatMap((k) => k.pods()));
+    o.say(
+      `\n# oooi's containers (${runtime.kind}):\n${containers.map((c) => `${c.container} ${c.id?.slice(0, 12) ?? 'process'} ${c.image ?? ''}`.trimEnd()).join('\n')}`,
+    );
     await o.beforeTeardown?.(rig.kubeconfig);
-    return { ...vm, ready, apps: { vm: vm.apps, pod } };
+    return { ...vm, ready, apps: { vm: vm.apps, pod }, runtime: runtime.kind, containers };
   } finally {
     stop.abort();
     for (const k of kubelets) await k.stop();
