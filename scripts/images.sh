@@ -4,7 +4,10 @@
 #                                    dist/images/oooi-NAME-V.oci.tar and its SBOM dist/images/oooi-NAME-V.cdx.json;
 #                                    the archives' paths are the last lines printed, one per image
 #   images.sh push REGISTRY [--version V] [--tls-verify=false]
-#                                    push every archive to REGISTRY/oooi-NAME:V (skopeo)
+#                                    push every archive to REGISTRY/oooi-NAME:V (skopeo); prints what the registry
+#                                    now serves, one image a line: REGISTRY/oooi-NAME:V@sha256:<manifest digest>.
+#                                    --tls-verify=false: plain HTTP or an unverified certificate, for that REGISTRY
+#                                    only (a loopback test registry); TLS is verified unless it is given
 #   images.sh list                   the images: NAME DOCKERFILE, one a line
 #   images.sh inputs-hash            a hash of every tracked input of the images; `build` writes it to
 #                                    dist/images/.inputs-V.sha256 (e2e/images rebuilds only when it changed)
@@ -180,14 +183,20 @@ sbom() {
 }
 
 push() {
-  local registry=$1 version=$2 tls=$3 n
+  local registry=$1 version=$2 tls=$3 n out=()
   need skopeo
+  [ -n "$tls" ] && log "TLS verification off for $registry ($tls)"
+  local digests; digests=$(mktemp -d)
   for n in $(names); do
-    local a; a=$(archive "$n" "$version")
+    local a ref; a=$(archive "$n" "$version"); ref=$registry/oooi-$n:$version
     [ -f "$a" ] || die "$a not found: run images.sh build --version $version first"
-    log "push $registry/oooi-$n:$version"
-    skopeo copy --quiet ${tls:+"$tls"} "oci-archive:$a" "docker://$registry/oooi-$n:$version"
+    log "push $ref"
+    skopeo copy --quiet ${tls:+"$tls"} --digestfile "$digests/$n" "oci-archive:$a" "docker://$ref" \
+      || die "push of $ref failed"
+    out+=("$ref@$(cat "$digests/$n")")
   done
+  rm -rf "$digests"
+  printf '%s\n' "${out[@]}"
 }
 
 cmd=${1:-}; shift || true

@@ -246,7 +246,7 @@ export class SandboxKubelet {
       // podman: in-cluster configuration from the token (the containers need no kubeconfig; CoreDNS and Envoy
       // talk to no API server). Processes: the token as their KUBECONFIG.
       ...(rt.kind === 'podman'
-        ? { podman: { image: rt.image }, serviceAccount: token }
+        ? { podman: { image: rt.image, ...(rt.pull ? { pull: rt.pull } : {}) }, serviceAccount: token }
         : { kubeconfig: token }),
       ...this.o.podOptions,
     });

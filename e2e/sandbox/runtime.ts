@@ -5,7 +5,7 @@
 // SIGUSR1 reaches CoreDNS only when both run under the pod's user) and Envoy as the rig's process beside its
 // oooi-xds container. Without podman: every container as a process of this machine (the pod runner's image map).
 // `podman` as the wanted runtime refuses to fall back.
-import { findBin, rigCorednsImage, run, type RunningPod } from '@oooi/rig';
+import { findBin, rigCorednsImage, run, type PodmanRuntime, type RunningPod } from '@oooi/rig';
 import { builtImages } from '../images/built';
 
 export type RuntimeChoice = 'auto' | 'podman' | 'processes';
@@ -14,8 +14,10 @@ export type RuntimeChoice = 'auto' | 'podman' | 'processes';
 export type SandboxRuntime =
   | {
       readonly kind: 'podman';
-      /** The local image that runs a Deployment's image (undefined: it runs as a process). */
+      /** The local image that runs a Deployment's image (undefined: pulled when `pull` names its registry, else it runs as a process). */
       readonly image: (image: string) => string | undefined;
+      /** Registries whose images are pulled and run as pulled (RunPodOptions.podman.pull). */
+      readonly pull?: PodmanRuntime['pull'];
       readonly describe: string;
     }
   | { readonly kind: 'processes'; readonly describe: string };
