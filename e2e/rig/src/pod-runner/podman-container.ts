@@ -1,7 +1,7 @@
 // The pod runner's podman runtime, its effects: a container of the pod started from its image (a local one, or one
 // pulled from a registry the caller names) with the argv podman.ts computes, its volumes at their mountPaths (the
 // kubelet's fsGroup applied), and the in-cluster configuration of the pod's ServiceAccount.
-import { chmod, chown, mkdir, readFile, readdir, realpath, writeFile } from 'node:fs/promises';
+import { chmod, chown, mkdir, readFile, readdir, realpath, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { bridgeLoopbackPort } from '../net/forward';
@@ -12,10 +12,13 @@ import { expandVars, type ContainerPlan } from './spec';
 
 const SA_DIR = '/var/run/secrets/kubernetes.io/serviceaccount';
 
-/** The kubelet's fsGroup: the volume's group is fsGroup, group-writable, new files inheriting the group. */
+/**
+ * The kubelet's fsGroup (SetVolumeOwnership): the volume's group is fsGroup, group-writable added to the mode it
+ * has (an emptyDir stays world-writable), new files inheriting the group.
+ */
 async function applyFsGroup(dir: string, gid: number): Promise<void> {
   await chown(dir, 0, gid);
-  await chmod(dir, 0o2775);
+  await chmod(dir, ((await stat(dir)).mode & 0o7777) | 0o2070);
   for (const e of await readdir(dir, { withFileTypes: true })) {
     const p = join(dir, e.name);
     if (e.isDirectory()) await applyFsGroup(p, gid);

@@ -4,7 +4,7 @@
 // With `podman`, the containers whose image it maps (or pulls) run from that image instead (podman-container.ts):
 // the volumes mounted at their mountPaths, the securityContexts applied, the ServiceAccount's token where the
 // kubelet puts it.
-import { cp, mkdir, rm, symlink, writeFile } from 'node:fs/promises';
+import { chmod, cp, mkdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { FAKE_NODE } from '../components';
 import { checkInterfaceAddress, cidrContains, hostOf, intToIp, parseCidr } from '../net/addr';
@@ -44,7 +44,11 @@ async function writeVolumes(ctx: PodCtx, only?: string): Promise<void> {
   const rewrite = ctx.opts.rewriteFileContents ?? true;
   for (const v of ctx.plan.volumes) {
     if (v.kind === 'emptyDir') {
-      if (only === undefined) await mkdir(volDir(ctx, v.name), { recursive: true });
+      // world-writable, as the kubelet makes an emptyDir: any user of the pod may write there
+      if (only === undefined) {
+        await mkdir(volDir(ctx, v.name), { recursive: true });
+        await chmod(volDir(ctx, v.name), 0o777);
+      }
       continue;
     }
     if (v.kind === 'persistentVolumeClaim') {
