@@ -151,12 +151,21 @@ async function podOf(k: SandboxKubelet, name: string): Promise<RunningPod> {
   return k.pod(name)!;
 }
 
-/** CONTAINER of POD runs REF as pulled: its image name and the digest podman recorded at the pull. */
+/**
+ * CONTAINER of POD runs image NAME as pulled from the registry: the container's image is the reference its
+ * Deployment names, and the image it runs (by id) carries the registry's digest for it — the manifest digest the
+ * push printed, recorded by the pull (podman's own .Digest stays that of the first copy it stored, the local build).
+ */
 async function expectPulled(pod: RunningPod, container: string, name: string): Promise<void> {
   const c = pod.container(container);
   expect(c.image).toBe(ref(name));
-  const r = await run(['podman', 'inspect', '--format', '{{.ImageName}} {{.ImageDigest}}', c.podman!]);
-  expect(r.stdout.trim()).toBe(`${ref(name)} ${pushed.get(name)?.digest}`);
+  const r = await run(['podman', 'inspect', '--format', '{{.ImageName}} {{.Image}}', c.podman!]);
+  const [imageName, id] = r.stdout.trim().split(' ');
+  expect(imageName).toBe(ref(name));
+  const i = await run(['podman', 'image', 'inspect', '--format', '{{json .RepoDigests}}', id!]);
+  expect(JSON.parse(i.stdout) as string[]).toContain(
+    `${registry.host}/oooi-${name}@${pushed.get(name)?.digest}`,
+  );
 }
 
 test('images.sh push prints each image it pushed with the digest the registry now serves', async () => {
@@ -178,7 +187,13 @@ test("the operator pod runs the image the chart's values name, pulled from the r
 test('the workloads it writes for examples/ name the registry’s images and run as pulled from it', async () => {
   await applyExamples(admin);
   await waitFor('Infra Ready', () => infraReady(admin, NS, 'vlan100'), { timeoutMs: 180_000 });
-  const lab = await admin.get(DeploymentKind, { namespace: 'lab', name: 'lab-dhcp' });
+  // the standalone DHCPServer's Deployment (childImages.dhcpServer), written on its own
+  let lab: unknown;
+  await waitFor(
+    'the Deployment lab/lab-dhcp',
+    async () => (lab = await admin.get(DeploymentKind, { namespace: 'lab', name: 'lab-dhcp' })) !== undefined,
+    { timeoutMs: 60_000 },
+  );
   expect(containerOf(lab, 'oooi-dhcp').image).toBe(ref('dhcp'));
   const k = kubelets[1]!;
   const deployment = (name: string) => admin.get(DeploymentKind, { namespace: NS, name });
