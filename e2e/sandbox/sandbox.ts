@@ -1,8 +1,9 @@
 // The sandbox (README's first command, `./scripts/demo.sh`): the whole stack on this machine, then a VM that uses
 // it. A throw-away control plane (the rig); the Helm chart installed into it (CRDs, ServiceAccount, RBAC, the
-// operator Deployment); a kubelet stand-in (kubelet.ts) that runs, as real processes, every pod those Deployments
-// ask for — the operator itself under the chart's ServiceAccount, then the workloads it writes for the examples'
-// Infra: CoreDNS, oooi-dhcp, Envoy with oooi-xds, each on the VLAN at its static IP. The two hosted clusters are
+// operator Deployment); a kubelet stand-in (kubelet.ts) that runs every pod those Deployments ask for — the
+// operator itself under the chart's ServiceAccount, then the workloads it writes for the examples' Infra: CoreDNS,
+// oooi-dhcp, Envoy with oooi-xds, each on the VLAN at its static IP — each oooi container from its image with
+// podman where podman is installed, else as processes (runtime.ts; the sandbox says which). The two hosted clusters are
 // stand-ins (stand-ins.ts): a real apiserver each, reached as its kube-apiserver Service through a stand-in
 // cluster DNS, registered as HyperShift would (HostedCluster + admin kubeconfig Secret), where the operator installs
 // apps ingress; the sandbox plays MetalLB there and puts a router stand-in at each load balancer address on the
