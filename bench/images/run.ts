@@ -3,7 +3,7 @@
 // `images.sh build --slim` (the Node base itself as the runtime stage: what `FROM node:20-slim` ships). Prints one
 // table and the goals as ratios: runtime size at most 0.6x the slim-based one, start-to-ready no slower (ratio
 // ≤ 1, within the noise of a shared machine). Not a test and not in CI: run it by hand (root, the rig installed):
-//   pnpm tsx bench/images/run.ts [--rounds 3]
+//   pnpm tsx bench/images/run.ts [--rounds 3] [--no-slim-build]
 // Rounds interleave the variants (runtime, slim, then slim, runtime…); the table shows medians.
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
@@ -37,10 +37,14 @@ async function sizes(): Promise<Map<string, { gz: number; unpacked: number }>> {
 }
 
 async function main(): Promise<void> {
-  note('images: the slim-based ones (images.sh build --slim; the layer cache keeps a second build short)');
-  execFileSync(join(repoRoot, 'scripts/images.sh'), ['build', '--slim', '--version', V], {
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  if (process.argv.includes('--no-slim-build'))
+    note('images: the slim-based ones as they are (--no-slim-build)');
+  else {
+    note('images: the slim-based ones (images.sh build --slim)');
+    execFileSync(join(repoRoot, 'scripts/images.sh'), ['build', '--slim', '--version', V], {
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+  }
   note(
     `start-to-ready, ${ROUNDS} rounds (e2e/images/start-to-ready.ts; it builds the shipped images when stale)`,
   );
