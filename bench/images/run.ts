@@ -62,17 +62,18 @@ async function main(): Promise<void> {
 function report(size: Map<string, { gz: number; unpacked: number }>, times: Map<string, number[]>): void {
   const loads = [...(times.get('load/runtime') ?? []), ...(times.get('load/slim') ?? [])];
   const t = (k: string) => median(times.get(k) ?? []);
-  const ready = { controller: 'first reconcile', dhcp: '/readyz (first lease)', xds: 'Envoy LIVE on ADS' };
+  const range = (k: string) => `${Math.min(...(times.get(k) ?? []))}–${Math.max(...(times.get(k) ?? []))}`;
+  const ready = { controller: 'first reconcile', dhcp: '/readyz', xds: 'Envoy LIVE on ADS' };
   const lines = [
-    `| image | variant | archive, gzip (MB) | unpacked (MB) | start-to-ready (ms, median of ${ROUNDS}) |`,
-    '|---|---|---:|---:|---:|',
+    `| image | variant | archive, gzip (MB) | unpacked (MB) | start-to-ready, ms: median of ${ROUNDS} (range) | until |`,
+    '|---|---|---:|---:|---:|---|',
   ];
   for (const n of NAMES)
     for (const v of VARIANTS) {
       const s = size.get(`${n}/${v}`)!;
-      const lease = n === 'dhcp' ? ` (${t(`dhcp-lease/${v}`)})` : '';
+      const lease = n === 'dhcp' ? `; first lease ${t(`dhcp-lease/${v}`)}` : '';
       lines.push(
-        `| oooi-${n} | ${v} | ${mb(s.gz)} | ${mb(s.unpacked)} | ${t(`${n}/${v}`)}${lease} ${ready[n]} |`,
+        `| oooi-${n} | ${v} | ${mb(s.gz)} | ${mb(s.unpacked)} | ${t(`${n}/${v}`)} (${range(`${n}/${v}`)})${lease} | ${ready[n]} |`,
       );
     }
   lines.push('', 'runtime / slim (goal: size ≤ 0.6, start-to-ready ≤ 1):');
