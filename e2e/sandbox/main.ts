@@ -42,7 +42,7 @@ async function main(argv: readonly string[]): Promise<number> {
   for (const r of result.ready) say(`ready   ${r}`);
   for (const c of result.containers)
     say(
-      `pod     ${c.container} ${c.id === undefined ? 'process' : `container ${c.id.slice(0, 12)} ${c.image ?? ''}`}`,
+      `runs    ${c.container}: ${c.id === undefined ? 'a process' : `container ${c.id.slice(0, 12)} of ${c.image ?? '?'}`}`,
     );
   say(`lease   ${result.lease.ip} (router ${result.lease.router ?? '-'}, DNS ${result.lease.dns ?? '-'})`);
   say(`dns     ${result.dns.name} -> ${result.dns.answers.join(', ')} (asked ${result.dns.server})`);
