@@ -4,7 +4,15 @@
 #                                    dist/images/oooi-NAME-V.oci.tar and its SBOM dist/images/oooi-NAME-V.cdx.json;
 #                                    the archives' paths are the last lines printed, one per image
 #   images.sh push REGISTRY [--version V] [--tls-verify=false]
-#                                    push every archive to REGISTRY/oooi-NAME:V (skopeo)
+#                                    push every archive to REGISTRY/oooi-NAME:V (skopeo); prints what the registry
+#                                    now serves, one image a line: REGISTRY/oooi-NAME:V@sha256:<manifest digest>.
+#                                    --tls-verify=false: plain HTTP or an unverified certificate, for that REGISTRY
+#                                    only (a loopback test registry); TLS is verified unless it is given
+#   images.sh build --slim [--version V]
+#                                    for bench/images only: each image with the Node base itself as its runtime
+#                                    stage (what `FROM node:20-slim` would ship; Dockerfile.* with the rootfs stage
+#                                    taken out), localhost/oooi-NAME-slim:V and dist/images/oooi-NAME-slim-V.oci.tar;
+#                                    no SBOM, no inputs stamp
 #   images.sh list                   the images: NAME DOCKERFILE, one a line
 #   images.sh inputs-hash            a hash of every tracked input of the images; `build` writes it to
 #                                    dist/images/.inputs-V.sha256 (e2e/images rebuilds only when it changed)
@@ -47,6 +55,15 @@ dockerfile() { awk -v n="$1" '$1==n{print $2}' <<<"$IMAGES"; }
 workspace_version() { node -p 'require("./package.json").version'; }
 public_base() { sed -n 's/^ARG NODE_BASE=//p' "$(dockerfile "$(names | head -1)")"; }
 archive() { echo "dist/images/oooi-$1-$2.oci.tar"; }
+# Dockerfile.* on stdin, its runtime stage replaced by the Node base itself (the `rootfs` stage and its copy dropped)
+slim_dockerfile() {
+  awk '/^FROM .* AS rootfs$/ {skip=1; next}
+       skip && /^FROM / {skip=0}
+       skip {next}
+       /^FROM scratch$/ {print "FROM ${NODE_BASE}"; next}
+       /^COPY --from=rootfs / {next}
+       {print}'
+}
 inputs_hash() {
   git ls-files -z -- 'Dockerfile.*' scripts packages package.json pnpm-lock.yaml pnpm-workspace.yaml .dockerignore \
     | sort -z | xargs -0 sha256sum 2>/dev/null | sha256sum | cut -d' ' -f1
@@ -132,7 +149,7 @@ node_base() {
 }
 
 build() {
-  local version=$1 base store t0=$SECONDS hash
+  local version=$1 slim=$2 base store t0=$SECONDS hash
   need podman buildah runc skopeo node pnpm
   hash=$(inputs_hash)
   base=$(node_base)
@@ -151,6 +168,10 @@ build() {
   for n in $(names); do
     local df tag a
     df=$(dockerfile "$n"); tag=localhost/oooi-$n:$version; a=$(archive "$n" "$version")
+    if [ -n "$slim" ]; then
+      tag=localhost/oooi-$n-slim:$version; a=$(archive "$n-slim" "$version")
+      slim_dockerfile < "$df" > "dist/images/Dockerfile.$n-slim"; df=dist/images/Dockerfile.$n-slim
+    fi
     log "build $tag from $df on $base"
     buildah bud --quiet --layers "${RUN_OPTS[@]}" --network host \
       "${mounts[@]}" \
@@ -158,10 +179,10 @@ build() {
       -f "$df" -t "$tag" . >/dev/null
     rm -f "$a"
     podman save --quiet --format oci-archive -o "$a" "$tag"
-    sbom "$n" "$version" "$tag" "$base" > "${a%.oci.tar}.cdx.json"
+    [ -n "$slim" ] || sbom "$n" "$version" "$tag" "$base" > "${a%.oci.tar}.cdx.json"
     out+=("$root/$a")
   done
-  echo "$hash" > "dist/images/.inputs-$version.sha256"
+  [ -n "$slim" ] || echo "$hash" > "dist/images/.inputs-$version.sha256"
   log "built ${#out[@]} images in $((SECONDS - t0))s"
   printf '%s\n' "${out[@]}"
 }
@@ -180,30 +201,37 @@ sbom() {
 }
 
 push() {
-  local registry=$1 version=$2 tls=$3 n
+  local registry=$1 version=$2 tls=$3 n out=()
   need skopeo
+  [ -n "$tls" ] && log "TLS verification off for $registry ($tls)"
+  local digests; digests=$(mktemp -d)
   for n in $(names); do
-    local a; a=$(archive "$n" "$version")
+    local a ref; a=$(archive "$n" "$version"); ref=$registry/oooi-$n:$version
     [ -f "$a" ] || die "$a not found: run images.sh build --version $version first"
-    log "push $registry/oooi-$n:$version"
-    skopeo copy --quiet ${tls:+"$tls"} "oci-archive:$a" "docker://$registry/oooi-$n:$version"
+    log "push $ref"
+    skopeo copy --quiet ${tls:+"$tls"} --digestfile "$digests/$n" "oci-archive:$a" "docker://$ref" \
+      || die "push of $ref failed"
+    out+=("$ref@$(cat "$digests/$n")")
   done
+  rm -rf "$digests"
+  printf '%s\n' "${out[@]}"
 }
 
 cmd=${1:-}; shift || true
-version=""; registry=""; tls=""
+version=""; registry=""; tls=""; slim=""
 while [ $# -gt 0 ]; do
   case $1 in
     --version) version=${2:?--version needs a value}; shift 2 ;;
     --version=*) version=${1#--version=}; shift ;;
     --tls-verify=*) tls=--dest-tls-verify=${1#--tls-verify=}; shift ;;
+    --slim) [ "$cmd" = build ] || die "--slim is an option of build"; slim=1; shift ;;
     -*) die "unknown option $1" ;;
     *) [ "$cmd" = push ] && [ -z "$registry" ] || die "unexpected argument $1"; registry=$1; shift ;;
   esac
 done
 version=${version:-$(workspace_version)}
 case $cmd in
-  build) build "$version" ;;
+  build) build "$version" "$slim" ;;
   push) [ -n "$registry" ] || die "usage: images.sh push REGISTRY [--version V] [--tls-verify=false]"; push "$registry" "$version" "$tls" ;;
   list) for n in $(names); do echo "$n $(dockerfile "$n")"; done ;;
   inputs-hash) inputs_hash ;;

@@ -32,8 +32,11 @@ export const BUILD_TIMEOUT_MS = 1_800_000;
 
 let built: BuiltImages | undefined;
 
-/** Builds the images (unless already built from these inputs) and returns their tags. */
-export function builtImages(): BuiltImages {
+/**
+ * Builds the images (unless already built from these inputs) and returns their tags. `showBuild`: the build's
+ * progress goes to this process's stderr (the sandbox) instead of into the error message of a failed build.
+ */
+export function builtImages(o: { readonly showBuild?: boolean } = {}): BuiltImages {
   if (built !== undefined) return built;
   for (const c of ['podman', 'buildah', 'runc', 'skopeo']) need(c);
   const script = join(repoRoot, 'scripts/images.sh');
@@ -46,8 +49,12 @@ export function builtImages(): BuiltImages {
   const hash = execFileSync(script, ['inputs-hash'], { encoding: 'utf8' }).trim();
   const present = [...tags.values()].every((t) => spawnSync('podman', ['image', 'exists', t]).status === 0);
   if (!present || !existsSync(stamp) || readFileSync(stamp, 'utf8').trim() !== hash) {
-    const res = spawnSync(script, ['build', '--version', OOOI_IMAGE_VERSION], { encoding: 'utf8' });
-    if (res.status !== 0) throw new Error(`scripts/images.sh build failed:\n${res.stderr.slice(-4000)}`);
+    const res = spawnSync(script, ['build', '--version', OOOI_IMAGE_VERSION], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', o.showBuild === true ? 'inherit' : 'pipe'],
+    });
+    if (res.status !== 0)
+      throw new Error(`scripts/images.sh build failed:\n${(res.stderr ?? '(above)').slice(-4000)}`);
   }
   const prefix = `${OOOI_REGISTRY}/`;
   built = {

@@ -1,8 +1,10 @@
 // The kubelet's part for oooi's workloads on the rig: watches the Deployments the controller writes (label
-// `app.kubernetes.io/part-of=oooi`) in one namespace and runs each one's pod with the rig's pod runner — real
-// processes (CoreDNS, oooi-dhcp, Envoy + oooi-xds) in a namespace holding the pod's Multus IP on the VLAN and an
-// eth0 on the pod network — under a token of the pod's own ServiceAccount (TokenRequest), so every API call a
-// sidecar makes is checked against the RBAC the controller generated. A changed pod template replaces the pod
+// `app.kubernetes.io/part-of=oooi`) in one namespace and runs each one's pod with the rig's pod runner in a network
+// namespace holding the pod's Multus IP on the VLAN and an eth0 on the pod network, under a token of the pod's own
+// ServiceAccount (TokenRequest), so every API call a container makes is checked against the RBAC the controller
+// generated. The runtime (runtime.ts) says how: with podman, each container from its image as the Deployment says
+// (command, args, env, volumes, securityContext, the token mounted as in-cluster configuration); without, as
+// processes of this machine given a kubeconfig holding that token. A changed pod template replaces the pod
 // (stop, then start: two pods never hold one static IP); a changed ConfigMap is swapped into the running pod's
 // files atomically, as the kubelet does, and as late as a real kubelet does (`configMapDelayMs`, default 60 s: its
 // sync period plus its ConfigMap cache TTL), so what depends on a mounted ConfigMap shows that wait here too; a
@@ -22,6 +24,7 @@ import {
 } from '@oooi/kube';
 import { runPod, waitFor, type ConfigMapLike, type NetScope, type Network, type RunningPod } from '@oooi/rig';
 import { writeTokenKubeconfig } from '../chart/chart-support';
+import type { SandboxRuntime } from './runtime';
 
 const DeploymentKind: KindDescriptor = {
   group: 'apps',
@@ -36,6 +39,8 @@ export interface SandboxKubeletOptions {
   /** The rig's admin kubeconfig (watches, TokenRequests). */
   readonly adminKubeconfig: string;
   readonly namespace: string;
+  /** Containers from their images (podman) or as processes (the default). */
+  readonly runtime?: SandboxRuntime;
   /** The network every Multus attachment joins (`net1`). */
   readonly vlan: Network;
   /** Each pod's eth0, holding its default route. */
@@ -123,6 +128,11 @@ export class SandboxKubelet {
   /** The running pod of a Deployment, once it runs. */
   pod(deployment: string): RunningPod | undefined {
     return this.slots.get(deployment)?.pod;
+  }
+
+  /** Every running pod: its Deployment's name and the pod. */
+  pods(): [string, RunningPod][] {
+    return [...this.slots].flatMap(([d, slot]) => (slot.pod ? [[d, slot.pod] as [string, RunningPod]] : []));
   }
 
   /**
@@ -226,12 +236,18 @@ export class SandboxKubelet {
     );
     const configMaps = cached().filter((cm) => cm !== undefined);
     const sa = d.spec?.template?.spec?.serviceAccountName ?? 'default';
+    const token = await this.tokenKubeconfig(sa);
+    const rt = this.o.runtime ?? { kind: 'processes' };
     return runPod(this.o.scope, {
       deployment: d,
       configMaps,
       vlan: this.o.vlan,
       podNetwork: { network: this.o.podNetwork.network, address: this.o.podNetwork.address(name) },
-      kubeconfig: await this.tokenKubeconfig(sa),
+      // podman: in-cluster configuration from the token (the containers need no kubeconfig; CoreDNS and Envoy
+      // talk to no API server). Processes: the token as their KUBECONFIG.
+      ...(rt.kind === 'podman'
+        ? { podman: { image: rt.image, ...(rt.pull ? { pull: rt.pull } : {}) }, serviceAccount: token }
+        : { kubeconfig: token }),
       ...this.o.podOptions,
     });
   }

@@ -40,6 +40,10 @@ async function main(argv: readonly string[]): Promise<number> {
   });
   say('\n# what the sandbox shows');
   for (const r of result.ready) say(`ready   ${r}`);
+  for (const c of result.containers)
+    say(
+      `runs    ${c.container}: ${c.id === undefined ? 'a process' : `container ${c.id.slice(0, 12)} of ${c.image ?? '?'}`}`,
+    );
   say(`lease   ${result.lease.ip} (router ${result.lease.router ?? '-'}, DNS ${result.lease.dns ?? '-'})`);
   say(`dns     ${result.dns.name} -> ${result.dns.answers.join(', ')} (asked ${result.dns.server})`);
   say(`api     ${result.api.url} via ${result.api.address} -> kube-apiserver ${result.api.gitVersion}`);

@@ -4,8 +4,11 @@
 // lease from the examples' pool, an answer for api.alpha.example.com from the VLAN view (the proxy's VLAN address),
 // a call through Envoy to alpha's kube-apiserver (its certificate verified against alpha's CA), and for a *.apps
 // name alpha's MetalLB address and its router's answer; a client pod on the pod network gets each cluster's router
-// through Envoy by Host (HTTP) and by SNI (TLS on 443), the names answered by the pod-network view.
-import { e2eEnv, versions } from '@oooi/rig';
+// through Envoy by Host (HTTP) and by SNI (TLS on 443), the names answered by the pod-network view. Every oooi
+// container (the operator, oooi-dhcp, oooi-xds, the DNS pod's config-sync sidecar and its CoreDNS) ran from its
+// image with podman (`runtime: 'podman'` refuses to fall back to processes), and was still running at the end.
+import { OOOI_IMAGE_VERSION } from '@oooi/controller';
+import { e2eEnv, rigCorednsTag, versions } from '@oooi/rig';
 import { runSandbox, type SandboxResult } from './sandbox';
 
 jest.setTimeout(600_000);
@@ -15,6 +18,7 @@ test('every object Ready; a VM on the VLAN gets a lease, DNS answers, its API th
   const progress: string[] = [];
   const result: SandboxResult = await runSandbox({
     name: `${e2eEnv().rig}-sandbox`,
+    runtime: 'podman',
     say: (l) => void lines.push(l),
     progress: (l) => void progress.push(l),
   }).catch((err: unknown) => {
@@ -64,6 +68,26 @@ test('every object Ready; a VM on the VLAN gets a lease, DNS answers, its API th
       http: `router-${c} for Host ${apps(c)}`,
       tls: `router.${c}.stand-in`,
     })),
+  );
+  // every oooi container ran from its image (a podman container id), and still ran once every check had passed
+  const image = (n: string) => `localhost/oooi-${n}:${OOOI_IMAGE_VERSION}`;
+  expect(result.runtime).toBe('podman');
+  expect(
+    [...result.containers]
+      .sort((a, b) => a.container.localeCompare(b.container))
+      .map((c) => ({
+        ...c,
+        id: /^[0-9a-f]{64}$/.test(c.id ?? '') ? 'a podman id' : c.id,
+      })),
+  ).toEqual(
+    [
+      { container: 'clusters/vlan100-dhcp/oooi-dhcp', image: image('dhcp') },
+      { container: 'clusters/vlan100-dns/config-sync', image: image('controller') },
+      { container: 'clusters/vlan100-dns/coredns', image: rigCorednsTag() },
+      { container: 'clusters/vlan100-proxy/envoy' },
+      { container: 'clusters/vlan100-proxy/oooi-xds', image: image('xds') },
+      { container: 'oooi-system/oooi/controller', image: image('controller') },
+    ].map((c) => ({ ...c, running: true, ...(c.image !== undefined ? { id: 'a podman id' } : {}) })),
   );
   const text = lines.join('\n');
   expect(text).toContain('helm install oooi charts/oooi');

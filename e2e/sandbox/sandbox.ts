@@ -1,8 +1,9 @@
 // The sandbox (README's first command, `./scripts/demo.sh`): the whole stack on this machine, then a VM that uses
 // it. A throw-away control plane (the rig); the Helm chart installed into it (CRDs, ServiceAccount, RBAC, the
-// operator Deployment); a kubelet stand-in (kubelet.ts) that runs, as real processes, every pod those Deployments
-// ask for — the operator itself under the chart's ServiceAccount, then the workloads it writes for the examples'
-// Infra: CoreDNS, oooi-dhcp, Envoy with oooi-xds, each on the VLAN at its static IP. The two hosted clusters are
+// operator Deployment); a kubelet stand-in (kubelet.ts) that runs every pod those Deployments ask for — the
+// operator itself under the chart's ServiceAccount, then the workloads it writes for the examples' Infra: CoreDNS,
+// oooi-dhcp, Envoy with oooi-xds, each on the VLAN at its static IP — each oooi container from its image with
+// podman where podman is installed, else as processes (runtime.ts; the sandbox says which). The two hosted clusters are
 // stand-ins (stand-ins.ts): a real apiserver each, reached as its kube-apiserver Service through a stand-in
 // cluster DNS, registered as HyperShift would (HostedCluster + admin kubeconfig Secret), where the operator installs
 // apps ingress; the sandbox plays MetalLB there and puts a router stand-in at each load balancer address on the
@@ -22,6 +23,7 @@ import { chartDir, helmOk } from '../chart/chart-support';
 import { kinds, NamespaceKind, User, type KindName } from '../controller/support';
 import { startClusterDns } from './cluster-dns';
 import { SandboxKubelet } from './kubelet';
+import { inspectContainers, sandboxRuntime, type ContainerView, type RuntimeChoice } from './runtime';
 import { podChecks, vmChecks, type PodView, type VmView } from './checks';
 import type { ServiceBackend } from './pod-client';
 import {
@@ -43,6 +45,11 @@ export interface SandboxOptions {
   readonly beforeTeardown?: (kubeconfig: string) => Promise<void>;
   /** Aborted (Ctrl-C): the next wait or step stops, and everything started so far is torn down. */
   readonly signal?: AbortSignal;
+  /**
+   * How oooi's pods run (runtime.ts): `auto` (the default) from their images when podman is here, else as
+   * processes; `podman` fails rather than fall back; `processes` never uses podman.
+   */
+  readonly runtime?: RuntimeChoice;
 }
 
 /** What the sandbox shows: every object's Ready, then what the VM and the client pod saw. */
@@ -50,6 +57,9 @@ export interface SandboxResult extends Omit<VmView, 'apps'> {
   /** Every Infra, attachment, DNSServer, DHCPServer and ProxyServer: `Kind/name Ready=<status> <reason>`. */
   readonly ready: readonly string[];
   readonly apps: { readonly vm: VmView['apps']; readonly pod: PodView };
+  /** How oooi's pods ran, and each of their containers as podman saw it once every check had passed. */
+  readonly runtime: 'podman' | 'processes';
+  readonly containers: readonly ContainerView[];
 }
 
 const NS = 'clusters';
@@ -110,6 +120,8 @@ export async function runSandbox(o: SandboxOptions): Promise<SandboxResult> {
     o.signal?.throwIfAborted();
     o.say(`\n# [${((Date.now() - t0) / 1000).toFixed(1)} s] ${what}`);
   };
+  const runtime = await sandboxRuntime(o.runtime ?? 'auto', o.progress);
+  step(runtime.describe);
   step('starting a control plane (etcd, kube-apiserver, controller-manager, scheduler, kwok)');
   // Our CRDs come from the chart; the third-party kinds the controller reads (HostedCluster, NodePool, Machine…)
   // stand for what HyperShift and KubeVirt install.
@@ -168,13 +180,16 @@ export async function runSandbox(o: SandboxOptions): Promise<SandboxResult> {
         CLUSTERS.map((c) => [`kube-apiserver.${NS}-${c.name}.svc.cluster.local`, c.apiServer]),
       ),
     });
-    step('a kubelet stand-in runs every pod the oooi Deployments ask for, as real processes');
+    step(
+      `a kubelet stand-in runs every pod the oooi Deployments ask for, ${runtime.kind === 'podman' ? 'each container from its image (podman)' : 'as processes of this machine'}`,
+    );
     const address = podAddresses();
     for (const namespace of [OPERATOR_NS, NS]) {
       const k = new SandboxKubelet({
         scope,
         adminKubeconfig: rig.kubeconfig,
         namespace,
+        runtime,
         vlan,
         podNetwork: { network: podNet, address },
         podOptions: { resolvConf: clusterDns.resolvConf(namespace) },
@@ -279,8 +294,12 @@ export async function runSandbox(o: SandboxOptions): Promise<SandboxResult> {
       proxy: await backend(`${INFRA}-proxy`),
       clusters: hosted.map((h) => ({ name: h.cluster, domain: h.domain })),
     });
+    const containers = await inspectContainers(kubelets.flatMap((k) => k.pods()));
+    o.say(
+      `\n# oooi's containers (${runtime.kind}):\n${containers.map((c) => `${c.container} ${c.id?.slice(0, 12) ?? 'process'} ${c.image ?? ''}`.trimEnd()).join('\n')}`,
+    );
     await o.beforeTeardown?.(rig.kubeconfig);
-    return { ...vm, ready, apps: { vm: vm.apps, pod } };
+    return { ...vm, ready, apps: { vm: vm.apps, pod }, runtime: runtime.kind, containers };
   } finally {
     stop.abort();
     for (const k of kubelets) await k.stop();

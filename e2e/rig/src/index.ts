@@ -54,7 +54,14 @@ export {
   hostOf,
 } from './net/addr';
 export { trackedNetns, trackedPids } from './tracked';
-export { runPod, type RunPodOptions, type RunningPod, type RunningContainer } from './pod-runner/runner';
+export {
+  runPod,
+  type PodmanRuntime,
+  type RunPodOptions,
+  type RunningPod,
+  type RunningContainer,
+} from './pod-runner/runner';
+export { rigCorednsImage, rigCorednsTag } from './pod-runner/peer-images';
 export { podmanRunArgv, PODMAN_BASE_OPTS, type PodmanContainer, type PodmanMount } from './pod-runner/podman';
 export {
   defaultImageMap,

@@ -114,6 +114,7 @@ export function planPod(
     networks: parseNetworksAnnotation(tmpl?.metadata?.annotations?.[MULTUS_ANNOTATION]),
     securityContext: tmpl?.spec?.securityContext ?? {},
     serviceAccountName: ctx.serviceAccountName,
+    shareProcessNamespace: tmpl?.spec?.shareProcessNamespace === true,
   };
 }
 

@@ -2,7 +2,7 @@
 // network namespace, as the kubelet would run it: the container's command (ENTRYPOINT) and args, env, workingDir,
 // its volumes mounted at their mountPaths, and the pod's and container's securityContext mapped onto podman's
 // options (user and group, fsGroup and supplemental groups, sysctls, capabilities as a pod's process gets them,
-// no_new_privs, a read-only root filesystem, seccomp). Whatever it cannot map faithfully is an error naming the field, never silently dropped.
+// no_new_privs, a read-only root filesystem, seccomp) and shareProcessNamespace. Whatever it cannot map faithfully is an error naming the field, never silently dropped.
 // podmanRunArgv is pure; the runner (runner.ts) prepares the volumes and starts the process.
 
 /** The securityContext fields of a pod (spec.template.spec.securityContext). */
@@ -77,6 +77,12 @@ export interface PodmanContainer {
   readonly imageUser: string;
   /** /run/netns/<name>: the pod's network namespace. */
   readonly netnsPath: string;
+  /**
+   * The pod shares one process namespace (spec.shareProcessNamespace): the container joins this machine's, where
+   * the pod's other containers (from images or as processes) run too, so a PID one writes means the same process
+   * to another and a signal between them is checked by user as in a pod.
+   */
+  readonly sharePid?: boolean;
   readonly hostname: string;
   readonly command?: readonly string[];
   readonly args: readonly string[];
@@ -162,6 +168,7 @@ export function podmanRunArgv(c: PodmanContainer): string[] {
     ...PODMAN_BASE_OPTS,
     '--network',
     `ns:${c.netnsPath}`,
+    ...(c.sharePid === true ? ['--pid', 'host'] : []),
     ...sec,
     ...c.env.flatMap(([k, v]) => ['--env', `${k}=${v}`]),
     ...c.mounts.flatMap((m) => ['--volume', `${m.source}:${m.target}${m.readOnly ? ':ro' : ''}`]),

@@ -1,130 +1,42 @@
 // The pod runner: runs the containers of a Deployment's pod template as local processes inside one network
 // namespace that holds the Multus static IP(s) the pod asks for, with its ConfigMap volumes materialised as
 // files (and swapped atomically on updateConfigMap, as the kubelet does). See README.md "Pod runner".
-// With `podman`, the containers whose image it maps run from that image instead (podman.ts): the volumes mounted at
-// their mountPaths, the securityContexts applied, the ServiceAccount's token where the kubelet puts it.
-import {
-  chmod,
-  chown,
-  cp,
-  mkdir,
-  readFile,
-  readdir,
-  realpath,
-  rm,
-  symlink,
-  writeFile,
-} from 'node:fs/promises';
+// With `podman`, the containers whose image it maps (or pulls) run from that image instead (podman-container.ts):
+// the volumes mounted at their mountPaths, the securityContexts applied, the ServiceAccount's token where the
+// kubelet puts it.
+import { chmod, cp, mkdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { parse as parseYaml } from 'yaml';
 import { FAKE_NODE } from '../components';
 import { checkInterfaceAddress, cidrContains, hostOf, intToIp, parseCidr } from '../net/addr';
 import { bridgeLoopbackPort } from '../net/forward';
 import { ipIn } from '../net/netns';
-import type { NetScope, Netns, Network, TrackedProc } from '../net/scope';
+import type { NetScope } from '../net/scope';
 import { writeAtomicDir } from './atomic';
 import { loopbackApiPort } from './kubeconfig-port';
-import { containerArgv, defaultImageMap, type ImageMap } from './images';
-import { podmanRunArgv, type PodmanMount } from './podman';
-import { run } from '../proc';
+import { containerArgv, defaultImageMap } from './images';
+import {
+  mountMapping,
+  volDir,
+  type PodCtx,
+  type RunningContainer,
+  type RunningPod,
+  type RunPodOptions,
+} from './pod-ctx';
+import { podmanImage, setUpInCluster, startPodmanContainer } from './podman-container';
 import { planPod, rewritePaths, volumeFiles, type PathMapping } from './plan';
 import {
   expandVars,
   MULTUS_ANNOTATION,
   parseNetworksAnnotation,
-  type ConfigMapLike,
   type ContainerPlan,
   type DeploymentLike,
-  type PodPlan,
 } from './spec';
 
-export interface RunPodOptions {
-  /** The Deployment (apps/v1, as JSON) whose pod template to run. */
-  readonly deployment: unknown;
-  /** The ConfigMaps its volumes and env refer to. */
-  readonly configMaps?: readonly ConfigMapLike[];
-  /** The network every attachment of the Multus annotation joins (interface `net1`, `net2`… or as named). */
-  readonly vlan?: Network;
-  /**
-   * Also give the pod `eth0` on a pod network with this address and the default route through `gateway` (by
-   * default the network's first address), as a real pod has: the Multus interfaces carry only their own subnet.
-   */
-  readonly podNetwork?: { readonly network: Network; readonly address: string; readonly gateway?: string };
-  /** A kubeconfig for the containers (set as KUBECONFIG); its loopback apiserver port is bridged into the pod. */
-  readonly kubeconfig?: string;
-  /** Image → program rules (default `defaultImageMap()`); first match wins. */
-  readonly images?: ImageMap;
-  /** Rewrite mount paths inside ConfigMap file contents too (default true; see README). */
-  readonly rewriteFileContents?: boolean;
-  /**
-   * The pod's /etc/resolv.conf (what the kubelet writes from the cluster DNS): put at /etc/netns/<namespace>/,
-   * which `ip netns exec` bind-mounts over /etc/resolv.conf for every container; removed with the pod.
-   */
-  readonly resolvConf?: string;
-  /**
-   * Run with podman every container whose image `image` maps to a local image (e.g. the project's
-   * ghcr.io/oooi-project/oooi-dhcp:V → localhost/oooi-dhcp:V); the others run as processes (`images`).
-   */
-  readonly podman?: { readonly image: (image: string) => string | undefined };
-  /**
-   * The pod's ServiceAccount, as a kubeconfig holding its token (podman containers only): the kubelet's
-   * /var/run/secrets/kubernetes.io/serviceaccount (token, ca.crt, namespace) and KUBERNETES_SERVICE_HOST/PORT, the
-   * apiserver's loopback port bridged into the pod.
-   */
-  readonly serviceAccount?: string;
-}
-
-export interface RunningContainer {
-  readonly name: string;
-  readonly argv: readonly string[];
-  readonly env: Readonly<Record<string, string>>;
-  readonly proc: TrackedProc;
-  /** The podman container's name, when it runs from its image. */
-  readonly podman?: string;
-}
-
-export interface RunningPod {
-  readonly name: string;
-  readonly namespace: string;
-  readonly netns: Netns;
-  readonly dir: string;
-  readonly podIP: string;
-  readonly containers: readonly RunningContainer[];
-  container(name: string): RunningContainer;
-  /** Starts container NAME again after it exited (the kubelet's restart: same volumes, same namespace). */
-  restartContainer(name: string): Promise<RunningContainer>;
-  /** Replaces the files of every volume that mounts this ConfigMap (atomic `..data` swap). */
-  updateConfigMap(cm: ConfigMapLike): Promise<void>;
-  /** Stops the containers (by PID) and deletes the pod's namespace. */
-  dispose(): Promise<void>;
-}
-
-interface PodCtx {
-  readonly scope: NetScope;
-  readonly opts: RunPodOptions;
-  readonly plan: PodPlan;
-  readonly dir: string;
-  readonly ns: Netns;
-  readonly configMaps: Map<string, ConfigMapLike>;
-  readonly helpers: TrackedProc[];
-  /** In-cluster configuration for podman containers (serviceAccount). */
-  inCluster?: { readonly dir: string; readonly host: string; readonly port: string };
-}
-
-function volDir(ctx: Pick<PodCtx, 'dir'>, vol: string): string {
-  return join(ctx.dir, 'volumes', vol);
-}
+export type { PodmanRuntime, RunningContainer, RunningPod, RunPodOptions } from './pod-ctx';
 
 /** Mount path → host path for every mount of every container (used to rewrite file contents). */
 function podMappings(ctx: PodCtx): PathMapping[] {
   return ctx.plan.containers.flatMap((c) => c.mounts.map((m, i) => mountMapping(ctx, c, i)));
-}
-
-function mountMapping(ctx: Pick<PodCtx, 'dir'>, c: ContainerPlan, i: number): PathMapping {
-  const m = c.mounts[i];
-  if (m === undefined) throw new Error('rig: no such mount');
-  const to = m.subPath !== undefined ? join(ctx.dir, 'subpaths', c.name, String(i)) : volDir(ctx, m.volume);
-  return { from: m.mountPath.replace(/\/+$/, ''), to };
 }
 
 async function writeVolumes(ctx: PodCtx, only?: string): Promise<void> {
@@ -132,7 +44,11 @@ async function writeVolumes(ctx: PodCtx, only?: string): Promise<void> {
   const rewrite = ctx.opts.rewriteFileContents ?? true;
   for (const v of ctx.plan.volumes) {
     if (v.kind === 'emptyDir') {
-      if (only === undefined) await mkdir(volDir(ctx, v.name), { recursive: true });
+      // world-writable, as the kubelet makes an emptyDir: any user of the pod may write there
+      if (only === undefined) {
+        await mkdir(volDir(ctx, v.name), { recursive: true });
+        await chmod(volDir(ctx, v.name), 0o777);
+      }
       continue;
     }
     if (v.kind === 'persistentVolumeClaim') {
@@ -177,114 +93,8 @@ async function copySubPaths(ctx: PodCtx): Promise<void> {
   }
 }
 
-const SA_DIR = '/var/run/secrets/kubernetes.io/serviceaccount';
-
-/** The kubelet's fsGroup: the volume's group is fsGroup, group-writable, new files inheriting the group. */
-async function applyFsGroup(dir: string, gid: number): Promise<void> {
-  await chown(dir, 0, gid);
-  await chmod(dir, 0o2775);
-  for (const e of await readdir(dir, { withFileTypes: true })) {
-    const p = join(dir, e.name);
-    if (e.isDirectory()) await applyFsGroup(p, gid);
-    else if (e.isFile()) await chown(p, -1, gid);
-  }
-}
-
-async function startPodmanContainer(ctx: PodCtx, c: ContainerPlan, image: string): Promise<RunningContainer> {
-  const where = `spec.template.spec.containers[${ctx.plan.containers.indexOf(c)}]`;
-  const env = new Map<string, string>();
-  for (const [k, v] of c.env) env.set(k, expandVars(v, env));
-  if (ctx.inCluster !== undefined) {
-    env.set('KUBERNETES_SERVICE_HOST', ctx.inCluster.host);
-    env.set('KUBERNETES_SERVICE_PORT', ctx.inCluster.port);
-  }
-  const fix = (s: string): string => expandVars(s, env);
-  const mounts: PodmanMount[] = [];
-  for (const [i, m] of c.mounts.entries()) {
-    const vol = ctx.plan.volumes.find((v) => v.name === m.volume);
-    const source = await realpath(mountMapping(ctx, c, i).to);
-    if (vol?.kind !== 'configMap' && ctx.plan.securityContext.fsGroup !== undefined) {
-      await applyFsGroup(source, ctx.plan.securityContext.fsGroup);
-    }
-    // ConfigMap volumes are read-only in every container, as the kubelet mounts them
-    mounts.push({ source, target: m.mountPath, readOnly: m.readOnly === true || vol?.kind === 'configMap' });
-  }
-  if (ctx.inCluster !== undefined) mounts.push({ source: ctx.inCluster.dir, target: SA_DIR, readOnly: true });
-  if (ctx.opts.resolvConf !== undefined) {
-    mounts.push({
-      source: join('/etc/netns', ctx.ns.name, 'resolv.conf'),
-      target: '/etc/resolv.conf',
-      readOnly: true,
-    });
-  }
-  const inspect = await run(['podman', 'image', 'inspect', '--format', '{{.Config.User}}', image]);
-  if (inspect.code !== 0)
-    throw new Error(`rig: podman has no image ${image} (container ${c.name}): ${inspect.stderr}`);
-  const name = `${ctx.ns.name}-${c.name}`.slice(0, 63);
-  await run(['podman', 'rm', '--force', '--ignore', name]); // a container of this name that a killed run left
-  const argv = [
-    'podman',
-    ...podmanRunArgv({
-      name,
-      image,
-      imageUser: inspect.stdout.trim(),
-      netnsPath: join('/run/netns', ctx.ns.name),
-      hostname: ctx.plan.name,
-      ...(c.command !== undefined ? { command: c.command.map(fix) } : {}),
-      args: c.args.map(fix),
-      env: [...env],
-      ...(c.workingDir !== undefined ? { workingDir: fix(c.workingDir) } : {}),
-      mounts,
-      pod: ctx.plan.securityContext,
-      container: c.securityContext ?? {},
-      where,
-    }),
-  ];
-  const proc = ctx.scope.spawn(argv, {
-    label: `${ctx.plan.name}-${c.name}`.slice(0, 60),
-    logFile: join(ctx.dir, `${c.name}.log`),
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/root' },
-  });
-  const stop = async (): Promise<void> => {
-    await proc.stop();
-    await run(['podman', 'rm', '--force', '--ignore', name]);
-  };
-  return { name: c.name, argv, env: Object.fromEntries(env), proc: { ...proc, stop }, podman: name };
-}
-
-/** The ServiceAccount's files and the apiserver's address inside the pod (its loopback port bridged in). */
-async function setUpInCluster(ctx: PodCtx, kubeconfig: string): Promise<void> {
-  const kc = parseYaml(await readFile(kubeconfig, 'utf8')) as {
-    'current-context'?: string;
-    contexts?: { name: string; context: { cluster: string; user: string } }[];
-    clusters?: { name: string; cluster: { server: string; 'certificate-authority-data'?: string } }[];
-    users?: { name: string; user: { token?: string } }[];
-  };
-  const cur = kc.contexts?.find((c) => c.name === kc['current-context'])?.context;
-  const cluster = kc.clusters?.find((c) => c.name === cur?.cluster)?.cluster;
-  const token = kc.users?.find((u) => u.name === cur?.user)?.user.token;
-  if (
-    cluster?.server === undefined ||
-    cluster['certificate-authority-data'] === undefined ||
-    token === undefined
-  ) {
-    throw new Error(`rig: ${kubeconfig}: want a server, certificate-authority-data and a token`);
-  }
-  const dir = join(ctx.dir, 'serviceaccount');
-  await mkdir(dir, { recursive: true });
-  await writeFile(join(dir, 'token'), token);
-  await writeFile(join(dir, 'ca.crt'), Buffer.from(cluster['certificate-authority-data'], 'base64'));
-  await writeFile(join(dir, 'namespace'), ctx.plan.namespace);
-  const u = new URL(cluster.server);
-  const port = u.port || '443';
-  if (['127.0.0.1', 'localhost'].includes(u.hostname)) {
-    ctx.helpers.push(...(await bridgeLoopbackPort(ctx.scope, ctx.ns, Number(port))));
-  }
-  ctx.inCluster = { dir, host: u.hostname === 'localhost' ? '127.0.0.1' : u.hostname, port };
-}
-
 async function startContainer(ctx: PodCtx, c: ContainerPlan): Promise<RunningContainer> {
-  const local = ctx.opts.podman?.image(c.image);
+  const local = await podmanImage(ctx.opts.podman, c.image);
   if (local !== undefined) return startPodmanContainer(ctx, c, local);
   const images = ctx.opts.images ?? defaultImageMap();
   const rule = images.find((r) => r.match(c.image));

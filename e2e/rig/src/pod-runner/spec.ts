@@ -60,6 +60,7 @@ export interface DeploymentLike {
         containers?: ContainerLike[];
         volumes?: VolumeLike[];
         serviceAccountName?: string;
+        shareProcessNamespace?: boolean;
         securityContext?: PodSecurityLike;
       };
     };
@@ -115,6 +116,8 @@ export interface PodPlan {
   readonly networks: readonly MultusAttachment[];
   readonly securityContext: PodSecurityLike;
   readonly serviceAccountName: string;
+  /** spec.shareProcessNamespace: the containers see (and may signal) each other's processes. */
+  readonly shareProcessNamespace: boolean;
 }
 
 /** The Multus annotation: a JSON list (`[{"name":…,"ips":[…],"interface":…}]`) or "ns/name@if,…" (no IPs). */
