@@ -17,6 +17,7 @@ import type { CelRule } from './cel';
 import { cidrV4, dnsLabel, optionalFlag, image, ipv4, ipv4Regex, labelRegex, objectName } from './fields';
 import { conditions, observedGeneration } from './status';
 import { leaseStorage } from './dhcp-server';
+import { proxyHaRules, proxyHighAvailability, replicaIPsOutsideRange } from './proxy-ha';
 
 export const NetworkConfig = Type.Object(
   {
@@ -133,7 +134,7 @@ export const ProxyComponent = Type.Object(
     serverIP: Type.Optional(
       ipv4(
         'spec.infraComponents.proxy.serverIP',
-        'Static VLAN address of Envoy; the VLAN DNS view answers control-plane names with it. Required for the component to be created.',
+        'Static VLAN address of Envoy (with highAvailability: the floating address the two Envoy pods share); the VLAN DNS view answers control-plane names with it. Required for the component to be created.',
       ),
     ),
     internalProxyService: Type.Optional(
@@ -146,6 +147,7 @@ export const ProxyComponent = Type.Object(
     ),
     proxyImage: Type.Optional(image('Envoy image (upstream envoyproxy/envoy).')),
     managerImage: Type.Optional(image('xDS manager sidecar image (oooi-xds).')),
+    highAvailability: Type.Optional(proxyHighAvailability('spec.infraComponents.proxy.highAvailability')),
   },
   {
     description: 'Envoy L4 SNI-passthrough gateway to the hosted control planes, configured over xDS.',
@@ -185,6 +187,12 @@ export const infraSpecRules: CelRule[] = [
   ipsDistinct(dhcpIP, dnsIP),
   ipsDistinct(dhcpIP, proxyIP),
   ipsDistinct(dnsIP, proxyIP),
+  ...proxyHaRules('spec', {
+    ha: ['infraComponents', 'proxy', 'highAvailability'],
+    cidr: ['networkConfig', 'cidr'],
+    others: [proxyIP, gateway, dhcpIP, dnsIP].map((f) => f.segments),
+  }),
+  replicaIPsOutsideRange(r('infraComponents', 'proxy', 'highAvailability', 'replicaIPs'), start, end),
 ];
 
 export const InfraSpec = Type.Object(

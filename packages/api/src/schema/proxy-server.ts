@@ -6,6 +6,7 @@ import { childNetworkProperties, childNetworkRules } from './child-network';
 import { intsDistinct, refs } from './cel';
 import type { CelRule } from './cel';
 import { conditions, observedGeneration } from './status';
+import { proxyHaRules, proxyHighAvailability } from './proxy-ha';
 
 const octet = '(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])';
 /** A first octet of a unicast address outside 0/8 (this host) and 127/8 (loopback): 1–126 and 128–223. */
@@ -122,10 +123,24 @@ export const ProxyBackend = Type.Object(
 
 export const ProxyServerSpec = Type.Object(
   {
-    networkConfig: Type.Object(childNetworkProperties('Envoy'), {
-      description: 'The VLAN Envoy listens on.',
-      'x-kubernetes-validations': childNetworkRules(),
-    }),
+    networkConfig: Type.Object(
+      {
+        ...childNetworkProperties('Envoy'),
+        highAvailability: Type.Optional(proxyHighAvailability('spec.networkConfig.highAvailability')),
+      },
+      {
+        description:
+          'The VLAN Envoy listens on. With highAvailability, serverIP floats between two Envoy pods (VRRP).',
+        'x-kubernetes-validations': [
+          ...childNetworkRules(),
+          ...proxyHaRules('spec.networkConfig', {
+            ha: ['highAvailability'],
+            cidr: ['cidr'],
+            others: [['serverIP']],
+          }),
+        ],
+      },
+    ),
     backends: Type.Optional(
       Type.Array(ProxyBackend, {
         description: 'The complete routing table. May be empty: Envoy then runs with no routes.',
