@@ -162,6 +162,10 @@ export function staticAddresses(infra: Infra): { field: string; ip: number; text
     ['spec.infraComponents.dhcp.serverIP', c?.dhcp?.serverIP],
     ['spec.infraComponents.dns.serverIP', c?.dns?.serverIP],
     ['spec.infraComponents.proxy.serverIP', c?.proxy?.serverIP],
+    ...(c?.proxy?.highAvailability?.replicaIPs ?? []).map((ip, i): [string, string | undefined] => [
+      `spec.infraComponents.proxy.highAvailability.replicaIPs[${i}]`,
+      ip,
+    ]),
   ];
   return candidates.flatMap(([field, text]) => {
     const ip = text === undefined ? undefined : parseIPv4(text);

@@ -3,8 +3,9 @@
 // on one VLAN"). Overlapping CIDRs count even on two NADs: oooi cannot see which VLAN a NAD carries, and two NADs
 // (one per namespace, say) often bridge the same one; a subnet reused on two VLANs only needs its claims kept
 // apart, since the CIDRs themselves never collide. What each Infra claims:
-// the DHCP pool (an enabled DHCP component), the gateway, each enabled component's serverIP, and the MetalLB range
-// of every member attachment with apps ingress enabled. Any two claims of two such Infras that overlap collide —
+// the DHCP pool (an enabled DHCP component), the gateway, each enabled component's serverIP (and the proxy's two
+// replica addresses in HA mode), and the MetalLB range of every member attachment with apps ingress enabled; two
+// proxy pairs with the same VRRP virtual router ID collide too. Any two claims of two such Infras that overlap collide —
 // except two equal gateways (one router serves the VLAN). Each collision is an InfraAddressConflict on both
 // Infras, naming the other Infra, both fields and both addresses; the components whose own address collides
 // (dhcp for its pool or serverIP, dns and proxy for their serverIP) are withheld (infra-plan.ts).
@@ -49,11 +50,36 @@ interface Claim {
 const POOL = 'spec.infraComponents.dhcp.rangeStart-rangeEnd';
 const RANGE_FIELD = 'spec.appsIngress.metallb.ipAddressPoolRange';
 
-const componentOfField: Readonly<Record<string, Component | undefined>> = {
-  'spec.infraComponents.dhcp.serverIP': 'dhcp',
-  'spec.infraComponents.dns.serverIP': 'dns',
-  'spec.infraComponents.proxy.serverIP': 'proxy',
-};
+/** The component whose own address FIELD is (a serverIP, or one of the proxy's replica addresses); none: the gateway. */
+function componentOfField(field: string): Component | undefined {
+  const m = /^spec\.infraComponents\.(dhcp|dns|proxy)\./.exec(field);
+  return m ? (m[1] as Component) : undefined;
+}
+
+const VRID_FIELD = 'spec.infraComponents.proxy.highAvailability.virtualRouterID';
+
+/** The VRRP virtual router ID of INFRA's enabled proxy pair, if it has one. */
+function vridOf(infra: Infra): number | undefined {
+  const p = infra.spec.infraComponents?.proxy;
+  return p?.enabled === false ? undefined : p?.highAvailability?.virtualRouterID;
+}
+
+/**
+ * Two proxy pairs on one VLAN with the same VRRP virtual router ID: each would take the other's adverts for its
+ * own, and one of the two floating addresses would be left without a holder.
+ */
+function vridCollision(mine: Infra, theirs: Infra, other: string, why: string): InfraOverlap[] {
+  const id = vridOf(mine);
+  if (id === undefined || id !== vridOf(theirs)) return [];
+  return [
+    {
+      reason: 'InfraAddressConflict',
+      other,
+      message: `${VRID_FIELD} ${id} is also ${VRID_FIELD} of Infra ${other} (${why}): each VRRP router on a VLAN needs its own ID`,
+      component: 'proxy',
+    },
+  ];
+}
 
 const keyOf = (o: { metadata: { namespace?: string; name: string } }): string =>
   `${namespaceOf(o)}/${o.metadata.name}`;
@@ -74,7 +100,7 @@ function claimsOf(n: NeighbourInfra): Claim[] {
       gateway: false,
     });
   for (const s of staticAddresses(n.infra)) {
-    const component = componentOfField[s.field];
+    const component = componentOfField(s.field);
     if (!enabled(n.infra, component)) continue;
     const gateway = component === undefined;
     out.push({ what: `${s.field} ${s.text}`, range: { start: s.ip, end: s.ip }, component, gateway });
@@ -140,6 +166,7 @@ export function findInfraOverlaps(
         });
       }
     }
+    out.push(...vridCollision(subject.infra, n.infra, other, why));
   }
   return out;
 }

@@ -198,6 +198,15 @@ describe('desiredDnsServer and desiredProxyServer', () => {
     ]);
   });
 
+  test('proxy HA: the ProxyServer carries the replica addresses and the VRRP router ID as they are', () => {
+    const highAvailability = { replicaIPs: ['198.51.100.5', '198.51.100.6'], virtualRouterID: 51 };
+    const proxy = desiredProxyServer(infra({ infraComponents: { proxy: { highAvailability } } }), [], images);
+    const single = desiredProxyServer(plain, [], images);
+    if (proxy.action !== 'apply' || single.action !== 'apply') throw new Error('not applied');
+    expect(proxy.object.spec.networkConfig.highAvailability).toEqual(highAvailability);
+    expect(single.object.spec.networkConfig).not.toHaveProperty('highAvailability');
+  });
+
   test('zero attachments: the DNSServer forwards only, the ProxyServer has zero backends', () => {
     const plan = planInfra(world(plain));
     if (plan.children.dns.action !== 'apply' || plan.children.proxy.action !== 'apply')
