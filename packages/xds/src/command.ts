@@ -46,6 +46,8 @@ export interface XdsCommand {
   readonly bindAddress: string;
   /** Minimum time between two status writes. */
   readonly statusIntervalMs: number;
+  /** --track-file: keepalived's track file (`0` while Envoy serves); undefined: not written. Needs envoyAdmin. */
+  readonly trackFile: string | undefined;
   readonly logLevel: LogLevel;
 }
 
@@ -61,6 +63,7 @@ interface Flags {
   readonly bindAddress: string;
   readonly statusFile?: string;
   readonly statusIntervalMs: string;
+  readonly trackFile?: string;
   readonly logLevel: string;
 }
 
@@ -91,6 +94,10 @@ function program(env: XdsEnv): Command {
     .option('--bind-address <ip>', 'address the Envoy listeners bind to', '0.0.0.0')
     .option('--status-file <path>', 'with --from-file: write the status (xds + ConfigAccepted) here as JSON')
     .option('--status-interval-ms <ms>', 'minimum time between two status writes', '1000')
+    .option(
+      '--track-file <path>',
+      "proxy HA: keep keepalived's track file here, 0 while Envoy serves (--envoy-admin), 1 otherwise and on stop",
+    )
     .option('--log-level <level>', `pino log level: ${logLevels.join(', ')}`, env.LOG_LEVEL ?? 'info')
     .exitOverride();
 }
@@ -147,6 +154,12 @@ function envoyAdmin(text: string | undefined): EnvoyAdmin | undefined {
   }
 }
 
+function trackFile(f: Flags): string | undefined {
+  if (f.trackFile === undefined) return undefined;
+  if (f.envoyAdmin === undefined) refuse('--track-file: needs --envoy-admin (it tells whether Envoy serves)');
+  return f.trackFile === '' ? refuse('--track-file: want a path') : f.trackFile;
+}
+
 function toCommand(f: Flags): XdsCommand {
   return {
     source: source(f),
@@ -159,6 +172,7 @@ function toCommand(f: Flags): XdsCommand {
     statusIntervalMs:
       whole(f.statusIntervalMs, 0, 3_600_000) ??
       refuse(`--status-interval-ms ${f.statusIntervalMs}: want a whole number of milliseconds, 0 to 3600000`),
+    trackFile: trackFile(f),
     logLevel:
       logLevels.find((l) => l === f.logLevel) ??
       refuse(`--log-level (or $LOG_LEVEL) ${f.logLevel}: want one of ${logLevels.join(', ')}`),

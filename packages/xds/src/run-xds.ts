@@ -24,6 +24,7 @@ import { AdsServer } from './server/ads-server';
 import { StatusFile } from './status-file';
 import { StatusTracker } from './status-tracker';
 import { FIELD_MANAGER, StatusWriter } from './status-writer';
+import { runTrackFile } from './track-file';
 
 export interface RunContext {
   readonly log: Logger;
@@ -89,6 +90,15 @@ export async function runXds(c: XdsCommand, ctx: RunContext): Promise<void> {
     log,
   });
   await health.start(signal);
+  if (c.trackFile !== undefined && c.envoyAdmin !== undefined) {
+    const admin = c.envoyAdmin;
+    // keepalived's view: Envoy serves (LIVE, and fed by us); the apiserver's reachability does not count, so a lost
+    // apiserver never takes the floating address from a serving Envoy.
+    runTrackFile(
+      { path: c.trackFile, log, serving: async () => ads.openStreams() > 0 && (await envoyReady(admin)) },
+      signal,
+    );
+  }
   log.info({ ads: ads.port(), health: health.port() }, 'oooi-xds ready');
   await new Promise<void>((resolve) =>
     signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true }),
