@@ -16,6 +16,7 @@ const images = {
   dns: 'mirror/coredns:1',
   proxy: 'mirror/envoy:1',
   xds: 'mirror/xds:1',
+  keepalived: 'mirror/keepalived:1',
   configSync: 'mirror/controller:1',
 };
 

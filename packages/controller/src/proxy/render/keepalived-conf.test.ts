@@ -18,7 +18,11 @@ describe('renderKeepalivedConf', () => {
 
   test('each replica speaks from its own address to the other one only, for the same floating address', () => {
     const [a, b] = [0, 1].map((replica) => renderKeepalivedConf({ ...input, replica: replica as 0 | 1 }));
-    const line = (text: string, key: string) => text.split('\n').find((l) => l.trim().startsWith(key))?.trim();
+    const line = (text: string, key: string) =>
+      text
+        .split('\n')
+        .find((l) => l.trim().startsWith(key))
+        ?.trim();
     expect([line(a!, 'unicast_src_ip'), line(b!, 'unicast_src_ip')]).toEqual([
       'unicast_src_ip 198.51.100.5',
       'unicast_src_ip 198.51.100.6',
