@@ -25,21 +25,22 @@ export function refs(nodePath: string): (...segments: string[]) => FieldRef {
   return (...segments) => ({ segments, display: [nodePath, ...segments].join('.') });
 }
 
-const celPath = (f: FieldRef): string => ['self', ...f.segments].join('.');
-const hasTerms = (f: FieldRef): string[] =>
+export const celPath = (f: FieldRef): string => ['self', ...f.segments].join('.');
+export const hasTerms = (f: FieldRef): string[] =>
   f.segments.map((_, i) => `has(self.${f.segments.slice(0, i + 1).join('.')})`);
 const celHas = (f: FieldRef): string => hasTerms(f).join(' && ');
-const celIPv4 = (f: FieldRef): string => `isIP(${celPath(f)}) && ip(${celPath(f)}).family() == 4`;
-const celCidrV4 = (f: FieldRef): string => `isCIDR(${celPath(f)}) && cidr(${celPath(f)}).ip().family() == 4`;
+export const celIPv4 = (f: FieldRef): string => `isIP(${celPath(f)}) && ip(${celPath(f)}).family() == 4`;
+export const celCidrV4 = (f: FieldRef): string =>
+  `isCIDR(${celPath(f)}) && cidr(${celPath(f)}).ip().family() == 4`;
 /** The uint32 value of a dotted-quad field (CEL has no IP ordering; arithmetic stays in budget). */
 const celIPInt = (f: FieldRef): string => {
   const p = celPath(f);
   return `(int(${p}.split('.')[0]) * 16777216 + int(${p}.split('.')[1]) * 65536 + int(${p}.split('.')[2]) * 256 + int(${p}.split('.')[3]))`;
 };
 /** 2^(32-n) for n = 0..32, as a CEL list literal (CEL has no shifts). */
-const celBlockSizes = `[${Array.from({ length: 33 }, (_, n) => 2 ** (32 - n)).join(', ')}]`;
+export const celBlockSizes = `[${Array.from({ length: 33 }, (_, n) => 2 ** (32 - n)).join(', ')}]`;
 
-function get(self: unknown, f: FieldRef): unknown {
+export function get(self: unknown, f: FieldRef): unknown {
   let v: unknown = self;
   for (const s of f.segments) {
     if (v === null || typeof v !== 'object') return undefined;
@@ -47,15 +48,15 @@ function get(self: unknown, f: FieldRef): unknown {
   }
   return v;
 }
-const getString = (self: unknown, f: FieldRef): string | undefined => {
+export const getString = (self: unknown, f: FieldRef): string | undefined => {
   const v = get(self, f);
   return typeof v === 'string' ? v : undefined;
 };
-const ipOf = (self: unknown, f: FieldRef): number | undefined => {
+export const ipOf = (self: unknown, f: FieldRef): number | undefined => {
   const s = getString(self, f);
   return s === undefined ? undefined : parseIPv4(s);
 };
-const relative = (f: FieldRef): string => '.' + f.segments.join('.');
+export const relative = (f: FieldRef): string => '.' + f.segments.join('.');
 
 /** Guard: every operand present and well-formed; otherwise the rule passes (the syntax rules report). */
 function guarded(ips: readonly FieldRef[], cidrs: readonly FieldRef[], body: string): string {

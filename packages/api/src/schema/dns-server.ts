@@ -1,7 +1,9 @@
 // DNSServer: the complete record set of both views of one CoreDNS workload (written by the Infra, or standalone).
 import { Type } from '@sinclair/typebox';
 import type { Static } from '@sinclair/typebox';
-import { ipv4OrLiteral } from './cel';
+import { ipv4OrLiteral, refs } from './cel';
+import { eachIPDiffers, eachIPInCidr, eachIPNotNetworkOrBroadcast } from './cel-list';
+import { additionalServerIPs } from './server-addresses';
 import { hostname, image, ipv4, port } from './fields';
 import { childNetworkProperties, childNetworkRules } from './child-network';
 import { conditions, observedGeneration } from './status';
@@ -27,16 +29,33 @@ export function dnsRecords(view: string) {
   );
 }
 
+/** HA mode's addresses, on spec.networkConfig: inside the CIDR, not its network/broadcast, not serverIP. */
+function additionalAddressRules() {
+  const r = refs('spec.networkConfig');
+  const list = r('additionalServerIPs');
+  return [
+    eachIPInCidr(list, r('cidr')),
+    eachIPNotNetworkOrBroadcast(list, r('cidr')),
+    eachIPDiffers(list, r('serverIP')),
+  ];
+}
+
 export const DnsServerSpec = Type.Object(
   {
     networkConfig: Type.Object(
       {
         ...childNetworkProperties('CoreDNS'),
+        additionalServerIPs: Type.Optional(
+          additionalServerIPs(
+            'spec.networkConfig.additionalServerIPs',
+            'HA mode: one more CoreDNS replica per address (0 to 3), each a single-replica Deployment on its own Multus static address, never on the node of another replica; all serve the same records. Each must lie inside cidr and differ from serverIP and each other.',
+          ),
+        ),
         dnsPort: Type.Optional(port('Port CoreDNS serves on.', 53)),
       },
       {
         description: 'The VLAN; clients inside cidr get the vlan view.',
-        'x-kubernetes-validations': childNetworkRules(),
+        'x-kubernetes-validations': [...childNetworkRules(), ...additionalAddressRules()],
       },
     ),
     views: Type.Optional(
@@ -118,7 +137,7 @@ export const DnsServerSpec = Type.Object(
 export const DnsServerStatus = Type.Object(
   {
     conditions: conditions(
-      'Ready (provisioned), Available (the CoreDNS Deployment), and Forwarding (True/UpstreamsConfigured, or False/NoUpstream when other names cannot be forwarded).',
+      'Ready (provisioned), Available (True when every CoreDNS replica is available; False names the addresses whose pod is not), and Forwarding (True/UpstreamsConfigured, or False/NoUpstream when other names cannot be forwarded).',
     ),
     observedGeneration,
     configMapName: Type.Optional(
@@ -132,6 +151,21 @@ export const DnsServerStatus = Type.Object(
       Type.String({ description: 'Its ClusterIP: give it to a DNS operator forwarder.', maxLength: 64 }),
     ),
     recordCount: Type.Optional(Type.Integer({ description: 'Records served, both views.', minimum: 0 })),
+    resolvers: Type.Optional(
+      Type.Object(
+        {
+          total: Type.Integer({
+            description: 'CoreDNS replicas declared: serverIP plus the additional addresses.',
+            minimum: 0,
+          }),
+          available: Type.Integer({
+            description: 'How many of them are rolled out and available.',
+            minimum: 0,
+          }),
+        },
+        { description: 'Resolver counts (HA mode).' },
+      ),
+    ),
   },
   { description: 'Observed state.' },
 );

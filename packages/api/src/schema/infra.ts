@@ -17,7 +17,15 @@ import type { CelRule } from './cel';
 import { cidrV4, dnsLabel, optionalFlag, image, ipv4, ipv4Regex, labelRegex, objectName } from './fields';
 import { conditions, observedGeneration } from './status';
 import { leaseStorage } from './dhcp-server';
-import { proxyHaRules, proxyHighAvailability, replicaIPsOutsideRange } from './proxy-ha';
+import {
+  eachIPDiffers,
+  eachIPInCidr,
+  eachIPNotNetworkOrBroadcast,
+  eachIPOutsideRange,
+  listsDisjoint,
+} from './cel-list';
+import { additionalServerIPs } from './server-addresses';
+import { proxyHighAvailability } from './proxy-ha';
 
 export const NetworkConfig = Type.Object(
   {
@@ -115,7 +123,13 @@ export const DnsComponent = Type.Object(
     serverIP: Type.Optional(
       ipv4(
         'spec.infraComponents.dns.serverIP',
-        'Static VLAN address of CoreDNS; DHCP hands it to VMs as their resolver. Required for the component to be created.',
+        'Static VLAN address of CoreDNS; DHCP hands it to VMs as their first resolver. Required for the component to be created.',
+      ),
+    ),
+    additionalServerIPs: Type.Optional(
+      additionalServerIPs(
+        'spec.infraComponents.dns.additionalServerIPs',
+        'HA mode: one more CoreDNS replica per address (0 to 3), each a single-replica Deployment on its own Multus static address, never on the node of another replica. DHCP hands VMs serverIP first, then these, in this order (option 6). Each must lie inside networkConfig.cidr, outside the DHCP pool, and differ from the gateway, every other static address and each other. Empty: one CoreDNS pod (serverIP).',
       ),
     ),
     image: Type.Optional(
@@ -173,6 +187,22 @@ const proxyIP = r('infraComponents', 'proxy', 'serverIP');
 const start = r('infraComponents', 'dhcp', 'rangeStart');
 const end = r('infraComponents', 'dhcp', 'rangeEnd');
 const statics = [dhcpIP, dnsIP, proxyIP];
+/** HA mode's lists of additional static addresses; each entry is checked like a static address. */
+const staticLists = [
+  r('infraComponents', 'dns', 'additionalServerIPs'),
+  r('infraComponents', 'proxy', 'highAvailability', 'replicaIPs'),
+];
+
+/** Each list's entries: inside the CIDR, not its network/broadcast, outside the pool, distinct from the rest. */
+function staticListRules(): CelRule[] {
+  return staticLists.flatMap((list, i) => [
+    eachIPInCidr(list, cidr),
+    eachIPNotNetworkOrBroadcast(list, cidr),
+    eachIPOutsideRange(list, start, end),
+    ...[gateway, ...statics].map((ip) => eachIPDiffers(list, ip)),
+    ...staticLists.slice(i + 1).map((other) => listsDisjoint(list, other)),
+  ]);
+}
 
 export const infraSpecRules: CelRule[] = [
   ipInCidr(gateway, cidr),
@@ -187,12 +217,7 @@ export const infraSpecRules: CelRule[] = [
   ipsDistinct(dhcpIP, dnsIP),
   ipsDistinct(dhcpIP, proxyIP),
   ipsDistinct(dnsIP, proxyIP),
-  ...proxyHaRules('spec', {
-    ha: ['infraComponents', 'proxy', 'highAvailability'],
-    cidr: ['networkConfig', 'cidr'],
-    others: [proxyIP, gateway, dhcpIP, dnsIP].map((f) => f.segments),
-  }),
-  replicaIPsOutsideRange(r('infraComponents', 'proxy', 'highAvailability', 'replicaIPs'), start, end),
+  ...staticListRules(),
 ];
 
 export const InfraSpec = Type.Object(

@@ -6,7 +6,7 @@ import { childNetworkProperties, childNetworkRules } from './child-network';
 import { intsDistinct, refs } from './cel';
 import type { CelRule } from './cel';
 import { conditions, observedGeneration } from './status';
-import { proxyHaRules, proxyHighAvailability } from './proxy-ha';
+import { proxyHighAvailability, proxyServerHaRules } from './proxy-ha';
 
 const octet = '(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])';
 /** A first octet of a unicast address outside 0/8 (this host) and 127/8 (loopback): 1–126 and 128–223. */
@@ -131,14 +131,7 @@ export const ProxyServerSpec = Type.Object(
       {
         description:
           'The VLAN Envoy listens on. With highAvailability, serverIP floats between two Envoy pods (VRRP).',
-        'x-kubernetes-validations': [
-          ...childNetworkRules(),
-          ...proxyHaRules('spec.networkConfig', {
-            ha: ['highAvailability'],
-            cidr: ['cidr'],
-            others: [['serverIP']],
-          }),
-        ],
+        'x-kubernetes-validations': [...childNetworkRules(), ...proxyServerHaRules()],
       },
     ),
     backends: Type.Optional(

@@ -2,6 +2,7 @@
 import type { Case } from './case';
 import { alpha, dhcp, dns, infra, proxy, set } from './fixtures';
 import { serviceMetadataAcceptCases } from './service-metadata-cases';
+import { dnsHaAcceptCases } from './dns-ha-cases';
 
 export const acceptCases: Case[] = [
   { name: 'the example Infra', input: infra },
@@ -95,4 +96,5 @@ export const acceptCases: Case[] = [
     ]),
   },
   ...serviceMetadataAcceptCases,
+  ...dnsHaAcceptCases,
 ];

@@ -4,6 +4,7 @@ import { alpha, dhcp, dns, proxy, set } from './fixtures';
 import { cidrV4Pattern } from '../schema/fields';
 import { targetPattern } from '../schema/proxy-server';
 import { serviceMetadataRejectCases } from './service-metadata-cases';
+import { dnsHaChildRejectCases } from './dns-ha-cases';
 
 export const childRejectCases: Case[] = [
   {
@@ -320,4 +321,5 @@ export const childRejectCases: Case[] = [
     want: ['spec.cacheTTL must be at least 1s'],
   },
   ...serviceMetadataRejectCases,
+  ...dnsHaChildRejectCases,
 ];

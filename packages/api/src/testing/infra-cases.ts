@@ -1,6 +1,7 @@
 // Broken Infras and the exact messages they get, shared by the unit tests (TS validator) and the e2e tests (a real apiserver).
 import type { Case } from './case';
 import { infra, set } from './fixtures';
+import { dnsHaInfraRejectCases } from './dns-ha-cases';
 
 const ic = 'spec.infraComponents';
 const nc = 'spec.networkConfig';
@@ -277,4 +278,5 @@ export const infraRejectCases: Case[] = [
       'spec.infraComponents.proxy.internalProxyService must be an IPv4 address or a Service name <service>.<namespace>[.svc[.<cluster domain>]]',
     ],
   },
+  ...dnsHaInfraRejectCases,
 ];

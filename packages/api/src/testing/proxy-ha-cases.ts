@@ -53,61 +53,72 @@ export const proxyHaRejectCases: Case[] = [
   {
     name: 'an Infra with a replica outside the CIDR',
     input: onInfra(['198.51.100.5', '203.0.113.6']),
-    want: [`${IHA}.replicaIPs must lie inside spec.networkConfig.cidr`],
+    want: [`${IHA}.replicaIPs entries must lie inside spec.networkConfig.cidr`],
   },
   {
     name: "an Infra with a replica on the CIDR's broadcast address",
     input: onInfra(['198.51.100.5', '198.51.100.255']),
-    want: [`${IHA}.replicaIPs must not be the network or broadcast address of spec.networkConfig.cidr`],
+    want: [
+      `${IHA}.replicaIPs entries must not be the network or broadcast address of spec.networkConfig.cidr`,
+    ],
   },
   {
     name: 'an Infra with twice the same replica address',
     input: onInfra(['198.51.100.5', '198.51.100.5']),
-    want: [`${IHA}.replicaIPs must hold two different addresses`],
+    want: [`${IHA}.replicaIPs entries must be distinct`],
   },
   {
     name: 'an Infra with a replica on the proxy serverIP',
     input: onInfra(['198.51.100.4', '198.51.100.6']),
-    want: [`${IHA}.replicaIPs must differ from spec.infraComponents.proxy.serverIP`],
+    want: [`${IHA}.replicaIPs entries must differ from spec.infraComponents.proxy.serverIP`],
   },
   {
     name: 'an Infra with a replica on the gateway',
     input: onInfra(['198.51.100.5', '198.51.100.1']),
-    want: [`${IHA}.replicaIPs must differ from spec.networkConfig.gateway`],
+    want: [`${IHA}.replicaIPs entries must differ from spec.networkConfig.gateway`],
   },
   {
     name: 'an Infra with a replica on the DHCP and DNS addresses',
     input: onInfra(['198.51.100.2', '198.51.100.3']),
     want: [
-      `${IHA}.replicaIPs must differ from spec.infraComponents.dhcp.serverIP`,
-      `${IHA}.replicaIPs must differ from spec.infraComponents.dns.serverIP`,
+      `${IHA}.replicaIPs entries must differ from spec.infraComponents.dhcp.serverIP`,
+      `${IHA}.replicaIPs entries must differ from spec.infraComponents.dns.serverIP`,
     ],
   },
   {
     name: 'an Infra with a replica in the DHCP pool',
     input: onInfra(['198.51.100.5', '198.51.100.150']),
     want: [
-      `${IHA}.replicaIPs must lie outside the pool spec.infraComponents.dhcp.rangeStart..spec.infraComponents.dhcp.rangeEnd`,
+      `${IHA}.replicaIPs entries must lie outside the pool spec.infraComponents.dhcp.rangeStart..spec.infraComponents.dhcp.rangeEnd`,
     ],
+  },
+  {
+    name: "an Infra with a replica on one of the DNS component's additional addresses",
+    input: set(onInfra(['198.51.100.5', '198.51.100.6']), 'spec.infraComponents.dns.additionalServerIPs', [
+      '198.51.100.6',
+    ]),
+    want: [`spec.infraComponents.dns.additionalServerIPs entries must differ from ${IHA}.replicaIPs entries`],
   },
   {
     name: 'a ProxyServer with a replica outside the CIDR',
     input: onProxy(['198.51.100.5', '203.0.113.6']),
-    want: [`${PHA}.replicaIPs must lie inside spec.networkConfig.cidr`],
+    want: [`${PHA}.replicaIPs entries must lie inside spec.networkConfig.cidr`],
   },
   {
     name: 'a ProxyServer with a replica on its network address',
     input: onProxy(['198.51.100.0', '198.51.100.6']),
-    want: [`${PHA}.replicaIPs must not be the network or broadcast address of spec.networkConfig.cidr`],
+    want: [
+      `${PHA}.replicaIPs entries must not be the network or broadcast address of spec.networkConfig.cidr`,
+    ],
   },
   {
     name: 'a ProxyServer with a replica on its serverIP',
     input: onProxy(['198.51.100.5', '198.51.100.4']),
-    want: [`${PHA}.replicaIPs must differ from spec.networkConfig.serverIP`],
+    want: [`${PHA}.replicaIPs entries must differ from spec.networkConfig.serverIP`],
   },
   {
     name: 'a ProxyServer with twice the same replica address',
     input: onProxy(['198.51.100.6', '198.51.100.6']),
-    want: [`${PHA}.replicaIPs must hold two different addresses`],
+    want: [`${PHA}.replicaIPs entries must be distinct`],
   },
 ];

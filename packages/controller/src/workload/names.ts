@@ -16,6 +16,11 @@ export interface WorkloadNames {
   readonly selector: Readonly<Record<string, string>>;
   /** Every label the children carry (selector included). */
   readonly labels: Readonly<Record<string, string>>;
+  /**
+   * Selects the pods of every replica of this owner (HA mode: one Deployment per replica, replicaNames): the Service,
+   * the NetworkPolicy and the replicas' anti-affinity use it. Its labels are in `labels`.
+   */
+  readonly instanceSelector: Readonly<Record<string, string>>;
 }
 
 /** The label naming the owner a child belongs to (also the owned-object caches' selector), per component. */
@@ -55,6 +60,10 @@ export function workloadNames(component: WorkloadComponent, name: string): Workl
     workload,
     configMap: `${workload}-config`,
     selector,
+    instanceSelector: {
+      'app.kubernetes.io/name': APP_NAME[component],
+      'app.kubernetes.io/instance': workload,
+    },
     labels: {
       ...selector,
       'app.kubernetes.io/instance': workload,
@@ -62,5 +71,52 @@ export function workloadNames(component: WorkloadComponent, name: string): Workl
       'app.kubernetes.io/part-of': 'oooi',
       'app.kubernetes.io/managed-by': 'oooi',
     },
+  };
+}
+
+/** On the Deployment and pods of a replica other than the first (HA mode): its index, 1 to 3. */
+export const REPLICA_LABEL = `${GROUP}/replica`;
+
+/** One replica Deployment's name, its (immutable) selector and labels. */
+export interface ReplicaNames {
+  /** The Deployment's name. */
+  readonly workload: string;
+  /** The Deployment's selector: this replica's pods only. */
+  readonly selector: Readonly<Record<string, string>>;
+  /** The Deployment's own labels (the owner label included, so the owned-object caches hold it). */
+  readonly labels: Readonly<Record<string, string>>;
+  /** The pod template's labels: `selector` and `instanceSelector` included. */
+  readonly podLabels: Readonly<Record<string, string>>;
+}
+
+/**
+ * The names of replica INDEX of the COMPONENT owner NAMES (HA mode: one single-replica Deployment per static
+ * address). Replica 0 is the Deployment as it was before HA existed (name, selector, labels unchanged: turning HA
+ * on rewrites nothing of it). Replica k >= 1 is `<workload>-k` (cut with a hash suffix beyond 63 characters,
+ * toDnsLabel); its pods carry `REPLICA_LABEL: k` and the instance labels but not the owner label, since
+ * Deployment 0's immutable selector (name + owner label) must not match them, and its selector is name + instance +
+ * replica, which no other owner's pods carry.
+ */
+export function replicaNames(
+  component: WorkloadComponent,
+  names: WorkloadNames,
+  index: number,
+): ReplicaNames {
+  if (index === 0) {
+    return {
+      workload: names.workload,
+      selector: names.selector,
+      labels: names.labels,
+      podLabels: names.labels,
+    };
+  }
+  const replica = { [REPLICA_LABEL]: String(index) };
+  const podLabels: Record<string, string> = { ...names.labels, ...replica };
+  delete podLabels[WORKLOAD_LABEL[component]];
+  return {
+    workload: toDnsLabel(`${names.workload}-${index}`),
+    selector: { ...names.instanceSelector, ...replica },
+    labels: { ...names.labels, ...replica },
+    podLabels,
   };
 }

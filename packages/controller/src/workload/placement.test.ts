@@ -7,7 +7,10 @@ import {
   DEFAULT_NODE_LOSS_TOLERATION_SECONDS,
   nodeLossTolerations,
   parseTolerationSeconds,
+  replicaAntiAffinity,
+  replicaPlacement,
 } from './placement';
+import { replicaNames, workloadNames } from './names';
 
 const networkConfig = {
   cidr: '198.51.100.0/24',
@@ -88,5 +91,52 @@ describe('node-loss tolerations of the data-plane pods', () => {
     ['', undefined],
   ])('parseTolerationSeconds(%j) = %j', (text, want) => {
     expect(parseTolerationSeconds(text)).toBe(want);
+  });
+});
+
+describe('replica anti-affinity (HA mode)', () => {
+  const instance = { 'app.kubernetes.io/name': 'coredns', 'app.kubernetes.io/instance': 'vlan100-x' };
+
+  test('required, on the hostname, between the pods of one instance', () => {
+    expect(replicaAntiAffinity(instance)).toEqual({
+      podAntiAffinity: {
+        requiredDuringSchedulingIgnoredDuringExecution: [
+          { labelSelector: { matchLabels: instance }, topologyKey: 'kubernetes.io/hostname' },
+        ],
+      },
+    });
+  });
+
+  test.each([
+    { name: 'replica 0 keeps its template (none)', index: 0, want: undefined },
+    { name: 'replica 1 carries it', index: 1, want: replicaAntiAffinity(instance) },
+    { name: 'replica 3 carries it', index: 3, want: replicaAntiAffinity(instance) },
+  ])('$name', ({ index, want }) => {
+    expect(replicaPlacement(index, instance)).toEqual(want);
+  });
+
+  test('every replica pod matches the instance selector, and only its own Deployment selects it', () => {
+    const names = workloadNames('dns', 'vlan100-x');
+    const replicas = [0, 1, 2].map((i) => replicaNames('dns', names, i));
+    const matches = (sel: Readonly<Record<string, string>>, labels: Readonly<Record<string, string>>) =>
+      Object.entries(sel).every(([k, v]) => labels[k] === v);
+    for (const [i, r] of replicas.entries()) {
+      expect(matches(names.instanceSelector, r.podLabels)).toBe(true);
+      for (const [j, other] of replicas.entries()) expect(matches(other.selector, r.podLabels)).toBe(i === j);
+    }
+    expect(replicas.map((r) => r.workload)).toEqual(['vlan100-x', 'vlan100-x-1', 'vlan100-x-2']);
+    expect(replicas[0]).toEqual({
+      workload: names.workload,
+      selector: names.selector,
+      labels: names.labels,
+      podLabels: names.labels,
+    });
+  });
+
+  test('a long name: replica names stay DNS labels and distinct', () => {
+    const names = workloadNames('dns', 'a'.repeat(63));
+    const got = [1, 2, 3].map((i) => replicaNames('dns', names, i).workload);
+    for (const n of got) expect(n).toMatch(/^[a-z]([-a-z0-9]{0,61}[a-z0-9])?$/);
+    expect(new Set(got).size).toBe(3);
   });
 });

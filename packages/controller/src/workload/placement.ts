@@ -30,3 +30,39 @@ export function parseTolerationSeconds(text: string): number | undefined {
   const n = Number(text);
   return n <= MAX_NODE_LOSS_TOLERATION_SECONDS ? n : undefined;
 }
+
+// HA mode (docs/high-availability.md, "HA mode"): a component runs as several single-replica Deployments, and the
+// replicas must not share a node, or one node's loss is the loss of all of them. A required anti-affinity on the
+// hostname topology between the pods of one component instance (the instance selector, a label set every replica's
+// pods carry) keeps them apart. The trade-off: in a cluster with fewer schedulable nodes than replicas the extra
+// replicas stay Pending (the owner's Available condition names them), never doubled up on one node.
+//
+// Replica 0 does not carry the term: its template stays what it was before HA mode existed, so turning HA on (or
+// upgrading the operator) restarts nothing. The scheduler enforces a required anti-affinity both ways (an incoming
+// pod is refused a node where an existing pod's required anti-affinity matches it, Kubernetes "Inter-pod affinity
+// and anti-affinity"), so the terms of replicas 1..n keep replica 0 off their nodes as well.
+
+/** The node label whose values are the failure domains the replicas are spread over. */
+export const HOSTNAME_TOPOLOGY_KEY = 'kubernetes.io/hostname';
+
+/**
+ * The pod template's `affinity`: no two pods matching SELECTOR (every replica of one component instance) on the
+ * same node (required, so the scheduler leaves a replica Pending rather than break it).
+ */
+export function replicaAntiAffinity(selector: Readonly<Record<string, string>>): Record<string, unknown> {
+  return {
+    podAntiAffinity: {
+      requiredDuringSchedulingIgnoredDuringExecution: [
+        { labelSelector: { matchLabels: { ...selector } }, topologyKey: HOSTNAME_TOPOLOGY_KEY },
+      ],
+    },
+  };
+}
+
+/** The `affinity` of replica INDEX's pod template, undefined for replica 0 (see above). */
+export function replicaPlacement(
+  index: number,
+  instanceSelector: Readonly<Record<string, string>>,
+): Record<string, unknown> | undefined {
+  return index === 0 ? undefined : replicaAntiAffinity(instanceSelector);
+}
