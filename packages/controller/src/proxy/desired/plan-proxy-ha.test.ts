@@ -4,6 +4,7 @@ import type { KubeObject } from '@oooi/kube';
 import { infraChildProxyServer } from '../testing/fixtures';
 import { planProxyServer, type ProxyServerPlan } from './plan-proxy-server';
 import { proxyPodSelector } from '../../workload/proxy-pods';
+import { desiredProxyStatus } from './proxy-status';
 
 const ha = { replicaIPs: ['198.51.100.5', '198.51.100.6'], virtualRouterID: 51 };
 const haProxy = (over: Record<string, unknown> = {}) => {
@@ -143,5 +144,62 @@ describe('planProxyServer in HA mode', () => {
     const p = haProxy({ networkAttachmentName: undefined });
     const r = planProxyServer(p);
     expect(r.ok ? [] : r.errors.map((e) => e.path)).toEqual(['spec.networkConfig.highAvailability']);
+  });
+
+  test('an image change reaches replica 0 first; replica 1 keeps its template until 0 is rolled out again', () => {
+    /** The Deployment as the cache would hold it: the body, rolled out and available. */
+    const live = (d: KubeObject): KubeObject => ({
+      ...d,
+      metadata: { ...d.metadata, generation: 1 },
+      status: { observedGeneration: 1, replicas: 1, updatedReplicas: 1, availableReplicas: 1 },
+    });
+    const before = deployments(rendered()).map(live);
+    const observed = (name: string) => before.find((d) => d.metadata?.name === name);
+    const newer = planProxyServer(
+      infraChildProxyServer({
+        proxyImage: 'docker.io/envoyproxy/envoy:v1.37.0',
+        networkConfig: { ...haProxy().spec.networkConfig },
+      }),
+      {},
+      observed,
+    );
+    if (!newer.ok) throw new Error('not rendered');
+    const image = (d: KubeObject | undefined) => container(d, 'envoy').image;
+    expect([image(newer.value.children.deployment), image(newer.value.children.replica1Deployment)]).toEqual([
+      'docker.io/envoyproxy/envoy:v1.37.0',
+      image(before[1]),
+    ]);
+  });
+
+  test('Available: True while one replica serves (OneReplicaAvailable names the other), False when none does', () => {
+    const proxy = haProxy();
+    const dep = (ok: boolean): KubeObject => ({
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'x', generation: 1 },
+      status: {
+        observedGeneration: 1,
+        availableReplicas: ok ? 1 : 0,
+        conditions: [
+          { type: 'Available', status: ok ? 'True' : 'False', message: ok ? 'up' : 'pod Pending' },
+        ],
+      },
+    });
+    const available = (a: boolean, b: boolean) =>
+      desiredProxyStatus({
+        proxy,
+        rendered: planProxyServer(proxy),
+        conflicts: [],
+        deployment: dep(a),
+        replica1: dep(b),
+        now: 0,
+      }).conditions!.find((c) => c.type === 'Available')!;
+    expect(available(true, true)).toMatchObject({ status: 'True', reason: 'BothReplicasAvailable' });
+    expect(available(true, false)).toMatchObject({
+      status: 'True',
+      reason: 'OneReplicaAvailable',
+      message: '1/2 replicas available (no standby for serverIP): Deployment vlan100-proxy-1: pod Pending',
+    });
+    expect(available(false, false)).toMatchObject({ status: 'False' });
   });
 });

@@ -7,6 +7,7 @@ import type { ValidationResult } from '@oooi/api';
 import type { KubeObject } from '@oooi/kube';
 import { builtinImages } from '../../workload/images';
 import { namespaceOf } from '../../workload/meta';
+import { gateRollout } from '../../workload/rollout-gate';
 import { DEFAULT_NETWORK_POLICY, type NetworkPolicyOptions } from '../../workload/network-policy';
 import { DEFAULT_NODE_LOSS_TOLERATION_SECONDS } from '../../workload/placement';
 import { BOOTSTRAP_KEY, renderProxyBootstrap } from '../render/envoy-bootstrap';
@@ -94,13 +95,26 @@ function podProblems(spec: ProxyServerSpec): FieldError[] {
   return out;
 }
 
-/** The ConfigMap's files and the Deployment(s): one pod, or in HA mode two replicas with keepalived. */
-function workloads(
-  proxy: ProxyServer,
-  spec: ProxyServerSpec,
-  names: ProxyChildNames,
-  options: PlanProxyServerOptions,
-): { files: Record<string, string>; deployment: KubeObject; replica1Deployment?: KubeObject } {
+/** The live Deployment of that name (from the reconciler's cache), for the rollout gate; none offline. */
+export type ObservedDeployment = (name: string) => KubeObject | undefined;
+
+interface WorkloadInput {
+  readonly proxy: ProxyServer;
+  readonly spec: ProxyServerSpec;
+  readonly names: ProxyChildNames;
+  readonly options: PlanProxyServerOptions;
+  readonly observed: ObservedDeployment;
+}
+
+/**
+ * The ConfigMap's files and the Deployment(s): one pod, or in HA mode two replicas with keepalived, gated so a pod
+ * template change reaches one replica at a time (workload/rollout-gate.ts).
+ */
+function workloads({ proxy, spec, names, options, observed }: WorkloadInput): {
+  files: Record<string, string>;
+  deployment: KubeObject;
+  replica1Deployment?: KubeObject;
+} {
   const bootstrap = renderProxyBootstrap(proxy, spec);
   const base = {
     proxy,
@@ -129,10 +143,16 @@ function workloads(
       keepalivedConf,
       keepalivedImage: options.keepalivedImage || builtinImages.keepalived,
     });
+  const [d0, d1] = gateRollout(
+    [replica(0, conf0), replica(1, conf1)].map((desired) => ({
+      desired,
+      observed: observed(desired.metadata?.name ?? ''),
+    })),
+  );
   return {
     files: { [BOOTSTRAP_KEY]: bootstrap, [keepalivedKey(0)]: conf0, [keepalivedKey(1)]: conf1 },
-    deployment: replica(0, conf0),
-    replica1Deployment: replica(1, conf1),
+    deployment: d0!.body,
+    replica1Deployment: d1!.body,
   };
 }
 
@@ -140,6 +160,7 @@ function workloads(
 export function planProxyServer(
   proxy: ProxyServer,
   options: PlanProxyServerOptions = {},
+  observed: ObservedDeployment = () => undefined,
 ): ValidationResult<ProxyServerPlan> {
   const defaulted = defaultedProxySpec(proxy);
   const problems = podProblems(defaulted);
@@ -150,7 +171,7 @@ export function planProxyServer(
     managerImage: defaulted.managerImage || options.defaultXdsImage || builtinImages.xds,
   };
   const names = proxyChildNames(proxy.metadata.name);
-  const { files, deployment, replica1Deployment } = workloads(proxy, spec, names, options);
+  const { files, deployment, replica1Deployment } = workloads({ proxy, spec, names, options, observed });
   const [xdsRole, xdsRoleBinding] = desiredXdsRbac(proxy, names);
   const networkPolicy = desiredProxyNetworkPolicy(
     proxy,

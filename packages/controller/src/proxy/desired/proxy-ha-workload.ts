@@ -5,8 +5,12 @@
 // - Names: replica 0 keeps the name of the single-pod Deployment (`<w>`), so turning HA on rolls that Deployment in
 //   place rather than deleting it and starting over; replica 1 is `<w>-1`. A Deployment's selector cannot change,
 //   so replica 0 keeps the ProxyServer's pod selector, which the pods of replica 1 match too; that is safe because a
-//   ReplicaSet adopts only pods without a controller and its own selector carries its pod-template-hash. Replica
-//   1's selector adds the replica label, so it never counts replica 0's pods. The Service selects both.
+//   ReplicaSet adopts only pods without a controller and its own selector carries its pod-template-hash, and the
+//   Deployment controller counts only the pods of its own ReplicaSets. Replica 1's selector adds the replica label,
+//   so it never counts replica 0's pods. Unlike the DNS replicas (workload/names.ts replicaNames), both replicas'
+//   pods keep the owner label: it is the proxy's pod selector (workload/proxy-pods.ts) that the ProxyServer's
+//   Service and every attachment's external Service use, so both select both replicas unchanged.
+// - Rollouts: one replica at a time (workload/rollout-gate.ts, applied in the plan), replica 0 first.
 // - Termination order: keepalived gets SIGTERM at once (it has no preStop) and, as master, sends priority 0, so the
 //   peer takes the address in well under a second; oooi-xds, stopping at the same moment, writes `1` in the track
 //   file too. Envoy's preStop sleeps DRAIN_SECONDS first: the connections open through this pod keep flowing while
@@ -22,7 +26,7 @@ import { shortHash } from '../../workload/hash';
 import { ProxyServerKind } from '../../workload/kinds';
 import { namespaceOf, ownedChildMeta } from '../../workload/meta';
 import { multusNetworks, MULTUS_NETWORKS_ANNOTATION } from '../../workload/multus';
-import { nodeLossTolerations } from '../../workload/placement';
+import { nodeLossTolerations, replicaAntiAffinity } from '../../workload/placement';
 import { containerSecurityContext, podSecurityContext } from '../../workload/security';
 import { keepalivedKey, KEEPALIVED_CONF_DIR, SHARED_RUN_DIR, TRACK_FILE } from '../render/keepalived-conf';
 import {
@@ -92,17 +96,6 @@ function keepalivedContainer(image: string): Record<string, unknown> {
   };
 }
 
-/** The replicas never share a node: a node's loss must leave the other one serving. */
-function antiAffinity(names: ProxyChildNames): Record<string, unknown> {
-  return {
-    podAntiAffinity: {
-      requiredDuringSchedulingIgnoredDuringExecution: [
-        { labelSelector: { matchLabels: { ...names.selector } }, topologyKey: 'kubernetes.io/hostname' },
-      ],
-    },
-  };
-}
-
 function haContainers(i: ProxyReplicaInput): Record<string, unknown>[] {
   const envoy = { ...envoyContainer(i.spec), lifecycle: { preStop: { sleep: { seconds: DRAIN_SECONDS } } } };
   const xds = xdsContainer(i.proxy, i.spec);
@@ -146,7 +139,9 @@ export function desiredProxyReplicaDeployment(i: ProxyReplicaInput): KubeObject 
           enableServiceLinks: false,
           terminationGracePeriodSeconds: TERMINATION_GRACE_SECONDS,
           securityContext: podSecurityContext({ uid: PROXY_UID, lowestPort: 0 }),
-          affinity: antiAffinity(names),
+          // never on one node: a node's loss must leave the other replica serving (both carry the term: replica
+          // 0's template changes in HA mode anyway)
+          affinity: replicaAntiAffinity(names.selector),
           containers: haContainers(i),
           volumes: [
             { name: 'bootstrap', configMap: { name: names.configMap } },

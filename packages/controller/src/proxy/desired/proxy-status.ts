@@ -8,6 +8,7 @@ import { mergeConditions } from '../../workload/conditions';
 import { readinessVerdict } from '../../workload/readiness';
 import { ProxyConditionType } from '../conditions';
 import { proxyChildNames } from './names';
+import { replicaDeploymentName, type Replica } from './proxy-ha-workload';
 import type { ProxyServerPlan } from './plan-proxy-server';
 
 export interface ProxyStatusInput {
@@ -19,6 +20,8 @@ export interface ProxyStatusInput {
   readonly rejected?: Rejection;
   /** The live Deployment and Service after this pass's applies (absent when not there). */
   readonly deployment?: KubeObject;
+  /** HA mode: replica 1's live Deployment (`deployment` is replica 0's). */
+  readonly replica1?: KubeObject;
   readonly service?: KubeObject;
   readonly now: number;
 }
@@ -38,6 +41,32 @@ function readiness(input: ProxyStatusInput): Verdict {
   });
 }
 
+/**
+ * Available: the Deployment's; in HA mode True while at least one replica is available (it can hold serverIP), with
+ * reason OneReplicaAvailable naming the other one while only one is (the pair has no standby), False with both
+ * replicas' messages when none is.
+ */
+function availability(input: ProxyStatusInput): Verdict {
+  if (!input.proxy.spec.networkConfig.highAvailability) return deploymentAvailability(input.deployment);
+  const names = proxyChildNames(input.proxy.metadata.name);
+  const each = [input.deployment, input.replica1].map((d, i) => ({
+    name: replicaDeploymentName(names, i as Replica),
+    verdict: deploymentAvailability(d),
+  }));
+  const up = each.filter((e) => e.verdict.status === 'True');
+  const down = each.filter((e) => e.verdict.status !== 'True');
+  const why = down.map((e) => `Deployment ${e.name}: ${e.verdict.message}`).join('; ');
+  if (up.length === 2)
+    return { status: 'True', reason: 'BothReplicasAvailable', message: '2/2 replicas available' };
+  if (up.length === 1)
+    return {
+      status: 'True',
+      reason: 'OneReplicaAvailable',
+      message: `1/2 replicas available (no standby for serverIP): ${why}`,
+    };
+  return { status: 'False', reason: down[0]!.verdict.reason, message: `0/2 replicas available: ${why}` };
+}
+
 /** The Service's ClusterIP, when it has an IPv4 one. */
 function clusterIP(service: KubeObject | undefined): string | undefined {
   const ip = (service?.spec as { clusterIP?: string } | undefined)?.clusterIP;
@@ -52,7 +81,7 @@ export function desiredProxyStatus(input: ProxyStatusInput): ProxyServerStatus {
     proxy.status?.conditions,
     [
       { type: ProxyConditionType.Ready, ...readiness(input) },
-      { type: ProxyConditionType.Available, ...deploymentAvailability(input.deployment) },
+      { type: ProxyConditionType.Available, ...availability(input) },
     ],
     observedGeneration,
     now,

@@ -20,6 +20,7 @@ import {
 } from '@oooi/kube';
 import { namespaceOf } from '../../workload/meta';
 import { proxyChildNames } from '../desired/names';
+import { replicaDeploymentName } from '../desired/proxy-ha-workload';
 import { desiredProxyStatus, type ProxyStatusInput } from '../desired/proxy-status';
 import {
   planProxyServer,
@@ -59,7 +60,7 @@ export interface ProxyServerReconcilerOptions {
   readonly events?: Pick<EventRecorder, 'event'>;
 }
 
-type Applied = Pick<ProxyStatusInput, 'conflicts' | 'rejected' | 'deployment' | 'service'>;
+type Applied = Pick<ProxyStatusInput, 'conflicts' | 'rejected' | 'deployment' | 'replica1' | 'service'>;
 
 export class ProxyServerReconciler implements Reconciler {
   constructor(private readonly o: ProxyServerReconcilerOptions) {}
@@ -67,7 +68,11 @@ export class ProxyServerReconciler implements Reconciler {
   async reconcile(req: Request, ctx: ReconcileContext): Promise<ReconcileResult> {
     const proxy = this.o.client.freshest(ProxyServerKind, this.o.proxyServers.get(req.namespace, req.name));
     if (!proxy || proxy.metadata.deletionTimestamp) return {};
-    const rendered = planProxyServer(proxy, this.o.plan);
+    const namespace = namespaceOf(proxy);
+    // the rollout gate (HA mode) compares with the live Deployments, read from the cache in this gather step
+    const rendered = planProxyServer(proxy, this.o.plan, (name) =>
+      this.o.children.deployments.get(namespace, name),
+    );
     const applied = rendered.ok ? await this.apply(proxy, rendered.value, ctx) : this.asTheyAre(proxy);
     const status = desiredProxyStatus({ proxy, rendered, ...applied, now: this.o.clock.now() });
     await applyOwnerStatus({
@@ -83,12 +88,15 @@ export class ProxyServerReconciler implements Reconciler {
 
   /** The live Deployment and Service, for a pass that applies nothing. */
   private asTheyAre(proxy: ProxyServer): Applied {
-    const { workload } = proxyChildNames(proxy.metadata.name);
+    const names = proxyChildNames(proxy.metadata.name);
     const namespace = namespaceOf(proxy);
     return {
       conflicts: [],
-      deployment: this.o.children.deployments.get(namespace, workload),
-      service: this.o.children.services.get(namespace, workload),
+      deployment: this.o.children.deployments.get(namespace, names.workload),
+      ...(proxy.spec.networkConfig.highAvailability
+        ? { replica1: this.o.children.deployments.get(namespace, replicaDeploymentName(names, 1)) }
+        : {}),
+      service: this.o.children.services.get(namespace, names.workload),
     };
   }
 
@@ -113,6 +121,9 @@ export class ProxyServerReconciler implements Reconciler {
           ? [{ kind: NetworkPolicyKind, body: ch.networkPolicy, reader: c.networkPolicies }]
           : []),
         { kind: DeploymentKind, body: ch.deployment, reader: c.deployments },
+        ...(ch.replica1Deployment
+          ? [{ kind: DeploymentKind, body: ch.replica1Deployment, reader: c.deployments }]
+          : []),
       ],
       signal: ctx.signal,
       onApplied: ({ kind, body }) => ctx.log.info({ kind: kind.kind, child: body.metadata?.name }, 'Applied'),
@@ -123,7 +134,30 @@ export class ProxyServerReconciler implements Reconciler {
       return { ...this.asTheyAre(proxy), rejected: out.rejection };
     }
     await this.pruneNetworkPolicy(proxy, r, ctx);
-    return { conflicts: [], deployment: out.live.get('Deployment'), service: out.live.get('Service') };
+    await this.pruneReplica1(proxy, r, ctx);
+    // `live` holds one object per kind: in HA mode the last Deployment applied is replica 1's
+    if (!ch.replica1Deployment)
+      return { conflicts: [], deployment: out.live.get('Deployment'), service: out.live.get('Service') };
+    return {
+      conflicts: [],
+      deployment: c.deployments.get(namespaceOf(proxy), r.names.workload),
+      replica1: out.live.get('Deployment'),
+      service: out.live.get('Service'),
+    };
+  }
+
+  /** HA mode turned off: replica 1's Deployment (one this ProxyServer controls) is deleted. */
+  private async pruneReplica1(
+    owner: ProxyServer & KubeObject,
+    r: ProxyServerPlan,
+    ctx: ReconcileContext,
+  ): Promise<void> {
+    if (r.children.replica1Deployment) return;
+    const ref = { namespace: namespaceOf(owner), name: replicaDeploymentName(r.names, 1) };
+    const live = this.o.children.deployments.get(ref.namespace, ref.name);
+    if (!live || !isControlledBy(live, ProxyServerKind, owner)) return;
+    if (await this.o.client.delete(DeploymentKind, ref, ctx.signal))
+      ctx.log.info({ kind: 'Deployment', child: ref.name }, 'Deleted');
   }
 
   /**
