@@ -207,4 +207,8 @@ test('(a) the active replica’s processes SIGKILLed: serverIP moves, new connec
   report('SIGKILL', attempts);
   expect(gapMs(attempts)).toBeLessThan(10_000);
   expect(attempts.slice(-20).every((a) => a.ok)).toBe(true);
+  // the kubelet restarts the containers: keepalived, starting as BACKUP, takes the address it left behind off the
+  // interface, and the survivor keeps serverIP (nopreempt)
+  await restart(h, ['keepalived', 'oooi-xds', 'envoy']);
+  expect(await waitForHolder(w, 1 - h, 15_000)).toBe(1 - h);
 });
