@@ -37,10 +37,14 @@ let cleanup: () => Promise<void>;
 let dir: string;
 let files: string[];
 
+/** The example Infra in HA mode for DNS: one more CoreDNS replica (docs/high-availability.md). */
+const DNS_HA = '    dns:\n      serverIP: 198.51.100.3\n      additionalServerIPs:\n        - 198.51.100.5\n';
+
 function moved(file: string): string {
   const text = readFileSync(join(repoRoot, 'examples', file), 'utf8')
     .replaceAll('namespace: clusters', `namespace: ${ns}`)
-    .replaceAll('.clusters.svc', `.${ns}.svc`);
+    .replaceAll('.clusters.svc', `.${ns}.svc`)
+    .replace('    dns:\n      serverIP: 198.51.100.3\n', DNS_HA);
   const path = join(dir, file);
   writeFileSync(path, text);
   return path;
@@ -267,6 +271,31 @@ const kinds: Record<string, ReturnType<typeof core>> = {
   service: core('services', 'Service'),
   serviceaccount: core('serviceaccounts', 'ServiceAccount'),
 };
+
+test('the DNS Deployments render writes (one per address, HA mode) are the ones the DNS reconciler applied', async () => {
+  expect(
+    readFileSync(
+      files.find((f) => f.endsWith('infra.yaml'))!,
+      'utf8',
+    ),
+  ).toContain(DNS_HA);
+  const out = join(dir, 'out-dns-ha');
+  await run('pnpm', ['--silent', 'oooi', 'render', ...files.flatMap((f) => ['-f', f]), '-o', out], {
+    cwd: repoRoot,
+  });
+  const names = readdirSync(out).filter((f) => f.startsWith(`deployment-${ns}-vlan100-dns`));
+  expect(names.sort()).toEqual([`deployment-${ns}-vlan100-dns-1.yaml`, `deployment-${ns}-vlan100-dns.yaml`]);
+  for (const f of names) {
+    const rendered = parse(readFileSync(join(out, f), 'utf8')) as KubeObject;
+    const live = await until(
+      `the Deployment ${rendered.metadata!.name!}`,
+      () => user.client.get(kinds.deployment!, { namespace: ns, name: rendered.metadata!.name! }),
+      (o) => o !== undefined,
+    );
+    // Everything render wrote is in the live object (which adds the apiserver's defaults and the owner reference).
+    expect(live).toMatchObject(rendered);
+  }
+});
 
 test("the ProxyServer's workload objects and the external Service render writes are the ones the reconcilers applied", async () => {
   const out = join(dir, 'out-proxy');

@@ -36,6 +36,7 @@ export {
 } from './validate/references';
 export type { ReferenceReason, ReferenceRefusal } from './validate/references';
 export type { DnsServerSpec, DnsServerStatus } from './schema/dns-server';
+export { MAX_ADDITIONAL_SERVER_IPS } from './schema/server-addresses';
 export type { ProxyBackend, ProxyServerSpec, ProxyServerStatus } from './schema/proxy-server';
 export type { ProxyHighAvailability } from './schema/proxy-ha';
 export { VRID_MAX, VRID_MIN } from './schema/proxy-ha';

@@ -151,7 +151,7 @@ export const DnsServerStatus = Type.Object(
       Type.String({ description: 'Its ClusterIP: give it to a DNS operator forwarder.', maxLength: 64 }),
     ),
     recordCount: Type.Optional(Type.Integer({ description: 'Records served, both views.', minimum: 0 })),
-    resolvers: Type.Optional(
+    replicas: Type.Optional(
       Type.Object(
         {
           total: Type.Integer({
@@ -163,7 +163,9 @@ export const DnsServerStatus = Type.Object(
             minimum: 0,
           }),
         },
-        { description: 'Resolver counts (HA mode).' },
+        {
+          description: 'The CoreDNS replicas (resolvers): how many are declared and how many are available.',
+        },
       ),
     ),
   },

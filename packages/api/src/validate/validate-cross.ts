@@ -154,7 +154,10 @@ function appsRanges(attachments: readonly InfraClusterAttachment[]): AppsRange[]
   return out;
 }
 
-/** The Infra's static addresses (gateway, then each component's serverIP), with the field that holds each. */
+/**
+ * The Infra's static addresses (gateway, each component's serverIP, then HA mode's additional DNS addresses), with
+ * the field that holds each.
+ */
 export function staticAddresses(infra: Infra): { field: string; ip: number; text: string }[] {
   const c = infra.spec.infraComponents;
   const candidates: [string, string | undefined][] = [
@@ -162,7 +165,11 @@ export function staticAddresses(infra: Infra): { field: string; ip: number; text
     ['spec.infraComponents.dhcp.serverIP', c?.dhcp?.serverIP],
     ['spec.infraComponents.dns.serverIP', c?.dns?.serverIP],
     ['spec.infraComponents.proxy.serverIP', c?.proxy?.serverIP],
-    ...(c?.proxy?.highAvailability?.replicaIPs ?? []).map((ip, i): [string, string | undefined] => [
+    ...(c?.dns?.additionalServerIPs ?? []).map((ip, i): [string, string] => [
+      `spec.infraComponents.dns.additionalServerIPs[${i}]`,
+      ip,
+    ]),
+    ...(c?.proxy?.highAvailability?.replicaIPs ?? []).map((ip, i): [string, string] => [
       `spec.infraComponents.proxy.highAvailability.replicaIPs[${i}]`,
       ip,
     ]),

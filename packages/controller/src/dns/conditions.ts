@@ -2,6 +2,7 @@
 // provisioned); Available comes from the Deployment; Forwarding says whether other names have somewhere to go.
 // The reasons every kind shares (Ready's success, ChildRejected) come from workload/conditions.ts.
 import { AvailabilityReason } from '../workload/availability';
+import { ReplicaAvailabilityReason } from '../workload/replica-availability';
 import { ChildRejected, ReadySucceeded } from '../workload/conditions';
 
 export const DnsConditionType = {
@@ -20,6 +21,8 @@ export const DnsReason = {
   /** Ready=False: the apiserver refused a child (HTTP 422); not retried until the DNSServer or a child changes. */
   ChildRejected,
   ...AvailabilityReason,
+  /** Available with more than one replica (HA mode): every one available, some, or none (workload/replica-availability.ts). */
+  ...ReplicaAvailabilityReason,
   /** Forwarding=True. */
   UpstreamsConfigured: 'UpstreamsConfigured',
   /** Forwarding=False: spec.upstreams is empty; names outside the records get SERVFAIL. */

@@ -8,9 +8,9 @@ import {
   type Rejection,
 } from '@oooi/kube';
 import { readinessVerdict } from '../../workload/readiness';
-import { deploymentAvailability } from '../../workload/availability';
+import { replicaAvailability, type ReplicaAvailability } from '../../workload/replica-availability';
 import { DnsConditionType, DnsReason } from '../conditions';
-import { dnsChildNames } from './names';
+import { dnsChildNames, dnsReplicas } from './names';
 import type { DnsServerPlan } from './plan-dns-server';
 
 export interface DnsStatusInput {
@@ -20,9 +20,10 @@ export interface DnsStatusInput {
   readonly conflicts: readonly string[];
   /** A child the apiserver refused (422) in this pass. */
   readonly rejected?: Rejection;
-  /** The live Service and Deployment after this pass's applies (absent when not there). */
+  /** The live Service after this pass's applies (absent when not there). */
   readonly service?: KubeObject;
-  readonly deployment?: KubeObject;
+  /** The live replica Deployments after this pass's applies, by name (absent ones left out). */
+  readonly deployments?: Readonly<Record<string, KubeObject>>;
   readonly now: number;
 }
 
@@ -38,7 +39,8 @@ function readiness(input: DnsStatusInput): Verdict {
     applied: () => {
       if (!rendered.ok) return '';
       const [vlan, pod] = rendered.value.config.model.views;
-      return `ServiceAccount, ConfigMap, Service and Deployment applied; serving ${vlan.records.length} vlan and ${pod.records.length} pod-network records`;
+      const n = rendered.value.replicas.length;
+      return `ServiceAccount, ConfigMap, Service and ${n === 1 ? 'Deployment' : `${n} Deployments`} applied; serving ${vlan.records.length} vlan and ${pod.records.length} pod-network records`;
     },
   });
 }
@@ -61,14 +63,27 @@ function forwarding(input: DnsStatusInput): Verdict {
   };
 }
 
+/** Available from every replica's Deployment (serverIP's, then one per additional address). */
+function availability(input: DnsStatusInput): ReplicaAvailability {
+  const replicas = dnsReplicas(input.dns, dnsChildNames(input.dns.metadata.name));
+  return replicaAvailability(
+    replicas.map((r) => ({
+      address: r.address,
+      deployment: r.names.workload,
+      live: input.deployments?.[r.names.workload],
+    })),
+  );
+}
+
 /** The status to apply: the three conditions (transition times kept unless the status changes) and the fields. */
 export function desiredDnsStatus(input: DnsStatusInput): DnsServerStatus {
   const { dns, rendered, service, now } = input;
   const observedGeneration = dns.metadata.generation ?? 0;
   let conditions: Condition[] = dns.status?.conditions ?? [];
+  const available = availability(input);
   const verdicts: [string, Verdict][] = [
     [DnsConditionType.Ready, readiness(input)],
-    [DnsConditionType.Available, deploymentAvailability(input.deployment)],
+    [DnsConditionType.Available, available.verdict],
     [DnsConditionType.Forwarding, forwarding(input)],
   ];
   for (const [type, v] of verdicts)
@@ -84,5 +99,6 @@ export function desiredDnsStatus(input: DnsStatusInput): DnsServerStatus {
     serviceName: names.workload,
     ...(clusterIP && clusterIP !== 'None' ? { serviceClusterIP: clusterIP } : {}),
     ...(recordCount !== undefined ? { recordCount } : {}),
+    replicas: { ...available.counts },
   };
 }

@@ -27,11 +27,12 @@ import {
   rolloutStrategy,
 } from '../../workload/multus';
 import { workloadNetworkPolicy, type NetworkPolicyOptions } from '../../workload/network-policy';
-import { nodeLossTolerations } from '../../workload/placement';
+import { replicaNames } from '../../workload/names';
+import { nodeLossTolerations, replicaPlacement } from '../../workload/placement';
 import { containerSecurityContext, podSecurityContext } from '../../workload/security';
 import type { DnsModel } from '../render/dns-model';
 import { HEALTH_PORT, METRICS_PORT, POD_IP_ENV, READY_PORT } from '../render/corefile';
-import type { DnsChildNames } from './names';
+import type { DnsChildNames, DnsReplica } from './names';
 
 /** The operator's default CoreDNS image (upstream, with the view plugin); the controller's flag overrides it. */
 export const DEFAULT_COREDNS_IMAGE = builtinImages.dns;
@@ -74,7 +75,8 @@ export function desiredDnsService(dns: DNSServer, names: DnsChildNames): KubeObj
     metadata: meta(dns, names.workload, names),
     spec: {
       type: 'ClusterIP',
-      selector: { ...names.selector },
+      // every replica's pods (HA mode), replica 0's included
+      selector: { ...names.instanceSelector },
       ports: [
         { name: 'dns', protocol: 'UDP', port: SERVICE_DNS_PORT, targetPort: 'dns' },
         { name: 'dns-tcp', protocol: 'TCP', port: SERVICE_DNS_PORT, targetPort: 'dns-tcp' },
@@ -97,7 +99,7 @@ export function desiredDnsNetworkPolicy(
 ): KubeObject | undefined {
   return workloadNetworkPolicy(
     meta(dns, names.workload, names),
-    names.selector,
+    names.instanceSelector,
     {
       open: [
         { protocol: 'UDP', port: model.port },
@@ -109,9 +111,13 @@ export function desiredDnsNetworkPolicy(
   );
 }
 
-/** The Multus static IP (`<serverIP>/<prefix of cidr>`), or undefined without a NetworkAttachmentDefinition. */
-export function multusNetworks(dns: DNSServer): string | undefined {
-  return vlanNetworks(dns.spec.networkConfig, namespaceOf(dns));
+/**
+ * The Multus static IP (`<ADDRESS>/<prefix of cidr>`, ADDRESS serverIP unless given), or undefined without a
+ * NetworkAttachmentDefinition.
+ */
+export function multusNetworks(dns: DNSServer, address?: string): string | undefined {
+  const net = dns.spec.networkConfig;
+  return vlanNetworks({ ...net, serverIP: address ?? net.serverIP }, namespaceOf(dns));
 }
 
 function corednsContainer(model: DnsModel, image: string): Record<string, unknown> {
@@ -192,31 +198,38 @@ export interface DeploymentInput {
   readonly nodeLossTolerationSeconds: number;
   /** The operator's own image, for the config-sync sidecar. */
   readonly configSyncImage: string;
+  /** Which replica (HA mode); replica 0 (serverIP) when omitted. */
+  readonly replica?: DnsReplica;
 }
 
-/** One replica, rolled out by workload/multus.ts's rolloutStrategy. */
-export function desiredDnsDeployment({
-  dns,
-  names,
-  model,
-  image,
-  nodeLossTolerationSeconds,
-  configSyncImage,
-}: DeploymentInput): KubeObject {
-  const networks = multusNetworks(dns);
+/**
+ * One replica Deployment (HA mode: one per address, dns-replicas in names.ts), one pod, rolled out by
+ * workload/multus.ts's rolloutStrategy. Replica 0 is the Deployment as it was before HA mode (name, selector, pod
+ * template); replica k >= 1 is `<name>-k` on additionalServerIPs[k-1], kept off the other replicas' nodes
+ * (workload/placement.ts replicaPlacement).
+ */
+export function desiredDnsDeployment(input: DeploymentInput): KubeObject {
+  const { dns, names, model, image, nodeLossTolerationSeconds, configSyncImage } = input;
+  const replica = input.replica ?? {
+    index: 0,
+    address: dns.spec.networkConfig.serverIP,
+    names: replicaNames('dns', names, 0),
+  };
+  const networks = multusNetworks(dns, replica.address);
   const strategy = rolloutStrategy(networks);
+  const affinity = replicaPlacement(replica.index, names.instanceSelector);
   return {
     apiVersion: 'apps/v1',
     kind: 'Deployment',
-    metadata: meta(dns, names.workload, names),
+    metadata: ownedChildMeta(DnsServerKind, dns, replica.names.workload, replica.names.labels),
     spec: {
       replicas: 1,
       revisionHistoryLimit: 3,
-      selector: { matchLabels: { ...names.selector } },
+      selector: { matchLabels: { ...replica.names.selector } },
       strategy,
       template: {
         metadata: {
-          labels: { ...names.labels },
+          labels: { ...replica.names.podLabels },
           ...(networks ? { annotations: { [MULTUS_NETWORKS_ANNOTATION]: networks } } : {}),
         },
         spec: {
@@ -235,6 +248,7 @@ export function desiredDnsDeployment({
             { name: 'run', emptyDir: { medium: 'Memory', sizeLimit: '1Mi' } },
           ],
           tolerations: nodeLossTolerations(nodeLossTolerationSeconds),
+          ...(affinity ? { affinity } : {}),
         },
       },
     },

@@ -7,7 +7,9 @@ import { DEFAULT_NODE_LOSS_TOLERATION_SECONDS } from '../../workload/placement';
 import { renderDnsConfig, type DnsConfig } from '../render/dns-config';
 import { builtinImages } from '../../workload/images';
 import { desiredConfigSyncRbac } from './dns-rbac';
-import { dnsChildNames, type DnsChildNames } from './names';
+import { dnsChildNames, dnsReplicas, type DnsChildNames, type DnsReplica } from './names';
+import { gateRollout, type GatedReplica, type ReplicaRollout } from '../../workload/rollout-gate';
+import type { DnsModel } from '../render/dns-model';
 import {
   DEFAULT_COREDNS_IMAGE,
   desiredDnsConfigMap,
@@ -29,6 +31,12 @@ export interface PlanDnsServerOptions {
    * {@link DEFAULT_NODE_LOSS_TOLERATION_SECONDS}.
    */
   readonly nodeLossTolerationSeconds?: number;
+  /**
+   * The replica Deployments as observed (the cache, by name; the gather step reads every possible name,
+   * possibleDnsDeploymentNames): the rollout gate holds a changed pod template back from all but one of them
+   * (workload/rollout-gate.ts). Empty (offline): every Deployment as if created now.
+   */
+  readonly observedDeployments?: Readonly<Record<string, KubeObject>>;
 }
 
 export interface DnsChildren {
@@ -40,12 +48,19 @@ export interface DnsChildren {
   readonly service: KubeObject;
   /** The pod-network side's NetworkPolicy; absent when the policies are off. */
   readonly networkPolicy?: KubeObject;
+  /** Replica 0's Deployment (serverIP): `deployments[0]`. */
   readonly deployment: KubeObject;
+  /** One Deployment per replica, serverIP's first, then one per additional address, as the rollout gate let them. */
+  readonly deployments: readonly KubeObject[];
 }
 
 export interface DnsServerPlan {
   readonly config: DnsConfig;
   readonly names: DnsChildNames;
+  /** The replicas (HA mode: more than one), in `children.deployments`' order. */
+  readonly replicas: readonly DnsReplica[];
+  /** What the rollout gate did with each replica, in the same order. */
+  readonly rollouts: readonly ReplicaRollout[];
   /** The ConfigMap's data: `Corefile` and the zone files (equal to `files`). */
   readonly configMapData: Readonly<Record<string, string>>;
   /** Where `oooi render` writes `files`, relative to its output directory: `dns/<namespace>-<name>`. */
@@ -54,10 +69,36 @@ export interface DnsServerPlan {
   readonly files: Readonly<Record<string, string>>;
   readonly children: DnsChildren;
   /**
-   * The children in apply order: ServiceAccount, Role, RoleBinding, ConfigMap, Service, [NetworkPolicy], Deployment
-   * (the policy first, so the pod never runs unguarded).
+   * The children in apply order: ServiceAccount, Role, RoleBinding, ConfigMap, Service, [NetworkPolicy], the
+   * Deployments (the policy first, so no pod ever runs unguarded).
    */
   readonly objects: readonly KubeObject[];
+}
+
+interface DeploymentsInput {
+  readonly dns: DNSServer;
+  readonly names: DnsChildNames;
+  readonly model: DnsModel;
+  readonly image: string;
+  readonly options: PlanDnsServerOptions;
+}
+
+/** One Deployment per replica, through the rollout gate (against the observed ones, when given). */
+function gatedDeployments(input: DeploymentsInput, replicas: readonly DnsReplica[]): GatedReplica[] {
+  const { options } = input;
+  const observed = options.observedDeployments ?? {};
+  return gateRollout(
+    replicas.map((replica) => {
+      const desired = desiredDnsDeployment({
+        ...input,
+        configSyncImage: options.configSyncImage || builtinImages.configSync,
+        nodeLossTolerationSeconds: options.nodeLossTolerationSeconds ?? DEFAULT_NODE_LOSS_TOLERATION_SECONDS,
+        replica,
+      });
+      const seen = observed[replica.names.workload];
+      return seen ? { desired, observed: seen } : { desired };
+    }),
+  );
 }
 
 /** Renders everything a DNSServer produces, or every problem that prevents it (nothing is applied then). */
@@ -77,7 +118,9 @@ export function planDnsServer(
     options.networkPolicy ?? DEFAULT_NETWORK_POLICY,
   );
   const [syncRole, syncRoleBinding] = desiredConfigSyncRbac(dns, names);
-  const configSyncImage = options.configSyncImage || builtinImages.configSync;
+  const replicas = dnsReplicas(dns, names);
+  const gated = gatedDeployments({ dns, names, model, image, options }, replicas);
+  const deployments = gated.map((g) => g.body);
   const children: DnsChildren = {
     serviceAccount: desiredDnsServiceAccount(dns, names),
     syncRole,
@@ -85,20 +128,16 @@ export function planDnsServer(
     configMap: desiredDnsConfigMap(dns, names, files),
     service: desiredDnsService(dns, names),
     ...(networkPolicy ? { networkPolicy } : {}),
-    deployment: desiredDnsDeployment({
-      dns,
-      names,
-      model,
-      image,
-      configSyncImage,
-      nodeLossTolerationSeconds: options.nodeLossTolerationSeconds ?? DEFAULT_NODE_LOSS_TOLERATION_SECONDS,
-    }),
+    deployment: deployments[0]!,
+    deployments,
   };
   return {
     ok: true,
     value: {
       config: config.value,
       names,
+      replicas,
+      rollouts: gated.map((g) => g.rollout),
       configMapData: files,
       fileDir: `dns/${model.namespace}-${model.name}`,
       files,
@@ -110,7 +149,7 @@ export function planDnsServer(
         children.configMap,
         children.service,
         ...(networkPolicy ? [networkPolicy] : []),
-        children.deployment,
+        ...deployments,
       ],
     },
   };

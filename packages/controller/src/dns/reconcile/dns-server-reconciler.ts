@@ -21,7 +21,7 @@ import {
 } from '@oooi/kube';
 import { namespaceOf } from '../../workload/meta';
 import { desiredDnsStatus } from '../desired/dns-status';
-import { dnsChildNames } from '../desired/names';
+import { dnsChildNames, possibleDnsDeploymentNames } from '../desired/names';
 import { planDnsServer, type PlanDnsServerOptions, type DnsServerPlan } from '../desired/plan-dns-server';
 import {
   ConfigMapKind,
@@ -60,7 +60,6 @@ interface Applied {
   readonly conflicts: string[];
   readonly rejected?: Rejection;
   readonly service?: KubeObject;
-  readonly deployment?: KubeObject;
 }
 
 export class DnsServerReconciler implements Reconciler {
@@ -71,9 +70,12 @@ export class DnsServerReconciler implements Reconciler {
     // not yet seen our last status write (two passes would flip each other's times back for ever).
     const dns = this.o.client.freshest(DnsServerKind, this.o.dnsServers.get(req.namespace, req.name));
     if (!dns || dns.metadata.deletionTimestamp) return {};
-    const rendered = planDnsServer(dns, this.o.plan);
+    // gather: the replica Deployments as they are, for the rollout gate in the pure plan
+    const observedDeployments = this.replicaDeployments(dns);
+    const rendered = planDnsServer(dns, { ...this.o.plan, observedDeployments });
     const applied = rendered.ok ? await this.applyChildren(dns, rendered.value, ctx) : this.asTheyAre(dns);
-    const status = desiredDnsStatus({ dns, rendered, ...applied, now: this.o.clock.now() });
+    const deployments = this.replicaDeployments(dns);
+    const status = desiredDnsStatus({ dns, rendered, ...applied, deployments, now: this.o.clock.now() });
     await applyOwnerStatus({
       client: this.o.client,
       kind: DnsServerKind,
@@ -85,15 +87,26 @@ export class DnsServerReconciler implements Reconciler {
     return {};
   }
 
-  /** The live Service and Deployment, for a pass that applies nothing. */
+  /** The live Service, for a pass that applies nothing. */
   private asTheyAre(dns: DNSServer): Applied {
-    const ns = dns.metadata.namespace ?? '';
     const { workload } = dnsChildNames(dns.metadata.name);
-    return {
-      conflicts: [],
-      service: this.o.children.services.get(ns, workload),
-      deployment: this.o.children.deployments.get(ns, workload),
-    };
+    return { conflicts: [], service: this.o.children.services.get(namespaceOf(dns), workload) };
+  }
+
+  /**
+   * Every replica Deployment this DNSServer may have (replica 0 and each possible additional one), as the newest
+   * known version (our own last write when the cache lags it), by name; one it does not control is left out.
+   */
+  private replicaDeployments(dns: DNSServer & KubeObject): Record<string, KubeObject> {
+    const out: Record<string, KubeObject> = {};
+    for (const name of possibleDnsDeploymentNames(dnsChildNames(dns.metadata.name))) {
+      const live = this.o.client.freshest(
+        DeploymentKind,
+        this.o.children.deployments.get(namespaceOf(dns), name),
+      );
+      if (live && isControlledBy(live, DnsServerKind, dns)) out[name] = live;
+    }
+    return out;
   }
 
   /** Applies the children in order (`applyOwnedChildren`: nothing is taken over, a 422 is terminal). */
@@ -116,7 +129,7 @@ export class DnsServerReconciler implements Reconciler {
         ...(r.children.networkPolicy
           ? [{ kind: NetworkPolicyKind, body: r.children.networkPolicy, reader: c.networkPolicies }]
           : []),
-        { kind: DeploymentKind, body: r.children.deployment, reader: c.deployments },
+        ...r.children.deployments.map((body) => ({ kind: DeploymentKind, body, reader: c.deployments })),
       ],
       signal: ctx.signal,
       onApplied: ({ kind, body }) => ctx.log.info({ kind: kind.kind, child: body.metadata?.name }, 'Applied'),
@@ -127,7 +140,25 @@ export class DnsServerReconciler implements Reconciler {
       return { ...this.asTheyAre(dns), rejected: out.rejection };
     }
     await this.pruneNetworkPolicy(dns, r, ctx);
-    return { conflicts: [], service: out.live.get('Service'), deployment: out.live.get('Deployment') };
+    await this.pruneReplicas(dns, r, ctx);
+    return { conflicts: [], service: out.live.get('Service') };
+  }
+
+  /** The replica Deployments of addresses no longer listed (HA mode shrunk) are deleted; replica 0 never is. */
+  private async pruneReplicas(
+    owner: DNSServer & KubeObject,
+    r: DnsServerPlan,
+    ctx: ReconcileContext,
+  ): Promise<void> {
+    const wanted = new Set(r.replicas.map((x) => x.names.workload));
+    for (const name of possibleDnsDeploymentNames(r.names)) {
+      if (wanted.has(name)) continue;
+      const ref = { namespace: namespaceOf(owner), name };
+      const live = this.o.children.deployments.get(ref.namespace, ref.name);
+      if (!live || !isControlledBy(live, DnsServerKind, owner)) continue;
+      if (await this.o.client.delete(DeploymentKind, ref, ctx.signal))
+        ctx.log.info({ kind: 'Deployment', child: name }, 'Deleted');
+    }
   }
 
   /**

@@ -210,6 +210,21 @@ test.each<Case>([
       ],
     ],
   },
+  {
+    name: 'an additional DNS address (HA mode) on the other Infra’s proxy, and one inside its pool',
+    a: n(a),
+    b: n(b({ infraComponents: { dns: { additionalServerIPs: ['198.51.100.4', '198.51.100.120'] } } })),
+    want: [
+      [
+        `DHCP pool 198.51.100.100-198.51.100.199 (${POOL}) contains spec.infraComponents.dns.additionalServerIPs[1] 198.51.100.120 of Infra clusters/vlan200 (${NAD})`,
+        `spec.infraComponents.proxy.serverIP 198.51.100.4 is also spec.infraComponents.dns.additionalServerIPs[0] 198.51.100.4 of Infra clusters/vlan200 (${NAD})`,
+      ],
+      [
+        `spec.infraComponents.dns.additionalServerIPs[0] 198.51.100.4 is also spec.infraComponents.proxy.serverIP 198.51.100.4 of Infra clusters/vlan100 (${NAD})`,
+        `spec.infraComponents.dns.additionalServerIPs[1] 198.51.100.120 is inside DHCP pool 198.51.100.100-198.51.100.199 (${POOL}) of Infra clusters/vlan100 (${NAD})`,
+      ],
+    ],
+  },
   // Negative rows: nothing collides.
   {
     name: 'adjacent pools (one ends where the other starts, minus one) do not overlap',

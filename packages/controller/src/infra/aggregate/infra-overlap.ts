@@ -3,9 +3,10 @@
 // on one VLAN"). Overlapping CIDRs count even on two NADs: oooi cannot see which VLAN a NAD carries, and two NADs
 // (one per namespace, say) often bridge the same one; a subnet reused on two VLANs only needs its claims kept
 // apart, since the CIDRs themselves never collide. What each Infra claims:
-// the DHCP pool (an enabled DHCP component), the gateway, each enabled component's serverIP (and the proxy's two
-// replica addresses in HA mode), and the MetalLB range of every member attachment with apps ingress enabled; two
-// proxy pairs with the same VRRP virtual router ID collide too. Any two claims of two such Infras that overlap collide —
+// the DHCP pool (an enabled DHCP component), the gateway, each enabled component's serverIP (and HA mode's
+// additional addresses: the DNS component's additionalServerIPs, the proxy's two replica addresses), and the MetalLB
+// range of every member attachment with apps ingress enabled; two proxy pairs with the same VRRP virtual router ID
+// collide too. Any two claims of two such Infras that overlap collide —
 // except two equal gateways (one router serves the VLAN). Each collision is an InfraAddressConflict on both
 // Infras, naming the other Infra, both fields and both addresses; the components whose own address collides
 // (dhcp for its pool or serverIP, dns and proxy for their serverIP) are withheld (infra-plan.ts).
@@ -50,10 +51,9 @@ interface Claim {
 const POOL = 'spec.infraComponents.dhcp.rangeStart-rangeEnd';
 const RANGE_FIELD = 'spec.appsIngress.metallb.ipAddressPoolRange';
 
-/** The component whose own address FIELD is (a serverIP, or one of the proxy's replica addresses); none: the gateway. */
+/** The component whose address FIELD is (serverIP, or an entry of HA mode's additionalServerIPs / replicaIPs); the gateway none. */
 function componentOfField(field: string): Component | undefined {
-  const m = /^spec\.infraComponents\.(dhcp|dns|proxy)\./.exec(field);
-  return m ? (m[1] as Component) : undefined;
+  return /^spec\.infraComponents\.(dhcp|dns|proxy)\./.exec(field)?.[1] as Component | undefined;
 }
 
 const VRID_FIELD = 'spec.infraComponents.proxy.highAvailability.virtualRouterID';

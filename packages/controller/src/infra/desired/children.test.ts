@@ -33,6 +33,16 @@ describe('desiredDhcpServer', () => {
       },
     },
     {
+      name: 'HA mode: serverIP first, then the additional DNS addresses in their order (option 6)',
+      input: infra({ infraComponents: { dns: { additionalServerIPs: ['198.51.100.6', '198.51.100.5'] } } }),
+      want: {
+        dnsServers: ['198.51.100.3', '198.51.100.6', '198.51.100.5'],
+        nadNamespace: 'clusters',
+        image: 'mirror/dhcp:1',
+        leaseTime: '1h',
+      },
+    },
+    {
       name: 'DNS disabled: upstream addresses only (resolv.conf cannot be handed out)',
       input: infra({
         networkConfig: { dnsServers: ['198.51.100.53', 'resolv.conf'], networkAttachmentNamespace: 'nets' },
@@ -206,6 +216,15 @@ describe('desiredDnsServer and desiredProxyServer', () => {
     if (proxy.action !== 'apply' || single.action !== 'apply') throw new Error('not applied');
     expect(proxy.object.spec.networkConfig.highAvailability).toEqual(highAvailability);
     expect(single.object.spec.networkConfig).not.toHaveProperty('highAvailability');
+  });
+
+  test('HA mode: the DNSServer gets the additional addresses in their order; none, none', () => {
+    const ha = infra({ infraComponents: { dns: { additionalServerIPs: ['198.51.100.6', '198.51.100.5'] } } });
+    const dns = desiredDnsServer({ infra: ha, views: [], internalIP: undefined, images });
+    const one = desiredDnsServer({ infra: plain, views: [], internalIP: undefined, images });
+    if (dns.action !== 'apply' || one.action !== 'apply') throw new Error('not applied');
+    expect(dns.object.spec.networkConfig.additionalServerIPs).toEqual(['198.51.100.6', '198.51.100.5']);
+    expect(one.object.spec.networkConfig.additionalServerIPs).toBeUndefined();
   });
 
   test('zero attachments: the DNSServer forwards only, the ProxyServer has zero backends', () => {

@@ -34,10 +34,13 @@ function missing(infra: Infra): Problem[] {
   return problems;
 }
 
-/** The resolvers handed to VMs: the Infra's CoreDNS when it is enabled with an address, else the upstream IPs. */
+/**
+ * The resolvers handed to VMs (option 6), in order: the Infra's CoreDNS when it is enabled with an address —
+ * serverIP, then HA mode's additional addresses as listed — else the upstream IPs.
+ */
 export function dhcpResolvers(infra: Infra): string[] {
   const dns = infra.spec.infraComponents?.dns;
-  if (dns?.enabled !== false && dns?.serverIP) return [dns.serverIP];
+  if (dns?.enabled !== false && dns?.serverIP) return [dns.serverIP, ...(dns.additionalServerIPs ?? [])];
   return (infra.spec.networkConfig.dnsServers ?? []).filter((s) => isIPv4(s));
 }
 
@@ -45,7 +48,7 @@ const unique = (values: readonly (string | undefined)[]): string[] => [
   ...new Set(values.filter((v): v is string => !!v)),
 ];
 
-/** Never offered: the gateway, the server addresses, then the members' MetalLB ranges (name order). */
+/** Never offered: the gateway, the server addresses (HA mode's additional DNS ones too), then the members' MetalLB ranges (name order). */
 export function dhcpExcluded(infra: Infra, members: readonly InfraClusterAttachment[]): string[] {
   const c = infra.spec.infraComponents;
   const ranges = members.map((a) =>
@@ -56,6 +59,7 @@ export function dhcpExcluded(infra: Infra, members: readonly InfraClusterAttachm
     c?.dhcp?.serverIP,
     c?.dns?.serverIP,
     c?.proxy?.serverIP,
+    ...(c?.dns?.additionalServerIPs ?? []),
     ...ranges,
   ]);
 }

@@ -50,6 +50,7 @@ export function desiredDnsServer(input: DnsServerInputs): ChildPlan<DNSServer> {
       networkConfig: {
         cidr: net.cidr,
         serverIP: dns.serverIP,
+        additionalServerIPs: [...(dns.additionalServerIPs ?? [])],
         networkAttachmentName: net.networkAttachmentDefinition,
         networkAttachmentNamespace: net.networkAttachmentNamespace || namespaceOf(infra),
       },

@@ -194,6 +194,14 @@ describe('Infra Available', () => {
     });
   });
 
+  test('HA mode: the DNS child counts its available replicas', () => {
+    const dns = dnsWith('True');
+    const w = world(infra({ infraComponents: { dhcp: { enabled: false }, proxy: { enabled: false } } }), {
+      children: { dns: { ...dns, status: { ...dns.status, replicas: { total: 2, available: 2 } } } },
+    });
+    expect(statusOf(w).conditions[1]!.message).toBe('DNSServer vlan100-dns (2/2 replicas) available');
+  });
+
   test('no component enabled', () => {
     const w = world(
       infra({

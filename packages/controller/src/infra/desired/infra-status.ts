@@ -105,6 +105,12 @@ function availableOf(conditions: readonly Condition[] | undefined): Condition | 
   return conditions?.find((c) => c.type === ConditionType.Available);
 }
 
+/** ` (n/n replicas)` for a child in HA mode (its status counts more than one replica), else nothing. */
+function replicaCount(status: object | undefined): string {
+  const r = (status as { replicas?: { total: number; available: number } } | undefined)?.replicas;
+  return r && r.total > 1 ? ` (${r.available}/${r.total} replicas)` : '';
+}
+
 function availableCondition(plan: InfraPlan, outcomes: ChildOutcomes, live: LiveChildren): ConditionSpec {
   const type = ConditionType.Available;
   const down: string[] = [];
@@ -119,7 +125,7 @@ function availableCondition(plan: InfraPlan, outcomes: ChildOutcomes, live: Live
       continue;
     }
     const cond = availableOf(live[c]?.status?.conditions);
-    if (cond?.status === 'True') up.push(what);
+    if (cond?.status === 'True') up.push(what + replicaCount(live[c]?.status));
     else if (cond?.status === 'False') down.push(`${what}: ${cond.reason}: ${cond.message}`);
     else unknown.push(what);
   }
