@@ -176,6 +176,21 @@ export const ProxyServerStatus = Type.Object(
       Type.String({ description: 'Its ClusterIP (what internalProxyService points at).', maxLength: 64 }),
     ),
     backendCount: Type.Optional(Type.Integer({ description: 'Backends in the spec.', minimum: 0 })),
+    replicas: Type.Optional(
+      Type.Object(
+        {
+          total: Type.Integer({
+            description: 'Envoy pods declared: 1, or 2 with spec.networkConfig.highAvailability.',
+            minimum: 0,
+          }),
+          available: Type.Integer({
+            description: 'How many of them are rolled out and available.',
+            minimum: 0,
+          }),
+        },
+        { description: 'The Envoy pods: how many are declared and how many are available.' },
+      ),
+    ),
     xds: Type.Optional(
       Type.Object(
         {

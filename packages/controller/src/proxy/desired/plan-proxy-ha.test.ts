@@ -74,16 +74,17 @@ describe('planProxyServer in HA mode', () => {
     ]).toEqual(['0', '1']);
   });
 
-  test('the two replicas never share a node (required anti-affinity on the hostname)', () => {
-    for (const d of deployments(rendered()))
-      expect((pod(d).affinity as Spec).podAntiAffinity).toEqual({
-        requiredDuringSchedulingIgnoredDuringExecution: [
-          {
-            labelSelector: { matchLabels: proxyPodSelector('vlan100-proxy') },
-            topologyKey: 'kubernetes.io/hostname',
-          },
-        ],
-      });
+  test('the two replicas never share a node (replica 1: required anti-affinity on the hostname, enforced both ways)', () => {
+    const [d0, d1] = deployments(rendered());
+    expect(pod(d0).affinity).toBeUndefined();
+    expect((pod(d1).affinity as Spec).podAntiAffinity).toEqual({
+      requiredDuringSchedulingIgnoredDuringExecution: [
+        {
+          labelSelector: { matchLabels: proxyPodSelector('vlan100-proxy') },
+          topologyKey: 'kubernetes.io/hostname',
+        },
+      ],
+    });
   });
 
   test('keepalived: root with NET_ADMIN and NET_RAW only; Envoy and oooi-xds unchanged in privilege', () => {
@@ -171,7 +172,7 @@ describe('planProxyServer in HA mode', () => {
     ]);
   });
 
-  test('Available: True while one replica serves (OneReplicaAvailable names the other), False when none does', () => {
+  test('Available: both replicas, or ReplicasDegraded naming the other while one serves, NoReplicaAvailable', () => {
     const proxy = haProxy();
     const dep = (ok: boolean): KubeObject => ({
       apiVersion: 'apps/v1',
@@ -194,12 +195,13 @@ describe('planProxyServer in HA mode', () => {
         replica1: dep(b),
         now: 0,
       }).conditions!.find((c) => c.type === 'Available')!;
-    expect(available(true, true)).toMatchObject({ status: 'True', reason: 'BothReplicasAvailable' });
+    expect(available(true, true)).toMatchObject({ status: 'True', reason: 'ReplicasAvailable' });
     expect(available(true, false)).toMatchObject({
-      status: 'True',
-      reason: 'OneReplicaAvailable',
-      message: '1/2 replicas available (no standby for serverIP): Deployment vlan100-proxy-1: pod Pending',
+      status: 'False',
+      reason: 'ReplicasDegraded',
+      message:
+        '1/2 replicas available; not available: 198.51.100.6 (Deployment vlan100-proxy-1: DeploymentUnavailable: pod Pending)',
     });
-    expect(available(false, false)).toMatchObject({ status: 'False' });
+    expect(available(false, false)).toMatchObject({ status: 'False', reason: 'NoReplicaAvailable' });
   });
 });

@@ -26,7 +26,7 @@ import { shortHash } from '../../workload/hash';
 import { ProxyServerKind } from '../../workload/kinds';
 import { namespaceOf, ownedChildMeta } from '../../workload/meta';
 import { multusNetworks, MULTUS_NETWORKS_ANNOTATION } from '../../workload/multus';
-import { nodeLossTolerations, replicaAntiAffinity } from '../../workload/placement';
+import { nodeLossTolerations, replicaPlacement } from '../../workload/placement';
 import { containerSecurityContext, podSecurityContext } from '../../workload/security';
 import { keepalivedKey, KEEPALIVED_CONF_DIR, SHARED_RUN_DIR, TRACK_FILE } from '../render/keepalived-conf';
 import {
@@ -139,9 +139,9 @@ export function desiredProxyReplicaDeployment(i: ProxyReplicaInput): KubeObject 
           enableServiceLinks: false,
           terminationGracePeriodSeconds: TERMINATION_GRACE_SECONDS,
           securityContext: podSecurityContext({ uid: PROXY_UID, lowestPort: 0 }),
-          // never on one node: a node's loss must leave the other replica serving (both carry the term: replica
-          // 0's template changes in HA mode anyway)
-          affinity: replicaAntiAffinity(names.selector),
+          // never on one node: a node's loss must leave the other replica serving (replica 1 carries the required
+          // anti-affinity; the scheduler enforces it both ways, workload/placement.ts)
+          ...(replica === 0 ? {} : { affinity: replicaPlacement(replica, names.selector) }),
           containers: haContainers(i),
           volumes: [
             { name: 'bootstrap', configMap: { name: names.configMap } },

@@ -3,7 +3,8 @@
 // in this body, so the controller neither owns nor clears them (server-side apply keeps each manager's fields).
 import { isIPv4, type ProxyServer, type ProxyServerStatus, type ValidationResult } from '@oooi/api';
 import type { KubeObject, Rejection } from '@oooi/kube';
-import { deploymentAvailability, type Verdict } from '../../workload/availability';
+import { type Verdict } from '../../workload/availability';
+import { replicaAvailability, type ReplicaAvailability } from '../../workload/replica-availability';
 import { mergeConditions } from '../../workload/conditions';
 import { readinessVerdict } from '../../workload/readiness';
 import { ProxyConditionType } from '../conditions';
@@ -42,29 +43,25 @@ function readiness(input: ProxyStatusInput): Verdict {
 }
 
 /**
- * Available: the Deployment's; in HA mode True while at least one replica is available (it can hold serverIP), with
- * reason OneReplicaAvailable naming the other one while only one is (the pair has no standby), False with both
- * replicas' messages when none is.
+ * Available from the replicas (workload/replica-availability.ts): the one Deployment's verdict, or in HA mode True
+ * only when both replicas are available, ReplicasDegraded naming the other while one serves serverIP alone (the pair
+ * has no standby), NoReplicaAvailable when none does.
  */
-function availability(input: ProxyStatusInput): Verdict {
-  if (!input.proxy.spec.networkConfig.highAvailability) return deploymentAvailability(input.deployment);
-  const names = proxyChildNames(input.proxy.metadata.name);
-  const each = [input.deployment, input.replica1].map((d, i) => ({
-    name: replicaDeploymentName(names, i as Replica),
-    verdict: deploymentAvailability(d),
-  }));
-  const up = each.filter((e) => e.verdict.status === 'True');
-  const down = each.filter((e) => e.verdict.status !== 'True');
-  const why = down.map((e) => `Deployment ${e.name}: ${e.verdict.message}`).join('; ');
-  if (up.length === 2)
-    return { status: 'True', reason: 'BothReplicasAvailable', message: '2/2 replicas available' };
-  if (up.length === 1)
-    return {
-      status: 'True',
-      reason: 'OneReplicaAvailable',
-      message: `1/2 replicas available (no standby for serverIP): ${why}`,
-    };
-  return { status: 'False', reason: down[0]!.verdict.reason, message: `0/2 replicas available: ${why}` };
+function availability(input: ProxyStatusInput): ReplicaAvailability {
+  const { proxy } = input;
+  const names = proxyChildNames(proxy.metadata.name);
+  const ha = proxy.spec.networkConfig.highAvailability;
+  if (!ha)
+    return replicaAvailability([
+      { address: proxy.spec.networkConfig.serverIP, deployment: names.workload, live: input.deployment },
+    ]);
+  return replicaAvailability(
+    [input.deployment, input.replica1].map((live, i) => ({
+      address: ha.replicaIPs[i] ?? '',
+      deployment: replicaDeploymentName(names, i as Replica),
+      live,
+    })),
+  );
 }
 
 /** The Service's ClusterIP, when it has an IPv4 one. */
@@ -76,12 +73,13 @@ function clusterIP(service: KubeObject | undefined): string | undefined {
 /** The status to apply: the two conditions (transition times kept unless the status changes) and the fields. */
 export function desiredProxyStatus(input: ProxyStatusInput): ProxyServerStatus {
   const { proxy, now } = input;
+  const available = availability(input);
   const observedGeneration = proxy.metadata.generation ?? 0;
   const conditions = mergeConditions(
     proxy.status?.conditions,
     [
       { type: ProxyConditionType.Ready, ...readiness(input) },
-      { type: ProxyConditionType.Available, ...availability(input) },
+      { type: ProxyConditionType.Available, ...available.verdict },
     ],
     observedGeneration,
     now,
@@ -96,5 +94,6 @@ export function desiredProxyStatus(input: ProxyStatusInput): ProxyServerStatus {
     serviceName: names.workload,
     ...(serviceIP !== undefined ? { serviceIP } : {}),
     backendCount: proxy.spec.backends?.length ?? 0,
+    replicas: { ...available.counts },
   };
 }
