@@ -124,6 +124,10 @@ test('one replica holds serverIP, the other only its own address; a VM reaches t
   expect((await w.pods[h]!.netns.addresses('net1')).sort()).toEqual(
     [`${REPLICA_IPS[h]}/24`, `${SERVER_IP}/24`].sort(),
   );
+  await waitFor('the status names the holder', async () => (await w.reportedHolder()) === REPLICA_IPS[h], {
+    timeoutMs: 30_000,
+    everyMs: 200,
+  });
   const result = await startProbe(1000, 'probe-steady');
   const attempts = await result();
   report('steady', attempts);
@@ -151,9 +155,10 @@ test('(c) Envoy not ready on the active replica: the track file moves serverIP t
   // Envoy still serves while DRAINING: only what was in flight at the move may fail
   expect(failedOutside(attempts, t0, t1)).toEqual([]);
   await w.pods[h]!.netns.exec([curl, '-s', '-X', 'POST', 'http://127.0.0.1:9901/healthcheck/ok']);
-  // nopreempt: the address stays where it went
+  // nopreempt: the address stays where it went; the status names the new holder
   await sleep(3000);
   expect(await waitForHolder(w)).toBe(1 - h);
+  expect(await w.reportedHolder()).toBe(REPLICA_IPS[1 - h]);
 });
 
 test('(b) a graceful stop in the pod’s order: keepalived first, Envoy after its drain: no new connection fails', async () => {

@@ -62,6 +62,8 @@ export function haProxyServer(ns: string): ProxyServer {
 
 export interface HaWorld {
   readonly ns: string;
+  /** status.serverIPHolder.replicaIP of the stored ProxyServer (written by the holder's oooi-xds). */
+  reportedHolder(): Promise<string | undefined>;
   readonly scope: NetScope;
   readonly vlan: Network;
   readonly podNet: Network;
@@ -161,6 +163,11 @@ export async function openHaWorld(ns: string): Promise<HaWorld> {
   const procs: TrackedProc[] = [];
   const w: HaWorld = {
     ns,
+    reportedHolder: async () => {
+      const p = await user.get('ProxyServer', ns, NAME);
+      return (p?.status as { serverIPHolder?: { replicaIP?: string } } | undefined)?.serverIPHolder
+        ?.replicaIP;
+    },
     scope,
     vlan: await scope.createNetwork({ label: 'vlan', kind: 'vlan' }),
     podNet: await scope.createNetwork({ label: 'podnet', kind: 'pod' }),

@@ -14,7 +14,13 @@ describe('parseXdsCommand', () => {
         '--namespace clusters --name vlan100-proxy --listen 127.0.0.1:18000 --health-address 198.51.100.5:18001 --envoy-admin 127.0.0.1:9901',
       ),
     ).toEqual({
-      source: { kind: 'cluster', namespace: 'clusters', name: 'vlan100-proxy', kubeconfig: undefined },
+      source: {
+        kind: 'cluster',
+        namespace: 'clusters',
+        name: 'vlan100-proxy',
+        kubeconfig: undefined,
+        replicaAddress: undefined,
+      },
       listen: '127.0.0.1:18000',
       health: { host: '198.51.100.5', port: 18001 },
       envoyAdmin: { host: '127.0.0.1', port: 9901 },
@@ -77,6 +83,11 @@ describe('parseXdsCommand', () => {
     ['--from-file f --health-address :18001', 'oooi-xds: --health-address :18001: want HOST:PORT'],
     ['--from-file f --envoy-admin 127.0.0.1:0', 'oooi-xds: --envoy-admin 127.0.0.1:0: want HOST:PORT'],
     ['--from-file f --bind-address all', 'oooi-xds: --bind-address all: want an IP address'],
+    ['--namespace a --name b --replica-address x', 'oooi-xds: --replica-address x: want an IPv4 address'],
+    [
+      '--from-file f --replica-address 198.51.100.5',
+      'oooi-xds: --replica-address: only with --namespace and --name',
+    ],
     [
       '--from-file f --track-file /t',
       'oooi-xds: --track-file: needs --envoy-admin (it tells whether Envoy serves)',

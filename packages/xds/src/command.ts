@@ -32,6 +32,8 @@ export type XdsSource =
       readonly name: string;
       /** Undefined: the in-cluster service account. */
       readonly kubeconfig: string | undefined;
+      /** --replica-address: proxy HA mode, this replica's VLAN address (status.serverIPHolder); undefined: off. */
+      readonly replicaAddress: string | undefined;
     };
 
 export interface XdsCommand {
@@ -64,6 +66,7 @@ interface Flags {
   readonly statusFile?: string;
   readonly statusIntervalMs: string;
   readonly trackFile?: string;
+  readonly replicaAddress?: string;
   readonly logLevel: string;
 }
 
@@ -94,6 +97,10 @@ function program(env: XdsEnv): Command {
     .option('--bind-address <ip>', 'address the Envoy listeners bind to', '0.0.0.0')
     .option('--status-file <path>', 'with --from-file: write the status (xds + ConfigAccepted) here as JSON')
     .option('--status-interval-ms <ms>', 'minimum time between two status writes', '1000')
+    .option(
+      '--replica-address <ip>',
+      "proxy HA: this replica's VLAN address, written as status.serverIPHolder when serverIP comes to this pod",
+    )
     .option(
       '--track-file <path>',
       "proxy HA: keep keepalived's track file here, 0 while Envoy serves (--envoy-admin), 1 otherwise and on stop",
@@ -126,12 +133,22 @@ function source(f: Flags): XdsSource {
   if (f.fromFile !== undefined) {
     if (f.namespace !== undefined || f.name !== undefined)
       refuse('--from-file and --namespace/--name: give one source, not both');
+    if (f.replicaAddress !== undefined) refuse('--replica-address: only with --namespace and --name');
     return { kind: 'file', path: f.fromFile, statusFile: f.statusFile };
   }
   if (!f.namespace || !f.name) refuse('give --from-file, or --namespace and --name');
   if (f.statusFile !== undefined)
     refuse('--status-file: only with --from-file (in a cluster the status goes to the ProxyServer)');
-  return { kind: 'cluster', namespace: f.namespace, name: f.name, kubeconfig: f.kubeconfig || undefined };
+  const replicaAddress = f.replicaAddress;
+  if (replicaAddress !== undefined && isIP(replicaAddress) !== 4)
+    refuse(`--replica-address ${replicaAddress}: want an IPv4 address`);
+  return {
+    kind: 'cluster',
+    namespace: f.namespace,
+    name: f.name,
+    kubeconfig: f.kubeconfig || undefined,
+    replicaAddress,
+  };
 }
 
 /** Where the health server listens: --health-address HOST:PORT, else 127.0.0.1:--health-port. */

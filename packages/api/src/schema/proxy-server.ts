@@ -176,6 +176,18 @@ export const ProxyServerStatus = Type.Object(
       Type.String({ description: 'Its ClusterIP (what internalProxyService points at).', maxLength: 64 }),
     ),
     backendCount: Type.Optional(Type.Integer({ description: 'Backends in the spec.', minimum: 0 })),
+    serverIPHolder: Type.Optional(
+      Type.Object(
+        {
+          replicaIP: Type.String({ description: "That replica's own address (replicaIPs).", maxLength: 15 }),
+          since: Type.Optional(Type.String({ description: 'When it took serverIP.', format: 'date-time' })),
+        },
+        {
+          description:
+            'HA mode: the replica that took serverIP last (written by its oooi-xds when the address comes to its pod).',
+        },
+      ),
+    ),
     replicas: Type.Optional(
       Type.Object(
         {

@@ -101,7 +101,13 @@ function haContainers(i: ProxyReplicaInput): Record<string, unknown>[] {
   const xds = xdsContainer(i.proxy, i.spec);
   const withTrack = {
     ...xds,
-    args: [...(xds.args as string[]), '--track-file', TRACK_FILE],
+    args: [
+      ...(xds.args as string[]),
+      '--track-file',
+      TRACK_FILE,
+      '--replica-address',
+      i.highAvailability.replicaIPs[i.replica]!,
+    ],
     volumeMounts: [{ name: 'run', mountPath: SHARED_RUN_DIR }],
   };
   return [envoy, withTrack, keepalivedContainer(i.keepalivedImage)];
