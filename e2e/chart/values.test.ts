@@ -83,6 +83,7 @@ test('our own default images carry the chart appVersion; every child image is fu
     dns: 'docker.io/coredns/coredns:1.14.7',
     proxy: 'docker.io/envoyproxy/envoy:v1.36.4',
     xds: `ghcr.io/oooi-project/oooi-xds:${chartYaml.appVersion}`,
+    keepalived: `ghcr.io/oooi-project/oooi-keepalived:${chartYaml.appVersion}`,
     configSync: `ghcr.io/oooi-project/oooi-controller:${chartYaml.appVersion}`,
   });
 });
