@@ -148,7 +148,14 @@ test('(c) Envoy not ready on the active replica: the track file moves serverIP t
   ]);
   expect(fail.code).toBe(0);
   const t0 = Date.now();
-  await waitForHolder(w, 1 - h, 15_000);
+  await waitForHolder(w, 1 - h, 15_000).catch(async (err: Error) => {
+    const { readFile } = await import('node:fs/promises');
+    const track = await readFile(`${w.pods[h]!.dir}/volumes/run/envoy-serving`, 'utf8').catch(
+      (e: Error) => e.message,
+    );
+    const tail = (r: number) => w.pods[r]!.container('keepalived').proc.log().slice(-1500);
+    throw new Error(`${err.message}\ntrack file of ${h}: ${track}\nkeepalived ${h}:\n${tail(h)}`);
+  });
   const t1 = Date.now();
   const attempts = await result();
   report(`Envoy unready (moved within ${t1 - t0} ms)`, attempts);

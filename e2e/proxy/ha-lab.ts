@@ -26,6 +26,11 @@ import { makeNamespaces, restForRig, User } from '../controller/support';
 
 /** Debian's keepalived (2.2.x), from the rig's apt piece. */
 const KEEPALIVED = '/usr/sbin/keepalived';
+/**
+ * OOOI_E2E_KEEPALIVED_IMAGE (a local image built from Dockerfile.keepalived): keepalived runs from it under podman,
+ * with the generated securityContext, instead of as a process. Unset: the process.
+ */
+const KEEPALIVED_IMAGE = process.env.OOOI_E2E_KEEPALIVED_IMAGE;
 export const NAME = 'edge';
 export const SERVER_IP = '198.51.100.4';
 export const REPLICA_IPS = ['198.51.100.5', '198.51.100.6'] as const;
@@ -104,6 +109,14 @@ export async function runReplica(
     podNetwork: { network: w.podNet, address: `203.0.113.${10 + r}/24` },
     kubeconfig: e2eEnv().kubeconfig,
     images: [...defaultImageMap(), keepalivedRule],
+    ...(KEEPALIVED_IMAGE
+      ? {
+          podman: { image: (i: string) => (keepalivedRule.match(i) ? KEEPALIVED_IMAGE : undefined) },
+          // keepalived.conf names /run/oooi/envoy-serving, where the container mounts the emptyDir; rewritten to
+          // the pod directory it would name a path that exists only outside the container
+          rewriteFileContents: false,
+        }
+      : {}),
   });
   const curl = await rigBin('curl');
   await waitFor(
