@@ -28,6 +28,7 @@ const tmeta = (d: KubeObject | undefined) =>
   };
 const container = (d: KubeObject | undefined, name: string) =>
   (pod(d).containers as Spec[]).find((c) => c.name === name)!;
+const networks = (d: KubeObject | undefined) => tmeta(d).annotations['k8s.v1.cni.cncf.io/networks'];
 const deployments = (r: ProxyServerPlan) => r.objects.filter((o) => o.kind === 'Deployment');
 
 describe('planProxyServer in HA mode', () => {
@@ -203,5 +204,24 @@ describe('planProxyServer in HA mode', () => {
         '1/2 replicas available; not available: 198.51.100.6 (Deployment vlan100-proxy-1: DeploymentUnavailable: pod Pending)',
     });
     expect(available(false, false)).toMatchObject({ status: 'False', reason: 'NoReplicaAvailable' });
+  });
+
+  test('turning HA mode on: replica 1 waits until replica 0 has left serverIP', () => {
+    const single = planProxyServer(infraChildProxyServer());
+    if (!single.ok) throw new Error('not rendered');
+    const onServerIP = single.value.children.deployment;
+    const first = planProxyServer(haProxy(), {}, (name) =>
+      name === 'vlan100-proxy' ? onServerIP : undefined,
+    );
+    if (!first.ok) throw new Error('not rendered');
+    expect(first.value.children.replica1Deployment).toBeUndefined();
+    expect(first.value.objects.filter((o) => o.kind === 'Deployment').map((o) => o.metadata?.name)).toEqual([
+      'vlan100-proxy',
+    ]);
+    const moved = first.value.children.deployment;
+    expect(networks(moved)).toContain('198.51.100.5/24');
+    const next = planProxyServer(haProxy(), {}, (name) => (name === 'vlan100-proxy' ? moved : undefined));
+    if (!next.ok) throw new Error('not rendered');
+    expect(next.value.children.replica1Deployment?.metadata?.name).toBe('vlan100-proxy-1');
   });
 });

@@ -12,7 +12,7 @@ import { DEFAULT_NETWORK_POLICY, type NetworkPolicyOptions } from '../../workloa
 import { DEFAULT_NODE_LOSS_TOLERATION_SECONDS } from '../../workload/placement';
 import { BOOTSTRAP_KEY, renderProxyBootstrap } from '../render/envoy-bootstrap';
 import { keepalivedKey, renderKeepalivedConf } from '../render/keepalived-conf';
-import { desiredProxyReplicaDeployment, type Replica } from './proxy-ha-workload';
+import { desiredProxyReplicaDeployment, onAddress, type Replica } from './proxy-ha-workload';
 import { proxyChildNames, type ProxyChildNames } from './names';
 import { desiredXdsRbac } from './proxy-rbac';
 import {
@@ -143,17 +143,21 @@ function workloads({ proxy, spec, names, options, observed }: WorkloadInput): {
       keepalivedConf,
       keepalivedImage: options.keepalivedImage || builtinImages.keepalived,
     });
+  const files = { [BOOTSTRAP_KEY]: bootstrap, [keepalivedKey(0)]: conf0, [keepalivedKey(1)]: conf1 };
+  const live0 = observed(names.workload);
+  // HA mode just turned on: the single pod still holds serverIP as its own address, so replica 1 (whose keepalived
+  // would take serverIP as soon as it runs) waits until replica 0 has rolled onto its replica address
+  if (onAddress(live0, spec.networkConfig.serverIP)) {
+    const [only] = gateRollout([{ desired: replica(0, conf0), observed: live0 }]);
+    return { files, deployment: only!.body };
+  }
   const [d0, d1] = gateRollout(
     [replica(0, conf0), replica(1, conf1)].map((desired) => ({
       desired,
       observed: observed(desired.metadata?.name ?? ''),
     })),
   );
-  return {
-    files: { [BOOTSTRAP_KEY]: bootstrap, [keepalivedKey(0)]: conf0, [keepalivedKey(1)]: conf1 },
-    deployment: d0!.body,
-    replica1Deployment: d1!.body,
-  };
+  return { files, deployment: d0!.body, replica1Deployment: d1!.body };
 }
 
 /** Renders every child of a ProxyServer, or every problem that prevents it (nothing is applied then). */

@@ -10,7 +10,9 @@
 //   so it never counts replica 0's pods. Unlike the DNS replicas (workload/names.ts replicaNames), both replicas'
 //   pods keep the owner label: it is the proxy's pod selector (workload/proxy-pods.ts) that the ProxyServer's
 //   Service and every attachment's external Service use, so both select both replicas unchanged.
-// - Rollouts: one replica at a time (workload/rollout-gate.ts, applied in the plan), replica 0 first.
+// - Rollouts: one replica at a time (workload/rollout-gate.ts, applied in the plan), replica 0 first. Turning HA mode
+//   on, replica 1 is created only once replica 0 no longer sits on serverIP (onAddress), so the floating address is
+//   never taken while the single pod still holds it as its own.
 // - Termination order: keepalived gets SIGTERM at once (it has no preStop) and, as master, sends priority 0, so the
 //   peer takes the address in well under a second; oooi-xds, stopping at the same moment, writes `1` in the track
 //   file too. Envoy's preStop sleeps DRAIN_SECONDS first: the connections open through this pod keep flowing while
@@ -57,6 +59,14 @@ export function replicaDeploymentName(names: ProxyChildNames, r: Replica): strin
 /** The Deployment's (immutable) selector: the ProxyServer's pod selector, plus the replica label for replica 1. */
 export function replicaSelector(names: ProxyChildNames, r: Replica): Record<string, string> {
   return r === 0 ? { ...names.selector } : { ...names.selector, [REPLICA_LABEL]: '1' };
+}
+
+/** Whether the pod template of the live Deployment LIVE puts its pod on ADDRESS (its Multus static IP). */
+export function onAddress(live: KubeObject | undefined, address: string): boolean {
+  const template = (live?.spec as { template?: { metadata?: { annotations?: Record<string, string> } } })
+    ?.template;
+  const networks = template?.metadata?.annotations?.[MULTUS_NETWORKS_ANNOTATION];
+  return networks !== undefined && networks.includes(`"${address}/`);
 }
 
 export interface ProxyReplicaInput extends ProxyDeploymentInput {

@@ -146,13 +146,13 @@ export class ProxyServerReconciler implements Reconciler {
     };
   }
 
-  /** HA mode turned off: replica 1's Deployment (one this ProxyServer controls) is deleted. */
+  /** HA mode off: replica 1's Deployment (one this ProxyServer controls) is deleted. */
   private async pruneReplica1(
     owner: ProxyServer & KubeObject,
     r: ProxyServerPlan,
     ctx: ReconcileContext,
   ): Promise<void> {
-    if (r.children.replica1Deployment) return;
+    if (r.spec.networkConfig.highAvailability) return;
     const ref = { namespace: namespaceOf(owner), name: replicaDeploymentName(r.names, 1) };
     const live = this.o.children.deployments.get(ref.namespace, ref.name);
     if (!live || !isControlledBy(live, ProxyServerKind, owner)) return;
