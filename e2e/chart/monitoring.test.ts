@@ -1,9 +1,10 @@
 // The chart's monitoring objects (`monitoring.*` values) against what they must find: `helm template` (the rig's
 // helm) renders none by default; with them on, the ServiceMonitor selects the operator's metrics Service and each
-// PodMonitor selects exactly the pods `oooi render` gives an Infra's children, on container ports those pods
-// have, and derives the `infra` label from their owner label; the PrometheusRule is rules.yaml and the dashboard
+// PodMonitor selects exactly the pods `oooi render` gives an Infra's children (DNS in HA mode: two CoreDNS
+// Deployments), on container ports those pods have, and derives the `workload` and `infra` labels from a label every
+// replica's pods carry; the PrometheusRule is rules.yaml and the dashboard
 // ConfigMap is dashboard.json, for the Grafana sidecar's label.
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { repoRoot, runOk } from '@oooi/rig';
@@ -34,24 +35,24 @@ interface Deployment extends K8sObject {
   };
 }
 
-/** `oooi render` of the examples: the Infra's children and their workloads, as a cluster would get them. */
+/**
+ * `oooi render` of the examples, the Infra's DNS in HA mode (one additional address): the Infra's children and their
+ * workloads, as a cluster would get them.
+ */
 async function renderedWorkloads(): Promise<Deployment[]> {
   const dir = mkdtempSync(join(tmpdir(), 'oooi-monitoring-'));
   const out = join(dir, 'out');
+  const infra = join(dir, 'infra.yaml');
+  writeFileSync(
+    infra,
+    readFileSync(join(repoRoot, 'examples/infra.yaml'), 'utf8').replace(
+      '    dns:\n      serverIP: 198.51.100.3\n',
+      '    dns:\n      serverIP: 198.51.100.3\n      additionalServerIPs: [198.51.100.5]\n',
+    ),
+  );
   try {
     await runOk(
-      [
-        'pnpm',
-        '--silent',
-        'oooi',
-        'render',
-        '-f',
-        'examples/infra.yaml',
-        '-f',
-        'examples/attachments.yaml',
-        '-o',
-        out,
-      ],
+      ['pnpm', '--silent', 'oooi', 'render', '-f', infra, '-f', 'examples/attachments.yaml', '-o', out],
       { cwd: repoRoot, timeoutMs: 120_000 },
     );
     return readdirSync(out)
@@ -102,10 +103,10 @@ describe('the chart monitoring objects', () => {
     expect(sm!.spec.endpoints[0]!.honorLabels).toBe(true);
   });
 
-  test("each PodMonitor selects exactly one rendered workload's pods, on ports they have, and names the Infra", () => {
+  test("each PodMonitor selects exactly its component's pods (every DNS replica), on ports they have, and names the workload and Infra", () => {
     const monitors = on.filter((o) => o.kind === 'PodMonitor') as PodMonitor[];
     expect(monitors.map((m) => m.metadata.name).sort()).toEqual(['oooi-dhcp', 'oooi-dns', 'oooi-proxy']);
-    expect(workloads.length).toBe(3);
+    expect(workloads.length).toBe(4);
     const seen: string[] = [];
     for (const m of monitors) {
       expect(m.spec.namespaceSelector).toEqual({ any: true });
@@ -114,23 +115,29 @@ describe('the chart monitoring objects', () => {
           ([k, v]) => d.spec.template.metadata.labels[k] === v,
         ),
       );
-      expect(matching.map((d) => d.metadata.name)).toHaveLength(1);
-      const pod = matching[0]!.spec.template;
-      const ports = pod.spec.containers.flatMap((c) => (c.ports ?? []).map((p) => p.name));
-      for (const e of m.spec.podMetricsEndpoints) {
-        expect({ monitor: m.metadata.name, port: ports.includes(e.port) }).toEqual({
-          monitor: m.metadata.name,
-          port: true,
-        });
-        const [workload, infra, job] = e.relabelings;
-        const owner = Object.keys(pod.metadata.labels).find(
-          (k) => metaLabel(k) === workload!.sourceLabels![0],
-        );
-        expect(owner).toBeDefined();
-        const value = pod.metadata.labels[owner!]!;
-        // Prometheus anchors the regex; its $1 is JavaScript's
-        expect(value.replace(new RegExp(`^${infra!.regex!}$`), infra!.replacement!)).toBe('vlan100');
-        seen.push(`${job!.replacement} ${e.path}`);
+      const component = m.metadata.name.replace('oooi-', '');
+      expect(matching.map((d) => d.metadata.name).sort()).toEqual(
+        component === 'dns' ? ['vlan100-dns', 'vlan100-dns-1'] : [`vlan100-${component}`],
+      );
+      for (const d of matching) {
+        const pod = d.spec.template;
+        const ports = pod.spec.containers.flatMap((c) => (c.ports ?? []).map((p) => p.name));
+        for (const e of m.spec.podMetricsEndpoints) {
+          expect({ monitor: m.metadata.name, port: ports.includes(e.port) }).toEqual({
+            monitor: m.metadata.name,
+            port: true,
+          });
+          const [workload, infra, job] = e.relabelings;
+          const owner = Object.keys(pod.metadata.labels).find(
+            (k) => metaLabel(k) === workload!.sourceLabels![0],
+          );
+          expect(owner).toBeDefined();
+          const value = pod.metadata.labels[owner!]!;
+          expect(value).toBe(`vlan100-${component}`);
+          // Prometheus anchors the regex; its $1 is JavaScript's
+          expect(value.replace(new RegExp(`^${infra!.regex!}$`), infra!.replacement!)).toBe('vlan100');
+          if (d.metadata.name === `vlan100-${component}`) seen.push(`${job!.replacement} ${e.path}`);
+        }
       }
     }
     expect(seen.sort()).toEqual([

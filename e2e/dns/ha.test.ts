@@ -12,9 +12,11 @@
 //   DNSServer's and the Infra's status), and an image change rolls Deployment 0 first and Deployment 1 only after 0
 //   is rolled out and available again. Availability is the real Deployment controller's over kwok's pods, not
 //   written by the test.
+// Last, a VM's glibc resolver with both addresses in its resolv.conf is timed while the first replica is gone.
 // The second node exists only while this file runs; run it alone (--runInBand): a pod of a test running at the same
 // time could be placed on it and replaced when it goes.
 import { randomBytes } from 'node:crypto';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { type KubeObject } from '@oooi/kube';
 import { dhcpLease, e2eEnv, fakeNode, runPod, type RunningPod } from '@oooi/rig';
 import { runDhcpPod } from '../dhcp/controller-lab';
@@ -227,4 +229,34 @@ it('an image change rolls Deployment 0 first, Deployment 1 only once 0 is rolled
   );
   expect(both).toEqual([]);
   console.log(`rollout samples: ${samples.length}, Deployment 1 changed at sample ${firstD1}`);
+});
+
+it("a VM's glibc resolver falls back to the second resolver when the first replica is gone (timed)", async () => {
+  const vm = await lab!.scope.createNamespace('vm-glibc');
+  await lab!.vlan.attach(vm, { address: '198.51.100.51/24' });
+  // `ip netns exec` (the rig's exec) bind-mounts /etc/netns/<namespace>/resolv.conf over /etc/resolv.conf
+  const etc = `/etc/netns/${vm.name}`;
+  await mkdir(etc, { recursive: true });
+  try {
+    await writeFile(`${etc}/resolv.conf`, ADDRESSES.map((a) => `nameserver ${a}\n`).join(''));
+    const lookup = async (name: string) => {
+      const start = Date.now();
+      const res = await vm.exec(['getent', 'ahostsv4', name], { timeoutMs: 60_000 });
+      return { ms: Date.now() - start, first: res.stdout.split(/\s+/)[0] };
+    };
+    const before = await lookup('before.example.org');
+    expect(before.first).toBe(UPSTREAM_ANSWER);
+    // replica 0's pod goes away with its namespace, and 198.51.100.3 with it (as a pod on a lost node)
+    await pods.shift()!.dispose();
+    const after = await lookup('after.example.org');
+    const again = await lookup('again.example.org');
+    expect([after.first, again.first]).toEqual([UPSTREAM_ANSWER, UPSTREAM_ANSWER]);
+    // glibc's default timeout is 5 s per server and try; bounded loosely for a loaded machine
+    expect(after.ms).toBeLessThan(30_000);
+    console.log(
+      `glibc getent: ${before.ms} ms with both replicas, ${after.ms} and ${again.ms} ms with the first gone`,
+    );
+  } finally {
+    await rm(etc, { recursive: true, force: true });
+  }
 });

@@ -86,10 +86,11 @@ describe('controllerRegistrations (the production wiring)', () => {
     expect(keys).toContain('cluster list rbac.authorization.k8s.io/roles');
   });
 
-  test('only a disabled external Service, a NetworkPolicy once the policies are off and the VMI readers in other namespaces are deleted; the Infra itself is never patched (only its status)', () => {
+  test('only a disabled external Service, a NetworkPolicy once the policies are off, a DNS replica Deployment whose address was removed and the VMI readers in other namespaces are deleted; the Infra itself is never patched (only its status)', () => {
     expect(keys.filter((k) => / delete /.test(k))).toEqual([
       'cluster delete rbac.authorization.k8s.io/rolebindings',
       'cluster delete rbac.authorization.k8s.io/roles',
+      'watched delete apps/deployments',
       'watched delete core/services',
       'watched delete networking.k8s.io/networkpolicies',
     ]);

@@ -35,13 +35,15 @@ export const dnsServerWatches = {
 } as const satisfies { for: KindDescriptor; owns: readonly KindDescriptor[]; ownedSelector: string };
 
 /**
- * Beyond its caches, owned kinds and status: the delete of its NetworkPolicy once the policies are off. It holds the
+ * Beyond its caches, owned kinds and status: the delete of its NetworkPolicy once the policies are off, and of a
+ * replica Deployment whose address was removed (HA mode). It holds the
  * config-sync Role's verbs (list and watch of configmaps) because RBAC escalation prevention lets it write that Role
  * only then; its own ConfigMap cache uses them too, in the same watched scope.
  */
 export const dnsServerPermissions: readonly DeclaredPermission[] = [
   ...configWatchPermissions,
   ...networkPolicyPermissions,
+  { group: 'apps', resource: 'deployments', verbs: ['delete'], scope: 'watched', purpose: 'use' },
 ];
 
 /**

@@ -193,6 +193,25 @@ describe('DnsServerReconciler', () => {
     expect(await w.pass(w.policiesOff)).toEqual([]);
   });
 
+  test('HA mode: one Deployment per address, counted in status; a removed address deletes its Deployment', async () => {
+    const net = { ...exampleDnsServer().spec.networkConfig, additionalServerIPs: ['198.51.100.5'] };
+    const w = world(exampleDnsServer({ spec: { networkConfig: net } }));
+    const writes = kindsOf(await w.pass());
+    expect(writes.filter((x) => x.startsWith('deployments/'))).toEqual([
+      'deployments/vlan100-dns',
+      'deployments/vlan100-dns-1',
+    ]);
+    expect(w.dns().status?.replicas).toEqual({ total: 2, available: 0 });
+    expect(w.condition('Available')).toMatchObject({ status: 'False', reason: 'NoReplicaAvailable' });
+    w.edit({ networkConfig: { ...net, additionalServerIPs: [] } });
+    const after = await w.pass();
+    expect(after.filter((x) => x.method === 'DELETE').map((x) => kindsOf([x])[0])).toEqual([
+      'deployments/vlan100-dns-1',
+    ]);
+    expect(w.fake.peek(w.pathOf(DeploymentKind, 'vlan100-dns'))).toBeDefined();
+    expect(w.dns().status?.replicas).toEqual({ total: 1, available: 0 });
+  });
+
   test('a second pass with nothing changed sends no writes', async () => {
     const w = world(exampleDnsServer());
     await w.pass();

@@ -159,6 +159,20 @@ describe('desiredDhcpServer: what only the Infra knows', () => {
     expect({ excluded: p.object.spec.leaseConfig.excluded, kubevirt: p.object.spec.kubevirt }).toEqual(want);
   });
 
+  test('HA mode: the additional DNS addresses are excluded too', () => {
+    const ha = infra({ infraComponents: { dns: { additionalServerIPs: ['198.51.100.5', '198.51.100.6'] } } });
+    const p = desiredDhcpServer(ha, images, []);
+    if (p.action !== 'apply') throw new Error(p.action);
+    expect(p.object.spec.leaseConfig.excluded).toEqual([
+      '198.51.100.1',
+      '198.51.100.2',
+      '198.51.100.3',
+      '198.51.100.4',
+      '198.51.100.5',
+      '198.51.100.6',
+    ]);
+  });
+
   test.each([
     { name: '252 members with apps ingress: 256 excluded entries, admitted', members: 252, want: [] },
     {

@@ -135,6 +135,30 @@ describe('validateDocuments', () => {
       ],
     },
     {
+      name: "HA mode: an additional DNS address on the other Infra's proxy collides (DNS and proxy withheld)",
+      input: [
+        ...docs('a.yaml', [infra()]),
+        ...docs('b.yaml', [
+          infra(
+            {
+              infraComponents: {
+                dhcp: { serverIP: '198.51.100.12', rangeStart: '198.51.100.20', rangeEnd: '198.51.100.99' },
+                dns: { serverIP: '198.51.100.13', additionalServerIPs: ['198.51.100.4'] },
+                proxy: { serverIP: '198.51.100.14' },
+              },
+            },
+            'vlan200',
+          ),
+        ]),
+      ],
+      want: [
+        'a.yaml: Infra clusters/vlan100: InfraAddressConflict: ProxyServer vlan100-proxy is not applied while its address collides with Infra clusters/vlan200: an existing one is left as it is',
+        'a.yaml: Infra clusters/vlan100: InfraAddressConflict: spec.infraComponents.proxy.serverIP 198.51.100.4 is also spec.infraComponents.dns.additionalServerIPs[0] 198.51.100.4 of Infra clusters/vlan200 (same NetworkAttachmentDefinition clusters/vlan100)',
+        'b.yaml: Infra clusters/vlan200: InfraAddressConflict: DNSServer vlan200-dns is not applied while its address collides with Infra clusters/vlan100: an existing one is left as it is',
+        'b.yaml: Infra clusters/vlan200: InfraAddressConflict: spec.infraComponents.dns.additionalServerIPs[0] 198.51.100.4 is also spec.infraComponents.proxy.serverIP 198.51.100.4 of Infra clusters/vlan100 (same NetworkAttachmentDefinition clusters/vlan100)',
+      ],
+    },
+    {
       name: 'an unknown kind and a duplicate object',
       input: [
         ...docs('x.yaml', [{ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' } }, infra()]),
