@@ -38,6 +38,8 @@ export type { ReferenceReason, ReferenceRefusal } from './validate/references';
 export type { DnsServerSpec, DnsServerStatus } from './schema/dns-server';
 export { MAX_ADDITIONAL_SERVER_IPS } from './schema/server-addresses';
 export type { ProxyBackend, ProxyServerSpec, ProxyServerStatus } from './schema/proxy-server';
+export type { ProxyHighAvailability } from './schema/proxy-ha';
+export { VRID_MAX, VRID_MIN } from './schema/proxy-ha';
 export type { Condition } from './schema/status';
 export { toCrd } from './crd/crd';
 export { applyDefaults } from './defaults';

@@ -25,6 +25,7 @@ import {
   listsDisjoint,
 } from './cel-list';
 import { additionalServerIPs } from './server-addresses';
+import { proxyHighAvailability } from './proxy-ha';
 
 export const NetworkConfig = Type.Object(
   {
@@ -147,7 +148,7 @@ export const ProxyComponent = Type.Object(
     serverIP: Type.Optional(
       ipv4(
         'spec.infraComponents.proxy.serverIP',
-        'Static VLAN address of Envoy; the VLAN DNS view answers control-plane names with it. Required for the component to be created.',
+        'Static VLAN address of Envoy (with highAvailability: the floating address the two Envoy pods share); the VLAN DNS view answers control-plane names with it. Required for the component to be created.',
       ),
     ),
     internalProxyService: Type.Optional(
@@ -160,6 +161,7 @@ export const ProxyComponent = Type.Object(
     ),
     proxyImage: Type.Optional(image('Envoy image (upstream envoyproxy/envoy).')),
     managerImage: Type.Optional(image('xDS manager sidecar image (oooi-xds).')),
+    highAvailability: Type.Optional(proxyHighAvailability('spec.infraComponents.proxy.highAvailability')),
   },
   {
     description: 'Envoy L4 SNI-passthrough gateway to the hosted control planes, configured over xDS.',
@@ -186,7 +188,10 @@ const start = r('infraComponents', 'dhcp', 'rangeStart');
 const end = r('infraComponents', 'dhcp', 'rangeEnd');
 const statics = [dhcpIP, dnsIP, proxyIP];
 /** HA mode's lists of additional static addresses; each entry is checked like a static address. */
-const staticLists = [r('infraComponents', 'dns', 'additionalServerIPs')];
+const staticLists = [
+  r('infraComponents', 'dns', 'additionalServerIPs'),
+  r('infraComponents', 'proxy', 'highAvailability', 'replicaIPs'),
+];
 
 /** Each list's entries: inside the CIDR, not its network/broadcast, outside the pool, distinct from the rest. */
 function staticListRules(): CelRule[] {

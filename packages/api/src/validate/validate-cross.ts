@@ -169,6 +169,10 @@ export function staticAddresses(infra: Infra): { field: string; ip: number; text
       `spec.infraComponents.dns.additionalServerIPs[${i}]`,
       ip,
     ]),
+    ...(c?.proxy?.highAvailability?.replicaIPs ?? []).map((ip, i): [string, string] => [
+      `spec.infraComponents.proxy.highAvailability.replicaIPs[${i}]`,
+      ip,
+    ]),
   ];
   return candidates.flatMap(([field, text]) => {
     const ip = text === undefined ? undefined : parseIPv4(text);
