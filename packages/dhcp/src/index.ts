@@ -21,3 +21,6 @@ export { parseDhcpCommand } from './server/command';
 export { runDhcp } from './server/run-dhcp';
 export { dhcpMetrics } from './metrics';
 export type { DhcpMetrics } from './metrics';
+export { sealFrame } from './ha/wire';
+export { nextState, serves } from './ha/state';
+export type { HaRole, HaState } from './ha/state';

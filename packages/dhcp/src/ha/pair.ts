@@ -8,6 +8,7 @@ import type { DhcpHighAvailability } from '@oooi/api';
 import type { Logger } from 'pino';
 import type { Lease, LeaseTable } from '../allocate/lease-table';
 import type { DhcpPacket } from '../codec/packet';
+import type { Arrival } from '../decide/types';
 import { macOf, messageType } from '../codec/packet';
 import type { HaMetrics } from '../metrics';
 import { acceptPartner, PartnerLink } from './link';
@@ -126,9 +127,15 @@ export class HaPair {
   }
 
   /** A request this server does not answer: counts toward the unacked-clients rule while the partner is away. */
-  observe(p: DhcpPacket): void {
+  observe(p: DhcpPacket, arrival: Arrival): void {
     const t = messageType(p);
-    if (this.partnerState !== undefined || (t !== 1 && t !== 3)) return;
+    // what both servers receive: a broadcast, or a relay's copy; a renewal unicast to this server says nothing
+    // about the partner (the client chose this one)
+    if ((t !== 1 && t !== 3) || (arrival !== 'broadcast' && p.giaddr === 0)) return;
+    // counted only once the partner counts as gone: by then a primary that still lives serves alone (it goes
+    // partner-down after the same delay), so a client retrying after that point is one nobody answers
+    if (this.partnerState !== undefined || this.o.now() - this.unreachableSince < this.maxResponseDelayMs)
+      return;
     this.unacked.observe({ mac: macOf(p), xid: p.xid, secs: p.secs }, this.o.now());
     this.o.metrics.unackedClients.set(this.unacked.count());
     this.evaluate();

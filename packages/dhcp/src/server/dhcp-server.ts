@@ -307,7 +307,7 @@ export class DhcpServer {
       const p = r.packet;
       this.metrics.packets.inc({ type: typeLabel(messageType(p)) });
       if (this.pair !== undefined && !this.pair.serving()) {
-        this.pair.observe(p);
+        this.pair.observe(p, arrival);
         return this.drop('ha_not_serving', p);
       }
       const at = { sourceIp: parseDottedQuad(rinfo.address) ?? 0, arrival };
