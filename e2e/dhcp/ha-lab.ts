@@ -3,7 +3,7 @@
 // with its own lease directory and metrics on 127.0.0.1:9167 inside its namespace. The pair talks TCP on the VLAN
 // addresses, port 647, authenticated with a secret file written here.
 import { randomBytes } from 'node:crypto';
-import { writeFile } from 'node:fs/promises';
+import { copyFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { DhcpConfig } from '@oooi/api';
@@ -160,7 +160,15 @@ export async function openHaLab(owner: string): Promise<HaLab> {
         { timeoutMs, everyMs: 250 },
       );
     },
-    dispose: () => scope.dispose(),
+    async dispose() {
+      // OOOI_HA_LOGS=DIR keeps the servers' logs (for a failed run)
+      const keep = process.env.OOOI_HA_LOGS;
+      if (keep !== undefined)
+        for (const s of [primary, standby])
+          if (s.proc !== undefined)
+            await copyFile(s.proc.logFile, join(keep, `${s.role}.log`)).catch(() => undefined);
+      await scope.dispose();
+    },
   };
 }
 

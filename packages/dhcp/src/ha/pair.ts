@@ -132,11 +132,16 @@ export class HaPair {
     // what both servers receive: a broadcast, or a relay's copy; a renewal unicast to this server says nothing
     // about the partner (the client chose this one)
     if ((t !== 1 && t !== 3) || (arrival !== 'broadcast' && p.giaddr === 0)) return;
-    // counted only once the partner counts as gone: by then a primary that still lives serves alone (it goes
-    // partner-down after the same delay), so a client retrying after that point is one nobody answers
-    if (this.partnerState !== undefined || this.o.now() - this.unreachableSince < this.maxResponseDelayMs)
-      return;
-    this.unacked.observe({ mac: macOf(p), xid: p.xid, secs: p.secs }, this.o.now());
+    // counted only once a primary that still lives serves alone: it goes partner-down max-response-delay after it
+    // noticed, and it may notice up to a heartbeat timeout (two heartbeats) later than this server did
+    const since = this.o.now() - this.unreachableSince;
+    if (this.partnerState !== undefined || since < this.maxResponseDelayMs + 2 * this.heartbeatMs) return;
+    const s = { mac: macOf(p), xid: p.xid };
+    if (this.unacked.observe(s, this.o.now()))
+      this.o.log.info(
+        { ...s, type: t === 1 ? 'DISCOVER' : 'REQUEST' },
+        'Client unanswered while the partner is away',
+      );
     this.o.metrics.unackedClients.set(this.unacked.count());
     this.evaluate();
   }
@@ -275,6 +280,7 @@ export class HaPair {
       const m = mergePartnerLeases(this.o.leases.table(), all, this.touched);
       for (let i = 0; i < m.take.length; i += MAX_LEASES_PER_MESSAGE)
         await this.o.leases.take(m.take.slice(i, i + MAX_LEASES_PER_MESSAGE));
+      this.o.metrics.leasesReceived.inc(m.take.length);
       for (let i = 0; i < m.give.length; i += MAX_LEASES_PER_MESSAGE) {
         const r = await link.request(
           { t: 'leases', leases: m.give.slice(i, i + MAX_LEASES_PER_MESSAGE) },

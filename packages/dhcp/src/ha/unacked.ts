@@ -1,15 +1,19 @@
 // Kea's unacked-clients rule (pure): while the partner is unreachable, the standby watches the broadcasts it does
-// not answer. A client is unanswered when it keeps retrying one transaction (the same xid) for maxAckDelayMs, or
-// when its secs field (time since it began) says as much. A client the primary answers stops retrying well
-// before that, so a broken channel alone never makes the standby serve.
+// not answer. A client is unanswered when this server sees it retry one transaction (the same xid) for
+// maxAckDelayMs. A client the primary answers stops retrying well before that, so a broken channel alone never
+// makes the standby serve.
+//
+// Kea also takes the client's secs field alone (seconds since it began) as proof. Not here: secs counts from when
+// the client began, and that can include the seconds when the primary, alive, was itself waiting to count the
+// standby as gone (it sends no ACK it cannot replicate). A dhclient whose renewal fell in that gap rebinds with
+// secs 6, the primary answers it at once, and Kea's rule would still make the standby serve beside it
+// (e2e/dhcp/ha.test.ts (d) caught exactly that). What counts is a retry this server saw itself.
 
 const MAX_TRACKED = 4096;
 
 export interface Seen {
   readonly mac: string;
   readonly xid: number;
-  /** The DHCP secs field: seconds since the client began this acquisition or renewal. */
-  readonly secs: number;
 }
 
 export class UnackedClients {
@@ -18,13 +22,17 @@ export class UnackedClients {
 
   constructor(private readonly maxAckDelayMs: number) {}
 
-  observe(s: Seen, now: number): void {
-    if (s.secs * 1000 >= this.maxAckDelayMs) this.unacked.add(s.mac);
+  /** Takes one request in; true when it made its client count as unanswered (the first time). */
+  observe(s: Seen, now: number): boolean {
+    if (this.unacked.has(s.mac)) return false;
     const f = this.first.get(s.mac);
-    if (f === undefined || f.xid !== s.xid) {
-      if (this.first.size >= MAX_TRACKED && f === undefined) return;
-      this.first.set(s.mac, { xid: s.xid, at: now });
-    } else if (now - f.at >= this.maxAckDelayMs) this.unacked.add(s.mac);
+    if (f?.xid === s.xid && now - f.at >= this.maxAckDelayMs) {
+      this.unacked.add(s.mac);
+      return true;
+    }
+    if (f !== undefined && f.xid === s.xid) return false;
+    if (this.first.size < MAX_TRACKED || f !== undefined) this.first.set(s.mac, { xid: s.xid, at: now });
+    return false;
   }
 
   count(): number {
