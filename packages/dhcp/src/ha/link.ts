@@ -4,7 +4,16 @@
 // counted (onRefused), and nothing else happens: a stranger cannot write a lease nor crash the process.
 import { connect as tcpConnect } from 'node:net';
 import type { Socket } from 'node:net';
-import { decodeMessage, newNonce, sealFrame, sessionKey, takeFrame, verifyFrame } from './wire';
+import {
+  decodeMessage,
+  MAX_BODY_BYTES,
+  MAX_HELLO_BYTES,
+  newNonce,
+  sealFrame,
+  sessionKey,
+  takeFrame,
+  verifyFrame,
+} from './wire';
 import type { Direction, Message, RefuseReason, Request, Response } from './wire';
 import type { HaRole } from './state';
 
@@ -30,7 +39,7 @@ class FrameReader {
     this.buf = this.buf.length === 0 ? d : Buffer.concat([this.buf, d]);
     for (;;) {
       if (this.socket.destroyed) return;
-      const f = takeFrame(this.buf);
+      const f = takeFrame(this.buf, this.seq === 0 ? MAX_HELLO_BYTES : MAX_BODY_BYTES);
       if (f.kind === 'more') return;
       if (f.kind === 'refused') return this.refuse(f.reason);
       this.buf = Buffer.from(f.rest);

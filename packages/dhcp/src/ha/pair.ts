@@ -19,6 +19,9 @@ import { UnackedClients } from './unacked';
 import { MAX_LEASES_PER_MESSAGE } from './wire';
 import type { RefuseReason, Request, Response } from './wire';
 
+/** Connections accepted at once at most. */
+const MAX_INCOMING = 8;
+
 /** What the pair needs of the server's leases. */
 export interface HaLeaseSide {
   /** Applies the partner's records here; resolves once they are durable. */
@@ -97,6 +100,11 @@ export class HaPair {
 
   async start(): Promise<void> {
     const server = createServer((socket) => {
+      // the partner needs one connection (two while it reconnects); strangers may not hold more
+      if (this.accepted.size >= MAX_INCOMING) {
+        this.refused('too_many', socket.remoteAddress);
+        return socket.destroy();
+      }
       this.accepted.add(socket);
       socket.on('close', () => this.accepted.delete(socket));
       acceptPartner(socket, {

@@ -4,6 +4,7 @@ import {
   decodeMessage,
   leaseFrom,
   MAX_BODY_BYTES,
+  MAX_HELLO_BYTES,
   newNonce,
   sealFrame,
   sessionKey,
@@ -88,4 +89,11 @@ test('random and mutated bodies never throw', () => {
     expect(() => takeFrame(b)).not.toThrow();
   }
   expect(leaseFrom(lease)).toEqual(lease);
+});
+
+test('before the hello, a peer cannot make the reader wait for more than a hello', () => {
+  const len = Buffer.alloc(4);
+  len.writeUInt32BE(2000, 0);
+  expect(takeFrame(len, MAX_HELLO_BYTES)).toEqual({ kind: 'refused', reason: 'oversized' });
+  expect(takeFrame(len).kind).toBe('more');
 });

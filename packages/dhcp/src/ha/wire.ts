@@ -46,18 +46,21 @@ export function sealFrame(key: Buffer, dir: Direction, seq: number, message: obj
   return Buffer.concat([len, body, mac(key, dir, seq, body)]);
 }
 
-export type RefuseReason = 'oversized' | 'bad_mac' | 'malformed' | 'wrong_role' | 'unexpected';
+export type RefuseReason = 'oversized' | 'bad_mac' | 'malformed' | 'wrong_role' | 'unexpected' | 'too_many';
 
 export type FrameResult =
   | { readonly kind: 'more' }
   | { readonly kind: 'frame'; readonly body: Buffer; readonly tag: Buffer; readonly rest: Buffer }
   | { readonly kind: 'refused'; readonly reason: RefuseReason };
 
-/** Splits the first frame off BUF (bytes received so far). */
-export function takeFrame(buf: Buffer): FrameResult {
+/** A hello is small: before it is authenticated, a peer may not make this process buffer more. */
+export const MAX_HELLO_BYTES = 1024;
+
+/** Splits the first frame off BUF (bytes received so far); a body longer than MAX is refused before it is buffered. */
+export function takeFrame(buf: Buffer, max = MAX_BODY_BYTES): FrameResult {
   if (buf.length < 4) return { kind: 'more' };
   const n = buf.readUInt32BE(0);
-  if (n > MAX_BODY_BYTES) return { kind: 'refused', reason: 'oversized' };
+  if (n > max) return { kind: 'refused', reason: 'oversized' };
   if (buf.length < 4 + n + MAC_BYTES) return { kind: 'more' };
   return {
     kind: 'frame',

@@ -72,6 +72,7 @@ const refuseReasons: readonly RefuseReason[] = [
   'malformed',
   'wrong_role',
   'unexpected',
+  'too_many',
 ];
 
 /** The pair of the config's `ha` block (not started), or undefined without one. */
