@@ -144,10 +144,10 @@ export class HaPair {
     // noticed, and it may notice up to a heartbeat timeout (two heartbeats) later than this server did
     const since = this.o.now() - this.unreachableSince;
     if (this.partnerState !== undefined || since < this.maxResponseDelayMs + 2 * this.heartbeatMs) return;
-    const s = { mac: macOf(p), xid: p.xid };
+    const s = { mac: macOf(p), xid: p.xid, type: t };
     if (this.unacked.observe(s, this.o.now()))
       this.o.log.info(
-        { ...s, type: t === 1 ? 'DISCOVER' : 'REQUEST' },
+        { mac: s.mac, xid: s.xid, type: t === 1 ? 'DISCOVER' : 'REQUEST' },
         'Client unanswered while the partner is away',
       );
     this.o.metrics.unackedClients.set(this.unacked.count());

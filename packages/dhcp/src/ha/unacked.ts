@@ -1,6 +1,7 @@
 // Kea's unacked-clients rule (pure): while the partner is unreachable, the standby watches the broadcasts it does
-// not answer. A client is unanswered when this server sees it retry one transaction (the same xid) for
-// maxAckDelayMs. A client the primary answers stops retrying well before that, so a broken channel alone never
+// not answer. A client is unanswered when this server sees it send the same message of one transaction (the same
+// type and xid) again after maxAckDelayMs: a DISCOVER followed by its REQUEST is a client that got an OFFER, however
+// slow (an OFFER waits for ARP probes while a lost store recovers), and starts the clock again. A client the primary answers stops retrying well before that, so a broken channel alone never
 // makes the standby serve.
 //
 // Kea also takes the client's secs field alone (seconds since it began) as proof. Not here: secs counts from when
@@ -14,10 +15,12 @@ const MAX_TRACKED = 4096;
 export interface Seen {
   readonly mac: string;
   readonly xid: number;
+  /** The DHCP message type (DISCOVER, REQUEST). */
+  readonly type: number;
 }
 
 export class UnackedClients {
-  private readonly first = new Map<string, { xid: number; at: number }>();
+  private readonly first = new Map<string, { xid: number; type: number; at: number }>();
   private readonly unacked = new Set<string>();
 
   constructor(private readonly maxAckDelayMs: number) {}
@@ -26,12 +29,14 @@ export class UnackedClients {
   observe(s: Seen, now: number): boolean {
     if (this.unacked.has(s.mac)) return false;
     const f = this.first.get(s.mac);
-    if (f?.xid === s.xid && now - f.at >= this.maxAckDelayMs) {
+    const again = f !== undefined && f.xid === s.xid && f.type === s.type;
+    if (again && now - f.at >= this.maxAckDelayMs) {
       this.unacked.add(s.mac);
       return true;
     }
-    if (f !== undefined && f.xid === s.xid) return false;
-    if (this.first.size < MAX_TRACKED || f !== undefined) this.first.set(s.mac, { xid: s.xid, at: now });
+    if (again) return false;
+    if (this.first.size < MAX_TRACKED || f !== undefined)
+      this.first.set(s.mac, { xid: s.xid, type: s.type, at: now });
     return false;
   }
 
