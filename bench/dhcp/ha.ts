@@ -2,9 +2,10 @@
 //   - takeover: SIGKILL of the primary (for Kea, its kea-dhcp4 and control agent: the whole pod), then busybox
 //     udhcpc (broadcast, one retry a second) in a client namespace on the same bridge until it is bound by the
 //     standby; the time from the kill;
-//   - perfdhcp (a relay, 10,000 clients, no rate limit, after a 2 s warm-up with other clients) against the
-//     primary: 4-way exchanges per second and the average delay of each stage, with the partner in hot-standby
-//     (every lease replicated before its ACK) and after the standby was killed (partner-down, serving alone).
+//   - perfdhcp (a relay) against the primary after a 2 s warm-up with other clients: the average and p99 delays of
+//     each stage at 200 exchanges/s (5 s, 1,000 clients; a rate both pairs hold), then 4-way exchanges per second
+//     without a rate limit (10,000 clients), with the partner in hot-standby (every lease replicated before its
+//     ACK) and after the standby was killed (partner-down, serving alone).
 // Prints a table with the ratios oooi/Kea. Not a test and not in CI: run it by hand (root, the rig installed):
 //   pnpm --filter @oooi/dhcp bundle && pnpm tsx bench/dhcp/ha.ts [--rounds 2] [--seconds 10]
 // The servers run on the disk's CPU (`benchCpus`), perfdhcp and udhcpc on the other. Each measurement starts both
@@ -103,8 +104,18 @@ async function takeover(lab: Lab, name: PairName): Promise<number> {
   }
 }
 
+/** A rate both pairs hold, for the delays without queueing. */
+const FIXED_RATE = 200;
+
+interface Load {
+  /** perfdhcp at FIXED_RATE for 5 s. */
+  readonly fixed: PerfResult;
+  /** perfdhcp without a rate limit for SECONDS. */
+  readonly overload: PerfResult;
+}
+
 /** perfdhcp against the primary, with the partner in the normal state or killed (the primary serving alone). */
-async function load(lab: Lab, name: PairName, partner: boolean): Promise<PerfResult> {
+async function load(lab: Lab, name: PairName, partner: boolean): Promise<Load> {
   const pair = await startPair(lab, name);
   try {
     if (!partner) {
@@ -115,7 +126,9 @@ async function load(lab: Lab, name: PairName, partner: boolean): Promise<PerfRes
       });
     }
     await warmUp(lab.ns.cli, { clients: CLIENTS, seconds: 2, cpu: CPUS.load });
-    return await perfdhcp(lab.ns.cli, { clients: CLIENTS, seconds: SECONDS, cpu: CPUS.load });
+    const fixed = await perfdhcp(lab.ns.cli, { clients: 1000, seconds: 5, rate: FIXED_RATE, cpu: CPUS.load });
+    const overload = await perfdhcp(lab.ns.cli, { clients: CLIENTS, seconds: SECONDS, cpu: CPUS.load });
+    return { fixed, overload };
   } finally {
     await stopPair(pair);
   }
@@ -123,8 +136,8 @@ async function load(lab: Lab, name: PairName, partner: boolean): Promise<PerfRes
 
 interface Figures {
   takeoverMs: number[];
-  withPartner: PerfResult[];
-  alone: PerfResult[];
+  withPartner: Load[];
+  alone: Load[];
 }
 
 const f1 = (n: number) => (Number.isFinite(n) ? n.toFixed(1) : 'n/a');
@@ -135,10 +148,11 @@ function report(figs: Record<PairName, Figures>): void {
     const [o, k] = [get(figs.oooi), get(figs.kea)];
     console.log(`| ${label} | ${fmt(o)} | ${fmt(k)} | ${(o / k).toFixed(2)} |`);
   };
-  const rate = (rs: PerfResult[]) => median(rs.map((r) => r.rate));
-  const ack = (rs: PerfResult[]) => median(rs.map((r) => r.avgMs[1]));
-  const offer = (rs: PerfResult[]) => median(rs.map((r) => r.avgMs[0]));
-  const drops = (rs: PerfResult[]) => median(rs.map((r) => r.drops[1]));
+  const rate = (ls: Load[]) => median(ls.map((l) => l.overload.rate));
+  const ack = (ls: Load[]) => median(ls.map((l) => l.fixed.avgMs[1]));
+  const ack99 = (ls: Load[]) => median(ls.map((l) => l.fixed.p99Ms[1]));
+  const offer = (ls: Load[]) => median(ls.map((l) => l.fixed.avgMs[0]));
+  const drops = (ls: Load[]) => median(ls.map((l) => l.overload.drops[1]));
   console.log(
     `\nHot-standby pairs, ${ROUNDS} round(s), perfdhcp ${SECONDS} s x ${CLIENTS} clients (medians)\n`,
   );
@@ -147,11 +161,13 @@ function report(figs: Record<PairName, Figures>): void {
   row('takeover after SIGKILL of the primary, ms', (f) => median(f.takeoverMs), f0);
   row('DORA/s, partner in hot-standby', (f) => rate(f.withPartner), f0);
   row('DORA/s, partner down (alone)', (f) => rate(f.alone), f0);
-  row('avg offer delay, partner in hot-standby, ms', (f) => offer(f.withPartner), f1);
-  row('avg ACK delay, partner in hot-standby, ms', (f) => ack(f.withPartner), f1);
-  row('avg ACK delay, partner down, ms', (f) => ack(f.alone), f1);
-  row('REQUEST drops %, partner in hot-standby', (f) => drops(f.withPartner), f1);
-  row('REQUEST drops %, partner down', (f) => drops(f.alone), f1);
+  row('REQUEST drops % at overload, partner in hot-standby', (f) => drops(f.withPartner), f1);
+  row('REQUEST drops % at overload, partner down', (f) => drops(f.alone), f1);
+  row(`avg OFFER delay at ${FIXED_RATE}/s, partner in hot-standby, ms`, (f) => offer(f.withPartner), f1);
+  row(`avg ACK delay at ${FIXED_RATE}/s, partner in hot-standby, ms`, (f) => ack(f.withPartner), f1);
+  row(`p99 ACK delay at ${FIXED_RATE}/s, partner in hot-standby, ms`, (f) => ack99(f.withPartner), f1);
+  row(`avg ACK delay at ${FIXED_RATE}/s, partner down, ms`, (f) => ack(f.alone), f1);
+  row(`p99 ACK delay at ${FIXED_RATE}/s, partner down, ms`, (f) => ack99(f.alone), f1);
   for (const n of ['oooi', 'kea'] as const)
     console.log(`${n}: takeover runs ${figs[n].takeoverMs.map((m) => Math.round(m)).join(', ')} ms`);
 }
@@ -175,7 +191,10 @@ async function main(): Promise<void> {
         f.withPartner.push(await load(lab, name, true));
         f.alone.push(await load(lab, name, false));
         const [w, a] = [f.withPartner.at(-1)!, f.alone.at(-1)!];
-        console.log(`round ${r + 1} ${name}: ${f0(w.rate)}/s with partner, ${f0(a.rate)}/s alone`);
+        console.log(
+          `round ${r + 1} ${name}: ${f0(w.overload.rate)}/s with partner, ${f0(a.overload.rate)}/s alone; ` +
+            `ACK ${f1(w.fixed.avgMs[1])} / ${f1(a.fixed.avgMs[1])} ms at ${FIXED_RATE}/s`,
+        );
         await sleep(500);
       }
     }

@@ -19,7 +19,7 @@ export { DhcpServer } from './server/dhcp-server';
 export type { DhcpServerOptions } from './server/dhcp-server';
 export { parseDhcpCommand } from './server/command';
 export { runDhcp } from './server/run-dhcp';
-export { dhcpMetrics } from './metrics';
+export { dhcpMetrics, haMetrics } from './metrics';
 export type { DhcpMetrics } from './metrics';
 export { sealFrame } from './ha/wire';
 export { nextState, serves } from './ha/state';
