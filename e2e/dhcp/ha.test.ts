@@ -2,7 +2,8 @@
 // in both stores; (b) SIGKILL of the primary: a new client is answered by the standby (the time is printed) and a
 // client holding a lease rebinds the same address from it; (c) the primary returns, catches up, the pair is normal
 // again; (d) the channel cut by iptables while the primary serves: the standby does not answer; (e) 20 clients
-// across a failover: no address to two MACs; (f) strangers on the pair port are refused and counted.
+// across a failover: no address to two MACs; (g) a clean stop of the primary: the standby serves at once; (f)
+// strangers on the pair port are refused and counted, and every lease a client saw is in both stores.
 import { copyFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { e2eEnv, repoRoot, rigBin, sleep, waitFor, type Netns } from '@oooi/rig';
@@ -143,6 +144,21 @@ test('(e) 20 clients across a failover: no address is handed to two MACs', async
   await lab.primary.start();
   await lab.bothIn('hot-standby');
 }, 180_000);
+
+test('(g) a clean stop of the primary (SIGTERM, as in a rollout): the standby serves at once', async () => {
+  const client = await lab.client('ha-client-g');
+  const t0 = Date.now();
+  await lab.primary.stop();
+  await bound(client);
+  console.log(
+    `clean stop: new client bound by the standby ${Date.now() - t0} ms after SIGTERM of the primary`,
+  );
+  expect(await lab.standby.state()).toBe('partner-down');
+  // it took over on the primary's word, without waiting for a client to go unanswered
+  expect(await lab.standby.metric('oooi_dhcp_ha_unacked_clients')).toBe(0);
+  await lab.primary.start();
+  await lab.bothIn('hot-standby');
+}, 90_000);
 
 test('(f) strangers on the pair port, from a VLAN client and from another namespace, are refused and counted', async () => {
   const other = await lab.client('ha-stranger', '198.51.100.250/24');

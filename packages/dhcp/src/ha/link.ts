@@ -101,7 +101,8 @@ export function acceptPartner(socket: Socket, o: AcceptOptions): void {
         writer.key = key;
         return;
       }
-      if (m.t !== 'heartbeat' && m.t !== 'leases' && m.t !== 'dump') return reader.refuse('unexpected');
+      if (m.t !== 'heartbeat' && m.t !== 'leases' && m.t !== 'dump' && m.t !== 'leaving')
+        return reader.refuse('unexpected');
       o.handle(m).then(
         (r) => writer.send(r),
         (err: unknown) => writer.send({ t: 'failed', id: m.id, why: (err as Error).message ?? 'failed' }),
@@ -163,7 +164,13 @@ export class PartnerLink {
             clearTimeout(timer);
             return resolve(link);
           }
-          if (m.t === 'heartbeat-ok' || m.t === 'leases-ok' || m.t === 'failed' || m.t === 'dump-ok')
+          if (
+            m.t === 'heartbeat-ok' ||
+            m.t === 'leases-ok' ||
+            m.t === 'ok' ||
+            m.t === 'failed' ||
+            m.t === 'dump-ok'
+          )
             return link.answered(m);
           reader.refuse('unexpected');
         },

@@ -66,6 +66,7 @@ export class HaPair {
   private readonly unacked: UnackedClients;
   private readonly touched = new Set<number>();
   private syncDone = false;
+  private partnerLeft = false;
   private stopped = false;
   private readonly heartbeatMs: number;
   private readonly maxResponseDelayMs: number;
@@ -175,10 +176,17 @@ export class HaPair {
     this.o.metrics.replicationSeconds.observe((performance.now() - started) / 1000);
   }
 
-  async stop(): Promise<void> {
+  /**
+   * Stops; with FAREWELL (a clean shutdown, after the DHCP sockets were closed) the partner is told first, so that it
+   * serves at once instead of after max-response-delay and unanswered clients.
+   */
+  async stop(farewell = true): Promise<void> {
     this.stopped = true;
     if (this.timer !== undefined) clearInterval(this.timer);
-    this.link?.close(new Error('stopping'));
+    const link = this.link;
+    if (farewell && link !== undefined && !link.closed)
+      await link.request({ t: 'leaving' }, this.heartbeatMs).catch(() => undefined);
+    link?.close(new Error('stopping'));
     for (const s of this.accepted) s.destroy();
     await new Promise<void>((r) => (this.listener !== undefined ? this.listener.close(() => r()) : r()));
   }
@@ -215,6 +223,7 @@ export class HaPair {
         this.connecting = false;
         if (this.stopped) return link.close(new Error('stopping'));
         this.link = link;
+        this.partnerLeft = false;
         link.onClose(() => this.lost(link));
         this.tick();
       },
@@ -253,6 +262,7 @@ export class HaPair {
       unreachableMs: this.partnerState === undefined ? this.o.now() - this.unreachableSince : 0,
       unackedClients: this.unacked.count(),
       syncDone: this.syncDone,
+      partnerLeft: this.partnerLeft,
       limits: {
         maxResponseDelayMs: this.maxResponseDelayMs,
         maxUnackedClients: this.o.config.maxUnackedClients ?? 0,
@@ -327,6 +337,13 @@ export class HaPair {
         this.o.metrics.leasesReceived.inc(r.leases.length);
         return { t: 'leases-ok', id: r.id };
       }
+      case 'leaving':
+        this.partnerLeft = true;
+        this.o.log.info(
+          { partner: this.status().partner },
+          'Partner stopping: it serves no client from now on',
+        );
+        return { t: 'ok', id: r.id };
       case 'dump': {
         const d = this.o.leases.dump(r.after, 2000);
         return { t: 'dump-ok', id: r.id, leases: d.leases, next: d.next };

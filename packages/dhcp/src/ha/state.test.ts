@@ -15,6 +15,7 @@ const f = (
   unreachableMs: partner === undefined ? 10_000 : 0,
   unackedClients: 0,
   syncDone: false,
+  partnerLeft: false,
   limits,
   ...more,
 });
@@ -80,6 +81,21 @@ test.each<[string, HaFacts, HaState]>([
     'hot-standby',
   ],
   ['partner-down, partner still away', f('standby', 'partner-down', undefined), 'partner-down'],
+  [
+    'standby, the primary said it stopped: serves at once',
+    f('standby', 'hot-standby', undefined, { unreachableMs: 0, partnerLeft: true }),
+    'partner-down',
+  ],
+  [
+    'primary, the standby said it stopped: alone at once',
+    f('primary', 'hot-standby', undefined, { unreachableMs: 0, partnerLeft: true }),
+    'partner-down',
+  ],
+  [
+    'a farewell while still connected changes nothing',
+    f('standby', 'hot-standby', 'hot-standby', { partnerLeft: true }),
+    'hot-standby',
+  ],
   ['partner-down, partner back and syncing', f('standby', 'partner-down', 'syncing'), 'partner-down'],
   ['partner-down, partner synced', f('standby', 'partner-down', 'ready'), 'hot-standby'],
   [

@@ -32,12 +32,19 @@ export interface HaFacts {
   readonly unackedClients: number;
   /** The sync of the current syncing round is complete (its leases durable here and at the partner). */
   readonly syncDone: boolean;
+  /** The partner said it stopped (a clean shutdown: its DHCP sockets were closed first) and has not come back. */
+  readonly partnerLeft: boolean;
   readonly limits: HaLimits;
 }
 
-/** Whether this server may take over: the partner is gone and, for the standby, clients go unanswered. */
+/**
+ * Whether this server may take over: the partner said it stopped, or it is gone and, for the standby, clients go
+ * unanswered.
+ */
 export function mayTakeOver(f: HaFacts): boolean {
-  if (f.partner !== undefined || f.unreachableMs < f.limits.maxResponseDelayMs) return false;
+  if (f.partner !== undefined) return false;
+  if (f.partnerLeft) return true;
+  if (f.unreachableMs < f.limits.maxResponseDelayMs) return false;
   return f.role === 'primary' || f.unackedClients > f.limits.maxUnackedClients;
 }
 

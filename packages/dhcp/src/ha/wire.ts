@@ -93,11 +93,14 @@ export interface Hello {
 export type Request =
   | { readonly t: 'heartbeat'; readonly id: number; readonly state: HaState }
   | { readonly t: 'leases'; readonly id: number; readonly leases: readonly Lease[] }
-  | { readonly t: 'dump'; readonly id: number; readonly after: number };
+  | { readonly t: 'dump'; readonly id: number; readonly after: number }
+  /** A clean shutdown: the sender's DHCP sockets are closed; the partner may serve at once. */
+  | { readonly t: 'leaving'; readonly id: number };
 
 export type Response =
   | { readonly t: 'heartbeat-ok'; readonly id: number; readonly state: HaState }
   | { readonly t: 'leases-ok'; readonly id: number }
+  | { readonly t: 'ok'; readonly id: number }
   | { readonly t: 'failed'; readonly id: number; readonly why: string }
   | {
       readonly t: 'dump-ok';
@@ -171,7 +174,9 @@ export function decodeMessage(body: Buffer): Message | undefined {
       return leases !== undefined ? { t: 'leases', id, leases } : undefined;
     }
     case 'leases-ok':
-      return { t: 'leases-ok', id };
+    case 'leaving':
+    case 'ok':
+      return { t: v.t, id };
     case 'failed':
       return typeof v.why === 'string' ? { t: 'failed', id, why: v.why.slice(0, 200) } : undefined;
     case 'dump':

@@ -285,13 +285,16 @@ export class DhcpServer {
     this.o.onLeaseChange?.();
   }
 
-  /** Closes the sockets, then lets pending commits finish and closes the store. */
-  async stop(): Promise<void> {
+  /**
+   * Closes the sockets, then lets pending commits finish and closes the store. With a pair, the partner is told
+   * (it serves at once); FAREWELL false leaves it out, as a crash would (tests).
+   */
+  async stop(farewell = true): Promise<void> {
     if (!this.listening) return;
     this.listening = false;
     await Promise.all(this.sockets.map((s) => new Promise<void>((r) => s.close(() => r()))));
     await this.recovery.close();
-    await this.pair?.stop();
+    await this.pair?.stop(farewell);
     await this.store?.close();
     this.log.info({}, 'Stopped');
   }

@@ -81,10 +81,11 @@ async function serve(role: 'primary' | 'standby') {
   return { server, registry };
 }
 
-async function halt(server: DhcpServer): Promise<void> {
+/** Stops SERVER; FAREWELL false: without telling its partner, as a crash (the partner sees the connection drop). */
+async function halt(server: DhcpServer, farewell = true): Promise<void> {
   const i = running.findIndex((r) => r.server === server);
   running.splice(i, 1);
-  await server.stop();
+  await server.stop(farewell);
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -135,7 +136,7 @@ test('replicated before the ACK; the standby is silent, takes over only with a c
   expect(await exchange('127.0.0.4', { type: 'DISCOVER', mac: 2 }, 300)).toBeUndefined();
   expect(await metric(s.registry, 'oooi_dhcp_drops_total', 'ha_not_serving')).toBe(1);
 
-  await halt(p.server);
+  await halt(p.server, false); // a crash
   await sleep(1000); // the primary is gone for twice max-response-delay: still nobody unanswered
   expect(stateOf(s.server)).toBe('hot-standby');
   const started = Date.now();
@@ -160,7 +161,7 @@ test('no ACK while the standby cannot make the lease durable; alone after max-re
   const p = await serve('primary');
   const s = await serve('standby');
   await until(() => stateOf(p.server) === 'hot-standby' && stateOf(s.server) === 'hot-standby');
-  await halt(s.server);
+  await halt(s.server, false); // a crash
   const offer = await exchange('127.0.0.2', { type: 'DISCOVER', mac: 1 });
   const spec = { type: 'REQUEST' as const, mac: 1, requested: offer!.yiaddr, serverId: ip('127.0.0.2') };
   expect(await exchange('127.0.0.2', spec, 200)).toBeUndefined();
@@ -191,4 +192,21 @@ test('a stranger on the pair port is refused and counted; the pair stays up', as
   await lease('127.0.0.2', 9);
   expect(stateOf(p.server)).toBe('hot-standby');
   expect(s.server.leaseCounts().active).toBe(1);
+}, 30_000);
+
+test('a clean stop of the primary (a rollout): the standby serves at once, with no client unanswered first', async () => {
+  const p = await serve('primary');
+  const s = await serve('standby');
+  await until(() => stateOf(p.server) === 'hot-standby' && stateOf(s.server) === 'hot-standby');
+  const a = await lease('127.0.0.2', 1);
+  await halt(p.server);
+  await until(() => stateOf(s.server) === 'partner-down', 300); // less than max-response-delay
+  const again = await exchange('127.0.0.4', { type: 'REQUEST', mac: 1, requested: a });
+  expect(again && messageType(again)).toBe(MessageType.ACK);
+  // the returning primary is a partner again: a later crash needs unanswered clients once more
+  const back = await serve('primary');
+  await until(() => stateOf(back.server) === 'hot-standby' && stateOf(s.server) === 'hot-standby');
+  await halt(back.server, false);
+  await sleep(1000);
+  expect(stateOf(s.server)).toBe('hot-standby');
 }, 30_000);
