@@ -84,5 +84,6 @@ export type {
   DhcpClasslessRoute,
   DhcpKubevirt,
   DhcpStatusTarget,
+  DhcpHighAvailability,
 } from './dhcp-config/dhcp-config';
 export { validateDhcpConfig, isDnsName } from './dhcp-config/validate-dhcp-config';

@@ -24,6 +24,7 @@ import { poolSize } from '../allocate/served-network';
 import { emptyKubevirtView } from '../allocate/kubevirt-view';
 import { KubevirtWatch } from '../kubevirt/kubevirt-watch';
 import type { DhcpServer } from './dhcp-server';
+import { haCondition } from './ha-condition';
 import { leaseStoreCondition } from './lease-store-condition';
 import { servingCondition } from './serving-condition';
 
@@ -183,6 +184,7 @@ export class KubeLinks {
     const server = this.o.server;
     const config = this.config!;
     const { active, total } = server.leaseCounts();
+    const ha = server.haStatus();
     const kv = config.kubevirt;
     const watch = this.watch;
     const condition = servingCondition({
@@ -201,7 +203,11 @@ export class KubeLinks {
     });
     return {
       fields: { activeLeases: active, totalLeases: total, poolSize: poolSize(server.served) },
-      conditions: [condition, leaseStoreCondition(server.storeHealth())],
+      conditions: [
+        condition,
+        leaseStoreCondition(server.storeHealth()),
+        ...(ha !== undefined ? [haCondition(ha)] : []),
+      ],
     };
   }
 }
