@@ -15,6 +15,7 @@ import type { KubeClient } from '../write/client';
 import { LeaseKind, type Lease } from './lease';
 import { LeaseObservations, type Seen } from './lease-observations';
 import { watchLease, type LeaseEvent } from './lease-watch';
+import { LoopDelay } from './loop-delay';
 
 export { LeaseKind, type LeaseSpec } from './lease';
 
@@ -69,6 +70,7 @@ export class LeaseElector {
   private running = false;
   private loop: Promise<void> | undefined;
   private leadWaiters: Array<() => void> = [];
+  private readonly loopDelay = new LoopDelay();
 
   constructor(options: LeaseElectorOptions) {
     this.o = options;
@@ -125,15 +127,29 @@ export class LeaseElector {
     if (!(await this.acquire(signal)) || signal.aborted) return;
     this.setLeader(true);
     let lastRenew = this.clock.now();
+    this.loopDelay.start();
     while (!signal.aborted) {
       await sleep(this.clock, this.retryMs, signal);
       if (signal.aborted) break;
+      const started = this.clock.now();
       const renewed = await this.renewUntil(lastRenew + this.renewMs, signal);
+      this.renewed(started, lastRenew, renewed);
       if (renewed) lastRenew = this.clock.now();
       else if (!signal.aborted) return this.stopLeading('lost');
     }
+    this.loopDelay.stop();
     if (this.o.releaseOnCancel !== false) await this.release();
     this.stopLeading('released');
+  }
+
+  /** Logs a renewal that took over half a retry period, or failed, with the event loop's worst delay meanwhile. */
+  private renewed(started: number, lastRenew: number, ok: boolean): void {
+    const now = this.clock.now();
+    const loopDelayMaxMs = this.loopDelay.take();
+    this.metrics.leaderRenewDuration.observe({ lease: this.o.name }, (now - started) / 1000);
+    if (ok && now - started <= this.retryMs / 2) return;
+    const fields = { renewMs: now - started, sinceLastRenewMs: now - lastRenew, loopDelayMaxMs };
+    this.log.warn(fields, ok ? 'Lease renewal slow' : 'Lease renewal failed');
   }
 
   /** Standby: attempts until this process leads (true) or `signal` aborts (false), watching the Lease meanwhile. */
@@ -335,6 +351,7 @@ export class LeaseElector {
   }
 
   private stopLeading(reason: StoppedLeading['reason']): void {
+    this.loopDelay.stop();
     this.setLeader(false);
     if (reason === 'lost') this.log.error('Leader election lost');
     else this.log.info('Stopped leading');
