@@ -72,6 +72,27 @@ describe('keep-alive', () => {
     };
     expect(await connectionsFor(true, rounds)).toBeLessThanOrEqual(8);
   });
+
+  test('Lease requests go out on one connection of their own, beside rounds of parallel requests', async () => {
+    const listLeases = {
+      method: 'GET',
+      path: '/apis/coordination.k8s.io/v1/namespaces/kube-system/leases',
+    } as const;
+    const lanes = { lease: 0, api: 0 };
+    const mixed = async (rest: KubeConfigRest): Promise<void> => {
+      for (let round = 0; round < 5; round++) {
+        const others = Array.from({ length: 8 }, () => rest.request(listConfigMaps));
+        await Promise.all([rest.request(listLeases), ...others]);
+      }
+      lanes.lease = rest.openConnections('lease');
+      lanes.api = rest.openConnections('api');
+    };
+    const total = await connectionsFor(true, mixed);
+    expect(lanes.lease).toBe(1);
+    expect(lanes.api).toBeGreaterThan(0);
+    expect(lanes.api).toBeLessThanOrEqual(8);
+    expect(total).toBeLessThanOrEqual(9);
+  });
 });
 
 describe('429 Retry-After from API Priority and Fairness', () => {
