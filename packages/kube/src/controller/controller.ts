@@ -3,7 +3,7 @@
 // error -> rate-limited re-add; TerminalError -> recorded, forgotten; requeueAfter -> delayed re-add; success -> forget.
 // Each pass has a deadline: when it runs out the pass's signal aborts, and once the reconciler has returned the pass
 // counts as `timeout` and is retried like an error (a worker never leaves a pass behind, so one key still never has
-// two passes at once).
+// two passes at once). A pass during which the event loop never turned is followed by one turn (setImmediate).
 import type { Logger } from 'pino';
 import type { BackoffPolicy } from '../backoff';
 import type { ListWatchCache } from '../cache/list-watch-cache';
@@ -15,6 +15,17 @@ import type { KubeObject } from '../object';
 import { WorkQueue } from '../queue/work-queue';
 import type { ObjectEvent, Predicate } from './handlers';
 import { isTerminalError, type Reconciler, type ReconcileResult } from './reconcile';
+
+// The process's own setImmediate, taken before any test installs fake timers: it tells whether the real event loop
+// turned. The wait for a turn uses the global one (under fake timers, the test's clock).
+const realSetImmediate = setImmediate;
+
+/** `done()` tells whether the event loop has turned since; `wait()` waits for its next turn. */
+function nextTurn(): { done: () => boolean; wait: () => Promise<void> } {
+  let turned = false;
+  realSetImmediate(() => (turned = true));
+  return { done: () => turned, wait: () => new Promise<void>((resolve) => setImmediate(resolve)) };
+}
 
 /** A cache plus how its events become requests. */
 export interface WatchSource {
@@ -159,11 +170,16 @@ export class Controller {
     for (;;) {
       const key = await this.queue.get();
       if (key === undefined) return;
+      const turn = nextTurn();
       try {
         await this.process(key, signal);
       } finally {
         this.queue.done(key);
       }
+      // A pass that sent nothing (its writes skipped as unchanged) never let the event loop turn; without this the
+      // workers would chain such passes in microtasks for as long as keys are queued, and no timer (a Lease
+      // renewal) or answer would run meanwhile. A pass that did wait for I/O goes on at once.
+      if (!turn.done()) await turn.wait();
     }
   }
 
