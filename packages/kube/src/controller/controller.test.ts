@@ -136,15 +136,15 @@ describe('Controller workers', () => {
     await controller.whenStopped();
   });
 
-  test('a worker yields to the event loop after each pass, so timers and I/O run between passes', async () => {
+  test('workers yield to the event loop once passes held it 250 ms, so timers and I/O run meanwhile', async () => {
     jest.useRealTimers();
     const h = harness();
-    for (let i = 0; i < 40; i++)
+    for (let i = 0; i < 80; i++)
       h.rest.seed(resourcePath(widgets, { namespace: 'ns', name: `w${i}` }), widget(`w${i}`));
     // Passes that send nothing (every write skipped as unchanged) never wait for I/O of their own: without a yield
     // the workers would chain them all in microtasks, and a Lease renewal's timer would wait for the whole run.
     const reconciler = new Scripted(() => {
-      const until = Date.now() + 2;
+      const until = Date.now() + 10;
       while (Date.now() < until);
       return Promise.resolve({});
     });
@@ -156,9 +156,10 @@ describe('Controller workers', () => {
     let passesBeforeTimer = -1;
     setTimeout(() => (passesBeforeTimer = reconciler.calls.length), 0);
     await controller.start(h.stop.signal);
-    while (reconciler.calls.length < 40) await new Promise((resolve) => setTimeout(resolve, 5));
+    while (reconciler.calls.length < 80) await new Promise((resolve) => setTimeout(resolve, 5));
     expect(passesBeforeTimer).toBeGreaterThanOrEqual(0);
-    expect(passesBeforeTimer).toBeLessThanOrEqual(4);
+    // 10 ms passes: the loop turns after about 25 of them (250 ms), not after all 80.
+    expect(passesBeforeTimer).toBeLessThanOrEqual(40);
     h.stop.abort();
     await controller.whenStopped();
   });
