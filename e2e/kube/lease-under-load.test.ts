@@ -55,16 +55,22 @@ test('a leader whose event loop is held past renewDeadline, with 400 writes queu
     const heldAt = Date.now();
     holdEventLoop(timings.renewDeadlineMs + 1_000);
     const released = Date.now();
-    await Promise.all(writes);
-    const renewedAfter = async (): Promise<boolean> => Date.parse((await read()).renewTime ?? '') > released;
+    let renewedAt = 0;
+    const renewedAfter = async (): Promise<boolean> => {
+      renewedAt = Date.parse((await read()).renewTime ?? '');
+      return renewedAt > released;
+    };
     await until(
       'a renewal after the hold, or a stop',
       async () => events.length > 1 || renewedAfter(),
       15_000,
     );
     expect(events).toEqual(['leading']);
+    const seenAt = Date.now() - released;
+    await Promise.all(writes);
     process.stderr.write(
-      `lease under load: loop held ${released - heldAt} ms; renewed ${Date.parse((await read()).renewTime ?? '') - released} ms after, 400 writes done ${Date.now() - released} ms after\n`,
+      `lease under load: loop held ${released - heldAt} ms; a renewal started ${renewedAt - released} ms after ` +
+        `(seen ${seenAt} ms after), 400 writes done ${Date.now() - released} ms after\n`,
     );
     await sleep(timings.retryPeriodMs * 2);
     expect(events).toEqual(['leading']);
