@@ -55,7 +55,8 @@ describe('planDhcpServer with a standby (the hot-standby pair)', () => {
 
   test('each pod on its own address, its own config key, the Secret read-only, the port 647, apart from the other', () => {
     const r = plan(pairDhcpServer());
-    const [primary, standby] = [r.children.deployment, r.children.standbyDeployment!].map(pod);
+    const primary = pod(r.children.deployment);
+    const standby = pod(r.children.standbyDeployment);
     const multus = (d: KubeObject) =>
       String((d.spec as Spec).template.metadata.annotations['k8s.v1.cni.cncf.io/networks']);
     expect(multus(r.children.deployment)).toContain('"198.51.100.2/25"');

@@ -91,7 +91,7 @@ describe('DhcpServerReconciler with a standby', () => {
       'PATCH deployments/lab-dhcp-1',
     ]);
     const secret = w.peek(SecretKind, 'lab-dhcp-ha');
-    const value = Buffer.from(secret.data.secret, 'base64').toString();
+    const value = Buffer.from(String(secret.data.secret), 'base64').toString();
     expect(value).toMatch(/^[0-9a-f]{64}$/);
     expect(secret.metadata.ownerReferences[0]).toMatchObject({
       kind: 'DHCPServer',
