@@ -30,7 +30,7 @@ function world(initial: DHCPServer) {
     get: (namespace, name) => fake.peek(resourcePath(kind, { namespace, name })) as T | undefined,
   });
   const none = { get: () => undefined, list: () => [] };
-  fake.seed(path(DhcpServerKind, NAME), initial as KubeObject);
+  fake.seed(path(DhcpServerKind, NAME), initial as unknown as KubeObject);
   const logged: string[] = [];
   const sink = new Writable({ write: (chunk, _e, done) => (logged.push(String(chunk)), done()) });
   const reconciler = new DhcpServerReconciler({
