@@ -112,7 +112,11 @@ test('a DHCPServer with standbyServerIP: both Deployments and the Secret; the st
   );
   const primary = kb.pod(NAME)!.container('oooi-dhcp').proc;
   const standby = kb.pod(STANDBY)!.container('oooi-dhcp').proc;
-  expect(standby.log()).toContain('hot-standby');
+  // the standby follows the primary into hot-standby a moment later (it holds every lease from then on)
+  await waitFor('the standby in hot-standby', () => standby.log().includes('"to":"hot-standby"'), {
+    timeoutMs: 30_000,
+    everyMs: 100,
+  });
 
   const second = await net.scope.createNamespace('vm2');
   await net.vlan.attach(second, {});
