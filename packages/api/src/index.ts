@@ -40,6 +40,7 @@ export { MAX_ADDITIONAL_SERVER_IPS } from './schema/server-addresses';
 export type { ProxyBackend, ProxyServerSpec, ProxyServerStatus } from './schema/proxy-server';
 export type { ProxyHighAvailability } from './schema/proxy-ha';
 export { VRID_MAX, VRID_MIN } from './schema/proxy-ha';
+export { DHCP_HA_PORT } from './schema/dhcp-ha';
 export type { Condition } from './schema/status';
 export { toCrd } from './crd/crd';
 export { applyDefaults } from './defaults';

@@ -26,6 +26,7 @@ import {
 } from './cel-list';
 import { additionalServerIPs } from './server-addresses';
 import { proxyHighAvailability } from './proxy-ha';
+import { standbyServerIP } from './dhcp-ha';
 
 export const NetworkConfig = Type.Object(
   {
@@ -104,6 +105,9 @@ export const DhcpComponent = Type.Object(
         maxLength: 32,
         'x-kubernetes-validations': duration('spec.infraComponents.dhcp.leaseTime', '1m', '8760h'),
       }),
+    ),
+    standbyServerIP: Type.Optional(
+      standbyServerIP('spec.infraComponents.dhcp', 'serverIP', 'rangeStart..rangeEnd'),
     ),
     image: Type.Optional(image('Override the DHCP server image (oooi-dhcp), e.g. from a mirror registry.')),
     leaseStorage: Type.Optional(leaseStorage('spec.infraComponents.dhcp.leaseStorage')),
@@ -186,7 +190,9 @@ const dnsIP = r('infraComponents', 'dns', 'serverIP');
 const proxyIP = r('infraComponents', 'proxy', 'serverIP');
 const start = r('infraComponents', 'dhcp', 'rangeStart');
 const end = r('infraComponents', 'dhcp', 'rangeEnd');
-const statics = [dhcpIP, dnsIP, proxyIP];
+const dhcpStandbyIP = r('infraComponents', 'dhcp', 'standbyServerIP');
+/** The scalar static addresses; the DHCP pair's standby (dhcp-ha.ts) is one of them. */
+const statics = [dhcpIP, dnsIP, proxyIP, dhcpStandbyIP];
 /** HA mode's lists of additional static addresses; each entry is checked like a static address. */
 const staticLists = [
   r('infraComponents', 'dns', 'additionalServerIPs'),
@@ -214,9 +220,7 @@ export const infraSpecRules: CelRule[] = [
   ipNotGreater(start, end),
   ...[gateway, ...statics].map((ip) => ipOutsideRange(ip, start, end)),
   ...statics.map((ip) => ipsDistinct(ip, gateway)),
-  ipsDistinct(dhcpIP, dnsIP),
-  ipsDistinct(dhcpIP, proxyIP),
-  ipsDistinct(dnsIP, proxyIP),
+  ...statics.flatMap((a, i) => statics.slice(i + 1).map((b) => ipsDistinct(a, b))),
   ...staticListRules(),
 ];
 
