@@ -283,7 +283,7 @@ export function dhcpMetrics(
     reloads: counter('oooi_dhcp_config_reloads_total', 'Config file loads, by result.', ['result']),
     statusWrites: counter(
       'oooi_dhcp_status_writes_total',
-      'Writes of the DHCPServer status (config `status`): written, unchanged (skipped), failed.',
+      'Writes of the DHCPServer status (config `status`): written, unchanged (skipped), failed, inactive (a pair member not serving clients writes nothing).',
       ['result'],
     ),
     store: storeMetrics(registers),
