@@ -1,7 +1,7 @@
 // The `oooi-controller config-sync` command line (commander). Pure: argv and $KUBECONFIG come in, a validated
 // configuration (or a usage error) goes out; main.ts does the reading and the running.
 import { Command, CommanderError, Option } from 'commander';
-import { logLevels, parseAddress, type Address, type LogLevel } from '../manager/controller-command';
+import { logLevels, parseAddress, type Address, type LogLevel } from '../command/process-flags';
 
 export const CONFIG_SYNC_SUBCOMMAND = 'config-sync';
 

@@ -1,4 +1,5 @@
-import { parseAddress, parseControllerCommand } from './controller-command';
+import { parseAddress } from '../command/process-flags';
+import { parseControllerCommand } from './controller-command';
 
 describe('parseControllerCommand', () => {
   test('defaults', () => {

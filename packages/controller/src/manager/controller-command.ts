@@ -9,6 +9,7 @@ import {
   type NetworkPolicyFlags,
 } from '../offline/cli/network-policy-option';
 import { addPlacementOptions, placementFrom, type PlacementFlags } from '../offline/cli/placement-option';
+import { logLevels, parseAddress, type Address, type LogLevel } from '../command/process-flags';
 import type { DefaultImages } from '../workload/images';
 import type { NetworkPolicyOptions } from '../workload/network-policy';
 
@@ -19,14 +20,6 @@ export interface ControllerEnv {
   readonly POD_NAMESPACE?: string;
   readonly WATCH_NAMESPACE?: string;
 }
-
-export interface Address {
-  readonly host: string;
-  readonly port: number;
-}
-
-export const logLevels = ['trace', 'debug', 'info', 'warn', 'error', 'fatal'] as const;
-export type LogLevel = (typeof logLevels)[number];
 
 export interface ControllerConfig {
   /** Kubeconfig file; undefined: in-cluster service account. */
@@ -52,15 +45,6 @@ export interface ControllerConfig {
 export type ParsedCommand =
   | { readonly ok: true; readonly config: ControllerConfig }
   | { readonly ok: false; readonly exitCode: number; readonly message: string };
-
-/** `host:port`, `:port` (all interfaces) or `0`/empty (off). */
-export function parseAddress(text: string): Address | undefined | 'invalid' {
-  if (text === '' || text === '0') return undefined;
-  const m = /^(.*):(\d{1,5})$/.exec(text);
-  const port = m ? Number(m[2]) : NaN;
-  if (!m || port < 1 || port > 65535) return 'invalid';
-  return { host: m[1] === '' ? '0.0.0.0' : m[1]!.replace(/^\[(.*)\]$/, '$1'), port };
-}
 
 interface Flags extends ImageFlags, NetworkPolicyFlags, PlacementFlags {
   readonly kubeconfig?: string;
