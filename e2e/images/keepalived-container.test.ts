@@ -156,7 +156,10 @@ test('the holder’s container killed: the other takes serverIP; started again, 
   process.stdout.write(`oooi-keepalived: serverIP moved ${Date.now() - t0} ms after the kill\n`);
   // the kubelet's restart: the same volumes (the killed run's pid files still in /run/oooi), the same namespace
   await pods[h]!.restartContainer('keepalived');
-  expect(await waitForHolder({ pods }, 1 - h, 30_000)).toBe(1 - h);
+  await waitForHolder({ pods }, 1 - h, 30_000).catch((err: Error) => {
+    const log = pods[h]!.container('keepalived').proc.log().slice(-2000);
+    throw new Error(`${err.message}\nthe restarted keepalived:\n${log}`);
+  });
   expect(await pods[h]!.netns.addresses('net1')).toEqual([`${REPLICA_IPS[h]}/24`]);
   expect(pods[h]!.container('keepalived').proc.alive()).toBe(true);
 });

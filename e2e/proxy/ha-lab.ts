@@ -4,6 +4,7 @@
 // the real oooi-xds sidecar (watching the stored ProxyServer, writing keepalived's track file) and real keepalived
 // (Debian's 2.2.x) with the rendered keepalived.conf. A backend namespace (.30) runs a TLS server that names the
 // replica nothing about; a VM namespace (.21) runs the prober (ha-prober.ts).
+import { mkdir } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { ProxyServer } from '@oooi/api';
 import type { KubeObject } from '@oooi/kube';
@@ -108,13 +109,20 @@ export function tsxArgv(file: string, ...args: string[]): string[] {
   return [process.execPath, '--import', `file://${loader}`, join(__dirname, file), ...args];
 }
 
-/** oooi-keepalived (Dockerfile.keepalived: Debian's package) → the same Debian keepalived, installed by the rig's apt piece. */
-const keepalivedRule: ImageRule = {
-  name: 'keepalived',
-  match: (image) => /(^|\/)oooi-keepalived(:|@|$)/.test(image),
-  entrypoint: () => Promise.resolve([KEEPALIVED]),
-  stripCommand: (command) => (basename(command[0] ?? '') === 'keepalived' ? command.slice(1) : undefined),
-};
+/**
+ * oooi-keepalived (Dockerfile.keepalived: Debian's package) → the same Debian keepalived, installed by the rig's apt
+ * piece. As a process it has no /dev of its own, where the pod puts its pid files: they go to PIDDIR instead.
+ */
+function keepalivedRule(pidDir: string): ImageRule {
+  return {
+    name: 'keepalived',
+    match: (image) => /(^|\/)oooi-keepalived(:|@|$)/.test(image),
+    entrypoint: () => Promise.resolve([KEEPALIVED]),
+    stripCommand: (command) => (basename(command[0] ?? '') === 'keepalived' ? command.slice(1) : undefined),
+    // the last --pid wins
+    extraArgs: [`--pid=${pidDir}/keepalived.pid`, `--vrrp_pid=${pidDir}/keepalived-vrrp.pid`],
+  };
+}
 
 /** Runs replica R's Deployment; resolves once its oooi-xds /readyz answers 200 on the replica address. */
 export async function runReplica(
@@ -123,6 +131,9 @@ export async function runReplica(
   cm: KubeObject,
   r: number,
 ) {
+  const pidDir = join(w.scope.dir, `keepalived-${r}`);
+  await mkdir(pidDir, { recursive: true });
+  const rule = keepalivedRule(pidDir);
   const pod = await runPod(w.scope, {
     deployment: d,
     configMaps: [cm],
@@ -130,10 +141,10 @@ export async function runReplica(
     // eth0: Envoy's stats listener is bound to it, and the sidecar's health port is on the pod IP
     podNetwork: { network: w.podNet, address: `203.0.113.${10 + r}/24` },
     kubeconfig: e2eEnv().kubeconfig,
-    images: [...defaultImageMap(), keepalivedRule],
+    images: [...defaultImageMap(), rule],
     ...(w.keepalived.image !== undefined
       ? {
-          podman: { image: (i: string) => (keepalivedRule.match(i) ? w.keepalived.image : undefined) },
+          podman: { image: (i: string) => (rule.match(i) ? w.keepalived.image : undefined) },
           // keepalived.conf names /run/oooi/envoy-serving, where the container mounts the emptyDir; rewritten to
           // the pod directory it would name a path that exists only outside the container
           rewriteFileContents: false,
