@@ -1,19 +1,42 @@
-// The Dockerfiles without a container engine (the unit project), in two ways. A lint reads every Dockerfile:
-// multi-stage, every base pinned by an exact version tag or a digest (a build argument's default), a shell-less
-// runtime stage FROM scratch, a non-root numeric USER, no ADD and nothing secret-looking, OCI labels, its
-// capabilities and probes stated. Then each bundle is built exactly as the build
+// The Dockerfiles without a container engine (the unit project), in two ways. A lint reads every Dockerfile (each
+// one `scripts/images.sh list` names, and it names every Dockerfile.* there is): multi-stage, every base pinned by
+// an exact version tag or a digest (a build argument's default), a shell-less runtime stage FROM scratch, no ADD
+// and nothing secret-looking, OCI labels, its capabilities and probes stated; a Node image runs as a non-root
+// numeric USER, oooi-keepalived as root with exactly the capabilities the proxy HA pod gives it. Then each bundle is built exactly as the build
 // stage builds it (its `pnpm --filter … bundle` RUN line), the files the runtime stage COPYs are put alone in a
 // directory standing for /app, and the ENTRYPOINT is run from there with its own node flags.
 // Here every entrypoint answers `--help` (the layout is scripts/image-app.ts). The real runs: the controller's
 // bundle reconciles on the rig under the chart's account (e2e/chart/install.test.ts); the oooi-dhcp bundle serves
 // a real DHCP client and the oooi-xds bundle a real Envoy (e2e/images/bundles.test.ts). The images themselves,
 // built by scripts/images.sh, run as their pods would in e2e/images/*-container.test.ts.
-import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { readFileSync, readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
+import { planProxyServer } from '@oooi/controller';
 import { imageApp, readImage } from './image-app';
 
 const root = join(__dirname, '..');
+
+/** `images.sh list`: NAME DOCKERFILE KIND, one image a line. */
+const listed = execFileSync(join(root, 'scripts/images.sh'), ['list'], { encoding: 'utf8' })
+  .trim()
+  .split('\n')
+  .map((l) => {
+    const [name = '', file = '', kind = ''] = l.split(/\s+/);
+    return { name, file, kind };
+  });
+
+test('images.sh list names every Dockerfile.* of the repository once, with its kind', () => {
+  const files = readdirSync(root).filter((f) => f.startsWith('Dockerfile.'));
+  expect(listed.map((l) => l.file).sort()).toEqual(files.sort());
+  expect(listed.map((l) => `${l.name} ${l.kind}`)).toEqual([
+    'controller node',
+    'dhcp node',
+    'xds node',
+    'keepalived deb',
+  ]);
+  for (const l of listed) expect(l.file).toBe(`Dockerfile.${l.name}`);
+});
 
 interface Row {
   readonly file: string;
@@ -33,8 +56,8 @@ const ociLabels = ['title', 'description', 'source', 'licenses', 'version'].map(
   (k) => `org.opencontainers.image.${k}`,
 );
 
-describe.each(rows)('$file', ({ file, pkg, help }) => {
-  const { text, steps, froms, finalStage, entrypoint, copies } = readImage(file);
+describe.each(listed)('$file (lint)', ({ file, kind }) => {
+  const { text, steps, froms, finalStage } = readImage(file);
 
   test('lint: multi-stage, every base pinned by an exact version tag or a digest', () => {
     expect(froms.length).toBeGreaterThanOrEqual(2);
@@ -56,17 +79,21 @@ describe.each(rows)('$file', ({ file, pkg, help }) => {
     }
   });
 
-  test('the runtime stage is FROM scratch: the rootfs stage’s files (scripts/runtime-rootfs.sh), no shell', () => {
+  test('the runtime stage is FROM scratch: the rootfs stage’s files, no shell', () => {
     expect(froms[froms.length - 1]!.args).toBe('scratch');
     const rootfs = steps.slice(steps.findIndex((s) => s.op === 'FROM' && / AS rootfs$/i.test(s.args)));
-    expect(rootfs.find((s) => s.op === 'RUN')?.args).toMatch(/runtime-rootfs\.sh \/rootfs$/);
+    // a Node image's root filesystem is scripts/runtime-rootfs.sh's; keepalived's stage copies its own binary
+    if (kind === 'node')
+      expect(rootfs.find((s) => s.op === 'RUN')?.args).toMatch(/runtime-rootfs\.sh \/rootfs$/);
     expect(finalStage.filter((s) => s.op === 'COPY').map((s) => s.args)[0]).toBe('--from=rootfs /rootfs/ /');
     expect(finalStage.filter((s) => s.op === 'RUN')).toEqual([]);
   });
 
-  test('lint: the final stage runs as a numeric non-root user', () => {
+  test('lint: a Node image runs as a numeric non-root user; a deb image says why not', () => {
     const user = finalStage.filter((s) => s.op === 'USER').pop();
-    expect(user?.args).toMatch(/^[1-9]\d*(:[1-9]\d*)?$/);
+    if (kind === 'node') expect(user?.args).toMatch(/^[1-9]\d*(:[1-9]\d*)?$/);
+    // keepalived adds and removes an address and sends VRRP: root, with only NET_ADMIN and NET_RAW (below)
+    else expect(text).toMatch(/^# Capabilities: NET_ADMIN .* NET_RAW .* as root;/m);
   });
 
   test('lint: no ADD, no secret-looking ARG/ENV, no credential files copied', () => {
@@ -86,6 +113,10 @@ describe.each(rows)('$file', ({ file, pkg, help }) => {
     expect(text).toMatch(/^# Capabilities: /m);
     expect(steps.some((s) => s.op === 'HEALTHCHECK') || /^# Probes: /m.test(text)).toBe(true);
   });
+});
+
+describe.each(rows)('$file (its Node app)', ({ file, pkg, help }) => {
+  const { steps, entrypoint, copies } = readImage(file);
 
   test('the build stage bundles the package; the runtime stage copies only that one file (and its map)', () => {
     const runs = steps.filter((s) => s.op === 'RUN').map((s) => s.args);
@@ -122,4 +153,46 @@ describe.each(rows)('$file', ({ file, pkg, help }) => {
 test('.dockerignore keeps local node_modules and bundles out of the build context', () => {
   const ignore = readFileSync(join(root, '.dockerignore'), 'utf8').split('\n');
   expect(ignore).toEqual(expect.arrayContaining(['**/node_modules', '**/dist']));
+});
+
+describe('Dockerfile.keepalived and the proxy HA pod that runs it', () => {
+  const { text, entrypoint } = readImage('Dockerfile.keepalived');
+  const keepalived = (() => {
+    const r = planProxyServer(
+      {
+        apiVersion: 'hostedcluster.densityops.com/v1alpha1',
+        kind: 'ProxyServer',
+        metadata: { name: 'edge', namespace: 'ns', uid: 'u1' },
+        spec: {
+          networkConfig: {
+            cidr: '198.51.100.0/24',
+            serverIP: '198.51.100.4',
+            networkAttachmentName: 'vlan',
+            highAvailability: { replicaIPs: ['198.51.100.5', '198.51.100.6'], virtualRouterID: 51 },
+          },
+          backends: [],
+        },
+      } as unknown as Parameters<typeof planProxyServer>[0],
+      {},
+    );
+    if (!r.ok) throw new Error(r.errors.map((e) => `${e.path}: ${e.message}`).join('; '));
+    const pod = (r.value.children.deployment.spec as { template: { spec: { containers: unknown[] } } })
+      .template.spec;
+    return pod.containers.find((c) => (c as { name: string }).name === 'keepalived') as {
+      image: string;
+      command: string[];
+      securityContext: { runAsUser?: number; capabilities?: { add?: string[]; drop?: string[] } };
+    };
+  })();
+
+  test('the pod’s default image is oooi-keepalived, its command the image’s entrypoint', () => {
+    expect(keepalived.image).toMatch(/\/oooi-keepalived:/);
+    expect(keepalived.command).toEqual(entrypoint);
+  });
+
+  test('the pod runs it as root with exactly the capabilities the Dockerfile states', () => {
+    const stated = /^# Capabilities: (.*)$/m.exec(text)?.[1]?.match(/\bNET_[A-Z]+\b/g);
+    expect(keepalived.securityContext.runAsUser).toBe(0);
+    expect(keepalived.securityContext.capabilities).toEqual({ add: stated, drop: ['ALL'] });
+  });
 });

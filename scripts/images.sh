@@ -2,18 +2,19 @@
 # Builds and pushes oooi's container images from Dockerfile.* (the one recipe), with buildah/podman.
 #   images.sh build [--version V]    build every image: local storage localhost/oooi-NAME:V, the archive
 #                                    dist/images/oooi-NAME-V.oci.tar and its SBOM dist/images/oooi-NAME-V.cdx.json;
-#                                    the archives' paths are the last lines printed, one per image
+#                                    the archives' paths are the last lines printed, one per image (four)
 #   images.sh push REGISTRY [--version V] [--tls-verify=false]
 #                                    push every archive to REGISTRY/oooi-NAME:V (skopeo); prints what the registry
 #                                    now serves, one image a line: REGISTRY/oooi-NAME:V@sha256:<manifest digest>.
 #                                    --tls-verify=false: plain HTTP or an unverified certificate, for that REGISTRY
 #                                    only (a loopback test registry); TLS is verified unless it is given
 #   images.sh build --slim [--version V]
-#                                    for bench/images only: each image with the Node base itself as its runtime
+#                                    for bench/images only: each Node image with the Node base itself as its runtime
 #                                    stage (what `FROM node:20-slim` would ship; Dockerfile.* with the rootfs stage
 #                                    taken out), localhost/oooi-NAME-slim:V and dist/images/oooi-NAME-slim-V.oci.tar;
-#                                    no SBOM, no inputs stamp
-#   images.sh list                   the images: NAME DOCKERFILE, one a line
+#                                    no SBOM, no inputs stamp; keepalived (no Node app, nothing to compare) is skipped
+#   images.sh list                   the images: NAME DOCKERFILE KIND, one a line (KIND: node, an app bundled for
+#                                    the Node runtime; deb, Debian's package only)
 #   images.sh inputs-hash            a hash of every tracked input of the images; `build` writes it to
 #                                    dist/images/.inputs-V.sha256 (e2e/images rebuilds only when it changed)
 # V defaults to the workspace's version (package.json). Environment:
@@ -30,11 +31,14 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 
-# The images: NAME and its Dockerfile. One line per image; everything below is derived from this list.
+# The images: NAME, its Dockerfile and its KIND. One line per image; everything below is derived from this list.
+# KIND node: a bundle of this workspace on the Node runtime (its SBOM lists Node.js and the bundle's npm packages,
+# and --slim makes its slim-based twin); deb: a Debian package alone (keepalived: its SBOM is its dpkg records).
 IMAGES='
-controller Dockerfile.controller
-dhcp       Dockerfile.dhcp
-xds        Dockerfile.xds
+controller Dockerfile.controller node
+dhcp       Dockerfile.dhcp       node
+xds        Dockerfile.xds        node
+keepalived Dockerfile.keepalived deb
 '
 
 NODE_VERSION=20.20.2
@@ -52,6 +56,7 @@ log() { echo "images.sh: $*" >&2; }
 need() { local c; for c; do command -v "$c" >/dev/null || die "$c not found (apt-get install podman buildah runc skopeo debootstrap; e2e/rig/scripts/install.sh apt installs them)"; done; }
 names() { awk 'NF{print $1}' <<<"$IMAGES"; }
 dockerfile() { awk -v n="$1" '$1==n{print $2}' <<<"$IMAGES"; }
+kind() { awk -v n="$1" '$1==n{print $3}' <<<"$IMAGES"; }
 workspace_version() { node -p 'require("./package.json").version'; }
 public_base() { sed -n 's/^ARG NODE_BASE=//p' "$(dockerfile "$(names | head -1)")"; }
 archive() { echo "dist/images/oooi-$1-$2.oci.tar"; }
@@ -168,6 +173,9 @@ build() {
   for n in $(names); do
     local df tag a
     df=$(dockerfile "$n"); tag=localhost/oooi-$n:$version; a=$(archive "$n" "$version")
+    if [ -n "$slim" ] && [ "$(kind "$n")" != node ]; then
+      log "skip $n for --slim: no Node app, so no slim-based twin"; continue
+    fi
     if [ -n "$slim" ]; then
       tag=localhost/oooi-$n-slim:$version; a=$(archive "$n-slim" "$version")
       slim_dockerfile < "$df" > "dist/images/Dockerfile.$n-slim"; df=dist/images/Dockerfile.$n-slim
@@ -187,16 +195,24 @@ build() {
   printf '%s\n' "${out[@]}"
 }
 
-# The image's SBOM (CycloneDX JSON): the Debian packages of its root filesystem (their dpkg records), Node.js, and
-# the npm packages its bundle was built from (the bundle's source map, versions and hashes from the lockfile).
+# The image's SBOM (CycloneDX JSON): the Debian packages of its root filesystem (their dpkg records); for a node
+# image also Node.js and the npm packages its bundle was built from (the bundle's source map, versions and hashes
+# from the lockfile). A deb image has neither: its SBOM is its dpkg records alone.
 sbom() {
-  local name=$1 version=$2 tag=$3 base=$4 mnt nodev
-  # the image's own node says its version (and so proves the image starts)
-  nodev=$(podman run --rm "${RUN_OPTS[@]}" --network none --entrypoint node "$tag" -p 'process.versions.node')
+  local name=$1 version=$2 tag=$3 base=$4 mnt app=()
+  if [ "$(kind "$name")" = node ]; then
+    # the image's own node says its version (and so proves the image starts)
+    local nodev
+    nodev=$(podman run --rm "${RUN_OPTS[@]}" --network none --entrypoint node "$tag" -p 'process.versions.node')
+    app=(--dockerfile "$(dockerfile "$name")" --lockfile pnpm-lock.yaml --node-version "$nodev")
+  else
+    # its entrypoint starts (the --version of keepalived's: exit 0, the binary and its libraries are all there)
+    podman run --rm "${RUN_OPTS[@]}" --network none "$tag" --version >/dev/null 2>&1 \
+      || die "$tag: its entrypoint does not start (--version)"
+  fi
   mnt=$(podman image mount "$tag")
   node_modules/.bin/tsx scripts/sbom.ts --name "oooi-$name" --version "$version" --image "$tag" --base "$base" \
-    --rootfs "$mnt" --dockerfile "$(dockerfile "$name")" --lockfile pnpm-lock.yaml --node-version "$nodev" \
-    --distro "$SUITE"
+    --rootfs "$mnt" "${app[@]}" --distro "$SUITE"
   podman image unmount "$tag" >/dev/null
 }
 
@@ -233,7 +249,7 @@ version=${version:-$(workspace_version)}
 case $cmd in
   build) build "$version" "$slim" ;;
   push) [ -n "$registry" ] || die "usage: images.sh push REGISTRY [--version V] [--tls-verify=false]"; push "$registry" "$version" "$tls" ;;
-  list) for n in $(names); do echo "$n $(dockerfile "$n")"; done ;;
+  list) for n in $(names); do echo "$n $(dockerfile "$n") $(kind "$n")"; done ;;
   inputs-hash) inputs_hash ;;
   *) die "usage: images.sh build [--version V] | push REGISTRY [--version V] [--tls-verify=false] | list | inputs-hash" ;;
 esac

@@ -1,5 +1,10 @@
 // The SBOM's pure core: dpkg records, the bundle's inputs from its source map, the lockfile's hashes, and the
-// CycloneDX document (scripts/sbom.ts).
+// CycloneDX document (scripts/sbom.ts); then the script itself on a root filesystem with no Node app, as
+// oooi-keepalived's is (per-package dpkg records, no /app).
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { bundleInputs, cycloneDx, lockfileIntegrity, parseDpkgStatus } from './sbom';
 
 const status = `Package: libc6
@@ -80,8 +85,10 @@ const input = {
   image: 'localhost/oooi-dhcp:0.1.0',
   base: 'docker.io/library/node:20.20.2-bookworm-slim',
   distro: 'bookworm',
-  nodeVersion: '20.20.2',
   deb: parseDpkgStatus(status),
+};
+const app = {
+  nodeVersion: '20.20.2',
   npm: [
     { name: '@oooi/kube', version: '0.1.0', kind: 'workspace' as const, dir: 'packages/kube' },
     {
@@ -96,7 +103,7 @@ const input = {
 };
 
 test('CycloneDX: Debian packages, Node.js and npm packages with purls, hashes and licenses; deterministic', () => {
-  const doc = cycloneDx(input) as { components: Record<string, unknown>[]; serialNumber: string };
+  const doc = cycloneDx({ ...input, app }) as { components: Record<string, unknown>[]; serialNumber: string };
   expect(doc).toMatchObject({ bomFormat: 'CycloneDX', specVersion: '1.5' });
   expect(doc.components.map((c) => c.purl)).toEqual([
     'pkg:deb/debian/libc6@2.36-9%2Bdeb12u14?arch=amd64&distro=bookworm',
@@ -109,7 +116,7 @@ test('CycloneDX: Debian packages, Node.js and npm packages with purls, hashes an
     hashes: [{ alg: 'SHA-512', content: 'deadbeef' }],
     licenses: [{ expression: 'ISC' }],
   });
-  expect((cycloneDx(input) as { serialNumber: string }).serialNumber).toBe(doc.serialNumber);
+  expect((cycloneDx({ ...input, app }) as { serialNumber: string }).serialNumber).toBe(doc.serialNumber);
   expect(doc.serialNumber).toMatch(
     /^urn:uuid:[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-8[0-9a-f]{3}-[0-9a-f]{12}$/,
   );
@@ -117,6 +124,61 @@ test('CycloneDX: Debian packages, Node.js and npm packages with purls, hashes an
 
 test('CycloneDX: an npm package bundled but missing from the lockfile is an error', () => {
   expect(() =>
-    cycloneDx({ ...input, npm: [{ name: 'left-pad', version: '1.3.0', kind: 'npm', dir: 'x' }] }),
+    cycloneDx({
+      ...input,
+      app: { ...app, npm: [{ name: 'left-pad', version: '1.3.0', kind: 'npm', dir: 'x' }] },
+    }),
   ).toThrow('left-pad@1.3.0 is bundled but not in the lockfile');
+});
+
+test('CycloneDX without a Node app: the Debian packages alone, no node and no npm component', () => {
+  const doc = cycloneDx({ ...input, name: 'oooi-keepalived' }) as { components: { purl: string }[] };
+  expect(doc.components.map((c) => c.purl)).toEqual([
+    'pkg:deb/debian/libc6@2.36-9%2Bdeb12u14?arch=amd64&distro=bookworm',
+    'pkg:deb/debian/libstdc%2B%2B6@12.2.0-14%2Bdeb12u1?arch=amd64&distro=bookworm',
+  ]);
+});
+
+describe('sbom.ts on a root filesystem with no Node app (oooi-keepalived’s layout)', () => {
+  let rootfs: string;
+  beforeAll(() => {
+    rootfs = mkdtempSync(join(tmpdir(), 'oooi-sbom-'));
+    mkdirSync(join(rootfs, 'var/lib/dpkg/status.d'), { recursive: true });
+    const [libc, , libstdc] = status.split('\n\n');
+    writeFileSync(join(rootfs, 'var/lib/dpkg/status.d/libc6'), libc!);
+    writeFileSync(
+      join(rootfs, 'var/lib/dpkg/status.d/keepalived'),
+      'Package: keepalived\nStatus: install ok installed\nArchitecture: amd64\nVersion: 1:2.2.7-1+b2\n',
+    );
+    writeFileSync(join(rootfs, 'var/lib/dpkg/status.d/libstdc++6'), libstdc!);
+  });
+  afterAll(() => rmSync(rootfs, { recursive: true, force: true }));
+
+  const sbom = (...extra: string[]) =>
+    spawnSync(
+      join(__dirname, '../node_modules/.bin/tsx'),
+      [
+        join(__dirname, 'sbom.ts'),
+        ...['--name', 'oooi-keepalived', '--version', '0.1.0', '--image', 'localhost/oooi-keepalived:0.1.0'],
+        ...['--base', 'node:20.20.2-bookworm-slim', '--rootfs', rootfs, ...extra],
+      ],
+      { encoding: 'utf8', timeout: 60_000 },
+    );
+
+  test('without the app flags: its dpkg records only', () => {
+    const r = sbom();
+    expect(r.stderr).toBe('');
+    const doc = JSON.parse(r.stdout) as { components: { name: string; type: string }[] };
+    expect(doc.components.map((c) => `${c.type} ${c.name}`)).toEqual([
+      'library keepalived',
+      'library libc6',
+      'library libstdc++6',
+    ]);
+  }, 60_000);
+
+  test('some app flags but not all: an error naming the missing ones', () => {
+    const r = sbom('--node-version', '20.20.2');
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/--node-version without --dockerfile, --lockfile/);
+  }, 60_000);
 });

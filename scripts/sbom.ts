@@ -1,11 +1,13 @@
 // The SBOM of one oooi image (CycloneDX 1.5 JSON), written by scripts/images.sh beside its archive:
 // - every Debian package of the image's root filesystem, from its dpkg records (/var/lib/dpkg/status, or the
 //   per-package /var/lib/dpkg/status.d/ records of the shell-less runtime stage, scripts/runtime-rootfs.sh);
+// and for an image with a Node app (--dockerfile, --lockfile and --node-version, all three or none):
 // - Node.js (the version the image's own node reports);
 // - every npm package and workspace package the bundle was built from: the bundle's source map lists its inputs,
 //   pnpm's store layout names each package and version, and the workspace's lockfile gives its integrity hash.
-// usage: tsx scripts/sbom.ts --name N --version V --image REF --base REF --rootfs DIR --dockerfile FILE
-//        --lockfile FILE --node-version V [--distro bookworm]
+// An image without one (oooi-keepalived: Debian's package alone) gets its dpkg records only.
+// usage: tsx scripts/sbom.ts --name N --version V --image REF --base REF --rootfs DIR
+//        [--dockerfile FILE --lockfile FILE --node-version V] [--distro bookworm]
 // The core (parseDpkgStatus, bundleInputs, cycloneDx) is pure; main() reads the files.
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
@@ -100,17 +102,23 @@ export function lockfileIntegrity(text: string): Map<string, string> {
   return out;
 }
 
+/** The Node app of an image: the runtime's version and the packages its bundle was built from. */
+export interface NodeApp {
+  readonly nodeVersion: string;
+  readonly npm: readonly NpmInput[];
+  readonly integrity: ReadonlyMap<string, string>;
+  readonly licenses: ReadonlyMap<string, string>;
+}
+
 export interface SbomInput {
   readonly name: string;
   readonly version: string;
   readonly image: string;
   readonly base: string;
   readonly distro: string;
-  readonly nodeVersion: string;
   readonly deb: readonly DebPackage[];
-  readonly npm: readonly NpmInput[];
-  readonly integrity: ReadonlyMap<string, string>;
-  readonly licenses: ReadonlyMap<string, string>;
+  /** Absent for an image with no Node app: its SBOM is its Debian packages alone. */
+  readonly app?: NodeApp;
 }
 
 const npmPurl = (name: string, version: string): string =>
@@ -138,25 +146,24 @@ function debComponents(deb: readonly DebPackage[], distro: string): Record<strin
     });
 }
 
-/** The CycloneDX 1.5 document; deterministic (no timestamp, the serial number a hash of the content). */
-export function cycloneDx(i: SbomInput): Record<string, unknown> {
-  const deb = debComponents(i.deb, i.distro);
-  const nodePurl = `pkg:generic/nodejs@${i.nodeVersion}?download_url=https://nodejs.org/dist/v${i.nodeVersion}/`;
+/** Node.js and the npm packages of the bundle, as CycloneDX components. */
+function appComponents(app: NodeApp): Record<string, unknown>[] {
+  const nodePurl = `pkg:generic/nodejs@${app.nodeVersion}?download_url=https://nodejs.org/dist/v${app.nodeVersion}/`;
   const node = {
     type: 'application',
     'bom-ref': nodePurl,
     name: 'node',
-    version: i.nodeVersion,
+    version: app.nodeVersion,
     purl: nodePurl,
     licenses: [{ license: { id: 'MIT' } }],
   };
-  const npm = i.npm.map((p) => {
+  const npm = app.npm.map((p) => {
     const purl = npmPurl(p.name, p.version);
-    const sri = i.integrity.get(`${p.name}@${p.version}`);
+    const sri = app.integrity.get(`${p.name}@${p.version}`);
     if (p.kind === 'npm' && !sri)
       throw new Error(`${p.name}@${p.version} is bundled but not in the lockfile`);
     const hash = sri ? hashOf(sri) : undefined;
-    const license = i.licenses.get(`${p.name}@${p.version}`);
+    const license = app.licenses.get(`${p.name}@${p.version}`);
     return {
       type: 'library',
       'bom-ref': purl,
@@ -168,7 +175,12 @@ export function cycloneDx(i: SbomInput): Record<string, unknown> {
       ...(p.kind === 'workspace' ? { properties: [{ name: 'oooi:workspace', value: p.dir }] } : {}),
     };
   });
-  const components = [...deb, node, ...npm];
+  return [node, ...npm];
+}
+
+/** The CycloneDX 1.5 document; deterministic (no timestamp, the serial number a hash of the content). */
+export function cycloneDx(i: SbomInput): Record<string, unknown> {
+  const components = [...debComponents(i.deb, i.distro), ...(i.app ? appComponents(i.app) : [])];
   const digest = createHash('sha256')
     .update(JSON.stringify([i.name, i.version, i.base, components]))
     .digest('hex');
@@ -203,32 +215,25 @@ function dpkgRecords(rootfs: string): string {
   return parts.join('\n\n');
 }
 
-function main(): void {
-  const { values: a } = parseArgs({
-    options: Object.fromEntries(
-      ['name', 'version', 'image', 'base', 'rootfs', 'lockfile', 'node-version', 'distro', 'dockerfile'].map(
-        (k) => [k, { type: 'string' as const }],
-      ),
-    ),
-  });
-  const need = (k: string): string => {
-    const v = a[k];
-    if (typeof v !== 'string' || v === '') throw new Error(`sbom.ts: --${k} is required`);
-    return v;
-  };
-  const rootfs = need('rootfs');
-  const root = repoDir;
-  const deb = parseDpkgStatus(dpkgRecords(rootfs));
-  if (deb.length === 0) throw new Error(`sbom.ts: no dpkg records in ${rootfs}`);
+type Args = Record<string, string | boolean | undefined>;
+
+function need(a: Args, k: string): string {
+  const v = a[k];
+  if (typeof v !== 'string' || v === '') throw new Error(`sbom.ts: --${k} is required`);
+  return v;
+}
+
+/** The Node app of the image at ROOTFS, read as its Dockerfile built it (--dockerfile, --lockfile, --node-version). */
+function readApp(a: Args, rootfs: string): NodeApp {
   // the runtime stage copies the bundle's map from where the build stage wrote it (/src/packages/PKG/dist)
-  const mapSrc = readImage(need('dockerfile')).copies.find((c) => c.endsWith('.js.map'));
-  if (!mapSrc) throw new Error(`sbom.ts: ${need('dockerfile')} copies no source map`);
+  const mapSrc = readImage(need(a, 'dockerfile')).copies.find((c) => c.endsWith('.js.map'));
+  if (!mapSrc) throw new Error(`sbom.ts: ${need(a, 'dockerfile')} copies no source map`);
   const mapDir = posix.dirname(mapSrc.replace(/^\/src\//, ''));
   const map = JSON.parse(readFileSync(join(rootfs, 'app', posix.basename(mapSrc)), 'utf8')) as {
     sources: string[];
   };
   const readPkg = (dir: string): { name: string; version: string; license?: string } | undefined => {
-    const f = join(root, dir, 'package.json');
+    const f = join(repoDir, dir, 'package.json');
     return existsSync(f)
       ? (JSON.parse(readFileSync(f, 'utf8')) as { name: string; version: string })
       : undefined;
@@ -239,17 +244,37 @@ function main(): void {
     const l = readPkg(p.dir)?.license;
     if (typeof l === 'string') licenses.set(`${p.name}@${p.version}`, l);
   }
+  const integrity = lockfileIntegrity(readFileSync(need(a, 'lockfile'), 'utf8'));
+  return { nodeVersion: need(a, 'node-version'), npm, integrity, licenses };
+}
+
+const APP_FLAGS = ['dockerfile', 'lockfile', 'node-version'];
+
+function main(): void {
+  const { values: a } = parseArgs({
+    options: Object.fromEntries(
+      ['name', 'version', 'image', 'base', 'rootfs', 'distro', ...APP_FLAGS].map((k) => [
+        k,
+        { type: 'string' as const },
+      ]),
+    ),
+  });
+  const given = APP_FLAGS.filter((k) => a[k] !== undefined);
+  if (given.length > 0 && given.length < APP_FLAGS.length)
+    throw new Error(
+      `sbom.ts: --${given.join(', --')} without --${APP_FLAGS.filter((k) => !given.includes(k)).join(', --')}: a Node app needs all three, an image without one none`,
+    );
+  const rootfs = need(a, 'rootfs');
+  const deb = parseDpkgStatus(dpkgRecords(rootfs));
+  if (deb.length === 0) throw new Error(`sbom.ts: no dpkg records in ${rootfs}`);
   const doc = cycloneDx({
-    name: need('name'),
-    version: need('version'),
-    image: need('image'),
-    base: need('base'),
+    name: need(a, 'name'),
+    version: need(a, 'version'),
+    image: need(a, 'image'),
+    base: need(a, 'base'),
     distro: a.distro ?? 'bookworm',
-    nodeVersion: need('node-version'),
     deb,
-    npm,
-    integrity: lockfileIntegrity(readFileSync(need('lockfile'), 'utf8')),
-    licenses,
+    ...(given.length > 0 ? { app: readApp(a, rootfs) } : {}),
   });
   process.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);
 }

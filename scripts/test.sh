@@ -2,7 +2,7 @@
 # Runs every test of the project (the README's test command; .ci/run calls exactly this).
 # On a fresh machine it installs everything it needs first: pnpm and the workspace (scripts/bootstrap.sh),
 # then the rig's real peers (kube-apiserver, etcd, CoreDNS, Envoy, DHCP/DNS clients, podman; cached by version),
-# then the three container images (scripts/images.sh; e2e/images runs them as their pods would).
+# then the four container images (scripts/images.sh; e2e/images runs them as their pods would).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 step() { printf '\n== %s\n' "$*"; }

@@ -4,7 +4,8 @@
 // table and the goals as ratios: runtime size at most 0.6x the slim-based one, start-to-ready no slower (ratio
 // ≤ 1, within the noise of a shared machine). Not a test and not in CI: run it by hand (root, the rig installed):
 //   pnpm tsx bench/images/run.ts [--rounds 3] [--no-slim-build]
-// Rounds interleave the variants (runtime, slim, then slim, runtime…); the table shows medians.
+// Rounds interleave the variants (runtime, slim, then slim, runtime…); the table shows medians. oooi-keepalived (no
+// Node app: no slim-based twin, no start-to-ready here) gets its size row only.
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { OOOI_IMAGE_VERSION } from '@oooi/controller';
@@ -20,10 +21,10 @@ const V = OOOI_IMAGE_VERSION;
 const VARIANTS = ['runtime', 'slim'] as const;
 type Variant = (typeof VARIANTS)[number];
 const NAMES = ['controller', 'dhcp', 'xds'] as const;
-type Name = (typeof NAMES)[number];
+const SIZE_ONLY = ['keepalived'] as const;
 
-const tag = (n: Name, v: Variant) => `localhost/oooi-${n}${v === 'slim' ? '-slim' : ''}:${V}`;
-const archive = (n: Name, v: Variant) =>
+const tag = (n: string, v: Variant) => `localhost/oooi-${n}${v === 'slim' ? '-slim' : ''}:${V}`;
+const archive = (n: string, v: Variant) =>
   join(repoRoot, 'dist/images', `oooi-${n}${v === 'slim' ? '-slim' : ''}-${V}.oci.tar`);
 const median = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 const note = (line: string) => void process.stderr.write(`${line}\n`);
@@ -33,6 +34,11 @@ async function sizes(): Promise<Map<string, { gz: number; unpacked: number }>> {
   for (const n of NAMES)
     for (const v of VARIANTS)
       out.set(`${n}/${v}`, { gz: await gzipSize(archive(n, v)), unpacked: await unpackedSize(tag(n, v)) });
+  for (const n of SIZE_ONLY)
+    out.set(`${n}/runtime`, {
+      gz: await gzipSize(archive(n, 'runtime')),
+      unpacked: await unpackedSize(tag(n, 'runtime')),
+    });
   return out;
 }
 
@@ -76,6 +82,10 @@ function report(size: Map<string, { gz: number; unpacked: number }>, times: Map<
         `| oooi-${n} | ${v} | ${mb(s.gz)} | ${mb(s.unpacked)} | ${t(`${n}/${v}`)} (${range(`${n}/${v}`)})${lease} | ${ready[n]} |`,
       );
     }
+  for (const n of SIZE_ONLY) {
+    const s = size.get(`${n}/runtime`)!;
+    lines.push(`| oooi-${n} | runtime | ${mb(s.gz)} | ${mb(s.unpacked)} | — (size only) | — |`);
+  }
   lines.push('', 'runtime / slim (goal: size ≤ 0.6, start-to-ready ≤ 1):');
   for (const n of NAMES) {
     const [r, s] = [size.get(`${n}/runtime`)!, size.get(`${n}/slim`)!];

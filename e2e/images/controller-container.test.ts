@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { KubeClient, KubeConfigRest, loadKubeConfig, type KubeObject } from '@oooi/kube';
-import { builtinImages, DeploymentKind } from '@oooi/controller';
+import { builtinImages, DeploymentKind, OOOI_IMAGE_VERSION } from '@oooi/controller';
 import {
   e2eEnv,
   openNetScope,
@@ -70,9 +70,7 @@ afterAll(async () => {
 
 test('runs the image the chart names, as the user its pod names, with no kubeconfig', async () => {
   const c = containerOf(deployment, 'controller');
-  expect(c.image).toBe(
-    `ghcr.io/oooi-project/oooi-controller:${images.tags.get('controller')!.split(':')[1]}`,
-  );
+  expect(c.image).toBe(`ghcr.io/oooi-project/oooi-controller:${OOOI_IMAGE_VERSION}`);
   const tag = images.image(c.image!);
   expect(tag).toBe(images.tags.get('controller'));
   const running = pod!.container('controller');

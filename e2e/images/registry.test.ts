@@ -1,18 +1,19 @@
 // The images through a real registry, as a cluster gets them: the CNCF distribution server (Debian's
 // docker-registry) on 127.0.0.1 at a free port; `scripts/images.sh push 127.0.0.1:PORT --tls-verify=false` pushes
-// the three archives to it; `helm install` of charts/oooi with every image value pointing there (image.repository,
-// childImages.dhcp, dhcpServer, xds, configSync); then the sandbox's kubelet stand-in runs the pods of the
-// Deployments the chart and the operator write, each oooi container pulled from the registry by the name its
-// Deployment gives (`podman pull`, every start) and run as pulled: the operator under the chart's ServiceAccount,
-// then for examples/ the DHCP pod, the DNS pod's config-sync sidecar (its CoreDNS from the rig's local image) and
-// the proxy pod's oooi-xds (Envoy as a process). Each running container's image digest is the one the push
-// printed and the registry serves. A push that leaves an image out or mislabels it, a chart value that names
+// the four archives to it; `helm install` of charts/oooi with every image value pointing there (image.repository
+// and image.tag, childImages.dhcp, dhcpServer, xds, keepalived, configSync); then the sandbox's kubelet stand-in
+// runs the pods of the Deployments the chart and the operator write, each oooi container pulled from the registry
+// by the name its Deployment gives (`podman pull`, every start) and run as pulled: the operator under the chart's
+// ServiceAccount, then for examples/ the DHCP pod, the DNS pod's config-sync sidecar (its CoreDNS from the rig's
+// local image) and the proxy pod's oooi-xds (Envoy as a process), and for a ProxyServer in HA mode both replica
+// pods' keepalived sidecars. Each running container's image digest is the one the push printed and the registry
+// serves. A push that leaves an image out or mislabels it, a chart value that names
 // another image, or a pull that fails fails here.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { KubeClient, KubeConfigRest, loadKubeConfig } from '@oooi/kube';
-import { DeploymentKind, OOOI_IMAGE_VERSION } from '@oooi/controller';
+import { KubeClient, KubeConfigRest, loadKubeConfig, type KubeObject } from '@oooi/kube';
+import { DeploymentKind, ProxyServerKind } from '@oooi/controller';
 import {
   e2eEnv,
   openNetScope,
@@ -29,13 +30,15 @@ import {
 } from '@oooi/rig';
 import { applyExamples, chartDir, helmOk, infraReady } from '../chart/chart-support';
 import { SandboxKubelet } from '../sandbox/kubelet';
-import { BUILD_TIMEOUT_MS, builtImages, type BuiltImages } from './built';
+import { haProxyServer } from '../proxy/ha-lab';
+import { BUILD_TIMEOUT_MS, builtImages, LOCAL_IMAGE_VERSION, type BuiltImages } from './built';
 import { containerOf, waitProbe } from './pods';
 import { startRegistry, type Registry } from './registry';
 
 jest.setTimeout(600_000);
 
-const V = OOOI_IMAGE_VERSION;
+/** The version the images were built with: the archives' and so the pushed tags' (the chart is told it). */
+const V = LOCAL_IMAGE_VERSION;
 const OPERATOR_NS = 'oooi-system';
 const NS = 'clusters';
 
@@ -90,11 +93,15 @@ beforeAll(async () => {
       '--set',
       `image.repository=${registry.host}/oooi-controller`,
       '--set',
+      `image.tag=${V}`,
+      '--set',
       `childImages.dhcp=${ref('dhcp')}`,
       '--set',
       `childImages.dhcpServer=${ref('dhcp')}`,
       '--set',
       `childImages.xds=${ref('xds')}`,
+      '--set',
+      `childImages.keepalived=${ref('keepalived')}`,
       '--set',
       `childImages.configSync=${ref('controller')}`,
     ],
@@ -207,4 +214,45 @@ test('the workloads it writes for examples/ name the registry’s images and run
   const proxy = await podOf(k, 'vlan100-proxy');
   await expectPulled(proxy, 'oooi-xds', 'xds');
   await waitProbe(proxy, await deployment('vlan100-proxy'), 'oooi-xds');
+});
+
+/** A ProxyServer in HA mode beside the example Infra's proxy: serverIP .40 floating between .41 and .42. */
+const HA = { serverIP: '198.51.100.40', replicaIPs: ['198.51.100.41', '198.51.100.42'] } as const;
+
+test('a ProxyServer in HA mode: both replicas’ keepalived run the chart’s image, pulled from the registry', async () => {
+  const p = haProxyServer(NS);
+  await admin.apply(ProxyServerKind, {
+    ...p,
+    spec: {
+      ...p.spec,
+      networkConfig: {
+        cidr: '198.51.100.0/24',
+        serverIP: HA.serverIP,
+        networkAttachmentName: 'vlan100',
+        highAvailability: { replicaIPs: [...HA.replicaIPs], virtualRouterID: 52 },
+      },
+    },
+  } as unknown as KubeObject);
+  const k = kubelets[1]!;
+  const pods: RunningPod[] = [];
+  for (const name of ['edge', 'edge-1']) {
+    const pod = await podOf(k, name);
+    expect(containerOf(await admin.get(DeploymentKind, { namespace: NS, name }), 'keepalived').image).toBe(
+      ref('keepalived'),
+    );
+    await expectPulled(pod, 'keepalived', 'keepalived');
+    pods.push(pod);
+  }
+  // and they run: one of them takes serverIP
+  await waitFor(
+    `one replica holds ${HA.serverIP}`,
+    async () => {
+      k.check();
+      const has = await Promise.all(
+        pods.map(async (pod) => (await pod.netns.addresses('net1')).includes(`${HA.serverIP}/24`)),
+      );
+      return has.filter(Boolean).length === 1;
+    },
+    { timeoutMs: 120_000, everyMs: 500 },
+  );
 });

@@ -1,18 +1,21 @@
 // Proxy HA end to end (docs/high-availability.md "Proxy"): the two replica pods of a ProxyServer in HA mode, as
 // planProxyServer renders them, run by the pod runner on one VLAN bridge — real Envoy fed by the real oooi-xds
 // (watching the ProxyServer on the rig's apiserver), real keepalived (Debian's) with the rendered keepalived.conf and
-// the track file oooi-xds keeps. A VM namespace opens a new TLS connection to serverIP every 50 ms (each with 3 s
+// the track file oooi-xds keeps; keepalived from the built oooi-keepalived image with podman when podman is here
+// (else the host binary: the first line printed says which). A VM namespace opens a new TLS connection to serverIP every 50 ms (each with 3 s
 // to finish its handshake and one echo) while the active replica (a) loses Envoy's readiness (admin
 // /healthcheck/fail: /ready answers DRAINING), (b) is stopped gracefully in the pod's termination order, (c) has
 // its processes SIGKILLed. The gaps are printed; the bounds asserted are loose (the machine is shared).
-import { rigBin, sleep, waitFor, type RunningPod } from '@oooi/rig';
+import { rigBin, sleep, waitFor } from '@oooi/rig';
+import { BUILD_TIMEOUT_MS } from '../images/built';
 import {
   HELD,
   PROBE,
   REPLICA_IPS,
   SERVER_IP,
-  childPids,
+  keepalivedRuntime,
   openHaWorld,
+  signalContainer,
   tsxArgv,
   waitForHolder,
   type HaWorld,
@@ -23,8 +26,10 @@ jest.setTimeout(420_000);
 let w: HaWorld;
 
 beforeAll(async () => {
-  w = await openHaWorld(`proxy-ha-${process.pid}`);
-});
+  const keepalived = keepalivedRuntime();
+  process.stdout.write(`proxy HA: ${keepalived.describe}\n`);
+  w = await openHaWorld(`proxy-ha-${process.pid}`, keepalived);
+}, BUILD_TIMEOUT_MS);
 
 afterAll(async () => {
   await w?.dispose();
@@ -89,13 +94,6 @@ function report(what: string, attempts: readonly Attempt[]): void {
   process.stdout.write(
     `proxy HA ${what}: ${attempts.length} new connections, ${failed.length} failed (${why || 'none'}), gap ${gapMs(attempts)} ms, ${slow} took > 500 ms\n`,
   );
-}
-
-/** Sends SIGNAL to a container's process (and its children first, as a dying pod's would get it). */
-async function signalContainer(pod: RunningPod, name: string, signal: NodeJS.Signals): Promise<void> {
-  const pid = pod.container(name).proc.ref.pid;
-  for (const child of await childPids(pid)) process.kill(child, signal);
-  process.kill(pid, signal);
 }
 
 async function restart(r: number, names: readonly string[]): Promise<void> {
@@ -204,7 +202,8 @@ test('(a) the active replica’s processes SIGKILLed: serverIP moves, new connec
   const pod = w.pods[h]!;
   const result = await startProbe(15_000, 'probe-kill');
   await sleep(1000);
-  // keepalived's VRRP child first, so nothing is left to send a priority-0 advert: a crash, not a stop
+  // keepalived's VRRP child first (or its whole container), so nothing is left to send a priority-0 advert: a
+  // crash, not a stop
   for (const c of ['keepalived', 'envoy', 'oooi-xds']) await signalContainer(pod, c, 'SIGKILL');
   // the dead replica keeps serverIP on its interface (nothing removed it): only the survivor's side is asked
   const survivorHolds = async () =>

@@ -4,6 +4,7 @@
 // the real oooi-xds sidecar (watching the stored ProxyServer, writing keepalived's track file) and real keepalived
 // (Debian's 2.2.x) with the rendered keepalived.conf. A backend namespace (.30) runs a TLS server that names the
 // replica nothing about; a VM namespace (.21) runs the prober (ha-prober.ts).
+import { mkdir } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { ProxyServer } from '@oooi/api';
 import type { KubeObject } from '@oooi/kube';
@@ -14,6 +15,7 @@ import {
   openNetScope,
   type ImageRule,
   rigBin,
+  run,
   runPod,
   waitFor,
   type NetScope,
@@ -23,14 +25,34 @@ import {
   type TrackedProc,
 } from '@oooi/rig';
 import { makeNamespaces, restForRig, User } from '../controller/support';
+import { builtImages } from '../images/built';
+import { missingPodmanTools } from '../sandbox/runtime';
 
 /** Debian's keepalived (2.2.x), from the rig's apt piece. */
 const KEEPALIVED = '/usr/sbin/keepalived';
+
+/** How the replicas' keepalived runs. */
+export interface KeepalivedRuntime {
+  /** The local image (built from Dockerfile.keepalived) podman runs it from; undefined: the host binary. */
+  readonly image?: string;
+  /** One line saying which, for the test's output. */
+  readonly describe: string;
+}
+
 /**
- * OOOI_E2E_KEEPALIVED_IMAGE (a local image built from Dockerfile.keepalived): keepalived runs from it under podman,
- * with the generated securityContext, instead of as a process. Unset: the process.
+ * From the built image when podman, buildah, runc and skopeo are here (images.sh builds it when missing or stale;
+ * that build can take minutes), else Debian's host binary as a process.
  */
-const KEEPALIVED_IMAGE = process.env.OOOI_E2E_KEEPALIVED_IMAGE;
+export function keepalivedRuntime(): KeepalivedRuntime {
+  const missing = missingPodmanTools();
+  if (missing.length > 0)
+    return {
+      describe: `keepalived: the host binary ${KEEPALIVED}, a process (${missing.join(', ')} not found)`,
+    };
+  const image = builtImages().tags.get('keepalived');
+  if (image === undefined) throw new Error('scripts/images.sh list names no keepalived image');
+  return { image, describe: `keepalived: from the image ${image} with podman, as the pod spec says` };
+}
 export const NAME = 'edge';
 export const SERVER_IP = '198.51.100.4';
 export const REPLICA_IPS = ['198.51.100.5', '198.51.100.6'] as const;
@@ -76,6 +98,7 @@ export interface HaWorld {
   readonly backend: Netns;
   /** Replica 0 and 1, as the pod runner runs them. */
   readonly pods: RunningPod[];
+  readonly keepalived: KeepalivedRuntime;
   readonly deployments: KubeObject[];
   dispose(): Promise<void>;
 }
@@ -86,21 +109,31 @@ export function tsxArgv(file: string, ...args: string[]): string[] {
   return [process.execPath, '--import', `file://${loader}`, join(__dirname, file), ...args];
 }
 
-/** oooi-keepalived (Dockerfile.keepalived: Debian's package) → the same Debian keepalived, installed by the rig's apt piece. */
-const keepalivedRule: ImageRule = {
-  name: 'keepalived',
-  match: (image) => /(^|\/)oooi-keepalived(:|@|$)/.test(image),
-  entrypoint: () => Promise.resolve([KEEPALIVED]),
-  stripCommand: (command) => (basename(command[0] ?? '') === 'keepalived' ? command.slice(1) : undefined),
-};
+/**
+ * oooi-keepalived (Dockerfile.keepalived: Debian's package) → the same Debian keepalived, installed by the rig's apt
+ * piece. As a process it has no /dev of its own, where the pod puts its pid files: they go to PIDDIR instead.
+ */
+function keepalivedRule(pidDir: string): ImageRule {
+  return {
+    name: 'keepalived',
+    match: (image) => /(^|\/)oooi-keepalived(:|@|$)/.test(image),
+    entrypoint: () => Promise.resolve([KEEPALIVED]),
+    stripCommand: (command) => (basename(command[0] ?? '') === 'keepalived' ? command.slice(1) : undefined),
+    // the last --pid wins
+    extraArgs: [`--pid=${pidDir}/keepalived.pid`, `--vrrp_pid=${pidDir}/keepalived-vrrp.pid`],
+  };
+}
 
 /** Runs replica R's Deployment; resolves once its oooi-xds /readyz answers 200 on the replica address. */
 export async function runReplica(
-  w: Pick<HaWorld, 'scope' | 'vlan' | 'podNet'>,
+  w: Pick<HaWorld, 'scope' | 'vlan' | 'podNet' | 'keepalived'>,
   d: KubeObject,
   cm: KubeObject,
   r: number,
 ) {
+  const pidDir = join(w.scope.dir, `keepalived-${r}`);
+  await mkdir(pidDir, { recursive: true });
+  const rule = keepalivedRule(pidDir);
   const pod = await runPod(w.scope, {
     deployment: d,
     configMaps: [cm],
@@ -108,10 +141,10 @@ export async function runReplica(
     // eth0: Envoy's stats listener is bound to it, and the sidecar's health port is on the pod IP
     podNetwork: { network: w.podNet, address: `203.0.113.${10 + r}/24` },
     kubeconfig: e2eEnv().kubeconfig,
-    images: [...defaultImageMap(), keepalivedRule],
-    ...(KEEPALIVED_IMAGE
+    images: [...defaultImageMap(), rule],
+    ...(w.keepalived.image !== undefined
       ? {
-          podman: { image: (i: string) => (keepalivedRule.match(i) ? KEEPALIVED_IMAGE : undefined) },
+          podman: { image: (i: string) => (rule.match(i) ? w.keepalived.image : undefined) },
           // keepalived.conf names /run/oooi/envoy-serving, where the container mounts the emptyDir; rewritten to
           // the pod directory it would name a path that exists only outside the container
           rewriteFileContents: false,
@@ -163,7 +196,7 @@ async function startBackend(w: Pick<HaWorld, 'scope' | 'backend'>): Promise<Trac
   return proc;
 }
 
-export async function openHaWorld(ns: string): Promise<HaWorld> {
+export async function openHaWorld(ns: string, keepalived: KeepalivedRuntime): Promise<HaWorld> {
   const user = new User(await restForRig());
   const dropNamespaces = await makeNamespaces(user, ns);
   const proxy = haProxyServer(ns);
@@ -187,6 +220,7 @@ export async function openHaWorld(ns: string): Promise<HaWorld> {
     vm: await scope.createNamespace('vm'),
     backend: await scope.createNamespace('backend'),
     pods,
+    keepalived,
     deployments: [deployment, replica1Deployment!],
     dispose: async () => {
       await Promise.all(procs.map((p) => p.stop()));
@@ -203,7 +237,7 @@ export async function openHaWorld(ns: string): Promise<HaWorld> {
 }
 
 /** Which replica holds serverIP on its net1 (-1: none; 2: both, a split brain). */
-export async function holder(w: HaWorld): Promise<number> {
+export async function holder(w: Pick<HaWorld, 'pods'>): Promise<number> {
   const has = await Promise.all(
     w.pods.map(async (p) => (await p.netns.addresses('net1')).some((a) => a.startsWith(`${SERVER_IP}/`))),
   );
@@ -212,7 +246,11 @@ export async function holder(w: HaWorld): Promise<number> {
 }
 
 /** Waits until exactly one replica holds serverIP and returns it. */
-export async function waitForHolder(w: HaWorld, want?: number, timeoutMs = 30_000): Promise<number> {
+export async function waitForHolder(
+  w: Pick<HaWorld, 'pods'>,
+  want?: number,
+  timeoutMs = 30_000,
+): Promise<number> {
   let h = -1;
   await waitFor(
     want === undefined ? 'one replica holds serverIP' : `replica ${want} holds serverIP`,
@@ -230,4 +268,20 @@ export async function childPids(pid: number): Promise<number[]> {
   const { readFile } = await import('node:fs/promises');
   const text = await readFile(`/proc/${pid}/task/${pid}/children`, 'utf8').catch(() => '');
   return text.split(/\s+/).filter(Boolean).map(Number);
+}
+
+/**
+ * Sends SIGNAL to container NAME of POD as the kubelet's runtime would: `podman kill` to a container run from its
+ * image (its PID 1; a KILL ends every process of its PID namespace), else to the process and its children first.
+ */
+export async function signalContainer(pod: RunningPod, name: string, signal: NodeJS.Signals): Promise<void> {
+  const c = pod.container(name);
+  if (c.podman !== undefined) {
+    const r = await run(['podman', 'kill', '--signal', signal.replace(/^SIG/, ''), c.podman]);
+    if (r.code !== 0) throw new Error(`podman kill --signal ${signal} ${c.podman}: ${r.stderr}`);
+    return;
+  }
+  const pid = c.proc.ref.pid;
+  for (const child of await childPids(pid)) process.kill(child, signal);
+  process.kill(pid, signal);
 }

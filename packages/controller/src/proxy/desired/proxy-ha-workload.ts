@@ -77,6 +77,14 @@ export interface ProxyReplicaInput extends ProxyDeploymentInput {
   readonly keepalivedImage: string;
 }
 
+/**
+ * Where keepalived writes its pid files: the container's own /dev, a tmpfs of this container alone that a restart
+ * replaces (the root filesystem is read-only). Not the shared emptyDir: pid files there outlive a crash, and the
+ * restarted keepalived, PID 1 again in its new PID namespace, takes the dead one's `1` for a running daemon and
+ * exits ("daemon is already running"): a crash loop (e2e/images/keepalived-container.test.ts restarts it).
+ */
+export const KEEPALIVED_PID_DIR = '/dev';
+
 function keepalivedContainer(image: string): Record<string, unknown> {
   return {
     name: 'keepalived',
@@ -89,8 +97,8 @@ function keepalivedContainer(image: string): Record<string, unknown> {
       '--log-detail',
       '--no-syslog',
       `--use-file=${KEEPALIVED_CONF_DIR}/keepalived.conf`,
-      `--pid=${SHARED_RUN_DIR}/keepalived.pid`,
-      `--vrrp_pid=${SHARED_RUN_DIR}/keepalived-vrrp.pid`,
+      `--pid=${KEEPALIVED_PID_DIR}/keepalived.pid`,
+      `--vrrp_pid=${KEEPALIVED_PID_DIR}/keepalived-vrrp.pid`,
     ],
     resources: { requests: { cpu: '10m', memory: '16Mi' }, limits: { memory: '64Mi' } },
     securityContext: {
