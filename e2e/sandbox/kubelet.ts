@@ -35,6 +35,7 @@ import {
   replaceAfterMs,
   replaceSteps,
   replicaDelta,
+  type PlacedPod,
   type PodShape,
 } from './kubelet-nodes';
 import { configMapsOf, killPod, startPod, type DeploymentShape, type PodStarter } from './kubelet-pods';
@@ -50,10 +51,14 @@ const DeploymentKind: KindDescriptor = {
 };
 const ConfigMapKind: KindDescriptor = { group: '', version: 'v1', plural: 'configmaps', kind: 'ConfigMap' };
 
-/** The sandbox's nodes, shared by every kubelet stand-in of one sandbox: their names and the ones lost. */
+/**
+ * The sandbox's nodes, shared by every kubelet stand-in of one sandbox: their names, the ones lost, and each kubelet's
+ * pods (placement sees them all).
+ */
 export interface SandboxNodes {
   readonly names: readonly string[];
   readonly down: Set<string>;
+  readonly placedBy: Set<() => readonly PlacedPod[]>;
 }
 
 export interface SandboxKubeletOptions {
@@ -79,6 +84,14 @@ export interface SandboxKubeletOptions {
   /** A lost node's unreachable taint comes this long after its last heartbeat (default 40 s, Kubernetes'). */
   readonly nodeMonitorGraceMs?: number;
   readonly log: (line: string) => void;
+}
+
+/** When a pod of a Deployment started serving (up) or stopped (down, the moment it was stopped or killed). */
+export interface PodChange {
+  readonly at: number;
+  readonly deployment: string;
+  readonly node: string;
+  readonly up: boolean;
 }
 
 /** One pod of a Deployment: where it runs, and the pod once started (undefined: its node was lost). */
@@ -112,11 +125,17 @@ export class SandboxKubelet {
   private readonly delivered = new Map<string, ConfigMapLike & KubeObject>();
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly nodes: SandboxNodes;
+  private readonly changes: PodChange[] = [];
   private failure: unknown;
 
   constructor(private readonly o: SandboxKubeletOptions) {
-    this.nodes = o.nodes ?? { names: [FAKE_NODE], down: new Set() };
+    this.nodes = o.nodes ?? { names: [FAKE_NODE], down: new Set(), placedBy: new Set() };
+    this.nodes.placedBy.add(this.placed);
   }
+
+  /** This kubelet's pods as placement sees them (lost ones too, until evicted). */
+  private readonly placed = (): PlacedPod[] =>
+    [...this.slots.values()].flatMap((s) => s.pods.map((r) => ({ ...r.shape, node: r.node })));
 
   async start(signal: AbortSignal): Promise<void> {
     const rest = new KubeConfigRest({ kubeConfig: await loadKubeConfig(this.o.adminKubeconfig) });
@@ -162,6 +181,15 @@ export class SandboxKubelet {
     );
   }
 
+  /** Every start and stop of a pod so far, in order. */
+  timeline(): readonly PodChange[] {
+    return [...this.changes];
+  }
+
+  private mark(deployment: string, node: string, up: boolean): void {
+    this.changes.push({ at: Date.now(), deployment, node, up });
+  }
+
   /**
    * The ConfigMap NAME as a running pod that mounts it sees it now: the last content the modelled propagation has
    * delivered (undefined: unchanged since the kubelet started, i.e. what the pods started with).
@@ -187,6 +215,7 @@ export class SandboxKubelet {
     record.pod = undefined;
     slot.pods = slot.pods.filter((p) => p !== record);
     this.o.log(`kubelet: pod ${pod.name} of ${deployment} deleted (SIGKILL)`);
+    this.mark(deployment, record.node, false);
     await killPod(pod);
     this.enqueue(slot, () => this.scale(deployment, slot));
   }
@@ -201,7 +230,10 @@ export class SandboxKubelet {
     const kills: Promise<void>[] = [];
     for (const [name, slot] of this.slots) {
       for (const record of slot.pods.filter((p) => p.node === node)) {
-        if (record.pod) kills.push(killPod(record.pod));
+        if (record.pod) {
+          this.mark(name, node, false);
+          kills.push(killPod(record.pod));
+        }
         record.pod = undefined;
         const after = replaceAfterMs(slot.deployment.spec?.template?.spec?.tolerations, grace);
         this.o.log(`kubelet: node ${node} lost; ${name}'s pod replaced after ${after ?? 'never'} ms`);
@@ -212,6 +244,7 @@ export class SandboxKubelet {
   }
 
   async stop(): Promise<void> {
+    this.nodes.placedBy.delete(this.placed);
     for (const t of this.timers) clearTimeout(t);
     this.timers.clear();
     await this.deployments?.stop();
@@ -275,7 +308,7 @@ export class SandboxKubelet {
   /** Places and starts one pod; false when no node fits (Pending). */
   private async startOne(name: string, slot: PodSlot): Promise<boolean> {
     const shape = podShape(slot.deployment.spec?.template);
-    const placed = [...this.slots.values()].flatMap((s) => s.pods.map((r) => ({ ...r.shape, node: r.node })));
+    const placed = [...this.nodes.placedBy].flatMap((f) => f());
     const node = placePod(this.nodes.names, this.nodes.down, placed, shape);
     if (node === undefined) {
       this.o.log(`kubelet: no node fits a pod of Deployment ${name}; it stays Pending`);
@@ -292,12 +325,14 @@ export class SandboxKubelet {
       return true;
     }
     record.pod = pod;
+    this.mark(name, node, true);
     this.o.log(`kubelet: Deployment ${name} runs pod ${pod.name} (${pod.podIP}) on node ${node}`);
     return true;
   }
 
   private async stopPod(slot: PodSlot, record: PodRecord): Promise<void> {
     slot.pods = slot.pods.filter((p) => p !== record);
+    if (record.pod) this.mark(slot.deployment.metadata?.name ?? '', record.node, false);
     await record.pod?.dispose();
     record.pod = undefined;
   }
