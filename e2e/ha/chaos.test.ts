@@ -13,7 +13,7 @@ import { e2eEnv } from '@oooi/rig';
 import { runSandbox } from '../sandbox/sandbox';
 import { runChaos, type ChaosResult } from './chaos';
 import { dnsRow } from './components';
-import { formatReport } from './probe/report';
+import { failures, formatReport } from './probe/report';
 
 jest.setTimeout(1_500_000);
 
@@ -38,6 +38,8 @@ test('DNS HA under SIGKILL, rollout and node loss: 0 failed lookups, never both 
   const r = result!;
   console.log(
     `${formatReport(r.rows)}\nrollout with no DNS replica running: ${r.rolloutAllDownMs.dns} ms\n` +
+      `failed operations:\n${failures(r.ops, r.events).join('\n')}\n` +
+      `DNS Deployments during the rollout:\n${(r.rolloutSamples.dns ?? []).join('\n')}\n` +
       `kubelet: ${lines.filter((l) => l.startsWith('kubelet:') || l.startsWith('chaos:')).join('\n')}`,
   );
   expect(r.resolvers).toEqual(['198.51.100.3', ...ADDITIONAL_DNS]);

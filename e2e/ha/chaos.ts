@@ -5,6 +5,8 @@
 // on that node SIGKILLed at once; replaced after the modelled eviction). Each event lasts from its start until every
 // pod it stopped runs again plus a settle time. It returns the probe's report per component and event and, per
 // component, how long its rollout had no replica running.
+import { DeploymentKind } from '@oooi/controller';
+import type { KubeObject } from '@oooi/kube';
 import { kinds } from '../controller/support';
 import { waitFor } from '@oooi/rig';
 import type { SandboxWorld } from '../sandbox/sandbox';
@@ -31,6 +33,55 @@ export interface ChaosResult {
   /** The resolvers the probe's lease handed out. */
   readonly resolvers: readonly string[];
   readonly ops: readonly OpRecord[];
+  /** Per component: each change of its Deployments' image and status the harness saw during the rollout. */
+  readonly rolloutSamples: Readonly<Record<string, readonly string[]>>;
+}
+
+type DeploymentView = KubeObject & {
+  spec?: { template?: { spec?: { containers?: { image?: string }[] } } };
+  status?: {
+    observedGeneration?: number;
+    replicas?: number;
+    updatedReplicas?: number;
+    availableReplicas?: number;
+  };
+};
+
+/** `image gen/observed updated/available` of a Deployment, as the controller's rollout gate reads it. */
+function describeDeployment(d: DeploymentView | undefined): string {
+  if (!d) return 'absent';
+  const st = d.status ?? {};
+  const image = d.spec?.template?.spec?.containers?.[0]?.image ?? '?';
+  return `${image.split(':').at(-1)} gen ${d.metadata?.generation ?? '?'}/${st.observedGeneration ?? '-'} upd ${st.updatedReplicas ?? 0} avail ${st.availableReplicas ?? 0}`;
+}
+
+const rolledOut = (d: DeploymentView | undefined) =>
+  !!d?.status &&
+  (d.status.observedGeneration ?? 0) >= (d.metadata?.generation ?? 0) &&
+  d.status.updatedReplicas === 1 &&
+  d.status.availableReplicas === 1;
+
+/** Samples DEPLOYMENTS every 250 ms until stopped; the lines where something changed. */
+function sampleDeployments(w: SandboxWorld, deployments: readonly string[]): () => string[] {
+  const lines: string[] = [];
+  const t0 = Date.now();
+  let last = '';
+  let on = true;
+  const get = (name: string) =>
+    w.admin.get<DeploymentView>(DeploymentKind, { namespace: w.infra.metadata!.namespace!, name });
+  void (async () => {
+    while (on) {
+      const ds = await Promise.all(deployments.map(get));
+      const now = deployments.map((d, i) => `${d}: ${describeDeployment(ds[i])}`).join('; ');
+      if (now !== last) lines.push(`+${((Date.now() - t0) / 1000).toFixed(1)} s ${now}`);
+      last = now;
+      await sleep(250);
+    }
+  })();
+  return () => {
+    on = false;
+    return lines;
+  };
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -85,7 +136,13 @@ async function event(
   return { component: e.component, event: e.event, start, end: Date.now() };
 }
 
-async function componentEvents(w: SandboxWorld, o: ChaosOptions, row: ComponentRow, events: ChaosEvent[]) {
+async function componentEvents(
+  w: SandboxWorld,
+  o: ChaosOptions,
+  row: ComponentRow,
+  out: { events: ChaosEvent[]; samples: Record<string, string[]> },
+) {
+  const { events, samples } = out;
   const c = row.component;
   for (const d of row.deployments)
     events.push(
@@ -97,7 +154,20 @@ async function componentEvents(w: SandboxWorld, o: ChaosOptions, row: ComponentR
         timeoutMs: 120_000,
       }),
     );
+  await waitFor(
+    `${row.deployments.join(', ')} rolled out and available before the rollout`,
+    async () => {
+      const ds = await Promise.all(
+        row.deployments.map((name) =>
+          w.admin.get<DeploymentView>(DeploymentKind, { namespace: w.infra.metadata!.namespace!, name }),
+        ),
+      );
+      return ds.every(rolledOut);
+    },
+    { timeoutMs: 120_000, everyMs: 500 },
+  );
   const rolled = row.roll(w.infra);
+  const stopSampling = sampleDeployments(w, row.deployments);
   events.push(
     await event(w, o, {
       component: c,
@@ -107,6 +177,7 @@ async function componentEvents(w: SandboxWorld, o: ChaosOptions, row: ComponentR
       timeoutMs: 300_000,
     }),
   );
+  samples[c] = stopSampling();
   const last = row.deployments.at(-1)!;
   const node = w.kubelet.placement().find((p) => p.deployment === last)?.node;
   if (node === undefined) throw new Error(`chaos: ${last} runs on no node`);
@@ -135,13 +206,14 @@ export async function runChaos(w: SandboxWorld, o: ChaosOptions): Promise<ChaosR
   );
   const events: ChaosEvent[] = [];
   const rolloutAllDownMs: Record<string, number> = {};
+  const samples: Record<string, string[]> = {};
   let ops: OpRecord[] | undefined;
   try {
     const t0 = Date.now();
     await sleep(o.steadyMs ?? 5000);
     events.push({ component: '-', event: 'steady (no event)', start: t0, end: Date.now() });
     for (const row of o.rows) {
-      await componentEvents(w, o, row, events);
+      await componentEvents(w, o, row, { events, samples });
       const rollout = events.find((e) => e.component === row.component && e.event === 'rollout')!;
       rolloutAllDownMs[row.component] = allDownMs(
         w.kubelet.timeline(),
@@ -153,5 +225,5 @@ export async function runChaos(w: SandboxWorld, o: ChaosOptions): Promise<ChaosR
   } finally {
     ops = (await Promise.all(probes.map(async (p) => p.stop()))).flat();
   }
-  return { rows: report(ops, events), events, rolloutAllDownMs, resolvers, ops };
+  return { rows: report(ops, events), events, rolloutAllDownMs, resolvers, ops, rolloutSamples: samples };
 }

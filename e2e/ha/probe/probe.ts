@@ -38,7 +38,7 @@ case "$1" in
   bound|renew) ip addr replace "$ip/\${mask:-24}" dev "$interface" ;;
   deconfig) ip -4 addr flush dev "$interface" ;;
 esac
-echo "HOOK $1 \${ip:-} \${dns:-}"
+echo "HOOK $1 \${ip:-} \${serverid:-} \${dns:-}"
 exit 0
 `;
 

@@ -1,6 +1,7 @@
 // Table tests of the probe's pure parts: the resolver order (resolv.conf as glibc applies it), the DNS wire format,
 // the timing grid and DHCP step, and the report (failed operations, longest gap, double allocations, leases lost).
 // No rig peer is used.
+import { decodeReply, encodeRenew, renewOutcome } from './dhcp-wire';
 import { parseProbeOutput } from './probe';
 import { doubleAllocations, formatReport, longestGap, report, type OpRecord } from './report';
 import { decodeHeader, encodeQuery, endsLookup, resolverTries } from './resolver';
@@ -144,4 +145,38 @@ it('parseProbeOutput: the first lease and every operation; other lines ignored',
     lease: { ip: '198.51.100.100', dns: ['a', 'b'] },
     ops: [op('tls', 1, 2)],
   });
+});
+
+describe('dhcp-wire', () => {
+  const mac = '02:00:00:00:00:01';
+  it('encodeRenew: BOOTREQUEST, xid, ciaddr, chaddr, magic, DHCPREQUEST without requested address or server id', () => {
+    const p = encodeRenew(0xdeadbeef, mac, '198.51.100.101');
+    expect([p[0], p[1], p[2]]).toEqual([1, 1, 6]);
+    expect(p.readUInt32BE(4)).toBe(0xdeadbeef);
+    expect([...p.subarray(12, 16)]).toEqual([198, 51, 100, 101]);
+    expect([...p.subarray(16, 20)]).toEqual([0, 0, 0, 0]); // yiaddr
+    expect(p.subarray(28, 34).toString('hex')).toBe('020000000001');
+    expect(p.readUInt32BE(236)).toBe(0x63825363);
+    expect([...p.subarray(240)]).toEqual([53, 1, 3, 55, 2, 1, 6, 255]);
+  });
+  const reply = (type: number, yiaddr: string) => {
+    const p = encodeRenew(7, mac, '0.0.0.0');
+    p.writeUInt8(2, 0);
+    Buffer.from(yiaddr.split('.').map(Number)).copy(p, 16);
+    p.writeUInt8(type, 242);
+    return p;
+  };
+  it('decodeReply', () => {
+    expect(decodeReply(reply(5, '198.51.100.101'))).toEqual({ xid: 7, type: 5, yiaddr: '198.51.100.101' });
+    expect(decodeReply(encodeRenew(7, mac, '198.51.100.101'))).toBeUndefined(); // a request
+    expect(decodeReply(Buffer.alloc(10))).toBeUndefined();
+  });
+  it.each<[number, string, string]>([
+    [5, '198.51.100.101', 'ok'],
+    [5, '198.51.100.150', 'lost'],
+    [6, '0.0.0.0', 'lost'],
+    [2, '198.51.100.101', 'other'],
+  ])('renewOutcome(%s, %s)', (type, yiaddr, want) =>
+    expect(renewOutcome(type, yiaddr, '198.51.100.101')).toBe(want),
+  );
 });

@@ -121,3 +121,15 @@ export function formatReport(rows: readonly ReportRow[]): string {
     )
     .join('\n');
 }
+
+/** Per event: the failed operations that started in it, counted by kind and detail (`dns timeout 198.51.100.5: 3`). */
+export function failures(ops: readonly OpRecord[], events: readonly ChaosEvent[]): string[] {
+  return events.flatMap((e) => {
+    const counts = new Map<string, number>();
+    for (const o of ops.filter((x) => !x.ok && x.start >= e.start && x.start <= e.end)) {
+      const key = `${o.op} ${o.detail ?? ''}`.trim();
+      counts.set(key, (counts.get(key) ?? 0) + 1);
+    }
+    return [...counts].map(([k, n]) => `${e.component} ${e.event}: ${k}: ${n}`);
+  });
+}

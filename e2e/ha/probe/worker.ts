@@ -1,14 +1,17 @@
 // The probe's client, run inside a VM's network namespace (probe.ts starts it with tsx). It takes a DHCP lease with a
-// real udhcpc kept running in the foreground (its hook sets the address and prints what happened), then until
-// SIGTERM or its time limit: a DNS lookup every DNS_EVERY ms against the resolvers that lease handed out (resolv.conf
-// semantics, resolver.ts), a new TLS connection through the proxy every TLS_EVERY ms (SNI of a hosted cluster, the
-// peer verified against that cluster's CA), and a renewal every DHCP_EVERY ms (SIGUSR1 to udhcpc, schedule.ts). Every
+// real udhcpc (its hook sets the address and prints the lease), then until SIGTERM or its time limit: a DNS lookup
+// every dns.everyMs against the resolvers that lease handed out (resolv.conf semantics, resolver.ts), a new TLS
+// connection through the proxy every tls.everyMs (SNI of a hosted cluster, the peer verified against that cluster's
+// CA), and a renewal every dhcpEveryMs (a RENEWING DHCPREQUEST by unicast to the server that gave the lease; why not
+// udhcpc: dhcp-wire.ts), one outstanding at a time, unanswered within dhcpEveryMs counted failed (schedule.ts). Every
 // operation is one JSON line on stdout (report.ts's OpRecord); `{"lease":…}` says the first lease.
 // usage: tsx worker.ts '<WorkerConfig as JSON>'
 import { spawn } from 'node:child_process';
 import { createSocket } from 'node:dgram';
 import { readFileSync } from 'node:fs';
+import { networkInterfaces } from 'node:os';
 import { connect } from 'node:tls';
+import { decodeReply, encodeRenew, renewOutcome } from './dhcp-wire';
 import type { OpRecord } from './report';
 import { decodeHeader, encodeQuery, endsLookup, resolverTries, type ResolverOptions } from './resolver';
 import { dhcpStep, hookOutcome, nextDue } from './schedule';
@@ -72,7 +75,7 @@ function lookup(id: number): Promise<OpRecord> {
       if (endsLookup(h.rcode)) finish(done(true, `${h.rcode} from try ${i + 1}`));
       else next(`${h.rcode} ${tries[i]?.server ?? ''}`);
     });
-    sock.on('error', (err) => finish(done(false, err.message)));
+    sock.on('error', (err) => next(`error ${err.message}`));
     next('no resolvers');
   });
 }
@@ -106,65 +109,89 @@ function every(everyMs: number, op: () => Promise<OpRecord>): void {
   tick();
 }
 
-function dhcpClient(onLease: (ip: string, dns: string[]) => void): { tick: () => void; kill: () => void } {
-  const argv = ['-f', '-i', cfg.ifname, '-s', cfg.hook, '-t', '5', '-T', '1', '-A', '1', '-O', 'dns'];
+/** The first lease, from a real udhcpc (it quits once bound; its hook sets the address and prints the lease). */
+function firstLease(): Promise<{ ip: string; server: string; dns: string[] }> {
+  const argv = ['-f', '-q', '-n', '-i', cfg.ifname, '-s', cfg.hook, '-t', '10', '-T', '1', '-O', 'dns'];
   const child = spawn(cfg.udhcpc, argv, { stdio: ['ignore', 'pipe', 'inherit'] });
-  let pending: number | undefined;
-  let held: string | undefined;
-  let buf = '';
-  child.stdout.on('data', (chunk: Buffer) => {
-    buf += chunk.toString();
-    for (let nl = buf.indexOf('\n'); nl >= 0; nl = buf.indexOf('\n')) {
-      const [tag, event = '', ip = '', ...dns] = buf.slice(0, nl).trim().split(/\s+/);
-      buf = buf.slice(nl + 1);
-      if (tag !== 'HOOK' || stopping) continue;
-      const outcome = hookOutcome(event);
-      if (outcome === 'other') continue;
-      const lost = outcome === 'lost' || (held !== undefined && ip !== held);
-      if (outcome === 'ok' && held === undefined) onLease(ip, dns);
-      held = outcome === 'ok' ? ip : undefined;
-      if (pending !== undefined || lost) {
-        const ok = outcome === 'ok';
-        emit({
-          op: 'dhcp',
-          client: cfg.client,
-          start: pending ?? Date.now(),
-          end: Date.now(),
-          ok,
-          detail: event,
-          ...(ok ? { ip } : {}),
-          ...(lost ? { lost } : {}),
-        });
-      }
-      if (outcome === 'ok') pending = undefined;
-    }
+  let out = '';
+  child.stdout.on('data', (b: Buffer) => void (out += b.toString()));
+  return new Promise((resolve, reject) => {
+    child.on('exit', (code) => {
+      const bound = out
+        .split('\n')
+        .map((l) => l.trim().split(/\s+/))
+        .find(([tag, event]) => tag === 'HOOK' && hookOutcome(event ?? '') === 'ok');
+      if (!bound) return reject(new Error(`udhcpc exited ${String(code)} without a lease:\n${out}`));
+      const [, , ip = '', server = '', ...dns] = bound;
+      resolve({ ip, server, dns });
+    });
   });
-  const tick = () => {
-    const now = Date.now();
-    const step = dhcpStep(pending, now, 5 * cfg.dhcpEveryMs);
-    if (step === 'give-up') {
-      emit({ op: 'dhcp', client: cfg.client, start: pending!, end: now, ok: false, detail: 'no answer' });
-      pending = undefined;
-    } else if (step === 'renew' && held !== undefined) {
-      pending = now;
-      child.kill('SIGUSR1');
-    }
-  };
-  return { tick, kill: () => void child.kill('SIGTERM') };
 }
 
-const dhcp = dhcpClient((ip, dns) => {
-  resolvers = dns;
-  emit({ lease: { ip, dns } });
-  if (cfg.dns) every(cfg.dns.everyMs, () => lookup(Math.floor(Math.random() * 0xffff)));
-  if (cfg.tls) every(cfg.tls.everyMs, handshake);
-});
-const dhcpTimer = setInterval(dhcp.tick, cfg.dhcpEveryMs);
+/** Renewals on the grid (dhcp-wire.ts): unicast DHCPREQUEST to SERVER from IP:68, one outstanding at a time. */
+function renewals(ip: string, server: string): { tick: () => void; close: () => void } {
+  const mac =
+    Object.values(networkInterfaces())
+      .flat()
+      .find((a) => a?.address === ip)?.mac ?? '';
+  const sock = createSocket({ type: 'udp4', reuseAddr: true });
+  sock.bind(68, ip);
+  let pending: { xid: number; start: number } | undefined;
+  let held = true;
+  const record = (ok: boolean, detail: string, lost = false) => {
+    if (!stopping)
+      emit({
+        op: 'dhcp',
+        client: cfg.client,
+        start: pending!.start,
+        end: Date.now(),
+        ok,
+        detail,
+        ...(ok ? { ip } : {}),
+        ...(lost ? { lost } : {}),
+      });
+    pending = undefined;
+  };
+  sock.on('message', (msg) => {
+    const r = decodeReply(msg);
+    if (!pending || r?.xid !== pending.xid) return;
+    const outcome = renewOutcome(r.type, r.yiaddr, ip);
+    if (outcome === 'other') return;
+    record(outcome === 'ok', outcome === 'ok' ? 'ACK' : `NAK or ${r.yiaddr}`, outcome === 'lost' && held);
+    held = outcome === 'ok';
+  });
+  sock.on('error', (err) => emit({ error: err.message }));
+  const tick = () => {
+    const step = dhcpStep(pending?.start, Date.now(), cfg.dhcpEveryMs);
+    if (step === 'wait') return;
+    if (step === 'give-up') record(false, 'no answer');
+    pending = { xid: Math.floor(Math.random() * 0xffffffff), start: Date.now() };
+    sock.send(encodeRenew(pending.xid, mac, ip), 67, server, (err) => err && record(false, err.message));
+  };
+  return { tick, close: () => sock.close() };
+}
+
+let dhcp: { tick: () => void; close: () => void } | undefined;
+let dhcpTimer: NodeJS.Timeout | undefined;
 const stop = () => {
   stopping = true;
   clearInterval(dhcpTimer);
-  dhcp.kill();
+  dhcp?.close();
   setTimeout(() => process.exit(0), 200);
 };
 process.on('SIGTERM', stop);
 setTimeout(stop, cfg.limitMs);
+firstLease().then(
+  (lease) => {
+    resolvers = lease.dns;
+    emit({ lease: { ip: lease.ip, dns: lease.dns } });
+    dhcp = renewals(lease.ip, lease.server);
+    dhcpTimer = setInterval(dhcp.tick, cfg.dhcpEveryMs);
+    if (cfg.dns) every(cfg.dns.everyMs, () => lookup(Math.floor(Math.random() * 0xffff)));
+    if (cfg.tls) every(cfg.tls.everyMs, handshake);
+  },
+  (err: unknown) => {
+    process.stderr.write(`${String(err)}\n`);
+    process.exit(1);
+  },
+);
