@@ -38,7 +38,14 @@ import {
   type PlacedPod,
   type PodShape,
 } from './kubelet-nodes';
-import { configMapsOf, killPod, startPod, type DeploymentShape, type PodStarter } from './kubelet-pods';
+import {
+  announce,
+  configMapsOf,
+  killPod,
+  startPod,
+  type DeploymentShape,
+  type PodStarter,
+} from './kubelet-pods';
 import type { SandboxRuntime } from './runtime';
 
 export { configMapsOf } from './kubelet-pods';
@@ -324,6 +331,7 @@ export class SandboxKubelet {
       await killPod(pod); // its node was lost (or the pod deleted) while it started
       return true;
     }
+    await announce(pod);
     record.pod = pod;
     this.mark(name, node, true);
     this.o.log(`kubelet: Deployment ${name} runs pod ${pod.name} (${pod.podIP}) on node ${node}`);

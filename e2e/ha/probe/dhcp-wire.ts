@@ -16,7 +16,7 @@ export const DHCPNAK = 6;
 const ipBytes = (ip: string) => Buffer.from(ip.split('.').map(Number));
 const ipOf = (b: Buffer, at: number) => [...b.subarray(at, at + 4)].join('.');
 
-/** A RENEWING DHCPREQUEST from MAC (`aa:bb:…`) holding CIADDR, transaction XID. */
+/** A RENEWING DHCPREQUEST from MAC (`aa:bb:…`) holding CIADDR, transaction XID, with udhcpc's client identifier. */
 export function encodeRenew(xid: number, mac: string, ciaddr: string): Buffer {
   const p = Buffer.alloc(240);
   p.writeUInt8(1, 0); // BOOTREQUEST
@@ -26,7 +26,10 @@ export function encodeRenew(xid: number, mac: string, ciaddr: string): Buffer {
   ipBytes(ciaddr).copy(p, 12);
   Buffer.from(mac.split(':').map((h) => parseInt(h, 16))).copy(p, 28);
   p.writeUInt32BE(MAGIC, 236);
-  return Buffer.concat([p, Buffer.from([53, 1, 3, 55, 2, 1, 6, 255])]); // REQUEST; ask for mask, DNS; end
+  // REQUEST; client identifier 1 + MAC as udhcpc sends it (the server keys the lease by it, and stays silent to a
+  // renewal it has no record of: RFC 2131 4.3.2); ask for mask and DNS; end
+  const clientId = Buffer.concat([Buffer.from([61, 7, 1]), p.subarray(28, 34)]);
+  return Buffer.concat([p, Buffer.from([53, 1, 3]), clientId, Buffer.from([55, 2, 1, 6, 255])]);
 }
 
 /** A reply's transaction id, message type and `yiaddr`; undefined when it is not a DHCP reply. */

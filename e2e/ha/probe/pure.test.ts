@@ -157,7 +157,7 @@ describe('dhcp-wire', () => {
     expect([...p.subarray(16, 20)]).toEqual([0, 0, 0, 0]); // yiaddr
     expect(p.subarray(28, 34).toString('hex')).toBe('020000000001');
     expect(p.readUInt32BE(236)).toBe(0x63825363);
-    expect([...p.subarray(240)]).toEqual([53, 1, 3, 55, 2, 1, 6, 255]);
+    expect([...p.subarray(240)]).toEqual([53, 1, 3, 61, 7, 1, 2, 0, 0, 0, 0, 1, 55, 2, 1, 6, 255]);
   });
   const reply = (type: number, yiaddr: string) => {
     const p = encodeRenew(7, mac, '0.0.0.0');
