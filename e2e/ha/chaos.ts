@@ -35,6 +35,11 @@ export interface ChaosResult {
   readonly ops: readonly OpRecord[];
   /** Per component: each change of its Deployments' image and status the harness saw during the rollout. */
   readonly rolloutSamples: Readonly<Record<string, readonly string[]>>;
+  /**
+   * Per component: how many of those samples had none of its Deployments rolled out and available (what the
+   * controller's gate controls, as the API shows it).
+   */
+  readonly rolloutNoneAvailable: Readonly<Record<string, number>>;
 }
 
 type DeploymentView = KubeObject & {
@@ -61,9 +66,13 @@ const rolledOut = (d: DeploymentView | undefined) =>
   d.status.updatedReplicas === 1 &&
   d.status.availableReplicas === 1;
 
-/** Samples DEPLOYMENTS every 250 ms until stopped; the lines where something changed. */
-function sampleDeployments(w: SandboxWorld, deployments: readonly string[]): () => string[] {
+/** Samples DEPLOYMENTS every 250 ms until stopped; the lines where something changed, and samples with none available. */
+function sampleDeployments(
+  w: SandboxWorld,
+  deployments: readonly string[],
+): () => { lines: string[]; noneAvailable: number } {
   const lines: string[] = [];
+  let noneAvailable = 0;
   const t0 = Date.now();
   let last = '';
   let on = true;
@@ -72,6 +81,7 @@ function sampleDeployments(w: SandboxWorld, deployments: readonly string[]): () 
   void (async () => {
     while (on) {
       const ds = await Promise.all(deployments.map(get));
+      if (!ds.some(rolledOut)) noneAvailable++;
       const now = deployments.map((d, i) => `${d}: ${describeDeployment(ds[i])}`).join('; ');
       if (now !== last) lines.push(`+${((Date.now() - t0) / 1000).toFixed(1)} s ${now}`);
       last = now;
@@ -80,7 +90,7 @@ function sampleDeployments(w: SandboxWorld, deployments: readonly string[]): () 
   })();
   return () => {
     on = false;
-    return lines;
+    return { lines, noneAvailable };
   };
 }
 
@@ -140,9 +150,9 @@ async function componentEvents(
   w: SandboxWorld,
   o: ChaosOptions,
   row: ComponentRow,
-  out: { events: ChaosEvent[]; samples: Record<string, string[]> },
+  out: { events: ChaosEvent[]; samples: Record<string, string[]>; noneAvailable: Record<string, number> },
 ) {
-  const { events, samples } = out;
+  const { events, samples, noneAvailable } = out;
   const c = row.component;
   for (const d of row.deployments)
     events.push(
@@ -177,7 +187,9 @@ async function componentEvents(
       timeoutMs: 300_000,
     }),
   );
-  samples[c] = stopSampling();
+  const sampled = stopSampling();
+  samples[c] = sampled.lines;
+  noneAvailable[c] = sampled.noneAvailable;
   const last = row.deployments.at(-1)!;
   const node = w.kubelet.placement().find((p) => p.deployment === last)?.node;
   if (node === undefined) throw new Error(`chaos: ${last} runs on no node`);
@@ -207,13 +219,14 @@ export async function runChaos(w: SandboxWorld, o: ChaosOptions): Promise<ChaosR
   const events: ChaosEvent[] = [];
   const rolloutAllDownMs: Record<string, number> = {};
   const samples: Record<string, string[]> = {};
+  const noneAvailable: Record<string, number> = {};
   let ops: OpRecord[] | undefined;
   try {
     const t0 = Date.now();
     await sleep(o.steadyMs ?? 5000);
     events.push({ component: '-', event: 'steady (no event)', start: t0, end: Date.now() });
     for (const row of o.rows) {
-      await componentEvents(w, o, row, { events, samples });
+      await componentEvents(w, o, row, { events, samples, noneAvailable });
       const rollout = events.find((e) => e.component === row.component && e.event === 'rollout')!;
       rolloutAllDownMs[row.component] = allDownMs(
         w.kubelet.timeline(),
@@ -225,5 +238,13 @@ export async function runChaos(w: SandboxWorld, o: ChaosOptions): Promise<ChaosR
   } finally {
     ops = (await Promise.all(probes.map(async (p) => p.stop()))).flat();
   }
-  return { rows: report(ops, events), events, rolloutAllDownMs, resolvers, ops, rolloutSamples: samples };
+  return {
+    rows: report(ops, events),
+    events,
+    rolloutAllDownMs,
+    resolvers,
+    ops,
+    rolloutSamples: samples,
+    rolloutNoneAvailable: noneAvailable,
+  };
 }
