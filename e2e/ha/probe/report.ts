@@ -43,8 +43,8 @@ export interface ReportRow {
 }
 
 /**
- * The longest time between two successful completions of OPS, counting from the last success before START to the
- * first one after END (no success at all in or after the window: until END).
+ * The longest time between two successful completions of OPS within [START, END], counting from the last success
+ * before START and up to END (the next event may start at END: what follows is its own).
  */
 export function longestGap(ops: readonly OpRecord[], start: number, end: number): number {
   const done = ops
@@ -52,8 +52,7 @@ export function longestGap(ops: readonly OpRecord[], start: number, end: number)
     .map((o) => o.end)
     .sort((a, b) => a - b);
   const before = done.filter((t) => t < start).at(-1) ?? start;
-  const after = done.find((t) => t > end) ?? end;
-  const marks = [before, ...done.filter((t) => t >= start && t <= end), after];
+  const marks = [before, ...done.filter((t) => t >= start && t <= end), end];
   let gap = 0;
   for (let i = 1; i < marks.length; i++) gap = Math.max(gap, marks[i]! - marks[i - 1]!);
   return gap;
