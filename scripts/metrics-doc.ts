@@ -4,7 +4,7 @@
 // `pnpm --silent generate:check` fails until it is regenerated. The conventions (docs/metrics.md, "Conventions")
 // are checked on the same data: a violation fails generation.
 import { ConfigSyncMetrics, ControllerMetrics } from '@oooi/controller';
-import { dhcpMetrics } from '@oooi/dhcp';
+import { dhcpMetrics, haMetrics } from '@oooi/dhcp';
 import { KubeMetrics } from '@oooi/kube';
 import { XdsMetrics } from '@oooi/xds';
 import { Registry } from 'prom-client';
@@ -67,6 +67,11 @@ export const PROCESSES: readonly ProcessMetrics[] = [
         declaredIn: 'packages/dhcp/src/metrics.ts',
         when: '',
         create: (registry) => dhcpMetrics(registry, () => 0),
+      },
+      {
+        declaredIn: 'packages/dhcp/src/metrics.ts',
+        when: 'with config `ha` (a hot-standby pair)',
+        create: (registry) => haMetrics(registry, [], []),
       },
       {
         declaredIn: 'packages/kube/src/metrics.ts',

@@ -7,7 +7,14 @@ import { join } from 'node:path';
 import { parse } from 'yaml';
 import { validateObject, API_VERSION, kindInfo } from '@oooi/api';
 import type { FieldError } from '@oooi/api';
-import { acceptCases, childRejectCases, examples, infraRejectCases } from '@oooi/api/testing';
+import {
+  acceptCases,
+  childRejectCases,
+  examples,
+  infraRejectCases,
+  proxyHaAcceptCases,
+  proxyHaRejectCases,
+} from '@oooi/api/testing';
 import { ApiError, KubeConfigRest, loadKubeConfig } from '@oooi/kube';
 import type { StatusCause } from '@oooi/kube';
 import { e2eEnv } from '@oooi/rig';
@@ -72,7 +79,13 @@ const ours = (input: unknown): input is Record<string, unknown> =>
   typeof input === 'object' &&
   input !== null &&
   (input as { apiVersion?: unknown }).apiVersion === API_VERSION;
-const rows = [...acceptCases, ...infraRejectCases, ...childRejectCases].filter((c) => ours(c.input));
+const rows = [
+  ...acceptCases,
+  ...infraRejectCases,
+  ...childRejectCases,
+  ...proxyHaAcceptCases,
+  ...proxyHaRejectCases,
+].filter((c) => ours(c.input));
 const broken = readdirSync(join(examples, 'broken'))
   .filter((f) => f.endsWith('.yaml') && f !== 'expected.yaml')
   .map((file) => ({

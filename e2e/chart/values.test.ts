@@ -83,6 +83,7 @@ test('our own default images carry the chart appVersion; every child image is fu
     dns: 'docker.io/coredns/coredns:1.14.7',
     proxy: 'docker.io/envoyproxy/envoy:v1.36.4',
     xds: `ghcr.io/oooi-project/oooi-xds:${chartYaml.appVersion}`,
+    keepalived: `ghcr.io/oooi-project/oooi-keepalived:${chartYaml.appVersion}`,
     configSync: `ghcr.io/oooi-project/oooi-controller:${chartYaml.appVersion}`,
   });
 });
@@ -114,6 +115,7 @@ describe('helm template with the defaults', () => {
         '--dns-image=docker.io/coredns/coredns:1.14.7',
         '--proxy-image=docker.io/envoyproxy/envoy:v1.36.4',
         '--xds-image=ghcr.io/oooi-project/oooi-xds:0.1.0',
+        '--keepalived-image=ghcr.io/oooi-project/oooi-keepalived:0.1.0',
         // the CoreDNS pods' config-sync sidecar runs the operator's image, named by a value of its own
         `--config-sync-image=ghcr.io/oooi-project/oooi-controller:${chartYaml.appVersion}`,
         '--network-policy-metrics-namespaces=openshift-monitoring,openshift-user-workload-monitoring',

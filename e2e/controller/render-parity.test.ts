@@ -39,12 +39,15 @@ let files: string[];
 
 /** The example Infra in HA mode for DNS: one more CoreDNS replica (docs/high-availability.md). */
 const DNS_HA = '    dns:\n      serverIP: 198.51.100.3\n      additionalServerIPs:\n        - 198.51.100.5\n';
+/** And the DHCP hot-standby pair: a standby on .6 (docs/high-availability.md "DHCP"). */
+const DHCP_PAIR = '      serverIP: 198.51.100.2\n      standbyServerIP: 198.51.100.6\n';
 
 function moved(file: string): string {
   const text = readFileSync(join(repoRoot, 'examples', file), 'utf8')
     .replaceAll('namespace: clusters', `namespace: ${ns}`)
     .replaceAll('.clusters.svc', `.${ns}.svc`)
-    .replace('    dns:\n      serverIP: 198.51.100.3\n', DNS_HA);
+    .replace('    dns:\n      serverIP: 198.51.100.3\n', DNS_HA)
+    .replace('      serverIP: 198.51.100.2\n', DHCP_PAIR);
   const path = join(dir, file);
   writeFileSync(path, text);
   return path;
@@ -227,6 +230,36 @@ test('the DHCP config.json render writes is the one the DHCPServer reconciler ap
   expect(readFileSync(join(out, `dhcp/${ns}-vlan100-dhcp/config.json`), 'utf8')).toBe(
     live?.data?.['config.json'],
   );
+  // the pair: the standby's config too (the secret's value is in neither: a Secret render does not write)
+  expect(readFileSync(join(out, `dhcp/${ns}-vlan100-dhcp/config-standby.json`), 'utf8')).toBe(
+    live?.data?.['config-standby.json'],
+  );
+  expect(readdirSync(out).filter((f) => f.startsWith('secret-'))).toEqual([]);
+});
+
+test('the DHCP Deployments render writes (the primary and the standby) are the ones the DHCPServer reconciler applied', async () => {
+  const out = join(dir, 'out-dhcp-pair');
+  await run('pnpm', ['--silent', 'oooi', 'render', ...files.flatMap((f) => ['-f', f]), '-o', out], {
+    cwd: repoRoot,
+  });
+  const names = readdirSync(out).filter((f) => f.startsWith(`deployment-${ns}-vlan100-dhcp`));
+  expect(names.sort()).toEqual([
+    `deployment-${ns}-vlan100-dhcp-1.yaml`,
+    `deployment-${ns}-vlan100-dhcp.yaml`,
+  ]);
+  for (const f of names) {
+    const rendered = parse(readFileSync(join(out, f), 'utf8')) as KubeObject;
+    const live = await until(
+      `the Deployment ${rendered.metadata!.name!}`,
+      () =>
+        user.client.get(
+          { group: 'apps', version: 'v1', plural: 'deployments', kind: 'Deployment' },
+          { namespace: ns, name: rendered.metadata!.name! },
+        ),
+      (o) => o !== undefined,
+    );
+    expect(live).toMatchObject(rendered);
+  }
 });
 
 test('the NetworkPolicies render writes are the ones the DNS, DHCP and proxy reconcilers applied', async () => {

@@ -104,7 +104,7 @@ export interface Daemon {
 }
 
 /** ISC dhclient in the foreground (-d), kept running to renew and rebind; LEASES preloads its lease file. */
-export async function dhclientDaemon(lab: DhcpLab, ns: Netns, leases = ''): Promise<Daemon> {
+export async function dhclientDaemon(lab: Pick<DhcpLab, 'scope'>, ns: Netns, leases = ''): Promise<Daemon> {
   const h = await hookFor(lab, 'dhclient');
   const conf = join(lab.scope.dir, `${h.tag}.conf`);
   const lf = join(lab.scope.dir, `${h.tag}.leases`);

@@ -3,6 +3,7 @@
 // apiserver's API Priority and Fairness is retried after its Retry-After. The 429s are real: a FlowSchema sends one
 // impersonated user's requests to a priority level with the smallest concurrency and `Reject` as its limit
 // response, and the test fires requests at it in parallel.
+import tls from 'node:tls';
 import {
   ApiError,
   KubeClient,
@@ -71,6 +72,42 @@ describe('keep-alive', () => {
       expect(rest.openConnections()).toBeLessThanOrEqual(8);
     };
     expect(await connectionsFor(true, rounds)).toBeLessThanOrEqual(8);
+  });
+
+  test("new connections share their agent's TLS secure context instead of building one each", async () => {
+    const built = jest.spyOn(tls, 'createSecureContext');
+    try {
+      const parallel = async (rest: KubeConfigRest): Promise<void> => {
+        await Promise.all(Array.from({ length: 16 }, () => rest.request(listConfigMaps)));
+        built.mockClear();
+        await Promise.all(Array.from({ length: 32 }, () => rest.request(listConfigMaps)));
+      };
+      expect(await connectionsFor(true, parallel)).toBeGreaterThan(16);
+      expect(built).toHaveBeenCalledTimes(0);
+    } finally {
+      built.mockRestore();
+    }
+  });
+
+  test('Lease requests go out on one connection of their own, beside rounds of parallel requests', async () => {
+    const listLeases = {
+      method: 'GET',
+      path: '/apis/coordination.k8s.io/v1/namespaces/kube-system/leases',
+    } as const;
+    const lanes = { lease: 0, api: 0 };
+    const mixed = async (rest: KubeConfigRest): Promise<void> => {
+      for (let round = 0; round < 5; round++) {
+        const others = Array.from({ length: 8 }, () => rest.request(listConfigMaps));
+        await Promise.all([rest.request(listLeases), ...others]);
+      }
+      lanes.lease = rest.openConnections('lease');
+      lanes.api = rest.openConnections('api');
+    };
+    const total = await connectionsFor(true, mixed);
+    expect(lanes.lease).toBe(1);
+    expect(lanes.api).toBeGreaterThan(0);
+    expect(lanes.api).toBeLessThanOrEqual(8);
+    expect(total).toBeLessThanOrEqual(9);
   });
 });
 

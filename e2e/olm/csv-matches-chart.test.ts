@@ -89,8 +89,9 @@ describe('the CSV Deployment is the chart Deployment', () => {
   test('relatedImages name the operator image and every image it passes on', () => {
     const images = new Set(csv.spec.relatedImages.map((r) => r.image));
     const passed = controller.args.filter((a) => /^--[a-z-]+-image=/.test(a)).map((a) => a.split('=')[1]!);
-    // --dhcp-image, --dhcp-server-image, --dns-image, --proxy-image, --xds-image, --config-sync-image
-    expect(passed).toHaveLength(6);
+    // --dhcp-image, --dhcp-server-image, --dns-image, --proxy-image, --xds-image, --keepalived-image,
+    // --config-sync-image
+    expect(passed).toHaveLength(7);
     for (const image of [controller.image, ...passed]) expect(images).toContain(image);
     expect(csv.metadata.annotations.containerImage).toBe(controller.image);
   });

@@ -15,6 +15,7 @@ import {
   parseNetworksAnnotation,
   planPod,
   rewritePaths,
+  secretSource,
   volumeFiles,
 } from '@oooi/rig';
 
@@ -122,12 +123,31 @@ describe('pod runner planning', () => {
     const v = plan.volumes[0]!;
     if (v.kind !== 'configMap') throw new Error('want a configMap volume');
     expect([...volumeFiles(v, cm).keys()]).toEqual(['sub/b.txt']);
+    // a Secret volume: its files from the Secret given to runPod (base64 data), with its mode
     const secretVol = {
       ...d,
-      spec: { template: { spec: { ...d.spec.template.spec, volumes: [{ name: 'v', secret: {} }] } } },
+      spec: {
+        template: {
+          spec: {
+            ...d.spec.template.spec,
+            volumes: [{ name: 'v', secret: { secretName: 's', defaultMode: 0o440 } }],
+          },
+        },
+      },
     };
-    expect(() => planPod(secretVol, [cm], { podIP: '', nodeName: '' })).toThrow(
-      /only configMap, emptyDir and persistentVolumeClaim/,
+    const sv = planPod(secretVol, [cm], { podIP: '', nodeName: '' }).volumes[0]!;
+    if (sv.kind !== 'configMap') throw new Error('want a secret volume served like a configMap');
+    const secret = secretSource({
+      metadata: { name: 's' },
+      data: { k: Buffer.from('x').toString('base64') },
+    });
+    expect([...volumeFiles(sv, secret)]).toEqual([['k', { data: Buffer.from('x'), mode: 0o440 }]]);
+    const hostPathVol = {
+      ...d,
+      spec: { template: { spec: { ...d.spec.template.spec, volumes: [{ name: 'v', hostPath: {} }] } } },
+    } as unknown as typeof secretVol;
+    expect(() => planPod(hostPathVol, [cm], { podIP: '', nodeName: '' })).toThrow(
+      /only configMap, secret, emptyDir and persistentVolumeClaim/,
     );
     const claimVol = {
       ...d,

@@ -75,7 +75,9 @@ export {
   parseNetworksAnnotation,
   expandVars,
   MULTUS_ANNOTATION,
+  secretSource,
   type ConfigMapLike,
   type DeploymentLike,
+  type SecretLike,
 } from './pod-runner/spec';
 export { writeAtomicDir } from './pod-runner/atomic';

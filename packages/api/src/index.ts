@@ -38,6 +38,9 @@ export type { ReferenceReason, ReferenceRefusal } from './validate/references';
 export type { DnsServerSpec, DnsServerStatus } from './schema/dns-server';
 export { MAX_ADDITIONAL_SERVER_IPS } from './schema/server-addresses';
 export type { ProxyBackend, ProxyServerSpec, ProxyServerStatus } from './schema/proxy-server';
+export type { ProxyHighAvailability } from './schema/proxy-ha';
+export { VRID_MAX, VRID_MIN } from './schema/proxy-ha';
+export { DHCP_HA_PORT } from './schema/dhcp-ha';
 export type { Condition } from './schema/status';
 export { toCrd } from './crd/crd';
 export { applyDefaults } from './defaults';
@@ -82,5 +85,6 @@ export type {
   DhcpClasslessRoute,
   DhcpKubevirt,
   DhcpStatusTarget,
+  DhcpHighAvailability,
 } from './dhcp-config/dhcp-config';
 export { validateDhcpConfig, isDnsName } from './dhcp-config/validate-dhcp-config';

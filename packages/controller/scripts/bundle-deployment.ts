@@ -44,6 +44,7 @@ const childImageFlags: Readonly<Record<string, string>> = {
   dns: '--dns-image',
   proxy: '--proxy-image',
   xds: '--xds-image',
+  keepalived: '--keepalived-image',
   configSync: '--config-sync-image',
 };
 

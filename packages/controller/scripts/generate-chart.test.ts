@@ -27,6 +27,7 @@ test('values.yaml gets the controller’s defaults, comments and other values ke
     '  dns: coredns/coredns:1.14.7',
     '  proxy: envoyproxy/envoy:v1.36.4',
     '  xds: oooi-xds:0.1.0',
+    '  keepalived: oooi-keepalived:0.1.0',
     '  configSync: oooi-controller:0.1.0',
     'logLevel: info',
     '',

@@ -7,7 +7,16 @@ import type { DropReason, ReplyType } from './decide/types';
 import type { ConflictReason, PinSource, ProblemReason } from './kubevirt/aggregate/kubevirt-index';
 import { statusWriteResults } from '@oooi/kube';
 
-export type DropLabel = DropReason | DecodeError | 'commit_failed' | 'lease_too_large' | 'internal_error';
+export type DropLabel =
+  | DropReason
+  | DecodeError
+  | 'commit_failed'
+  | 'lease_too_large'
+  | 'internal_error'
+  /** Config `ha`: this server does not serve in its pair state (the standby while the primary lives). */
+  | 'ha_not_serving'
+  /** Config `ha`: the partner did not make the lease durable; no reply. */
+  | 'ha_replication_failed';
 
 const messageTypes: readonly string[] = [
   'DISCOVER',
@@ -41,6 +50,8 @@ const dropReasons: readonly DropLabel[] = [
   'commit_failed',
   'lease_too_large',
   'internal_error',
+  'ha_not_serving',
+  'ha_replication_failed',
 ];
 
 /** errno codes of failed lease-store writes counted from zero (any other code is counted under its own name). */
@@ -272,7 +283,7 @@ export function dhcpMetrics(
     reloads: counter('oooi_dhcp_config_reloads_total', 'Config file loads, by result.', ['result']),
     statusWrites: counter(
       'oooi_dhcp_status_writes_total',
-      'Writes of the DHCPServer status (config `status`): written, unchanged (skipped), failed.',
+      'Writes of the DHCPServer status (config `status`): written, unchanged (skipped), failed, inactive (a pair member not serving clients writes nothing).',
       ['result'],
     ),
     store: storeMetrics(registers),
@@ -304,4 +315,75 @@ export function typeLabel(t: number | undefined): string {
     8: 'INFORM',
   };
   return t !== undefined && names[t] !== undefined ? names[t] : 'other';
+}
+
+/** The hot-standby pair's series (config `ha`). */
+export interface HaMetrics {
+  /** 1 for the state this server is in, 0 for the others. */
+  readonly state: Gauge<'state'>;
+  readonly partnerReachable: Gauge<never>;
+  readonly replicationSeconds: Histogram<never>;
+  readonly replicationFailures: Counter<never>;
+  readonly heartbeats: Counter<'result'>;
+  readonly refused: Counter<'reason'>;
+  readonly unackedClients: Gauge<never>;
+  readonly leasesReceived: Counter<never>;
+}
+
+export function haMetrics(
+  registry: Registry,
+  states: readonly string[],
+  refuseReasons: readonly string[],
+): HaMetrics {
+  const registers = [registry];
+  const m: HaMetrics = {
+    state: new Gauge({
+      name: 'oooi_dhcp_ha_state',
+      help: 'The pair state of this server: 1 for the current one.',
+      labelNames: ['state'],
+      registers,
+    }),
+    partnerReachable: new Gauge({
+      name: 'oooi_dhcp_ha_partner_reachable',
+      help: '1 while the partner answers heartbeats.',
+      registers,
+    }),
+    replicationSeconds: new Histogram({
+      name: 'oooi_dhcp_ha_replication_duration_seconds',
+      help: 'From sending lease changes to the partner until it says they are durable there.',
+      buckets: [0.0005, 0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.5, 1, 5],
+      registers,
+    }),
+    replicationFailures: new Counter({
+      name: 'oooi_dhcp_ha_replications_failed_total',
+      help: 'Lease changes the partner did not make durable in time (no reply was sent to the client).',
+      registers,
+    }),
+    heartbeats: new Counter({
+      name: 'oooi_dhcp_ha_heartbeats_total',
+      help: 'Heartbeats sent to the partner, by result (ok, failed).',
+      labelNames: ['result'],
+      registers,
+    }),
+    refused: new Counter({
+      name: 'oooi_dhcp_ha_messages_refused_total',
+      help: 'Pair messages dropped (and their connection closed): unauthenticated, replayed, malformed, oversized, wrong role.',
+      labelNames: ['reason'],
+      registers,
+    }),
+    unackedClients: new Gauge({
+      name: 'oooi_dhcp_ha_unacked_clients',
+      help: 'Clients seen retrying without an answer while the partner is unreachable.',
+      registers,
+    }),
+    leasesReceived: new Counter({
+      name: 'oooi_dhcp_ha_leases_received_total',
+      help: 'Lease records received from the partner and made durable here.',
+      registers,
+    }),
+  };
+  for (const s of states) m.state.set({ state: s }, 0);
+  for (const r of refuseReasons) m.refused.inc({ reason: r }, 0);
+  for (const r of ['ok', 'failed']) m.heartbeats.inc({ result: r }, 0);
+  return m;
 }

@@ -67,6 +67,7 @@ export class KubeMetrics {
   readonly apiWriteErrors: Counter<'verb' | 'kind' | 'code'>;
   readonly leader: Gauge<'lease'>;
   readonly leaderTransitions: Counter<'lease'>;
+  readonly leaderRenewDuration: Histogram<'lease'>;
   readonly handlerErrors: Counter<'source'>;
   readonly restThrottleWait: Histogram<never>;
   readonly restRetries: Counter<'code'>;
@@ -104,6 +105,11 @@ export class KubeMetrics {
     ]);
     this.leader = m.gauge('leader_elected_bool', '1 while this process holds the lease.', ['lease']);
     this.leaderTransitions = m.counter('leader_transitions_total', 'Lease gained or lost.', ['lease']);
+    this.leaderRenewDuration = m.histogram(
+      'leader_renew_duration_seconds',
+      'Time from the start of a renewal round to its success or the renew deadline.',
+      ['lease'],
+    );
     this.handlerErrors = m.counter('handler_errors_total', 'Errors thrown by handlers or indexers.', [
       'source',
     ]);

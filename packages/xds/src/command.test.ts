@@ -14,12 +14,19 @@ describe('parseXdsCommand', () => {
         '--namespace clusters --name vlan100-proxy --listen 127.0.0.1:18000 --health-address 198.51.100.5:18001 --envoy-admin 127.0.0.1:9901',
       ),
     ).toEqual({
-      source: { kind: 'cluster', namespace: 'clusters', name: 'vlan100-proxy', kubeconfig: undefined },
+      source: {
+        kind: 'cluster',
+        namespace: 'clusters',
+        name: 'vlan100-proxy',
+        kubeconfig: undefined,
+        replicaAddress: undefined,
+      },
       listen: '127.0.0.1:18000',
       health: { host: '198.51.100.5', port: 18001 },
       envoyAdmin: { host: '127.0.0.1', port: 9901 },
       bindAddress: '0.0.0.0',
       statusIntervalMs: 1000,
+      trackFile: undefined,
       logLevel: 'info',
     });
   });
@@ -32,6 +39,7 @@ describe('parseXdsCommand', () => {
       envoyAdmin: undefined,
       bindAddress: '0.0.0.0',
       statusIntervalMs: 1000,
+      trackFile: undefined,
       logLevel: 'debug',
     });
     expect(command('--namespace a --name b', { KUBECONFIG: '/k' }).source).toMatchObject({
@@ -50,6 +58,10 @@ describe('parseXdsCommand', () => {
     ['--from-file f --health-address [::1]:18001', { health: { host: '[::1]', port: 18001 } }],
     ['--from-file f --bind-address ::', { bindAddress: '::' }],
     ['--from-file f --status-interval-ms 0', { statusIntervalMs: 0 }],
+    [
+      '--from-file f --envoy-admin 127.0.0.1:9901 --track-file /run/oooi/envoy-serving',
+      { trackFile: '/run/oooi/envoy-serving' },
+    ],
   ])('%s', (argv, want) => {
     expect(command(argv)).toMatchObject(want);
   });
@@ -71,6 +83,15 @@ describe('parseXdsCommand', () => {
     ['--from-file f --health-address :18001', 'oooi-xds: --health-address :18001: want HOST:PORT'],
     ['--from-file f --envoy-admin 127.0.0.1:0', 'oooi-xds: --envoy-admin 127.0.0.1:0: want HOST:PORT'],
     ['--from-file f --bind-address all', 'oooi-xds: --bind-address all: want an IP address'],
+    ['--namespace a --name b --replica-address x', 'oooi-xds: --replica-address x: want an IPv4 address'],
+    [
+      '--from-file f --replica-address 198.51.100.5',
+      'oooi-xds: --replica-address: only with --namespace and --name',
+    ],
+    [
+      '--from-file f --track-file /t',
+      'oooi-xds: --track-file: needs --envoy-admin (it tells whether Envoy serves)',
+    ],
     [
       '--from-file f --status-interval-ms -1',
       'oooi-xds: --status-interval-ms -1: want a whole number of milliseconds, 0 to 3600000',

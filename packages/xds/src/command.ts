@@ -32,6 +32,8 @@ export type XdsSource =
       readonly name: string;
       /** Undefined: the in-cluster service account. */
       readonly kubeconfig: string | undefined;
+      /** --replica-address: proxy HA mode, this replica's VLAN address (status.serverIPHolder); undefined: off. */
+      readonly replicaAddress: string | undefined;
     };
 
 export interface XdsCommand {
@@ -46,6 +48,8 @@ export interface XdsCommand {
   readonly bindAddress: string;
   /** Minimum time between two status writes. */
   readonly statusIntervalMs: number;
+  /** --track-file: keepalived's track file (`0` while Envoy serves); undefined: not written. Needs envoyAdmin. */
+  readonly trackFile: string | undefined;
   readonly logLevel: LogLevel;
 }
 
@@ -61,6 +65,8 @@ interface Flags {
   readonly bindAddress: string;
   readonly statusFile?: string;
   readonly statusIntervalMs: string;
+  readonly trackFile?: string;
+  readonly replicaAddress?: string;
   readonly logLevel: string;
 }
 
@@ -91,6 +97,14 @@ function program(env: XdsEnv): Command {
     .option('--bind-address <ip>', 'address the Envoy listeners bind to', '0.0.0.0')
     .option('--status-file <path>', 'with --from-file: write the status (xds + ConfigAccepted) here as JSON')
     .option('--status-interval-ms <ms>', 'minimum time between two status writes', '1000')
+    .option(
+      '--replica-address <ip>',
+      "proxy HA: this replica's VLAN address, written as status.serverIPHolder when serverIP comes to this pod",
+    )
+    .option(
+      '--track-file <path>',
+      "proxy HA: keep keepalived's track file here, 0 while Envoy serves (--envoy-admin), 1 otherwise and on stop",
+    )
     .option('--log-level <level>', `pino log level: ${logLevels.join(', ')}`, env.LOG_LEVEL ?? 'info')
     .exitOverride();
 }
@@ -119,12 +133,22 @@ function source(f: Flags): XdsSource {
   if (f.fromFile !== undefined) {
     if (f.namespace !== undefined || f.name !== undefined)
       refuse('--from-file and --namespace/--name: give one source, not both');
+    if (f.replicaAddress !== undefined) refuse('--replica-address: only with --namespace and --name');
     return { kind: 'file', path: f.fromFile, statusFile: f.statusFile };
   }
   if (!f.namespace || !f.name) refuse('give --from-file, or --namespace and --name');
   if (f.statusFile !== undefined)
     refuse('--status-file: only with --from-file (in a cluster the status goes to the ProxyServer)');
-  return { kind: 'cluster', namespace: f.namespace, name: f.name, kubeconfig: f.kubeconfig || undefined };
+  const replicaAddress = f.replicaAddress;
+  if (replicaAddress !== undefined && isIP(replicaAddress) !== 4)
+    refuse(`--replica-address ${replicaAddress}: want an IPv4 address`);
+  return {
+    kind: 'cluster',
+    namespace: f.namespace,
+    name: f.name,
+    kubeconfig: f.kubeconfig || undefined,
+    replicaAddress,
+  };
 }
 
 /** Where the health server listens: --health-address HOST:PORT, else 127.0.0.1:--health-port. */
@@ -147,6 +171,12 @@ function envoyAdmin(text: string | undefined): EnvoyAdmin | undefined {
   }
 }
 
+function trackFile(f: Flags): string | undefined {
+  if (f.trackFile === undefined) return undefined;
+  if (f.envoyAdmin === undefined) refuse('--track-file: needs --envoy-admin (it tells whether Envoy serves)');
+  return f.trackFile === '' ? refuse('--track-file: want a path') : f.trackFile;
+}
+
 function toCommand(f: Flags): XdsCommand {
   return {
     source: source(f),
@@ -159,6 +189,7 @@ function toCommand(f: Flags): XdsCommand {
     statusIntervalMs:
       whole(f.statusIntervalMs, 0, 3_600_000) ??
       refuse(`--status-interval-ms ${f.statusIntervalMs}: want a whole number of milliseconds, 0 to 3600000`),
+    trackFile: trackFile(f),
     logLevel:
       logLevels.find((l) => l === f.logLevel) ??
       refuse(`--log-level (or $LOG_LEVEL) ${f.logLevel}: want one of ${logLevels.join(', ')}`),

@@ -24,6 +24,8 @@ import { AdsServer } from './server/ads-server';
 import { StatusFile } from './status-file';
 import { StatusTracker } from './status-tracker';
 import { FIELD_MANAGER, StatusWriter } from './status-writer';
+import { runTrackFile } from './track-file';
+import { HOLDER_FIELD_MANAGER, HolderStatus, watchHolder } from './holder';
 
 export interface RunContext {
   readonly log: Logger;
@@ -43,6 +45,8 @@ type Publish = (spec: Partial<ProxyServerSpec>) => readonly FieldError[] | undef
 /** Where the ProxyServer comes from, and where its status goes. */
 interface Source {
   readonly status: StatusSink;
+  /** Proxy HA mode: writes status.serverIPHolder when this replica takes serverIP. */
+  readonly holder?: HolderStatus;
   /** Starts reading (the first spec is published before it resolves); resolves with its readiness check. */
   start(publish: Publish, signal: AbortSignal): Promise<() => boolean>;
 }
@@ -69,7 +73,9 @@ export async function runXds(c: XdsCommand, ctx: RunContext): Promise<void> {
       onNack: (e) => (tracker.nack(e.version, e.message), source.status.poke()),
     },
   });
+  let serverIP: string | undefined;
   const sourceReady = await source.start((spec) => {
+    serverIP = spec.networkConfig?.serverIP;
     const r = publisher.publish(spec);
     if (r.kind === 'invalid') tracker.rejected(r.errors);
     else tracker.served(r.snapshot);
@@ -89,6 +95,16 @@ export async function runXds(c: XdsCommand, ctx: RunContext): Promise<void> {
     log,
   });
   await health.start(signal);
+  if (c.trackFile !== undefined && c.envoyAdmin !== undefined) {
+    const admin = c.envoyAdmin;
+    // keepalived's view: Envoy serves (LIVE, and fed by us); the apiserver's reachability does not count, so a lost
+    // apiserver never takes the floating address from a serving Envoy.
+    runTrackFile(
+      { path: c.trackFile, log, serving: async () => ads.openStreams() > 0 && (await envoyReady(admin)) },
+      signal,
+    );
+  }
+  if (source.holder) watchHolder(source.holder, () => serverIP, signal);
   log.info({ ads: ads.port(), health: health.port() }, 'oooi-xds ready');
   await new Promise<void>((resolve) =>
     signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true }),
@@ -130,8 +146,21 @@ async function clusterSource(
     log,
     intervalMs: s.intervalMs,
   });
+  const holder =
+    s.replicaAddress === undefined
+      ? undefined
+      : new HolderStatus({
+          client: new KubeClient({ rest, fieldManager: HOLDER_FIELD_MANAGER, log }),
+          kind,
+          namespace,
+          name,
+          clock,
+          log,
+          replicaIP: s.replicaAddress,
+        });
   return {
     status: writer,
+    ...(holder ? { holder } : {}),
     start: async (publish, signal) => {
       const watch = await watchProxyServer(
         {

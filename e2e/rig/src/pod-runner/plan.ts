@@ -3,6 +3,7 @@ import {
   MULTUS_ANNOTATION,
   parseNetworksAnnotation,
   resolveEnv,
+  SECRET_VOLUME_PREFIX,
   type ConfigMapLike,
   type ContainerLike,
   type ContainerPlan,
@@ -27,12 +28,24 @@ function volumePlans(d: DeploymentLike): VolumePlan[] {
         optional: cm.optional === true,
       };
     }
+    if (v.secret !== undefined) {
+      // served like a ConfigMap volume from the Secret given to runPod (`secrets`, spec.ts secretSource)
+      const sec = v.secret;
+      return {
+        kind: 'configMap',
+        name: v.name,
+        configMap: `${SECRET_VOLUME_PREFIX}${sec.secretName}`,
+        ...(sec.items !== undefined ? { items: sec.items } : {}),
+        defaultMode: sec.defaultMode ?? 0o644,
+        optional: sec.optional === true,
+      };
+    }
     if (v.emptyDir !== undefined) return { kind: 'emptyDir', name: v.name };
     if (v.persistentVolumeClaim !== undefined) {
       return { kind: 'persistentVolumeClaim', name: v.name, claimName: v.persistentVolumeClaim.claimName };
     }
     throw new Error(
-      `spec.template.spec.volumes[${i}] (${v.name}): only configMap, emptyDir and persistentVolumeClaim volumes are supported`,
+      `spec.template.spec.volumes[${i}] (${v.name}): only configMap, secret, emptyDir and persistentVolumeClaim volumes are supported`,
     );
   });
 }

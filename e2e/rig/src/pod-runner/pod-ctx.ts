@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { NetScope, Netns, Network, TrackedProc } from '../net/scope';
 import type { ImageMap } from './images';
 import type { PathMapping } from './plan';
-import type { ConfigMapLike, ContainerPlan, PodPlan } from './spec';
+import type { ConfigMapLike, ContainerPlan, PodPlan, SecretLike } from './spec';
 
 /** Which containers podman runs from their images (RunPodOptions.podman). */
 export interface PodmanRuntime {
@@ -23,6 +23,8 @@ export interface RunPodOptions {
   readonly deployment: unknown;
   /** The ConfigMaps its volumes and env refer to. */
   readonly configMaps?: readonly ConfigMapLike[];
+  /** The Secrets its volumes refer to (their files are written like a ConfigMap volume's, never logged). */
+  readonly secrets?: readonly SecretLike[];
   /** The network every attachment of the Multus annotation joins (interface `net1`, `net2`… or as named). */
   readonly vlan?: Network;
   /**

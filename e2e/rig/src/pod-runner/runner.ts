@@ -28,6 +28,7 @@ import {
   expandVars,
   MULTUS_ANNOTATION,
   parseNetworksAnnotation,
+  secretSource,
   type ContainerPlan,
   type DeploymentLike,
 } from './spec';
@@ -200,7 +201,8 @@ function nsLabel(name: string): string {
 export async function runPod(scope: NetScope, opts: RunPodOptions): Promise<RunningPod> {
   const d = opts.deployment as DeploymentLike;
   const networks = parseNetworksAnnotation(d.spec?.template?.metadata?.annotations?.[MULTUS_ANNOTATION]);
-  const configMaps = new Map((opts.configMaps ?? []).map((c) => [c.metadata?.name ?? '', c]));
+  const sources = [...(opts.configMaps ?? []), ...(opts.secrets ?? []).map(secretSource)];
+  const configMaps = new Map(sources.map((c) => [c.metadata?.name ?? '', c]));
   const plan = planPod(d, [...configMaps.values()], {
     podIP: firstIp(opts, { networks }),
     nodeName: FAKE_NODE,

@@ -14,6 +14,23 @@ export interface KeyToPath {
   path: string;
   mode?: number;
 }
+/** A Secret's volume is served like a ConfigMap's whose name is this prefix + the Secret's name (plan.ts). */
+export const SECRET_VOLUME_PREFIX = 'secret:';
+
+/** A Secret as the pod runner needs it: its name and its (base64) data. */
+export interface SecretLike {
+  metadata?: { name?: string; namespace?: string };
+  data?: Record<string, string>;
+}
+
+/** SECRET as the ConfigMap-like source of its volume (its data as binaryData, under the prefixed name). */
+export function secretSource(secret: SecretLike): ConfigMapLike {
+  return {
+    metadata: { name: `${SECRET_VOLUME_PREFIX}${secret.metadata?.name ?? ''}` },
+    binaryData: { ...(secret.data ?? {}) },
+  };
+}
+
 export interface ConfigMapLike {
   metadata?: { name?: string; namespace?: string };
   data?: Record<string, string>;
@@ -49,6 +66,7 @@ interface VolumeLike {
   configMap?: { name: string; items?: KeyToPath[]; defaultMode?: number; optional?: boolean };
   emptyDir?: unknown;
   persistentVolumeClaim?: { claimName: string; readOnly?: boolean };
+  secret?: { secretName: string; items?: KeyToPath[]; defaultMode?: number; optional?: boolean };
 }
 export interface DeploymentLike {
   metadata?: { name?: string; namespace?: string };

@@ -79,6 +79,75 @@ export const DhcpStatusTarget = Type.Object(
   },
 );
 
+export const DhcpHighAvailability = Type.Object(
+  {
+    role: Type.Union([Type.Literal('primary'), Type.Literal('standby')], {
+      description:
+        'This server’s role in the hot-standby pair: the primary serves while it is alive; the standby serves only once the primary is unreachable and clients go unanswered.',
+    }),
+    partner: Type.Object(
+      {
+        address: ip('The partner’s address on the served network (its network.serverIP).'),
+        port: Type.Integer({
+          description: 'The partner’s replication port (TCP).',
+          minimum: 1,
+          maximum: 65535,
+        }),
+      },
+      { additionalProperties: false },
+    ),
+    listenPort: Type.Optional(
+      Type.Integer({
+        description:
+          'The TCP port this server takes replication on, at network.serverIP; default partner.port.',
+        minimum: 1,
+        maximum: 65535,
+      }),
+    ),
+    secretFile: Type.String({
+      description:
+        'Absolute path of the file holding the pair’s shared secret (at least 32 bytes); every message between the two is authenticated with it.',
+      maxLength: 4096,
+    }),
+    heartbeatMs: Type.Optional(
+      Type.Integer({
+        description: 'Interval of the heartbeats; default 1000.',
+        minimum: 100,
+        maximum: 60_000,
+      }),
+    ),
+    maxResponseDelayMs: Type.Optional(
+      Type.Integer({
+        description:
+          'How long the partner may stay unreachable before this server considers it down; default 3000.',
+        minimum: 200,
+        maximum: 600_000,
+      }),
+    ),
+    maxAckDelayMs: Type.Optional(
+      Type.Integer({
+        description:
+          'A client is unanswered once it has retried for this long (or its secs field says so); default 2000.',
+        minimum: 100,
+        maximum: 600_000,
+      }),
+    ),
+    maxUnackedClients: Type.Optional(
+      Type.Integer({
+        description:
+          'The standby takes over once more than this many clients go unanswered while the primary is unreachable; default 0 (one client is enough).',
+        minimum: 0,
+        maximum: 1000,
+      }),
+    ),
+  },
+  {
+    additionalProperties: false,
+    description:
+      'A hot-standby pair: every lease is durable on both servers before the ACK; the standby takes over when the primary is gone.',
+  },
+);
+
 export const DhcpConfig = Type.Object(
   {
     version: Type.Literal(DHCP_CONFIG_VERSION, { description: 'Format version of this file.' }),
@@ -132,6 +201,7 @@ export const DhcpConfig = Type.Object(
     reservations: Type.Optional(Type.Array(DhcpReservation, { maxItems: 65_536 })),
     kubevirt: Type.Optional(DhcpKubevirt),
     status: Type.Optional(DhcpStatusTarget),
+    ha: Type.Optional(DhcpHighAvailability),
   },
   { additionalProperties: false, description: 'oooi-dhcp configuration file.' },
 );
@@ -140,4 +210,5 @@ export type DhcpConfig = Static<typeof DhcpConfig>;
 export type DhcpReservation = Static<typeof DhcpReservation>;
 export type DhcpKubevirt = Static<typeof DhcpKubevirt>;
 export type DhcpStatusTarget = Static<typeof DhcpStatusTarget>;
+export type DhcpHighAvailability = Static<typeof DhcpHighAvailability>;
 export type DhcpClasslessRoute = Static<typeof DhcpClasslessRoute>;

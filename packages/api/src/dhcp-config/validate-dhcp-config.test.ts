@@ -47,6 +47,22 @@ test.each([
     },
   },
   {
+    name: 'a standby of a hot-standby pair, every timer set',
+    config: {
+      ...good,
+      ha: {
+        role: 'standby' as const,
+        partner: { address: '198.51.100.3', port: 647 },
+        listenPort: 6470,
+        secretFile: '/etc/oooi-dhcp-ha/secret',
+        heartbeatMs: 500,
+        maxResponseDelayMs: 2000,
+        maxAckDelayMs: 1500,
+        maxUnackedClients: 2,
+      },
+    },
+  },
+  {
     name: 'with a bare network name',
     config: {
       ...good,
@@ -134,6 +150,46 @@ test.each<Case>([
       'status.name: not an object name',
       'status.namespace: not a namespace name',
     ],
+  },
+  {
+    name: 'a pair whose partner is no other host of the network',
+    input: withChange((c) => {
+      c.ha = { role: 'primary', partner: { address: '198.51.100.2', port: 647 }, secretFile: 'secret' };
+    }),
+    want: ['ha.partner.address: same address as network.serverIP', 'ha.secretFile: not an absolute path'],
+  },
+  {
+    name: 'a pair: partner outside the network, timers that cannot work',
+    input: withChange((c) => {
+      c.ha = {
+        role: 'primary',
+        partner: { address: '203.0.113.3', port: 647 },
+        secretFile: '/s',
+        heartbeatMs: 3000,
+      };
+    }),
+    want: [
+      'ha.maxResponseDelayMs: must be longer than ha.heartbeatMs',
+      'ha.partner.address: outside network.cidr',
+    ],
+  },
+  {
+    name: 'a reservation of the partner’s address',
+    input: withChange((c) => {
+      c.ha = { role: 'primary', partner: { address: '198.51.100.10', port: 647 }, secretFile: '/s' };
+    }),
+    want: ['reservations[0].ip: is the partner server’s address'],
+  },
+  {
+    name: 'a pair with an unknown role and port',
+    input: withChange((c) => {
+      (c as { ha: unknown }).ha = {
+        role: 'both',
+        partner: { address: '198.51.100.3', port: 0 },
+        secretFile: '/s',
+      };
+    }),
+    want: ['ha.partner.port: Expected integer to be greater or equal to 1', 'ha.role: Expected union value'],
   },
   {
     name: 'schema errors carry paths',

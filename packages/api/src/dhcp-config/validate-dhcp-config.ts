@@ -84,6 +84,7 @@ function checkMeaning(c: DhcpConfig, report: Report): void {
   }
   checkReservations(c, { cidr, gateway, server }, report);
   checkKube(c, report);
+  checkHa(c, { cidr, gateway, server }, report);
 }
 
 const namespaceRe = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
@@ -111,6 +112,27 @@ function checkKube(c: DhcpConfig, report: Report): void {
       report('status.namespace', 'not a namespace name (DNS-1123 label)');
     if (!objectNameRe.test(c.status.name)) report('status.name', 'not an object name (DNS-1123 subdomain)');
   }
+}
+
+/** The pair: the partner is another host of the network, the secret file an absolute path. */
+function checkHa(c: DhcpConfig, k: Known, report: Report): void {
+  const ha = c.ha;
+  if (ha === undefined) return;
+  const v = parseIPv4(ha.partner.address);
+  if (v === undefined) report('ha.partner.address', 'not an IPv4 address');
+  else if (k.cidr !== undefined && !cidrContains(k.cidr, v))
+    report('ha.partner.address', `outside network.cidr ${c.network.cidr}`);
+  else if (v === k.server) report('ha.partner.address', 'same address as network.serverIP');
+  else if (v === k.gateway) report('ha.partner.address', 'same address as network.gateway');
+  else {
+    const i = (c.reservations ?? []).findIndex((r) => parseIPv4(r.ip) === v);
+    if (i >= 0) report(`reservations[${i}].ip`, 'is the partner server’s address (ha.partner.address)');
+  }
+  if (!ha.secretFile.startsWith('/') || ha.secretFile.includes('\0'))
+    report('ha.secretFile', 'not an absolute path');
+  const heartbeat = ha.heartbeatMs ?? 1000;
+  if ((ha.maxResponseDelayMs ?? 3000) <= heartbeat)
+    report('ha.maxResponseDelayMs', 'must be longer than ha.heartbeatMs');
 }
 
 function checkTimers(c: DhcpConfig, report: Report): void {

@@ -17,6 +17,7 @@ import type { CelRule } from './cel';
 import { dnsLabel, dnsSubdomainPattern, enumOf, image, ipv4, labelRegex, objectName } from './fields';
 import { childNetworkProperties, childNetworkRules } from './child-network';
 import { conditions, observedGeneration } from './status';
+import { dhcpStandbyRules, standbyServerIP } from './dhcp-ha';
 
 const r = refs('spec');
 
@@ -34,6 +35,7 @@ const refuseNeedsNamespaces: CelRule = {
 const cidr = r('networkConfig', 'cidr');
 const gateway = r('networkConfig', 'gateway');
 const serverIP = r('networkConfig', 'serverIP');
+const standbyIP = r('networkConfig', 'standbyServerIP');
 const start = r('leaseConfig', 'rangeStart');
 const end = r('leaseConfig', 'rangeEnd');
 
@@ -46,6 +48,8 @@ export const dhcpServerSpecRules: CelRule[] = [
   ipOutsideRange(serverIP, start, end),
   ipOutsideRange(gateway, start, end),
   ipsDistinct(serverIP, gateway),
+  // the hot-standby pair's second address (dhcp-ha.ts): checked like serverIP, and distinct from it
+  ...dhcpStandbyRules(standbyIP, { cidr, gateway, start, end, others: [serverIP] }),
   refuseNeedsNamespaces,
 ];
 
@@ -208,6 +212,9 @@ export const DhcpServerSpec = Type.Object(
         gateway: ipv4(
           'spec.networkConfig.gateway',
           'Router handed to clients (option 3). Must lie inside cidr.',
+        ),
+        standbyServerIP: Type.Optional(
+          standbyServerIP('spec.networkConfig', 'serverIP', 'spec.leaseConfig.rangeStart..rangeEnd'),
         ),
         dnsServers: Type.Optional(
           Type.Array(ipv4('spec.networkConfig.dnsServers[*]', 'An IPv4 resolver.'), {

@@ -25,6 +25,8 @@ import {
   listsDisjoint,
 } from './cel-list';
 import { additionalServerIPs } from './server-addresses';
+import { proxyHighAvailability } from './proxy-ha';
+import { standbyServerIP } from './dhcp-ha';
 
 export const NetworkConfig = Type.Object(
   {
@@ -104,6 +106,9 @@ export const DhcpComponent = Type.Object(
         'x-kubernetes-validations': duration('spec.infraComponents.dhcp.leaseTime', '1m', '8760h'),
       }),
     ),
+    standbyServerIP: Type.Optional(
+      standbyServerIP('spec.infraComponents.dhcp', 'serverIP', 'rangeStart..rangeEnd'),
+    ),
     image: Type.Optional(image('Override the DHCP server image (oooi-dhcp), e.g. from a mirror registry.')),
     leaseStorage: Type.Optional(leaseStorage('spec.infraComponents.dhcp.leaseStorage')),
   },
@@ -147,7 +152,7 @@ export const ProxyComponent = Type.Object(
     serverIP: Type.Optional(
       ipv4(
         'spec.infraComponents.proxy.serverIP',
-        'Static VLAN address of Envoy; the VLAN DNS view answers control-plane names with it. Required for the component to be created.',
+        'Static VLAN address of Envoy (with highAvailability: the floating address the two Envoy pods share); the VLAN DNS view answers control-plane names with it. Required for the component to be created.',
       ),
     ),
     internalProxyService: Type.Optional(
@@ -160,6 +165,7 @@ export const ProxyComponent = Type.Object(
     ),
     proxyImage: Type.Optional(image('Envoy image (upstream envoyproxy/envoy).')),
     managerImage: Type.Optional(image('xDS manager sidecar image (oooi-xds).')),
+    highAvailability: Type.Optional(proxyHighAvailability('spec.infraComponents.proxy.highAvailability')),
   },
   {
     description: 'Envoy L4 SNI-passthrough gateway to the hosted control planes, configured over xDS.',
@@ -184,9 +190,14 @@ const dnsIP = r('infraComponents', 'dns', 'serverIP');
 const proxyIP = r('infraComponents', 'proxy', 'serverIP');
 const start = r('infraComponents', 'dhcp', 'rangeStart');
 const end = r('infraComponents', 'dhcp', 'rangeEnd');
-const statics = [dhcpIP, dnsIP, proxyIP];
+const dhcpStandbyIP = r('infraComponents', 'dhcp', 'standbyServerIP');
+/** The scalar static addresses; the DHCP pair's standby (dhcp-ha.ts) is one of them. */
+const statics = [dhcpIP, dnsIP, proxyIP, dhcpStandbyIP];
 /** HA mode's lists of additional static addresses; each entry is checked like a static address. */
-const staticLists = [r('infraComponents', 'dns', 'additionalServerIPs')];
+const staticLists = [
+  r('infraComponents', 'dns', 'additionalServerIPs'),
+  r('infraComponents', 'proxy', 'highAvailability', 'replicaIPs'),
+];
 
 /** Each list's entries: inside the CIDR, not its network/broadcast, outside the pool, distinct from the rest. */
 function staticListRules(): CelRule[] {
@@ -209,9 +220,7 @@ export const infraSpecRules: CelRule[] = [
   ipNotGreater(start, end),
   ...[gateway, ...statics].map((ip) => ipOutsideRange(ip, start, end)),
   ...statics.map((ip) => ipsDistinct(ip, gateway)),
-  ipsDistinct(dhcpIP, dnsIP),
-  ipsDistinct(dhcpIP, proxyIP),
-  ipsDistinct(dnsIP, proxyIP),
+  ...statics.flatMap((a, i) => statics.slice(i + 1).map((b) => ipsDistinct(a, b))),
   ...staticListRules(),
 ];
 

@@ -6,6 +6,7 @@ import { childNetworkProperties, childNetworkRules } from './child-network';
 import { intsDistinct, refs } from './cel';
 import type { CelRule } from './cel';
 import { conditions, observedGeneration } from './status';
+import { proxyHighAvailability, proxyServerHaRules } from './proxy-ha';
 
 const octet = '(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])';
 /** A first octet of a unicast address outside 0/8 (this host) and 127/8 (loopback): 1–126 and 128–223. */
@@ -122,10 +123,17 @@ export const ProxyBackend = Type.Object(
 
 export const ProxyServerSpec = Type.Object(
   {
-    networkConfig: Type.Object(childNetworkProperties('Envoy'), {
-      description: 'The VLAN Envoy listens on.',
-      'x-kubernetes-validations': childNetworkRules(),
-    }),
+    networkConfig: Type.Object(
+      {
+        ...childNetworkProperties('Envoy'),
+        highAvailability: Type.Optional(proxyHighAvailability('spec.networkConfig.highAvailability')),
+      },
+      {
+        description:
+          'The VLAN Envoy listens on. With highAvailability, serverIP floats between two Envoy pods (VRRP).',
+        'x-kubernetes-validations': [...childNetworkRules(), ...proxyServerHaRules()],
+      },
+    ),
     backends: Type.Optional(
       Type.Array(ProxyBackend, {
         description: 'The complete routing table. May be empty: Envoy then runs with no routes.',
@@ -168,6 +176,33 @@ export const ProxyServerStatus = Type.Object(
       Type.String({ description: 'Its ClusterIP (what internalProxyService points at).', maxLength: 64 }),
     ),
     backendCount: Type.Optional(Type.Integer({ description: 'Backends in the spec.', minimum: 0 })),
+    serverIPHolder: Type.Optional(
+      Type.Object(
+        {
+          replicaIP: Type.String({ description: "That replica's own address (replicaIPs).", maxLength: 15 }),
+          since: Type.Optional(Type.String({ description: 'When it took serverIP.', format: 'date-time' })),
+        },
+        {
+          description:
+            'HA mode: the replica that took serverIP last (written by its oooi-xds when the address comes to its pod).',
+        },
+      ),
+    ),
+    replicas: Type.Optional(
+      Type.Object(
+        {
+          total: Type.Integer({
+            description: 'Envoy pods declared: 1, or 2 with spec.networkConfig.highAvailability.',
+            minimum: 0,
+          }),
+          available: Type.Integer({
+            description: 'How many of them are rolled out and available.',
+            minimum: 0,
+          }),
+        },
+        { description: 'The Envoy pods: how many are declared and how many are available.' },
+      ),
+    ),
     xds: Type.Optional(
       Type.Object(
         {

@@ -3,6 +3,7 @@ import type { Case } from './case';
 import { alpha, dhcp, dns, infra, proxy, set } from './fixtures';
 import { serviceMetadataAcceptCases } from './service-metadata-cases';
 import { dnsHaAcceptCases } from './dns-ha-cases';
+import { dhcpHaAcceptCases } from './dhcp-ha-cases';
 
 export const acceptCases: Case[] = [
   { name: 'the example Infra', input: infra },
@@ -97,4 +98,5 @@ export const acceptCases: Case[] = [
   },
   ...serviceMetadataAcceptCases,
   ...dnsHaAcceptCases,
+  ...dhcpHaAcceptCases,
 ];

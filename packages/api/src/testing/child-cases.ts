@@ -5,6 +5,7 @@ import { cidrV4Pattern } from '../schema/fields';
 import { targetPattern } from '../schema/proxy-server';
 import { serviceMetadataRejectCases } from './service-metadata-cases';
 import { dnsHaChildRejectCases } from './dns-ha-cases';
+import { dhcpHaChildRejectCases } from './dhcp-ha-cases';
 
 export const childRejectCases: Case[] = [
   {
@@ -322,4 +323,5 @@ export const childRejectCases: Case[] = [
   },
   ...serviceMetadataRejectCases,
   ...dnsHaChildRejectCases,
+  ...dhcpHaChildRejectCases,
 ];

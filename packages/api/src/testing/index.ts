@@ -4,5 +4,6 @@ export type { Case } from './case';
 export { acceptCases } from './accept-cases';
 export { infraRejectCases } from './infra-cases';
 export { childRejectCases } from './child-cases';
+export { proxyHaAcceptCases, proxyHaRejectCases } from './proxy-ha-cases';
 export { examples, load, set, errorsOf, infra, alpha, bravo, dhcp, dns, proxy } from './fixtures';
 export { expectGolden, expectGoldenDir } from './golden';

@@ -2,6 +2,7 @@
 import type { Case } from './case';
 import { infra, set } from './fixtures';
 import { dnsHaInfraRejectCases } from './dns-ha-cases';
+import { dhcpHaInfraRejectCases } from './dhcp-ha-cases';
 
 const ic = 'spec.infraComponents';
 const nc = 'spec.networkConfig';
@@ -279,4 +280,5 @@ export const infraRejectCases: Case[] = [
     ],
   },
   ...dnsHaInfraRejectCases,
+  ...dhcpHaInfraRejectCases,
 ];

@@ -155,8 +155,8 @@ function appsRanges(attachments: readonly InfraClusterAttachment[]): AppsRange[]
 }
 
 /**
- * The Infra's static addresses (gateway, each component's serverIP, then HA mode's additional DNS addresses), with
- * the field that holds each.
+ * The Infra's static addresses (gateway, each component's serverIP, the DHCP pair's standby, then HA mode's
+ * additional DNS and proxy replica addresses), with the field that holds each.
  */
 export function staticAddresses(infra: Infra): { field: string; ip: number; text: string }[] {
   const c = infra.spec.infraComponents;
@@ -165,8 +165,13 @@ export function staticAddresses(infra: Infra): { field: string; ip: number; text
     ['spec.infraComponents.dhcp.serverIP', c?.dhcp?.serverIP],
     ['spec.infraComponents.dns.serverIP', c?.dns?.serverIP],
     ['spec.infraComponents.proxy.serverIP', c?.proxy?.serverIP],
+    ['spec.infraComponents.dhcp.standbyServerIP', c?.dhcp?.standbyServerIP],
     ...(c?.dns?.additionalServerIPs ?? []).map((ip, i): [string, string] => [
       `spec.infraComponents.dns.additionalServerIPs[${i}]`,
+      ip,
+    ]),
+    ...(c?.proxy?.highAvailability?.replicaIPs ?? []).map((ip, i): [string, string] => [
+      `spec.infraComponents.proxy.highAvailability.replicaIPs[${i}]`,
       ip,
     ]),
   ];

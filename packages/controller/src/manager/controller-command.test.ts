@@ -18,6 +18,7 @@ describe('parseControllerCommand', () => {
           dns: 'docker.io/coredns/coredns:1.14.7',
           proxy: 'docker.io/envoyproxy/envoy:v1.36.4',
           xds: 'ghcr.io/oooi-project/oooi-xds:0.1.0',
+          keepalived: 'ghcr.io/oooi-project/oooi-keepalived:0.1.0',
           configSync: 'ghcr.io/oooi-project/oooi-controller:0.1.0',
         },
         networkPolicy: {

@@ -120,10 +120,14 @@ describe('controllerRegistrations (the production wiring)', () => {
     expect(keys).toContain('watched patch hostedcluster.densityops.com/infraclusterattachments');
     expect(keys).toContain('watched get hostedcluster.densityops.com/infraclusterattachments');
   });
-  test('a hosted-cluster client reads the HostedCluster and its kubeconfig Secret in the watched namespace(s) only', () => {
+  test('a hosted-cluster client reads the HostedCluster and its kubeconfig Secret, and the DHCP pair’s Secret is an owned child, in the watched namespace(s) only; Secrets are never deleted', () => {
     expect(keys.filter((k) => /hostedclusters|secrets/.test(k))).toEqual([
+      'watched create core/secrets',
       'watched get core/secrets',
       'watched get hypershift.openshift.io/hostedclusters',
+      'watched list core/secrets',
+      'watched patch core/secrets',
+      'watched watch core/secrets',
     ]);
   });
 

@@ -21,6 +21,8 @@ export interface DefaultImages {
   readonly proxy: string;
   /** oooi-xds, the Envoy sidecar. */
   readonly xds: string;
+  /** keepalived (Dockerfile.keepalived: Debian's package, nothing else), the Envoy pods' VRRP sidecar in proxy HA mode. */
+  readonly keepalived: string;
   /** The operator's own image: `oooi-controller config-sync`, the CoreDNS pod's sidecar (the chart sets its image). */
   readonly configSync: string;
 }
@@ -33,5 +35,6 @@ export const builtinImages: DefaultImages = {
   dns: 'docker.io/coredns/coredns:1.14.7',
   proxy: 'docker.io/envoyproxy/envoy:v1.36.4',
   xds: oooi('oooi-xds'),
+  keepalived: oooi('oooi-keepalived'),
   configSync: oooi('oooi-controller'),
 };

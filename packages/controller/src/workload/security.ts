@@ -32,7 +32,7 @@ export function podSecurityContext(o: PodSecurityOptions): Record<string, unknow
 }
 
 /** Capabilities a workload may keep; every other one is dropped. */
-export type Capability = 'NET_BIND_SERVICE' | 'NET_RAW';
+export type Capability = 'NET_BIND_SERVICE' | 'NET_RAW' | 'NET_ADMIN';
 
 /** Container-level security: every capability dropped but the ones this workload lists (none by default). */
 export function containerSecurityContext(keep: readonly Capability[] = []): Record<string, unknown> {

@@ -78,6 +78,11 @@ export function compileNetwork(c: DhcpConfig): ServedNetwork {
     { start: gateway, end: gateway },
     { start: serverIp, end: serverIp },
   ];
+  // the pair's two servers exclude the same addresses: each one's own and its partner's
+  if (c.ha !== undefined) {
+    const partner = ip(c.ha.partner.address);
+    excluded.push({ start: partner, end: partner });
+  }
   for (const e of c.excluded ?? []) {
     const single = parseIPv4(e);
     excluded.push(single !== undefined ? { start: single, end: single } : parseAddressRange(e)!);

@@ -46,3 +46,18 @@ export function watchConfigFile(
   watchFile(path, { interval: intervalMs, persistent: false }, listener);
   signal.addEventListener('abort', () => unwatchFile(path, listener), { once: true });
 }
+
+/** The pair's shared secret (config `ha.secretFile`): at least 32 bytes, never logged. */
+export async function readHaSecret(file: string): Promise<Buffer> {
+  let secret: Buffer;
+  try {
+    secret = await readFile(file);
+  } catch (err) {
+    throw new Error(`ha.secretFile ${file}: ${(err as NodeJS.ErrnoException).code ?? 'unreadable'}`, {
+      cause: err,
+    });
+  }
+  if (secret.length < 32)
+    throw new Error(`ha.secretFile ${file}: holds ${secret.length} bytes, fewer than 32`);
+  return secret;
+}

@@ -26,21 +26,22 @@ import { macOf, messageType } from '../codec/packet';
 import type { DhcpPacket } from '../codec/packet';
 import { applyChanges, undoChanges } from '../decide/apply';
 import { decide } from '../decide/decide';
-import { isKnownClient } from '../decide/kubevirt-gate';
 import type { Arrival, Decision, DecideInput } from '../decide/types';
 import type { Release } from '../kubevirt/aggregate/kubevirt-index';
 import { LeaseStore, LeaseStoreUnavailableError } from '../store/lease-store';
 import type { StoreDamage } from '../store/lease-store';
 import type { LeaseStoreFacts } from './lease-store-condition';
-import { recordProblem } from '../store/records';
 import { ArpProber } from './arp-probe';
 import type { AddressProber } from './arp-probe';
 import { RecoveryProbes } from './recovery-probes';
-import { storeEvents } from './store-events';
+import { logOpened, storeEvents, tooLargeWhy } from './store-events';
 import { bindSocket, target } from './udp-sockets';
 import type { DhcpMetrics, DropLabel } from '../metrics';
 import { dhcpMetrics, typeLabel } from '../metrics';
 import type { Registry } from 'prom-client';
+import type { HaPair, HaStatus } from '../ha/pair';
+import { commitEverywhere, createPair, ReplicationFailedError } from './ha-leases';
+import { noteKubevirt } from './kubevirt-notes';
 
 export interface DhcpServerOptions {
   readonly config: DhcpConfig;
@@ -73,6 +74,8 @@ export interface DhcpServerOptions {
   readonly probeTimeoutMs?: number;
   /** Replaces the ARP prober (tests over loopback, where no ARP runs). */
   readonly prober?: AddressProber;
+  /** With the config's `ha` block: the pair's shared secret (the content of `ha.secretFile`). */
+  readonly haSecret?: Buffer;
 }
 
 /** Addresses probed for one DISCOVER at most; every one found in use is held, so the client's retry gets further. */
@@ -99,6 +102,7 @@ export class DhcpServer {
   private readonly blockedLogged = new Set<string>();
   private storeDamage: readonly StoreDamage[] = [];
   private readonly recovery: RecoveryProbes;
+  private pair: HaPair | undefined;
 
   constructor(private readonly o: DhcpServerOptions) {
     this.config = o.config;
@@ -137,19 +141,8 @@ export class DhcpServer {
     this.table = opened.table;
     this.storeDamage = opened.damage;
     await this.recovery.begin(this.o.leaseDir, opened, this.metrics.recovery);
-    const ms = (v: number) => Math.round(v * 10) / 10;
-    this.log.info(
-      {
-        leases: opened.table.size,
-        replayed: opened.replayed,
-        dir: this.o.leaseDir,
-        readMs: ms(opened.timings.readMs),
-        decodeMs: ms(opened.timings.decodeMs),
-        indexMs: ms(opened.timings.indexMs),
-        uptimeMs: Math.round(performance.now()),
-      },
-      'Lease store opened',
-    );
+    await this.startPair();
+    logOpened(this.log, opened, this.o.leaseDir);
     const port = this.o.serverPort ?? 67;
     const recvBufferSize = this.o.recvBufferBytes ?? 4 * 1024 * 1024;
     const broadcasts = await bindSocket(port, '255.255.255.255', recvBufferSize);
@@ -176,6 +169,21 @@ export class DhcpServer {
       'Serving',
     );
     signal.addEventListener('abort', () => void this.stop(), { once: true });
+  }
+
+  /** With the config's `ha` block: the pair, listening on serverIP before the DHCP sockets are bound. */
+  private async startPair(): Promise<void> {
+    this.pair = createPair({
+      ...{ config: this.config, secret: this.o.haSecret, registry: this.o.registry, log: this.log },
+      ...{ now: this.now, changed: () => this.o.onLeaseChange?.() },
+      ...{ table: () => this.table!, store: () => this.store!, net: () => this.net },
+    });
+    await this.pair?.start();
+  }
+
+  /** The pair's state (config `ha`), for the `HighAvailability` condition; undefined without a pair. */
+  haStatus(): HaStatus | undefined {
+    return this.pair?.status();
   }
 
   ready(): boolean {
@@ -205,6 +213,8 @@ export class DhcpServer {
     if (config.network.serverIP !== this.config.network.serverIP) {
       return { ok: false, why: 'network.serverIP changed; restart to serve from another address' };
     }
+    if (JSON.stringify(config.ha) !== JSON.stringify(this.config.ha))
+      return { ok: false, why: 'ha changed; restart to change the pair' };
     this.net = compileNetwork(config);
     this.config = config;
     if (this.table !== undefined) this.table.cursor = 0;
@@ -266,21 +276,25 @@ export class DhcpServer {
       changed.map((lease) => ({ op: 'release', lease })),
     );
     try {
-      await this.store.commit(changed);
+      await commitEverywhere(this.store, this.pair, changed);
     } catch (err) {
-      undoChanges(table, applied);
+      if (!(err instanceof ReplicationFailedError)) undoChanges(table, applied);
       throw err;
     }
     for (const n of names) this.log.info(n, 'VMI gone; lease released');
     this.o.onLeaseChange?.();
   }
 
-  /** Closes the sockets, then lets pending commits finish and closes the store. */
-  async stop(): Promise<void> {
+  /**
+   * Closes the sockets, then lets pending commits finish and closes the store. With a pair, the partner is told
+   * (it serves at once); FAREWELL false leaves it out, as a crash would (tests).
+   */
+  async stop(farewell = true): Promise<void> {
     if (!this.listening) return;
     this.listening = false;
     await Promise.all(this.sockets.map((s) => new Promise<void>((r) => s.close(() => r()))));
     await this.recovery.close();
+    await this.pair?.stop(farewell);
     await this.store?.close();
     this.log.info({}, 'Stopped');
   }
@@ -295,10 +309,19 @@ export class DhcpServer {
       }
       const p = r.packet;
       this.metrics.packets.inc({ type: typeLabel(messageType(p)) });
+      if (this.pair !== undefined && !this.pair.serving()) {
+        this.pair.observe(p, arrival);
+        return this.drop('ha_not_serving', p);
+      }
       const at = { sourceIp: parseDottedQuad(rinfo.address) ?? 0, arrival };
       const input = this.inputFor(p, at);
       const d = decide(input);
-      if (this.kubevirt !== undefined) this.noteKubevirt(input, d);
+      if (this.kubevirt !== undefined)
+        noteKubevirt(
+          { metrics: this.metrics.kubevirt, logged: this.blockedLogged, table: this.table, log: this.log },
+          input,
+          d,
+        );
       if (this.recovery.wants(input, d)) this.offerAfterProbe(p, at, d, 1);
       else this.carryOut(p, d);
     } catch (err) {
@@ -352,30 +375,6 @@ export class DhcpServer {
     );
   }
 
-  private noteKubevirt(i: DecideInput, d: Decision): void {
-    const m = this.metrics.kubevirt;
-    if (d.kind === 'drop' && d.reason === 'no_vmi') m.unknownClients.inc({ result: 'refused' });
-    else if (d.kind === 'reply' && i.kubevirt?.synced === true && !isKnownClient(i))
-      m.unknownClients.inc({ result: 'served' });
-    if (d.kind !== 'reply' || d.pinBlocked === undefined) return;
-    const mac = macOf(i.packet);
-    const key = `${mac} ${d.pinBlocked}`;
-    if (this.blockedLogged.has(key)) return;
-    this.blockedLogged.add(key);
-    m.conflictsSeen.inc({ reason: 'lease_held' });
-    const holder = this.table?.get(d.pinBlocked);
-    this.log.warn(
-      {
-        reason: 'lease_held',
-        mac,
-        ip: formatIPv4(d.pinBlocked),
-        vmi: i.kubevirt?.clients.get(mac)?.vmi,
-        holder: holder?.mac,
-      },
-      'VMI-reported address is leased to another client; serving from the pool',
-    );
-  }
-
   private carryOut(p: DhcpPacket, d: Decision): void {
     if (d.kind === 'drop') {
       this.drop(d.reason, p);
@@ -390,7 +389,7 @@ export class DhcpServer {
       if (d.kind === 'reply') this.send(p, d);
       return;
     }
-    this.store!.commit(durable).then(
+    commitEverywhere(this.store!, this.pair, durable).then(
       () => {
         if (d.kind === 'reply') this.send(p, d);
         else this.log.info({ mac: macOf(p), ip: formatIPv4(durable[0]!.ip), what: d.what }, 'Lease changed');
@@ -402,6 +401,13 @@ export class DhcpServer {
         }
       },
       (err: unknown) => {
+        if (err instanceof ReplicationFailedError) {
+          this.drop('ha_replication_failed', p);
+          return this.log.warn(
+            { mac: macOf(p), why: err.message },
+            'Partner did not take the lease; reply not sent',
+          );
+        }
         undoChanges(table, applied);
         this.drop('commit_failed', p);
         // during the backoff after a failed write (logged once per write) each refusal is only a debug line
@@ -415,15 +421,11 @@ export class DhcpServer {
 
   /** A lease the store could not hold (a field past RECORD_LIMITS): refused before anything is applied. */
   private tooLarge(p: DhcpPacket, d: Exclude<Decision, { kind: 'drop' }>): boolean {
-    for (const c of d.changes) {
-      if (c.op === 'unoffer') continue;
-      const why = recordProblem({ ...c.lease, state: 'bound' });
-      if (why === undefined) continue;
-      this.drop('lease_too_large', p);
-      this.log.warn({ mac: macOf(p), why }, 'Request refused: its lease does not fit a lease record');
-      return true;
-    }
-    return false;
+    const why = tooLargeWhy(d);
+    if (why === undefined) return false;
+    this.drop('lease_too_large', p);
+    this.log.warn({ mac: macOf(p), why }, 'Request refused: its lease does not fit a lease record');
+    return true;
   }
 
   private send(p: DhcpPacket, d: Extract<Decision, { kind: 'reply' }>): void {

@@ -1,6 +1,7 @@
 // oooi-dhcp's links to the API server, made only when the config asks for them: the KubeVirt watch (config
 // `kubevirt`) and the status report on the DHCPServer (config `status`: activeLeases, totalLeases, poolSize and
-// the Serving and LeaseStore conditions, by server-side apply under the field manager `oooi-dhcp`). Both follow config reloads.
+// the Serving and LeaseStore conditions, by server-side apply under the field manager `oooi-dhcp`; in a pair only the
+// member serving clients writes it). Both follow config reloads.
 // Credentials: --kubeconfig (default $KUBECONFIG), else the pod's service account (KUBERNETES_SERVICE_HOST/PORT
 // and /var/run/secrets/kubernetes.io/serviceaccount).
 import { GROUP, VERSION, kindInfo } from '@oooi/api';
@@ -24,6 +25,8 @@ import { poolSize } from '../allocate/served-network';
 import { emptyKubevirtView } from '../allocate/kubevirt-view';
 import { KubevirtWatch } from '../kubevirt/kubevirt-watch';
 import type { DhcpServer } from './dhcp-server';
+import { serves } from '../ha/state';
+import { haCondition } from './ha-condition';
 import { leaseStoreCondition } from './lease-store-condition';
 import { servingCondition } from './serving-condition';
 
@@ -163,6 +166,8 @@ export class KubeLinks {
       log: this.o.log,
       intervalMs: this.o.statusIntervalMs,
       build: () => this.ownedStatus(),
+      // a pair's two members report on one DHCPServer: only the one serving clients writes (no flapping)
+      active: () => this.serving(),
       onWrite: (result) => this.o.server.metricsOf.statusWrites.inc({ result }),
     });
     this.reporter = reporter;
@@ -179,10 +184,17 @@ export class KubeLinks {
       .finally(() => reporter.poke());
   }
 
+  /** Whether this server answers clients now: always alone; in a pair only the member whose state serves. */
+  private serving(): boolean {
+    const ha = this.o.server.haStatus();
+    return ha === undefined || serves(ha.role, ha.state);
+  }
+
   private ownedStatus() {
     const server = this.o.server;
     const config = this.config!;
     const { active, total } = server.leaseCounts();
+    const ha = server.haStatus();
     const kv = config.kubevirt;
     const watch = this.watch;
     const condition = servingCondition({
@@ -201,7 +213,11 @@ export class KubeLinks {
     });
     return {
       fields: { activeLeases: active, totalLeases: total, poolSize: poolSize(server.served) },
-      conditions: [condition, leaseStoreCondition(server.storeHealth())],
+      conditions: [
+        condition,
+        leaseStoreCondition(server.storeHealth()),
+        ...(ha !== undefined ? [haCondition(ha)] : []),
+      ],
     };
   }
 }

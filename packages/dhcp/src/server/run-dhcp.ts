@@ -6,7 +6,13 @@ import { HealthServer, KubeConfigRest, systemClock } from '@oooi/kube';
 import type { DhcpConfig } from '@oooi/api';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
-import { loadConfigFile, parseConfigText, watchConfigFile, type ConfigLoad } from './config-file';
+import {
+  loadConfigFile,
+  parseConfigText,
+  readHaSecret,
+  watchConfigFile,
+  type ConfigLoad,
+} from './config-file';
 import { ConfigWatch } from './config-watch';
 import type { DhcpCommand } from './command';
 import { DhcpServer } from './dhcp-server';
@@ -25,6 +31,8 @@ export async function runDhcp(c: DhcpCommand, ctx: RunContext): Promise<void> {
     log.error({ file: c.configFile, problems: first.problems }, 'Config file refused');
     throw new Error(`oooi-dhcp: ${c.configFile} refused:\n  ${first.problems.join('\n  ')}`);
   }
+  const ha = first.config.ha;
+  const haSecret = ha !== undefined ? await readHaSecret(ha.secretFile) : undefined;
   const hooks = { onLeaseChange: (): void => undefined };
   const server = new DhcpServer({
     config: first.config,
@@ -36,6 +44,7 @@ export async function runDhcp(c: DhcpCommand, ctx: RunContext): Promise<void> {
     clientPort: c.clientPort,
     recvBufferBytes: c.recvBufferBytes,
     probeTimeoutMs: c.probeTimeoutMs,
+    ...(haSecret !== undefined ? { haSecret } : {}),
     onLeaseChange: () => hooks.onLeaseChange(),
   });
   const links = new KubeLinks({

@@ -2,7 +2,9 @@
 // and recoveries into the metrics, a log line and a status poke (ON_CHANGE).
 import { formatIPv4 } from '@oooi/api';
 import type { Logger } from 'pino';
-import type { StoreEvents } from '../store/lease-store';
+import type { OpenedStore, StoreEvents } from '../store/lease-store';
+import { recordProblem } from '../store/records';
+import type { LeaseChange } from '../decide/types';
 import type { DhcpMetrics } from '../metrics';
 
 export function storeEvents(metrics: DhcpMetrics, log: Logger, onChange: () => void): StoreEvents {
@@ -39,4 +41,31 @@ export function storeEvents(metrics: DhcpMetrics, log: Logger, onChange: () => v
     onUnstorable: (l, why) =>
       log.warn({ ip: formatIPv4(l.ip), mac: l.mac, why }, 'Lease left out of the snapshot'),
   };
+}
+
+/** The one line about the store once it is open (with how long each part of the replay took). */
+export function logOpened(log: Logger, opened: OpenedStore, dir: string): void {
+  const ms = (v: number) => Math.round(v * 10) / 10;
+  log.info(
+    {
+      leases: opened.table.size,
+      replayed: opened.replayed,
+      dir,
+      readMs: ms(opened.timings.readMs),
+      decodeMs: ms(opened.timings.decodeMs),
+      indexMs: ms(opened.timings.indexMs),
+      uptimeMs: Math.round(performance.now()),
+    },
+    'Lease store opened',
+  );
+}
+
+/** Why a decision's lease cannot be stored (a field past RECORD_LIMITS), or undefined. */
+export function tooLargeWhy(d: { readonly changes: readonly LeaseChange[] }): string | undefined {
+  for (const c of d.changes) {
+    if (c.op === 'unoffer') continue;
+    const why = recordProblem({ ...c.lease, state: 'bound' });
+    if (why !== undefined) return why;
+  }
+  return undefined;
 }

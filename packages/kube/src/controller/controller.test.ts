@@ -136,6 +136,34 @@ describe('Controller workers', () => {
     await controller.whenStopped();
   });
 
+  test('workers yield to the event loop once passes held it 250 ms, so timers and I/O run meanwhile', async () => {
+    jest.useRealTimers();
+    const h = harness();
+    for (let i = 0; i < 80; i++)
+      h.rest.seed(resourcePath(widgets, { namespace: 'ns', name: `w${i}` }), widget(`w${i}`));
+    // Passes that send nothing (every write skipped as unchanged) never wait for I/O of their own: without a yield
+    // the workers would chain them all in microtasks, and a Lease renewal's timer would wait for the whole run.
+    const reconciler = new Scripted(() => {
+      const until = Date.now() + 10;
+      while (Date.now() < until);
+      return Promise.resolve({});
+    });
+    const controller = h.builder
+      .for(widgets)
+      .withOptions({ maxConcurrentReconciles: 2 })
+      .complete(reconciler);
+    await h.caches.startAll(h.stop.signal);
+    let passesBeforeTimer = -1;
+    setTimeout(() => (passesBeforeTimer = reconciler.calls.length), 0);
+    await controller.start(h.stop.signal);
+    while (reconciler.calls.length < 80) await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(passesBeforeTimer).toBeGreaterThanOrEqual(0);
+    // 10 ms passes: the loop turns after about 25 of them (250 ms), not after all 80.
+    expect(passesBeforeTimer).toBeLessThanOrEqual(40);
+    h.stop.abort();
+    await controller.whenStopped();
+  });
+
   test('owned children and mapped objects request their targets', async () => {
     const h = harness();
     h.rest.seed(resourcePath(widgets, { namespace: 'ns', name: 'w' }), widget('w'));

@@ -3,7 +3,7 @@
 // error -> rate-limited re-add; TerminalError -> recorded, forgotten; requeueAfter -> delayed re-add; success -> forget.
 // Each pass has a deadline: when it runs out the pass's signal aborts, and once the reconciler has returned the pass
 // counts as `timeout` and is retried like an error (a worker never leaves a pass behind, so one key still never has
-// two passes at once).
+// two passes at once). When passes have held the event loop for 250 ms without a turn, the next one waits for it.
 import type { Logger } from 'pino';
 import type { BackoffPolicy } from '../backoff';
 import type { ListWatchCache } from '../cache/list-watch-cache';
@@ -15,6 +15,28 @@ import type { KubeObject } from '../object';
 import { WorkQueue } from '../queue/work-queue';
 import type { ObjectEvent, Predicate } from './handlers';
 import { isTerminalError, type Reconciler, type ReconcileResult } from './reconcile';
+
+// The process's own setImmediate and monotonic clock, taken before any test installs fake timers: they tell whether,
+// and when, the real event loop last turned. The wait for a turn uses the global setImmediate (under fake timers,
+// the test's clock).
+const realSetImmediate = setImmediate;
+const monotonic = performance.now.bind(performance);
+/** How long workers may chain passes without the event loop turning. */
+const maxHoldMs = 250;
+let lastTurnAt = monotonic();
+
+/** `due()` tells whether the loop has not turned since and passes have held it for maxHoldMs; `wait()` yields. */
+function nextTurn(): { due: () => boolean; wait: () => Promise<void> } {
+  let turned = false;
+  realSetImmediate(() => {
+    turned = true;
+    lastTurnAt = monotonic();
+  });
+  return {
+    due: () => !turned && monotonic() - lastTurnAt >= maxHoldMs,
+    wait: () => new Promise<void>((resolve) => setImmediate(resolve)),
+  };
+}
 
 /** A cache plus how its events become requests. */
 export interface WatchSource {
@@ -159,11 +181,16 @@ export class Controller {
     for (;;) {
       const key = await this.queue.get();
       if (key === undefined) return;
+      const turn = nextTurn();
       try {
         await this.process(key, signal);
       } finally {
         this.queue.done(key);
       }
+      // A pass that sent nothing (its writes skipped as unchanged) never lets the event loop turn; without this the
+      // workers would chain such passes in microtasks for as long as keys are queued, and no timer (a Lease
+      // renewal) or answer would run meanwhile. Once passes have held the loop for maxHoldMs, the worker yields.
+      if (turn.due()) await turn.wait();
     }
   }
 

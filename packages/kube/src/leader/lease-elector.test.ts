@@ -104,6 +104,8 @@ describe('LeaseElector', () => {
     expect(spec(rest)).toMatchObject({ holderIdentity: 'a', leaseDurationSeconds: 15, leaseTransitions: 0 });
     await jest.advanceTimersByTimeAsync(10_000);
     expect(rest.writes().map((w) => w.method)).toEqual(['POST', 'PUT', 'PUT', 'PUT', 'PUT', 'PUT']);
+    // client-go's fast path: the leader renews the Lease it last wrote without reading it (one round trip).
+    expect(rest.requests.filter((r) => r.path === leasePath && r.method === 'GET')).toHaveLength(1);
     expect(spec(rest).renewTime).toBe('1970-01-01T00:00:10.000000Z');
     expect(spec(rest).acquireTime).toBe('1970-01-01T00:00:00.000000Z');
     expect(rest.violations).toEqual([]);
@@ -239,20 +241,40 @@ describe('LeaseElector', () => {
     await b.elector.whenStopped();
   });
 
-  test('a leader that cannot renew within the deadline stops leading (once) and does not release', async () => {
+  test('a leader that cannot renew within the deadline of a round stops leading (once) and does not release', async () => {
     const rest = new FakeRest();
     const a = contender(rest, 'a');
     await a.elector.start(a.stop.signal);
     await jest.advanceTimersByTimeAsync(4_000);
     rest.failNext(() => true, new ApiError(503, { message: 'apiserver down' }), 1000);
-    await jest.advanceTimersByTimeAsync(9_000);
+    // Renewed at 4 s; the round that fails starts at 6 s and may retry until 6 + 10 s, as client-go's.
+    await jest.advanceTimersByTimeAsync(11_000);
     expect(a.elector.isLeader()).toBe(true);
     await jest.advanceTimersByTimeAsync(3_000);
     expect(a.elector.isLeader()).toBe(false);
     expect(a.stopped).toEqual([{ reason: 'lost' }]);
-    expect(a.log.at(-1)).toBe('a stopped (lost) at 14000');
+    expect(a.log.at(-1)).toBe('a stopped (lost) at 16000');
     await a.elector.whenStopped();
     expect(a.elector.ready()).toBe(false);
+  });
+
+  test('a renewal without a read that meets a 409 reads the Lease and renews at its version', async () => {
+    const rest = new FakeRest();
+    const a = contender(rest, 'a');
+    await a.elector.start(a.stop.signal);
+    await jest.advanceTimersByTimeAsync(0);
+    rest.failNext((r) => r.method === 'PUT', new ApiError(409, { reason: 'Conflict', message: 'modified' }));
+    await jest.advanceTimersByTimeAsync(2_000);
+    expect(a.elector.isLeader()).toBe(true);
+    expect(rest.requests.filter((r) => r.path === leasePath).map((r) => r.method)).toEqual([
+      'GET',
+      'PUT',
+      'GET',
+      'PUT',
+    ]);
+    expect(spec(rest).renewTime).toBe('1970-01-01T00:00:02.000000Z');
+    a.stop.abort();
+    await a.elector.whenStopped();
   });
 
   test('a lost optimistic-concurrency race (409) is not leadership', async () => {
@@ -284,9 +306,13 @@ describe('LeaseElector', () => {
       o: { leaseDurationMs: 10_000, renewDeadlineMs: 10_000 },
     },
     { name: 'retry period not below renew deadline', o: { renewDeadlineMs: 2_000, retryPeriodMs: 2_000 } },
+    {
+      name: 'retry period plus renew deadline not below lease duration',
+      o: { leaseDurationMs: 15_000, renewDeadlineMs: 13_000, retryPeriodMs: 2_000 },
+    },
   ])('rejects timings: $name', ({ o }) => {
     expect(() => contender(new FakeRest(), 'a', o)).toThrow(
-      'need retryPeriodMs < renewDeadlineMs < leaseDurationMs',
+      'need retryPeriodMs < renewDeadlineMs, and their sum < leaseDurationMs',
     );
   });
 });

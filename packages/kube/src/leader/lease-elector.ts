@@ -15,6 +15,7 @@ import type { KubeClient } from '../write/client';
 import { LeaseKind, type Lease } from './lease';
 import { LeaseObservations, type Seen } from './lease-observations';
 import { watchLease, type LeaseEvent } from './lease-watch';
+import { LoopDelay } from './loop-delay';
 
 export { LeaseKind, type LeaseSpec } from './lease';
 
@@ -35,7 +36,10 @@ export interface LeaseElectorOptions {
   identity: string;
   /** How long a lease is valid after its last observed renewal; a standby attempts the moment it runs out. Default 15 s. */
   leaseDurationMs?: number;
-  /** The leader stops if it could not renew for this long. Default 10 s; must be below leaseDurationMs. */
+  /**
+   * A renewal round (retryPeriodMs after the last renewal) gives up after this long, and the leader stops: client-go's
+   * renewDeadline. Default 10 s; retryPeriodMs + renewDeadlineMs must be below leaseDurationMs.
+   */
   renewDeadlineMs?: number;
   /** Time between attempts. Default 2 s (acquire attempts are jittered up to ×2.2). */
   retryPeriodMs?: number;
@@ -69,6 +73,9 @@ export class LeaseElector {
   private running = false;
   private loop: Promise<void> | undefined;
   private leadWaiters: Array<() => void> = [];
+  /** The Lease as this process last wrote it: what the leader renews without reading it first. */
+  private written: Lease | undefined;
+  private readonly loopDelay = new LoopDelay();
 
   constructor(options: LeaseElectorOptions) {
     this.o = options;
@@ -82,8 +89,8 @@ export class LeaseElector {
     this.leaseMs = options.leaseDurationMs ?? 15_000;
     this.renewMs = options.renewDeadlineMs ?? 10_000;
     this.retryMs = options.retryPeriodMs ?? 2_000;
-    if (!(this.renewMs < this.leaseMs) || !(this.retryMs < this.renewMs)) {
-      throw new Error('lease elector: need retryPeriodMs < renewDeadlineMs < leaseDurationMs');
+    if (!(this.retryMs + this.renewMs < this.leaseMs) || !(this.retryMs < this.renewMs)) {
+      throw new Error('lease elector: need retryPeriodMs < renewDeadlineMs, and their sum < leaseDurationMs');
     }
     this.observations = new LeaseObservations(this.leaseMs);
   }
@@ -125,15 +132,32 @@ export class LeaseElector {
     if (!(await this.acquire(signal)) || signal.aborted) return;
     this.setLeader(true);
     let lastRenew = this.clock.now();
+    this.loopDelay.start();
     while (!signal.aborted) {
       await sleep(this.clock, this.retryMs, signal);
       if (signal.aborted) break;
-      const renewed = await this.renewUntil(lastRenew + this.renewMs, signal);
+      const started = this.clock.now();
+      // client-go's renew loop: each round may retry for renewDeadline from its own start, which is retryPeriod
+      // after the last renewal. A standby waits leaseDuration from when it observed that renewal (later than it
+      // was written), so this leader stops at least leaseDuration - renewDeadline - retryPeriod before any takeover.
+      const renewed = await this.renewUntil(started + this.renewMs, signal);
+      this.renewed(started, lastRenew, renewed);
       if (renewed) lastRenew = this.clock.now();
       else if (!signal.aborted) return this.stopLeading('lost');
     }
+    this.loopDelay.stop();
     if (this.o.releaseOnCancel !== false) await this.release();
     this.stopLeading('released');
+  }
+
+  /** Logs a renewal that took over half a retry period, or failed, with the event loop's worst delay meanwhile. */
+  private renewed(started: number, lastRenew: number, ok: boolean): void {
+    const now = this.clock.now();
+    const loopDelayMaxMs = this.loopDelay.take();
+    this.metrics.leaderRenewDuration.observe({ lease: this.o.name }, (now - started) / 1000);
+    if (ok && now - started <= this.retryMs / 2) return;
+    const fields = { renewMs: now - started, sinceLastRenewMs: now - lastRenew, loopDelayMaxMs };
+    this.log.warn(fields, ok ? 'Lease renewal slow' : 'Lease renewal failed');
   }
 
   /** Standby: attempts until this process leads (true) or `signal` aborts (false), watching the Lease meanwhile. */
@@ -225,7 +249,9 @@ export class LeaseElector {
     const bounded = new AbortController();
     const onAbort = (): void => bounded.abort();
     signal.addEventListener('abort', onAbort, { once: true });
-    const timer = this.clock.setTimeout(onAbort, budgetMs);
+    // The cut runs after the I/O callbacks already due: when a long synchronous stretch held the event loop past the
+    // budget, an answer that arrived in time (its socket is readable) still counts instead of being aborted unread.
+    const timer = this.clock.setTimeout(() => setImmediate(onAbort), budgetMs);
     try {
       return await this.tryAcquireOrRenew(bounded.signal);
     } catch (err) {
@@ -241,6 +267,7 @@ export class LeaseElector {
   private async tryAcquireOrRenew(signal: AbortSignal): Promise<boolean> {
     const now = this.clock.now();
     this.attemptedAt = now;
+    if (this.leader && (await this.renewWritten(now, signal))) return true;
     const ref = { namespace: this.o.namespace, name: this.o.name };
     const lease = await this.o.client.get<Lease>(LeaseKind, ref, signal);
     if (!lease) return this.write('create', this.desired(undefined, now), signal);
@@ -248,6 +275,21 @@ export class LeaseElector {
     if (this.observe(lease, now) === 'stale') return false;
     if (this.observations.claimedByOther(this.o.identity, now)) return false;
     return this.write('update', this.desired(lease, now), signal);
+  }
+
+  /**
+   * client-go's fast path: the leader updates the Lease it last wrote, at that resourceVersion, without reading it
+   * first (one round trip, not two). A 409 or any other failure falls back to reading it.
+   */
+  private async renewWritten(now: number, signal: AbortSignal): Promise<boolean> {
+    if (!this.written) return false;
+    try {
+      return await this.write('update', this.desired(this.written, now), signal);
+    } catch (err) {
+      if (signal.aborted) throw err;
+      this.log.warn({ err }, 'Lease renewal without a read failed, reading the Lease');
+      return false;
+    }
   }
 
   private desired(lease: Lease | undefined, now: number): Lease {
@@ -278,6 +320,7 @@ export class LeaseElector {
           ? await this.o.client.create<Lease>(LeaseKind, lease, signal)
           : await this.o.client.update<Lease>(LeaseKind, lease, signal);
       this.observe(written, this.clock.now());
+      this.written = written;
       return true;
     } catch (err) {
       if (isApiError(err, 409)) return false;
@@ -335,6 +378,7 @@ export class LeaseElector {
   }
 
   private stopLeading(reason: StoppedLeading['reason']): void {
+    this.loopDelay.stop();
     this.setLeader(false);
     if (reason === 'lost') this.log.error('Leader election lost');
     else this.log.info('Stopped leading');

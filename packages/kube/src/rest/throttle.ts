@@ -80,7 +80,8 @@ export class RequestThrottle {
   }
 }
 
-function isLeaseRequest(req: RestRequest): boolean {
+/** A coordination.k8s.io request (a Lease): exempt from the bucket, and on connections of its own. */
+export function isLeaseRequest(req: Pick<RestRequest, 'path'>): boolean {
   return leasePath.test(req.path);
 }
 

@@ -13,7 +13,7 @@ const T0 = Date.UTC(2026, 0, 1);
 beforeEach(() => jest.useFakeTimers({ now: T0 }));
 afterEach(() => jest.useRealTimers());
 
-function setup(intervalMs = 1000) {
+function setup(intervalMs = 1000, active?: () => boolean) {
   const rest = new FakeRest({ fieldManager: 'oooi-test' });
   rest.seed(path, { apiVersion: 'example.io/v1', kind: 'Widget', metadata: { namespace: 'ns', name: 'w' } });
   const client = new KubeClient({ rest, fieldManager: 'oooi-test' });
@@ -30,6 +30,7 @@ function setup(intervalMs = 1000) {
     random: () => 0,
     intervalMs,
     onWrite: (r) => results.push(r),
+    ...(active ? { active } : {}),
   });
   const statusWrites = () => rest.writes().filter((r) => r.path.endsWith('/status'));
   return { rest, reporter, results, statusWrites, set: (s: OwnedStatus) => (state = s) };
@@ -129,6 +130,25 @@ describe('StatusReporter', () => {
     expect(status.conditions).toEqual([
       { type: 'Serving', status: 'True', reason: 'Serving', message: 'm', lastTransitionTime: want },
     ]);
+  });
+
+  test('writes nothing while inactive, and the same body again once active (another writer may have been active)', async () => {
+    let active = true;
+    const s = setup(1000, () => active);
+    s.reporter.poke();
+    await jest.advanceTimersByTimeAsync(0);
+    expect(s.statusWrites()).toHaveLength(1);
+    active = false;
+    s.set({ fields: { count: 1 } });
+    s.reporter.poke();
+    await jest.advanceTimersByTimeAsync(2000);
+    expect(s.statusWrites()).toHaveLength(1);
+    s.set({ fields: { count: 0 } }); // the body last written
+    active = true;
+    s.reporter.poke();
+    await jest.advanceTimersByTimeAsync(2000);
+    expect(s.statusWrites()).toHaveLength(2);
+    expect(s.results).toEqual(['written', 'inactive', 'written']);
   });
 
   test('stop() cancels a pending write', async () => {

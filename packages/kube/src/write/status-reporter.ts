@@ -24,9 +24,14 @@ export interface OwnedStatus {
   readonly conditions?: readonly OwnedCondition[];
 }
 
-export type StatusWriteResult = 'written' | 'unchanged' | 'failed';
+export type StatusWriteResult = 'written' | 'unchanged' | 'failed' | 'inactive';
 
-export const statusWriteResults: readonly StatusWriteResult[] = ['written', 'unchanged', 'failed'];
+export const statusWriteResults: readonly StatusWriteResult[] = [
+  'written',
+  'unchanged',
+  'failed',
+  'inactive',
+];
 
 export interface StatusReporterOptions {
   /** Carries the field manager of this process. */
@@ -43,6 +48,12 @@ export interface StatusReporterOptions {
   readonly intervalMs?: number;
   /** Delay after failed writes (at least intervalMs). @default 1 s doubling to 60 s, jitter 0.2 */
   readonly retry?: BackoffPolicy;
+  /**
+   * Whether this process reports now (default: always). While false nothing is written ('inactive'), and the next
+   * write once it is true again is sent whatever was written before: another writer under the same field manager
+   * (the other member of a DHCP pair) may have written the status meanwhile.
+   */
+  readonly active?: () => boolean;
   /** Told the outcome of every flush (for a metric). */
   readonly onWrite?: (result: StatusWriteResult) => void;
 }
@@ -112,6 +123,11 @@ export class StatusReporter {
 
   private async flush(): Promise<void> {
     if (this.stopped) return;
+    if (this.o.active?.() === false) {
+      this.lastWritten = '';
+      this.o.onWrite?.('inactive');
+      return;
+    }
     const status = this.body();
     const text = canonicalJson(status);
     if (text === this.lastWritten) {

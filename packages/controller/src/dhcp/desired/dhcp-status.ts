@@ -8,7 +8,9 @@ import { listProblems } from '../../workload/conditions';
 import { workloadStatus, type WorkloadPassResult } from '../../workload/workload-status';
 import { namespaceOf } from '../../workload/meta';
 import { DhcpConditionType, DhcpReason } from '../conditions';
-import { dhcpChildNames } from './names';
+import { dhcpChildNames, type DhcpChildNames } from './names';
+import type { KubeObject } from '@oooi/kube';
+import { replicaAvailability } from '../../workload/replica-availability';
 import type { DhcpServerPlan } from './plan-dhcp-server';
 
 /** What happened to the VMI-reader Roles this pass. */
@@ -23,12 +25,31 @@ export interface DhcpStatusInput extends WorkloadPassResult<DhcpServerPlan> {
   readonly dhcp: DHCPServer;
   /** Undefined when the VMI readers were not applied this pass (Ready is False). */
   readonly vmi?: VmiAccessOutcome;
+  /** The primary's and the standby's Deployments as they are after the pass, by name (absent ones left out). */
+  readonly deployments?: Readonly<Record<string, KubeObject>>;
+}
+
+/**
+ * Available of the pair (spec.networkConfig.standbyServerIP): both Deployments, each named with its address
+ * (workload/replica-availability.ts); undefined without a pair (the one Deployment decides, as before).
+ */
+function pairAvailable(input: DhcpStatusInput, names: DhcpChildNames): Verdict | undefined {
+  const net = input.dhcp.spec.networkConfig;
+  if (!net.standbyServerIP) return undefined;
+  const live = input.deployments ?? {};
+  return replicaAvailability([
+    { address: net.serverIP, deployment: names.workload, live: live[names.workload] ?? input.deployment },
+    { address: net.standbyServerIP, deployment: names.standby.workload, live: live[names.standby.workload] },
+  ]).verdict;
 }
 
 /** Ready=True's message: what was applied and the pool's size. */
 function applied(plan: DhcpServerPlan): string {
   const pvc = plan.children.leaseClaim ? 'PersistentVolumeClaim, ' : '';
-  return `ServiceAccount, Roles, ConfigMap, ${pvc}Service and Deployment applied; pool of ${plan.config.poolSize} addresses`;
+  const pair = plan.children.standbyDeployment
+    ? 'Secret, Service and the Deployments of the primary and the standby'
+    : 'Service and Deployment';
+  return `ServiceAccount, Roles, ConfigMap, ${pvc}${pair} applied; pool of ${plan.config.poolSize} addresses`;
 }
 
 function vmiAccess(input: DhcpStatusInput): Verdict {
@@ -64,11 +85,14 @@ function vmiAccess(input: DhcpStatusInput): Verdict {
 /** The status to apply: the three conditions (transition times kept unless the status changes) and the fields. */
 export function desiredDhcpStatus(input: DhcpStatusInput): DhcpServerStatus {
   const { dhcp, rendered } = input;
+  const names = dhcpChildNames(namespaceOf(dhcp), dhcp.metadata.name);
+  const available = pairAvailable(input, names);
   const common = workloadStatus(input, {
     kind: 'DHCPServer',
     owner: dhcp,
-    names: dhcpChildNames(namespaceOf(dhcp), dhcp.metadata.name),
+    names,
     applied,
+    ...(available ? { available } : {}),
     more: [{ type: DhcpConditionType.VMIAccess, ...vmiAccess(input) }],
   });
   const poolSize = rendered.ok ? rendered.value.config.poolSize : dhcp.status?.poolSize;

@@ -20,9 +20,11 @@ import { DhcpServerKind } from '../../workload/kinds';
 import { configMapObject, namespaceOf, ownedChildMeta, serviceAccountObject } from '../../workload/meta';
 import { multusNetworks, MULTUS_NETWORKS_ANNOTATION } from '../../workload/multus';
 import { workloadNetworkPolicy, type NetworkPolicyOptions } from '../../workload/network-policy';
-import { nodeLossTolerations } from '../../workload/placement';
+import { nodeLossTolerations, replicaPlacement } from '../../workload/placement';
 import { containerSecurityContext, podSecurityContext } from '../../workload/security';
-import { CONFIG_KEY } from '../render/dhcp-config';
+import { CONFIG_KEY, type RenderedDhcpConfig } from '../render/dhcp-config';
+import { HA_SECRET_MOUNT, STANDBY_CONFIG_KEY, type HaRole } from '../render/dhcp-ha-config';
+import { DHCP_HA_PORT } from '@oooi/api';
 import type { DhcpChildNames } from './names';
 
 /** The image's non-root user. */
@@ -45,8 +47,16 @@ export function desiredDhcpServiceAccount(dhcp: DHCPServer, names: DhcpChildName
   return serviceAccountObject(meta(dhcp, names.workload, names));
 }
 
-export function desiredDhcpConfigMap(dhcp: DHCPServer, names: DhcpChildNames, text: string): KubeObject {
-  return configMapObject(meta(dhcp, names.configMap, names), { [CONFIG_KEY]: text });
+/** The ConfigMap: config.json, and with a pair the standby's config-standby.json. */
+export function desiredDhcpConfigMap(
+  dhcp: DHCPServer,
+  names: DhcpChildNames,
+  config: RenderedDhcpConfig,
+): KubeObject {
+  return configMapObject(meta(dhcp, names.configMap, names), {
+    [CONFIG_KEY]: config.text,
+    ...(config.standby ? { [STANDBY_CONFIG_KEY]: config.standby.text } : {}),
+  });
 }
 
 /** The metrics Service (ClusterIP, TCP 9167): DHCP itself is served on the VLAN, never through a Service. */
@@ -57,7 +67,8 @@ export function desiredDhcpService(dhcp: DHCPServer, names: DhcpChildNames): Kub
     metadata: meta(dhcp, names.workload, names),
     spec: {
       type: 'ClusterIP',
-      selector: { ...names.selector },
+      // both pods of a pair (the instance labels); the one pod without a pair
+      selector: { ...names.instanceSelector },
       ports: [{ name: 'metrics', protocol: 'TCP', port: METRICS_PORT, targetPort: 'metrics' }],
     },
   };
@@ -75,7 +86,8 @@ export function desiredDhcpNetworkPolicy(
 ): KubeObject | undefined {
   return workloadNetworkPolicy(
     meta(dhcp, names.workload, names),
-    names.selector,
+    // both pods of a pair: the standby's pod-network side is guarded like the primary's
+    names.instanceSelector,
     { open: [], metrics: [{ protocol: 'TCP', port: METRICS_PORT }] },
     options,
   );
@@ -101,14 +113,20 @@ export function desiredLeaseClaim(
   };
 }
 
-function dhcpContainer(dhcp: DHCPServer, names: DhcpChildNames, image: string): Record<string, unknown> {
+function dhcpContainer(
+  dhcp: DHCPServer,
+  names: DhcpChildNames,
+  image: string,
+  role: HaRole | undefined,
+): Record<string, unknown> {
   const probe = (path: string) => ({ httpGet: { path, port: 'health', scheme: 'HTTP' } });
   return {
     name: 'oooi-dhcp',
     image,
     args: [
       '--config',
-      `${CONFIG_MOUNT}/${CONFIG_KEY}`,
+      // the ConfigMap's key of this role (oooi-dhcp watches the key named like the file)
+      `${CONFIG_MOUNT}/${role === 'standby' ? STANDBY_CONFIG_KEY : CONFIG_KEY}`,
       '--config-configmap',
       `${namespaceOf(dhcp)}/${names.configMap}`,
       '--interface',
@@ -125,6 +143,8 @@ function dhcpContainer(dhcp: DHCPServer, names: DhcpChildNames, image: string): 
       { name: 'dhcp', containerPort: DHCP_PORT, protocol: 'UDP' },
       { name: 'metrics', containerPort: METRICS_PORT, protocol: 'TCP' },
       { name: 'health', containerPort: HEALTH_PORT, protocol: 'TCP' },
+      // the pair's replication channel, on the VLAN address (net1), never the pod network
+      ...(role ? [{ name: 'ha', containerPort: DHCP_HA_PORT, protocol: 'TCP' }] : []),
     ],
     livenessProbe: {
       ...probe('/healthz'),
@@ -139,6 +159,7 @@ function dhcpContainer(dhcp: DHCPServer, names: DhcpChildNames, image: string): 
     volumeMounts: [
       { name: 'config', mountPath: CONFIG_MOUNT, readOnly: true },
       { name: 'leases', mountPath: LEASE_MOUNT },
+      ...(role ? [{ name: 'ha-secret', mountPath: HA_SECRET_MOUNT, readOnly: true }] : []),
     ],
   };
 }
@@ -153,17 +174,50 @@ export interface DhcpDeploymentInput {
   readonly nodeLossTolerationSeconds: number;
 }
 
-export function desiredDhcpDeployment({
-  dhcp,
-  spec,
-  names,
-  image,
-  nodeLossTolerationSeconds,
-}: DhcpDeploymentInput): KubeObject {
-  const networks = multusNetworks(spec.networkConfig, namespaceOf(dhcp));
+/** The pod of ROLE (undefined: the one pod without a pair) on its ADDRESS with its LEASES volume. */
+export function dhcpPodTemplate(
+  i: DhcpDeploymentInput,
+  pod: { role?: HaRole; address: string; labels: Readonly<Record<string, string>>; leases: object },
+): Record<string, unknown> {
+  const { dhcp, spec, names } = i;
+  const networks = multusNetworks({ ...spec.networkConfig, serverIP: pod.address }, namespaceOf(dhcp));
+  // the pair's Secret, group-readable for the pod's fsGroup (the files are root's)
+  const secret = { name: 'ha-secret', secret: { secretName: names.haSecret, defaultMode: 0o440 } };
+  return {
+    metadata: {
+      labels: { ...pod.labels },
+      ...(networks ? { annotations: { [MULTUS_NETWORKS_ANNOTATION]: networks } } : {}),
+    },
+    spec: {
+      serviceAccountName: names.workload,
+      // oooi-dhcp reads VMIs and writes its status with the ServiceAccount's token.
+      automountServiceAccountToken: true,
+      enableServiceLinks: false,
+      securityContext: {
+        ...podSecurityContext({ uid: DHCP_UID, lowestPort: DHCP_PORT }),
+        fsGroup: DHCP_UID,
+        fsGroupChangePolicy: 'OnRootMismatch',
+      },
+      // never on the primary's node: a node's loss must leave one of the two (workload/placement.ts)
+      ...(pod.role === 'standby' ? { affinity: replicaPlacement(1, names.instanceSelector) } : {}),
+      containers: [dhcpContainer(dhcp, names, i.image, pod.role)],
+      volumes: [
+        { name: 'config', configMap: { name: names.configMap } },
+        pod.leases,
+        ...(pod.role ? [secret] : []),
+      ],
+      tolerations: nodeLossTolerations(i.nodeLossTolerationSeconds),
+    },
+  };
+}
+
+/** The primary's (or the one) Deployment on serverIP. */
+export function desiredDhcpDeployment(i: DhcpDeploymentInput): KubeObject {
+  const { dhcp, spec, names } = i;
   const leases = spec.leaseStorage?.storageClassName
     ? { name: 'leases', persistentVolumeClaim: { claimName: names.leases } }
     : { name: 'leases', emptyDir: {} };
+  const role = spec.networkConfig.standbyServerIP ? 'primary' : undefined;
   return {
     apiVersion: 'apps/v1',
     kind: 'Deployment',
@@ -173,26 +227,12 @@ export function desiredDhcpDeployment({
       revisionHistoryLimit: 3,
       selector: { matchLabels: { ...names.selector } },
       strategy: { type: 'Recreate' },
-      template: {
-        metadata: {
-          labels: { ...names.labels },
-          ...(networks ? { annotations: { [MULTUS_NETWORKS_ANNOTATION]: networks } } : {}),
-        },
-        spec: {
-          serviceAccountName: names.workload,
-          // oooi-dhcp reads VMIs and writes its status with the ServiceAccount's token.
-          automountServiceAccountToken: true,
-          enableServiceLinks: false,
-          securityContext: {
-            ...podSecurityContext({ uid: DHCP_UID, lowestPort: DHCP_PORT }),
-            fsGroup: DHCP_UID,
-            fsGroupChangePolicy: 'OnRootMismatch',
-          },
-          containers: [dhcpContainer(dhcp, names, image)],
-          volumes: [{ name: 'config', configMap: { name: names.configMap } }, leases],
-          tolerations: nodeLossTolerations(nodeLossTolerationSeconds),
-        },
-      },
+      template: dhcpPodTemplate(i, {
+        ...(role ? { role } : {}),
+        address: spec.networkConfig.serverIP,
+        labels: names.labels,
+        leases,
+      }),
     },
   };
 }

@@ -3,7 +3,13 @@
 // reference cannot point back (owner references never cross namespaces); they carry the owner's namespace as a
 // label instead, and their name holds both the owner's namespace and name, so two DHCPServers never share one.
 import { GROUP, type DHCPServer } from '@oooi/api';
-import { WORKLOAD_LABEL, workloadNames, type WorkloadNames } from '../../workload/names';
+import {
+  replicaNames,
+  WORKLOAD_LABEL,
+  workloadNames,
+  type ReplicaNames,
+  type WorkloadNames,
+} from '../../workload/names';
 
 /** The label naming the DHCPServer a child belongs to (also the owned-object caches' selector). */
 export const DHCP_SERVER_LABEL = WORKLOAD_LABEL.dhcp;
@@ -19,6 +25,15 @@ export interface DhcpChildNames extends WorkloadNames {
   readonly statusRole: string;
   /** Role and RoleBinding in every VMI namespace: `oooi-dhcp.<namespace>.<workload>` (a DNS subdomain). */
   readonly vmiReader: string;
+  /**
+   * The hot-standby pair's standby (spec.networkConfig.standbyServerIP): replica 1 in the naming every HA workload
+   * shares (workload/names.ts replicaNames: Deployment `<w>-1`, its own selector, the instance labels).
+   */
+  readonly standby: ReplicaNames;
+  /** The standby's lease claim (only with a storage class): `<w>-1-leases`. */
+  readonly standbyLeases: string;
+  /** The Secret holding the pair's shared secret: `<w>-ha`. */
+  readonly haSecret: string;
   /** The labels of the VMI-reader Roles and RoleBindings: the workload's, plus the owner's namespace. */
   readonly vmiReaderLabels: Readonly<Record<string, string>>;
   /** Their annotations: the owner's name, for mapping an event back to the DHCPServer. */
@@ -28,9 +43,13 @@ export interface DhcpChildNames extends WorkloadNames {
 /** The children's names and labels for the DHCPServer NAMESPACE/NAME. */
 export function dhcpChildNames(namespace: string, name: string): DhcpChildNames {
   const base = workloadNames('dhcp', name);
+  const standby = replicaNames('dhcp', base, 1);
   return {
     ...base,
     leases: `${base.workload}-leases`,
+    standby,
+    standbyLeases: `${standby.workload}-leases`,
+    haSecret: `${base.workload}-ha`,
     statusRole: `${base.workload}-status`,
     vmiReader: `oooi-dhcp.${namespace}.${base.workload}`,
     vmiReaderLabels: { ...base.labels, [DHCP_SERVER_NAMESPACE_LABEL]: namespace },

@@ -33,6 +33,7 @@ import {
   PersistentVolumeClaimKind,
   RoleBindingKind,
   RoleKind,
+  SecretKind,
   ServiceAccountKind,
   ServiceKind,
 } from '../../workload/kinds';
@@ -48,6 +49,8 @@ export const dhcpServerWatches = {
     RoleBindingKind,
     ConfigMapKind,
     PersistentVolumeClaimKind,
+    // the hot-standby pair's Secret (ha-secret.ts): read from this label-scoped cache, created when absent
+    SecretKind,
     ServiceKind,
     NetworkPolicyKind,
     DeploymentKind,
@@ -142,6 +145,7 @@ export function setupDhcpServerController(s: DhcpServerControllerSetup): Control
     children: {
       ...workloadChildReaders(reader),
       persistentVolumeClaims: reader(PersistentVolumeClaimKind),
+      secrets: reader(SecretKind),
     },
     vmiReaders: {
       roles: lister(RoleKind),

@@ -20,6 +20,7 @@ import {
   PersistentVolumeClaimKind,
   RoleBindingKind,
   RoleKind,
+  SecretKind,
   ServiceAccountKind,
   ServiceKind,
   NetworkPolicyKind,
@@ -73,6 +74,7 @@ function world(initial: DHCPServer) {
         roleBindings: reader(RoleBindingKind),
         configMaps: reader(ConfigMapKind),
         persistentVolumeClaims: reader(PersistentVolumeClaimKind),
+        secrets: reader(SecretKind),
         services: reader(ServiceKind),
         networkPolicies: reader(NetworkPolicyKind),
         deployments: reader(DeploymentKind),
@@ -182,10 +184,11 @@ describe('DhcpServerReconciler', () => {
     await w.pass();
     const policy = w.fake.peek(w.pathOf(NetworkPolicyKind, 'lab-dhcp')) as KubeObject & { spec: unknown };
     expect(policy.spec).toEqual({
+      // the instance labels: both pods of a pair (the standby's pod-network side too)
       podSelector: {
         matchLabels: {
           'app.kubernetes.io/name': 'oooi-dhcp',
-          'hostedcluster.densityops.com/dhcpserver': 'lab-dhcp',
+          'app.kubernetes.io/instance': 'lab-dhcp',
         },
       },
       policyTypes: ['Ingress'],

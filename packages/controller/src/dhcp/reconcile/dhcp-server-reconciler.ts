@@ -6,7 +6,8 @@
 // A spec that cannot be rendered leaves every child as it is (the running configuration keeps serving) and says why
 // in Ready. Events follow the status write, only when Ready changes.
 import type { DHCPServer } from '@oooi/api';
-import type { ChildrenPass, KubeObject, ObjectReader } from '@oooi/kube';
+import type { ChildrenPass, ChildStep, KubeObject, ObjectReader } from '@oooi/kube';
+import { haSecretStep } from './ha-secret';
 import { WorkloadReconciler } from '../../reconcile/workload-reconciler';
 import { DhcpServerKind, PersistentVolumeClaimKind } from '../../workload/kinds';
 import { namespaceOf } from '../../workload/meta';
@@ -20,9 +21,10 @@ import { dhcpChildNames } from '../desired/names';
 import { planDhcpServer, type DhcpServerPlan, type PlanDhcpServerOptions } from '../desired/plan-dhcp-server';
 import { VmiReaders, type VmiReaderCaches, type VmiReadersOutcome } from './vmi-readers';
 
-/** Caches of the DHCPServer's children: the workload's, and the lease claim. */
+/** Caches of the DHCPServer's children: the workload's, the lease claims and the pair's Secret. */
 export interface DhcpChildReaders extends WorkloadChildReaders {
   readonly persistentVolumeClaims: ObjectReader;
+  readonly secrets: ObjectReader;
 }
 
 export interface DhcpServerReconcilerOptions extends WorkloadReconcilerDeps<DhcpChildReaders> {
@@ -45,22 +47,30 @@ export class DhcpServerReconciler extends WorkloadReconciler<Owner, DhcpServerPl
     const readers = new VmiReaders(o.client, o.vmiReaders);
     const plan = (dhcp: DHCPServer) => planDhcpServer(dhcp, o.plan);
     const names = (dhcp: DHCPServer) => dhcpChildNames(namespaceOf(dhcp), dhcp.metadata.name);
+    const claim = (body: KubeObject | undefined): ChildStep[] =>
+      body ? [{ kind: PersistentVolumeClaimKind, body, reader: o.children.persistentVolumeClaims }] : [];
     super(o, {
       kind: DhcpServerKind,
       owners: o.dhcpServers,
-      plan,
+      plan: (dhcp, observedDeployments) => planDhcpServer(dhcp, { ...o.plan, observedDeployments }),
+      // the primary's and the standby's, read before the plan (the rollout gate) and after the pass (Available)
+      replicaDeployments: (dhcp) => [names(dhcp).workload, names(dhcp).standby.workload],
       at: (dhcp) => ({ namespace: namespaceOf(dhcp), name: names(dhcp).workload }),
-      children: ({ children: ch }) => ({
-        bodies: { ...ch, role: ch.statusRole, roleBinding: ch.statusRoleBinding },
-        more: ch.leaseClaim
-          ? [
-              {
-                kind: PersistentVolumeClaimKind,
-                body: ch.leaseClaim,
-                reader: o.children.persistentVolumeClaims,
-              },
-            ]
-          : [],
+      children: ({ children: ch, names: n, owner }) => ({
+        bodies: {
+          ...ch,
+          role: ch.statusRole,
+          roleBinding: ch.statusRoleBinding,
+          replicas: ch.standbyDeployment ? [ch.standbyDeployment] : [],
+          // the pair turned off: the standby goes (its emptyDir leases with it; a claim stays, see README)
+          prunedReplicas: ch.standbyDeployment ? [] : [n.standby.workload],
+        },
+        more: [
+          ...claim(ch.leaseClaim),
+          ...claim(ch.standbyLeaseClaim),
+          // the pair's Secret, before either pod mounts it (its value read here, never planned: ha-secret.ts)
+          ...(ch.standbyDeployment ? [haSecretStep(o.client, o.children.secrets, owner, n)] : []),
+        ],
       }),
       // After every owned child applied: the VMI readers in the listed namespaces.
       then: async (dhcp, r, pass, ctx) =>
@@ -69,8 +79,8 @@ export class DhcpServerReconciler extends WorkloadReconciler<Owner, DhcpServerPl
         const rendered = plan(dhcp);
         await readers.finalize(dhcp, names(dhcp), rendered.ok ? rendered.value.vmiReaders : [], ctx.signal);
       },
-      status: (dhcp, rendered, pass: DhcpPass, { now }) =>
-        desiredDhcpStatus({ dhcp, rendered, ...childrenSeen(pass), vmi: pass.vmi, now }),
+      status: (dhcp, rendered, pass: DhcpPass, { now, observed: deployments }) =>
+        desiredDhcpStatus({ dhcp, rendered, ...childrenSeen(pass), vmi: pass.vmi, deployments, now }),
     });
   }
 }

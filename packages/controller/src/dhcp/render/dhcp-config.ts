@@ -8,6 +8,7 @@ import type { DHCPServer, DhcpConfig, DhcpServerSpec, FieldError, ValidationResu
 import { generatedWordProblem, word } from '../../workload/generated-text';
 import { namespaceOf } from '../../workload/meta';
 import { poolSizeOf } from './pool-size';
+import { pairConfig } from './dhcp-ha-config';
 
 /** The ConfigMap key and the file name under `oooi render`'s `dhcp/<namespace>-<name>/`. */
 export const CONFIG_KEY = 'config.json';
@@ -22,6 +23,8 @@ export interface RenderedDhcpConfig {
   readonly poolSize: number;
   /** The namespaces whose VMIs oooi-dhcp reads, each once, in the spec's order. */
   readonly vmiNamespaces: readonly string[];
+  /** With spec.networkConfig.standbyServerIP: the standby's config (`config`/`text` are then the primary's). */
+  readonly standby?: { readonly config: DhcpConfig; readonly text: string };
 }
 
 /** The DHCPServer's spec with the CRD defaults applied (as the apiserver stores it). */
@@ -51,6 +54,9 @@ function words(dhcp: DHCPServer, spec: DhcpServerSpec): [string, unknown][] {
     ['spec.networkConfig.cidr', net.cidr],
     ['spec.networkConfig.gateway', net.gateway],
     ['spec.networkConfig.serverIP', net.serverIP],
+    ...(net.standbyServerIP !== undefined
+      ? [['spec.networkConfig.standbyServerIP', net.standbyServerIP] as [string, unknown]]
+      : []),
     ['spec.networkConfig.networkAttachmentName', net.networkAttachmentName],
     ...(net.networkAttachmentNamespace
       ? [
@@ -151,6 +157,7 @@ function specPath(path: string, namespaceFrom: readonly number[]): string {
     ['kubevirt.networkName', 'spec.kubevirt.networkName'],
     ['kubevirt.releaseGraceSeconds', 'spec.kubevirt.releaseGrace'],
     ['kubevirt', 'spec.kubevirt'],
+    ['ha.partner.address', 'spec.networkConfig.standbyServerIP'],
     ['status.namespace', 'metadata.namespace'],
     ['status.name', 'metadata.name'],
   ];
@@ -167,21 +174,35 @@ export function renderDhcpConfig(dhcp: DHCPServer): ValidationResult<RenderedDhc
   });
   if (gate.length > 0) return { ok: false, errors: gate };
   const { names, from } = uniqueNamespaces(spec.kubevirt?.namespaces);
-  const config = buildConfig(dhcp, spec, names);
-  const checked = validateDhcpConfig(config);
-  if (!checked.ok) {
+  const single = buildConfig(dhcp, spec, names);
+  const standbyIP = spec.networkConfig.standbyServerIP;
+  const pair = standbyIP ? { primary: single.network.serverIP, standby: word(standbyIP) } : undefined;
+  const config = pair ? pairConfig(single, 'primary', pair) : single;
+  const standby = pair ? pairConfig(single, 'standby', pair) : undefined;
+  const checked = [config, ...(standby ? [standby] : [])].map((c) => validateDhcpConfig(c));
+  const errors = checked.flatMap((c) => (c.ok ? [] : c.errors));
+  if (errors.length > 0) {
+    const paths = errors.map((e) => ({ path: specPath(e.path, from), message: e.message }));
     return {
       ok: false,
-      errors: checked.errors.map((e) => ({ path: specPath(e.path, from), message: e.message })),
+      errors: paths.filter(
+        (e, i) => paths.findIndex((x) => x.path === e.path && x.message === e.message) === i,
+      ),
     };
   }
   return {
     ok: true,
     value: {
       config,
-      text: `${JSON.stringify(config, null, 2)}\n`,
-      poolSize: poolSizeOf(config),
+      text: configText(config),
+      poolSize: poolSizeOf(single),
       vmiNamespaces: config.kubevirt?.namespaces ?? [],
+      ...(standby ? { standby: { config: standby, text: configText(standby) } } : {}),
     },
   };
+}
+
+/** The byte-stable text of a config: fixed key order, two-space indent, one trailing newline. */
+function configText(config: DhcpConfig): string {
+  return `${JSON.stringify(config, null, 2)}\n`;
 }

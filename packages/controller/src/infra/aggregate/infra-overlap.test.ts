@@ -6,6 +6,7 @@ import type { NeighbourInfra } from './infra-overlap';
 const POOL = 'spec.infraComponents.dhcp.rangeStart-rangeEnd';
 const RANGE = 'spec.appsIngress.metallb.ipAddressPoolRange';
 const NAD = 'same NetworkAttachmentDefinition clusters/vlan100';
+const VRID = 'spec.infraComponents.proxy.highAvailability.virtualRouterID';
 
 /** vlan100 as the fixture has it: gateway .1, DHCP .2 with pool .100-.199, DNS .3, proxy .4, NAD clusters/vlan100. */
 const a = infra();
@@ -69,6 +70,52 @@ test.each<Case>([
       ],
       [
         `spec.infraComponents.proxy.serverIP 198.51.100.3 is also spec.infraComponents.dns.serverIP 198.51.100.3 of Infra clusters/vlan100 (${NAD})`,
+      ],
+    ],
+  },
+  {
+    name: 'a proxy replica address equal to the other Infra’s DNS address (HA mode)',
+    a: n(
+      infra({
+        infraComponents: {
+          proxy: { highAvailability: { replicaIPs: ['198.51.100.5', '198.51.100.13'], virtualRouterID: 51 } },
+        },
+      }),
+    ),
+    b: n(b()),
+    want: [
+      [
+        `spec.infraComponents.proxy.highAvailability.replicaIPs[1] 198.51.100.13 is also spec.infraComponents.dns.serverIP 198.51.100.13 of Infra clusters/vlan200 (${NAD})`,
+      ],
+      [
+        `spec.infraComponents.dns.serverIP 198.51.100.13 is also spec.infraComponents.proxy.highAvailability.replicaIPs[1] 198.51.100.13 of Infra clusters/vlan100 (${NAD})`,
+      ],
+    ],
+  },
+  {
+    name: 'two proxy pairs with one VRRP virtual router ID',
+    a: n(
+      infra({
+        infraComponents: {
+          proxy: { highAvailability: { replicaIPs: ['198.51.100.5', '198.51.100.6'], virtualRouterID: 51 } },
+        },
+      }),
+    ),
+    b: n(
+      b({
+        infraComponents: {
+          proxy: {
+            highAvailability: { replicaIPs: ['198.51.100.15', '198.51.100.16'], virtualRouterID: 51 },
+          },
+        },
+      }),
+    ),
+    want: [
+      [
+        `${VRID} 51 is also ${VRID} of Infra clusters/vlan200 (${NAD}): each VRRP router on a VLAN needs its own ID`,
+      ],
+      [
+        `${VRID} 51 is also ${VRID} of Infra clusters/vlan100 (${NAD}): each VRRP router on a VLAN needs its own ID`,
       ],
     ],
   },

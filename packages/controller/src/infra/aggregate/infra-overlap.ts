@@ -3,8 +3,10 @@
 // on one VLAN"). Overlapping CIDRs count even on two NADs: oooi cannot see which VLAN a NAD carries, and two NADs
 // (one per namespace, say) often bridge the same one; a subnet reused on two VLANs only needs its claims kept
 // apart, since the CIDRs themselves never collide. What each Infra claims:
-// the DHCP pool (an enabled DHCP component), the gateway, each enabled component's serverIP (and HA mode's additional addresses), and the MetalLB range
-// of every member attachment with apps ingress enabled. Any two claims of two such Infras that overlap collide —
+// the DHCP pool (an enabled DHCP component), the gateway, each enabled component's serverIP (and HA mode's
+// additional addresses: the DNS component's additionalServerIPs, the proxy's two replica addresses), and the MetalLB
+// range of every member attachment with apps ingress enabled; two proxy pairs with the same VRRP virtual router ID
+// collide too. Any two claims of two such Infras that overlap collide —
 // except two equal gateways (one router serves the VLAN). Each collision is an InfraAddressConflict on both
 // Infras, naming the other Infra, both fields and both addresses; the components whose own address collides
 // (dhcp for its pool or serverIP, dns and proxy for their serverIP) are withheld (infra-plan.ts).
@@ -49,9 +51,34 @@ interface Claim {
 const POOL = 'spec.infraComponents.dhcp.rangeStart-rangeEnd';
 const RANGE_FIELD = 'spec.appsIngress.metallb.ipAddressPoolRange';
 
-/** The component whose address FIELD is (serverIP, or an entry of HA mode's additionalServerIPs); the gateway none. */
+/** The component whose address FIELD is (serverIP, or an entry of HA mode's additionalServerIPs / replicaIPs); the gateway none. */
 function componentOfField(field: string): Component | undefined {
   return /^spec\.infraComponents\.(dhcp|dns|proxy)\./.exec(field)?.[1] as Component | undefined;
+}
+
+const VRID_FIELD = 'spec.infraComponents.proxy.highAvailability.virtualRouterID';
+
+/** The VRRP virtual router ID of INFRA's enabled proxy pair, if it has one. */
+function vridOf(infra: Infra): number | undefined {
+  const p = infra.spec.infraComponents?.proxy;
+  return p?.enabled === false ? undefined : p?.highAvailability?.virtualRouterID;
+}
+
+/**
+ * Two proxy pairs on one VLAN with the same VRRP virtual router ID: each would take the other's adverts for its
+ * own, and one of the two floating addresses would be left without a holder.
+ */
+function vridCollision(mine: Infra, theirs: Infra, other: string, why: string): InfraOverlap[] {
+  const id = vridOf(mine);
+  if (id === undefined || id !== vridOf(theirs)) return [];
+  return [
+    {
+      reason: 'InfraAddressConflict',
+      other,
+      message: `${VRID_FIELD} ${id} is also ${VRID_FIELD} of Infra ${other} (${why}): each VRRP router on a VLAN needs its own ID`,
+      component: 'proxy',
+    },
+  ];
 }
 
 const keyOf = (o: { metadata: { namespace?: string; name: string } }): string =>
@@ -139,6 +166,7 @@ export function findInfraOverlaps(
         });
       }
     }
+    out.push(...vridCollision(subject.infra, n.infra, other, why));
   }
   return out;
 }

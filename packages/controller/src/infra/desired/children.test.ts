@@ -16,6 +16,7 @@ const images = {
   dns: 'mirror/coredns:1',
   proxy: 'mirror/envoy:1',
   xds: 'mirror/xds:1',
+  keepalived: 'mirror/keepalived:1',
   configSync: 'mirror/controller:1',
 };
 
@@ -220,6 +221,15 @@ describe('desiredDnsServer and desiredProxyServer', () => {
       'own/envoy',
       'mirror/xds:1',
     ]);
+  });
+
+  test('proxy HA: the ProxyServer carries the replica addresses and the VRRP router ID as they are', () => {
+    const highAvailability = { replicaIPs: ['198.51.100.5', '198.51.100.6'], virtualRouterID: 51 };
+    const proxy = desiredProxyServer(infra({ infraComponents: { proxy: { highAvailability } } }), [], images);
+    const single = desiredProxyServer(plain, [], images);
+    if (proxy.action !== 'apply' || single.action !== 'apply') throw new Error('not applied');
+    expect(proxy.object.spec.networkConfig.highAvailability).toEqual(highAvailability);
+    expect(single.object.spec.networkConfig).not.toHaveProperty('highAvailability');
   });
 
   test('HA mode: the DNSServer gets the additional addresses in their order; none, none', () => {

@@ -2,8 +2,9 @@
 // the lease time, the resolvers handed out (the Infra's DNS server when that is enabled, else the upstreams that
 // are addresses), the lease storage (as it is: a storage class gives the child a PersistentVolumeClaim, none an
 // emptyDir), and the image. Not created while the enabled component lacks its serverIP or range.
+// The DHCP pair's standbyServerIP goes to the child as it is (presence turns the pair on there).
 // What only the Infra knows is filled in too: the addresses never to offer (the gateway, the three server
-// addresses, every member attachment's MetalLB range) and the KubeVirt block (the members' control-plane
+// addresses and the DHCP standby, every member attachment's MetalLB range) and the KubeVirt block (the members' control-plane
 // namespaces, whose VMIs the server reads, and the Infra's NAD `namespace/name` as the VMI network name).
 import { isIPv4 } from '@oooi/api';
 import type { DHCPServer, Infra, InfraClusterAttachment } from '@oooi/api';
@@ -48,7 +49,7 @@ const unique = (values: readonly (string | undefined)[]): string[] => [
   ...new Set(values.filter((v): v is string => !!v)),
 ];
 
-/** Never offered: the gateway, the server addresses (HA mode's additional DNS ones too), then the members' MetalLB ranges (name order). */
+/** Never offered: the gateway, the server addresses (the DHCP standby and HA mode's additional DNS ones too), then the members' MetalLB ranges (name order). */
 export function dhcpExcluded(infra: Infra, members: readonly InfraClusterAttachment[]): string[] {
   const c = infra.spec.infraComponents;
   const ranges = members.map((a) =>
@@ -57,6 +58,7 @@ export function dhcpExcluded(infra: Infra, members: readonly InfraClusterAttachm
   return unique([
     infra.spec.networkConfig.gateway,
     c?.dhcp?.serverIP,
+    c?.dhcp?.standbyServerIP,
     c?.dns?.serverIP,
     c?.proxy?.serverIP,
     ...(c?.dns?.additionalServerIPs ?? []),
@@ -90,6 +92,8 @@ export function desiredDhcpServer(
       networkConfig: {
         cidr: net.cidr,
         serverIP: dhcp.serverIP,
+        // the hot-standby pair: the DHCPServer runs the standby on this address (dhcp/README.md)
+        ...(dhcp.standbyServerIP ? { standbyServerIP: dhcp.standbyServerIP } : {}),
         gateway: net.gateway,
         dnsServers: dhcpResolvers(infra),
         networkAttachmentName: net.networkAttachmentDefinition,

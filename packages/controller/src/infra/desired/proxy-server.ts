@@ -1,4 +1,5 @@
-// ProxyServer `<infra>-proxy`: the VLAN address, the complete routing table (proxy-backends.ts) and the two
+// ProxyServer `<infra>-proxy`: the VLAN address (with highAvailability: the floating one, and the two replica
+// addresses with the VRRP router ID, copied as they are), the complete routing table (proxy-backends.ts) and the two
 // images. It exists with zero backends too (Envoy runs with no routes; no churn of pods and Service:
 // docs/architecture.md, "No attachments"). Not created while the enabled component lacks its serverIP. port, xdsPort,
 // adminPort and logLevel are the CRD's defaults, left to the apiserver.
@@ -41,6 +42,7 @@ export function desiredProxyServer(
         serverIP: proxy.serverIP,
         networkAttachmentName: net.networkAttachmentDefinition,
         networkAttachmentNamespace: net.networkAttachmentNamespace || namespaceOf(infra),
+        ...(proxy.highAvailability ? { highAvailability: proxy.highAvailability } : {}),
       },
       backends: proxyBackends(views),
       proxyImage: proxy.proxyImage || images.proxy,

@@ -22,6 +22,12 @@ export function addImageOptions(cmd: Command): Command {
     .addOption(new Option('--xds-image <image>', 'default oooi-xds sidecar image').default(builtinImages.xds))
     .addOption(
       new Option(
+        '--keepalived-image <image>',
+        "the Envoy pods' keepalived sidecar image (proxy HA mode)",
+      ).default(builtinImages.keepalived),
+    )
+    .addOption(
+      new Option(
         '--config-sync-image <image>',
         "the CoreDNS pod's config-sync sidecar image (the operator's own: oooi-controller)",
       ).default(builtinImages.configSync),
@@ -34,6 +40,7 @@ export interface ImageFlags {
   readonly dnsImage: string;
   readonly proxyImage: string;
   readonly xdsImage: string;
+  readonly keepalivedImage: string;
   readonly configSyncImage: string;
 }
 
@@ -44,6 +51,7 @@ export function imagesFrom(flags: ImageFlags): DefaultImages {
     dns: flags.dnsImage,
     proxy: flags.proxyImage,
     xds: flags.xdsImage,
+    keepalived: flags.keepalivedImage,
     configSync: flags.configSyncImage,
   };
 }

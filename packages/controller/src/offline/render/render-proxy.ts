@@ -17,7 +17,7 @@ import { workloadOutputs } from './workload-outputs';
 
 export function renderProxyOutputs(
   proxyServers: readonly ProxyServer[],
-  images: Pick<DefaultImages, 'proxy' | 'xds'>,
+  images: Pick<DefaultImages, 'proxy' | 'xds' | 'keepalived'>,
   networkPolicy: NetworkPolicyOptions,
   nodeLossTolerationSeconds?: number,
 ): {
@@ -31,6 +31,7 @@ export function renderProxyOutputs(
     const workload = planProxyServer(proxy, {
       defaultProxyImage: images.proxy,
       defaultXdsImage: images.xds,
+      keepalivedImage: images.keepalived,
       networkPolicy,
       ...(nodeLossTolerationSeconds !== undefined ? { nodeLossTolerationSeconds } : {}),
     });

@@ -159,6 +159,35 @@ describe('validateDocuments', () => {
       ],
     },
     {
+      name: "the DHCP pair: a standby address on the other Infra's DNS server collides (DHCP and DNS withheld)",
+      input: [
+        ...docs('a.yaml', [infra()]),
+        ...docs('b.yaml', [
+          infra(
+            {
+              infraComponents: {
+                dhcp: {
+                  serverIP: '198.51.100.12',
+                  standbyServerIP: '198.51.100.3',
+                  rangeStart: '198.51.100.20',
+                  rangeEnd: '198.51.100.99',
+                },
+                dns: { serverIP: '198.51.100.13' },
+                proxy: { serverIP: '198.51.100.14' },
+              },
+            },
+            'vlan200',
+          ),
+        ]),
+      ],
+      want: [
+        'a.yaml: Infra clusters/vlan100: InfraAddressConflict: DNSServer vlan100-dns is not applied while its address collides with Infra clusters/vlan200: an existing one is left as it is',
+        'a.yaml: Infra clusters/vlan100: InfraAddressConflict: spec.infraComponents.dns.serverIP 198.51.100.3 is also spec.infraComponents.dhcp.standbyServerIP 198.51.100.3 of Infra clusters/vlan200 (same NetworkAttachmentDefinition clusters/vlan100)',
+        'b.yaml: Infra clusters/vlan200: InfraAddressConflict: DHCPServer vlan200-dhcp is not applied while its address collides with Infra clusters/vlan100: an existing one is left as it is',
+        'b.yaml: Infra clusters/vlan200: InfraAddressConflict: spec.infraComponents.dhcp.standbyServerIP 198.51.100.3 is also spec.infraComponents.dns.serverIP 198.51.100.3 of Infra clusters/vlan100 (same NetworkAttachmentDefinition clusters/vlan100)',
+      ],
+    },
+    {
       name: 'an unknown kind and a duplicate object',
       input: [
         ...docs('x.yaml', [{ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' } }, infra()]),

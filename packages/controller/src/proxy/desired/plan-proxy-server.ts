@@ -6,9 +6,13 @@ import { applyDefaults, kindInfo, type FieldError, type ProxyServer, type ProxyS
 import type { ValidationResult } from '@oooi/api';
 import type { KubeObject } from '@oooi/kube';
 import { builtinImages } from '../../workload/images';
+import { namespaceOf } from '../../workload/meta';
+import { gateRollout } from '../../workload/rollout-gate';
 import { DEFAULT_NETWORK_POLICY, type NetworkPolicyOptions } from '../../workload/network-policy';
 import { DEFAULT_NODE_LOSS_TOLERATION_SECONDS } from '../../workload/placement';
 import { BOOTSTRAP_KEY, renderProxyBootstrap } from '../render/envoy-bootstrap';
+import { keepalivedKey, renderKeepalivedConf } from '../render/keepalived-conf';
+import { desiredProxyReplicaDeployment, onAddress, type Replica } from './proxy-ha-workload';
 import { proxyChildNames, type ProxyChildNames } from './names';
 import { desiredXdsRbac } from './proxy-rbac';
 import {
@@ -25,6 +29,8 @@ export interface PlanProxyServerOptions {
   readonly defaultProxyImage?: string;
   /** The operator's default oooi-xds image, used when spec.managerImage is empty. Default builtinImages.xds. */
   readonly defaultXdsImage?: string;
+  /** The keepalived sidecar's image (HA mode only). Default builtinImages.keepalived. */
+  readonly keepalivedImage?: string;
   /** The pod-network NetworkPolicy (workload/network-policy.ts). Default {@link DEFAULT_NETWORK_POLICY}. */
   readonly networkPolicy?: NetworkPolicyOptions;
   /**
@@ -42,14 +48,20 @@ export interface ProxyChildren {
   readonly service: KubeObject;
   /** The pod-network side's NetworkPolicy; absent when the policies are off. */
   readonly networkPolicy?: KubeObject;
+  /** The single pod's Deployment; in HA mode replica 0's (same name). */
   readonly deployment: KubeObject;
+  /** HA mode only: replica 1's Deployment (`<w>-1`). */
+  readonly replica1Deployment?: KubeObject;
 }
 
 export interface ProxyServerPlan {
   readonly names: ProxyChildNames;
   /** The spec with the CRD's defaults and both images filled in. */
   readonly spec: ProxyServerSpec;
-  /** `envoy.yaml`: the ConfigMap's data (ADS to the sidecar, admin on loopback). */
+  /**
+   * The ConfigMap's data: `envoy.yaml` (ADS to the sidecar, admin on loopback); in HA mode also `keepalived-0.conf`
+   * and `keepalived-1.conf`.
+   */
   readonly files: Readonly<Record<string, string>>;
   readonly children: ProxyChildren;
   /**
@@ -74,13 +86,85 @@ function podProblems(spec: ProxyServerSpec): FieldError[] {
     if (b.port === HEALTH_PORT && b.protocol !== 'UDP')
       out.push({ path: `spec.backends[${i}].port`, message: `Invalid value: ${HEALTH_PORT}: ${taken}` });
   });
+  if (spec.networkConfig.highAvailability && !spec.networkConfig.networkAttachmentName)
+    out.push({
+      path: 'spec.networkConfig.highAvailability',
+      message:
+        'Invalid value: the floating address needs the VLAN: set spec.networkConfig.networkAttachmentName (or drop highAvailability)',
+    });
   return out;
+}
+
+/** The live Deployment of that name (from the reconciler's cache), for the rollout gate; none offline. */
+export type ObservedDeployment = (name: string) => KubeObject | undefined;
+
+interface WorkloadInput {
+  readonly proxy: ProxyServer;
+  readonly spec: ProxyServerSpec;
+  readonly names: ProxyChildNames;
+  readonly options: PlanProxyServerOptions;
+  readonly observed: ObservedDeployment;
+}
+
+/**
+ * The ConfigMap's files and the Deployment(s): one pod, or in HA mode two replicas with keepalived, gated so a pod
+ * template change reaches one replica at a time (workload/rollout-gate.ts).
+ */
+function workloads({ proxy, spec, names, options, observed }: WorkloadInput): {
+  files: Record<string, string>;
+  deployment: KubeObject;
+  replica1Deployment?: KubeObject;
+} {
+  const bootstrap = renderProxyBootstrap(proxy, spec);
+  const base = {
+    proxy,
+    spec,
+    names,
+    bootstrap,
+    nodeLossTolerationSeconds: options.nodeLossTolerationSeconds ?? DEFAULT_NODE_LOSS_TOLERATION_SECONDS,
+  };
+  const ha = spec.networkConfig.highAvailability;
+  if (!ha) return { files: { [BOOTSTRAP_KEY]: bootstrap }, deployment: desiredProxyDeployment(base) };
+  const conf = (replica: Replica) =>
+    renderKeepalivedConf({
+      namespace: namespaceOf(proxy),
+      name: proxy.metadata.name,
+      cidr: spec.networkConfig.cidr,
+      serverIP: spec.networkConfig.serverIP,
+      highAvailability: ha,
+      replica,
+    });
+  const [conf0, conf1] = [conf(0), conf(1)];
+  const replica = (r: Replica, keepalivedConf: string) =>
+    desiredProxyReplicaDeployment({
+      ...base,
+      highAvailability: ha,
+      replica: r,
+      keepalivedConf,
+      keepalivedImage: options.keepalivedImage || builtinImages.keepalived,
+    });
+  const files = { [BOOTSTRAP_KEY]: bootstrap, [keepalivedKey(0)]: conf0, [keepalivedKey(1)]: conf1 };
+  const live0 = observed(names.workload);
+  // HA mode just turned on: the single pod still holds serverIP as its own address, so replica 1 (whose keepalived
+  // would take serverIP as soon as it runs) waits until replica 0 has rolled onto its replica address
+  if (onAddress(live0, spec.networkConfig.serverIP)) {
+    const [only] = gateRollout([{ desired: replica(0, conf0), observed: live0 }]);
+    return { files, deployment: only!.body };
+  }
+  const [d0, d1] = gateRollout(
+    [replica(0, conf0), replica(1, conf1)].map((desired) => ({
+      desired,
+      observed: observed(desired.metadata?.name ?? ''),
+    })),
+  );
+  return { files, deployment: d0!.body, replica1Deployment: d1!.body };
 }
 
 /** Renders every child of a ProxyServer, or every problem that prevents it (nothing is applied then). */
 export function planProxyServer(
   proxy: ProxyServer,
   options: PlanProxyServerOptions = {},
+  observed: ObservedDeployment = () => undefined,
 ): ValidationResult<ProxyServerPlan> {
   const defaulted = defaultedProxySpec(proxy);
   const problems = podProblems(defaulted);
@@ -91,7 +175,7 @@ export function planProxyServer(
     managerImage: defaulted.managerImage || options.defaultXdsImage || builtinImages.xds,
   };
   const names = proxyChildNames(proxy.metadata.name);
-  const bootstrap = renderProxyBootstrap(proxy, spec);
+  const { files, deployment, replica1Deployment } = workloads({ proxy, spec, names, options, observed });
   const [xdsRole, xdsRoleBinding] = desiredXdsRbac(proxy, names);
   const networkPolicy = desiredProxyNetworkPolicy(
     proxy,
@@ -103,23 +187,18 @@ export function planProxyServer(
     serviceAccount: desiredProxyServiceAccount(proxy, names),
     xdsRole,
     xdsRoleBinding,
-    configMap: desiredProxyConfigMap(proxy, names, bootstrap),
+    configMap: desiredProxyConfigMap(proxy, names, files),
     service: desiredProxyService(proxy, names, spec),
     ...(networkPolicy ? { networkPolicy } : {}),
-    deployment: desiredProxyDeployment({
-      proxy,
-      spec,
-      names,
-      bootstrap,
-      nodeLossTolerationSeconds: options.nodeLossTolerationSeconds ?? DEFAULT_NODE_LOSS_TOLERATION_SECONDS,
-    }),
+    deployment,
+    ...(replica1Deployment ? { replica1Deployment } : {}),
   };
   return {
     ok: true,
     value: {
       names,
       spec,
-      files: { [BOOTSTRAP_KEY]: bootstrap },
+      files,
       children,
       objects: [
         children.serviceAccount,
@@ -128,7 +207,8 @@ export function planProxyServer(
         children.configMap,
         children.service,
         ...(networkPolicy ? [networkPolicy] : []),
-        children.deployment,
+        deployment,
+        ...(replica1Deployment ? [replica1Deployment] : []),
       ],
     },
   };

@@ -51,8 +51,13 @@ export function desiredProxyServiceAccount(proxy: ProxyServer, names: ProxyChild
   return serviceAccountObject(meta(proxy, names.workload, names));
 }
 
-export function desiredProxyConfigMap(proxy: ProxyServer, names: ProxyChildNames, text: string): KubeObject {
-  return configMapObject(meta(proxy, names.configMap, names), { [BOOTSTRAP_KEY]: text });
+/** The ConfigMap: the bootstrap (`envoy.yaml`), and in HA mode each replica's keepalived.conf. */
+export function desiredProxyConfigMap(
+  proxy: ProxyServer,
+  names: ProxyChildNames,
+  files: Readonly<Record<string, string>>,
+): KubeObject {
+  return configMapObject(meta(proxy, names.configMap, names), { ...files });
 }
 
 /** The ports the Service exposes: spec.port (`proxy`), then every other TCP backend port (`port-<N>`), ascending. */
@@ -123,7 +128,7 @@ export function desiredProxyNetworkPolicy(
 
 const probe = (path: string) => ({ httpGet: { path, port: 'health', scheme: 'HTTP' } });
 
-function envoyContainer(spec: ProxyServerSpec): Record<string, unknown> {
+export function envoyContainer(spec: ProxyServerSpec): Record<string, unknown> {
   return {
     name: 'envoy',
     image: spec.proxyImage,
@@ -145,7 +150,7 @@ function envoyContainer(spec: ProxyServerSpec): Record<string, unknown> {
   };
 }
 
-function xdsContainer(proxy: ProxyServer, spec: ProxyServerSpec): Record<string, unknown> {
+export function xdsContainer(proxy: ProxyServer, spec: ProxyServerSpec): Record<string, unknown> {
   return {
     name: 'oooi-xds',
     image: spec.managerImage,

@@ -49,7 +49,7 @@ export interface ProxyServerControllerSetup {
   /** Scope of our kinds: one namespace, or every namespace. */
   readonly scope: CacheScope;
   /** The operator's default images: used when a ProxyServer's spec.proxyImage / spec.managerImage is empty. */
-  readonly images: { readonly proxy: string; readonly xds: string };
+  readonly images: { readonly proxy: string; readonly xds: string; readonly keepalived: string };
   /** The pod-network NetworkPolicy (on, with the default metrics namespaces, when omitted). */
   readonly networkPolicy?: NetworkPolicyOptions;
   /** Seconds the data-plane pods tolerate a not-ready/unreachable node (workload/placement.ts; default when omitted). */
@@ -70,6 +70,7 @@ export function setupProxyServerController(s: ProxyServerControllerSetup): Contr
     plan: {
       defaultProxyImage: s.images.proxy,
       defaultXdsImage: s.images.xds,
+      keepalivedImage: s.images.keepalived,
       ...(s.networkPolicy ? { networkPolicy: s.networkPolicy } : {}),
       ...(s.nodeLossTolerationSeconds !== undefined
         ? { nodeLossTolerationSeconds: s.nodeLossTolerationSeconds }

@@ -14,12 +14,19 @@ import {
   type WorkloadReconcilerDeps,
 } from '../../workload/workload-children';
 import { proxyChildNames } from '../desired/names';
+import { replicaDeploymentName } from '../desired/proxy-ha-workload';
 import {
   planProxyServer,
   type PlanProxyServerOptions,
   type ProxyServerPlan,
 } from '../desired/plan-proxy-server';
 import { desiredProxyStatus } from '../desired/proxy-status';
+
+/** Both replica Deployments a ProxyServer may have (replica 0 is the workload's name). */
+function replicaNamesOf(proxy: ProxyServer): [string, string] {
+  const names = proxyChildNames(proxy.metadata.name);
+  return [names.workload, replicaDeploymentName(names, 1)];
+}
 
 /** Caches of the ProxyServer's children. */
 export type ProxyChildReaders = WorkloadChildReaders;
@@ -35,13 +42,33 @@ export class ProxyServerReconciler extends WorkloadReconciler<ProxyServer & Kube
     super(o, {
       kind: ProxyServerKind,
       owners: o.proxyServers,
-      plan: (proxy) => planProxyServer(proxy, o.plan),
+      // the rollout gate (HA mode) compares with the live Deployments, read from the cache before the plan
+      plan: (proxy, observed) => planProxyServer(proxy, o.plan, (name) => observed[name]),
+      replicaDeployments: (proxy) => replicaNamesOf(proxy),
       at: (proxy) => ({ namespace: namespaceOf(proxy), name: proxyChildNames(proxy.metadata.name).workload }),
-      children: ({ children: ch }) => ({
-        bodies: { ...ch, role: ch.xdsRole, roleBinding: ch.xdsRoleBinding },
+      children: ({ children: ch, names, spec }) => ({
+        bodies: {
+          ...ch,
+          role: ch.xdsRole,
+          roleBinding: ch.xdsRoleBinding,
+          replicas: ch.replica1Deployment ? [ch.replica1Deployment] : [],
+          // HA mode off: replica 1's Deployment (one this ProxyServer controls) is deleted
+          prunedReplicas: spec.networkConfig.highAvailability ? [] : [replicaDeploymentName(names, 1)],
+        },
       }),
-      status: (proxy, rendered, pass, { now }) =>
-        desiredProxyStatus({ proxy, rendered, ...childrenSeen(pass), now }),
+      status: (proxy, rendered, pass, { now, observed }) => {
+        const [replica0, replica1] = replicaNamesOf(proxy);
+        const seen = childrenSeen(pass);
+        return desiredProxyStatus({
+          proxy,
+          rendered,
+          ...seen,
+          // the pass's `live` holds one object per kind: the Deployments are read by name
+          deployment: observed[replica0] ?? seen.deployment,
+          ...(proxy.spec.networkConfig.highAvailability ? { replica1: observed[replica1] } : {}),
+          now,
+        });
+      },
     });
   }
 }

@@ -1,0 +1,52 @@
+// Kea's unacked-clients rule (pure): while the partner is unreachable, the standby watches the broadcasts it does
+// not answer. A client is unanswered when this server sees it send the same message of one transaction (the same
+// type and xid) again after maxAckDelayMs: a DISCOVER followed by its REQUEST is a client that got an OFFER, however
+// slow (an OFFER waits for ARP probes while a lost store recovers), and starts the clock again. A client the primary answers stops retrying well before that, so a broken channel alone never
+// makes the standby serve.
+//
+// Kea also takes the client's secs field alone (seconds since it began) as proof. Not here: secs counts from when
+// the client began, and that can include the seconds when the primary, alive, was itself waiting to count the
+// standby as gone (it sends no ACK it cannot replicate). A dhclient whose renewal fell in that gap rebinds with
+// secs 6, the primary answers it at once, and Kea's rule would still make the standby serve beside it
+// (e2e/dhcp/ha.test.ts (d) caught exactly that). What counts is a retry this server saw itself.
+
+const MAX_TRACKED = 4096;
+
+export interface Seen {
+  readonly mac: string;
+  readonly xid: number;
+  /** The DHCP message type (DISCOVER, REQUEST). */
+  readonly type: number;
+}
+
+export class UnackedClients {
+  private readonly first = new Map<string, { xid: number; type: number; at: number }>();
+  private readonly unacked = new Set<string>();
+
+  constructor(private readonly maxAckDelayMs: number) {}
+
+  /** Takes one request in; true when it made its client count as unanswered (the first time). */
+  observe(s: Seen, now: number): boolean {
+    if (this.unacked.has(s.mac)) return false;
+    const f = this.first.get(s.mac);
+    const again = f !== undefined && f.xid === s.xid && f.type === s.type;
+    if (again && now - f.at >= this.maxAckDelayMs) {
+      this.unacked.add(s.mac);
+      return true;
+    }
+    if (again) return false;
+    if (this.first.size < MAX_TRACKED || f !== undefined)
+      this.first.set(s.mac, { xid: s.xid, type: s.type, at: now });
+    return false;
+  }
+
+  count(): number {
+    return this.unacked.size;
+  }
+
+  /** The partner was heard: whatever was seen before says nothing about clients going unanswered. */
+  reset(): void {
+    this.first.clear();
+    this.unacked.clear();
+  }
+}

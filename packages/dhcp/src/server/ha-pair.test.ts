@@ -1,0 +1,212 @@
+// Two servers of a hot-standby pair over loopback (127.0.0.2 the primary, 127.0.0.4 the standby; requests come
+// through a relay at 127.0.0.3), each with a real lease directory: replication before the ACK, the standby silent
+// while the primary lives, takeover only with a client unanswered, catch-up, and a stranger on the pair's port.
+import { createSocket } from 'node:dgram';
+import type { Socket } from 'node:dgram';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pino } from 'pino';
+import { Registry } from 'prom-client';
+import type { DhcpConfig } from '@oooi/api';
+import { decodePacket } from '../codec/decode';
+import { encodePacket } from '../codec/encode';
+import { MessageType, messageType } from '../codec/packet';
+import type { DhcpPacket } from '../codec/packet';
+import { sealFrame } from '../ha/wire';
+import type { HaState } from '../ha/state';
+import { ip, request, testConfig } from '../testing/packets';
+import type { RequestSpec } from '../testing/packets';
+import { DhcpServer } from './dhcp-server';
+
+const RELAY = '127.0.0.3';
+const secret = Buffer.alloc(32, 0x5a);
+let dirs: string[] = [];
+let port = 0;
+let haPort = 0;
+let relay: Socket;
+const replies: DhcpPacket[] = [];
+const running: { server: DhcpServer; stop: AbortController }[] = [];
+
+const configOf = (role: 'primary' | 'standby'): DhcpConfig => {
+  const me = role === 'primary' ? '127.0.0.2' : '127.0.0.4';
+  const partner = role === 'primary' ? '127.0.0.4' : '127.0.0.2';
+  return testConfig({
+    network: { cidr: '127.0.0.0/8', gateway: '127.0.0.1', serverIP: me },
+    pool: { start: '127.0.0.100', end: '127.0.0.120' },
+    ha: {
+      role,
+      partner: { address: partner, port: haPort },
+      secretFile: '/unused',
+      heartbeatMs: 100,
+      maxResponseDelayMs: 500,
+      maxAckDelayMs: 300,
+    },
+  });
+};
+
+beforeEach(async () => {
+  dirs = [await mkdtemp(join(tmpdir(), 'oooi-ha-p-')), await mkdtemp(join(tmpdir(), 'oooi-ha-s-'))];
+  port = 20000 + Math.floor(Math.random() * 20000);
+  haPort = port + 1;
+  replies.length = 0;
+  relay = createSocket({ type: 'udp4', reuseAddr: true });
+  relay.on('message', (m) => {
+    const r = decodePacket(m);
+    if (r.ok) replies.push(r.packet);
+  });
+  await new Promise<void>((res) => relay.bind(port, RELAY, res));
+});
+afterEach(async () => {
+  for (const r of running.splice(0)) await r.server.stop();
+  relay.close();
+  for (const d of dirs) await rm(d, { recursive: true, force: true });
+});
+
+async function serve(role: 'primary' | 'standby') {
+  const registry = new Registry();
+  const stop = new AbortController();
+  const server = new DhcpServer({
+    config: configOf(role),
+    leaseDir: dirs[role === 'primary' ? 0 : 1]!,
+    log: pino({ level: 'silent' }),
+    registry,
+    serverPort: port,
+    clientPort: port,
+    haSecret: secret,
+  });
+  await server.start(stop.signal);
+  running.push({ server, stop });
+  return { server, registry };
+}
+
+/** Stops SERVER; FAREWELL false: without telling its partner, as a crash (the partner sees the connection drop). */
+async function halt(server: DhcpServer, farewell = true): Promise<void> {
+  const i = running.findIndex((r) => r.server === server);
+  running.splice(i, 1);
+  await server.stop(farewell);
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function until(what: () => boolean, ms = 10_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!what()) {
+    if (Date.now() > end) throw new Error('timed out');
+    await sleep(20);
+  }
+}
+
+const stateOf = (s: DhcpServer): HaState | undefined => s.haStatus()?.state;
+
+async function exchange(to: string, s: RequestSpec, waitMs = 1000): Promise<DhcpPacket | undefined> {
+  const before = replies.length;
+  relay.send(encodePacket(request({ ...s, giaddr: ip(RELAY) })), port, to);
+  for (let i = 0; i < waitMs / 10 && replies.length === before; i++) await sleep(10);
+  return replies[before];
+}
+
+async function lease(to: string, mac: number): Promise<number> {
+  const offer = await exchange(to, { type: 'DISCOVER', mac, xid: mac });
+  expect(offer && messageType(offer)).toBe(MessageType.OFFER);
+  const ack = await exchange(to, {
+    type: 'REQUEST',
+    mac,
+    xid: mac,
+    requested: offer!.yiaddr,
+    serverId: ip(to),
+  });
+  expect(ack && messageType(ack)).toBe(MessageType.ACK);
+  return ack!.yiaddr;
+}
+
+const metric = async (r: Registry, name: string, label?: string) => {
+  const m = (await r.getMetricsAsJSON()).find((x) => x.name === name)!;
+  return m.values.find((v) => label === undefined || Object.values(v.labels).includes(label))?.value;
+};
+
+test('replicated before the ACK; the standby is silent, takes over only with a client unanswered, and the primary catches up', async () => {
+  const p = await serve('primary');
+  const s = await serve('standby');
+  await until(() => stateOf(p.server) === 'hot-standby' && stateOf(s.server) === 'hot-standby');
+
+  const a = await lease('127.0.0.2', 1);
+  expect(s.server.leaseCounts().active).toBe(1);
+  expect(await exchange('127.0.0.4', { type: 'DISCOVER', mac: 2 }, 300)).toBeUndefined();
+  expect(await metric(s.registry, 'oooi_dhcp_drops_total', 'ha_not_serving')).toBe(1);
+
+  await halt(p.server, false); // a crash
+  await sleep(1000); // the primary is gone for twice max-response-delay: still nobody unanswered
+  expect(stateOf(s.server)).toBe('hot-standby');
+  const started = Date.now();
+  let offer: DhcpPacket | undefined;
+  while (offer === undefined && Date.now() - started < 5000)
+    offer = await exchange('127.0.0.4', { type: 'DISCOVER', mac: 3, xid: 3 }, 100);
+  expect(stateOf(s.server)).toBe('partner-down');
+  // the client the primary served keeps its address from the standby
+  const again = await exchange('127.0.0.4', { type: 'REQUEST', mac: 1, requested: a });
+  expect(again && messageType(again)).toBe(MessageType.ACK);
+  const c = await lease('127.0.0.4', 3);
+
+  const back = await serve('primary');
+  await until(() => stateOf(back.server) === 'hot-standby' && stateOf(s.server) === 'hot-standby');
+  expect(back.server.leaseCounts().active).toBe(2);
+  // the primary knows the standby's lease: another client asking for it is refused
+  const nak = await exchange('127.0.0.2', { type: 'REQUEST', mac: 4, requested: c });
+  expect(nak && messageType(nak)).toBe(MessageType.NAK);
+}, 30_000);
+
+test('no ACK while the standby cannot make the lease durable; alone after max-response-delay', async () => {
+  const p = await serve('primary');
+  const s = await serve('standby');
+  await until(() => stateOf(p.server) === 'hot-standby' && stateOf(s.server) === 'hot-standby');
+  await halt(s.server, false); // a crash
+  const offer = await exchange('127.0.0.2', { type: 'DISCOVER', mac: 1 });
+  const spec = { type: 'REQUEST' as const, mac: 1, requested: offer!.yiaddr, serverId: ip('127.0.0.2') };
+  expect(await exchange('127.0.0.2', spec, 200)).toBeUndefined();
+  expect(await metric(p.registry, 'oooi_dhcp_drops_total', 'ha_replication_failed')).toBe(1);
+  expect(await metric(p.registry, 'oooi_dhcp_ha_replications_failed_total')).toBe(1);
+  await until(() => stateOf(p.server) === 'partner-down');
+  const ack = await exchange('127.0.0.2', spec);
+  expect(ack && messageType(ack)).toBe(MessageType.ACK);
+}, 30_000);
+
+test('a stranger on the pair port is refused and counted; the pair stays up', async () => {
+  const p = await serve('primary');
+  const s = await serve('standby');
+  await until(() => stateOf(p.server) === 'hot-standby');
+  const send = (bytes: Buffer) =>
+    new Promise<void>((resolve) => {
+      const c = connect({ host: '127.0.0.2', port: haPort }, () => c.write(bytes));
+      c.on('close', () => resolve());
+      c.on('error', () => undefined);
+    });
+  // a hello under another secret, garbage, an oversized length, a lease update without a hello
+  await send(sealFrame(Buffer.alloc(32, 1), 0, 0, { t: 'hello', role: 'standby', nonce: '0'.repeat(32) }));
+  await send(Buffer.from('GET / HTTP/1.1\r\nHost: x\r\n\r\n'));
+  await send(sealFrame(secret, 0, 0, { t: 'leases', id: 1, leases: [] }));
+  expect(await metric(p.registry, 'oooi_dhcp_ha_messages_refused_total', 'bad_mac')).toBe(1);
+  expect(await metric(p.registry, 'oooi_dhcp_ha_messages_refused_total', 'oversized')).toBe(1);
+  expect(await metric(p.registry, 'oooi_dhcp_ha_messages_refused_total', 'malformed')).toBe(1);
+  await lease('127.0.0.2', 9);
+  expect(stateOf(p.server)).toBe('hot-standby');
+  expect(s.server.leaseCounts().active).toBe(1);
+}, 30_000);
+
+test('a clean stop of the primary (a rollout): the standby serves at once, with no client unanswered first', async () => {
+  const p = await serve('primary');
+  const s = await serve('standby');
+  await until(() => stateOf(p.server) === 'hot-standby' && stateOf(s.server) === 'hot-standby');
+  const a = await lease('127.0.0.2', 1);
+  await halt(p.server);
+  await until(() => stateOf(s.server) === 'partner-down', 300); // less than max-response-delay
+  const again = await exchange('127.0.0.4', { type: 'REQUEST', mac: 1, requested: a });
+  expect(again && messageType(again)).toBe(MessageType.ACK);
+  // the returning primary is a partner again: a later crash needs unanswered clients once more
+  const back = await serve('primary');
+  await until(() => stateOf(back.server) === 'hot-standby' && stateOf(s.server) === 'hot-standby');
+  await halt(back.server, false);
+  await sleep(1000);
+  expect(stateOf(s.server)).toBe('hot-standby');
+}, 30_000);
