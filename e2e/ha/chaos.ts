@@ -152,7 +152,7 @@ async function componentEvents(
   row: ComponentRow,
   out: { events: ChaosEvent[]; samples: Record<string, string[]>; noneAvailable: Record<string, number> },
 ) {
-  const { events, samples, noneAvailable } = out;
+  const { events } = out;
   const c = row.component;
   for (const d of row.deployments)
     events.push(
@@ -164,32 +164,7 @@ async function componentEvents(
         timeoutMs: 120_000,
       }),
     );
-  await waitFor(
-    `${row.deployments.join(', ')} rolled out and available before the rollout`,
-    async () => {
-      const ds = await Promise.all(
-        row.deployments.map((name) =>
-          w.admin.get<DeploymentView>(DeploymentKind, { namespace: w.infra.metadata!.namespace!, name }),
-        ),
-      );
-      return ds.every(rolledOut);
-    },
-    { timeoutMs: 120_000, everyMs: 500 },
-  );
-  const rolled = row.roll(w.infra);
-  const stopSampling = sampleDeployments(w, row.deployments);
-  events.push(
-    await event(w, o, {
-      component: c,
-      event: 'rollout',
-      deployments: row.deployments,
-      act: async () => void (await w.admin.apply(kinds.Infra, rolled, { force: true })),
-      timeoutMs: 300_000,
-    }),
-  );
-  const sampled = stopSampling();
-  samples[c] = sampled.lines;
-  noneAvailable[c] = sampled.noneAvailable;
+  if (row.roll) await rollout(w, o, row, out);
   const last = row.deployments.at(-1)!;
   const node = w.kubelet.placement().find((p) => p.deployment === last)?.node;
   if (node === undefined) throw new Error(`chaos: ${last} runs on no node`);
@@ -207,6 +182,42 @@ async function componentEvents(
       timeoutMs: 300_000,
     }),
   );
+}
+
+async function rollout(
+  w: SandboxWorld,
+  o: ChaosOptions,
+  row: ComponentRow,
+  out: { events: ChaosEvent[]; samples: Record<string, string[]>; noneAvailable: Record<string, number> },
+): Promise<void> {
+  const { events, samples, noneAvailable } = out;
+  const c = row.component;
+  await waitFor(
+    `${row.deployments.join(', ')} rolled out and available before the rollout`,
+    async () => {
+      const ds = await Promise.all(
+        row.deployments.map((name) =>
+          w.admin.get<DeploymentView>(DeploymentKind, { namespace: w.infra.metadata!.namespace!, name }),
+        ),
+      );
+      return ds.every(rolledOut);
+    },
+    { timeoutMs: 120_000, everyMs: 500 },
+  );
+  const rolled = row.roll!(w.infra);
+  const stopSampling = sampleDeployments(w, row.deployments);
+  events.push(
+    await event(w, o, {
+      component: c,
+      event: 'rollout',
+      deployments: row.deployments,
+      act: async () => void (await w.admin.apply(kinds.Infra, rolled, { force: true })),
+      timeoutMs: 300_000,
+    }),
+  );
+  const sampled = stopSampling();
+  samples[c] = sampled.lines;
+  noneAvailable[c] = sampled.noneAvailable;
 }
 
 /** Runs the probe and every row's events in W; see the file comment. */
@@ -227,13 +238,14 @@ export async function runChaos(w: SandboxWorld, o: ChaosOptions): Promise<ChaosR
     events.push({ component: '-', event: 'steady (no event)', start: t0, end: Date.now() });
     for (const row of o.rows) {
       await componentEvents(w, o, row, { events, samples, noneAvailable });
-      const rollout = events.find((e) => e.component === row.component && e.event === 'rollout')!;
-      rolloutAllDownMs[row.component] = allDownMs(
-        w.kubelet.timeline(),
-        row.deployments,
-        rollout.start,
-        rollout.end,
-      );
+      const rolled = events.find((e) => e.component === row.component && e.event === 'rollout');
+      if (rolled)
+        rolloutAllDownMs[row.component] = allDownMs(
+          w.kubelet.timeline(),
+          row.deployments,
+          rolled.start,
+          rolled.end,
+        );
     }
   } finally {
     ops = (await Promise.all(probes.map(async (p) => p.stop()))).flat();

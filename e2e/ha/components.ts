@@ -1,6 +1,6 @@
 // The components the chaos harness (chaos.ts) runs events against, one table row each: its Deployments (one per
 // replica), how to roll it (a change of the Infra that changes every replica's pod template), and the probe's
-// operation that it serves. Proxy HA and DHCP HA join as rows once they exist on main.
+// operation that it serves. Proxy HA is not a row yet.
 import type { KubeObject } from '@oooi/kube';
 import type { OpKind } from './probe/report';
 
@@ -8,8 +8,11 @@ export interface ComponentRow {
   readonly component: string;
   /** Its Deployments, one per replica, in order. */
   readonly deployments: readonly string[];
-  /** The Infra with a change that rolls every replica (the controller's gate: one replica at a time). */
-  readonly roll: (infra: KubeObject) => KubeObject;
+  /**
+   * The Infra with a change that rolls every replica (the controller's gate: one replica at a time); undefined: no
+   * rollout event for this component.
+   */
+  readonly roll?: (infra: KubeObject) => KubeObject;
   /** The probe's operation this component serves. */
   readonly op: OpKind;
 }
@@ -34,4 +37,12 @@ export function dnsRow(infra: string, additional: number): ComponentRow {
     roll: (obj) => withComponent(obj, 'dns', { image: ROLLED_DNS_IMAGE }),
     op: 'dns',
   };
+}
+
+/**
+ * The DHCP hot-standby pair: `<infra>-dhcp` (the primary) and `<infra>-dhcp-1` (the standby). No rollout event: its
+ * image is the sandbox's built oooi-dhcp, which another tag would not map to.
+ */
+export function dhcpPairRow(infra: string): ComponentRow {
+  return { component: 'dhcp', deployments: [`${infra}-dhcp`, `${infra}-dhcp-1`], op: 'dhcp' };
 }

@@ -64,6 +64,8 @@ export interface SandboxOptions {
   readonly runtime?: RuntimeChoice;
   /** DNS HA mode: these addresses go to the Infra's `spec.infraComponents.dns.additionalServerIPs`. */
   readonly dnsAdditionalServerIPs?: readonly string[];
+  /** The DHCP hot-standby pair: this address goes to the Infra's `spec.infraComponents.dhcp.standbyServerIP`. */
+  readonly dhcpStandbyServerIP?: string;
   /** How many nodes the kubelet stand-in places pods on (default 1: the rig's kwok node; more are registered). */
   readonly nodes?: number;
   /** Handed to the kubelet stand-in (the node lifecycle controller's grace period it models). */
@@ -120,10 +122,13 @@ const EXPECTED = [
   `ProxyServer/${INFRA}-proxy`,
 ];
 
-function examples(dnsAdditional: readonly string[]): KubeObject[] {
+function examples(dnsAdditional: readonly string[], dhcpStandby?: string): KubeObject[] {
   const objs = ['infra.yaml', 'attachments.yaml'].flatMap((f) =>
     parseAllDocuments(readFileSync(join(repoRoot, 'examples', f), 'utf8')).map((d) => d.toJS() as KubeObject),
   );
+  type Components = { infraComponents: Record<string, Record<string, unknown>> };
+  for (const o of objs.filter((x) => x.kind === 'Infra' && dhcpStandby !== undefined))
+    (o.spec as Components).infraComponents.dhcp!.standbyServerIP = dhcpStandby;
   if (dnsAdditional.length === 0) return objs;
   for (const o of objs.filter((x) => x.kind === 'Infra'))
     (
@@ -261,13 +266,14 @@ export async function runSandbox(o: SandboxOptions): Promise<SandboxResult> {
     for (const h of hosted) await registerStandIn(user, NS, h);
     await show('-n', NS, 'get', 'hostedclusters,secrets');
     step('kubectl apply -f examples/infra.yaml -f examples/attachments.yaml');
-    const applied = examples(o.dnsAdditionalServerIPs ?? []);
+    const applied = examples(o.dnsAdditionalServerIPs ?? [], o.dhcpStandbyServerIP);
     for (const obj of applied) await admin.apply(kinds[obj.kind as KindName], obj, { force: true });
     step('waiting for the operator to converge and the three workloads to run');
     const workloads = [
       `${INFRA}-dns`,
       ...(o.dnsAdditionalServerIPs ?? []).map((_, i) => `${INFRA}-dns-${i + 1}`),
       `${INFRA}-dhcp`,
+      ...(o.dhcpStandbyServerIP !== undefined ? [`${INFRA}-dhcp-1`] : []),
       `${INFRA}-proxy`,
     ];
     let waiting = '';

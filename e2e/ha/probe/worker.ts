@@ -128,14 +128,19 @@ function firstLease(): Promise<{ ip: string; server: string; dns: string[] }> {
   });
 }
 
-/** Renewals on the grid (dhcp-wire.ts): unicast DHCPREQUEST to SERVER from IP:68, one outstanding at a time. */
+/**
+ * Renewals on the grid (dhcp-wire.ts): a DHCPREQUEST from IP:68, one outstanding at a time, by unicast to SERVER;
+ * after one goes unanswered, broadcast (RFC 2131 REBINDING: any server of the network may answer, e.g. a standby
+ * taking over) until one is answered again. A client reaches REBINDING at T2 (7/8 of the lease); here at once.
+ */
 function renewals(ip: string, server: string): { tick: () => void; close: () => void } {
   const mac =
     Object.values(networkInterfaces())
       .flat()
       .find((a) => a?.address === ip)?.mac ?? '';
   const sock = createSocket({ type: 'udp4', reuseAddr: true });
-  sock.bind(68, ip);
+  sock.bind(68, ip, () => sock.setBroadcast(true));
+  let rebinding = false;
   let pending: { xid: number; start: number } | undefined;
   let held = true;
   const record = (ok: boolean, detail: string, lost = false) => {
@@ -157,16 +162,26 @@ function renewals(ip: string, server: string): { tick: () => void; close: () => 
     if (!pending || r?.xid !== pending.xid) return;
     const outcome = renewOutcome(r.type, r.yiaddr, ip);
     if (outcome === 'other') return;
-    record(outcome === 'ok', outcome === 'ok' ? 'ACK' : `NAK or ${r.yiaddr}`, outcome === 'lost' && held);
+    const how = rebinding ? 'broadcast' : 'unicast';
+    record(
+      outcome === 'ok',
+      `${outcome === 'ok' ? 'ACK' : `NAK or ${r.yiaddr}`} (${how})`,
+      outcome === 'lost' && held,
+    );
     held = outcome === 'ok';
+    rebinding = false;
   });
   sock.on('error', (err) => emit({ error: err.message }));
   const tick = () => {
     const step = dhcpStep(pending?.start, Date.now(), cfg.dhcpEveryMs);
     if (step === 'wait') return;
-    if (step === 'give-up') record(false, 'no answer');
+    if (step === 'give-up') {
+      record(false, `no answer (${rebinding ? 'broadcast' : 'unicast'})`);
+      rebinding = true;
+    }
     pending = { xid: Math.floor(Math.random() * 0xffffffff), start: Date.now() };
-    sock.send(encodeRenew(pending.xid, mac, ip), 67, server, (err) => err && record(false, err.message));
+    const to = rebinding ? '255.255.255.255' : server;
+    sock.send(encodeRenew(pending.xid, mac, ip), 67, to, (err) => err && record(false, err.message));
   };
   return { tick, close: () => sock.close() };
 }
