@@ -29,7 +29,7 @@ export interface DeploymentShape extends KubeObject {
       spec?: {
         serviceAccountName?: string;
         tolerations?: Toleration[];
-        volumes?: { configMap?: { name?: string } }[];
+        volumes?: { configMap?: { name?: string }; secret?: { secretName?: string } }[];
         containers?: { env?: { valueFrom?: { configMapKeyRef?: { name?: string } } }[] }[];
       };
     };
@@ -76,6 +76,7 @@ export async function startPod(s: PodStarter, d: DeploymentShape): Promise<Runni
   const configMaps = cached().filter((cm) => cm !== undefined);
   const sa = d.spec?.template?.spec?.serviceAccountName ?? 'default';
   const token = await tokenKubeconfig(s, sa);
+  const secrets = await secretsOf(s, d);
   const rt = s.runtime;
   return runPod(s.scope, {
     deployment: d,
@@ -87,8 +88,38 @@ export async function startPod(s: PodStarter, d: DeploymentShape): Promise<Runni
     ...(rt.kind === 'podman'
       ? { podman: { image: rt.image, ...(rt.pull ? { pull: rt.pull } : {}) }, serviceAccount: token }
       : { kubeconfig: token }),
+    ...(secrets.length > 0 ? { secrets } : {}),
     ...s.podOptions,
   });
+}
+
+/** The Secrets the template's volumes mount, read once they exist (the controller may write them after the pod). */
+async function secretsOf(s: PodStarter, d: DeploymentShape): Promise<KubeObject[]> {
+  const names = (d.spec?.template?.spec?.volumes ?? []).flatMap((v) =>
+    v.secret?.secretName ? [v.secret.secretName] : [],
+  );
+  const out: KubeObject[] = [];
+  for (const name of names) {
+    await waitFor(
+      `Secret ${s.namespace}/${name} of Deployment ${d.metadata?.name ?? ''}`,
+      async () => {
+        try {
+          out.push(
+            await s.rest.request<KubeObject>({
+              method: 'GET',
+              path: `/api/v1/namespaces/${s.namespace}/secrets/${name}`,
+            }),
+          );
+          return true;
+        } catch (err) {
+          if (isApiError(err, 404)) return false;
+          throw err;
+        }
+      },
+      { timeoutMs: 30_000, everyMs: 250 },
+    );
+  }
+  return out;
 }
 
 /** A kubeconfig carrying a fresh token of ServiceAccount SA (TokenRequest, one hour). */
