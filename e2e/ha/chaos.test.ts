@@ -16,7 +16,7 @@
 import { e2eEnv } from '@oooi/rig';
 import { runSandbox } from '../sandbox/sandbox';
 import { runChaos, type ChaosResult } from './chaos';
-import { dhcpPairRow, dnsRow } from './components';
+import { dnsRow } from './components';
 import { failures, formatReport } from './probe/report';
 
 jest.setTimeout(1_500_000);
@@ -30,13 +30,12 @@ test('DNS HA under SIGKILL and node loss: 0 failed lookups; the rollout gate nev
     name: `${e2eEnv().rig}-chaos`,
     runtime: 'podman',
     dnsAdditionalServerIPs: ADDITIONAL_DNS,
-    dhcpStandbyServerIP: '198.51.100.6',
     nodes: 3,
     say: (l) => void lines.push(l),
     progress: (l) => void lines.push(l),
     beforeTeardown: async (_kubeconfig, world) => {
       result = await runChaos(world, {
-        rows: [dnsRow('vlan100', 1), dhcpPairRow('vlan100')],
+        rows: [dnsRow('vlan100', 1)],
         say: (l) => void lines.push(l),
       });
     },

@@ -4,7 +4,7 @@
 //   tsx e2e/ha/main.ts [--nodes 3] [--grace-ms 40000]
 import { runSandbox } from '../sandbox/sandbox';
 import { runChaos, type ChaosResult } from './chaos';
-import { dhcpPairRow, dnsRow } from './components';
+import { dnsRow } from './components';
 
 const arg = (flag: string, def: number) => {
   const i = process.argv.indexOf(flag);
@@ -20,14 +20,13 @@ async function main(): Promise<void> {
     name: 'bench-ha',
     runtime: 'podman',
     dnsAdditionalServerIPs: ['198.51.100.5'],
-    dhcpStandbyServerIP: '198.51.100.6',
     nodes: arg('--nodes', 3),
     nodeMonitorGraceMs: arg('--grace-ms', 40_000),
     say: note,
     progress: note,
     signal: interrupted.signal,
     beforeTeardown: async (_kubeconfig, world) => {
-      result = await runChaos(world, { rows: [dnsRow('vlan100', 1), dhcpPairRow('vlan100')], say: note });
+      result = await runChaos(world, { rows: [dnsRow('vlan100', 1)], say: note });
     },
   });
   const r = result!;
