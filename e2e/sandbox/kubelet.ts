@@ -1,30 +1,54 @@
 // The kubelet's part for oooi's workloads on the rig: watches the Deployments the controller writes (label
-// `app.kubernetes.io/part-of=oooi`) in one namespace and runs each one's pod with the rig's pod runner in a network
-// namespace holding the pod's Multus IP on the VLAN and an eth0 on the pod network, under a token of the pod's own
-// ServiceAccount (TokenRequest), so every API call a container makes is checked against the RBAC the controller
-// generated. The runtime (runtime.ts) says how: with podman, each container from its image as the Deployment says
-// (command, args, env, volumes, securityContext, the token mounted as in-cluster configuration); without, as
-// processes of this machine given a kubeconfig holding that token. A changed pod template replaces the pod
-// (stop, then start: two pods never hold one static IP); a changed ConfigMap is swapped into the running pod's
-// files atomically, as the kubelet does, and as late as a real kubelet does (`configMapDelayMs`, default 60 s: its
-// sync period plus its ConfigMap cache TTL), so what depends on a mounted ConfigMap shows that wait here too; a
-// deleted Deployment stops its pod. kwok keeps playing the node for the
-// Deployment status. Everything it starts belongs to the scope it is given.
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+// `app.kubernetes.io/part-of=oooi`) in one namespace and runs each one's pods (kubelet-pods.ts) in network
+// namespaces holding the pod's Multus IP on the VLAN and an eth0 on the pod network, under a token of the pod's own
+// ServiceAccount, so every API call a container makes is checked against the RBAC the controller generated.
+//
+// It models nodes (kubelet-nodes.ts decides, this file acts): every pod is placed on one of the sandbox's "nodes"
+// honouring the template's required anti-affinity, so two replicas of one component never share a node (no node
+// fits: the pod stays Pending here). It honours `replicas`; a changed pod template replaces the pods in the order
+// the Deployment's strategy says (Recreate: stop, then start, so two pods never hold one static IP); `deletePod`
+// SIGKILLs a pod and the "ReplicaSet" starts a new one; `loseNode` SIGKILLs every pod of a node at once (no drain)
+// and replaces each only once the node lifecycle controller would evict it (`nodeMonitorGraceMs` plus the pod's
+// toleration of the unreachable taint). A changed ConfigMap is swapped into the running pods' files atomically, as
+// the kubelet does, and as late as a real kubelet does (`configMapDelayMs`, default 60 s: its sync period plus its
+// ConfigMap cache TTL); a deleted Deployment stops its pods. kwok keeps playing the nodes for the Deployment status.
+// Everything it starts belongs to the scope it is given.
 import {
   canonicalJson,
-  isApiError,
   KubeConfigRest,
   ListWatchCache,
   loadKubeConfig,
   type KindDescriptor,
   type KubeObject,
-  type RestClient,
 } from '@oooi/kube';
-import { runPod, waitFor, type ConfigMapLike, type NetScope, type Network, type RunningPod } from '@oooi/rig';
-import { writeTokenKubeconfig } from '../chart/chart-support';
+import {
+  FAKE_NODE,
+  type runPod,
+  type ConfigMapLike,
+  type NetScope,
+  type Network,
+  type RunningPod,
+} from '@oooi/rig';
+import {
+  placePod,
+  podShape,
+  replaceAfterMs,
+  replaceSteps,
+  replicaDelta,
+  type PlacedPod,
+  type PodShape,
+} from './kubelet-nodes';
+import {
+  announce,
+  configMapsOf,
+  killPod,
+  startPod,
+  type DeploymentShape,
+  type PodStarter,
+} from './kubelet-pods';
 import type { SandboxRuntime } from './runtime';
+
+export { configMapsOf } from './kubelet-pods';
 
 const DeploymentKind: KindDescriptor = {
   group: 'apps',
@@ -33,6 +57,16 @@ const DeploymentKind: KindDescriptor = {
   kind: 'Deployment',
 };
 const ConfigMapKind: KindDescriptor = { group: '', version: 'v1', plural: 'configmaps', kind: 'ConfigMap' };
+
+/**
+ * The sandbox's nodes, shared by every kubelet stand-in of one sandbox: their names, the ones lost, and each kubelet's
+ * pods (placement sees them all).
+ */
+export interface SandboxNodes {
+  readonly names: readonly string[];
+  readonly down: Set<string>;
+  readonly placedBy: Set<() => readonly PlacedPod[]>;
+}
 
 export interface SandboxKubeletOptions {
   readonly scope: NetScope;
@@ -52,26 +86,34 @@ export interface SandboxKubeletOptions {
    * meanwhile gets the current content, as from a real kubelet). Default {@link KUBELET_CONFIGMAP_DELAY_MS}.
    */
   readonly configMapDelayMs?: number;
+  /** The nodes pods are placed on (default: the rig's one kwok node). */
+  readonly nodes?: SandboxNodes;
+  /** A lost node's unreachable taint comes this long after its last heartbeat (default 40 s, Kubernetes'). */
+  readonly nodeMonitorGraceMs?: number;
   readonly log: (line: string) => void;
+}
+
+/** When a pod of a Deployment started serving (up) or stopped (down, the moment it was stopped or killed). */
+export interface PodChange {
+  readonly at: number;
+  readonly deployment: string;
+  readonly node: string;
+  readonly up: boolean;
+}
+
+/** One pod of a Deployment: where it runs, and the pod once started (undefined: its node was lost). */
+interface PodRecord {
+  readonly node: string;
+  readonly shape: PodShape;
+  pod?: RunningPod;
 }
 
 interface PodSlot {
   template: string;
-  pod?: RunningPod;
-  /** Every start and stop of this Deployment's pod runs on this chain, in order. */
+  deployment: DeploymentShape;
+  pods: PodRecord[];
+  /** Every start and stop of this Deployment's pods runs on this chain, in order. */
   chain: Promise<void>;
-}
-
-interface DeploymentShape extends KubeObject {
-  spec?: {
-    template?: {
-      spec?: {
-        serviceAccountName?: string;
-        volumes?: { configMap?: { name?: string } }[];
-        containers?: { env?: { valueFrom?: { configMapKeyRef?: { name?: string } } }[] }[];
-      };
-    };
-  };
 }
 
 /**
@@ -79,33 +121,31 @@ interface DeploymentShape extends KubeObject {
  * as 60 s after every change.
  */
 export const KUBELET_CONFIGMAP_DELAY_MS = 60_000;
-
-/** The ConfigMaps a pod template reads (volumes and env). */
-export function configMapsOf(d: DeploymentShape): string[] {
-  const spec = d.spec?.template?.spec;
-  const names = new Set<string>();
-  for (const v of spec?.volumes ?? []) if (v.configMap?.name) names.add(v.configMap.name);
-  for (const c of spec?.containers ?? [])
-    for (const e of c.env ?? [])
-      if (e.valueFrom?.configMapKeyRef?.name) names.add(e.valueFrom.configMapKeyRef.name);
-  return [...names].sort();
-}
+export const NODE_MONITOR_GRACE_MS = 40_000;
 
 export class SandboxKubelet {
-  private rest: RestClient | undefined;
+  private starter: PodStarter | undefined;
   private deployments: ListWatchCache<DeploymentShape> | undefined;
   private configMaps: ListWatchCache<ConfigMapLike & KubeObject> | undefined;
   private readonly slots = new Map<string, PodSlot>();
   /** Per ConfigMap: the content the modelled propagation has delivered (what a running pod mounting it holds). */
   private readonly delivered = new Map<string, ConfigMapLike & KubeObject>();
   private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly nodes: SandboxNodes;
+  private readonly changes: PodChange[] = [];
   private failure: unknown;
 
-  constructor(private readonly o: SandboxKubeletOptions) {}
+  constructor(private readonly o: SandboxKubeletOptions) {
+    this.nodes = o.nodes ?? { names: [FAKE_NODE], down: new Set(), placedBy: new Set() };
+    this.nodes.placedBy.add(this.placed);
+  }
+
+  /** This kubelet's pods as placement sees them (lost ones too, until evicted). */
+  private readonly placed = (): PlacedPod[] =>
+    [...this.slots.values()].flatMap((s) => s.pods.map((r) => ({ ...r.shape, node: r.node })));
 
   async start(signal: AbortSignal): Promise<void> {
     const rest = new KubeConfigRest({ kubeConfig: await loadKubeConfig(this.o.adminKubeconfig) });
-    this.rest = rest;
     const namespace = this.o.namespace;
     this.configMaps = new ListWatchCache({ rest, kind: ConfigMapKind, namespace, syncTimeoutMs: 30_000 });
     this.deployments = new ListWatchCache({
@@ -115,6 +155,12 @@ export class SandboxKubelet {
       labelSelector: 'app.kubernetes.io/part-of=oooi',
       syncTimeoutMs: 30_000,
     });
+    this.starter = {
+      ...this.o,
+      rest,
+      runtime: this.o.runtime ?? { kind: 'processes', describe: 'processes' },
+      configMap: (name) => this.configMaps?.get(namespace, name),
+    };
     this.configMaps.addHandler({ onUpdate: (_old, cm) => this.configMapChanged(cm) });
     this.deployments.addHandler({
       onAdd: (d) => this.deploymentChanged(d),
@@ -125,14 +171,30 @@ export class SandboxKubelet {
     await this.deployments.start(signal);
   }
 
-  /** The running pod of a Deployment, once it runs. */
+  /** The first running pod of a Deployment, once it runs. */
   pod(deployment: string): RunningPod | undefined {
-    return this.slots.get(deployment)?.pod;
+    return this.slots.get(deployment)?.pods.find((p) => p.pod)?.pod;
   }
 
   /** Every running pod: its Deployment's name and the pod. */
   pods(): [string, RunningPod][] {
-    return [...this.slots].flatMap(([d, slot]) => (slot.pod ? [[d, slot.pod] as [string, RunningPod]] : []));
+    return this.placement().map(({ deployment, pod }) => [deployment, pod]);
+  }
+
+  /** Every running pod with its Deployment and node. */
+  placement(): { deployment: string; node: string; pod: RunningPod }[] {
+    return [...this.slots].flatMap(([deployment, slot]) =>
+      slot.pods.flatMap((r) => (r.pod ? [{ deployment, node: r.node, pod: r.pod }] : [])),
+    );
+  }
+
+  /** Every start and stop of a pod so far, in order. */
+  timeline(): readonly PodChange[] {
+    return [...this.changes];
+  }
+
+  private mark(deployment: string, node: string, up: boolean): void {
+    this.changes.push({ at: Date.now(), deployment, node, up });
   }
 
   /**
@@ -148,7 +210,48 @@ export class SandboxKubelet {
     if (this.failure !== undefined) throw new Error('sandbox kubelet failed', { cause: this.failure });
   }
 
+  /**
+   * Deletes the running pod of DEPLOYMENT with no grace period (SIGKILL, resolved once it is gone); the "ReplicaSet"
+   * then starts a new one, placed again.
+   */
+  async deletePod(deployment: string): Promise<void> {
+    const slot = this.slots.get(deployment);
+    const record = slot?.pods.find((p) => p.pod);
+    if (!slot || !record) throw new Error(`kubelet: Deployment ${deployment} runs no pod`);
+    const pod = record.pod!;
+    record.pod = undefined;
+    slot.pods = slot.pods.filter((p) => p !== record);
+    this.o.log(`kubelet: pod ${pod.name} of ${deployment} deleted (SIGKILL)`);
+    this.mark(deployment, record.node, false);
+    await killPod(pod);
+    this.enqueue(slot, () => this.scale(deployment, slot));
+  }
+
+  /**
+   * Loses NODE: every pod on it is SIGKILLed at once (resolved once they are gone), no drain. Each is replaced on
+   * another node only once its eviction comes (see replaceAfterMs); the node never comes back.
+   */
+  async loseNode(node: string): Promise<void> {
+    this.nodes.down.add(node);
+    const grace = this.o.nodeMonitorGraceMs ?? NODE_MONITOR_GRACE_MS;
+    const kills: Promise<void>[] = [];
+    for (const [name, slot] of this.slots) {
+      for (const record of slot.pods.filter((p) => p.node === node)) {
+        if (record.pod) {
+          this.mark(name, node, false);
+          kills.push(killPod(record.pod));
+        }
+        record.pod = undefined;
+        const after = replaceAfterMs(slot.deployment.spec?.template?.spec?.tolerations, grace);
+        this.o.log(`kubelet: node ${node} lost; ${name}'s pod replaced after ${after ?? 'never'} ms`);
+        if (after !== undefined) this.later(after, () => this.evict(name, record));
+      }
+    }
+    await Promise.all(kills);
+  }
+
   async stop(): Promise<void> {
+    this.nodes.placedBy.delete(this.placed);
     for (const t of this.timers) clearTimeout(t);
     this.timers.clear();
     await this.deployments?.stop();
@@ -156,28 +259,90 @@ export class SandboxKubelet {
     await Promise.all(
       [...this.slots.values()].map(async (slot) => {
         await slot.chain;
-        await slot.pod?.dispose();
+        await Promise.all(slot.pods.map(async (r) => r.pod?.dispose()));
       }),
     );
     this.slots.clear();
   }
 
+  private evict(deployment: string, record: PodRecord): void {
+    const slot = this.slots.get(deployment);
+    if (!slot) return;
+    slot.pods = slot.pods.filter((p) => p !== record);
+    // every Deployment: a pod Pending for want of a node may fit now
+    for (const [name, s] of this.slots) this.enqueue(s, () => this.scale(name, s));
+  }
+
+  private later(ms: number, f: () => void): void {
+    const t = setTimeout(() => {
+      this.timers.delete(t);
+      f();
+    }, ms);
+    this.timers.add(t);
+  }
+
   private deploymentChanged(d: DeploymentShape): void {
     const name = d.metadata?.name ?? '';
     const template = canonicalJson(d.spec?.template ?? {});
-    const slot = this.slots.get(name) ?? { template: '', chain: Promise.resolve() };
+    const slot = this.slots.get(name) ?? { template, deployment: d, pods: [], chain: Promise.resolve() };
     this.slots.set(name, slot);
-    if (slot.template === template) return;
+    const changed = slot.template !== template;
     slot.template = template;
-    this.enqueue(slot, async () => {
-      if (slot.pod) {
-        this.o.log(`kubelet: pod template of Deployment ${name} changed; replacing its pod`);
-        await slot.pod.dispose();
-        slot.pod = undefined;
+    slot.deployment = d;
+    this.enqueue(slot, () => (changed ? this.replaceAll(name, slot) : this.scale(name, slot)));
+  }
+
+  /** Starts or stops pods until the slot has as many as the Deployment's replicas. */
+  private async scale(name: string, slot: PodSlot): Promise<void> {
+    let delta = replicaDelta(slot.deployment.spec?.replicas, slot.pods.length);
+    for (; delta < 0; delta++) await this.stopPod(slot, slot.pods[slot.pods.length - 1]!);
+    for (; delta > 0; delta--) if (!(await this.startOne(name, slot))) return;
+  }
+
+  /** A changed template: each old pod replaced in the order the strategy says. */
+  private async replaceAll(name: string, slot: PodSlot): Promise<void> {
+    const old = [...slot.pods];
+    if (old.length > 0) this.o.log(`kubelet: pod template of Deployment ${name} changed; replacing its pods`);
+    for (const record of old) {
+      for (const step of replaceSteps(slot.deployment.spec?.strategy?.type)) {
+        if (step === 'stop-old') await this.stopPod(slot, record);
+        else await this.startOne(name, slot);
       }
-      slot.pod = await this.startPod(d);
-      this.o.log(`kubelet: Deployment ${name} runs as pod ${slot.pod.name} (${slot.pod.podIP})`);
+    }
+    await this.scale(name, slot);
+  }
+
+  /** Places and starts one pod; false when no node fits (Pending). */
+  private async startOne(name: string, slot: PodSlot): Promise<boolean> {
+    const shape = podShape(slot.deployment.spec?.template);
+    const placed = [...this.nodes.placedBy].flatMap((f) => f());
+    const node = placePod(this.nodes.names, this.nodes.down, placed, shape);
+    if (node === undefined) {
+      this.o.log(`kubelet: no node fits a pod of Deployment ${name}; it stays Pending`);
+      return false;
+    }
+    const record: PodRecord = { node, shape };
+    slot.pods.push(record);
+    const pod = await startPod(this.starter!, slot.deployment).catch((err: unknown) => {
+      slot.pods = slot.pods.filter((p) => p !== record);
+      throw err;
     });
+    if (this.nodes.down.has(node) || !slot.pods.includes(record)) {
+      await killPod(pod); // its node was lost (or the pod deleted) while it started
+      return true;
+    }
+    await announce(pod);
+    record.pod = pod;
+    this.mark(name, node, true);
+    this.o.log(`kubelet: Deployment ${name} runs pod ${pod.name} (${pod.podIP}) on node ${node}`);
+    return true;
+  }
+
+  private async stopPod(slot: PodSlot, record: PodRecord): Promise<void> {
+    slot.pods = slot.pods.filter((p) => p !== record);
+    if (record.pod) this.mark(slot.deployment.metadata?.name ?? '', record.node, false);
+    await record.pod?.dispose();
+    record.pod = undefined;
   }
 
   private deploymentDeleted(d: DeploymentShape): void {
@@ -186,29 +351,29 @@ export class SandboxKubelet {
     if (!slot) return;
     this.slots.delete(name);
     this.enqueue(slot, async () => {
-      await slot.pod?.dispose();
-      slot.pod = undefined;
+      await Promise.all(slot.pods.map(async (r) => r.pod?.dispose()));
+      slot.pods = [];
     });
   }
 
   private configMapChanged(cm: ConfigMapLike & KubeObject): void {
-    const t = setTimeout(() => {
-      this.timers.delete(t);
+    this.later(this.o.configMapDelayMs ?? KUBELET_CONFIGMAP_DELAY_MS, () => {
       // Never back: a later change delivered first (or a pod started since) already holds newer content.
       const rv = (o?: KubeObject) => Number(o?.metadata?.resourceVersion ?? 0);
       const name = cm.metadata?.name ?? '';
       if (rv(this.delivered.get(name)) > rv(cm)) return;
       this.delivered.set(name, cm);
       this.swapIntoPods(cm);
-    }, this.o.configMapDelayMs ?? KUBELET_CONFIGMAP_DELAY_MS);
-    this.timers.add(t);
+    });
   }
 
   private swapIntoPods(cm: ConfigMapLike & KubeObject): void {
     for (const [name, slot] of this.slots) {
       const d = this.deployments?.get(this.o.namespace, name);
       if (!d || !configMapsOf(d).includes(cm.metadata?.name ?? '')) continue;
-      this.enqueue(slot, async () => slot.pod?.updateConfigMap(cm));
+      this.enqueue(slot, async () => {
+        for (const r of slot.pods) await r.pod?.updateConfigMap(cm);
+      });
     }
   }
 
@@ -221,66 +386,5 @@ export class SandboxKubelet {
         this.failure ??= err;
         this.o.log(`kubelet: ${err instanceof Error ? err.message : String(err)}`);
       });
-  }
-
-  private async startPod(d: DeploymentShape): Promise<RunningPod> {
-    const name = d.metadata?.name ?? '';
-    const wanted = configMapsOf(d);
-    const cached = () => wanted.map((cm) => this.configMaps?.get(this.o.namespace, cm));
-    await waitFor(
-      `ConfigMaps ${wanted.join(', ')} of Deployment ${name}`,
-      () => !cached().includes(undefined),
-      {
-        timeoutMs: 30_000,
-      },
-    );
-    const configMaps = cached().filter((cm) => cm !== undefined);
-    const sa = d.spec?.template?.spec?.serviceAccountName ?? 'default';
-    const token = await this.tokenKubeconfig(sa);
-    const rt = this.o.runtime ?? { kind: 'processes' };
-    return runPod(this.o.scope, {
-      deployment: d,
-      configMaps,
-      vlan: this.o.vlan,
-      podNetwork: { network: this.o.podNetwork.network, address: this.o.podNetwork.address(name) },
-      // podman: in-cluster configuration from the token (the containers need no kubeconfig; CoreDNS and Envoy
-      // talk to no API server). Processes: the token as their KUBECONFIG.
-      ...(rt.kind === 'podman'
-        ? { podman: { image: rt.image, ...(rt.pull ? { pull: rt.pull } : {}) }, serviceAccount: token }
-        : { kubeconfig: token }),
-      ...this.o.podOptions,
-    });
-  }
-
-  /** A kubeconfig carrying a fresh token of ServiceAccount SA (TokenRequest, one hour). */
-  private async tokenKubeconfig(sa: string): Promise<string> {
-    const request = () =>
-      this.rest!.request<{ status: { token: string } }>({
-        method: 'POST',
-        path: `/api/v1/namespaces/${this.o.namespace}/serviceaccounts/${sa}/token`,
-        body: {
-          apiVersion: 'authentication.k8s.io/v1',
-          kind: 'TokenRequest',
-          spec: { expirationSeconds: 3600 },
-        },
-      });
-    let res: { status: { token: string } } | undefined;
-    // The controller applies the ServiceAccount before the Deployment, but our watch may see them in any order.
-    await waitFor(
-      `a token of ServiceAccount ${this.o.namespace}/${sa}`,
-      async () => {
-        try {
-          res = await request();
-          return true;
-        } catch (err) {
-          if (isApiError(err, 404)) return false;
-          throw err;
-        }
-      },
-      { timeoutMs: 30_000, everyMs: 250 },
-    );
-    const dir = join(this.o.scope.dir, 'tokens');
-    mkdirSync(dir, { recursive: true });
-    return writeTokenKubeconfig(this.o.adminKubeconfig, res!.status.token, join(dir, `${sa}.kubeconfig`));
   }
 }

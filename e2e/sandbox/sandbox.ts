@@ -18,11 +18,23 @@ import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { DeploymentKind, ServiceKind } from '@oooi/controller';
 import { KubeClient, KubeConfigRest, loadKubeConfig, type KubeObject } from '@oooi/kube';
-import { openNetScope, repoRoot, rigBin, rigDown, rigUp, run, waitFor } from '@oooi/rig';
+import {
+  FAKE_NODE,
+  fakeNode,
+  openNetScope,
+  repoRoot,
+  rigBin,
+  rigDown,
+  rigUp,
+  run,
+  waitFor,
+  type NetScope,
+  type Network,
+} from '@oooi/rig';
 import { chartDir, helmOk } from '../chart/chart-support';
 import { kinds, NamespaceKind, User, type KindName } from '../controller/support';
 import { startClusterDns } from './cluster-dns';
-import { SandboxKubelet } from './kubelet';
+import { SandboxKubelet, type SandboxNodes } from './kubelet';
 import { inspectContainers, sandboxRuntime, type ContainerView, type RuntimeChoice } from './runtime';
 import { podChecks, vmChecks, type PodView, type VmView } from './checks';
 import type { ServiceBackend } from './pod-client';
@@ -42,7 +54,7 @@ export interface SandboxOptions {
   /** Progress while waiting (stderr). */
   readonly progress: (line: string) => void;
   /** Called once everything is shown, before teardown (e.g. wait for Ctrl-C with --keep). */
-  readonly beforeTeardown?: (kubeconfig: string) => Promise<void>;
+  readonly beforeTeardown?: (kubeconfig: string, world: SandboxWorld) => Promise<void>;
   /** Aborted (Ctrl-C): the next wait or step stops, and everything started so far is torn down. */
   readonly signal?: AbortSignal;
   /**
@@ -50,6 +62,29 @@ export interface SandboxOptions {
    * processes; `podman` fails rather than fall back; `processes` never uses podman.
    */
   readonly runtime?: RuntimeChoice;
+  /** DNS HA mode: these addresses go to the Infra's `spec.infraComponents.dns.additionalServerIPs`. */
+  readonly dnsAdditionalServerIPs?: readonly string[];
+  /** The DHCP hot-standby pair: this address goes to the Infra's `spec.infraComponents.dhcp.standbyServerIP`. */
+  readonly dhcpStandbyServerIP?: string;
+  /** How many nodes the kubelet stand-in places pods on (default 1: the rig's kwok node; more are registered). */
+  readonly nodes?: number;
+  /** Handed to the kubelet stand-in (the node lifecycle controller's grace period it models). */
+  readonly nodeMonitorGraceMs?: number;
+}
+
+/** What a caller may act on before teardown (the chaos harness of e2e/ha). */
+export interface SandboxWorld {
+  readonly kubeconfig: string;
+  readonly scope: NetScope;
+  readonly vlan: Network;
+  readonly admin: KubeClient;
+  /** The kubelet stand-in of the workloads' namespace, and of every namespace. */
+  readonly kubelet: SandboxKubelet;
+  readonly kubelets: readonly SandboxKubelet[];
+  readonly nodes: SandboxNodes;
+  /** The Infra as the sandbox applied it. */
+  readonly infra: KubeObject;
+  readonly clusters: readonly { readonly name: string; readonly domain: string; readonly caFile: string }[];
 }
 
 /** What the sandbox shows: every object's Ready, then what the VM and the client pod saw. */
@@ -63,6 +98,7 @@ export interface SandboxResult extends Omit<VmView, 'apps'> {
 }
 
 const NS = 'clusters';
+const NodeKind = { group: '', version: 'v1', plural: 'nodes', kind: 'Node', namespaced: false };
 const INFRA = 'vlan100';
 const OPERATOR_NS = 'oooi-system';
 /** The examples' hosted clusters and the pod-network address of each one's kube-apiserver Service. */
@@ -86,10 +122,26 @@ const EXPECTED = [
   `ProxyServer/${INFRA}-proxy`,
 ];
 
-function examples(): KubeObject[] {
-  return ['infra.yaml', 'attachments.yaml'].flatMap((f) =>
+function examples(dnsAdditional: readonly string[], dhcpStandby?: string): KubeObject[] {
+  const objs = ['infra.yaml', 'attachments.yaml'].flatMap((f) =>
     parseAllDocuments(readFileSync(join(repoRoot, 'examples', f), 'utf8')).map((d) => d.toJS() as KubeObject),
   );
+  type Components = { infraComponents: Record<string, Record<string, unknown>> };
+  for (const o of objs.filter((x) => x.kind === 'Infra' && dhcpStandby !== undefined))
+    (o.spec as Components).infraComponents.dhcp!.standbyServerIP = dhcpStandby;
+  if (dnsAdditional.length === 0) return objs;
+  for (const o of objs.filter((x) => x.kind === 'Infra'))
+    (
+      o.spec as { infraComponents: { dns: Record<string, unknown> } }
+    ).infraComponents.dns.additionalServerIPs = [...dnsAdditional];
+  return objs;
+}
+
+/** The kubelet stand-in's nodes: the rig's kwok node and N-1 more, registered as kwok nodes. */
+async function sandboxNodes(admin: KubeClient, n: number): Promise<SandboxNodes> {
+  const names = [FAKE_NODE, ...Array.from({ length: Math.max(0, n - 1) }, (_, i) => `${FAKE_NODE}-${i + 2}`)];
+  for (const name of names.slice(1)) await admin.apply(NodeKind, fakeNode(name), { force: true });
+  return { names, down: new Set(), placedBy: new Set() };
 }
 
 /** A pod-network address per pod, handed out in order from .100. */
@@ -184,6 +236,7 @@ export async function runSandbox(o: SandboxOptions): Promise<SandboxResult> {
       `a kubelet stand-in runs every pod the oooi Deployments ask for, ${runtime.kind === 'podman' ? 'each container from its image (podman)' : 'as processes of this machine'}`,
     );
     const address = podAddresses();
+    const nodes = await sandboxNodes(admin, o.nodes ?? 1);
     for (const namespace of [OPERATOR_NS, NS]) {
       const k = new SandboxKubelet({
         scope,
@@ -193,6 +246,8 @@ export async function runSandbox(o: SandboxOptions): Promise<SandboxResult> {
         vlan,
         podNetwork: { network: podNet, address },
         podOptions: { resolvConf: clusterDns.resolvConf(namespace) },
+        nodes,
+        ...(o.nodeMonitorGraceMs !== undefined ? { nodeMonitorGraceMs: o.nodeMonitorGraceMs } : {}),
         log: o.progress,
       });
       await k.start(stop.signal);
@@ -211,9 +266,16 @@ export async function runSandbox(o: SandboxOptions): Promise<SandboxResult> {
     for (const h of hosted) await registerStandIn(user, NS, h);
     await show('-n', NS, 'get', 'hostedclusters,secrets');
     step('kubectl apply -f examples/infra.yaml -f examples/attachments.yaml');
-    for (const obj of examples()) await admin.apply(kinds[obj.kind as KindName], obj, { force: true });
+    const applied = examples(o.dnsAdditionalServerIPs ?? [], o.dhcpStandbyServerIP);
+    for (const obj of applied) await admin.apply(kinds[obj.kind as KindName], obj, { force: true });
     step('waiting for the operator to converge and the three workloads to run');
-    const workloads = [`${INFRA}-dns`, `${INFRA}-dhcp`, `${INFRA}-proxy`];
+    const workloads = [
+      `${INFRA}-dns`,
+      ...(o.dnsAdditionalServerIPs ?? []).map((_, i) => `${INFRA}-dns-${i + 1}`),
+      `${INFRA}-dhcp`,
+      ...(o.dhcpStandbyServerIP !== undefined ? [`${INFRA}-dhcp-1`] : []),
+      `${INFRA}-proxy`,
+    ];
     let waiting = '';
     await waitFor(
       'the DNS, DHCP and proxy pods running',
@@ -298,7 +360,17 @@ export async function runSandbox(o: SandboxOptions): Promise<SandboxResult> {
     o.say(
       `\n# oooi's containers (${runtime.kind}):\n${containers.map((c) => `${c.container} ${c.id?.slice(0, 12) ?? 'process'} ${c.image ?? ''}`.trimEnd()).join('\n')}`,
     );
-    await o.beforeTeardown?.(rig.kubeconfig);
+    await o.beforeTeardown?.(rig.kubeconfig, {
+      kubeconfig: rig.kubeconfig,
+      scope,
+      vlan,
+      admin,
+      kubelet: kubelets[1]!,
+      kubelets,
+      nodes,
+      infra: applied.find((x) => x.kind === 'Infra')!,
+      clusters: hosted.map((h) => ({ name: h.cluster, domain: h.domain, caFile: h.caFile })),
+    });
     return { ...vm, ready, apps: { vm: vm.apps, pod }, runtime: runtime.kind, containers };
   } finally {
     stop.abort();

@@ -1,0 +1,63 @@
+// The goals of issue 29 beside the figures of one chaos run (pure). Printed, never asserted: a run on a loaded machine
+// says what it saw.
+
+/** One row of e2e/ha's report (probe/report.ts ReportRow, as the JSON of e2e/ha/main.ts carries it). */
+export interface Row {
+  readonly component: string;
+  readonly event: string;
+  readonly op: 'dns' | 'tls' | 'dhcp';
+  readonly ops: number;
+  readonly failed: number;
+  readonly longestGapMs: number;
+  readonly doubleAllocations: number;
+  readonly leasesLost: number;
+}
+
+/**
+ * Kea HA's takeover with its defaults: the partner is declared down once it has not answered for
+ * `max-response-delay` (60 s), then the survivor serves every client.
+ */
+export const KEA_HA_TAKEOVER_MS = 60_000;
+
+/** The goal for ROW and whether the figures meet it. */
+export function goal(row: Row): { readonly goal: string; readonly met: boolean } {
+  if (row.op === 'dns') return { goal: '0 failed (two resolvers)', met: row.failed === 0 };
+  if (row.op === 'tls') {
+    if (row.event === 'rollout') return { goal: '0 failed (rollout)', met: row.failed === 0 };
+    return { goal: 'fails <= 3 s', met: row.failed === 0 || row.longestGapMs <= 3000 };
+  }
+  return {
+    goal: `gap <= ${KEA_HA_TAKEOVER_MS / 1000} s (Kea HA), 0 lost, 0 double`,
+    met: row.longestGapMs <= KEA_HA_TAKEOVER_MS && row.leasesLost === 0 && row.doubleAllocations === 0,
+  };
+}
+
+/** The table: the report's columns, then the goal and met / MISSED. */
+export function table(rows: readonly Row[]): string {
+  const head = ['component', 'event', 'op', 'ops', 'failed', 'longest gap', 'double', 'lost', 'goal', ''];
+  const body = rows.map((r) => {
+    const g = goal(r);
+    const dhcp = r.op === 'dhcp';
+    return [
+      r.component,
+      r.event,
+      r.op,
+      String(r.ops),
+      String(r.failed),
+      `${(r.longestGapMs / 1000).toFixed(2)} s`,
+      dhcp ? String(r.doubleAllocations) : '-',
+      dhcp ? String(r.leasesLost) : '-',
+      g.goal,
+      g.met ? 'met' : 'MISSED',
+    ];
+  });
+  const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i]!.length)));
+  return [head, ...body]
+    .map((cells) =>
+      cells
+        .map((c, i) => c.padEnd(widths[i]!))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
+}
