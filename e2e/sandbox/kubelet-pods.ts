@@ -8,6 +8,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { isApiError, type KubeObject, type RestClient } from '@oooi/kube';
 import {
+  rigBin,
   run,
   runPod,
   waitFor,
@@ -154,31 +155,26 @@ async function tokenKubeconfig(s: PodStarter, sa: string): Promise<string> {
   return writeTokenKubeconfig(s.adminKubeconfig, res!.status.token, join(dir, `${sa}.kubeconfig`));
 }
 
-// One gratuitous ARP (a broadcast request whose sender and target are the address) per IPv4 address on every
-// interface but eth0 and lo, sent from inside the pod's namespace with a packet socket.
-const GARP = `
-import socket, struct, subprocess
-for line in subprocess.run(['ip', '-4', '-o', 'addr', 'show'], capture_output=True, text=True).stdout.splitlines():
-    f = line.split()
-    iface, ip = f[1].split('@')[0], f[3].split('/')[0]
-    if iface in ('lo', 'eth0'):
-        continue
-    mac = bytes.fromhex(open('/sys/class/net/%s/address' % iface).read().strip().replace(':', ''))
-    a = socket.inet_aton(ip)
-    arp = struct.pack('!HHBBH', 1, 0x0800, 6, 4, 1) + mac + a + b'\\0' * 6 + a
-    s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
-    s.bind((iface, 0))
-    s.send(b'\\xff' * 6 + mac + b'\\x08\\x06' + arp)
-`;
-
 /**
- * Announces the pod's VLAN addresses (a gratuitous ARP each), as the CNI macvlan plugin does for a new pod: a pod
+ * Announces the pod's VLAN addresses (a gratuitous ARP each, iputils arping from the rig's apt piece, from inside the
+ * pod's namespace for every IPv4 address but eth0's and lo's), as the CNI macvlan plugin does for a new pod: a pod
  * that replaces another on the same static address has another MAC, and the VLAN's neighbours would otherwise keep
  * sending to the old one until their neighbour entry expires (tens of seconds).
  */
 export async function announce(pod: RunningPod): Promise<void> {
-  const r = await pod.netns.exec(['python3', '-c', GARP], { timeoutMs: 10_000 });
-  if (r.code !== 0) throw new Error(`kubelet: gratuitous ARP from pod ${pod.name}: ${r.stderr}`);
+  const arping = await rigBin('arping');
+  const addrs = await pod.netns.exec(['ip', '-4', '-o', 'addr', 'show'], { timeoutMs: 10_000 });
+  for (const line of addrs.stdout.split('\n')) {
+    const f = line.trim().split(/\s+/);
+    const iface = f[1]?.split('@')[0];
+    const ip = f[3]?.split('/')[0];
+    if (!iface || !ip || iface === 'lo' || iface === 'eth0') continue;
+    // iputils arping -U: one unsolicited (gratuitous) ARP for IP from IFACE, no reply expected
+    const r = await pod.netns.exec([arping, '-U', '-c', '1', '-I', iface, ip], {
+      timeoutMs: 10_000,
+    });
+    if (r.code !== 0) throw new Error(`kubelet: gratuitous ARP for ${ip} from pod ${pod.name}: ${r.stderr}`);
+  }
 }
 
 /** SIGKILL to every container of POD at once; then its namespace (and address) is removed. */

@@ -134,8 +134,8 @@ olm() {
 # refuses this kind of host's hybrid cgroups); debian-archive-keyring: debootstrap checks Debian's signatures with it;
 # docker-registry: the CNCF distribution server the image tests push to on loopback; keepalived: the proxy's VRRP
 # floating address in HA mode; kea-ctrl-agent: Kea's HA hook pair, the DHCP takeover anchor in bench/ha
-APT_PKGS="iproute2 udhcpc busybox isc-dhcp-client dhcpcd-base bind9-dnsutils dnsperf kea-dhcp4-server kea-admin dnsmasq-base tcpdump openssl bc jq curl iptables python3-venv prometheus podman buildah runc skopeo debootstrap debian-archive-keyring docker-registry keepalived kea-ctrl-agent"
-APT_BINS="ip udhcpc busybox dhclient dhcpcd dig dnsperf kea-dhcp4 perfdhcp dnsmasq tcpdump openssl bc jq curl iptables prometheus promtool podman buildah runc skopeo debootstrap docker-registry keepalived kea-ctrl-agent"
+APT_PKGS="iproute2 udhcpc busybox isc-dhcp-client dhcpcd-base bind9-dnsutils dnsperf kea-dhcp4-server kea-admin dnsmasq-base tcpdump openssl bc jq curl iptables python3-venv prometheus podman buildah runc skopeo debootstrap debian-archive-keyring docker-registry keepalived kea-ctrl-agent iputils-arping"
+APT_BINS="ip udhcpc busybox dhclient dhcpcd dig dnsperf kea-dhcp4 perfdhcp dnsmasq tcpdump openssl bc jq curl iptables prometheus promtool podman buildah runc skopeo debootstrap docker-registry keepalived kea-ctrl-agent arping"
 apt_ok() { # every binary present, and python3 able to make a venv (python3-venv ships ensurepip)
   local b
   for b in $APT_BINS; do command -v "$b" >/dev/null 2>&1 || [ -x "/usr/sbin/$b" ] || return 1; done

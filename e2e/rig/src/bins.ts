@@ -87,6 +87,7 @@ const aptBins = new Set([
   'docker-registry',
   'keepalived',
   'kea-ctrl-agent',
+  'arping',
 ]);
 
 /** Every name `rigBin` answers. */
