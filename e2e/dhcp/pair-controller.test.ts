@@ -84,6 +84,8 @@ test('a DHCPServer with standbyServerIP: both Deployments and the Secret; the st
     },
     // the kubelet stand-in does not read Secrets: the pair's Secret as the controller wrote it
     podOptions: { secrets: [secret] },
+    // two nodes in the stand-in's model: the standby's required anti-affinity keeps it off the primary's node
+    nodes: { names: ['pair-node-a', 'pair-node-b'], down: new Set(), placedBy: new Set() },
     log: (l) => void log.push(l),
   });
   kubelet = kb;
