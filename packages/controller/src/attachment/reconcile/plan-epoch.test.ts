@@ -1,0 +1,191 @@
+// The plan epoch: which cache events move it (a table over the per-kind comparisons), and the whole wiring over
+// @oooi/kube's real ListWatchCache fed by its in-memory FakeRest (no apiserver: the epoch reads caches only; the
+// e2e tests under e2e/controller and e2e/attachment run the controller on a real one).
+import type { InfraClusterAttachment } from '@oooi/api';
+import { ListWatchCache, resourcePath, systemClock } from '@oooi/kube';
+import type { CacheProvider, CacheScope, KindDescriptor, KubeObject } from '@oooi/kube';
+import { FakeRest } from '@oooi/kube/testing';
+import { controllerCaches } from '../../infra';
+import { attachment, infra } from '../../testing/fixtures';
+import { AttachmentKind, DnsServerKind, InfraKind, NamespaceKind } from '../../workload/kinds';
+import { planEpochFor, sameAttachment, sameChild, sameExistence, sameSpec, sameVersion } from './plan-epoch';
+import type { SameForPlan } from './plan-epoch';
+
+const at = (o: unknown, rv: string, meta: Record<string, unknown> = {}): KubeObject => {
+  const k = o as KubeObject;
+  return { ...k, metadata: { ...k.metadata, uid: 'u1', generation: 1, resourceVersion: rv, ...meta } };
+};
+const withStatus = (o: KubeObject, status: Record<string, unknown>): KubeObject => ({ ...o, status });
+const aggregated = (s: 'True' | 'False') => ({
+  conditions: [{ type: 'Aggregated', status: s, reason: 'r', message: 'm', lastTransitionTime: 't' }],
+});
+
+const a1 = at(attachment('a'), '1');
+const child = at(
+  { apiVersion: 'x/v1', kind: 'DNSServer', metadata: { name: 'd', namespace: 'clusters' } },
+  '1',
+);
+const owned = (o: KubeObject, uid: string): KubeObject => ({
+  ...o,
+  metadata: { ...o.metadata, ownerReferences: [{ apiVersion: 'x/v1', kind: 'Infra', name: 'i', uid }] },
+});
+
+describe('what moves the plan epoch', () => {
+  const limitOff = sameAttachment(() => false);
+  const limitOn = sameAttachment(() => true);
+  const rows: [string, SameForPlan, KubeObject, KubeObject, boolean][] = [
+    [
+      'an attachment status write (conditions, new version)',
+      limitOff,
+      a1,
+      withStatus(at(a1, '2'), aggregated('True')),
+      true,
+    ],
+    ['a new generation of an attachment', limitOff, a1, at(a1, '2', { generation: 2 }), false],
+    [
+      'an attachment being deleted',
+      limitOff,
+      a1,
+      at(a1, '2', { deletionTimestamp: '2030-01-01T00:00:00Z' }),
+      false,
+    ],
+    [
+      'a new apps endpoint',
+      limitOff,
+      a1,
+      withStatus(at(a1, '2'), { appsIngressStatus: { phase: 'Ready', externalIP: '198.51.100.9' } }),
+      false,
+    ],
+    [
+      'Aggregated flips below the limit',
+      limitOff,
+      withStatus(a1, aggregated('False')),
+      withStatus(at(a1, '2'), aggregated('True')),
+      true,
+    ],
+    [
+      'Aggregated flips over the limit',
+      limitOn,
+      withStatus(a1, aggregated('False')),
+      withStatus(at(a1, '2'), aggregated('True')),
+      false,
+    ],
+    [
+      'an Infra status write',
+      sameSpec,
+      at(infra(), '1'),
+      withStatus(at(infra(), '2'), { observedGeneration: 1 }),
+      true,
+    ],
+    ['a new generation of the Infra', sameSpec, at(infra(), '1'), at(infra(), '2', { generation: 2 }), false],
+    [
+      'an Infra without a resourceVersion (never the same)',
+      sameSpec,
+      infra() as unknown as KubeObject,
+      infra() as unknown as KubeObject,
+      false,
+    ],
+    ['a child status write', sameChild, child, withStatus(at(child, '2'), { observedGeneration: 1 }), true],
+    ['a child changing controller', sameChild, owned(child, 'u1'), owned(at(child, '2'), 'u2'), false],
+    ['a child recreated (new uid)', sameChild, child, at(child, '2', { uid: 'u9' }), false],
+    [
+      'a Machine or NodePool or Service update (their status is read)',
+      sameVersion,
+      child,
+      at(child, '2'),
+      false,
+    ],
+    ['the same version again (a relist)', sameVersion, child, child, true],
+    ['a Namespace update (only its existence is read)', sameExistence, child, at(child, '2'), true],
+  ];
+  test.each(rows.map(([name, same, old, next, unchanged]) => ({ name, same, old, next, unchanged })))(
+    '$name: unchanged for the plan = $unchanged',
+    ({ same, old, next, unchanged }) => {
+      expect(same(old, next)).toBe(unchanged);
+    },
+  );
+});
+
+/** Caches over a FakeRest, as the Manager makes them (one per kind and scope). */
+class FakeCaches implements CacheProvider {
+  readonly made = new Map<string, ListWatchCache<KubeObject>>();
+  constructor(private readonly rest: FakeRest) {}
+  cacheFor<T extends KubeObject>(kind: KindDescriptor, scope: CacheScope = {}): ListWatchCache<T> {
+    const key = `${kind.plural}/${scope.namespace ?? ''}`;
+    let cache = this.made.get(key);
+    if (!cache) {
+      cache = new ListWatchCache({ rest: this.rest, kind, ...scope, clock: systemClock(), random: () => 0 });
+      this.made.set(key, cache);
+    }
+    return cache as unknown as ListWatchCache<T>;
+  }
+}
+
+describe('planEpochFor, on caches fed by a watch', () => {
+  const rest = new FakeRest();
+  const provider = new FakeCaches(rest);
+  const caches = controllerCaches(provider, { own: {}, nodePools: true, machines: true });
+  const stop = new AbortController();
+  const path = (kind: KindDescriptor, name: string, ns = 'clusters') =>
+    resourcePath(kind, { namespace: ns, name });
+  const aPath = path(AttachmentKind, 'a');
+
+  beforeAll(async () => {
+    rest.seed(path(InfraKind, 'vlan100'), infra() as unknown as KubeObject);
+    rest.seed(aPath, attachment('a') as unknown as KubeObject);
+    rest.seed(path(DnsServerKind, 'vlan100-dns'), child);
+    await Promise.all([...provider.made.values()].map((c) => c.start(stop.signal)));
+  });
+  afterAll(async () => {
+    stop.abort();
+    await Promise.all([...provider.made.values()].map((c) => c.stop()));
+  });
+
+  /** Writes through the fake apiserver and waits until CACHE has the new version. */
+  async function write(p: string, obj: KubeObject, cache: ListWatchCache<KubeObject>): Promise<void> {
+    const stored = rest.seed(p, obj);
+    const deadline = Date.now() + 3000;
+    const name = stored.metadata?.name ?? '';
+    const rv = stored.metadata?.resourceVersion;
+    while (cache.get(stored.metadata?.namespace ?? '', name)?.metadata?.resourceVersion !== rv) {
+      if (Date.now() > deadline) throw new Error(`cache never saw ${p}@${rv}`);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+  }
+  const attachments = () => caches.attachments as unknown as ListWatchCache<KubeObject>;
+
+  test('our own status writes leave it; a spec change and a new Namespace move it', async () => {
+    const epoch = planEpochFor(caches);
+    const live = () => caches.attachments.get('clusters', 'a') as unknown as KubeObject;
+    const start = epoch.value;
+    await write(aPath, withStatus(live(), aggregated('True')), attachments());
+    await write(
+      path(InfraKind, 'vlan100'),
+      withStatus(caches.infras.get('clusters', 'vlan100') as KubeObject, { observedGeneration: 1 }),
+      caches.infras as unknown as ListWatchCache<KubeObject>,
+    );
+    await write(
+      path(DnsServerKind, 'vlan100-dns'),
+      withStatus(child, { observedGeneration: 1 }),
+      caches.dnsServers as unknown as ListWatchCache<KubeObject>,
+    );
+    expect(epoch.value).toBe(start);
+
+    const spec = live() as unknown as InfraClusterAttachment;
+    await write(
+      aPath,
+      { ...live(), spec: { ...spec.spec, baseDomain: 'other.example.com' } } as KubeObject,
+      attachments(),
+    );
+    const afterSpec = epoch.value;
+    expect(afterSpec).toBeGreaterThan(start);
+
+    await write(
+      resourcePath(NamespaceKind, { name: 'clusters-a' }),
+      { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'clusters-a' } },
+      caches.namespaces,
+    );
+    expect(epoch.value).toBeGreaterThan(afterSpec);
+    epoch.close();
+  });
+});
