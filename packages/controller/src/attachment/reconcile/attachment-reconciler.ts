@@ -38,6 +38,7 @@ import { AttachmentKind } from '../../workload/kinds';
 import { namespaceOf } from '../../workload/meta';
 import type { HostedClients } from '../hosted/hosted-clients';
 import { PlanMemo } from './plan-memo';
+import type { PlanMemoCounts } from './plan-memo';
 import type { PlanEpoch } from './plan-epoch';
 import { AttachmentApps } from './attachment-apps';
 import { externalServicePass } from './attachment-external';
@@ -67,6 +68,11 @@ export class AttachmentReconciler implements Reconciler {
 
   constructor(private readonly o: AttachmentReconcilerOptions) {
     this.apps = new AttachmentApps({ clients: o.hosted, clock: o.clock, timings: o.timings });
+  }
+
+  /** How the passes got their Infra's plan (plan-memo.ts): for tests and diagnostics. */
+  get planCounts(): Readonly<PlanMemoCounts> {
+    return { ...this.plans.counts };
   }
 
   async reconcile(req: Request, ctx: ReconcileContext): Promise<ReconcileResult> {

@@ -2,14 +2,15 @@
 // @oooi/kube's real ListWatchCache fed by its in-memory FakeRest (no apiserver: the epoch reads caches only; the
 // e2e tests under e2e/controller and e2e/attachment run the controller on a real one).
 import type { InfraClusterAttachment } from '@oooi/api';
-import { ListWatchCache, resourcePath, systemClock } from '@oooi/kube';
-import type { CacheProvider, CacheScope, KindDescriptor, KubeObject } from '@oooi/kube';
+import { resourcePath } from '@oooi/kube';
+import type { KindDescriptor, KubeObject, ListWatchCache } from '@oooi/kube';
 import { FakeRest } from '@oooi/kube/testing';
 import { controllerCaches } from '../../infra';
 import { attachment, infra } from '../../testing/fixtures';
 import { AttachmentKind, DnsServerKind, InfraKind, NamespaceKind } from '../../workload/kinds';
 import { planEpochFor, sameAttachment, sameChild, sameExistence, sameSpec, sameVersion } from './plan-epoch';
 import type { SameForPlan } from './plan-epoch';
+import { FakeCaches, until } from './test-caches';
 
 const at = (o: unknown, rv: string, meta: Record<string, unknown> = {}): KubeObject => {
   const k = o as KubeObject;
@@ -106,21 +107,6 @@ describe('what moves the plan epoch', () => {
   );
 });
 
-/** Caches over a FakeRest, as the Manager makes them (one per kind and scope). */
-class FakeCaches implements CacheProvider {
-  readonly made = new Map<string, ListWatchCache<KubeObject>>();
-  constructor(private readonly rest: FakeRest) {}
-  cacheFor<T extends KubeObject>(kind: KindDescriptor, scope: CacheScope = {}): ListWatchCache<T> {
-    const key = `${kind.plural}/${scope.namespace ?? ''}`;
-    let cache = this.made.get(key);
-    if (!cache) {
-      cache = new ListWatchCache({ rest: this.rest, kind, ...scope, clock: systemClock(), random: () => 0 });
-      this.made.set(key, cache);
-    }
-    return cache as unknown as ListWatchCache<T>;
-  }
-}
-
 describe('planEpochFor, on caches fed by a watch', () => {
   const rest = new FakeRest();
   const provider = new FakeCaches(rest);
@@ -134,23 +120,22 @@ describe('planEpochFor, on caches fed by a watch', () => {
     rest.seed(path(InfraKind, 'vlan100'), infra() as unknown as KubeObject);
     rest.seed(aPath, attachment('a') as unknown as KubeObject);
     rest.seed(path(DnsServerKind, 'vlan100-dns'), child);
-    await Promise.all([...provider.made.values()].map((c) => c.start(stop.signal)));
+    await provider.start(stop.signal);
   });
   afterAll(async () => {
     stop.abort();
-    await Promise.all([...provider.made.values()].map((c) => c.stop()));
+    await provider.stop();
   });
 
   /** Writes through the fake apiserver and waits until CACHE has the new version. */
   async function write(p: string, obj: KubeObject, cache: ListWatchCache<KubeObject>): Promise<void> {
     const stored = rest.seed(p, obj);
-    const deadline = Date.now() + 3000;
-    const name = stored.metadata?.name ?? '';
-    const rv = stored.metadata?.resourceVersion;
-    while (cache.get(stored.metadata?.namespace ?? '', name)?.metadata?.resourceVersion !== rv) {
-      if (Date.now() > deadline) throw new Error(`cache never saw ${p}@${rv}`);
-      await new Promise((resolve) => setTimeout(resolve, 5));
-    }
+    const [ns, name, rv] = [
+      stored.metadata?.namespace ?? '',
+      stored.metadata?.name ?? '',
+      stored.metadata?.resourceVersion,
+    ];
+    await until(`${p}@${rv ?? ''} in the cache`, () => cache.get(ns, name)?.metadata?.resourceVersion === rv);
   }
   const attachments = () => caches.attachments as unknown as ListWatchCache<KubeObject>;
 
