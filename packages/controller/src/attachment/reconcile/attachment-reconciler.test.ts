@@ -83,7 +83,7 @@ describe('AttachmentReconciler on caches fed by a watch', () => {
     rest.seed(path, {
       ...live,
       spec: { ...live.spec, dns: { ...live.spec.dns, clusterName: 'c0' } },
-    } as KubeObject);
+    });
     await until(
       'the spec change in the cache',
       () => caches.attachments.get('clusters', 'c1')?.metadata.generation === 2,

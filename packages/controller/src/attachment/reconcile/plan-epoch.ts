@@ -19,12 +19,12 @@ import { attachmentStamp, childStamp, specStamp, versionStamp } from './plan-mem
 import type { Meta } from './plan-memo';
 
 /** How one kind's update is compared: `same(old, new)` is true when the plan cannot see the difference. */
-export type SameForPlan = (old: KubeObject, next: KubeObject) => boolean;
+export type SameForPlan<T = KubeObject> = (old: T, next: T) => boolean;
 
 /** Equal and defined (an object without a resourceVersion is never the same). */
 const equal = (a: string | undefined, b: string | undefined): boolean => a !== undefined && a === b;
 
-export const sameSpec: SameForPlan = (a, b) => equal(specStamp(a as Meta), specStamp(b as Meta));
+export const sameSpec: SameForPlan<Meta> = (a, b) => equal(specStamp(a), specStamp(b));
 export const sameVersion: SameForPlan = (a, b) => equal(versionStamp(a), versionStamp(b));
 export const sameChild: SameForPlan = (a, b) => childStamp(a) === childStamp(b);
 /** Namespaces: the plan reads only whether one exists. */
@@ -34,18 +34,18 @@ export const sameExistence: SameForPlan = () => true;
  * Attachments: their spec stamp and apps endpoint; their Aggregated too when LIMIT_APPLIES says more attachments
  * name the Infra than it routes (planInputs' rule, asked at the event).
  */
-export function sameAttachment(limitApplies: (a: InfraClusterAttachment) => boolean): SameForPlan {
-  return (old, next) => {
-    const a = old as unknown as InfraClusterAttachment;
-    const b = next as unknown as InfraClusterAttachment;
+export function sameAttachment(
+  limitApplies: (a: InfraClusterAttachment) => boolean,
+): SameForPlan<InfraClusterAttachment> {
+  return (a, b) => {
     if (!equal(attachmentStamp(a, false), attachmentStamp(b, false))) return false;
     return !limitApplies(b) || equal(attachmentStamp(a, true), attachmentStamp(b, true));
   };
 }
 
 /** What the epoch listens to: a cache's handlers (ListWatchCache.addHandler). */
-export interface EventSource {
-  addHandler(handler: EventHandler<KubeObject>): () => void;
+export interface EventSource<T> {
+  addHandler(handler: EventHandler<T>): () => void;
 }
 
 export class PlanEpoch {
@@ -58,13 +58,13 @@ export class PlanEpoch {
   }
 
   /** Listens to SOURCE, comparing its updates with SAME. */
-  watch(source: EventSource, same: SameForPlan): this {
+  watch<T>(source: EventSource<T>, same: SameForPlan<T>): this {
     const bump = (): void => {
       this.n++;
     };
-    const onUpdate = (old: KubeObject, next: KubeObject): void => {
+    const onUpdate = (old: T, next: T): void => {
       // A comparison that throws (a malformed object) moves the counter: never a stale plan.
-      let unchanged = false;
+      let unchanged: boolean;
       try {
         unchanged = same(old, next);
       } catch {
@@ -87,17 +87,16 @@ export function planEpochFor(caches: ControllerCaches): PlanEpoch {
   const byInfra = attachmentLookup(caches.attachments);
   const limitApplies = (a: InfraClusterAttachment): boolean =>
     byInfra.byInfra(namespaceOf(a), a.spec.infraRef.name).length > MAX_ATTACHMENTS_PER_INFRA;
-  const src = (c: unknown): EventSource => c as EventSource;
   const epoch = new PlanEpoch()
-    .watch(src(caches.attachments), sameAttachment(limitApplies))
-    .watch(src(caches.infras), sameSpec)
-    .watch(src(caches.grants), sameSpec)
-    .watch(src(caches.dhcpServers), sameChild)
-    .watch(src(caches.dnsServers), sameChild)
-    .watch(src(caches.proxyServers), sameChild)
-    .watch(src(caches.services), sameVersion)
-    .watch(src(caches.namespaces), sameExistence);
-  if (caches.nodePools) epoch.watch(src(caches.nodePools), sameVersion);
-  if (caches.machines) epoch.watch(src(caches.machines), sameVersion);
+    .watch(caches.attachments, sameAttachment(limitApplies))
+    .watch(caches.infras, sameSpec)
+    .watch(caches.grants, sameSpec)
+    .watch(caches.dhcpServers, sameChild)
+    .watch(caches.dnsServers, sameChild)
+    .watch(caches.proxyServers, sameChild)
+    .watch(caches.services, sameVersion)
+    .watch(caches.namespaces, sameExistence);
+  if (caches.nodePools) epoch.watch(caches.nodePools, sameVersion);
+  if (caches.machines) epoch.watch(caches.machines, sameVersion);
   return epoch;
 }

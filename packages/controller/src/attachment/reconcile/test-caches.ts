@@ -5,25 +5,35 @@ import type { CacheProvider, CacheScope, KindDescriptor, KubeObject } from '@ooo
 import type { FakeRest } from '@oooi/kube/testing';
 
 export class FakeCaches implements CacheProvider {
-  readonly made = new Map<string, ListWatchCache<KubeObject>>();
+  /** Each a ListWatchCache of its kind's objects (the Manager's answer is typed by the caller, as here). */
+  private readonly made = new Map<string, unknown>();
   constructor(private readonly rest: FakeRest) {}
 
   cacheFor<T extends KubeObject>(kind: KindDescriptor, scope: CacheScope = {}): ListWatchCache<T> {
     const key = `${kind.plural}/${scope.namespace ?? ''}`;
-    let cache = this.made.get(key);
-    if (!cache) {
-      cache = new ListWatchCache({ rest: this.rest, kind, ...scope, clock: systemClock(), random: () => 0 });
-      this.made.set(key, cache);
-    }
-    return cache as unknown as ListWatchCache<T>;
+    const made = this.made.get(key);
+    if (made) return made as ListWatchCache<T>;
+    const cache = new ListWatchCache<T>({
+      rest: this.rest,
+      kind,
+      ...scope,
+      clock: systemClock(),
+      random: () => 0,
+    });
+    this.made.set(key, cache);
+    return cache;
+  }
+
+  private all(): ListWatchCache<KubeObject>[] {
+    return [...this.made.values()].map((c) => c as ListWatchCache<KubeObject>);
   }
 
   start(signal: AbortSignal): Promise<void> {
-    return Promise.all([...this.made.values()].map((c) => c.start(signal))).then(() => undefined);
+    return Promise.all(this.all().map((c) => c.start(signal))).then(() => undefined);
   }
 
   stop(): Promise<void> {
-    return Promise.all([...this.made.values()].map((c) => c.stop())).then(() => undefined);
+    return Promise.all(this.all().map((c) => c.stop())).then(() => undefined);
   }
 }
 
