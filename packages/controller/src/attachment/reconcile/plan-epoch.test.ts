@@ -7,7 +7,15 @@ import type { KindDescriptor, KubeObject, ListWatchCache } from '@oooi/kube';
 import { FakeRest } from '@oooi/kube/testing';
 import { controllerCaches } from '../../infra';
 import { attachment, infra } from '../../testing/fixtures';
-import { AttachmentKind, DnsServerKind, InfraKind, NamespaceKind } from '../../workload/kinds';
+import {
+  AttachmentKind,
+  DnsServerKind,
+  InfraKind,
+  MachineKind,
+  NamespaceKind,
+  NodePoolKind,
+  ServiceKind,
+} from '../../workload/kinds';
 import { planEpochFor, sameAttachment, sameChild, sameExistence, sameSpec, sameVersion } from './plan-epoch';
 import type { SameForPlan } from './plan-epoch';
 import { FakeCaches, until } from './test-caches';
@@ -174,6 +182,42 @@ describe('planEpochFor, on caches fed by a watch', () => {
       caches.namespaces,
     );
     expect(epoch.value).toBeGreaterThan(afterSpec);
+    epoch.close();
+  });
+
+  test('objects of kinds others write move it only when a plan can read them', async () => {
+    const epoch = planEpochFor(caches);
+    const start = epoch.value;
+    const obj = (kind: string, name: string, ns?: string): KubeObject => ({
+      apiVersion: 'v1',
+      kind,
+      metadata: { name, ...(ns ? { namespace: ns } : {}) },
+    });
+    const machines = caches.machines!;
+    const nodePools = caches.nodePools!;
+    // Nobody's: a Machine outside every control-plane namespace, a NodePool outside every HostedCluster namespace,
+    // a Service no Infra names, a Namespace no attachment uses.
+    await write(path(MachineKind, 'm0', 'elsewhere'), obj('Machine', 'm0', 'elsewhere'), machines);
+    await write(path(NodePoolKind, 'np0', 'elsewhere'), obj('NodePool', 'np0', 'elsewhere'), nodePools);
+    await write(path(ServiceKind, 'other'), obj('Service', 'other', 'clusters'), caches.services);
+    await write(
+      resourcePath(NamespaceKind, { name: 'unrelated' }),
+      obj('Namespace', 'unrelated'),
+      caches.namespaces,
+    );
+    expect(epoch.value).toBe(start);
+
+    // Read by the plan of vlan100: each moves it.
+    const steps: [string, KubeObject, ListWatchCache<KubeObject>][] = [
+      [path(MachineKind, 'm1', 'clusters-a'), obj('Machine', 'm1', 'clusters-a'), machines],
+      [path(NodePoolKind, 'np1'), obj('NodePool', 'np1', 'clusters'), nodePools],
+      [path(ServiceKind, 'vlan100-proxy'), obj('Service', 'vlan100-proxy', 'clusters'), caches.services],
+    ];
+    for (const [p, o, cache] of steps) {
+      const before = epoch.value;
+      await write(p, o, cache);
+      expect([p, epoch.value > before]).toEqual([p, true]);
+    }
     epoch.close();
   });
 });
