@@ -26,7 +26,7 @@ export { annotationOf, field, identityOf, loadBalancerEndpoint } from './aggrega
 export type { LoadBalancerEndpoint } from './aggregate/third-party';
 export { controllerCaches } from './caches';
 export type { ControllerCaches, Live } from './caches';
-export { attachmentLookup } from './watch/indexes';
+export { attachmentLookup, infraLookup } from './watch/indexes';
 export {
   attachmentToSiblingRequests,
   grantToAttachmentRequests,

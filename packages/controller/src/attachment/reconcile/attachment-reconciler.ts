@@ -38,6 +38,8 @@ import { AttachmentKind } from '../../workload/kinds';
 import { namespaceOf } from '../../workload/meta';
 import type { HostedClients } from '../hosted/hosted-clients';
 import { PlanMemo } from './plan-memo';
+import type { PlanMemoCounts } from './plan-memo';
+import type { PlanEpoch } from './plan-epoch';
 import { AttachmentApps } from './attachment-apps';
 import { externalServicePass } from './attachment-external';
 import { APPS_CLEANUP_FINALIZER, finalizeAttachment } from './attachment-finalizer';
@@ -51,6 +53,8 @@ export interface AttachmentReconcilerOptions {
   readonly images: DefaultImages;
   readonly hosted: HostedClients;
   readonly timings: ReachTimings;
+  /** Moves when a cached input of any Infra's plan changes (planEpochFor(caches)). */
+  readonly epoch: Pick<PlanEpoch, 'value'>;
 }
 
 function withApps(a: InfraClusterAttachment, apps: AppsIngressStatus | undefined): InfraClusterAttachment {
@@ -64,6 +68,11 @@ export class AttachmentReconciler implements Reconciler {
 
   constructor(private readonly o: AttachmentReconcilerOptions) {
     this.apps = new AttachmentApps({ clients: o.hosted, clock: o.clock, timings: o.timings });
+  }
+
+  /** How the passes got their Infra's plan (plan-memo.ts): for tests and diagnostics. */
+  get planCounts(): Readonly<PlanMemoCounts> {
+    return { ...this.plans.counts };
   }
 
   async reconcile(req: Request, ctx: ReconcileContext): Promise<ReconcileResult> {
@@ -127,13 +136,18 @@ export class AttachmentReconciler implements Reconciler {
       this.plans.forget(namespace, a.spec.infraRef.name);
       return attachmentStatusWithoutInfra(a, this.o.caches.grants.list());
     }
-    const world = gatherWorld(this.o.caches, infra, this.o.images);
-    const plan = fresh
-      ? planInfra({
-          ...world,
-          attachments: world.attachments.map((x) => (x.metadata.name === a.metadata.name ? a : x)),
-        })
-      : this.plans.plan(world);
-    return plan.attachments.find((p) => p.name === a.metadata.name);
+    if (fresh) {
+      const world = gatherWorld(this.o.caches, infra, this.o.images);
+      const plan = planInfra({
+        ...world,
+        attachments: world.attachments.map((x) => (x.metadata.name === a.metadata.name ? a : x)),
+      });
+      return plan.attachments.find((p) => p.name === a.metadata.name);
+    }
+    // Shared by the Infra's attachment passes while no input moved (plan-epoch.ts): O(1) per pass.
+    const plan = this.plans.planAt(`${namespace}/${infra.metadata.name}`, this.o.epoch.value, () =>
+      gatherWorld(this.o.caches, infra, this.o.images),
+    );
+    return this.plans.attachmentPlan(plan, a.metadata.name);
   }
 }

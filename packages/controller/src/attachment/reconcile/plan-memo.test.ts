@@ -224,3 +224,54 @@ describe('PlanMemo', () => {
     expect(memo.plan({ ...base, missingNamespaces: [] }).aggregated.views).toHaveLength(1);
   });
 });
+
+describe('PlanMemo at an epoch (plan-epoch.ts): one gather and one plan per Infra while no input moved', () => {
+  const many = world(v(infra(), '1'), {
+    attachments: Array.from({ length: 200 }, (_, i) => v(attachment(`a${i}`), String(10 + i))),
+    services: [],
+  });
+  const id = 'clusters/vlan100';
+
+  test('200 attachment passes at one epoch gather the world once and plan once', () => {
+    const memo = new PlanMemo();
+    let gathers = 0;
+    const gather = (): InfraWorld => {
+      gathers++;
+      return many;
+    };
+    const plans = many.attachments.map((a) =>
+      memo.attachmentPlan(memo.planAt(id, 3, gather), a.metadata.name),
+    );
+    expect(gathers).toBe(1);
+    expect(memo.counts).toEqual({ reused: 199, compared: 0, planned: 1 });
+    expect(plans.map((p) => p?.name)).toEqual(many.attachments.map((a) => a.metadata.name));
+  });
+
+  test('a moved epoch gathers again; unchanged inputs (a status write) are found by comparison, not planned', () => {
+    const memo = new PlanMemo();
+    const first = memo.planAt(id, 1, () => many);
+    const written = {
+      ...many,
+      attachments: [statusWritten(many.attachments[0]!, '900'), ...many.attachments.slice(1)],
+    };
+    expect(memo.planAt(id, 2, () => written)).toBe(first);
+    expect(memo.planAt(id, 2, () => ({ ...many, attachments: [] }))).toBe(first);
+    expect(memo.counts).toEqual({ reused: 1, compared: 1, planned: 1 });
+  });
+
+  test('a moved epoch with a changed input plans again', () => {
+    const memo = new PlanMemo();
+    const first = memo.planAt(id, 1, () => many);
+    const more = { ...many, attachments: [...many.attachments, v(attachment('late'), '901')] };
+    const next = memo.planAt(id, 2, () => more);
+    expect(next).not.toBe(first);
+    expect(memo.attachmentPlan(next, 'late')?.name).toBe('late');
+    expect(memo.counts.planned).toBe(2);
+  });
+
+  test('a world without resourceVersions is never reused, even at the same epoch', () => {
+    const memo = new PlanMemo();
+    const files = world(infra(), { attachments: [attachment('a')], services: [] });
+    expect(memo.planAt(id, 1, () => files)).not.toBe(memo.planAt(id, 1, () => files));
+  });
+});

@@ -21,25 +21,25 @@ import type { KubeObject } from '@oooi/kube';
 import { components, MAX_ATTACHMENTS_PER_INFRA, planInfra, targetsInfra } from '../../infra';
 import type { InfraPlan, InfraWorld } from '../../infra';
 
-type Meta = Pick<KubeObject, 'kind' | 'metadata'>;
+export type Meta = Pick<KubeObject, 'kind' | 'metadata'>;
 
 const id = (o: Meta): string => `${o.kind ?? ''}/${o.metadata?.namespace ?? ''}/${o.metadata?.name ?? ''}`;
 
 /** Identity and resourceVersion (objects others write, whose status the plan reads). */
-function versionStamp(obj: unknown): string | undefined {
+export function versionStamp(obj: unknown): string | undefined {
   const o = obj as Meta;
   const rv = o.metadata?.resourceVersion;
   return rv ? `${id(o)}@${rv}` : undefined;
 }
 
 /** Identity, uid, generation and deletion of one of our objects (its spec is covered by the generation). */
-function specStamp(o: Meta): string | undefined {
+export function specStamp(o: Meta): string | undefined {
   const m = o.metadata;
   if (!m?.resourceVersion) return undefined;
   return `${id(o)}:${m.uid ?? ''}@g${m.generation ?? ''}${m.deletionTimestamp ? `-${m.deletionTimestamp}` : ''}`;
 }
 
-function attachmentStamp(a: InfraClusterAttachment, limitApplies: boolean): string | undefined {
+export function attachmentStamp(a: InfraClusterAttachment, limitApplies: boolean): string | undefined {
   const base = specStamp(a as Meta);
   if (base === undefined) return undefined;
   const apps = a.status?.appsIngressStatus;
@@ -49,7 +49,7 @@ function attachmentStamp(a: InfraClusterAttachment, limitApplies: boolean): stri
   return `${base}:${apps ? JSON.stringify(apps) : ''}:${aggregated}`;
 }
 
-function childStamp(child: unknown): string {
+export function childStamp(child: unknown): string {
   const c = child as Meta;
   return `${id(c)}:${c.metadata?.uid ?? ''}:${JSON.stringify(c.metadata?.ownerReferences ?? [])}`;
 }
@@ -142,23 +142,64 @@ function sameInputs(a: ReadonlyMap<string, string>, b: ReadonlyMap<string, strin
   return true;
 }
 
+/** What a PlanMemo did, per call: reused at an unmoved epoch, found unchanged by comparison, or planned. */
+export interface PlanMemoCounts {
+  reused: number;
+  compared: number;
+  planned: number;
+}
+
 /**
  * The last plan per Infra, reused while its inputs hold. What a reused plan carries of an input outside the key
  * (e.g. `plan.infra.status`) is as of the pass that planned it; callers read the plan's decisions only.
  */
 export class PlanMemo {
-  private readonly last = new Map<string, { inputs: Map<string, string>; plan: InfraPlan }>();
+  private readonly last = new Map<
+    string,
+    { inputs: Map<string, string>; plan: InfraPlan; epoch: number | undefined }
+  >();
   private readonly stamps: StampCache = new WeakMap();
+  private readonly byName = new WeakMap<InfraPlan, Map<string, InfraPlan['attachments'][number]>>();
+  readonly counts: PlanMemoCounts = { reused: 0, compared: 0, planned: 0 };
 
-  plan(world: InfraWorld): InfraPlan {
+  plan(world: InfraWorld, epoch?: number): InfraPlan {
     const id = `${world.infra.metadata.namespace ?? ''}/${world.infra.metadata.name}`;
     const inputs = planInputs(world, this.stamps);
     const hit = this.last.get(id);
-    if (inputs && hit && sameInputs(inputs, hit.inputs)) return hit.plan;
+    if (inputs && hit && sameInputs(inputs, hit.inputs)) {
+      this.counts.compared++;
+      hit.epoch = epoch;
+      return hit.plan;
+    }
+    this.counts.planned++;
     const plan = planInfra(world);
     if (inputs === undefined) this.last.delete(id);
-    else this.last.set(id, { inputs, plan });
+    else this.last.set(id, { inputs, plan, epoch });
     return plan;
+  }
+
+  /**
+   * The plan of Infra ID (`namespace/name`) at EPOCH (plan-epoch.ts): the last one, untouched, when it was made or
+   * confirmed at the same epoch (no input changed since: nothing gathered, nothing compared); else plan(gather()).
+   */
+  planAt(id: string, epoch: number, gather: () => InfraWorld): InfraPlan {
+    const hit = this.last.get(id);
+    if (hit && hit.epoch === epoch) {
+      this.counts.reused++;
+      return hit.plan;
+    }
+    return this.plan(gather(), epoch);
+  }
+
+  /** One attachment's part of PLAN by name, in O(1): the plan's attachments indexed once per plan. */
+  attachmentPlan(plan: InfraPlan, name: string): InfraPlan['attachments'][number] | undefined {
+    let index = this.byName.get(plan);
+    if (!index) {
+      index = new Map();
+      for (const p of plan.attachments) if (!index.has(p.name)) index.set(p.name, p);
+      this.byName.set(plan, index);
+    }
+    return index.get(name);
   }
 
   /** Forgets an Infra that is gone. */

@@ -97,3 +97,21 @@ describe('the size bound of a child', () => {
     expect(plan.children.dns.action).toBe('apply');
   });
 });
+
+describe('byte counts without encoding (the counts are what UTF-8 encoding the JSON gives)', () => {
+  const utf8 = (value: unknown): number => new TextEncoder().encode(JSON.stringify(value)).length;
+  test.each([
+    { name: 'plain ASCII', key: 'k:{"name":"api.c1.example.com"}' },
+    { name: 'a quote and a backslash (escaped)', key: 'a"b\\c' },
+    { name: 'control characters (escaped)', key: 'tab\there\nnew\u0001' },
+    { name: 'DEL (not escaped)', key: 'x\u007fy' },
+    { name: 'two- and three-byte characters', key: 'café-日本' },
+    { name: 'an astral character (a surrogate pair)', key: 'k-😀' },
+    { name: 'a lone surrogate (escaped by JSON.stringify)', key: 'k-\ud800' },
+    { name: 'empty', key: '' },
+  ])('$name', ({ key }) => {
+    expect(jsonBytes(key)).toBe(utf8(key));
+    expect(fieldsV1Bytes({ [key]: 1 })).toBe(utf8(key) + 6);
+    expect(fieldsV1Bytes([{ name: key }])).toBe(utf8(key) + 20 + utf8('name') + 6);
+  });
+});

@@ -21,11 +21,17 @@ export const MAX_CHILD_BYTES = 1_400_000;
 /** How many contributing attachments the message names. */
 const named = 5;
 
-const encoder = new TextEncoder();
-
-/** Bytes of a value's JSON serialisation (UTF-8). */
+/** Bytes of a value's JSON serialisation (UTF-8), counted without encoding it. */
 export function jsonBytes(value: unknown): number {
-  return encoder.encode(JSON.stringify(value)).length;
+  return Buffer.byteLength(JSON.stringify(value), 'utf8');
+}
+
+/** Printable ASCII other than `"` and `\\`: JSON writes it as it is. */
+const plainAscii = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
+
+/** Bytes of a string's JSON serialisation (the quotes included); most keys and names need no escaping. */
+function stringBytes(s: string): number {
+  return plainAscii.test(s) ? s.length + 2 : jsonBytes(s);
 }
 
 /**
@@ -37,12 +43,12 @@ export function fieldsV1Bytes(value: unknown): number {
   if (Array.isArray(value)) {
     return value.reduce<number>((sum, item) => {
       const name = (item as { name?: unknown } | null)?.name;
-      return typeof name === 'string' ? sum + jsonBytes(name) + 20 + fieldsV1Bytes(item) : sum;
+      return typeof name === 'string' ? sum + stringBytes(name) + 20 + fieldsV1Bytes(item) : sum;
     }, 0);
   }
   if (value === null || typeof value !== 'object') return 0;
   return Object.entries(value).reduce(
-    (sum, [key, child]) => sum + jsonBytes(key) + 6 + fieldsV1Bytes(child),
+    (sum, [key, child]) => sum + stringBytes(key) + 6 + fieldsV1Bytes(child),
     0,
   );
 }
