@@ -29,7 +29,7 @@ import {
   type RunningPod,
 } from '@oooi/rig';
 import { applyExamples, chartDir, helmOk, infraReady } from '../chart/chart-support';
-import { SandboxKubelet } from '../sandbox/kubelet';
+import { SandboxKubelet, type SandboxNodes } from '../sandbox/kubelet';
 import { haProxyServer } from '../proxy/ha-lab';
 import { BUILD_TIMEOUT_MS, builtImages, LOCAL_IMAGE_VERSION, type BuiltImages } from './built';
 import { containerOf, waitProbe } from './pods';
@@ -113,6 +113,12 @@ beforeAll(async () => {
   ]);
   const coredns = await rigCorednsImage();
   let next = 100;
+  // two nodes in the kubelet stand-ins' model (shared): an HA ProxyServer's second replica must not share a node
+  const nodes: SandboxNodes = {
+    names: ['registry-node-a', 'registry-node-b'],
+    down: new Set(),
+    placedBy: new Set(),
+  };
   for (const namespace of [OPERATOR_NS, NS]) {
     const k = new SandboxKubelet({
       scope,
@@ -128,6 +134,7 @@ beforeAll(async () => {
       vlan: vlan!,
       podNetwork: { network: podNet!, address: () => `203.0.113.${next++}/24` },
       configMapDelayMs: 5_000,
+      nodes,
       log: () => undefined,
     });
     await k.start(stop.signal);
