@@ -1,3 +1,4 @@
+import { getEventListeners, getMaxListeners } from 'node:events';
 import { requestKey, resourcePath } from '../kinds';
 import { ApiError } from '../rest/rest';
 import { configMaps, harness, Scripted, widget, widgets } from '../testing/controller-harness';
@@ -162,6 +163,41 @@ describe('Controller workers', () => {
     expect(passesBeforeTimer).toBeLessThanOrEqual(40);
     h.stop.abort();
     await controller.whenStopped();
+  });
+
+  test('as many passes in flight as workers, on one stop signal, within its listener limit (no leak warning)', async () => {
+    jest.useRealTimers();
+    const h = harness();
+    for (let i = 0; i < 16; i++)
+      h.rest.seed(resourcePath(widgets, { namespace: 'ns', name: `w${i}` }), widget(`w${i}`));
+    // Node warns of a leak when a signal holds more listeners than its limit: the peak is checked against it.
+    let inFlight = 0;
+    let peak = { passes: 0, listeners: 0, limit: 0 };
+    const reconciler = new Scripted(async () => {
+      inFlight++;
+      const listeners = getEventListeners(h.stop.signal, 'abort').length;
+      if (inFlight > peak.passes)
+        peak = { passes: inFlight, listeners, limit: getMaxListeners(h.stop.signal) };
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      inFlight--;
+      return {};
+    });
+    const controller = h.builder
+      .for(widgets)
+      .withOptions({ maxConcurrentReconciles: 16 })
+      .complete(reconciler);
+    try {
+      await h.caches.startAll(h.stop.signal);
+      await controller.start(h.stop.signal);
+      while (reconciler.calls.length < 16 || inFlight > 0)
+        await new Promise((resolve) => setTimeout(resolve, 5));
+    } finally {
+      h.stop.abort();
+      await controller.whenStopped();
+    }
+    expect(peak.passes).toBe(16);
+    expect(peak.listeners).toBeGreaterThan(16);
+    expect(peak.listeners).toBeLessThanOrEqual(peak.limit);
   });
 
   test('owned children and mapped objects request their targets', async () => {
