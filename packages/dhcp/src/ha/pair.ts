@@ -262,9 +262,11 @@ export class HaPair {
     this.partnerState = undefined;
     this.unreachableSince = this.o.now();
     clearTimeout(this.deadline);
-    this.deadline = setTimeout(() => {
-      if (!this.stopped) this.evaluate();
-    }, this.maxResponseDelayMs + 1);
+    // unref'd: a stopping server's own link closes too, and must not be held up by this timer
+    if (!this.stopped)
+      this.deadline = setTimeout(() => {
+        if (!this.stopped) this.evaluate();
+      }, this.maxResponseDelayMs + 1).unref();
     this.o.metrics.partnerReachable.set(0);
     this.o.log.warn({ partner: this.status().partner, state: this.current }, 'Partner unreachable');
     this.evaluate();
