@@ -28,7 +28,7 @@ async function startOooi(
   ns: Netns,
   role: Role,
   dir: string,
-  run: { cpu: number; logLevel: string },
+  run: { cpu: number; logLevel: string; probeMs: number | undefined },
 ): Promise<PairMember> {
   const secret = join(dir, '..', 'secret');
   const config = {
@@ -52,6 +52,7 @@ async function startOooi(
       ],
       ...['--config', join(dir, 'config.json'), '--interface', 'eth0', '--lease-dir', join(dir, 'leases')],
       ...['--metrics-addr', '127.0.0.1:9167', '--health-addr', '127.0.0.1:9167', '--log-level', run.logLevel],
+      ...(run.probeMs !== undefined ? ['--probe-timeout-ms', String(run.probeMs)] : []),
     ],
     { label: `oooi-${role}`, logFile: join(dir, 'server.log') },
   );
@@ -180,12 +181,14 @@ export async function startMember(o: {
   cpu: number;
   /** oooi-dhcp's log level (default warn; info has the pair's state changes, few lines). */
   logLevel?: string;
+  /** oooi-dhcp's --probe-timeout-ms (its default 500 when undefined). */
+  probeMs?: number | undefined;
 }): Promise<PairMember> {
   const dir = join(o.dir, `${o.name}-${o.role}-${Date.now()}`);
   mkdirSync(dir, { recursive: true });
   const m =
     o.name === 'oooi'
-      ? await startOooi(o.ns, o.role, dir, { cpu: o.cpu, logLevel: o.logLevel ?? 'warn' })
+      ? await startOooi(o.ns, o.role, dir, { cpu: o.cpu, logLevel: o.logLevel ?? 'warn', probeMs: o.probeMs })
       : await startKea(o.ns, o.role, dir, o.cpu);
   await waitFor(
     `${o.name} ${o.role} listening on :67`,

@@ -7,7 +7,8 @@
 //     without a rate limit (10,000 clients), with the partner in hot-standby (every lease replicated before its
 //     ACK) and after the standby was killed (partner-down, serving alone).
 // Prints a table with the ratios oooi/Kea. Not a test and not in CI: run it by hand (root, the rig installed):
-//   pnpm --filter @oooi/dhcp bundle && pnpm tsx bench/dhcp/ha.ts [--rounds 2] [--seconds 10]
+//   pnpm --filter @oooi/dhcp bundle && pnpm tsx bench/dhcp/ha.ts [--rounds 2] [--seconds 10] [--takeover-only]
+//     [--probe-timeout-ms N]
 // The servers run on the disk's CPU (`benchCpus`), perfdhcp and udhcpc on the other. Each measurement starts both
 // servers fresh. The machine is shared: read the ratios.
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -26,6 +27,8 @@ const arg = (flag: string, def: number) => {
 const ROUNDS = arg('--rounds', 2);
 /** Only the takeover (no perfdhcp), e.g. to read the timeline of a build. */
 const TAKEOVER_ONLY = process.argv.includes('--takeover-only');
+/** oooi-dhcp's --probe-timeout-ms: its stores are new here, so it ARP-probes each address before offering it. */
+const PROBE_MS = process.argv.includes('--probe-timeout-ms') ? arg('--probe-timeout-ms', 500) : undefined;
 const SECONDS = arg('--seconds', 10);
 const CLIENTS = 10_000;
 const NORMAL: Record<PairName, string> = { oooi: 'hot-standby', kea: 'hot-standby' };
@@ -60,6 +63,7 @@ async function startPair(lab: Lab, name: PairName, logLevel?: string): Promise<R
       dir: lab.dir,
       cpu: CPUS.server,
       ...(logLevel ? { logLevel } : {}),
+      probeMs: PROBE_MS,
     });
   const pair = { primary: await start('primary'), standby: await start('standby') };
   await waitFor(

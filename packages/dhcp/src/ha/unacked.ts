@@ -1,8 +1,10 @@
 // Kea's unacked-clients rule (pure): while the partner is unreachable, the standby watches the broadcasts it does
 // not answer. A client is unanswered when this server sees it send the same message of one transaction (the same
 // type and xid) again after maxAckDelayMs: a DISCOVER followed by its REQUEST is a client that got an OFFER, however
-// slow (an OFFER waits for ARP probes while a lost store recovers), and starts the clock again. A client the primary answers stops retrying well before that, so a broken channel alone never
-// makes the standby serve.
+// slow (an OFFER waits for ARP probes while a lost store recovers), and starts the clock again. Which retries count
+// at all depends on how long the partner has been silent (countsAsEvidence): a live primary answers every DISCOVER
+// but holds its ACKs back until it counts this server as gone, so a broken channel alone never makes the standby
+// serve.
 //
 // Kea also takes the client's secs field alone (seconds since it began) as proof. Not here: secs counts from when
 // the client began, and that can include the seconds when the primary, alive, was itself waiting to count the
