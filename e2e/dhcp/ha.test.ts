@@ -140,9 +140,15 @@ test('(h) the channel cut as a client starts: its retries inside max-response-de
   const client = await lab.client('ha-client-h');
   try {
     for (const r of rules) expect((await lab.primary.ns.exec([iptables, '-A', ...r])).code).toBe(0);
-    // at once: the client's DISCOVERs and REQUESTs fall inside both servers' max-response-delay, while the live
-    // primary offers (nothing to replicate) but sends no ACK it cannot replicate; udhcpc sends its REQUEST three
-    // times (same xid, longer than max-ack-delay) and starts again with a new DISCOVER (-A 1, no -n: it goes on)
+    await waitFor(
+      'standby sees the channel down',
+      async () => (await lab.standby.metric('oooi_dhcp_ha_partner_reachable')) === 0,
+      { timeoutMs: 20_000, everyMs: 100 },
+    );
+    // now: the client's DISCOVERs and REQUESTs fall inside both servers' max-response-delay, while the live primary
+    // offers (nothing to replicate) but sends no ACK it cannot replicate; udhcpc sends its REQUEST three times with
+    // one xid, a second apart (more than max-ack-delay from first to last), then starts again with a new DISCOVER
+    // (-A 1, no -n: it goes on)
     const r = await client.exec(
       [udhcpc, '-f', '-q', '-t', '30', '-T', '1', '-A', '1', '-i', 'eth0', '-s', '/bin/true'],
       { timeoutMs: 60_000 },
