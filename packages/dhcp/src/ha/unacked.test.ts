@@ -41,21 +41,45 @@ test('a REQUEST sent again for max-ack-delay is unanswered too (the ACK never ca
 
 // heartbeat 1 s, max-response-delay 3 s: a REQUEST counts from 5 s on; a DISCOVER at once when the partner served
 const timers = { maxResponseDelayMs: 3000, heartbeatMs: 1000 };
-test.each<[string, number, number, boolean, boolean]>([
-  ['a DISCOVER at once, the primary served when last heard', 1, 0, true, true],
-  ['a DISCOVER inside max-response-delay, the primary served', 1, 2999, true, true],
-  ['a REQUEST inside the window: the live primary withholds its ACK', 3, 2999, true, false],
-  ['a REQUEST just before the window ends', 3, 4999, true, false],
-  ['a REQUEST once the window ended', 3, 5000, true, true],
-  [
-    'a DISCOVER, the partner did not serve when last heard (it may go partner-down itself)',
-    1,
-    4999,
-    false,
-    false,
-  ],
-  ['a DISCOVER, the partner did not serve, after the window', 1, 5000, false, true],
-])('%s', (_name, type, sinceMs, partnerServed, want) => {
+test.each([
+  {
+    name: 'a DISCOVER at once, the primary served when last heard',
+    type: 1,
+    sinceMs: 0,
+    partnerServed: true,
+    want: true,
+  },
+  {
+    name: 'a DISCOVER inside max-response-delay, the primary served',
+    type: 1,
+    sinceMs: 2999,
+    partnerServed: true,
+    want: true,
+  },
+  {
+    name: 'a REQUEST inside the window: the live primary withholds its ACK',
+    type: 3,
+    sinceMs: 2999,
+    partnerServed: true,
+    want: false,
+  },
+  { name: 'a REQUEST just before the window ends', type: 3, sinceMs: 4999, partnerServed: true, want: false },
+  { name: 'a REQUEST once the window ended', type: 3, sinceMs: 5000, partnerServed: true, want: true },
+  {
+    name: 'a DISCOVER, the partner did not serve when last heard (it may go partner-down itself)',
+    type: 1,
+    sinceMs: 4999,
+    partnerServed: false,
+    want: false,
+  },
+  {
+    name: 'a DISCOVER, the partner did not serve, after the window',
+    type: 1,
+    sinceMs: 5000,
+    partnerServed: false,
+    want: true,
+  },
+])('$name', ({ type, sinceMs, partnerServed, want }) => {
   expect(countsAsEvidence(type, { ...timers, sinceMs, partnerServed })).toBe(want);
 });
 
