@@ -24,7 +24,12 @@ export interface PairMember {
 
 const other = (r: Role): Role => (r === 'primary' ? 'standby' : 'primary');
 
-async function startOooi(ns: Netns, role: Role, dir: string, cpu: number): Promise<PairMember> {
+async function startOooi(
+  ns: Netns,
+  role: Role,
+  dir: string,
+  run: { cpu: number; logLevel: string; probeMs: number | undefined },
+): Promise<PairMember> {
   const secret = join(dir, '..', 'secret');
   const config = {
     version: 1,
@@ -38,9 +43,16 @@ async function startOooi(ns: Netns, role: Role, dir: string, cpu: number): Promi
   writeFileSync(join(dir, 'config.json'), JSON.stringify(config));
   const proc = ns.spawn(
     [
-      ...['taskset', '-c', String(cpu), process.execPath, join(repoRoot, 'packages/dhcp/dist/oooi-dhcp.js')],
+      ...[
+        'taskset',
+        '-c',
+        String(run.cpu),
+        process.execPath,
+        join(repoRoot, 'packages/dhcp/dist/oooi-dhcp.js'),
+      ],
       ...['--config', join(dir, 'config.json'), '--interface', 'eth0', '--lease-dir', join(dir, 'leases')],
-      ...['--metrics-addr', '127.0.0.1:9167', '--health-addr', '127.0.0.1:9167', '--log-level', 'warn'],
+      ...['--metrics-addr', '127.0.0.1:9167', '--health-addr', '127.0.0.1:9167', '--log-level', run.logLevel],
+      ...(run.probeMs !== undefined ? ['--probe-timeout-ms', String(run.probeMs)] : []),
     ],
     { label: `oooi-${role}`, logFile: join(dir, 'server.log') },
   );
@@ -167,11 +179,17 @@ export async function startMember(o: {
   ns: Netns;
   dir: string;
   cpu: number;
+  /** oooi-dhcp's log level (default warn; info has the pair's state changes, few lines). */
+  logLevel?: string;
+  /** oooi-dhcp's --probe-timeout-ms (its default 500 when undefined). */
+  probeMs?: number | undefined;
 }): Promise<PairMember> {
   const dir = join(o.dir, `${o.name}-${o.role}-${Date.now()}`);
   mkdirSync(dir, { recursive: true });
   const m =
-    o.name === 'oooi' ? await startOooi(o.ns, o.role, dir, o.cpu) : await startKea(o.ns, o.role, dir, o.cpu);
+    o.name === 'oooi'
+      ? await startOooi(o.ns, o.role, dir, { cpu: o.cpu, logLevel: o.logLevel ?? 'warn', probeMs: o.probeMs })
+      : await startKea(o.ns, o.role, dir, o.cpu);
   await waitFor(
     `${o.name} ${o.role} listening on :67`,
     async () => {

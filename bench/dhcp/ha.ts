@@ -7,7 +7,8 @@
 //     without a rate limit (10,000 clients), with the partner in hot-standby (every lease replicated before its
 //     ACK) and after the standby was killed (partner-down, serving alone).
 // Prints a table with the ratios oooi/Kea. Not a test and not in CI: run it by hand (root, the rig installed):
-//   pnpm --filter @oooi/dhcp bundle && pnpm tsx bench/dhcp/ha.ts [--rounds 2] [--seconds 10]
+//   pnpm --filter @oooi/dhcp bundle && pnpm tsx bench/dhcp/ha.ts [--rounds 2] [--seconds 10] [--takeover-only]
+//     [--probe-timeout-ms N]
 // The servers run on the disk's CPU (`benchCpus`), perfdhcp and udhcpc on the other. Each measurement starts both
 // servers fresh. The machine is shared: read the ratios.
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -24,6 +25,10 @@ const arg = (flag: string, def: number) => {
   return i >= 0 ? Number(process.argv[i + 1]) : def;
 };
 const ROUNDS = arg('--rounds', 2);
+/** Only the takeover (no perfdhcp), e.g. to read the timeline of a build. */
+const TAKEOVER_ONLY = process.argv.includes('--takeover-only');
+/** oooi-dhcp's --probe-timeout-ms: its stores are new here, so it ARP-probes each address before offering it. */
+const PROBE_MS = process.argv.includes('--probe-timeout-ms') ? arg('--probe-timeout-ms', 500) : undefined;
 const SECONDS = arg('--seconds', 10);
 const CLIENTS = 10_000;
 const NORMAL: Record<PairName, string> = { oooi: 'hot-standby', kea: 'hot-standby' };
@@ -49,8 +54,17 @@ async function benchLab(scope: NetScope, dir: string): Promise<Lab> {
   return { ns, dir };
 }
 
-async function startPair(lab: Lab, name: PairName): Promise<Record<Role, PairMember>> {
-  const start = (role: Role) => startMember({ name, role, ns: lab.ns[role], dir: lab.dir, cpu: CPUS.server });
+async function startPair(lab: Lab, name: PairName, logLevel?: string): Promise<Record<Role, PairMember>> {
+  const start = (role: Role) =>
+    startMember({
+      name,
+      role,
+      ns: lab.ns[role],
+      dir: lab.dir,
+      cpu: CPUS.server,
+      ...(logLevel ? { logLevel } : {}),
+      probeMs: PROBE_MS,
+    });
   const pair = { primary: await start('primary'), standby: await start('standby') };
   await waitFor(
     `${name} pair in ${NORMAL[name]}`,
@@ -69,12 +83,29 @@ async function stopPair(pair: Record<Role, PairMember>): Promise<void> {
   for (const m of Object.values(pair)) for (const p of m.procs) await p.stop();
 }
 
+/** The standby's pair events in its (info) log, ms after the kill at wall-clock T0. */
+const TIMELINE: [RegExp, string][] = [
+  [/"msg":"Partner unreachable"/, 'channel loss noticed (link closed)'],
+  [/"msg":"Client unanswered while the partner is away"/, 'first unanswered client counted'],
+  [/"to":"partner-down"/, 'partner-down'],
+];
+
+function timeline(log: string, t0: number): string {
+  const out: string[] = [];
+  for (const [re, what] of TIMELINE) {
+    const line = log.split('\n').find((l) => re.test(l) && JSON.parse(l).time >= t0);
+    if (line !== undefined) out.push(`${what} +${(JSON.parse(line) as { time: number }).time - t0} ms`);
+  }
+  return out.join(', ');
+}
+
 /** ms from SIGKILL of the primary until udhcpc is bound (by the standby). */
 async function takeover(lab: Lab, name: PairName): Promise<number> {
-  const pair = await startPair(lab, name);
+  const pair = await startPair(lab, name, 'info');
   try {
     const udhcpc = await rigBin('udhcpc');
     const t0 = performance.now();
+    const wall0 = Date.now();
     kill(pair.primary);
     const r = await lab.ns.client.exec(
       [
@@ -98,6 +129,10 @@ async function takeover(lab: Lab, name: PairName): Promise<number> {
     );
     const ms = performance.now() - t0;
     if (r.code !== 0) throw new Error(`${name}: udhcpc got no lease after the takeover: ${r.stderr}`);
+    if (name === 'oooi')
+      console.log(
+        `  oooi standby: ${timeline(pair.standby.procs[0]!.log(), wall0)}; bound +${Math.round(ms)} ms`,
+      );
     return ms;
   } finally {
     await stopPair(pair);
@@ -188,6 +223,7 @@ async function main(): Promise<void> {
         const f = figs[name];
         f.takeoverMs.push(await takeover(lab, name));
         console.log(`round ${r + 1} ${name}: takeover ${Math.round(f.takeoverMs.at(-1)!)} ms`);
+        if (TAKEOVER_ONLY) continue;
         f.withPartner.push(await load(lab, name, true));
         f.alone.push(await load(lab, name, false));
         const [w, a] = [f.withPartner.at(-1)!, f.alone.at(-1)!];
@@ -198,7 +234,10 @@ async function main(): Promise<void> {
         await sleep(500);
       }
     }
-    report(figs);
+    if (TAKEOVER_ONLY) {
+      for (const n of ['oooi', 'kea'] as const)
+        console.log(`${n}: takeover runs ${figs[n].takeoverMs.map((m) => Math.round(m)).join(', ')} ms`);
+    } else report(figs);
   } finally {
     await scope.dispose();
     rmSync(dir, { recursive: true, force: true });

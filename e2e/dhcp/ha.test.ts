@@ -1,7 +1,8 @@
 // A hot-standby pair of oooi-dhcp host processes (ha-lab.ts) with real clients on the VLAN: (a) an ACKed lease is
 // in both stores; (b) SIGKILL of the primary: a new client is answered by the standby (the time is printed) and a
 // client holding a lease rebinds the same address from it; (c) the primary returns, catches up, the pair is normal
-// again; (d) the channel cut by iptables while the primary serves: the standby does not answer; (e) 20 clients
+// again; (d) the channel cut by iptables while the primary serves: the standby does not answer; (h) the same cut as
+// a client starts, its retries inside max-response-delay: the standby does not answer either; (e) 20 clients
 // across a failover: no address to two MACs; (g) a clean stop of the primary: the standby serves at once; (f)
 // strangers on the pair port are refused and counted, and every lease a client saw is in both stores.
 import { copyFile, writeFile } from 'node:fs/promises';
@@ -123,6 +124,40 @@ test('(d) the channel cut while the primary serves: the standby does not start a
     await bound(clientD);
     expect(await lab.standby.state()).toBe('hot-standby');
     expect(await lab.standby.metric('oooi_dhcp_replies_total')).toBe(repliesBefore);
+  } finally {
+    for (const r of rules) await lab.primary.ns.exec([iptables, '-D', ...r]);
+  }
+  await lab.bothIn('hot-standby');
+}, 90_000);
+
+test('(h) the channel cut as a client starts: its retries inside max-response-delay never make the standby answer', async () => {
+  const [iptables, udhcpc] = [await rigBin('iptables'), await rigBin('udhcpc')];
+  const rules = [
+    ['INPUT', '-p', 'tcp', '--dport', String(HA_PORT), '-j', 'DROP'],
+    ['INPUT', '-p', 'tcp', '--sport', String(HA_PORT), '-j', 'DROP'],
+  ];
+  const repliesBefore = await lab.standby.metric('oooi_dhcp_replies_total');
+  const client = await lab.client('ha-client-h');
+  try {
+    for (const r of rules) expect((await lab.primary.ns.exec([iptables, '-A', ...r])).code).toBe(0);
+    await waitFor(
+      'standby sees the channel down',
+      async () => (await lab.standby.metric('oooi_dhcp_ha_partner_reachable')) === 0,
+      { timeoutMs: 20_000, everyMs: 100 },
+    );
+    // now: the client's DISCOVERs and REQUESTs fall inside both servers' max-response-delay, while the live primary
+    // offers (nothing to replicate) but sends no ACK it cannot replicate; udhcpc sends its REQUEST three times with
+    // one xid, a second apart (more than max-ack-delay from first to last), then starts again with a new DISCOVER
+    // (-A 1, no -n: it goes on)
+    const r = await client.exec(
+      [udhcpc, '-f', '-q', '-t', '30', '-T', '1', '-A', '1', '-i', 'eth0', '-s', '/bin/true'],
+      { timeoutMs: 60_000 },
+    );
+    expect(r.code).toBe(0);
+    await sleep(4000); // past the standby's window (max-response-delay + two heartbeats) and a max-ack-delay more
+    expect(await lab.standby.state()).toBe('hot-standby');
+    expect(await lab.standby.metric('oooi_dhcp_replies_total')).toBe(repliesBefore);
+    expect(await lab.primary.state()).toBe('partner-down');
   } finally {
     for (const r of rules) await lab.primary.ns.exec([iptables, '-D', ...r]);
   }

@@ -15,9 +15,11 @@ import { acceptPartner, PartnerLink } from './link';
 import { mergePartnerLeases } from './merge';
 import { mustReplicate, nextState, serves } from './state';
 import type { HaRole, HaState } from './state';
-import { UnackedClients } from './unacked';
+import { countsAsEvidence, UnackedClients } from './unacked';
 import { MAX_LEASES_PER_MESSAGE } from './wire';
 import type { RefuseReason, Request, Response } from './wire';
+
+const other = (r: HaRole): HaRole => (r === 'primary' ? 'standby' : 'primary');
 
 /** Connections accepted at once at most. */
 const MAX_INCOMING = 8;
@@ -57,7 +59,11 @@ export class HaPair {
   private current: HaState = 'waiting';
   private since: number;
   private partnerState: HaState | undefined;
+  /** The partner's state when it was last reachable (undefined: never heard since the start). */
+  private lastHeard: HaState | undefined;
   private unreachableSince: number;
+  /** Re-evaluates the moment max-response-delay has passed since the partner was lost (not at the next tick). */
+  private deadline: NodeJS.Timeout | undefined;
   private link: PartnerLink | undefined;
   private connecting = false;
   private listener: Server | undefined;
@@ -141,10 +147,14 @@ export class HaPair {
     // what both servers receive: a broadcast, or a relay's copy; a renewal unicast to this server says nothing
     // about the partner (the client chose this one)
     if ((t !== 1 && t !== 3) || (arrival !== 'broadcast' && p.giaddr === 0)) return;
-    // counted only once a primary that still lives serves alone: it goes partner-down max-response-delay after it
-    // noticed, and it may notice up to a heartbeat timeout (two heartbeats) later than this server did
-    const since = this.o.now() - this.unreachableSince;
-    if (this.partnerState !== undefined || since < this.maxResponseDelayMs + 2 * this.heartbeatMs) return;
+    if (this.partnerState !== undefined) return;
+    const window = {
+      sinceMs: this.o.now() - this.unreachableSince,
+      partnerServed: this.lastHeard !== undefined && serves(other(this.role), this.lastHeard),
+      maxResponseDelayMs: this.maxResponseDelayMs,
+      heartbeatMs: this.heartbeatMs,
+    };
+    if (!countsAsEvidence(t, window)) return;
     const s = { mac: macOf(p), xid: p.xid, type: t };
     if (this.unacked.observe(s, this.o.now()))
       this.o.log.info(
@@ -183,6 +193,7 @@ export class HaPair {
   async stop(farewell = true): Promise<void> {
     this.stopped = true;
     if (this.timer !== undefined) clearInterval(this.timer);
+    clearTimeout(this.deadline);
     const link = this.link;
     if (farewell && link !== undefined && !link.closed)
       await link.request({ t: 'leaving' }, this.heartbeatMs).catch(() => undefined);
@@ -247,8 +258,15 @@ export class HaPair {
   private lost(link: PartnerLink): void {
     if (this.link === link) this.link = undefined;
     if (this.partnerState === undefined) return;
+    this.lastHeard = this.partnerState;
     this.partnerState = undefined;
     this.unreachableSince = this.o.now();
+    clearTimeout(this.deadline);
+    // unref'd: a stopping server's own link closes too, and must not be held up by this timer
+    if (!this.stopped)
+      this.deadline = setTimeout(() => {
+        if (!this.stopped) this.evaluate();
+      }, this.maxResponseDelayMs + 1).unref();
     this.o.metrics.partnerReachable.set(0);
     this.o.log.warn({ partner: this.status().partner, state: this.current }, 'Partner unreachable');
     this.evaluate();

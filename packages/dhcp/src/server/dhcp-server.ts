@@ -311,7 +311,8 @@ export class DhcpServer {
       this.metrics.packets.inc({ type: typeLabel(messageType(p)) });
       if (this.pair !== undefined && !this.pair.serving()) {
         this.pair.observe(p, arrival);
-        return this.drop('ha_not_serving', p);
+        // the retry that made this server take over is answered now, not one retry interval later
+        if (!this.pair.serving()) return this.drop('ha_not_serving', p);
       }
       const at = { sourceIp: parseDottedQuad(rinfo.address) ?? 0, arrival };
       const input = this.inputFor(p, at);

@@ -210,3 +210,31 @@ test('a clean stop of the primary (a rollout): the standby serves at once, with 
   await sleep(1000);
   expect(stateOf(s.server)).toBe('hot-standby');
 }, 30_000);
+
+test('a crash: a DISCOVER retried during max-response-delay counts at once (the primary served when last heard)', async () => {
+  const p = await serve('primary');
+  const s = await serve('standby');
+  await until(() => stateOf(p.server) === 'hot-standby' && stateOf(s.server) === 'hot-standby');
+  await halt(p.server, false);
+  await until(() => s.server.haStatus()?.partnerState === undefined);
+  // one transaction sent twice, max-ack-delay (300 ms) apart, both inside max-response-delay + two heartbeats (700 ms)
+  await exchange('127.0.0.4', { type: 'DISCOVER', mac: 5, xid: 5 }, 0);
+  await sleep(350);
+  await exchange('127.0.0.4', { type: 'DISCOVER', mac: 5, xid: 5 }, 0);
+  await until(() => stateOf(s.server) === 'partner-down');
+  expect(await metric(s.registry, 'oooi_dhcp_ha_unacked_clients')).toBe(1);
+}, 30_000);
+
+test('a crash: the retry that completes the evidence is answered, not the one after it', async () => {
+  const p = await serve('primary');
+  const s = await serve('standby');
+  await until(() => stateOf(p.server) === 'hot-standby' && stateOf(s.server) === 'hot-standby');
+  await halt(p.server, false);
+  await sleep(800); // past max-response-delay: only a client is missing
+  expect(await exchange('127.0.0.4', { type: 'DISCOVER', mac: 6, xid: 6 }, 100)).toBeUndefined();
+  expect(stateOf(s.server)).toBe('hot-standby');
+  await sleep(300);
+  const offer = await exchange('127.0.0.4', { type: 'DISCOVER', mac: 6, xid: 6 });
+  expect(offer && messageType(offer)).toBe(MessageType.OFFER);
+  expect(stateOf(s.server)).toBe('partner-down');
+}, 30_000);
