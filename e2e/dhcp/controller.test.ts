@@ -240,6 +240,37 @@ describe('changes', () => {
     }
   });
 
+  it("an older version's VMI-reader Role and RoleBinding (its labels, its name) are pruned once seen", async () => {
+    const old = `oooi-dhcp.${w.namespace}.${NAME}`;
+    const metadata = {
+      name: old,
+      namespace: w.vms,
+      labels: {
+        'hostedcluster.densityops.com/dhcpserver': NAME,
+        'hostedcluster.densityops.com/dhcpserver-namespace': w.namespace,
+      },
+      annotations: { 'hostedcluster.densityops.com/dhcpserver-name': NAME },
+    };
+    const rbac = 'rbac.authorization.k8s.io';
+    const rule = { apiGroups: ['kubevirt.io'], resources: ['virtualmachineinstances'], verbs: ['list'] };
+    await w.user.apply(RoleKind, { apiVersion: `${rbac}/v1`, kind: 'Role', metadata, rules: [rule] });
+    await w.user.apply(RoleBindingKind, {
+      apiVersion: `${rbac}/v1`,
+      kind: 'RoleBinding',
+      metadata,
+      roleRef: { apiGroup: rbac, kind: 'Role', name: old },
+      subjects: [{ kind: 'ServiceAccount', name: NAME, namespace: w.namespace }],
+    });
+    // their watch events map to the DHCPServer (label and annotation); its pass deletes what it no longer plans
+    await poll('the old Role and RoleBinding gone', async () =>
+      (await w.get(RoleKind, old, w.vms)) === undefined &&
+      (await w.get(RoleBindingKind, old, w.vms)) === undefined
+        ? true
+        : undefined,
+    );
+    expect(await w.get(RoleBindingKind, READER(w.namespace), w.vms)).toBeDefined();
+  });
+
   it('a namespace dropped from the list loses its RoleBinding; deletion removes the rest and lets the DHCPServer go', async () => {
     await applyDhcp({ kubevirt: { namespaces: [w.namespace], unknownClients: 'serve' } });
     await poll('the old VMI reader gone', async () =>
