@@ -8,7 +8,7 @@
 import { loadavg } from 'node:os';
 import { rigDown, rigUp } from '@oooi/rig';
 import { KubeClient, KubeConfigRest, loadKubeConfig, mapLimited, type KubeObject } from '@oooi/kube';
-import { RoleBindingKind, RoleKind } from '../../packages/controller/src/workload/kinds';
+import { RoleBindingKind, RoleKind } from '@oooi/controller';
 
 const arg = (flag: string, def: string): string => {
   const i = process.argv.indexOf(flag);

@@ -26,6 +26,7 @@ import {
   NetworkPolicyKind,
 } from '../../workload/kinds';
 import { VMI_READERS_FINALIZER, type ObjectLister } from './vmi-readers';
+import { DHCP_SERVER_LABEL, DHCP_SERVER_NAMESPACE_LABEL } from '../desired/names';
 
 const MANAGER = 'oooi-controller';
 const NS = 'lab';
@@ -330,32 +331,24 @@ describe('DhcpServerReconciler', () => {
 
   test('a foreign RoleBinding holding the reader name is reported and never taken over', async () => {
     const w = world(exampleDhcpServer());
-    const foreign = {
-      apiVersion: 'rbac.authorization.k8s.io/v1',
-      kind: 'RoleBinding',
-      metadata: { name: READER, namespace: 'lab-vms' },
-      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'view' },
-      subjects: [],
-    };
-    w.seed(w.pathOf(RoleBindingKind, READER, 'lab-vms'), foreign);
+    const roleRef = { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'view' };
+    const [at, metadata] = [
+      w.pathOf(RoleBindingKind, READER, 'lab-vms'),
+      { name: READER, namespace: 'lab-vms' },
+    ];
+    w.seed(at, { kind: 'RoleBinding', metadata, roleRef, subjects: [] });
     await w.pass();
     expect(w.condition('Ready')).toMatchObject({
       status: 'False',
       reason: 'NameConflict',
       message: expect.stringContaining(`RoleBinding lab-vms/${READER}`),
     });
-    expect(w.fake.peek(w.pathOf(RoleBindingKind, READER, 'lab-vms'))).toMatchObject({
-      roleRef: { name: 'view' },
-      subjects: [],
-    });
+    expect(w.fake.peek(at)).toMatchObject({ roleRef: { name: 'view' }, subjects: [] });
   });
 
   test("an older version's Role and RoleBinding per namespace are pruned once the new RoleBinding is in", async () => {
     const w = world(exampleDhcpServer(kubevirt(['lab-vms', 'other'])));
-    const labels = {
-      'hostedcluster.densityops.com/dhcpserver': 'lab-dhcp',
-      'hostedcluster.densityops.com/dhcpserver-namespace': 'lab',
-    };
+    const labels = { [DHCP_SERVER_LABEL]: 'lab-dhcp', [DHCP_SERVER_NAMESPACE_LABEL]: 'lab' };
     for (const ns of ['lab-vms', 'other']) {
       const metadata = { name: OLD_READER, namespace: ns, labels };
       w.seed(w.pathOf(RoleKind, OLD_READER, ns), { kind: 'Role', metadata, rules: [] });
@@ -363,10 +356,8 @@ describe('DhcpServerReconciler', () => {
       w.seed(w.pathOf(RoleBindingKind, OLD_READER, ns), { kind: 'RoleBinding', metadata, roleRef });
     }
     const got = described((await w.pass()).writes).slice(9, -1);
-    expect(got.slice(0, 2)).toEqual([
-      `PATCH lab-vms/rolebindings/${READER}`,
-      `PATCH other/rolebindings/${READER}`,
-    ]);
+    const applied = ['lab-vms', 'other'].map((ns) => `PATCH ${ns}/rolebindings/${READER}`);
+    expect(got.slice(0, 2)).toEqual(applied);
     expect([...got.slice(2)].sort()).toEqual(
       ['lab-vms', 'other']
         .flatMap((ns) => [`DELETE ${ns}/roles/${OLD_READER}`, `DELETE ${ns}/rolebindings/${OLD_READER}`])
