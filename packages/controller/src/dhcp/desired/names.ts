@@ -13,9 +13,9 @@ import {
 
 /** The label naming the DHCPServer a child belongs to (also the owned-object caches' selector). */
 export const DHCP_SERVER_LABEL = WORKLOAD_LABEL.dhcp;
-/** On the VMI-reader Roles and RoleBindings only: the namespace of the DHCPServer they belong to. */
+/** On the VMI-reader RoleBindings (and older versions' Roles) only: the namespace of the DHCPServer they belong to. */
 export const DHCP_SERVER_NAMESPACE_LABEL = `${GROUP}/dhcpserver-namespace`;
-/** On the VMI-reader Roles and RoleBindings only: the DHCPServer's own name (a label value cannot hold every name). */
+/** On the VMI-reader RoleBindings (and older Roles) only: the DHCPServer's own name (a label value cannot hold every name). */
 export const DHCP_SERVER_NAME_ANNOTATION = `${GROUP}/dhcpserver-name`;
 
 export interface DhcpChildNames extends WorkloadNames {

@@ -31,9 +31,12 @@ import type { VmiAccessOutcome } from '../desired/dhcp-status';
 export const VMI_READERS_FINALIZER = 'hostedcluster.densityops.com/dhcp-vmi-readers';
 
 /**
- * VMI readers (one RoleBinding per namespace) applied at once. bench/controller/rbac-throughput.ts: the rig's
- * apiserver took these creates at 220–500/s with 8, 16 or 32 in flight, no level faster than the others beyond the
- * noise, so 8 already keeps it as busy as more would (bench/controller/README.md, 2026-12-06 VMI readers).
+ * VMI readers (one RoleBinding per namespace) applied at once. bench/controller/rbac-throughput.ts, 1,000 creates
+ * on an otherwise idle rig apiserver: 170–380/s with 8 in flight, 340–510/s with 16, 715–740/s with 32. But in a
+ * cold start at 1,000 attachments the apiserver serves the attachments' status writes meanwhile, and 5 DHCPServers at
+ * once (40 in flight) converged no sooner than 2 (16): 49.8 against 50.3 s, the ProxyServers being the last to
+ * settle. So 8, which leaves the apiserver room for the rest (Lease renewals included; bench/controller/README.md,
+ * "2026-12-06 (last)").
  */
 export const VMI_READER_CONCURRENCY = 8;
 
