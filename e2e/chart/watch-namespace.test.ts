@@ -241,7 +241,7 @@ test('under its ServiceAccount, with the Deployment args, the operator reconcile
     .map((r) => `${r.status} ${r.line}`);
   expect(refused).toEqual([]);
   // Nothing it sent left the watched namespace, but for what stays cluster-wide (lists and watches of the kinds
-  // docs/install.md names, the DHCPServer's VMI-reader Roles and RoleBindings in the examples' control-plane
+  // docs/install.md names, the DHCPServer's VMI-reader RoleBindings in the examples' control-plane
   // namespaces, and the Lease in the release namespace).
   const vmiReaders = new RegExp(
     `^(create|patch|get) rbac\\.authorization\\.k8s\\.io/rolebindings@${watched}-(alpha|bravo)$`,
