@@ -85,11 +85,13 @@ export class Watcher {
         ['DHCPServer', dhcp],
       ] as const)
         if (!observed(o)) out.push(`${e.name} ${kind} status`);
-      const absent = e.objects.filter((id) => {
-        const [kind = '', path = ''] = id.split(' ');
-        const [namespace = '', name = ''] = path.split('/');
-        return this.workloads.get(kind)?.get(namespace, name) === undefined;
-      });
+      const absent = e.objects.filter((ids) =>
+        ids.split('|').every((id) => {
+          const [kind = '', path = ''] = id.split(' ');
+          const [namespace = '', name = ''] = path.split('/');
+          return this.workloads.get(kind)?.get(namespace, name) === undefined;
+        }),
+      );
       if (absent.length > 0) out.push(`${e.name} ${absent.length} workload objects (first: ${absent[0]})`);
       const infra = this.infras.get(ns, e.name);
       const status = infra?.status as

@@ -33,7 +33,10 @@ export interface ExpectedInfra {
   /**
    * Everything the controller writes for the three children, as `Kind namespace/name`: each one's workload objects
    * (ServiceAccount, Roles, RoleBindings, ConfigMap, Service, NetworkPolicy, PVC, Deployment) and the DHCPServer's
-   * VMI readers in every control-plane namespace, from the controller's own pure render functions.
+   * VMI readers in every control-plane namespace, from the controller's own pure render functions. An id may hold
+   * alternatives (`a|b`, any one present will do): a VMI reader is this tree's RoleBinding `oooi-dhcp-vmi.<ns>.<w>`
+   * or the RoleBinding `oooi-dhcp.<ns>.<w>` that controllers before 2026-12-06 wrote (after its Role), so a
+   * `--compare` bundle of such a controller converges too.
    */
   objects: string[];
 }
@@ -94,9 +97,14 @@ function workloadObjects(plan: InfraPlan): string[] {
   };
   const out: KubeObject[] = [];
   if (dns.action === 'apply') out.push(...objects(planDnsServer(dns.object)));
-  if (dhcp.action === 'apply') out.push(...objects(planDhcpServer(dhcp.object)));
+  const dhcpPlan = dhcp.action === 'apply' ? planDhcpServer(dhcp.object) : undefined;
+  if (dhcpPlan) out.push(...objects(dhcpPlan));
   if (proxy.action === 'apply') out.push(...objects(planProxyServer(proxy.object)));
-  return out.map((o) => `${String(o.kind)} ${o.metadata?.namespace ?? ''}/${o.metadata?.name ?? ''}`);
+  const readers = new Set(dhcpPlan?.ok ? dhcpPlan.value.vmiReaders : []);
+  return out.map((o) => {
+    const id = `${String(o.kind)} ${o.metadata?.namespace ?? ''}/${o.metadata?.name ?? ''}`;
+    return readers.has(o) ? `${id}|${id.replace('/oooi-dhcp-vmi.', '/oooi-dhcp.')}` : id;
+  });
 }
 
 function expectedInfra(k: number, n: number, live: LiveShared, edit?: Edit): ExpectedInfra {

@@ -235,8 +235,8 @@ export async function infraReady(
 
 /**
  * examples/, as a user applies them: the Infra and attachments (namespace `clusters`) and the standalone DHCPServer
- * (namespace `lab`, reading VMIs in `lab-vms`: its VMI-reader Role there passes RBAC escalation prevention only
- * because the chart grants the operator what that Role grants).
+ * (namespace `lab`, reading VMIs in `lab-vms`: its VMI-reader RoleBinding there passes RBAC escalation prevention
+ * only because the chart lets the operator `bind` the VMI-reader ClusterRole it refers to).
  */
 export async function applyExamples(admin: KubeClient): Promise<void> {
   for (const name of ['clusters', 'lab', 'lab-vms']) {

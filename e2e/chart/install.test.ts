@@ -52,10 +52,11 @@ const bundle = join(repoRoot, 'packages/controller/dist/oooi-controller.js');
 /**
  * Granted and possibly not sent in this run: Events are recorded only when a condition changes for the worse
  * (create) and a repeat within the series window patches the series (patch); whether the examples' run hits
- * either depends on the order in which objects arrive. Deletes (the DHCPServer's VMI-reader Roles, when a namespace
- * leaves its list or it is deleted) do not happen in this run. Permissions a reconciler declares as `grant` are never
- * sent: the controller holds them only because RBAC escalation prevention lets it write a Role (and bind it) only
- * when it holds every permission the Role grants. Every other granted verb must be used.
+ * either depends on the order in which objects arrive. Deletes (the DHCPServer's VMI-reader RoleBindings, when a
+ * namespace leaves its list or it is deleted, and older versions' Roles) do not happen in this run. Permissions a
+ * reconciler declares as `grant` are never sent: the controller holds them only because RBAC escalation prevention
+ * lets it write a Role only when it holds every permission the Role grants, and bind a ClusterRole only when it holds
+ * its rules or the `bind` verb on it. Every other granted verb must be used.
  */
 const mayBeUnused = [
   'create events.k8s.io/events@*',

@@ -125,7 +125,7 @@ describe('helm template with the defaults', () => {
     expect(c.args).not.toContain('--no-network-policy');
   });
 
-  test('CRDs are templates kept by Helm; RBAC is one ClusterRole plus the Lease Role', () => {
+  test('CRDs are templates kept by Helm; RBAC is the operator ClusterRole, the VMI-reader ClusterRole and the Lease Role', () => {
     const crds = find(objs, 'CustomResourceDefinition');
     expect(crds.map((c) => c.metadata.name).sort()).toEqual([
       'dhcpservers.hostedcluster.densityops.com',
@@ -136,7 +136,15 @@ describe('helm template with the defaults', () => {
       'proxyservers.hostedcluster.densityops.com',
     ]);
     for (const c of crds) expect(c.metadata.annotations?.['helm.sh/resource-policy']).toBe('keep');
-    expect(find(objs, 'ClusterRole')).toHaveLength(1);
+    // the second is bound to no one: the controller binds it for each oooi-dhcp in the namespaces it lists
+    expect(find(objs, 'ClusterRole').map((r) => r.metadata.name)).toEqual(['oooi', 'oooi-dhcp-vmi-reader']);
+    expect(find(objs, 'ClusterRole', 'oooi-dhcp-vmi-reader')[0]!.rules).toEqual([
+      {
+        apiGroups: ['kubevirt.io'],
+        resources: ['virtualmachineinstances', 'virtualmachines'],
+        verbs: ['list', 'watch'],
+      },
+    ]);
     expect(find(objs, 'Role').map((r) => r.metadata.namespace)).toEqual(['oooi-system']);
     expect(find(objs, 'Service').map((s) => s.metadata.name)).toEqual(['oooi-metrics']);
   });

@@ -68,7 +68,7 @@ test('without its control-plane namespace an attachment waits (no backends); the
   const dns = await user.get('DNSServer', ns, 'vlan100-dns');
   expect(JSON.stringify(dns?.spec)).not.toContain('bravo.example.com');
   expect(JSON.stringify(dns?.spec)).toContain('alpha.example.com');
-  // Its claim stands: the DHCPServer lists the namespace (its VMI-reader Role waits for it there).
+  // Its claim stands: the DHCPServer lists the namespace (its VMI-reader RoleBinding waits for it there).
   const dhcp = await user.get('DHCPServer', ns, 'vlan100-dhcp');
   expect((dhcp?.spec as { kubevirt?: { namespaces?: string[] } }).kubevirt?.namespaces).toEqual([
     `${ns}-alpha`,

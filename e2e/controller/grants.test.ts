@@ -225,12 +225,12 @@ test("a control-plane namespace that is not the HostedCluster's is refused, and 
     (o) => conditionOf(o, 'Ready') !== undefined,
   );
   await new Promise((r) => setTimeout(r, 1500));
-  // On a build that took the field as given, kube-system was a VMI namespace and a Role was written there.
+  // On a build that took the field as given, kube-system was a VMI namespace and a RoleBinding was written there.
   const dhcp = await user.get('DHCPServer', owner, 'vlan100-dhcp');
   expect((dhcp?.spec as { kubevirt?: { namespaces?: string[] } }).kubevirt?.namespaces).toEqual([
     `${owner}-alpha`,
   ]);
-  expect(await user.get('Role', 'kube-system', `oooi-dhcp.${owner}.vlan100-dhcp`)).toBeUndefined();
+  expect(await user.get('RoleBinding', 'kube-system', `oooi-dhcp-vmi.${owner}.vlan100-dhcp`)).toBeUndefined();
   expect(routes(await ownerProxy())).toBe(5);
   expect(conditionOf(b, 'Ready')).toMatchObject({
     status: 'False',

@@ -44,6 +44,12 @@ export const kinds = {
   Service: { group: '', version: 'v1', plural: 'services', kind: 'Service' },
   Secret: { group: '', version: 'v1', plural: 'secrets', kind: 'Secret' },
   Role: { group: 'rbac.authorization.k8s.io', version: 'v1', plural: 'roles', kind: 'Role' },
+  RoleBinding: {
+    group: 'rbac.authorization.k8s.io',
+    version: 'v1',
+    plural: 'rolebindings',
+    kind: 'RoleBinding',
+  },
   HostedCluster: {
     group: 'hypershift.openshift.io',
     version: 'v1beta1',

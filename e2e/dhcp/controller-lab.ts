@@ -2,12 +2,20 @@
 // controller wired as production wires it on a Manager whose writes are counted, throw-away namespaces, a
 // hostPath PersistentVolume pre-bound to the lease claim (so the PVC binds, the rig's scheduler places the pod and
 // kwok runs it: the Deployment becomes Available), and the network: a VLAN, a pod network with its gateway, and
-// the generated Deployment run by the rig's pod runner with eth0 (default route) beside its Multus net1.
+// the generated Deployment run by the rig's pod runner with eth0 (default route) beside its Multus net1. The
+// VMI-reader ClusterRole the chart ships (the controller binds it in each listed namespace) is applied as the chart
+// would; it is cluster-scoped and identical for every test, so it is left in place.
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { DhcpServerKind, ConfigMapKind, DeploymentKind, setupDhcpServerController } from '@oooi/controller';
+import {
+  DhcpServerKind,
+  ConfigMapKind,
+  DeploymentKind,
+  setupDhcpServerController,
+  vmiReaderClusterRole,
+} from '@oooi/controller';
 import {
   KubeClient,
   KubeConfigRest,
@@ -38,6 +46,14 @@ export const NamespaceKind: KindDescriptor = {
   kind: 'Namespace',
   namespaced: false,
 };
+export const ClusterRoleKind: KindDescriptor = {
+  group: 'rbac.authorization.k8s.io',
+  version: 'v1',
+  plural: 'clusterroles',
+  kind: 'ClusterRole',
+  namespaced: false,
+};
+
 export const PersistentVolumeKind: KindDescriptor = {
   group: '',
   version: 'v1',
@@ -88,6 +104,7 @@ export async function startControllerWorld(claim: string): Promise<ControllerWor
   const user = new KubeClient({ rest, fieldManager: 'e2e-user' });
   for (const name of [namespace, vms])
     await user.apply(NamespaceKind, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
+  await user.apply(ClusterRoleKind, vmiReaderClusterRole(), { force: true });
   const pv = `dhcp-e2e-${hex}`;
   await user.apply(PersistentVolumeKind, {
     apiVersion: 'v1',

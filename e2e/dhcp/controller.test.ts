@@ -4,7 +4,8 @@
 // the pod network holding the default route, net1 on the VLAN with the Multus static IP, the PVC as a directory
 // that outlives the pod) and serves real udhcpc and dhclient clients from VM namespaces; the leases survive a pod
 // restart on the claim; converged passes write nothing; image and address changes roll out; a namespace dropped
-// from the list loses its Role; a listed namespace created later gets its Role at once; deleting the DHCPServer removes its Roles in other namespaces and lets it go.
+// from the list loses its VMI-reader RoleBinding; a listed namespace created later gets its RoleBinding at once;
+// deleting the DHCPServer removes its RoleBindings in other namespaces and lets it go.
 // Here the pod runs without API credentials (offline: no VMI known, the example's `unknownClients: serve` serves
 // everyone); KubeVirt-driven leases through this same Deployment, under its generated RBAC, are
 // kubevirt-deployment.test.ts.
@@ -36,7 +37,7 @@ import {
 jest.setTimeout(300_000);
 
 const NAME = 'lab-dhcp';
-const READER = (ns: string) => `oooi-dhcp.${ns}.${NAME}`;
+const READER = (ns: string) => `oooi-dhcp-vmi.${ns}.${NAME}`;
 type Status = NonNullable<DHCPServer['status']>;
 
 let w: ControllerWorld;
@@ -108,10 +109,14 @@ describe('the reconciler on the real apiserver', () => {
         name: NAME,
       });
     }
-    const reader = await w.get(RoleKind, READER(w.namespace), w.vms);
+    const reader = await w.get(RoleBindingKind, READER(w.namespace), w.vms);
     expect(reader?.metadata?.ownerReferences).toBeUndefined();
-    expect(reader?.rules).toEqual(r.value.vmiReaders[0]?.rules);
-    expect(await w.get(RoleBindingKind, READER(w.namespace), w.vms)).toBeDefined();
+    expect(reader).toMatchObject({
+      roleRef: { kind: 'ClusterRole', name: 'oooi-dhcp-vmi-reader' },
+      subjects: [{ kind: 'ServiceAccount', name: NAME, namespace: w.namespace }],
+    });
+    // one RoleBinding per listed namespace, no Role there
+    expect(await w.get(RoleKind, READER(w.namespace), w.vms)).toBeUndefined();
     expect(stored.metadata).toMatchObject({ finalizers: [VMI_READERS_FINALIZER] });
   });
 
@@ -214,7 +219,7 @@ describe('changes', () => {
     });
   });
 
-  it('a listed namespace that does not exist yet gets its Role as soon as it is created', async () => {
+  it('a listed namespace that does not exist yet gets its RoleBinding as soon as it is created', async () => {
     const late = `${w.vms}-late`;
     await applyDhcp({ kubevirt: { namespaces: [w.vms, late], unknownClients: 'serve' } });
     const s = await poll('VMIAccess=False NamespaceMissing', async () => {
@@ -224,7 +229,9 @@ describe('changes', () => {
     expect(s.message).toContain(late);
     await w.user.apply(NamespaceKind, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: late } });
     try {
-      await poll('the Role in the new namespace', () => w.get(RoleKind, READER(w.namespace), late));
+      await poll('the RoleBinding in the new namespace', () =>
+        w.get(RoleBindingKind, READER(w.namespace), late),
+      );
       await poll('VMIAccess=True', async () =>
         condition((await dhcp())?.status, 'VMIAccess')?.status === 'True' ? true : undefined,
       );
@@ -233,15 +240,45 @@ describe('changes', () => {
     }
   });
 
-  it('a namespace dropped from the list loses its Role; deletion removes the rest and lets the DHCPServer go', async () => {
+  it("an older version's VMI-reader Role and RoleBinding (its labels, its name) are pruned once seen", async () => {
+    const old = `oooi-dhcp.${w.namespace}.${NAME}`;
+    const metadata = {
+      name: old,
+      namespace: w.vms,
+      labels: {
+        'hostedcluster.densityops.com/dhcpserver': NAME,
+        'hostedcluster.densityops.com/dhcpserver-namespace': w.namespace,
+      },
+      annotations: { 'hostedcluster.densityops.com/dhcpserver-name': NAME },
+    };
+    const rbac = 'rbac.authorization.k8s.io';
+    const rule = { apiGroups: ['kubevirt.io'], resources: ['virtualmachineinstances'], verbs: ['list'] };
+    await w.user.apply(RoleKind, { apiVersion: `${rbac}/v1`, kind: 'Role', metadata, rules: [rule] });
+    await w.user.apply(RoleBindingKind, {
+      apiVersion: `${rbac}/v1`,
+      kind: 'RoleBinding',
+      metadata,
+      roleRef: { apiGroup: rbac, kind: 'Role', name: old },
+      subjects: [{ kind: 'ServiceAccount', name: NAME, namespace: w.namespace }],
+    });
+    // their watch events map to the DHCPServer (label and annotation); its pass deletes what it no longer plans
+    await poll('the old Role and RoleBinding gone', async () =>
+      (await w.get(RoleKind, old, w.vms)) === undefined &&
+      (await w.get(RoleBindingKind, old, w.vms)) === undefined
+        ? true
+        : undefined,
+    );
+    expect(await w.get(RoleBindingKind, READER(w.namespace), w.vms)).toBeDefined();
+  });
+
+  it('a namespace dropped from the list loses its RoleBinding; deletion removes the rest and lets the DHCPServer go', async () => {
     await applyDhcp({ kubevirt: { namespaces: [w.namespace], unknownClients: 'serve' } });
     await poll('the old VMI reader gone', async () =>
-      (await w.get(RoleKind, READER(w.namespace), w.vms)) === undefined ? true : undefined,
+      (await w.get(RoleBindingKind, READER(w.namespace), w.vms)) === undefined ? true : undefined,
     );
-    expect(await w.get(RoleKind, READER(w.namespace), w.namespace)).toBeDefined();
+    expect(await w.get(RoleBindingKind, READER(w.namespace), w.namespace)).toBeDefined();
     await w.user.delete(DhcpServerKind, { namespace: w.namespace, name: NAME });
     await poll('the DHCPServer gone', async () => ((await dhcp()) === undefined ? true : undefined));
-    expect(await w.get(RoleKind, READER(w.namespace), w.namespace)).toBeUndefined();
     expect(await w.get(RoleBindingKind, READER(w.namespace), w.namespace)).toBeUndefined();
   });
 });

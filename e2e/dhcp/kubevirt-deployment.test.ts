@@ -1,12 +1,13 @@
 // The two halves of KubeVirt-aware DHCP together: the DHCPServer reconciler on the real apiserver writes the
 // workload (config.json with the kubevirt and status blocks, the ServiceAccount, its status Role and the VMI-reader
-// Role in the VM namespace); the pod runner runs that Deployment under a token of that ServiceAccount, so oooi-dhcp
-// watches VMIs with exactly the RBAC the controller generated. A VMI reporting an address gives its MAC that
+// RoleBinding in the VM namespace, to the ClusterRole the chart ships); the pod runner runs that Deployment under a
+// token of that ServiceAccount, so oooi-dhcp watches VMIs with exactly the RBAC the controller generated. That
+// token reads VMIs and VMs in the listed namespace and nowhere else; a VMI reporting an address gives its MAC that
 // address and its host name; under `unknownClients: refuse` a MAC no VMI reports gets nothing; the lease counts
 // oooi-dhcp reports land on the DHCPServer beside the controller's conditions.
 import { join } from 'node:path';
 import type { DHCPServer } from '@oooi/api';
-import type { KubeObject } from '@oooi/kube';
+import { isApiError, KubeConfigRest, loadKubeConfig, type KubeObject } from '@oooi/kube';
 import { e2eEnv, rigBin, type Netns, type RunningPod } from '@oooi/rig';
 import { udhcpcOnce, type ClientEvent } from './clients';
 import {
@@ -33,6 +34,8 @@ let w: ControllerWorld;
 let net: DhcpNet;
 let c: Cluster;
 let pod: RunningPod | undefined;
+/** The apiserver as oooi-dhcp's ServiceAccount (its TokenRequest kubeconfig). */
+let asDhcp: KubeConfigRest;
 
 const applyDhcp = (kubevirt: Record<string, unknown>) => {
   const obj = exampleIn(w.namespace, w.vms);
@@ -82,6 +85,7 @@ beforeAll(async () => {
     name: sa,
     out: join(net.scope.dir, 'dhcp-sa.kubeconfig'),
   });
+  asDhcp = new KubeConfigRest({ kubeConfig: await loadKubeConfig(kubeconfig) });
   pod = await runDhcpPod(net, dep, cm, kubeconfig);
 });
 
@@ -89,10 +93,55 @@ afterAll(async () => {
   try {
     await pod?.dispose();
     await net?.dispose();
+    asDhcp?.close();
     c?.rest.close();
   } finally {
     await w?.dispose();
   }
+});
+
+/** The status of a GET as oooi-dhcp's ServiceAccount: 200, or the apiserver's error code. */
+async function statusOf(path: string): Promise<number> {
+  try {
+    await asDhcp.request({ method: 'GET', path });
+    return 200;
+  } catch (err) {
+    if (isApiError(err)) return err.code;
+    throw err;
+  }
+}
+
+/** Whether oooi-dhcp's ServiceAccount may VERB RESOURCE in NAMESPACE (a SelfSubjectAccessReview under its token). */
+async function may(verb: string, group: string, resource: string, namespace?: string): Promise<boolean> {
+  const review = await asDhcp.request<{ status: { allowed: boolean } }>({
+    method: 'POST',
+    path: '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews',
+    body: {
+      apiVersion: 'authorization.k8s.io/v1',
+      kind: 'SelfSubjectAccessReview',
+      spec: { resourceAttributes: { verb, group, resource, ...(namespace ? { namespace } : {}) } },
+    },
+  });
+  return review.status.allowed;
+}
+
+test('under its ServiceAccount oooi-dhcp lists and watches VMIs and VMs in the listed namespace and nowhere else', async () => {
+  const vmis = (ns: string) => `/apis/kubevirt.io/v1/namespaces/${ns}/virtualmachineinstances`;
+  expect(await statusOf(vmis(w.vms))).toBe(200);
+  expect(await statusOf(`/apis/kubevirt.io/v1/namespaces/${w.vms}/virtualmachines`)).toBe(200);
+  // the DHCPServer's own namespace is not listed, and no namespace is granted cluster-wide
+  expect(await statusOf(vmis(w.namespace))).toBe(403);
+  expect(await statusOf('/apis/kubevirt.io/v1/virtualmachineinstances')).toBe(403);
+  for (const resource of ['virtualmachineinstances', 'virtualmachines']) {
+    expect(await may('watch', 'kubevirt.io', resource, w.vms)).toBe(true);
+    expect(await may('list', 'kubevirt.io', resource, w.vms)).toBe(true);
+    expect(await may('watch', 'kubevirt.io', resource, w.namespace)).toBe(false);
+    expect(await may('watch', 'kubevirt.io', resource)).toBe(false);
+  }
+  // read-only, and nothing else in the listed namespace
+  expect(await may('create', 'kubevirt.io', 'virtualmachineinstances', w.vms)).toBe(false);
+  expect(await may('get', '', 'secrets', w.vms)).toBe(false);
+  expect(await may('list', 'rbac.authorization.k8s.io', 'rolebindings', w.vms)).toBe(false);
 });
 
 test('a VMI reporting an address: its MAC gets that address and the VMI name as host name', async () => {

@@ -6,6 +6,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse, parseAllDocuments } from 'yaml';
 import { repoRoot } from '@oooi/rig';
+import { VMI_READER_CLUSTER_ROLE } from '@oooi/controller';
 import { renderChart, type K8sObject } from '../chart/chart-support';
 import { readCsv, type Container, type PodSpec, type Rule } from './bundle-support';
 
@@ -19,8 +20,11 @@ function deploymentOf(objects: readonly K8sObject[]): { replicas: number; templa
   return d[0]!.spec as { replicas: number; template: { spec: PodSpec } };
 }
 
+/** The operator's rules: every Role or ClusterRole but the DHCPServers' VMI reader (bound to oooi-dhcp, not to it). */
 function rulesOf(objects: readonly K8sObject[], kind: 'ClusterRole' | 'Role'): Rule[] {
-  return objects.filter((o) => o.kind === kind).flatMap((o) => o.rules as Rule[]);
+  return objects
+    .filter((o) => o.kind === kind && o.metadata.name !== VMI_READER_CLUSTER_ROLE)
+    .flatMap((o) => o.rules as Rule[]);
 }
 
 /** Rules as a set of one-line strings: order is no meaning in RBAC. */
@@ -125,6 +129,18 @@ describe('the CSV RBAC is the chart RBAC', () => {
       .filter((r) => !lease.includes(r) && !r.includes('securitycontextconstraints'))
       .sort();
     expect(fromCsv).toEqual(cluster);
+  });
+
+  test('the VMI-reader ClusterRole the controller binds for oooi-dhcp: the same name and rules in both', async () => {
+    const objects = await renderChart(['--namespace', ns]);
+    const chart = objects.filter(
+      (o) => o.kind === 'ClusterRole' && o.metadata.name === VMI_READER_CLUSTER_ROLE,
+    );
+    expect(chart).toHaveLength(1);
+    const file = `bundle/manifests/${VMI_READER_CLUSTER_ROLE}_rbac.authorization.k8s.io_v1_clusterrole.yaml`;
+    const bundled = parse(readFileSync(join(repoRoot, file), 'utf8')) as K8sObject;
+    expect(bundled.metadata.name).toBe(VMI_READER_CLUSTER_ROLE);
+    expect(ruleSet(bundled.rules as Rule[])).toEqual(ruleSet(chart[0]!.rules as Rule[]));
   });
 
   test('one ServiceAccount for the Deployment and both permission sets', () => {

@@ -116,16 +116,17 @@ test('alm-examples: every document of every file, in file order; a YAML error na
   expect(() => almExamples(new Map([['bad.yaml', 'a: [\n']]))).toThrow(/^examples\/bad\.yaml: /);
 });
 
-test('bundle files: the CSV, every CRD of crds/, the metrics Service, annotations, the Dockerfile', () => {
+test('bundle files: the CSV, every CRD of crds/, the metrics Service, the VMI-reader ClusterRole, annotations, the Dockerfile', () => {
   const files = [...bundleFiles(input).keys()];
   expect(files).toEqual(
     expect.arrayContaining([
       'bundle/manifests/oooi.clusterserviceversion.yaml',
       'bundle/manifests/oooi-controller-metrics_v1_service.yaml',
+      'bundle/manifests/oooi-dhcp-vmi-reader_rbac.authorization.k8s.io_v1_clusterrole.yaml',
       'bundle/metadata/annotations.yaml',
       'bundle.Dockerfile',
       ...[...input.crds.keys()].map((f) => `bundle/manifests/${f}`),
     ]),
   );
-  expect(files).toHaveLength(input.crds.size + 4);
+  expect(files).toHaveLength(input.crds.size + 5);
 });

@@ -20,6 +20,7 @@ import {
   selectorLabels,
 } from './bundle-deployment';
 import type { ChartValues } from './bundle-deployment';
+import { vmiReaderClusterRole } from '../src/index';
 import { syncGenerated } from '../../../scripts/sync-generated';
 
 const root = resolve(__dirname, '../../..');
@@ -257,6 +258,11 @@ export function bundleFiles(input: BundleInput): Map<string, string> {
   files.set(
     `bundle/manifests/${OPERATOR_NAME}-metrics_v1_service.yaml`,
     yaml(metricsService(input.values, input.version)),
+  );
+  const vmi = vmiReaderClusterRole();
+  files.set(
+    `bundle/manifests/${String(vmi.metadata?.name)}_rbac.authorization.k8s.io_v1_clusterrole.yaml`,
+    yaml({ ...vmi, metadata: { ...vmi.metadata, labels: { 'app.kubernetes.io/part-of': PACKAGE } } }),
   );
   files.set('bundle/metadata/annotations.yaml', yaml({ annotations }));
   files.set('bundle.Dockerfile', dockerfile());

@@ -6,7 +6,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parse, stringify } from 'yaml';
-import { controllerRegistrations, requiredPermissions, rulesFrom } from '../src/index';
+import { controllerRegistrations, requiredPermissions, rulesFrom, vmiReaderClusterRole } from '../src/index';
 import type { PolicyRule } from '../src/index';
 import { CONTROLLER_IMAGE_REPOSITORY, OOOI_IMAGE_VERSION, builtinImages } from '../src/workload/images';
 import { syncGenerated } from '../../../scripts/sync-generated';
@@ -57,9 +57,14 @@ function role(kind: 'ClusterRole' | 'Role', name: string, namespace: string, rul
   ].join('\n');
 }
 
-/** The ClusterRole always holds the cluster-wide rules, and the watched ones when every namespace is watched. */
+/**
+ * The ClusterRole always holds the cluster-wide rules, and the watched ones when every namespace is watched. The
+ * DHCPServers' VMI-reader ClusterRole (bound to no one here: the controller binds it per listed namespace to each
+ * oooi-dhcp's ServiceAccount) has a fixed name the controller knows, so it is one per cluster.
+ */
 export function renderRbacTemplate(): string {
   const rules = rulesFrom(requiredPermissions(controllerRegistrations()));
+  const vmi = vmiReaderClusterRole();
   const name = '{{ include "oooi.fullname" . }}';
   const lease = '{{ include "oooi.fullname" . }}-leader-election';
   const watchNs = '{{ .Values.watchNamespace }}';
@@ -70,10 +75,11 @@ export function renderRbacTemplate(): string {
     '{{- end }}',
   ].join('\n');
   return [
-    note('packages/controller/src/manager/rbac-rules.ts'),
+    note('packages/controller/src/manager/rbac-rules.ts and src/dhcp/desired/dhcp-rbac.ts'),
     '{{- if .Values.rbac.create }}',
     role('ClusterRole', name, '', clusterRules),
     binding('ClusterRoleBinding', name, ''),
+    role('ClusterRole', String(vmi.metadata?.name), '', rulesYaml(vmi.rules as PolicyRule[])),
     '{{- if .Values.watchNamespace }}',
     role('Role', name, watchNs, rulesYaml(rules.watched)),
     binding('RoleBinding', name, watchNs),

@@ -19,6 +19,7 @@ export { wireControllers, fieldManager, reportingController } from './manager/wi
 export type { WireOptions } from './manager/wire';
 export { reconcilers } from './manager/reconcilers';
 export { grantedPermissions, permissionKey, requiredPermissions, rulesFrom } from './manager/rbac-rules';
+export { VMI_READER_CLUSTER_ROLE, vmiReaderClusterRole } from './dhcp/desired/dhcp-rbac';
 export type {
   ControllerRegistrations,
   DeclaredPermission,

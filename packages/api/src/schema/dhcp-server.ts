@@ -134,7 +134,7 @@ export const DhcpKubevirt = Type.Object(
     namespaces: Type.Optional(
       Type.Array(dnsLabel(`${kv}.namespaces[*]`, 'A namespace.'), {
         description:
-          "Namespaces whose VirtualMachineInstances and VirtualMachines the server reads (the controller gives it a Role in each; only these are watched). For an Infra child: the attachments' control-plane namespaces. Empty: no VMI is read and every client is served from the pool.",
+          "Namespaces whose VirtualMachineInstances and VirtualMachines the server reads (the controller binds it the VMI-reader ClusterRole in each; only these are watched). For an Infra child: the attachments' control-plane namespaces. Empty: no VMI is read and every client is served from the pool.",
         maxItems: 256,
       }),
     ),

@@ -18,7 +18,7 @@ export const DhcpReason = {
   /** Ready=False: InvalidSpec, NameConflict, ChildRejected (workload/readiness.ts). */
   ...ReadinessReason,
   ...AvailabilityReason,
-  /** VMIAccess=True: a VMI-reader Role and RoleBinding exist in every listed namespace. */
+  /** VMIAccess=True: a VMI-reader RoleBinding exists in every listed namespace. */
   RolesApplied: 'RolesApplied',
   /** VMIAccess=True: no namespace is listed; no VMI is read and every client is served from the pool. */
   NoNamespaces: 'NoNamespaces',

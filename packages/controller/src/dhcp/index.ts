@@ -17,7 +17,12 @@ export {
   DHCP_SERVER_NAME_ANNOTATION,
 } from './desired/names';
 export type { DhcpChildNames } from './desired/names';
-export { VMI_READER_RULE, STATUS_WRITER_VERBS } from './desired/dhcp-rbac';
+export {
+  VMI_READER_RULE,
+  VMI_READER_CLUSTER_ROLE,
+  STATUS_WRITER_VERBS,
+  vmiReaderClusterRole,
+} from './desired/dhcp-rbac';
 export {
   DHCP_UID,
   DHCP_PORT,

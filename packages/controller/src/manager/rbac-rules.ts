@@ -53,6 +53,7 @@ export interface ControllerRegistrations {
 export interface PolicyRule {
   readonly apiGroups?: readonly string[];
   readonly resources?: readonly string[];
+  readonly resourceNames?: readonly string[];
   readonly nonResourceURLs?: readonly string[];
   readonly verbs: readonly string[];
 }
@@ -66,6 +67,8 @@ export interface Permission {
   /** `plural` or `plural/subresource`; empty for a non-resource URL. */
   readonly resource: string;
   readonly url?: string;
+  /** Only this object of the resource (a rule's resourceNames); any object when omitted. */
+  readonly resourceName?: string;
   readonly verb: string;
 }
 
@@ -77,7 +80,8 @@ const leaseVerbs = ['create', 'get', 'update', 'watch'];
 export function permissionKey(p: Permission): string {
   return p.url !== undefined
     ? `${p.scope} ${p.verb} ${p.url}`
-    : `${p.scope} ${p.verb} ${p.group === '' ? 'core' : p.group}/${p.resource}`;
+    : `${p.scope} ${p.verb} ${p.group === '' ? 'core' : p.group}/${p.resource}` +
+        (p.resourceName !== undefined ? `:${p.resourceName}` : '');
 }
 
 /** Every permission the registrations need, de-duplicated and sorted by key. */
@@ -101,7 +105,11 @@ export function requiredPermissions(r: ControllerRegistrations): Permission[] {
       out.push({ scope: 'lease', group: 'coordination.k8s.io', resource: 'leases', verb });
   }
   for (const d of r.declared) {
-    for (const verb of d.verbs) out.push({ scope: d.scope, group: d.group, resource: d.resource, verb });
+    for (const verb of d.verbs) {
+      const base = { scope: d.scope, group: d.group, resource: d.resource, verb };
+      if (!d.resourceNames) out.push(base);
+      for (const resourceName of d.resourceNames ?? []) out.push({ ...base, resourceName });
+    }
   }
   for (const k of r.discovery) {
     const url = k.group === '' ? `/api/${k.version}` : `/apis/${k.group}/${k.version}`;
@@ -115,32 +123,40 @@ function sorted(values: Iterable<string>): string[] {
   return [...new Set(values)].sort();
 }
 
-/** Groups permissions into rules: one rule per (group, verb set), resources merged; URLs in one rule per verb set. */
+/**
+ * Groups permissions into rules: one rule per (group, verb set, resource name), resources merged; URLs in one rule per
+ * verb set. A permission limited to one object becomes a rule of its own with that `resourceNames`.
+ */
 export function rulesFrom(permissions: readonly Permission[]): RbacRules {
   const rules: Record<RuleScope, PolicyRule[]> = { watched: [], cluster: [], lease: [] };
   for (const scope of ['watched', 'cluster', 'lease'] as const) {
     const mine = permissions.filter((p) => p.scope === scope);
     const verbsOf = new Map<string, string[]>();
     for (const p of mine) {
-      const key = p.url !== undefined ? `url\u0000${p.url}` : `res\u0000${p.group}\u0000${p.resource}`;
+      const key =
+        p.url !== undefined
+          ? `url\u0000${p.url}`
+          : `res\u0000${p.group}\u0000${p.resource}\u0000${p.resourceName ?? ''}`;
       verbsOf.set(key, [...(verbsOf.get(key) ?? []), p.verb]);
     }
-    const grouped = new Map<string, { group: string; url: boolean; names: string[]; verbs: string[] }>();
+    type Group = { group: string; url: boolean; names: string[]; verbs: string[]; only: string };
+    const grouped = new Map<string, Group>();
     for (const [key, verbs] of verbsOf) {
-      const [kindOf = '', a = '', b = ''] = key.split('\u0000');
+      const [kindOf = '', a = '', b = '', only = ''] = key.split('\u0000');
       const url = kindOf === 'url';
       const vs = sorted(verbs);
-      const gkey = `${url ? 'url' : a}\u0000${vs.join(',')}`;
-      const g = grouped.get(gkey) ?? { group: a, url, names: [], verbs: vs };
+      const gkey = `${url ? 'url' : a}\u0000${vs.join(',')}\u0000${only}`;
+      const g = grouped.get(gkey) ?? { group: a, url, names: [], verbs: vs, only };
       g.names.push(url ? a : b);
       grouped.set(gkey, g);
     }
     for (const gkey of sorted(grouped.keys())) {
       const g = grouped.get(gkey)!;
+      const named = g.only !== '' ? { resourceNames: [g.only] } : {};
       rules[scope].push(
         g.url
           ? { nonResourceURLs: sorted(g.names), verbs: g.verbs }
-          : { apiGroups: [g.group], resources: sorted(g.names), verbs: g.verbs },
+          : { apiGroups: [g.group], resources: sorted(g.names), ...named, verbs: g.verbs },
       );
     }
   }
@@ -154,8 +170,11 @@ export function grantedPermissions(rules: RbacRules): Permission[] {
     for (const rule of rules[scope]) {
       for (const verb of rule.verbs) {
         for (const url of rule.nonResourceURLs ?? []) out.push({ scope, group: '', resource: '', url, verb });
+        const only = rule.resourceNames?.length ? rule.resourceNames : [undefined];
         for (const group of rule.apiGroups ?? [])
-          for (const resource of rule.resources ?? []) out.push({ scope, group, resource, verb });
+          for (const resource of rule.resources ?? [])
+            for (const resourceName of only)
+              out.push({ scope, group, resource, verb, ...(resourceName ? { resourceName } : {}) });
       }
     }
   }

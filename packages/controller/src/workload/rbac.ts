@@ -58,6 +58,8 @@ export interface DeclaredPermission {
   /** `plural` or `plural/subresource`. */
   readonly resource: string;
   readonly verbs: readonly string[];
+  /** Only these objects (e.g. `bind` on one ClusterRole); every object when omitted. */
+  readonly resourceNames?: readonly string[];
   /** `watched`: the watched namespace (or all); `cluster`: every namespace. */
   readonly scope: 'watched' | 'cluster';
   readonly purpose: 'use' | 'grant';

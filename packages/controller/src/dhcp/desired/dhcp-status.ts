@@ -13,7 +13,7 @@ import type { KubeObject } from '@oooi/kube';
 import { replicaAvailability } from '../../workload/replica-availability';
 import type { DhcpServerPlan } from './plan-dhcp-server';
 
-/** What happened to the VMI-reader Roles this pass. */
+/** What happened to the VMI-reader RoleBindings this pass. */
 export interface VmiAccessOutcome {
   /** Namespaces holding a Role and RoleBinding now. */
   readonly applied: readonly string[];
@@ -58,14 +58,14 @@ function vmiAccess(input: DhcpStatusInput): Verdict {
     return {
       status: 'False',
       reason: DhcpReason.NotProvisioned,
-      message: 'the VMI-reader Roles were not applied (see Ready)',
+      message: 'the VMI-reader RoleBindings were not applied (see Ready)',
     };
   }
   if (vmi.missing.length > 0) {
     return {
       status: 'False',
       reason: DhcpReason.NamespaceMissing,
-      message: `no Role yet where the namespace does not exist (made when it appears): ${listProblems(vmi.missing)}`,
+      message: `no RoleBinding yet where the namespace does not exist (made when it appears): ${listProblems(vmi.missing)}`,
     };
   }
   if (vmi.applied.length === 0) {

@@ -1,6 +1,6 @@
 // Names and labels of a DHCPServer's children: the workload naming every kind shares (workload/names.ts), plus
-// the names of its RBAC objects. The Roles that let oooi-dhcp read VMIs live in other namespaces, where an owner
-// reference cannot point back (owner references never cross namespaces); they carry the owner's namespace as a
+// the names of its RBAC objects. The RoleBindings that let oooi-dhcp read VMIs live in other namespaces, where an
+// owner reference cannot point back (owner references never cross namespaces); they carry the owner's namespace as a
 // label instead, and their name holds both the owner's namespace and name, so two DHCPServers never share one.
 import { GROUP, type DHCPServer } from '@oooi/api';
 import {
@@ -13,9 +13,9 @@ import {
 
 /** The label naming the DHCPServer a child belongs to (also the owned-object caches' selector). */
 export const DHCP_SERVER_LABEL = WORKLOAD_LABEL.dhcp;
-/** On the VMI-reader Roles and RoleBindings only: the namespace of the DHCPServer they belong to. */
+/** On the VMI-reader RoleBindings (and older versions' Roles) only: the namespace of the DHCPServer they belong to. */
 export const DHCP_SERVER_NAMESPACE_LABEL = `${GROUP}/dhcpserver-namespace`;
-/** On the VMI-reader Roles and RoleBindings only: the DHCPServer's own name (a label value cannot hold every name). */
+/** On the VMI-reader RoleBindings (and older Roles) only: the DHCPServer's own name (a label value cannot hold every name). */
 export const DHCP_SERVER_NAME_ANNOTATION = `${GROUP}/dhcpserver-name`;
 
 export interface DhcpChildNames extends WorkloadNames {
@@ -23,7 +23,11 @@ export interface DhcpChildNames extends WorkloadNames {
   readonly leases: string;
   /** Role and RoleBinding (in the DHCPServer's namespace) letting oooi-dhcp write its DHCPServer's status. */
   readonly statusRole: string;
-  /** Role and RoleBinding in every VMI namespace: `oooi-dhcp.<namespace>.<workload>` (a DNS subdomain). */
+  /**
+   * The RoleBinding (to the VMI-reader ClusterRole) in every VMI namespace: `oooi-dhcp-vmi.<namespace>.<workload>`
+   * (a DNS subdomain). Not the `oooi-dhcp.<namespace>.<workload>` of the Role and RoleBinding older versions wrote:
+   * a RoleBinding's roleRef cannot change, so the new binding takes a new name and the old pair is pruned by label.
+   */
   readonly vmiReader: string;
   /**
    * The hot-standby pair's standby (spec.networkConfig.standbyServerIP): replica 1 in the naming every HA workload
@@ -34,7 +38,7 @@ export interface DhcpChildNames extends WorkloadNames {
   readonly standbyLeases: string;
   /** The Secret holding the pair's shared secret: `<w>-ha`. */
   readonly haSecret: string;
-  /** The labels of the VMI-reader Roles and RoleBindings: the workload's, plus the owner's namespace. */
+  /** The labels of the VMI-reader RoleBindings (and older Roles): the workload's, plus the owner's namespace. */
   readonly vmiReaderLabels: Readonly<Record<string, string>>;
   /** Their annotations: the owner's name, for mapping an event back to the DHCPServer. */
   readonly vmiReaderAnnotations: Readonly<Record<string, string>>;
@@ -51,7 +55,7 @@ export function dhcpChildNames(namespace: string, name: string): DhcpChildNames 
     standbyLeases: `${standby.workload}-leases`,
     haSecret: `${base.workload}-ha`,
     statusRole: `${base.workload}-status`,
-    vmiReader: `oooi-dhcp.${namespace}.${base.workload}`,
+    vmiReader: `oooi-dhcp-vmi.${namespace}.${base.workload}`,
     vmiReaderLabels: { ...base.labels, [DHCP_SERVER_NAMESPACE_LABEL]: namespace },
     vmiReaderAnnotations: { [DHCP_SERVER_NAME_ANNOTATION]: name },
   };

@@ -46,8 +46,7 @@ describe('planDhcpServer with a standby (the hot-standby pair)', () => {
       'NetworkPolicy lab-dhcp',
       'Deployment lab-dhcp',
       'Deployment lab-dhcp-1',
-      'Role oooi-dhcp.lab.lab-dhcp',
-      'RoleBinding oooi-dhcp.lab.lab-dhcp',
+      'RoleBinding oooi-dhcp-vmi.lab.lab-dhcp',
     ]);
     const emptyDir = plan(pairDhcpServer({ leaseStorage: undefined }));
     expect(pod(emptyDir.children.standbyDeployment).volumes[1]).toEqual({ name: 'leases', emptyDir: {} });

@@ -4,6 +4,7 @@ import { expectGolden } from '@oooi/api/testing';
 import { exampleDhcpServer, infraChildDhcpServer } from '../testing/fixtures';
 import { planDhcpServer, type DhcpServerPlan } from './plan-dhcp-server';
 import { dhcpChildNames, isVmiReaderOf, vmiReaderToDhcpServerRequests } from './names';
+import { VMI_READER_CLUSTER_ROLE, vmiReaderClusterRole } from './dhcp-rbac';
 
 function rendered(input: DHCPServer, defaultImage?: string): DhcpServerPlan {
   const r = planDhcpServer(input, { defaultImage });
@@ -43,9 +44,42 @@ describe('planDhcpServer', () => {
       'Service lab/lab-dhcp',
       'NetworkPolicy lab/lab-dhcp',
       'Deployment lab/lab-dhcp',
-      'Role lab-vms/oooi-dhcp.lab.lab-dhcp',
-      'RoleBinding lab-vms/oooi-dhcp.lab.lab-dhcp',
+      'RoleBinding lab-vms/oooi-dhcp-vmi.lab.lab-dhcp',
     ]);
+  });
+
+  test('the VMI readers: a RoleBinding per listed namespace to the shipped ClusterRole, no Role', () => {
+    const r = rendered(exampleDhcpServer());
+    expect(r.vmiReaders).toEqual([
+      {
+        apiVersion: 'rbac.authorization.k8s.io/v1',
+        kind: 'RoleBinding',
+        metadata: {
+          name: 'oooi-dhcp-vmi.lab.lab-dhcp',
+          namespace: 'lab-vms',
+          labels: expect.objectContaining({ 'hostedcluster.densityops.com/dhcpserver-namespace': 'lab' }),
+          annotations: { 'hostedcluster.densityops.com/dhcpserver-name': 'lab-dhcp' },
+        },
+        roleRef: {
+          apiGroup: 'rbac.authorization.k8s.io',
+          kind: 'ClusterRole',
+          name: VMI_READER_CLUSTER_ROLE,
+        },
+        subjects: [{ kind: 'ServiceAccount', name: 'lab-dhcp', namespace: 'lab' }],
+      },
+    ]);
+    expect(vmiReaderClusterRole()).toEqual({
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRole',
+      metadata: { name: 'oooi-dhcp-vmi-reader' },
+      rules: [
+        {
+          apiGroups: ['kubevirt.io'],
+          resources: ['virtualmachineinstances', 'virtualmachines'],
+          verbs: ['list', 'watch'],
+        },
+      ],
+    });
   });
 
   test('the ConfigMap data is exactly the file of dhcp/<namespace>-<name>/', () => {
@@ -169,29 +203,20 @@ describe('planDhcpServer', () => {
     });
   });
 
-  test('VMI readers: read-only on VMIs and VMs, no owner reference, found again by label and annotation', () => {
+  test('VMI readers: a RoleBinding per namespace, no owner reference, found again by label and annotation', () => {
     const r = rendered(infraChildDhcpServer());
     expect(r.vmiReaders.map((o) => `${String(o.kind)} ${o.metadata?.namespace ?? ''}`)).toEqual([
-      'Role clusters-alpha',
       'RoleBinding clusters-alpha',
-      'Role clusters-bravo',
       'RoleBinding clusters-bravo',
     ]);
-    const [role, binding] = r.vmiReaders as [Spec & { metadata: Spec }, Spec & { metadata: Spec }];
-    expect(role.rules).toEqual([
-      {
-        apiGroups: ['kubevirt.io'],
-        resources: ['virtualmachineinstances', 'virtualmachines'],
-        verbs: ['list', 'watch'],
-      },
-    ]);
+    const [binding] = r.vmiReaders as [Spec & { metadata: Spec }];
     expect(binding.subjects).toEqual([
       { kind: 'ServiceAccount', name: 'vlan100-dhcp', namespace: 'clusters' },
     ]);
     expect(r.vmiReaders.every((o) => o.metadata?.ownerReferences === undefined)).toBe(true);
     expect(r.vmiReaders.every((o) => isVmiReaderOf(o, r.names))).toBe(true);
-    expect(vmiReaderToDhcpServerRequests(role)).toEqual([{ namespace: 'clusters', name: 'vlan100-dhcp' }]);
-    expect(isVmiReaderOf(role, dhcpChildNames('other', 'vlan100-dhcp'))).toBe(false);
+    expect(vmiReaderToDhcpServerRequests(binding)).toEqual([{ namespace: 'clusters', name: 'vlan100-dhcp' }]);
+    expect(isVmiReaderOf(binding, dhcpChildNames('other', 'vlan100-dhcp'))).toBe(false);
   });
 
   test('a long dotted name: children cut to a DNS label, the VMI readers still name the DHCPServer', () => {
@@ -202,7 +227,7 @@ describe('planDhcpServer', () => {
     });
     expect(r.names.workload).toMatch(/^lab-d+-[0-9a-f]{8}$/);
     expect(r.names.workload.length).toBeLessThanOrEqual(63);
-    expect(r.names.vmiReader).toBe(`oooi-dhcp.lab.${r.names.workload}`);
+    expect(r.names.vmiReader).toBe(`oooi-dhcp-vmi.lab.${r.names.workload}`);
     expect(vmiReaderToDhcpServerRequests(r.vmiReaders[0]!)).toEqual([{ namespace: 'lab', name }]);
   });
 });

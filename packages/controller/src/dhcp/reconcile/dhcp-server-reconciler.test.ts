@@ -26,11 +26,14 @@ import {
   NetworkPolicyKind,
 } from '../../workload/kinds';
 import { VMI_READERS_FINALIZER, type ObjectLister } from './vmi-readers';
+import { DHCP_SERVER_LABEL, DHCP_SERVER_NAMESPACE_LABEL } from '../desired/names';
 
 const MANAGER = 'oooi-controller';
 const NS = 'lab';
 const NAME = 'lab-dhcp';
-const READER = 'oooi-dhcp.lab.lab-dhcp';
+const READER = 'oooi-dhcp-vmi.lab.lab-dhcp';
+/** The name of the Role and RoleBinding older versions wrote in each listed namespace. */
+const OLD_READER = 'oooi-dhcp.lab.lab-dhcp';
 
 function world(initial: DHCPServer) {
   const fake = new FakeRest({ fieldManager: MANAGER });
@@ -149,21 +152,15 @@ describe('DhcpServerReconciler', () => {
       'PATCH lab/deployments/lab-dhcp',
       'PATCH lab/dhcpservers/lab-dhcp',
     ]);
-    // the namespaces' VMI readers at once (vmi-readers.ts VMI_READER_CONCURRENCY), in each its Role first
-    const readers = all.slice(9, -1);
-    expect([...readers].sort()).toEqual(
-      [
-        `PATCH lab-vms/roles/${READER}`,
-        `PATCH lab-vms/rolebindings/${READER}`,
-        `PATCH lab/roles/${READER}`,
-        `PATCH lab/rolebindings/${READER}`,
-      ].sort(),
-    );
-    for (const ns of ['lab-vms', 'lab'])
-      expect(readers.indexOf(`PATCH ${ns}/roles/${READER}`)).toBeLessThan(
-        readers.indexOf(`PATCH ${ns}/rolebindings/${READER}`),
-      );
-    expect(readers.slice(0, 2)).toEqual([`PATCH lab-vms/roles/${READER}`, `PATCH lab/roles/${READER}`]);
+    // one RoleBinding per namespace (to the chart's ClusterRole), no Role; in the spec's order
+    expect(all.slice(9, -1)).toEqual([
+      `PATCH lab-vms/rolebindings/${READER}`,
+      `PATCH lab/rolebindings/${READER}`,
+    ]);
+    expect(w.fake.peek(w.pathOf(RoleBindingKind, READER, 'lab-vms'))).toMatchObject({
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'oooi-dhcp-vmi-reader' },
+      subjects: [{ kind: 'ServiceAccount', name: 'lab-dhcp', namespace: 'lab' }],
+    });
     expect(all.at(-1)).toBe('PATCH lab/dhcpservers/lab-dhcp/status');
     expect(result).toEqual({});
     expect(w.fake.violations).toEqual([]);
@@ -252,17 +249,16 @@ describe('DhcpServerReconciler', () => {
     expect(got).toEqual(want);
   });
 
-  test('a namespace dropped from the list loses its Role and RoleBinding; the others stay', async () => {
+  test('a namespace dropped from the list loses its RoleBinding; the others stay', async () => {
     const w = world(exampleDhcpServer(kubevirt(['lab-vms', 'other'])));
     await w.pass();
     w.edit(kubevirt(['lab-vms']));
     expect(described((await w.pass()).writes)).toEqual([
       'PATCH lab/configmaps/lab-dhcp-config',
-      `DELETE other/roles/${READER}`,
       `DELETE other/rolebindings/${READER}`,
       'PATCH lab/dhcpservers/lab-dhcp/status',
     ]);
-    expect(w.fake.peek(w.pathOf(RoleKind, READER, 'lab-vms'))).toBeDefined();
+    expect(w.fake.peek(w.pathOf(RoleBindingKind, READER, 'lab-vms'))).toBeDefined();
   });
 
   test('no namespace left: every VMI reader deleted, then the finalizer released', async () => {
@@ -272,7 +268,6 @@ describe('DhcpServerReconciler', () => {
     const got = described((await w.pass()).writes);
     expect(got).toEqual([
       'PATCH lab/configmaps/lab-dhcp-config',
-      `DELETE lab-vms/roles/${READER}`,
       `DELETE lab-vms/rolebindings/${READER}`,
       'PATCH lab/dhcpservers/lab-dhcp',
       'PATCH lab/dhcpservers/lab-dhcp/status',
@@ -290,7 +285,6 @@ describe('DhcpServerReconciler', () => {
       metadata: { ...cur.metadata, deletionTimestamp: '2026-12-01T12:05:00Z' },
     });
     expect(described((await w.pass()).writes)).toEqual([
-      `DELETE lab-vms/roles/${READER}`,
       `DELETE lab-vms/rolebindings/${READER}`,
       'PATCH lab/dhcpservers/lab-dhcp',
     ]);
@@ -312,10 +306,9 @@ describe('DhcpServerReconciler', () => {
       reason: 'NamespaceMissing',
       message: expect.stringContaining('gone'),
     });
-    expect(w.fake.peek(w.pathOf(RoleKind, READER, 'lab-vms'))).toBeDefined();
+    expect(w.fake.peek(w.pathOf(RoleBindingKind, READER, 'lab-vms'))).toBeDefined();
     w.namespaces.add('gone'); // the Namespace watch re-queues the DHCPServer
     expect(described((await w.pass()).writes)).toEqual([
-      `PATCH gone/roles/${READER}`,
       `PATCH gone/rolebindings/${READER}`,
       'PATCH lab/dhcpservers/lab-dhcp/status',
     ]);
@@ -331,28 +324,46 @@ describe('DhcpServerReconciler', () => {
     await w.pass();
     const sent = w.fake.writes().map((r) => `${r.method} ${r.path}`);
     expect(sent.filter((r) => r.includes('/namespaces/other/'))).toEqual([
-      `PATCH /apis/rbac.authorization.k8s.io/v1/namespaces/other/roles/${READER}`,
-    ]); // the Role's 404 skips the RoleBinding
+      `PATCH /apis/rbac.authorization.k8s.io/v1/namespaces/other/rolebindings/${READER}`,
+    ]);
     expect(w.condition('VMIAccess')).toMatchObject({ status: 'False', reason: 'NamespaceMissing' });
   });
 
-  test('a foreign Role holding the reader name is reported and never taken over', async () => {
+  test('a foreign RoleBinding holding the reader name is reported and never taken over', async () => {
     const w = world(exampleDhcpServer());
-    const foreign = {
-      apiVersion: 'rbac.authorization.k8s.io/v1',
-      kind: 'Role',
-      metadata: { name: READER, namespace: 'lab-vms' },
-      rules: [],
-    };
-    w.seed(w.pathOf(RoleKind, READER, 'lab-vms'), foreign);
+    const roleRef = { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'view' };
+    const [at, metadata] = [
+      w.pathOf(RoleBindingKind, READER, 'lab-vms'),
+      { name: READER, namespace: 'lab-vms' },
+    ];
+    w.seed(at, { kind: 'RoleBinding', metadata, roleRef, subjects: [] });
     await w.pass();
     expect(w.condition('Ready')).toMatchObject({
       status: 'False',
       reason: 'NameConflict',
-      message: expect.stringContaining(`Role lab-vms/${READER}`),
+      message: expect.stringContaining(`RoleBinding lab-vms/${READER}`),
     });
-    expect(w.fake.peek(w.pathOf(RoleKind, READER, 'lab-vms'))?.rules).toEqual([]);
-    expect(w.fake.peek(w.pathOf(RoleBindingKind, READER, 'lab-vms'))).toBeUndefined();
+    expect(w.fake.peek(at)).toMatchObject({ roleRef: { name: 'view' }, subjects: [] });
+  });
+
+  test("an older version's Role and RoleBinding per namespace are pruned once the new RoleBinding is in", async () => {
+    const w = world(exampleDhcpServer(kubevirt(['lab-vms', 'other'])));
+    const labels = { [DHCP_SERVER_LABEL]: 'lab-dhcp', [DHCP_SERVER_NAMESPACE_LABEL]: 'lab' };
+    for (const ns of ['lab-vms', 'other']) {
+      const metadata = { name: OLD_READER, namespace: ns, labels };
+      w.seed(w.pathOf(RoleKind, OLD_READER, ns), { kind: 'Role', metadata, rules: [] });
+      const roleRef = { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: OLD_READER };
+      w.seed(w.pathOf(RoleBindingKind, OLD_READER, ns), { kind: 'RoleBinding', metadata, roleRef });
+    }
+    const got = described((await w.pass()).writes).slice(9, -1);
+    const applied = ['lab-vms', 'other'].map((ns) => `PATCH ${ns}/rolebindings/${READER}`);
+    expect(got.slice(0, 2)).toEqual(applied);
+    expect([...got.slice(2)].sort()).toEqual(
+      ['lab-vms', 'other']
+        .flatMap((ns) => [`DELETE ${ns}/roles/${OLD_READER}`, `DELETE ${ns}/rolebindings/${OLD_READER}`])
+        .sort(),
+    );
+    expect(w.condition('VMIAccess')).toMatchObject({ status: 'True', reason: 'RolesApplied' });
   });
 
   test('a spec oooi-dhcp would refuse leaves every child alone and says why', async () => {

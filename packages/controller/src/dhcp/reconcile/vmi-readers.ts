@@ -1,6 +1,8 @@
-// The VMI-reader Roles and RoleBindings of one DHCPServer, in the namespaces its spec lists: applied by
-// server-side apply, pruned when a namespace leaves the list, and deleted when the DHCPServer goes. They cannot
-// carry an owner reference (owner references never cross namespaces), so:
+// The VMI readers of one DHCPServer — a RoleBinding to the chart's VMI-reader ClusterRole in each namespace its spec
+// lists (desired/dhcp-rbac.ts) — applied by server-side apply, pruned when a namespace leaves the list, and deleted
+// when the DHCPServer goes; the per-namespace Roles (and their RoleBindings) older versions wrote carry the same
+// labels and are pruned like any reader no longer planned. They cannot carry an owner reference (owner references
+// never cross namespaces), so:
 // - ours are told apart by two labels (the workload and the owner's namespace; names.ts `isVmiReaderOf`): an
 //   object of the same name without them is never taken over (NameConflict);
 // - the finalizer FINALIZER is on the DHCPServer while any may exist, and is removed only after every one is gone
@@ -25,10 +27,17 @@ import { DhcpServerKind, RoleBindingKind, RoleKind } from '../../workload/kinds'
 import { isVmiReaderOf, type DhcpChildNames } from '../desired/names';
 import type { VmiAccessOutcome } from '../desired/dhcp-status';
 
-/** Set on a DHCPServer while VMI-reader Roles of it may exist in other namespaces. */
+/** Set on a DHCPServer while VMI readers of it may exist in other namespaces. */
 export const VMI_READERS_FINALIZER = 'hostedcluster.densityops.com/dhcp-vmi-readers';
 
-/** Namespaces whose VMI readers are applied at once (a Role then its RoleBinding in each). */
+/**
+ * VMI readers (one RoleBinding per namespace) applied at once. bench/controller/rbac-throughput.ts, 1,000 creates
+ * on an otherwise idle rig apiserver: 170–380/s with 8 in flight, 340–510/s with 16, 715–740/s with 32. But in a
+ * cold start at 1,000 attachments the apiserver serves the attachments' status writes meanwhile, and 5 DHCPServers at
+ * once (40 in flight) converged no sooner than 2 (16): 49.8 against 50.3 s, the ProxyServers being the last to
+ * settle. So 8, which leaves the apiserver room for the rest (Lease renewals included; bench/controller/README.md,
+ * "2026-12-06 (last)").
+ */
 export const VMI_READER_CONCURRENCY = 8;
 
 /** A cache that can also list what it holds (a ListWatchCache is one). */
@@ -63,7 +72,7 @@ export class VmiReaders {
     private readonly caches: VmiReaderCaches,
   ) {}
 
-  /** Applies DESIRED (Role, RoleBinding per namespace) and deletes every other VMI reader of this DHCPServer. */
+  /** Applies DESIRED (a RoleBinding per namespace) and deletes every other VMI reader of this DHCPServer. */
   async sync(
     dhcp: DHCPServer & KubeObject,
     names: DhcpChildNames,
@@ -101,11 +110,10 @@ export class VmiReaders {
   }
 
   /**
-   * Applies each body; a namespace deleted since the cache saw it (404) joins MISSING and its next body is
-   * skipped. Namespaces go {@link VMI_READER_CONCURRENCY} at a time, each one's Role before its RoleBinding (one
-   * after another, a DHCPServer of 200 namespaces took 400 round trips in a row). Returns the apiserver's refusal
-   * (422) of the first namespace (in the spec's order) that had one, if any; every other error is thrown to the work
-   * queue.
+   * Applies each body, {@link VMI_READER_CONCURRENCY} at a time (one after another, a DHCPServer of 200 namespaces
+   * took 200 round trips in a row); a namespace deleted since the cache saw it (404) joins MISSING and its other
+   * bodies, if any, are skipped. Returns the apiserver's refusal (422) of the first body (in the spec's order) that
+   * had one, if any; every other error is thrown to the work queue.
    */
   private async applyEach(
     bodies: readonly KubeObject[],
@@ -113,19 +121,11 @@ export class VmiReaders {
     missing: Set<string>,
     signal?: AbortSignal,
   ): Promise<Rejection | undefined> {
-    const byNamespace = new Map<string, number[]>();
-    for (const [i, body] of bodies.entries()) {
-      const ns = body.metadata?.namespace ?? '';
-      byNamespace.set(ns, [...(byNamespace.get(ns) ?? []), i]);
-    }
-    const refusals = await mapLimited([...byNamespace], VMI_READER_CONCURRENCY, async ([ns, indexes]) => {
-      for (const i of indexes) {
-        if (missing.has(ns)) return undefined;
-        const rejection = await this.applyOne(bodies[i]!, live[i], missing, signal);
-        if (rejection) return rejection;
-      }
-      return undefined;
-    });
+    const refusals = await mapLimited([...bodies.keys()], VMI_READER_CONCURRENCY, async (i) =>
+      missing.has(bodies[i]!.metadata?.namespace ?? '')
+        ? undefined
+        : this.applyOne(bodies[i]!, live[i], missing, signal),
+    );
     return refusals.find((r) => r !== undefined);
   }
 
@@ -175,10 +175,12 @@ export class VmiReaders {
     ].filter((o) => isVmiReaderOf(o, names));
   }
 
+  /** Deletes every VMI reader of ours not in KEEP, {@link VMI_READER_CONCURRENCY} at a time. */
   private async deleteOurs(names: DhcpChildNames, keep: ReadonlySet<string>, signal?: AbortSignal) {
-    for (const obj of this.ours(names)) {
-      if (!keep.has(keyOf(obj))) await this.client.delete(kindOf(obj), idOf(obj), signal);
-    }
+    const gone = this.ours(names).filter((obj) => !keep.has(keyOf(obj)));
+    await mapLimited(gone, VMI_READER_CONCURRENCY, (obj) =>
+      this.client.delete(kindOf(obj), idOf(obj), signal),
+    );
   }
 
   private async live(body: KubeObject, signal?: AbortSignal): Promise<KubeObject | undefined> {

@@ -79,7 +79,7 @@ describe('oooi render', () => {
   test('the examples: exactly the files of every object the controllers would write, and the runnable ones', () => {
     const out = join(dir, 'out');
     const r = cli('render', '-f', ex('infra.yaml'), '-f', ex('attachments.yaml'), '-o', out);
-    expect(r).toMatchObject({ code: 0, err: '', out: `rendered 34 files into ${out}` });
+    expect(r).toMatchObject({ code: 0, err: '', out: `rendered 32 files into ${out}` });
     const files = readdirSync(out, { recursive: true, withFileTypes: true })
       .filter((e) => e.isFile())
       .map((e) => join(e.parentPath, e.name).slice(out.length + 1))
@@ -101,13 +101,11 @@ describe('oooi render', () => {
       'networkpolicy-clusters-vlan100-proxy.yaml',
       'proxy/clusters-vlan100-proxy/envoy.yaml',
       'proxyserver-clusters-vlan100-proxy.yaml',
-      'role-clusters-alpha-oooi-dhcp.clusters.vlan100-dhcp.yaml',
-      'role-clusters-bravo-oooi-dhcp.clusters.vlan100-dhcp.yaml',
       'role-clusters-vlan100-dhcp-status.yaml',
       'role-clusters-vlan100-dns-config-sync.yaml',
       'role-clusters-vlan100-proxy-xds.yaml',
-      'rolebinding-clusters-alpha-oooi-dhcp.clusters.vlan100-dhcp.yaml',
-      'rolebinding-clusters-bravo-oooi-dhcp.clusters.vlan100-dhcp.yaml',
+      'rolebinding-clusters-alpha-oooi-dhcp-vmi.clusters.vlan100-dhcp.yaml',
+      'rolebinding-clusters-bravo-oooi-dhcp-vmi.clusters.vlan100-dhcp.yaml',
       'rolebinding-clusters-vlan100-dhcp-status.yaml',
       'rolebinding-clusters-vlan100-dns-config-sync.yaml',
       'rolebinding-clusters-vlan100-proxy-xds.yaml',

@@ -1,5 +1,5 @@
 // The DHCP outputs of `oooi render` (the DHCP renderer in ../dhcp decides them): for every DHCPServer the
-// controller would serve, its objects as files of their own (the owned children, then the VMI-reader Roles and
+// controller would serve, its objects as files of their own (the owned children, then the VMI-reader
 // RoleBindings in the namespaces it lists) and `dhcp/<namespace>-<name>/config.json`, exactly the ConfigMap's
 // value, which `oooi-dhcp --config` serves as is. The renderer applies the CRD defaults itself.
 import type { DHCPServer } from '@oooi/api';
