@@ -165,7 +165,8 @@ async function componentEvents(
       }),
     );
   if (row.roll) await rollout(w, o, row, out);
-  const last = row.deployments.at(-1)!;
+  const namespace = w.infra.metadata!.namespace!;
+  const last = row.lose ? await row.lose(w.admin, namespace) : row.deployments.at(-1)!;
   const node = w.kubelet.placement().find((p) => p.deployment === last)?.node;
   if (node === undefined) throw new Error(`chaos: ${last} runs on no node`);
   const lost = w.kubelet

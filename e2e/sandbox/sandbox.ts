@@ -13,9 +13,7 @@
 // on the pod network resolves the same names from the pod-network view (the proxy's ClusterIP) and gets each
 // cluster's router through Envoy — HTTP by Host, TLS by SNI. It prints what a user would check and stops
 // everything it started.
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseAllDocuments } from 'yaml';
 import { DeploymentKind, ServiceKind } from '@oooi/controller';
 import { KubeClient, KubeConfigRest, loadKubeConfig, type KubeObject } from '@oooi/kube';
 import {
@@ -34,6 +32,7 @@ import {
 import { chartDir, helmOk } from '../chart/chart-support';
 import { kinds, NamespaceKind, User, type KindName } from '../controller/support';
 import { startClusterDns } from './cluster-dns';
+import { examples, workloadDeployments, type SandboxHa } from './examples';
 import { SandboxKubelet, type SandboxNodes } from './kubelet';
 import { inspectContainers, sandboxRuntime, type ContainerView, type RuntimeChoice } from './runtime';
 import { podChecks, vmChecks, type PodView, type VmView } from './checks';
@@ -46,7 +45,7 @@ import {
   type HostedStandIn,
 } from './stand-ins';
 
-export interface SandboxOptions {
+export interface SandboxOptions extends SandboxHa {
   /** The rig run's name (its state under the rig cache's run/NAME; the hosted clusters' are NAME-hosted-*). */
   readonly name: string;
   /** One line for the user (stdout). */
@@ -62,10 +61,6 @@ export interface SandboxOptions {
    * processes; `podman` fails rather than fall back; `processes` never uses podman.
    */
   readonly runtime?: RuntimeChoice;
-  /** DNS HA mode: these addresses go to the Infra's `spec.infraComponents.dns.additionalServerIPs`. */
-  readonly dnsAdditionalServerIPs?: readonly string[];
-  /** The DHCP hot-standby pair: this address goes to the Infra's `spec.infraComponents.dhcp.standbyServerIP`. */
-  readonly dhcpStandbyServerIP?: string;
   /** How many nodes the kubelet stand-in places pods on (default 1: the rig's kwok node; more are registered). */
   readonly nodes?: number;
   /** Handed to the kubelet stand-in (the node lifecycle controller's grace period it models). */
@@ -121,21 +116,6 @@ const EXPECTED = [
   `DHCPServer/${INFRA}-dhcp`,
   `ProxyServer/${INFRA}-proxy`,
 ];
-
-function examples(dnsAdditional: readonly string[], dhcpStandby?: string): KubeObject[] {
-  const objs = ['infra.yaml', 'attachments.yaml'].flatMap((f) =>
-    parseAllDocuments(readFileSync(join(repoRoot, 'examples', f), 'utf8')).map((d) => d.toJS() as KubeObject),
-  );
-  type Components = { infraComponents: Record<string, Record<string, unknown>> };
-  for (const o of objs.filter((x) => x.kind === 'Infra' && dhcpStandby !== undefined))
-    (o.spec as Components).infraComponents.dhcp!.standbyServerIP = dhcpStandby;
-  if (dnsAdditional.length === 0) return objs;
-  for (const o of objs.filter((x) => x.kind === 'Infra'))
-    (
-      o.spec as { infraComponents: { dns: Record<string, unknown> } }
-    ).infraComponents.dns.additionalServerIPs = [...dnsAdditional];
-  return objs;
-}
 
 /** The kubelet stand-in's nodes: the rig's kwok node and N-1 more, registered as kwok nodes. */
 async function sandboxNodes(admin: KubeClient, n: number): Promise<SandboxNodes> {
@@ -266,16 +246,10 @@ export async function runSandbox(o: SandboxOptions): Promise<SandboxResult> {
     for (const h of hosted) await registerStandIn(user, NS, h);
     await show('-n', NS, 'get', 'hostedclusters,secrets');
     step('kubectl apply -f examples/infra.yaml -f examples/attachments.yaml');
-    const applied = examples(o.dnsAdditionalServerIPs ?? [], o.dhcpStandbyServerIP);
+    const applied = examples(o);
     for (const obj of applied) await admin.apply(kinds[obj.kind as KindName], obj, { force: true });
     step('waiting for the operator to converge and the three workloads to run');
-    const workloads = [
-      `${INFRA}-dns`,
-      ...(o.dnsAdditionalServerIPs ?? []).map((_, i) => `${INFRA}-dns-${i + 1}`),
-      `${INFRA}-dhcp`,
-      ...(o.dhcpStandbyServerIP !== undefined ? [`${INFRA}-dhcp-1`] : []),
-      `${INFRA}-proxy`,
-    ];
+    const workloads = workloadDeployments(INFRA, o);
     let waiting = '';
     await waitFor(
       'the DNS, DHCP and proxy pods running',
