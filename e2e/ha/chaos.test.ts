@@ -7,15 +7,18 @@
 // rebinds by broadcast once unanswered; a second VM renews only). Events per component: each pod SIGKILLed in turn,
 // a rollout (DNS: the CoreDNS image; the proxy: the Envoy image; the controller's gate applies it one replica at a
 // time), a node lost (every pod on it SIGKILLed at once, replaced after 40 s grace + the pod's 15 s toleration):
-// DNS the second replica's, the proxy the serverIP holder's, DHCP the primary's.
+// DNS the second replica's, the proxy the serverIP holder's, DHCP the primary's (five nodes: a lost one never comes
+// back; the operator's pod is spared). Readiness in the API is the stand-in's (`readiness: 'probes'`,
+// e2e/sandbox/kubelet-status.ts): a pod is Ready once its containers' readinessProbes pass, a SIGKILLed pod is
+// deleted in the API, a lost node stops heartbeating.
 // Asserted loosely: the probe VM gets a lease from the pair (it got none before the sandbox stopped rewriting paths
 // inside a podman pod's ConfigMap files: both oooi-dhcp exited on ENOENT of ha.secretFile) with both resolvers; 0
 // failed DNS lookups when a DNS pod is SIGKILLed and when a node is lost; during the DNS rollout the API never shows
-// both DNS Deployments unavailable at once (the gate); the proxy holder's node lost leaves no TLS gap near the 55 s a
+// both DNS Deployments unavailable at once (the gate), and the stand-in never ran neither DNS pod (the gate waited
+// for the real CoreDNS); the proxy holder's node lost leaves no TLS gap near the 55 s a
 // single Envoy would have; the DHCP primary's node lost leaves no renewal gap near the 55 s until the primary is back
 // (the standby took over); no address handed to two clients, no lease lost. Printed, not asserted: each rollout's
-// time with no container running and its failures. In the sandbox the API's readiness is kwok's, which marks a new
-// pod ready at once, before the stand-in's container serves: the gate can move on to the next replica too early.
+// time with no container running and its failures.
 // bench/ha prints the same table with the goals.
 import { e2eEnv } from '@oooi/rig';
 import { runSandbox } from '../sandbox/sandbox';
@@ -24,6 +27,9 @@ import { failures, formatReport, type ReportRow } from './probe/report';
 import { HA, HA_ROWS } from './world';
 
 jest.setTimeout(2_400_000);
+
+/** Three nodes lost (one per component, never back), two left for the last pair's anti-affinity. */
+const NODES = 5;
 
 /** A single pod's outage when its node is lost: the grace period plus the toleration (the harness's defaults). */
 const SINGLE_POD_NODE_LOSS_MS = 55_000;
@@ -38,7 +44,8 @@ test('HA under SIGKILL, rollouts and node loss: DNS 0 failed lookups, the proxy 
     name: `${e2eEnv().rig}-chaos`,
     runtime: 'podman',
     ...HA,
-    nodes: 3,
+    nodes: NODES,
+    readiness: 'probes',
     say: (l) => void lines.push(l),
     progress: (l) => void lines.push(l),
     beforeTeardown: async (_kubeconfig, world) => {
@@ -69,6 +76,8 @@ test('HA under SIGKILL, rollouts and node loss: DNS 0 failed lookups, the proxy 
   expect(failed).toEqual(failed.map(({ event }) => ({ event, failed: 0 })));
   expect(r.rolloutSamples.dns?.length).toBeGreaterThan(2);
   expect(r.rolloutNoneAvailable.dns).toBe(0);
+  // the stand-in's own timeline: with readiness from the probes the gate waits for the new CoreDNS to serve
+  expect(r.rolloutAllDownMs.dns).toBe(0);
 
   const tls = rowsOf(r.rows, 'proxy', 'tls');
   expect(tls.map((row) => row.event)).toEqual([

@@ -58,10 +58,12 @@ export function proxyRow(infra: string): ComponentRow {
     lose: async (admin, namespace) => {
       const ps = await admin.get(kinds.ProxyServer, { namespace, name: `${infra}-proxy` });
       const holder = (ps?.status as { serverIPHolder?: { replicaIP?: string } } | undefined)?.serverIPHolder;
-      const ips = (ps?.spec as { networkConfig?: { highAvailability?: { replicaIPs?: string[] } } } | undefined)
-        ?.networkConfig?.highAvailability?.replicaIPs;
+      const ips = (
+        ps?.spec as { networkConfig?: { highAvailability?: { replicaIPs?: string[] } } } | undefined
+      )?.networkConfig?.highAvailability?.replicaIPs;
       const i = holder?.replicaIP === undefined ? -1 : (ips ?? []).indexOf(holder.replicaIP);
-      if (i < 0) throw new Error(`chaos: ProxyServer ${infra}-proxy names no serverIP holder among ${String(ips)}`);
+      if (i < 0)
+        throw new Error(`chaos: ProxyServer ${infra}-proxy names no serverIP holder among ${String(ips)}`);
       return i === 0 ? `${infra}-proxy` : `${infra}-proxy-${i}`;
     },
   };

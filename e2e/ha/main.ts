@@ -2,7 +2,7 @@
 // (world.ts: DNS, the proxy and DHCP in HA mode),
 // printing the result as JSON on stdout (the report's rows, the events, each rollout's time with no replica running,
 // the resolvers handed out, the number of operations); the sandbox's story and progress go to stderr.
-//   tsx e2e/ha/main.ts [--nodes 3] [--grace-ms 40000]
+//   tsx e2e/ha/main.ts [--nodes 5] [--grace-ms 40000] [--kwok-readiness]
 import { runSandbox } from '../sandbox/sandbox';
 import { runChaos, type ChaosResult } from './chaos';
 import { HA, HA_ROWS } from './world';
@@ -21,7 +21,8 @@ async function main(): Promise<void> {
     name: 'bench-ha',
     runtime: 'podman',
     ...HA,
-    nodes: arg('--nodes', 3),
+    nodes: arg('--nodes', 5),
+    readiness: process.argv.includes('--kwok-readiness') ? 'kwok' : 'probes',
     nodeMonitorGraceMs: arg('--grace-ms', 40_000),
     say: note,
     progress: note,

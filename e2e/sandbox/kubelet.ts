@@ -46,6 +46,7 @@ import {
   type DeploymentShape,
   type PodStarter,
 } from './kubelet-pods';
+import { templateKey, type TemplateLike } from './kubelet-readiness';
 import type { SandboxRuntime } from './runtime';
 
 export { configMapsOf } from './kubelet-pods';
@@ -105,6 +106,8 @@ export interface PodChange {
 interface PodRecord {
   readonly node: string;
   readonly shape: PodShape;
+  /** The template it was started from (kubelet-readiness.ts templateKey). */
+  readonly key: string;
   pod?: RunningPod;
 }
 
@@ -174,6 +177,11 @@ export class SandboxKubelet {
   /** The first running pod of a Deployment, once it runs. */
   pod(deployment: string): RunningPod | undefined {
     return this.slots.get(deployment)?.pods.find((p) => p.pod)?.pod;
+  }
+
+  /** The running pod of DEPLOYMENT started from the template KEY (kubelet-status.ts), if any. */
+  running(deployment: string, key: string): RunningPod | undefined {
+    return this.slots.get(deployment)?.pods.find((r) => r.pod && r.key === key)?.pod;
   }
 
   /** Every running pod: its Deployment's name and the pod. */
@@ -321,7 +329,8 @@ export class SandboxKubelet {
       this.o.log(`kubelet: no node fits a pod of Deployment ${name}; it stays Pending`);
       return false;
     }
-    const record: PodRecord = { node, shape };
+    const key = templateKey(slot.deployment.spec?.template as TemplateLike | undefined);
+    const record: PodRecord = { node, shape, key };
     slot.pods.push(record);
     const pod = await startPod(this.starter!, slot.deployment).catch((err: unknown) => {
       slot.pods = slot.pods.filter((p) => p !== record);

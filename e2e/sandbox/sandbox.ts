@@ -17,8 +17,6 @@ import { join } from 'node:path';
 import { DeploymentKind, ServiceKind } from '@oooi/controller';
 import { KubeClient, KubeConfigRest, loadKubeConfig, type KubeObject } from '@oooi/kube';
 import {
-  FAKE_NODE,
-  fakeNode,
   openNetScope,
   repoRoot,
   rigBin,
@@ -33,7 +31,8 @@ import { chartDir, helmOk } from '../chart/chart-support';
 import { kinds, NamespaceKind, User, type KindName } from '../controller/support';
 import { startClusterDns } from './cluster-dns';
 import { examples, workloadDeployments, type SandboxHa } from './examples';
-import { SandboxKubelet, type SandboxNodes } from './kubelet';
+import { NODE_MONITOR_GRACE_MS, SandboxKubelet, type SandboxNodes } from './kubelet';
+import { ApiStatus, sandboxNodes } from './kubelet-status';
 import { inspectContainers, sandboxRuntime, type ContainerView, type RuntimeChoice } from './runtime';
 import { podChecks, vmChecks, type PodView, type VmView } from './checks';
 import type { ServiceBackend } from './pod-client';
@@ -65,6 +64,11 @@ export interface SandboxOptions extends SandboxHa {
   readonly nodes?: number;
   /** Handed to the kubelet stand-in (the node lifecycle controller's grace period it models). */
   readonly nodeMonitorGraceMs?: number;
+  /**
+   * Who says in the API whether a pod is Ready: `kwok` (the default: at once, whatever runs) or `probes`: the
+   * stand-in, from the containers' readinessProbes, on nodes of its own (kubelet-status.ts).
+   */
+  readonly readiness?: 'kwok' | 'probes';
 }
 
 /** What a caller may act on before teardown (the chaos harness of e2e/ha). */
@@ -77,6 +81,8 @@ export interface SandboxWorld {
   readonly kubelet: SandboxKubelet;
   readonly kubelets: readonly SandboxKubelet[];
   readonly nodes: SandboxNodes;
+  /** The stand-in's API side with `readiness: 'probes'`. */
+  readonly apiStatus?: ApiStatus;
   /** The Infra as the sandbox applied it. */
   readonly infra: KubeObject;
   readonly clusters: readonly { readonly name: string; readonly domain: string; readonly caFile: string }[];
@@ -93,7 +99,6 @@ export interface SandboxResult extends Omit<VmView, 'apps'> {
 }
 
 const NS = 'clusters';
-const NodeKind = { group: '', version: 'v1', plural: 'nodes', kind: 'Node', namespaced: false };
 const INFRA = 'vlan100';
 const OPERATOR_NS = 'oooi-system';
 /** The examples' hosted clusters and the pod-network address of each one's kube-apiserver Service. */
@@ -116,13 +121,6 @@ const EXPECTED = [
   `DHCPServer/${INFRA}-dhcp`,
   `ProxyServer/${INFRA}-proxy`,
 ];
-
-/** The kubelet stand-in's nodes: the rig's kwok node and N-1 more, registered as kwok nodes. */
-async function sandboxNodes(admin: KubeClient, n: number): Promise<SandboxNodes> {
-  const names = [FAKE_NODE, ...Array.from({ length: Math.max(0, n - 1) }, (_, i) => `${FAKE_NODE}-${i + 2}`)];
-  for (const name of names.slice(1)) await admin.apply(NodeKind, fakeNode(name), { force: true });
-  return { names, down: new Set(), placedBy: new Set() };
-}
 
 /** A pod-network address per pod, handed out in order from .100. */
 function podAddresses(): (deployment: string) => string {
@@ -216,7 +214,7 @@ export async function runSandbox(o: SandboxOptions): Promise<SandboxResult> {
       `a kubelet stand-in runs every pod the oooi Deployments ask for, ${runtime.kind === 'podman' ? 'each container from its image (podman)' : 'as processes of this machine'}`,
     );
     const address = podAddresses();
-    const nodes = await sandboxNodes(admin, o.nodes ?? 1);
+    const nodes = await sandboxNodes(admin, rest, o.nodes ?? 1, o.readiness === 'probes');
     for (const namespace of [OPERATOR_NS, NS]) {
       const k = new SandboxKubelet({
         scope,
@@ -233,6 +231,19 @@ export async function runSandbox(o: SandboxOptions): Promise<SandboxResult> {
       await k.start(stop.signal);
       kubelets.push(k);
     }
+    const grace = o.nodeMonitorGraceMs ?? NODE_MONITOR_GRACE_MS;
+    const apiStatus =
+      o.readiness === 'probes'
+        ? new ApiStatus({
+            rest,
+            namespace: NS,
+            nodes,
+            kubelet: kubelets[1]!,
+            nodeMonitorGraceMs: grace,
+            log: o.progress,
+          })
+        : undefined;
+    apiStatus?.start(stop.signal);
     // The hosted clusters' control-plane namespaces (`<namespace>-<name>` of each HostedCluster, which HyperShift
     // makes): oooi-dhcp reads the VMIs there, and the controller writes its VMI-reader Roles into them.
     for (const name of [NS, ...CLUSTERS.map((c) => `${NS}-${c.name}`)])
@@ -342,6 +353,7 @@ export async function runSandbox(o: SandboxOptions): Promise<SandboxResult> {
       kubelet: kubelets[1]!,
       kubelets,
       nodes,
+      ...(apiStatus ? { apiStatus } : {}),
       infra: applied.find((x) => x.kind === 'Infra')!,
       clusters: hosted.map((h) => ({ name: h.cluster, domain: h.domain, caFile: h.caFile })),
     });
