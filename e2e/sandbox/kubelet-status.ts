@@ -198,7 +198,9 @@ export class ApiStatus {
       .request({
         method: 'DELETE',
         path: `/api/v1/namespaces/${pod.metadata!.namespace!}/pods/${pod.metadata!.name!}`,
-        body: { apiVersion: 'v1', kind: 'DeleteOptions', gracePeriodSeconds: 0 },
+        // a query parameter, not DeleteOptions in a body: KubeConfigRest sends a DELETE's body with neither
+        // Content-Length nor chunking, so the apiserver reads it as the next request on the kept-alive connection
+        query: { gracePeriodSeconds: 0 },
       })
       .catch(() => undefined);
   }
