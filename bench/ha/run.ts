@@ -1,8 +1,9 @@
 // Chaos in the sandbox's shape as a benchmark (issue 29): one run of e2e/ha's harness (e2e/ha/main.ts, run as a
-// program: the sandbox with DNS, the proxy and DHCP in HA mode and three nodes, the steady probe, each replica's pod
-// SIGKILLed, DNS and the proxy rolled, a node of each component lost), printed as one table per component and event
-// with the goals beside the figures (goals.ts). Not a test and not in CI: run it by hand (root, the rig installed):
-//   pnpm tsx bench/ha/run.ts [--nodes 3] [--grace-ms 40000]
+// program: the sandbox with DNS, the proxy and DHCP in HA mode and five nodes, readiness from the pods' probes, the
+// steady probe, each replica's pod SIGKILLed, DNS and the proxy rolled, a node of each component lost), printed as one
+// table per component and event with the goals beside the figures (goals.ts). Not a test and not in CI: run it by
+// hand (root, the rig installed):
+//   pnpm tsx bench/ha/run.ts [--nodes 5] [--grace-ms 40000] [--kwok-readiness]
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { repoRoot } from '@oooi/rig';

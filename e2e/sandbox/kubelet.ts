@@ -11,8 +11,9 @@
 // and replaces each only once the node lifecycle controller would evict it (`nodeMonitorGraceMs` plus the pod's
 // toleration of the unreachable taint). A changed ConfigMap is swapped into the running pods' files atomically, as
 // the kubelet does, and as late as a real kubelet does (`configMapDelayMs`, default 60 s: its sync period plus its
-// ConfigMap cache TTL); a deleted Deployment stops its pods. kwok keeps playing the nodes for the Deployment status.
-// Everything it starts belongs to the scope it is given.
+// ConfigMap cache TTL); a deleted Deployment stops its pods. The API's pod and node status (hence the Deployment
+// status) comes from kwok by default, or with the sandbox's `readiness: 'probes'` from kubelet-status.ts (Ready once
+// the readinessProbes pass). Everything it starts belongs to the scope it is given.
 import {
   canonicalJson,
   KubeConfigRest,
