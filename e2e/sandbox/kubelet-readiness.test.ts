@@ -25,7 +25,7 @@ it.each<[string, ContainerSpec, readonly string[] | undefined]>([
   [
     'tcpSocket on a number',
     { name: 'x', readinessProbe: { tcpSocket: { port: 647 } } },
-    ['nc', '-z', '-w', '1', '203.0.113.100', '647'],
+    ['timeout', '1', 'bash', '-c', ': </dev/tcp/203.0.113.100/647'],
   ],
   [
     'exec in the container',

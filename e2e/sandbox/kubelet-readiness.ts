@@ -64,7 +64,9 @@ export function probeArgv(
     // the kubelet: any status 200-399 is a success, a TLS certificate is not verified
     return ['curl', '-sk', '-o', '/dev/null', '--max-time', timeout, '--fail', url];
   }
-  if (p.tcpSocket) return ['nc', '-z', '-w', timeout, podIP, String(port(p.tcpSocket.port))];
+  // a TCP connect, as the kubelet's; bash's /dev/tcp (no netcat on the rig's machine)
+  if (p.tcpSocket)
+    return ['timeout', timeout, 'bash', '-c', `: </dev/tcp/${podIP}/${port(p.tcpSocket.port)}`];
   if (p.exec?.command?.length) return [...execIn, ...p.exec.command];
   throw new Error(`readinessProbe of ${c.name}: neither httpGet, tcpSocket nor exec`);
 }
