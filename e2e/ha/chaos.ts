@@ -120,6 +120,14 @@ async function startProbes(w: SandboxWorld): Promise<RunningProbe[]> {
   return [vm, second];
 }
 
+interface Out {
+  events: ChaosEvent[];
+  samples: Record<string, string[]>;
+  noneAvailable: Record<string, number>;
+  /** The Infra as last applied (each rollout builds on the one before). */
+  infra: KubeObject;
+}
+
 async function event(
   w: SandboxWorld,
   o: ChaosOptions,
@@ -146,12 +154,7 @@ async function event(
   return { component: e.component, event: e.event, start, end: Date.now() };
 }
 
-async function componentEvents(
-  w: SandboxWorld,
-  o: ChaosOptions,
-  row: ComponentRow,
-  out: { events: ChaosEvent[]; samples: Record<string, string[]>; noneAvailable: Record<string, number> },
-) {
+async function componentEvents(w: SandboxWorld, o: ChaosOptions, row: ComponentRow, out: Out) {
   const { events } = out;
   const c = row.component;
   for (const d of row.deployments)
@@ -160,36 +163,36 @@ async function componentEvents(
         component: c,
         event: `SIGKILL ${d}`,
         deployments: [d],
-        act: () => w.kubelet.deletePod(d),
+        act: async () => {
+          await w.kubelet.deletePod(d);
+          await w.apiStatus?.deletePods(d);
+        },
         timeoutMs: 120_000,
       }),
     );
   if (row.roll) await rollout(w, o, row, out);
-  const last = row.deployments.at(-1)!;
+  const namespace = w.infra.metadata!.namespace!;
+  const last = row.lose ? await row.lose(w.admin, namespace) : row.deployments.at(-1)!;
   const node = w.kubelet.placement().find((p) => p.deployment === last)?.node;
   if (node === undefined) throw new Error(`chaos: ${last} runs on no node`);
+  // The workloads' node only: the operator's pod is spared (as if it ran on a node outside the chaos), since its
+  // own 300 s toleration would hold every later event back.
   const lost = w.kubelet
     .placement()
     .filter((p) => p.node === node)
     .map((p) => p.deployment);
-  const all = w.kubelets.flatMap((k) => k.placement()).filter((p) => p.node === node);
   events.push(
     await event(w, o, {
       component: c,
-      event: `node ${node} lost (${all.map((p) => p.deployment).join(', ')})`,
+      event: `node ${node} lost (${lost.join(', ')})`,
       deployments: lost,
-      act: async () => void (await Promise.all(w.kubelets.map((k) => k.loseNode(node)))),
+      act: () => w.kubelet.loseNode(node),
       timeoutMs: 300_000,
     }),
   );
 }
 
-async function rollout(
-  w: SandboxWorld,
-  o: ChaosOptions,
-  row: ComponentRow,
-  out: { events: ChaosEvent[]; samples: Record<string, string[]>; noneAvailable: Record<string, number> },
-): Promise<void> {
+async function rollout(w: SandboxWorld, o: ChaosOptions, row: ComponentRow, out: Out): Promise<void> {
   const { events, samples, noneAvailable } = out;
   const c = row.component;
   await waitFor(
@@ -204,7 +207,8 @@ async function rollout(
     },
     { timeoutMs: 120_000, everyMs: 500 },
   );
-  const rolled = row.roll!(w.infra);
+  const rolled = row.roll!(out.infra);
+  out.infra = rolled;
   const stopSampling = sampleDeployments(w, row.deployments);
   events.push(
     await event(w, o, {
@@ -232,12 +236,13 @@ export async function runChaos(w: SandboxWorld, o: ChaosOptions): Promise<ChaosR
   const samples: Record<string, string[]> = {};
   const noneAvailable: Record<string, number> = {};
   let ops: OpRecord[] | undefined;
+  const out: Out = { events, samples, noneAvailable, infra: w.infra };
   try {
     const t0 = Date.now();
     await sleep(o.steadyMs ?? 5000);
     events.push({ component: '-', event: 'steady (no event)', start: t0, end: Date.now() });
     for (const row of o.rows) {
-      await componentEvents(w, o, row, { events, samples, noneAvailable });
+      await componentEvents(w, o, row, out);
       const rolled = events.find((e) => e.component === row.component && e.event === 'rollout');
       if (rolled)
         rolloutAllDownMs[row.component] = allDownMs(

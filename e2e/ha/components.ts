@@ -1,7 +1,8 @@
 // The components the chaos harness (chaos.ts) runs events against, one table row each: its Deployments (one per
 // replica), how to roll it (a change of the Infra that changes every replica's pod template), and the probe's
-// operation that it serves. Proxy HA is not a row yet.
-import type { KubeObject } from '@oooi/kube';
+// operation that it serves.
+import type { KubeClient, KubeObject } from '@oooi/kube';
+import { kinds } from '../controller/support';
 import type { OpKind } from './probe/report';
 
 export interface ComponentRow {
@@ -15,6 +16,8 @@ export interface ComponentRow {
   readonly roll?: (infra: KubeObject) => KubeObject;
   /** The probe's operation this component serves. */
   readonly op: OpKind;
+  /** The Deployment whose node is lost (default: the last replica's). */
+  readonly lose?: (admin: KubeClient, namespace: string) => Promise<string>;
 }
 
 /** Another CoreDNS tag than the operator's default (the sandbox runs every coredns/coredns image as the rig's). */
@@ -39,11 +42,43 @@ export function dnsRow(infra: string, additional: number): ComponentRow {
   };
 }
 
+/** Another Envoy tag than the operator's default (the sandbox runs every envoyproxy/envoy image as the rig's Envoy). */
+export const ROLLED_ENVOY_IMAGE = 'docker.io/envoyproxy/envoy:v1.36.5';
+
+/**
+ * The proxy in HA mode: `<infra>-proxy` (replica 0) and `<infra>-proxy-1`, keepalived moving serverIP between them.
+ * The rollout changes the Envoy image (the oooi-xds and keepalived images are the sandbox's built ones).
+ */
+export function proxyRow(infra: string): ComponentRow {
+  return {
+    component: 'proxy',
+    deployments: [`${infra}-proxy`, `${infra}-proxy-1`],
+    roll: (obj) => withComponent(obj, 'proxy', { proxyImage: ROLLED_ENVOY_IMAGE }),
+    op: 'tls',
+    lose: async (admin, namespace) => {
+      const ps = await admin.get(kinds.ProxyServer, { namespace, name: `${infra}-proxy` });
+      const holder = (ps?.status as { serverIPHolder?: { replicaIP?: string } } | undefined)?.serverIPHolder;
+      const ips = (
+        ps?.spec as { networkConfig?: { highAvailability?: { replicaIPs?: string[] } } } | undefined
+      )?.networkConfig?.highAvailability?.replicaIPs;
+      const i = holder?.replicaIP === undefined ? -1 : (ips ?? []).indexOf(holder.replicaIP);
+      if (i < 0)
+        throw new Error(`chaos: ProxyServer ${infra}-proxy names no serverIP holder among ${String(ips)}`);
+      return i === 0 ? `${infra}-proxy` : `${infra}-proxy-${i}`;
+    },
+  };
+}
+
 /**
  * The DHCP hot-standby pair: `<infra>-dhcp` (the primary) and `<infra>-dhcp-1` (the standby). No rollout event: its
- * image is the sandbox's built oooi-dhcp, which another tag would not map to. Not in chaos.test.ts yet: with
- * `dhcpStandbyServerIP` set, the sandbox's VM got no lease within 120 s (not investigated).
+ * image is the sandbox's built oooi-dhcp, which another tag would not map to. The node lost is the primary's: the
+ * standby's takeover.
  */
 export function dhcpPairRow(infra: string): ComponentRow {
-  return { component: 'dhcp', deployments: [`${infra}-dhcp`, `${infra}-dhcp-1`], op: 'dhcp' };
+  return {
+    component: 'dhcp',
+    deployments: [`${infra}-dhcp`, `${infra}-dhcp-1`],
+    op: 'dhcp',
+    lose: () => Promise.resolve(`${infra}-dhcp`),
+  };
 }

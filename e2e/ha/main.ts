@@ -1,10 +1,11 @@
-// A program for bench/ha (run with tsx, as root, the rig installed): the chaos of chaos.test.ts in one sandbox run,
+// A program for bench/ha (run with tsx, as root, the rig installed): the chaos of chaos.test.ts in one sandbox run
+// (world.ts: DNS, the proxy and DHCP in HA mode),
 // printing the result as JSON on stdout (the report's rows, the events, each rollout's time with no replica running,
 // the resolvers handed out, the number of operations); the sandbox's story and progress go to stderr.
-//   tsx e2e/ha/main.ts [--nodes 3] [--grace-ms 40000]
+//   tsx e2e/ha/main.ts [--nodes 5] [--grace-ms 40000] [--kwok-readiness]
 import { runSandbox } from '../sandbox/sandbox';
 import { runChaos, type ChaosResult } from './chaos';
-import { dnsRow } from './components';
+import { HA, HA_ROWS } from './world';
 
 const arg = (flag: string, def: number) => {
   const i = process.argv.indexOf(flag);
@@ -19,19 +20,20 @@ async function main(): Promise<void> {
   await runSandbox({
     name: 'bench-ha',
     runtime: 'podman',
-    dnsAdditionalServerIPs: ['198.51.100.5'],
-    nodes: arg('--nodes', 3),
+    ...HA,
+    nodes: arg('--nodes', 5),
+    readiness: process.argv.includes('--kwok-readiness') ? 'kwok' : 'probes',
     nodeMonitorGraceMs: arg('--grace-ms', 40_000),
     say: note,
     progress: note,
     signal: interrupted.signal,
     beforeTeardown: async (_kubeconfig, world) => {
-      result = await runChaos(world, { rows: [dnsRow('vlan100', 1)], say: note });
+      result = await runChaos(world, { rows: HA_ROWS, say: note });
     },
   });
   const r = result!;
   process.stdout.write(
-    `${JSON.stringify({ rows: r.rows, events: r.events, rolloutAllDownMs: r.rolloutAllDownMs, resolvers: r.resolvers, ops: r.ops.length })}\n`,
+    `${JSON.stringify({ rows: r.rows, events: r.events, rolloutAllDownMs: r.rolloutAllDownMs, rolloutNoneAvailable: r.rolloutNoneAvailable, resolvers: r.resolvers, ops: r.ops.length })}\n`,
   );
 }
 

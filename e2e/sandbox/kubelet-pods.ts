@@ -85,9 +85,16 @@ export async function startPod(s: PodStarter, d: DeploymentShape): Promise<Runni
     vlan: s.vlan,
     podNetwork: { network: s.podNetwork.network, address: s.podNetwork.address(name) },
     // podman: in-cluster configuration from the token (the containers need no kubeconfig; CoreDNS and Envoy
-    // talk to no API server). Processes: the token as their KUBECONFIG.
+    // talk to no API server), and the ConfigMap files as the controller wrote them: a container sees its volumes
+    // at their mountPaths, so a path inside a file (oooi-dhcp's `ha.secretFile /etc/oooi-dhcp-ha/secret`) must not
+    // be rewritten to the host's pod directory (it was: both oooi-dhcp of the pair exited at start on ENOENT and
+    // the VM got no lease). Processes: the token as their KUBECONFIG, the paths rewritten (the runner's default).
     ...(rt.kind === 'podman'
-      ? { podman: { image: rt.image, ...(rt.pull ? { pull: rt.pull } : {}) }, serviceAccount: token }
+      ? {
+          podman: { image: rt.image, ...(rt.pull ? { pull: rt.pull } : {}) },
+          serviceAccount: token,
+          rewriteFileContents: false,
+        }
       : { kubeconfig: token }),
     ...(secrets.length > 0 ? { secrets } : {}),
     ...s.podOptions,

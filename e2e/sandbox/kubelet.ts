@@ -3,16 +3,16 @@
 // namespaces holding the pod's Multus IP on the VLAN and an eth0 on the pod network, under a token of the pod's own
 // ServiceAccount, so every API call a container makes is checked against the RBAC the controller generated.
 //
-// It models nodes (kubelet-nodes.ts decides, this file acts): every pod is placed on one of the sandbox's "nodes"
-// honouring the template's required anti-affinity, so two replicas of one component never share a node (no node
-// fits: the pod stays Pending here). It honours `replicas`; a changed pod template replaces the pods in the order
-// the Deployment's strategy says (Recreate: stop, then start, so two pods never hold one static IP); `deletePod`
-// SIGKILLs a pod and the "ReplicaSet" starts a new one; `loseNode` SIGKILLs every pod of a node at once (no drain)
-// and replaces each only once the node lifecycle controller would evict it (`nodeMonitorGraceMs` plus the pod's
-// toleration of the unreachable taint). A changed ConfigMap is swapped into the running pods' files atomically, as
-// the kubelet does, and as late as a real kubelet does (`configMapDelayMs`, default 60 s: its sync period plus its
-// ConfigMap cache TTL); a deleted Deployment stops its pods. kwok keeps playing the nodes for the Deployment status.
-// Everything it starts belongs to the scope it is given.
+// It models nodes (kubelet-nodes.ts decides, this file acts): each pod is placed on one of the sandbox's "nodes"
+// honouring the template's required anti-affinity (no node fits: it stays Pending). It honours `replicas`; a changed
+// template replaces the pods in the strategy's order (Recreate: stop, then start, so two pods never hold one static
+// IP; a stop runs preStop sleeps first, kubelet-stop.ts); `deletePod` SIGKILLs a pod and the "ReplicaSet" starts a
+// new one; `loseNode` SIGKILLs every pod of a node at once (no drain) and replaces each once the node lifecycle
+// controller would evict it (`nodeMonitorGraceMs` plus the pod's unreachable toleration). A changed ConfigMap is
+// swapped into the running pods' files atomically and as late as a real kubelet does (`configMapDelayMs`, default
+// 60 s: its sync period plus its ConfigMap cache TTL); a deleted Deployment stops its pods. The API's pod and node
+// status comes from kwok, or with the sandbox's `readiness: 'probes'` from kubelet-status.ts (Ready once the
+// readinessProbes pass). Everything it starts belongs to the scope it is given.
 import {
   canonicalJson,
   KubeConfigRest,
@@ -46,6 +46,8 @@ import {
   type DeploymentShape,
   type PodStarter,
 } from './kubelet-pods';
+import { templateKey, type TemplateLike } from './kubelet-readiness';
+import { stopDelays, stopGracefully, type StopContainer } from './kubelet-stop';
 import type { SandboxRuntime } from './runtime';
 
 export { configMapsOf } from './kubelet-pods';
@@ -58,10 +60,7 @@ const DeploymentKind: KindDescriptor = {
 };
 const ConfigMapKind: KindDescriptor = { group: '', version: 'v1', plural: 'configmaps', kind: 'ConfigMap' };
 
-/**
- * The sandbox's nodes, shared by every kubelet stand-in of one sandbox: their names, the ones lost, and each kubelet's
- * pods (placement sees them all).
- */
+/** The sandbox's nodes, shared by its kubelet stand-ins: names, the ones lost, each kubelet's pods (placement). */
 export interface SandboxNodes {
   readonly names: readonly string[];
   readonly down: Set<string>;
@@ -105,6 +104,9 @@ export interface PodChange {
 interface PodRecord {
   readonly node: string;
   readonly shape: PodShape;
+  /** The template it was started from (kubelet-readiness.ts templateKey), and its containers' stop delays. */
+  readonly key: string;
+  readonly stop: ReadonlyMap<string, number>;
   pod?: RunningPod;
 }
 
@@ -174,6 +176,11 @@ export class SandboxKubelet {
   /** The first running pod of a Deployment, once it runs. */
   pod(deployment: string): RunningPod | undefined {
     return this.slots.get(deployment)?.pods.find((p) => p.pod)?.pod;
+  }
+
+  /** The running pod of DEPLOYMENT started from the template KEY (kubelet-status.ts), if any. */
+  running(deployment: string, key: string): RunningPod | undefined {
+    return this.slots.get(deployment)?.pods.find((r) => r.pod && r.key === key)?.pod;
   }
 
   /** Every running pod: its Deployment's name and the pod. */
@@ -321,7 +328,9 @@ export class SandboxKubelet {
       this.o.log(`kubelet: no node fits a pod of Deployment ${name}; it stays Pending`);
       return false;
     }
-    const record: PodRecord = { node, shape };
+    const t = slot.deployment.spec?.template;
+    const stop = stopDelays(t?.spec?.containers as StopContainer[] | undefined);
+    const record: PodRecord = { node, shape, key: templateKey(t as TemplateLike | undefined), stop };
     slot.pods.push(record);
     const pod = await startPod(this.starter!, slot.deployment).catch((err: unknown) => {
       slot.pods = slot.pods.filter((p) => p !== record);
@@ -341,7 +350,7 @@ export class SandboxKubelet {
   private async stopPod(slot: PodSlot, record: PodRecord): Promise<void> {
     slot.pods = slot.pods.filter((p) => p !== record);
     if (record.pod) this.mark(slot.deployment.metadata?.name ?? '', record.node, false);
-    await record.pod?.dispose();
+    if (record.pod) await stopGracefully(record.pod, record.stop); // preStop, then SIGTERM (kubelet-stop.ts)
     record.pod = undefined;
   }
 

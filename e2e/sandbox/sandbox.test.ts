@@ -7,8 +7,10 @@
 // through Envoy by Host (HTTP) and by SNI (TLS on 443), the names answered by the pod-network view. Every oooi
 // container (the operator, oooi-dhcp, oooi-xds, the DNS pod's config-sync sidecar and its CoreDNS) ran from its
 // image with podman (`runtime: 'podman'` refuses to fall back to processes), and was still running at the end.
-import { OOOI_IMAGE_VERSION } from '@oooi/controller';
+// The local tags are OOOI_E2E_IMAGE_VERSION's when set (e2e/images/built.ts), so a run beside another checkout's
+// tests does not overwrite the default tags.
 import { e2eEnv, rigCorednsTag, versions } from '@oooi/rig';
+import { LOCAL_IMAGE_VERSION } from '../images/built';
 import { runSandbox, type SandboxResult } from './sandbox';
 
 jest.setTimeout(600_000);
@@ -70,7 +72,7 @@ test('every object Ready; a VM on the VLAN gets a lease, DNS answers, its API th
     })),
   );
   // every oooi container ran from its image (a podman container id), and still ran once every check had passed
-  const image = (n: string) => `localhost/oooi-${n}:${OOOI_IMAGE_VERSION}`;
+  const image = (n: string) => `localhost/oooi-${n}:${LOCAL_IMAGE_VERSION}`;
   expect(result.runtime).toBe('podman');
   expect(
     [...result.containers]

@@ -13,14 +13,10 @@
 // on the pod network resolves the same names from the pod-network view (the proxy's ClusterIP) and gets each
 // cluster's router through Envoy — HTTP by Host, TLS by SNI. It prints what a user would check and stops
 // everything it started.
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseAllDocuments } from 'yaml';
 import { DeploymentKind, ServiceKind } from '@oooi/controller';
 import { KubeClient, KubeConfigRest, loadKubeConfig, type KubeObject } from '@oooi/kube';
 import {
-  FAKE_NODE,
-  fakeNode,
   openNetScope,
   repoRoot,
   rigBin,
@@ -34,7 +30,9 @@ import {
 import { chartDir, helmOk } from '../chart/chart-support';
 import { kinds, NamespaceKind, User, type KindName } from '../controller/support';
 import { startClusterDns } from './cluster-dns';
-import { SandboxKubelet, type SandboxNodes } from './kubelet';
+import { examples, workloadDeployments, type SandboxHa } from './examples';
+import { NODE_MONITOR_GRACE_MS, SandboxKubelet, type SandboxNodes } from './kubelet';
+import { ApiStatus, sandboxNodes } from './kubelet-status';
 import { inspectContainers, sandboxRuntime, type ContainerView, type RuntimeChoice } from './runtime';
 import { podChecks, vmChecks, type PodView, type VmView } from './checks';
 import type { ServiceBackend } from './pod-client';
@@ -46,7 +44,7 @@ import {
   type HostedStandIn,
 } from './stand-ins';
 
-export interface SandboxOptions {
+export interface SandboxOptions extends SandboxHa {
   /** The rig run's name (its state under the rig cache's run/NAME; the hosted clusters' are NAME-hosted-*). */
   readonly name: string;
   /** One line for the user (stdout). */
@@ -62,14 +60,15 @@ export interface SandboxOptions {
    * processes; `podman` fails rather than fall back; `processes` never uses podman.
    */
   readonly runtime?: RuntimeChoice;
-  /** DNS HA mode: these addresses go to the Infra's `spec.infraComponents.dns.additionalServerIPs`. */
-  readonly dnsAdditionalServerIPs?: readonly string[];
-  /** The DHCP hot-standby pair: this address goes to the Infra's `spec.infraComponents.dhcp.standbyServerIP`. */
-  readonly dhcpStandbyServerIP?: string;
   /** How many nodes the kubelet stand-in places pods on (default 1: the rig's kwok node; more are registered). */
   readonly nodes?: number;
   /** Handed to the kubelet stand-in (the node lifecycle controller's grace period it models). */
   readonly nodeMonitorGraceMs?: number;
+  /**
+   * Who says in the API whether a pod is Ready: `kwok` (the default: at once, whatever runs) or `probes`: the
+   * stand-in, from the containers' readinessProbes, on nodes of its own (kubelet-status.ts).
+   */
+  readonly readiness?: 'kwok' | 'probes';
 }
 
 /** What a caller may act on before teardown (the chaos harness of e2e/ha). */
@@ -82,6 +81,8 @@ export interface SandboxWorld {
   readonly kubelet: SandboxKubelet;
   readonly kubelets: readonly SandboxKubelet[];
   readonly nodes: SandboxNodes;
+  /** The stand-in's API side with `readiness: 'probes'`. */
+  readonly apiStatus?: ApiStatus;
   /** The Infra as the sandbox applied it. */
   readonly infra: KubeObject;
   readonly clusters: readonly { readonly name: string; readonly domain: string; readonly caFile: string }[];
@@ -98,7 +99,6 @@ export interface SandboxResult extends Omit<VmView, 'apps'> {
 }
 
 const NS = 'clusters';
-const NodeKind = { group: '', version: 'v1', plural: 'nodes', kind: 'Node', namespaced: false };
 const INFRA = 'vlan100';
 const OPERATOR_NS = 'oooi-system';
 /** The examples' hosted clusters and the pod-network address of each one's kube-apiserver Service. */
@@ -121,28 +121,6 @@ const EXPECTED = [
   `DHCPServer/${INFRA}-dhcp`,
   `ProxyServer/${INFRA}-proxy`,
 ];
-
-function examples(dnsAdditional: readonly string[], dhcpStandby?: string): KubeObject[] {
-  const objs = ['infra.yaml', 'attachments.yaml'].flatMap((f) =>
-    parseAllDocuments(readFileSync(join(repoRoot, 'examples', f), 'utf8')).map((d) => d.toJS() as KubeObject),
-  );
-  type Components = { infraComponents: Record<string, Record<string, unknown>> };
-  for (const o of objs.filter((x) => x.kind === 'Infra' && dhcpStandby !== undefined))
-    (o.spec as Components).infraComponents.dhcp!.standbyServerIP = dhcpStandby;
-  if (dnsAdditional.length === 0) return objs;
-  for (const o of objs.filter((x) => x.kind === 'Infra'))
-    (
-      o.spec as { infraComponents: { dns: Record<string, unknown> } }
-    ).infraComponents.dns.additionalServerIPs = [...dnsAdditional];
-  return objs;
-}
-
-/** The kubelet stand-in's nodes: the rig's kwok node and N-1 more, registered as kwok nodes. */
-async function sandboxNodes(admin: KubeClient, n: number): Promise<SandboxNodes> {
-  const names = [FAKE_NODE, ...Array.from({ length: Math.max(0, n - 1) }, (_, i) => `${FAKE_NODE}-${i + 2}`)];
-  for (const name of names.slice(1)) await admin.apply(NodeKind, fakeNode(name), { force: true });
-  return { names, down: new Set(), placedBy: new Set() };
-}
 
 /** A pod-network address per pod, handed out in order from .100. */
 function podAddresses(): (deployment: string) => string {
@@ -236,7 +214,7 @@ export async function runSandbox(o: SandboxOptions): Promise<SandboxResult> {
       `a kubelet stand-in runs every pod the oooi Deployments ask for, ${runtime.kind === 'podman' ? 'each container from its image (podman)' : 'as processes of this machine'}`,
     );
     const address = podAddresses();
-    const nodes = await sandboxNodes(admin, o.nodes ?? 1);
+    const nodes = await sandboxNodes(admin, rest, o.nodes ?? 1, o.readiness === 'probes');
     for (const namespace of [OPERATOR_NS, NS]) {
       const k = new SandboxKubelet({
         scope,
@@ -253,6 +231,19 @@ export async function runSandbox(o: SandboxOptions): Promise<SandboxResult> {
       await k.start(stop.signal);
       kubelets.push(k);
     }
+    const grace = o.nodeMonitorGraceMs ?? NODE_MONITOR_GRACE_MS;
+    const apiStatus =
+      o.readiness === 'probes'
+        ? new ApiStatus({
+            rest,
+            namespace: NS,
+            nodes,
+            kubelet: kubelets[1]!,
+            nodeMonitorGraceMs: grace,
+            log: o.progress,
+          })
+        : undefined;
+    apiStatus?.start(stop.signal);
     // The hosted clusters' control-plane namespaces (`<namespace>-<name>` of each HostedCluster, which HyperShift
     // makes): oooi-dhcp reads the VMIs there, and the controller writes its VMI-reader Roles into them.
     for (const name of [NS, ...CLUSTERS.map((c) => `${NS}-${c.name}`)])
@@ -266,16 +257,10 @@ export async function runSandbox(o: SandboxOptions): Promise<SandboxResult> {
     for (const h of hosted) await registerStandIn(user, NS, h);
     await show('-n', NS, 'get', 'hostedclusters,secrets');
     step('kubectl apply -f examples/infra.yaml -f examples/attachments.yaml');
-    const applied = examples(o.dnsAdditionalServerIPs ?? [], o.dhcpStandbyServerIP);
+    const applied = examples(o);
     for (const obj of applied) await admin.apply(kinds[obj.kind as KindName], obj, { force: true });
     step('waiting for the operator to converge and the three workloads to run');
-    const workloads = [
-      `${INFRA}-dns`,
-      ...(o.dnsAdditionalServerIPs ?? []).map((_, i) => `${INFRA}-dns-${i + 1}`),
-      `${INFRA}-dhcp`,
-      ...(o.dhcpStandbyServerIP !== undefined ? [`${INFRA}-dhcp-1`] : []),
-      `${INFRA}-proxy`,
-    ];
+    const workloads = workloadDeployments(INFRA, o);
     let waiting = '';
     await waitFor(
       'the DNS, DHCP and proxy pods running',
@@ -368,6 +353,7 @@ export async function runSandbox(o: SandboxOptions): Promise<SandboxResult> {
       kubelet: kubelets[1]!,
       kubelets,
       nodes,
+      ...(apiStatus ? { apiStatus } : {}),
       infra: applied.find((x) => x.kind === 'Infra')!,
       clusters: hosted.map((h) => ({ name: h.cluster, domain: h.domain, caFile: h.caFile })),
     });

@@ -32,12 +32,18 @@ export function encodeRenew(xid: number, mac: string, ciaddr: string): Buffer {
   return Buffer.concat([p, Buffer.from([53, 1, 3]), clientId, Buffer.from([55, 2, 1, 6, 255])]);
 }
 
-/** A reply's transaction id, message type and `yiaddr`; undefined when it is not a DHCP reply. */
+/**
+ * A reply's transaction id, message type, `yiaddr` and server identifier (option 54, when present); undefined when it
+ * is not a DHCP reply.
+ */
 export function decodeReply(
   msg: Buffer,
-): { readonly xid: number; readonly type: number; readonly yiaddr: string } | undefined {
+):
+  | { readonly xid: number; readonly type: number; readonly yiaddr: string; readonly serverId?: string }
+  | undefined {
   if (msg.length < 241 || msg.readUInt8(0) !== 2 || msg.readUInt32BE(236) !== MAGIC) return undefined;
   let type = 0;
+  let serverId: string | undefined;
   for (let i = 240; i < msg.length;) {
     const code = msg.readUInt8(i);
     if (code === 255) break;
@@ -47,9 +53,11 @@ export function decodeReply(
     }
     const len = msg.readUInt8(i + 1);
     if (code === 53 && len === 1) type = msg.readUInt8(i + 2);
+    if (code === 54 && len === 4) serverId = ipOf(msg, i + 2);
     i += 2 + len;
   }
-  return type === 0 ? undefined : { xid: msg.readUInt32BE(4), type, yiaddr: ipOf(msg, 16) };
+  if (type === 0) return undefined;
+  return { xid: msg.readUInt32BE(4), type, yiaddr: ipOf(msg, 16), ...(serverId ? { serverId } : {}) };
 }
 
 /** What a renewal came to: ACK of the address held (ok), NAK or another address (lost). */

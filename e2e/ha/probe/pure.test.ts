@@ -171,6 +171,16 @@ describe('dhcp-wire', () => {
     expect(decodeReply(encodeRenew(7, mac, '198.51.100.101'))).toBeUndefined(); // a request
     expect(decodeReply(Buffer.alloc(10))).toBeUndefined();
   });
+  it('decodeReply: the server identifier (option 54), which a client renews with after rebinding', () => {
+    const ack = reply(5, '198.51.100.101');
+    const withId = Buffer.concat([ack.subarray(0, -1), Buffer.from([54, 4, 198, 51, 100, 6, 255])]);
+    expect(decodeReply(withId)).toEqual({
+      xid: 7,
+      type: 5,
+      yiaddr: '198.51.100.101',
+      serverId: '198.51.100.6',
+    });
+  });
   it.each<[number, string, string]>([
     [5, '198.51.100.101', 'ok'],
     [5, '198.51.100.150', 'lost'],

@@ -129,18 +129,22 @@ function firstLease(): Promise<{ ip: string; server: string; dns: string[] }> {
 }
 
 /**
- * Renewals on the grid (dhcp-wire.ts): a DHCPREQUEST from IP:68, one outstanding at a time, by unicast to SERVER;
+ * Renewals on the grid (dhcp-wire.ts): a DHCPREQUEST from IP:68, one outstanding at a time, by unicast to
+ * LEASE_SERVER (later: to the server identifier of the last ACK, as a client renews with the server that answered);
  * after one goes unanswered, broadcast (RFC 2131 REBINDING: any server of the network may answer, e.g. a standby
- * taking over) until one is answered again. A client reaches REBINDING at T2 (7/8 of the lease); here at once.
+ * taking over) until one is answered again, every broadcast of one rebinding with the same xid. A client reaches
+ * REBINDING at T2 (7/8 of the lease); here at once.
  */
-function renewals(ip: string, server: string): { tick: () => void; close: () => void } {
+function renewals(ip: string, leaseServer: string): { tick: () => void; close: () => void } {
   const mac =
     Object.values(networkInterfaces())
       .flat()
       .find((a) => a?.address === ip)?.mac ?? '';
   const sock = createSocket({ type: 'udp4', reuseAddr: true });
   sock.bind(68, ip, () => sock.setBroadcast(true));
+  let server = leaseServer;
   let rebinding = false;
+  let rebindXid: number | undefined;
   let pending: { xid: number; start: number } | undefined;
   let held = true;
   const record = (ok: boolean, detail: string, lost = false) => {
@@ -169,6 +173,8 @@ function renewals(ip: string, server: string): { tick: () => void; close: () => 
       outcome === 'lost' && held,
     );
     held = outcome === 'ok';
+    // RFC 2131 4.4.5: the server that answered the rebinding (a standby that took over) is the one renewed with next
+    if (outcome === 'ok' && r.serverId !== undefined) server = r.serverId;
     rebinding = false;
   });
   sock.on('error', (err) => emit({ error: err.message }));
@@ -179,7 +185,11 @@ function renewals(ip: string, server: string): { tick: () => void; close: () => 
       record(false, `no answer (${rebinding ? 'broadcast' : 'unicast'})`);
       rebinding = true;
     }
-    pending = { xid: Math.floor(Math.random() * 0xffffffff), start: Date.now() };
+    // REBINDING retransmits keep the transaction's xid, as udhcpc and dhclient do: a standby counts a client as
+    // unanswered only when it sees the same message of one transaction again (packages/dhcp README, Takeover)
+    const xid = () => Math.floor(Math.random() * 0xffffffff);
+    rebindXid = rebinding ? (rebindXid ?? xid()) : undefined;
+    pending = { xid: rebindXid ?? xid(), start: Date.now() };
     const to = rebinding ? '255.255.255.255' : server;
     sock.send(encodeRenew(pending.xid, mac, ip), 67, to, (err) => err && record(false, err.message));
   };

@@ -14,15 +14,21 @@ const SA_DIR = '/var/run/secrets/kubernetes.io/serviceaccount';
 
 /**
  * The kubelet's fsGroup (SetVolumeOwnership): the volume's group is fsGroup, group-writable added to the mode it
- * has (an emptyDir stays world-writable), new files inheriting the group.
+ * has (an emptyDir stays world-writable), new files inheriting the group. A read-only volume (ConfigMap and Secret
+ * volumes, which the kubelet also hands to SetVolumeOwnership) gets group-read instead: its files `| 0440`, its
+ * directories `| 02550`, so a Secret written 0440 for the pod's fsGroup (oooi-dhcp's pair secret) is readable by
+ * the pod's user, as under a real kubelet.
  */
-async function applyFsGroup(dir: string, gid: number): Promise<void> {
+async function applyFsGroup(dir: string, gid: number, readOnly: boolean): Promise<void> {
   await chown(dir, 0, gid);
-  await chmod(dir, ((await stat(dir)).mode & 0o7777) | 0o2070);
+  await chmod(dir, ((await stat(dir)).mode & 0o7777) | (readOnly ? 0o2550 : 0o2070));
   for (const e of await readdir(dir, { withFileTypes: true })) {
     const p = join(dir, e.name);
-    if (e.isDirectory()) await applyFsGroup(p, gid);
-    else if (e.isFile()) await chown(p, -1, gid);
+    if (e.isDirectory()) await applyFsGroup(p, gid, readOnly);
+    else if (e.isFile()) {
+      await chown(p, -1, gid);
+      if (readOnly) await chmod(p, ((await stat(p)).mode & 0o7777) | 0o440);
+    }
   }
 }
 
@@ -32,8 +38,8 @@ async function podmanMounts(ctx: PodCtx, c: ContainerPlan): Promise<PodmanMount[
   for (const [i, m] of c.mounts.entries()) {
     const vol = ctx.plan.volumes.find((v) => v.name === m.volume);
     const source = await realpath(mountMapping(ctx, c, i).to);
-    if (vol?.kind !== 'configMap' && ctx.plan.securityContext.fsGroup !== undefined) {
-      await applyFsGroup(source, ctx.plan.securityContext.fsGroup);
+    if (ctx.plan.securityContext.fsGroup !== undefined) {
+      await applyFsGroup(source, ctx.plan.securityContext.fsGroup, vol?.kind === 'configMap');
     }
     // ConfigMap volumes are read-only in every container, as the kubelet mounts them
     mounts.push({ source, target: m.mountPath, readOnly: m.readOnly === true || vol?.kind === 'configMap' });
