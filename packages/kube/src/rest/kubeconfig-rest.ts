@@ -130,7 +130,14 @@ export class KubeConfigRest implements RestClient {
       ...(opts.headers ?? {}),
       ...this.headers,
       Accept: 'application/json',
-      ...(payload === undefined ? {} : { 'Content-Type': req.contentType ?? 'application/json' }),
+      // Content-Length on every body: Node frames no body of a DELETE (or GET) by default, and an unframed body
+      // stays on the keep-alive connection, read by the apiserver as the next request.
+      ...(payload === undefined
+        ? {}
+        : {
+            'Content-Type': req.contentType ?? 'application/json',
+            'Content-Length': String(Buffer.byteLength(payload)),
+          }),
     };
     opts.timeout = this.timeoutMs;
     if (this.lookup) opts.lookup = this.lookup;
