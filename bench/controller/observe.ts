@@ -24,6 +24,13 @@ const workloadKinds = [
   { group: 'networking.k8s.io', version: 'v1', plural: 'networkpolicies', kind: 'NetworkPolicy' },
 ] as const;
 
+/** Its status's Available condition is True (for a child: its Deployment's; for an Infra: all three children's). */
+function availableTrue(o: KubeObject | undefined): boolean {
+  const conditions = (o?.status as { conditions?: { type: string; status: string }[] } | undefined)
+    ?.conditions;
+  return conditions?.some((c) => c.type === 'Available' && c.status === 'True') ?? false;
+}
+
 export class Watcher {
   readonly attachments: ListWatchCache;
   readonly infras: ListWatchCache;
@@ -60,6 +67,17 @@ export class Watcher {
     return [this.attachments, this.infras, this.dns, this.proxy, this.dhcp, ...this.workloads.values()];
   }
 
+  /** Our kinds by name, for `IdleDiff` (the workloads' caches keep metadata only). */
+  diffed(): Array<[string, ListWatchCache]> {
+    return [
+      ['Infra', this.infras],
+      ['InfraClusterAttachment', this.attachments],
+      ['DNSServer', this.dns],
+      ['ProxyServer', this.proxy],
+      ['DHCPServer', this.dhcp],
+    ];
+  }
+
   async start(signal: AbortSignal): Promise<void> {
     await Promise.all(this.caches().map((c) => c.start(signal)));
   }
@@ -83,8 +101,12 @@ export class Watcher {
         ['DNSServer', dns],
         ['ProxyServer', proxy],
         ['DHCPServer', dhcp],
-      ] as const)
+      ] as const) {
         if (!observed(o)) out.push(`${e.name} ${kind} status`);
+        // kwok runs every pod, so each Deployment becomes available and the child's status says so: a status
+        // write the controller rightly makes, after its Deployment's rollout (often the last of all).
+        else if (!availableTrue(o)) out.push(`${e.name} ${kind} Available`);
+      }
       const absent = e.objects.filter((ids) =>
         ids.split('|').every((id) => {
           const [kind = '', path = ''] = id.split(' ');
@@ -101,6 +123,7 @@ export class Watcher {
         status?.attachments?.total !== e.total
       )
         out.push(`${e.name} status`);
+      else if (!availableTrue(infra)) out.push(`${e.name} Available`);
     }
     let pending = 0;
     for (const [name, want] of expected.conditions) {

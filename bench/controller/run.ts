@@ -1,7 +1,7 @@
 // Controller convergence at scale, on a real kube-apiserver (a rig control plane of its own per size, torn down at
 // the end). Not a timed test: run it by hand,
 //   pnpm tsx bench/controller/run.ts [--sizes 10,200,1000] [--idle-seconds 300] [--edits 5] [--bundle PATH]
-//     [--compare LABEL=PATH-TO-BUNDLE ...]
+//     [--compare LABEL=PATH-TO-BUNDLE ...] [--idle-diff]
 // For each N: one Infra per 200 attachments and N attachments with their HostedClusters, NodePools and Machines
 // (world.ts) are applied,
 // then the real `oooi-controller` process starts (as the e2e tests run it: main.ts through tsx, leader
@@ -37,6 +37,7 @@ import {
   Watcher,
   type WriteCounts,
 } from './observe';
+import { IdleDiff } from './idle-diff';
 import { checkFits, expectedFor, type Expected } from './plan';
 import { applyAll, settle } from './setup';
 import { attachment, clusterItems, infraName, infrasFor, kinds, ns, sharedItems } from './world';
@@ -57,6 +58,8 @@ interface Options {
   given: boolean;
   /** Write a V8 CPU profile of each controller process into this directory (`--profile DIR`). */
   profile: string | undefined;
+  /** Print what each update in the idle window changed, and who wrote it (`--idle-diff`). */
+  idleDiff: boolean;
 }
 
 function options(argv: readonly string[]): Options {
@@ -84,7 +87,15 @@ function options(argv: readonly string[]): Options {
     if (!label || !bundle) throw new Error('--compare needs LABEL=PATH-TO-BUNDLE');
     variants.push({ label, bundle });
   });
-  return { sizes, idleSeconds, edits, variants, given: own !== undefined, profile: arg('--profile') };
+  return {
+    sizes,
+    idleSeconds,
+    edits,
+    variants,
+    given: own !== undefined,
+    profile: arg('--profile'),
+    idleDiff: argv.includes('--idle-diff'),
+  };
 }
 
 const say = (line: string): void => void process.stdout.write(`${line}\n`);
@@ -217,6 +228,8 @@ interface BenchContext {
   kubectl: string;
   client: KubeClient;
   watcher: Watcher;
+  /** Notes what each update in the idle window changed (`--idle-diff`). */
+  idleDiff: IdleDiff | undefined;
   infras: KubeObject[];
   service: KubeObject;
 }
@@ -268,6 +281,7 @@ async function benchOne(ctx: BenchContext, r: Run, o: Options): Promise<Result> 
     const readyAt = await firstLine;
     // Writes still in flight when the last status landed (Events) are counted with convergence.
     await new Promise((r) => setTimeout(r, 3000));
+    ctx.idleDiff?.arm(); // before the count: every write counted idle is also diffed
     const afterConverge = await apiserverWrites(ctx.kubectl, ctx.rig.kubeconfig);
     const text = await controllerMetrics(metricsPort);
     const rss = rssMiB(child.pid!);
@@ -278,6 +292,22 @@ async function benchOne(ctx: BenchContext, r: Run, o: Options): Promise<Result> 
     const idleSeconds = r.full ? o.idleSeconds : 0;
     await new Promise((resolve) => setTimeout(resolve, idleSeconds * 1000));
     const afterIdle = await apiserverWrites(ctx.kubectl, ctx.rig.kubeconfig);
+    ctx.idleDiff?.disarm();
+    if (ctx.idleDiff) {
+      const sent = (t: string): Map<string, number> =>
+        new Map(
+          t
+            .split('\n')
+            .filter((l) => l.startsWith('oooi_controller_api_writes_total{') && !l.includes('kind="Lease'))
+            .map((l) => [l.slice(0, l.lastIndexOf(' ')), Number(l.slice(l.lastIndexOf(' ') + 1))]),
+        );
+      const after = sent(await controllerMetrics(metricsPort));
+      const was = sent(text);
+      for (const [series, v] of after)
+        if (v !== (was.get(series) ?? 0))
+          note(`idle: the controller sent ${v - (was.get(series) ?? 0)} ${series}`);
+      for (const line of ctx.idleDiff.lines()) note(`idle update: ${line}`);
+    }
     const idle = controllerWrites(diffCounts(afterConverge, afterIdle));
     const editMs = r.full ? await editLatencies(ctx, expected, o.edits) : [];
     await stopController(child);
@@ -330,9 +360,10 @@ async function withRig(r: Run, o: Options, index: number): Promise<Result> {
     const svc = shared.find((it) => it.kind === 'Service')!.body.metadata!;
     const service = (await client.get(kinds.Service, { namespace: ns, name: svc.name! }))!;
     const watcher = new Watcher(rest);
+    const idleDiff = o.idleDiff ? new IdleDiff(watcher.diffed()) : undefined;
     await watcher.start(stop.signal);
     const kubectl = await rigBin('kubectl');
-    return await benchOne({ rig, rest, kubectl, client, watcher, infras, service }, r, o);
+    return await benchOne({ rig, rest, kubectl, client, watcher, idleDiff, infras, service }, r, o);
   } finally {
     stop.abort();
     rest?.close();
