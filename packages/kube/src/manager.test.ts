@@ -1,3 +1,4 @@
+import { getEventListeners, getMaxListeners } from 'node:events';
 import { resourcePath, type KindDescriptor, type Request } from './kinds';
 import type { StoppedLeading } from './leader/lease-elector';
 import { Manager } from './manager';
@@ -139,6 +140,19 @@ describe('Manager with leader election', () => {
     await jest.advanceTimersByTimeAsync(100);
     await done;
     await a.mgr.whenStopped();
+  });
+
+  test('its stop signal holds a listener of every cache and the manager within its listener limit (no leak warning)', async () => {
+    const rest = new FakeRest();
+    const mgr = new Manager({ rest, component: 'test', fieldManager: 'oooi-test' });
+    for (let i = 0; i < 12; i++) mgr.cacheFor({ ...widgets, plural: `widgets${i}`, kind: `Widget${i}` });
+    const stop = new AbortController();
+    await mgr.start(stop.signal);
+    const held = getEventListeners(stop.signal, 'abort').length;
+    expect(held).toBeGreaterThan(12);
+    expect(held).toBeLessThanOrEqual(getMaxListeners(stop.signal));
+    stop.abort();
+    await mgr.whenStopped();
   });
 
   test('caches and controllers cannot be added after start', async () => {

@@ -17,6 +17,7 @@ import type { Controller } from './controller/controller';
 import { ControllerBuilder, type CacheProvider, type CacheScope } from './controller/builder';
 import { EventRecorder } from './events/recorder';
 import type { KindDescriptor } from './kinds';
+import { reserveListeners } from './listener-budget';
 import { LeaseElector, type LeaseElectorOptions, type StoppedLeading } from './leader/lease-elector';
 import { KubeMetrics } from './metrics';
 import type { KubeObject } from './object';
@@ -224,6 +225,7 @@ export class Manager implements CacheProvider {
   async start(signal: AbortSignal): Promise<void> {
     if (this.started) throw new Error('manager started twice');
     this.started = true;
+    reserveListeners(signal, 3); // its own two below, and the health server's
     this.aborted = signal.aborted
       ? Promise.resolve()
       : new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));

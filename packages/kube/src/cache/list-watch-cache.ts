@@ -7,6 +7,7 @@ import { pino, type Logger } from 'pino';
 import type { BackoffPolicy } from '../backoff';
 import { systemClock, systemRandom, type Clock, type Random } from '../clock';
 import { apiVersionOf, kindLabel, objectKey, requestKey, resourcePath, type KindDescriptor } from '../kinds';
+import { reserveListeners } from '../listener-budget';
 import { KubeMetrics } from '../metrics';
 import { deepFreeze, type KubeObject } from '../object';
 import type { RestClient, WatchEvent } from '../rest/rest';
@@ -105,6 +106,8 @@ export class ListWatchCache<T extends KubeObject = KubeObject> {
     if (this.loop) throw new Error(`cache ${this.label} started twice`);
     this.stopper = new AbortController();
     const stopper = this.stopper;
+    // its stop listener, and one of a waitForSync on the same signal
+    reserveListeners(signal, 2);
     signal.addEventListener('abort', () => stopper.abort(), { once: true });
     if (signal.aborted) stopper.abort();
     this.metrics.initKind(this.label);

@@ -4,11 +4,11 @@
 // Each pass has a deadline: when it runs out the pass's signal aborts, and once the reconciler has returned the pass
 // counts as `timeout` and is retried like an error (a worker never leaves a pass behind, so one key still never has
 // two passes at once). When passes have held the event loop for 250 ms without a turn, the next one waits for it.
-import { getMaxListeners, setMaxListeners } from 'node:events';
 import type { Logger } from 'pino';
 import type { BackoffPolicy } from '../backoff';
 import type { ListWatchCache } from '../cache/list-watch-cache';
 import { sleep, type Clock, type Random } from '../clock';
+import { reserveListeners } from '../listener-budget';
 import type { RateLimiter } from '../queue/rate-limiter';
 import { parseRequestKey, requestKey, type Request } from '../kinds';
 import type { KubeMetrics } from '../metrics';
@@ -125,11 +125,9 @@ export class Controller {
     await this.waitForSync(signal);
     if (signal.aborted) return;
     this.log.info({ workers: this.c.maxConcurrentReconciles }, 'Starting workers');
-    // The manager's stop signal is shared by every cache and controller: each pass in flight listens to it (its own
-    // signal follows it), so the signal's listener limit grows by what this controller may hold at once (the
-    // shutdown listener and one pass per worker). Without this Node warns of a leak once the workers of a few
-    // controllers run together, though every pass removes its listener when it ends.
-    setMaxListeners(getMaxListeners(signal) + 1 + this.c.maxConcurrentReconciles, signal);
+    // Each pass in flight listens to the shared stop signal (its own signal follows it) and removes its listener
+    // when it ends: what this controller may hold at once is its shutdown listener and one pass per worker.
+    reserveListeners(signal, 1 + this.c.maxConcurrentReconciles);
     this.running = true;
     for (let i = 0; i < this.c.maxConcurrentReconciles; i++) this.workers.push(this.worker(signal));
   }
