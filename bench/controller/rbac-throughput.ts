@@ -6,9 +6,9 @@
 // the 1-minute load average. Not a timed test: run it by hand,
 //   pnpm tsx bench/controller/rbac-throughput.ts [--namespaces 200] [--repeat 2] [--levels 8,16,32]
 import { loadavg } from 'node:os';
-import { rigDown, rigUp } from '@oooi/rig';
-import { KubeClient, KubeConfigRest, loadKubeConfig, mapLimited, type KubeObject } from '@oooi/kube';
+import { KubeClient, type KubeConfigRest, mapLimited, type KubeObject } from '@oooi/kube';
 import { RoleBindingKind, RoleKind } from '@oooi/controller';
+import { runOnOwnRig } from './own-rig';
 
 const arg = (flag: string, def: string): string => {
   const i = process.argv.indexOf(flag);
@@ -63,48 +63,37 @@ async function round(
   return { writes, seconds: (performance.now() - t0) / 1000 };
 }
 
-async function main(): Promise<void> {
+async function main(rest: KubeConfigRest): Promise<void> {
   const count = Number(arg('--namespaces', '200'));
   const repeat = Number(arg('--repeat', '2'));
   const levels = arg('--levels', '8,16,32').split(',').map(Number);
-  const name = `bench-rbac-${process.pid}`;
-  const rig = await rigUp({ name, log: () => undefined });
-  const rest = new KubeConfigRest({ kubeConfig: await loadKubeConfig(rig.kubeconfig), qps: Infinity });
-  try {
-    const client = new KubeClient({ rest, fieldManager: 'bench-user' });
-    await client.apply(
-      ClusterRoleKind,
-      { apiVersion: rbac, kind: 'ClusterRole', metadata: { name: 'oooi-dhcp-vmi.bench' }, rules: [rule] },
-      { force: true },
-    );
-    let set = 0;
-    for (let r = 0; r < repeat; r++) {
-      const order = r % 2 === 0 ? levels : [...levels].reverse();
-      for (const level of order) {
-        for (const design of ['binding', 'role+binding'] as const) {
-          const namespaces = Array.from({ length: count }, (_, i) => `rb${set}-${i}`);
-          set++;
-          await mapLimited(namespaces, 32, (n) =>
-            client.apply(NamespaceKind, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: n } }),
-          );
-          const before = loadavg()[0]!;
-          const { writes, seconds } = await round(client, namespaces, level, design);
-          process.stdout.write(
-            `${design.padEnd(12)} in flight ${String(level).padStart(2)}: ${writes} writes in ` +
-              `${seconds.toFixed(2)} s = ${(writes / seconds).toFixed(0).padStart(4)} writes/s, ` +
-              `${(count / seconds).toFixed(0).padStart(4)} namespaces/s  load ${before.toFixed(1)} → ` +
-              `${loadavg()[0]!.toFixed(1)}\n`,
-          );
-        }
+  const client = new KubeClient({ rest, fieldManager: 'bench-user' });
+  await client.apply(
+    ClusterRoleKind,
+    { apiVersion: rbac, kind: 'ClusterRole', metadata: { name: 'oooi-dhcp-vmi.bench' }, rules: [rule] },
+    { force: true },
+  );
+  let set = 0;
+  for (let r = 0; r < repeat; r++) {
+    const order = r % 2 === 0 ? levels : [...levels].reverse();
+    for (const level of order) {
+      for (const design of ['binding', 'role+binding'] as const) {
+        const namespaces = Array.from({ length: count }, (_, i) => `rb${set}-${i}`);
+        set++;
+        await mapLimited(namespaces, 32, (n) =>
+          client.apply(NamespaceKind, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: n } }),
+        );
+        const before = loadavg()[0]!;
+        const { writes, seconds } = await round(client, namespaces, level, design);
+        process.stdout.write(
+          `${design.padEnd(12)} in flight ${String(level).padStart(2)}: ${writes} writes in ` +
+            `${seconds.toFixed(2)} s = ${(writes / seconds).toFixed(0).padStart(4)} writes/s, ` +
+            `${(count / seconds).toFixed(0).padStart(4)} namespaces/s  load ${before.toFixed(1)} → ` +
+            `${loadavg()[0]!.toFixed(1)}\n`,
+        );
       }
     }
-  } finally {
-    rest.close();
-    await rigDown(name);
   }
 }
 
-main().catch((err: unknown) => {
-  process.stderr.write(`${err instanceof Error ? err.stack : String(err)}\n`);
-  process.exitCode = 1;
-});
+runOnOwnRig('bench-rbac', main);

@@ -3,16 +3,15 @@
 // per view, for growing B and R, on a rig control plane of its own. Prints the JSON size of each apply body and the answer. It is what
 // MAX_CHILD_BYTES (packages/controller/src/infra/desired/child-size.ts) is chosen against. Run it by hand,
 //   pnpm tsx bench/controller/size-limit.ts
-import { rigDown, rigUp } from '@oooi/rig';
 import {
   ApplyPatchContentType,
   isApiError,
-  KubeConfigRest,
-  loadKubeConfig,
+  type KubeConfigRest,
   resourcePath,
   type KindDescriptor,
 } from '@oooi/kube';
 import { kinds } from './world';
+import { runOnOwnRig } from './own-rig';
 
 const ns = 'default';
 
@@ -56,57 +55,46 @@ function dnsServer(name: string, records: number): Record<string, unknown> {
 
 type Make = (name: string, n: number) => Record<string, unknown>;
 
-async function main(): Promise<void> {
-  const name = `bench-size-limit-${process.pid}`;
-  const rig = await rigUp({ name, log: () => undefined });
-  const rest = new KubeConfigRest({ kubeConfig: await loadKubeConfig(rig.kubeconfig), qps: Infinity });
-  try {
-    const series: [string, KindDescriptor, Make, number[], string][] = [
-      [
-        'ProxyServer',
-        kinds.ProxyServer,
-        proxy,
-        [100, 200, 280, 300, 320, 340],
-        'backends of 256 source ranges',
-      ],
-      [
-        'DNSServer',
-        kinds.DNSServer,
-        dnsServer,
-        [1000, 1500, 2000, 2500, 3000],
-        'records of 196 characters per view',
-      ],
-    ];
-    for (const [label, kind, make, sizes, what] of series) {
-      for (const n of sizes) {
-        const objName = `${label.toLowerCase()}-${n}`;
-        const body = make(objName, n);
-        const bytes = JSON.stringify(body).length;
-        const path = resourcePath(kind, { namespace: ns, name: objName });
-        let answer = 'accepted';
-        try {
-          await rest.request({
-            method: 'PATCH',
-            path,
-            query: { fieldManager: 'oooi-controller', force: true },
-            body,
-            contentType: ApplyPatchContentType,
-          });
-          const stored = await rest.request<Record<string, unknown>>({ method: 'GET', path });
-          answer = `accepted; stored object with managedFields ${JSON.stringify(stored).length} bytes`;
-        } catch (err) {
-          answer = isApiError(err) ? `refused ${err.code}: ${err.message.slice(0, 160)}` : String(err);
-        }
-        process.stdout.write(`${label}: ${n} ${what}, apply body ${bytes} bytes: ${answer}\n`);
+async function main(rest: KubeConfigRest): Promise<void> {
+  const series: [string, KindDescriptor, Make, number[], string][] = [
+    [
+      'ProxyServer',
+      kinds.ProxyServer,
+      proxy,
+      [100, 200, 280, 300, 320, 340],
+      'backends of 256 source ranges',
+    ],
+    [
+      'DNSServer',
+      kinds.DNSServer,
+      dnsServer,
+      [1000, 1500, 2000, 2500, 3000],
+      'records of 196 characters per view',
+    ],
+  ];
+  for (const [label, kind, make, sizes, what] of series) {
+    for (const n of sizes) {
+      const objName = `${label.toLowerCase()}-${n}`;
+      const body = make(objName, n);
+      const bytes = JSON.stringify(body).length;
+      const path = resourcePath(kind, { namespace: ns, name: objName });
+      let answer: string;
+      try {
+        await rest.request({
+          method: 'PATCH',
+          path,
+          query: { fieldManager: 'oooi-controller', force: true },
+          body,
+          contentType: ApplyPatchContentType,
+        });
+        const stored = await rest.request<Record<string, unknown>>({ method: 'GET', path });
+        answer = `accepted; stored object with managedFields ${JSON.stringify(stored).length} bytes`;
+      } catch (err) {
+        answer = isApiError(err) ? `refused ${err.code}: ${err.message.slice(0, 160)}` : String(err);
       }
+      process.stdout.write(`${label}: ${n} ${what}, apply body ${bytes} bytes: ${answer}\n`);
     }
-  } finally {
-    rest.close();
-    await rigDown(name);
   }
 }
 
-main().catch((err: unknown) => {
-  process.stderr.write(`${err instanceof Error ? err.stack : String(err)}\n`);
-  process.exitCode = 1;
-});
+runOnOwnRig('bench-size-limit', main);

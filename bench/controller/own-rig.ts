@@ -1,0 +1,23 @@
+// The frame of the one-shot measurement scripts (apply-cost, size-limit, rbac-throughput): a rig of their own, an
+// unthrottled REST client on it, both closed whatever happens; a failure printed with the exit code set.
+import { rigDown, rigUp } from '@oooi/rig';
+import { KubeConfigRest, loadKubeConfig } from '@oooi/kube';
+
+/** Runs BODY against a fresh rig named `<prefix>-<pid>`, then takes the rig down. */
+export function runOnOwnRig(prefix: string, body: (rest: KubeConfigRest) => Promise<void>): void {
+  const run = async (): Promise<void> => {
+    const name = `${prefix}-${process.pid}`;
+    const rig = await rigUp({ name, log: () => undefined });
+    const rest = new KubeConfigRest({ kubeConfig: await loadKubeConfig(rig.kubeconfig), qps: Infinity });
+    try {
+      await body(rest);
+    } finally {
+      rest.close();
+      await rigDown(name);
+    }
+  };
+  run().catch((err: unknown) => {
+    process.stderr.write(`${err instanceof Error ? err.stack : String(err)}\n`);
+    process.exitCode = 1;
+  });
+}
