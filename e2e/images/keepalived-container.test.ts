@@ -83,14 +83,24 @@ afterAll(async () => {
 
 /** What /proc says of the container's first process: its uid and its effective and bounding capability sets. */
 async function procStatus(pod: RunningPod): Promise<{ uid: string; capEff: bigint; capBnd: bigint }> {
-  const r = await run([
-    'podman',
-    'inspect',
-    '--format',
-    '{{.State.Pid}}',
-    pod.container('keepalived').podman!,
-  ]);
-  const status = await readFile(`/proc/${r.stdout.trim()}/status`, 'utf8');
+  const name = pod.container('keepalived').podman!;
+  // podman inspect can answer without a pid for a moment under load (a full test run once read '/proc//status'):
+  // ask until the container's process is there, and say what podman said if it never is
+  let last = '';
+  let pid = 0;
+  await waitFor(
+    `podman to report the pid of ${name}`,
+    async () => {
+      const r = await run(['podman', 'inspect', '--format', '{{.State.Pid}}', name]);
+      last = `exit ${r.code}: ${r.stdout.trim()} ${r.stderr.trim()}`;
+      pid = r.code === 0 ? Number(r.stdout.trim()) : 0;
+      return Number.isInteger(pid) && pid > 0;
+    },
+    { timeoutMs: 15_000, everyMs: 250 },
+  ).catch((err: unknown) => {
+    throw new Error(`${String(err)} (podman's last answer: ${last})`);
+  });
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
   const field = (k: string) => new RegExp(`^${k}:\\s+(.*)$`, 'm').exec(status)?.[1] ?? '';
   return {
     uid: field('Uid').split(/\s+/)[0]!,
