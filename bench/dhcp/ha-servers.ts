@@ -7,7 +7,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { repoRoot, rigBin, waitFor, type Netns, type TrackedProc } from '@oooi/rig';
-import { POOL, RELAY_IP } from './servers';
+import { keaCommon, POOL, RELAY_IP } from './servers';
 
 export type PairName = 'oooi' | 'kea';
 export type Role = 'primary' | 'standby';
@@ -72,17 +72,8 @@ function keaConfig(role: Role, dir: string): object {
   const peer = (r: Role) => ({ name: r, url: `http://${IPS[r]}:8000/`, role: r, 'auto-failover': true });
   return {
     Dhcp4: {
-      'interfaces-config': { interfaces: ['eth0'], 'dhcp-socket-type': 'raw' },
+      ...keaCommon(dir),
       'control-socket': { 'socket-type': 'unix', 'socket-name': join(dir, 'kea4.sock') },
-      'lease-database': {
-        type: 'memfile',
-        persist: true,
-        name: join(dir, 'kea-leases4.csv'),
-        'lfc-interval': 3600,
-      },
-      'valid-lifetime': 7200,
-      'renew-timer': 3600,
-      'rebind-timer': 6300,
       'hooks-libraries': [
         { library: join(HOOKS, 'libdhcp_lease_cmds.so') },
         {

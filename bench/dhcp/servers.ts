@@ -45,6 +45,22 @@ export function diskIrqCpu(interrupts = readFileSync('/proc/interrupts', 'utf8')
   return best;
 }
 
+/** What every Kea of the benches shares: the raw socket on eth0, memfile leases in DIR (written, not fsync'd), timers. */
+export function keaCommon(dir: string): Record<string, unknown> {
+  return {
+    'interfaces-config': { interfaces: ['eth0'], 'dhcp-socket-type': 'raw' },
+    'lease-database': {
+      type: 'memfile',
+      persist: true,
+      name: join(dir, 'kea-leases4.csv'),
+      'lfc-interval': 3600,
+    },
+    'valid-lifetime': 7200,
+    'renew-timer': 3600,
+    'rebind-timer': 6300,
+  };
+}
+
 export interface Started {
   readonly proc: TrackedProc;
   readonly dir: string;
@@ -101,16 +117,7 @@ export async function startServer(o: {
   } else if (o.name === 'kea') {
     const cfg = {
       Dhcp4: {
-        'interfaces-config': { interfaces: ['eth0'], 'dhcp-socket-type': 'raw' },
-        'lease-database': {
-          type: 'memfile',
-          persist: true,
-          name: join(dir, 'kea-leases4.csv'),
-          'lfc-interval': 3600,
-        },
-        'valid-lifetime': 7200,
-        'renew-timer': 3600,
-        'rebind-timer': 6300,
+        ...keaCommon(dir),
         subnet4: [
           {
             id: 1,
