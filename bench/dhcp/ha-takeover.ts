@@ -6,9 +6,10 @@
 //     once a second with one xid) or `renewing` (e2e/ha/probe's VM client, which bench/ha runs: a lease from the
 //     primary before the event, a RENEWING DHCPREQUEST unicast to it every second, and once one goes unanswered for
 //     1 s, REBINDING broadcasts with one xid, one outstanding at a time; the figure is its first ACK after the event,
-//     of the address it held).
+//     of the address it held). The event falls phaseMs after one of its renewals (ha.ts: round r of R at
+//     (r + 0.5) / R of the second, the same for both pairs).
 // Each prints the standby's timeline from its log, ms after the event: oooi-dhcp's pair events, Kea's HA hook lines.
-import { rigBin, waitFor } from '@oooi/rig';
+import { rigBin, sleep, waitFor } from '@oooi/rig';
 // eslint-disable-next-line no-restricted-imports -- the rule keeps packages/ off e2e/; the bench reuses bench/ha's VM client rather than a second one
 import { startProbe, type RunningProbe } from '../../e2e/ha/probe/probe';
 import { IPS, type PairName } from './ha-servers';
@@ -74,8 +75,12 @@ function keaTimeline(log: string, t0: number): string {
 
 let clients = 0;
 
-/** The VM client with a lease from the primary, renewing with it (two renewals ACKed). */
-async function renewingClient(lab: Lab, name: PairName): Promise<RunningProbe> {
+/**
+ * The VM client with a lease from the primary, renewing with it (two renewals ACKed), returned PHASEMS after one of
+ * its renewals was sent: where the event falls in the client's renewal second (both servers' timers follow the
+ * renewals too, e.g. each lease update reschedules Kea's heartbeat).
+ */
+async function renewingClient(lab: Lab, name: PairName, phaseMs: number): Promise<RunningProbe> {
   const probe = await startProbe(lab.scope, lab.net, {
     client: `renew-${name}-${++clients}`,
     limitMs: 300_000,
@@ -88,6 +93,13 @@ async function renewingClient(lab: Lab, name: PairName): Promise<RunningProbe> {
       () => probe.records().filter((r) => r.op === 'dhcp' && r.ok).length >= 2,
       { timeoutMs: 10_000, everyMs: 100 },
     );
+    let at =
+      probe
+        .records()
+        .filter((r) => r.op === 'dhcp' && r.ok)
+        .at(-1)!.start + phaseMs;
+    while (at <= Date.now()) at += 1000;
+    await sleep(at - Date.now());
     return probe;
   } catch (err) {
     await endClient(lab, probe);
@@ -141,13 +153,13 @@ async function discover(lab: Lab, name: PairName, t0: number): Promise<Answered>
 export async function takeover(
   lab: Lab,
   name: PairName,
-  o: { event: HaEvent; client: HaClient },
+  o: { event: HaEvent; client: HaClient; phaseMs: number },
 ): Promise<number> {
   const pair = await startPair(lab, name, 'info');
   let probe: RunningProbe | undefined;
   let silenced = false;
   try {
-    if (o.client === 'renewing') probe = await renewingClient(lab, name);
+    if (o.client === 'renewing') probe = await renewingClient(lab, name, o.phaseMs);
     const t0 = performance.now();
     const wall0 = Date.now();
     if (o.event === 'kill') kill(pair.primary);
@@ -160,7 +172,8 @@ export async function takeover(
     const log = pair.standby.pairLog();
     const timeline = name === 'oooi' ? oooiTimeline(log, wall0) : keaTimeline(log, wall0);
     console.log(
-      `  ${name} ${o.event} + ${o.client}: standby ${timeline}; ${got.what} +${Math.round(got.ms)} ms` +
+      `  ${name} ${o.event} + ${o.client}${probe ? ` (${o.phaseMs} ms after a renewal)` : ''}: standby ` +
+        `${timeline}; ${got.what} +${Math.round(got.ms)} ms` +
         (silenced ? ` (the link-down command took ${Math.round(eventMs)} ms)` : ''),
     );
     return got.ms;

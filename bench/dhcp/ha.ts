@@ -128,7 +128,9 @@ async function main(): Promise<void> {
       const order: PairName[] = r % 2 === 0 ? ['oooi', 'kea'] : ['kea', 'oooi'];
       for (const name of order) {
         const f = figs[name];
-        f.takeoverMs.push(await takeover(lab, name, { event: EVENT, client: CLIENT }));
+        // the renewing client's event falls at another point of its renewal second each round, the same for both
+        const phaseMs = Math.round(((r + 0.5) / ROUNDS) * 1000);
+        f.takeoverMs.push(await takeover(lab, name, { event: EVENT, client: CLIENT, phaseMs }));
         console.log(`round ${r + 1} ${name}: takeover ${Math.round(f.takeoverMs.at(-1)!)} ms`);
         if (TAKEOVER_ONLY) continue;
         f.withPartner.push(await load(lab, name, true));
