@@ -6,8 +6,12 @@
 //     once a second with one xid) or `renewing` (e2e/ha/probe's VM client, which bench/ha runs: a lease from the
 //     primary before the event, a RENEWING DHCPREQUEST unicast to it every second, and once one goes unanswered for
 //     1 s, REBINDING broadcasts with one xid, one outstanding at a time; the figure is its first ACK after the event,
-//     of the address it held). The event falls phaseMs after one of its renewals (ha.ts: round r of R at
-//     (r + 0.5) / R of the second, the same for both pairs).
+//     of the address it held).
+// The event falls phaseMs into a second of what the pair's timers follow: for the renewing client after one of its
+// renewals (each lease update reschedules Kea's heartbeat), for udhcpc after the pair was seen in its normal state
+// (both pairs' heartbeats run on 1 s from their state changes). ha.ts gives round r of R (r + 0.5) / R s, the same for
+// both pairs: without it the event fell right after a renewal, or within ~0.3 s of the pair's last state change,
+// every time.
 // Each prints the standby's timeline from its log, ms after the event: oooi-dhcp's pair events, Kea's HA hook lines.
 import { rigBin, sleep, waitFor } from '@oooi/rig';
 // eslint-disable-next-line no-restricted-imports -- the rule keeps packages/ off e2e/; the bench reuses bench/ha's VM client rather than a second one
@@ -160,6 +164,7 @@ export async function takeover(
   let silenced = false;
   try {
     if (o.client === 'renewing') probe = await renewingClient(lab, name, o.phaseMs);
+    else await sleep(o.phaseMs);
     const t0 = performance.now();
     const wall0 = Date.now();
     if (o.event === 'kill') kill(pair.primary);
@@ -172,7 +177,7 @@ export async function takeover(
     const log = pair.standby.pairLog();
     const timeline = name === 'oooi' ? oooiTimeline(log, wall0) : keaTimeline(log, wall0);
     console.log(
-      `  ${name} ${o.event} + ${o.client}${probe ? ` (${o.phaseMs} ms after a renewal)` : ''}: standby ` +
+      `  ${name} ${o.event} + ${o.client} (${o.phaseMs} ms after ${probe ? 'a renewal' : 'the pair was ready'}): standby ` +
         `${timeline}; ${got.what} +${Math.round(got.ms)} ms` +
         (silenced ? ` (the link-down command took ${Math.round(eventMs)} ms)` : ''),
     );

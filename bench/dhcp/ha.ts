@@ -128,7 +128,7 @@ async function main(): Promise<void> {
       const order: PairName[] = r % 2 === 0 ? ['oooi', 'kea'] : ['kea', 'oooi'];
       for (const name of order) {
         const f = figs[name];
-        // the renewing client's event falls at another point of its renewal second each round, the same for both
+        // the event falls at another point of the second its timers follow each round, the same for both pairs
         const phaseMs = Math.round(((r + 0.5) / ROUNDS) * 1000);
         f.takeoverMs.push(await takeover(lab, name, { event: EVENT, client: CLIENT, phaseMs }));
         console.log(`round ${r + 1} ${name}: takeover ${Math.round(f.takeoverMs.at(-1)!)} ms`);
