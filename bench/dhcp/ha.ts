@@ -110,9 +110,11 @@ function report(figs: Record<PairName, Figures>): void {
   row(`p99 ACK delay at ${FIXED_RATE}/s, partner in hot-standby, ms`, (f) => ack99(f.withPartner), f1);
   row(`avg ACK delay at ${FIXED_RATE}/s, partner down, ms`, (f) => ack(f.alone), f1);
   row(`p99 ACK delay at ${FIXED_RATE}/s, partner down, ms`, (f) => ack99(f.alone), f1);
-  for (const n of ['oooi', 'kea'] as const)
-    console.log(`${n}: takeover runs ${figs[n].takeoverMs.map((m) => Math.round(m)).join(', ')} ms`);
+  for (const n of ['oooi', 'kea'] as const) console.log(`${n}: ${takeoverRuns(figs[n].takeoverMs)}`);
 }
+
+const takeoverRuns = (ms: number[]) =>
+  `takeover runs ${ms.map((m) => Math.round(m)).join(', ')} ms (median ${f0(median(ms))} ms)`;
 
 async function main(): Promise<void> {
   const owner = `bench-dhcp-ha-${process.pid}`;
@@ -145,8 +147,7 @@ async function main(): Promise<void> {
     }
     if (TAKEOVER_ONLY) {
       console.log(`\n${TAKEOVER}, ${ROUNDS} round(s):`);
-      for (const n of ['oooi', 'kea'] as const)
-        console.log(`${n}: takeover runs ${figs[n].takeoverMs.map((m) => Math.round(m)).join(', ')} ms`);
+      for (const n of ['oooi', 'kea'] as const) console.log(`${n}: ${takeoverRuns(figs[n].takeoverMs)}`);
     } else report(figs);
   } finally {
     await scope.dispose();
