@@ -2,8 +2,9 @@
 // (198.18.0.2 and 198.18.0.6 on the bench network): oooi-dhcp with its `ha` block, and Kea 2.2 kea-dhcp4 with the
 // HA hook (libdhcp_ha.so + libdhcp_lease_cmds.so) in hot-standby mode, each beside its kea-ctrl-agent (Kea 2.2
 // sends its lease updates and heartbeats over HTTP through the partner's control agent). Same timers for both:
-// heartbeat 1 s, max-response-delay 3 s, max-ack-delay 2 s, max-unacked-clients 0.
-import { mkdirSync, writeFileSync } from 'node:fs';
+// heartbeat 1 s, max-response-delay 3 s, max-ack-delay 2 s, max-unacked-clients 0. With a log level (takeovers) each
+// member's log has its pair events: oooi-dhcp's own log, Kea's HA hook logger (kea-dhcp4.ha-hooks) at INFO.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { repoRoot, rigBin, waitFor, type Netns, type TrackedProc } from '@oooi/rig';
@@ -13,6 +14,7 @@ export type PairName = 'oooi' | 'kea';
 export type Role = 'primary' | 'standby';
 export const IPS: Record<Role, string> = { primary: '198.18.0.2', standby: '198.18.0.6' };
 const HOOKS = '/usr/lib/x86_64-linux-gnu/kea/hooks';
+const HA_LOG = 'kea-ha.log';
 const TIMERS = { heartbeatMs: 1000, maxResponseDelayMs: 3000, maxAckDelayMs: 2000, maxUnackedClients: 0 };
 
 export interface PairMember {
@@ -20,6 +22,8 @@ export interface PairMember {
   readonly procs: TrackedProc[];
   /** The pair state it reports. */
   state(): Promise<string>;
+  /** Its log of pair events so far (oooi-dhcp: its log; Kea: its HA hook's, empty without a log level). */
+  pairLog(): string;
 }
 
 const other = (r: Role): Role => (r === 'primary' ? 'standby' : 'primary');
@@ -60,6 +64,7 @@ async function startOooi(
   return {
     role,
     procs: [proc],
+    pairLog: () => proc.log(),
     async state() {
       const m = (await ns.exec([curl, '-sf', 'http://127.0.0.1:9167/metrics'])).stdout;
       const line = m.split('\n').find((l) => l.startsWith('oooi_dhcp_ha_state{') && l.endsWith(' 1'));
@@ -68,7 +73,7 @@ async function startOooi(
   };
 }
 
-function keaConfig(role: Role, dir: string): object {
+function keaConfig(role: Role, dir: string, haLog: boolean): object {
   const peer = (r: Role) => ({ name: r, url: `http://${IPS[r]}:8000/`, role: r, 'auto-failover': true });
   return {
     Dhcp4: {
@@ -106,13 +111,30 @@ function keaConfig(role: Role, dir: string): object {
           ],
         },
       ],
-      loggers: [{ name: 'kea-dhcp4', output_options: [{ output: join(dir, 'kea.log') }], severity: 'WARN' }],
+      loggers: [
+        { name: 'kea-dhcp4', output_options: [{ output: join(dir, 'kea.log') }], severity: 'WARN' },
+        // the HA hook's heartbeats, interruptions and state transitions (INFO: HA_STATE_TRANSITION), not every lease
+        ...(haLog
+          ? [
+              {
+                name: 'kea-dhcp4.ha-hooks',
+                output_options: [{ output: join(dir, HA_LOG) }],
+                severity: 'INFO',
+              },
+            ]
+          : []),
+      ],
     },
   };
 }
 
-async function startKea(ns: Netns, role: Role, dir: string, cpu: number): Promise<PairMember> {
-  writeFileSync(join(dir, 'kea.json'), JSON.stringify(keaConfig(role, dir)));
+async function startKea(
+  ns: Netns,
+  role: Role,
+  dir: string,
+  run: { cpu: number; haLog: boolean },
+): Promise<PairMember> {
+  writeFileSync(join(dir, 'kea.json'), JSON.stringify(keaConfig(role, dir, run.haLog)));
   const agent = {
     'Control-agent': {
       'http-host': IPS[role],
@@ -130,7 +152,7 @@ async function startKea(ns: Netns, role: Role, dir: string, cpu: number): Promis
     KEA_LOCKFILE_DIR: dir,
     KEA_LFC_EXECUTABLE: '/usr/sbin/kea-lfc',
   };
-  const pin = ['taskset', '-c', String(cpu)];
+  const pin = ['taskset', '-c', String(run.cpu)];
   const dhcp4 = ns.spawn([...pin, await rigBin('kea-dhcp4'), '-c', join(dir, 'kea.json')], {
     label: `kea-${role}`,
     logFile: join(dir, 'server.log'),
@@ -142,9 +164,11 @@ async function startKea(ns: Netns, role: Role, dir: string, cpu: number): Promis
     env,
   });
   const curl = await rigBin('curl');
+  const haLog = join(dir, HA_LOG);
   return {
     role,
     procs: [dhcp4, ca],
+    pairLog: () => (existsSync(haLog) ? readFileSync(haLog, 'utf8') : ''),
     async state() {
       const body = JSON.stringify({ command: 'ha-heartbeat', service: ['dhcp4'] });
       const r = await ns.exec([
@@ -170,7 +194,10 @@ export async function startMember(o: {
   ns: Netns;
   dir: string;
   cpu: number;
-  /** oooi-dhcp's log level (default warn; info has the pair's state changes, few lines). */
+  /**
+   * oooi-dhcp's log level (default warn; info has the pair's state changes, few lines); for Kea, any level logs its HA
+   * hook at INFO (pairLog).
+   */
   logLevel?: string;
   /** oooi-dhcp's --probe-timeout-ms (its default 500 when undefined). */
   probeMs?: number | undefined;
@@ -180,7 +207,7 @@ export async function startMember(o: {
   const m =
     o.name === 'oooi'
       ? await startOooi(o.ns, o.role, dir, { cpu: o.cpu, logLevel: o.logLevel ?? 'warn', probeMs: o.probeMs })
-      : await startKea(o.ns, o.role, dir, o.cpu);
+      : await startKea(o.ns, o.role, dir, { cpu: o.cpu, haLog: o.logLevel !== undefined });
   await waitFor(
     `${o.name} ${o.role} listening on :67`,
     async () => {

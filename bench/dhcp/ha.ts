@@ -1,23 +1,28 @@
 // A hot-standby pair of oooi-dhcp against a Kea 2.2 HA hot-standby pair on the same namespaces (ha-servers.ts):
-//   - takeover: SIGKILL of the primary (for Kea, its kea-dhcp4 and control agent: the whole pod), then busybox
-//     udhcpc (broadcast, one retry a second) in a client namespace on the same bridge until it is bound by the
-//     standby; the time from the kill;
+//   - takeover (ha-takeover.ts): an event on the primary, then a client until the standby answers it; the time from
+//     the event. `--event kill` (default): SIGKILL of the primary (for Kea, its kea-dhcp4 and control agent: the
+//     whole pod); `--event node-loss`: the primary's link down (silence, no reset; restored afterwards).
+//     `--client discover` (default): busybox udhcpc (broadcast, one retry a second) in a client namespace on the same
+//     bridge until it is bound; `--client renewing`: e2e/ha/probe's VM client, holding a lease from the primary and
+//     renewing it every second (unicast, then REBINDING broadcasts with one xid), until its first ACK;
 //   - perfdhcp (a relay) against the primary after a 2 s warm-up with other clients: the average and p99 delays of
 //     each stage at 200 exchanges/s (5 s, 1,000 clients; a rate both pairs hold), then 4-way exchanges per second
 //     without a rate limit (10,000 clients), with the partner in hot-standby (every lease replicated before its
 //     ACK) and after the standby was killed (partner-down, serving alone).
 // Prints a table with the ratios oooi/Kea. Not a test and not in CI: run it by hand (root, the rig installed):
 //   pnpm --filter @oooi/dhcp bundle && pnpm tsx bench/dhcp/ha.ts [--rounds 2] [--seconds 10] [--takeover-only]
-//     [--probe-timeout-ms N]
+//     [--probe-timeout-ms N] [--event kill|node-loss] [--client discover|renewing]
 // The servers run on the disk's CPU (`benchCpus`), perfdhcp and udhcpc on the other. Each measurement starts both
 // servers fresh. The machine is shared: read the ratios.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openNetScope, rigBin, runDir, sleep, waitFor, type NetScope, type Netns } from '@oooi/rig';
+import { openNetScope, runDir, sleep, waitFor } from '@oooi/rig';
 import { median, perfdhcp, warmUp, type PerfResult } from './perfdhcp';
-import { benchCpus, RELAY_IPS } from './servers';
-import { IPS, startMember, writeSecret, type PairMember, type PairName, type Role } from './ha-servers';
+import { benchCpus } from './servers';
+import type { PairName } from './ha-servers';
+import { benchLab, kill, startPair, stopPair, type Lab } from './ha-lab';
+import { CLIENTS as TAKEOVER_CLIENTS, EVENTS, takeover, type HaClient, type HaEvent } from './ha-takeover';
 
 const CPUS = benchCpus();
 const arg = (flag: string, def: number) => {
@@ -31,113 +36,15 @@ const TAKEOVER_ONLY = process.argv.includes('--takeover-only');
 const PROBE_MS = process.argv.includes('--probe-timeout-ms') ? arg('--probe-timeout-ms', 500) : undefined;
 const SECONDS = arg('--seconds', 10);
 const CLIENTS = 10_000;
-const NORMAL: Record<PairName, string> = { oooi: 'hot-standby', kea: 'hot-standby' };
-
-interface Lab {
-  readonly ns: Record<Role | 'cli' | 'client', Netns>;
-  readonly dir: string;
-}
-
-async function benchLab(scope: NetScope, dir: string): Promise<Lab> {
-  const net = await scope.createNetwork({ label: 'bench-ha', kind: 'vlan' });
-  const ns = {
-    primary: await scope.createNamespace('ha-p'),
-    standby: await scope.createNamespace('ha-s'),
-    cli: await scope.createNamespace('ha-cli'),
-    client: await scope.createNamespace('ha-udhcpc'),
-  };
-  for (const n of Object.values(ns)) await net.attach(n);
-  await ns.primary.exec(['ip', 'addr', 'add', `${IPS.primary}/15`, 'dev', 'eth0']);
-  await ns.standby.exec(['ip', 'addr', 'add', `${IPS.standby}/15`, 'dev', 'eth0']);
-  for (const ip of RELAY_IPS) await ns.cli.exec(['ip', 'addr', 'add', `${ip}/15`, 'dev', 'eth0']);
-  writeSecret(dir);
-  return { ns, dir };
-}
-
-async function startPair(lab: Lab, name: PairName, logLevel?: string): Promise<Record<Role, PairMember>> {
-  const start = (role: Role) =>
-    startMember({
-      name,
-      role,
-      ns: lab.ns[role],
-      dir: lab.dir,
-      cpu: CPUS.server,
-      ...(logLevel ? { logLevel } : {}),
-      probeMs: PROBE_MS,
-    });
-  const pair = { primary: await start('primary'), standby: await start('standby') };
-  await waitFor(
-    `${name} pair in ${NORMAL[name]}`,
-    async () =>
-      (await pair.primary.state()) === NORMAL[name] && (await pair.standby.state()) === NORMAL[name],
-    { timeoutMs: 60_000, everyMs: 250 },
-  );
-  return pair;
-}
-
-function kill(m: PairMember): void {
-  for (const p of m.procs) if (p.alive()) process.kill(p.ref.pid, 'SIGKILL');
-}
-
-async function stopPair(pair: Record<Role, PairMember>): Promise<void> {
-  for (const m of Object.values(pair)) for (const p of m.procs) await p.stop();
-}
-
-/** The standby's pair events in its (info) log, ms after the kill at wall-clock T0. */
-const TIMELINE: [RegExp, string][] = [
-  [/"msg":"Partner unreachable"/, 'channel loss noticed (link closed)'],
-  [/"msg":"Client unanswered while the partner is away"/, 'first unanswered client counted'],
-  [/"to":"partner-down"/, 'partner-down'],
-];
-
-function timeline(log: string, t0: number): string {
-  const out: string[] = [];
-  for (const [re, what] of TIMELINE) {
-    const line = log.split('\n').find((l) => re.test(l) && JSON.parse(l).time >= t0);
-    if (line !== undefined) out.push(`${what} +${(JSON.parse(line) as { time: number }).time - t0} ms`);
-  }
-  return out.join(', ');
-}
-
-/** ms from SIGKILL of the primary until udhcpc is bound (by the standby). */
-async function takeover(lab: Lab, name: PairName): Promise<number> {
-  const pair = await startPair(lab, name, 'info');
-  try {
-    const udhcpc = await rigBin('udhcpc');
-    const t0 = performance.now();
-    const wall0 = Date.now();
-    kill(pair.primary);
-    const r = await lab.ns.client.exec(
-      [
-        'taskset',
-        '-c',
-        String(CPUS.load),
-        udhcpc,
-        '-f',
-        '-q',
-        '-n',
-        '-t',
-        '60',
-        '-T',
-        '1',
-        '-i',
-        'eth0',
-        '-s',
-        '/bin/true',
-      ],
-      { timeoutMs: 90_000 },
-    );
-    const ms = performance.now() - t0;
-    if (r.code !== 0) throw new Error(`${name}: udhcpc got no lease after the takeover: ${r.stderr}`);
-    if (name === 'oooi')
-      console.log(
-        `  oooi standby: ${timeline(pair.standby.procs[0]!.log(), wall0)}; bound +${Math.round(ms)} ms`,
-      );
-    return ms;
-  } finally {
-    await stopPair(pair);
-  }
-}
+const choice = <T extends string>(flag: string, values: readonly T[]): T => {
+  const i = process.argv.indexOf(flag);
+  const v = (i >= 0 ? process.argv[i + 1] : values[0]) as T;
+  if (!values.includes(v)) throw new Error(`${flag}: one of ${values.join(', ')}, not ${String(v)}`);
+  return v;
+};
+const EVENT: HaEvent = choice('--event', EVENTS);
+const CLIENT: HaClient = choice('--client', TAKEOVER_CLIENTS);
+const TAKEOVER = `takeover after ${EVENT === 'kill' ? 'SIGKILL of the primary' : "the primary's node lost"}, ${CLIENT} client`;
 
 /** A rate both pairs hold, for the delays without queueing. */
 const FIXED_RATE = 200;
@@ -193,7 +100,7 @@ function report(figs: Record<PairName, Figures>): void {
   );
   console.log('| figure | oooi-dhcp pair | Kea 2.2 HA pair | oooi/Kea |');
   console.log('|---|---|---|---|');
-  row('takeover after SIGKILL of the primary, ms', (f) => median(f.takeoverMs), f0);
+  row(`${TAKEOVER}, ms`, (f) => median(f.takeoverMs), f0);
   row('DORA/s, partner in hot-standby', (f) => rate(f.withPartner), f0);
   row('DORA/s, partner down (alone)', (f) => rate(f.alone), f0);
   row('REQUEST drops % at overload, partner in hot-standby', (f) => drops(f.withPartner), f1);
@@ -203,16 +110,18 @@ function report(figs: Record<PairName, Figures>): void {
   row(`p99 ACK delay at ${FIXED_RATE}/s, partner in hot-standby, ms`, (f) => ack99(f.withPartner), f1);
   row(`avg ACK delay at ${FIXED_RATE}/s, partner down, ms`, (f) => ack(f.alone), f1);
   row(`p99 ACK delay at ${FIXED_RATE}/s, partner down, ms`, (f) => ack99(f.alone), f1);
-  for (const n of ['oooi', 'kea'] as const)
-    console.log(`${n}: takeover runs ${figs[n].takeoverMs.map((m) => Math.round(m)).join(', ')} ms`);
+  for (const n of ['oooi', 'kea'] as const) console.log(`${n}: ${takeoverRuns(figs[n].takeoverMs)}`);
 }
+
+const takeoverRuns = (ms: number[]) =>
+  `takeover runs ${ms.map((m) => Math.round(m)).join(', ')} ms (median ${f0(median(ms))} ms)`;
 
 async function main(): Promise<void> {
   const owner = `bench-dhcp-ha-${process.pid}`;
   const scope = openNetScope(owner);
   const dir = mkdtempSync(join(tmpdir(), 'oooi-bench-ha-'));
   try {
-    const lab = await benchLab(scope, dir);
+    const lab = await benchLab(scope, { dir, cpus: CPUS, probeMs: PROBE_MS });
     const figs: Record<PairName, Figures> = {
       oooi: { takeoverMs: [], withPartner: [], alone: [] },
       kea: { takeoverMs: [], withPartner: [], alone: [] },
@@ -221,7 +130,9 @@ async function main(): Promise<void> {
       const order: PairName[] = r % 2 === 0 ? ['oooi', 'kea'] : ['kea', 'oooi'];
       for (const name of order) {
         const f = figs[name];
-        f.takeoverMs.push(await takeover(lab, name));
+        // the event falls at another point of the second its timers follow each round, the same for both pairs
+        const phaseMs = Math.round(((r + 0.5) / ROUNDS) * 1000);
+        f.takeoverMs.push(await takeover(lab, name, { event: EVENT, client: CLIENT, phaseMs }));
         console.log(`round ${r + 1} ${name}: takeover ${Math.round(f.takeoverMs.at(-1)!)} ms`);
         if (TAKEOVER_ONLY) continue;
         f.withPartner.push(await load(lab, name, true));
@@ -235,8 +146,8 @@ async function main(): Promise<void> {
       }
     }
     if (TAKEOVER_ONLY) {
-      for (const n of ['oooi', 'kea'] as const)
-        console.log(`${n}: takeover runs ${figs[n].takeoverMs.map((m) => Math.round(m)).join(', ')} ms`);
+      console.log(`\n${TAKEOVER}, ${ROUNDS} round(s):`);
+      for (const n of ['oooi', 'kea'] as const) console.log(`${n}: ${takeoverRuns(figs[n].takeoverMs)}`);
     } else report(figs);
   } finally {
     await scope.dispose();

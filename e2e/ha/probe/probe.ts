@@ -27,7 +27,10 @@ export interface ProbeOptions {
 
 export interface RunningProbe {
   readonly ns: Netns;
-  readonly lease: { readonly ip: string; readonly dns: readonly string[] };
+  /** The first lease: address, resolvers, and the server identifier of the server that gave it. */
+  readonly lease: { readonly ip: string; readonly dns: readonly string[]; readonly server: string };
+  /** Every operation the client recorded so far (it keeps running). */
+  records(): OpRecord[];
   /** Stops the client; every operation it recorded. */
   stop(): Promise<OpRecord[]>;
 }
@@ -96,6 +99,7 @@ export async function startProbe(scope: NetScope, vlan: Network, o: ProbeOptions
   return {
     ns,
     lease,
+    records: () => read().ops,
     stop: async () => {
       await proc.stop();
       return read().ops;

@@ -138,11 +138,11 @@ it('report: one row per event and kind; ops counted by start in the window', () 
 it('parseProbeOutput: the first lease and every operation; other lines ignored', () => {
   const text = [
     'udhcpc: started',
-    '{"lease":{"ip":"198.51.100.100","dns":["a","b"]}}',
+    '{"lease":{"ip":"198.51.100.100","dns":["a","b"],"server":"198.51.100.2"}}',
     JSON.stringify(op('tls', 1, 2)),
   ].join('\n');
   expect(parseProbeOutput(text)).toEqual({
-    lease: { ip: '198.51.100.100', dns: ['a', 'b'] },
+    lease: { ip: '198.51.100.100', dns: ['a', 'b'], server: '198.51.100.2' },
     ops: [op('tls', 1, 2)],
   });
 });

@@ -209,7 +209,7 @@ setTimeout(stop, cfg.limitMs);
 firstLease().then(
   (lease) => {
     resolvers = lease.dns;
-    emit({ lease: { ip: lease.ip, dns: lease.dns } });
+    emit({ lease: { ip: lease.ip, dns: lease.dns, server: lease.server } });
     dhcp = renewals(lease.ip, lease.server);
     dhcpTimer = setInterval(dhcp.tick, cfg.dhcpEveryMs);
     if (cfg.dns) every(cfg.dns.everyMs, () => lookup(Math.floor(Math.random() * 0xffff)));
