@@ -39,7 +39,7 @@ export {
   type SpawnOptions,
   type TrackedProc,
 } from './net/scope';
-export { listNetns, netnsPrefix } from './net/netns';
+export { listNetns, netnsPrefix, nonLoopbackLinks } from './net/netns';
 export { bridgeLoopbackPort, exposePort } from './net/forward';
 export { startTlsServer, type TlsServerOptions } from './net/tls-server';
 export { startHttpServer, type HttpServerOptions } from './net/http-server';

@@ -83,6 +83,16 @@ export async function runXds(c: XdsCommand, ctx: RunContext): Promise<void> {
     return r.kind === 'invalid' ? r.errors : undefined;
   }, signal);
   await ads.start(signal);
+  // keepalived's view: Envoy serves (LIVE, and fed by us); the apiserver's reachability does not count, so a lost
+  // apiserver never takes the floating address from a serving Envoy.
+  const admin = c.envoyAdmin;
+  const track =
+    c.trackFile !== undefined && admin !== undefined
+      ? runTrackFile(
+          { path: c.trackFile, log, serving: async () => ads.openStreams() > 0 && (await envoyReady(admin)) },
+          signal,
+        )
+      : undefined;
   const health = new HealthServer({
     ...c.health,
     registry,
@@ -91,19 +101,13 @@ export async function runXds(c: XdsCommand, ctx: RunContext): Promise<void> {
       { name: 'source', check: sourceReady },
       { name: 'snapshot', check: () => cache.get() !== undefined },
       ...envoyChecks(c, ads),
+      // In HA mode the pod is ready only once keepalived has been told Envoy serves: until then its VRRP instance is
+      // in FAULT and could not take serverIP, and the rollout gate must not stop the other replica (the holder) yet.
+      ...(track ? [{ name: 'track-file', check: () => track.serving() }] : []),
     ],
     log,
   });
   await health.start(signal);
-  if (c.trackFile !== undefined && c.envoyAdmin !== undefined) {
-    const admin = c.envoyAdmin;
-    // keepalived's view: Envoy serves (LIVE, and fed by us); the apiserver's reachability does not count, so a lost
-    // apiserver never takes the floating address from a serving Envoy.
-    runTrackFile(
-      { path: c.trackFile, log, serving: async () => ads.openStreams() > 0 && (await envoyReady(admin)) },
-      signal,
-    );
-  }
   if (source.holder) watchHolder(source.holder, () => serverIP, signal);
   log.info({ ads: ads.port(), health: health.port() }, 'oooi-xds ready');
   await new Promise<void>((resolve) =>

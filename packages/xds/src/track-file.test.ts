@@ -19,16 +19,20 @@ test('the track file says 1 at start, follows the check (0 while Envoy serves), 
   const path = join(dir, 'envoy-serving');
   let serving = false;
   const stop = new AbortController();
-  runTrackFile({ path, serving: () => serving, log, intervalMs: 10 }, stop.signal);
+  const track = runTrackFile({ path, serving: () => serving, log, intervalMs: 10 }, stop.signal);
   expect(read(path)).toBe('1\n');
+  expect(track.serving()).toBe(false);
   serving = true;
   await until(() => read(path) === '0\n');
+  expect(track.serving()).toBe(true);
   serving = false;
   await until(() => read(path) === '1\n');
+  expect(track.serving()).toBe(false);
   serving = true;
   await until(() => read(path) === '0\n');
   stop.abort();
   expect(read(path)).toBe('1\n');
+  expect(track.serving()).toBe(false);
   expect(readdirSync(dir)).toEqual(['envoy-serving']);
 });
 

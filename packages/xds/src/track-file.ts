@@ -25,8 +25,14 @@ export function writeTrackFile(path: string, value: string): void {
   renameSync(`${path}.tmp`, path);
 }
 
+/** What the running track file says. */
+export interface TrackFile {
+  /** True while the file says `0`: keepalived has been told Envoy serves (part of /readyz, see run-xds.ts). */
+  serving(): boolean;
+}
+
 /** Keeps PATH in step with SERVING until SIGNAL aborts, then writes `1`. Writes `1` first. */
-export function runTrackFile(o: TrackFileOptions, signal: AbortSignal): void {
+export function runTrackFile(o: TrackFileOptions, signal: AbortSignal): TrackFile {
   let last: string | undefined;
   const set = (value: string): void => {
     if (value === last) return;
@@ -59,4 +65,5 @@ export function runTrackFile(o: TrackFileOptions, signal: AbortSignal): void {
     },
     { once: true },
   );
+  return { serving: () => last === TRACK_SERVING };
 }

@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { findBin } from '../bins';
-import { runOk, type RunResult } from '../proc';
+import { run, runOk, type RunResult } from '../proc';
 
 const IP_TIMEOUT_MS = 10_000;
 
@@ -51,7 +51,20 @@ export async function addNetns(ns: string): Promise<void> {
   await ipIn(ns, ['link', 'set', 'lo', 'up']);
 }
 
-/** Deletes NS if it exists and carries OWNER's prefix (its veth ends go with it). */
+/** The links of `ip -o link show` output but loopback, by name (`3: net1@if7: <…` → `net1`). */
+export function nonLoopbackLinks(ipOLink: string): string[] {
+  return ipOLink
+    .split('\n')
+    .map((l) => /^\d+:\s+([^:@\s]+)/.exec(l)?.[1])
+    .filter((n): n is string => n !== undefined && n !== 'lo');
+}
+
+/**
+ * Deletes NS if it exists and carries OWNER's prefix. Its links go first, as a CNI plugin's DEL removes a pod's
+ * interface: `ip netns del` only unmounts the name, and while any process still runs inside (a container being
+ * reaped, a probe, a helper) the namespace lives on with its addresses, answering ARP on the bridge beside the
+ * pod that replaced it (seen: a replaced proxy replica answering for its address 35 s after its stop).
+ */
 export async function deleteNetns(owner: string, ns: string): Promise<void> {
   if (!ns.startsWith(netnsPrefix(owner)))
     throw new Error(`rig: refusing to delete netns "${ns}" (not of ${owner})`);
@@ -59,6 +72,10 @@ export async function deleteNetns(owner: string, ns: string): Promise<void> {
   // a pod's resolv.conf (pod runner) lives in /etc/netns/NS: it goes with the namespace, even after a killed run
   await rm(join('/etc/netns', ns), { recursive: true, force: true });
   if (!(await listNetns()).includes(ns)) return;
+  const links = await run([ipBin(), '-n', ns, '-o', 'link', 'show'], { timeoutMs: IP_TIMEOUT_MS });
+  // a veth whose other end went first is gone already: not an error
+  for (const dev of nonLoopbackLinks(links.stdout))
+    await run([ipBin(), '-n', ns, 'link', 'del', dev], { timeoutMs: IP_TIMEOUT_MS });
   await runOk([ipBin(), 'netns', 'del', ns], { timeoutMs: IP_TIMEOUT_MS });
 }
 

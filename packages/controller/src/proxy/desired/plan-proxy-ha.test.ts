@@ -2,7 +2,7 @@ import { stringify } from 'yaml';
 import { expectGolden } from '@oooi/api/testing';
 import type { KubeObject } from '@oooi/kube';
 import { infraChildProxyServer } from '../testing/fixtures';
-import { planProxyServer, type ProxyServerPlan } from './plan-proxy-server';
+import { holderLast, planProxyServer, type ProxyServerPlan } from './plan-proxy-server';
 import { proxyPodSelector } from '../../workload/proxy-pods';
 import { desiredProxyStatus } from './proxy-status';
 
@@ -148,29 +148,42 @@ describe('planProxyServer in HA mode', () => {
     expect(r.ok ? [] : r.errors.map((e) => e.path)).toEqual(['spec.networkConfig.highAvailability']);
   });
 
-  test('an image change reaches replica 0 first; replica 1 keeps its template until 0 is rolled out again', () => {
-    /** The Deployment as the cache would hold it: the body, rolled out and available. */
-    const live = (d: KubeObject): KubeObject => ({
-      ...d,
-      metadata: { ...d.metadata, generation: 1 },
-      status: { observedGeneration: 1, replicas: 1, updatedReplicas: 1, availableReplicas: 1 },
-    });
+  /** The Deployment as the cache would hold it: the body, rolled out and available. */
+  const live = (d: KubeObject): KubeObject => ({
+    ...d,
+    metadata: { ...d.metadata, generation: 1 },
+    status: { observedGeneration: 1, replicas: 1, updatedReplicas: 1, availableReplicas: 1 },
+  });
+  const envoyImage = (d: KubeObject | undefined) => container(d, 'envoy').image;
+  /** Both replicas' Envoy images after an image change, with HOLDER in status.serverIPHolder (or none). */
+  const afterImageChange = (holder?: string) => {
     const before = deployments(rendered()).map(live);
-    const observed = (name: string) => before.find((d) => d.metadata?.name === name);
-    const newer = planProxyServer(
-      infraChildProxyServer({
-        proxyImage: 'docker.io/envoyproxy/envoy:v1.37.0',
-        networkConfig: { ...haProxy().spec.networkConfig },
-      }),
-      {},
-      observed,
-    );
+    const changed = infraChildProxyServer({
+      proxyImage: 'docker.io/envoyproxy/envoy:v1.37.0',
+      networkConfig: { ...haProxy().spec.networkConfig },
+    });
+    const input =
+      holder === undefined ? changed : { ...changed, status: { serverIPHolder: { replicaIP: holder } } };
+    const newer = planProxyServer(input, {}, (name) => before.find((d) => d.metadata?.name === name));
     if (!newer.ok) throw new Error('not rendered');
-    const image = (d: KubeObject | undefined) => container(d, 'envoy').image;
-    expect([image(newer.value.children.deployment), image(newer.value.children.replica1Deployment)]).toEqual([
-      'docker.io/envoyproxy/envoy:v1.37.0',
-      image(before[1]),
-    ]);
+    const { deployment, replica1Deployment } = newer.value.children;
+    return { images: [envoyImage(deployment), envoyImage(replica1Deployment)], old: envoyImage(before[1]) };
+  };
+
+  test('an image change reaches replica 0 first; replica 1 keeps its template until 0 is rolled out again', () => {
+    const { images, old } = afterImageChange();
+    expect(images).toEqual(['docker.io/envoyproxy/envoy:v1.37.0', old]);
+    // replica 1 holding serverIP: the same order
+    expect(afterImageChange(ha.replicaIPs[1]).images).toEqual(images);
+  });
+
+  test('the replica holding serverIP rolls last, so a rollout moves the address once', () => {
+    const { images, old } = afterImageChange(ha.replicaIPs[0]);
+    expect(images).toEqual([old, 'docker.io/envoyproxy/envoy:v1.37.0']);
+    expect(holderLast(ha.replicaIPs[0], ha.replicaIPs)).toEqual([1, 0]);
+    expect(holderLast(ha.replicaIPs[1], ha.replicaIPs)).toEqual([0, 1]);
+    expect(holderLast(undefined, ha.replicaIPs)).toEqual([0, 1]);
+    expect(holderLast('198.51.100.99', ha.replicaIPs)).toEqual([0, 1]);
   });
 
   test('Available: both replicas, or ReplicasDegraded naming the other while one serves, NoReplicaAvailable', () => {

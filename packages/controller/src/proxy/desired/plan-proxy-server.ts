@@ -151,13 +151,23 @@ function workloads({ proxy, spec, names, options, observed }: WorkloadInput): {
     const [only] = gateRollout([{ desired: replica(0, conf0), observed: live0 }]);
     return { files, deployment: only!.body };
   }
-  const [d0, d1] = gateRollout(
-    [replica(0, conf0), replica(1, conf1)].map((desired) => ({
-      desired,
-      observed: observed(desired.metadata?.name ?? ''),
-    })),
+  const order = holderLast(proxy.status?.serverIPHolder?.replicaIP, ha.replicaIPs);
+  const desired = [replica(0, conf0), replica(1, conf1)];
+  const gated = gateRollout(
+    order.map((r) => ({ desired: desired[r]!, observed: observed(desired[r]!.metadata?.name ?? '') })),
   );
-  return { files, deployment: d0!.body, replica1Deployment: d1!.body };
+  const body = (r: Replica) => gated[order.indexOf(r)]!.body;
+  return { files, deployment: body(0), replica1Deployment: body(1) };
+}
+
+/**
+ * The order the rollout gate takes the two replicas in: the one holding serverIP last, so a rollout moves the
+ * address once (to the replica already rolled) instead of twice, and each move resets the TLS handshakes under way
+ * at that moment (docs/high-availability.md). HOLDER is status.serverIPHolder.replicaIP (its oooi-xds writes it when
+ * the address comes to its pod); unknown or stale, replica 0 goes first, which is only a second move.
+ */
+export function holderLast(holder: string | undefined, replicaIPs: readonly string[]): [Replica, Replica] {
+  return holder !== undefined && holder === replicaIPs[0] ? [1, 0] : [0, 1];
 }
 
 /** Renders every child of a ProxyServer, or every problem that prevents it (nothing is applied then). */
