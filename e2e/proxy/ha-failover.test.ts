@@ -126,6 +126,12 @@ test('one replica holds serverIP, the other only its own address; a VM reaches t
     timeoutMs: 30_000,
     everyMs: 200,
   });
+  // each replica is ready only once its track file tells keepalived that Envoy serves (oooi-xds /readyz)
+  const curl = await rigBin('curl');
+  for (const pod of w.pods) {
+    const readyz = await pod.netns.exec([curl, '-s', `http://${pod.podIP}:18001/readyz`]);
+    expect(readyz.stdout).toContain('[+]track-file ok');
+  }
   const result = await startProbe(1000, 'probe-steady');
   const attempts = await result();
   report('steady', attempts);
