@@ -29,6 +29,7 @@ type OpRecord = ReturnType<RunningProbe['records']>[number];
 const OOOI: [RegExp, string][] = [
   [/"msg":"Partner unreachable"/, 'channel loss noticed'],
   [/"msg":"Client unanswered while the partner is away"/, 'first unanswered client counted'],
+  [/"msg":"Partner unanswered on the client network/, 'its own probe unanswered'],
   [/"to":"partner-down"/, 'partner-down'],
 ];
 

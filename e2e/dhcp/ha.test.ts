@@ -123,6 +123,8 @@ test('(d) the channel cut while the primary serves: the standby does not start a
     await sleep(6000); // three max-response-delays more, dhclient A renewing and rebinding meanwhile
     await bound(clientD);
     expect(await lab.standby.state()).toBe('hot-standby');
+    // the standby asked the primary on the client network, and the live primary answered
+    expect(lab.standby.proc!.log()).toContain('Partner answered the probe on the client network');
     expect(await lab.standby.metric('oooi_dhcp_replies_total')).toBe(repliesBefore);
   } finally {
     for (const r of rules) await lab.primary.ns.exec([iptables, '-D', ...r]);
@@ -161,6 +163,24 @@ test('(h) the channel cut as a client starts: its retries inside max-response-de
   } finally {
     for (const r of rules) await lab.primary.ns.exec([iptables, '-D', ...r]);
   }
+  await lab.bothIn('hot-standby');
+}, 90_000);
+
+test('(i) SIGKILL of the primary with no client asking: the standby takes over on its own probe within max-response-delay', async () => {
+  // no new client, and dhclient A renews by unicast only once in a long while: without the standby's INFORM to the
+  // primary (unanswered: the process is dead) nothing would count as an unanswered client for many seconds
+  const t0 = Date.now();
+  await lab.primary.kill();
+  await waitFor('the standby in partner-down', async () => (await lab.standby.state()) === 'partner-down', {
+    timeoutMs: 30_000,
+    everyMs: 100,
+  });
+  const took = Date.now() - t0;
+  console.log(`takeover on the probe: the standby in partner-down ${took} ms after SIGKILL of the primary`);
+  // max-response-delay is 2 s here, max-ack-delay 1.5 s; a REQUEST retry could count only after 3 s + 1.5 s
+  expect(took).toBeLessThan(4000);
+  expect(lab.standby.proc!.log()).toContain('Partner unanswered on the client network');
+  await lab.primary.start();
   await lab.bothIn('hot-standby');
 }, 90_000);
 

@@ -20,6 +20,8 @@ export function isKnownClient(i: DecideInput): boolean {
 export function kubevirtGate(i: DecideInput): Decision | undefined {
   const kv = i.kubevirt;
   if (kv === undefined) return undefined;
+  // the pair partner's probe (an INFORM: no address, nothing durable) is not a VM's request
+  if (i.fromPartner === true && messageType(i.packet) === MessageType.INFORM) return undefined;
   if (!kv.synced) return storeOnly(i) ? undefined : { kind: 'drop', reason: 'kubevirt_not_synced' };
   if (kv.unknownClients === 'refuse' && !isKnownClient(i)) return { kind: 'drop', reason: 'no_vmi' };
   return undefined;

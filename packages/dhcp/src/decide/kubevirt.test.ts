@@ -51,7 +51,7 @@ function world(o: WorldOptions = {}) {
     }
     return index;
   };
-  const send = (s: RequestSpec, sourceIp = 0): Decision => {
+  const send = (s: RequestSpec, sourceIp = 0, fromPartner = false): Decision => {
     const kubevirt = index?.view;
     const d = decide({
       packet: request(s),
@@ -62,6 +62,7 @@ function world(o: WorldOptions = {}) {
       arrival: sourceIp === 0 ? 'broadcast' : 'unicast',
       offerHoldMs: 30_000,
       ...(kubevirt ? { kubevirt } : {}),
+      ...(fromPartner ? { fromPartner } : {}),
     });
     if (d.kind !== 'drop') for (const c of d.changes) applyChange(table, c);
     return d;
@@ -181,6 +182,20 @@ describe('decide with VMIs', () => {
     expect(w.dora(9)).toBe(want);
     expect(w.dora(1)).toBe('198.51.100.105');
   });
+
+  test.each([true, false])(
+    'the pair partner’s probe (an INFORM from its address) is answered under refuse, before and after the sync (synced %s); nothing else of it is',
+    (synced) => {
+      const w = world({ unknownClients: 'refuse' });
+      w.sync([{ name: 'alpha', mac: mac(1), ips: ['198.51.100.105'] }], [], synced);
+      const partner = ip('198.51.100.6');
+      const inform = { type: 'INFORM' as const, mac: 9, ciaddr: partner };
+      expect(typeOf(w.send(inform, partner, true))).toBe('ACK');
+      expect(w.send(inform, partner, false)).toMatchObject({ kind: 'drop' });
+      expect(w.send({ type: 'DISCOVER', mac: 9 }, 0, true)).toMatchObject({ kind: 'drop' });
+      expect(w.table().size).toBe(0);
+    },
+  );
 
   test('conflict: a reported address another client holds an ACKed lease on is not taken away', () => {
     const w = world({ unknownClients: 'serve' });

@@ -22,6 +22,11 @@ export interface DecideInput {
   readonly kubevirt?: KubevirtView;
   /** Addresses a probe found in use while the lease store recovers (allocate/recovery.ts). */
   readonly probeHolds?: ReadonlyMap<number, ProbeHold>;
+  /**
+   * The datagram came from the pair partner's serverIP with that address in ciaddr (config `ha`): the standby's
+   * probe of this server on the client network (ha/partner-probe.ts), answered whatever the KubeVirt policy says.
+   */
+  readonly fromPartner?: boolean;
 }
 
 /** RFC 2131 §4.1: where a reply goes. */

@@ -15,7 +15,8 @@ import { acceptPartner, PartnerLink } from './link';
 import { mergePartnerLeases } from './merge';
 import { mustReplicate, nextState, serves } from './state';
 import type { HaRole, HaState } from './state';
-import { countsAsEvidence, UnackedClients } from './unacked';
+import { PartnerProbe } from './partner-probe';
+import { countsAsEvidence, probeUnanswered, UnackedClients } from './unacked';
 import { MAX_LEASES_PER_MESSAGE } from './wire';
 import type { RefuseReason, Request, Response } from './wire';
 
@@ -45,6 +46,11 @@ export interface HaPairOptions {
   readonly now: () => number;
   /** Called on each state change (status reporting). */
   readonly onChange?: () => void;
+  /**
+   * The standby's probe of a silent primary on the client network (ha/partner-probe.ts): on by default, `false` turns
+   * it off, ports for tests.
+   */
+  readonly probe?: false | { readonly clientPort?: number; readonly serverPort?: number };
 }
 
 export interface HaStatus {
@@ -76,11 +82,23 @@ export class HaPair {
   private stopped = false;
   private readonly heartbeatMs: number;
   private readonly maxResponseDelayMs: number;
+  private readonly maxAckDelayMs: number;
+  private probe: PartnerProbe | undefined;
+  private probeCounted = false;
 
   constructor(private readonly o: HaPairOptions) {
     this.heartbeatMs = o.config.heartbeatMs ?? 1000;
     this.maxResponseDelayMs = o.config.maxResponseDelayMs ?? 3000;
-    this.unacked = new UnackedClients(o.config.maxAckDelayMs ?? 2000);
+    this.maxAckDelayMs = o.config.maxAckDelayMs ?? 2000;
+    this.unacked = new UnackedClients(this.maxAckDelayMs);
+    if (o.config.role === 'standby' && o.probe !== false)
+      this.probe = new PartnerProbe({
+        serverIP: o.serverIP,
+        partner: o.config.partner.address,
+        log: o.log,
+        now: o.now,
+        ...(o.probe ?? {}),
+      });
     this.since = o.now();
     this.unreachableSince = o.now();
     o.metrics.state.set({ state: this.current }, 1);
@@ -128,6 +146,7 @@ export class HaPair {
       server.listen({ host: this.o.serverIP, port }, () => resolve());
     });
     this.listener = server;
+    if (this.probe !== undefined && !(await this.probe.open())) this.probe = undefined;
     this.o.log.info(
       { role: this.role, listen: `${this.o.serverIP}:${port}`, partner: this.status().partner },
       'Pair listening',
@@ -193,6 +212,7 @@ export class HaPair {
   async stop(farewell = true): Promise<void> {
     this.stopped = true;
     if (this.timer !== undefined) clearInterval(this.timer);
+    this.probe?.close();
     clearTimeout(this.deadline);
     const link = this.link;
     if (farewell && link !== undefined && !link.closed)
@@ -204,6 +224,7 @@ export class HaPair {
 
   private tick(): void {
     if (this.stopped) return;
+    if (this.probing()) this.probe!.send();
     const link = this.link;
     if (link === undefined || link.closed) {
       this.connect();
@@ -251,6 +272,8 @@ export class HaPair {
     }
     this.partnerState = state;
     this.unacked.reset();
+    this.probe?.reset();
+    this.probeCounted = false;
     this.o.metrics.unackedClients.set(0);
     this.evaluate();
   }
@@ -269,7 +292,38 @@ export class HaPair {
       }, this.maxResponseDelayMs + 1).unref();
     this.o.metrics.partnerReachable.set(0);
     this.o.log.warn({ partner: this.status().partner, state: this.current }, 'Partner unreachable');
+    if (this.probing()) this.probe!.send();
     this.evaluate();
+  }
+
+  /** Whether the standby asks the silent primary on the client network now (ha/partner-probe.ts). */
+  private probing(): boolean {
+    return (
+      this.probe !== undefined &&
+      this.partnerState === undefined &&
+      this.lastHeard !== undefined &&
+      serves(other(this.role), this.lastHeard) &&
+      !this.serving()
+    );
+  }
+
+  /** Unanswered clients: the ones seen retrying, and this server's own probe when it went unanswered. */
+  private unansweredClients(): number {
+    const probed =
+      this.partnerState === undefined &&
+      probeUnanswered(this.probe?.current(), this.o.now(), {
+        partnerServed: this.lastHeard !== undefined && serves(other(this.role), this.lastHeard),
+        maxAckDelayMs: this.maxAckDelayMs,
+      });
+    if (probed && !this.probeCounted)
+      this.o.log.info(
+        { partner: this.status().partner, afterMs: this.o.now() - this.unreachableSince },
+        'Partner unanswered on the client network: counted as an unanswered client',
+      );
+    this.probeCounted = probed;
+    const n = this.unacked.count() + (probed ? 1 : 0);
+    this.o.metrics.unackedClients.set(n);
+    return n;
   }
 
   private evaluate(): void {
@@ -278,7 +332,7 @@ export class HaPair {
       state: this.current,
       partner: this.partnerState,
       unreachableMs: this.partnerState === undefined ? this.o.now() - this.unreachableSince : 0,
-      unackedClients: this.unacked.count(),
+      unackedClients: this.unansweredClients(),
       syncDone: this.syncDone,
       partnerLeft: this.partnerLeft,
       limits: {
@@ -293,7 +347,7 @@ export class HaPair {
     this.o.metrics.state.set({ state: from }, 0);
     this.o.metrics.state.set({ state: next }, 1);
     this.o.log.info(
-      { from, to: next, partnerState: this.partnerState, unackedClients: this.unacked.count() },
+      { from, to: next, partnerState: this.partnerState, unackedClients: this.unansweredClients() },
       'Pair state changed',
     );
     this.syncDone = false;

@@ -1,4 +1,4 @@
-import { countsAsEvidence, UnackedClients } from './unacked';
+import { countsAsEvidence, probeUnanswered, UnackedClients } from './unacked';
 
 test('a client retrying one transaction for max-ack-delay is unanswered; an answered one is not', () => {
   const u = new UnackedClients(2000);
@@ -89,4 +89,32 @@ test('with the evidence gathered at once, a DISCOVER retried for max-ack-delay c
     countsAsEvidence(1, { ...timers, sinceMs: at, partnerServed: true }) &&
     u.observe({ mac: 'a', xid: 9, type: 1 }, at);
   expect([0, 1000, 2000].map(seen)).toEqual([false, false, true]);
+});
+
+test.each([
+  { what: 'no probe sent', round: undefined, now: 5000, served: true, want: false },
+  {
+    what: 'unanswered for max-ack-delay',
+    round: { firstSentAt: 1000, answered: false },
+    now: 3000,
+    served: true,
+    want: true,
+  },
+  {
+    what: 'unanswered, not yet max-ack-delay',
+    round: { firstSentAt: 1000, answered: false },
+    now: 2999,
+    served: true,
+    want: false,
+  },
+  { what: 'answered', round: { firstSentAt: 1000, answered: true }, now: 9000, served: true, want: false },
+  {
+    what: 'partner last heard not serving',
+    round: { firstSentAt: 1000, answered: false },
+    now: 9000,
+    served: false,
+    want: false,
+  },
+])('the partner probe counts as an unanswered client: $what', ({ round, now, served, want }) => {
+  expect(probeUnanswered(round, now, { partnerServed: served, maxAckDelayMs: 2000 })).toBe(want);
 });

@@ -41,6 +41,23 @@ export function countsAsEvidence(type: number, w: EvidenceWindow): boolean {
   return w.sinceMs >= w.maxResponseDelayMs + 2 * w.heartbeatMs;
 }
 
+/**
+ * Whether this server's own question to the partner on the client network (ha/partner-probe.ts: a DHCPINFORM,
+ * retried with one xid) counts as one unanswered client: the transaction has gone unanswered for maxAckDelayMs, asked
+ * of a partner that served clients when last heard. A live primary answers an INFORM whatever happened to the
+ * channel (its ACK changes nothing durable), so this is the evidence a DISCOVER retried unanswered gives, from the
+ * moment the channel went silent; a partner last heard starting or syncing answers nobody, so it proves nothing there.
+ */
+export function probeUnanswered(
+  round: { readonly firstSentAt: number; readonly answered: boolean } | undefined,
+  now: number,
+  w: { readonly partnerServed: boolean; readonly maxAckDelayMs: number },
+): boolean {
+  return (
+    round !== undefined && !round.answered && w.partnerServed && now - round.firstSentAt >= w.maxAckDelayMs
+  );
+}
+
 export interface Seen {
   readonly mac: string;
   readonly xid: number;

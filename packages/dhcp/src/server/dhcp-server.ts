@@ -76,6 +76,11 @@ export interface DhcpServerOptions {
   readonly prober?: AddressProber;
   /** With the config's `ha` block: the pair's shared secret (the content of `ha.secretFile`). */
   readonly haSecret?: Buffer;
+  /**
+   * A standby's probe of its silent primary on the client network (ha/partner-probe.ts, on the ports above).
+   * `false` only for tests of the clients' own evidence. @default true
+   */
+  readonly haProbe?: boolean;
 }
 
 /** Addresses probed for one DISCOVER at most; every one found in use is held, so the client's retry gets further. */
@@ -177,6 +182,10 @@ export class DhcpServer {
       ...{ config: this.config, secret: this.o.haSecret, registry: this.o.registry, log: this.log },
       ...{ now: this.now, changed: () => this.o.onLeaseChange?.() },
       ...{ table: () => this.table!, store: () => this.store!, net: () => this.net },
+      probe:
+        this.o.haProbe === false
+          ? false
+          : { clientPort: this.o.clientPort ?? 68, serverPort: this.o.serverPort ?? 67 },
     });
     await this.pair?.start();
   }
@@ -333,6 +342,9 @@ export class DhcpServer {
 
   private inputFor(p: DhcpPacket, at: Pick<DecideInput, 'sourceIp' | 'arrival'>): DecideInput {
     const holds = this.recovery.holds();
+    const partner =
+      this.config.ha !== undefined ? parseDottedQuad(this.config.ha.partner.address) : undefined;
+    const fromPartner = partner !== undefined && at.sourceIp === partner && p.ciaddr === partner;
     return {
       packet: p,
       net: this.net,
@@ -342,6 +354,7 @@ export class DhcpServer {
       offerHoldMs: this.o.offerHoldMs ?? 30_000,
       ...(this.kubevirt !== undefined ? { kubevirt: this.kubevirt } : {}),
       ...(holds !== undefined ? { probeHolds: holds } : {}),
+      ...(fromPartner ? { fromPartner } : {}),
     };
   }
 

@@ -7,7 +7,7 @@ import type { ServedNetwork } from '../allocate/served-network';
 import { applyChanges, undoChanges } from '../decide/apply';
 import type { LeaseChange } from '../decide/types';
 import { HaPair } from '../ha/pair';
-import type { HaLeaseSide } from '../ha/pair';
+import type { HaLeaseSide, HaPairOptions } from '../ha/pair';
 import { haStates } from '../ha/state';
 import type { RefuseReason } from '../ha/wire';
 import { haMetrics } from '../metrics';
@@ -64,6 +64,7 @@ export interface PairParts extends HaLeaseParts {
   readonly registry: Registry;
   readonly log: Logger;
   readonly now: () => number;
+  readonly probe?: HaPairOptions['probe'];
 }
 
 const refuseReasons: readonly RefuseReason[] = [
@@ -89,6 +90,7 @@ export function createPair(o: PairParts): HaPair | undefined {
     metrics: haMetrics(o.registry, haStates, refuseReasons),
     now: o.now,
     onChange: o.changed,
+    ...(o.probe !== undefined ? { probe: o.probe } : {}),
   });
 }
 
