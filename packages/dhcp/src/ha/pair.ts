@@ -169,7 +169,7 @@ export class HaPair {
     if (this.partnerState !== undefined) return;
     const window = {
       sinceMs: this.o.now() - this.unreachableSince,
-      partnerServed: this.lastHeard !== undefined && serves(other(this.role), this.lastHeard),
+      partnerServed: this.partnerServed(),
       maxResponseDelayMs: this.maxResponseDelayMs,
       heartbeatMs: this.heartbeatMs,
     };
@@ -299,12 +299,13 @@ export class HaPair {
   /** Whether the standby asks the silent primary on the client network now (ha/partner-probe.ts). */
   private probing(): boolean {
     return (
-      this.probe !== undefined &&
-      this.partnerState === undefined &&
-      this.lastHeard !== undefined &&
-      serves(other(this.role), this.lastHeard) &&
-      !this.serving()
+      this.probe !== undefined && this.partnerState === undefined && this.partnerServed() && !this.serving()
     );
+  }
+
+  /** Whether the partner, when last heard, was in a state that answers clients. */
+  private partnerServed(): boolean {
+    return this.lastHeard !== undefined && serves(other(this.role), this.lastHeard);
   }
 
   /** Unanswered clients: the ones seen retrying, and this server's own probe when it went unanswered. */
@@ -312,7 +313,7 @@ export class HaPair {
     const probed =
       this.partnerState === undefined &&
       probeUnanswered(this.probe?.current(), this.o.now(), {
-        partnerServed: this.lastHeard !== undefined && serves(other(this.role), this.lastHeard),
+        partnerServed: this.partnerServed(),
         maxAckDelayMs: this.maxAckDelayMs,
       });
     if (probed && !this.probeCounted)

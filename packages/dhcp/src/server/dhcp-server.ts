@@ -108,6 +108,8 @@ export class DhcpServer {
   private storeDamage: readonly StoreDamage[] = [];
   private readonly recovery: RecoveryProbes;
   private pair: HaPair | undefined;
+  /** The pair partner's serverIP (config `ha`, which a reload cannot change), parsed once. */
+  private partnerIp: number | undefined;
 
   constructor(private readonly o: DhcpServerOptions) {
     this.config = o.config;
@@ -178,6 +180,8 @@ export class DhcpServer {
 
   /** With the config's `ha` block: the pair, listening on serverIP before the DHCP sockets are bound. */
   private async startPair(): Promise<void> {
+    this.partnerIp =
+      this.config.ha !== undefined ? parseDottedQuad(this.config.ha.partner.address) : undefined;
     this.pair = createPair({
       ...{ config: this.config, secret: this.o.haSecret, registry: this.o.registry, log: this.log },
       ...{ now: this.now, changed: () => this.o.onLeaseChange?.() },
@@ -342,8 +346,7 @@ export class DhcpServer {
 
   private inputFor(p: DhcpPacket, at: Pick<DecideInput, 'sourceIp' | 'arrival'>): DecideInput {
     const holds = this.recovery.holds();
-    const partner =
-      this.config.ha !== undefined ? parseDottedQuad(this.config.ha.partner.address) : undefined;
+    const partner = this.partnerIp;
     const fromPartner = partner !== undefined && at.sourceIp === partner && p.ciaddr === partner;
     return {
       packet: p,
