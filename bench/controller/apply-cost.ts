@@ -1,7 +1,11 @@
 // How long the apiserver takes to accept one large child (the ProxyServer and DNSServer an Infra of 200
-// attachments plans): server-side apply (create, unchanged, changed), a merge patch of the same change, and a
-// dry run; each timed from the client, with the load average. Not a timed test: run it by hand,
+// attachments plans): server-side apply (create, unchanged, changed), a dry run, a merge patch, a status apply and
+// a GET; each timed from the client, with the CPU the kube-apiserver process used meanwhile (/proc) and the load
+// average; at the end, the apiserver's own mean handling and etcd times per verb (its /metrics). Not a timed
+// test: run it by hand,
 //   pnpm tsx bench/controller/apply-cost.ts [--attachments 200] [--repeat 3]
+// OOOI_BENCH_CRD_DIRS=DIR[:DIR] installs the CRDs from there instead of crds/ (to compare schema variants).
+import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import {
   ApplyPatchContentType,
@@ -15,13 +19,62 @@ import { expectedFor } from './plan';
 import { applyAll } from './setup';
 import { infraName, kinds, ns, sharedItems } from './world';
 import { runOnOwnRig } from './own-rig';
+import { readState, rigBin, run, type Rig } from '@oooi/rig';
 
 const arg = (flag: string, def: number): number => {
   const i = process.argv.indexOf(flag);
   return i >= 0 ? Number(process.argv[i + 1]) : def;
 };
 
-async function main(rest: KubeConfigRest): Promise<void> {
+/**
+ * The apiserver's own account of where the time went, from its /metrics: mean handling time per verb of the two
+ * kinds (apiserver_request_duration_seconds, request received → response written) and mean etcd time per operation
+ * on them (etcd_request_duration_seconds). What the client saw beyond the first is on the connection or the client.
+ */
+async function serverSideTimes(rig: Rig): Promise<string> {
+  const { stdout: text } = await run([
+    await rigBin('kubectl'),
+    '--kubeconfig',
+    rig.kubeconfig,
+    'get',
+    '--raw',
+    '/metrics',
+  ]);
+  const sums = new Map<string, { sum: number; count: number }>();
+  for (const line of text.split('\n')) {
+    const m =
+      /^(apiserver_request_duration_seconds|etcd_request_duration_seconds)_(sum|count)\{(.*)\} (\S+)$/.exec(
+        line,
+      );
+    if (!m) continue;
+    const labels = Object.fromEntries([...m[3]!.matchAll(/(\w+)="([^"]*)"/g)].map((x) => [x[1]!, x[2]!]));
+    const res = labels.resource ?? labels.type ?? '';
+    if (!/proxyservers|dnsservers/.test(res)) continue;
+    const key = `${m[1] === 'etcd_request_duration_seconds' ? 'etcd' : 'apiserver'} ${labels.verb ?? labels.operation} ${res}${labels.subresource ? `/${labels.subresource}` : ''}`;
+    const e = sums.get(key) ?? { sum: 0, count: 0 };
+    if (m[2] === 'sum') e.sum += Number(m[4]);
+    else e.count += Number(m[4]);
+    sums.set(key, e);
+  }
+  return [...sums]
+    .filter(([, e]) => e.count > 0)
+    .map(
+      ([k, e]) =>
+        `${k.padEnd(60)} ${String(e.count).padStart(4)} × ${((e.sum / e.count) * 1000).toFixed(0).padStart(6)} ms mean\n`,
+    )
+    .join('');
+}
+
+/** CPU seconds (user + system) process PID has used so far, from /proc. */
+function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    .replace(/^.*\) /, '')
+    .split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+async function main(rest: KubeConfigRest, rig: Rig): Promise<void> {
+  const apiserverPid = readState(rig.name)?.components.apiserver?.proc?.pid;
   const n = arg('--attachments', 200);
   const repeat = arg('--repeat', 3);
   const client = new KubeClient({ rest, fieldManager: 'bench-user' });
@@ -40,11 +93,13 @@ async function main(rest: KubeConfigRest): Promise<void> {
     const path = resourcePath(kind, { namespace: ns, name: body.metadata!.name });
     const bytes = JSON.stringify(body).length;
     const time = async (what: string, req: Parameters<typeof rest.request>[0]): Promise<void> => {
+      const c0 = apiserverPid !== undefined ? cpuSeconds(apiserverPid) : NaN;
       const t0 = performance.now();
       await rest.request(req);
       const ms = performance.now() - t0;
+      const cpuMs = ((apiserverPid !== undefined ? cpuSeconds(apiserverPid) : NaN) - c0) * 1000;
       process.stdout.write(
-        `${label} (${bytes} bytes) ${what.padEnd(28)} ${ms.toFixed(0).padStart(6)} ms  load ${loadavg()[0]!.toFixed(1)}\n`,
+        `${label} (${bytes} bytes) ${what.padEnd(28)} ${ms.toFixed(0).padStart(6)} ms (apiserver CPU ${cpuMs.toFixed(0).padStart(5)} ms)  load ${loadavg()[0]!.toFixed(1)}\n`,
       );
     };
     const apply = (b: KubeObject, dryRun?: 'All') => ({
@@ -70,9 +125,33 @@ async function main(rest: KubeConfigRest): Promise<void> {
         body: { metadata: { labels: { other: String(k) } } },
         contentType: MergePatchContentType,
       });
+      await time('status apply (one condition)', {
+        method: 'PATCH',
+        path: `${path}/status`,
+        query: { fieldManager: 'oooi-controller', force: true },
+        body: {
+          apiVersion: body.apiVersion,
+          kind: body.kind,
+          metadata: { name: body.metadata!.name, namespace: ns },
+          status: {
+            observedGeneration: k + 1,
+            conditions: [
+              {
+                type: 'Ready',
+                status: 'True',
+                reason: 'Bench',
+                message: String(k),
+                lastTransitionTime: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
+              },
+            ],
+          },
+        },
+        contentType: ApplyPatchContentType,
+      });
       await time('GET', { method: 'GET', path });
     }
   }
+  process.stdout.write(await serverSideTimes(rig));
 }
 
 runOnOwnRig('bench-apply-cost', main);

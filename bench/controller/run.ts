@@ -1,7 +1,7 @@
 // Controller convergence at scale, on a real kube-apiserver (a rig control plane of its own per size, torn down at
 // the end). Not a timed test: run it by hand,
 //   pnpm tsx bench/controller/run.ts [--sizes 10,200,1000] [--idle-seconds 300] [--edits 5] [--bundle PATH]
-//     [--compare LABEL=PATH-TO-BUNDLE ...] [--idle-diff]
+//     [--compare LABEL=PATH-TO-BUNDLE[:CRD-DIR] ...] [--idle-diff]
 // For each N: one Infra per 200 attachments and N attachments with their HostedClusters, NodePools and Machines
 // (world.ts) are applied,
 // then the real `oooi-controller` process starts (as the e2e tests run it: main.ts through tsx, leader
@@ -46,6 +46,8 @@ interface Variant {
   label: string;
   /** A bundled oooi-controller (`pnpm --filter @oooi/controller bundle` output). */
   bundle: string;
+  /** The CRDs its control plane gets instead of crds/ (`--compare LABEL=BUNDLE:CRD-DIR`). */
+  crdDir?: string;
 }
 
 interface Options {
@@ -83,9 +85,10 @@ function options(argv: readonly string[]): Options {
   ];
   argv.forEach((a, i) => {
     if (a !== '--compare') return;
-    const [label, bundle] = (argv[i + 1] ?? '').split('=');
-    if (!label || !bundle) throw new Error('--compare needs LABEL=PATH-TO-BUNDLE');
-    variants.push({ label, bundle });
+    const [label, target] = (argv[i + 1] ?? '').split('=');
+    const [bundle, crdDir] = (target ?? '').split(':');
+    if (!label || !bundle) throw new Error('--compare needs LABEL=PATH-TO-BUNDLE[:CRD-DIR]');
+    variants.push({ label, bundle, ...(crdDir ? { crdDir } : {}) });
   });
   return {
     sizes,
@@ -342,7 +345,8 @@ async function benchOne(ctx: BenchContext, r: Run, o: Options): Promise<Result> 
 
 async function withRig(r: Run, o: Options, index: number): Promise<Result> {
   const name = `bench-controller-${process.pid}-${index}`;
-  const rig = await rigUp({ name, log: (l) => note(l) });
+  const crdDirs = r.variant.crdDir !== undefined ? { crdDirs: [r.variant.crdDir] } : {};
+  const rig = await rigUp({ name, log: (l) => note(l), ...crdDirs });
   const stop = new AbortController();
   let rest: KubeConfigRest | undefined;
   try {

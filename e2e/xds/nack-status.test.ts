@@ -6,7 +6,8 @@
 // False Nacked` with Envoy's own message, `status.xds.nackedVersion` the version it refused, `ackedVersion` still
 // the last version Envoy runs — while the routes Envoy had keep serving. With the port free again, the next
 // version (the same backend plus one more) is ACKed: `ConfigAccepted=True Acked`, the nack fields gone, and the
-// backend on that port answers.
+// backend on that port answers. And a backend name twice, which the apiserver admits (backends is an atomic list),
+// is refused by oooi-xds's validator on the same status, Envoy keeping the version it runs.
 import { readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -212,5 +213,23 @@ describe.each([
     expect(await probe(lab.vm2, 'held.example.test', HELD_PORT)).toBe('held-port');
     expect(await probe(lab.vm2, 'oauth.charlie.example.test', 443)).toBe('charlie-oauth');
     expect(await probe(lab.vm2, 'api.alpha.example.test', 6443)).toBe('alpha-api');
+  });
+
+  test('a backend name twice is admitted (an atomic list) and refused by oooi-xds: InvalidSpec naming both, the last version kept', async () => {
+    const good = xdsOf(await get()).ackedVersion!;
+    const twin = { ...charlie, hostname: 'oauth2.charlie.example.test', port: 8444 };
+    const admitted = await user.apply('ProxyServer', proxyServer([alpha, blocked, charlie, twin]));
+    expect((admitted.spec as { backends: unknown[] }).backends).toHaveLength(4);
+    const p = await until(
+      'ConfigAccepted=False InvalidSpec',
+      (o) => conditionOf(o, 'ConfigAccepted')?.reason === 'InvalidSpec',
+    );
+    expect(conditionOf(p, 'ConfigAccepted')!.status).toBe('False');
+    expect(conditionOf(p, 'ConfigAccepted')!.message).toContain(
+      'duplicate backend name charlie-oauth: spec.backends[3] (charlie-oauth) and spec.backends[2] (charlie-oauth)',
+    );
+    expect(xdsOf(p).ackedVersion).toBe(good);
+    expect(await probe(lab.vm2, 'oauth.charlie.example.test', 443)).toBe('charlie-oauth');
+    expect(envoy.alive() && xds.alive()).toBe(true);
   });
 });

@@ -12,6 +12,19 @@ export const acceptCases: Case[] = [
   { name: 'a ProxyServer', input: proxy },
   { name: 'a ProxyServer with no backends', input: set(proxy, 'spec.backends', []) },
   { name: 'a DNSServer with no records', input: dns },
+  // Atomic lists (a map keyed by name would double what the apiserver stores): a name twice is admitted, and the
+  // controller (a DNSServer's records) or oooi-xds (a ProxyServer's backends) refuses it on the object's status.
+  {
+    name: 'a DNSServer with a record name twice (refused by the controller)',
+    input: set(dns, 'spec.views.vlan.records', [
+      { name: 'a.b.c', ip: '198.51.100.4' },
+      { name: 'a.b.c', ip: '198.51.100.5' },
+    ]),
+  },
+  {
+    name: 'a ProxyServer with a backend name twice (refused by oooi-xds)',
+    input: set(proxy, 'spec.backends', [proxy.spec.backends[0], { ...proxy.spec.backends[0], port: 8443 }]),
+  },
   { name: 'an Infra with only its network', input: set(infra, 'spec.infraComponents', undefined) },
   {
     name: 'an Infra with a disabled DHCP and no pool',

@@ -248,14 +248,6 @@ export const childRejectCases: Case[] = [
     ],
   },
   {
-    name: 'a record name twice',
-    input: set(dns, 'spec.views.vlan.records', [
-      { name: 'a.b.c', ip: '198.51.100.4' },
-      { name: 'a.b.c', ip: '198.51.100.5' },
-    ]),
-    want: ['spec.views.vlan.records[1]: Duplicate value: {"name":"a.b.c"}'],
-  },
-  {
     name: 'a reload interval in ms',
     input: set(dns, 'spec.reloadInterval', '500ms'),
     want: [

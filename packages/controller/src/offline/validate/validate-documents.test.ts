@@ -2,6 +2,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { readFileSync } from 'node:fs';
+import { dns as dnsServer, proxy as proxyServer, set } from '@oooi/api/testing';
 import { attachment, grant, infra, loadYaml, machine, nodePool, repoRoot } from '../../testing/fixtures';
 import type { SourceDocument } from '../render/input';
 import { validateDocuments } from './validate-documents';
@@ -185,6 +186,23 @@ describe('validateDocuments', () => {
         'a.yaml: Infra clusters/vlan100: InfraAddressConflict: spec.infraComponents.dns.serverIP 198.51.100.3 is also spec.infraComponents.dhcp.standbyServerIP 198.51.100.3 of Infra clusters/vlan200 (same NetworkAttachmentDefinition clusters/vlan100)',
         'b.yaml: Infra clusters/vlan200: InfraAddressConflict: DHCPServer vlan200-dhcp is not applied while its address collides with Infra clusters/vlan100: an existing one is left as it is',
         'b.yaml: Infra clusters/vlan200: InfraAddressConflict: spec.infraComponents.dhcp.standbyServerIP 198.51.100.3 is also spec.infraComponents.dns.serverIP 198.51.100.3 of Infra clusters/vlan100 (same NetworkAttachmentDefinition clusters/vlan100)',
+      ],
+    },
+    {
+      name: 'a record name and a backend name twice: admitted (atomic lists), refused by the DNSServer reconciler and oooi-xds',
+      input: docs('c.yaml', [
+        set(dnsServer, 'spec.views.vlan.records', [
+          { name: 'a.b.c', ip: '198.51.100.4' },
+          { name: 'a.b.c', ip: '198.51.100.5' },
+        ]),
+        set(proxyServer, 'spec.backends', [
+          proxyServer.spec.backends[0],
+          { ...proxyServer.spec.backends[0], hostname: 'api2.c.example.com', port: 8443 },
+        ]),
+      ]),
+      want: [
+        'c.yaml: DNSServer lab/d: spec.views.vlan.records[1].name: duplicate of spec.views.vlan.records[0] (a.b.c)',
+        'c.yaml: ProxyServer lab/p: spec.backends[1].name: duplicate backend name api: spec.backends[1] (api) and spec.backends[0] (api)',
       ],
     },
     {

@@ -4,9 +4,16 @@
 // namespace, duplicate HostedClusters and domains, MetalLB ranges, a missing Infra), and
 // what the controller would report on an Infra's Ready condition without any cluster state: an enabled component
 // without its serverIP or range, an invalid internalProxyService, source addresses shared by two attachments
-// (when NodePools and Machines are given), and addresses two Infras of the files claim on one VLAN.
-import { validateCross } from '@oooi/api';
-import type { CrossProblem, OooiObject } from '@oooi/api';
+// (when NodePools and Machines are given), and addresses two Infras of the files claim on one VLAN; and for each
+// DHCPServer, DNSServer and ProxyServer of the files, what its reconciler would report as InvalidSpec and, for a
+// ProxyServer, what oooi-xds would refuse (a record or backend name twice: the apiserver admits it, the lists
+// being atomic).
+import { formatFieldError, validateCross } from '@oooi/api';
+import type { CrossProblem, FieldError, OooiObject } from '@oooi/api';
+import { validateProxyServer } from '@oooi/envoy';
+import { planDhcpServer } from '../../dhcp';
+import { planDnsServer } from '../../dns';
+import { planProxyServer } from '../../proxy';
 import { desiredInfraStatus, planInfra, plannedOutcome, Reason } from '../../infra';
 import { builtinImages } from '../../workload/images';
 import { neighboursIn, originKey, readDocuments } from '../render/input';
@@ -63,6 +70,24 @@ function infraLines(input: RenderInput, origins: Origins): string[] {
   return out;
 }
 
+/** What the DHCPServer, DNSServer and ProxyServer reconcilers (and oooi-xds) would refuse, one line per problem. */
+function childLines(input: RenderInput, origins: Origins): string[] {
+  const out: string[] = [];
+  const report = (o: OooiObject, errors: readonly FieldError[]): void => {
+    const ns = o.metadata.namespace ?? 'default';
+    const file = origins.get(originKey(o.kind, ns, o.metadata.name)) ?? '?';
+    for (const line of new Set(errors.map(formatFieldError)))
+      out.push(`${file}: ${o.kind} ${ns}/${o.metadata.name}: ${line}`);
+  };
+  const errorsOf = (r: { ok: boolean; errors?: readonly FieldError[] }): readonly FieldError[] =>
+    r.ok ? [] : (r.errors ?? []);
+  for (const d of input.dhcpServers) report(d, errorsOf(planDhcpServer(d)));
+  for (const d of input.dnsServers) report(d, errorsOf(planDnsServer(d)));
+  for (const p of input.proxyServers)
+    report(p, [...errorsOf(planProxyServer(p)), ...errorsOf(validateProxyServer(p.spec))]);
+  return out;
+}
+
 /** Every problem, one line each; empty when the documents are fine. */
 export function validateDocuments(docs: readonly SourceDocument[]): string[] {
   const { input, errors, origins } = readDocuments(docs);
@@ -78,5 +103,6 @@ export function validateDocuments(docs: readonly SourceDocument[]): string[] {
     ...errors,
     ...validateCross(objects).map((p) => crossLine(p, origins)),
     ...infraLines(input, origins),
+    ...childLines(input, origins),
   ];
 }
