@@ -4,8 +4,7 @@
 // average; at the end, the apiserver's own mean handling and etcd times per verb (its /metrics). Not a timed
 // test: run it by hand,
 //   pnpm tsx bench/controller/apply-cost.ts [--attachments 200] [--repeat 3]
-// OOOI_BENCH_CRD_DIRS=DIR[:DIR] installs the CRDs from there instead of crds/ (to compare schema variants).
-import { readFileSync } from 'node:fs';
+// OOOI_BENCH_CRDS=DIR installs our CRDs from DIR instead of crds/ (to compare schema variants).
 import { loadavg } from 'node:os';
 import {
   ApplyPatchContentType,
@@ -19,6 +18,7 @@ import { expectedFor } from './plan';
 import { applyAll } from './setup';
 import { infraName, kinds, ns, sharedItems } from './world';
 import { runOnOwnRig } from './own-rig';
+import { cpuSeconds } from './observe';
 import { readState, rigBin, run, type Rig } from '@oooi/rig';
 
 const arg = (flag: string, def: number): number => {
@@ -63,14 +63,6 @@ async function serverSideTimes(rig: Rig): Promise<string> {
         `${k.padEnd(60)} ${String(e.count).padStart(4)} × ${((e.sum / e.count) * 1000).toFixed(0).padStart(6)} ms mean\n`,
     )
     .join('');
-}
-
-/** CPU seconds (user + system) process PID has used so far, from /proc. */
-function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8')
-    .replace(/^.*\) /, '')
-    .split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
 async function main(rest: KubeConfigRest, rig: Rig): Promise<void> {

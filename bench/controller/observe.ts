@@ -31,6 +31,10 @@ function availableTrue(o: KubeObject | undefined): boolean {
   return conditions?.some((c) => c.type === 'Available' && c.status === 'True') ?? false;
 }
 
+const allChildren: ReadonlySet<string> = new Set(['DNSServer', 'ProxyServer', 'DHCPServer']);
+/** What an attachment edit changes (its DNS names and routes). */
+const editedChildren: ReadonlySet<string> = new Set(['DNSServer', 'ProxyServer']);
+
 export class Watcher {
   readonly attachments: ListWatchCache;
   readonly infras: ListWatchCache;
@@ -78,14 +82,55 @@ export class Watcher {
     ];
   }
 
+  /** Bumped by every watch event of every cache: a check is only made again after something changed. */
+  private changes = 0;
+
   async start(signal: AbortSignal): Promise<void> {
+    const bump = (): void => {
+      this.changes += 1;
+    };
+    for (const c of this.caches()) c.addHandler({ onAdd: bump, onUpdate: bump, onDelete: bump });
     await Promise.all(this.caches().map((c) => c.start(signal)));
+  }
+
+  /**
+   * Each check's verdict on one object, kept with the object's resourceVersion and what it was checked against: a
+   * check runs again only for an object that changed (at N = 1,000 a full check compares five 1,400-backend
+   * ProxyServers and 1,000 attachments' conditions; done on every watch event, it used a CPU the apiserver needs).
+   */
+  private readonly verdicts = new Map<string, { want: unknown; rv: string | undefined; ok: boolean }>();
+
+  private holds(key: string, want: unknown, o: KubeObject | undefined, test: () => boolean): boolean {
+    const rv = o?.metadata?.resourceVersion;
+    const last = this.verdicts.get(key);
+    if (last !== undefined && last.want === want && last.rv === rv) return last.ok;
+    const ok = test();
+    this.verdicts.set(key, { want, rv, ok });
+    return ok;
+  }
+
+  /** The DNSServer, ProxyServer and DHCPServer specs (of KINDS) that do not yet hold what `expected` plans. */
+  private missingSpecs(expected: Expected, kinds: ReadonlySet<string>): string[] {
+    const out: string[] = [];
+    for (const e of expected.infras) {
+      for (const [kind, cache, name, want] of [
+        ['DNSServer', this.dns, `${e.name}-dns`, e.dnsSpec],
+        ['ProxyServer', this.proxy, `${e.name}-proxy`, e.proxySpec],
+        ['DHCPServer', this.dhcp, `${e.name}-dhcp`, e.dhcpSpec],
+      ] as const) {
+        if (!kinds.has(kind)) continue;
+        const o = cache.get(ns, name);
+        const spec = (o as { spec?: unknown } | undefined)?.spec;
+        if (!this.holds(`${kind} ${name}`, want, o, () => isSubset(want, spec)))
+          out.push(`${e.name} ${kind} spec`);
+      }
+    }
+    return out;
   }
 
   /** What is still missing before `expected` holds; empty when converged. */
   missing(expected: Expected): string[] {
-    const out: string[] = [];
-    const spec = (o: KubeObject | undefined): unknown => (o as { spec?: unknown } | undefined)?.spec;
+    const out: string[] = this.missingSpecs(expected, allChildren);
     const observed = (o: KubeObject | undefined): boolean =>
       o !== undefined &&
       (o.status as { observedGeneration?: number } | undefined)?.observedGeneration ===
@@ -94,9 +139,6 @@ export class Watcher {
       const dns = this.dns.get(ns, `${e.name}-dns`);
       const proxy = this.proxy.get(ns, `${e.name}-proxy`);
       const dhcp = this.dhcp.get(ns, `${e.name}-dhcp`);
-      if (!isSubset(e.dnsSpec, spec(dns))) out.push(`${e.name} DNSServer spec`);
-      if (!isSubset(e.proxySpec, spec(proxy))) out.push(`${e.name} ProxyServer spec`);
-      if (!isSubset(e.dhcpSpec, spec(dhcp))) out.push(`${e.name} DHCPServer spec`);
       for (const [kind, o] of [
         ['DNSServer', dns],
         ['ProxyServer', proxy],
@@ -128,10 +170,14 @@ export class Watcher {
     let pending = 0;
     for (const [name, want] of expected.conditions) {
       const live = this.attachments.get(ns, name);
-      const conditions = (live?.status as { conditions?: { type: string; status: string; reason: string }[] })
-        ?.conditions;
-      const got = (conditions ?? []).map((c) => `${c.type}=${c.status} ${c.reason}`);
-      if (want.some((w) => !got.includes(w))) pending += 1;
+      const settled = this.holds(`attachment ${name}`, want, live, () => {
+        const conditions = (
+          live?.status as { conditions?: { type: string; status: string; reason: string }[] } | undefined
+        )?.conditions;
+        const got = (conditions ?? []).map((c) => `${c.type}=${c.status} ${c.reason}`);
+        return want.every((w) => got.includes(w));
+      });
+      if (!settled) pending += 1;
     }
     if (pending > 0) out.push(`${pending} attachment statuses`);
     return out;
@@ -144,13 +190,22 @@ export class Watcher {
 
   /** Waits until the DNSServer and ProxyServer hold `expected`'s specs. */
   untilChildren(expected: Expected, timeoutMs: number, from = Date.now()): Promise<number> {
-    return this.poll(() => this.missing(expected).filter((m) => m.endsWith(' spec')), timeoutMs, from);
+    return this.poll(() => this.missingSpecs(expected, editedChildren), timeoutMs, from);
   }
 
+  /**
+   * Checks every 20 ms, but only when a watch event has arrived since the last check: at N = 1,000 one check compares
+   * five 1,400-backend ProxyServers, and checking unchanged caches would load the CPUs the apiserver needs.
+   */
   private async poll(check: () => string[], timeoutMs: number, from: number): Promise<number> {
+    let seen = -1;
+    let missing: string[] = [];
     for (;;) {
-      const missing = check();
-      if (missing.length === 0) return Date.now() - from;
+      if (seen !== this.changes) {
+        seen = this.changes;
+        missing = check();
+        if (missing.length === 0) return Date.now() - from;
+      }
       if (Date.now() - from > timeoutMs)
         throw new Error(`not converged after ${timeoutMs} ms; missing: ${missing.join(', ')}`);
       await new Promise((r) => setTimeout(r, 20));
@@ -184,19 +239,47 @@ function labelsOf(text: string): Record<string, string> {
 }
 
 export async function apiserverWrites(kubectl: string, kubeconfig: string): Promise<WriteCounts> {
+  return (await apiserverWriteStats(kubectl, kubeconfig)).counts;
+}
+
+/**
+ * The writes the apiserver answered (apiserver_request_total) and the seconds it spent on them, request received to
+ * response written (apiserver_request_duration_seconds_sum), both by `VERB group/resource[/subresource]`.
+ */
+export async function apiserverWriteStats(
+  kubectl: string,
+  kubeconfig: string,
+): Promise<{ counts: WriteCounts; seconds: WriteCounts }> {
   const { stdout } = await run(kubectl, ['--kubeconfig', kubeconfig, 'get', '--raw', '/metrics'], {
     maxBuffer: 256 * 1024 * 1024,
   });
   const counts: WriteCounts = new Map();
+  const seconds: WriteCounts = new Map();
   for (const line of stdout.split('\n')) {
-    const m = /^apiserver_request_total\{(.*)\} (\S+)$/.exec(line);
+    const m = /^(apiserver_request_total|apiserver_request_duration_seconds_sum)\{(.*)\} (\S+)$/.exec(line);
     if (!m) continue;
-    const l = labelsOf(m[1]!);
+    const l = labelsOf(m[2]!);
     if (!writeVerbs.has(l.verb ?? '')) continue;
     const key = `${l.verb} ${l.group ?? ''}/${l.resource}${l.subresource ? `/${l.subresource}` : ''}`;
-    counts.set(key, (counts.get(key) ?? 0) + Number(m[2]));
+    const into = m[1] === 'apiserver_request_total' ? counts : seconds;
+    into.set(key, (into.get(key) ?? 0) + Number(m[3]));
   }
-  return counts;
+  return { counts, seconds };
+}
+
+/** Mean server-side ms per write of each key with at least 5 writes between two samples, slowest total first. */
+export function serverTimes(
+  before: { counts: WriteCounts; seconds: WriteCounts },
+  after: { counts: WriteCounts; seconds: WriteCounts },
+): string {
+  const n = diffCounts(before.counts, after.counts);
+  const s = diffCounts(before.seconds, after.seconds);
+  return [...n]
+    .filter(([, count]) => count >= 5)
+    .map(([key, count]) => ({ key, count, total: s.get(key) ?? 0 }))
+    .sort((a, b) => b.total - a.total)
+    .map((x) => `${x.key} ${x.count} × ${((x.total / x.count) * 1000).toFixed(0)} ms`)
+    .join(', ');
 }
 
 /** after − before, keys with a difference only. */
@@ -257,6 +340,58 @@ export function counterSum(text: string, name: string, having = ''): number {
     sum += Number(line.slice(line.lastIndexOf(' ') + 1));
   }
   return sum;
+}
+
+/** Per controller: passes and the seconds they took. */
+export type Passes = Array<{ controller: string; count: number; seconds: number }>;
+
+/** The passes of the Infra, attachment and DNSServer controllers, from the controller's own metrics. */
+export function passesOf(text: string): Passes {
+  return ['infra', 'infraclusterattachment', 'dnsserver'].map((controller) => ({
+    controller,
+    count: counterSum(text, 'oooi_controller_reconcile_total', `controller="${controller}"`),
+    seconds: counterSum(text, 'oooi_controller_reconcile_duration_seconds_sum', `controller="${controller}"`),
+  }));
+}
+
+/** The sum of every series of metric NAME (with or without labels) in a Prometheus text. */
+export function metricSum(text: string, name: string): number {
+  let sum = 0;
+  for (const line of text.split('\n'))
+    if (line.startsWith(`${name} `) || line.startsWith(`${name}{`))
+      sum += Number(line.slice(line.lastIndexOf(' ') + 1));
+  return sum;
+}
+
+/** CPU seconds (user + system) process PID has used so far, from /proc; NaN once it is gone. */
+export function cpuSeconds(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8')
+      .replace(/^.*\) /, '')
+      .split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return NaN;
+  }
+}
+
+/** CPU seconds so far of each named process (the rig's components, the controller, this bench). */
+export type CpuSample = Map<string, number>;
+
+export function sampleCpu(pids: ReadonlyMap<string, number>): CpuSample {
+  const out: CpuSample = new Map([...pids].map(([name, pid]) => [name, cpuSeconds(pid)]));
+  const self = process.cpuUsage();
+  out.set('bench', (self.user + self.system) / 1e6);
+  return out;
+}
+
+/** `name X.X s` for each process, after − before, largest first. */
+export function cpuLine(before: CpuSample, after: CpuSample): string {
+  return [...after]
+    .map(([name, v]) => [name, v - (before.get(name) ?? NaN)] as const)
+    .sort((a, b) => b[1] - a[1])
+    .map(([name, d]) => `${name} ${d.toFixed(1)} s`)
+    .join(', ');
 }
 
 /** Resident set size of a process, in MiB. */

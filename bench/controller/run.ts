@@ -1,7 +1,7 @@
 // Controller convergence at scale, on a real kube-apiserver (a rig control plane of its own per size, torn down at
 // the end). Not a timed test: run it by hand,
 //   pnpm tsx bench/controller/run.ts [--sizes 10,200,1000] [--idle-seconds 300] [--edits 5] [--bundle PATH]
-//     [--compare LABEL=PATH-TO-BUNDLE[:CRD-DIR] ...] [--idle-diff]
+//     [--compare LABEL=PATH-TO-BUNDLE[:CRD-DIR] ...] [--idle-diff] [--log-level debug]
 // For each N: one Infra per 200 attachments and N attachments with their HostedClusters, NodePools and Machines
 // (world.ts) are applied,
 // then the real `oooi-controller` process starts (as the e2e tests run it: main.ts through tsx, leader
@@ -11,9 +11,8 @@
 // the largest N, the time from one attachment edit to its DNSServer and ProxyServer holding the change.
 // The controller is pinned to CPU 1 (taskset); the control plane is left unpinned (pinned to one CPU it fell so
 // far behind that Lease renewals missed their deadline). Other load on the machine adds noise.
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { execFileSync } from 'node:child_process';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { freePort, repoRoot, rigBin, rigDown, rigUp, type Rig } from '@oooi/rig';
 import { ATTACHMENT_WORKERS } from '@oooi/controller';
@@ -28,25 +27,34 @@ import {
 } from '@oooi/kube';
 import {
   apiserverWrites,
+  apiserverWriteStats,
   controllerMetrics,
   controllerWrites,
   counterSum,
+  cpuLine,
+  metricSum,
+  passesOf,
+  type Passes,
   diffCounts,
   rssMiB,
+  sampleCpu,
+  serverTimes,
   total,
   Watcher,
   type WriteCounts,
 } from './observe';
 import { IdleDiff } from './idle-diff';
+import { rigPids, startController, stopController } from './processes';
 import { checkFits, expectedFor, type Expected } from './plan';
 import { applyAll, settle } from './setup';
 import { attachment, clusterItems, infraName, infrasFor, kinds, ns, sharedItems } from './world';
+import { crdDirsWith } from './own-rig';
 
 interface Variant {
   label: string;
   /** A bundled oooi-controller (`pnpm --filter @oooi/controller bundle` output). */
   bundle: string;
-  /** The CRDs its control plane gets instead of crds/ (`--compare LABEL=BUNDLE:CRD-DIR`). */
+  /** A directory of our CRDs its control plane gets instead of crds/ (`--compare LABEL=BUNDLE:CRD-DIR`). */
   crdDir?: string;
 }
 
@@ -62,6 +70,8 @@ interface Options {
   profile: string | undefined;
   /** Print what each update in the idle window changed, and who wrote it (`--idle-diff`). */
   idleDiff: boolean;
+  /** The controller's `--log-level` (`--log-level`, default info; debug logs every write and pass). */
+  logLevel: string;
 }
 
 function options(argv: readonly string[]): Options {
@@ -98,6 +108,7 @@ function options(argv: readonly string[]): Options {
     given: own !== undefined,
     profile: arg('--profile'),
     idleDiff: argv.includes('--idle-diff'),
+    logLevel: arg('--log-level') ?? 'info',
   };
 }
 
@@ -123,47 +134,14 @@ interface Result {
   editMs: number[];
   /** The apiserver's floor: N attachment status server-side applies at the controller's attachment concurrency. */
   floorSeconds: number;
+  /** CPU seconds each process used during convergence and during the floor (`cpuLine`). */
+  cpu: { converge: string; floor: string };
+  /** Requests that waited for the controller's client-side rate limiter during convergence, and their total wait. */
+  throttled: { count: number; seconds: number };
+  /** The apiserver's mean time per write, by resource, during convergence and the floor (`serverTimes`). */
+  server: { converge: string; floor: string };
   /** Per controller: passes and the seconds they took (from the controller's own metrics). */
-  passes: Array<{ controller: string; count: number; seconds: number }>;
-}
-
-function passesOf(text: string): Result['passes'] {
-  return ['infra', 'infraclusterattachment', 'dnsserver'].map((controller) => ({
-    controller,
-    count: counterSum(text, 'oooi_controller_reconcile_total', `controller="${controller}"`),
-    seconds: counterSum(text, 'oooi_controller_reconcile_duration_seconds_sum', `controller="${controller}"`),
-  }));
-}
-
-interface Running {
-  child: ChildProcess;
-  /** When the process wrote its first log line. */
-  firstLine: Promise<number>;
-}
-
-function startController(rig: Rig, metricsPort: number, variant: Variant, profile?: string): Running {
-  const logFile = join(tmpdir(), `${rig.name}-oooi-controller.log`);
-  note(`${variant.label}: controller log ${logFile}`);
-  const log = createWriteStream(logFile);
-  const args = [
-    ...['--kubeconfig', rig.kubeconfig, '--namespace', ns, '--leader-election-namespace', ns],
-    ...['--health-address', '0', '--metrics-address', `127.0.0.1:${metricsPort}`, '--log-level', 'info'],
-  ];
-  const node = profile ? ['--cpu-prof', '--cpu-prof-dir', profile] : [];
-  const child = spawn('taskset', ['-c', '1', process.execPath, ...node, variant.bundle, ...args], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const firstLine = new Promise<number>((resolve) => child.stdout?.once('data', () => resolve(Date.now())));
-  child.stdout?.pipe(log);
-  child.stderr?.pipe(log);
-  return { child, firstLine };
-}
-
-async function stopController(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  await exited;
+  passes: Passes;
 }
 
 /** Edits attachment `index` (baseDomain flips), and measures until its DNSServer and ProxyServer hold the change. */
@@ -269,10 +247,18 @@ async function benchOne(ctx: BenchContext, r: Run, o: Options): Promise<Result> 
   const backends = expected.infras.map((e) => e.backends).join('+');
   note(`${n}: applied ${items.length + n} objects in ${applySeconds.toFixed(1)} s; ${backends} backends`);
   await settle(ctx.kubectl, ctx.rig.kubeconfig);
-  const before = await apiserverWrites(ctx.kubectl, ctx.rig.kubeconfig);
+  const beforeStats = await apiserverWriteStats(ctx.kubectl, ctx.rig.kubeconfig);
+  const before = beforeStats.counts;
   const metricsPort = await freePort();
   const started = Date.now();
-  const { child, firstLine } = startController(ctx.rig, metricsPort, r.variant, o.profile);
+  const { child, firstLine } = startController(
+    ctx.rig,
+    metricsPort,
+    { ...r.variant, logLevel: o.logLevel, profile: o.profile },
+    note,
+  );
+  const pids = new Map([...rigPids(ctx.rig), ['controller', child.pid!] as const]);
+  const cpuAtStart = sampleCpu(pids);
   try {
     const died = new Promise<never>((_, reject) =>
       child.once('exit', (code) =>
@@ -281,11 +267,13 @@ async function benchOne(ctx: BenchContext, r: Run, o: Options): Promise<Result> 
     );
     died.catch(() => undefined); // after convergence the exit is ours (stopController)
     const convergeMs = await Promise.race([ctx.watcher.until(expected, 600_000, started), died]);
+    const convergeCpu = cpuLine(cpuAtStart, sampleCpu(pids));
     const readyAt = await firstLine;
     // Writes still in flight when the last status landed (Events) are counted with convergence.
     await new Promise((r) => setTimeout(r, 3000));
     ctx.idleDiff?.arm(); // before the count: every write counted idle is also diffed
-    const afterConverge = await apiserverWrites(ctx.kubectl, ctx.rig.kubeconfig);
+    const afterConvergeStats = await apiserverWriteStats(ctx.kubectl, ctx.rig.kubeconfig);
+    const afterConverge = afterConvergeStats.counts;
     const text = await controllerMetrics(metricsPort);
     const rss = rssMiB(child.pid!);
     const loadAtConverge = load1();
@@ -314,7 +302,11 @@ async function benchOne(ctx: BenchContext, r: Run, o: Options): Promise<Result> 
     const idle = controllerWrites(diffCounts(afterConverge, afterIdle));
     const editMs = r.full ? await editLatencies(ctx, expected, o.edits) : [];
     await stopController(child);
+    const cpuBeforeFloor = sampleCpu(pids);
+    const beforeFloor = await apiserverWriteStats(ctx.kubectl, ctx.rig.kubeconfig);
     const floorSeconds = await apiserverFloor(ctx, n);
+    const floorCpu = cpuLine(cpuBeforeFloor, sampleCpu(pids));
+    const floorServer = serverTimes(beforeFloor, await apiserverWriteStats(ctx.kubectl, ctx.rig.kubeconfig));
     note(
       `${r.variant.label} N=${n}: apiserver floor ${floorSeconds.toFixed(1)} s (${n} status applies, ${ATTACHMENT_WORKERS} in flight)`,
     );
@@ -337,6 +329,12 @@ async function benchOne(ctx: BenchContext, r: Run, o: Options): Promise<Result> 
       editMs,
       floorSeconds,
       passes: passesOf(text),
+      throttled: {
+        count: metricSum(text, 'oooi_controller_rest_rate_limiter_wait_seconds_count'),
+        seconds: metricSum(text, 'oooi_controller_rest_rate_limiter_wait_seconds_sum'),
+      },
+      cpu: { converge: convergeCpu, floor: floorCpu },
+      server: { converge: serverTimes(beforeStats, afterConvergeStats), floor: floorServer },
     };
   } finally {
     await stopController(child);
@@ -345,8 +343,7 @@ async function benchOne(ctx: BenchContext, r: Run, o: Options): Promise<Result> 
 
 async function withRig(r: Run, o: Options, index: number): Promise<Result> {
   const name = `bench-controller-${process.pid}-${index}`;
-  const crdDirs = r.variant.crdDir !== undefined ? { crdDirs: [r.variant.crdDir] } : {};
-  const rig = await rigUp({ name, log: (l) => note(l), ...crdDirs });
+  const rig = await rigUp({ name, log: (l) => note(l), ...crdDirsWith(r.variant.crdDir) });
   const stop = new AbortController();
   let rest: KubeConfigRest | undefined;
   try {
@@ -397,6 +394,13 @@ function report(results: Result[], o: Options): void {
     say(
       `  passes: ${r.passes.map((p) => `${p.controller} ${p.count} (${p.seconds.toFixed(1)} s)`).join(', ')}`,
     );
+    say(
+      `  client-side rate limiter during convergence: ${r.throttled.count} requests waited, ${r.throttled.seconds.toFixed(1)} s in all`,
+    );
+    say(`  CPU during convergence: ${r.cpu.converge}`);
+    say(`  CPU during the floor: ${r.cpu.floor}`);
+    say(`  apiserver time per write during convergence: ${r.server.converge}`);
+    say(`  apiserver time per write during the floor: ${r.server.floor}`);
     if (total(r.idleWrites) > 0) for (const [key, value] of r.idleWrites) say(`  idle: ${key}: ${value}`);
     if (r.editMs.length > 0) {
       const sorted = [...r.editMs].sort((a, b) => a - b);

@@ -23,6 +23,7 @@ export interface ChartValues {
   readonly leaderElection: { readonly enabled: boolean; readonly id: string };
   readonly dataPlane: { readonly nodeLossTolerationSeconds: number };
   readonly logLevel: string;
+  readonly kubeApi: { readonly qps: number; readonly burst: number };
   readonly openshift: { readonly scc: { readonly name: string } };
   readonly health: { readonly port: number };
   readonly metrics: { readonly port: number };
@@ -72,6 +73,8 @@ function controllerArgs(v: ChartValues): string[] {
     ...images,
     ...policy,
     `--node-loss-toleration-seconds=${v.dataPlane.nodeLossTolerationSeconds}`,
+    `--kube-api-qps=${v.kubeApi.qps}`,
+    `--kube-api-burst=${v.kubeApi.burst}`,
     `--log-level=${v.logLevel}`,
   ];
 }

@@ -27,6 +27,7 @@ describe('parseControllerCommand', () => {
           metricsNamespaces: ['openshift-monitoring', 'openshift-user-workload-monitoring'],
         },
         nodeLossTolerationSeconds: 15,
+        apiRateLimit: undefined,
         logLevel: 'info',
       },
     });
@@ -42,6 +43,8 @@ describe('parseControllerCommand', () => {
         '--metrics-address=0',
         '--dns-image=mirror/coredns:1.14.7',
         '--node-loss-toleration-seconds=0',
+        '--kube-api-qps=50',
+        '--kube-api-burst=80',
         '--log-level=debug',
       ],
       { KUBECONFIG: '/other', WATCH_NAMESPACE: 'x' },
@@ -56,6 +59,7 @@ describe('parseControllerCommand', () => {
       metrics: undefined,
       images: { dns: 'mirror/coredns:1.14.7' },
       nodeLossTolerationSeconds: 0,
+      apiRateLimit: { qps: 50, burst: 80 },
       logLevel: 'debug',
     });
   });
@@ -100,6 +104,16 @@ describe('parseControllerCommand', () => {
       name: `node-loss toleration seconds ${JSON.stringify(v)}`,
       argv: ['--namespace=a', `--node-loss-toleration-seconds=${v}`],
       wantError: `--node-loss-toleration-seconds: not a whole number of seconds from 0 to 3600: ${v}`,
+    })),
+    ...['0', 'fast', '', 'Infinity'].map((v) => ({
+      name: `kube-api-qps ${JSON.stringify(v)}`,
+      argv: ['--namespace=a', `--kube-api-qps=${v}`],
+      wantError: `--kube-api-qps: not a positive number or -1 (no client-side limit): ${v}`,
+    })),
+    ...['0', '1.5', 'many'].map((v) => ({
+      name: `kube-api-burst ${JSON.stringify(v)}`,
+      argv: ['--namespace=a', '--kube-api-qps=20', `--kube-api-burst=${v}`],
+      wantError: `--kube-api-burst: not a whole number of at least 1: ${v}`,
     })),
     { name: 'a bad log level', argv: ['--namespace=a', '--log-level=loud'], wantError: 'loud' },
     { name: 'an unknown flag', argv: ['--namespace=a', '--frobnicate'], wantError: 'unknown option' },

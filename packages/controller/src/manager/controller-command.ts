@@ -39,6 +39,12 @@ export interface ControllerConfig {
   readonly networkPolicy: NetworkPolicyOptions;
   /** Seconds every data-plane pod tolerates a not-ready/unreachable node before it is evicted (placement.ts). */
   readonly nodeLossTolerationSeconds: number;
+  /**
+   * The client-side bucket for requests to the apiserver (client-go's QPS and burst); undefined: none, and the
+   * apiserver's API Priority and Fairness is what paces the controller (its answers of 429 are retried after the wait
+   * it names). The workers bound what is in flight either way.
+   */
+  readonly apiRateLimit: { readonly qps: number; readonly burst: number } | undefined;
   readonly logLevel: LogLevel;
 }
 
@@ -54,6 +60,8 @@ interface Flags extends ImageFlags, NetworkPolicyFlags, PlacementFlags {
   readonly leaderElectionId: string;
   readonly healthAddress: string;
   readonly metricsAddress: string;
+  readonly kubeApiQps: string;
+  readonly kubeApiBurst: string;
   readonly logLevel: LogLevel;
 }
 
@@ -88,10 +96,36 @@ function command(env: ControllerEnv): Command {
       '/metrics on a port of its own: host:port, :port, or 0 for off',
       ':8080',
     )
+    .option(
+      '--kube-api-qps <n>',
+      'requests per second to the apiserver (client-side bucket); -1: no client-side limit, the apiserver paces ' +
+        'the controller (API Priority and Fairness)',
+      '-1',
+    )
+    .option('--kube-api-burst <n>', 'requests sent at once before --kube-api-qps applies', '200')
     .addOption(
       new Option('--log-level <level>', 'log level (JSON logs on stdout)').choices(logLevels).default('info'),
     );
   return addPlacementOptions(addNetworkPolicyOptions(addImageOptions(cmd))).exitOverride();
+}
+
+/** --kube-api-qps and --kube-api-burst: a positive rate with a burst of at least 1, or a negative rate for none. */
+function apiRateLimitFrom(
+  flags: Pick<Flags, 'kubeApiQps' | 'kubeApiBurst'>,
+): { ok: true; value: ControllerConfig['apiRateLimit'] } | { ok: false; message: string } {
+  const qps = Number(flags.kubeApiQps);
+  const burst = Number(flags.kubeApiBurst);
+  if (flags.kubeApiQps.trim() === '' || !Number.isFinite(qps) || qps === 0)
+    return {
+      ok: false,
+      message: `--kube-api-qps: not a positive number or -1 (no client-side limit): ${flags.kubeApiQps}`,
+    };
+  if (!Number.isInteger(burst) || burst < 1)
+    return {
+      ok: false,
+      message: `--kube-api-burst: not a whole number of at least 1: ${flags.kubeApiBurst}`,
+    };
+  return { ok: true, value: qps < 0 ? undefined : { qps, burst } };
 }
 
 function toConfig(flags: Flags, env: ControllerEnv, identity: string): ParsedCommand {
@@ -105,6 +139,8 @@ function toConfig(flags: Flags, env: ControllerEnv, identity: string): ParsedCom
   if (!networkPolicy.ok) return { ok: false, exitCode: 2, message: networkPolicy.message };
   const placement = placementFrom(flags);
   if (!placement.ok) return { ok: false, exitCode: 2, message: placement.message };
+  const rate = apiRateLimitFrom(flags);
+  if (!rate.ok) return { ok: false, exitCode: 2, message: rate.message };
   const leaseNamespace = flags.leaderElectionNamespace || env.POD_NAMESPACE || flags.namespace;
   if (flags.leaderElect && !leaseNamespace) {
     return {
@@ -130,6 +166,7 @@ function toConfig(flags: Flags, env: ControllerEnv, identity: string): ParsedCom
       images: imagesFrom(flags),
       networkPolicy: networkPolicy.value,
       nodeLossTolerationSeconds: placement.value,
+      apiRateLimit: rate.value,
       logLevel: flags.logLevel,
     },
   };

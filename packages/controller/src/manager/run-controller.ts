@@ -29,7 +29,10 @@ export interface RunDeps {
 
 export async function runController(config: ControllerConfig, deps: RunDeps): Promise<void> {
   const { log, registry, signal } = deps;
-  const direct = new KubeConfigRest({ kubeConfig: await loadKubeConfig(config.kubeconfig) });
+  const direct = new KubeConfigRest({
+    kubeConfig: await loadKubeConfig(config.kubeconfig),
+    ...(config.apiRateLimit ?? { qps: Infinity }),
+  });
   const rest = deps.wrapRest ? deps.wrapRest(direct) : direct;
   const served = {
     nodePools: await isServed(rest, NodePoolKind, signal),
