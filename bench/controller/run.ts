@@ -131,6 +131,8 @@ interface Result {
   idleLeaseWrites: number;
   idleSeconds: number;
   rss: number;
+  /** RSS again at the end of the idle window (when there was one). */
+  rssAfterIdle: number | undefined;
   editMs: number[];
   /** The apiserver's floor: N attachment status server-side applies at the controller's attachment concurrency. */
   floorSeconds: number;
@@ -283,6 +285,7 @@ async function benchOne(ctx: BenchContext, r: Run, o: Options): Promise<Result> 
     const idleSeconds = r.full ? o.idleSeconds : 0;
     await new Promise((resolve) => setTimeout(resolve, idleSeconds * 1000));
     const afterIdle = await apiserverWrites(ctx.kubectl, ctx.rig.kubeconfig);
+    const rssAfterIdle = idleSeconds > 0 ? rssMiB(child.pid!) : undefined;
     ctx.idleDiff?.disarm();
     if (ctx.idleDiff) {
       const sent = (t: string): Map<string, number> =>
@@ -326,6 +329,7 @@ async function benchOne(ctx: BenchContext, r: Run, o: Options): Promise<Result> 
       idleLeaseWrites: idle.leases,
       idleSeconds,
       rss,
+      rssAfterIdle,
       editMs,
       floorSeconds,
       passes: passesOf(text),
@@ -385,7 +389,7 @@ function report(results: Result[], o: Options): void {
         ? `${total(r.idleWrites)} in ${r.idleSeconds} s (+${r.idleLeaseWrites} Lease renewals)`
         : '—';
     say(
-      `| ${r.variant} | ${r.n} (${r.infras}) | ${r.convergeSeconds.toFixed(1)} | ${r.convergeFromReadySeconds.toFixed(1)} | ${r.floorSeconds.toFixed(2)} | ${(r.convergeSeconds / r.floorSeconds).toFixed(1)} | ${writes} | ${(writes / r.n).toFixed(2)} | ${r.controllerCounted} | ${idle} | ${r.rss.toFixed(0)} | ${r.load[0].toFixed(1)} → ${r.load[1].toFixed(1)} |`,
+      `| ${r.variant} | ${r.n} (${r.infras}) | ${r.convergeSeconds.toFixed(1)} | ${r.convergeFromReadySeconds.toFixed(1)} | ${r.floorSeconds.toFixed(2)} | ${(r.convergeSeconds / r.floorSeconds).toFixed(1)} | ${writes} | ${(writes / r.n).toFixed(2)} | ${r.controllerCounted} | ${idle} | ${r.rss.toFixed(0)}${r.rssAfterIdle !== undefined ? ` (${r.rssAfterIdle.toFixed(0)} after the idle window)` : ''} | ${r.load[0].toFixed(1)} → ${r.load[1].toFixed(1)} |`,
     );
   }
   for (const r of results) {

@@ -5,20 +5,10 @@
 // oooi-xds the same way: e2e/xds/nack-status.test.ts.) With the duplicate gone, the new records are served.
 import { ConfigMapKind } from '@oooi/controller';
 import type { KubeObject } from '@oooi/kube';
-import {
-  User,
-  conditionOf,
-  makeNamespaces,
-  restForRig,
-  startController,
-  until,
-  type RunningController,
-} from './support';
+import { conditionOf, controllerSuite, until } from './support';
 
 const ns = 'ctl-e2e-duplicate-names';
-let user: User;
-let ctl: RunningController;
-let cleanup: () => Promise<void>;
+const suite = controllerSuite(ns);
 
 const dnsServer = (records: { name: string; ip: string }[]): KubeObject => ({
   apiVersion: 'hostedcluster.densityops.com/v1alpha1',
@@ -30,33 +20,22 @@ const dnsServer = (records: { name: string; ip: string }[]): KubeObject => ({
     views: { vlan: { records } },
   },
 });
-const stored = () => user.get('DNSServer', ns, 'dup');
+const stored = () => suite.user.get('DNSServer', ns, 'dup');
 const configMapData = async (): Promise<Record<string, string> | undefined> => {
   const name = ((await stored())?.status as { configMapName?: string } | undefined)?.configMapName;
   if (name === undefined) return undefined;
-  const cm = await user.client.get(ConfigMapKind, { namespace: ns, name });
+  const cm = await suite.user.client.get(ConfigMapKind, { namespace: ns, name });
   return (cm as { data?: Record<string, string> } | undefined)?.data;
 };
 
-beforeAll(async () => {
-  user = new User(await restForRig());
-  cleanup = await makeNamespaces(user, ns);
-  ctl = await startController(ns);
-});
-
-afterAll(async () => {
-  await ctl?.stop();
-  await cleanup?.();
-});
-
 test('a record name twice is admitted, refused by the reconciler (naming both), and the served records stay', async () => {
-  await user.apply('DNSServer', dnsServer([{ name: 'a.b.c', ip: '198.51.100.4' }]));
+  await suite.user.apply('DNSServer', dnsServer([{ name: 'a.b.c', ip: '198.51.100.4' }]));
   await until('Ready=True', stored, (o) => conditionOf(o, 'Ready')?.status === 'True');
   const before = await configMapData();
   expect(Object.values(before ?? {}).join('\n')).toContain('198.51.100.4');
 
   // Admitted: the apply returns the stored object with both entries.
-  const admitted = await user.apply(
+  const admitted = await suite.user.apply(
     'DNSServer',
     dnsServer([
       { name: 'a.b.c', ip: '198.51.100.4' },
@@ -75,7 +54,7 @@ test('a record name twice is admitted, refused by the reconciler (naming both), 
   );
   expect(await configMapData()).toEqual(before);
 
-  await user.apply('DNSServer', dnsServer([{ name: 'a.b.c', ip: '198.51.100.5' }]));
+  await suite.user.apply('DNSServer', dnsServer([{ name: 'a.b.c', ip: '198.51.100.5' }]));
   await until('Ready=True again', stored, (o) => conditionOf(o, 'Ready')?.status === 'True');
   const after = await until('the new record in the ConfigMap', configMapData, (d) =>
     Object.values(d ?? {})

@@ -182,6 +182,27 @@ export class User {
   }
 }
 
+/**
+ * A suite's frame (call it at the top of a test file): before all, namespace NS is made and the controller starts
+ * watching it; after all, the controller stops and the namespaces go. The fields are set once beforeAll has run.
+ */
+export function controllerSuite(
+  ns: string,
+  options: StartOptions = {},
+): { readonly user: User; readonly ctl: RunningController } {
+  const suite = {} as { user: User; ctl: RunningController; cleanup?: () => Promise<void> };
+  beforeAll(async () => {
+    suite.user = new User(await restForRig());
+    suite.cleanup = await makeNamespaces(suite.user, ns);
+    suite.ctl = await startController(ns, options);
+  });
+  afterAll(async () => {
+    await suite.ctl?.stop();
+    await suite.cleanup?.();
+  });
+  return suite;
+}
+
 /** Creates namespace NAME (and any extra ones); the returned function deletes them. */
 export async function makeNamespaces(user: User, ...names: string[]): Promise<() => Promise<void>> {
   for (const name of names) {
