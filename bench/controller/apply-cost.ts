@@ -18,8 +18,9 @@ import { expectedFor } from './plan';
 import { applyAll } from './setup';
 import { infraName, kinds, ns, sharedItems } from './world';
 import { runOnOwnRig } from './own-rig';
-import { cpuSeconds } from './observe';
-import { readState, rigBin, run, type Rig } from '@oooi/rig';
+import { apiserverMetrics, cpuSeconds, labelsOf } from './observe';
+import { rigPids } from './processes';
+import { rigBin, type Rig } from '@oooi/rig';
 
 const arg = (flag: string, def: number): number => {
   const i = process.argv.indexOf(flag);
@@ -32,14 +33,7 @@ const arg = (flag: string, def: number): number => {
  * on them (etcd_request_duration_seconds). What the client saw beyond the first is on the connection or the client.
  */
 async function serverSideTimes(rig: Rig): Promise<string> {
-  const { stdout: text } = await run([
-    await rigBin('kubectl'),
-    '--kubeconfig',
-    rig.kubeconfig,
-    'get',
-    '--raw',
-    '/metrics',
-  ]);
+  const text = await apiserverMetrics(await rigBin('kubectl'), rig.kubeconfig);
   const sums = new Map<string, { sum: number; count: number }>();
   for (const line of text.split('\n')) {
     const m =
@@ -47,7 +41,7 @@ async function serverSideTimes(rig: Rig): Promise<string> {
         line,
       );
     if (!m) continue;
-    const labels = Object.fromEntries([...m[3]!.matchAll(/(\w+)="([^"]*)"/g)].map((x) => [x[1]!, x[2]!]));
+    const labels = labelsOf(m[3]!);
     const res = labels.resource ?? labels.type ?? '';
     if (!/proxyservers|dnsservers/.test(res)) continue;
     const key = `${m[1] === 'etcd_request_duration_seconds' ? 'etcd' : 'apiserver'} ${labels.verb ?? labels.operation} ${res}${labels.subresource ? `/${labels.subresource}` : ''}`;
@@ -66,7 +60,8 @@ async function serverSideTimes(rig: Rig): Promise<string> {
 }
 
 async function main(rest: KubeConfigRest, rig: Rig): Promise<void> {
-  const apiserverPid = readState(rig.name)?.components.apiserver?.proc?.pid;
+  const apiserverPid = rigPids(rig).get('apiserver');
+  const apiserverCpu = (): number => (apiserverPid === undefined ? NaN : cpuSeconds(apiserverPid));
   const n = arg('--attachments', 200);
   const repeat = arg('--repeat', 3);
   const client = new KubeClient({ rest, fieldManager: 'bench-user' });
@@ -85,11 +80,11 @@ async function main(rest: KubeConfigRest, rig: Rig): Promise<void> {
     const path = resourcePath(kind, { namespace: ns, name: body.metadata!.name });
     const bytes = JSON.stringify(body).length;
     const time = async (what: string, req: Parameters<typeof rest.request>[0]): Promise<void> => {
-      const c0 = apiserverPid !== undefined ? cpuSeconds(apiserverPid) : NaN;
+      const c0 = apiserverCpu();
       const t0 = performance.now();
       await rest.request(req);
       const ms = performance.now() - t0;
-      const cpuMs = ((apiserverPid !== undefined ? cpuSeconds(apiserverPid) : NaN) - c0) * 1000;
+      const cpuMs = (apiserverCpu() - c0) * 1000;
       process.stdout.write(
         `${label} (${bytes} bytes) ${what.padEnd(28)} ${ms.toFixed(0).padStart(6)} ms (apiserver CPU ${cpuMs.toFixed(0).padStart(5)} ms)  load ${loadavg()[0]!.toFixed(1)}\n`,
       );

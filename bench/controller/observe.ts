@@ -232,10 +232,19 @@ const writeVerbs = new Set([
 /** `VERB group/resource[/subresource]` → count, for every write the apiserver answered (any code). */
 export type WriteCounts = Map<string, number>;
 
-function labelsOf(text: string): Record<string, string> {
+/** The labels of one Prometheus series, `a="x",b="y"` → { a: 'x', b: 'y' }. */
+export function labelsOf(text: string): Record<string, string> {
   const out: Record<string, string> = {};
   for (const m of text.matchAll(/(\w+)="([^"]*)"/g)) out[m[1]!] = m[2]!;
   return out;
+}
+
+/** The apiserver's /metrics text (through kubectl, with the rig's admin kubeconfig). */
+export async function apiserverMetrics(kubectl: string, kubeconfig: string): Promise<string> {
+  const { stdout } = await run(kubectl, ['--kubeconfig', kubeconfig, 'get', '--raw', '/metrics'], {
+    maxBuffer: 256 * 1024 * 1024,
+  });
+  return stdout;
 }
 
 export async function apiserverWrites(kubectl: string, kubeconfig: string): Promise<WriteCounts> {
@@ -250,9 +259,7 @@ export async function apiserverWriteStats(
   kubectl: string,
   kubeconfig: string,
 ): Promise<{ counts: WriteCounts; seconds: WriteCounts }> {
-  const { stdout } = await run(kubectl, ['--kubeconfig', kubeconfig, 'get', '--raw', '/metrics'], {
-    maxBuffer: 256 * 1024 * 1024,
-  });
+  const stdout = await apiserverMetrics(kubectl, kubeconfig);
   const counts: WriteCounts = new Map();
   const seconds: WriteCounts = new Map();
   for (const line of stdout.split('\n')) {
