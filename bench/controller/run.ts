@@ -34,14 +34,12 @@ import {
   cpuLine,
   metricSum,
   passesOf,
-  type Passes,
   diffCounts,
+  memoryLine,
   rssMiB,
   sampleCpu,
   serverTimes,
-  total,
   Watcher,
-  type WriteCounts,
 } from './observe';
 import { IdleDiff } from './idle-diff';
 import { rigPids, startController, stopController } from './processes';
@@ -49,6 +47,7 @@ import { checkFits, expectedFor, type Expected } from './plan';
 import { applyAll, settle } from './setup';
 import { attachment, clusterItems, infraName, infrasFor, kinds, ns, sharedItems } from './world';
 import { crdDirsWith } from './own-rig';
+import { report, type Result } from './report';
 
 interface Variant {
   label: string;
@@ -114,37 +113,6 @@ function options(argv: readonly string[]): Options {
 
 const say = (line: string): void => void process.stdout.write(`${line}\n`);
 const note = (line: string): void => void process.stderr.write(`# ${line}\n`);
-
-interface Result {
-  variant: string;
-  n: number;
-  infras: number;
-  /** Load average (1 min) when the size started and when it converged. */
-  load: [number, number];
-  applySeconds: number;
-  convergeSeconds: number;
-  /** From the process's first log line ("Health server listening": node started, bundle loaded). */
-  convergeFromReadySeconds: number;
-  writes: WriteCounts;
-  controllerCounted: number;
-  idleWrites: WriteCounts;
-  idleLeaseWrites: number;
-  idleSeconds: number;
-  rss: number;
-  /** RSS again at the end of the idle window (when there was one). */
-  rssAfterIdle: number | undefined;
-  editMs: number[];
-  /** The apiserver's floor: N attachment status server-side applies at the controller's attachment concurrency. */
-  floorSeconds: number;
-  /** CPU seconds each process used during convergence and during the floor (`cpuLine`). */
-  cpu: { converge: string; floor: string };
-  /** Requests that waited for the controller's client-side rate limiter during convergence, and their total wait. */
-  throttled: { count: number; seconds: number };
-  /** The apiserver's mean time per write, by resource, during convergence and the floor (`serverTimes`). */
-  server: { converge: string; floor: string };
-  /** Per controller: passes and the seconds they took (from the controller's own metrics). */
-  passes: Passes;
-}
 
 /** Edits attachment `index` (baseDomain flips), and measures until its DNSServer and ProxyServer hold the change. */
 async function editLatencies(ctx: BenchContext, expected: Expected, edits: number): Promise<number[]> {
@@ -278,6 +246,8 @@ async function benchOne(ctx: BenchContext, r: Run, o: Options): Promise<Result> 
     const afterConverge = afterConvergeStats.counts;
     const text = await controllerMetrics(metricsPort);
     const rss = rssMiB(child.pid!);
+    const peakRss = rssMiB(child.pid!, 'VmHWM');
+    const memory = memoryLine(text, 'oooi_controller_');
     const loadAtConverge = load1();
     note(
       `${r.variant.label} N=${n}: converged in ${(convergeMs / 1000).toFixed(1)} s from process start (load ${loadAtConverge.toFixed(1)})`,
@@ -286,6 +256,8 @@ async function benchOne(ctx: BenchContext, r: Run, o: Options): Promise<Result> 
     await new Promise((resolve) => setTimeout(resolve, idleSeconds * 1000));
     const afterIdle = await apiserverWrites(ctx.kubectl, ctx.rig.kubeconfig);
     const rssAfterIdle = idleSeconds > 0 ? rssMiB(child.pid!) : undefined;
+    const memoryAfterIdle =
+      idleSeconds > 0 ? memoryLine(await controllerMetrics(metricsPort), 'oooi_controller_') : undefined;
     ctx.idleDiff?.disarm();
     if (ctx.idleDiff) {
       const sent = (t: string): Map<string, number> =>
@@ -329,7 +301,10 @@ async function benchOne(ctx: BenchContext, r: Run, o: Options): Promise<Result> 
       idleLeaseWrites: idle.leases,
       idleSeconds,
       rss,
+      peakRss,
+      memory,
       rssAfterIdle,
+      memoryAfterIdle,
       editMs,
       floorSeconds,
       passes: passesOf(text),
@@ -376,45 +351,6 @@ async function withRig(r: Run, o: Options, index: number): Promise<Result> {
   }
 }
 
-function report(results: Result[], o: Options): void {
-  say(`\n# controller bench (${new Date().toISOString()}), idle period ${o.idleSeconds} s`);
-  say(
-    '| controller | N (Infras) | converge s (from process start) | from first log line | apiserver floor s | converge/floor | writes (apiserver) | writes/attachment | writes (controller metrics) | idle writes | RSS MiB | load 1 min (start → converged) |',
-  );
-  say('|---|---|---|---|---|---|---|---|---|---|---|---|');
-  for (const r of results) {
-    const writes = total(r.writes);
-    const idle =
-      r.idleSeconds > 0
-        ? `${total(r.idleWrites)} in ${r.idleSeconds} s (+${r.idleLeaseWrites} Lease renewals)`
-        : '—';
-    say(
-      `| ${r.variant} | ${r.n} (${r.infras}) | ${r.convergeSeconds.toFixed(1)} | ${r.convergeFromReadySeconds.toFixed(1)} | ${r.floorSeconds.toFixed(2)} | ${(r.convergeSeconds / r.floorSeconds).toFixed(1)} | ${writes} | ${(writes / r.n).toFixed(2)} | ${r.controllerCounted} | ${idle} | ${r.rss.toFixed(0)}${r.rssAfterIdle !== undefined ? ` (${r.rssAfterIdle.toFixed(0)} after the idle window)` : ''} | ${r.load[0].toFixed(1)} → ${r.load[1].toFixed(1)} |`,
-    );
-  }
-  for (const r of results) {
-    say(`\n${r.variant}, N=${r.n}: apiserver-counted writes during convergence, by verb and resource:`);
-    for (const [key, value] of [...r.writes].sort()) say(`  ${key}: ${value}`);
-    say(
-      `  passes: ${r.passes.map((p) => `${p.controller} ${p.count} (${p.seconds.toFixed(1)} s)`).join(', ')}`,
-    );
-    say(
-      `  client-side rate limiter during convergence: ${r.throttled.count} requests waited, ${r.throttled.seconds.toFixed(1)} s in all`,
-    );
-    say(`  CPU during convergence: ${r.cpu.converge}`);
-    say(`  CPU during the floor: ${r.cpu.floor}`);
-    say(`  apiserver time per write during convergence: ${r.server.converge}`);
-    say(`  apiserver time per write during the floor: ${r.server.floor}`);
-    if (total(r.idleWrites) > 0) for (const [key, value] of r.idleWrites) say(`  idle: ${key}: ${value}`);
-    if (r.editMs.length > 0) {
-      const sorted = [...r.editMs].sort((a, b) => a - b);
-      say(
-        `  edit → DNSServer and ProxyServer updated: ${r.editMs.join(', ')} ms (median ${sorted[Math.floor(sorted.length / 2)]} ms)`,
-      );
-    }
-  }
-}
-
 /** Sizes in order; at each size the variants alternate their order (A B, then B A), each on a fresh rig. */
 function plan(o: Options): Run[] {
   const runs: Run[] = [];
@@ -444,7 +380,7 @@ async function main(): Promise<void> {
       note(`run failed: ${failed[failed.length - 1]}`);
     }
   }
-  report(results, o);
+  report(results, o.idleSeconds);
   for (const f of failed) say(`FAILED ${f}`);
 }
 

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { conditionChanged, listProblems } from './conditions';
 import { contentHash, shortHash } from './hash';
 import { multusNetworks } from './multus';
@@ -9,6 +10,27 @@ describe('contentHash', () => {
     { name: 'one byte', text: 'a', want: 'af63dc4c8601ec8c' },
   ])('$name', ({ text, want }) => {
     expect(contentHash(text)).toBe(want);
+  });
+
+  // The definition, one BigInt step per byte: what the limb arithmetic must equal (names and zone serials derive
+  // from the hash, so a different value would rename objects on upgrade).
+  const reference = (text: string): string => {
+    let hash = 0xcbf29ce484222325n;
+    for (const byte of new TextEncoder().encode(text))
+      hash = ((hash ^ BigInt(byte)) * 0x100000001b3n) & 0xffffffffffffffffn;
+    return hash.toString(16).padStart(16, '0');
+  };
+
+  test('equals FNV-1a 64 computed on 64-bit integers, for any text', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 300 }), (text) => {
+        expect(contentHash(text)).toBe(reference(text));
+      }),
+      { numRuns: 2000 },
+    );
+    const long = 'zone example.com. 3600 IN A 198.51.100.7\n'.repeat(3000);
+    expect(contentHash(long)).toBe(reference(long));
+    expect(contentHash('\u00ff'.repeat(64))).toBe(reference('\u00ff'.repeat(64)));
   });
 
   test('shortHash is the start of the content hash', () => {

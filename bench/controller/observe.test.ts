@@ -1,0 +1,28 @@
+// The bench's readings of a Prometheus text: the memory line names each heap space's use and committed size, and
+// leaves out spaces under 1 MiB.
+import { memoryLine, metricSum } from './observe';
+
+const MiB = 1048576;
+const text = [
+  '# HELP oooi_controller_nodejs_heap_size_total_bytes Process heap size from Node.js in bytes.',
+  `oooi_controller_nodejs_heap_size_total_bytes ${210 * MiB}`,
+  `oooi_controller_nodejs_heap_size_used_bytes ${180 * MiB}`,
+  `oooi_controller_nodejs_external_memory_bytes ${12 * MiB}`,
+  `oooi_controller_nodejs_heap_space_size_total_bytes{space="old"} ${170 * MiB}`,
+  `oooi_controller_nodejs_heap_space_size_used_bytes{space="old"} ${150 * MiB}`,
+  `oooi_controller_nodejs_heap_space_size_total_bytes{space="new"} ${32 * MiB}`,
+  `oooi_controller_nodejs_heap_space_size_used_bytes{space="new"} ${20 * MiB}`,
+  `oooi_controller_nodejs_heap_space_size_total_bytes{space="read_only"} 1000`,
+  `oooi_controller_nodejs_heap_space_size_used_bytes{space="read_only"} 900`,
+].join('\n');
+
+test('the memory line: heap use and committed size by space, external memory', () => {
+  expect(memoryLine(text, 'oooi_controller_')).toBe(
+    'heap used/committed 180/210 MiB (old 150/170, new 20/32), external 12 MiB',
+  );
+});
+
+test('metricSum adds the series of one metric, with or without labels, and no other metric', () => {
+  expect(metricSum(text, 'oooi_controller_nodejs_heap_space_size_total_bytes')).toBe(202 * MiB + 1000);
+  expect(metricSum(text, 'oooi_controller_nodejs_heap_size_used_bytes')).toBe(180 * MiB);
+});
