@@ -44,5 +44,7 @@ export {
   nodePoolRoutingChanged,
 } from './watch/predicates';
 export { gatherWorld } from './reconcile/world';
+export { InfraPlans } from './reconcile/infra-plans';
+export type { PlanMemoCounts } from './reconcile/plan-memo';
 export { setupInfraController } from './reconcile/infra-controller';
 export type { DirectAccess, InfraControllerSetup } from './reconcile/setup';

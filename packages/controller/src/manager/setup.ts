@@ -5,7 +5,7 @@ import type { CacheScope, Clock, Controller, EventRecorder, Manager } from '@ooo
 import type { ControllerMetrics } from '../metrics';
 import type { DefaultImages } from '../workload/images';
 import type { NetworkPolicyOptions } from '../workload/network-policy';
-import type { DirectAccess } from '../infra';
+import type { DirectAccess, InfraPlans } from '../infra';
 import type { AttachmentReachOptions } from '../attachment';
 import type { DeclaredPermission } from './rbac-rules';
 
@@ -25,6 +25,8 @@ export interface ReconcilerSetup {
   readonly events: EventRecorder;
   readonly clock: Clock;
   readonly metrics: ControllerMetrics;
+  /** The plan of each Infra, one per process: the Infra and attachment reconcilers share it. */
+  readonly plans: InfraPlans;
   /** The attachment's reach: timings and the test-only hosted-cluster resolver (defaults: production). */
   readonly reach?: AttachmentReachOptions;
   /** Told about every kind a reconciler requests directly (registrations.ts: RBAC). */

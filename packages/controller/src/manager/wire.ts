@@ -5,6 +5,7 @@ import type { Clock, Controller, Manager } from '@oooi/kube';
 import type { Registry } from 'prom-client';
 import type { DefaultImages } from '../workload/images';
 import { DEFAULT_NETWORK_POLICY, type NetworkPolicyOptions } from '../workload/network-policy';
+import { controllerCaches, InfraPlans } from '../infra';
 import type { DirectAccess } from '../infra';
 import type { AttachmentReachOptions } from '../attachment';
 import { ControllerMetrics } from '../metrics';
@@ -52,6 +53,7 @@ export function wireControllers(o: WireOptions): Controller[] {
     events: o.manager.eventRecorder(reportingController, o.instance),
     clock: o.clock,
     metrics: new ControllerMetrics(o.registry ?? o.manager.metrics.registry),
+    plans: new InfraPlans(controllerCaches(o.manager, { own: scope, ...o.served }), o.images),
     ...(o.reach ? { reach: o.reach } : {}),
     ...(o.declareAccess ? { declareAccess: o.declareAccess } : {}),
   };

@@ -38,7 +38,6 @@ import {
 } from '../../infra';
 import type { InfraControllerSetup, Live } from '../../infra';
 import { AttachmentReconciler } from './attachment-reconciler';
-import { planEpochFor } from './plan-epoch';
 
 /** The Infra controller's setup plus the attachment's reach. */
 export interface AttachmentControllerSetup extends InfraControllerSetup {
@@ -112,7 +111,7 @@ export function setupAttachmentController(s: AttachmentControllerSetup): Control
           : {}),
       }),
       timings: { ...defaultReachTimings, ...s.reach?.timings },
-      epoch: planEpochFor(caches),
+      plans: s.plans,
     }),
   );
 }

@@ -5,15 +5,14 @@ import { KubeClient, resourcePath, systemClock } from '@oooi/kube';
 import type { KubeObject, ReconcileContext } from '@oooi/kube';
 import { FakeRest } from '@oooi/kube/testing';
 import { pino } from 'pino';
-import { controllerCaches } from '../../infra';
+import { controllerCaches, InfraPlans } from '../../infra';
 import { attachment, infra } from '../../testing/fixtures';
 import { builtinImages } from '../../workload/images';
 import { AttachmentKind, InfraKind, NamespaceKind } from '../../workload/kinds';
 import { HostedClients } from '../hosted/hosted-clients';
 import { AttachmentReconciler } from './attachment-reconciler';
-import { planEpochFor } from './plan-epoch';
 import { defaultReachTimings } from './reach-options';
-import { FakeCaches, until } from './test-caches';
+import { FakeCaches, until } from '../../testing/fake-caches';
 
 const N = 40;
 const MANAGER = 'oooi-controller';
@@ -39,7 +38,7 @@ describe('AttachmentReconciler on caches fed by a watch', () => {
     images: builtinImages,
     hosted: new HostedClients({ management: client, fieldManager: MANAGER }),
     timings: defaultReachTimings,
-    epoch: planEpochFor(caches),
+    plans: new InfraPlans(caches, builtinImages),
   });
   const aggregated = (name: string): string | undefined => {
     const a = caches.attachments.get('clusters', name);

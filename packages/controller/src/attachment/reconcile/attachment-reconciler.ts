@@ -24,7 +24,7 @@ import {
   type Reconciler,
   type Request,
 } from '@oooi/kube';
-import type { AttachmentStatusPlan, ControllerCaches, Live } from '../../infra';
+import type { AttachmentStatusPlan, ControllerCaches, InfraPlans, Live, PlanMemoCounts } from '../../infra';
 import { gatherWorld, planInfra } from '../../infra';
 import {
   attachmentStatusBody,
@@ -37,9 +37,6 @@ import type { DefaultImages } from '../../workload/images';
 import { AttachmentKind } from '../../workload/kinds';
 import { namespaceOf } from '../../workload/meta';
 import type { HostedClients } from '../hosted/hosted-clients';
-import { PlanMemo } from './plan-memo';
-import type { PlanMemoCounts } from './plan-memo';
-import type { PlanEpoch } from './plan-epoch';
 import { AttachmentApps } from './attachment-apps';
 import { externalServicePass } from './attachment-external';
 import { APPS_CLEANUP_FINALIZER, finalizeAttachment } from './attachment-finalizer';
@@ -53,8 +50,8 @@ export interface AttachmentReconcilerOptions {
   readonly images: DefaultImages;
   readonly hosted: HostedClients;
   readonly timings: ReachTimings;
-  /** Moves when a cached input of any Infra's plan changes (planEpochFor(caches)). */
-  readonly epoch: Pick<PlanEpoch, 'value'>;
+  /** The plan of each Infra, shared with the Infra reconciler (the infra slice's InfraPlans). */
+  readonly plans: InfraPlans;
 }
 
 function withApps(a: InfraClusterAttachment, apps: AppsIngressStatus | undefined): InfraClusterAttachment {
@@ -63,16 +60,15 @@ function withApps(a: InfraClusterAttachment, apps: AppsIngressStatus | undefined
 }
 
 export class AttachmentReconciler implements Reconciler {
-  private readonly plans = new PlanMemo();
   private readonly apps: AttachmentApps;
 
   constructor(private readonly o: AttachmentReconcilerOptions) {
     this.apps = new AttachmentApps({ clients: o.hosted, clock: o.clock, timings: o.timings });
   }
 
-  /** How the passes got their Infra's plan (plan-memo.ts): for tests and diagnostics. */
+  /** How the passes got their Infra's plan (the infra slice's plan memo): for tests and diagnostics. */
   get planCounts(): Readonly<PlanMemoCounts> {
-    return { ...this.plans.counts };
+    return this.o.plans.counts;
   }
 
   async reconcile(req: Request, ctx: ReconcileContext): Promise<ReconcileResult> {
@@ -133,7 +129,7 @@ export class AttachmentReconciler implements Reconciler {
     const namespace = namespaceOf(a);
     const infra = this.o.caches.infras.get(namespace, a.spec.infraRef.name);
     if (!infra) {
-      this.plans.forget(namespace, a.spec.infraRef.name);
+      this.o.plans.forget(namespace, a.spec.infraRef.name);
       return attachmentStatusWithoutInfra(a, this.o.caches.grants.list());
     }
     if (fresh) {
@@ -144,10 +140,8 @@ export class AttachmentReconciler implements Reconciler {
       });
       return plan.attachments.find((p) => p.name === a.metadata.name);
     }
-    // Shared by the Infra's attachment passes while no input moved (plan-epoch.ts): O(1) per pass.
-    const plan = this.plans.planAt(`${namespace}/${infra.metadata.name}`, this.o.epoch.value, () =>
-      gatherWorld(this.o.caches, infra, this.o.images),
-    );
-    return this.plans.attachmentPlan(plan, a.metadata.name);
+    // Shared by the Infra's passes and its attachments' while no input moved (InfraPlans): O(1) per pass.
+    const plan = this.o.plans.of(infra);
+    return this.o.plans.attachmentPlan(plan, a.metadata.name);
   }
 }

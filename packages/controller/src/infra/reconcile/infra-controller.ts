@@ -95,7 +95,7 @@ export function setupInfraController(s: InfraControllerSetup): Controller {
       client: s.manager.client,
       events: s.events,
       clock: s.clock,
-      images: s.images,
+      plans: s.plans,
       metrics: s.metrics,
     }),
   );

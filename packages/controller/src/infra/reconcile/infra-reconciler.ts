@@ -1,4 +1,5 @@
-// The Infra reconciler: read from the caches (absent means done), decide with planInfra, apply the three children
+// The Infra reconciler: read from the caches (absent means done), decide with planInfra (the plan shared with the
+// attachment passes, infra-plans.ts: planned again only when an input moved), apply the three children
 // by server-side apply (@oooi/kube's applyChild, the one child-apply path), write the status once at the end, then
 // the Events (@oooi/kube's applyOwnerStatus: only when Ready changed, one Warning per problem). Children and status
 // are owned outright by the controller, so both are applied with force; a pass with nothing changed sends zero
@@ -19,8 +20,6 @@ import type {
 import { applyChild, applyOwnerStatus } from '@oooi/kube';
 import type { ChildPlan } from '../desired/child-plan';
 import type { Component } from '../desired/child-meta';
-import type { DefaultImages } from '../../workload/images';
-import { planInfra } from '../desired/infra-plan';
 import type { InfraPlan } from '../desired/infra-plan';
 import { desiredInfraStatus } from '../desired/infra-status';
 import type { ChildOutcome, ChildOutcomes, InfraStatusPlan } from '../desired/infra-status';
@@ -28,7 +27,8 @@ import { DhcpServerKind, DnsServerKind, InfraKind, ProxyServerKind } from '../..
 import { infraConditionTypes, type ControllerMetrics } from '../../metrics';
 import type { ControllerCaches } from '../caches';
 import { infraStatusBody } from '../status/status-body';
-import { gatherWorld } from './world';
+import type { InfraPlans } from './infra-plans';
+import { cachedChildren } from './world';
 import type { CachedChildren } from './world';
 
 /** Re-check while aliases wait for a Machine address (Machine events normally arrive first). */
@@ -39,7 +39,8 @@ export interface InfraReconcilerOptions {
   readonly client: KubeClient;
   readonly events: Pick<EventRecorder, 'event'>;
   readonly clock: Clock;
-  readonly images: DefaultImages;
+  /** The plan of each Infra (shared with the attachment reconciler). */
+  readonly plans: InfraPlans;
   readonly metrics: ControllerMetrics;
 }
 
@@ -68,19 +69,20 @@ export class InfraReconciler implements Reconciler {
     const live = this.o.client.freshest(InfraKind, this.o.caches.infras.get(req.namespace, req.name));
     if (!live) {
       this.o.metrics.forgetInfra(req.namespace, req.name);
+      this.o.plans.forget(req.namespace, req.name);
       return {};
     }
     if (live.metadata.deletionTimestamp) return {};
-    const world = gatherWorld(this.o.caches, live, this.o.images);
-    const plan = planInfra(world);
+    const plan = this.o.plans.of(live);
+    const children = cachedChildren(this.o.caches, live);
     // The three children are independent: applied at once (a large ProxyServer takes the apiserver seconds).
     const [dhcp, dns, proxy] = await Promise.all([
-      this.applyChild('dhcp', plan.children.dhcp, world.children, ctx),
-      this.applyChild('dns', plan.children.dns, world.children, ctx),
-      this.applyChild('proxy', plan.children.proxy, world.children, ctx),
+      this.applyChild('dhcp', plan.children.dhcp, children, ctx),
+      this.applyChild('dns', plan.children.dns, children, ctx),
+      this.applyChild('proxy', plan.children.proxy, children, ctx),
     ]);
     const outcomes: ChildOutcomes = { dhcp, dns, proxy };
-    const status = desiredInfraStatus(plan, outcomes, world.children);
+    const status = desiredInfraStatus(plan, outcomes, children);
     const body = infraStatusBody(
       { namespace: req.namespace, name: req.name, conditions: live.status?.conditions },
       status,

@@ -4,6 +4,7 @@
 import type { CacheScope, Clock, EventRecorder, KindDescriptor, Manager } from '@oooi/kube';
 import type { ControllerMetrics } from '../../metrics';
 import type { DefaultImages } from '../../workload/images';
+import type { InfraPlans } from './infra-plans';
 
 /** A request a reconciler sends itself, beyond caches, applies and status writes (for the RBAC rules). */
 export interface DirectAccess {
@@ -24,6 +25,8 @@ export interface InfraControllerSetup {
   readonly events: EventRecorder;
   readonly clock: Clock;
   readonly metrics: ControllerMetrics;
+  /** The plan of each Infra, shared with the attachment reconciler (infra-plans.ts). */
+  readonly plans: InfraPlans;
   /** Told about every direct request kind (manager/registrations.ts turns them into RBAC rules). */
   readonly declareAccess?: (access: DirectAccess) => void;
 }

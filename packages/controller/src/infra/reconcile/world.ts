@@ -52,6 +52,16 @@ export interface CachedChildren {
   readonly proxy?: Live<ProxyServer>;
 }
 
+/** INFRA's three children as the caches hold them now. */
+export function cachedChildren(caches: ControllerCaches, infra: Infra): CachedChildren {
+  const namespace = ns(infra);
+  return {
+    dhcp: caches.dhcpServers.get(namespace, childName(infra, 'dhcp')),
+    dns: caches.dnsServers.get(namespace, childName(infra, 'dns')),
+    proxy: caches.proxyServers.get(namespace, childName(infra, 'proxy')),
+  };
+}
+
 export function gatherWorld(
   caches: ControllerCaches,
   infra: Infra,
@@ -85,11 +95,7 @@ export function gatherWorld(
     nodePools,
     machines,
     services: servicesFor(caches, infra),
-    children: {
-      dhcp: caches.dhcpServers.get(namespace, childName(infra, 'dhcp')),
-      dns: caches.dnsServers.get(namespace, childName(infra, 'dns')),
-      proxy: caches.proxyServers.get(namespace, childName(infra, 'proxy')),
-    },
+    children: cachedChildren(caches, infra),
     images,
   };
 }

@@ -13,8 +13,9 @@
 // moved counter falls back to the full comparison of plan-memo.ts, which may still find the inputs unchanged.
 import type { InfraClusterAttachment } from '@oooi/api';
 import type { EventHandler, KubeObject } from '@oooi/kube';
-import type { ControllerCaches } from '../../infra';
-import { attachmentLookup, infraLookup, MAX_ATTACHMENTS_PER_INFRA } from '../../infra';
+import type { ControllerCaches } from '../caches';
+import { MAX_ATTACHMENTS_PER_INFRA } from '../aggregate/limits';
+import { attachmentLookup, infraLookup } from '../watch/indexes';
 import { namespaceOf } from '../../workload/meta';
 import { attachmentStamp, childStamp, specStamp, versionStamp } from './plan-memo';
 import type { Meta } from './plan-memo';

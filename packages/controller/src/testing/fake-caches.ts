@@ -1,4 +1,4 @@
-// For this folder's tests only: the controller's caches as the Manager makes them (one ListWatchCache per kind and
+// For tests only: the controller's caches as the Manager makes them (one ListWatchCache per kind and
 // scope), over @oooi/kube's in-memory FakeRest, and a wait for a cache to hold what was written.
 import { ListWatchCache, systemClock } from '@oooi/kube';
 import type { CacheProvider, CacheScope, KindDescriptor, KubeObject } from '@oooi/kube';

@@ -5,7 +5,7 @@ import type { InfraClusterAttachment } from '@oooi/api';
 import { resourcePath } from '@oooi/kube';
 import type { KindDescriptor, KubeObject, ListWatchCache } from '@oooi/kube';
 import { FakeRest } from '@oooi/kube/testing';
-import { controllerCaches } from '../../infra';
+import { controllerCaches } from '../caches';
 import { attachment, infra } from '../../testing/fixtures';
 import {
   AttachmentKind,
@@ -18,7 +18,7 @@ import {
 } from '../../workload/kinds';
 import { planEpochFor, sameAttachment, sameChild, sameExistence, sameSpec, sameVersion } from './plan-epoch';
 import type { SameForPlan } from './plan-epoch';
-import { FakeCaches, until } from './test-caches';
+import { FakeCaches, until } from '../../testing/fake-caches';
 
 const at = <T extends { metadata?: object }>(o: T, rv: string, meta: Record<string, unknown> = {}): T => ({
   ...o,

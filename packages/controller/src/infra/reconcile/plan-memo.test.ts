@@ -1,7 +1,7 @@
 import type { DNSServer, InfraClusterAttachment } from '@oooi/api';
 import { attachment, grant, infra, world } from '../../testing/fixtures';
-import { planInfra } from '../../infra';
-import type { InfraPlan, InfraWorld } from '../../infra';
+import { planInfra } from '../desired/infra-plan';
+import type { InfraPlan, InfraWorld } from '../desired/infra-plan';
 import { PlanMemo, planKey } from './plan-memo';
 
 const v = <T extends { metadata: object }>(o: T, rv: string): T => ({

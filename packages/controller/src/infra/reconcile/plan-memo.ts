@@ -18,8 +18,11 @@
 // under the fields left out. Inputs without a resourceVersion (objects read from files) are never cached.
 import type { Infra, InfraClusterAttachment } from '@oooi/api';
 import type { KubeObject } from '@oooi/kube';
-import { components, MAX_ATTACHMENTS_PER_INFRA, planInfra, targetsInfra } from '../../infra';
-import type { InfraPlan, InfraWorld } from '../../infra';
+import { MAX_ATTACHMENTS_PER_INFRA } from '../aggregate/limits';
+import { targetsInfra } from '../aggregate/attachments';
+import { components } from '../desired/child-meta';
+import { planInfra } from '../desired/infra-plan';
+import type { InfraPlan, InfraWorld } from '../desired/infra-plan';
 
 export type Meta = Pick<KubeObject, 'kind' | 'metadata'>;
 
