@@ -251,30 +251,44 @@ export async function apiserverWrites(kubectl: string, kubeconfig: string): Prom
   return (await apiserverWriteStats(kubectl, kubeconfig)).counts;
 }
 
+/** GETs and LISTs (a WATCH is counted when it ends, so not here). */
+const readVerbs = new Set(['GET', 'LIST']);
+
+/** Requests the apiserver answered and the seconds it spent on them: writes, and reads apart. */
+export interface RequestStats {
+  counts: WriteCounts;
+  seconds: WriteCounts;
+  reads: { counts: WriteCounts; seconds: WriteCounts };
+}
+
 /**
  * The writes the apiserver answered (apiserver_request_total) and the seconds it spent on them, request received to
- * response written (apiserver_request_duration_seconds_sum), both by `VERB group/resource[/subresource]`.
+ * response written (apiserver_request_duration_seconds_sum), both by `VERB group/resource[/subresource]`; the same
+ * for GETs and LISTs apart (`reads`).
  */
 export async function apiserverWriteStats(
   kubectl: string,
   kubeconfig: string,
-): Promise<{ counts: WriteCounts; seconds: WriteCounts }> {
+): Promise<RequestStats> {
   const stdout = await apiserverMetrics(kubectl, kubeconfig);
   const counts: WriteCounts = new Map();
   const seconds: WriteCounts = new Map();
+  const reads: RequestStats['reads'] = { counts: new Map(), seconds: new Map() };
   for (const line of stdout.split('\n')) {
     const m = /^(apiserver_request_total|apiserver_request_duration_seconds_sum)\{(.*)\} (\S+)$/.exec(line);
     if (!m) continue;
     const l = labelsOf(m[2]!);
-    if (!writeVerbs.has(l.verb ?? '')) continue;
+    const read = readVerbs.has(l.verb ?? '');
+    if (!read && !writeVerbs.has(l.verb ?? '')) continue;
     const key = `${l.verb} ${l.group ?? ''}/${l.resource}${l.subresource ? `/${l.subresource}` : ''}`;
-    const into = m[1] === 'apiserver_request_total' ? counts : seconds;
+    const total = m[1] === 'apiserver_request_total';
+    const into = read ? (total ? reads.counts : reads.seconds) : total ? counts : seconds;
     into.set(key, (into.get(key) ?? 0) + Number(m[3]));
   }
-  return { counts, seconds };
+  return { counts, seconds, reads };
 }
 
-/** Mean server-side ms per write of each key with at least 5 writes between two samples, slowest total first. */
+/** Mean server-side ms per request of each key with at least 5 requests between two samples, slowest total first. */
 export function serverTimes(
   before: { counts: WriteCounts; seconds: WriteCounts },
   after: { counts: WriteCounts; seconds: WriteCounts },

@@ -35,6 +35,8 @@ export interface Result {
   throttled: { count: number; seconds: number };
   /** The apiserver's mean time per write, by resource, during convergence and the floor (`serverTimes`). */
   server: { converge: string; floor: string };
+  /** The same for GETs and LISTs during convergence (everyone's: the controller's, the bench's, the rig's). */
+  reads: string;
   /** Per controller: passes and the seconds they took (from the controller's own metrics). */
   passes: Passes;
 }
@@ -71,6 +73,7 @@ export function report(results: Result[], idleSeconds: number): void {
     say(`  CPU during the floor: ${r.cpu.floor}`);
     say(`  apiserver time per write during convergence: ${r.server.converge}`);
     say(`  apiserver time per write during the floor: ${r.server.floor}`);
+    say(`  apiserver reads during convergence (all clients): ${r.reads}`);
     if (total(r.idleWrites) > 0) for (const [key, value] of r.idleWrites) say(`  idle: ${key}: ${value}`);
     if (r.editMs.length > 0) {
       const sorted = [...r.editMs].sort((a, b) => a - b);

@@ -314,6 +314,7 @@ async function benchOne(ctx: BenchContext, r: Run, o: Options): Promise<Result> 
       },
       cpu: { converge: convergeCpu, floor: floorCpu },
       server: { converge: serverTimes(beforeStats, afterConvergeStats), floor: floorServer },
+      reads: serverTimes(beforeStats.reads, afterConvergeStats.reads),
     };
   } finally {
     await stopController(child);
