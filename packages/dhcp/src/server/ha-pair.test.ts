@@ -107,6 +107,18 @@ async function until(what: () => boolean, ms = 10_000): Promise<void> {
 const stateOf = (s: DhcpServer): HaState | undefined => s.haStatus()?.state;
 
 /**
+ * Both servers in hot-standby and each has heard the other say so. The states alone are not enough: the standby may
+ * still know the primary as 'ready' (the state it last heard; one heartbeat later it hears 'hot-standby'), and a
+ * primary that did not serve when last heard makes a DISCOVER count only after max-response-delay + two heartbeats.
+ * A crash in that gap (a busy machine) left the DISCOVER tests without their evidence.
+ */
+const paired = (p: DhcpServer, s: DhcpServer) => () =>
+  stateOf(p) === 'hot-standby' &&
+  stateOf(s) === 'hot-standby' &&
+  p.haStatus()?.partnerState === 'hot-standby' &&
+  s.haStatus()?.partnerState === 'hot-standby';
+
+/**
  * Sends S to TO; resolves with the first reply within WAITMS (undefined if none). The default is for a reply that is
  * expected: it may need an fsync on both servers, slow on a busy machine; it returns as soon as the reply arrives.
  */
@@ -152,7 +164,7 @@ async function sendUnanswered(registry: Registry, s: RequestSpec): Promise<void>
 test('replicated before the ACK; the standby is silent, takes over only with a client unanswered, and the primary catches up', async () => {
   const p = await serve('primary');
   const s = await serve('standby');
-  await until(() => stateOf(p.server) === 'hot-standby' && stateOf(s.server) === 'hot-standby');
+  await until(paired(p.server, s.server));
 
   const a = await lease('127.0.0.2', 1);
   expect(s.server.leaseCounts().active).toBe(1);
@@ -176,7 +188,7 @@ test('replicated before the ACK; the standby is silent, takes over only with a c
   const c = await lease('127.0.0.4', 3);
 
   const back = await serve('primary');
-  await until(() => stateOf(back.server) === 'hot-standby' && stateOf(s.server) === 'hot-standby');
+  await until(paired(back.server, s.server));
   expect(back.server.leaseCounts().active).toBe(2);
   // the primary knows the standby's lease: another client asking for it is refused
   const nak = await exchange('127.0.0.2', { type: 'REQUEST', mac: 4, requested: c });
@@ -189,7 +201,7 @@ test('no ACK while the standby cannot make the lease durable; alone after max-re
   const ha = { maxResponseDelayMs: 5000 };
   const p = await serve('primary', ha);
   const s = await serve('standby', ha);
-  await until(() => stateOf(p.server) === 'hot-standby' && stateOf(s.server) === 'hot-standby');
+  await until(paired(p.server, s.server));
   await halt(s.server, false); // a crash
   const offer = await exchange('127.0.0.2', { type: 'DISCOVER', mac: 1 });
   expect(offer && messageType(offer)).toBe(MessageType.OFFER);
@@ -238,7 +250,7 @@ test('a stranger on the pair port is refused and counted; the pair stays up', as
 test('a clean stop of the primary (a rollout): the standby serves at once, with no client unanswered first', async () => {
   const p = await serve('primary');
   const s = await serve('standby');
-  await until(() => stateOf(p.server) === 'hot-standby' && stateOf(s.server) === 'hot-standby');
+  await until(paired(p.server, s.server));
   const a = await lease('127.0.0.2', 1);
   await halt(p.server);
   // no client is unanswered: after a crash the standby would never serve (the last lines); the farewell alone does
@@ -247,7 +259,7 @@ test('a clean stop of the primary (a rollout): the standby serves at once, with 
   expect(again && messageType(again)).toBe(MessageType.ACK);
   // the returning primary is a partner again: a later crash needs unanswered clients once more
   const back = await serve('primary');
-  await until(() => stateOf(back.server) === 'hot-standby' && stateOf(s.server) === 'hot-standby');
+  await until(paired(back.server, s.server));
   await halt(back.server, false);
   await sleep(1000);
   expect(stateOf(s.server)).toBe('hot-standby');
@@ -256,7 +268,7 @@ test('a clean stop of the primary (a rollout): the standby serves at once, with 
 test('a crash: a DISCOVER retried during max-response-delay counts at once (the primary served when last heard)', async () => {
   const p = await serve('primary');
   const s = await serve('standby');
-  await until(() => stateOf(p.server) === 'hot-standby' && stateOf(s.server) === 'hot-standby');
+  await until(paired(p.server, s.server));
   await halt(p.server, false);
   await until(() => s.server.haStatus()?.partnerState === undefined);
   // one transaction sent twice, max-ack-delay (300 ms) apart, both inside max-response-delay + two heartbeats (700 ms).
@@ -272,7 +284,7 @@ test('a crash: a DISCOVER retried during max-response-delay counts at once (the 
 test('a crash: the retry that completes the evidence is answered, not the one after it', async () => {
   const p = await serve('primary');
   const s = await serve('standby');
-  await until(() => stateOf(p.server) === 'hot-standby' && stateOf(s.server) === 'hot-standby');
+  await until(paired(p.server, s.server));
   await halt(p.server, false);
   await sleep(800); // past max-response-delay: only a client is missing
   await sendUnanswered(s.registry, { type: 'DISCOVER', mac: 6, xid: 6 }); // timed from when the standby took it in
