@@ -6,7 +6,7 @@ import type { KubeObject } from '@oooi/kube';
 import type { FakeRest } from '@oooi/kube/testing';
 import { planInfra } from '../infra';
 import { attachment, infra, machine, nodePool, service, world } from '../testing/fixtures';
-import { pathOf, settle, startHarness, until } from './testing/harness';
+import { pathOf, startHarness, until } from './testing/harness';
 import type { Harness } from './testing/harness';
 
 const base = '/apis/hostedcluster.densityops.com/v1alpha1/namespaces/clusters';
@@ -23,6 +23,16 @@ const conditions = (rest: FakeRest, path: string) =>
   ((statusOf(rest, path)?.conditions ?? []) as { type: string; status: string; reason: string }[]).map(
     (c) => `${c.type}=${c.status} ${c.reason}`,
   );
+
+// The harness waits on the controllers (until idle, bounded at 10 s), not on the clock; a busy machine may take
+// seconds to converge.
+jest.setTimeout(30_000);
+
+/** Successful passes of the Infra reconciler so far. */
+const infraPasses = async (h: Harness) =>
+  (await h.registry.getSingleMetric('oooi_controller_reconcile_total')!.get()).values.find(
+    (v) => v.labels.controller === 'infra' && v.labels.result === 'success',
+  )?.value ?? 0;
 
 const objects: KubeObject[] = [
   infra() as unknown as KubeObject,
@@ -66,7 +76,7 @@ async function converged(): Promise<Harness> {
     'the attachments status',
     () => statusOf(h.rest, child('infraclusterattachments', 'bravo')) !== undefined,
   );
-  await settle();
+  await h.idle();
   return h;
 }
 
@@ -125,15 +135,16 @@ describe('Infra reconciler on the fake apiserver', () => {
 
   test('a pass with nothing changed sends zero writes', async () => {
     const before = h.rest.writes().length;
+    const passes = await infraPasses(h);
     const live = h.rest.peek(infraPath)!;
     h.rest.seed(infraPath, { ...live, metadata: { ...live.metadata, annotations: { poke: '1' } } });
     const m = h.rest.peek(pathOf(objects[5]!))!;
     h.rest.seed(pathOf(m), { ...m, status: { ...(m.status as object), phase: 'Running' } });
-    await settle();
+    await h.idle();
     expect(writes(h.rest, before)).toEqual([]);
-    expect(await h.registry.metrics()).toMatch(
-      /oooi_controller_reconcile_total\{controller="infra",result="success"\} [3-9]/,
-    );
+    // The pokes made the Infra reconciler pass again: "zero writes" is about passes that ran.
+    expect(await infraPasses(h)).toBeGreaterThan(passes);
+    expect(await infraPasses(h)).toBeGreaterThanOrEqual(3);
     expect(await h.registry.metrics()).toMatch(
       /oooi_controller_infra_condition_bool\{namespace="[^"]+",infra="[^"]+",type="Ready",reason="ReconciliationSucceeded"\} 1/,
     );
@@ -149,7 +160,7 @@ describe('Infra reconciler on the fake apiserver', () => {
       const p = h.rest.peek(child('proxyservers', 'vlan100-proxy')) as { spec: { proxyImage: string } };
       return p.spec.proxyImage === 'mirror/envoy:v1.36.4';
     });
-    await settle();
+    await h.idle();
     // The ProxyServer's own reconciler records the child's new generation on its status, beside the Infra's writes.
     const proxyStatus = `PATCH ${base}/proxyservers/vlan100-proxy/status`;
     expect(writes(h.rest, before).filter((w) => w !== proxyStatus)).toEqual([
@@ -168,7 +179,7 @@ describe('Infra reconciler on the fake apiserver', () => {
       'charlie excluded',
       () => conditions(h.rest, pathOf(charlie))[0] === 'Aggregated=False DuplicateHostname',
     );
-    await settle();
+    await h.idle();
     expect(conditions(h.rest, infraPath)[0]).toBe('Ready=False DuplicateHostname');
     expect(conditions(h.rest, child('infraclusterattachments', 'alpha'))[0]).toBe(
       'Aggregated=False DuplicateHostname',
@@ -183,7 +194,7 @@ describe('Infra reconciler on the fake apiserver', () => {
       proxy.spec.backends.map((b) => b.name).filter((n) => n.startsWith('alpha') || n.startsWith('charlie')),
     ).toEqual([]);
     await until('the Events', () => eventsOf(h.rest, before).length >= 3);
-    await settle();
+    await h.idle();
     const note =
       'attachments "alpha" and "charlie" declare domain "alpha.example.com": both are excluded from routing';
     const warning = (regarding: string) => ({
@@ -204,10 +215,10 @@ describe('Infra reconciler on the fake apiserver', () => {
     const charlie = attachment('charlie', { clusterName: 'alpha' }) as unknown as KubeObject;
     h.rest.seed(pathOf(charlie), charlie);
     await until('the Warnings', () => eventsOf(h.rest, before).length >= 3);
-    await settle();
+    await h.idle();
     h.rest.remove(pathOf(charlie));
     await until('the Normals', () => eventsOf(h.rest, before).some((e) => e.type === 'Normal'));
-    await settle();
+    await h.idle();
     const statusPath: Record<string, string> = {
       'Infra/vlan100': `${infraPath}/status`,
       'InfraClusterAttachment/alpha': `${child('infraclusterattachments', 'alpha')}/status`,

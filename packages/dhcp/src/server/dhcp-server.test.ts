@@ -45,10 +45,34 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function exchange(s: RequestSpec): Promise<DhcpPacket | undefined> {
-  const before = replies.length;
+// Waits are on what the server does (a reply, a counter), bounded at 10 s, not on the clock: replies that need a
+// lease made durable wait for an fsync, slow on a busy machine.
+jest.setTimeout(30_000);
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Polls until `cond` holds; throws after `timeoutMs`. */
+async function until(
+  what: string,
+  cond: () => boolean | Promise<boolean>,
+  timeoutMs = 10_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await cond())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(10);
+  }
+}
+
+const send = (s: RequestSpec) =>
   relay.send(encodePacket(request({ ...s, giaddr: ip(RELAY) })), port, '127.0.0.2');
-  for (let i = 0; i < 100 && replies.length === before; i++) await new Promise((r) => setTimeout(r, 10));
+
+/** Sends a request that must be answered; resolves with the reply (undefined if none within `timeoutMs`). */
+async function exchange(s: RequestSpec, timeoutMs = 10_000): Promise<DhcpPacket | undefined> {
+  const before = replies.length;
+  send(s);
+  const deadline = Date.now() + timeoutMs;
+  while (replies.length === before && Date.now() <= deadline) await sleep(10);
   return replies[before];
 }
 
@@ -72,6 +96,20 @@ const metric = async (r: Registry, name: string, label: string) => {
   return m.values.find((v) => (label === '' ? true : Object.values(v.labels).includes(label)))?.value;
 };
 
+/**
+ * Sends a request that must NOT be answered: waits (bounded) until the server has counted it dropped for `reason`
+ * (or a reply came), then a little more for a stray reply; resolves with the reply, if any (undefined expected).
+ */
+async function refused(r: Registry, s: RequestSpec, reason: string): Promise<DhcpPacket | undefined> {
+  const before = replies.length;
+  const drops = async () => (await metric(r, 'oooi_dhcp_drops_total', reason)) ?? 0;
+  const dropped = await drops();
+  send(s);
+  await until(`a ${reason} drop`, async () => replies.length > before || (await drops()) > dropped);
+  await sleep(50);
+  return replies[before];
+}
+
 test('DORA over a relay, lease durable across a restart, reload keeps leases, garbage counted', async () => {
   const a = serve();
   await a.start();
@@ -85,7 +123,10 @@ test('DORA over a relay, lease durable across a restart, reload keeps leases, ga
   });
   expect(ack && messageType(ack)).toBe(MessageType.ACK);
   relay.send(Buffer.alloc(10), port, '127.0.0.2');
-  await new Promise((r) => setTimeout(r, 50));
+  await until(
+    'the too_short drop',
+    async () => ((await metric(a.registry, 'oooi_dhcp_drops_total', 'too_short')) ?? 0) > 0,
+  );
   expect(await metric(a.registry, 'oooi_dhcp_drops_total', 'too_short')).toBe(1);
   expect(a.server.reload({ ...config, leaseTimeSeconds: 7200 })).toEqual({ ok: true });
   const renewed = await exchange({ type: 'REQUEST', mac: 1, requested: offer!.yiaddr });
@@ -204,12 +245,16 @@ describe('lease store faults (issue #26)', () => {
     const before = await journals();
     await breakJournal(a.server);
     const offer = await exchange({ type: 'DISCOVER', mac: 2 });
-    expect(
-      await exchange({ type: 'REQUEST', mac: 2, requested: offer!.yiaddr, serverId: ip('127.0.0.2') }),
-    ).toBe(undefined);
-    // within the backoff (each unanswered REQUEST above waited 1 s), refused without a write
-    const t0 = Date.now();
-    expect(await dora(3)).toBe(undefined);
+    expect(offer && messageType(offer)).toBe(MessageType.OFFER);
+    const select = { type: 'REQUEST', requested: offer!.yiaddr, serverId: ip('127.0.0.2') } as const;
+    expect(await refused(a.registry, { ...select, mac: 2 }, 'commit_failed')).toBe(undefined);
+    // within the backoff (3 s from the failed write; the refusal above is counted as soon as the write fails),
+    // refused without a write: offered (no write), not ACKed
+    const offer3 = await exchange({ type: 'DISCOVER', mac: 3 });
+    expect(offer3 && messageType(offer3)).toBe(MessageType.OFFER);
+    expect(await refused(a.registry, { ...select, mac: 3, requested: offer3!.yiaddr }, 'commit_failed')).toBe(
+      undefined,
+    );
     expect(a.server.leaseCounts()).toEqual({ active: 1, total: 1 });
     expect(await metric(a.registry, 'oooi_dhcp_active_leases', '')).toBe(1);
     expect(await metric(a.registry, 'oooi_dhcp_drops_total', 'commit_failed')).toBe(2);
@@ -224,7 +269,10 @@ describe('lease store faults (issue #26)', () => {
     // as if the REQUEST never came: the address is held by the client's OFFER again, not bound
     const table = (a.server as unknown as { table: LeaseTable }).table;
     expect(table.get(offer!.yiaddr)).toMatchObject({ state: 'offered', mac: '02:00:00:00:00:02' });
-    await new Promise((r) => setTimeout(r, Math.max(0, 2200 - (Date.now() - t0))));
+    // once the backoff has run out the next commit writes again (a new journal) and succeeds
+    const store = (a.server as unknown as { store: { failing?: { retryAt: number } } }).store;
+    const retryAt = store.failing!.retryAt;
+    await until('the end of the backoff', () => Date.now() >= retryAt, retryAt - Date.now() + 1000);
     const served = await dora(2);
     expect(served && messageType(served)).toBe(MessageType.ACK);
     expect(served?.yiaddr).toBe(offer!.yiaddr);
@@ -263,7 +311,9 @@ describe('lease store faults (issue #26)', () => {
     const a = serve();
     await a.start();
     const huge = new Uint8Array(32_767).fill(0xab);
-    expect(await exchange({ type: 'DISCOVER', mac: 1, clientId: huge })).toBe(undefined);
+    expect(await refused(a.registry, { type: 'DISCOVER', mac: 1, clientId: huge }, 'lease_too_large')).toBe(
+      undefined,
+    );
     const select = { type: 'REQUEST', mac: 1, clientId: huge, requested: ip('127.0.0.100') } as const;
     // nothing was offered, so the REQUEST is NAKed (no lease change)
     const nak = await exchange({ ...select, serverId: ip('127.0.0.2') });

@@ -16,6 +16,11 @@ export const fixedNow = Date.parse('2030-01-02T03:04:05Z');
 export interface Harness {
   readonly rest: FakeRest;
   readonly registry: Registry;
+  /**
+   * Resolves once the controllers are idle: no key waiting in any queue, and no pass, queue add, watch event or
+   * request to the fake for several polls in a row (see {@link waitIdle}).
+   */
+  idle(timeoutMs?: number): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -47,6 +52,7 @@ export async function startHarness(seed: (rest: FakeRest) => void): Promise<Harn
   return {
     rest,
     registry,
+    idle: (timeoutMs) => waitIdle(rest, registry, timeoutMs),
     stop: async () => {
       stop.abort();
       await manager.whenStopped();
@@ -55,7 +61,7 @@ export async function startHarness(seed: (rest: FakeRest) => void): Promise<Harn
 }
 
 /** Polls until `cond` holds. */
-export async function until(what: string, cond: () => boolean, timeoutMs = 5000): Promise<void> {
+export async function until(what: string, cond: () => boolean, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!cond()) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
@@ -63,8 +69,53 @@ export async function until(what: string, cond: () => boolean, timeoutMs = 5000)
   }
 }
 
-/** Lets queued events and reconciles run (the fake answers at once). */
-export const settle = (ms = 150): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+/** The series that move while the controllers work, and the keys waiting in their queues. */
+async function activity(rest: FakeRest, registry: Registry): Promise<{ waiting: number; moves: string }> {
+  const sum = (name: string, metrics: Awaited<ReturnType<Registry['getMetricsAsJSON']>>) =>
+    (metrics.find((m) => m.name === name)?.values ?? []).reduce((n, v) => n + v.value, 0);
+  const metrics = await registry.getMetricsAsJSON();
+  const moving = [
+    'oooi_controller_reconcile_total',
+    'oooi_controller_queue_adds_total',
+    'oooi_controller_watch_events_total',
+  ];
+  return {
+    waiting: sum('oooi_controller_queue_depth_items', metrics),
+    moves: [...moving.map((name) => sum(name, metrics)), rest.requests.length].join(' '),
+  };
+}
+
+/**
+ * Waits until the controllers are idle: no key waiting, and nothing moved (passes, queue adds, watch events,
+ * requests) over `quietPolls` polls in a row spanning at least `quietMs`. The fake answers at once and every pass
+ * runs on the event loop, so work in progress moves between two polls; a wall-clock sleep instead ends too early
+ * on a busy machine, where workers yield the loop after 250 ms of passes. A requeueAfter longer than the quiet
+ * window is not waited for (as with a sleep). Throws after `timeoutMs` of activity.
+ */
+export async function waitIdle(
+  rest: FakeRest,
+  registry: Registry,
+  timeoutMs = 10_000,
+  { quietPolls = 5, quietMs = 100 } = {},
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let last = await activity(rest, registry);
+  let quiet = 0;
+  let quietSince = Date.now();
+  for (;;) {
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    const now = await activity(rest, registry);
+    if (now.waiting === 0 && now.moves === last.moves) quiet += 1;
+    else {
+      quiet = 0;
+      quietSince = Date.now();
+    }
+    if (quiet >= quietPolls && Date.now() - quietSince >= quietMs) return;
+    if (Date.now() > deadline)
+      throw new Error(`controllers not idle after ${timeoutMs} ms (waiting ${now.waiting}, moves ${now.moves})`);
+    last = now;
+  }
+}
 
 /** The path of one of our objects (or a core Service). */
 export function pathOf(obj: KubeObject): string {
