@@ -82,7 +82,9 @@ export class VmiReaders {
     const exists = (o: KubeObject) =>
       this.caches.namespaces.get('', o.metadata?.namespace ?? '') !== undefined;
     const wanted = desired.filter(exists);
-    const live = await Promise.all(wanted.map((d) => this.live(d, signal)));
+    // bounded as the applies are: a cold start read 200 namespaces at once per DHCPServer (mostly 404s), a burst
+    // that queued at the apiserver with everything else and opened connections the client then closed again
+    const live = await mapLimited(wanted, VMI_READER_CONCURRENCY, (d) => this.live(d, signal));
     const conflicts = wanted
       .filter((_, i) => live[i] !== undefined && !isVmiReaderOf(live[i], names))
       .map((d) => `${String(d.kind)} ${d.metadata?.namespace ?? ''}/${d.metadata?.name ?? ''}`);
