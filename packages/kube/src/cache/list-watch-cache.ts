@@ -32,7 +32,8 @@ export const stripManagedFields: CacheTransform = (obj) => {
 
 /** Callbacks for cache changes. They run synchronously inside the cache and must be quick; errors are logged. */
 export interface EventHandler<T> {
-  onAdd?(obj: T): void;
+  /** INITIAL: the object was here when the handler was added (a replay), or came with the first list. */
+  onAdd?(obj: T, initial?: boolean): void;
   onUpdate?(oldObj: T, newObj: T): void;
   /** Called with the last known state, also for objects found missing by a relist. */
   onDelete?(obj: T): void;
@@ -196,7 +197,7 @@ export class ListWatchCache<T extends KubeObject = KubeObject> {
   /** Adds a handler; current objects are replayed to it as adds. Returns a function that removes it. */
   addHandler(handler: EventHandler<T>): () => void {
     this.handlers.add(handler);
-    for (const obj of this.store.list()) this.call(handler, 'add', () => handler.onAdd?.(obj));
+    for (const obj of this.store.list()) this.call(handler, 'add', () => handler.onAdd?.(obj, true));
     return () => this.handlers.delete(handler);
   }
 
@@ -232,7 +233,8 @@ export class ListWatchCache<T extends KubeObject = KubeObject> {
   private replace(items: KubeObject[]): void {
     const delta = this.store.replace(items.map((item) => this.normalize(item)));
     this.metrics.cacheObjects.set({ kind: this.label }, this.store.size);
-    for (const obj of delta.added) this.emit('add', (h) => h.onAdd?.(obj));
+    const initial = !this.synced;
+    for (const obj of delta.added) this.emit('add', (h) => h.onAdd?.(obj, initial));
     for (const { old, new: obj } of delta.updated) this.emit('update', (h) => h.onUpdate?.(old, obj));
     for (const obj of delta.deleted) this.emit('delete', (h) => h.onDelete?.(obj));
     if (!this.synced) {

@@ -131,6 +131,7 @@ export class ControllerBuilder {
     }
     const sources: WatchSource[] = this.specs.map((spec) => ({
       label: `${spec.role}(${kindLabel(spec.kind)})`,
+      role: spec.role,
       cache: this.deps.caches.cacheFor(spec.kind, scopeOf(spec.options)),
       toRequests: spec.toRequests,
       predicate: spec.options.predicate,

@@ -43,6 +43,8 @@ function nextTurn(): { due: () => boolean; wait: () => Promise<void> } {
 export interface WatchSource {
   /** e.g. `owns(ConfigMap)`; used in errors and logs. */
   label: string;
+  /** How the builder declared it: the controller's own kind (`for`), its children (`owns`), or mapped (`watches`). */
+  role?: 'for' | 'owns' | 'watches';
   cache: ListWatchCache<KubeObject>;
   toRequests: (event: ObjectEvent) => Request[];
   predicate?: Predicate;
@@ -92,11 +94,19 @@ export class Controller {
   private workers: Array<Promise<void>> = [];
   private stopped: Promise<void> | undefined;
   private running = false;
+  /**
+   * The `for` source, with no predicate, requests every object of the controller's kind that exists at start (its
+   * initial adds). Then the initial adds of the other sources are not mapped: whatever they would request is either
+   * requested by that source already or does not exist (a pass finds nothing). At 1,000 attachments, mapping each
+   * attachment, NodePool and Namespace there at start to its Infra's 200 attachments was 600,000 queue adds.
+   */
+  private readonly startCovered: boolean;
 
   constructor(config: ControllerConfig) {
     this.c = config;
     this.name = config.name;
     this.log = config.log.child({ controller: config.name });
+    this.startCovered = config.sources.some((s) => s.role === 'for' && !s.predicate);
     this.queue = new WorkQueue({
       name: config.name,
       backoff: config.backoff,
@@ -166,6 +176,7 @@ export class Controller {
 
   private subscribe(source: WatchSource): () => void {
     const handle = (event: ObjectEvent): void => {
+      if (event.type === 'add' && event.initial && this.startCovered && source.role !== 'for') return;
       try {
         if (source.predicate && !source.predicate(event)) return;
         for (const req of source.toRequests(event)) this.queue.add(requestKey(req));
@@ -175,7 +186,7 @@ export class Controller {
       }
     };
     return source.cache.addHandler({
-      onAdd: (obj) => handle({ type: 'add', obj }),
+      onAdd: (obj, initial) => handle({ type: 'add', obj, initial }),
       onUpdate: (old, obj) => handle({ type: 'update', old, obj }),
       onDelete: (obj) => handle({ type: 'delete', obj }),
     });

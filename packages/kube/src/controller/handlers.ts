@@ -13,7 +13,10 @@ import type { KubeObject } from '../object';
 
 /** A change seen by a cache. */
 export type ObjectEvent<T extends KubeObject = KubeObject> =
-  { type: 'add'; obj: T } | { type: 'update'; old: T; obj: T } | { type: 'delete'; obj: T };
+  /** `initial`: the object was in the cache when the handler was added, or came with the cache's first list. */
+  | { type: 'add'; obj: T; initial?: boolean }
+  | { type: 'update'; old: T; obj: T }
+  | { type: 'delete'; obj: T };
 
 /** Maps an object to the requests it should trigger. Pure; named `<source>To<target>Requests`. */
 export type MapFn<T extends KubeObject = KubeObject> = (obj: T) => Request[];
