@@ -47,13 +47,18 @@ export type SkipVerdict =
 
 export class ApplyMemo {
   private readonly objects = new Map<string, ObjectMemo>();
+  /**
+   * Digests by body object: a caller that applies the same body object again (a plan reused while its inputs hold)
+   * is not hashed again. So a body must not be changed once applied: build a new one (every caller does).
+   */
+  private readonly digested = new WeakMap<KubeObject, string>();
 
   /** Decides whether applying `body` to `part` of object `key` can be skipped, given the live object. */
   verdict(key: string, part: string, body: KubeObject, live: KubeObject | undefined): SkipVerdict {
     const memo = this.objects.get(key);
     const last = memo?.digests.get(part);
     if (!memo || last === undefined) return { skip: false, why: 'not-applied-yet' };
-    if (last !== digest(body)) return { skip: false, why: 'body-changed' };
+    if (last !== this.digest(body)) return { skip: false, why: 'body-changed' };
     if (!live) return { skip: false, why: 'no-live-object' };
     const rv = live.metadata?.resourceVersion;
     if (rv && memo.known.includes(rv)) return { skip: true, why: 'live-is-ours' };
@@ -67,7 +72,7 @@ export class ApplyMemo {
     const { body, sentOn, result } = applied;
     let memo = this.objects.get(key);
     if (!memo) this.objects.set(key, (memo = { known: [], digests: new Map() }));
-    memo.digests.set(part, digest(body));
+    memo.digests.set(part, this.digest(body));
     for (const rv of [sentOn?.metadata?.resourceVersion, result?.metadata?.resourceVersion]) {
       if (rv && !memo.known.includes(rv)) memo.known.push(rv);
     }
@@ -92,6 +97,12 @@ export class ApplyMemo {
   forget(key: string, part?: string): void {
     if (part === undefined) this.objects.delete(key);
     else this.objects.get(key)?.digests.delete(part);
+  }
+
+  private digest(body: KubeObject): string {
+    let d = this.digested.get(body);
+    if (d === undefined) this.digested.set(body, (d = digest(body)));
+    return d;
   }
 
   /** Objects remembered. */

@@ -62,6 +62,9 @@ function applyBody(child: DHCPServer | DNSServer | ProxyServer): KubeObject {
 }
 
 export class InfraReconciler implements Reconciler {
+  /** One apply body per planned child object: a reused plan gives the client the same body (not hashed again). */
+  private readonly bodies = new WeakMap<DHCPServer | DNSServer | ProxyServer, KubeObject>();
+
   constructor(private readonly o: InfraReconcilerOptions) {}
 
   async reconcile(req: Request, ctx: ReconcileContext): Promise<ReconcileResult> {
@@ -114,7 +117,7 @@ export class InfraReconciler implements Reconciler {
     const out = await applyChild({
       client: this.o.client,
       kind,
-      body: applyBody(plan.object),
+      body: this.bodyOf(plan.object),
       ...(live[component] ? { current: live[component] } : {}),
       signal: ctx.signal,
     });
@@ -122,6 +125,12 @@ export class InfraReconciler implements Reconciler {
     this.o.metrics.childRejections.inc({ kind: kind.kind });
     ctx.log.warn({ child: out.rejection.child, why: out.rejection.message }, 'Child rejected');
     return { state: 'rejected', message: out.rejection.message };
+  }
+
+  private bodyOf(child: DHCPServer | DNSServer | ProxyServer): KubeObject {
+    let body = this.bodies.get(child);
+    if (!body) this.bodies.set(child, (body = applyBody(child)));
+    return body;
   }
 
   private observe(req: Request, plan: InfraPlan, status: InfraStatusPlan): void {
