@@ -1,4 +1,6 @@
-// Parses API paths the way the fake API server needs them.
+// Parses API paths the way the fake API server needs them, and matches its selectors.
+import type { KubeObject } from '../object';
+import { ApiError } from '../rest/rest';
 
 export interface ParsedPath {
   /** `v1` or `group/version`. */
@@ -37,6 +39,20 @@ export function parseApiPath(path: string): ParsedPath {
 }
 
 /** Matches `k=v,k2=v2` label selectors (equality only, which is all the tests use). */
+/**
+ * Whether OBJ matches a field selector of `metadata.name=x` and `metadata.namespace=y` terms (the fields every kind
+ * supports); any other field is refused with a 400, as the apiserver refuses a field label it does not index.
+ */
+export function matchesFields(obj: KubeObject, selector: string | undefined): boolean {
+  if (!selector) return true;
+  return selector.split(',').every((term) => {
+    const [field, value] = term.split('=').map((x) => x.trim());
+    if (field === 'metadata.name') return obj.metadata?.name === value;
+    if (field === 'metadata.namespace') return obj.metadata?.namespace === value;
+    throw new ApiError(400, { reason: 'BadRequest', message: `field label not supported: ${field ?? ''}` });
+  });
+}
+
 export function matchesLabels(
   labels: Record<string, string> | undefined,
   selector: string | undefined,

@@ -13,7 +13,7 @@ import {
 } from '../rest/rest';
 import type { KubeObject } from '../object';
 import { canonicalJson } from '../write/canonical';
-import { matchesLabels, parseApiPath, type ParsedPath } from './fake-paths';
+import { matchesFields, matchesLabels, parseApiPath, type ParsedPath } from './fake-paths';
 
 interface HistoryEntry {
   rv: number;
@@ -214,6 +214,7 @@ export class FakeRest implements RestClient {
     const all = [...coll.values()]
       .filter((o) => p.namespace === undefined || o.metadata?.namespace === p.namespace)
       .filter((o) => matchesLabels(o.metadata?.labels, selector))
+      .filter((o) => matchesFields(o, req.query?.fieldSelector as string | undefined))
       .sort((a, b) => canonicalJson(a.metadata?.name).localeCompare(canonicalJson(b.metadata?.name)));
     const start = Number(req.query?.continue ?? 0);
     const limit = Math.min(

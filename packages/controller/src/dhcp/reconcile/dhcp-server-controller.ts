@@ -116,11 +116,12 @@ export const dhcpServerPermissions: readonly DeclaredPermission[] = [
 
 /**
  * DHCPServers reconciled at once (one per Infra; a pass waits on its child applies, the VMI readers of every listed
- * namespace and a status write), as for DNSServers. 5 instead of 2 started the fifth DHCPServer of a 1,000-attachment
- * cold start 18 s sooner and converged no sooner (49.8 against 50.3 s: the ProxyServers settle last;
- * bench/controller/README.md, "2026-12-06 (last)").
+ * namespace and a status write). With 2, the VMI readers of a 1,000-attachment cold start (5 DHCPServers of 200
+ * namespaces each) were written two DHCPServers at a time and were what finished last; with 5 it converged in 15.3
+ * against 18.9 s in the same run (bench/controller/README.md, "2026-12-06 (night)"). Before the client-side rate limit
+ * was gone, 5 had made no difference (the bucket was the limit then).
  */
-export const DHCP_SERVER_WORKERS = 2;
+export const DHCP_SERVER_WORKERS = 5;
 
 /** What the setup needs; the controller's ReconcilerSetup has all of it. */
 export interface DhcpServerControllerSetup {

@@ -31,12 +31,11 @@ import type { VmiAccessOutcome } from '../desired/dhcp-status';
 export const VMI_READERS_FINALIZER = 'hostedcluster.densityops.com/dhcp-vmi-readers';
 
 /**
- * VMI readers (one RoleBinding per namespace) applied at once. bench/controller/rbac-throughput.ts, 1,000 creates
- * on an otherwise idle rig apiserver: 170–380/s with 8 in flight, 340–510/s with 16, 715–740/s with 32. But in a
- * cold start at 1,000 attachments the apiserver serves the attachments' status writes meanwhile, and 5 DHCPServers at
- * once (40 in flight) converged no sooner than 2 (16): 49.8 against 50.3 s, the ProxyServers being the last to
- * settle. So 8, which leaves the apiserver room for the rest (Lease renewals included; bench/controller/README.md,
- * "2026-12-06 (last)").
+ * VMI readers (one RoleBinding per namespace) applied at once, per DHCPServer. bench/controller/rbac-throughput.ts,
+ * 1,000 creates on an otherwise idle rig apiserver: 170–380/s with 8 in flight, 340–510/s with 16, 715–740/s with 32.
+ * In a cold start at 1,000 attachments the apiserver serves the attachments' status writes meanwhile; 8 per
+ * DHCPServer (up to 40 with DHCP_SERVER_WORKERS) leaves it room for the rest, Lease renewals included
+ * (bench/controller/README.md).
  */
 export const VMI_READER_CONCURRENCY = 8;
 
@@ -82,9 +81,7 @@ export class VmiReaders {
     const exists = (o: KubeObject) =>
       this.caches.namespaces.get('', o.metadata?.namespace ?? '') !== undefined;
     const wanted = desired.filter(exists);
-    // bounded as the applies are: a cold start read 200 namespaces at once per DHCPServer (mostly 404s), a burst
-    // that queued at the apiserver with everything else and opened connections the client then closed again
-    const live = await mapLimited(wanted, VMI_READER_CONCURRENCY, (d) => this.live(d, signal));
+    const live = await this.liveAll(wanted, signal);
     const conflicts = wanted
       .filter((_, i) => live[i] !== undefined && !isVmiReaderOf(live[i], names))
       .map((d) => `${String(d.kind)} ${d.metadata?.namespace ?? ''}/${d.metadata?.name ?? ''}`);
@@ -183,6 +180,39 @@ export class VmiReaders {
     await mapLimited(gone, VMI_READER_CONCURRENCY, (obj) =>
       this.client.delete(kindOf(obj), idOf(obj), signal),
     );
+  }
+
+  /**
+   * The live object of each body: from the cache (ours), else as the apiserver has it — anyone's object of that name,
+   * or none. Bodies share one name (the reader's) in many namespaces, so those the cache does not hold are read
+   * with one LIST by name across namespaces, not a GET each: a cold start at 1,000 attachments sent 200 GETs per
+   * DHCPServer (mostly 404s), the DHCPServers' slowest step.
+   */
+  private async liveAll(
+    bodies: readonly KubeObject[],
+    signal?: AbortSignal,
+  ): Promise<(KubeObject | undefined)[]> {
+    const cached = bodies.map((b) => this.cacheOf(b).get(idOf(b).namespace, idOf(b).name));
+    const unknown = bodies.filter((_, i) => cached[i] === undefined);
+    if (unknown.length === 0) return cached;
+    if (unknown.length === 1) {
+      const one = await this.live(unknown[0]!, signal);
+      return cached.map((c) => c ?? one);
+    }
+    const found = new Map<string, KubeObject>();
+    const groups = new Map<string, KubeObject>(unknown.map((b) => [`${String(b.kind)}/${idOf(b).name}`, b]));
+    for (const body of groups.values()) {
+      const items = await this.client.list(kindOf(body), {
+        fieldSelector: `metadata.name=${idOf(body).name}`,
+        ...(signal ? { signal } : {}),
+      });
+      for (const o of items) found.set(keyOf({ ...o, kind: body.kind }), { ...o, kind: body.kind });
+    }
+    return bodies.map((b, i) => cached[i] ?? found.get(keyOf(b)));
+  }
+
+  private cacheOf(body: KubeObject): ObjectLister {
+    return body.kind === 'Role' ? this.caches.roles : this.caches.roleBindings;
   }
 
   private async live(body: KubeObject, signal?: AbortSignal): Promise<KubeObject | undefined> {
