@@ -195,3 +195,8 @@ export function shuffled<T>(items: readonly T[], seed = 7): T[] {
   }
   return out;
 }
+
+/** One True status condition, as the reconcilers write it (no message). */
+export function trueCondition(type: string, reason: string, at: string) {
+  return { type, status: 'True' as const, reason, message: '', lastTransitionTime: at };
+}

@@ -2,7 +2,14 @@
 // other sources hold at start are not mapped (they would request the same objects again, or ones that do not exist);
 // with a predicate on the for source they are.
 import { resourcePath } from '../kinds';
-import { configMaps, harness, Scripted, widget, widgets } from '../testing/controller-harness';
+import {
+  configMaps,
+  harness,
+  ownedConfigMap,
+  Scripted,
+  widget,
+  widgets,
+} from '../testing/controller-harness';
 
 beforeEach(() => jest.useFakeTimers({ now: 0 }));
 afterEach(() => jest.useRealTimers());
@@ -17,15 +24,7 @@ test.each([
     const secrets = { group: '', version: 'v1', plural: 'secrets', kind: 'Secret' };
     for (const name of ['w1', 'w2'])
       h.rest.seed(resourcePath(widgets, { namespace: 'ns', name }), widget(name));
-    h.rest.seed(resourcePath(configMaps, { namespace: 'ns', name: 'child' }), {
-      metadata: {
-        name: 'child',
-        namespace: 'ns',
-        ownerReferences: [
-          { apiVersion: 'example.io/v1', kind: 'Widget', name: 'w1', uid: 'u', controller: true },
-        ],
-      },
-    });
+    h.rest.seed(resourcePath(configMaps, { namespace: 'ns', name: 'child' }), ownedConfigMap('child', 'w1'));
     for (const [name, target] of [
       ['s1', 'w2'],
       ['s2', 'gone'],

@@ -1,7 +1,14 @@
 import { getEventListeners, getMaxListeners } from 'node:events';
 import { requestKey, resourcePath } from '../kinds';
 import { ApiError } from '../rest/rest';
-import { configMaps, harness, Scripted, widget, widgets } from '../testing/controller-harness';
+import {
+  configMaps,
+  harness,
+  ownedConfigMap,
+  Scripted,
+  widget,
+  widgets,
+} from '../testing/controller-harness';
 import type { ControllerBuilder } from './builder';
 import { TerminalError, type ReconcileResult } from './reconcile';
 
@@ -214,15 +221,7 @@ describe('Controller workers', () => {
     await h.caches.startAll(h.stop.signal);
     await controller.start(h.stop.signal);
     await jest.advanceTimersByTimeAsync(10);
-    h.rest.seed(resourcePath(configMaps, { namespace: 'ns', name: 'child' }), {
-      metadata: {
-        name: 'child',
-        namespace: 'ns',
-        ownerReferences: [
-          { apiVersion: 'example.io/v1', kind: 'Widget', name: 'w', uid: 'u', controller: true },
-        ],
-      },
-    });
+    h.rest.seed(resourcePath(configMaps, { namespace: 'ns', name: 'child' }), ownedConfigMap('child', 'w'));
     await jest.advanceTimersByTimeAsync(10);
     h.rest.seed('/api/v1/namespaces/ns/secrets/s', {
       metadata: { name: 's', namespace: 'ns', labels: { widget: 'other' } },

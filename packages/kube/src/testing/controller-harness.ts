@@ -98,3 +98,14 @@ export const widget = (name: string): KubeObject => ({
   kind: 'Widget',
   metadata: { name, namespace: 'ns' },
 });
+
+/** A ConfigMap NAME in `ns` whose controller is Widget OWNER. */
+export const ownedConfigMap = (name: string, owner: string): KubeObject => ({
+  metadata: {
+    name,
+    namespace: 'ns',
+    ownerReferences: [
+      { apiVersion: 'example.io/v1', kind: 'Widget', name: owner, uid: 'u', controller: true },
+    ],
+  },
+});

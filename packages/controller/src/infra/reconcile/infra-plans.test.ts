@@ -10,7 +10,7 @@ import { pino } from 'pino';
 import { Registry } from 'prom-client';
 import { ControllerMetrics } from '../../metrics';
 import { FakeCaches, until } from '../../testing/fake-caches';
-import { attachment, infra } from '../../testing/fixtures';
+import { attachment, trueCondition, infra } from '../../testing/fixtures';
 import { builtinImages } from '../../workload/images';
 import { AttachmentKind, InfraKind, NamespaceKind } from '../../workload/kinds';
 import { controllerCaches } from '../caches';
@@ -90,15 +90,7 @@ describe('InfraPlans shared by the Infra reconciler, on caches fed by a watch', 
       rest.seed(path, {
         ...live,
         status: {
-          conditions: [
-            {
-              type: 'Aggregated',
-              status: 'True',
-              reason: 'Aggregated',
-              message: '',
-              lastTransitionTime: '2026-12-06T00:00:00Z',
-            },
-          ],
+          conditions: [trueCondition('Aggregated', 'Aggregated', '2026-12-06T00:00:00Z')],
         },
       });
     }

@@ -1,5 +1,5 @@
 import type { DNSServer, InfraClusterAttachment } from '@oooi/api';
-import { attachment, grant, infra, world } from '../../testing/fixtures';
+import { attachment, trueCondition, grant, infra, world } from '../../testing/fixtures';
 import { planInfra } from '../desired/infra-plan';
 import type { InfraPlan, InfraWorld } from '../desired/infra-plan';
 import { PlanMemo, planKey } from './plan-memo';
@@ -147,15 +147,7 @@ describe('PlanMemo', () => {
     const aggregated: InfraClusterAttachment = {
       ...many[200]!,
       status: {
-        conditions: [
-          {
-            type: 'Aggregated',
-            status: 'True',
-            reason: 'Aggregated',
-            message: '',
-            lastTransitionTime: '2030-01-01T00:00:00Z',
-          },
-        ],
+        conditions: [trueCondition('Aggregated', 'Aggregated', '2030-01-01T00:00:00Z')],
       },
     };
     const next = { ...over, attachments: [...many.slice(0, 200), v(aggregated, '999')] };
