@@ -266,10 +266,7 @@ export interface RequestStats {
  * response written (apiserver_request_duration_seconds_sum), both by `VERB group/resource[/subresource]`; the same
  * for GETs and LISTs apart (`reads`).
  */
-export async function apiserverWriteStats(
-  kubectl: string,
-  kubeconfig: string,
-): Promise<RequestStats> {
+export async function apiserverWriteStats(kubectl: string, kubeconfig: string): Promise<RequestStats> {
   const stdout = await apiserverMetrics(kubectl, kubeconfig);
   const counts: WriteCounts = new Map();
   const seconds: WriteCounts = new Map();

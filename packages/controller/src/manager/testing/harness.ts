@@ -112,7 +112,9 @@ export async function waitIdle(
     }
     if (quiet >= quietPolls && Date.now() - quietSince >= quietMs) return;
     if (Date.now() > deadline)
-      throw new Error(`controllers not idle after ${timeoutMs} ms (waiting ${now.waiting}, moves ${now.moves})`);
+      throw new Error(
+        `controllers not idle after ${timeoutMs} ms (waiting ${now.waiting}, moves ${now.moves})`,
+      );
     last = now;
   }
 }
