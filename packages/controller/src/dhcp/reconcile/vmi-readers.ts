@@ -217,8 +217,10 @@ export class VmiReaders {
 
   private async live(body: KubeObject, signal?: AbortSignal): Promise<KubeObject | undefined> {
     const { namespace, name } = idOf(body);
-    const cache = body.kind === 'Role' ? this.caches.roles : this.caches.roleBindings;
-    return cache.get(namespace, name) ?? (await this.client.get(kindOf(body), { namespace, name }, signal));
+    return (
+      this.cacheOf(body).get(namespace, name) ??
+      (await this.client.get(kindOf(body), { namespace, name }, signal))
+    );
   }
 
   private async release(dhcp: DHCPServer & KubeObject, signal?: AbortSignal): Promise<void> {
