@@ -85,12 +85,15 @@ test('HA mode: two replica Deployments on their own addresses, keepalived in eac
 });
 
 test('on one node replica 1 stays Pending: Available=False ReplicasDegraded names it, replicas 1/2', async () => {
+  // replica 0 may itself be briefly unavailable while its rollout settles (then it is the one named): wait for the
+  // state this test is about, replica 0 available and replica 1 not
   const p = await until(
-    'the ProxyServer counts one available replica of two',
+    'the ProxyServer counts one available replica of two, replica 1 the one missing',
     proxy,
     (o) => {
       const r = (o?.status as { replicas?: { total: number; available: number } } | undefined)?.replicas;
-      return r?.total === 2 && r.available === 1;
+      const named = conditionOf(o, 'Available')?.message?.includes(`198.51.100.6 (Deployment ${NAME}-1`);
+      return r?.total === 2 && r.available === 1 && named === true;
     },
     120_000,
   );
