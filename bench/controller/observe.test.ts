@@ -1,6 +1,6 @@
 // The bench's readings of a Prometheus text: the memory line names each heap space's use and committed size, and
 // leaves out spaces under 1 MiB.
-import { memoryLine, metricSum } from './observe';
+import { category, memoryLine, metricSum } from './observe';
 
 const MiB = 1048576;
 const text = [
@@ -25,4 +25,11 @@ test('the memory line: heap use and committed size by space, external memory', (
 test('metricSum adds the series of one metric, with or without labels, and no other metric', () => {
   expect(metricSum(text, 'oooi_controller_nodejs_heap_space_size_total_bytes')).toBe(202 * MiB + 1000);
   expect(metricSum(text, 'oooi_controller_nodejs_heap_size_used_bytes')).toBe(180 * MiB);
+});
+
+test("a missing item's category drops its Infra, its count and its example", () => {
+  expect(category('bench-3 12 Role objects (first: Role clusters-c7/oooi-dhcp-reader)')).toBe('Role objects');
+  expect(category('bench-0 ProxyServer Available')).toBe('ProxyServer Available');
+  expect(category('bench-12 status')).toBe('status');
+  expect(category('417 attachment statuses')).toBe('attachment statuses');
 });

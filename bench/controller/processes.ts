@@ -1,10 +1,10 @@
 // The processes a bench run watches: the oooi-controller under test (started pinned to CPU 1, its log in a file,
 // stopped by SIGTERM) and the rig's control-plane components (their pids, for the CPU each one used).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readState, type Rig } from '@oooi/rig';
+import { readState, repoRoot, type Rig } from '@oooi/rig';
 import { ns } from './world';
 
 /** What one controller run needs: its bundle, a label for notes, its log level, a CPU-profile directory. */
@@ -21,6 +21,18 @@ export interface Running {
   firstLine: Promise<number>;
 }
 
+/**
+ * The flags the controller image gives node (its Dockerfile's ENTRYPOINT, `["node", FLAGS…, "/app/….js"]`): the bench
+ * runs the bundle as the image does, so its memory is what a user's pod holds (`--enable-source-maps` keeps the
+ * bundle's source map in memory).
+ */
+export function imageNodeFlags(dockerfile = join(repoRoot, 'Dockerfile.controller')): string[] {
+  const line = /^ENTRYPOINT\s+(\[.*\])\s*$/m.exec(readFileSync(dockerfile, 'utf8'))?.[1];
+  const argv = line ? (JSON.parse(line) as string[]) : [];
+  if (argv[0] !== 'node' || argv.length < 2) throw new Error(`${dockerfile}: no ENTRYPOINT ["node", …]`);
+  return argv.slice(1, -1);
+}
+
 export function startController(
   rig: Rig,
   metricsPort: number,
@@ -34,7 +46,7 @@ export function startController(
     ...['--kubeconfig', rig.kubeconfig, '--namespace', ns, '--leader-election-namespace', ns],
     ...['--health-address', '0', '--metrics-address', `127.0.0.1:${metricsPort}`, '--log-level', o.logLevel],
   ];
-  const node = o.profile ? ['--cpu-prof', '--cpu-prof-dir', o.profile] : [];
+  const node = [...imageNodeFlags(), ...(o.profile ? ['--cpu-prof', '--cpu-prof-dir', o.profile] : [])];
   const child = spawn('taskset', ['-c', '1', process.execPath, ...node, o.bundle, ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });

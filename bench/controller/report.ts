@@ -39,6 +39,8 @@ export interface Result {
   reads: string;
   /** Per controller: passes and the seconds they took (from the controller's own metrics). */
   passes: Passes;
+  /** When each kind of thing convergence waited for was done (`Watcher.milestones`). */
+  milestones: string;
 }
 
 export function report(results: Result[], idleSeconds: number): void {
@@ -66,6 +68,7 @@ export function report(results: Result[], idleSeconds: number): void {
     say(
       `  client-side rate limiter during convergence: ${r.throttled.count} requests waited, ${r.throttled.seconds.toFixed(1)} s in all`,
     );
+    say(`  done at (from process start): ${r.milestones}`);
     say(`  CPU during convergence: ${r.cpu.converge}`);
     say(`  memory at convergence: RSS ${r.rss.toFixed(0)} MiB (peak ${r.peakRss.toFixed(0)}), ${r.memory}`);
     if (r.memoryAfterIdle !== undefined)

@@ -238,6 +238,7 @@ async function benchOne(ctx: BenchContext, r: Run, o: Options): Promise<Result> 
     died.catch(() => undefined); // after convergence the exit is ours (stopController)
     const convergeMs = await Promise.race([ctx.watcher.until(expected, 600_000, started), died]);
     const convergeCpu = cpuLine(cpuAtStart, sampleCpu(pids));
+    const milestones = ctx.watcher.milestones();
     const readyAt = await firstLine;
     // Writes still in flight when the last status landed (Events) are counted with convergence.
     await new Promise((r) => setTimeout(r, 3000));
@@ -308,6 +309,7 @@ async function benchOne(ctx: BenchContext, r: Run, o: Options): Promise<Result> 
       editMs,
       floorSeconds,
       passes: passesOf(text),
+      milestones,
       throttled: {
         count: metricSum(text, 'oooi_controller_rest_rate_limiter_wait_seconds_count'),
         seconds: metricSum(text, 'oooi_controller_rest_rate_limiter_wait_seconds_sum'),
