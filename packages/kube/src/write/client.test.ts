@@ -150,11 +150,48 @@ describe('KubeClient write skipping', () => {
     expect(rest.writes()).toHaveLength(1);
   });
 
-  test('without the live object the apply is always sent', async () => {
+  test('without the live object the first apply is sent, with no read before it', async () => {
     const { rest, client } = setup();
     await client.apply(configMaps, desired({ a: '1' }));
+    expect(rest.requests.map((r) => r.method)).toEqual(['PATCH']);
+  });
+
+  test('the same apply again while the cache lags it: one GET confirms it, nothing is sent', async () => {
+    const { rest, client, registry } = setup();
     await client.apply(configMaps, desired({ a: '1' }));
-    expect(rest.writes()).toHaveLength(2);
+    const again = await client.apply(configMaps, desired({ a: '1' })); // the cache has not shown it yet
+    expect(again.sent).toBe(false);
+    expect(again.object).toMatchObject({ data: { a: '1' } });
+    expect(rest.requests.map((r) => r.method)).toEqual(['PATCH', 'GET']);
+    expect(await registry.metrics()).toContain(
+      'oooi_test_api_writes_skipped_total{verb="apply",kind="ConfigMap"} 1',
+    );
+  });
+
+  test('the same apply again after someone deleted the object (the GET finds nothing): sent', async () => {
+    const { rest, client } = setup();
+    await client.apply(configMaps, desired({ a: '1' }));
+    rest.remove(cmPath);
+    const again = await client.apply(configMaps, desired({ a: '1' }));
+    expect(again.sent).toBe(true);
+    expect(rest.requests.map((r) => r.method)).toEqual(['PATCH', 'GET', 'PATCH']);
+    expect(rest.peek(cmPath)).toMatchObject({ data: { a: '1' } });
+  });
+
+  test('the same apply again after someone changed our field (the GET shows it): sent', async () => {
+    const { rest, client } = setup();
+    await client.apply(configMaps, desired({ a: '1' }));
+    rest.seed(cmPath, { ...(rest.peek(cmPath) as KubeObject), data: { a: 'edited' } });
+    const again = await client.apply(configMaps, desired({ a: '1' }));
+    expect(again.sent).toBe(true);
+    expect(rest.peek(cmPath)).toMatchObject({ data: { a: '1' } });
+  });
+
+  test('a changed body without the live object is sent with no read before it', async () => {
+    const { rest, client } = setup();
+    await client.apply(configMaps, desired({ a: '1' }));
+    await client.apply(configMaps, desired({ a: '2' }));
+    expect(rest.requests.map((r) => r.method)).toEqual(['PATCH', 'PATCH']);
   });
 
   test('object and status are remembered separately', async () => {

@@ -181,14 +181,23 @@ export class KubeClient {
     const ref = checkApplyBody(kind, body);
     const verb: WriteVerb = subresource ? 'apply_status' : 'apply';
     const key = objectMemoKey(kind, ref);
-    const verdict = this.memo.verdict(key, subresource, body, options.current);
-    if (verdict.skip && options.current) {
+    let current = options.current;
+    let verdict = this.memo.verdict(key, subresource, body, current);
+    if (verdict.why === 'no-live-object') {
+      // This very body was applied by us last, but the cache does not hold the object: it may only lag our write
+      // (a large object's watch event can arrive well after the answer, and a pass in between would send the same
+      // apply again: a 1,400-backend ProxyServer costs the apiserver seconds). One GET tells — cheaper for it than an
+      // apply it would find unchanged; gone (404) or changed, the apply is sent.
+      current = await this.get(kind, ref, options.signal);
+      verdict = this.memo.verdict(key, subresource, body, current);
+    }
+    if (verdict.skip && current) {
       this.metrics.apiWritesSkipped.inc({ verb, kind: kindLabel(kind) });
       this.log.debug(
         { verb, kind: kindLabel(kind), namespace: ref.namespace, name: ref.name, why: verdict.why },
         'Write skipped',
       );
-      return { sent: false, object: options.current };
+      return { sent: false, object: current };
     }
     const path = resourcePath(kind, { ...ref, subresource: subresource || undefined });
     const query = { fieldManager: this.fieldManager, force: options.force ? true : undefined };
@@ -201,7 +210,11 @@ export class KubeClient {
         contentType: ApplyPatchContentType,
         signal: options.signal,
       });
-      this.memo.remember(key, subresource, { body, sentOn: options.current, result: object });
+      this.memo.remember(key, subresource, { body, sentOn: current, result: object });
+      this.log.debug(
+        { verb, kind: kindLabel(kind), namespace: ref.namespace, name: ref.name, why: verdict.why },
+        'Write sent',
+      );
       return { sent: true, object };
     } catch (err) {
       this.memo.forget(key, subresource);

@@ -144,10 +144,13 @@ describe('StatusReporter', () => {
     await jest.advanceTimersByTimeAsync(2000);
     expect(s.statusWrites()).toHaveLength(1);
     s.set({ fields: { count: 0 } }); // the body last written
+    // the other member of the pair, under the same field manager, reported meanwhile
+    s.rest.seed(path, { ...s.rest.peek(path)!, status: { count: 7 } });
     active = true;
     s.reporter.poke();
     await jest.advanceTimersByTimeAsync(2000);
     expect(s.statusWrites()).toHaveLength(2);
+    expect(s.rest.peek(path)?.status).toEqual({ count: 0 });
     expect(s.results).toEqual(['written', 'inactive', 'written']);
   });
 
