@@ -119,7 +119,7 @@ describe('Infra reconciler on the fake apiserver', () => {
     ]);
     const available = (statusOf(h.rest, infraPath)?.conditions as { type: string; message: string }[])[1]!;
     expect(available.message).toMatch(
-      /^DHCPServer vlan100-dhcp: RolloutPending: .*; DNSServer vlan100-dns: /,
+      /^DHCPServer vlan100-dhcp: DeploymentUnavailable: 0\/1 replicas available; DNSServer vlan100-dns: /,
     );
     expect(statusOf(h.rest, infraPath)).toMatchObject({
       observedGeneration: 1,

@@ -98,7 +98,7 @@ export class WorkloadReconciler<
       watched: workloadWatched(deps.children, k.at(owner)),
       ...(then ? { then: (pass, plan) => then(owner, plan, pass, ctx) } : {}),
       status: (pass) =>
-        k.status(owner, rendered, pass, { now: deps.clock.now(), observed: this.observed(owner) }),
+        k.status(owner, rendered, pass, { now: deps.clock.now(), observed: this.observed(owner, pass) }),
       ...(deps.events ? { events: deps.events } : {}),
       log: ctx.log,
       signal: ctx.signal,
@@ -106,13 +106,23 @@ export class WorkloadReconciler<
     return {};
   }
 
-  /** The replica Deployments as the newest version we know (our own last write when the cache lags it). */
-  private observed(owner: O): ObservedDeployments {
+  /**
+   * The replica Deployments as the newest version we know: our own last write when the cache lags it, and after a
+   * pass, one it created that the cache has not shown yet as the apiserver answered (else a new Deployment read as
+   * missing, and the status was written once more when the cache caught up).
+   */
+  private observed(owner: O, pass?: ChildrenPass): ObservedDeployments {
     const { deps, k } = this;
     const out: Record<string, KubeObject> = {};
     const namespace = k.at(owner).namespace;
+    const applied = (name: string) =>
+      pass?.applied?.find(
+        (o) =>
+          o.kind === DeploymentKind.kind && o.metadata?.name === name && o.metadata?.namespace === namespace,
+      );
     for (const name of k.replicaDeployments?.(owner) ?? []) {
-      const live = deps.client.freshest(DeploymentKind, deps.children.deployments.get(namespace, name));
+      const live =
+        deps.client.freshest(DeploymentKind, deps.children.deployments.get(namespace, name)) ?? applied(name);
       if (live && isControlledBy(live, k.kind, owner)) out[name] = live;
     }
     return out;

@@ -35,14 +35,44 @@ describe('deploymentAvailability', () => {
       },
     },
     {
-      name: 'unavailable: its own message is quoted',
+      name: 'unavailable: the replicas counted',
       input: deployment({ observedGeneration: 2, availableReplicas: 0, conditions: [unavailable] }),
-      want: { status: 'False', reason: 'DeploymentUnavailable', message: unavailable.message },
+      want: { status: 'False', reason: 'DeploymentUnavailable', message: '0/1 replicas available' },
     },
     {
-      name: 'no status yet',
+      name: 'a failed rollout: Progressing quoted',
+      input: deployment({
+        observedGeneration: 2,
+        availableReplicas: 0,
+        conditions: [
+          unavailable,
+          {
+            type: 'Progressing',
+            status: 'False',
+            reason: 'ProgressDeadlineExceeded',
+            message: 'ReplicaSet "vlan100-dns-7c9" has timed out progressing.',
+          },
+        ],
+      }),
+      want: {
+        status: 'False',
+        reason: 'DeploymentUnavailable',
+        message:
+          '0/1 replicas available; ProgressDeadlineExceeded: ReplicaSet "vlan100-dns-7c9" has timed out progressing.',
+      },
+    },
+    {
+      name: 'a new Deployment its controller has not seen',
       input: deployment({}, 1),
-      want: { status: 'False', reason: 'RolloutPending' },
+      want: { status: 'False', reason: 'DeploymentUnavailable', message: '0/1 replicas available' },
     },
   ])('$name', ({ input, want }) => expect(deploymentAvailability(input)).toMatchObject(want));
+
+  test('a new Deployment reads the same before and after its controller first reports it unavailable', () => {
+    const fresh = deploymentAvailability(deployment({}, 1));
+    const seen = deploymentAvailability(
+      deployment({ observedGeneration: 1, availableReplicas: 0, conditions: [unavailable] }, 1),
+    );
+    expect(seen).toEqual(fresh);
+  });
 });

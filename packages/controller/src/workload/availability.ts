@@ -1,5 +1,9 @@
 // Available on every workload kind (DNSServer, DHCPServer, ProxyServer) comes from its Deployment, judged once
-// here: the Deployment's own Available condition, for the generation its controller has observed.
+// here: the Deployment's own Available condition, for the generation its controller has observed. While False, the
+// message counts the available replicas (and quotes Progressing when the rollout has failed): the Deployment's own
+// Available message says nothing more ("does not have minimum availability"), and a new Deployment reads the same
+// before and after its controller first sees it — each different message was one more status write, and a status
+// write of a 1,400-backend ProxyServer costs the apiserver as much as a hundred small ones.
 import type { KubeObject } from '@oooi/kube';
 import type { ConditionSpec } from './conditions';
 
@@ -7,9 +11,9 @@ import type { ConditionSpec } from './conditions';
 export const AvailabilityReason = {
   /** Available=True. */
   DeploymentAvailable: 'DeploymentAvailable',
-  /** Available=False: the Deployment has no available replica (its own condition's message is quoted). */
+  /** Available=False: the Deployment has no available replica, or its controller has not seen it yet (a new one). */
   DeploymentUnavailable: 'DeploymentUnavailable',
-  /** Available=False: the Deployment controller has not yet seen the current spec. */
+  /** Available=False: the Deployment controller has not yet seen the current spec of a Deployment it had seen. */
   RolloutPending: 'RolloutPending',
   /** Available=False: no Deployment (not yet created, or not created because Ready is False). */
   DeploymentMissing: 'DeploymentMissing',
@@ -23,8 +27,17 @@ interface DeploymentShape {
   status?: {
     observedGeneration?: number;
     availableReplicas?: number;
-    conditions?: { type: string; status: string; message?: string }[];
+    conditions?: { type: string; status: string; reason?: string; message?: string }[];
   };
+}
+
+/** `0/1 replicas available`, and Progressing's message when the rollout has failed (ProgressDeadlineExceeded, …). */
+function unavailableMessage(d: DeploymentShape): string {
+  const counted = `${d.status?.availableReplicas ?? 0}/${d.spec?.replicas ?? 1} replicas available`;
+  const progressing = d.status?.conditions?.find((c) => c.type === 'Progressing');
+  return progressing?.status === 'False'
+    ? `${counted}; ${progressing.reason ?? 'Progressing=False'}: ${progressing.message ?? ''}`
+    : counted;
 }
 
 /** Available from the Deployment: its own Available condition, for the generation it has observed. */
@@ -34,6 +47,8 @@ export function deploymentAvailability(deployment: KubeObject | undefined): Verd
   const d = deployment as DeploymentShape;
   const generation = d.metadata?.generation ?? 0;
   const observed = d.status?.observedGeneration ?? 0;
+  if (observed === 0)
+    return { status: 'False', reason: R.DeploymentUnavailable, message: unavailableMessage(d) };
   if (observed < generation) {
     return {
       status: 'False',
@@ -50,9 +65,5 @@ export function deploymentAvailability(deployment: KubeObject | undefined): Verd
       message: `${available}/${d.spec?.replicas ?? 1} replicas available`,
     };
   }
-  return {
-    status: 'False',
-    reason: R.DeploymentUnavailable,
-    message: cond?.message ?? `${available} replicas available`,
-  };
+  return { status: 'False', reason: R.DeploymentUnavailable, message: unavailableMessage(d) };
 }

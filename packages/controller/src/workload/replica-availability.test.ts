@@ -48,7 +48,7 @@ describe('replicaAvailability', () => {
         status: 'False',
         reason: 'ReplicasDegraded',
         message:
-          '1/2 replicas available; not available: 198.51.100.4 (Deployment dns-1: DeploymentUnavailable: Deployment does not have minimum availability.)',
+          '1/2 replicas available; not available: 198.51.100.4 (Deployment dns-1: DeploymentUnavailable: 0/1 replicas available)',
       },
       available: 1,
     },
@@ -59,7 +59,7 @@ describe('replicaAvailability', () => {
         status: 'False',
         reason: 'ReplicasDegraded',
         message:
-          '1/3 replicas available; not available: 198.51.100.4 (Deployment dns-1: DeploymentMissing: no Deployment yet); 198.51.100.5 (Deployment dns-2: DeploymentUnavailable: Deployment does not have minimum availability.)',
+          '1/3 replicas available; not available: 198.51.100.4 (Deployment dns-1: DeploymentMissing: no Deployment yet); 198.51.100.5 (Deployment dns-2: DeploymentUnavailable: 0/1 replicas available)',
       },
       available: 1,
     },

@@ -38,6 +38,19 @@ describe('workloadChildSteps', () => {
       expect((s.reader as unknown as { kind: string }).kind).toBe(s.kind.kind);
   });
 
+  test('everything before the Deployment goes at once; the Deployment, and each HA replica, after what comes before', () => {
+    const { steps } = workloadChildSteps(readers, { ...children, replicas: [body('Deployment')] }, at);
+    expect(steps.map((s) => `${s.kind.kind}${s.afterEarlier ? ' (after earlier)' : ''}`)).toEqual([
+      'ServiceAccount',
+      'Role',
+      'RoleBinding',
+      'ConfigMap',
+      'Service',
+      'Deployment (after earlier)',
+      'Deployment (after earlier)',
+    ]);
+  });
+
   test('with the policies off, the NetworkPolicy is not applied but listed as absent', () => {
     const out = workloadChildSteps(readers, children, at);
     expect(out.steps.map((s) => s.kind.kind)).not.toContain('NetworkPolicy');

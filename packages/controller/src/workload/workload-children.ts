@@ -1,6 +1,7 @@
 // The children every workload kind (DNSServer, DHCPServer, ProxyServer) owns, with the caches that hold them, in
 // the one apply order: ServiceAccount, Role, RoleBinding, ConfigMap (then the kind's own, e.g. a lease claim),
-// Service, NetworkPolicy, and the Deployment last (it mounts and runs as everything before it). With the policies
+// Service, NetworkPolicy — sent at once — and the Deployment once they are written (it mounts and runs as everything
+// before it), HA mode's other replicas each after the one before (`afterEarlier`). With the policies
 // off, the NetworkPolicy an earlier pass wrote is listed as absent (deleted when the owner controls it). The apply
 // itself is @oooi/kube's syncChildren; this file only says what to apply.
 import type {
@@ -89,8 +90,8 @@ export function workloadChildSteps(
       ...more,
       { kind: ServiceKind, body: ch.service, reader: r.services },
       ...(ch.networkPolicy ? [{ ...policy, body: ch.networkPolicy }] : []),
-      { ...deployment, body: ch.deployment },
-      ...(ch.replicas ?? []).map((body) => ({ ...deployment, body })),
+      { ...deployment, body: ch.deployment, afterEarlier: true },
+      ...(ch.replicas ?? []).map((body) => ({ ...deployment, body, afterEarlier: true })),
     ],
     absent: [
       ...(ch.networkPolicy ? [] : [{ ...policy, ...at }]),

@@ -29,6 +29,8 @@ export interface ChildrenPass {
   readonly rejected?: Rejection;
   /** The live children by kind: as applied, or as the caches hold them when nothing was applied. */
   readonly live: ReadonlyMap<string, KubeObject>;
+  /** Every child this pass applied, as the apiserver answered (none when nothing was applied). */
+  readonly applied?: readonly KubeObject[];
 }
 
 /** The children as the caches hold them (a pass that applies nothing). */
@@ -71,7 +73,7 @@ export async function syncChildren(o: SyncChildrenOptions): Promise<ChildrenPass
     return { ...childrenAsTheyAre(o.watched), rejected: out.rejection };
   }
   for (const ref of o.absent ?? []) await prune(o, ref);
-  return { conflicts: [], live: out.live };
+  return { conflicts: [], live: out.live, applied: out.objects };
 }
 
 /** Deletes a child this owner controls (one it does not control is left alone, like any name it does not own). */

@@ -1,6 +1,6 @@
 import { resourcePath, type KindDescriptor } from '../kinds';
 import type { KubeObject } from '../object';
-import { ApiError } from '../rest/rest';
+import { ApiError, type RestClient, type RestRequest } from '../rest/rest';
 import { FakeRest } from '../testing/fake-rest';
 import { KubeClient } from '../write/client';
 import { applyOwnedChildren, rejectionOf, type ChildStep } from './owned-children';
@@ -69,6 +69,99 @@ describe('applyOwnedChildren', () => {
     });
     fake.failNext(isCm, new ApiError(500, { message: 'boom' }));
     await expect(applyOwnedChildren({ client, ownerKind: OwnerKind, owner, steps })).rejects.toThrow('boom');
+  });
+});
+
+/** FakeRest whose writes wait until the test releases them: what is in flight at each moment is visible. */
+function gated(fake: FakeRest) {
+  const held: Array<{ path: string; release: () => void }> = [];
+  const rest: RestClient = {
+    request: async <T>(req: RestRequest): Promise<T> => {
+      if (req.method !== 'GET') await new Promise<void>((release) => held.push({ path: req.path, release }));
+      return fake.request<T>(req);
+    },
+    watch: (req, onEvent, onDone) => fake.watch(req, onEvent, onDone),
+  };
+  const inFlight = () => held.map((h) => h.path.split('/').slice(-2).join('/'));
+  const release = async (name: string) => {
+    const i = held.findIndex((h) => h.path.endsWith(`/${name}`));
+    held.splice(i, 1)[0]!.release();
+    await new Promise((r) => setImmediate(r));
+  };
+  return { rest, inFlight, release };
+}
+
+describe('applyOwnedChildren in waves', () => {
+  const DeployKind: KindDescriptor = {
+    group: 'apps',
+    version: 'v1',
+    plural: 'deployments',
+    kind: 'Deployment',
+  };
+
+  async function started() {
+    const { fake, steps } = setup();
+    const g = gated(fake);
+    const client = new KubeClient({ rest: g.rest, fieldManager: 'test' });
+    const deployment: ChildStep = {
+      kind: DeployKind,
+      afterEarlier: true,
+      reader: { get: () => undefined },
+      body: {
+        apiVersion: 'apps/v1',
+        kind: 'Deployment',
+        metadata: { name: 'o-d', namespace: 'ns', ownerReferences: [ownerRef] },
+      },
+    };
+    const pass = applyOwnedChildren({ client, ownerKind: OwnerKind, owner, steps: [...steps, deployment] });
+    await new Promise((r) => setImmediate(r));
+    return { fake, g, pass };
+  }
+
+  test('the steps before an afterEarlier step are sent at once; it is sent once every one of them is written', async () => {
+    const { fake, g, pass } = await started();
+    expect(g.inFlight()).toEqual(['serviceaccounts/o-sa', 'configmaps/o-cm']);
+    await g.release('o-cm');
+    expect(g.inFlight()).toEqual(['serviceaccounts/o-sa']);
+    await g.release('o-sa');
+    expect(g.inFlight()).toEqual(['deployments/o-d']);
+    await g.release('o-d');
+    const out = await pass;
+    expect(out.state === 'applied' ? [...out.live.keys()] : out).toEqual([
+      'ServiceAccount',
+      'ConfigMap',
+      'Deployment',
+    ]);
+    expect(fake.violations).toEqual([]);
+  });
+
+  test('a rejection in a wave: the wave finishes, the first rejected in step order is returned, nothing later is sent', async () => {
+    const { fake, g, pass } = await started();
+    fake.failNext((r) => r.path.includes('/configmaps/'), new ApiError(422, { message: 'cm refused' }));
+    fake.failNext((r) => r.path.includes('/serviceaccounts/'), new ApiError(422, { message: 'sa refused' }));
+    await g.release('o-cm');
+    await g.release('o-sa');
+    await expect(pass).resolves.toEqual({
+      state: 'rejected',
+      rejection: { child: 'ServiceAccount/o-sa', message: 'sa refused' },
+    });
+    expect(g.inFlight()).toEqual([]);
+  });
+
+  test('an error in a wave is thrown once the wave has finished, and nothing later is sent', async () => {
+    const { fake, g, pass } = await started();
+    fake.failNext((r) => r.path.includes('/serviceaccounts/'), new ApiError(500, { message: 'boom' }));
+    let settled = false;
+    pass.then(
+      () => (settled = true),
+      () => (settled = true),
+    );
+    await g.release('o-sa');
+    expect(settled).toBe(false); // the ConfigMap is still in flight
+    await g.release('o-cm');
+    await expect(pass).rejects.toThrow('boom');
+    expect(g.inFlight()).toEqual([]);
+    expect(fake.writes().filter((w) => w.path.includes('/deployments/'))).toEqual([]);
   });
 });
 

@@ -172,7 +172,7 @@ describe('DhcpServerReconciler', () => {
       observedGeneration: 1,
     });
     expect(w.condition('Ready')).toMatchObject({ status: 'True', reason: 'ReconciliationSucceeded' });
-    expect(w.condition('Available')).toMatchObject({ status: 'False', reason: 'RolloutPending' });
+    expect(w.condition('Available')).toMatchObject({ status: 'False', reason: 'DeploymentUnavailable' });
     expect(w.condition('VMIAccess')).toMatchObject({ status: 'True', reason: 'RolesApplied' });
   });
 

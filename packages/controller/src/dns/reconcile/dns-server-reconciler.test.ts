@@ -39,7 +39,7 @@ interface RecordedEvent {
  * The reconciler's DNSServer reader: the apiserver's object as it is (`fresh`), or — with `lagging` — whatever
  * the test last delivered to it (`w.deliver`), as a watch cache that has not seen the latest writes yet.
  */
-function world(initial: DNSServer, lagging = false) {
+function world(initial: DNSServer, lagging = false, deploymentsUnseen = false) {
   const fake = new FakeRest({ fieldManager: MANAGER });
   let cached: KubeObject | undefined;
   const events: RecordedEvent[] = [];
@@ -64,7 +64,7 @@ function world(initial: DNSServer, lagging = false) {
         configMaps: reader(ConfigMapKind),
         services: reader(ServiceKind),
         networkPolicies: reader(NetworkPolicyKind),
-        deployments: reader(DeploymentKind),
+        deployments: deploymentsUnseen ? { get: () => undefined } : reader(DeploymentKind),
       },
       clock: { now: () => now, setTimeout: () => 0, clearTimeout: () => undefined },
       plan: {
@@ -149,6 +149,16 @@ describe('DnsServerReconciler', () => {
     expect(w.condition('Available')).toMatchObject({ status: 'False' });
     const cm = w.fake.peek(w.pathOf(ConfigMapKind, 'vlan100-dns-config'));
     expect(Object.keys(cm?.data as object)).toEqual(['Corefile', 'vlan.zone', 'pod-network.zone']);
+  });
+
+  test('a Deployment the pass created, not yet in the cache, is read as the apiserver answered (not as missing)', async () => {
+    const w = world(exampleDnsServer(), false, true);
+    await w.pass();
+    expect(w.condition('Available')).toMatchObject({
+      status: 'False',
+      reason: 'DeploymentUnavailable',
+      message: '0/1 replicas available',
+    });
   });
 
   test('the NetworkPolicy admits DNS from anywhere and metrics from the monitoring namespaces only', async () => {

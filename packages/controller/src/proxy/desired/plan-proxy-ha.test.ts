@@ -214,7 +214,7 @@ describe('planProxyServer in HA mode', () => {
       status: 'False',
       reason: 'ReplicasDegraded',
       message:
-        '1/2 replicas available; not available: 198.51.100.6 (Deployment vlan100-proxy-1: DeploymentUnavailable: pod Pending)',
+        '1/2 replicas available; not available: 198.51.100.6 (Deployment vlan100-proxy-1: DeploymentUnavailable: 0/1 replicas available)',
     });
     expect(available(false, false)).toMatchObject({ status: 'False', reason: 'NoReplicaAvailable' });
   });

@@ -118,7 +118,7 @@ describe('ProxyServerReconciler', () => {
       observedGeneration: 1,
     });
     expect(w.condition('Ready')).toMatchObject({ status: 'True', reason: 'ReconciliationSucceeded' });
-    expect(w.condition('Available')).toMatchObject({ status: 'False', reason: 'RolloutPending' });
+    expect(w.condition('Available')).toMatchObject({ status: 'False', reason: 'DeploymentUnavailable' });
   });
 
   test('the NetworkPolicy admits the listener ports from anywhere, the health and stats ports from the monitoring namespaces', async () => {
