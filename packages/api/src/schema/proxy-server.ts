@@ -1,7 +1,7 @@
 // ProxyServer: the complete routing table of one Envoy + oooi-xds workload (written by the Infra, or standalone).
 import { Type } from '@sinclair/typebox';
 import type { Static } from '@sinclair/typebox';
-import { cidrV4ByPattern, dnsLabel, enumOf, hostname, hostnameByPattern, image, port, text } from './fields';
+import { cidrV4ByPattern, dnsLabelByPattern, enumOf, hostnameByPattern, image, port, text } from './fields';
 import { childNetworkProperties, childNetworkRules } from './child-network';
 import { intsDistinct, refs } from './cel';
 import type { CelRule } from './cel';
@@ -67,13 +67,13 @@ const httpWithoutSources: CelRule = {
 
 export const ProxyBackend = Type.Object(
   {
-    name: dnsLabel(
-      'spec.backends[*].name',
+    // The item's strings are checked by OpenAPI pattern, not CEL: at 1,400 backends the per-item CEL rules were a
+    // sixth of what the apiserver spent on a cold start (a CPU profile of bench/controller at 1,000 attachments).
+    name: dnsLabelByPattern(
       'Unique backend name (a DNS label); names the Envoy filter chain and cluster of a backend that is not SNI-routed (an SNI-routed backend has one cluster per host name, named <port>/<host name>).',
       { minLength: 1 },
     ),
-    hostname: hostname(
-      'spec.backends[*].hostname',
+    hostname: hostnameByPattern(
       'Primary server name matched on the listener: the TLS SNI (protocol TCP) or the HTTP Host header (protocol HTTP); may be a "*." wildcard, or kubernetes for source-scoped aliases.',
     ),
     alternateHostnames: Type.Optional(
@@ -88,9 +88,7 @@ export const ProxyBackend = Type.Object(
       { minLength: 1, pattern: targetPattern, 'x-kubernetes-validations': [notLocalhost] },
     ),
     targetPort: port('Target port.'),
-    targetNamespace: dnsLabel('spec.backends[*].targetNamespace', 'Namespace of the target Service.', {
-      minLength: 1,
-    }),
+    targetNamespace: dnsLabelByPattern('Namespace of the target Service.', { minLength: 1 }),
     protocol: Type.Optional(
       enumOf(
         ['TCP', 'HTTP', 'UDP'] as const,

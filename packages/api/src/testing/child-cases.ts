@@ -244,7 +244,7 @@ export const childRejectCases: Case[] = [
       { name: '*.*.apps.c.example.com', ip: '203.0.113.10' },
     ]),
     want: [
-      "spec.views.podNetwork.records[0].name: spec.views.podNetwork.records[*].name must be a lower-case host name, optionally starting with a '*.' wildcard label",
+      `spec.views.podNetwork.records[0].name: Invalid value: "*.*.apps.c.example.com": spec.views.podNetwork.records[0].name in body should match '^([*][.])?[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?([.][a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?)*$'`,
     ],
   },
   {
