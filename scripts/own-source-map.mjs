@@ -54,13 +54,9 @@ function encodeValue(n) {
 export function ownSourceMap(map, isOwn = (source) => !source.includes('node_modules/')) {
   if (map.version !== 3) throw new Error(`source map: version ${map.version}, not 3`);
   const own = map.sources.map((source) => isOwn(source));
-  // absolute state of the input (carried across lines) and of the output's relative fields
-  let src = 0;
-  let line = 0;
-  let col = 0;
-  let outSrc = 0;
-  let outLine = 0;
-  let outCol = 0;
+  // where the input's segments point (absolute, carried across lines), and where the output's last one did
+  const at = { src: 0, line: 0, col: 0 };
+  const out = { src: 0, line: 0, col: 0 };
   const lines = map.mappings.split(';').map((generated) => {
     let genCol = 0;
     let outGenCol = 0;
@@ -70,21 +66,20 @@ export function ownSourceMap(map, isOwn = (source) => !source.includes('node_mod
       const f = decodeSegment(text);
       genCol += f[0];
       if (f.length >= 4) {
-        src += f[1];
-        line += f[2];
-        col += f[3];
+        at.src += f[1];
+        at.line += f[2];
+        at.col += f[3];
       }
-      const mapped = f.length >= 4 && own[src] === true;
-      const key = mapped ? `${src}:${line}` : 'unmapped';
+      const mapped = f.length >= 4 && own[at.src] === true;
+      const key = mapped ? `${at.src}:${at.line}` : 'unmapped';
       if (key === last) continue;
       last = key;
       let segment = encodeValue(genCol - outGenCol);
       outGenCol = genCol;
       if (mapped) {
-        segment += encodeValue(src - outSrc) + encodeValue(line - outLine) + encodeValue(col - outCol);
-        outSrc = src;
-        outLine = line;
-        outCol = col;
+        segment +=
+          encodeValue(at.src - out.src) + encodeValue(at.line - out.line) + encodeValue(at.col - out.col);
+        Object.assign(out, at);
       }
       kept.push(segment);
     }
