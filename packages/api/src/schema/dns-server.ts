@@ -8,7 +8,7 @@ import { hostnameByPattern, image, ipv4ByPattern, port } from './fields';
 import { childNetworkProperties, childNetworkRules } from './child-network';
 import { conditions, observedGeneration } from './status';
 
-export function dnsRecords(view: string) {
+export function dnsRecords() {
   return Type.Array(
     Type.Object(
       {
@@ -65,13 +65,13 @@ export const DnsServerSpec = Type.Object(
         {
           vlan: Type.Optional(
             Type.Object(
-              { records: Type.Optional(dnsRecords('vlan')) },
+              { records: Type.Optional(dnsRecords()) },
               { description: 'Answers for clients whose source address is inside networkConfig.cidr.' },
             ),
           ),
           podNetwork: Type.Optional(
             Type.Object(
-              { records: Type.Optional(dnsRecords('podNetwork')) },
+              { records: Type.Optional(dnsRecords()) },
               {
                 description:
                   'Answers for every other client (pods through the Service). Empty: forward only.',
