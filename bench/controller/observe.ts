@@ -159,7 +159,9 @@ export class Watcher {
       const byKind = new Map<string, string[]>();
       for (const ids of absent) {
         const kind = ids.split(' ')[0] ?? '';
-        byKind.set(kind, [...(byKind.get(kind) ?? []), ids]);
+        const list = byKind.get(kind);
+        if (list) list.push(ids);
+        else byKind.set(kind, [ids]);
       }
       for (const [kind, ids] of byKind)
         out.push(`${e.name} ${ids.length} ${kind} objects (first: ${ids[0]})`);

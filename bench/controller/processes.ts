@@ -1,10 +1,11 @@
 // The processes a bench run watches: the oooi-controller under test (started pinned to CPU 1, its log in a file,
 // stopped by SIGTERM) and the rig's control-plane components (their pids, for the CPU each one used).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream, readFileSync } from 'node:fs';
+import { createWriteStream } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readState, repoRoot, type Rig } from '@oooi/rig';
+import { readState, type Rig } from '@oooi/rig';
+import { readImage } from '../../scripts/image-app';
 import { ns } from './world';
 
 /** What one controller run needs: its bundle, a label for notes, its log level, a CPU-profile directory. */
@@ -26,9 +27,8 @@ export interface Running {
  * runs the bundle as the image does, so its memory is what a user's pod holds (`--enable-source-maps` keeps the
  * bundle's source map in memory).
  */
-export function imageNodeFlags(dockerfile = join(repoRoot, 'Dockerfile.controller')): string[] {
-  const line = /^ENTRYPOINT\s+(\[.*\])\s*$/m.exec(readFileSync(dockerfile, 'utf8'))?.[1];
-  const argv = line ? (JSON.parse(line) as string[]) : [];
+export function imageNodeFlags(dockerfile = 'Dockerfile.controller'): string[] {
+  const argv = readImage(dockerfile).entrypoint;
   if (argv[0] !== 'node' || argv.length < 2) throw new Error(`${dockerfile}: no ENTRYPOINT ["node", …]`);
   return argv.slice(1, -1);
 }

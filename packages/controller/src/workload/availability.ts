@@ -31,13 +31,16 @@ interface DeploymentShape {
   };
 }
 
+/** `1/1 replicas available`. */
+const counted = (d: DeploymentShape): string =>
+  `${d.status?.availableReplicas ?? 0}/${d.spec?.replicas ?? 1} replicas available`;
+
 /** `0/1 replicas available`, and Progressing's message when the rollout has failed (ProgressDeadlineExceeded, …). */
 function unavailableMessage(d: DeploymentShape): string {
-  const counted = `${d.status?.availableReplicas ?? 0}/${d.spec?.replicas ?? 1} replicas available`;
   const progressing = d.status?.conditions?.find((c) => c.type === 'Progressing');
   return progressing?.status === 'False'
-    ? `${counted}; ${progressing.reason ?? 'Progressing=False'}: ${progressing.message ?? ''}`
-    : counted;
+    ? `${counted(d)}; ${progressing.reason ?? 'Progressing=False'}: ${progressing.message ?? ''}`
+    : counted(d);
 }
 
 /** Available from the Deployment: its own Available condition, for the generation it has observed. */
@@ -62,7 +65,7 @@ export function deploymentAvailability(deployment: KubeObject | undefined): Verd
     return {
       status: 'True',
       reason: R.DeploymentAvailable,
-      message: `${available}/${d.spec?.replicas ?? 1} replicas available`,
+      message: counted(d),
     };
   }
   return { status: 'False', reason: R.DeploymentUnavailable, message: unavailableMessage(d) };

@@ -129,10 +129,11 @@ export async function applyOwnedChildren(o: ApplyOwnedChildrenOptions): Promise<
     const refused = outs.find((out) => out.state === 'rejected');
     if (refused) return refused;
     for (const [j, out] of outs.entries()) {
+      if (out.state !== 'applied') continue; // none is: a rejection returned above
       const step = o.steps[wave[j]!]!;
-      if (out.state === 'applied' && out.sent) o.onApplied?.(step);
-      if (out.state === 'applied') live.set(step.kind.kind, out.object);
-      if (out.state === 'applied') objects.push(out.object);
+      if (out.sent) o.onApplied?.(step);
+      live.set(step.kind.kind, out.object);
+      objects.push(out.object);
     }
   }
   return { state: 'applied', live, objects };
