@@ -47,7 +47,12 @@ afterAll(async () => {
 
 function setup(mgr: Manager): Controller {
   const reconcile = async (req: Request, ctx: ReconcileContext): Promise<{ requeueAfterMs?: number }> => {
-    const widget = mgr.cacheFor<Widget>(WidgetKind).get(req.namespace, req.name);
+    // Read-your-writes, as every reconciler that derives its status from its own status: a pass that runs before
+    // the cache saw our status write would otherwise set Ready's transition time again (another second: a write).
+    const widget = mgr.client.freshest(
+      WidgetKind,
+      mgr.cacheFor<Widget>(WidgetKind).get(req.namespace, req.name),
+    );
     if (!widget) return {};
     const metadata = {
       ...req,
