@@ -55,6 +55,8 @@ export interface WorkloadKind<O extends KubeObject, P, X extends ChildrenPass = 
   readonly children: (plan: P) => { readonly bodies: WorkloadChildren; readonly more?: readonly ChildStep[] };
   /** Further writes, only after every child applied. */
   readonly then?: (owner: O, plan: P, pass: ChildrenPass, ctx: ReconcileContext) => Promise<X>;
+  /** The owner is gone or terminating: forget what the kind keeps per owner (its render memo). */
+  readonly forget?: (namespace: string, name: string) => void;
   /** A terminating owner (default: nothing; the garbage collector removes the children). */
   readonly deleting?: (owner: O, ctx: ReconcileContext) => Promise<void>;
   /** The status to write (`childrenSeen(pass)` is what every status builder takes from the pass). */
@@ -79,6 +81,7 @@ export class WorkloadReconciler<
   async reconcile(req: Request, ctx: ReconcileContext): Promise<ReconcileResult> {
     const { deps, k } = this;
     const owner = deps.client.freshest(k.kind, k.owners.get(req.namespace, req.name));
+    if (!owner || owner.metadata?.deletionTimestamp) k.forget?.(req.namespace, req.name);
     if (!owner) return {};
     if (owner.metadata?.deletionTimestamp) {
       await k.deleting?.(owner, ctx);

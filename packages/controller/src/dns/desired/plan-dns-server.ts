@@ -37,6 +37,8 @@ export interface PlanDnsServerOptions {
    * (workload/rollout-gate.ts). Empty (offline): every Deployment as if created now.
    */
   readonly observedDeployments?: Readonly<Record<string, KubeObject>>;
+  /** How the CoreDNS configuration is rendered: the reconciler passes its DnsConfigMemo's. Default renderDnsConfig. */
+  readonly renderConfig?: (dns: DNSServer) => ValidationResult<DnsConfig>;
 }
 
 export interface DnsChildren {
@@ -106,7 +108,7 @@ export function planDnsServer(
   dns: DNSServer,
   options: PlanDnsServerOptions = {},
 ): ValidationResult<DnsServerPlan> {
-  const config = renderDnsConfig(dns);
+  const config = (options.renderConfig ?? renderDnsConfig)(dns);
   if (!config.ok) return config;
   const { model, files } = config.value;
   const names = dnsChildNames(model.name);

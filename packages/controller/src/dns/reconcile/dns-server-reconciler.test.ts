@@ -98,6 +98,7 @@ function world(initial: DNSServer, lagging = false, deploymentsUnseen = false) {
     events,
     pathOf,
     dns,
+    reconciler,
     tick: (ms: number) => (now += ms),
     /** A lagging cache catches up to `obj` (a version the apiserver held). */
     deliver: (obj: KubeObject | undefined) => (cached = obj),
@@ -227,6 +228,27 @@ describe('DnsServerReconciler', () => {
     await w.pass();
     w.tick(60_000);
     expect(await w.pass()).toEqual([]);
+  });
+
+  test('the CoreDNS configuration is rendered once per spec: not again after a status write, again after an edit', async () => {
+    const w = world(exampleDnsServer());
+    await w.pass();
+    expect(w.dns().status?.observedGeneration).toBeDefined(); // the pass wrote status: the next reads a new object
+    w.tick(60_000);
+    await w.pass();
+    expect(w.reconciler.configs.counts).toEqual({ rendered: 1, held: 1 });
+    w.edit({ views: exampleDnsServer({ clusters: ['alpha'] }).spec.views });
+    await w.pass();
+    expect(w.reconciler.configs.counts).toEqual({ rendered: 2, held: 1 });
+    expect(w.dns().status?.recordCount).toBe(20);
+  });
+
+  test('a DNSServer gone: its rendered configuration is forgotten', async () => {
+    const w = world(exampleDnsServer());
+    await w.pass();
+    w.fake.remove(w.pathOf(DnsServerKind, NAME));
+    await w.pass();
+    expect(w.reconciler.configs.counts).toEqual({ rendered: 1, held: 0 });
   });
 
   test('a record change rewrites only the ConfigMap (and status); the Deployment stays', async () => {

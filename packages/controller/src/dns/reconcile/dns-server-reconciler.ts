@@ -17,6 +17,7 @@ import {
 import { desiredDnsStatus } from '../desired/dns-status';
 import { dnsChildNames, possibleDnsDeploymentNames } from '../desired/names';
 import { planDnsServer, type DnsServerPlan, type PlanDnsServerOptions } from '../desired/plan-dns-server';
+import { DnsConfigMemo } from '../render/dns-config-memo';
 
 /** Caches of the DNSServer's children. */
 export type DnsChildReaders = WorkloadChildReaders;
@@ -28,11 +29,17 @@ export interface DnsServerReconcilerOptions extends WorkloadReconcilerDeps<DnsCh
 }
 
 export class DnsServerReconciler extends WorkloadReconciler<DNSServer & KubeObject, DnsServerPlan> {
+  /** Each DNSServer's rendered CoreDNS configuration while its spec stays the same (status writes do not change it). */
+  readonly configs: DnsConfigMemo;
+
   constructor(o: DnsServerReconcilerOptions) {
+    const configs = new DnsConfigMemo();
     super(o, {
       kind: DnsServerKind,
       owners: o.dnsServers,
-      plan: (dns, observedDeployments) => planDnsServer(dns, { ...o.plan, observedDeployments }),
+      plan: (dns, observedDeployments) =>
+        planDnsServer(dns, { ...o.plan, observedDeployments, renderConfig: configs.render }),
+      forget: (namespace, name) => configs.forget(namespace, name),
       replicaDeployments: (dns) => possibleDnsDeploymentNames(dnsChildNames(dns.metadata.name)),
       at: (dns) => ({ namespace: namespaceOf(dns), name: dnsChildNames(dns.metadata.name).workload }),
       children: ({ children: ch, names }) => {
@@ -53,5 +60,6 @@ export class DnsServerReconciler extends WorkloadReconciler<DNSServer & KubeObje
       status: (dns, rendered, pass, { now, observed: deployments }) =>
         desiredDnsStatus({ dns, rendered, ...childrenSeen(pass), deployments, now }),
     });
+    this.configs = configs;
   }
 }
