@@ -1,6 +1,7 @@
 // The bench's readings of a Prometheus text: the memory line names each heap space's use and committed size, and
 // leaves out spaces under 1 MiB.
 import { category, memoryLine, metricSum } from './observe';
+import { workloadId } from './plan';
 
 const MiB = 1048576;
 const text = [
@@ -32,4 +33,22 @@ test("a missing item's category drops its Infra, its count and its example", () 
   expect(category('bench-0 ProxyServer Available')).toBe('ProxyServer Available');
   expect(category('bench-12 status')).toBe('status');
   expect(category('417 attachment statuses')).toBe('attachment statuses');
+});
+
+test('a workload id: its kind, and each alternative as kind, namespace and name', () => {
+  expect(
+    workloadId(
+      'RoleBinding clusters-c7/oooi-dhcp-vmi.clusters.bench-0-dhcp|RoleBinding clusters-c7/oooi-dhcp.clusters.bench-0-dhcp',
+    ),
+  ).toEqual({
+    id: 'RoleBinding clusters-c7/oooi-dhcp-vmi.clusters.bench-0-dhcp|RoleBinding clusters-c7/oooi-dhcp.clusters.bench-0-dhcp',
+    kind: 'RoleBinding',
+    alternatives: [
+      { kind: 'RoleBinding', namespace: 'clusters-c7', name: 'oooi-dhcp-vmi.clusters.bench-0-dhcp' },
+      { kind: 'RoleBinding', namespace: 'clusters-c7', name: 'oooi-dhcp.clusters.bench-0-dhcp' },
+    ],
+  });
+  expect(workloadId('Deployment clusters/bench-0-dns').alternatives).toEqual([
+    { kind: 'Deployment', namespace: 'clusters', name: 'bench-0-dns' },
+  ]);
 });

@@ -48,6 +48,22 @@ export interface Expected {
   conditions: Map<string, string[]>;
 }
 
+/** One expected workload object: `Kind namespace/name`, or alternatives `a|b` of which any one will do. */
+export interface WorkloadId {
+  id: string;
+  kind: string;
+  alternatives: Array<{ kind: string; namespace: string; name: string }>;
+}
+
+export function workloadId(id: string): WorkloadId {
+  const alternatives = id.split('|').map((alt) => {
+    const [kind = '', path = ''] = alt.split(' ');
+    const [namespace = '', name = ''] = path.split('/');
+    return { kind, namespace, name };
+  });
+  return { id, kind: alternatives[0]?.kind ?? '', alternatives };
+}
+
 /** One attachment given another baseDomain (the edit the bench measures). */
 export interface Edit {
   index: number;

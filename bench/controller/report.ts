@@ -5,6 +5,8 @@ const say = (line: string): void => void process.stdout.write(`${line}\n`);
 
 export interface Result {
   variant: string;
+  /** The bench wrote the controller's output itself (replay.ts): no controller, so no passes, memory or edits. */
+  replay?: boolean;
   n: number;
   infras: number;
   /** Load average (1 min) when the size started and when it converged. */
@@ -62,6 +64,12 @@ export function report(results: Result[], idleSeconds: number): void {
   for (const r of results) {
     say(`\n${r.variant}, N=${r.n}: apiserver-counted writes during convergence, by verb and resource:`);
     for (const [key, value] of [...r.writes].sort()) say(`  ${key}: ${value}`);
+    if (r.replay) {
+      say(`  CPU while the output was written: ${r.cpu.converge}`);
+      say(`  CPU during the floor: ${r.cpu.floor}`);
+      say(`  apiserver time per write while the output was written: ${r.server.converge}`);
+      continue;
+    }
     say(
       `  passes: ${r.passes.map((p) => `${p.controller} ${p.count} (${p.seconds.toFixed(1)} s)`).join(', ')}`,
     );

@@ -1,7 +1,7 @@
 // Controller convergence at scale, on a real kube-apiserver (a rig control plane of its own per size, torn down at
 // the end). Not a timed test: run it by hand,
 //   pnpm tsx bench/controller/run.ts [--sizes 10,200,1000] [--idle-seconds 300] [--edits 5] [--bundle PATH]
-//     [--compare LABEL=PATH-TO-BUNDLE[:CRD-DIR] ...] [--idle-diff] [--log-level debug]
+//     [--compare LABEL=PATH-TO-BUNDLE[:CRD-DIR] ...] [--idle-diff] [--log-level debug] [--replay]
 // For each N: one Infra per 200 attachments and N attachments with their HostedClusters, NodePools and Machines
 // (world.ts) are applied,
 // then the real `oooi-controller` process starts (as the e2e tests run it: main.ts through tsx, leader
@@ -15,16 +15,7 @@ import { execFileSync } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { freePort, repoRoot, rigBin, rigDown, rigUp, type Rig } from '@oooi/rig';
-import { ATTACHMENT_WORKERS } from '@oooi/controller';
-import {
-  ApplyPatchContentType,
-  KubeClient,
-  KubeConfigRest,
-  loadKubeConfig,
-  mapLimited,
-  resourcePath,
-  type KubeObject,
-} from '@oooi/kube';
+import { KubeClient, KubeConfigRest, loadKubeConfig, type KubeObject } from '@oooi/kube';
 import {
   apiserverWrites,
   apiserverWriteStats,
@@ -47,6 +38,8 @@ import { checkFits, expectedFor, type Expected } from './plan';
 import { applyAll, settle } from './setup';
 import { attachment, clusterItems, infraName, infrasFor, kinds, ns, sharedItems } from './world';
 import { crdDirsWith } from './own-rig';
+import { replayOutput } from './replay';
+import { measureFloor } from './floor';
 import { report, type Result } from './report';
 
 interface Variant {
@@ -55,6 +48,8 @@ interface Variant {
   bundle: string;
   /** A directory of our CRDs its control plane gets instead of crds/ (`--compare LABEL=BUNDLE:CRD-DIR`). */
   crdDir?: string;
+  /** No controller: the bench writes the controller's output once itself (`--replay`, replay.ts). */
+  replay?: boolean;
 }
 
 interface Options {
@@ -71,6 +66,8 @@ interface Options {
   idleDiff: boolean;
   /** The controller's `--log-level` (`--log-level`, default info; debug logs every write and pass). */
   logLevel: string;
+  /** At each size, a run more that replays the controller's output with no controller (`--replay`). */
+  replay: boolean;
 }
 
 function options(argv: readonly string[]): Options {
@@ -108,6 +105,7 @@ function options(argv: readonly string[]): Options {
     profile: arg('--profile'),
     idleDiff: argv.includes('--idle-diff'),
     logLevel: arg('--log-level') ?? 'info',
+    replay: argv.includes('--replay'),
   };
 }
 
@@ -131,48 +129,6 @@ async function editLatencies(ctx: BenchContext, expected: Expected, edits: numbe
   return out;
 }
 
-/**
- * The apiserver's floor for this world, measured after the controller has stopped: one status server-side apply per
- * attachment (a condition that changes, so each is a real write), ATTACHMENT_WORKERS in flight, as the controller
- * writes them. Convergence needs at least these writes (and the children's); converge/floor says how close it gets.
- */
-async function apiserverFloor(ctx: BenchContext, n: number): Promise<number> {
-  const stamp = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
-  const t0 = Date.now();
-  await mapLimited(
-    Array.from({ length: n }, (_, i) => attachment(i)),
-    ATTACHMENT_WORKERS,
-    (a) =>
-      ctx.rest.request({
-        method: 'PATCH',
-        path: resourcePath(kinds.InfraClusterAttachment, {
-          namespace: ns,
-          name: a.metadata?.name,
-          subresource: 'status',
-        }),
-        query: { fieldManager: 'bench-floor', force: true },
-        contentType: ApplyPatchContentType,
-        body: {
-          apiVersion: a.apiVersion,
-          kind: a.kind,
-          metadata: { name: a.metadata?.name, namespace: ns },
-          status: {
-            conditions: [
-              {
-                type: 'BenchFloor',
-                status: 'True',
-                reason: 'Floor',
-                message: stamp,
-                lastTransitionTime: stamp,
-              },
-            ],
-          },
-        },
-      }),
-  );
-  return (Date.now() - t0) / 1000;
-}
-
 interface BenchContext {
   rig: Rig;
   rest: KubeConfigRest;
@@ -194,9 +150,11 @@ interface Run {
 
 const load1 = (): number => loadavg()[0]!;
 
-async function benchOne(ctx: BenchContext, r: Run, o: Options): Promise<Result> {
-  const n = r.wanted;
-  const loadAtStart = load1();
+/** Applies the world of N attachments (world.ts) and waits until the control plane is quiet. */
+async function applyWorld(
+  ctx: BenchContext,
+  n: number,
+): Promise<{ expected: Expected; applySeconds: number }> {
   await checkFits(ctx.rest, expectedFor(n, ctx));
   const t0 = Date.now();
   const items = Array.from({ length: n }, (_, i) => clusterItems(i)).flat();
@@ -217,6 +175,58 @@ async function benchOne(ctx: BenchContext, r: Run, o: Options): Promise<Result> 
   const backends = expected.infras.map((e) => e.backends).join('+');
   note(`${n}: applied ${items.length + n} objects in ${applySeconds.toFixed(1)} s; ${backends} backends`);
   await settle(ctx.kubectl, ctx.rig.kubeconfig);
+  return { expected, applySeconds };
+}
+
+/** `--replay`: the controller's output written once by the bench (replay.ts), then the floor, as a run's result. */
+async function replayOne(ctx: BenchContext, r: Run): Promise<Result> {
+  const n = r.wanted;
+  const loadAtStart = load1();
+  const { expected, applySeconds } = await applyWorld(ctx, n);
+  const beforeStats = await apiserverWriteStats(ctx.kubectl, ctx.rig.kubeconfig);
+  const pids = rigPids(ctx.rig);
+  const cpuAtStart = sampleCpu(pids);
+  const ms = await replayOutput(ctx.client, expected);
+  const convergeCpu = cpuLine(cpuAtStart, sampleCpu(pids));
+  const afterStats = await apiserverWriteStats(ctx.kubectl, ctx.rig.kubeconfig);
+  const loadAtEnd = load1();
+  note(`${r.variant.label} N=${n}: written in ${(ms / 1000).toFixed(1)} s (load ${loadAtEnd.toFixed(1)})`);
+  const floor = await measureFloor({ ...ctx, pids, note }, n, r.variant.label);
+  return {
+    variant: r.variant.label,
+    replay: true,
+    n,
+    infras: expected.infras.length,
+    load: [loadAtStart, loadAtEnd],
+    applySeconds,
+    convergeSeconds: ms / 1000,
+    convergeFromReadySeconds: ms / 1000,
+    writes: controllerWrites(diffCounts(beforeStats.counts, afterStats.counts)).other,
+    controllerCounted: 0,
+    idleWrites: new Map(),
+    idleLeaseWrites: 0,
+    idleSeconds: 0,
+    rss: 0,
+    peakRss: 0,
+    memory: '',
+    rssAfterIdle: undefined,
+    memoryAfterIdle: undefined,
+    editMs: [],
+    floorSeconds: floor.floorSeconds,
+    passes: [],
+    milestones: '',
+    throttled: { count: 0, seconds: 0 },
+    cpu: { converge: convergeCpu, floor: floor.floorCpu },
+    server: { converge: serverTimes(beforeStats, afterStats), floor: floor.floorServer },
+    reads: serverTimes(beforeStats.reads, afterStats.reads),
+  };
+}
+
+async function benchOne(ctx: BenchContext, r: Run, o: Options): Promise<Result> {
+  if (r.variant.replay) return replayOne(ctx, r);
+  const n = r.wanted;
+  const loadAtStart = load1();
+  const { expected, applySeconds } = await applyWorld(ctx, n);
   const beforeStats = await apiserverWriteStats(ctx.kubectl, ctx.rig.kubeconfig);
   const before = beforeStats.counts;
   const metricsPort = await freePort();
@@ -278,13 +288,10 @@ async function benchOne(ctx: BenchContext, r: Run, o: Options): Promise<Result> 
     const idle = controllerWrites(diffCounts(afterConverge, afterIdle));
     const editMs = r.full ? await editLatencies(ctx, expected, o.edits) : [];
     await stopController(child);
-    const cpuBeforeFloor = sampleCpu(pids);
-    const beforeFloor = await apiserverWriteStats(ctx.kubectl, ctx.rig.kubeconfig);
-    const floorSeconds = await apiserverFloor(ctx, n);
-    const floorCpu = cpuLine(cpuBeforeFloor, sampleCpu(pids));
-    const floorServer = serverTimes(beforeFloor, await apiserverWriteStats(ctx.kubectl, ctx.rig.kubeconfig));
-    note(
-      `${r.variant.label} N=${n}: apiserver floor ${floorSeconds.toFixed(1)} s (${n} status applies, ${ATTACHMENT_WORKERS} in flight)`,
+    const { floorSeconds, floorCpu, floorServer } = await measureFloor(
+      { ...ctx, pids, note },
+      n,
+      r.variant.label,
     );
     return {
       variant: r.variant.label,
@@ -358,7 +365,10 @@ async function withRig(r: Run, o: Options, index: number): Promise<Result> {
 function plan(o: Options): Run[] {
   const runs: Run[] = [];
   o.sizes.forEach((wanted, i) => {
-    const variants = i % 2 === 0 ? o.variants : [...o.variants].reverse();
+    const all: Variant[] = o.replay
+      ? [...o.variants, { label: 'replay (no controller)', bundle: '', replay: true }]
+      : o.variants;
+    const variants = i % 2 === 0 ? all : [...all].reverse();
     for (const variant of variants)
       runs.push({ wanted, variant, full: i === o.sizes.length - 1 && variant === o.variants[0] });
   });
