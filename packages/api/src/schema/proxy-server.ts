@@ -4,7 +4,6 @@ import type { Static } from '@sinclair/typebox';
 import { cidrV4ByPattern, dnsLabelByPattern, enumOf, hostnameByPattern, image, port, text } from './fields';
 import { childNetworkProperties, childNetworkRules } from './child-network';
 import { intsDistinct, refs } from './cel';
-import type { CelRule } from './cel';
 import { conditions, observedGeneration } from './status';
 import { proxyHighAvailability, proxyServerHaRules } from './proxy-ha';
 
@@ -21,54 +20,12 @@ const lastLabel = '[a-zA-Z]([-a-zA-Z0-9]{0,61}[a-zA-Z0-9])?';
  */
 export const targetPattern = `^(${firstOctet}([.]${octet}){3}|(${targetLabel}[.])*${lastLabel})$`;
 
-const localhost = (s: string): boolean => {
-  const l = s.toLowerCase();
-  return l === 'localhost' || l.endsWith('.localhost');
-};
-
-/** `localhost` and the names under it (RFC 6761) are the Envoy pod's own loopback, where Envoy's admin listens. */
-const notLocalhost: CelRule = {
-  rule: "self.lowerAscii() != 'localhost' && !self.lowerAscii().endsWith('.localhost')",
-  message:
-    "spec.backends[*].targetService must not be localhost: it is the Envoy pod's own loopback (Envoy's admin listens there)",
-  check: (self) => typeof self !== 'string' || !localhost(self),
-};
-
-/** No backend targets the proxy's own serverIP (Envoy would connect to itself). */
-const notServerIP: CelRule = {
-  rule: '!has(self.backends) || !has(self.networkConfig.serverIP) || self.backends.all(b, b.targetService != self.networkConfig.serverIP)',
-  message:
-    'spec.backends[*].targetService must not be spec.networkConfig.serverIP: Envoy would connect to itself',
-  fieldPath: '.backends',
-  check: (self) => {
-    const spec = self as { backends?: unknown; networkConfig?: { serverIP?: unknown } } | null;
-    const ip = spec?.networkConfig?.serverIP;
-    return (
-      typeof ip !== 'string' ||
-      !Array.isArray(spec?.backends) ||
-      spec.backends.every((b) => (b as { targetService?: unknown } | null)?.targetService !== ip)
-    );
-  },
-};
-
-/** An HTTP backend is matched by Host only: a source range could not be matched, so the backend would answer all. */
-const httpWithoutSources: CelRule = {
-  rule: "!has(self.protocol) || self.protocol != 'HTTP' || !has(self.sourcePrefixRanges) || size(self.sourcePrefixRanges) == 0",
-  message:
-    'spec.backends[*].sourcePrefixRanges must be empty when protocol is HTTP: plain HTTP is routed by the Host header only',
-  fieldPath: '.sourcePrefixRanges',
-  check: (self) => {
-    const b = self as { protocol?: unknown; sourcePrefixRanges?: unknown } | null;
-    return (
-      b?.protocol !== 'HTTP' || !Array.isArray(b.sourcePrefixRanges) || b.sourcePrefixRanges.length === 0
-    );
-  },
-};
-
 export const ProxyBackend = Type.Object(
   {
-    // The item's strings are checked by OpenAPI pattern, not CEL: at 1,400 backends the per-item CEL rules were a
-    // sixth of what the apiserver spent on a cold start (a CPU profile of bench/controller at 1,000 attachments).
+    // No CEL per backend: at 1,400 backends the per-item rules were a sixth of what the apiserver spent on a cold
+    // start (a CPU profile of bench/controller at 1,000 attachments), on every write, status writes included. The
+    // strings are checked by OpenAPI pattern; what a pattern cannot say (localhost, the proxy's own serverIP, source
+    // ranges on an HTTP backend) oooi-xds refuses, as it refuses a name twice (@oooi/envoy's validateProxyServer).
     name: dnsLabelByPattern(
       'Unique backend name (a DNS label); names the Envoy filter chain and cluster of a backend that is not SNI-routed (an SNI-routed backend has one cluster per host name, named <port>/<host name>).',
       { minLength: 1 },
@@ -84,15 +41,15 @@ export const ProxyBackend = Type.Object(
     ),
     port: port('Envoy listener port this backend is served on.'),
     targetService: text(
-      "Target: a Service name in targetNamespace, or an IPv4 address or host name (apps VIPs). Never the Envoy pod itself: loopback (127.0.0.0/8, localhost), 0.0.0.0/8 and the proxy's serverIP are refused.",
-      { minLength: 1, pattern: targetPattern, 'x-kubernetes-validations': [notLocalhost] },
+      "Target: a Service name in targetNamespace, or an IPv4 address or host name (apps VIPs). Never the Envoy pod itself: loopback (127.0.0.0/8) and 0.0.0.0/8 are refused at admission; localhost and the proxy's serverIP by oooi-xds (ConfigAccepted=False, naming the backend; the last good table keeps serving).",
+      { minLength: 1, pattern: targetPattern },
     ),
     targetPort: port('Target port.'),
     targetNamespace: dnsLabelByPattern('Namespace of the target Service.', { minLength: 1 }),
     protocol: Type.Optional(
       enumOf(
         ['TCP', 'HTTP', 'UDP'] as const,
-        'How the port carries it. TCP: TLS passed through, matched by SNI (and sourcePrefixRanges). HTTP: plain HTTP, matched by the Host header (any :port suffix ignored; no source ranges), one virtual host per backend, an unknown Host answered 404 by Envoy. A port carries HTTP backends or TCP backends, never both. UDP is not served: a UDP backend is reported invalid on the status, not silently dropped.',
+        'How the port carries it. TCP: TLS passed through, matched by SNI (and sourcePrefixRanges). HTTP: plain HTTP, matched by the Host header (any :port suffix ignored; no source ranges: oooi-xds refuses them), one virtual host per backend, an unknown Host answered 404 by Envoy. A port carries HTTP backends or TCP backends, never both. UDP is not served: a UDP backend is reported invalid on the status, not silently dropped.',
         'TCP',
       ),
     ),
@@ -115,7 +72,6 @@ export const ProxyBackend = Type.Object(
   {
     description:
       'One route on a listener port to a target: by SNI (and optionally source range) for TCP, by Host for HTTP.',
-    'x-kubernetes-validations': [httpWithoutSources],
   },
 );
 
@@ -154,10 +110,7 @@ export const ProxyServerSpec = Type.Object(
   {
     description:
       'An Envoy on the VLAN (TLS passthrough by SNI, plain HTTP by Host), configured over xDS by its sidecar.',
-    'x-kubernetes-validations': [
-      intsDistinct(refs('spec')('xdsPort'), refs('spec')('adminPort')),
-      notServerIP,
-    ],
+    'x-kubernetes-validations': [intsDistinct(refs('spec')('xdsPort'), refs('spec')('adminPort'))],
   },
 );
 

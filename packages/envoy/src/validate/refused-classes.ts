@@ -349,7 +349,7 @@ export const REFUSED_CLASSES: readonly RefusedClass[] = [
     errors: [
       'spec.backends[0].sourcePrefixRanges: source ranges cannot be matched on HTTP port 8080 (routed by Host) (backend x)',
     ],
-    envoy: { kind: 'ack', why: `${crd}; Host routing ignores them, so the backend answers every source` },
+    envoy: { kind: 'ack', why: 'Host routing ignores them, so the backend answers every source' },
   },
   {
     what: 'HTTP and TCP backends on one port',

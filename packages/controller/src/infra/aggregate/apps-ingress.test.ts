@@ -69,7 +69,7 @@ describe('the apps endpoint is accepted only where the attachment may point', ()
   });
 
   // without a MetalLB range the Infra's CIDR bounds the VIP; its static addresses are still not one: the proxy's own
-  // serverIP is a target the ProxyServer CRD refuses (one such status would block the whole ProxyServer apply)
+  // serverIP is a target oooi-xds refuses (one such status would stop the whole routing table)
   test.each([
     ['198.51.100.4', 'spec.infraComponents.proxy.serverIP'],
     ['198.51.100.3', 'spec.infraComponents.dns.serverIP'],

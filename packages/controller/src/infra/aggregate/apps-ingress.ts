@@ -25,8 +25,8 @@ export interface AppsContext {
   readonly cidr: string;
   /**
    * The Infra's static addresses (gateway and each component's serverIP) with the field that sets each: an apps VIP
-   * there would send apps traffic to the gateway or a data-plane pod — the proxy's own serverIP is a target the
-   * ProxyServer CRD refuses, so one such status would block the whole ProxyServer apply.
+   * there would send apps traffic to the gateway or a data-plane pod — the proxy's own serverIP is a target oooi-xds
+   * refuses, so one such status would stop the whole routing table (the last good one keeps serving).
    */
   readonly staticAddresses?: readonly { readonly field: string; readonly ip: number }[];
   /** The domains of the Infra's other routing attachments. */
@@ -62,7 +62,7 @@ function ipProblem(a: InfraClusterAttachment, ip: string, ctx: AppsContext): str
 function hostnameProblem(name: string, ctx: AppsContext): string | undefined {
   if (name.length > 253 || !HOSTNAME.test(name))
     return `apps ingress externalHostname ${JSON.stringify(name)} is not a lower-case host name`;
-  // the ProxyServer CRD refuses these targets (the Envoy pod's own loopback; a name a resolver reads as an address)
+  // targets the proxy refuses: the Envoy pod's own loopback (oooi-xds), a name a resolver reads as an address (the CRD)
   if (inside(name, 'localhost'))
     return `apps ingress externalHostname ${name} is the proxy pod's own loopback`;
   if (!/^[a-z]/.test(name.slice(name.lastIndexOf('.') + 1)))
