@@ -6,8 +6,10 @@
 // False Nacked` with Envoy's own message, `status.xds.nackedVersion` the version it refused, `ackedVersion` still
 // the last version Envoy runs — while the routes Envoy had keep serving. With the port free again, the next
 // version (the same backend plus one more) is ACKed: `ConfigAccepted=True Acked`, the nack fields gone, and the
-// backend on that port answers. And a backend name twice, which the apiserver admits (backends is an atomic list),
-// is refused by oooi-xds's validator on the same status, Envoy keeping the version it runs.
+// backend on that port answers. And what the apiserver admits but oooi-xds's validator refuses — a backend name
+// twice (backends is an atomic list), a target that is localhost or the proxy's own serverIP, source ranges on an
+// HTTP backend (the CRD has no CEL per backend: its cost on 1,400 backends) — is refused on the same status, Envoy
+// keeping the version it runs.
 import { readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -227,6 +229,35 @@ describe.each([
     expect(conditionOf(p, 'ConfigAccepted')!.status).toBe('False');
     expect(conditionOf(p, 'ConfigAccepted')!.message).toContain(
       'duplicate backend name charlie-oauth: spec.backends[3] (charlie-oauth) and spec.backends[2] (charlie-oauth)',
+    );
+    expect(xdsOf(p).ackedVersion).toBe(good);
+    expect(await probe(lab.vm2, 'oauth.charlie.example.test', 443)).toBe('charlie-oauth');
+    expect(envoy.alive() && xds.alive()).toBe(true);
+  });
+
+  test("localhost, the proxy's own serverIP and source ranges on an HTTP backend are admitted and refused by oooi-xds, each named", async () => {
+    const good = xdsOf(await get()).ackedVersion!;
+    const loop = backend('loop', 7001, 9004, { targetService: 'localhost' });
+    const self = backend('self', 7002, 9005, { targetService: PROXY_VLAN_IP });
+    const plain = backend('plain', 8080, 9006, { protocol: 'HTTP', sourcePrefixRanges: ['198.51.100.7/32'] });
+    const admitted = await user.apply(
+      'ProxyServer',
+      proxyServer([alpha, blocked, charlie, loop, self, plain]),
+    );
+    expect((admitted.spec as { backends: unknown[] }).backends).toHaveLength(6);
+    const p = await until('ConfigAccepted=False InvalidSpec naming the loopback target', (o) =>
+      (conditionOf(o, 'ConfigAccepted')?.message ?? '').includes('(backend loop)'),
+    );
+    const c = conditionOf(p, 'ConfigAccepted')!;
+    expect(c).toMatchObject({ status: 'False', reason: 'InvalidSpec' });
+    expect(c.message).toContain(
+      `spec.backends[3].targetService: "localhost" is the Envoy pod's own loopback (Envoy's admin listens there) (backend loop)`,
+    );
+    expect(c.message).toContain(
+      `spec.backends[4].targetService: ${PROXY_VLAN_IP} is the proxy's own serverIP: Envoy would connect to itself (backend self)`,
+    );
+    expect(c.message).toContain(
+      'spec.backends[5].sourcePrefixRanges: source ranges cannot be matched on HTTP port 8080 (routed by Host) (backend plain)',
     );
     expect(xdsOf(p).ackedVersion).toBe(good);
     expect(await probe(lab.vm2, 'oauth.charlie.example.test', 443)).toBe('charlie-oauth');
