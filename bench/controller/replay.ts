@@ -49,19 +49,28 @@ export async function replayOutput(client: KubeClient, expected: Expected): Prom
     lastTransitionTime: at,
   });
   const t0 = Date.now();
+  // Each child with the controller's pure plan of its workloads (run on the child as the apiserver answers it).
   const children = expected.infras.flatMap((e) =>
     (
       [
-        [kinds.DNSServer, e.plan.children.dns],
-        [kinds.ProxyServer, e.plan.children.proxy],
-        [kinds.DHCPServer, e.plan.children.dhcp],
+        [kinds.DNSServer, e.plan.children.dns, (o: KubeObject) => planDnsServer(o as unknown as DNSServer)],
+        [
+          kinds.ProxyServer,
+          e.plan.children.proxy,
+          (o: KubeObject) => planProxyServer(o as unknown as ProxyServer),
+        ],
+        [
+          kinds.DHCPServer,
+          e.plan.children.dhcp,
+          (o: KubeObject) => planDhcpServer(o as unknown as DHCPServer),
+        ],
       ] as const
-    ).flatMap(([kind, c]) =>
-      c.action === 'apply' ? [{ kind, body: c.object as unknown as KubeObject }] : [],
+    ).flatMap(([kind, c, plan]) =>
+      c.action === 'apply' ? [{ kind, plan, body: c.object as unknown as KubeObject }] : [],
     ),
   );
   const live = await mapLimited(children, REPLAY_IN_FLIGHT, async (c) => ({
-    kind: c.kind,
+    ...c,
     object: (await client.apply(c.kind, c.body, { force: true })).object,
   }));
   const writes: Array<() => Promise<unknown>> = [];
@@ -72,13 +81,8 @@ export async function replayOutput(client: KubeClient, expected: Expected): Prom
       condition('Available', 'True', 'DeploymentAvailable', '1/1 replicas available'),
     ],
   });
-  for (const { kind, object } of live) {
-    const rendered: Rendered =
-      kind === kinds.DNSServer
-        ? planDnsServer(object as unknown as DNSServer)
-        : kind === kinds.ProxyServer
-          ? planProxyServer(object as unknown as ProxyServer)
-          : planDhcpServer(object as unknown as DHCPServer);
+  for (const { kind, plan, object } of live) {
+    const rendered: Rendered = plan(object);
     for (const o of objectsOf(rendered)) writes.push(() => client.apply(kindOf(o), o, { force: true }));
     const name = object.metadata?.name ?? '';
     writes.push(() =>

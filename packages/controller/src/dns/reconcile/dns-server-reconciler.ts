@@ -17,7 +17,7 @@ import {
 import { desiredDnsStatus } from '../desired/dns-status';
 import { dnsChildNames, possibleDnsDeploymentNames } from '../desired/names';
 import { planDnsServer, type DnsServerPlan, type PlanDnsServerOptions } from '../desired/plan-dns-server';
-import { DnsConfigMemo } from '../render/dns-config-memo';
+import { DnsConfigMemo } from './dns-config-memo';
 
 /** Caches of the DNSServer's children. */
 export type DnsChildReaders = WorkloadChildReaders;

@@ -1,9 +1,9 @@
-// The reconciler's memo of renderDnsConfig: one rendered configuration per DNSServer, kept while what rendering
-// reads (namespace, name, spec) is what it last rendered. Every status write hands the reconciler a new object
-// whose spec did not change, and rendering validates and writes out every record again (two views of up to 1,400
-// at 1,000 attachments: a ninth of the controller's CPU in a cold start, bench/controller --profile).
+// The DNSServer reconciler's memo of renderDnsConfig, state of the shell as infra/reconcile/infra-plans.ts is: one
+// rendered configuration per DNSServer, kept while what rendering reads (namespace, name, spec) is what it last
+// rendered. Every status write hands the reconciler a new object whose spec did not change, and rendering validates
+// and writes out every record again (two views of up to 1,400 at 1,000 attachments; bench/controller --profile).
 import type { DNSServer, ValidationResult } from '@oooi/api';
-import { renderDnsConfig, type DnsConfig } from './dns-config';
+import { renderDnsConfig, type DnsConfig } from '../render/dns-config';
 
 export class DnsConfigMemo {
   private readonly byName = new Map<

@@ -1,6 +1,6 @@
 // DnsConfigMemo: the same answer as renderDnsConfig, rendered again only when namespace, name or spec differ.
 import { exampleDnsServer } from '../testing/fixtures';
-import { renderDnsConfig } from './dns-config';
+import { renderDnsConfig } from '../render/dns-config';
 import { DnsConfigMemo } from './dns-config-memo';
 
 test('an equal spec in a new object (a status write) is not rendered again; the answer is renderDnsConfig', () => {
