@@ -36,23 +36,35 @@ export interface CheckContext {
   readonly scope: NetScope;
   readonly say: (line: string) => void;
   readonly signal: AbortSignal | undefined;
+  /** Where a name's record is and is not, stage by stage (diagnose.ts), for a DNS check that timed out. */
+  readonly diagnose?: (name: string, answeredNsid: string | undefined) => Promise<string[]>;
 }
 
 /** A name under a cluster's *.apps wildcard: its web console. */
 export const appsName = (domain: string) => `console-openshift-console.apps.${domain}`;
 
-/** Asks SERVER for NAME from NS until it answers (bounded). */
+/** Asks SERVER for NAME from NS until it answers (bounded); a timeout says, stage by stage, where the record is. */
 async function resolve(ctx: CheckContext, ns: Netns, server: string, name: string): Promise<Answer> {
   let answers: string[] = [];
-  await waitFor(
-    `a DNS answer for ${name} from ${server}`,
-    async () => {
-      const a = await dig(ns, { server, name });
-      answers = a.answers;
-      return a.status === 'NOERROR' && answers.length > 0;
-    },
-    { timeoutMs: 60_000, everyMs: 1000, signal: ctx.signal },
-  );
+  let nsid: string | undefined;
+  try {
+    await waitFor(
+      `a DNS answer for ${name} from ${server}`,
+      async () => {
+        const a = await dig(ns, { server, name, nsid: true });
+        answers = a.answers;
+        nsid = a.nsid ?? nsid;
+        return a.status === 'NOERROR' && answers.length > 0;
+      },
+      { timeoutMs: 60_000, everyMs: 1000, signal: ctx.signal },
+    );
+  } catch (err) {
+    if (!ctx.diagnose || ctx.signal?.aborted) throw err;
+    const why = await ctx.diagnose(name, nsid).catch((e: unknown) => [`(no diagnosis: ${String(e)})`]);
+    throw new Error(`${err instanceof Error ? err.message : String(err)}\n${why.join('\n')}`, {
+      cause: err,
+    });
+  }
   return { name, server, answers };
 }
 
@@ -184,6 +196,7 @@ export async function podChecks(
   const [server, proxy] = [ctx.dns, ctx.proxy].map(
     (b) => (b.service.spec as { clusterIP: string }).clusterIP,
   );
+  say(`pod client: DNS ${server!} -> pod ${ctx.dns.podIP}, proxy ${proxy!} -> pod ${ctx.proxy.podIP} (DNAT)`);
   const clusters = [];
   for (const c of ctx.clusters) {
     const name = appsName(c.domain);

@@ -35,6 +35,7 @@ import { NODE_MONITOR_GRACE_MS, SandboxKubelet, type SandboxNodes } from './kube
 import { ApiStatus, sandboxNodes } from './kubelet-status';
 import { inspectContainers, sandboxRuntime, type ContainerView, type RuntimeChoice } from './runtime';
 import { podChecks, vmChecks, type PodView, type VmView } from './checks';
+import { dnsDiagnosis } from './diagnose';
 import type { ServiceBackend } from './pod-client';
 import {
   assignLoadBalancer,
@@ -320,7 +321,14 @@ export async function runSandbox(o: SandboxOptions): Promise<SandboxResult> {
       );
     }
     const alpha = hosted[0]!;
-    const ctx = { scope, say: o.say, signal: o.signal };
+    const diagnose = dnsDiagnosis({
+      admin,
+      namespace: NS,
+      dnsServer: `${INFRA}-dns`,
+      configMap: `${INFRA}-dns-config`,
+      pod: () => kubelets[1]!.pod(`${INFRA}-dns`),
+    });
+    const ctx = { scope, say: o.say, signal: o.signal, diagnose };
     const vm = await vmChecks({
       ...ctx,
       vlan,

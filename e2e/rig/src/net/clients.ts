@@ -14,6 +14,8 @@ export interface DigAnswer {
   readonly status: string;
   /** The rdata of each answer record (for A: the addresses), in order. */
   readonly answers: string[];
+  /** The NSID the server sent, when asked for (`nsid: true`). */
+  readonly nsid?: string;
   readonly raw: string;
 }
 
@@ -26,6 +28,8 @@ export interface DigQuery {
   /** Per-try timeout in seconds (default 1) and tries (default 2). */
   readonly timeoutSec?: number;
   readonly tries?: number;
+  /** Ask for the server's NSID (RFC 5001). */
+  readonly nsid?: boolean;
 }
 
 /** Runs `dig` inside NS and parses the status and answers. */
@@ -43,6 +47,7 @@ export async function dig(ns: Netns, q: DigQuery): Promise<DigAnswer> {
     '+comments',
     '+answer',
     ...(q.tcp === true ? ['+tcp'] : []),
+    ...(q.nsid === true ? ['+nsid'] : []),
   ];
   const res = await ns.exec(argv, { timeoutMs: 30_000 });
   const raw = res.stdout;
@@ -51,7 +56,8 @@ export async function dig(ns: Netns, q: DigQuery): Promise<DigAnswer> {
     .split('\n')
     .filter((l) => l.trim() !== '' && !l.startsWith(';'))
     .map((l) => l.trim().split(/\s+/).slice(4).join(' '));
-  return { status, answers, raw };
+  const nsid = /; NSID: .*\("(.*)"\)/.exec(raw)?.[1];
+  return { status, answers, ...(nsid !== undefined ? { nsid } : {}), raw };
 }
 
 const hookScript = (log: string): string => `#!/bin/sh
