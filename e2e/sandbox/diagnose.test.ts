@@ -61,3 +61,13 @@ test.each([
 ])('logLine(%s)', (line, want) => {
   expect(logLine(line)).toBe(want);
 });
+
+test('logLine: an error object is shown by its message', () => {
+  const line = JSON.stringify({
+    level: 50,
+    time: 1796607818548,
+    err: { type: 'ApiError', message: 'rolebindings "x" not found', stack: 'ApiError: …' },
+    msg: 'Reconciler error',
+  });
+  expect(logLine(line)).toBe('01:43:38.548 Reconciler error (err rolebindings "x" not found)');
+});

@@ -53,7 +53,11 @@ export function logLine(line: string): string {
     const at = typeof j.time === 'number' ? `${new Date(j.time).toISOString().slice(11, 23)} ` : '';
     const fields = ['resourceVersion', 'pid', 'why', 'err']
       .filter((k) => j[k] !== undefined)
-      .map((k) => `${k} ${JSON.stringify(j[k]).replace(/^"|"$/g, '').slice(0, 120)}`);
+      .map((k) => {
+        const v = j[k] as { message?: unknown } | string | number;
+        const text = typeof v === 'object' && typeof v.message === 'string' ? v.message : JSON.stringify(v);
+        return `${k} ${text.replace(/^"|"$/g, '').slice(0, 160)}`;
+      });
     return `${at}${j.msg}${fields.length > 0 ? ` (${fields.join(', ')})` : ''}`;
   } catch {
     return line.slice(0, 200);
@@ -95,6 +99,19 @@ export interface DnsDiagnosisInput {
   readonly pod: { readonly name: string; readonly podIP: string; readonly dir: string } | undefined;
   /** The NSID of the last answer, when one came. */
   readonly answeredNsid: string | undefined;
+  /** The operator's log (its warnings and errors are shown). */
+  readonly operatorLog?: string | undefined;
+}
+
+/** The last N lines of pino's JSON at warn or above. */
+async function problems(file: string, n: number): Promise<string[]> {
+  const text = await readFile(file, 'utf8').catch(() => '');
+  const level = (l: string): number => Number(/"level":(\d+)/.exec(l)?.[1] ?? 0);
+  return text
+    .split('\n')
+    .filter((l) => level(l) >= 40)
+    .slice(-n)
+    .map(logLine);
 }
 
 /** Lines saying, stage by stage, where NAME's record is and is not. */
@@ -107,6 +124,7 @@ export async function diagnoseDns(i: DnsDiagnosisInput): Promise<string[]> {
         ...(await tail(join(dir, 'coredns.log'), 6)).map((l) => `  coredns.log: ${l}`),
       ]
     : [];
+  const operator = i.operatorLog ? await problems(i.operatorLog, 6) : [];
   return [
     `why ${i.name} got no answer, stage by stage:`,
     `  DNSServer spec ${specStage(i.dnsServer, i.name)}`,
@@ -115,6 +133,7 @@ export async function diagnoseDns(i: DnsDiagnosisInput): Promise<string[]> {
     `  files in the DNS pod (config-sync): ${filesStage(dir ? await podFiles(dir) : undefined, i.name)}`,
     `  CoreDNS answered with NSID: ${i.answeredNsid ?? '(no answer carried one)'}`,
     ...logs,
+    ...operator.map((l) => `  operator (warn+): ${l}`),
   ];
 }
 
@@ -126,6 +145,8 @@ export function dnsDiagnosis(o: {
   readonly configMap: string;
   /** The DNS pod now (the kubelet may have replaced it). */
   readonly pod: () => DnsDiagnosisInput['pod'];
+  /** The operator's log file now. */
+  readonly operatorLog: () => string | undefined;
 }): (name: string, answeredNsid: string | undefined) => Promise<string[]> {
   const at = (name: string) => ({ namespace: o.namespace, name });
   return async (name, answeredNsid) =>
@@ -134,6 +155,7 @@ export function dnsDiagnosis(o: {
       dnsServer: (await o.admin.get(kinds.DNSServer, at(o.dnsServer))) as DNSServer | undefined,
       configMap: await o.admin.get(ConfigMapKind, at(o.configMap)),
       pod: o.pod(),
+      operatorLog: o.operatorLog(),
       answeredNsid,
     });
 }

@@ -327,6 +327,10 @@ export async function runSandbox(o: SandboxOptions): Promise<SandboxResult> {
       dnsServer: `${INFRA}-dns`,
       configMap: `${INFRA}-dns-config`,
       pod: () => kubelets[1]!.pod(`${INFRA}-dns`),
+      operatorLog: () => {
+        const dir = kubelets[0]!.pod('oooi')?.dir;
+        return dir && join(dir, 'controller.log');
+      },
     });
     const ctx = { scope, say: o.say, signal: o.signal, diagnose };
     const vm = await vmChecks({

@@ -1,5 +1,5 @@
 // ConfigSync against @oooi/kube's in-memory API server (FakeRest; the real apiserver and real CoreDNS:
-// e2e/dns/config-sync.test.ts), a real directory and a real process receiving the signals.
+// e2e/dns/fed-by-watch.test.ts), a real directory and a real process receiving the signals.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -109,7 +109,7 @@ describe('ConfigSync', () => {
     await until('the owed signal', () => signals === 1);
   });
 
-  test('a restarted sidecar finding the same set rewrites nothing and signals nothing', async () => {
+  test('a restarted sidecar finding the same set rewrites nothing and signals once', async () => {
     const rest = new FakeRest();
     rest.seed(PATH, cm('one'));
     const pidFile = join(dir, 'coredns.pid');
@@ -120,9 +120,26 @@ describe('ConfigSync', () => {
     const second = startSync(rest, pidFile);
     await until('ready again', () => second.sync.ready());
     expect(await count(second.metrics)).toBe(0);
-    expect(signals).toBe(0);
+    await until('one signal for the set it found', () => signals === 1);
+    await new Promise((r) => setTimeout(r, 200)); // ten retry periods: one signal, not a signal per retry
+    expect(signals).toBe(1);
     rest.seed(PATH, cm('two'));
-    await until('a signal for the change', () => signals === 1);
+    await until('a signal for the change', () => signals === 2);
     expect(await count(second.metrics)).toBe(1);
+  });
+
+  test('a sidecar that died with a signal owed: its successor sends it, so the reader does not keep the old set', async () => {
+    const rest = new FakeRest();
+    rest.seed(PATH, cm('one'));
+    const pidFile = join(dir, 'coredns.pid'); // the reader is starting: no pidfile yet
+    const first = startSync(rest, pidFile);
+    await until('ready', () => first.sync.ready());
+    rest.seed(PATH, cm('two'));
+    await until('the new files', () => corefile() === 'two');
+    await stops.shift()!(); // gone with the signal for "two" still owed
+    writeFileSync(pidFile, String(reader.pid)); // the reader is up, maybe still on "one"
+    startSync(rest, pidFile);
+    await until('the owed signal, from the successor', () => signals === 1);
+    expect(corefile()).toBe('two');
   });
 });

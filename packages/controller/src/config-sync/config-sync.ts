@@ -5,7 +5,11 @@
 //
 // - Ready once the directory holds the ConfigMap's current content and the watch is live; CoreDNS starts only then
 //   (the sidecar's startupProbe), so it never reads a missing Corefile.
-// - The set already in the directory (a restarted sidecar; the emptyDir outlives it) is compared, not rewritten.
+// - The set already in the directory (a restarted sidecar; the emptyDir outlives it) is compared, not rewritten,
+//   but still owes the reader one signal: the sidecar before this one may have died between writing it and
+//   signalling (or while the signal waited for the reader's pidfile), and whether the reader loaded it is unknown.
+//   A reload of the same files costs CoreDNS a few milliseconds and its cache; a missed one, stale answers until
+//   the next change.
 // - No signal for the first set written into an empty directory: the reader has not started yet and will read it.
 //   Every later set owes one signal; one that cannot be sent yet (no pidfile: the reader is starting) is retried
 //   every `retryMs` until sent or superseded, so a reader that read the old set while starting still reloads.
@@ -122,12 +126,17 @@ export class ConfigSync {
     const next = canonicalJson(files);
     if (next === this.written) return;
     const before = this.written ?? canonicalJson((await currentFiles(this.o.dir)) ?? null);
-    const firstIntoEmpty = this.written === undefined && before === canonicalJson(null);
+    const empty = canonicalJson(null);
+    // this process's first set, over files a predecessor wrote
+    const inherited = this.written === undefined && before !== empty;
     if (next !== before) {
       await writeAtomicDir(this.o.dir, files);
       this.o.metrics?.writes.inc();
       this.o.log.info({ resourceVersion, files: Object.keys(files).length }, 'Wrote files');
-      if (!firstIntoEmpty) this.owed = true;
+      if (before !== empty) this.owed = true;
+    } else if (inherited) {
+      this.owed = true;
+      this.o.log.info({ resourceVersion }, 'Files already in place; signalling the reader once');
     }
     this.written = next;
     await this.signalIfOwed();
