@@ -27,25 +27,25 @@ describe('workloadChildSteps', () => {
     expect(steps.map((s) => s.kind.kind)).toEqual([
       'ServiceAccount',
       'Role',
-      'RoleBinding',
       'ConfigMap',
       'PersistentVolumeClaim',
       'Service',
       'NetworkPolicy',
+      'RoleBinding',
       'Deployment',
     ]);
     for (const s of steps.filter((x) => x !== claim))
       expect((s.reader as unknown as { kind: string }).kind).toBe(s.kind.kind);
   });
 
-  test('everything before the Deployment goes at once; the Deployment, and each HA replica, after what comes before', () => {
+  test('everything but the RoleBinding and the Deployment goes at once; the RoleBinding after its Role; the Deployment, and each HA replica, after what comes before', () => {
     const { steps } = workloadChildSteps(readers, { ...children, replicas: [body('Deployment')] }, at);
     expect(steps.map((s) => `${s.kind.kind}${s.afterEarlier ? ' (after earlier)' : ''}`)).toEqual([
       'ServiceAccount',
       'Role',
-      'RoleBinding',
       'ConfigMap',
       'Service',
+      'RoleBinding (after earlier)',
       'Deployment (after earlier)',
       'Deployment (after earlier)',
     ]);

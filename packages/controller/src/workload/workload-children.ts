@@ -1,7 +1,9 @@
 // The children every workload kind (DNSServer, DHCPServer, ProxyServer) owns, with the caches that hold them, in
-// the one apply order: ServiceAccount, Role, RoleBinding, ConfigMap (then the kind's own, e.g. a lease claim),
-// Service, NetworkPolicy — sent at once — and the Deployment once they are written (it mounts and runs as everything
-// before it), HA mode's other replicas each after the one before (`afterEarlier`). With the policies
+// the one apply order: ServiceAccount, Role, ConfigMap (then the kind's own, e.g. a lease claim), Service,
+// NetworkPolicy — sent at once — then the RoleBinding once its Role exists (the apiserver refuses, 404, a binding
+// to a Role it cannot find yet unless the writer may `bind`, which the operator may not), and the Deployment once
+// they are written (it mounts and runs as everything before it), HA mode's other replicas each after the one
+// before (`afterEarlier`). With the policies
 // off, the NetworkPolicy an earlier pass wrote is listed as absent (deleted when the owner controls it). The apply
 // itself is @oooi/kube's syncChildren; this file only says what to apply.
 import type {
@@ -85,11 +87,13 @@ export function workloadChildSteps(
     steps: [
       { kind: ServiceAccountKind, body: ch.serviceAccount, reader: r.serviceAccounts },
       { kind: RoleKind, body: ch.role, reader: r.roles },
-      { kind: RoleBindingKind, body: ch.roleBinding, reader: r.roleBindings },
       { kind: ConfigMapKind, body: ch.configMap, reader: r.configMaps },
       ...more,
       { kind: ServiceKind, body: ch.service, reader: r.services },
       ...(ch.networkPolicy ? [{ ...policy, body: ch.networkPolicy }] : []),
+      // The apiserver checks a new binding against its Role's rules (the operator holds no `bind`): a binding sent
+      // with its Role is refused, 404, while the Role does not exist yet.
+      { kind: RoleBindingKind, body: ch.roleBinding, reader: r.roleBindings, afterEarlier: true },
       { ...deployment, body: ch.deployment, afterEarlier: true },
       ...(ch.replicas ?? []).map((body) => ({ ...deployment, body, afterEarlier: true })),
     ],

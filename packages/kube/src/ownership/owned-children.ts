@@ -3,8 +3,8 @@
 // a rejection; `applyOwnedChildren` applies a set (the workload reconcilers: DNSServer, DHCPServer, ProxyServer):
 // a step marked `afterEarlier` (a Deployment: it mounts and runs as what comes before it) is sent only once every
 // earlier step is written, and the steps between two such marks are sent at once (one round trip for a
-// ServiceAccount, Role, RoleBinding, ConfigMap, Service and NetworkPolicy, not six in a row: under load each took the
-// apiserver a quarter of a second, and one owner's pass two). Two rules live here and nowhere else:
+// ServiceAccount, Role, ConfigMap, Service and NetworkPolicy, not five in a row: under load each took the apiserver
+// a quarter of a second, and one owner's pass two). Two rules live here and nowhere else:
 // - a child whose name is held by an object this owner does not control is never taken over: if any child's name
 //   is taken, nothing is applied (a Deployment must never mount someone else's ConfigMap or run as someone
 //   else's account), and the names are returned as conflicts;

@@ -73,9 +73,10 @@ export interface DhcpServerPlan {
   readonly files: Readonly<Record<string, string>>;
   readonly children: DhcpChildren;
   /**
-   * The owned children in apply order: ServiceAccount, Role, RoleBinding, ConfigMap, [PVC], [standby PVC],
-   * Service, [NetworkPolicy], Deployment, [standby Deployment] (the policy first, so no pod runs unguarded). The
-   * pair's Secret is not here: its value is the reconciler's (reconcile/ha-secret.ts), never the plan's.
+   * The owned children in render order: ServiceAccount, Role, RoleBinding, ConfigMap, [PVC], [standby PVC],
+   * Service, [NetworkPolicy], Deployment, [standby Deployment] (the policy first, so no pod runs unguarded); applied
+   * in workload/workload-children.ts's order (the RoleBinding once its Role exists). The pair's Secret is not here:
+   * its value is the reconciler's (reconcile/ha-secret.ts), never the plan's.
    */
   readonly owned: readonly KubeObject[];
   /** A Role and a RoleBinding per VMI namespace (namespace order of the spec): no owner reference. */
@@ -102,7 +103,7 @@ function gatedDeployments(
   );
 }
 
-/** The owned children in apply order (DhcpServerPlan.owned). */
+/** The owned children in render order (DhcpServerPlan.owned). */
 function ownedInOrder(c: DhcpChildren): KubeObject[] {
   const optional = (o: KubeObject | undefined) => (o ? [o] : []);
   return [

@@ -80,13 +80,13 @@ describe('DhcpServerReconciler with a standby', () => {
     expect(writes.filter((x) => !x.includes('dhcpservers') && !x.endsWith('/status'))).toEqual([
       'PATCH serviceaccounts/lab-dhcp',
       'PATCH roles/lab-dhcp-status',
-      'PATCH rolebindings/lab-dhcp-status',
       'PATCH configmaps/lab-dhcp-config',
       'PATCH persistentvolumeclaims/lab-dhcp-leases',
       'PATCH persistentvolumeclaims/lab-dhcp-1-leases',
       'PATCH secrets/lab-dhcp-ha',
       'PATCH services/lab-dhcp',
       'PATCH networkpolicies/lab-dhcp',
+      'PATCH rolebindings/lab-dhcp-status',
       'PATCH deployments/lab-dhcp',
       'PATCH deployments/lab-dhcp-1',
     ]);

@@ -144,11 +144,11 @@ describe('DhcpServerReconciler', () => {
     expect(all.slice(0, 9)).toEqual([
       'PATCH lab/serviceaccounts/lab-dhcp',
       'PATCH lab/roles/lab-dhcp-status',
-      'PATCH lab/rolebindings/lab-dhcp-status',
       'PATCH lab/configmaps/lab-dhcp-config',
       'PATCH lab/persistentvolumeclaims/lab-dhcp-leases',
       'PATCH lab/services/lab-dhcp',
       'PATCH lab/networkpolicies/lab-dhcp',
+      'PATCH lab/rolebindings/lab-dhcp-status',
       'PATCH lab/deployments/lab-dhcp',
       'PATCH lab/dhcpservers/lab-dhcp',
     ]);

@@ -71,8 +71,9 @@ export interface DnsServerPlan {
   readonly files: Readonly<Record<string, string>>;
   readonly children: DnsChildren;
   /**
-   * The children in apply order: ServiceAccount, Role, RoleBinding, ConfigMap, Service, [NetworkPolicy], the
-   * Deployments (the policy first, so no pod ever runs unguarded).
+   * The children in render order: ServiceAccount, Role, RoleBinding, ConfigMap, Service, [NetworkPolicy], the
+   * Deployments (the policy first, so no pod ever runs unguarded). The reconciler applies them in
+   * workload/workload-children.ts's order (the RoleBinding once its Role exists).
    */
   readonly objects: readonly KubeObject[];
 }

@@ -129,10 +129,10 @@ describe('DnsServerReconciler', () => {
     expect(kindsOf(writes)).toEqual([
       'serviceaccounts/vlan100-dns',
       'roles/vlan100-dns-config-sync',
-      'rolebindings/vlan100-dns-config-sync',
       'configmaps/vlan100-dns-config',
       'services/vlan100-dns',
       'networkpolicies/vlan100-dns',
+      'rolebindings/vlan100-dns-config-sync',
       'deployments/vlan100-dns',
       'vlan100-dns/status',
     ]);

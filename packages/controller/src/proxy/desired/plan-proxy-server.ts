@@ -65,8 +65,9 @@ export interface ProxyServerPlan {
   readonly files: Readonly<Record<string, string>>;
   readonly children: ProxyChildren;
   /**
-   * In apply order: ServiceAccount, Role, RoleBinding, ConfigMap, Service, [NetworkPolicy], Deployment (the policy
-   * first, so the pod never runs unguarded).
+   * In render order: ServiceAccount, Role, RoleBinding, ConfigMap, Service, [NetworkPolicy], Deployment (the policy
+   * first, so the pod never runs unguarded); applied in workload/workload-children.ts's order (the RoleBinding once
+   * its Role exists).
    */
   readonly objects: readonly KubeObject[];
 }

@@ -101,10 +101,10 @@ describe('ProxyServerReconciler', () => {
     expect(described(writes)).toEqual([
       `PATCH serviceaccounts/${NAME}`,
       `PATCH roles/${NAME}-xds`,
-      `PATCH rolebindings/${NAME}-xds`,
       `PATCH configmaps/${NAME}-config`,
       `PATCH services/${NAME}`,
       `PATCH networkpolicies/${NAME}`,
+      `PATCH rolebindings/${NAME}-xds`,
       `PATCH deployments/${NAME}`,
       `PATCH proxyservers/${NAME}/status`,
     ]);
