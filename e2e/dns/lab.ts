@@ -5,6 +5,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   e2eEnv,
+  nsidOf,
   openNetScope,
   rigBin,
   runPod,
@@ -105,7 +106,7 @@ export async function ask(ns: Netns, server: string, name: string, type = 'A'): 
   return {
     status: /status: ([A-Z]+)/.exec(raw)?.[1] ?? 'TIMEOUT',
     answers,
-    nsid: /; NSID: .*\("(.*)"\)/.exec(raw)?.[1],
+    nsid: nsidOf(raw),
   };
 }
 

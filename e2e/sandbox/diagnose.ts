@@ -5,7 +5,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { DNSServer } from '@oooi/api';
-import { ConfigMapKind } from '@oooi/controller';
+import { ConfigMapKind, readAtomicDir } from '@oooi/controller';
 import type { KubeClient, KubeObject } from '@oooi/kube';
 import { kinds } from '../controller/support';
 
@@ -64,12 +64,16 @@ export function logLine(line: string): string {
   }
 }
 
-/** The last N non-empty lines of a log file, or why there are none. */
-async function tail(file: string, n: number): Promise<string[]> {
+/** The last N non-empty lines of a log file that KEEP accepts, or why there are none. */
+async function tail(
+  file: string,
+  n: number,
+  keep: (line: string) => boolean = () => true,
+): Promise<string[]> {
   try {
     return (await readFile(file, 'utf8'))
       .split('\n')
-      .filter((l) => l.trim() !== '')
+      .filter((l) => l.trim() !== '' && keep(l))
       .slice(-n)
       .map(logLine);
   } catch (err) {
@@ -77,16 +81,15 @@ async function tail(file: string, n: number): Promise<string[]> {
   }
 }
 
-/** The files a reader sees in the pod's volumes: the first volume whose `..data` holds a Corefile. */
+/** pino's JSON at warn or above. */
+const warnOrWorse = (line: string): boolean => Number(/"level":(\d+)/.exec(line)?.[1] ?? 0) >= 40;
+
+/** The files CoreDNS reads: the first of the pod's volumes whose set (as config-sync wrote it) holds a Corefile. */
 async function podFiles(podDir: string): Promise<Record<string, string> | undefined> {
   const volumes = join(podDir, 'volumes');
   for (const v of await readdir(volumes).catch(() => [] as string[])) {
-    const data = join(volumes, v, '..data');
-    const names = await readdir(data).catch(() => [] as string[]);
-    if (!names.includes('Corefile')) continue;
-    const out: Record<string, string> = {};
-    for (const n of names) out[n] = await readFile(join(data, n), 'utf8');
-    return out;
+    const files = await readAtomicDir(join(volumes, v));
+    if (files?.Corefile !== undefined) return files;
   }
   return undefined;
 }
@@ -103,17 +106,6 @@ export interface DnsDiagnosisInput {
   readonly operatorLog?: string | undefined;
 }
 
-/** The last N lines of pino's JSON at warn or above. */
-async function problems(file: string, n: number): Promise<string[]> {
-  const text = await readFile(file, 'utf8').catch(() => '');
-  const level = (l: string): number => Number(/"level":(\d+)/.exec(l)?.[1] ?? 0);
-  return text
-    .split('\n')
-    .filter((l) => level(l) >= 40)
-    .slice(-n)
-    .map(logLine);
-}
-
 /** Lines saying, stage by stage, where NAME's record is and is not. */
 export async function diagnoseDns(i: DnsDiagnosisInput): Promise<string[]> {
   const cm = i.configMap;
@@ -124,7 +116,7 @@ export async function diagnoseDns(i: DnsDiagnosisInput): Promise<string[]> {
         ...(await tail(join(dir, 'coredns.log'), 6)).map((l) => `  coredns.log: ${l}`),
       ]
     : [];
-  const operator = i.operatorLog ? await problems(i.operatorLog, 6) : [];
+  const operator = i.operatorLog ? await tail(i.operatorLog, 6, warnOrWorse) : [];
   return [
     `why ${i.name} got no answer, stage by stage:`,
     `  DNSServer spec ${specStage(i.dnsServer, i.name)}`,

@@ -43,7 +43,15 @@ export { listNetns, netnsPrefix, nonLoopbackLinks } from './net/netns';
 export { bridgeLoopbackPort, exposePort } from './net/forward';
 export { startTlsServer, type TlsServerOptions } from './net/tls-server';
 export { startHttpServer, type HttpServerOptions } from './net/http-server';
-export { dig, dhcpLease, type DigAnswer, type DigQuery, type Lease, type LeaseRequest } from './net/clients';
+export {
+  dig,
+  dhcpLease,
+  nsidOf,
+  type DigAnswer,
+  type DigQuery,
+  type Lease,
+  type LeaseRequest,
+} from './net/clients';
 export {
   VLAN_CIDR,
   POD_CIDR,

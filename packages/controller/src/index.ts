@@ -18,6 +18,7 @@ export {
 export { wireControllers, fieldManager, reportingController } from './manager/wire';
 export type { WireOptions } from './manager/wire';
 export { reconcilers } from './manager/reconcilers';
+export { readAtomicDir } from './config-sync/atomic-dir';
 export { grantedPermissions, permissionKey, requiredPermissions, rulesFrom } from './manager/rbac-rules';
 export { VMI_READER_CLUSTER_ROLE, vmiReaderClusterRole } from './dhcp/desired/dhcp-rbac';
 export type {

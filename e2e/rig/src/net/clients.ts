@@ -32,6 +32,9 @@ export interface DigQuery {
   readonly nsid?: boolean;
 }
 
+/** The NSID in dig's output (`+nsid +comments`), or undefined when the server sent none. */
+export const nsidOf = (digOutput: string): string | undefined => /; NSID: .*\("(.*)"\)/.exec(digOutput)?.[1];
+
 /** Runs `dig` inside NS and parses the status and answers. */
 export async function dig(ns: Netns, q: DigQuery): Promise<DigAnswer> {
   const argv = [
@@ -56,7 +59,7 @@ export async function dig(ns: Netns, q: DigQuery): Promise<DigAnswer> {
     .split('\n')
     .filter((l) => l.trim() !== '' && !l.startsWith(';'))
     .map((l) => l.trim().split(/\s+/).slice(4).join(' '));
-  const nsid = /; NSID: .*\("(.*)"\)/.exec(raw)?.[1];
+  const nsid = nsidOf(raw);
   return { status, answers, ...(nsid !== undefined ? { nsid } : {}), raw };
 }
 

@@ -1,7 +1,7 @@
 import { mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { checkFileName, writeAtomicDir } from './atomic-dir';
+import { checkFileName, readAtomicDir, writeAtomicDir } from './atomic-dir';
 
 let dir: string;
 beforeEach(() => {
@@ -49,5 +49,14 @@ describe('writeAtomicDir', () => {
     expect(checkFileName(key)).toContain(wantError);
     await expect(writeAtomicDir(dir, { Corefile: 'x', [key]: 'y' })).rejects.toThrow(wantError);
     expect(readdirSync(dir)).toEqual([]);
+  });
+});
+
+describe('readAtomicDir', () => {
+  test('nothing before the first write; then the set a reader sees, the latest one', async () => {
+    expect(await readAtomicDir(dir)).toBeUndefined();
+    await writeAtomicDir(dir, { Corefile: 'a', 'vlan.zone': 'z1' });
+    await writeAtomicDir(dir, { Corefile: 'b' });
+    expect(await readAtomicDir(dir)).toEqual({ Corefile: 'b' });
   });
 });

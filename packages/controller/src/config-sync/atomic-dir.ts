@@ -5,7 +5,7 @@
 // hidden directory last. Keys are flat (ConfigMap keys cannot hold `/`); one starting with `..` is refused, as the
 // kubelet refuses it.
 import { randomBytes } from 'node:crypto';
-import { lstat, mkdir, readdir, readlink, rename, rm, symlink, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readdir, readFile, readlink, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 export const DATA_LINK = '..data';
@@ -31,6 +31,20 @@ async function isSymlink(p: string): Promise<boolean> {
   } catch {
     return false;
   }
+}
+
+/** The set a reader of DIR sees now (name → text, through `..data`), or undefined when none was written yet. */
+export async function readAtomicDir(dir: string): Promise<Record<string, string> | undefined> {
+  const data = join(dir, DATA_LINK);
+  let names: string[];
+  try {
+    names = await readdir(data);
+  } catch {
+    return undefined;
+  }
+  const out: Record<string, string> = {};
+  for (const n of names.sort()) out[n] = await readFile(join(data, n), 'utf8');
+  return out;
 }
 
 /** Replaces the file set in DIR with FILES (name → text) atomically; creates DIR on first use. */

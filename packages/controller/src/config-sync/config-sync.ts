@@ -14,8 +14,6 @@
 //   Every later set owes one signal; one that cannot be sent yet (no pidfile: the reader is starting) is retried
 //   every `retryMs` until sent or superseded, so a reader that read the old set while starting still reloads.
 // - A deleted ConfigMap leaves the last set in place (the controller deletes this pod with its DNSServer).
-import { readdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import {
   canonicalJson,
   ListWatchCache,
@@ -25,8 +23,11 @@ import {
 } from '@oooi/kube';
 import type { Logger } from 'pino';
 import type { ConfigSyncMetrics } from '../metrics';
-import { DATA_LINK, writeAtomicDir } from './atomic-dir';
+import { readAtomicDir, writeAtomicDir } from './atomic-dir';
 import { sendReloadSignal, type ReloadSignalOptions } from './reload-signal';
+
+/** What canonicalJson makes of a directory nothing was written into. */
+const NOTHING = canonicalJson(null);
 
 const ConfigMapKind: KindDescriptor = { group: '', version: 'v1', plural: 'configmaps', kind: 'ConfigMap' };
 
@@ -49,20 +50,6 @@ export interface ConfigSyncOptions {
   readonly retryMs?: number;
   /** Bound on the first list. Default 60 s. */
   readonly syncTimeoutMs?: number;
-}
-
-/** The files in DIR's `..data` (what a reader sees now), or undefined when nothing was written yet. */
-async function currentFiles(dir: string): Promise<Record<string, string> | undefined> {
-  const data = join(dir, DATA_LINK);
-  let names: string[];
-  try {
-    names = await readdir(data);
-  } catch {
-    return undefined;
-  }
-  const out: Record<string, string> = {};
-  for (const n of names.sort()) out[n] = await readFile(join(data, n), 'utf8');
-  return out;
 }
 
 export class ConfigSync {
@@ -125,15 +112,14 @@ export class ConfigSync {
   private async write(files: Record<string, string>, resourceVersion: string): Promise<void> {
     const next = canonicalJson(files);
     if (next === this.written) return;
-    const before = this.written ?? canonicalJson((await currentFiles(this.o.dir)) ?? null);
-    const empty = canonicalJson(null);
+    const before = this.written ?? canonicalJson((await readAtomicDir(this.o.dir)) ?? null);
     // this process's first set, over files a predecessor wrote
-    const inherited = this.written === undefined && before !== empty;
+    const inherited = this.written === undefined && before !== NOTHING;
     if (next !== before) {
       await writeAtomicDir(this.o.dir, files);
       this.o.metrics?.writes.inc();
       this.o.log.info({ resourceVersion, files: Object.keys(files).length }, 'Wrote files');
-      if (before !== empty) this.owed = true;
+      if (before !== NOTHING) this.owed = true;
     } else if (inherited) {
       this.owed = true;
       this.o.log.info({ resourceVersion }, 'Files already in place; signalling the reader once');

@@ -3,9 +3,9 @@
 // NetworkPolicy — sent at once — then the RoleBinding once its Role exists (the apiserver refuses, 404, a binding
 // to a Role it cannot find yet unless the writer may `bind`, which the operator may not), and the Deployment once
 // they are written (it mounts and runs as everything before it), HA mode's other replicas each after the one
-// before (`afterEarlier`). With the policies
-// off, the NetworkPolicy an earlier pass wrote is listed as absent (deleted when the owner controls it). The apply
-// itself is @oooi/kube's syncChildren; this file only says what to apply.
+// before (`afterEarlier`). With the policies off, the NetworkPolicy an earlier pass wrote is listed as absent
+// (deleted when the owner controls it). The apply itself is @oooi/kube's syncChildren; this file only says what to
+// apply.
 import type {
   ChildRef,
   ChildrenPass,
